@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import helmet from '@fastify/helmet';
+import middie from '@fastify/middie';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { hasZodFastifySchemaValidationErrors, jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type Provider from 'oidc-provider';
+import { PACKAGE_VERSION } from '@portal/contracts/version';
+import { AppError } from './errors';
+import type { Services } from './services';
+import type { CallerResolver } from './features/auth/verify';
+import { featureRoutes } from './features';
+import { authRoutes } from './features/auth/routes';
+
+export interface AppOptions {
+  services: Services;
+  resolveCaller: CallerResolver;
+  provider?: Provider;
+  /** Folder of the built web app to serve (apps/web/dist); none in API tests. */
+  webDist?: string;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { services } = options;
+  const app = Fastify({
+    logger: options.logger ?? false,
+    genReqId: (req) => (typeof req.headers['x-request-id'] === 'string' && /^[\w-]{1,64}$/.test(req.headers['x-request-id']) ? req.headers['x-request-id'] : randomUUID()),
+    bodyLimit: 2 * 1024 * 1024,
+    trustProxy: process.env.TRUST_PROXY ?? false,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('db', services.database.db);
+  app.decorate('config', services.config);
+  app.decorate('services', services);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  // Layer 1: external plugins.
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        frameAncestors: ["'none'"],
+        formAction: ["'self'", ...(services.config.embeddedIssuer ? [] : [new URL(services.config.issuer).origin])],
+        upgradeInsecureRequests: null,
+      },
+    },
+    hsts: services.config.publicUrl.startsWith('https:'),
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(rateLimit, { global: false });
+  await app.register(multipart, { limits: { fileSize: services.config.UPLOAD_MAX_BYTES, files: 1, fields: 10 } });
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Scrubber fleet monitoring portal API', version: PACKAGE_VERSION },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
+
+  // Layer 2: the application: errors, authentication.
+  app.setErrorHandler((error, request, reply) => {
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const fields: Record<string, string> = {};
+      for (const issue of error.validation) {
+        const key = issue.instancePath.replace(/^\//, '').replace(/\//g, '.') || String((issue.params as { issue?: { path?: unknown[] } })?.issue?.path?.join('.') ?? '');
+        if (!fields[key]) fields[key] = issue.message ?? 'Invalid value';
+      }
+      const first = Object.entries(fields)[0];
+      return reply.code(400).send({ code: 'VALIDATION_FAILED', message: first ? `${first[0] ? `${first[0]}: ` : ''}${first[1]}` : 'The request is not valid', fields, requestId: request.id });
+    }
+    if (error instanceof AppError) {
+      if (error.status >= 500) request.log.error({ err: error }, 'request failed');
+      return reply.code(error.status).send({ code: error.code, message: error.status >= 500 ? 'Something went wrong' : error.message, fields: error.fields, requestId: request.id });
+    }
+    const status = (error as { statusCode?: number }).statusCode ?? 500;
+    if (status < 500) {
+      const code = status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 429 ? 'RATE_LIMITED' : status === 404 ? 'NOT_FOUND' : status === 401 ? 'UNAUTHORIZED' : 'BAD_REQUEST';
+      return reply.code(status).send({ code, message: (error as Error).message, requestId: request.id });
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply.code(500).send({ code: 'INTERNAL', message: 'Something went wrong', requestId: request.id });
+  });
+  app.setNotFoundHandler((request, reply) => {
+    if (request.url.startsWith('/api/') || !options.webDist) return reply.code(404).send({ code: 'NOT_FOUND', message: 'Not found', requestId: request.id });
+    // Routes of the single-page app: the browser router decides.
+    return reply.type('text/html').sendFile('index.html');
+  });
+
+  app.addHook('preHandler', async (request) => {
+    if (request.routeOptions.config?.public) return;
+    if (!request.url.startsWith('/api/')) return;
+    if (request.url.startsWith('/api/docs')) return;
+    request.caller = await options.resolveCaller(request.headers.authorization);
+  });
+
+  // Layer 3: routes.
+  if (options.provider) {
+    await app.register(middie);
+    const callback = options.provider.callback();
+    app.use('/oidc', callback);
+  }
+  await app.register(authRoutes, { provider: options.provider });
+  for (const routes of featureRoutes) await app.register(routes);
+
+  if (options.webDist && fs.existsSync(path.join(options.webDist, 'index.html'))) {
+    await app.register(fastifyStatic, { root: options.webDist, wildcard: false, index: false, maxAge: '1h', immutable: false });
+  }
+  return app;
+}

@@ -1,0 +1,61 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { ENVIRONMENT_STAGE_NAMES } from '@portal/contracts/environment';
+
+const onOff = z.enum(['on', 'off']);
+
+/** Every setting the server reads, checked at start (README lists them). */
+export const configSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  PUBLIC_URL: z.string().url().optional(),
+  DATABASE_URL: z.string().url().optional(),
+  DATA_DIR: z.string().default('./data'),
+  DEMO: onOff.optional(),
+  DEMO_SHIPS: z.coerce.number().int().min(1).max(200).default(6),
+  DEMO_DAYS: z.coerce.number().int().min(1).max(730).default(60),
+  OIDC_ISSUER: z.string().url().optional(),
+  OIDC_CLIENT_ID: z.string().default('portal-web'),
+  OIDC_AUDIENCE: z.string().default('urn:scrubber-portal:api'),
+  ENVIRONMENT_STAGE: z.enum(ENVIRONMENT_STAGE_NAMES).default('Local'),
+  ENVIRONMENT_DISCLAIMER: z.string().optional(),
+  SUPPORT_PHONE: z.string().default('+47 22 00 00 00'),
+  COMPANY_TEXT: z.string().default('Scrubber Fleet Monitoring'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRACE_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(0.3),
+  LOGIN_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+  UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).default(512 * 1024 * 1024),
+  WEB_DIST: z.string().optional(),
+});
+
+export type RawConfig = z.infer<typeof configSchema>;
+export interface Config extends RawConfig {
+  publicUrl: string;
+  dataDir: string;
+  issuer: string;
+  embeddedIssuer: boolean;
+  services: { web: boolean; worker: boolean };
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] = process.argv.slice(2)): Config {
+  const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message} (got ${JSON.stringify(env[String(i.path[0])])})`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const raw = parsed.data;
+  const publicUrl = (raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/$/, '');
+  const servicesArg = argv.find((a) => a.startsWith('--services='))?.slice('--services='.length);
+  const services = servicesArg ? servicesArg.split(',') : ['web', 'worker'];
+  for (const s of services) if (s !== 'web' && s !== 'worker') throw new ConfigError(`Unknown service '${s}' in --services (use web, worker)`);
+  return {
+    ...raw,
+    publicUrl,
+    dataDir: path.resolve(raw.DATA_DIR),
+    issuer: raw.OIDC_ISSUER ?? `${publicUrl}/oidc`,
+    embeddedIssuer: !raw.OIDC_ISSUER,
+    services: { web: services.includes('web'), worker: services.includes('worker') },
+  };
+}

@@ -1,0 +1,57 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect, type Dialect } from 'kysely';
+import { createPgConfig } from '@electric-sql/pglite/node-postgres';
+import pg from 'pg';
+import type { Database } from './schema';
+
+export type DatabaseKind = 'pglite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  kind: DatabaseKind;
+  /** The embedded database, when running on PGlite (pg-boss shares it). */
+  pglite?: PGlite;
+  /** The connection string, when running on a PostgreSQL server (pg-boss opens its own pool). */
+  connectionString?: string;
+  close(): Promise<void>;
+}
+
+// Counts and sums come back as numbers, not strings: our values stay far below 2^53.
+const INT8 = 20;
+const NUMERIC = 1700;
+pg.types.setTypeParser(INT8, (v) => Number(v));
+pg.types.setTypeParser(NUMERIC, (v) => Number(v));
+
+export interface OpenDatabaseOptions {
+  databaseUrl?: string;
+  /** Directory of the embedded database; `memory://` for a throwaway one (tests). */
+  dataDir: string;
+  poolSize?: number;
+}
+
+export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    const dialect: Dialect = new PostgresDialect({ pool });
+    const db = new Kysely<Database>({ dialect });
+    return { db, kind: 'postgres', connectionString: options.databaseUrl, close: () => db.destroy() };
+  }
+  const dir = options.dataDir === 'memory://' ? 'memory://' : path.join(options.dataDir, 'pglite');
+  if (dir !== 'memory://') fs.mkdirSync(dir, { recursive: true });
+  const pglite = await PGlite.create(dir);
+  // PGlite's node-postgres adapter: the same driver and type parsing as on a PostgreSQL server. One connection,
+  // so a transaction holds it and other queries wait their turn.
+  const pool = new pg.Pool(createPgConfig(pglite) as unknown as pg.PoolConfig);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    kind: 'pglite',
+    pglite,
+    close: async () => {
+      await db.destroy();
+      if (!pglite.closed) await pglite.close();
+    },
+  };
+}

@@ -1,0 +1,15 @@
+import type { Migration } from 'kysely';
+import * as platform from './0001_platform';
+import * as ingestion from './0002_ingestion';
+import * as calculations from './0003_calculations';
+import * as values from './0004_values';
+import * as administration from './0005_administration';
+
+/** Every migration, by name; applied in name order. Add a new one here. */
+export const migrations: Record<string, Migration> = {
+  '0001_platform': platform,
+  '0002_ingestion': ingestion,
+  '0003_calculations': calculations,
+  '0004_values': values,
+  '0005_administration': administration,
+};

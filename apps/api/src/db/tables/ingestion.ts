@@ -1,0 +1,84 @@
+import type { ColumnType, Generated } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type GeneratedTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type Bytes = ColumnType<Uint8Array, Uint8Array, Uint8Array>;
+type Json<T> = ColumnType<T, string, string>;
+
+export interface FacilityDataSourcesTable {
+  id: Generated<string>;
+  facility_id: string;
+  name: string;
+  note: string | null;
+  is_primary: Generated<boolean>;
+  reader_id: string;
+  reader_configuration: string;
+  measure_frequency_seconds: number;
+  utc_offset_minutes: Generated<number>;
+  sample_file_name: string | null;
+  sample_file: Bytes | null;
+  sample_channels: Json<unknown> | null;
+  created_on: GeneratedTimestamp;
+}
+
+export interface DataSourceChannelsTable {
+  id: Generated<string>;
+  facility_id: string;
+  data_source_id: string;
+  source: string;
+  name: string;
+  data_type: 'Double' | 'Integer' | 'UTCDateTime' | 'Boolean' | 'String';
+  unit: string | null;
+  description: string | null;
+  quality_score: Generated<number>;
+  is_custom: Generated<boolean>;
+  created_on: GeneratedTimestamp;
+}
+
+export interface DataFilesTable {
+  id: Generated<string>;
+  facility_id: string;
+  data_source_id: string;
+  file_name: string;
+  content_sha256: string;
+  byte_size: number;
+  row_count: number;
+  time_stamp_min: Timestamp;
+  time_stamp_max: Timestamp;
+  imported_on: GeneratedTimestamp;
+  imported_by: string | null;
+  has_samples: Generated<boolean>;
+}
+
+export interface DataFileOriginalsTable {
+  facility_id: string;
+  data_file_id: string;
+  compression: Generated<string>;
+  content: Bytes;
+}
+
+export interface RawTimestampsTable {
+  facility_id: string;
+  data_file_id: string;
+  time_stamp_min: Timestamp;
+  time_stamp_max: Timestamp;
+  row_count: number;
+  timestamps: Bytes;
+}
+
+export interface RawValuesTable {
+  facility_id: string;
+  data_file_id: string;
+  channel: string;
+  data_type: string;
+  values: Bytes;
+}
+
+export interface IngestionTables {
+  facility_data_sources: FacilityDataSourcesTable;
+  data_source_channels: DataSourceChannelsTable;
+  data_files: DataFilesTable;
+  data_file_originals: DataFileOriginalsTable;
+  raw_timestamps: RawTimestampsTable;
+  raw_values: RawValuesTable;
+}

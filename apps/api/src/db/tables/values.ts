@@ -1,0 +1,60 @@
+import type { ColumnType, Generated } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+type GeneratedTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type Bytes = ColumnType<Uint8Array, Uint8Array, Uint8Array>;
+/** A date column (UTC day): read as a Date at 00:00 UTC or a 'YYYY-MM-DD' string depending on the driver. */
+type Day = ColumnType<Date | string, Date | string, Date | string>;
+
+export interface MeasurementValuesTable {
+  facility_id: string;
+  measurement_field_id: string;
+  day: Day;
+  row_count: number;
+  timestamps: Bytes;
+  values: Bytes;
+}
+
+export interface ReportValuesTable {
+  facility_id: string;
+  report_field_id: string;
+  span_start: Timestamp;
+  value: number | null;
+}
+
+export interface ReportValuesDailyTable {
+  facility_id: string;
+  report_field_id: string;
+  day: Day;
+  value_sum: number;
+  value_count: number;
+  value_min: number | null;
+  value_max: number | null;
+  span_count: number;
+}
+
+export interface ExecutionsTable {
+  id: Generated<string>;
+  facility_id: string;
+  kind: 'execute' | 'recalculation';
+  period_from: Timestamp;
+  period_to: Timestamp;
+  data_file_ids: ColumnType<string[], string | undefined, string>;
+  detail: ColumnType<unknown, string | null | undefined, string | null> | null;
+  state: 'queued' | 'running' | 'done' | 'failed';
+  requested_by: string | null;
+  requested_on: GeneratedTimestamp;
+  started_on: NullableTimestamp;
+  finished_on: NullableTimestamp;
+  attempts: Generated<number>;
+  error: string | null;
+  job_id: string | null;
+}
+
+export interface ValueTables {
+  measurement_values: MeasurementValuesTable;
+  report_values: ReportValuesTable;
+  report_values_daily: ReportValuesDailyTable;
+  executions: ExecutionsTable;
+}

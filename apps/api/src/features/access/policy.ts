@@ -1,0 +1,66 @@
+import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import type { Database } from '../../db/schema';
+import { forbidden, notFound } from '../../errors';
+import type { Caller } from './caller';
+
+/**
+ * Who may do what, decided once (docs/decisions/0004-permissions.md):
+ * - SystemAdmin: everything, every organization; the only role that configures ships, calculations, reports and exports.
+ * - UserAdmin: users, ship access and links of the own organization; sees the own organization's ships and the ships shared with it.
+ * - User: the ships assigned to the user, as long as the user's organization still sees them.
+ * Upload and execute are for anyone who sees the ship.
+ */
+export const isSystemAdmin = (caller: Caller) => caller.role === 'SystemAdmin';
+
+export function requireSystemAdmin(caller: Caller): void {
+  if (!isSystemAdmin(caller)) throw forbidden('Only a system administrator may do this');
+}
+
+/** Ships an organization sees: its own and those shared with it. */
+export function organizationFacilityIds(db: Kysely<Database>, organizationId: string) {
+  return db
+    .selectFrom('facilities')
+    .select('facilities.id')
+    .where((eb) =>
+      eb.or([
+        eb('facilities.primary_organization_id', '=', organizationId),
+        eb('facilities.id', 'in', eb.selectFrom('organization_facility_access').select('facility_id').where('organization_id', '=', organizationId)),
+      ]),
+    );
+}
+
+/** A SQL condition "this facility id column is one the caller may see", to use inside any query (never filter after the fact). */
+export function facilityVisibleTo(db: Kysely<Database>, caller: Caller, facilityIdColumn: Expression<string>): Expression<SqlBool> {
+  if (caller.role === 'SystemAdmin') return sql<SqlBool>`true`;
+  const orgFacilities = organizationFacilityIds(db, caller.organizationId);
+  if (caller.role === 'UserAdmin') return sql<SqlBool>`${facilityIdColumn} in (${orgFacilities})`;
+  const assigned = db.selectFrom('user_facility_access').select('facility_id').where('user_id', '=', caller.userId);
+  return sql<SqlBool>`(${facilityIdColumn} in (${assigned}) and ${facilityIdColumn} in (${orgFacilities}))`;
+}
+
+/** Throws "Ship not found" (404) unless the caller may see the ship: another organization's ship is not revealed. */
+export async function assertFacilityVisible(db: Kysely<Database>, caller: Caller, facilityId: string): Promise<void> {
+  if (!isUuid(facilityId)) throw notFound('Ship not found');
+  const row = await db
+    .selectFrom('facilities')
+    .select('id')
+    .where('id', '=', facilityId)
+    .where(facilityVisibleTo(db, caller, sql.ref('facilities.id')))
+    .executeTakeFirst();
+  if (!row) throw notFound('Ship not found');
+}
+
+/** May the caller manage users, ship access and links of this organization? */
+export function canManageOrganization(caller: Caller, organizationId: string): boolean {
+  return caller.role === 'SystemAdmin' || (caller.role === 'UserAdmin' && caller.organizationId === organizationId);
+}
+
+/** 404 for another organization (its existence is not revealed), 403 for a role that may not manage its own. */
+export function requireManageOrganization(caller: Caller, organizationId: string): void {
+  if (canManageOrganization(caller, organizationId)) return;
+  if (caller.organizationId === organizationId) throw forbidden('Only an administrator may do this');
+  throw notFound('Organization not found');
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (value: string) => UUID.test(value);

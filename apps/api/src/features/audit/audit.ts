@@ -1,0 +1,24 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
+
+export interface AuditEntry {
+  userId: string | null;
+  organizationId: string | null;
+  action: string;
+  subject?: string | null;
+  detail?: unknown;
+}
+
+/** Records who did what (sign-ins, approvals, transfers, access changes, deletions); SystemAdmin reads it. */
+export async function audit(db: Kysely<Database>, entry: AuditEntry): Promise<void> {
+  await db
+    .insertInto('audit_log')
+    .values({
+      user_id: entry.userId,
+      organization_id: entry.organizationId,
+      action: entry.action,
+      subject: entry.subject ?? null,
+      detail: entry.detail === undefined ? null : JSON.stringify(entry.detail),
+    })
+    .execute();
+}

@@ -1,0 +1,112 @@
+import path from 'node:path';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type Provider from 'oidc-provider';
+import { z } from 'zod';
+import { LOGIN_FAILED_TEXT, clientErrorReportSchema, userProfileSchema } from '@portal/contracts/auth';
+import { dummyPasswordHash, verifyPassword } from './passwords';
+import { escapeHtml, pageShell } from './provider';
+import { revokeProviderStateOf } from './oidc-adapter';
+import { audit } from '../audit/audit';
+
+const pagesDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'pages');
+const authCss = readFileSync(path.join(pagesDir, 'auth.css'), 'utf8');
+const authJs = readFileSync(path.join(pagesDir, 'auth.js'), 'utf8');
+
+function loginPage(uid: string, username: string, error?: string): string {
+  return pageShell(
+    'Sign in',
+    `${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
+<form method="post" action="/interaction/${encodeURIComponent(uid)}/login" autocomplete="on">
+  <label for="username">Username</label>
+  <input id="username" name="username" value="${escapeHtml(username)}" autocomplete="username" required autofocus>
+  <label for="password">Password</label>
+  <input id="password" name="password" type="password" autocomplete="current-password" required>
+  <button class="primary" type="submit">Sign in</button>
+</form>
+<p class="hint">Cookies keep you signed in; you accepted them in the portal.</p>`,
+  );
+}
+
+/** The provider's sign-in interaction (our own page), the caller's profile, sign-out and browser error reports. */
+export async function authRoutes(app: FastifyInstance, opts: { provider?: Provider }) {
+  const server = app.withTypeProvider<ZodTypeProvider>();
+  const { db } = app;
+
+  server.get('/auth-pages/auth.css', { config: { public: true }, schema: { hide: true } }, async (_req, reply) => reply.type('text/css').send(authCss));
+  server.get('/auth-pages/auth.js', { config: { public: true }, schema: { hide: true } }, async (_req, reply) => reply.type('text/javascript').send(authJs));
+
+  const provider = opts.provider;
+  if (provider) {
+    server.get('/interaction/:uid', { config: { public: true }, schema: { hide: true, params: z.object({ uid: z.string() }) } }, async (request, reply) => {
+      const details = await provider.interactionDetails(request.raw, reply.raw);
+      if (details.prompt.name === 'login') return reply.type('text/html').send(loginPage(details.uid, String(details.params.login_hint ?? '')));
+      // Consent is granted by loadExistingGrant for our own client; finish any other prompt as is.
+      const redirectTo = await provider.interactionResult(request.raw, reply.raw, {}, { mergeWithLastSubmission: true });
+      return reply.redirect(redirectTo, 303);
+    });
+
+    server.post(
+      '/interaction/:uid/login',
+      {
+        config: {
+          public: true,
+          // Per account and address: guessing one account's password is slowed down without locking its owner out elsewhere.
+          rateLimit: {
+            max: app.config.LOGIN_ATTEMPTS_PER_MINUTE,
+            timeWindow: '1 minute',
+            hook: 'preHandler',
+            keyGenerator: (request) => `${request.ip}|${String((request.body as { username?: string } | undefined)?.username ?? '').trim().toLowerCase()}`,
+          },
+        },
+        schema: { hide: true, params: z.object({ uid: z.string() }), body: z.object({ username: z.string().max(200), password: z.string().max(500) }) },
+      },
+      async (request, reply) => {
+        const details = await provider.interactionDetails(request.raw, reply.raw);
+        const { username, password } = request.body;
+        const user = await db.selectFrom('users').select(['id', 'password_hash', 'organization_id']).where((eb) => eb(eb.fn('lower', ['username']), '=', username.trim().toLowerCase())).executeTakeFirst();
+        const ok = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), password);
+        if (!user || !ok) {
+          await audit(db, { userId: user?.id ?? null, organizationId: user?.organization_id ?? null, action: 'sign-in.failed', subject: username.slice(0, 100) });
+          return reply.code(200).type('text/html').send(loginPage(details.uid, username, LOGIN_FAILED_TEXT));
+        }
+        await audit(db, { userId: user.id, organizationId: user.organization_id, action: 'sign-in', subject: username });
+        const redirectTo = await provider.interactionResult(request.raw, reply.raw, { login: { accountId: user.id } }, { mergeWithLastSubmission: false });
+        return reply.redirect(redirectTo, 303);
+      },
+    );
+  }
+
+  server.get('/api/auth/me', { schema: { tags: ['auth'], response: { 200: userProfileSchema } } }, async (request) => {
+    const caller = request.caller!;
+    return {
+      sub: caller.userId,
+      username: caller.username,
+      organizationId: caller.organizationId,
+      organizationName: caller.organizationName,
+      organizationPriority: caller.organizationPriority,
+      roles: [caller.role],
+    };
+  });
+
+  server.post('/api/auth/logout', { schema: { tags: ['auth'], response: { 204: z.null() } } }, async (request, reply) => {
+    const caller = request.caller!;
+    // Tokens issued up to this second are refused from now on; sessions, grants and refresh tokens end.
+    await db.updateTable('users').set({ tokens_valid_after: new Date(Math.ceil(Date.now() / 1000) * 1000) }).where('id', '=', caller.userId).execute();
+    await revokeProviderStateOf(db, caller.userId);
+    await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'sign-out', subject: caller.username });
+    return reply.code(204).send(null);
+  });
+
+  server.post(
+    '/api/client-errors',
+    { config: { public: true, rateLimit: { max: 30, timeWindow: '1 minute' } }, schema: { tags: ['auth'], body: clientErrorReportSchema, response: { 204: z.null() } } },
+    async (request, reply) => {
+      request.log.warn({ clientError: request.body }, 'error reported by the browser');
+      await db.insertInto('client_errors').values({ user_id: null, message: request.body.message, detail: JSON.stringify(request.body) }).execute();
+      return reply.code(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,66 @@
+import { ConfigError, loadConfig, type Config } from './config';
+import { createServer } from './server';
+import { DEMO_USERS, DEMO_ORGANIZATIONS, seedPlatform } from './db/seed';
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const started = Date.now();
+  const server = await createServer(config, {
+    logger: { level: config.LOG_LEVEL, transport: process.stdout.isTTY ? { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } } : undefined },
+  });
+  const { db } = server.services.database;
+
+  const empty = !(await db.selectFrom('organizations').select('id').limit(1).executeTakeFirst());
+  const demo = config.DEMO ? config.DEMO === 'on' : empty;
+  if (demo) {
+    const seeded = await seedPlatform(db, { ships: config.DEMO_SHIPS });
+    if (seeded.created) server.app.log.info('Demo organizations, users and ships created');
+  }
+
+  if (config.services.web) {
+    await server.app.listen({ port: config.PORT, host: config.HOST });
+    printBanner(config, demo, Date.now() - started, server.services.database.kind);
+  }
+
+  const shutdown = async (signal: string) => {
+    server.app.log.info(`${signal}: shutting down`);
+    await server.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+function printBanner(config: Config, demo: boolean, startupMs: number, kind: string): void {
+  const lines = [
+    '',
+    `  Scrubber fleet monitoring portal is running (${kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'}, started in ${(startupMs / 1000).toFixed(1)} s)`,
+    '',
+    `  Open ${config.publicUrl}`,
+    '',
+  ];
+  if (demo) {
+    lines.push('  Sign in with one of the demo users:', '');
+    lines.push(`    ${'username'.padEnd(14)}${'password'.padEnd(12)}${'role'.padEnd(13)}organization`);
+    for (const user of DEMO_USERS) {
+      const org = DEMO_ORGANIZATIONS.find((o) => o.key === user.organization)!;
+      lines.push(`    ${user.username.padEnd(14)}${user.password.padEnd(12)}${user.role.padEnd(13)}${org.name}`);
+    }
+    lines.push('');
+  }
+  console.log(lines.join('\n'));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,75 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type Provider from 'oidc-provider';
+import { buildApp } from './app';
+import type { Config } from './config';
+import { openDatabase, type DatabaseHandle } from './db/connection';
+import { migrateToLatest } from './db/migrate';
+import { loadOrCreateProviderKeys, publicJwks } from './features/auth/keys';
+import { createProvider } from './features/auth/provider';
+import { createCallerResolver } from './features/auth/verify';
+import type { Services } from './services';
+
+export const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+
+export interface Server {
+  app: FastifyInstance;
+  services: Services;
+  provider?: Provider;
+  close(): Promise<void>;
+}
+
+/** Origins the sign-in may return to: the public address and its localhost / 127.0.0.1 twins, and Vite's dev server. */
+export function redirectOrigins(config: Config): string[] {
+  const origins = new Set<string>([new URL(config.publicUrl).origin]);
+  const url = new URL(config.publicUrl);
+  if (url.hostname === 'localhost' || url.hostname === '127.0.0.1') {
+    for (const host of ['localhost', '127.0.0.1']) origins.add(`${url.protocol}//${host}${url.port ? `:${url.port}` : ''}`);
+    origins.add('http://localhost:5173');
+  }
+  return [...origins];
+}
+
+/** Opens the database, applies migrations and builds the HTTP app (API, identity provider, web app). */
+export async function createServer(config: Config, options: { database?: DatabaseHandle; logger?: FastifyServerOptions['logger']; webDist?: string | null } = {}): Promise<Server> {
+  const database = options.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir }));
+  await migrateToLatest(database.db);
+  const services: Services = { config, database };
+
+  let provider: Provider | undefined;
+  let localJwks;
+  if (config.embeddedIssuer) {
+    const keys = await loadOrCreateProviderKeys(database.db);
+    localJwks = publicJwks(keys);
+    provider = createProvider({
+      issuer: config.issuer,
+      clientId: config.OIDC_CLIENT_ID,
+      audience: config.OIDC_AUDIENCE,
+      redirectOrigins: redirectOrigins(config),
+      keys,
+      db: database.db,
+      loadClaims: async (accountId) => {
+        const user = await database.db.selectFrom('users').select(['username', 'role', 'organization_id']).where('id', '=', accountId).executeTakeFirst();
+        return user ? { username: user.username, role: user.role, organizationId: user.organization_id } : undefined;
+      },
+    });
+  }
+  const resolveCaller = createCallerResolver(database.db, {
+    issuer: config.issuer,
+    audience: config.OIDC_AUDIENCE,
+    localJwks,
+    requireAccessTokenType: config.embeddedIssuer,
+  });
+  const webDist = options.webDist === null ? undefined : (options.webDist ?? config.WEB_DIST ?? DEFAULT_WEB_DIST);
+  const app = await buildApp({ services, resolveCaller, provider, webDist, logger: options.logger });
+  return {
+    app,
+    services,
+    provider,
+    close: async () => {
+      await app.close();
+      if (!options.database) await database.close();
+    },
+  };
+}

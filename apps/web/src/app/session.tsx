@@ -1,0 +1,75 @@
+import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import type { User } from 'oidc-client-ts';
+import type { UserProfile } from '@portal/contracts/auth';
+import { userManager } from './auth';
+import { apiRequest } from './api';
+
+export interface Session {
+  /** undefined while loading; null when signed out */
+  user: User | null | undefined;
+  profile: (UserProfile & { expires_at?: number }) | undefined;
+  signOut(): Promise<void>;
+}
+
+const SessionContext = createContext<Session | undefined>(undefined);
+
+/** Holds the signed-in user (from oidc-client-ts) and the profile the API answers for it. */
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const [user, setUser] = useState<User | null | undefined>(undefined);
+  const [profile, setProfile] = useState<UserProfile | undefined>(undefined);
+
+  useEffect(() => {
+    const manager = userManager();
+    let cancelled = false;
+    void manager.getUser().then((u) => !cancelled && setUser(u && !u.expired ? u : null));
+    const loaded = (u: User) => setUser(u);
+    const unloaded = () => setUser(null);
+    const expired = () => {
+      console.info('Access token expired');
+      setUser(null);
+    };
+    manager.events.addUserLoaded(loaded);
+    manager.events.addUserUnloaded(unloaded);
+    manager.events.addAccessTokenExpired(expired);
+    return () => {
+      cancelled = true;
+      manager.events.removeUserLoaded(loaded);
+      manager.events.removeUserUnloaded(unloaded);
+      manager.events.removeAccessTokenExpired(expired);
+    };
+  }, []);
+
+  useEffect(() => {
+    if (!user) {
+      setProfile(undefined);
+      return;
+    }
+    let cancelled = false;
+    void apiRequest<UserProfile>('auth/me').then((p) => !cancelled && setProfile(p));
+    return () => {
+      cancelled = true;
+    };
+  }, [user?.profile.sub, user]);
+
+  const value = useMemo<Session>(
+    () => ({
+      user,
+      profile: profile && user ? { ...profile, expires_at: user.expires_at } : undefined,
+      signOut: async () => {
+        await apiRequest('auth/logout', { method: 'POST', responseType: 'none' }).catch(() => undefined);
+        const manager = userManager();
+        const current = await manager.getUser();
+        await manager.removeUser();
+        await manager.signoutRedirect({ id_token_hint: current?.id_token });
+      },
+    }),
+    [user, profile],
+  );
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+export function useSession(): Session {
+  const session = useContext(SessionContext);
+  if (!session) throw new Error('useSession outside SessionProvider');
+  return session;
+}

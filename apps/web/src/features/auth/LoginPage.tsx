@@ -1,0 +1,59 @@
+import { useEffect, useRef, useState } from 'react';
+import { Alert, Box, CircularProgress, Typography } from '@mui/material';
+import { useNavigate } from 'react-router';
+import { takeRedirectPath, userManager } from '../../app/auth';
+
+/**
+ * /login: starts the sign-in at the identity provider, or, when the provider sends the browser back with a
+ * code, finishes it and goes to the remembered path.
+ */
+export function LoginPage() {
+  const navigate = useNavigate();
+  const [error, setError] = useState<string>();
+  const started = useRef(false);
+
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    const params = new URLSearchParams(window.location.search);
+    const manager = userManager();
+    if (params.has('code') || params.has('error')) {
+      manager
+        .signinRedirectCallback()
+        .then(() => navigate(takeRedirectPath(), { replace: true }))
+        .catch((e: Error) => setError(e.message));
+    } else {
+      void manager.signinRedirect().catch((e: Error) => setError(e.message));
+    }
+  }, [navigate]);
+
+  return (
+    <Box sx={{ minHeight: '100vh', display: 'grid', placeItems: 'center' }}>
+      {error ? (
+        <Alert severity="error" action={<a href="/login">Try again</a>}>
+          {error}
+        </Alert>
+      ) : (
+        <Box sx={{ textAlign: 'center' }}>
+          <CircularProgress />
+          <Typography sx={{ mt: 2 }}>Signing in…</Typography>
+        </Box>
+      )}
+    </Box>
+  );
+}
+
+/** /logoff: ends the session at the API and the identity provider. */
+export function LogoffPage({ signOut }: { signOut: () => Promise<void> }) {
+  const started = useRef(false);
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    void signOut();
+  }, [signOut]);
+  return (
+    <Box sx={{ minHeight: '100vh', display: 'grid', placeItems: 'center' }}>
+      <Typography>Signing out…</Typography>
+    </Box>
+  );
+}

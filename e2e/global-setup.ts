@@ -1,0 +1,42 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Starts the portal as `npm start` would (without the web build, done by test:e2e) on a fresh data folder. */
+export default async function globalSetup(): Promise<void> {
+  const port = Number(process.env.E2E_PORT ?? 18181);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-e2e-'));
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DEMO: 'on',
+    DEMO_SHIPS: process.env.E2E_DEMO_SHIPS ?? '6',
+    DEMO_DAYS: process.env.E2E_DEMO_DAYS ?? '45',
+    LOG_LEVEL: 'warn',
+  } as NodeJS.ProcessEnv;
+  delete env.DATABASE_URL;
+  const child = spawn('npx', ['tsx', 'apps/api/src/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const log = fs.createWriteStream(path.join(root, 'e2e', '.artifacts', 'server.log'));
+  fs.mkdirSync(path.join(root, 'e2e', '.artifacts'), { recursive: true });
+  child.stdout.pipe(log);
+  child.stderr.pipe(log);
+  fs.writeFileSync(path.join(root, 'e2e', '.artifacts', 'server.json'), JSON.stringify({ pid: child.pid, dataDir }));
+  const deadline = Date.now() + 240_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}; see e2e/.artifacts/server.log`);
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/api/version`);
+      if (response.ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error('the server did not start within 240 s');
+}

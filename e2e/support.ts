@@ -1,0 +1,33 @@
+import { expect, type Page } from '@playwright/test';
+
+export const DEMO_PASSWORDS: Record<string, string> = {
+  admin: 'Admin1234',
+  'north.admin': 'North1234',
+  'north.anna': 'Anna12345',
+  'north.olav': 'Olav12345',
+  'south.admin': 'South1234',
+  'south.maria': 'Maria1234',
+  'south.lee': 'Lee123456',
+};
+
+/** Fills the identity provider's sign-in form (the browser is already there). */
+export async function fillSignIn(page: Page, username: string, password = DEMO_PASSWORDS[username]!): Promise<void> {
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Accepts cookies when the portal asks (the cookie sheet of the shell). */
+export async function acceptCookiesIfAsked(page: Page): Promise<void> {
+  const accept = page.getByRole('button', { name: /accept/i });
+  if (await accept.isVisible().catch(() => false)) await accept.click();
+}
+
+/** Opens `path` and signs in as `username` through the real OpenID flow. */
+export async function signInAs(page: Page, username: string, path = '/'): Promise<void> {
+  await page.goto(path);
+  await acceptCookiesIfAsked(page);
+  await fillSignIn(page, username);
+  await acceptCookiesIfAsked(page);
+}

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+export const ROLE_NAMES = ['SystemAdmin', 'UserAdmin', 'User'] as const;
+export const roleSchema = z.enum(ROLE_NAMES);
+export type Role = z.infer<typeof roleSchema>;
+
+/** GET /api/auth/me: the profile the SPA holds (besides the token's expires_at). */
+export const userProfileSchema = z.object({
+  sub: z.string(),
+  username: z.string(),
+  organizationId: z.string(),
+  organizationName: z.string(),
+  organizationPriority: z.boolean(),
+  roles: z.array(roleSchema),
+});
+export type UserProfile = z.infer<typeof userProfileSchema>;
+
+/** Claims of the API's access tokens. `role` is a string, or a list when there are several. */
+export const accessTokenClaimsSchema = z.object({
+  sub: z.string(),
+  organizationId: z.string(),
+  role: z.union([z.string(), z.array(z.string())]),
+  exp: z.number(),
+  iat: z.number(),
+});
+
+export const clientErrorReportSchema = z.object({
+  message: z.string().max(2000),
+  stack: z.string().max(10000).optional(),
+  url: z.string().max(2000).optional(),
+});
+
+/** The text the sign-in page shows for an unknown user or a wrong password (it does not say which). */
+export const LOGIN_FAILED_TEXT = 'User not found or the password is wrong.';

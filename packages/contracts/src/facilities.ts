@@ -1,0 +1,38 @@
+import { z } from 'zod';
+
+const isoDateTime = z.string();
+
+/** A ship as the portal shows it (both spec parts' fields). Times are UTC ISO strings. */
+export const facilitySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  imo: z.string().nullable(),
+  primaryOrganizationId: z.string(),
+  primaryOrganizationName: z.string(),
+  scrubberSystemType: z.string().nullable(),
+  numberOfScrubbers: z.number().nullable(),
+  systemManufacturer: z.string().nullable(),
+  totalEffectKW: z.number().nullable(),
+  startDate: isoDateTime.nullable(),
+  endDate: isoDateTime.nullable(),
+  dataTimeStampMin: isoDateTime.nullable(),
+  dataTimeStampMax: isoDateTime.nullable(),
+  dataCoverage: z.number().nullable(),
+  imageBase64: z.string().nullable(),
+  dataSourceCount: z.number(),
+  /** Organizations that see the ship: the owner first, then those it is shared with. */
+  organizationIds: z.array(z.string()),
+});
+export type Facility = z.infer<typeof facilitySchema>;
+
+export const facilityListQuerySchema = z.object({
+  asAdmin: z.stringbool().optional(),
+  organizationId: z.string().optional(),
+  userId: z.string().optional(),
+});
+
+export const createFacilityBodySchema = z.object({
+  organizationId: z.string({ message: 'Please select an organization' }).min(1, 'Please select an organization'),
+  name: z.string({ message: 'Ship name is required' }).trim().min(1, 'Ship name is required').max(200),
+});
+export const createFacilityResponseSchema = z.object({ id: z.string() });

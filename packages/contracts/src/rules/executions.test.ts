@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import {
+  canRun,
+  EMPTY_EXECUTION_PERIOD,
+  executionPeriodErrors,
+  executionPeriodFromFiles,
+  executionRequestRange,
+} from './executions';
+
+const period = (fromDate: string, fromTime: string, toDate: string, toTime: string) => ({
+  fromDate,
+  fromTime,
+  toDate,
+  toTime,
+});
+
+describe('executionPeriodFromFiles', () => {
+  it('spans the earliest start and latest end of the selected files in UTC', () => {
+    const files = [
+      { timeStampMin: '2024-02-28T10:15:30Z', timeStampMax: '2024-02-28T23:59:00Z' },
+      { timeStampMin: '2024-02-29T00:00:00+02:00', timeStampMax: '2024-03-01T00:59:59Z' },
+    ];
+    expect(executionPeriodFromFiles(files)).toEqual(period('2024-02-28', '10:15', '2024-03-01', '00:59'));
+  });
+
+  it('is empty when nothing is selected', () => {
+    expect(executionPeriodFromFiles([])).toEqual(EMPTY_EXECUTION_PERIOD);
+  });
+
+  it('ignores files without timestamps', () => {
+    expect(executionPeriodFromFiles([{ timeStampMin: null, timeStampMax: null }])).toEqual(
+      EMPTY_EXECUTION_PERIOD,
+    );
+    expect(
+      executionPeriodFromFiles([
+        { timeStampMin: null, timeStampMax: null },
+        { timeStampMin: '2023-12-31T22:00:00Z', timeStampMax: '2024-01-01T01:00:00Z' },
+      ]),
+    ).toEqual(period('2023-12-31', '22:00', '2024-01-01', '01:00'));
+  });
+});
+
+describe('executionPeriodErrors', () => {
+  it('says Not filled out for every empty part', () => {
+    expect(executionPeriodErrors(EMPTY_EXECUTION_PERIOD)).toEqual({
+      fromDate: 'Not filled out',
+      fromTime: 'Not filled out',
+      toDate: 'Not filled out',
+      toTime: 'Not filled out',
+    });
+    expect(executionPeriodErrors(period('2024-01-01', '  ', '2024-01-02', '10:00'))).toEqual({
+      fromTime: 'Not filled out',
+    });
+  });
+
+  it('puts the error on the from date when it is after the to date', () => {
+    expect(executionPeriodErrors(period('2024-01-01', '00:00', '2023-12-31', '23:59'))).toEqual({
+      fromDate: 'From date cannot be after to date',
+    });
+  });
+
+  it('puts the error on the to time when it is before the from time on the same day', () => {
+    expect(executionPeriodErrors(period('2024-02-29', '10:30', '2024-02-29', '10:29'))).toEqual({
+      toTime: 'To time cannot be before from time',
+    });
+  });
+
+  it('allows equal times on one day and any times on different days', () => {
+    expect(executionPeriodErrors(period('2024-02-29', '10:30', '2024-02-29', '10:30'))).toEqual({});
+    expect(executionPeriodErrors(period('2024-02-28', '23:00', '2024-02-29', '01:00'))).toEqual({});
+  });
+
+  it('rejects malformed dates and times', () => {
+    expect(executionPeriodErrors(period('2023-02-29', '25:00', '2023-03-01', '10:00'))).toEqual({
+      fromDate: 'Enter a date as YYYY-MM-DD',
+      fromTime: 'Enter a time as HH:mm',
+    });
+  });
+});
+
+describe('canRun', () => {
+  const full = period('2024-01-01', '00:00', '2024-01-31', '23:59');
+
+  it('needs all four parts and at least one file', () => {
+    expect(canRun(full, 1)).toBe(true);
+    expect(canRun(full, 3)).toBe(true);
+    expect(canRun(full, 0)).toBe(false);
+    expect(canRun({ ...full, toTime: '' }, 1)).toBe(false);
+    expect(canRun({ ...full, fromDate: '' }, 1)).toBe(false);
+  });
+
+  it('stays disabled while the period is out of order', () => {
+    expect(canRun(period('2024-02-01', '00:00', '2024-01-31', '23:59'), 1)).toBe(false);
+  });
+});
+
+describe('executionRequestRange', () => {
+  it('builds UTC instants covering whole minutes', () => {
+    expect(executionRequestRange(period('2024-02-28', '10:15', '2024-03-01', '00:59'))).toEqual({
+      from: '2024-02-28T10:15:00.000Z',
+      to: '2024-03-01T00:59:59.999Z',
+    });
+  });
+
+  it('round-trips the period taken from files', () => {
+    const files = [{ timeStampMin: '2024-05-01T00:00:00Z', timeStampMax: '2024-05-31T23:59:00Z' }];
+    expect(executionRequestRange(executionPeriodFromFiles(files))).toEqual({
+      from: '2024-05-01T00:00:00.000Z',
+      to: '2024-05-31T23:59:59.999Z',
+    });
+  });
+});

@@ -1,0 +1,97 @@
+import {
+  formatDateOnly,
+  formatTimeOnly,
+  parseDateOnly,
+  parseTimeOnly,
+  toDate,
+  type DateInput,
+} from './dates';
+
+/** The execution period of the files screen (spec part 1 sections 4 and 5). Dates 'YYYY-MM-DD', times 'HH:mm', UTC. */
+export interface ExecutionPeriod {
+  fromDate: string;
+  fromTime: string;
+  toDate: string;
+  toTime: string;
+}
+
+export type ExecutionPeriodField = keyof ExecutionPeriod;
+
+export const EMPTY_EXECUTION_PERIOD: ExecutionPeriod = { fromDate: '', fromTime: '', toDate: '', toTime: '' };
+
+export const EXECUTION_PERIOD_MESSAGES = {
+  required: 'Not filled out',
+  // The spec gives no text for these; ours.
+  invalidDate: 'Enter a date as YYYY-MM-DD',
+  invalidTime: 'Enter a time as HH:mm',
+  fromAfterTo: 'From date cannot be after to date',
+  toTimeBeforeFromTime: 'To time cannot be before from time',
+} as const;
+
+export interface DataFileSpan {
+  timeStampMin: DateInput | null;
+  timeStampMax: DateInput | null;
+}
+
+/**
+ * The earliest start and latest end of the selected files. Empty when nothing is selected
+ * (or no selected file has timestamps). The to time is the minute of the last sample; the request
+ * extends it to :59.999 so that sample is included.
+ */
+export function executionPeriodFromFiles(files: readonly DataFileSpan[]): ExecutionPeriod {
+  let min = Infinity;
+  let max = -Infinity;
+  for (const f of files) {
+    const a = toDate(f.timeStampMin);
+    const b = toDate(f.timeStampMax);
+    if (a) min = Math.min(min, a.getTime());
+    if (b) max = Math.max(max, b.getTime());
+  }
+  if (!Number.isFinite(min) || !Number.isFinite(max)) return { ...EMPTY_EXECUTION_PERIOD };
+  return {
+    fromDate: formatDateOnly(min),
+    fromTime: formatTimeOnly(min),
+    toDate: formatDateOnly(max),
+    toTime: formatTimeOnly(max),
+  };
+}
+
+/** One message per field at most: missing, malformed, or out of order. */
+export function executionPeriodErrors(
+  period: ExecutionPeriod,
+): Partial<Record<ExecutionPeriodField, string>> {
+  const errors: Partial<Record<ExecutionPeriodField, string>> = {};
+  const M = EXECUTION_PERIOD_MESSAGES;
+  for (const field of ['fromDate', 'fromTime', 'toDate', 'toTime'] as const) {
+    const value = period[field].trim();
+    if (!value) errors[field] = M.required;
+    else if (field.endsWith('Date') && !parseDateOnly(value)) errors[field] = M.invalidDate;
+    else if (field.endsWith('Time') && parseTimeOnly(value) === null) errors[field] = M.invalidTime;
+  }
+  if (!errors.fromDate && !errors.toDate) {
+    const from = parseDateOnly(period.fromDate)!.getTime();
+    const to = parseDateOnly(period.toDate)!.getTime();
+    if (from > to) errors.fromDate = M.fromAfterTo;
+    else if (from === to && !errors.fromTime && !errors.toTime) {
+      if (parseTimeOnly(period.toTime)! < parseTimeOnly(period.fromTime)!)
+        errors.toTime = M.toTimeBeforeFromTime;
+    }
+  }
+  return errors;
+}
+
+/**
+ * Run needs all four parts filled and at least one file selected (the spec's rule); we also keep it
+ * disabled while a part is malformed or out of order, since the request would be meaningless.
+ */
+export function canRun(period: ExecutionPeriod, selectedCount: number): boolean {
+  return selectedCount >= 1 && Object.keys(executionPeriodErrors(period)).length === 0;
+}
+
+/** from = date T time :00.000Z, to = date T time :59.999Z. */
+export function executionRequestRange(period: ExecutionPeriod): { from: string; to: string } {
+  return {
+    from: `${period.fromDate.trim()}T${period.fromTime.trim()}:00.000Z`,
+    to: `${period.toDate.trim()}T${period.toTime.trim()}:59.999Z`,
+  };
+}
