@@ -4,6 +4,8 @@ import { RouterProvider } from 'react-router';
 import { router } from './router';
 import { theme } from './theme';
 import { SessionProvider } from './session';
+import { NotificationProvider } from './notifications';
+import { FleetProvider } from './fleet-context';
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 30_000 } } });
 
@@ -12,9 +14,13 @@ export function App() {
     <ThemeProvider theme={theme}>
       <CssBaseline />
       <QueryClientProvider client={queryClient}>
-        <SessionProvider>
-          <RouterProvider router={router} />
-        </SessionProvider>
+        <NotificationProvider>
+          <SessionProvider>
+            <FleetProvider>
+              <RouterProvider router={router} />
+            </FleetProvider>
+          </SessionProvider>
+        </NotificationProvider>
       </QueryClientProvider>
     </ThemeProvider>
   );

@@ -15,7 +15,9 @@ type Listener = (online: boolean) => void;
 const connectivityListeners = new Set<Listener>();
 export const onConnectivityChange = (listener: Listener) => {
   connectivityListeners.add(listener);
-  return () => connectivityListeners.delete(listener);
+  return () => {
+    connectivityListeners.delete(listener);
+  };
 };
 const reportConnectivity = (online: boolean) => connectivityListeners.forEach((l) => l(online));
 

@@ -1,14 +1,27 @@
-import { createBrowserRouter, Outlet } from 'react-router';
+import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
+import { createBrowserRouter, Navigate, Outlet } from 'react-router';
+import { LinearProgress } from '@mui/material';
 import { LoginPage, LogoffPage } from '../features/auth/LoginPage';
-import { FleetDashboardPage } from '../features/dashboards/FleetDashboardPage';
+import FleetDashboardPage from '../features/dashboards/FleetDashboardPage';
 import { RequireSession } from './RequireSession';
 import { useSession } from './session';
+
+// Everything but the fleet dashboard loads on demand: configuration and administration stay out of the first bundle.
+const page = (load: () => Promise<{ default: ComponentType }>) => {
+  const Component: LazyExoticComponent<ComponentType> = lazy(load);
+  return (
+    <Suspense fallback={<LinearProgress />}>
+      <Component />
+    </Suspense>
+  );
+};
 
 function Logoff() {
   const { signOut } = useSession();
   return <LogoffPage signOut={signOut} />;
 }
 
+/** The route table of both parts of the spec. */
 export const router = createBrowserRouter([
   { path: '/login', element: <LoginPage /> },
   { path: '/logoff', element: <Logoff /> },
@@ -21,7 +34,65 @@ export const router = createBrowserRouter([
     ),
     children: [
       { index: true, element: <FleetDashboardPage /> },
-      { path: '*', element: <FleetDashboardPage /> },
+      { path: 'ship/:id', element: page(() => import('../features/dashboards/ShipDashboardPage')) },
+      { path: 'KPIWidgetPreview', element: page(() => import('../features/dashboards/KpiWidgetPreviewPage')) },
+      {
+        path: 'facilities',
+        element: page(() => import('../features/facilities/FacilitiesLayout')),
+        children: [
+          { index: true, element: <Navigate to="overview" replace /> },
+          { path: 'overview', element: page(() => import('../features/facilities/ShipListPage')) },
+          { path: ':facilityId/files', element: page(() => import('../features/datasources/FilesPage')) },
+          {
+            path: ':facilityId/config',
+            element: page(() => import('../features/facilities/ConfigLayout')),
+            children: [
+              { index: true, element: <Navigate to="channels" replace /> },
+              { path: 'info', element: page(() => import('../features/ship-info/ShipInfoPage')) },
+              { path: 'channels', element: page(() => import('../features/datasources/ChannelsPage')) },
+              { path: 'calculation-queue', element: page(() => import('../features/recalculation/CalculationQueuePage')) },
+              { path: 'list', element: page(() => import('../features/measurement-fields/MeasurementFieldListPage')) },
+              { path: 'detail', element: page(() => import('../features/measurement-fields/MeasurementFieldDetailPage')) },
+            ],
+          },
+        ],
+      },
+      {
+        path: 'service',
+        element: page(() => import('../features/service/ServiceLayout')),
+        children: [
+          { index: true, element: <Navigate to="pureserv" replace /> },
+          { path: 'pureserv', element: page(() => import('../features/service/PureservPage')) },
+          { path: 'full-remote-access', element: page(() => import('../features/service/FullRemoteAccessPage')) },
+          { path: 'tailor-made-service-agreements', element: page(() => import('../features/service/TailorMadeServicePage')) },
+          { path: 'documents', element: page(() => import('../features/documents/DocumentsPage')) },
+        ],
+      },
+      {
+        path: 'report-config',
+        element: page(() => import('../features/reports/ReportConfigLayout')),
+        children: [
+          { index: true, element: <Navigate to="overview" replace /> },
+          { path: 'overview', element: page(() => import('../features/reports/ReportOverviewPage')) },
+          { path: 'calculation-queue', element: page(() => import('../features/recalculation/CalculationQueuePage')) },
+          { path: 'data-export', element: page(() => import('../features/exports/DataExportPage')) },
+          { path: 'detail/:id?', element: page(() => import('../features/reports/ReportDetailPage')) },
+        ],
+      },
+      {
+        path: 'admin',
+        element: page(() => import('../features/organizations/AdminLayout')),
+        children: [
+          { index: true, element: <Navigate to="organizations" replace /> },
+          { path: 'organizations', element: page(() => import('../features/organizations/OrganizationsPage')) },
+          { path: 'messages', element: page(() => import('../features/messages/MessagesAdminPage')) },
+          { path: ':organizationId/manage', element: page(() => import('../features/organizations/ManageOrganizationPage')) },
+        ],
+      },
+      { path: 'help', element: page(() => import('../features/info/HelpPage')) },
+      { path: 'legal', element: page(() => import('../features/info/LegalPage')) },
+      { path: 'profile', element: page(() => import('../features/info/ProfilePage')) },
+      { path: '*', element: page(() => import('../features/shell/NotFoundPage')) },
     ],
   },
 ]);

@@ -1,7 +1,7 @@
 import { Card, CardContent, Chip, Stack, Typography } from '@mui/material';
 import { useSession } from '../../app/session';
 
-export function FleetDashboardPage() {
+export default function FleetDashboardPage() {
   const { profile } = useSession();
   return (
     <Card sx={{ m: 3 }}>

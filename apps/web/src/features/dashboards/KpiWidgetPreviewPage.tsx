@@ -1,0 +1,12 @@
+import { Box, Typography } from '@mui/material';
+
+
+/** Placeholder until its issue lands: the route exists, the screen is not built yet. */
+export default function KpiWidgetPreviewPage() {
+  return (
+    <Box sx={{ p: 3 }}>
+      <Typography variant="h5">KPI widget preview</Typography>
+      
+    </Box>
+  );
+}
