@@ -1,0 +1,337 @@
+import type { CExpr, CheckedProgram, CLambda, ConstantName, CStmt, SeriesMethod } from './ast';
+import type { CalculationKind, OutputType } from './check';
+import { FormulaRuntimeError } from './errors';
+import { scalarHelpers } from './runtime/functions';
+import { seriesHelpers } from './runtime/series';
+
+// Code generation from the checked tree. Everything written into the generated text is one
+// of the generator's own tokens: fixed keywords and punctuation, numbered slots (in0, l0,
+// p0, t0, ...), helper aliases from the HELPERS table, number literals printed by String()
+// and string literals printed by JSON.stringify. No name from the user's text is emitted.
+
+export const HELPERS = Object.freeze({ ...scalarHelpers, ...seriesHelpers });
+export type HelperName = keyof typeof HELPERS;
+
+const CONSTANT_SLOTS: Record<ConstantName, string> = {
+  TARGETTIMESTAMP: 'tt',
+  ISECAZONE: 'ez',
+  Facility_IMO: 'k0',
+  Facility_NumberOfScrubbers: 'k1',
+  Facility_ScrubberSystemType: 'k2',
+  Facility_TotalEffectKW: 'k3',
+};
+
+const SERIES_HELPER: Record<SeriesMethod, HelperName> = {
+  Average: 'avg',
+  Sum: 'sum',
+  Min: 'smin',
+  Max: 'smax',
+  Count: 'count',
+  First: 'first',
+  Last: 'last',
+  Where: 'where',
+  Select: 'select',
+  Any: 'any',
+  All: 'all',
+};
+
+const MATH_HELPER = { Abs: 'abs', Min: 'min', Max: 'max', Pow: 'pow', Sqrt: 'sqrt', Floor: 'floor', Ceiling: 'ceil', Exp: 'exp' } as const;
+
+/** Rows between two looks at the clock in a measurement-field run. */
+export const ROWS_PER_BUDGET_CHECK = 4096;
+
+/** How a returned value is stored. */
+function outputConversion(program: CheckedProgram, outputType: OutputType | undefined, r: string, helper: (h: HelperName) => string): string {
+  if (outputType === 'Boolean' && program.returnType !== 'boolean') return `${helper('bool')}(${r})`;
+  if (outputType === 'Integer') return `${helper('trunc')}(${r})`;
+  return r;
+}
+
+class Emitter {
+  readonly helpers = new Set<HelperName>();
+  /** Temporaries of the function being emitted; lambdas get their own. */
+  private temps: string[][] = [[]];
+  private tempCount = 0;
+
+  h(name: HelperName): string {
+    this.helpers.add(name);
+    return `h_${name}`;
+  }
+
+  private temp(): string {
+    const t = `t${this.tempCount++}`;
+    this.temps[this.temps.length - 1].push(t);
+    return t;
+  }
+
+  topTemps(): string[] {
+    return this.temps[0];
+  }
+
+  statements(stmts: CStmt[], indent: string): string {
+    return stmts.map((s) => this.statement(s, indent)).join('');
+  }
+
+  private statement(s: CStmt, indent: string): string {
+    switch (s.k) {
+      case 'set': {
+        const v = this.value(s.value);
+        return `${indent}l${s.id} = ${s.truncate ? `${this.h('trunc')}(${v})` : v};\n`;
+      }
+      case 'if': {
+        let text = `${indent}if (${this.cond(s.test)}) {\n${this.statements(s.then, indent + '  ')}${indent}}`;
+        if (s.otherwise.length > 0) text += ` else {\n${this.statements(s.otherwise, indent + '  ')}${indent}}`;
+        return text + '\n';
+      }
+      case 'return':
+        return `${indent}r = ${this.value(s.value)};\n${indent}break b;\n`;
+    }
+  }
+
+  /** A JavaScript expression whose value is the language value (NaN or null for null). */
+  value(e: CExpr): string {
+    switch (e.k) {
+      case 'num':
+        return numberLiteral(e.value);
+      case 'str':
+        return JSON.stringify(e.value);
+      case 'null':
+        return e.type === 'string' || e.type === 'series' ? 'null' : 'NaN';
+      case 'input':
+        return `in${e.slot}`;
+      case 'local':
+        return `l${e.id}`;
+      case 'param':
+        return `p${e.id}`;
+      case 'const':
+        // ISECAZONE holds the raw column byte: 0 false, 1 true, anything else unknown (null).
+        return e.name === 'ISECAZONE' ? '(ez < 2 ? ez : NaN)' : CONSTANT_SLOTS[e.name];
+      case 'neg':
+        return `(-${this.value(e.e)})`;
+      case 'not':
+        return `${this.h('not')}(${this.value(e.e)})`;
+      case 'arith':
+        return `(${this.value(e.l)} ${e.op} ${this.value(e.r)})`;
+      case 'concat':
+        return `(${this.stringOf(e.l)} + ${this.stringOf(e.r)})`;
+      case 'cmp':
+      case 'eq':
+      case 'isNull':
+      case 'isNaN':
+        return `(${this.cond(e)} ? 1 : 0)`;
+      case 'and': {
+        const t = this.temp();
+        return `((${t} = ${this.value(e.l)}) === 0 ? 0 : ${this.h('and')}(${t}, ${this.value(e.r)}))`;
+      }
+      case 'or': {
+        const t = this.temp();
+        return `((${t} = ${this.value(e.l)}) !== 0 && ${t} === ${t} ? 1 : ${this.h('or')}(${t}, ${this.value(e.r)}))`;
+      }
+      case 'cond':
+        return `(${this.cond(e.test)} ? ${this.value(e.then)} : ${this.value(e.otherwise)})`;
+      case 'coalesce': {
+        const left = this.value(e.l);
+        const nullable = e.type === 'string';
+        const simple = isSlot(e.l);
+        const t = simple ? left : this.temp();
+        const bind = simple ? left : `(${t} = ${left})`;
+        return nullable ? `(${bind} !== null ? ${t} : ${this.value(e.r)})` : `(${bind} === ${t} ? ${t} : ${this.value(e.r)})`;
+      }
+      case 'math': {
+        const args = e.args.map((a) => this.value(a));
+        if (e.fn === 'Round') return args.length === 1 ? `${this.h('round')}(${args[0]})` : `${this.h('round2')}(${args.join(', ')})`;
+        if (e.fn === 'Log') return args.length === 1 ? `${this.h('log')}(${args[0]})` : `${this.h('log2')}(${args.join(', ')})`;
+        return `${this.h(MATH_HELPER[e.fn])}(${args.join(', ')})`;
+      }
+      case 'date': {
+        const member = ({ Year: 'year', Month: 'month', Day: 'day', Hour: 'hour', Minute: 'minute', Second: 'second', DayOfWeek: 'dayOfWeek' } as const)[e.member];
+        return `${this.h(member)}(${this.value(e.e)})`;
+      }
+      case 'series': {
+        const args = ['S', this.value(e.target)];
+        if (e.lambda) args.push(this.lambda(e.lambda, e.method === 'Select' || ['Average', 'Sum', 'Min', 'Max'].includes(e.method)));
+        return `${this.h(SERIES_HELPER[e.method])}(${args.join(', ')})`;
+      }
+    }
+  }
+
+  /** A JavaScript expression that is truthy exactly when the value is true (null counts as false). */
+  cond(e: CExpr): string {
+    switch (e.k) {
+      case 'cmp':
+        return `(${this.value(e.l)} ${e.op} ${this.value(e.r)})`;
+      case 'eq': {
+        const l = this.value(e.l);
+        const r = this.value(e.r);
+        const op = e.negate ? '!==' : '===';
+        if (e.l.type === 'string' || e.r.type === 'string' || e.l.k === 'num' || e.r.k === 'num') return `(${l} ${op} ${r})`;
+        return `${e.negate ? '!' : ''}${this.h('eq')}(${l}, ${r})`;
+      }
+      case 'isNull': {
+        const v = this.value(e.e);
+        if (e.e.type === 'string') return `(${v} ${e.negate ? '!==' : '==='} null)`;
+        if (isSlot(e.e)) return `(${v} ${e.negate ? '===' : '!=='} ${v})`;
+        return `${e.negate ? '!' : ''}${this.h('nan')}(${v})`;
+      }
+      case 'isNaN':
+        return `${this.h('nan')}(${this.value(e.e)})`;
+      case 'and':
+        return `(${this.cond(e.l)} && ${this.cond(e.r)})`;
+      case 'or':
+        return `(${this.cond(e.l)} || ${this.cond(e.r)})`;
+      case 'not':
+        return `(${this.value(e.e)} === 0)`;
+      case 'num':
+        return e.value !== 0 && e.value === e.value ? 'true' : 'false';
+      case 'const':
+        if (e.name === 'ISECAZONE') return '(ez === 1)';
+        return this.value(e);
+      default:
+        // NaN and 0 are falsy in JavaScript, every other number truthy: just what a condition needs.
+        return this.value(e);
+    }
+  }
+
+  private stringOf(e: CExpr): string {
+    const v = this.value(e);
+    if (e.type === 'string') return `${this.h('str')}(${v})`;
+    if (e.type === 'boolean') return `${this.h('boolStr')}(${v})`;
+    return `${this.h('numStr')}(${v})`;
+  }
+
+  private lambda(l: CLambda, selector: boolean): string {
+    this.temps.push([]);
+    const body = selector ? this.value(l.body) : this.cond(l.body);
+    const temps = this.temps.pop()!;
+    if (temps.length === 0) return `((p${l.param}) => ${body})`;
+    return `((p${l.param}) => { let ${temps.map((t) => `${t} = NaN`).join(', ')}; return ${body}; })`;
+  }
+}
+
+const isSlot = (e: CExpr) => e.k === 'input' || e.k === 'local' || e.k === 'param' || e.k === 'const';
+
+function numberLiteral(v: number): string {
+  if (!Number.isFinite(v)) throw new Error('Internal error: a number literal must be finite');
+  if (Object.is(v, -0)) return '(-0)';
+  return v < 0 ? `(${String(v)})` : String(v);
+}
+
+function preamble(e: Emitter): string {
+  return `"use strict";\n${[...e.helpers].sort().map((h) => `const h_${h} = H.${h};\n`).join('')}`;
+}
+
+function declarations(program: CheckedForEmit, e: Emitter, extra: string[]): string {
+  const names = [
+    ...program.inputs.map((_, slot) => `in${slot} = ${program.kind === 'report-field' ? 'null' : 'NaN'}`),
+    ...program.locals.map((t, id) => `l${id} = ${t === 'string' || t === 'series' ? 'null' : 'NaN'}`),
+    ...e.topTemps().map((t) => `${t} = NaN`),
+    `r = ${program.returnType === 'string' ? 'null' : 'NaN'}`,
+    ...extra,
+  ];
+  return `  let ${names.join(', ')};\n`;
+}
+
+function constantLoads(program: CheckedProgram): string {
+  return (['Facility_IMO', 'Facility_NumberOfScrubbers', 'Facility_ScrubberSystemType', 'Facility_TotalEffectKW'] as const)
+    .filter((c) => program.constants.has(c))
+    .map((c) => `  const ${CONSTANT_SLOTS[c]} = K[${CONSTANT_SLOTS[c].slice(1)}];\n`)
+    .join('');
+}
+
+function columnLoads(program: CheckedProgram): string {
+  return program.inputs.map((_, slot) => `  const c${slot} = cols[${slot}];\n`).join('');
+}
+
+export interface CheckedForEmit extends CheckedProgram {
+  kind: CalculationKind;
+}
+
+/** JavaScript text of a measurement-field run: (cols, ts, E, K, out, budgetMs) => out, one output per row. */
+export function emitMeasurement(program: CheckedForEmit, outputType?: OutputType): string {
+  const e = new Emitter();
+  const body = e.statements(program.body, '      ');
+  const usesTs = program.constants.has('TARGETTIMESTAMP');
+  const usesEca = program.constants.has('ISECAZONE');
+  const store = outputConversion(program, outputType, 'r', (h) => e.h(h));
+  const now = e.h('now');
+  const over = e.h('overBudget');
+  const loads = [
+    ...program.inputs.map((_, slot) => `    in${slot} = c${slot}[i];\n`),
+    usesTs ? '    tt = ts[i];\n' : '',
+    usesEca ? '    ez = E[i];\n' : '',
+  ].join('');
+  const chunk = ROWS_PER_BUDGET_CHECK;
+  return (
+    preamble(e) +
+    'return function measurement(cols, ts, E, K, out, budgetMs) {\n' +
+    '  const n = ts.length;\n' +
+    columnLoads(program) +
+    constantLoads(program) +
+    declarations(program, e, [...(usesTs ? ['tt = NaN'] : []), ...(usesEca ? ['ez = 0'] : [])]) +
+    `  const deadline = ${now}() + budgetMs;\n` +
+    // The clock is read between chunks of rows, so that the inner loop stays as tight as a hand-written one.
+    `  for (let at = 0; at < n; at += ${chunk}) {\n` +
+    `    if (at !== 0 && ${now}() > deadline) ${over}(budgetMs, "row " + at);\n` +
+    `    const end = at + ${chunk} < n ? at + ${chunk} : n;\n` +
+    '    for (let i = at; i < end; i++) {\n' +
+    loads.replace(/^ {4}/gm, '      ') +
+    '      b: {\n' +
+    body.replace(/^ {6}/gm, '        ') +
+    '      }\n' +
+    `      out[i] = ${store};\n` +
+    '    }\n' +
+    '  }\n' +
+    '  return out;\n' +
+    '};\n'
+  );
+}
+
+/** JavaScript text of a report-field run: (cols, ts, spanStarts, spanMs, K, out, budgetMs) => out, one output per span. */
+export function emitSpans(program: CheckedForEmit, outputType?: OutputType): string {
+  const e = new Emitter();
+  const body = e.statements(program.body, '      ');
+  const usesTs = program.constants.has('TARGETTIMESTAMP');
+  const store = outputConversion(program, outputType, 'r', (h) => e.h(h));
+  const lowerBound = e.h('lowerBound');
+  const tick = e.h('tick');
+  const start = e.h('startBudget');
+  const loads = program.inputs.map((_, slot) => `    in${slot} = c${slot}.subarray(lo, hi);\n`).join('');
+  return (
+    preamble(e) +
+    'return function report(cols, ts, spanStarts, spanMs, K, out, budgetMs) {\n' +
+    '  const m = spanStarts.length;\n' +
+    `  const S = ${start}(budgetMs);\n` +
+    columnLoads(program) +
+    constantLoads(program) +
+    declarations(program, e, usesTs ? ['tt = NaN'] : []) +
+    '  for (let j = 0; j < m; j++) {\n' +
+    '    const s0 = spanStarts[j];\n' +
+    `    const lo = ${lowerBound}(ts, s0);\n` +
+    `    const hi = ${lowerBound}(ts, s0 + spanMs);\n` +
+    `    ${tick}(S, hi - lo + 1);\n` +
+    loads +
+    (usesTs ? '    tt = s0;\n' : '') +
+    '    b: {\n' +
+    body +
+    '    }\n' +
+    `    out[j] = ${store};\n` +
+    '  }\n' +
+    '  return out;\n' +
+    '};\n'
+  );
+}
+
+type MeasurementRun = (cols: Float64Array[], ts: Float64Array, E: Uint8Array | undefined, K: unknown[], out: Float64Array | unknown[], budgetMs: number) => Float64Array | unknown[];
+type SpanRun = (cols: Float64Array[], ts: Float64Array, spanStarts: Float64Array, spanMs: number, K: unknown[], out: Float64Array | unknown[], budgetMs: number) => Float64Array | unknown[];
+
+/** Turns generated text into a function; the only door from generated text to running code. */
+function instantiate<T>(code: string): T {
+  try {
+    return new Function('H', code)(HELPERS) as T;
+  } catch (e) {
+    throw new FormulaRuntimeError(`Internal error: generated code did not compile (${(e as Error).message})`);
+  }
+}
+
+export const buildMeasurementRun = (program: CheckedForEmit, outputType?: OutputType) => instantiate<MeasurementRun>(emitMeasurement(program, outputType));
+export const buildSpanRun = (program: CheckedForEmit, outputType?: OutputType) => instantiate<SpanRun>(emitSpans(program, outputType));
