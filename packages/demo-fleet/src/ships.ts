@@ -44,6 +44,7 @@ export type LoggerFormat =
       timestampFormat: string;
       unitRow: boolean;
       encoding: 'utf-8' | 'latin1';
+      lineEnding: '\r\n' | '\n';
       /** Minutes the logger clock runs ahead of UTC (local = UTC + offset). */
       clockOffsetMinutes: number;
       /** File name with `{YYYY}`, `{MM}`, `{DD}` for the (logger clock) date of the file's first row. */
@@ -194,6 +195,7 @@ const TEMPLATES: ShipTemplate[] = [
       timestampFormat: 'DD.MM.YYYY HH:mm:ss',
       unitRow: true,
       encoding: 'latin1',
+      lineEnding: '\r\n',
       clockOffsetMinutes: 0,
       fileNamePattern: 'Scrubber_{YYYY}{MM}{DD}.csv',
       naming: 'verbose',
@@ -220,6 +222,7 @@ const TEMPLATES: ShipTemplate[] = [
       timestampFormat: 'YYYY-MM-DD HH:mm:ss',
       unitRow: false,
       encoding: 'utf-8',
+      lineEnding: '\n',
       clockOffsetMinutes: 0,
       fileNamePattern: 'EGCS_Log_{YYYY}-{MM}-{DD}.csv',
       naming: 'plc',
@@ -246,6 +249,7 @@ const TEMPLATES: ShipTemplate[] = [
       timestampFormat: 'YYYY/MM/DD HH:mm:ss',
       unitRow: false,
       encoding: 'utf-8',
+      lineEnding: '\r\n',
       // The logger clock was left on Singapore time (UTC+8).
       clockOffsetMinutes: 480,
       fileNamePattern: 'EGC_{YYYY}{MM}{DD}.csv',
@@ -273,6 +277,7 @@ const TEMPLATES: ShipTemplate[] = [
       timestampFormat: 'DD.MM.YYYY HH:mm:ss',
       unitRow: true,
       encoding: 'utf-8',
+      lineEnding: '\r\n',
       clockOffsetMinutes: 0,
       fileNamePattern: 'EGCS_Log_{YYYY}-{MM}-{DD}.csv',
       naming: 'verbose',
@@ -299,6 +304,7 @@ const TEMPLATES: ShipTemplate[] = [
       timestampFormat: 'ISO',
       unitRow: false,
       encoding: 'utf-8',
+      lineEnding: '\n',
       clockOffsetMinutes: 0,
       fileNamePattern: 'datalog_{YYYY}{MM}{DD}.csv',
       naming: 'plc',

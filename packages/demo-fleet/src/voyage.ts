@@ -63,11 +63,10 @@ interface Timeline {
   starts: number[];
 }
 
-const timelines = new Map<string, Timeline>();
+const timelines = new WeakMap<DemoShip, Timeline>();
 
 function timelineOf(ship: DemoShip): Timeline {
-  const cacheKey = `${ship.key}:${ship.seed}`;
-  let timeline = timelines.get(cacheKey);
+  let timeline = timelines.get(ship);
   if (timeline) return timeline;
   const calls = ship.route;
   const legs = calls.map((call, i) => {
@@ -88,7 +87,7 @@ function timelineOf(ship: DemoShip): Timeline {
   const nominalCycleHours = legs.reduce((h, leg) => h + leg.lengthNm / ship.serviceSpeedKnots + 36, 0);
   const phaseMs = uniform(ship.seed, STREAM_PHASE, 0) * nominalCycleHours * HOUR_MS;
   timeline = { legs, starts: [TIMELINE_ORIGIN_MS - phaseMs] };
-  timelines.set(cacheKey, timeline);
+  timelines.set(ship, timeline);
   return timeline;
 }
 

@@ -111,7 +111,8 @@ class Parser {
       this.expect(';');
       return { kind: 'assign', name: t.text, op, value, pos: t.start };
     }
-    const expr = this.expression();
+    // Parse the expression only to report what follows it precisely.
+    this.expression();
     if (this.peek().kind === 'operator' && ASSIGN_OPS.has(this.peek().text)) {
       this.fail(t.start, 'The left-hand side of an assignment must be a variable');
     }

@@ -4,6 +4,7 @@ import * as ingestion from './0002_ingestion';
 import * as calculations from './0003_calculations';
 import * as values from './0004_values';
 import * as administration from './0005_administration';
+import * as dataFileRemoval from './0006_data_file_removal';
 
 /** Every migration, by name; applied in name order. Add a new one here. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0003_calculations': calculations,
   '0004_values': values,
   '0005_administration': administration,
+  '0006_data_file_removal': dataFileRemoval,
 };

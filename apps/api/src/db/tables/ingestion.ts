@@ -48,6 +48,8 @@ export interface DataFilesTable {
   imported_on: GeneratedTimestamp;
   imported_by: string | null;
   has_samples: Generated<boolean>;
+  /** Set when the file was deleted from the list but its samples were kept (migration 0006). */
+  removed_on: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface DataFileOriginalsTable {
