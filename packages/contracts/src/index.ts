@@ -9,3 +9,4 @@ export * from './settings';
 export * from './version';
 export * from './rules';
 export * from './forms';
+export * from './eca';

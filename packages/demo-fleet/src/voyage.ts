@@ -38,7 +38,8 @@ const toRad = Math.PI / 180;
 export function distanceNm(a: LatLon, b: LatLon): number {
   const dLat = (b[0] - a[0]) * toRad;
   const dLon = (b[1] - a[1]) * toRad;
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a[0] * toRad) * Math.cos(b[0] * toRad) * Math.sin(dLon / 2) ** 2;
+  const h =
+    Math.sin(dLat / 2) ** 2 + Math.cos(a[0] * toRad) * Math.cos(b[0] * toRad) * Math.sin(dLon / 2) ** 2;
   return 2 * EARTH_RADIUS_NM * Math.asin(Math.min(1, Math.sqrt(h)));
 }
 
@@ -48,7 +49,7 @@ function bearingDegrees(a: LatLon, b: LatLon): number {
   const Δλ = (b[1] - a[1]) * toRad;
   const y = Math.sin(Δλ) * Math.cos(φ2);
   const x = Math.cos(φ1) * Math.sin(φ2) - Math.sin(φ1) * Math.cos(φ2) * Math.cos(Δλ);
-  return ((Math.atan2(y, x) / toRad) % 360 + 360) % 360;
+  return (((Math.atan2(y, x) / toRad) % 360) + 360) % 360;
 }
 
 interface Leg {
@@ -71,7 +72,11 @@ function timelineOf(ship: DemoShip): Timeline {
   const calls = ship.route;
   const legs = calls.map((call, i) => {
     const next = calls[(i + 1) % calls.length];
-    const points: LatLon[] = [[call.port.latitude, call.port.longitude], ...call.via, [next.port.latitude, next.port.longitude]];
+    const points: LatLon[] = [
+      [call.port.latitude, call.port.longitude],
+      ...call.via,
+      [next.port.latitude, next.port.longitude],
+    ];
     // A route may store longitudes past 180; keep each leg continuous so that interpolation never jumps across the globe.
     for (let k = 1; k < points.length; k++) {
       const prev = points[k - 1][1];
@@ -81,7 +86,8 @@ function timelineOf(ship: DemoShip): Timeline {
       points[k] = [points[k][0], lon];
     }
     const cumulativeNm = [0];
-    for (let k = 1; k < points.length; k++) cumulativeNm.push(cumulativeNm[k - 1] + distanceNm(points[k - 1], points[k]));
+    for (let k = 1; k < points.length; k++)
+      cumulativeNm.push(cumulativeNm[k - 1] + distanceNm(points[k - 1], points[k]));
     return { points, cumulativeNm, lengthNm: cumulativeNm[cumulativeNm.length - 1] };
   });
   const nominalCycleHours = legs.reduce((h, leg) => h + leg.lengthNm / ship.serviceSpeedKnots + 36, 0);
@@ -108,13 +114,15 @@ function legHours(lengthNm: number, speed: number): number {
 
 function cycleHours(ship: DemoShip, timeline: Timeline, cycle: number): number {
   let hours = 0;
-  for (let i = 0; i < timeline.legs.length; i++) hours += stayHours(ship, cycle, i) + legHours(timeline.legs[i].lengthNm, legSpeed(ship, cycle, i));
+  for (let i = 0; i < timeline.legs.length; i++)
+    hours += stayHours(ship, cycle, i) + legHours(timeline.legs[i].lengthNm, legSpeed(ship, cycle, i));
   return hours;
 }
 
 function cycleAt(ship: DemoShip, timeline: Timeline, tMs: number): number {
   const { starts } = timeline;
-  if (tMs < starts[0]) throw new RangeError(`The demo fleet's timeline starts in ${new Date(starts[0]).getUTCFullYear()}`);
+  if (tMs < starts[0])
+    throw new RangeError(`The demo fleet's timeline starts in ${new Date(starts[0]).getUTCFullYear()}`);
   while (starts[starts.length - 1] <= tMs) {
     const k = starts.length - 1;
     starts.push(starts[k] + cycleHours(ship, timeline, k) * HOUR_MS);
@@ -131,13 +139,18 @@ function cycleAt(ship: DemoShip, timeline: Timeline, tMs: number): number {
 
 /** Distance sailed (nm) and speed factor at `hours` after departure on a leg of `totalHours`. */
 function progress(hours: number, totalHours: number, speed: number): { nm: number; factor: number } {
-  const ramp = (h: number) => speed * (RAMP_START_FACTOR * h + ((1 - RAMP_START_FACTOR) / 2) * (h * h) / RAMP_HOURS);
+  const ramp = (h: number) =>
+    speed * (RAMP_START_FACTOR * h + (((1 - RAMP_START_FACTOR) / 2) * (h * h)) / RAMP_HOURS);
   const rampNm = ramp(RAMP_HOURS);
-  if (hours < RAMP_HOURS) return { nm: ramp(hours), factor: RAMP_START_FACTOR + ((1 - RAMP_START_FACTOR) * hours) / RAMP_HOURS };
+  if (hours < RAMP_HOURS)
+    return { nm: ramp(hours), factor: RAMP_START_FACTOR + ((1 - RAMP_START_FACTOR) * hours) / RAMP_HOURS };
   const left = totalHours - hours;
   if (left < RAMP_HOURS) {
     const lengthNm = 2 * rampNm + speed * (totalHours - 2 * RAMP_HOURS);
-    return { nm: lengthNm - ramp(Math.max(0, left)), factor: RAMP_START_FACTOR + ((1 - RAMP_START_FACTOR) * Math.max(0, left)) / RAMP_HOURS };
+    return {
+      nm: lengthNm - ramp(Math.max(0, left)),
+      factor: RAMP_START_FACTOR + ((1 - RAMP_START_FACTOR) * Math.max(0, left)) / RAMP_HOURS,
+    };
   }
   return { nm: rampNm + speed * (hours - RAMP_HOURS), factor: 1 };
 }

@@ -1,0 +1,6 @@
+export * from './ships';
+export * from './channels';
+export * from './generate';
+export * from './formats';
+export * from './big';
+export { voyageAt, legDurationHours, distanceNm, type VoyageState } from './voyage';
