@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 export default async function globalTeardown(): Promise<void> {
-  const file = path.join(root, 'e2e', '.artifacts', 'server.json');
+  const file = path.join(root, 'e2e', '.artifacts', `server-${process.env.E2E_PORT ?? 18181}.json`);
   if (!fs.existsSync(file)) return;
   const { pid, dataDir } = JSON.parse(fs.readFileSync(file, 'utf8')) as { pid: number; dataDir: string };
   try {

@@ -21,6 +21,8 @@ export async function fillSignIn(page: Page, username: string, password = DEMO_P
 /** Accepts cookies when the portal asks (the cookie sheet of the shell). */
 export async function acceptCookiesIfAsked(page: Page): Promise<void> {
   const accept = page.getByRole('button', { name: /accept/i });
+  // Wait until the app has decided: the cookie sheet, the sign-in form, or the signed-in shell.
+  await expect(accept.or(page.getByRole('heading', { name: 'Sign in' })).or(page.getByRole('banner')).first()).toBeVisible();
   if (await accept.isVisible().catch(() => false)) await accept.click();
 }
 

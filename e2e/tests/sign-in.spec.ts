@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { fillSignIn, signInAs } from '../support';
+import { acceptCookiesIfAsked, fillSignIn, signInAs } from '../support';
 
 const roles = [
   { username: 'admin', organization: 'Scrubber Service Provider', role: 'SystemAdmin' },
@@ -9,7 +9,8 @@ const roles = [
 
 for (const { username, organization, role } of roles) {
   test(`${role} signs in through the OpenID flow and sees name and organization`, async ({ page }) => {
-    await signInAs(page, username);
+    // The profile page shows who is signed in.
+    await signInAs(page, username, '/profile');
     await expect(page.getByTestId('signed-in-user')).toHaveText(username);
     await expect(page.getByTestId('signed-in-organization')).toHaveText(organization);
     await expect(page.getByTestId('signed-in-role')).toHaveText(role);
@@ -18,6 +19,7 @@ for (const { username, organization, role } of roles) {
 
 test('a wrong password shows the "User not found" message', async ({ page }) => {
   await page.goto('/');
+  await acceptCookiesIfAsked(page);
   await fillSignIn(page, 'north.admin', 'not-the-password1');
   await expect(page.getByRole('alert')).toHaveText(/^User not found/);
 });
@@ -28,7 +30,7 @@ test('a protected deep link returns to that link after sign-in', async ({ page }
 });
 
 test('sign-out ends the session: the old access token is refused', async ({ page }) => {
-  await signInAs(page, 'north.anna');
+  await signInAs(page, 'north.anna', '/profile');
   await expect(page.getByTestId('signed-in-user')).toHaveText('north.anna');
   const token = await page.evaluate(() => {
     const key = Object.keys(sessionStorage).find((k) => k.startsWith('oidc.user:'))!;

@@ -1,6 +1,8 @@
 import { ConfigError, loadConfig, type Config } from './config';
 import { createServer } from './server';
 import { DEMO_USERS, DEMO_ORGANIZATIONS, seedPlatform } from './db/seed';
+import { seedDemoDataWithProgress } from './features/datasources/demo';
+import { startJobs } from './jobs';
 
 async function main(): Promise<void> {
   let config: Config;
@@ -18,12 +20,15 @@ async function main(): Promise<void> {
     logger: { level: config.LOG_LEVEL, transport: process.stdout.isTTY ? { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } } : undefined },
   });
   const { db } = server.services.database;
+  // Every process sends jobs; workers run in-process by default, alone with --services=worker (jobs/queue.ts).
+  const queue = await startJobs(server.services, { work: config.services.worker, onError: (error) => server.app.log.error({ err: error }, 'job queue error') });
 
   const empty = !(await db.selectFrom('organizations').select('id').limit(1).executeTakeFirst());
   const demo = config.DEMO ? config.DEMO === 'on' : empty;
   if (demo) {
     const seeded = await seedPlatform(db, { ships: config.DEMO_SHIPS });
     if (seeded.created) server.app.log.info('Demo organizations, users and ships created');
+    await seedDemoDataWithProgress(db, { facilityIds: seeded.facilityIds, days: config.DEMO_DAYS, log: (m) => server.app.log.info(m) });
   }
 
   if (config.services.web) {
@@ -33,6 +38,7 @@ async function main(): Promise<void> {
 
   const shutdown = async (signal: string) => {
     server.app.log.info(`${signal}: shutting down`);
+    await queue.stop();
     await server.close();
     process.exit(0);
   };

@@ -3,6 +3,8 @@ import { generateLinkKey } from '@portal/contracts/forms/organization';
 import { demoShips } from '@portal/demo-fleet/ships';
 import type { Database } from './schema';
 import { hashPassword } from '../features/auth/passwords';
+import { seedMessages } from '../features/messages/seed';
+import { seedReports } from '../features/reports/seed';
 
 /** The demo organizations. `key` matches the demo fleet's `organizationKey`. */
 export const DEMO_ORGANIZATIONS = [
@@ -116,5 +118,7 @@ export async function seedPlatform(db: Kysely<Database>, options: { ships?: numb
     ];
     if (assignments.length) await db.insertInto('user_facility_access').values(assignments).onConflict((oc) => oc.doNothing()).execute();
   }
+  await seedMessages(db);
+  await seedReports(db);
   return { created, organizationIds, facilityIds, userIds };
 }

@@ -1,6 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import { settingsRoutes } from './settings/routes';
 import { facilityRoutes } from './facilities/routes';
+import { dataSourceRoutes } from './datasources/routes';
+import { fileRoutes } from './files/routes';
+import { messageRoutes } from './messages/routes';
+import { executionStatusRoutes } from './executions/routes';
+import { executeRoutes } from './executions/execute-routes';
+import { changePasswordRoutes } from './users/change-password';
+import { organizationRoutes } from './organizations/routes';
+import { userRoutes } from './users/routes';
+import { shipInfoRoutes } from './ship-info/routes';
+import { documentRoutes } from './documents/routes';
+import { calculationRoutes } from './calculations/routes';
+import { reportRoutes } from './reports/routes';
 
 /** Route plugins of every domain, registered in this order after the auth routes (app.ts). */
-export const featureRoutes: ((app: FastifyInstance) => Promise<void>)[] = [settingsRoutes, facilityRoutes];
+export const featureRoutes: ((app: FastifyInstance) => Promise<void>)[] = [settingsRoutes, facilityRoutes, dataSourceRoutes, fileRoutes, messageRoutes, executionStatusRoutes, executeRoutes, changePasswordRoutes, organizationRoutes, userRoutes, shipInfoRoutes, documentRoutes, calculationRoutes, reportRoutes];

@@ -1,4 +1,6 @@
 import { CssBaseline, ThemeProvider } from '@mui/material';
+import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
+import { AdapterDayjs } from '@mui/x-date-pickers/AdapterDayjs';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
 import { router } from './router';
@@ -6,22 +8,34 @@ import { theme } from './theme';
 import { SessionProvider } from './session';
 import { NotificationProvider } from './notifications';
 import { FleetProvider } from './fleet-context';
+import { CookieConsentGate } from './cookie-consent';
+import { MaintenanceGate } from './maintenance';
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 30_000 } } });
 
+/**
+ * Application start: maintenance (only its view while flagged), then cookie consent (nothing usable until
+ * accepted), then sign-in and initialisation (RequireSession and the layout in the router).
+ */
 export function App() {
   return (
     <ThemeProvider theme={theme}>
       <CssBaseline />
-      <QueryClientProvider client={queryClient}>
-        <NotificationProvider>
-          <SessionProvider>
-            <FleetProvider>
-              <RouterProvider router={router} />
-            </FleetProvider>
-          </SessionProvider>
-        </NotificationProvider>
-      </QueryClientProvider>
+      <LocalizationProvider dateAdapter={AdapterDayjs}>
+        <MaintenanceGate maintenance={window.settings?.maintenance ?? false}>
+          <CookieConsentGate>
+            <QueryClientProvider client={queryClient}>
+              <NotificationProvider>
+                <SessionProvider>
+                  <FleetProvider>
+                    <RouterProvider router={router} />
+                  </FleetProvider>
+                </SessionProvider>
+              </NotificationProvider>
+            </QueryClientProvider>
+          </CookieConsentGate>
+        </MaintenanceGate>
+      </LocalizationProvider>
     </ThemeProvider>
   );
 }

@@ -1,8 +1,9 @@
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
-import { createBrowserRouter, Navigate, Outlet } from 'react-router';
+import { createBrowserRouter, Navigate } from 'react-router';
 import { LinearProgress } from '@mui/material';
 import { LoginPage, LogoffPage } from '../features/auth/LoginPage';
 import FleetDashboardPage from '../features/dashboards/FleetDashboardPage';
+import { AppLayout } from '../features/shell/AppLayout';
 import { RequireSession } from './RequireSession';
 import { useSession } from './session';
 
@@ -21,7 +22,7 @@ function Logoff() {
   return <LogoffPage signOut={signOut} />;
 }
 
-/** The route table of both parts of the spec. */
+/** The route table of both parts of the spec. Signed-in routes render inside the shell (top bar, drawer, footer). */
 export const router = createBrowserRouter([
   { path: '/login', element: <LoginPage /> },
   { path: '/logoff', element: <Logoff /> },
@@ -29,7 +30,7 @@ export const router = createBrowserRouter([
     path: '/',
     element: (
       <RequireSession>
-        <Outlet />
+        <AppLayout />
       </RequireSession>
     ),
     children: [

@@ -1,7 +1,8 @@
-import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { User } from 'oidc-client-ts';
 import type { UserProfile } from '@portal/contracts/auth';
-import { userManager } from './auth';
+import { redirectToLogin, userManager } from './auth';
+import { useNotify } from './notifications';
 import { apiRequest } from './api';
 
 export interface Session {
@@ -11,12 +12,17 @@ export interface Session {
   signOut(): Promise<void>;
 }
 
+const SIGN_IN_AGAIN_DELAY_MS = 2_000;
+
 const SessionContext = createContext<Session | undefined>(undefined);
 
 /** Holds the signed-in user (from oidc-client-ts) and the profile the API answers for it. */
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState<User | null | undefined>(undefined);
   const [profile, setProfile] = useState<UserProfile | undefined>(undefined);
+  const { notify } = useNotify();
+  const notifyRef = useRef(notify);
+  notifyRef.current = notify;
 
   useEffect(() => {
     const manager = userManager();
@@ -28,11 +34,19 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       console.info('Access token expired');
       setUser(null);
     };
+    // A failed silent renew ends the session: say so, then go to sign-in (remembering the path).
+    const renewFailed = (error: Error) => {
+      console.error('Silent renew failed', error);
+      notifyRef.current('Your session has ended. Please sign in again.', 'warning', { persistent: true });
+      setTimeout(redirectToLogin, SIGN_IN_AGAIN_DELAY_MS);
+    };
+    manager.events.addSilentRenewError(renewFailed);
     manager.events.addUserLoaded(loaded);
     manager.events.addUserUnloaded(unloaded);
     manager.events.addAccessTokenExpired(expired);
     return () => {
       cancelled = true;
+      manager.events.removeSilentRenewError(renewFailed);
       manager.events.removeUserLoaded(loaded);
       manager.events.removeUserUnloaded(unloaded);
       manager.events.removeAccessTokenExpired(expired);

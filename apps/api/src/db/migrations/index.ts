@@ -5,6 +5,7 @@ import * as calculations from './0003_calculations';
 import * as values from './0004_values';
 import * as administration from './0005_administration';
 import * as dataFileRemoval from './0006_data_file_removal';
+import * as rawStorageExternal from './0007_raw_storage_external';
 
 /** Every migration, by name; applied in name order. Add a new one here. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0004_values': values,
   '0005_administration': administration,
   '0006_data_file_removal': dataFileRemoval,
+  '0007_raw_storage_external': rawStorageExternal,
 };

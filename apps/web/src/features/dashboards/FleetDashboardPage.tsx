@@ -1,24 +1,173 @@
-import { Card, CardContent, Chip, Stack, Typography } from '@mui/material';
+import { useMemo } from 'react';
+import { Link } from 'react-router';
+import { Box, Card, CardActionArea, CardContent, Chip, Grid, Stack, Typography } from '@mui/material';
+import { REPORT_CODES, facilityListValue, numberValue } from '@portal/contracts/reports';
+import { canUseReportConfigurator, capFleetChartValue, formatDate, latestDataLabel, NOT_SPECIFIED, ratioMarginBand, SFOC_GAUGE } from '@portal/contracts/rules';
+import { formatFieldValue as formatFieldValueText } from '../../ui/kpi/format';
 import { useSession } from '../../app/session';
+import { useFleet } from '../../app/fleet-context';
+import { KpiWidget } from '../../ui/kpi/KpiWidget';
+import { GaugeCard } from '../../ui/kpi/GaugeCard';
+import { ShipBarChart } from '../../ui/kpi/ShipBarChart';
+import { availabilityGauge, marpolGauge, ratioBars, ratioGauge, sfocGauge, type ShipBarOptions } from '../../ui/kpi/options';
+import { useReportsData, type ReportDataInput } from './report-data-api';
 
+const C = REPORT_CODES;
+const HEADER = [
+  { id: C.fleetExtraRemovalOfSulfur, title: 'Extra removal of sulfur', testId: 'kpi-extra-removal-of-sulfur' },
+  { id: C.fleetCo2Reduction, title: 'CO2 reduction', testId: 'kpi-co2-reduction' },
+  { id: C.fleetTotalCo2Emission, title: 'Total CO2 emission', testId: 'kpi-total-co2-emission' },
+] as const;
+const LARGE = [C.fleetMarpolCompliance, C.fleetSo2Co2Ratio, C.fleetOperationalAvailability, C.fleetSfocImpact] as const;
+
+const percentBars: ShipBarOptions = { unit: '%', min: 0, max: 100 };
+const availabilityBars: ShipBarOptions = { unit: '%', min: 0 };
+const sfocBars: ShipBarOptions = { unit: '%', min: 0, axisStep: SFOC_GAUGE.chartAxisStep };
+const ratioBarsOptions: ShipBarOptions = { unit: 'ppm/%', min: 0, max: 20, cap: capFleetChartValue };
+
+/** The fleet dashboard (/): header KPIs, the large cards, an info card per ship of the fleet filter. */
 export default function FleetDashboardPage() {
-  const { profile } = useSession();
+  const { profile, isSystemAdmin } = useSessionInfo();
+  const { period, facilities, filteredFacilities } = useFleet();
+  const filterActive = Boolean(facilities && filteredFacilities && filteredFacilities.length !== facilities.length);
+  const facilityIds = useMemo(() => (filterActive ? (filteredFacilities ?? []).map((f) => f.id) : undefined), [filterActive, filteredFacilities]);
+  const inputs = useMemo<ReportDataInput[]>(
+    () => [...HEADER.map((h) => h.id), ...LARGE].map((reportId) => ({ reportId, from: period.from, to: period.to, facilityIds })),
+    [period.from, period.to, facilityIds],
+  );
+  const { data, loading } = useReportsData(inputs, Boolean(filteredFacilities));
+  const names = useMemo(() => new Map((facilities ?? []).map((f) => [f.id, f.name])), [facilities]);
+  const exportCode = (code: string) => (isSystemAdmin ? code : undefined);
+
+  const bars = (reportId: string, field = 'Facilities') =>
+    facilityListValue(data[reportId], field).map((i) => ({ facilityId: i.facilityId, name: names.get(i.facilityId) ?? i.facilityId, value: i.value }));
+  const marpol = data[C.fleetMarpolCompliance];
+  const ratio = data[C.fleetSo2Co2Ratio];
+  const availability = data[C.fleetOperationalAvailability];
+  const sfoc = data[C.fleetSfocImpact];
+  const margins = new Map(facilityListValue(ratio, 'Facilities').map((i) => [i.facilityId, i.value]));
+  const fleetMargin = numberValue(ratio, 'ActualAverage');
+  const marpolByShip = new Map(facilityListValue(marpol, 'Facilities').map((i) => [i.facilityId, i.value]));
+
   return (
-    <Card sx={{ m: 3 }}>
-      <CardContent>
-        <Typography variant="h5" gutterBottom>
-          My fleet
-        </Typography>
-        <Typography data-testid="signed-in-user">{profile?.username}</Typography>
-        <Typography data-testid="signed-in-organization" color="text.secondary">
-          {profile?.organizationName}
-        </Typography>
-        <Stack direction="row" spacing={1} sx={{ mt: 1 }}>
+    <Box sx={{ p: { xs: 2, md: 3 } }} data-testid="fleet-dashboard">
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'baseline' }, justifyContent: 'space-between', mb: 2 }}>
+        <Box>
+          <Typography variant="h5">My fleet</Typography>
+          <Typography variant="body2" color="text.secondary" data-testid="dashboard-period">
+            {formatDate(period.from)} – {formatDate(period.to)} · {filteredFacilities?.length ?? 0} ship(s)
+          </Typography>
+        </Box>
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+          <Typography variant="body2" data-testid="signed-in-user">
+            {profile?.username}
+          </Typography>
+          <Typography variant="body2" color="text.secondary" data-testid="signed-in-organization">
+            {profile?.organizationName}
+          </Typography>
           {profile?.roles.map((role) => (
-            <Chip key={role} label={role} data-testid="signed-in-role" size="small" />
+            <Chip key={role} label={role} size="small" data-testid="signed-in-role" />
           ))}
         </Stack>
-      </CardContent>
-    </Card>
+      </Stack>
+
+      <Grid container spacing={2}>
+        {HEADER.map((h) => (
+          <Grid key={h.id} size={{ xs: 12, md: 4 }}>
+            <KpiWidget
+              title={h.title}
+              testId={h.testId}
+              loading={loading && !data[h.id]}
+              value={numberValue(data[h.id], 'ActualAverage')}
+              format={data[h.id]?.fields.ActualAverage?.format ?? 'Tonnes'}
+              details={[{ label: 'Lifetime', value: numberValue(data[h.id], 'Lifetime') }]}
+              exportReportCode={exportCode(h.id)}
+            />
+          </Grid>
+        ))}
+
+        <Grid size={{ xs: 12, lg: 6 }}>
+          <GaugeCard
+            title="Marpol compliance"
+            testId="card-marpol"
+            loading={loading && !marpol}
+            value={numberValue(marpol, 'ActualAverage')}
+            gauge={marpolGauge(numberValue(marpol, 'ActualAverage'), 'fleet')}
+            caption={`Lifetime: ${formatFieldValueText(numberValue(marpol, 'Lifetime'), 'Percent')}`}
+            exportReportCode={exportCode(C.fleetMarpolCompliance)}
+          >
+            <ShipBarChart bars={bars(C.fleetMarpolCompliance)} options={percentBars} testId="chart-marpol" />
+          </GaugeCard>
+        </Grid>
+        <Grid size={{ xs: 12, lg: 6 }}>
+          <GaugeCard
+            title="SO2/CO2 ratio"
+            testId="card-ratio"
+            loading={loading && !ratio}
+            value={fleetMargin}
+            gauge={ratioGauge(fleetMargin)}
+            caption={fleetMargin === null ? undefined : ratioMarginBand(fleetMargin)}
+            exportReportCode={exportCode(C.fleetSo2Co2Ratio)}
+          >
+            <ShipBarChart bars={ratioBars(bars(C.fleetSo2Co2Ratio, 'Values'), margins)} options={ratioBarsOptions} testId="chart-ratio" />
+          </GaugeCard>
+        </Grid>
+        <Grid size={{ xs: 12, lg: 6 }}>
+          <GaugeCard
+            title="Operational availability"
+            testId="card-availability"
+            loading={loading && !availability}
+            value={numberValue(availability, 'ActualAverage')}
+            gauge={availabilityGauge(numberValue(availability, 'ActualAverage'), 'fleet')}
+            caption={`Lifetime: ${formatFieldValueText(numberValue(availability, 'Lifetime'), 'Percent')}`}
+            exportReportCode={exportCode(C.fleetOperationalAvailability)}
+          >
+            <ShipBarChart bars={bars(C.fleetOperationalAvailability)} options={availabilityBars} testId="chart-availability" />
+          </GaugeCard>
+        </Grid>
+        <Grid size={{ xs: 12, lg: 6 }}>
+          <GaugeCard
+            title="SFOC impact"
+            testId="card-sfoc"
+            loading={loading && !sfoc}
+            value={numberValue(sfoc, 'ActualAverage')}
+            gauge={sfocGauge(numberValue(sfoc, 'ActualAverage'))}
+            caption={`Industry standard ${SFOC_GAUGE.industryBand[0].toFixed(1)}–${SFOC_GAUGE.industryBand[1].toFixed(1)} %`}
+            exportReportCode={exportCode(C.fleetSfocImpact)}
+          >
+            <ShipBarChart bars={bars(C.fleetSfocImpact)} options={sfocBars} testId="chart-sfoc" />
+          </GaugeCard>
+        </Grid>
+
+        {(filteredFacilities ?? []).map((ship) => (
+          <Grid key={ship.id} size={{ xs: 12, sm: 6, lg: 4 }}>
+            <Card data-testid="ship-card" data-facility-id={ship.id}>
+              <CardActionArea component={Link} to={`/ship/${ship.id}`}>
+                <CardContent>
+                  <Typography variant="subtitle1" sx={{ fontWeight: 600 }}>
+                    {ship.name}
+                  </Typography>
+                  <Typography variant="body2" color="text.secondary">
+                    IMO {ship.imo ?? NOT_SPECIFIED} · {ship.primaryOrganizationName}
+                  </Typography>
+                  <Typography variant="body2" color="text.secondary">
+                    {ship.scrubberSystemType || NOT_SPECIFIED} · {ship.numberOfScrubbers ?? NOT_SPECIFIED} scrubber(s)
+                  </Typography>
+                  <Typography variant="body2">Marpol compliance: {formatFieldValueText(marpolByShip.get(ship.id) ?? null, 'Percent')}</Typography>
+                  <Typography variant="caption" color="text.secondary">
+                    Latest data: {latestDataLabel(ship.dataTimeStampMax)}
+                  </Typography>
+                </CardContent>
+              </CardActionArea>
+            </Card>
+          </Grid>
+        ))}
+      </Grid>
+    </Box>
   );
+}
+
+function useSessionInfo() {
+  const { profile } = useSession();
+  return { profile, isSystemAdmin: canUseReportConfigurator(profile?.roles ?? []) };
 }

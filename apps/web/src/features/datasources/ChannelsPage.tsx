@@ -1,12 +1,282 @@
-import { Box, Typography } from '@mui/material';
+import { useMemo, useState } from 'react';
+import { useParams } from 'react-router';
+import {
+  Alert,
+  Box,
+  Button,
+  Chip,
+  Collapse,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
+  FormControl,
+  IconButton,
+  InputAdornment,
+  InputLabel,
+  LinearProgress,
+  List,
+  ListItemButton,
+  ListItemText,
+  MenuItem,
+  Paper,
+  Select,
+  Stack,
+  TextField,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
+import DeleteIcon from '@mui/icons-material/Delete';
+import EditIcon from '@mui/icons-material/Edit';
+import ExpandLess from '@mui/icons-material/ExpandLess';
+import ExpandMore from '@mui/icons-material/ExpandMore';
+import SearchIcon from '@mui/icons-material/Search';
+import type { DataSource, DataSourceChannel, RawChannel } from '@portal/contracts/datasources';
+import { DIALOG_WIDTHS, MESSAGES } from '@portal/contracts/rules';
+import { useFleet } from '../../app/fleet-context';
+import { useNotify } from '../../app/notifications';
+import { useDataSources, useDeleteDataSource, useImportConfiguration } from './datasources-api';
+import { useSampleChannels } from './channels-api';
+import { DataSourceDialog } from './DataSourceDialog';
+import { CustomChannelDialog, MappingPanel } from './MappingPanel';
 
+type Selection = { dataSourceId: string; raw?: RawChannel; mapping?: DataSourceChannel };
 
-/** Placeholder until its issue lands: the route exists, the screen is not built yet. */
-export default function ChannelsPage() {
+const matches = (search: string, ...texts: (string | null | undefined)[]) => !search || texts.some((t) => t?.toLowerCase().includes(search));
+
+/** A data source in the tree: its raw sample channels with their mapping state, then mappings without a sample channel and custom channels. */
+function DataSourceNode({
+  dataSource,
+  search,
+  selected,
+  onSelect,
+  onEdit,
+  onDelete,
+  onCustom,
+}: {
+  dataSource: DataSource;
+  search: string;
+  selected: Selection | null;
+  onSelect(s: Selection): void;
+  onEdit(): void;
+  onDelete(): void;
+  onCustom(): void;
+}) {
+  const [open, setOpen] = useState(true);
+  const sample = useSampleChannels(dataSource.id);
+  const raw = sample.data ?? [];
+  const bySource = new Map(dataSource.channels.filter((c) => !c.isCustom).map((c) => [c.source, c]));
+  const rawNames = new Set(raw.map((r) => r.channel));
+  const extra = dataSource.channels.filter((c) => c.isCustom || !rawNames.has(c.source));
+  const isSelected = (key: string) => selected?.dataSourceId === dataSource.id && (selected.raw?.channel ?? selected.mapping?.id) === key;
   return (
-    <Box sx={{ p: 3 }}>
-      <Typography variant="h5">Data sources</Typography>
-      
+    <Box component="li" sx={{ listStyle: 'none' }} data-testid={`datasource-${dataSource.name}`}>
+      <Stack direction="row" sx={{ alignItems: 'center', pr: 1 }}>
+        <IconButton size="small" onClick={() => setOpen(!open)} aria-label={open ? 'Collapse' : 'Expand'}>
+          {open ? <ExpandLess /> : <ExpandMore />}
+        </IconButton>
+        <Typography sx={{ fontWeight: 600, flex: 1 }}>{dataSource.name}</Typography>
+        {dataSource.isPrimary && <Chip size="small" color="primary" label="Primary" sx={{ mr: 1 }} />}
+        <Tooltip title="Custom channel">
+          <IconButton size="small" onClick={onCustom} aria-label={`Add custom channel to ${dataSource.name}`}>
+            <AddIcon fontSize="small" />
+          </IconButton>
+        </Tooltip>
+        <Tooltip title="Edit data source">
+          <IconButton size="small" onClick={onEdit} aria-label={`Edit ${dataSource.name}`}>
+            <EditIcon fontSize="small" />
+          </IconButton>
+        </Tooltip>
+        <Tooltip title="Delete data source">
+          <IconButton size="small" onClick={onDelete} aria-label={`Delete ${dataSource.name}`}>
+            <DeleteIcon fontSize="small" />
+          </IconButton>
+        </Tooltip>
+      </Stack>
+      <Collapse in={open}>
+        <List dense disablePadding sx={{ pl: 4 }}>
+          {sample.isLoading && <LinearProgress />}
+          {raw
+            .filter((r) => matches(search, r.channel, bySource.get(r.channel)?.name))
+            .map((r) => {
+              const mapping = bySource.get(r.channel);
+              return (
+                <ListItemButton key={r.channel} selected={isSelected(r.channel)} onClick={() => onSelect({ dataSourceId: dataSource.id, raw: r, mapping })}>
+                  <ListItemText primary={r.channel} secondary={`${r.dataType}${r.unit ? `, ${r.unit}` : ''}`} />
+                  {mapping ? <Chip size="small" color="success" label={mapping.name} /> : <Chip size="small" variant="outlined" label="Not mapped" />}
+                </ListItemButton>
+              );
+            })}
+          {extra
+            .filter((c) => matches(search, c.name, c.source))
+            .map((c) => (
+              <ListItemButton key={c.id} selected={isSelected(c.id)} onClick={() => onSelect({ dataSourceId: dataSource.id, mapping: c })}>
+                <ListItemText primary={c.source} secondary={c.isCustom ? 'Custom channel' : 'Not in the sample file'} />
+                <Chip size="small" color={c.isCustom ? 'secondary' : 'success'} label={c.name} />
+              </ListItemButton>
+            ))}
+          {!sample.isLoading && raw.length === 0 && extra.length === 0 && (
+            <Typography variant="body2" color="text.secondary" sx={{ py: 1 }}>
+              No channels: add a sample file to the data source to see its channels.
+            </Typography>
+          )}
+        </List>
+      </Collapse>
+    </Box>
+  );
+}
+
+function ImportConfigurationDialog({ facilityId, onClose }: { facilityId: string; onClose(): void }) {
+  const { facilities } = useFleet();
+  const [source, setSource] = useState('');
+  const importConfiguration = useImportConfiguration(facilityId);
+  const notify = useNotify();
+  const ships = (facilities ?? []).filter((f) => f.id !== facilityId && f.dataSourceCount > 0);
+  return (
+    <Dialog open onClose={onClose} fullWidth maxWidth={false} slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}>
+      <DialogTitle>Import configuration</DialogTitle>
+      <DialogContent>
+        <DialogContentText sx={{ mb: 2 }}>Copy the data sources, channels and calculations of another ship.</DialogContentText>
+        <FormControl fullWidth>
+          <InputLabel id="source-ship-label">Ship</InputLabel>
+          <Select labelId="source-ship-label" label="Ship" value={source} onChange={(e) => setSource(e.target.value)}>
+            {ships.map((s) => (
+              <MenuItem key={s.id} value={s.id}>
+                {s.name}
+              </MenuItem>
+            ))}
+          </Select>
+        </FormControl>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Cancel</Button>
+        <Button
+          variant="contained"
+          disabled={!source || importConfiguration.isPending}
+          onClick={() =>
+            importConfiguration.mutate(source, {
+              onSuccess: () => {
+                notify.success();
+                onClose();
+              },
+              onError: (e) => notify.error(undefined, e),
+            })
+          }
+        >
+          Import
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+/** Ship configuration, Data sources tab: the tree of data sources and channels, and the mapping panel. */
+export default function ChannelsPage() {
+  const { facilityId = '' } = useParams();
+  const dataSources = useDataSources(facilityId);
+  const remove = useDeleteDataSource(facilityId);
+  const notify = useNotify();
+  const [search, setSearch] = useState('');
+  const [selected, setSelected] = useState<Selection | null>(null);
+  const [dialog, setDialog] = useState<{ kind: 'add' } | { kind: 'edit'; dataSource: DataSource } | { kind: 'delete'; dataSource: DataSource } | { kind: 'custom'; dataSourceId: string } | { kind: 'import' } | null>(null);
+  const list = useMemo(() => dataSources.data ?? [], [dataSources.data]);
+  // The panel follows the data: after a save, the selected channel's mapping comes from the refreshed list.
+  const current = selected && list.find((d) => d.id === selected.dataSourceId);
+  const selectedMapping = current && (selected.raw ? current.channels.find((c) => !c.isCustom && c.source === selected.raw!.channel) : current.channels.find((c) => c.id === selected.mapping?.id));
+
+  if (dataSources.isError) return <Alert severity="error">{MESSAGES.DATA_SOURCES_LOAD_ERROR}</Alert>;
+  return (
+    <Box>
+      <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mb: 2 }}>
+        <TextField
+          size="small"
+          placeholder="Search channels"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          slotProps={{ input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> } }}
+        />
+        <Box sx={{ flex: 1 }} />
+        <Button variant="contained" startIcon={<AddIcon />} onClick={() => setDialog({ kind: 'add' })}>
+          Add data source
+        </Button>
+      </Stack>
+      {dataSources.isLoading && <LinearProgress />}
+      {dataSources.isSuccess && list.length === 0 && (
+        <Paper variant="outlined" sx={{ p: 4, textAlign: 'center' }}>
+          <Typography gutterBottom>This ship has no data sources yet.</Typography>
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+            Add a data source, or import the configuration of another ship.
+          </Typography>
+          <Button variant="outlined" onClick={() => setDialog({ kind: 'import' })}>
+            Import configuration
+          </Button>
+        </Paper>
+      )}
+      {list.length > 0 && (
+        <Stack sx={{ alignItems: 'flex-start' }} direction={{ xs: 'column', md: 'row' }} spacing={2}>
+          <Paper variant="outlined" sx={{ flex: 1, minWidth: 0, py: 1 }} component="ul" data-testid="datasource-tree">
+            {list.map((d) => (
+              <DataSourceNode
+                key={d.id}
+                dataSource={d}
+                search={search.trim().toLowerCase()}
+                selected={selected}
+                onSelect={setSelected}
+                onEdit={() => setDialog({ kind: 'edit', dataSource: d })}
+                onDelete={() => setDialog({ kind: 'delete', dataSource: d })}
+                onCustom={() => setDialog({ kind: 'custom', dataSourceId: d.id })}
+              />
+            ))}
+          </Paper>
+          <Box sx={{ flex: 1, minWidth: 0, width: '100%' }}>
+            {selected && current ? (
+              <MappingPanel
+                key={`${selected.dataSourceId}:${selected.raw?.channel ?? ''}:${selectedMapping?.id ?? 'new'}`}
+                facilityId={facilityId}
+                dataSourceId={selected.dataSourceId}
+                raw={selected.raw}
+                mapping={selectedMapping ?? undefined}
+              />
+            ) : (
+              <Typography color="text.secondary">Choose a channel to map it.</Typography>
+            )}
+          </Box>
+        </Stack>
+      )}
+      {dialog?.kind === 'add' && <DataSourceDialog facilityId={facilityId} isFirst={list.length === 0} onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'edit' && <DataSourceDialog facilityId={facilityId} dataSource={dialog.dataSource} isFirst={false} onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'custom' && <CustomChannelDialog facilityId={facilityId} dataSourceId={dialog.dataSourceId} onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'import' && <ImportConfigurationDialog facilityId={facilityId} onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'delete' && (
+        <Dialog open onClose={() => setDialog(null)}>
+          <DialogTitle>Delete data source {dialog.dataSource.name}?</DialogTitle>
+          <DialogContent>
+            <DialogContentText>{MESSAGES.DELETE_DATA_SOURCE_WARNING}</DialogContentText>
+          </DialogContent>
+          <DialogActions>
+            <Button onClick={() => setDialog(null)}>Cancel</Button>
+            <Button
+              color="error"
+              variant="contained"
+              disabled={remove.isPending}
+              onClick={() =>
+                remove.mutate(dialog.dataSource.id, {
+                  onSuccess: () => {
+                    if (selected?.dataSourceId === dialog.dataSource.id) setSelected(null);
+                    setDialog(null);
+                    notify.success();
+                  },
+                  onError: (e) => notify.error(undefined, e),
+                })
+              }
+            >
+              Delete
+            </Button>
+          </DialogActions>
+        </Dialog>
+      )}
     </Box>
   );
 }

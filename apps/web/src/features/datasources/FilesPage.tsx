@@ -1,12 +1,229 @@
-import { Box, Typography } from '@mui/material';
+import { useMemo, useState } from 'react';
+import { useParams } from 'react-router';
+import {
+  Alert,
+  Box,
+  Button,
+  Checkbox,
+  Collapse,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
+  FormControlLabel,
+  IconButton,
+  LinearProgress,
+  Paper,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
+import DeleteIcon from '@mui/icons-material/Delete';
+import ExpandLess from '@mui/icons-material/ExpandLess';
+import ExpandMore from '@mui/icons-material/ExpandMore';
+import UploadFileIcon from '@mui/icons-material/UploadFile';
+import type { DataSource } from '@portal/contracts/datasources';
+import type { DataFile } from '@portal/contracts/files';
+import { formatDateTime, MESSAGES } from '@portal/contracts/rules';
+import { useFleet } from '../../app/fleet-context';
+import { useNotify } from '../../app/notifications';
+import { useDataSources } from './datasources-api';
+import { useDeleteFiles, useFilesOfDataSources } from './files-api';
+import { RunPanel } from './RunPanel';
+import { UploadDialog } from './UploadDialog';
 
+type SelectedFile = DataFile & { dataSourceId: string };
 
-/** Placeholder until its issue lands: the route exists, the screen is not built yet. */
-export default function FilesPage() {
+function DataSourceFiles({
+  dataSource,
+  files,
+  loading,
+  selected,
+  toggle,
+  toggleAll,
+  onUpload,
+}: {
+  dataSource: DataSource;
+  files: DataFile[];
+  loading: boolean;
+  selected: Map<string, SelectedFile>;
+  toggle(file: DataFile): void;
+  toggleAll(files: DataFile[], on: boolean): void;
+  onUpload(): void;
+}) {
+  const [open, setOpen] = useState(true);
+  const chosen = files.filter((f) => selected.has(f.id)).length;
   return (
-    <Box sx={{ p: 3 }}>
-      <Typography variant="h5">Files</Typography>
-      
+    <Paper variant="outlined" sx={{ mb: 2 }} data-testid={`files-${dataSource.name}`}>
+      <Stack direction="row" sx={{ alignItems: 'center', px: 1, py: 0.5 }}>
+        <IconButton size="small" onClick={() => setOpen(!open)} aria-label={open ? 'Collapse' : 'Expand'}>
+          {open ? <ExpandLess /> : <ExpandMore />}
+        </IconButton>
+        <Typography sx={{ fontWeight: 600, flex: 1 }}>
+          {dataSource.name} <Typography component="span" variant="body2" color="text.secondary">({files.length} files)</Typography>
+        </Typography>
+        <Button size="small" startIcon={<UploadFileIcon />} onClick={onUpload}>
+          Add file
+        </Button>
+      </Stack>
+      {loading && <LinearProgress />}
+      <Collapse in={open}>
+        <Table size="small">
+          <TableHead>
+            <TableRow>
+              <TableCell padding="checkbox">
+                <Checkbox
+                  size="small"
+                  checked={files.length > 0 && chosen === files.length}
+                  indeterminate={chosen > 0 && chosen < files.length}
+                  onChange={(e) => toggleAll(files, e.target.checked)}
+                  slotProps={{ input: { 'aria-label': `Select all files of ${dataSource.name}` } }}
+                />
+              </TableCell>
+              <TableCell>File name</TableCell>
+              <TableCell>Time range (UTC)</TableCell>
+              <TableCell>Imported on</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {files.map((f) => (
+              <TableRow key={f.id} hover selected={selected.has(f.id)} onClick={() => toggle(f)} sx={{ cursor: 'pointer' }}>
+                <TableCell padding="checkbox">
+                  <Checkbox size="small" checked={selected.has(f.id)} slotProps={{ input: { 'aria-label': `Select ${f.fileName}` } }} />
+                </TableCell>
+                <TableCell>{f.fileName}</TableCell>
+                <TableCell>
+                  {formatDateTime(f.timeStampMin)} – {formatDateTime(f.timeStampMax)}
+                </TableCell>
+                <TableCell>{formatDateTime(f.importedOn)}</TableCell>
+              </TableRow>
+            ))}
+            {!loading && files.length === 0 && (
+              <TableRow>
+                <TableCell colSpan={4}>
+                  <Typography variant="body2" color="text.secondary">
+                    No files yet.
+                  </Typography>
+                </TableCell>
+              </TableRow>
+            )}
+          </TableBody>
+        </Table>
+      </Collapse>
+    </Paper>
+  );
+}
+
+/** The files screen: a tree of the ship's data sources with their files, upload, multi-select and delete; the Run panel takes the selection. */
+export default function FilesPage() {
+  const { facilityId = '' } = useParams();
+  const { facilities } = useFleet();
+  const ship = facilities?.find((f) => f.id === facilityId);
+  const dataSources = useDataSources(facilityId);
+  const list = useMemo(() => dataSources.data ?? [], [dataSources.data]);
+  const files = useFilesOfDataSources(list.map((d) => d.id));
+  const remove = useDeleteFiles();
+  const notify = useNotify();
+  const [selected, setSelected] = useState<Map<string, SelectedFile>>(new Map());
+  const [upload, setUpload] = useState<{ dataSourceId?: string } | null>(null);
+  const [confirm, setConfirm] = useState(false);
+  const [deleteData, setDeleteData] = useState(false);
+  const filesFailed = files.some((f) => f.isError);
+
+  const toggle = (dataSourceId: string) => (file: DataFile) =>
+    setSelected((current) => {
+      const next = new Map(current);
+      if (next.has(file.id)) next.delete(file.id);
+      else next.set(file.id, { ...file, dataSourceId });
+      return next;
+    });
+  const toggleAll = (dataSourceId: string) => (group: DataFile[], on: boolean) =>
+    setSelected((current) => {
+      const next = new Map(current);
+      for (const f of group) {
+        if (on) next.set(f.id, { ...f, dataSourceId });
+        else next.delete(f.id);
+      }
+      return next;
+    });
+  const selectedFiles = [...selected.values()];
+
+  const deleteSelected = () =>
+    remove.mutate(
+      { files: selectedFiles.map((f) => ({ id: f.id, dataSourceId: f.dataSourceId })), deleteData },
+      {
+        onSuccess: () => {
+          notify.success(MESSAGES.FILES_DELETED);
+          setSelected(new Map());
+          setConfirm(false);
+        },
+        onError: (e) => {
+          notify.error(undefined, e);
+          setConfirm(false);
+        },
+      },
+    );
+
+  return (
+    <Box sx={{ p: 2 }}>
+      <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mb: 2 }}>
+        <Box sx={{ flex: 1 }}>
+          <Typography variant="h5">{ship?.name ?? 'Files'}</Typography>
+          {ship && (
+            <Typography variant="body2" color="text.secondary" data-testid="ship-data-range">
+              Data {formatDateTime(ship.dataTimeStampMin)} – {formatDateTime(ship.dataTimeStampMax)}
+              {ship.dataCoverage !== null ? `, coverage ${ship.dataCoverage} %` : ''}
+            </Typography>
+          )}
+        </Box>
+        <Button variant="outlined" color="error" startIcon={<DeleteIcon />} disabled={selected.size === 0} onClick={() => { setDeleteData(false); setConfirm(true); }}>
+          Delete files
+        </Button>
+        <Button variant="contained" startIcon={<UploadFileIcon />} disabled={list.length === 0} onClick={() => setUpload({})}>
+          Add file
+        </Button>
+      </Stack>
+      {(dataSources.isError || filesFailed) && <Alert severity="error" sx={{ mb: 2 }}>{MESSAGES.DEFAULT_ERROR}</Alert>}
+      {dataSources.isLoading && <LinearProgress />}
+      {dataSources.isSuccess && list.length === 0 && <Alert severity="info">This ship has no data sources yet; a system administrator configures them.</Alert>}
+      <Stack sx={{ alignItems: 'flex-start' }} direction={{ xs: 'column', lg: 'row' }} spacing={2}>
+        <Box sx={{ flex: 2, minWidth: 0, width: '100%' }}>
+          {list.map((d, i) => (
+            <DataSourceFiles
+              key={d.id}
+              dataSource={d}
+              files={files[i]?.data ?? []}
+              loading={files[i]?.isLoading ?? false}
+              selected={selected}
+              toggle={toggle(d.id)}
+              toggleAll={toggleAll(d.id)}
+              onUpload={() => setUpload({ dataSourceId: d.id })}
+            />
+          ))}
+        </Box>
+        <Box sx={{ flex: 1, minWidth: 280, width: '100%' }}>
+          <RunPanel facilityId={facilityId} selectedFiles={selectedFiles} />
+        </Box>
+      </Stack>
+      {upload && <UploadDialog dataSources={list} initialDataSourceId={upload.dataSourceId} onClose={() => setUpload(null)} />}
+      <Dialog open={confirm} onClose={() => setConfirm(false)}>
+        <DialogTitle>Delete files</DialogTitle>
+        <DialogContent>
+          <DialogContentText>Delete {selected.size} file(s)?</DialogContentText>
+          <FormControlLabel control={<Checkbox checked={deleteData} onChange={(e) => setDeleteData(e.target.checked)} />} label={MESSAGES.ALSO_DELETE_ASSOCIATED_DATA} />
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setConfirm(false)}>Cancel</Button>
+          <Button color="error" variant="contained" disabled={remove.isPending} onClick={deleteSelected}>
+            Delete
+          </Button>
+        </DialogActions>
+      </Dialog>
     </Box>
   );
 }

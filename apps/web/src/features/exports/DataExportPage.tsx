@@ -1,12 +1,140 @@
-import { Box, Typography } from '@mui/material';
+import { useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import {
+  Autocomplete,
+  Button,
+  Checkbox,
+  FormControl,
+  FormControlLabel,
+  FormLabel,
+  Grid,
+  MenuItem,
+  Paper,
+  Radio,
+  RadioGroup,
+  TextField,
+  Typography,
+} from '@mui/material';
+import { useQuery } from '@tanstack/react-query';
+import type { ExportResolution } from '@portal/contracts/exports';
+import { customPeriod } from '@portal/contracts/rules';
+import { useFleet } from '../../app/fleet-context';
+import { useNotify } from '../../app/notifications';
+import { exportReportQuery, exportReportsQuery } from './export-reports-api';
+import { useDownloadExport } from './export-api';
 
+const day = (d: Date) => d.toISOString().slice(0, 10);
 
-/** Placeholder until its issue lands: the route exists, the screen is not built yet. */
+/** /report-config/data-export?reportCode&facilityId: report, fields, ships, period and resolution; downloads export.xlsx. */
 export default function DataExportPage() {
+  const [params] = useSearchParams();
+  const { period, facilities } = useFleet();
+  const notify = useNotify();
+  const reports = useQuery(exportReportsQuery());
+  const [reportCode, setReportCode] = useState(params.get('reportCode') ?? '');
+  const report = useQuery(exportReportQuery(reportCode));
+  const [fieldNames, setFieldNames] = useState<string[]>([]);
+  const initialShip = params.get('facilityId');
+  const [shipIds, setShipIds] = useState<string[] | null>(initialShip ? [initialShip] : null);
+  const [from, setFrom] = useState(day(period.from));
+  const [to, setTo] = useState(day(period.to));
+  const [resolution, setResolution] = useState<ExportResolution>('hour');
+  const download = useDownloadExport();
+
+  const ships = facilities ?? [];
+  const chosenShips = shipIds ?? ships.map((s) => s.id);
+  const fieldOptions = useMemo(() => (report.data?.fields ?? []).map((f) => f.name), [report.data]);
+  const validPeriod = Boolean(from && to && from <= to);
+  const canDownload = Boolean(reportCode) && chosenShips.length > 0 && validPeriod && !download.isPending;
+
+  const submit = () => {
+    const p = customPeriod(from, to);
+    download.mutate(
+      { reportCode, fieldNames: fieldNames.length ? fieldNames : undefined, facilityIds: chosenShips, from: p.from.toISOString(), to: p.to.toISOString(), resolution },
+      { onError: (error) => notify.error(undefined, error) },
+    );
+  };
+
   return (
-    <Box sx={{ p: 3 }}>
-      <Typography variant="h5">Export data</Typography>
-      
-    </Box>
+    <Paper sx={{ p: 3 }} data-testid="data-export">
+      <Typography variant="h6" gutterBottom>
+        Export data
+      </Typography>
+      <Grid container spacing={2}>
+        <Grid size={{ xs: 12, md: 6 }}>
+          <TextField
+            select
+            fullWidth
+            label="Report"
+            value={reports.data?.some((r) => r.id === reportCode) ? reportCode : ''}
+            onChange={(e) => {
+              setReportCode(e.target.value);
+              setFieldNames([]);
+            }}
+            slotProps={{ htmlInput: { 'data-testid': 'export-report' } }}
+          >
+            {(reports.data ?? []).map((r) => (
+              <MenuItem key={r.id} value={r.id}>
+                {r.name} ({r.id})
+              </MenuItem>
+            ))}
+          </TextField>
+        </Grid>
+        <Grid size={{ xs: 12, md: 6 }}>
+          <Autocomplete
+            multiple
+            options={fieldOptions}
+            value={fieldNames}
+            onChange={(_e, v) => setFieldNames(v)}
+            disabled={!reportCode}
+            renderInput={(p) => <TextField {...p} label="Fields" helperText="All distinct values when none is chosen" />}
+          />
+        </Grid>
+        <Grid size={12}>
+          <Autocomplete
+            multiple
+            disableCloseOnSelect
+            options={ships.map((s) => s.id)}
+            getOptionLabel={(id) => ships.find((s) => s.id === id)?.name ?? id}
+            value={chosenShips}
+            onChange={(_e, v) => setShipIds(v)}
+            renderInput={(p) => <TextField {...p} label="Ships" error={chosenShips.length === 0} helperText={chosenShips.length === 0 ? 'Choose at least one ship' : undefined} />}
+          />
+          <FormControlLabel
+            control={<Checkbox checked={chosenShips.length === ships.length && ships.length > 0} onChange={(e) => setShipIds(e.target.checked ? ships.map((s) => s.id) : [])} />}
+            label="Select all"
+          />
+        </Grid>
+        <Grid size={{ xs: 6, md: 3 }}>
+          <TextField type="date" fullWidth label="From (UTC)" value={from} onChange={(e) => setFrom(e.target.value)} slotProps={{ inputLabel: { shrink: true } }} error={!validPeriod} />
+        </Grid>
+        <Grid size={{ xs: 6, md: 3 }}>
+          <TextField
+            type="date"
+            fullWidth
+            label="To (UTC)"
+            value={to}
+            onChange={(e) => setTo(e.target.value)}
+            slotProps={{ inputLabel: { shrink: true } }}
+            error={!validPeriod}
+            helperText={validPeriod ? undefined : 'From must be before to'}
+          />
+        </Grid>
+        <Grid size={{ xs: 12, md: 6 }}>
+          <FormControl>
+            <FormLabel>Resolution</FormLabel>
+            <RadioGroup row value={resolution} onChange={(e) => setResolution(e.target.value as ExportResolution)}>
+              <FormControlLabel value="hour" control={<Radio />} label="Hour" />
+              <FormControlLabel value="day" control={<Radio />} label="Day" />
+            </RadioGroup>
+          </FormControl>
+        </Grid>
+        <Grid size={12}>
+          <Button variant="contained" disabled={!canDownload} onClick={submit} data-testid="export-download">
+            {download.isPending ? 'Preparing…' : 'Download'}
+          </Button>
+        </Grid>
+      </Grid>
+    </Paper>
   );
 }

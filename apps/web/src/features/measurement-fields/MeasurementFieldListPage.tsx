@@ -1,12 +1,128 @@
-import { Box, Typography } from '@mui/material';
+import { useState } from 'react';
+import { Link as RouterLink, useParams } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import {
+  Alert,
+  Box,
+  Button,
+  LinearProgress,
+  Link,
+  Paper,
+  Rating,
+  Skeleton,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
+import { isApprovable } from '@portal/contracts/measurement-fields';
+import { useNotify } from '../../app/notifications';
+import { ValidityDialog } from '../../ui/calculation-editor';
+import { approveAll, type ApproveAllProgress } from './approve-all';
+import { approveFieldCalculation, fetchFieldCalculations, useFacilityMeasurementFields } from './measurement-fields-api';
+import { StatusChip } from './StatusChip';
 
+const COMMENT_PREVIEW = 80;
 
-/** Placeholder until its issue lands: the route exists, the screen is not built yet. */
-export default function MeasurementFieldListPage() {
+function Comment({ text }: { text: string | null }) {
+  const [open, setOpen] = useState(false);
+  if (!text) return null;
+  if (text.length <= COMMENT_PREVIEW) return <>{text}</>;
   return (
-    <Box sx={{ p: 3 }}>
-      <Typography variant="h5">Measurement fields</Typography>
-      
+    <>
+      {open ? text : `${text.slice(0, COMMENT_PREVIEW)}…`}{' '}
+      <Link component="button" variant="body2" onClick={() => setOpen(!open)}>
+        {open ? 'Show less' : 'Show more'}
+      </Link>
+    </>
+  );
+}
+
+/** /facilities/{id}/config/list: the ship's measurement fields with their calculation status. */
+export default function MeasurementFieldListPage() {
+  const { facilityId = '' } = useParams();
+  const fields = useFacilityMeasurementFields(facilityId);
+  const notify = useNotify();
+  const client = useQueryClient();
+  const [dialogOpen, setDialogOpen] = useState(false);
+  const [progress, setProgress] = useState<ApproveAllProgress | null>(null);
+  const running = progress !== null && progress.completed + progress.failed + progress.skipped < progress.total;
+  const approvable = (fields.data ?? []).filter(isApprovable).length;
+
+  const runApproveAll = async (validity: { validFrom: string; validTo: string | null }) => {
+    setDialogOpen(false);
+    const result = await approveAll(
+      fields.data ?? [],
+      { list: (fieldId) => fetchFieldCalculations(facilityId, fieldId), approve: (fieldId, calcId) => approveFieldCalculation(facilityId, fieldId, calcId, validity) },
+      setProgress,
+    );
+    notify.notify(`Approve all: ${result.completed} completed, ${result.failed} failed, ${result.skipped} skipped`, result.failed ? 'warning' : 'success');
+    await client.invalidateQueries({ queryKey: ['measurement-fields'] });
+    await client.invalidateQueries({ queryKey: ['calculations'] });
+  };
+
+  return (
+    <Box sx={{ p: 2 }}>
+      <Stack direction="row" spacing={2} sx={{ mb: 2, alignItems: 'center' }}>
+        <Typography variant="h5" sx={{ flexGrow: 1 }}>
+          Measurement fields
+        </Typography>
+        <Button variant="contained" disabled={running || approvable === 0} onClick={() => setDialogOpen(true)}>
+          Approve all
+        </Button>
+      </Stack>
+      {progress && (
+        <Box sx={{ mb: 2 }} data-testid="approve-all-progress">
+          <LinearProgress variant="determinate" value={progress.total ? ((progress.completed + progress.failed + progress.skipped) / progress.total) * 100 : 100} />
+          <Typography variant="body2" sx={{ mt: 0.5 }}>
+            {progress.completed + progress.failed + progress.skipped} of {progress.total}: {progress.completed} completed, {progress.failed} failed, {progress.skipped} skipped
+          </Typography>
+        </Box>
+      )}
+      {fields.isError && <Alert severity="error">Something went wrong! Please try again</Alert>}
+      {fields.isPending ? (
+        <Skeleton variant="rounded" height={400} />
+      ) : (
+        <TableContainer component={Paper} variant="outlined">
+          <Table size="small" aria-label="Measurement fields">
+            <TableHead>
+              <TableRow>
+                <TableCell>Name</TableCell>
+                <TableCell>Data type</TableCell>
+                <TableCell>Calculation rating</TableCell>
+                <TableCell>Status</TableCell>
+                <TableCell>Comment</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {(fields.data ?? []).map((f) => (
+                <TableRow key={f.id} hover data-testid={`field-row-${f.name}`}>
+                  <TableCell>
+                    <Link component={RouterLink} to={`/facilities/${facilityId}/config/detail?id=${f.id}`}>
+                      {f.name}
+                    </Link>
+                  </TableCell>
+                  <TableCell>{f.dataType}</TableCell>
+                  <TableCell>
+                    <Rating size="small" readOnly value={f.activeCalculationRating} aria-label={`Rating ${f.activeCalculationRating ?? 0}`} />
+                  </TableCell>
+                  <TableCell>
+                    <StatusChip status={f.status} />
+                  </TableCell>
+                  <TableCell sx={{ maxWidth: 420 }}>
+                    <Comment text={f.activeCalculationComment} />
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
+      )}
+      <ValidityDialog open={dialogOpen} title={`Approve ${approvable} field(s)`} onClose={() => setDialogOpen(false)} onConfirm={runApproveAll} />
     </Box>
   );
 }

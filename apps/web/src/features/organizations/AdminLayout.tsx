@@ -1,12 +1,108 @@
-import { Box, Typography } from '@mui/material';
-import { Outlet } from 'react-router';
+import { useEffect, useState } from 'react';
+import { Navigate, Outlet, useLocation, useNavigate, useParams, Link as RouterLink } from 'react-router';
+import { Box, Button, FormControl, InputLabel, MenuItem, Paper, Select, Skeleton, Stack, Toolbar, Typography } from '@mui/material';
+import { useQuery } from '@tanstack/react-query';
+import { administrationPath, canManageAllOrganizations, isAdmin } from '@portal/contracts/rules';
+import { useSession } from '../../app/session';
+import { organizationsQuery } from './organizations-api';
+import type { AdminContext } from './admin-context';
 
-/** Placeholder until its issue lands: the route exists, the screen is not built yet. */
+const CURRENT_KEY = 'portal.admin.organization';
+
+/**
+ * Administration (/admin): a toolbar with the organization's name; for SystemAdmin the Messages, Organizations
+ * and Access management buttons and the organization switcher. A skeleton shows until the organizations load.
+ */
 export default function AdminLayout() {
+  const { profile } = useSession();
+  const roles = profile?.roles ?? [];
+  const systemAdmin = canManageAllOrganizations(roles);
+  const params = useParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const organizations = useQuery({ ...organizationsQuery(), enabled: isAdmin(roles) });
+  const [remembered, setRemembered] = useState<string | null>(() => sessionStorage.getItem(CURRENT_KEY));
+  const currentOrganizationId = params.organizationId ?? (systemAdmin ? remembered : (profile?.organizationId ?? null));
+
+  useEffect(() => {
+    if (systemAdmin && params.organizationId) {
+      sessionStorage.setItem(CURRENT_KEY, params.organizationId);
+      setRemembered(params.organizationId);
+    }
+  }, [systemAdmin, params.organizationId]);
+
+  if (!profile) return null;
+  if (!isAdmin(roles)) return <Navigate to="/" replace />;
+  // A UserAdmin's administration is the own organization's access matrix.
+  if (!systemAdmin && !location.pathname.endsWith('/manage')) return <Navigate to={administrationPath(roles, profile.organizationId)!} replace />;
+
+  const current = organizations.data?.find((o) => o.id === currentOrganizationId);
+  const setCurrentOrganizationId = (id: string) => {
+    sessionStorage.setItem(CURRENT_KEY, id);
+    setRemembered(id);
+    navigate(`/admin/${encodeURIComponent(id)}/manage`);
+  };
+  const context: AdminContext = { organizations: organizations.data ?? [], currentOrganizationId, setCurrentOrganizationId };
+  const on = (suffix: string) => location.pathname.endsWith(suffix);
+
   return (
-    <Box sx={{ p: 3 }}>
-      <Typography variant="h5">Administration</Typography>
-      <Outlet />
+    <Box sx={{ p: { xs: 1, sm: 3 } }}>
+      <Paper variant="outlined" sx={{ mb: 2 }}>
+        <Toolbar sx={{ gap: 2, flexWrap: 'wrap', py: 1 }} data-testid="admin-toolbar">
+          {organizations.isPending ? (
+            <Skeleton variant="text" width={240} height={40} data-testid="admin-skeleton" />
+          ) : (
+            <Typography variant="h6" sx={{ flex: 1, minWidth: 200 }} data-testid="admin-organization-name">
+              {current?.name ?? (systemAdmin ? 'Administration' : profile.organizationName)}
+            </Typography>
+          )}
+          {systemAdmin && (
+            <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+              <Button component={RouterLink} to="/admin/messages" variant={on('/messages') ? 'contained' : 'outlined'}>
+                Messages
+              </Button>
+              <Button component={RouterLink} to="/admin/organizations" variant={on('/organizations') ? 'contained' : 'outlined'}>
+                Organizations
+              </Button>
+              <Button
+                variant={on('/manage') ? 'contained' : 'outlined'}
+                disabled={!currentOrganizationId}
+                onClick={() => currentOrganizationId && navigate(`/admin/${encodeURIComponent(currentOrganizationId)}/manage`)}
+              >
+                Access management
+              </Button>
+              {organizations.isPending ? (
+                <Skeleton variant="rounded" width={220} height={40} />
+              ) : (
+                <FormControl size="small" sx={{ minWidth: 220 }}>
+                  <InputLabel id="admin-organization-switcher">Organization</InputLabel>
+                  <Select
+                    labelId="admin-organization-switcher"
+                    label="Organization"
+                    value={current ? current.id : ''}
+                    onChange={(e) => setCurrentOrganizationId(e.target.value)}
+                  >
+                    {(organizations.data ?? []).map((o) => (
+                      <MenuItem key={o.id} value={o.id}>
+                        {o.name}
+                      </MenuItem>
+                    ))}
+                  </Select>
+                </FormControl>
+              )}
+            </Stack>
+          )}
+        </Toolbar>
+      </Paper>
+      {organizations.isPending ? (
+        <Stack spacing={1}>
+          {[0, 1, 2, 3].map((i) => (
+            <Skeleton key={i} variant="rounded" height={48} />
+          ))}
+        </Stack>
+      ) : (
+        <Outlet context={context} />
+      )}
     </Box>
   );
 }

@@ -1,12 +1,189 @@
-import { Box, Typography } from '@mui/material';
+import { useEffect, useState } from 'react';
+import { Navigate, useParams } from 'react-router';
+import DOMPurify from 'dompurify';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  CardHeader,
+  Chip,
+  Grid,
+  LinearProgress,
+  List,
+  ListItemButton,
+  ListItemIcon,
+  ListItemText,
+  Table,
+  TableBody,
+  TableCell,
+  TableRow,
+  Typography,
+} from '@mui/material';
+import CheckCircle from '@mui/icons-material/CheckCircle';
+import RadioButtonUnchecked from '@mui/icons-material/RadioButtonUnchecked';
+import { useQuery } from '@tanstack/react-query';
+import type { ReportField } from '@portal/contracts/reports';
+import { formatDateOnly, NOT_SPECIFIED } from '@portal/contracts/rules';
+import { useNotify } from '../../app/notifications';
+import { reportQuery } from './report-api';
+import { useUpdateReport } from './update-report-api';
+import { measurementFieldsQuery } from './measurement-fields-api';
+import { rememberedReport, rememberReport } from './current-report';
+import { InformationEditorDialog } from './InformationEditor';
 
-
-/** Placeholder until its issue lands: the route exists, the screen is not built yet. */
+/** The Editor tab: a report's name, target, documentation and information, its fields, and the selected field's properties and calculation. */
 export default function ReportDetailPage() {
+  const { id } = useParams();
+  if (!id) {
+    const remembered = rememberedReport();
+    return remembered ? <Navigate to={`/report-config/detail/${encodeURIComponent(remembered)}`} replace /> : <Navigate to="/report-config/overview" replace />;
+  }
+  return <ReportDetail key={id} id={id} />;
+}
+
+function ReportDetail({ id }: { id: string }) {
+  const notify = useNotify();
+  const report = useQuery(reportQuery(id));
+  const measurementFields = useQuery(measurementFieldsQuery());
+  const update = useUpdateReport(id);
+  const [editing, setEditing] = useState(false);
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  useEffect(() => {
+    if (report.data) rememberReport(report.data.id);
+  }, [report.data]);
+
+  if (report.isPending) return <LinearProgress />;
+  if (report.isError || !report.data) return <Alert severity="error">Report not found</Alert>;
+  const r = report.data;
+  const selected = r.fields.find((f) => f.id === selectedId) ?? r.fields[0];
+  const inputNames = new Map((measurementFields.data ?? []).map((f) => [f.id, f.name]));
+
   return (
-    <Box sx={{ p: 3 }}>
-      <Typography variant="h5">Editor</Typography>
-      
-    </Box>
+    <Grid container spacing={2} data-testid="report-detail">
+      <Grid size={12}>
+        <Card>
+          <CardContent>
+            <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
+              <Typography variant="h5" data-testid="report-name">
+                {r.name}
+              </Typography>
+              <Chip label={r.target} size="small" color="primary" variant="outlined" data-testid="report-target" />
+              <Typography variant="caption" color="text.secondary">
+                {r.id}
+              </Typography>
+            </Box>
+            <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+              {r.documentation ?? NOT_SPECIFIED}
+            </Typography>
+          </CardContent>
+        </Card>
+      </Grid>
+      <Grid size={12}>
+        <Card>
+          <CardHeader
+            title="Information"
+            slotProps={{ title: { variant: 'h6' } }}
+            action={
+              <Button onClick={() => setEditing(true)} data-testid="edit-information">
+                Edit
+              </Button>
+            }
+          />
+          <CardContent sx={{ pt: 0 }}>
+            <Box data-testid="report-information" dangerouslySetInnerHTML={{ __html: DOMPurify.sanitize(r.information ?? '') }} />
+          </CardContent>
+        </Card>
+        <InformationEditorDialog
+          open={editing}
+          html={r.information ?? ''}
+          saving={update.isPending}
+          onCancel={() => setEditing(false)}
+          onSave={(html) =>
+            update.mutate(html, {
+              onSuccess: () => {
+                setEditing(false);
+                notify.success();
+              },
+              onError: (error) => notify.error(undefined, error),
+            })
+          }
+        />
+      </Grid>
+      <Grid size={{ xs: 12, md: 4 }}>
+        <Card>
+          <CardHeader title="Report fields" slotProps={{ title: { variant: 'h6' } }} />
+          <List dense data-testid="report-fields">
+            {r.fields.map((f) => (
+              <ListItemButton key={f.id} selected={f.id === selected?.id} onClick={() => setSelectedId(f.id)} data-testid="report-field">
+                <ListItemIcon sx={{ minWidth: 32 }}>
+                  {f.isApproved ? <CheckCircle color="success" fontSize="small" titleAccess="Approved" /> : <RadioButtonUnchecked fontSize="small" titleAccess="Not approved" />}
+                </ListItemIcon>
+                <ListItemText primary={f.name} secondary={f.interfaceType} />
+              </ListItemButton>
+            ))}
+          </List>
+        </Card>
+      </Grid>
+      <Grid size={{ xs: 12, md: 8 }}>{selected ? <FieldProperties field={selected} /> : null}</Grid>
+      {selected ? (
+        <Grid size={12}>
+          <Card data-testid="field-calculation">
+            <CardHeader title={`Calculation of ${selected.name}`} slotProps={{ title: { variant: 'h6' } }} />
+            <CardContent sx={{ pt: 0 }}>
+              {selected.approvedCalculation ? (
+                <>
+                  <Typography variant="body2" color="text.secondary" gutterBottom>
+                    Approved version {selected.approvedCalculation.version}.{selected.approvedCalculation.revision}, valid from{' '}
+                    {formatDateOnly(selected.approvedCalculation.validFrom)}
+                    {selected.approvedCalculation.validTo ? ` to ${formatDateOnly(selected.approvedCalculation.validTo)}` : ''} · inputs{' '}
+                    {selected.approvedCalculation.inputIds.map((i) => inputNames.get(i) ?? i).join(', ') || 'none'}
+                  </Typography>
+                  <Box component="pre" sx={{ m: 0, p: 1.5, bgcolor: 'grey.100', borderRadius: 1, overflowX: 'auto', fontSize: 13 }} data-testid="approved-algorithm">
+                    {selected.approvedCalculation.transformAlgorithm}
+                  </Box>
+                </>
+              ) : (
+                <Typography color="text.secondary">No approved calculation</Typography>
+              )}
+            </CardContent>
+          </Card>
+        </Grid>
+      ) : null}
+    </Grid>
+  );
+}
+
+const yesNo = (v: boolean) => (v ? 'Yes' : 'No');
+
+function FieldProperties({ field }: { field: ReportField }) {
+  const rows: [string, string][] = [
+    ['As lifetime', yesNo(field.asLifetime)],
+    ['As series', yesNo(field.asSeries)],
+    ['By ship', yesNo(field.byFacility)],
+    ['Ship aggregate type', field.facilityAggregateType],
+    ['Time aggregate type', field.timeAggregateType],
+    ['Format', field.format ?? NOT_SPECIFIED],
+    ['Format note', field.formatNote ?? NOT_SPECIFIED],
+    ['Shown as', field.interfaceType ?? NOT_SPECIFIED],
+    ['Unit', field.unit ?? NOT_SPECIFIED],
+    ['Note', field.note ?? NOT_SPECIFIED],
+    ['Documentation', field.documentation ?? NOT_SPECIFIED],
+  ];
+  return (
+    <Card data-testid="field-properties">
+      <CardHeader title={field.name} subheader={field.isApproved ? 'Approved' : 'Not approved'} slotProps={{ title: { variant: 'h6' } }} />
+      <Table size="small">
+        <TableBody>
+          {rows.map(([label, value]) => (
+            <TableRow key={label}>
+              <TableCell sx={{ width: 200, color: 'text.secondary' }}>{label}</TableCell>
+              <TableCell>{value}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </Card>
   );
 }

@@ -1,0 +1,114 @@
+import cliProgress from 'cli-progress';
+import type { Kysely } from 'kysely';
+import { DAY_MS } from '@portal/contracts/rules';
+import { dataSourceDefinition, demoShips, writeShipDayFile } from '@portal/demo-fleet';
+import type { Database } from '../../db/schema';
+import { importUploadedFile } from '../files/import';
+import { createDataSource } from './service';
+
+export interface DemoSeedProgress {
+  ship: string;
+  /** Files written and imported so far, over all ships. */
+  done: number;
+  total: number;
+}
+
+export interface DemoSeedResult {
+  ships: number;
+  dataSources: number;
+  channels: number;
+  files: number;
+  errors: string[];
+}
+
+/**
+ * The demo fleet's data: for each demo ship (by key) its data source, marked primary, with the channel mappings
+ * of its logger, then its logger files of the last `days` days up to the day before `until` (default: today),
+ * imported through the same upload service as a user's upload. A ship that already has its data source is skipped.
+ */
+export async function seedDemoData(
+  db: Kysely<Database>,
+  options: { facilityIds: Record<string, string>; days: number; until?: Date; onProgress?: (progress: DemoSeedProgress) => void },
+): Promise<DemoSeedResult> {
+  const untilMs = Math.floor((options.until ?? new Date()).getTime() / DAY_MS) * DAY_MS;
+  const result: DemoSeedResult = { ships: 0, dataSources: 0, channels: 0, files: 0, errors: [] };
+  const ships = demoShips(Math.max(6, Object.keys(options.facilityIds).length)).filter((s) => options.facilityIds[s.key]);
+  const pending: { ship: (typeof ships)[number]; facilityId: string; dataSourceId: string }[] = [];
+  for (const ship of ships) {
+    const facilityId = options.facilityIds[ship.key]!;
+    const definition = dataSourceDefinition(ship);
+    const existing = await db.selectFrom('facility_data_sources').select('id').where('facility_id', '=', facilityId).where('name', '=', definition.name).executeTakeFirst();
+    if (existing) continue;
+    const dataSourceId = await createDataSource(db, facilityId, {
+      name: definition.name,
+      dataSourceReaderId: definition.dataSourceReaderId,
+      dataSourceReaderConfiguration: definition.dataSourceReaderConfiguration,
+      measureFrequencyInSeconds: definition.measureFrequencyInSeconds,
+      utcTimezoneOffsetInMinutes: definition.utcTimezoneOffsetInMinutes,
+      note: `Scrubber logger of ${ship.name} (demo)`,
+      isPrimary: true,
+    });
+    await db
+      .insertInto('data_source_channels')
+      .values(
+        definition.channelMappings.map((m) => ({
+          facility_id: facilityId,
+          data_source_id: dataSourceId,
+          source: m.source,
+          name: m.name,
+          data_type: m.dataType,
+          unit: m.unit || null,
+          description: m.description || null,
+          quality_score: 5,
+        })),
+      )
+      .execute();
+    result.dataSources++;
+    result.channels += definition.channelMappings.length;
+    pending.push({ ship, facilityId, dataSourceId });
+  }
+  result.ships = pending.length;
+
+  const total = pending.length * options.days;
+  let done = 0;
+  for (const { ship, facilityId, dataSourceId } of pending) {
+    for (let d = options.days; d >= 1; d--) {
+      const file = await writeShipDayFile(ship, new Date(untilMs - d * DAY_MS));
+      const imported = await importUploadedFile(db, { facilityId, dataSourceId, fileName: file.fileName, content: file.content, importedBy: null });
+      result.files += imported.ids.length;
+      result.errors.push(...imported.errorMessages.map((m) => `${ship.name}: ${m}`));
+      options.onProgress?.({ ship: ship.name, done: ++done, total });
+    }
+  }
+  return result;
+}
+
+/** seedDemoData for the start-up: a progress bar on a terminal, a log line per ship otherwise. */
+export async function seedDemoDataWithProgress(db: Kysely<Database>, options: { facilityIds: Record<string, string>; days: number; log: (message: string) => void }): Promise<DemoSeedResult> {
+  const started = Date.now();
+  const tty = process.stdout.isTTY;
+  let bar: cliProgress.SingleBar | null = null;
+  let lastShip = '';
+  const result = await seedDemoData(db, {
+    facilityIds: options.facilityIds,
+    days: options.days,
+    onProgress: ({ ship, done, total }) => {
+      if (tty) {
+        if (!bar) {
+          bar = new cliProgress.SingleBar({ format: 'Importing demo logger files {bar} {value}/{total} files | {ship}', hideCursor: true }, cliProgress.Presets.shades_classic);
+          bar.start(total, 0, { ship });
+        }
+        bar.update(done, { ship });
+      } else if (ship !== lastShip) {
+        options.log(`Importing ${options.days} days of logger files of ${ship} (${done}/${total})`);
+      }
+      lastShip = ship;
+    },
+  });
+  (bar as cliProgress.SingleBar | null)?.stop();
+  if (result.dataSources) {
+    options.log(`Demo data: ${result.dataSources} data sources, ${result.channels} channel mappings, ${result.files} files imported in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+  for (const error of result.errors) options.log(`Demo file not imported: ${error}`);
+  return result;
+}

@@ -1,0 +1,106 @@
+import { sql, type Kysely } from 'kysely';
+import type { DataSource, DataSourceChannel, RawChannel } from '@portal/contracts/datasources';
+import type { Database } from '../../db/schema';
+import type { DataSourceChannelsTable, FacilityDataSourcesTable } from '../../db/tables/ingestion';
+import type { Selectable } from 'kysely';
+import { notFound } from '../../errors';
+import { acceptedExtensionsByComma, readerDefinition } from '../../readers';
+import type { Caller } from '../access/caller';
+import { assertFacilityVisible, facilityVisibleTo, isUuid } from '../access/policy';
+
+export const dataSourceNotFound = () => notFound('Data source not found');
+
+/** A data source the caller may see (by the ship it belongs to), or 404: another organization's is not revealed. */
+export async function findVisibleDataSource(db: Kysely<Database>, caller: Caller, dataSourceId: string) {
+  if (!isUuid(dataSourceId)) throw dataSourceNotFound();
+  const row = await db
+    .selectFrom('facility_data_sources as ds')
+    .selectAll('ds')
+    .where('ds.id', '=', dataSourceId)
+    .where(facilityVisibleTo(db, caller, sql.ref('ds.facility_id')))
+    .executeTakeFirst();
+  if (!row) throw dataSourceNotFound();
+  return row;
+}
+
+/** A data source of a ship the caller may see, addressed as facility/{id}/datasource/{dataSourceId}. */
+export async function findFacilityDataSource(db: Kysely<Database>, caller: Caller, facilityId: string, dataSourceId: string) {
+  await assertFacilityVisible(db, caller, facilityId);
+  if (!isUuid(dataSourceId)) throw dataSourceNotFound();
+  const row = await db.selectFrom('facility_data_sources').selectAll().where('id', '=', dataSourceId).where('facility_id', '=', facilityId).executeTakeFirst();
+  if (!row) throw dataSourceNotFound();
+  return row;
+}
+
+export function toChannel(row: Selectable<DataSourceChannelsTable>, dataSourceName: string): DataSourceChannel {
+  return {
+    id: row.id,
+    dataSourceId: row.data_source_id,
+    source: row.source,
+    name: row.name,
+    fullName: `${dataSourceName}.${row.name}`,
+    dataType: row.data_type,
+    unit: row.unit,
+    description: row.description,
+    qualityScore: row.quality_score,
+    isCustom: row.is_custom,
+  };
+}
+
+export function sampleChannelsOf(row: Pick<Selectable<FacilityDataSourcesTable>, 'sample_channels'>): RawChannel[] {
+  const value = row.sample_channels;
+  if (!value) return [];
+  return (typeof value === 'string' ? JSON.parse(value) : value) as RawChannel[];
+}
+
+/** The data sources of a ship with their channel mappings and the number of listed files; the primary first, then by name. */
+export async function listDataSources(db: Kysely<Database>, facilityId: string, onlyId?: string): Promise<DataSource[]> {
+  let query = db
+    .selectFrom('facility_data_sources as ds')
+    .select([
+      'ds.id',
+      'ds.facility_id',
+      'ds.name',
+      'ds.note',
+      'ds.is_primary',
+      'ds.reader_id',
+      'ds.reader_configuration',
+      'ds.measure_frequency_seconds',
+      'ds.utc_offset_minutes',
+      'ds.sample_file_name',
+      sql<number>`(select count(*) from data_files f where f.data_source_id = ds.id and f.removed_on is null)`.as('files_count'),
+    ])
+    .where('ds.facility_id', '=', facilityId)
+    .orderBy('ds.is_primary', 'desc')
+    .orderBy(sql`lower(ds.name)`);
+  if (onlyId) query = query.where('ds.id', '=', onlyId);
+  const sources = await query.execute();
+  if (sources.length === 0) return [];
+  const channels = await db
+    .selectFrom('data_source_channels')
+    .selectAll()
+    .where(
+      'data_source_id',
+      'in',
+      sources.map((s) => s.id),
+    )
+    .orderBy('is_custom')
+    .orderBy(sql`lower(name)`)
+    .execute();
+  return sources.map((s) => ({
+    id: s.id,
+    facilityId: s.facility_id,
+    name: s.name,
+    note: s.note,
+    isPrimary: s.is_primary,
+    dataSourceReaderId: s.reader_id,
+    dataSourceReaderName: readerDefinition(s.reader_id)?.name ?? s.reader_id,
+    dataSourceReaderConfiguration: s.reader_configuration,
+    dataSourceReaderAcceptedFileExtensionsByComma: acceptedExtensionsByComma(s.reader_id),
+    measureFrequencyInSeconds: s.measure_frequency_seconds,
+    utcTimezoneOffsetInMinutes: s.utc_offset_minutes,
+    sampleFileName: s.sample_file_name,
+    channels: channels.filter((c) => c.data_source_id === s.id).map((c) => toChannel(c, s.name)),
+    filesCount: Number(s.files_count),
+  }));
+}

@@ -1,0 +1,237 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { DataSourceChannelValues } from '@portal/contracts/datasources';
+import type { DataSourceValues } from '@portal/contracts/forms';
+import { parseReaderConfiguration } from '@portal/contracts/readers';
+import type { Database } from '../../db/schema';
+import { badRequest, conflict } from '../../errors';
+import { extensionOf, parseDataFile, ReaderError, readerDefinition, sampleChannels, type RawChannel } from '../../readers';
+import { updateFacilityDataRange } from '../files/range';
+
+const isUniqueViolation = (error: unknown) => typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505';
+
+/** Checks the reader and its configuration; answers a message per mistake on the form's fields. */
+export function checkReader(values: Pick<DataSourceValues, 'dataSourceReaderId' | 'dataSourceReaderConfiguration'>): void {
+  if (!readerDefinition(values.dataSourceReaderId)) {
+    throw badRequest(`Unknown data source reader '${values.dataSourceReaderId}'`, { dataSourceReaderId: `Unknown data source reader '${values.dataSourceReaderId}'` });
+  }
+  const parsed = parseReaderConfiguration(values.dataSourceReaderId, values.dataSourceReaderConfiguration);
+  if (!parsed.ok) {
+    const message = parsed.errors.join('; ');
+    throw badRequest(`The parser configuration is not valid: ${message}`, { dataSourceReaderConfiguration: message });
+  }
+}
+
+const nameTaken = (name: string) => badRequest(`A data source named ${name} already exists on this ship`, { name: `A data source named ${name} already exists on this ship` });
+
+/**
+ * Exactly one primary data source per ship: the first becomes primary by itself, and marking one primary
+ * un-marks the other in the same transaction.
+ */
+async function settlePrimary(trx: Transaction<Database>, facilityId: string, dataSourceId: string, wantsPrimary: boolean): Promise<void> {
+  const current = await trx.selectFrom('facility_data_sources').select('id').where('facility_id', '=', facilityId).where('is_primary', '=', true).executeTakeFirst();
+  if (wantsPrimary || !current) {
+    if (current && current.id !== dataSourceId) await trx.updateTable('facility_data_sources').set({ is_primary: false }).where('id', '=', current.id).execute();
+    await trx.updateTable('facility_data_sources').set({ is_primary: true }).where('id', '=', dataSourceId).execute();
+  }
+}
+
+export async function createDataSource(db: Kysely<Database>, facilityId: string, values: DataSourceValues): Promise<string> {
+  checkReader(values);
+  try {
+    const id = await db.transaction().execute(async (trx) => {
+      const row = await trx
+        .insertInto('facility_data_sources')
+        .values({
+          facility_id: facilityId,
+          name: values.name,
+          note: values.note || null,
+          is_primary: false,
+          reader_id: values.dataSourceReaderId,
+          reader_configuration: values.dataSourceReaderConfiguration,
+          measure_frequency_seconds: values.measureFrequencyInSeconds,
+          utc_offset_minutes: values.utcTimezoneOffsetInMinutes,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await settlePrimary(trx, facilityId, row.id, values.isPrimary);
+      return row.id;
+    });
+    await updateFacilityDataRange(db, facilityId);
+    return id;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw nameTaken(values.name);
+    throw error;
+  }
+}
+
+export async function updateDataSource(db: Kysely<Database>, facilityId: string, dataSourceId: string, values: DataSourceValues, wasPrimary: boolean): Promise<void> {
+  checkReader(values);
+  if (wasPrimary && !values.isPrimary) {
+    const others = await db.selectFrom('facility_data_sources').select('id').where('facility_id', '=', facilityId).where('id', '!=', dataSourceId).executeTakeFirst();
+    if (others) throw badRequest('Mark another data source as primary instead', { isPrimary: 'Mark another data source as primary instead' });
+  }
+  try {
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('facility_data_sources')
+        .set({
+          name: values.name,
+          note: values.note || null,
+          reader_id: values.dataSourceReaderId,
+          reader_configuration: values.dataSourceReaderConfiguration,
+          measure_frequency_seconds: values.measureFrequencyInSeconds,
+          utc_offset_minutes: values.utcTimezoneOffsetInMinutes,
+        })
+        .where('id', '=', dataSourceId)
+        .execute();
+      await settlePrimary(trx, facilityId, dataSourceId, values.isPrimary);
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw nameTaken(values.name);
+    throw error;
+  }
+  await updateFacilityDataRange(db, facilityId);
+}
+
+/** Deletes a data source with its channels, files and samples; another data source becomes primary if this one was. */
+export async function deleteDataSource(db: Kysely<Database>, facilityId: string, dataSourceId: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const deleted = await trx.deleteFrom('facility_data_sources').where('id', '=', dataSourceId).returning('is_primary').executeTakeFirst();
+    if (deleted?.is_primary) {
+      const next = await trx.selectFrom('facility_data_sources').select('id').where('facility_id', '=', facilityId).orderBy('created_on').orderBy('id').executeTakeFirst();
+      if (next) await trx.updateTable('facility_data_sources').set({ is_primary: true }).where('id', '=', next.id).execute();
+    }
+  });
+  await updateFacilityDataRange(db, facilityId);
+}
+
+/** Parses a sample file with the data source's reader and keeps it with its raw channels; replaces an earlier sample. */
+export async function saveSampleFile(
+  db: Kysely<Database>,
+  dataSource: { id: string; reader_id: string; reader_configuration: string; utc_offset_minutes: number },
+  file: { fileName: string; content: Buffer },
+): Promise<RawChannel[]> {
+  const reader = readerDefinition(dataSource.reader_id);
+  const extension = extensionOf(file.fileName);
+  if (!reader || !reader.acceptedFileExtensions.includes(extension)) {
+    throw badRequest(`${file.fileName}: the data source accepts ${reader?.acceptedFileExtensions.join(', ') ?? 'no files'} as a sample file.`);
+  }
+  const configuration = parseReaderConfiguration(dataSource.reader_id, dataSource.reader_configuration);
+  if (!configuration.ok) throw badRequest(`The parser configuration is not valid: ${configuration.errors.join('; ')}`);
+  let channels: RawChannel[];
+  try {
+    const parsed = await parseDataFile(file, { readerId: dataSource.reader_id, configuration: configuration.configuration }, { utcTimezoneOffsetInMinutes: dataSource.utc_offset_minutes });
+    channels = sampleChannels(parsed);
+  } catch (error) {
+    if (error instanceof ReaderError) throw badRequest(`${file.fileName}: ${error.message}`);
+    throw error;
+  }
+  await db
+    .updateTable('facility_data_sources')
+    .set({ sample_file_name: file.fileName, sample_file: file.content, sample_channels: JSON.stringify(channels) })
+    .where('id', '=', dataSource.id)
+    .execute();
+  return channels;
+}
+
+const channelNameTaken = (name: string) => badRequest(`A channel named ${name} already exists in this data source`, { name: `A channel named ${name} already exists in this data source` });
+
+type ChannelValues = DataSourceChannelValues;
+
+/** Maps a raw channel (one mapping per raw channel) or adds a custom channel. */
+export async function createChannel(db: Kysely<Database>, dataSource: { id: string; facility_id: string }, values: ChannelValues): Promise<string> {
+  const isCustom = values.isCustom === true;
+  if (!isCustom) {
+    const mapped = await db
+      .selectFrom('data_source_channels')
+      .select('name')
+      .where('data_source_id', '=', dataSource.id)
+      .where('source', '=', values.source)
+      .where('is_custom', '=', false)
+      .executeTakeFirst();
+    if (mapped) throw conflict(`The channel ${values.source} is already mapped as ${mapped.name}`);
+  }
+  try {
+    const row = await db
+      .insertInto('data_source_channels')
+      .values({
+        facility_id: dataSource.facility_id,
+        data_source_id: dataSource.id,
+        source: values.source.trim(),
+        name: values.name,
+        data_type: values.dataType,
+        unit: values.unit || null,
+        description: values.description || null,
+        quality_score: values.qualityScore ?? 0,
+        is_custom: isCustom,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw channelNameTaken(values.name);
+    throw error;
+  }
+}
+
+export async function updateChannel(db: Kysely<Database>, channelId: string, values: ChannelValues): Promise<void> {
+  try {
+    await db
+      .updateTable('data_source_channels')
+      .set({
+        source: values.source.trim(),
+        name: values.name,
+        data_type: values.dataType,
+        unit: values.unit || null,
+        description: values.description || null,
+        quality_score: values.qualityScore ?? 0,
+      })
+      .where('id', '=', channelId)
+      .execute();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw channelNameTaken(values.name);
+    throw error;
+  }
+}
+
+/**
+ * Copies the data sources (with sample files), channels and measurement field calculations of one ship to
+ * another that has none yet; the calculations' input ids of channels point at the new channels.
+ */
+export async function importConfiguration(db: Kysely<Database>, targetFacilityId: string, sourceFacilityId: string): Promise<{ dataSources: number; channels: number; calculations: number }> {
+  const result = await db.transaction().execute(async (trx) => {
+    const existing = await trx.selectFrom('facility_data_sources').select('id').where('facility_id', '=', targetFacilityId).executeTakeFirst();
+    if (existing) throw conflict('The ship already has data sources; import a configuration into a ship without any');
+    const sources = await trx.selectFrom('facility_data_sources').selectAll().where('facility_id', '=', sourceFacilityId).orderBy('created_on').execute();
+    const channelIds = new Map<string, string>();
+    let channelCount = 0;
+    for (const { id, facility_id: _f, created_on: _c, sample_channels, ...source } of sources) {
+      const inserted = await trx
+        .insertInto('facility_data_sources')
+        .values({ ...source, facility_id: targetFacilityId, sample_channels: sample_channels === null ? null : JSON.stringify(sample_channels) })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const channels = await trx.selectFrom('data_source_channels').selectAll().where('data_source_id', '=', id).execute();
+      for (const { id: channelId, facility_id: _cf, data_source_id: _d, created_on: _cc, ...channel } of channels) {
+        const copy = await trx
+          .insertInto('data_source_channels')
+          .values({ ...channel, facility_id: targetFacilityId, data_source_id: inserted.id })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        channelIds.set(channelId, copy.id);
+        channelCount++;
+      }
+    }
+    const calculations = await trx.selectFrom('measurement_field_calculations').selectAll().where('facility_id', '=', sourceFacilityId).execute();
+    for (const { id: _id, facility_id: _f, created_on: _c, updated_on: _u, input_ids, ...calculation } of calculations) {
+      const inputs = (typeof input_ids === 'string' ? (JSON.parse(input_ids) as string[]) : (input_ids ?? [])).map((inputId) => channelIds.get(inputId) ?? inputId);
+      await trx
+        .insertInto('measurement_field_calculations')
+        .values({ ...calculation, facility_id: targetFacilityId, input_ids: JSON.stringify(inputs) })
+        .execute();
+    }
+    return { dataSources: sources.length, channels: channelCount, calculations: calculations.length };
+  });
+  await updateFacilityDataRange(db, targetFacilityId);
+  return result;
+}

@@ -1,0 +1,152 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { sql } from 'kysely';
+import { z } from 'zod';
+import {
+  DOCUMENT_MESSAGE_DAYS,
+  DOCUMENT_MESSAGE_TYPE,
+  DOCUMENT_MESSAGES,
+  documentDownloadBodySchema,
+  documentFieldsSchema,
+  documentUploadParamsSchema,
+  facilityDocumentSchema,
+  newDocumentMessage,
+} from '@portal/contracts/documents';
+import { DAY_MS } from '@portal/contracts/rules';
+import { AppError, badRequest, notFound } from '../../errors';
+import { assertFacilityVisible, facilityVisibleTo, isUuid, requireSystemAdmin } from '../access/policy';
+import { audit } from '../audit/audit';
+import { attachmentDisposition } from './content-disposition';
+
+export const DOCUMENT_MAX_BYTES = 50 * 1024 * 1024;
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+
+export async function documentRoutes(app: FastifyInstance) {
+  const server = app.withTypeProvider<ZodTypeProvider>();
+  const { db } = app;
+  const tags = ['documents'];
+
+  server.get('/api/facilities/documents', { schema: { tags, response: { 200: z.array(facilityDocumentSchema) } } }, async (request) => {
+    const caller = request.caller!;
+    const rows = await db
+      .selectFrom('facility_documents as d')
+      .innerJoin('facilities as f', 'f.id', 'd.facility_id')
+      .select(['d.id', 'd.file_ref', 'd.file_name', 'd.doc_type', 'd.visit_or_action_date', 'd.doc_date', 'd.expiry', 'd.equipment_tag', 'd.uploaded_on', 'd.facility_id', 'f.name as facility_name'])
+      .where(facilityVisibleTo(db, caller, sql.ref('d.facility_id')))
+      .orderBy(sql`lower(f.name)`)
+      .orderBy(sql`d.visit_or_action_date desc nulls last`)
+      .orderBy('d.uploaded_on', 'desc')
+      .execute();
+    return rows.map((r) => ({
+      fileRef: r.file_ref,
+      fileId: r.id,
+      fileName: r.file_name,
+      docType: r.doc_type,
+      visitOrActionDate: iso(r.visit_or_action_date),
+      docDate: iso(r.doc_date),
+      expiry: iso(r.expiry),
+      equipmentTag: r.equipment_tag,
+      facilityId: r.facility_id,
+      facilityName: r.facility_name,
+      uploadedOn: iso(r.uploaded_on)!,
+    }));
+  });
+
+  server.post(
+    '/api/facilities/:id/documents',
+    { schema: { tags, params: documentUploadParamsSchema, consumes: ['multipart/form-data'], response: { 201: facilityDocumentSchema } } },
+    async (request, reply) => {
+      const caller = request.caller!;
+      const { id } = request.params;
+      await assertFacilityVisible(db, caller, id);
+      requireSystemAdmin(caller);
+      if (!request.isMultipart()) throw badRequest(DOCUMENT_MESSAGES.fileRequired, { file: DOCUMENT_MESSAGES.fileRequired });
+      const fields: Record<string, string> = {};
+      let file: { name: string; type: string; content: Buffer } | undefined;
+      for await (const part of request.parts({ limits: { fileSize: DOCUMENT_MAX_BYTES, files: 1 } })) {
+        if (part.type === 'file') {
+          const content = await part.toBuffer();
+          if (part.file.truncated) throw new AppError('PAYLOAD_TOO_LARGE', 'The document is larger than 50 MB');
+          file = { name: part.filename, type: part.mimetype || 'application/octet-stream', content };
+        } else if (typeof part.value === 'string') fields[part.fieldname] = part.value;
+      }
+      if (!file || !file.name || file.content.length === 0) throw badRequest(DOCUMENT_MESSAGES.fileRequired, { file: DOCUMENT_MESSAGES.fileRequired });
+      const parsed = documentFieldsSchema.safeParse(fields);
+      if (!parsed.success) {
+        const errors = Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message]));
+        throw badRequest(Object.values(errors)[0]!, errors);
+      }
+      const values = parsed.data;
+      const facility = await db.selectFrom('facilities').select('name').where('id', '=', id).executeTakeFirstOrThrow();
+      const row = await db.transaction().execute(async (trx) => {
+        const inserted = await trx
+          .insertInto('facility_documents')
+          .values({
+            facility_id: id,
+            file_name: file.name,
+            content_type: file.type,
+            content: file.content,
+            doc_type: values.docType,
+            visit_or_action_date: values.visitOrActionDate,
+            doc_date: values.docDate,
+            expiry: values.expiry,
+            equipment_tag: values.equipmentTag,
+            uploaded_by: caller.userId,
+          })
+          .returning(['id', 'file_ref', 'uploaded_on'])
+          .executeTakeFirstOrThrow();
+        // The ship's users learn about it from the bell; opening the documents marks it read.
+        const now = new Date();
+        await trx
+          .insertInto('messages')
+          .values({
+            ...newDocumentMessage(facility.name, file.name),
+            type: DOCUMENT_MESSAGE_TYPE,
+            facility_id: id,
+            show_from: now,
+            show_to: new Date(now.getTime() + DOCUMENT_MESSAGE_DAYS * DAY_MS),
+            created_by: caller.userId,
+          })
+          .execute();
+        return inserted;
+      });
+      await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'document.upload', subject: id, detail: { fileRef: row.file_ref, fileName: file.name } });
+      return reply.code(201).send({
+        fileRef: row.file_ref,
+        fileId: row.id,
+        fileName: file.name,
+        docType: values.docType,
+        visitOrActionDate: values.visitOrActionDate,
+        docDate: values.docDate,
+        expiry: values.expiry,
+        equipmentTag: values.equipmentTag,
+        facilityId: id,
+        facilityName: facility.name,
+        uploadedOn: iso(row.uploaded_on)!,
+      });
+    },
+  );
+
+  server.post(
+    '/api/facilities/documents/download',
+    { schema: { tags, body: documentDownloadBodySchema } },
+    async (request, reply) => {
+      const caller = request.caller!;
+      const { fileRef } = request.body;
+      const document = isUuid(fileRef)
+        ? await db
+            .selectFrom('facility_documents as d')
+            .select(['d.file_name', 'd.content_type', 'd.content'])
+            .where('d.file_ref', '=', fileRef)
+            .where(facilityVisibleTo(db, caller, sql.ref('d.facility_id')))
+            .executeTakeFirst()
+        : undefined;
+      if (!document) throw notFound('Document not found');
+      return reply
+        .header('content-type', document.content_type)
+        .header('content-disposition', attachmentDisposition(document.file_name))
+        .header('x-content-type-options', 'nosniff')
+        .send(Buffer.from(document.content));
+    },
+  );
+}

@@ -1,0 +1,134 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
+import type { Services } from '../../services';
+import { queueOf } from '../../jobs/queue';
+import { DAY_MS, bytesOf, dayText, float64Of, floorDay, lowerBound } from '../../jobs/series';
+import { refreshDailyRollup } from '../reports/rollup';
+import { inTransaction } from '../../jobs/engine';
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * Deletes a ship's measurement field values with timestamps in [from, to] (both included). Day chunks wholly inside
+ * go; a chunk the range cuts is rewritten with the values outside the range kept.
+ */
+export async function deleteMeasurementValues(db: Kysely<Database>, facilityId: string, from: Date, to: Date): Promise<number> {
+  const a = from.getTime();
+  const b = to.getTime();
+  const firstDay = floorDay(a);
+  const lastDay = floorDay(b);
+  let changed = 0;
+  // Whole days strictly inside the range.
+  const inner = await db
+    .deleteFrom('measurement_values')
+    .where('facility_id', '=', facilityId)
+    .where('day', '>', dayText(firstDay))
+    .where('day', '<', dayText(lastDay))
+    .executeTakeFirst();
+  changed += Number(inner.numDeletedRows ?? 0);
+  // The edge days: keep what lies outside [from, to].
+  const edges = await db
+    .selectFrom('measurement_values')
+    .select(['measurement_field_id', 'day', 'timestamps', 'values'])
+    .where('facility_id', '=', facilityId)
+    .where('day', 'in', [...new Set([dayText(firstDay), dayText(lastDay)])])
+    .execute();
+  for (const row of edges) {
+    const ts = float64Of(row.timestamps);
+    const vs = float64Of(row.values);
+    const lo = lowerBound(ts, a);
+    let hi = lowerBound(ts, b);
+    while (hi < ts.length && ts[hi]! <= b) hi++;
+    if (hi <= lo) continue;
+    const keep = ts.length - (hi - lo);
+    const where = db.deleteFrom('measurement_values').where('facility_id', '=', facilityId).where('measurement_field_id', '=', row.measurement_field_id).where('day', '=', row.day);
+    if (keep === 0) await where.execute();
+    else {
+      const nts = new Float64Array(keep);
+      const nvs = new Float64Array(keep);
+      nts.set(ts.subarray(0, lo));
+      nts.set(ts.subarray(hi), lo);
+      nvs.set(vs.subarray(0, lo));
+      nvs.set(vs.subarray(hi), lo);
+      await db
+        .updateTable('measurement_values')
+        .set({ row_count: keep, timestamps: bytesOf(nts), values: bytesOf(nvs) })
+        .where('facility_id', '=', facilityId)
+        .where('measurement_field_id', '=', row.measurement_field_id)
+        .where('day', '=', row.day)
+        .execute();
+    }
+    changed++;
+  }
+  return changed;
+}
+
+/**
+ * The values derived from a ship's samples in [from, to]: measurement field values in the range and the report values
+ * of the hours it touches (and their daily roll-up), in one transaction. Used when a file is deleted with its data.
+ */
+export async function deleteDerivedValues(db: Kysely<Database>, facilityId: string, from: Date, to: Date): Promise<{ measurementChunks: number; reportValues: number }> {
+  return db.transaction().execute(async (trx) => {
+    const measurementChunks = await deleteMeasurementValues(trx, facilityId, from, to);
+    const firstHour = Math.floor(from.getTime() / HOUR_MS) * HOUR_MS;
+    const result = await trx
+      .deleteFrom('report_values')
+      .where('facility_id', '=', facilityId)
+      .where('span_start', '>=', new Date(firstHour))
+      .where('span_start', '<=', to)
+      .executeTakeFirst();
+    await refreshDailyRollup(inTransaction(trx), facilityId, 'all', new Date(firstHour), to);
+    return { measurementChunks, reportValues: Number(result.numDeletedRows ?? 0) };
+  });
+}
+
+export interface EnqueueExecution {
+  facilityId: string;
+  from: Date;
+  to: Date;
+  dataFileIds?: string[];
+  requestedBy?: string | null;
+}
+
+/** Inserts an execution row (queued) and its job in one transaction; returns the row id. */
+export async function enqueueExecution(services: Services, input: EnqueueExecution): Promise<string> {
+  const queue = queueOf(services);
+  return services.database.db.transaction().execute(async (trx) => {
+    const row = await trx
+      .insertInto('executions')
+      .values({
+        facility_id: input.facilityId,
+        kind: 'execute',
+        period_from: input.from,
+        period_to: input.to,
+        data_file_ids: JSON.stringify(input.dataFileIds ?? []),
+        state: 'queued',
+        requested_by: input.requestedBy ?? null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const jobId = await queue.sendInTransaction(trx, 'execution', { executionId: row.id });
+    await trx.updateTable('executions').set({ job_id: jobId }).where('id', '=', row.id).execute();
+    return row.id;
+  });
+}
+
+/**
+ * Recalculates a ship's range from the samples that remain (after a file and its data were deleted): an execution of
+ * the whole UTC days touching [from, to]. Returns the execution id.
+ */
+export async function requestRecalculation(services: Services, facilityId: string, from: Date, to: Date): Promise<string> {
+  return enqueueExecution(services, { facilityId, from: new Date(floorDay(from.getTime())), to: new Date(floorDay(to.getTime()) + DAY_MS - 1) });
+}
+
+/** Executions of these rows that are not finished yet. */
+export async function pendingExecutions(db: Kysely<Database>, ids: string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const row = await db
+    .selectFrom('executions')
+    .select(sql<number>`count(*)`.as('n'))
+    .where('id', 'in', ids)
+    .where('state', 'in', ['queued', 'running'])
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

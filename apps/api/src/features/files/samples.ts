@@ -1,0 +1,178 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
+
+export interface RawSamples {
+  dataSourceId: string;
+  /** UTC epoch ms, ascending, each once. */
+  timestamps: Float64Array;
+  /** Per raw column name, one value per timestamp (NaN = missing or not in that file). */
+  columns: Record<string, Float64Array>;
+}
+
+export interface RawSampleQuery {
+  from: Date;
+  to: Date;
+  /** Raw column names to read; all when absent. */
+  channels?: string[];
+  dataSourceId?: string;
+}
+
+/** A Float64Array over bytea bytes; copies when the driver's buffer is not 8-byte aligned. */
+export function float64FromBytes(bytes: Uint8Array): Float64Array {
+  if (bytes.byteOffset % 8 === 0 && bytes.byteLength % 8 === 0) return new Float64Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 8);
+  const copy = new Uint8Array(bytes.byteLength - (bytes.byteLength % 8));
+  copy.set(bytes.subarray(0, copy.length));
+  return new Float64Array(copy.buffer);
+}
+
+interface FileChunk {
+  timestamps: Float64Array;
+  columns: Map<string, Float64Array>;
+}
+
+/**
+ * The raw samples of a ship between `from` and `to` (both included), per data source: the files with samples
+ * overlapping the period, merged in time order. Where files overlap, a timestamp is taken once, from the file
+ * imported last (a corrected re-export wins).
+ */
+export async function readRawSamples(db: Kysely<Database>, facilityId: string, query: RawSampleQuery): Promise<RawSamples[]> {
+  let files = db
+    .selectFrom('data_files as f')
+    .innerJoin('raw_timestamps as t', (join) => join.onRef('t.facility_id', '=', 'f.facility_id').onRef('t.data_file_id', '=', 'f.id'))
+    .select(['f.id', 'f.data_source_id', 't.timestamps'])
+    .where('f.facility_id', '=', facilityId)
+    .where('f.has_samples', '=', true)
+    .where('t.time_stamp_max', '>=', query.from)
+    .where('t.time_stamp_min', '<=', query.to)
+    .orderBy('f.data_source_id')
+    .orderBy('t.time_stamp_min')
+    .orderBy('f.imported_on');
+  if (query.dataSourceId) files = files.where('f.data_source_id', '=', query.dataSourceId);
+  const fileRows = await files.execute();
+  if (fileRows.length === 0) return [];
+
+  let values = db
+    .selectFrom('raw_values')
+    .select(['data_file_id', 'channel', 'values'])
+    .where('facility_id', '=', facilityId)
+    .where(
+      'data_file_id',
+      'in',
+      fileRows.map((f) => f.id),
+    );
+  if (query.channels) {
+    if (query.channels.length === 0) values = values.where('channel', 'in', ['']);
+    else values = values.where('channel', 'in', query.channels);
+  }
+  const valueRows = await values.execute();
+  const byFile = new Map<string, Map<string, Float64Array>>();
+  for (const v of valueRows) {
+    let m = byFile.get(v.data_file_id);
+    if (!m) byFile.set(v.data_file_id, (m = new Map()));
+    m.set(v.channel, float64FromBytes(v.values));
+  }
+
+  const bySource = new Map<string, FileChunk[]>();
+  for (const f of fileRows) {
+    const chunks = bySource.get(f.data_source_id) ?? [];
+    chunks.push({ timestamps: float64FromBytes(f.timestamps), columns: byFile.get(f.id) ?? new Map() });
+    bySource.set(f.data_source_id, chunks);
+  }
+  const from = query.from.getTime();
+  const to = query.to.getTime();
+  return [...bySource].map(([dataSourceId, chunks]) => ({ dataSourceId, ...mergeChunks(chunks, from, to, query.channels) }));
+}
+
+/** Merges file chunks (each ascending) into one ascending series within [from, to]; later chunks win on equal timestamps. */
+export function mergeChunks(chunks: FileChunk[], from: number, to: number, channels?: string[]): { timestamps: Float64Array; columns: Record<string, Float64Array> } {
+  const names = channels ?? [...new Set(chunks.flatMap((c) => [...c.columns.keys()]))];
+  const fast = concatenateDisjoint(chunks, from, to, names);
+  if (fast) return fast;
+  // (chunk, row) pairs inside the period; a stable sort by time keeps the later chunk last among equals.
+  const refs: { t: number; chunk: number; row: number }[] = [];
+  let sorted = true;
+  let last = -Infinity;
+  chunks.forEach((chunk, c) => {
+    const ts = chunk.timestamps;
+    for (let i = 0; i < ts.length; i++) {
+      const t = ts[i]!;
+      if (t < from || t > to) continue;
+      if (t <= last) sorted = false;
+      last = t;
+      refs.push({ t, chunk: c, row: i });
+    }
+  });
+  if (!sorted) refs.sort((a, b) => a.t - b.t || a.chunk - b.chunk);
+  const kept: typeof refs = [];
+  for (const r of refs) {
+    if (kept.length && kept[kept.length - 1]!.t === r.t) kept[kept.length - 1] = r;
+    else kept.push(r);
+  }
+  const timestamps = new Float64Array(kept.length);
+  const columns: Record<string, Float64Array> = {};
+  for (const name of names) columns[name] = new Float64Array(kept.length).fill(NaN);
+  for (let k = 0; k < kept.length; k++) {
+    const r = kept[k]!;
+    timestamps[k] = r.t;
+    const chunk = chunks[r.chunk]!;
+    for (const name of names) {
+      const column = chunk.columns.get(name);
+      if (column) columns[name]![k] = column[r.row]!;
+    }
+  }
+  return { timestamps, columns };
+}
+
+function lowerBound(ts: Float64Array, value: number): number {
+  let lo = 0;
+  let hi = ts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ts[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function upperBound(ts: Float64Array, value: number): number {
+  let lo = 0;
+  let hi = ts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ts[mid]! <= value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The usual case (daily files one after another): copy whole slices; null when chunks overlap in time. */
+function concatenateDisjoint(chunks: FileChunk[], from: number, to: number, names: string[]) {
+  const spans: { start: number; end: number }[] = [];
+  let last = -Infinity;
+  let total = 0;
+  for (const chunk of chunks) {
+    const start = lowerBound(chunk.timestamps, from);
+    const end = upperBound(chunk.timestamps, to);
+    if (end > start) {
+      if (chunk.timestamps[start]! <= last) return null;
+      last = chunk.timestamps[end - 1]!;
+    }
+    spans.push({ start, end });
+    total += Math.max(0, end - start);
+  }
+  const timestamps = new Float64Array(total);
+  const columns: Record<string, Float64Array> = {};
+  for (const name of names) columns[name] = new Float64Array(total).fill(NaN);
+  let at = 0;
+  chunks.forEach((chunk, c) => {
+    const { start, end } = spans[c]!;
+    if (end <= start) return;
+    timestamps.set(chunk.timestamps.subarray(start, end), at);
+    for (const name of names) {
+      const column = chunk.columns.get(name);
+      if (column) columns[name]!.set(column.subarray(start, end), at);
+    }
+    at += end - start;
+  });
+  return { timestamps, columns };
+}

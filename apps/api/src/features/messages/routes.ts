@@ -1,0 +1,92 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { createMessageBodySchema, messageIdParamsSchema, messageListQuerySchema, messageSchema } from '@portal/contracts/messages';
+import { MESSAGE_FORM_MESSAGES } from '@portal/contracts/forms';
+import { badRequest, notFound } from '../../errors';
+import { isUuid, requireSystemAdmin } from '../access/policy';
+import { audit } from '../audit/audit';
+import { activeNow, messagesFor, messageVisibleTo, toMessage, toPlainMessageText } from './queries';
+
+/** Broadcast and personal messages: the bell (active ones, read marks) and the administration screen. */
+export async function messageRoutes(app: FastifyInstance) {
+  const server = app.withTypeProvider<ZodTypeProvider>();
+  const { db } = app;
+
+  server.get(
+    '/api/messages',
+    { schema: { tags: ['messages'], querystring: messageListQuerySchema, response: { 200: z.array(messageSchema) } } },
+    async (request) => {
+      const caller = request.caller!;
+      if (request.query.isActive === true) {
+        const rows = await messagesFor(db, caller)
+          .where(messageVisibleTo(db, caller))
+          .where(activeNow(new Date()))
+          .orderBy('m.show_from', 'desc')
+          .orderBy('m.id')
+          .execute();
+        return rows.map(toMessage);
+      }
+      // Every message, past and upcoming included, is the administration screen's.
+      requireSystemAdmin(caller);
+      const rows = await messagesFor(db, caller).orderBy('m.show_from', 'desc').orderBy('m.id').execute();
+      return rows.map(toMessage);
+    },
+  );
+
+  server.post(
+    '/api/messages',
+    { schema: { tags: ['messages'], body: createMessageBodySchema, response: { 201: messageSchema } } },
+    async (request, reply) => {
+      const caller = request.caller!;
+      requireSystemAdmin(caller);
+      const { title, text, showFrom, showTo, notify } = request.body;
+      const plain = toPlainMessageText(text);
+      if (!plain) throw badRequest(MESSAGE_FORM_MESSAGES.textRequired, { text: MESSAGE_FORM_MESSAGES.textRequired });
+      const { id } = await db
+        .insertInto('messages')
+        .values({ title: title ? toPlainMessageText(title) || null : null, text: plain, show_from: showFrom, show_to: showTo, notify, created_by: caller.userId })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'message.create', subject: id, detail: { title, showFrom, showTo, notify } });
+      const row = await messagesFor(db, caller).where('m.id', '=', id).executeTakeFirstOrThrow();
+      return reply.code(201).send(toMessage(row));
+    },
+  );
+
+  server.delete(
+    '/api/messages/:id',
+    { schema: { tags: ['messages'], params: messageIdParamsSchema, response: { 204: z.null() } } },
+    async (request, reply) => {
+      const caller = request.caller!;
+      requireSystemAdmin(caller);
+      const { id } = request.params;
+      if (!isUuid(id)) throw notFound('Message not found');
+      // Read records and recipients go with it (ON DELETE CASCADE).
+      const deleted = await db.deleteFrom('messages').where('id', '=', id).returning('id').executeTakeFirst();
+      if (!deleted) throw notFound('Message not found');
+      await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'message.delete', subject: id });
+      return reply.code(204).send(null);
+    },
+  );
+
+  server.post(
+    '/api/messages/:id/mark-as-read',
+    { schema: { tags: ['messages'], params: messageIdParamsSchema, response: { 204: z.null() } } },
+    async (request, reply) => {
+      const caller = request.caller!;
+      const { id } = request.params;
+      if (!isUuid(id)) throw notFound('Message not found');
+      // A message the caller does not receive is not revealed.
+      const visible = await db.selectFrom('messages as m').select('m.id').where('m.id', '=', id).where(messageVisibleTo(db, caller)).executeTakeFirst();
+      if (!visible) throw notFound('Message not found');
+      await db
+        .insertInto('message_reads')
+        .values({ message_id: id, user_id: caller.userId })
+        .onConflict((oc) => oc.columns(['message_id', 'user_id']).doNothing())
+        .execute();
+      return reply.code(204).send(null);
+    },
+  );
+}
+

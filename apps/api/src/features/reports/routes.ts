@@ -1,0 +1,173 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  deleteReportValuesQuerySchema,
+  deleteReportValuesResponseSchema,
+  reportDataBodySchema,
+  reportDataQuerySchema,
+  reportDataSchema,
+  reportIdParamsSchema,
+  reportListItemSchema,
+  reportSchema,
+  updateReportBodySchema,
+} from '@portal/contracts/reports';
+import { EXPORT_FILE_NAME, exportBodySchema } from '@portal/contracts/exports';
+import type { ReportData } from '@portal/contracts/reports';
+import type { UptimeMode } from '@portal/contracts/rules';
+import { badRequest, notFound } from '../../errors';
+import type { Caller } from '../access/caller';
+import { assertFacilityVisible, isUuid, requireSystemAdmin } from '../access/policy';
+import { audit } from '../audit/audit';
+import { AnswerCache, invalidateReportsVersion, reportsVersion } from './cache';
+import { exportWorkbook } from './export';
+import { findReport, listReports, reportDetail, reportFields, visibleFleet } from './queries';
+import { refreshDailyRollup } from './rollup';
+import { sanitizeInformation } from './sanitize';
+import { reportFieldValueSources } from './sources';
+import { reportData } from './values';
+
+const MAX_HOURLY_DAYS = 400;
+
+/** Report definitions (configurator), report values (dashboards), deleting values and exports. */
+export async function reportRoutes(app: FastifyInstance) {
+  const server = app.withTypeProvider<ZodTypeProvider>();
+  const { db } = app;
+  const answers = new AnswerCache<ReportData>();
+  const definitions = new AnswerCache<Promise<Definitions>>(100);
+  type Definitions = { report: NonNullable<Awaited<ReturnType<typeof findReport>>> | undefined; fields: Awaited<ReturnType<typeof reportFields>>; sourceOf: Map<string, string> };
+  const definitionsOf = (version: string, id: string) => {
+    const key = `${version}|${id}`;
+    let value = definitions.get(key);
+    if (!value) {
+      value = Promise.all([findReport(db, id), reportFields(db, id), reportFieldValueSources(db)]).then(([report, fields, sources]) => ({ report, fields, sourceOf: sources.sourceOf }));
+      value.catch(() => definitions.clear());
+      definitions.set(key, value);
+    }
+    return value;
+  };
+
+  server.get('/api/algorithm/reports', { schema: { tags: ['reports'], response: { 200: z.array(reportListItemSchema) } } }, async (request) => {
+    requireSystemAdmin(request.caller!);
+    return listReports(db);
+  });
+
+  server.get('/api/algorithm/reports/:id', { schema: { tags: ['reports'], params: reportIdParamsSchema, response: { 200: reportSchema } } }, async (request) => {
+    requireSystemAdmin(request.caller!);
+    const report = await reportDetail(db, request.params.id);
+    if (!report) throw notFound('Report not found');
+    return report;
+  });
+
+  server.put(
+    '/api/algorithm/reports/:id/update-report',
+    { schema: { tags: ['reports'], params: reportIdParamsSchema, body: updateReportBodySchema, response: { 200: reportSchema } } },
+    async (request) => {
+      const caller = request.caller!;
+      requireSystemAdmin(caller);
+      const { id } = request.params;
+      const information = sanitizeInformation(request.body.information);
+      const updated = await db.updateTable('reports').set({ information }).where('id', '=', id).returning('id').executeTakeFirst();
+      if (!updated) throw notFound('Report not found');
+      invalidateReportsVersion(db);
+      await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'report.update', subject: id });
+      return (await reportDetail(db, id))!;
+    },
+  );
+
+  const answer = async (caller: Caller, id: string, input: { from: string; to: string; facilityId?: string; facilityIds?: string[]; duration?: UptimeMode }) => {
+    const version = await reportsVersion(db);
+    const { report, fields, sourceOf } = await definitionsOf(version, id);
+    if (!report) throw notFound('Report not found');
+    const from = new Date(input.from);
+    const to = new Date(input.to);
+    if (from.getTime() > to.getTime()) throw badRequest('From must be before to', { to: 'From must be before to' });
+    if (input.duration === 'hourly' && to.getTime() - from.getTime() > MAX_HOURLY_DAYS * 86_400_000) {
+      throw badRequest(`Hourly values for at most ${MAX_HOURLY_DAYS} days`, { duration: 'Use daily for this period' });
+    }
+    let facilityId: string | null = null;
+    if (input.facilityId) {
+      await assertFacilityVisible(db, caller, input.facilityId);
+      facilityId = input.facilityId;
+    } else if (report.target === 'Facility') {
+      throw badRequest('facilityId is required for a ship report', { facilityId: 'Required' });
+    }
+    // A fleet report asked for one ship covers that ship; otherwise the posted ships, or all the caller sees.
+    const fleetIds = report.target === 'FacilityGroup' && facilityId && !input.facilityIds ? [facilityId] : input.facilityIds;
+    const fleet = (await visibleFleet(db, caller, fleetIds)).map((f) => f.id);
+    // The key holds the ships the caller may see, so an answer is never shared beyond them.
+    const key = createHash('sha1').update(JSON.stringify([version, id, facilityId, fleet, from.getTime(), to.getTime(), input.duration ?? null])).digest('base64');
+    const cached = answers.get(key);
+    if (cached) return cached;
+    const data = await reportData(db, {
+      report: { id: report.id, target: report.target, information: report.information },
+      fields,
+      sourceOf,
+      facilityId,
+      fleet,
+      from,
+      to,
+      duration: input.duration,
+    });
+    answers.set(key, data);
+    return data;
+  };
+
+  server.get(
+    '/api/reports/:id/data',
+    { schema: { tags: ['reports'], params: reportIdParamsSchema, querystring: reportDataQuerySchema, response: { 200: reportDataSchema } } },
+    async (request) => answer(request.caller!, request.params.id, request.query),
+  );
+
+  server.post(
+    '/api/reports/:id/data',
+    { schema: { tags: ['reports'], params: reportIdParamsSchema, body: reportDataBodySchema, response: { 200: reportDataSchema } } },
+    async (request) => answer(request.caller!, request.params.id, request.body),
+  );
+
+  server.delete(
+    '/api/algorithm/reports/values',
+    { schema: { tags: ['reports'], querystring: deleteReportValuesQuerySchema, response: { 200: deleteReportValuesResponseSchema } } },
+    async (request) => {
+      const caller = request.caller!;
+      requireSystemAdmin(caller);
+      const { facilityId } = request.query;
+      const from = new Date(request.query.from);
+      const to = new Date(request.query.to);
+      if (from.getTime() > to.getTime()) throw badRequest('From must be before to', { to: 'From must be before to' });
+      const facility = isUuid(facilityId) ? await db.selectFrom('facilities').select('id').where('id', '=', facilityId).executeTakeFirst() : undefined;
+      if (!facility) throw notFound('Ship not found');
+      const result = await db.deleteFrom('report_values').where('facility_id', '=', facilityId).where('span_start', '>=', from).where('span_start', '<=', to).executeTakeFirst();
+      await refreshDailyRollup(db, facilityId, 'all', from, to);
+      const deleted = Number(result.numDeletedRows);
+      await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'report-values.delete', subject: facilityId, detail: { from, to, deleted } });
+      return { deleted };
+    },
+  );
+
+  server.post('/api/algorithm/exports', { schema: { tags: ['reports'], body: exportBodySchema } }, async (request, reply) => {
+    const caller = request.caller!;
+    requireSystemAdmin(caller);
+    const { reportCode, fieldNames, facilityIds, from, to, resolution } = request.body;
+    const report = await findReport(db, reportCode);
+    if (!report) throw notFound('Report not found');
+    const allFields = await reportFields(db, reportCode);
+    const unknown = (fieldNames ?? []).filter((n) => !allFields.some((f) => f.name === n));
+    if (unknown.length) throw badRequest(`Unknown field ${unknown.join(', ')}`, { fieldNames: `Unknown field ${unknown.join(', ')}` });
+    const sources = await reportFieldValueSources(db);
+    const sourceOf = (f: (typeof allFields)[number]) => sources.sourceOf.get(f.id) ?? f.id;
+    // Without a choice, one column per distinct hourly series: the lifetime and per-ship variants of the same values would repeat it.
+    const chosen = fieldNames?.length
+      ? allFields.filter((f) => fieldNames.includes(f.name))
+      : allFields.filter((f, i) => allFields.findIndex((g) => sourceOf(g) === sourceOf(f)) === i);
+    const ships = await visibleFleet(db, caller, facilityIds);
+    if (ships.length === 0) throw notFound('Ship not found');
+    await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'report.export', subject: reportCode, detail: { from, to, resolution, ships: ships.length } });
+    const stream = exportWorkbook(db, { report, fields: chosen, sourceOf: sources.sourceOf, ships, from: new Date(from), to: new Date(to), resolution });
+    return reply
+      .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+      .header('content-disposition', `attachment; filename="${EXPORT_FILE_NAME}"`)
+      .send(stream);
+  });
+}

@@ -1,0 +1,175 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { sql } from 'kysely';
+import { z } from 'zod';
+import { provisionFileName, SHIP_MESSAGES } from '@portal/contracts/forms/ship';
+import { MESSAGES } from '@portal/contracts/rules';
+import {
+  credentialParamsSchema,
+  shipIdParamsSchema,
+  facilitySchema,
+  isAcceptableShipImage,
+  provisionedCredentialSchema,
+  updateFacilityBodySchema,
+  UPLOAD_TOKEN_HEADER,
+  uploadCredentialSchema,
+} from '@portal/contracts/ship-info';
+import { AppError, badRequest, notFound } from '../../errors';
+import type { Caller } from '../access/caller';
+import { assertFacilityVisible, isUuid, requireSystemAdmin } from '../access/policy';
+import { audit } from '../audit/audit';
+import { attachmentDisposition } from '../documents/content-disposition';
+import { facilitiesVisibleTo, toFacility } from '../facilities/queries';
+import { createUploadCredential, resolveUploadToken } from './credentials';
+import { buildUploaderPackage } from './package';
+
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+const toCredential = (row: { id: string; created_on: Date; created_by: string | null; last_used_on: Date | null; revoked_on: Date | null }) => ({
+  id: row.id,
+  createdOn: iso(row.created_on)!,
+  createdBy: row.created_by,
+  lastUsedOn: iso(row.last_used_on),
+  revokedOn: iso(row.revoked_on),
+});
+
+export async function shipInfoRoutes(app: FastifyInstance) {
+  const server = app.withTypeProvider<ZodTypeProvider>();
+  const { db, config } = app;
+  const tags = ['ship info'];
+
+  const loadFacility = async (caller: Caller, id: string) => {
+    await assertFacilityVisible(db, caller, id);
+    return toFacility(await facilitiesVisibleTo(db, caller).where('f.id', '=', id).executeTakeFirstOrThrow());
+  };
+
+  server.get('/api/facilities/:id/facility', { schema: { tags, params: shipIdParamsSchema, response: { 200: facilitySchema } } }, async (request) =>
+    loadFacility(request.caller!, request.params.id),
+  );
+
+  server.put(
+    '/api/facilities/:id/facility',
+    { schema: { tags, params: shipIdParamsSchema, body: updateFacilityBodySchema, response: { 200: facilitySchema } } },
+    async (request) => {
+      const caller = request.caller!;
+      const { id } = request.params;
+      await assertFacilityVisible(db, caller, id);
+      requireSystemAdmin(caller);
+      const body = request.body;
+      if (body.imageBase64 && !isAcceptableShipImage(body.imageBase64)) {
+        throw badRequest(SHIP_MESSAGES.imageTooLarge, { imageBase64: SHIP_MESSAGES.imageTooLarge });
+      }
+      await db
+        .updateTable('facilities')
+        .set({
+          name: body.name,
+          imo: body.imo || null,
+          scrubber_system_type: body.scrubberSystemType || null,
+          number_of_scrubbers: body.numberOfScrubbers,
+          total_effect_kw: body.totalEffectKW,
+          system_manufacturer: body.systemManufacturer,
+          start_date: body.startDate,
+          end_date: body.endDate,
+          image_base64: body.imageBase64,
+        })
+        .where('id', '=', id)
+        .execute();
+      await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'facility.update', subject: id, detail: { name: body.name } });
+      return loadFacility(caller, id);
+    },
+  );
+
+  // --- Automate file upload -----------------------------------------------------------------------
+
+  server.get(
+    '/api/facilities/:id/upload-credentials',
+    { schema: { tags, params: shipIdParamsSchema, response: { 200: z.array(uploadCredentialSchema) } } },
+    async (request) => {
+      const caller = request.caller!;
+      await assertFacilityVisible(db, caller, request.params.id);
+      requireSystemAdmin(caller);
+      const rows = await db.selectFrom('upload_credentials').selectAll().where('facility_id', '=', request.params.id).orderBy('created_on', 'desc').execute();
+      return rows.map(toCredential);
+    },
+  );
+
+  server.post(
+    '/api/facilities/:id/upload-credentials',
+    { schema: { tags, params: shipIdParamsSchema, response: { 201: provisionedCredentialSchema } } },
+    async (request, reply) => {
+      const caller = request.caller!;
+      const { id } = request.params;
+      await assertFacilityVisible(db, caller, id);
+      requireSystemAdmin(caller);
+      const facility = await db.selectFrom('facilities').select('name').where('id', '=', id).executeTakeFirstOrThrow();
+      if (!facility.name.trim()) throw badRequest(SHIP_MESSAGES.shipNameRequired, { name: SHIP_MESSAGES.shipNameRequired });
+      const { row, token } = await createUploadCredential(db, id, caller.userId);
+      await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'facility.provision', subject: id, detail: { credentialId: row.id } });
+      return reply.code(201).send({ ...toCredential(row), token });
+    },
+  );
+
+  server.delete(
+    '/api/facilities/:id/upload-credentials/:credentialId',
+    { schema: { tags, params: credentialParamsSchema, response: { 204: z.null() } } },
+    async (request, reply) => {
+      const caller = request.caller!;
+      const { id, credentialId } = request.params;
+      await assertFacilityVisible(db, caller, id);
+      requireSystemAdmin(caller);
+      const updated = isUuid(credentialId)
+        ? await db
+            .updateTable('upload_credentials')
+            .set({ revoked_on: sql<Date>`coalesce(revoked_on, now())` })
+            .where('id', '=', credentialId)
+            .where('facility_id', '=', id)
+            .executeTakeFirst()
+        : undefined;
+      if (!updated || Number(updated.numUpdatedRows) === 0) throw notFound('Upload credential not found');
+      await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'facility.revoke-upload-credential', subject: id, detail: { credentialId } });
+      return reply.code(204).send(null);
+    },
+  );
+
+  server.get(
+    '/api/scripts/psdu/facilities/:id',
+    { schema: { tags, params: shipIdParamsSchema } },
+    async (request, reply) => {
+      const caller = request.caller!;
+      const { id } = request.params;
+      await assertFacilityVisible(db, caller, id);
+      requireSystemAdmin(caller);
+      const facility = await db.selectFrom('facilities').select(['id', 'name']).where('id', '=', id).executeTakeFirstOrThrow();
+      if (!facility.name.trim()) throw badRequest(SHIP_MESSAGES.shipNameRequired);
+      // A token provisioned a moment ago may come along to be written into the configuration; it must be this ship's.
+      const header = request.headers[UPLOAD_TOKEN_HEADER];
+      const token = typeof header === 'string' ? header.trim() : '';
+      if (token && (await resolveUploadToken(db, token))?.facilityId !== id) throw badRequest('The upload token does not belong to this ship');
+      const dataSources = await db
+        .selectFrom('facility_data_sources')
+        .select(['id', 'name', 'is_primary'])
+        .where('facility_id', '=', id)
+        .orderBy('is_primary', 'desc')
+        .orderBy('name')
+        .execute();
+      if (!dataSources.length) throw new AppError('UNPROCESSABLE', `${MESSAGES.PSDU_BUILD_ERROR} The ship has no data source to upload to.`);
+      let zip: Uint8Array;
+      try {
+        zip = buildUploaderPackage({
+          serverUrl: config.publicUrl,
+          facilityId: id,
+          shipName: facility.name,
+          token,
+          dataSources: dataSources.map((d) => ({ id: d.id, name: d.name, isPrimary: d.is_primary })),
+        });
+      } catch (error) {
+        request.log.error({ err: error }, 'PSDU package failed');
+        throw new AppError('INTERNAL', MESSAGES.PSDU_BUILD_ERROR);
+      }
+      return reply
+        .header('content-type', 'application/zip')
+        .header('content-disposition', attachmentDisposition(provisionFileName(facility.name)))
+        .header('cache-control', 'no-store')
+        .send(Buffer.from(zip));
+    },
+  );
+}

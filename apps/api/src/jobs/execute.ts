@@ -1,0 +1,215 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+import type { Services } from '../services';
+import { computePeriod, storeComputed, ExecutionError, type ComputeRequest } from './engine';
+import { ceilDayExclusive, floorDay } from './series';
+import type { ExecutionJob, JobOutcome, RecalculationJob } from './queue';
+
+/**
+ * The jobs. An execution row (executions) is what users see: queued -> running -> done | failed. The job is
+ * idempotent: its values replace the period's values in one transaction that also marks the row done, so a rerun
+ * after a crash finds the row done and changes nothing, and a rerun after a crash mid-way computes the same values
+ * again (docs/decisions/0040-execution.md).
+ */
+
+export interface JobContext {
+  jobId: string;
+  retryCount: number;
+  retryLimit: number;
+}
+
+/** Engine options for tests and benchmarks. */
+export interface RunOptions {
+  budgetMs?: number;
+  timings?: Record<string, number>;
+}
+
+const env = () => ({
+  pauseMs: Number(process.env.EXECUTION_TEST_PAUSE_MS ?? 0),
+  crashAfterCommit: process.env.EXECUTION_TEST_CRASH_AFTER_COMMIT === '1',
+  budgetMs: process.env.EXECUTION_BUDGET_MS ? Number(process.env.EXECUTION_BUDGET_MS) : undefined,
+});
+
+
+/** Marks a failure: permanent errors and the last retry fail the row; earlier retries put it back in the queue. */
+async function recordFailure(db: Kysely<Database>, executionId: string, error: unknown, context: JobContext): Promise<JobOutcome> {
+  const permanent = error instanceof ExecutionError;
+  const message = error instanceof Error ? error.message : String(error);
+  const last = permanent || context.retryCount >= context.retryLimit;
+  await db
+    .updateTable('executions')
+    .set(last ? { state: 'failed', finished_on: new Date(), error: message } : { state: 'queued', error: `Attempt ${context.retryCount + 1} failed, retrying: ${message}` })
+    .where('id', '=', executionId)
+    .where('state', '!=', 'done')
+    .execute();
+  return { status: 'failed', error: message, permanent };
+}
+
+/** Runs one execution row: marks it running, computes its period and replaces the values, marking it done in the same transaction. */
+export async function runExecution(services: Services, job: ExecutionJob, context: JobContext, options: RunOptions = {}): Promise<JobOutcome> {
+  const { db } = services.database;
+  const claimed = await db
+    .updateTable('executions')
+    .set((eb) => ({ state: 'running', started_on: new Date(), finished_on: null, attempts: eb('attempts', '+', 1), job_id: context.jobId }))
+    .where('id', '=', job.executionId)
+    .where('state', 'in', ['queued', 'running', 'failed'])
+    .returning(['id', 'facility_id', 'period_from', 'period_to', 'kind', 'detail'])
+    .executeTakeFirst();
+  if (!claimed) return { status: 'skipped', reason: 'The execution is done already or no longer exists' };
+  const t = env();
+  try {
+    const detail = (claimed.detail ?? {}) as { measurementFieldIds?: string[]; reportFieldIds?: string[] };
+    const request: ComputeRequest = {
+      facilityId: claimed.facility_id,
+      from: floorDay(new Date(claimed.period_from).getTime()),
+      to: ceilDayExclusive(new Date(claimed.period_to).getTime() - 1),
+      measurementFieldIds: detail.measurementFieldIds ? new Set(detail.measurementFieldIds) : 'all',
+      reportFieldIds: detail.reportFieldIds ? new Set(detail.reportFieldIds) : 'all',
+      budgetMs: options.budgetMs ?? t.budgetMs,
+      timings: options.timings,
+    };
+    const computed = await computePeriod(db, request);
+    const started = performance.now();
+    await db.transaction().execute(async (trx) => {
+      await storeComputed(trx, computed);
+      if (t.pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, t.pauseMs));
+      await trx.updateTable('executions').set({ state: 'done', finished_on: new Date(), error: null }).where('id', '=', claimed.id).execute();
+    });
+    if (options.timings) options.timings['commit'] = (options.timings['commit'] ?? 0) + (performance.now() - started);
+    if (t.crashAfterCommit) process.kill(process.pid, 'SIGKILL');
+    return { status: 'done' };
+  } catch (error) {
+    return recordFailure(db, claimed.id, error, context);
+  }
+}
+
+/**
+ * A queued recalculation: for every calculation still queued, the field (and the measurement and report fields that
+ * read it) is recomputed over the calculation's validity on every ship it concerns (a measurement field
+ * calculation: its ship; a report field calculation: every ship with values), one execution row per ship; then
+ * both recalculation dates are cleared.
+ */
+export async function runRecalculation(services: Services, job: RecalculationJob, context: JobContext, options: RunOptions = {}): Promise<JobOutcome> {
+  const { db } = services.database;
+  const plans = await planRecalculation(db, job);
+  if (plans.calculationIds.length === 0) return { status: 'skipped', reason: 'Nothing is queued any more (cancelled)' };
+  for (const plan of plans.facilities) {
+    // One execution row per ship and job, reused by a retry.
+    let execution = await db
+      .selectFrom('executions')
+      .select(['id', 'state'])
+      .where('facility_id', '=', plan.facilityId)
+      .where('kind', '=', 'recalculation')
+      .where(sql<boolean>`detail->>'jobId' = ${context.jobId}`)
+      .executeTakeFirst();
+    if (!execution) {
+      execution = await db
+        .insertInto('executions')
+        .values({
+          facility_id: plan.facilityId,
+          kind: 'recalculation',
+          period_from: new Date(plan.from),
+          period_to: new Date(plan.to),
+          state: 'queued',
+          detail: JSON.stringify({ jobId: context.jobId, calculationIds: plans.calculationIds, measurementFieldIds: plan.measurementFieldIds, reportFieldIds: plan.reportFieldIds }),
+        })
+        .returning(['id', 'state'])
+        .executeTakeFirstOrThrow();
+    }
+    if (execution.state === 'done') continue;
+    const outcome = await runExecution(services, { executionId: execution.id }, context, options);
+    if (outcome.status === 'failed') return outcome;
+  }
+  const table = job.kind === 'measurement-field' ? 'measurement_field_calculations' : 'report_field_calculations';
+  await db.updateTable(table).set({ recalculation_requested_on: null, recalculation_queued_on: null }).where('id', 'in', plans.calculationIds).where('recalculation_queued_on', 'is not', null).execute();
+  return { status: 'done' };
+}
+
+interface FacilityPlan {
+  facilityId: string;
+  from: number;
+  to: number;
+  measurementFieldIds: string[];
+  reportFieldIds: string[];
+}
+
+/** What a recalculation recomputes, per ship. */
+export async function planRecalculation(db: Kysely<Database>, job: RecalculationJob): Promise<{ calculationIds: string[]; facilities: FacilityPlan[] }> {
+  if (job.calculationIds.length === 0) return { calculationIds: [], facilities: [] };
+  const reportInputs = await db.selectFrom('report_field_calculations').select(['report_field_id', 'input_ids']).where('approved_on', 'is not', null).execute();
+  const plans = new Map<string, FacilityPlan>();
+  const add = (facilityId: string, from: number, to: number, measurementFieldIds: string[], reportFieldIds: string[]) => {
+    const plan = plans.get(facilityId) ?? { facilityId, from, to, measurementFieldIds: [], reportFieldIds: [] };
+    plan.from = Math.min(plan.from, from);
+    plan.to = Math.max(plan.to, to);
+    plan.measurementFieldIds = [...new Set([...plan.measurementFieldIds, ...measurementFieldIds])];
+    plan.reportFieldIds = [...new Set([...plan.reportFieldIds, ...reportFieldIds])];
+    plans.set(facilityId, plan);
+  };
+  const dataRange = async (facilityIds?: string[]) => {
+    let query = db
+      .selectFrom('facilities')
+      .select(['id', 'data_timestamp_min', 'data_timestamp_max'])
+      .where('data_timestamp_min', 'is not', null)
+      .where('data_timestamp_max', 'is not', null);
+    if (facilityIds) query = query.where('id', 'in', facilityIds.length ? facilityIds : ['00000000-0000-0000-0000-000000000000']);
+    return query.execute();
+  };
+  const clip = (range: { data_timestamp_min: Date | null; data_timestamp_max: Date | null }, validFrom: Date | null, validTo: Date | null) => {
+    const from = Math.max(new Date(range.data_timestamp_min!).getTime(), validFrom ? new Date(validFrom).getTime() : -Infinity);
+    const to = Math.min(new Date(range.data_timestamp_max!).getTime() + 1, validTo ? new Date(validTo).getTime() : Infinity);
+    return to > from ? { from, to } : null;
+  };
+
+  let calculationIds: string[];
+  if (job.kind === 'measurement-field') {
+    const calcs = await db
+      .selectFrom('measurement_field_calculations')
+      .select(['id', 'facility_id', 'measurement_field_id', 'valid_from', 'valid_to'])
+      .where('id', 'in', job.calculationIds)
+      .where('recalculation_queued_on', 'is not', null)
+      .execute();
+    calculationIds = calcs.map((c) => c.id);
+    const ranges = new Map((await dataRange([...new Set(calcs.map((c) => c.facility_id))])).map((r) => [r.id, r]));
+    for (const calc of calcs) {
+      const range = ranges.get(calc.facility_id);
+      const period = range && clip(range, calc.valid_from, calc.valid_to);
+      if (!period) continue;
+      // The field and every field that reads it, directly or through others, on that ship.
+      const approved = await db
+        .selectFrom('measurement_field_calculations')
+        .select(['measurement_field_id', 'input_ids'])
+        .where('facility_id', '=', calc.facility_id)
+        .where('approved_on', 'is not', null)
+        .execute();
+      const fields = new Set([calc.measurement_field_id]);
+      for (let grew = true; grew; ) {
+        grew = false;
+        for (const a of approved) {
+          if (!fields.has(a.measurement_field_id) && (a.input_ids ?? []).some((id) => fields.has(id))) {
+            fields.add(a.measurement_field_id);
+            grew = true;
+          }
+        }
+      }
+      const reportFields = reportInputs.filter((r) => (r.input_ids ?? []).some((id) => fields.has(id))).map((r) => r.report_field_id);
+      add(calc.facility_id, period.from, period.to, [...fields], reportFields);
+    }
+  } else {
+    const calcs = await db
+      .selectFrom('report_field_calculations')
+      .select(['id', 'report_field_id', 'valid_from', 'valid_to'])
+      .where('id', 'in', job.calculationIds)
+      .where('recalculation_queued_on', 'is not', null)
+      .execute();
+    calculationIds = calcs.map((c) => c.id);
+    const ranges = calcs.length ? await dataRange() : [];
+    for (const calc of calcs) {
+      for (const range of ranges) {
+        const period = clip(range, calc.valid_from, calc.valid_to);
+        if (period) add(range.id, period.from, period.to, [], [calc.report_field_id]);
+      }
+    }
+  }
+  return { calculationIds, facilities: [...plans.values()] };
+}

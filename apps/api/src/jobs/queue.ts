@@ -1,0 +1,170 @@
+import { CompiledQuery, type Kysely } from 'kysely';
+import { fromKysely, PgBoss, type JobResult, type JobWithMetadata } from 'pg-boss';
+import { z } from 'zod';
+import type { Database } from '../db/schema';
+import type { JobQueue, Services } from '../services';
+
+/**
+ * The job queue (pg-boss) on both database kinds (docs/decisions/0040-execution.md):
+ * - PostgreSQL: pg-boss gets its own small pool from the connection string; several processes share the queue and
+ *   each job is claimed once (SKIP LOCKED).
+ * - PGlite: one connection for the whole process, shared with our Kysely pool (size 1). pg-boss goes through that
+ *   same pool, so its statements queue up behind ours and never land inside one of our transactions.
+ * Jobs are retried with exponential backoff; a worker that dies stops its heartbeat and the job is retried by the
+ * supervisor of any live process.
+ */
+
+export const JOB_NAMES = { execution: 'execution', recalculation: 'recalculation' } as const;
+export type JobName = (typeof JOB_NAMES)[keyof typeof JOB_NAMES];
+
+/** An execution row (executions.id) to run: its facility, period and kind are in the row. */
+export interface ExecutionJob {
+  executionId: string;
+}
+
+/** A queued recalculation: the calculations whose fields (and dependents) are recomputed over their validity. */
+export interface RecalculationJob {
+  kind: 'measurement-field' | 'report-field';
+  calculationIds: string[];
+}
+
+export interface JobPayloads {
+  execution: ExecutionJob;
+  recalculation: RecalculationJob;
+}
+
+/** How a job ended: done (or nothing to do), or failed; a permanent failure is not retried. */
+export type JobOutcome = { status: 'done' } | { status: 'skipped'; reason: string } | { status: 'failed'; error: string; permanent: boolean };
+export type JobHandler<N extends JobName> = (data: JobPayloads[N], meta: { jobId: string; retryCount: number; retryLimit: number }) => Promise<JobOutcome>;
+export type JobHandlers = { [N in JobName]: JobHandler<N> };
+
+/** Tuning read from the environment (defaults for production; tests shorten them). */
+const tuningSchema = z.object({
+  QUEUE_RETRY_LIMIT: z.coerce.number().int().min(0).default(4),
+  QUEUE_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).default(5),
+  QUEUE_RETRY_DELAY_MAX_SECONDS: z.coerce.number().int().min(1).default(300),
+  /** A running job sends a heartbeat every half of this; without one for this long the job is retried. */
+  QUEUE_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).default(30),
+  QUEUE_SUPERVISE_SECONDS: z.coerce.number().int().min(1).default(15),
+  QUEUE_POLLING_SECONDS: z.coerce.number().min(0.5).default(1),
+  QUEUE_CONCURRENCY: z.coerce.number().int().min(1).default(1),
+});
+export type QueueTuning = z.infer<typeof tuningSchema>;
+export const queueTuning = (env: NodeJS.ProcessEnv = process.env): QueueTuning => tuningSchema.parse(env);
+
+export interface Queue extends JobQueue {
+  boss: PgBoss;
+  /** Whether this process runs workers. */
+  working: boolean;
+  /** Starts the workers (if not yet). */
+  work(handlers: JobHandlers): Promise<void>;
+  /** Sends a job inside one of our transactions: the job exists exactly when the transaction commits. */
+  sendInTransaction<N extends JobName>(trx: Kysely<Database>, name: N, data: JobPayloads[N]): Promise<string>;
+  stop(options?: { graceful?: boolean; timeoutMs?: number }): Promise<void>;
+}
+
+/**
+ * pg-boss's database adapter over our Kysely pool, for PGlite. Each statement holds the one connection for its own
+ * duration; a multi-statement block that fails half-way (a BEGIN ... COMMIT of pg-boss) is rolled back on the same
+ * connection before it is released, so no aborted transaction is left for the next query.
+ */
+export function kyselyAdapter(db: Kysely<Database>) {
+  return {
+    async executeSql(text: string, values?: unknown[]) {
+      return db.connection().execute(async (connection) => {
+        try {
+          const result = await connection.executeQuery(CompiledQuery.raw(text, values ?? []));
+          // A multi-statement text gives one result per statement on node-postgres; pg-boss wants the rows of all.
+          const rows = Array.isArray(result) ? (result as { rows?: unknown[] }[]).flatMap((r) => r.rows ?? []) : [...result.rows];
+          return { rows: rows as any[] };
+        } catch (error) {
+          if (!values?.length && /\bBEGIN\b/i.test(text)) await connection.executeQuery(CompiledQuery.raw('ROLLBACK')).catch(() => undefined);
+          throw error;
+        }
+      });
+    },
+  };
+}
+
+export async function startQueue(services: Services, options: { tuning?: Partial<QueueTuning>; onError?: (error: Error) => void } = {}): Promise<Queue> {
+  const tuning = { ...queueTuning(), ...options.tuning };
+  const { database } = services;
+  const common = {
+    superviseIntervalSeconds: tuning.QUEUE_SUPERVISE_SECONDS,
+    monitorIntervalSeconds: tuning.QUEUE_SUPERVISE_SECONDS,
+    schedule: false,
+    application_name: 'portal-queue',
+  };
+  const boss =
+    database.kind === 'postgres'
+      ? new PgBoss({ ...common, connectionString: database.connectionString!, max: 4 })
+      : new PgBoss({ ...common, backend: 'pglite', db: kyselyAdapter(database.db) });
+  boss.on('error', (error) => (options.onError ?? ((e) => console.error('queue error:', e.message)))(error));
+  await boss.start();
+  const queueOptions = {
+    retryLimit: tuning.QUEUE_RETRY_LIMIT,
+    retryDelay: tuning.QUEUE_RETRY_DELAY_SECONDS,
+    retryBackoff: true,
+    retryDelayMax: tuning.QUEUE_RETRY_DELAY_MAX_SECONDS,
+    heartbeatSeconds: tuning.QUEUE_HEARTBEAT_SECONDS,
+    // A long execution (years of a ship) stays alive by its heartbeat; this is only the outer bound.
+    expireInSeconds: 6 * 60 * 60,
+  };
+  for (const name of Object.values(JOB_NAMES)) {
+    const existing = await boss.getQueue(name);
+    if (!existing) await boss.createQueue(name, queueOptions);
+    else await boss.updateQueue(name, { retryLimit: queueOptions.retryLimit, retryDelay: queueOptions.retryDelay, retryBackoff: true, retryDelayMax: queueOptions.retryDelayMax, expireInSeconds: queueOptions.expireInSeconds });
+  }
+  // pg-boss caches its queues at start, before ours existed. A cache miss inside sendInTransaction would query through
+  // pg-boss's own connection, which on PGlite is the one our transaction holds: warm the cache now.
+  for (const name of Object.values(JOB_NAMES)) await boss.getJobById(name, '00000000-0000-0000-0000-000000000000');
+
+  let working = false;
+  const queue: Queue = {
+    boss,
+    get working() {
+      return working;
+    },
+    async send(name, data, sendOptions) {
+      return boss.send(name, data, { ...(sendOptions?.singletonKey ? { singletonKey: sendOptions.singletonKey } : {}), ...(sendOptions?.retryLimit !== undefined ? { retryLimit: sendOptions.retryLimit } : {}) });
+    },
+    async sendInTransaction(trx, name, data) {
+      const id = await boss.send(name, data as object, { db: fromKysely(trx) });
+      if (!id) throw new Error(`The ${name} job was not created`);
+      return id;
+    },
+    async work(handlers) {
+      if (working) return;
+      working = true;
+      for (const name of Object.values(JOB_NAMES)) {
+        const handler = handlers[name] as JobHandler<JobName>;
+        await boss.work(
+          name,
+          { pollingIntervalSeconds: tuning.QUEUE_POLLING_SECONDS, localConcurrency: tuning.QUEUE_CONCURRENCY, batchSize: 1, includeMetadata: true, perJobResults: true },
+          async (jobs: JobWithMetadata<JobPayloads[JobName]>[]): Promise<JobResult[]> => {
+            const results: JobResult[] = [];
+            for (const job of jobs) {
+              const outcome = await handler(job.data, { jobId: job.id, retryCount: job.retryCount, retryLimit: job.retryLimit });
+              if (outcome.status !== 'failed') results.push({ id: job.id, status: 'completed', output: outcome });
+              // A calculation error is a property of the data and the calculations: retrying would fail the same way.
+              else results.push({ id: job.id, status: outcome.permanent ? 'deadletter' : 'failed', output: { message: outcome.error } });
+            }
+            return results;
+          },
+        );
+      }
+    },
+    async stop(stopOptions) {
+      await boss.stop({ graceful: stopOptions?.graceful ?? true, timeout: stopOptions?.timeoutMs ?? 10_000, close: true });
+    },
+  };
+  services.queue = queue;
+  return queue;
+}
+
+/** The queue of this process; an error when it was not started (main.ts starts it in every process). */
+export function queueOf(services: Services): Queue {
+  const queue = services.queue as Queue | undefined;
+  if (!queue || !('sendInTransaction' in queue)) throw new Error('The job queue is not started in this process');
+  return queue;
+}

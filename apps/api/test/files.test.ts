@@ -1,0 +1,203 @@
+import { zipSync, strToU8 } from 'fflate';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readRawSamples } from '../src/features/files/samples';
+import { startTestServer, type TestServer } from './harness';
+import { CSV_CONFIGURATION, csvFile, ingestionCounts, sendFile } from './upload-helpers';
+
+let server: TestServer;
+let facilityId: string;
+let dataSourceId: string;
+let uploadUrl: string;
+
+/** Marks every entry of a zip as encrypted (general purpose bit 0), in the local and central headers. */
+function markEncrypted(zip: Uint8Array): Buffer {
+  const buf = Buffer.from(zip);
+  for (let i = 0; i + 4 <= buf.length; i++) {
+    const sig = buf.readUInt32LE(i);
+    if (sig === 0x04034b50) buf.writeUInt16LE(buf.readUInt16LE(i + 6) | 1, i + 6);
+    else if (sig === 0x02014b50) buf.writeUInt16LE(buf.readUInt16LE(i + 8) | 1, i + 8);
+  }
+  return buf;
+}
+
+const facility = async () => {
+  const ships = (await (await server.as('admin')).get('/api/facilities')).json() as { id: string; dataTimeStampMin: string | null; dataTimeStampMax: string | null; dataCoverage: number | null }[];
+  return ships.find((s) => s.id === facilityId)!;
+};
+
+const upload = (fileName: string, content: Buffer | string, username = 'admin') => sendFile(server, username, 'POST', uploadUrl, fileName, content);
+
+beforeAll(async () => {
+  server = await startTestServer();
+  facilityId = server.seed.facilityIds.atlantic_meridian!;
+  const admin = await server.as('admin');
+  const created = await admin.post(`/api/algorithm/facility/${facilityId}/datasource`, {
+    name: 'Logger',
+    dataSourceReaderId: 'delimited-text',
+    dataSourceReaderConfiguration: CSV_CONFIGURATION,
+    measureFrequencyInSeconds: 60,
+    utcTimezoneOffsetInMinutes: 60,
+    note: '',
+    isPrimary: true,
+  });
+  expect(created.statusCode).toBe(201);
+  dataSourceId = created.json().id;
+  uploadUrl = `/api/algorithm/facilitydatasource/${dataSourceId}/file`;
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('upload and storage', () => {
+  it('imports a CSV: timestamps in UTC by the data source offset, every raw column stored, the ship range and coverage set', async () => {
+    const response = await upload('day1.csv', csvFile({ start: '2026-03-01 01:00:00', rows: 120 }));
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ ids: [expect.any(String)], errorMessages: [] });
+    const files = (await (await server.as('admin')).get(uploadUrl)).json();
+    // Local clock 01:00 at UTC+60 min is 00:00 UTC.
+    expect(files).toEqual([expect.objectContaining({ fileName: 'day1.csv', timeStampMin: '2026-03-01T00:00:00.000Z', timeStampMax: '2026-03-01T01:59:00.000Z', rowCount: 120 })]);
+    const ship = await facility();
+    expect(ship).toMatchObject({ dataTimeStampMin: '2026-03-01T00:00:00.000Z', dataTimeStampMax: '2026-03-01T01:59:00.000Z', dataCoverage: 100 });
+
+    const [samples] = await readRawSamples(server.services.database.db, facilityId, { from: new Date('2026-03-01T00:30:00Z'), to: new Date('2026-03-01T00:31:00Z') });
+    expect(samples!.dataSourceId).toBe(dataSourceId);
+    expect([...samples!.timestamps]).toEqual([Date.parse('2026-03-01T00:30:00Z'), Date.parse('2026-03-01T00:31:00Z')]);
+    expect(Object.keys(samples!.columns).sort()).toEqual(['CO2', 'Flow', 'SO2']);
+    expect([...samples!.columns.CO2!]).toEqual([30.1, 31.1]);
+  });
+
+  it('recognises a re-upload of the same content and does not import it twice', async () => {
+    const before = await ingestionCounts(server);
+    const response = await upload('day1-again.csv', csvFile({ start: '2026-03-01 01:00:00', rows: 120 }));
+    expect(response.json().ids).toEqual([]);
+    expect(response.json().errorMessages).toEqual([expect.stringMatching(/^day1-again\.csv: already imported on \d{4}\.\d{2}\.\d{2} \d{2}:\d{2}$/)]);
+    expect(await ingestionCounts(server)).toEqual(before);
+  });
+
+  it('imports the files of a zip and answers each rejected entry by name; coverage counts the gap', async () => {
+    const zip = zipSync({
+      'day3.csv': strToU8(csvFile({ start: '2026-03-03 01:00:00', rows: 60 })),
+      'notes.pdf': strToU8('not data'),
+    });
+    const response = await upload('days.zip', Buffer.from(zip));
+    expect(response.json().ids).toHaveLength(1);
+    expect(response.json().errorMessages).toEqual([expect.stringContaining('notes.pdf')]);
+    const ship = await facility();
+    expect(ship.dataTimeStampMax).toBe('2026-03-03T00:59:00.000Z');
+    // 180 samples present of the 2 days + 1 hour expected at one a minute.
+    const expected = Math.floor((Date.parse('2026-03-03T00:59:00Z') - Date.parse('2026-03-01T00:00:00Z')) / 60_000) + 1;
+    expect(ship.dataCoverage).toBeCloseTo(Math.round((180 / expected) * 1000) / 10, 5);
+  });
+
+  it('merges the files of a data source in time order when reading raw samples', async () => {
+    const [samples] = await readRawSamples(server.services.database.db, facilityId, { from: new Date('2026-03-01T01:58:00Z'), to: new Date('2026-03-03T00:01:00Z'), channels: ['SO2'] });
+    expect(samples!.timestamps.length).toBe(4);
+    expect([...samples!.timestamps].map((t) => new Date(t).toISOString())).toEqual(['2026-03-01T01:58:00.000Z', '2026-03-01T01:59:00.000Z', '2026-03-03T00:00:00.000Z', '2026-03-03T00:01:00.000Z']);
+    expect(Object.keys(samples!.columns)).toEqual(['SO2']);
+  });
+});
+
+describe('bad input: a clear message, nothing half-imported, the server keeps running', () => {
+  const header = 'Timestamp,SO2,CO2\n';
+  const cases: [string, string, Buffer | string, RegExp][] = [
+    ['wrong extension', 'data.pdf', 'x', /file type \.pdf is not accepted/],
+    ['empty file', 'empty.csv', '', /empty\.csv: The file is empty/],
+    ['header only', 'header.csv', header, /header\.csv: The file has a header but no data rows/],
+    ['unparseable timestamps', 'times.csv', `${header}yesterday noon,1,2\n`, /times\.csv: Row 2: timestamp 'yesterday noon' does not match the format/],
+    ['duplicate timestamps', 'dupes.csv', `${header}2026-04-01 00:00:00,1,2\n2026-04-01 00:00:00,1,2\n`, /dupes\.csv: Rows 2 and 3 have the same timestamp/],
+    ['non-numeric cells in a numeric channel', 'text.csv', `${header}2026-04-01 00:00:00,1,2\n2026-04-01 00:01:00,ERR,2\n2026-04-01 00:02:00,3,2\n`, /text\.csv: Row 3, column 'SO2': 'ERR' is not a number/],
+    ['mixed row lengths', 'rows.csv', `${header}2026-04-01 00:00:00,1,2\n2026-04-01 00:01:00,1,2,3,4\n`, /rows\.csv: Row 3 has more values than the 3 columns/],
+    ['a 10 MB line', 'long.csv', `${header}2026-04-01 00:00:00,${'1'.repeat(10 * 1024 * 1024)},2\n`, /long\.csv: Row 2 is 10,485,[0-9]+ bytes long; a row may hold at most/],
+    ['5,000 columns', 'wide.csv', `Timestamp,${Array.from({ length: 5000 }, (_, i) => `C${i}`).join(',')}\n`, /wide\.csv: The header has more than 2,000 columns; a file may have at most 2,000/],
+    ['zip with ../ in an entry name', 'slip.zip', Buffer.from(zipSync({ '../evil.csv': strToU8(csvFile({ start: '2026-04-01 00:00:00', rows: 2 })) })), /\.\.\/evil\.csv: the path leads outside the archive/],
+    ['zip with an absolute entry name', 'abs.zip', Buffer.from(zipSync({ '/etc/evil.csv': strToU8(csvFile({ start: '2026-04-01 00:00:00', rows: 2 })) })), /absolute paths are not accepted/],
+    ['zip bomb', 'bomb.zip', Buffer.from(zipSync({ 'zeros.csv': new Uint8Array(30 * 1024 * 1024) }, { level: 9 })), /zeros\.csv: it is compressed [\d,]+:1, more than the 400:1 accepted; it looks like a zip bomb/],
+    ['encrypted entry', 'secret.zip', markEncrypted(zipSync({ 'secret.csv': strToU8(csvFile({ start: '2026-04-01 00:00:00', rows: 2 })) })), /secret\.csv: the file is encrypted/],
+    ['truncated zip', 'broken.zip', Buffer.from(zipSync({ 'a.csv': strToU8(csvFile({ start: '2026-04-01 00:00:00', rows: 50 })) })).subarray(0, 200), /broken\.zip is damaged or incomplete/],
+    ['zip inside zip', 'nested.zip', Buffer.from(zipSync({ 'inner.zip': zipSync({ 'a.csv': strToU8('x') }) })), /inner\.zip: zip inside zip is not accepted/],
+  ];
+
+  it.each(cases)('%s', async (_name, fileName, content, message) => {
+    const before = await ingestionCounts(server);
+    const response = await upload(fileName, content);
+    expect(response.statusCode).toBe(200);
+    expect(response.json().ids).toEqual([]);
+    expect(response.json().errorMessages).toEqual([expect.stringMatching(message)]);
+    expect(await ingestionCounts(server)).toEqual(before);
+    expect((await server.app.inject({ url: '/api/version' })).statusCode).toBe(200);
+  });
+
+  it('rejects an upload over the size limit', async () => {
+    const before = await ingestionCounts(server);
+    const limit = server.services.config.UPLOAD_MAX_BYTES;
+    server.services.config.UPLOAD_MAX_BYTES = 64 * 1024;
+    try {
+      const response = await upload('big.csv', csvFile({ start: '2026-05-01 00:00:00', rows: 3000 }));
+      expect(response.json()).toEqual({ ids: [], errorMessages: ['The upload is larger than 66 kB, the most accepted at once.'] });
+    } finally {
+      server.services.config.UPLOAD_MAX_BYTES = limit;
+    }
+    expect(await ingestionCounts(server)).toEqual(before);
+  });
+
+  it('imports two identical uploads sent at once only once', async () => {
+    const before = await ingestionCounts(server);
+    const content = csvFile({ start: '2026-06-01 00:00:00', rows: 500 });
+    const [a, b] = await Promise.all([upload('twin-a.csv', content), upload('twin-b.csv', content)]);
+    const answers = [a.json(), b.json()];
+    expect(answers.flatMap((r) => r.ids)).toHaveLength(1);
+    expect(answers.flatMap((r) => r.errorMessages)).toEqual([expect.stringMatching(/^twin-[ab]\.csv: already imported on /)]);
+    const after = await ingestionCounts(server);
+    expect(after.files).toBe(before.files + 1);
+    expect(after.values).toBe(before.values + 3);
+  });
+});
+
+describe('who may upload and delete', () => {
+  it("answers 404 for another organization's data source and file", async () => {
+    const files = (await (await server.as('admin')).get(uploadUrl)).json() as { id: string }[];
+    const maria = await server.as('south.maria');
+    expect((await maria.get(uploadUrl)).statusCode).toBe(404);
+    expect((await upload('x.csv', csvFile({ start: '2026-07-01 00:00:00', rows: 2 }), 'south.maria')).statusCode).toBe(404);
+    expect((await maria.delete(`${uploadUrl}/${files[0]!.id}?deleteData=true`)).statusCode).toBe(404);
+    expect((await (await server.as('admin')).get(uploadUrl)).json()).toHaveLength(files.length);
+  });
+
+  it('lets a User of the ship upload, but not configure its data sources', async () => {
+    const response = await upload('anna.csv', csvFile({ start: '2026-02-27 00:00:00', rows: 10 }), 'north.anna');
+    expect(response.json().ids).toHaveLength(1);
+    const anna = await server.as('north.anna');
+    const put = await anna.put(`/api/algorithm/facility/${facilityId}/datasource/${dataSourceId}`, {
+      name: 'Renamed',
+      dataSourceReaderId: 'delimited-text',
+      dataSourceReaderConfiguration: CSV_CONFIGURATION,
+      measureFrequencyInSeconds: 60,
+      utcTimezoneOffsetInMinutes: 0,
+      isPrimary: true,
+    });
+    expect(put.statusCode).toBe(403);
+  });
+
+  it('keeps the samples when a file is deleted without its data, and shrinks the range when deleted with it', async () => {
+    const admin = await server.as('admin');
+    const files = (await admin.get(uploadUrl)).json() as { id: string; fileName: string }[];
+    const earliest = files.find((f) => f.fileName === 'anna.csv')!;
+    const latest = files.find((f) => f.fileName.startsWith('twin-'))!;
+    const before = await facility();
+    expect(before.dataTimeStampMin).toBe('2026-02-26T23:00:00.000Z');
+
+    expect((await admin.delete(`${uploadUrl}/${latest.id}`)).statusCode).toBe(204);
+    expect(((await admin.get(uploadUrl)).json() as { id: string }[]).map((f) => f.id)).not.toContain(latest.id);
+    expect((await facility()).dataTimeStampMax).toBe(before.dataTimeStampMax);
+
+    const counts = await ingestionCounts(server);
+    expect((await admin.delete(`${uploadUrl}/${earliest.id}?deleteData=true`)).statusCode).toBe(204);
+    const after = await facility();
+    expect(after.dataTimeStampMin).toBe('2026-03-01T00:00:00.000Z');
+    // The twin file is off the list but its 500 samples still count; anna.csv's 10 are gone.
+    const expected = Math.floor((Date.parse(after.dataTimeStampMax!) - Date.parse(after.dataTimeStampMin!)) / 60_000) + 1;
+    expect(after.dataCoverage).toBeCloseTo(Math.round(((120 + 60 + 500) / expected) * 1000) / 10, 5);
+    expect(await ingestionCounts(server)).toEqual({ files: counts.files - 1, originals: counts.originals - 1, timestamps: counts.timestamps - 1, values: counts.values - 3 });
+    expect((await admin.delete(`${uploadUrl}/${earliest.id}?deleteData=true`)).statusCode).toBe(404);
+  });
+});

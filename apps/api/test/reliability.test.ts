@@ -1,0 +1,241 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { loadConfig } from '../src/config';
+import { openDatabase } from '../src/db/connection';
+import { createServer } from '../src/server';
+import { seedPlatform } from '../src/db/seed';
+import { startJobs, type Queue } from '../src/jobs';
+import { enqueueExecution } from '../src/features/executions/derived';
+import { PUBLIC_URL, startTestServer, type TestServer } from './harness';
+import { DAY, FAST_QUEUE, UNTIL, prepareShips, snapshot, waitForExecutions } from './execution-fixtures';
+
+/**
+ * Reliability of the execution jobs (ARCHITECTURE section 8). The multi-process cases need a PostgreSQL server
+ * (DATABASE_URL): workers are child processes (`tsx src/main.ts --services=worker`) killed with SIGKILL. The restart
+ * case also runs on PGlite, where one process owns the database.
+ */
+const DATABASE_URL = process.env.DATABASE_URL;
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const DAYS = 4;
+const children = new Set<ChildProcess>();
+
+const childEnv = (extra: Record<string, string> = {}) => ({
+  ...process.env,
+  DATABASE_URL: DATABASE_URL!,
+  PUBLIC_URL,
+  DEMO: 'off',
+  LOG_LEVEL: 'warn',
+  QUEUE_POLLING_SECONDS: String(FAST_QUEUE.QUEUE_POLLING_SECONDS),
+  QUEUE_RETRY_DELAY_SECONDS: String(FAST_QUEUE.QUEUE_RETRY_DELAY_SECONDS),
+  QUEUE_HEARTBEAT_SECONDS: String(FAST_QUEUE.QUEUE_HEARTBEAT_SECONDS),
+  QUEUE_SUPERVISE_SECONDS: String(FAST_QUEUE.QUEUE_SUPERVISE_SECONDS),
+  ...extra,
+});
+
+/** A child process of the server; its own process group, so SIGKILL reaches tsx's node process too. */
+function spawnServer(services: 'worker' | 'web', extra: Record<string, string> = {}): ChildProcess {
+  const child = spawn('npx', ['tsx', 'apps/api/src/main.ts', `--services=${services}`], { cwd: ROOT, env: childEnv(extra), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  child.on('exit', (code, signal) => {
+    children.delete(child);
+    if (code && code !== 137 && signal === null) console.error(`server child exited with ${code}:\n${output.slice(-2000)}`);
+  });
+  children.add(child);
+  return child;
+}
+
+function kill(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      resolve();
+    }
+  });
+}
+
+const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+
+async function until(check: () => Promise<boolean>, timeoutMs: number, what: string) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+describe.skipIf(!DATABASE_URL)('execution jobs across processes (PostgreSQL)', () => {
+  let server: TestServer;
+  let queue: Queue;
+  let ships: string[];
+  const FROM = new Date(UNTIL.getTime() - DAYS * DAY);
+  const TO = new Date(UNTIL.getTime() - 1);
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    await prepareShips(server.services.database.db, server.seed.facilityIds, DAYS);
+    ships = Object.values(server.seed.facilityIds);
+    // This process only sends jobs; the workers are the child processes.
+    queue = await startJobs(server.services, { work: false, tuning: FAST_QUEUE });
+  }, 180_000);
+
+  afterAll(async () => {
+    for (const child of [...children]) await kill(child);
+    await queue?.stop();
+    await server?.close();
+  });
+
+  const db = () => server.services.database.db;
+  const jobOf = async (executionId: string) => {
+    const row = await db().selectFrom('executions').select('job_id').where('id', '=', executionId).executeTakeFirstOrThrow();
+    const { rows } = await sql<{ state: string; retry_count: number }>`select state, retry_count from pgboss.job where id = ${row.job_id}::uuid`.execute(db());
+    return rows[0]!;
+  };
+
+  let undisturbed: Awaited<ReturnType<typeof snapshot>>;
+
+  it('a worker killed in the middle of an execution: the job is retried and the values equal an undisturbed run', async () => {
+    const ship = ships[0]!;
+    const worker = spawnServer('worker');
+    const first = await enqueueExecution(server.services, { facilityId: ship, from: FROM, to: TO });
+    expect((await waitForExecutions(db(), [first], 90_000))[0]!.state).toBe('done');
+    undisturbed = await snapshot(db(), ship);
+    expect(undisturbed.measurement.length).toBe(20 * DAYS);
+    await kill(worker);
+
+    // This worker holds its transaction open for 60 s after deleting the period's rows: killed inside it.
+    const slow = spawnServer('worker', { EXECUTION_TEST_PAUSE_MS: '60000' });
+    const id = await enqueueExecution(server.services, { facilityId: ship, from: FROM, to: TO });
+    await until(async () => (await db().selectFrom('executions').select('state').where('id', '=', id).executeTakeFirstOrThrow()).state === 'running', 60_000, 'the execution to start');
+    await new Promise((r) => setTimeout(r, 1500));
+    await kill(slow);
+    // The killed transaction rolled back: the earlier values are all there meanwhile.
+    expect(await snapshot(db(), ship)).toEqual(undisturbed);
+
+    spawnServer('worker');
+    const [row] = await waitForExecutions(db(), [id], 120_000);
+    expect(row!.state).toBe('done');
+    expect(row!.attempts).toBe(2);
+    expect((await jobOf(id)).retry_count).toBeGreaterThanOrEqual(1);
+    expect(await snapshot(db(), ship)).toEqual(undisturbed);
+  }, 240_000);
+
+  it('a crash after the values are committed but before the job is marked done: the rerun changes nothing', async () => {
+    const ship = ships[0]!;
+    for (const child of [...children]) await kill(child);
+    const crashing = spawnServer('worker', { EXECUTION_TEST_CRASH_AFTER_COMMIT: '1' });
+    const id = await enqueueExecution(server.services, { facilityId: ship, from: FROM, to: TO });
+    await exited(crashing);
+    const committed = await db().selectFrom('executions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    expect(committed.state).toBe('done');
+    expect((await jobOf(id)).state).toBe('active');
+    expect(await snapshot(db(), ship)).toEqual(undisturbed);
+
+    spawnServer('worker');
+    await until(async () => (await jobOf(id)).state === 'completed', 120_000, 'the rerun of the job');
+    const after = await db().selectFrom('executions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    expect(after.finished_on).toEqual(committed.finished_on);
+    expect(after.attempts).toBe(committed.attempts);
+    expect(await snapshot(db(), ship)).toEqual(undisturbed);
+  }, 240_000);
+
+  it('two workers and two API processes: 20 executions for different ships and periods, each done exactly once', async () => {
+    for (const child of [...children]) await kill(child);
+    const ports = [18311, 18312];
+    for (const port of ports) spawnServer('web', { PORT: String(port), HOST: '127.0.0.1' });
+    spawnServer('worker');
+    spawnServer('worker');
+    const token = await server.tokenFor('admin');
+    await until(
+      async () => (await Promise.all(ports.map((p) => fetch(`http://127.0.0.1:${p}/api/algorithm/calculations`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.ok, () => false)))).every(Boolean),
+      90_000,
+      'the API processes',
+    );
+    const files = new Map<string, string[]>();
+    for (const ship of ships) files.set(ship, (await db().selectFrom('data_files').select('id').where('facility_id', '=', ship).execute()).map((f) => f.id));
+    const requests = Array.from({ length: 20 }, (_, i) => {
+      const ship = ships[i % ships.length]!;
+      const day = Math.floor(i / ships.length) % DAYS;
+      const from = new Date(FROM.getTime() + day * DAY);
+      return { ship, from, to: new Date(from.getTime() + DAY - 1), port: ports[i % 2]! };
+    });
+    const ids = await Promise.all(
+      requests.map(async (r) => {
+        const response = await fetch(`http://127.0.0.1:${r.port}/api/algorithm/calculations/measurement-field/execute`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ facilityId: r.ship, from: r.from.toISOString(), to: r.to.toISOString(), facilityDataSourceFileIds: files.get(r.ship) }),
+        });
+        expect(response.status).toBe(202);
+        return ((await response.json()) as { id: string }).id;
+      }),
+    );
+    const rows = await waitForExecutions(db(), ids, 180_000);
+    expect(rows.every((r) => r.state === 'done' && r.attempts === 1)).toBe(true);
+    const jobs = await sql<{ state: string; retry_count: number }>`select state, retry_count from pgboss.job where id = any(${rows.map((r) => r.job_id)}::uuid[])`.execute(db());
+    expect(jobs.rows).toHaveLength(20);
+    expect(jobs.rows.every((j) => j.state === 'completed' && j.retry_count === 0)).toBe(true);
+    // Nothing doubled: one chunk per field and day, one value per report field and hour.
+    const counts = await sql<{ n: number; distinct_n: number }>`select count(*)::int as n, count(distinct (facility_id, measurement_field_id, day))::int as distinct_n from measurement_values`.execute(db());
+    expect(counts.rows[0]!.n).toBe(counts.rows[0]!.distinct_n);
+    expect(await snapshot(db(), ships[0]!)).toEqual(undisturbed);
+  }, 300_000);
+
+  it('jobs queued while no worker runs are run after the restart', async () => {
+    for (const child of [...children]) await kill(child);
+    const ship = ships[1]!;
+    const id = await enqueueExecution(server.services, { facilityId: ship, from: FROM, to: TO });
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await db().selectFrom('executions').select('state').where('id', '=', id).executeTakeFirstOrThrow()).state).toBe('queued');
+    spawnServer('worker');
+    expect((await waitForExecutions(db(), [id], 120_000))[0]!.state).toBe('done');
+  }, 180_000);
+});
+
+describe.skipIf(!!DATABASE_URL || !!process.env.SKIP_PGLITE_RESTART)('restart with jobs queued (PGlite, one process)', () => {
+  it('runs the queued executions after the server restarts on the same data directory', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-restart-'));
+    try {
+      const config = loadConfig({ PUBLIC_URL, DATA_DIR: dataDir, LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv, []);
+      let ids: string[];
+      let facilityId: string;
+      {
+        const server = await createServer(config, { webDist: null });
+        const seed = await seedPlatform(server.services.database.db);
+        const [key, id] = Object.entries(seed.facilityIds)[0]!;
+        facilityId = id;
+        await prepareShips(server.services.database.db, { [key]: id }, 2);
+        const queue = await startJobs(server.services, { work: false, tuning: FAST_QUEUE });
+        ids = [
+          await enqueueExecution(server.services, { facilityId, from: new Date(UNTIL.getTime() - 2 * DAY), to: new Date(UNTIL.getTime() - DAY - 1) }),
+          await enqueueExecution(server.services, { facilityId, from: new Date(UNTIL.getTime() - DAY), to: new Date(UNTIL.getTime() - 1) }),
+        ];
+        await queue.stop();
+        await server.close();
+      }
+      const database = await openDatabase({ dataDir });
+      const server = await createServer(config, { webDist: null, database });
+      const queue = await startJobs(server.services, { work: true, tuning: FAST_QUEUE });
+      try {
+        const rows = await waitForExecutions(database.db, ids, 60_000);
+        expect(rows.map((r) => r.state)).toEqual(['done', 'done']);
+        expect((await snapshot(database.db, facilityId)).measurement).toHaveLength(20 * 2);
+      } finally {
+        await queue.stop();
+        await server.close();
+        await database.close();
+      }
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 300_000);
+});

@@ -1,0 +1,51 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import type { TestServer } from './harness';
+
+/** A multipart/form-data body with one file field, as a browser sends it. */
+export function multipartFile(fileName: string, content: Buffer | string, field = 'file'): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = `----portal${randomBytes(8).toString('hex')}`;
+  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return { payload: Buffer.concat([head, Buffer.isBuffer(content) ? content : Buffer.from(content), tail]), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+/** Sends a file as multipart with the user's token. */
+export async function sendFile(server: TestServer, username: string, method: 'POST' | 'PUT', url: string, fileName: string, content: Buffer | string) {
+  const token = await server.tokenFor(username);
+  const { payload, headers } = multipartFile(fileName, content);
+  const response = await server.app.inject({ method, url, payload, headers: { ...headers, authorization: `Bearer ${token}` } });
+  return { statusCode: response.statusCode, json: () => response.json(), body: response.body };
+}
+
+/** Rows of every ingestion table: what a rejected upload must leave unchanged. */
+export async function ingestionCounts(server: TestServer): Promise<Record<string, number>> {
+  const { db } = server.services.database;
+  const result = await sql<Record<string, number>>`
+    select (select count(*) from data_files)::int as files,
+           (select count(*) from data_file_originals)::int as originals,
+           (select count(*) from raw_timestamps)::int as timestamps,
+           (select count(*) from raw_values)::int as "values"`.execute(db);
+  return result.rows[0]!;
+}
+
+/** A CSV as the default delimited reader reads it: 'Timestamp' then channels, one row a minute from `start` (logger clock). */
+export function csvFile(options: { start: string; rows: number; channels?: string[]; value?: (row: number, channel: number) => string }): string {
+  const channels = options.channels ?? ['SO2', 'CO2', 'Flow'];
+  const lines = [['Timestamp', ...channels].join(',')];
+  const start = Date.parse(`${options.start.replace(' ', 'T')}Z`);
+  for (let r = 0; r < options.rows; r++) {
+    const t = new Date(start + r * 60_000).toISOString().replace('T', ' ').slice(0, 19);
+    lines.push([t, ...channels.map((_, c) => options.value?.(r, c) ?? (r + c / 10).toFixed(1))].join(','));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export const CSV_CONFIGURATION = JSON.stringify({
+  delimiter: ',',
+  decimalSeparator: '.',
+  headerRow: 1,
+  firstDataRow: 2,
+  timestampColumns: ['Timestamp'],
+  timestampFormat: 'YYYY-MM-DD HH:mm:ss',
+});

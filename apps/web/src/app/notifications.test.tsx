@@ -1,0 +1,105 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, render, screen } from '@testing-library/react';
+import { MESSAGES } from '@portal/contracts/rules';
+import { apiRequest } from './api';
+import { NotificationProvider, useNotify } from './notifications';
+
+vi.mock('./auth', () => ({ userManager: () => ({ getUser: async () => null }), redirectToLogin: vi.fn() }));
+
+let serverUp = true;
+let build = 'abc';
+const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
+  if (!serverUp) throw new TypeError('Failed to fetch');
+  const url = String(input);
+  const body = url.endsWith('/api/version') ? { version: '1.6.7', build } : [];
+  return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+});
+
+function Probe() {
+  const { notify } = useNotify();
+  return (
+    <>
+      <button onClick={() => void apiRequest('facilities').catch(() => undefined)}>load</button>
+      <button onClick={() => notify('Saved the ship')}>notify</button>
+    </>
+  );
+}
+
+beforeEach(() => {
+  serverUp = true;
+  build = 'abc';
+  vi.useFakeTimers();
+  vi.stubGlobal('fetch', fetchMock);
+  window.settings = { apiBaseUrl: '/api/' } as typeof window.settings;
+});
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+const flush = () => act(async () => void (await vi.advanceTimersByTimeAsync(0)));
+
+describe('offline mode', () => {
+  it('starts when a request fails without a response, polls the version every 10 s, then shows Connection established and reloads', async () => {
+    const reload = vi.fn();
+    render(
+      <NotificationProvider reload={reload}>
+        <Probe />
+      </NotificationProvider>,
+    );
+    await flush();
+    serverUp = false;
+    await act(async () => screen.getByText('load').click());
+    await flush();
+    expect(screen.getByText(MESSAGES.OFFLINE)).toBeTruthy();
+
+    // No notifications while offline.
+    await act(async () => screen.getByText('notify').click());
+    expect(screen.queryByText('Saved the ship')).toBeNull();
+
+    // Still down at the first poll.
+    await act(async () => void (await vi.advanceTimersByTimeAsync(10_000)));
+    expect(screen.queryByText(MESSAGES.CONNECTION_ESTABLISHED)).toBeNull();
+
+    serverUp = true;
+    const versionCalls = fetchMock.mock.calls.length;
+    await act(async () => void (await vi.advanceTimersByTimeAsync(10_000)));
+    expect(fetchMock.mock.calls.length).toBe(versionCalls + 1);
+    expect(String(fetchMock.mock.calls.at(-1)![0])).toMatch(/\/api\/version$/);
+    expect(screen.getByText(MESSAGES.CONNECTION_ESTABLISHED)).toBeTruthy();
+    expect(reload).not.toHaveBeenCalled();
+    await act(async () => void (await vi.advanceTimersByTimeAsync(1_500)));
+    expect(reload).toHaveBeenCalledTimes(1);
+  });
+
+  it('shows notifications while online, and the default error text', async () => {
+    function Errors() {
+      const { error } = useNotify();
+      return <button onClick={() => error()}>fail</button>;
+    }
+    render(
+      <NotificationProvider reload={vi.fn()}>
+        <Errors />
+      </NotificationProvider>,
+    );
+    await act(async () => screen.getByText('fail').click());
+    expect(screen.getByTestId('notification').textContent).toBe('Something went wrong! Please try again');
+  });
+});
+
+describe('update notification', () => {
+  it('appears when the served build differs from the one loaded at start', async () => {
+    render(
+      <NotificationProvider reload={vi.fn()}>
+        <Probe />
+      </NotificationProvider>,
+    );
+    await flush();
+    await act(async () => void (await vi.advanceTimersByTimeAsync(300_000)));
+    expect(screen.queryByTestId('update-available')).toBeNull();
+    build = 'def';
+    await act(async () => void (await vi.advanceTimersByTimeAsync(300_000)));
+    expect(screen.getByTestId('update-available').textContent).toContain('A new version of the portal is available.');
+  });
+});

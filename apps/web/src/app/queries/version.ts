@@ -1,0 +1,7 @@
+import { queryOptions } from '@tanstack/react-query';
+import type { VersionInfo } from '@portal/contracts/environment';
+import { apiRequest } from '../api';
+
+/** GET version: the API's version and build number (footer, update notification). */
+export const versionQuery = () =>
+  queryOptions({ queryKey: ['version'], queryFn: ({ signal }) => apiRequest<VersionInfo>('version', { signal }), staleTime: Infinity });

@@ -1,0 +1,165 @@
+import { useState } from 'react';
+import {
+  Alert,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  FormControl,
+  FormControlLabel,
+  FormHelperText,
+  InputLabel,
+  MenuItem,
+  Select,
+  Stack,
+  Switch,
+  TextField,
+  Typography,
+} from '@mui/material';
+import type { DataSource } from '@portal/contracts/datasources';
+import { validateDataSource } from '@portal/contracts/forms';
+import { DIALOG_WIDTHS, MESSAGES } from '@portal/contracts/rules';
+import { useNotify } from '../../app/notifications';
+import { useSaveDataSource, SampleUploadError } from './datasources-api';
+import { useReaders } from './readers-api';
+
+interface FormState {
+  name: string;
+  dataSourceReaderId: string;
+  dataSourceReaderConfiguration: string;
+  measureFrequencyInSeconds: string;
+  utcTimezoneOffsetInMinutes: string;
+  note: string;
+  isPrimary: boolean;
+}
+
+/** Add or edit a data source: name, reader, parser configuration (prefilled with the reader's default), frequency, offset, note, primary, sample file. */
+export function DataSourceDialog({ facilityId, dataSource, isFirst, onClose }: { facilityId: string; dataSource?: DataSource; isFirst: boolean; onClose(): void }) {
+  const readers = useReaders();
+  const save = useSaveDataSource(facilityId);
+  const notify = useNotify();
+  const [values, setValues] = useState<FormState>(() => ({
+    name: dataSource?.name ?? '',
+    dataSourceReaderId: dataSource?.dataSourceReaderId ?? '',
+    dataSourceReaderConfiguration: dataSource?.dataSourceReaderConfiguration ?? '',
+    measureFrequencyInSeconds: dataSource ? String(dataSource.measureFrequencyInSeconds) : '60',
+    utcTimezoneOffsetInMinutes: dataSource ? String(dataSource.utcTimezoneOffsetInMinutes) : '0',
+    note: dataSource?.note ?? '',
+    isPrimary: dataSource?.isPrimary ?? isFirst,
+  }));
+  const [sampleFile, setSampleFile] = useState<File | null>(null);
+  const [touched, setTouched] = useState(false);
+  const [serverError, setServerError] = useState<string | null>(null);
+  const errors = validateDataSource(values);
+  const reader = readers.data?.find((r) => r.id === values.dataSourceReaderId);
+  const show = (field: keyof FormState) => (touched ? errors[field] : undefined);
+  const set = (patch: Partial<FormState>) => setValues((v) => ({ ...v, ...patch }));
+
+  const submit = () => {
+    setTouched(true);
+    setServerError(null);
+    if (Object.keys(errors).length) return;
+    save.mutate(
+      { id: dataSource?.id, values, sampleFile },
+      {
+        onSuccess: () => {
+          notify.success();
+          onClose();
+        },
+        onError: (error) => {
+          if (error instanceof SampleUploadError) notify.error(MESSAGES.SAMPLE_UPLOAD_ERROR, error.cause);
+          else {
+            const body = (error as { body?: { message?: string } }).body;
+            setServerError(body?.message ?? null);
+            notify.error(undefined, error);
+          }
+        },
+      },
+    );
+  };
+
+  return (
+    <Dialog open onClose={onClose} fullWidth maxWidth={false} slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.wide } } }}>
+      <DialogTitle>{dataSource ? `Edit data source ${dataSource.name}` : 'Add data source'}</DialogTitle>
+      <DialogContent>
+        <Stack spacing={2} sx={{ mt: 1 }}>
+          <TextField label="Name" required value={values.name} onChange={(e) => set({ name: e.target.value })} error={!!show('name')} helperText={show('name') ?? 'Letters, digits and underscore; no spaces'} />
+          <FormControl required error={!!show('dataSourceReaderId')}>
+            <InputLabel id="reader-label">Reader</InputLabel>
+            <Select
+              labelId="reader-label"
+              label="Reader"
+              value={values.dataSourceReaderId}
+              onChange={(e) => {
+                const next = readers.data?.find((r) => r.id === e.target.value);
+                set({ dataSourceReaderId: e.target.value, dataSourceReaderConfiguration: next?.defaultConfiguration ?? values.dataSourceReaderConfiguration });
+              }}
+            >
+              {(readers.data ?? []).map((r) => (
+                <MenuItem key={r.id} value={r.id}>
+                  {r.name}
+                </MenuItem>
+              ))}
+            </Select>
+            {show('dataSourceReaderId') && <FormHelperText>{show('dataSourceReaderId')}</FormHelperText>}
+          </FormControl>
+          <TextField
+            label="Parser configuration (JSON)"
+            multiline
+            minRows={8}
+            value={values.dataSourceReaderConfiguration}
+            onChange={(e) => set({ dataSourceReaderConfiguration: e.target.value })}
+            error={!!show('dataSourceReaderConfiguration')}
+            helperText={show('dataSourceReaderConfiguration')}
+            slotProps={{ htmlInput: { spellCheck: false, style: { fontFamily: 'monospace', fontSize: 13 } } }}
+          />
+          <Stack direction="row" spacing={2}>
+            <TextField
+              label="Measure frequency (seconds)"
+              required
+              value={values.measureFrequencyInSeconds}
+              onChange={(e) => set({ measureFrequencyInSeconds: e.target.value })}
+              error={!!show('measureFrequencyInSeconds')}
+              helperText={show('measureFrequencyInSeconds')}
+              fullWidth
+            />
+            <TextField
+              label="UTC timezone offset (minutes)"
+              required
+              value={values.utcTimezoneOffsetInMinutes}
+              onChange={(e) => set({ utcTimezoneOffsetInMinutes: e.target.value })}
+              error={!!show('utcTimezoneOffsetInMinutes')}
+              helperText={show('utcTimezoneOffsetInMinutes') ?? 'Logger clock = UTC + offset'}
+              fullWidth
+            />
+          </Stack>
+          <TextField label="Note" multiline minRows={2} value={values.note} onChange={(e) => set({ note: e.target.value })} />
+          <FormControlLabel control={<Switch checked={values.isPrimary} onChange={(e) => set({ isPrimary: e.target.checked })} />} label="Primary data source (its timestamps drive the measurement field calculations)" />
+          <Stack sx={{ alignItems: 'center' }} direction="row" spacing={2}>
+            <Button variant="outlined" component="label">
+              {dataSource?.sampleFileName ? 'Replace sample file' : 'Choose sample file'}
+              <input
+                hidden
+                type="file"
+                data-testid="sample-file-input"
+                accept={reader?.acceptedFileExtensionsByComma}
+                onChange={(e) => setSampleFile(e.target.files?.[0] ?? null)}
+              />
+            </Button>
+            <Typography variant="body2" color="text.secondary">
+              {sampleFile?.name ?? dataSource?.sampleFileName ?? 'No sample file (optional)'}
+            </Typography>
+          </Stack>
+          {serverError && <Alert severity="error">{serverError}</Alert>}
+        </Stack>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Cancel</Button>
+        <Button variant="contained" onClick={submit} disabled={save.isPending}>
+          {dataSource ? 'Save' : 'Add'}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

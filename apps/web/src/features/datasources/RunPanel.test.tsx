@@ -1,0 +1,83 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MESSAGES } from '@portal/contracts/rules';
+import { NotificationProvider } from '../../app/notifications';
+import { RunPanel, type SelectedFile } from './RunPanel';
+
+vi.mock('../../app/auth', () => ({ userManager: () => ({ getUser: async () => null }), redirectToLogin: vi.fn() }));
+
+let status = 202;
+const requests: { url: string; body: unknown }[] = [];
+const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+  requests.push({ url: String(input), body: init?.body ? JSON.parse(String(init.body)) : undefined });
+  return new Response(JSON.stringify(status < 400 ? { id: 'e1', state: 'queued' } : { code: 'INTERNAL', message: 'x' }), { status, headers: { 'content-type': 'application/json' } });
+});
+
+const FILES: SelectedFile[] = [
+  { id: 'f2', timeStampMin: '2025-03-08T00:00:00.000Z', timeStampMax: '2025-03-08T23:59:00.000Z' },
+  { id: 'f1', timeStampMin: '2025-03-07T00:05:00.000Z', timeStampMax: '2025-03-07T23:59:00.000Z' },
+];
+
+function renderPanel(files: SelectedFile[]) {
+  const client = new QueryClient();
+  const view = (f: SelectedFile[]) => (
+    <QueryClientProvider client={client}>
+      <NotificationProvider>
+        <RunPanel facilityId="ship-1" selectedFiles={f} />
+      </NotificationProvider>
+    </QueryClientProvider>
+  );
+  const result = render(view(files));
+  return { ...result, select: (f: SelectedFile[]) => result.rerender(view(f)) };
+}
+
+const field = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
+
+beforeEach(() => {
+  status = 202;
+  requests.length = 0;
+  vi.stubGlobal('fetch', fetchMock);
+  window.settings = { apiBaseUrl: '/api/' } as typeof window.settings;
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('RunPanel', () => {
+  it('sets the period from the selected files, clears it with the selection, and needs all four parts', () => {
+    const { select } = renderPanel(FILES);
+    expect([field('From date').value, field('From time').value, field('To date').value, field('To time').value]).toEqual(['2025-03-07', '00:05', '2025-03-08', '23:59']);
+    expect((screen.getByRole('button', { name: 'Run' }) as HTMLButtonElement).disabled).toBe(false);
+    fireEvent.change(field('To time'), { target: { value: '' } });
+    expect(screen.getByText('Not filled out')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Run' }) as HTMLButtonElement).disabled).toBe(true);
+    select([]);
+    expect(field('From date').value).toBe('');
+    expect((screen.getByRole('button', { name: 'Run' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('refuses a to time before the from time on the same day', () => {
+    renderPanel(FILES);
+    fireEvent.change(field('To date'), { target: { value: '2025-03-07' } });
+    fireEvent.change(field('To time'), { target: { value: '00:00' } });
+    expect(screen.getByText('To time cannot be before from time')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Run' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('sends the period with :00.000Z and :59.999Z and the files, and tells the user it runs in the background', async () => {
+    renderPanel(FILES);
+    fireEvent.click(screen.getByRole('button', { name: 'Run' }));
+    expect(await screen.findByText(MESSAGES.EXECUTION_SUCCESS)).toBeTruthy();
+    const execute = requests.find((r) => r.url.endsWith('/api/algorithm/calculations/measurement-field/execute'));
+    expect(execute!.body).toEqual({ facilityId: 'ship-1', from: '2025-03-07T00:05:00.000Z', to: '2025-03-08T23:59:59.999Z', facilityDataSourceFileIds: ['f2', 'f1'] });
+  });
+
+  it('shows the default error when the request fails', async () => {
+    status = 500;
+    renderPanel(FILES);
+    fireEvent.click(screen.getByRole('button', { name: 'Run' }));
+    await waitFor(() => expect(screen.getByText('Something went wrong! Please try again')).toBeTruthy());
+  });
+});

@@ -1,0 +1,63 @@
+import { useState } from 'react';
+import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, FormControl, InputLabel, MenuItem, Select, Stack, Typography } from '@mui/material';
+import type { DataSource } from '@portal/contracts/datasources';
+import type { UploadResponse } from '@portal/contracts/files';
+import { DIALOG_WIDTHS, MESSAGES } from '@portal/contracts/rules';
+import { useNotify } from '../../app/notifications';
+import { useUploadFile } from './files-api';
+
+/** Add file: one file with the data source's extensions or a .zip of them; shows "N file(s) imported" and each error message. */
+export function UploadDialog({ dataSources, initialDataSourceId, onClose }: { dataSources: DataSource[]; initialDataSourceId?: string; onClose(): void }) {
+  const [dataSourceId, setDataSourceId] = useState(initialDataSourceId ?? dataSources[0]?.id ?? '');
+  const [file, setFile] = useState<File | null>(null);
+  const [result, setResult] = useState<UploadResponse | null>(null);
+  const upload = useUploadFile();
+  const notify = useNotify();
+  const dataSource = dataSources.find((d) => d.id === dataSourceId);
+  const accept = dataSource ? [dataSource.dataSourceReaderAcceptedFileExtensionsByComma, '.zip'].filter(Boolean).join(',') : undefined;
+  const submit = () => {
+    if (!file || !dataSourceId) return;
+    setResult(null);
+    upload.mutate({ dataSourceId, file }, { onSuccess: setResult, onError: (e) => notify.error(undefined, e) });
+  };
+  return (
+    <Dialog open onClose={onClose} fullWidth maxWidth={false} slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}>
+      <DialogTitle>Add file</DialogTitle>
+      <DialogContent>
+        <Stack spacing={2} sx={{ mt: 1 }}>
+          <FormControl fullWidth>
+            <InputLabel id="upload-datasource-label">Data source</InputLabel>
+            <Select labelId="upload-datasource-label" label="Data source" value={dataSourceId} onChange={(e) => setDataSourceId(e.target.value)}>
+              {dataSources.map((d) => (
+                <MenuItem key={d.id} value={d.id}>
+                  {d.name}
+                </MenuItem>
+              ))}
+            </Select>
+          </FormControl>
+          <Stack sx={{ alignItems: 'center' }} direction="row" spacing={2}>
+            <Button variant="outlined" component="label">
+              Choose file
+              <input hidden type="file" accept={accept} data-testid="upload-file-input" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
+            </Button>
+            <Typography variant="body2" color="text.secondary">
+              {file?.name ?? `A ${dataSource?.dataSourceReaderAcceptedFileExtensionsByComma ?? ''} file or a .zip of them`}
+            </Typography>
+          </Stack>
+          {result && <Alert severity={result.ids.length ? 'success' : 'info'}>{MESSAGES.filesImported(result.ids.length)}</Alert>}
+          {result?.errorMessages.map((m, i) => (
+            <Alert key={i} severity="error">
+              {m}
+            </Alert>
+          ))}
+        </Stack>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Close</Button>
+        <Button variant="contained" onClick={submit} disabled={!file || !dataSourceId || upload.isPending}>
+          {upload.isPending ? 'Uploading…' : 'Upload'}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

@@ -1,0 +1,46 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { DataSourceChannel, RawChannel } from '@portal/contracts/datasources';
+import { channelMappingSchema, customChannelSchema } from '@portal/contracts/forms';
+import { apiRequest } from '../../app/api';
+
+export { channelMappingSchema, customChannelSchema };
+
+/** GET algorithm/facilitydatasource/{id}/samplechannels: the raw channels of the data source's sample file. */
+export const sampleChannelsQuery = (dataSourceId: string) =>
+  queryOptions({
+    queryKey: ['samplechannels', dataSourceId],
+    queryFn: ({ signal }) => apiRequest<RawChannel[]>(`algorithm/facilitydatasource/${dataSourceId}/samplechannels`, { signal }),
+  });
+
+export const useSampleChannels = (dataSourceId: string) => useQuery(sampleChannelsQuery(dataSourceId));
+
+/** The form's values, as typed (the schemas convert them). */
+export interface ChannelInput {
+  source: string;
+  name: string;
+  dataType: string;
+  unit?: string;
+  description?: string;
+  qualityScore?: number | null;
+  isCustom?: boolean;
+}
+
+/** POST, PUT or DELETE algorithm/facilitydatasource/{id}/facilitydatasourcechannels[/{channelId}]. */
+export function useSaveChannel(facilityId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ dataSourceId, channelId, values, remove }: { dataSourceId: string; channelId?: string; values?: ChannelInput; remove?: boolean }): Promise<DataSourceChannel | null> => {
+      const base = `algorithm/facilitydatasource/${dataSourceId}/facilitydatasourcechannels`;
+      if (remove && channelId) {
+        await apiRequest<void>(`${base}/${channelId}`, { method: 'DELETE', responseType: 'none' });
+        return null;
+      }
+      const schema = values?.isCustom ? customChannelSchema : channelMappingSchema;
+      const body = { ...schema.parse(values), isCustom: values?.isCustom ?? false };
+      return channelId
+        ? apiRequest<DataSourceChannel>(`${base}/${channelId}`, { method: 'PUT', body })
+        : apiRequest<DataSourceChannel>(base, { method: 'POST', body });
+    },
+    onSettled: () => client.invalidateQueries({ queryKey: ['datasources', facilityId] }),
+  });
+}

@@ -1,0 +1,16 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ExecuteBody, ExecuteResponse } from '@portal/contracts/execution';
+import { apiRequest } from '../../app/api';
+
+/** POST algorithm/calculations/measurement-field/execute: queues an execution; it runs in the background. */
+export function useExecute() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ExecuteBody) => apiRequest<ExecuteResponse>('algorithm/calculations/measurement-field/execute', { method: 'POST', body }),
+    onSuccess: () => {
+      // The ship list shows Processing while it runs.
+      void client.invalidateQueries({ queryKey: ['executions'] });
+      void client.invalidateQueries({ queryKey: ['facilities'] });
+    },
+  });
+}

@@ -1,0 +1,46 @@
+import { queryOptions, useMutation, useQueries, useQueryClient } from '@tanstack/react-query';
+import type { DataFile, UploadResponse } from '@portal/contracts/files';
+import { apiRequest } from '../../app/api';
+
+/** GET algorithm/facilitydatasource/{id}/file: the files of a data source. */
+export const dataSourceFilesQuery = (dataSourceId: string) =>
+  queryOptions({
+    queryKey: ['datasourcefiles', dataSourceId],
+    queryFn: ({ signal }) => apiRequest<DataFile[]>(`algorithm/facilitydatasource/${dataSourceId}/file`, { signal }),
+  });
+
+export const useFilesOfDataSources = (dataSourceIds: string[]) => useQueries({ queries: dataSourceIds.map((id) => dataSourceFilesQuery(id)) });
+
+/** POST algorithm/facilitydatasource/{id}/file (multipart): one file or a .zip; answers ids and errorMessages. */
+export function useUploadFile() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ dataSourceId, file }: { dataSourceId: string; file: File }) => {
+      const form = new FormData();
+      form.append('file', file, file.name);
+      return apiRequest<UploadResponse>(`algorithm/facilitydatasource/${dataSourceId}/file`, { method: 'POST', rawBody: form });
+    },
+    onSettled: (_data, _error, { dataSourceId }) => {
+      void client.invalidateQueries({ queryKey: ['datasourcefiles', dataSourceId] });
+      void client.invalidateQueries({ queryKey: ['facilities'] });
+      void client.invalidateQueries({ queryKey: ['datasources'] });
+    },
+  });
+}
+
+/** DELETE algorithm/facilitydatasource/{id}/file/{fileId}?deleteData: each selected file in turn. */
+export function useDeleteFiles() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ files, deleteData }: { files: { id: string; dataSourceId: string }[]; deleteData: boolean }) => {
+      for (const f of files) {
+        await apiRequest(`algorithm/facilitydatasource/${f.dataSourceId}/file/${f.id}`, { method: 'DELETE', query: { deleteData }, responseType: 'none' });
+      }
+    },
+    onSettled: () => {
+      void client.invalidateQueries({ queryKey: ['datasourcefiles'] });
+      void client.invalidateQueries({ queryKey: ['facilities'] });
+      void client.invalidateQueries({ queryKey: ['datasources'] });
+    },
+  });
+}

@@ -1,0 +1,9 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { DataSourceReader } from '@portal/contracts/datasources';
+import { apiRequest } from '../../app/api';
+
+/** GET algorithm/datasourcereader: the readers (parser providers) with their default configuration. */
+export const readersQuery = () =>
+  queryOptions({ queryKey: ['datasourcereaders'], queryFn: ({ signal }) => apiRequest<DataSourceReader[]>('algorithm/datasourcereader', { signal }), staleTime: Infinity });
+
+export const useReaders = () => useQuery(readersQuery());

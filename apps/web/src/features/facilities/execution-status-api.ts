@@ -1,0 +1,13 @@
+import { queryOptions } from '@tanstack/react-query';
+import type { ExecutionStatus } from '@portal/contracts/executions';
+import { apiRequest } from '../../app/api';
+
+export const EXECUTION_STATUS_POLL_MS = 10_000;
+
+/** GET algorithm/calculations: running executions (facilityId, startedOn), polled every 10 s by the ship list. */
+export const executionStatusQuery = () =>
+  queryOptions({
+    queryKey: ['executions', 'status'],
+    queryFn: ({ signal }) => apiRequest<ExecutionStatus>('algorithm/calculations', { signal }),
+    refetchInterval: EXECUTION_STATUS_POLL_MS,
+  });

@@ -1,0 +1,26 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { MeasurementField, MeasurementFieldDetail } from '@portal/contracts/measurement-fields';
+import type { Calculation } from '@portal/contracts/calculations';
+import { apiRequest } from '../../app/api';
+
+/** GET algorithm/measurement-fields/facility/{id}: the catalogue with the ship's status per field. */
+export const facilityMeasurementFieldsQuery = (facilityId: string) =>
+  queryOptions({
+    queryKey: ['measurement-fields', 'facility', facilityId],
+    queryFn: ({ signal }) => apiRequest<MeasurementField[]>(`algorithm/measurement-fields/facility/${facilityId}`, { signal }),
+  });
+export const useFacilityMeasurementFields = (facilityId: string) => useQuery(facilityMeasurementFieldsQuery(facilityId));
+
+/** GET algorithm/measurement-fields/{id}?facilityId: the field, its counts on the ship and the ship's channels. */
+export const measurementFieldQuery = (id: string, facilityId: string) =>
+  queryOptions({
+    queryKey: ['measurement-fields', 'detail', id, facilityId],
+    queryFn: ({ signal }) => apiRequest<MeasurementFieldDetail>(`algorithm/measurement-fields/${id}`, { query: { facilityId }, signal }),
+  });
+export const useMeasurementField = (id: string, facilityId: string) => useQuery({ ...measurementFieldQuery(id, facilityId), enabled: Boolean(id) });
+
+/** GET the field's calculations on the ship (newest first) and PUT approve: what Approve all uses. */
+export const fetchFieldCalculations = (facilityId: string, fieldId: string) =>
+  apiRequest<Calculation[]>(`algorithm/facility/${facilityId}/measurement-field/${fieldId}/calculations`);
+export const approveFieldCalculation = (facilityId: string, fieldId: string, calcId: string, validity: { validFrom: string; validTo: string | null }) =>
+  apiRequest<unknown>(`algorithm/facility/${facilityId}/measurement-field/${fieldId}/calculations/${calcId}/approve`, { method: 'PUT', body: validity });

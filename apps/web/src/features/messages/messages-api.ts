@@ -1,0 +1,28 @@
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Message } from '@portal/contracts/messages';
+import { messageFormSchema } from '@portal/contracts/forms';
+import { apiRequest } from '../../app/api';
+
+export { messageFormSchema };
+
+/** GET messages without isActive: every message (the admin lists). */
+export const allMessagesQuery = () =>
+  queryOptions({ queryKey: ['messages', 'all'], queryFn: ({ signal }) => apiRequest<Message[]>('messages', { signal }) });
+
+/** POST messages with the compose form's values. */
+export function useCreateMessage() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (values: unknown) => apiRequest<Message>('messages', { method: 'POST', body: messageFormSchema.parse(values) }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['messages'] }),
+  });
+}
+
+/** DELETE messages/{id}. */
+export function useDeleteMessage() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => apiRequest(`messages/${encodeURIComponent(id)}`, { method: 'DELETE', responseType: 'none' }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['messages'] }),
+  });
+}

@@ -1,0 +1,77 @@
+import { useEffect, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Badge, Box, Button, ClickAwayListener, Divider, IconButton, Paper, Popper, Stack, Typography } from '@mui/material';
+import NotificationsIcon from '@mui/icons-material/Notifications';
+import { MESSAGE_AUTO_OPEN_DELAY_MS, shouldAutoOpenMessages, unreadCount } from '@portal/contracts/rules';
+import { activeMessagesQuery, useMarkAsRead } from './messages-api';
+
+/**
+ * The bell: unread count, the list of active messages (title, text with line breaks kept, Mark as read).
+ * Opens by itself after 200 ms when an unread message is flagged notify. The list does not block the page.
+ */
+export function MessageBell() {
+  const anchor = useRef<HTMLButtonElement>(null);
+  const [open, setOpen] = useState(false);
+  const { data: messages = [] } = useQuery(activeMessagesQuery());
+  const markAsRead = useMarkAsRead();
+  const autoOpened = useRef(false);
+
+  const autoOpen = shouldAutoOpenMessages(messages);
+  useEffect(() => {
+    if (!autoOpen || autoOpened.current) return;
+    const timer = setTimeout(() => {
+      autoOpened.current = true;
+      setOpen(true);
+    }, MESSAGE_AUTO_OPEN_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [autoOpen]);
+
+  const unread = unreadCount(messages);
+  return (
+    <>
+      <IconButton ref={anchor} color="inherit" aria-label={`Messages, ${unread} unread`} onClick={() => setOpen((o) => !o)} data-testid="message-bell">
+        <Badge badgeContent={unread} color="error" data-testid="unread-count">
+          <NotificationsIcon />
+        </Badge>
+      </IconButton>
+      <Popper open={open} anchorEl={anchor.current} placement="bottom-end" sx={{ zIndex: (t) => t.zIndex.modal }}>
+        <ClickAwayListener onClickAway={(e) => !anchor.current?.contains(e.target as Node) && setOpen(false)}>
+          <Paper elevation={8} sx={{ width: { xs: 'calc(100vw - 16px)', sm: 380 }, maxHeight: '70vh', overflow: 'auto', mt: 1 }} role="region" aria-label="Messages">
+            <Typography variant="subtitle1" sx={{ px: 2, py: 1.5, fontWeight: 600 }}>
+              Messages
+            </Typography>
+            <Divider />
+            {messages.length === 0 && (
+              <Typography sx={{ p: 2 }} color="text.secondary">
+                No messages
+              </Typography>
+            )}
+            {messages.map((m, i) => (
+              <Box key={m.id} sx={{ px: 2, py: 1.5, borderTop: i ? 1 : 0, borderColor: 'divider', bgcolor: m.isRead ? undefined : 'action.hover' }} data-testid="message">
+                {m.title && (
+                  <Typography variant="subtitle2" component="h3">
+                    {m.title}
+                  </Typography>
+                )}
+                <Typography variant="body2" sx={{ whiteSpace: 'pre-line', mt: 0.5 }}>
+                  {m.text}
+                </Typography>
+                <Stack direction="row" sx={{ justifyContent: 'flex-end', mt: 1 }}>
+                  {m.isRead ? (
+                    <Typography variant="caption" color="text.secondary">
+                      Read
+                    </Typography>
+                  ) : (
+                    <Button size="small" onClick={() => markAsRead.mutate(m.id)} disabled={markAsRead.isPending && markAsRead.variables === m.id}>
+                      Mark as read
+                    </Button>
+                  )}
+                </Stack>
+              </Box>
+            ))}
+          </Paper>
+        </ClickAwayListener>
+      </Popper>
+    </>
+  );
+}

@@ -1,0 +1,95 @@
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Facility } from '@portal/contracts/facilities';
+import type { OrganizationListItem, OrganizationRef } from '@portal/contracts/organizations';
+import type { ProvisionedCredential, UploadCredential } from '@portal/contracts/ship-info';
+import { UPLOAD_TOKEN_HEADER } from '@portal/contracts/ship-info';
+import { shipInfoSchema, type ShipInfoValues } from '@portal/contracts/forms';
+import { apiRequest, ApiRequestError } from '../../app/api';
+import { redirectToLogin, userManager } from '../../app/auth';
+import { portalSettings } from '../../app/settings';
+
+export { shipInfoSchema };
+const e = encodeURIComponent;
+
+/** GET facilities/{id}/facility. */
+export const shipQuery = (id: string) =>
+  queryOptions({ queryKey: ['facilities', id, 'facility'], queryFn: ({ signal }) => apiRequest<Facility>(`facilities/${e(id)}/facility`, { signal }) });
+
+/** PUT facilities/{id}/facility. */
+export function useSaveShip(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (values: unknown) => apiRequest<Facility>(`facilities/${e(id)}/facility`, { method: 'PUT', body: shipInfoSchema.parse(values) satisfies ShipInfoValues }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['facilities'] }),
+  });
+}
+
+/** GET organizations (the transfer targets). */
+export const organizationsQuery = () =>
+  queryOptions({ queryKey: ['organizations'], queryFn: ({ signal }) => apiRequest<OrganizationListItem[]>('organizations', { signal }) });
+
+/** GET organizations/facilities/{facilityId}/has-secondary-organizations. */
+export const hasSecondaryOrganizationsQuery = (facilityId: string) =>
+  queryOptions({
+    queryKey: ['facilities', facilityId, 'has-secondary-organizations'],
+    queryFn: ({ signal }) => apiRequest<boolean>(`organizations/facilities/${e(facilityId)}/has-secondary-organizations`, { signal }),
+  });
+
+/** POST organizations/{orgId}/{facilityId}/migrate-facility. */
+export function useTransferShip(facilityId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (targetOrganizationId: string) => apiRequest<OrganizationRef>(`organizations/${e(targetOrganizationId)}/${e(facilityId)}/migrate-facility`, { method: 'POST' }),
+    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: ['facilities'] }), client.invalidateQueries({ queryKey: ['organizations'] })]),
+  });
+}
+
+/** GET, POST and DELETE facilities/{id}/upload-credentials. */
+export const uploadCredentialsQuery = (facilityId: string) =>
+  queryOptions({
+    queryKey: ['facilities', facilityId, 'upload-credentials'],
+    queryFn: ({ signal }) => apiRequest<UploadCredential[]>(`facilities/${e(facilityId)}/upload-credentials`, { signal }),
+  });
+
+export function useProvision(facilityId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiRequest<ProvisionedCredential>(`facilities/${e(facilityId)}/upload-credentials`, { method: 'POST' }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['facilities', facilityId, 'upload-credentials'] }),
+  });
+}
+
+export function useRevokeCredential(facilityId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (credentialId: string) => apiRequest(`facilities/${e(facilityId)}/upload-credentials/${e(credentialId)}`, { method: 'DELETE', responseType: 'none' }),
+    onSettled: () => client.invalidateQueries({ queryKey: ['facilities', facilityId, 'upload-credentials'] }),
+  });
+}
+
+/**
+ * GET scripts/psdu/facilities/{id}: the package as a blob. A token provisioned a moment ago goes along in a header
+ * (never in the address) so that the package's configuration holds it; apiRequest has no header option.
+ */
+export async function downloadPackage(facilityId: string, token: string | null): Promise<Blob> {
+  const user = await userManager().getUser();
+  const headers: Record<string, string> = {};
+  if (user?.access_token) headers.authorization = `Bearer ${user.access_token}`;
+  if (token) headers[UPLOAD_TOKEN_HEADER] = token;
+  const url = new URL(`${portalSettings().apiBaseUrl}scripts/psdu/facilities/${e(facilityId)}`, window.location.origin);
+  const response = await fetch(url, { headers });
+  if (response.status === 401 || response.status === 403) redirectToLogin();
+  if (!response.ok) throw new ApiRequestError(response.status, await response.json().catch(() => undefined));
+  return response.blob();
+}
+
+export function saveBlob(blob: Blob, fileName: string) {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = fileName;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

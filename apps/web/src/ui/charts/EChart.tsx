@@ -1,0 +1,52 @@
+import { useEffect, useRef, useState } from 'react';
+import { Box, type SxProps } from '@mui/material';
+import type { EChartsCoreOption, EChartsType } from 'echarts/core';
+import type * as EChartsCore from './echarts-core';
+
+// ECharts is fetched in parallel with the first render rather than in the initial bundle: the dashboard's
+// numbers paint first, the canvases follow. Started when this module loads.
+let loading: Promise<typeof EChartsCore> | null = null;
+const loadECharts = () => (loading ??= import('./echarts-core'));
+if (typeof window !== 'undefined') void loadECharts();
+
+export interface EChartProps {
+  option: EChartsCoreOption;
+  /** CSS height; width fills the box unless given. */
+  height: number | string;
+  width?: number | string;
+  sx?: SxProps;
+  'data-testid'?: string;
+  ariaLabel?: string;
+}
+
+/** An ECharts canvas that follows its option and its box size. Chart types beyond gauge and bar register in echarts-ship. */
+export function EChart({ option, height, width, sx, ariaLabel, ...rest }: EChartProps) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [chart, setChart] = useState<EChartsType | null>(null);
+
+  useEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    let instance: EChartsType | null = null;
+    let observer: ResizeObserver | null = null;
+    let cancelled = false;
+    void loadECharts().then(({ echarts }) => {
+      if (cancelled) return;
+      instance = echarts.init(element, undefined, { renderer: 'canvas' });
+      observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => instance?.resize());
+      observer?.observe(element);
+      setChart(instance);
+    });
+    return () => {
+      cancelled = true;
+      observer?.disconnect();
+      instance?.dispose();
+    };
+  }, []);
+
+  useEffect(() => {
+    chart?.setOption(option, { notMerge: true });
+  }, [chart, option]);
+
+  return <Box ref={ref} role="img" aria-label={ariaLabel} data-testid={rest['data-testid']} data-ready={chart ? 'true' : 'false'} sx={{ height, width: width ?? '100%', ...sx }} />;
+}

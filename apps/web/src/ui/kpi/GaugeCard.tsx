@@ -1,0 +1,47 @@
+import { useMemo, type ReactNode } from 'react';
+import { Card, CardContent, Skeleton, Stack, Typography } from '@mui/material';
+import { EChart } from '../charts/EChart';
+import { gaugeOption, type GaugeModel } from './options';
+import { ExportShortcut } from './ExportShortcut';
+
+export interface GaugeCardProps {
+  title: string;
+  gauge: GaugeModel;
+  /** The value the gauge shows (for tests and screen readers). */
+  value: number | null | undefined;
+  loading?: boolean;
+  exportReportCode?: string;
+  exportFacilityId?: string;
+  testId: string;
+  caption?: ReactNode;
+  children?: ReactNode;
+}
+
+/** A large card: a gauge, a caption and (children) a chart. */
+export function GaugeCard({ title, gauge, value, loading, exportReportCode, exportFacilityId, testId, caption, children }: GaugeCardProps) {
+  const option = useMemo(() => gaugeOption(gauge), [gauge]);
+  return (
+    <Card data-testid={testId} sx={{ height: '100%' }}>
+      <CardContent>
+        <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between' }}>
+          <Typography variant="h6">{title}</Typography>
+          {exportReportCode ? <ExportShortcut reportCode={exportReportCode} facilityId={exportFacilityId} /> : null}
+        </Stack>
+        {loading ? (
+          <Skeleton variant="rounded" height={200} />
+        ) : (
+          <EChart option={option} height={200} data-testid={`${testId}-gauge`} ariaLabel={`${title}: ${gauge.text}`} />
+        )}
+        <Typography sx={{ textAlign: 'center', fontWeight: 600 }} data-testid={`${testId}-value`} data-value={value ?? 'null'} data-needle={gauge.needle}>
+          {loading ? '…' : gauge.text}
+        </Typography>
+        {caption ? (
+          <Typography variant="body2" color="text.secondary" sx={{ textAlign: 'center' }}>
+            {caption}
+          </Typography>
+        ) : null}
+        {children}
+      </CardContent>
+    </Card>
+  );
+}

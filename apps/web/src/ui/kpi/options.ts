@@ -1,0 +1,217 @@
+import type { EChartsCoreOption } from 'echarts/core';
+import {
+  AVAILABILITY_GAUGE,
+  availabilityNeedle,
+  chartWidthForShips,
+  MARPOL_GAUGE,
+  marpolFleetAverageDisplay,
+  marpolNeedle,
+  RATIO_BAR_COLOURS,
+  RATIO_GAUGE,
+  RATIO_MARGIN_BANDS,
+  ratioBarColour,
+  ratioGaugeNeedle,
+  SFOC_GAUGE,
+  sfocAxisTicks,
+  sfocNeedle,
+} from '@portal/contracts/rules';
+
+/** Colours of the gauge bands, worst to best. */
+export const BAND_COLOURS = { bad: '#e53935', warn: '#fbc02d', good: '#4caf50', neutral: '#90a4ae', info: '#1e88e5' } as const;
+
+export interface GaugeModel {
+  min: number;
+  max: number;
+  /** Where the needle points (clamped by the rules). */
+  needle: number;
+  /** The number as text under the needle. */
+  text: string;
+  splitNumber: number;
+  /** [up to this axis value, colour], ascending, the last at max. */
+  bands: [number, string][];
+  /** Axis labels from the axis value (the ratio gauge runs from 100 down to -30). */
+  label?: (axisValue: number) => string;
+}
+
+const percentText = (v: number | null) => (v === null || !Number.isFinite(v) ? 'No data' : `${v.toFixed(1)} %`);
+
+/** Marpol compliance: 80 to 100, stops 80/90/95/100, needle at least 80; the fleet average text is truncated from 99.5. */
+export function marpolGauge(value: number | null, scope: 'ship' | 'fleet'): GaugeModel {
+  const [, s90, s95, s100] = MARPOL_GAUGE.stops;
+  return {
+    min: MARPOL_GAUGE.min,
+    max: MARPOL_GAUGE.max,
+    needle: value === null ? MARPOL_GAUGE.min : marpolNeedle(value),
+    text: value === null ? 'No data' : scope === 'fleet' ? `${marpolFleetAverageDisplay(value)} %` : percentText(value),
+    splitNumber: 4,
+    bands: [
+      [s90, BAND_COLOURS.bad],
+      [s95, BAND_COLOURS.warn],
+      [s100, BAND_COLOURS.good],
+    ],
+  };
+}
+
+/** Operational availability: 90 to 100, stops 90/96/98/100; needle floor 90 for a ship, 80 for the fleet. */
+export function availabilityGauge(value: number | null, scope: 'ship' | 'fleet'): GaugeModel {
+  const [, s96, s98, s100] = AVAILABILITY_GAUGE.stops;
+  return {
+    min: AVAILABILITY_GAUGE.min,
+    max: AVAILABILITY_GAUGE.max,
+    // The fleet needle's floor is 80, below the dial's start, as the rule says.
+    needle: value === null ? AVAILABILITY_GAUGE.min : availabilityNeedle(value, scope),
+    text: percentText(value),
+    splitNumber: 5,
+    bands: [
+      [s96, BAND_COLOURS.bad],
+      [s98, BAND_COLOURS.warn],
+      [s100, BAND_COLOURS.good],
+    ],
+  };
+}
+
+/** SFOC impact: 0 to 4 % in 8 segments; the industry standard band 2.0-2.5 % is marked. */
+export function sfocGauge(value: number | null): GaugeModel {
+  const [low, high] = SFOC_GAUGE.industryBand;
+  return {
+    min: SFOC_GAUGE.min,
+    max: SFOC_GAUGE.max,
+    needle: value === null ? SFOC_GAUGE.min : sfocNeedle(value),
+    text: value === null ? 'No data' : `${value.toFixed(2)} %`,
+    splitNumber: SFOC_GAUGE.segments,
+    bands: [
+      [low, BAND_COLOURS.good],
+      [high, BAND_COLOURS.info],
+      [SFOC_GAUGE.max, BAND_COLOURS.warn],
+    ],
+  };
+}
+
+/**
+ * SO2/CO2 ratio margin: from 100 (left) down to -30 (right), bands Over-scrubbing, Optimal, Risk, Under-scrubbing.
+ * ECharts draws min to max left to right, so the axis is 100 - margin and its labels are turned back.
+ */
+export function ratioGauge(margin: number | null): GaugeModel {
+  const span = RATIO_GAUGE.max - RATIO_GAUGE.min;
+  const colour = (band: (typeof RATIO_MARGIN_BANDS)[number]) => RATIO_BAR_COLOURS[ratioBarColour(band.to + 1e-9)];
+  return {
+    min: 0,
+    max: span,
+    needle: margin === null ? 0 : RATIO_GAUGE.max - ratioGaugeNeedle(margin),
+    text: margin === null ? 'No data' : `${margin.toFixed(1)} %`,
+    splitNumber: 13,
+    bands: RATIO_MARGIN_BANDS.map((band) => [RATIO_GAUGE.max - band.to, colour(band)] as [number, string]),
+    label: (axisValue) => {
+      const margin = RATIO_GAUGE.max - axisValue;
+      return (RATIO_GAUGE.stops as readonly number[]).includes(Math.round(margin)) ? String(Math.round(margin)) : '';
+    },
+  };
+}
+
+export function gaugeOption(model: GaugeModel): EChartsCoreOption {
+  const range = model.max - model.min;
+  return {
+    animation: false,
+    series: [
+      {
+        type: 'gauge',
+        min: model.min,
+        max: model.max,
+        splitNumber: model.splitNumber,
+        radius: '95%',
+        center: ['50%', '60%'],
+        startAngle: 200,
+        endAngle: -20,
+        axisLine: { lineStyle: { width: 14, color: model.bands.map(([to, colour]) => [(to - model.min) / range, colour]) } },
+        pointer: { width: 5, length: '70%' },
+        axisTick: { distance: -14, length: 6 },
+        splitLine: { distance: -14, length: 14 },
+        axisLabel: { distance: 18, fontSize: 10, formatter: model.label ?? ((v: number) => String(Math.round(v * 10) / 10)) },
+        detail: { valueAnimation: false, fontSize: 18, offsetCenter: [0, '45%'], formatter: () => model.text },
+        data: [{ value: model.needle }],
+      },
+    ],
+  };
+}
+
+export interface ShipBar {
+  facilityId: string;
+  name: string;
+  value: number | null;
+  /** Bar colour; default the primary colour. */
+  colour?: string;
+}
+
+export interface ShipBarOptions {
+  /** Caps a value for plotting (capFleetChartValue); the tooltip keeps the real value. */
+  cap?: (value: number) => { plotted: number; actual: number };
+  /** Axis ticks (SFOC: step 0.5). */
+  axisStep?: number;
+  min?: number;
+  max?: number;
+  unit: string;
+  /** Horizontal line(s), e.g. a limit. */
+  lines?: { value: number; label: string }[];
+}
+
+/** Per-ship bars: 40 px a ship; above 25 ships the chart is wider than its card and scrolls (chartWidthForShips). */
+export function shipBarOption(bars: readonly ShipBar[], options: ShipBarOptions): { option: EChartsCoreOption; widthPx: number; scroll: boolean } {
+  const { widthPx, scroll } = chartWidthForShips(bars.length);
+  const plotted = bars.map((bar) => {
+    if (bar.value === null) return { value: null, actual: null, colour: bar.colour };
+    const capped = options.cap ? options.cap(bar.value) : { plotted: bar.value, actual: bar.value };
+    return { value: capped.plotted, actual: capped.actual, colour: bar.colour };
+  });
+  const max = options.max ?? (options.axisStep ? sfocAxisTicks(Math.max(0, ...plotted.map((p) => p.value ?? 0))).at(-1) : undefined);
+  return {
+    widthPx,
+    scroll,
+    option: {
+      animation: false,
+      grid: { left: 40, right: 12, top: 16, bottom: 60 },
+      tooltip: {
+        trigger: 'item',
+        formatter: (p: { dataIndex: number }) => {
+          const bar = bars[p.dataIndex]!;
+          const actual = plotted[p.dataIndex]!.actual;
+          return `${escapeHtml(bar.name)}: ${actual === null ? 'No data' : `${round(actual)} ${options.unit}`}`;
+        },
+      },
+      xAxis: { type: 'category', data: bars.map((b) => b.name), axisLabel: { interval: 0, rotate: bars.length > 6 ? 40 : 0, fontSize: 10, width: 90, overflow: 'truncate' } },
+      yAxis: { type: 'value', min: options.min, max, interval: options.axisStep },
+      series: [
+        {
+          type: 'bar',
+          barMaxWidth: 28,
+          data: plotted.map((p) => ({ value: p.value, itemStyle: p.colour ? { color: p.colour } : undefined })),
+          markLine: options.lines?.length
+            ? { symbol: 'none', data: options.lines.map((l) => ({ yAxis: l.value, label: { formatter: l.label } })), lineStyle: { type: 'dashed' } }
+            : undefined,
+        },
+      ],
+    },
+  };
+}
+
+const round = (v: number) => Math.round(v * 100) / 100;
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The fleet ratio chart: each ship's ratio (capped at 20), coloured by its margin band. */
+export function ratioBars(ratios: readonly { facilityId: string; name: string; value: number | null }[], margins: ReadonlyMap<string, number | null>): ShipBar[] {
+  return ratios.map((r) => {
+    const margin = margins.get(r.facilityId);
+    return { ...r, colour: margin === null || margin === undefined ? RATIO_BAR_COLOURS.grey : RATIO_BAR_COLOURS[ratioBarColour(margin)] };
+  });
+}
+
+/** The compliance chart: hourly values averaged into 24, 12, 8, 6, 4 or 3 slots a day by the period's length. */
+export function complianceSlotsOption(slots: readonly { from: Date; value: number }[]): EChartsCoreOption {
+  return {
+    animation: false,
+    grid: { left: 32, right: 8, top: 8, bottom: 20 },
+    tooltip: { trigger: 'axis' },
+    xAxis: { type: 'category', data: slots.map((s) => s.from.toISOString().slice(0, 16).replace('T', ' ')), axisLabel: { show: false } },
+    yAxis: { type: 'value', min: 0, max: 100, interval: 50 },
+    series: [{ type: 'bar', data: slots.map((s) => Math.round(s.value * 10) / 10), itemStyle: { color: BAND_COLOURS.info } }],
+  };
+}

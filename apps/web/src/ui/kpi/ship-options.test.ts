@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { buildUptimeMatrix, customPeriod, UPTIME_COLOURS } from '@portal/contracts/rules';
+import { ratioTimeOption, uptimeHeatmapOption } from './ship-options';
+
+describe('ship charts', () => {
+  it('caps the ratio at 25 and shows the actual value in the note', () => {
+    const option = ratioTimeOption(
+      [
+        { timestamp: '2024-03-01T00:00:00.000Z', value: 40 },
+        { timestamp: '2024-03-01T01:00:00.000Z', value: 3 },
+      ],
+      [{ timestamp: '2024-03-01T00:00:00.000Z', value: 4.3 }],
+    ) as any;
+    expect(option.series[0].data).toEqual([
+      ['2024-03-01T00:00:00.000Z', 25],
+      ['2024-03-01T01:00:00.000Z', 3],
+    ]);
+    expect(option.yAxis.max).toBe(25);
+    const note = option.tooltip.formatter([{ dataIndex: 0, seriesIndex: 0 }]);
+    expect(note).toContain('Ratio: 40.00 (shown at 25)');
+    expect(note).toContain('Limit: 4.3');
+  });
+
+  it('colours the uptime cells by the rules: 24 rows a day in hourly mode', () => {
+    const period = customPeriod('2024-03-01', '2024-03-02');
+    const matrix = buildUptimeMatrix(
+      [
+        { timestamp: '2024-03-01T00:00:00.000Z', value: 100 },
+        { timestamp: '2024-03-01T01:00:00.000Z', value: 80 },
+        { timestamp: '2024-03-01T02:00:00.000Z', value: 120 },
+      ],
+      period,
+      'hourly',
+    );
+    const option = uptimeHeatmapOption(matrix) as any;
+    expect(option.yAxis.data).toHaveLength(24);
+    expect(option.xAxis.data).toEqual(['2024.03.01', '2024.03.02']);
+    const colourAt = (column: number, row: number) => option.series[0].data.find((d: any) => d.value[0] === column && d.value[1] === row).itemStyle.color;
+    expect([colourAt(0, 0), colourAt(0, 1), colourAt(0, 2), colourAt(0, 3)]).toEqual([UPTIME_COLOURS.full, UPTIME_COLOURS.below, UPTIME_COLOURS.above, UPTIME_COLOURS.noData]);
+  });
+});

@@ -1,0 +1,68 @@
+import type { EChartsCoreOption } from 'echarts/core';
+import { capShipChartValue, formatDate, formatDateTime, SHIP_RATIO_CHART_CAP, uptimeCellColour, type UptimeMatrix } from '@portal/contracts/rules';
+
+export interface RatioPoint {
+  timestamp: string;
+  value: number | null;
+}
+
+/**
+ * The ship's SO2/CO2 ratio over time, capped at 25 (the tooltip note shows the real value), with its limit
+ * (4.3 in an ECA, 21.7 outside) as a stepped line.
+ */
+export function ratioTimeOption(values: readonly RatioPoint[], limits: readonly RatioPoint[]): EChartsCoreOption {
+  const ratio = values.map((p) => {
+    if (p.value === null) return { t: p.timestamp, plotted: null, actual: null, capped: false };
+    const c = capShipChartValue(p.value);
+    return { t: p.timestamp, plotted: c.plotted, actual: c.actual, capped: c.capped };
+  });
+  return {
+    animation: false,
+    grid: { left: 40, right: 16, top: 24, bottom: 40 },
+    tooltip: {
+      trigger: 'axis',
+      formatter: (params: { dataIndex: number; seriesIndex: number }[]) => {
+        const i = params[0]?.dataIndex ?? 0;
+        const point = ratio[i];
+        if (!point) return '';
+        const limit = limits.find((l) => l.timestamp === point.t)?.value;
+        const actual = point.actual === null ? 'No data' : point.actual.toFixed(2);
+        return `${formatDateTime(point.t)} UTC<br/>Ratio: ${actual}${point.capped ? ` (shown at ${SHIP_RATIO_CHART_CAP})` : ''}${limit != null ? `<br/>Limit: ${limit}` : ''}`;
+      },
+    },
+    xAxis: { type: 'time' },
+    yAxis: { type: 'value', min: 0, max: SHIP_RATIO_CHART_CAP },
+    series: [
+      { name: 'SO2/CO2 ratio', type: 'line', showSymbol: false, connectNulls: false, data: ratio.map((p) => [p.t, p.plotted]) },
+      { name: 'Limit', type: 'line', step: 'end', showSymbol: false, lineStyle: { type: 'dashed', color: '#e53935' }, itemStyle: { color: '#e53935' }, data: limits.map((p) => [p.timestamp, p.value]) },
+    ],
+  };
+}
+
+/** The uptime matrix as a heatmap: a column per day (hourly mode) or month (daily), a row per hour or day of month. */
+export function uptimeHeatmapOption(matrix: UptimeMatrix): EChartsCoreOption {
+  const data: { value: [number, number, number]; itemStyle: { color: string; borderColor: string } }[] = [];
+  matrix.cells.forEach((row, r) =>
+    row.forEach((cell, c) => {
+      // ECharts skips heatmap cells without a number: NO_DATA and INVALID_DATE are drawn as -1 in their own colour.
+      data.push({ value: [c, r, typeof cell === 'number' ? Math.round(cell * 10) / 10 : -1], itemStyle: { color: uptimeCellColour(cell), borderColor: '#e0e0e0' } });
+    }),
+  );
+  return {
+    animation: false,
+    grid: { left: 40, right: 8, top: 8, bottom: 56 },
+    tooltip: {
+      formatter: (p: { value: [number, number, number] }) => {
+        const [c, r] = p.value;
+        const v = matrix.cells[r]?.[c];
+        const column = matrix.columns[c];
+        const when = matrix.mode === 'hourly' ? `${column ? formatDate(column.start) : ''} ${matrix.rowLabels[r]}:00 UTC` : `${column?.label}.${matrix.rowLabels[r]?.padStart(2, '0')}`;
+        const text = v === 'NO_DATA' ? 'No data' : v === 'INVALID_DATE' || v === undefined ? '' : `${Math.round(v * 10) / 10} %`;
+        return `${when}<br/>${text}`;
+      },
+    },
+    xAxis: { type: 'category', data: matrix.columns.map((c) => c.label), splitArea: { show: false }, axisLabel: { rotate: 60, fontSize: 9 } },
+    yAxis: { type: 'category', data: matrix.rowLabels, inverse: true, axisLabel: { fontSize: 9 } },
+    series: [{ type: 'heatmap', data, progressive: 0 }],
+  };
+}

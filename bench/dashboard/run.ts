@@ -1,0 +1,197 @@
+/**
+ * Latency of the dashboards' report data calls on PostgreSQL with 100 ships and a year of hourly span values
+ * for every default report field (inserted directly into report_values, then the daily roll-up).
+ *
+ * Run: DATABASE_URL=postgres://postgres@127.0.0.1:5432/<own db> npx tsx bench/dashboard/run.ts [--reuse] [--seconds 10]
+ * --reuse keeps the database of the previous run (skips the 8 M row fill). Results: bench/results/dashboard.md.
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+// kysely is a dependency of apps/api only (bench/package.json stays as it is).
+import { sql } from 'kysely';
+import { DEFAULT_REPORT_KPIS } from '@portal/formula';
+import { REPORT_CODES } from '@portal/contracts/reports';
+import { openDatabase } from '../../apps/api/src/db/connection';
+import { seedPlatform } from '../../apps/api/src/db/seed';
+import { refreshDailyRollup } from '../../apps/api/src/features/reports/rollup';
+import { reportFieldValueSources } from '../../apps/api/src/features/reports/sources';
+import { resetPostgres, startTestServer } from '../../apps/api/test/harness';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const SHIPS = 100;
+const YEAR = { from: '2025-01-01T00:00:00.000Z', to: '2025-12-31T23:59:59.999Z' };
+const MONTH = { from: '2025-11-01T00:00:00.000Z', to: '2025-11-30T23:59:59.999Z' };
+const USERS = 50;
+
+const arg = (name: string) => {
+  const at = process.argv.indexOf(name);
+  return at > 0 ? process.argv[at + 1] : undefined;
+};
+const reuse = process.argv.includes('--reuse');
+const seconds = Number(arg('--seconds') ?? 10);
+const databaseUrl = process.env.DATABASE_URL;
+if (!databaseUrl) throw new Error('Set DATABASE_URL to a PostgreSQL database of your own');
+
+/** A pseudo-random number in [0, 1) per hour and field, the same every run. */
+const u = (salt: number) => sql`(((extract(epoch from ts)::bigint / 3600) * 7919 + ${salt} * 104729 + f.n * 15485863) % 1000) / 1000.0`;
+const VALUES: Record<string, (salt: number) => ReturnType<typeof sql>> = {
+  MarpolCompliance: (s) => sql`case when ${u(s)} > 0.1 then 100 else 60 + ${u(s)} * 300 end`,
+  OperationalAvailability: (s) => sql`case when ${u(s)} > 0.15 then 100 when ${u(s)} > 0.08 then 110 else 80 + ${u(s)} * 100 end`,
+  SO2CO2Ratio: (s) => sql`1 + ${u(s)} * 5`,
+  SO2CO2Limit: () => sql`case when (extract(epoch from ts)::bigint / 3600) % 48 < 12 then 4.3 else 21.7 end`,
+  RatioMargin: (s) => sql`20 + ${u(s)} * 60`,
+  SfocImpact: (s) => sql`1.5 + ${u(s)} * 1.5`,
+  TotalCO2Emission: (s) => sql`2 + ${u(s)} * 3`,
+  ExtraRemovalOfSulfur: (s) => sql`0.01 + ${u(s)} * 0.02`,
+  CO2Reduction: (s) => sql`0.05 + ${u(s)} * 0.05`,
+};
+
+async function main() {
+  const database = reuse ? await openDatabase({ databaseUrl, dataDir: 'memory://', poolSize: 10 }) : undefined;
+  if (!reuse) await resetPostgres(databaseUrl!);
+  const server = await startTestServer(database ? { database } : {});
+  const db = server.services.database.db;
+  await seedPlatform(db, { ships: SHIPS });
+  const ships = await db.selectFrom('facilities').select(['id', 'name']).orderBy('name').execute();
+  const { computed } = await reportFieldValueSources(db);
+
+  const existing = await sql<{ n: number }>`select count(*)::int as n from report_values`.execute(db);
+  if (existing.rows[0]!.n === 0) {
+    const calcs = await db.selectFrom('report_field_calculations').select(['report_field_id', 'transform_algorithm']).where('report_field_id', 'in', computed).execute();
+    const kpiOf = (fieldId: string) => DEFAULT_REPORT_KPIS.find((k) => k.transformAlgorithm === calcs.find((c) => c.report_field_id === fieldId)?.transform_algorithm)!.key;
+    const started = Date.now();
+    for (const [i, ship] of ships.entries()) {
+      for (const [salt, fieldId] of computed.entries()) {
+        const value = VALUES[kpiOf(fieldId)]!(salt);
+        // About 3 % of the hours have no value.
+        await sql`
+          insert into report_values (facility_id, report_field_id, span_start, value)
+          select ${ship.id}::uuid, ${fieldId}::uuid, ts, case when ${u(salt + 50)} < 0.03 then null else ${value} end
+          from (select ${i}::int as n) f, generate_series(${YEAR.from}::timestamptz, ${YEAR.to}::timestamptz, interval '1 hour') ts`.execute(db);
+      }
+      await refreshDailyRollup(db, ship.id, 'all', new Date(YEAR.from), new Date(YEAR.to));
+      if (i % 10 === 9) console.log(`filled ${i + 1}/${ships.length} ships (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+    }
+    await sql`analyze report_values; analyze report_values_daily`.execute(db);
+    console.log(`fill: ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  }
+  const counts = await sql<{ hourly: number; daily: number }>`select (select count(*) from report_values)::int as hourly, (select count(*) from report_values_daily)::int as daily`.execute(db);
+
+  const address = await server.app.listen({ host: '127.0.0.1', port: 0 });
+  const token = await server.tokenFor('admin');
+  const headers = { authorization: `Bearer ${token}` };
+  const ship = ships[0]!.id;
+
+  const C = REPORT_CODES;
+  const fleetReports = [C.fleetExtraRemovalOfSulfur, C.fleetCo2Reduction, C.fleetTotalCo2Emission, C.fleetMarpolCompliance, C.fleetSo2Co2Ratio, C.fleetOperationalAvailability, C.fleetSfocImpact];
+  const shipReports = [C.shipMarpolCompliance, C.shipOperationalAvailability, C.shipCo2Reduction, C.shipSo2Co2Ratio, C.shipExtraRemovalOfSulfur, C.shipSfocImpact, C.shipTotalCo2Emission];
+  const fleetCalls = (p: typeof YEAR) => fleetReports.map((r) => `/api/reports/${r}/data?${new URLSearchParams(p)}`);
+  const shipCalls = (p: typeof YEAR, duration: 'hourly' | 'daily') => [
+    ...shipReports.map((r) => `/api/reports/${r}/data?${new URLSearchParams({ ...p, facilityId: ship })}`),
+    `/api/reports/${C.shipUptime}/data?${new URLSearchParams({ ...p, facilityId: ship, duration })}`,
+  ];
+  const scenarios = [
+    { name: 'fleet dashboard, month', calls: fleetCalls(MONTH) },
+    { name: 'fleet dashboard, year', calls: fleetCalls(YEAR) },
+    { name: 'ship dashboard, month', calls: shipCalls(MONTH, 'hourly') },
+    { name: 'ship dashboard, year', calls: shipCalls(YEAR, 'daily') },
+  ];
+
+  const percentile = (xs: number[], p: number) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? NaN;
+  };
+  const stats = (xs: number[]) => ({ p50: percentile(xs, 50), p95: percentile(xs, 95), p99: percentile(xs, 99) });
+  const f = (v: number) => v.toFixed(1);
+
+  /** One dashboard load: its calls in parallel, as the browser makes them. */
+  const load = async (calls: string[]) => {
+    const t0 = performance.now();
+    const responses = await Promise.all(calls.map((c) => fetch(address + c, { headers }).then(async (r) => (await r.arrayBuffer(), r.status))));
+    return { ms: performance.now() - t0, errors: responses.filter((s) => s !== 200).length };
+  };
+
+  const lines: string[] = [];
+  const out = (line = '') => {
+    console.log(line);
+    lines.push(line);
+  };
+  out(`# Dashboard data calls: latency on PostgreSQL (answer cache ${process.env.REPORT_DATA_CACHE_ENTRIES === '0' ? 'off' : 'on'})`);
+  out();
+  out(`${ships.length} ships, a year (2025) of hourly values for the ${computed.length} distinct default report calculations (the 41 report fields read them, docs/decisions/0030-report-fields.md): ${counts.rows[0]!.hourly.toLocaleString('en-US')} rows in report_values, ${counts.rows[0]!.daily.toLocaleString('en-US')} in report_values_daily. SystemAdmin (sees every ship). Server in-process (Fastify, pg pool of 10), PostgreSQL on localhost. \`npx tsx bench/dashboard/run.ts\`, ${new Date().toISOString().slice(0, 10)}.`);
+  out();
+  out('## One at a time (a dashboard = its calls in parallel, as the browser makes them; 30 loads after 3 warm-up)');
+  out();
+  out('| scenario | calls | dashboard p50 ms | p95 | p99 | slowest call p95 ms | errors |');
+  out('|---|---|---|---|---|---|---|');
+  for (const s of scenarios) {
+    for (let i = 0; i < 3; i++) await load(s.calls);
+    const loads: number[] = [];
+    let errors = 0;
+    const perCall: number[][] = s.calls.map(() => []);
+    for (let i = 0; i < 30; i++) {
+      const r = await load(s.calls);
+      loads.push(r.ms);
+      errors += r.errors;
+    }
+    for (const [i, c] of s.calls.entries()) {
+      for (let k = 0; k < 10; k++) {
+        const t0 = performance.now();
+        const r = await fetch(address + c, { headers });
+        await r.arrayBuffer();
+        perCall[i]!.push(performance.now() - t0);
+      }
+    }
+    const slowest = Math.max(...perCall.map((xs) => stats(xs).p95));
+    const st = stats(loads);
+    out(`| ${s.name} | ${s.calls.length} | ${f(st.p50)} | ${f(st.p95)} | ${f(st.p99)} | ${f(slowest)} | ${errors} |`);
+  }
+
+  out();
+  out(`## ${USERS} concurrent users (each loads the dashboard again as soon as it has it; ${seconds} s)`);
+  out();
+  out('| scenario | dashboards loaded | dashboard p50 ms | p95 | p99 | errors |');
+  out('|---|---|---|---|---|---|');
+  for (const s of scenarios) {
+    const loads: number[] = [];
+    let errors = 0;
+    const end = performance.now() + seconds * 1000;
+    await Promise.all(
+      Array.from({ length: USERS }, async () => {
+        while (performance.now() < end) {
+          const r = await load(s.calls);
+          loads.push(r.ms);
+          errors += r.errors;
+        }
+      }),
+    );
+    const st = stats(loads);
+    out(`| ${s.name} | ${loads.length} | ${f(st.p50)} | ${f(st.p95)} | ${f(st.p99)} | ${errors} |`);
+  }
+
+  out();
+  out(`## autocannon: ${USERS} connections cycling through the dashboard's calls (per request; ${seconds} s)`);
+  out();
+  out('| scenario | requests | req/s | p50 ms | p97.5 | p99 | errors | non-2xx |');
+  out('|---|---|---|---|---|---|---|---|');
+  for (const s of scenarios) {
+    const result = await autocannon({
+      url: address,
+      connections: USERS,
+      duration: seconds,
+      headers,
+      requests: s.calls.map((c) => ({ method: 'GET', path: c })),
+    });
+    out(`| ${s.name} | ${result.requests.total} | ${f(result.requests.average)} | ${result.latency.p50} | ${result.latency.p97_5} | ${result.latency.p99} | ${result.errors} | ${result.non2xx} |`);
+  }
+
+  await server.close();
+  writeFileSync(arg('--out') ?? path.join(here, '..', 'results', 'dashboard.md'), lines.join('\n') + '\n');
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

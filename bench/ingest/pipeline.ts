@@ -1,0 +1,176 @@
+/**
+ * End-to-end ingest throughput: importUploadedFile (sha256, parse, gzip of the original, columnar inserts, ship
+ * range update) of the ~100 MB, 50-channel CSV of bench/ingest/parse.ts, on PGlite and on PostgreSQL, with the
+ * parse-only throughput of udsv and papaparse measured in the same run. Then the peak RSS of importing a zip of
+ * several such files, in a child process.
+ *
+ * Run: npx tsx bench/ingest/pipeline.ts [--postgres postgres://postgres@127.0.0.1:5432/portal_datasources_bench]
+ * (the PostgreSQL database's public schema is emptied). Needs bench/.work/ingest-50ch-300000rows.csv
+ * (npx tsx bench/ingest/parse.ts creates it).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
+import Papa from 'papaparse';
+import { inferSchema, initParser } from 'udsv';
+import { Zip, ZipPassThrough } from 'fflate';
+import { openDatabase, type DatabaseHandle } from '../../apps/api/src/db/connection';
+import { migrateToLatest } from '../../apps/api/src/db/migrate';
+import { createDataSource } from '../../apps/api/src/features/datasources/service';
+import { importUploadedFile } from '../../apps/api/src/features/files/import';
+import { parseDataFile } from '../../apps/api/src/readers/parse';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const file = path.join(here, '..', '.work', 'ingest-50ch-300000rows.csv');
+const RUNS = 3;
+const argument = (name: string) => {
+  const at = process.argv.indexOf(name);
+  return at > 0 ? process.argv[at + 1] : undefined;
+};
+const configuration = {
+  delimiter: ',',
+  decimalSeparator: '.' as const,
+  headerRow: 1,
+  unitRow: null,
+  descriptionRow: null,
+  firstDataRow: 2,
+  timestampColumns: ['Timestamp'],
+  timestampFormat: 'YYYY-MM-DD HH:mm:ss',
+  encoding: 'utf-8' as const,
+};
+
+async function prepare(database: DatabaseHandle): Promise<{ facilityId: string; dataSourceId: string }> {
+  await migrateToLatest(database.db);
+  const org = await database.db.insertInto('organizations').values({ name: `Bench ${Date.now()}`, link_key: 'BENCH01', email: null, phone: null }).returning('id').executeTakeFirstOrThrow();
+  const facility = await database.db.insertInto('facilities').values({ name: 'Bench ship', primary_organization_id: org.id }).returning('id').executeTakeFirstOrThrow();
+  const dataSourceId = await createDataSource(database.db, facility.id, {
+    name: 'Bench',
+    dataSourceReaderId: 'delimited-text',
+    dataSourceReaderConfiguration: JSON.stringify(configuration),
+    measureFrequencyInSeconds: 1,
+    utcTimezoneOffsetInMinutes: 0,
+    note: '',
+    isPrimary: true,
+  });
+  return { facilityId: facility.id, dataSourceId };
+}
+
+const best = (times: number[]) => Math.min(...times);
+const median = (times: number[]) => [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
+
+async function timeIt(run: () => Promise<unknown>, after?: () => Promise<unknown>): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = performance.now();
+    await run();
+    times.push((performance.now() - t0) / 1000);
+    await after?.();
+  }
+  return times;
+}
+
+async function endToEnd(database: DatabaseHandle, content: Buffer): Promise<number[]> {
+  const { facilityId, dataSourceId } = await prepare(database);
+  return timeIt(
+    async () => {
+      const result = await importUploadedFile(database.db, { facilityId, dataSourceId, fileName: 'bench.csv', content, importedBy: null });
+      if (result.ids.length !== 1) throw new Error(`import failed: ${result.errorMessages.join('; ')}`);
+    },
+    () => database.db.deleteFrom('data_files').where('facility_id', '=', facilityId).execute(),
+  );
+}
+
+/** Child process: imports a zip of `copies` files (each the bench file with shifted timestamps) and prints the peak RSS. */
+async function zipChild(copies: number): Promise<void> {
+  const base = readFileSync(file, 'utf8');
+  const zipPath = path.join(here, '..', '.work', `ingest-${copies}x.zip`);
+  if (!existsSync(zipPath)) {
+    const parts: Uint8Array[] = [];
+    const zip = new Zip((err, chunk) => {
+      if (err) throw err;
+      parts.push(chunk);
+    });
+    for (let i = 0; i < copies; i++) {
+      // Each copy a year later, so that no two files have the same content.
+      const entry = new ZipPassThrough(`copy${i}.csv`);
+      zip.add(entry);
+      entry.push(new TextEncoder().encode(base.replace(/^2026-/gm, `${2027 + i}-`)), true);
+    }
+    zip.end();
+    writeFileSync(zipPath, Buffer.concat(parts));
+  }
+  const database = await openDatabase({ dataDir: 'memory://' });
+  const { facilityId, dataSourceId } = await prepare(database);
+  const rssBefore = process.memoryUsage().rss;
+  const t0 = performance.now();
+  const { createReadStream } = await import('node:fs');
+  const result = await importUploadedFile(database.db, {
+    facilityId,
+    dataSourceId,
+    fileName: 'big.zip',
+    content: createReadStream(zipPath),
+    importedBy: null,
+    rules: { maxUploadBytes: 4 * 1024 ** 3, maxTotalUncompressedBytes: 4 * 1024 ** 3 },
+  });
+  const seconds = (performance.now() - t0) / 1000;
+  console.log(JSON.stringify({ files: result.ids.length, errors: result.errorMessages, zipMb: statSync(zipPath).size / 1e6, uncompressedMb: (copies * statSync(file).size) / 1e6, seconds, rssBeforeMb: rssBefore / 1e6, peakRssMb: process.resourceUsage().maxRSS / 1024 }));
+  await database.close();
+}
+
+async function main(): Promise<void> {
+  const child = argument('--zip-child');
+  if (child) return zipChild(Number(child));
+  if (!existsSync(file)) throw new Error(`${file} is missing: run npx tsx bench/ingest/parse.ts first`);
+  const content = readFileSync(file);
+  const mb = content.length / 1e6;
+  const lines: string[] = [];
+  const row = (name: string, what: string, times: number[]) =>
+    lines.push(`| ${name} | ${what} | ${best(times).toFixed(2)} | ${median(times).toFixed(2)} | ${(mb / best(times)).toFixed(0)} | ${(mb / median(times)).toFixed(0)} |`);
+  console.log(`File: ${mb.toFixed(1)} MB; machine: ${os.cpus()[0]?.model} x${os.cpus().length}, Node ${process.version}, ${new Date().toISOString()}`);
+
+  const udsv = await timeIt(async () => {
+    const text = content.toString('utf8');
+    initParser(inferSchema(text)).typedCols(text);
+  });
+  const papa = await timeIt(async () => {
+    Papa.parse<unknown[]>(content.toString('utf8'), { delimiter: ',', dynamicTyping: true, fastMode: true, skipEmptyLines: true });
+  });
+  const ours = await timeIt(() => parseDataFile({ fileName: 'bench.csv', content }, { readerId: 'delimited-text', configuration }, { utcTimezoneOffsetInMinutes: 0 }));
+  const gzipOnly = await timeIt(() => promisify(gzip)(content, { level: 1 }));
+
+  const pglite = await openDatabase({ dataDir: 'memory://' });
+  const onPglite = await endToEnd(pglite, content);
+  await pglite.close();
+  let onPostgres: number[] | null = null;
+  const postgresUrl = argument('--postgres');
+  if (postgresUrl) {
+    const reset = await openDatabase({ databaseUrl: postgresUrl, dataDir: 'memory://', poolSize: 1 });
+    await reset.db.schema.dropSchema('public').ifExists().cascade().execute();
+    await reset.db.schema.createSchema('public').execute();
+    await reset.close();
+    const postgres = await openDatabase({ databaseUrl: postgresUrl, dataDir: 'memory://' });
+    onPostgres = await endToEnd(postgres, content);
+    await postgres.close();
+  }
+
+  lines.push('| what | measures | best s | median s | MB/s (best) | MB/s (median) |', '|---|---|---|---|---|---|');
+  row('end to end, PGlite', 'importUploadedFile: sha256, parse, gzip original, store columns, update range', onPglite);
+  if (onPostgres) row('end to end, PostgreSQL 15', 'the same', onPostgres);
+  row('parse only: ours', 'parseDataFile', ours);
+  row('parse only: udsv 0.7.3', 'inferSchema + typedCols (timestamps left as text)', udsv);
+  row('parse only: papaparse 5.7.1', 'dynamicTyping, fastMode', papa);
+  row('gzip level 1 only', 'of the original (runs in the thread pool, overlapped with parsing)', gzipOnly);
+  const ratio = (times: number[]) => (median(udsv) / median(times)).toFixed(2);
+  lines.push('', `Ratio end-to-end / udsv parse-only (median): PGlite ${ratio(onPglite)}x${onPostgres ? `, PostgreSQL ${ratio(onPostgres)}x` : ''} (goal >= 1.5x).`);
+
+  const copies = Number(argument('--zip-copies') ?? 4);
+  const zipOut = execFileSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--zip-child', String(copies)], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  lines.push('', `Zip import (child process, PGlite): ${zipOut.trim().split('\n').pop()}`);
+  console.log(lines.join('\n'));
+}
+
+await main();

@@ -1,0 +1,121 @@
+/**
+ * Upload -> execute -> dashboard numbers, for 1, 2 and 4 ship-years of the demo fleet at one sample a minute
+ * (25 logged channels): the demo ships' daily logger files imported through importUploadedFile, then one execution per
+ * ship through the queue and the real job (all default measurement and report calculations, daily roll-up). Seconds
+ * and rows per second per stage, on PGlite and on PostgreSQL. Results: bench/results/pipeline.md.
+ *
+ * Run: npx tsx bench/pipeline/run.ts [--ships 1,2,4] [--days 365] [--kinds pglite,postgres]
+ *        [--postgres postgres://postgres@127.0.0.1:5432/portal_executions_bench]   (its public schema is emptied)
+ */
+import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { resetPostgres } from '../../apps/api/test/harness';
+import { openDatabase, type DatabaseHandle } from '../../apps/api/src/db/connection';
+import { migrateToLatest } from '../../apps/api/src/db/migrate';
+import { seedPlatform } from '../../apps/api/src/db/seed';
+import { seedDemoData } from '../../apps/api/src/features/datasources/demo';
+import { seedDefaultMeasurementCalculations } from '../../apps/api/src/features/calculations/seed';
+import { executeDemoFleet } from '../../apps/api/src/features/executions/demo';
+import { startJobs } from '../../apps/api/src/jobs';
+import type { Services } from '../../apps/api/src/services';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const arg = (name: string, fallback: string) => {
+  const at = process.argv.indexOf(name);
+  return at > 0 ? process.argv[at + 1]! : fallback;
+};
+const shipCounts = arg('--ships', '1,2,4').split(',').map(Number);
+const days = Number(arg('--days', '365'));
+const kinds = arg('--kinds', 'pglite,postgres').split(',');
+const postgresUrl = arg('--postgres', 'postgres://postgres@127.0.0.1:5432/portal_executions_bench');
+const UNTIL = new Date('2025-01-01T00:00:00.000Z');
+
+interface Row {
+  kind: string;
+  ships: number;
+  samples: number;
+  uploadS: number;
+  executeS: number;
+  measurementRows: number;
+  reportRows: number;
+  stages: Record<string, number>;
+}
+
+async function open(kind: string): Promise<DatabaseHandle> {
+  if (kind === 'pglite') return openDatabase({ dataDir: 'memory://' });
+  await resetPostgres(postgresUrl);
+  return openDatabase({ databaseUrl: postgresUrl, dataDir: 'memory://' });
+}
+
+async function runOnce(kind: string, ships: number): Promise<Row> {
+  const database = await open(kind);
+  await migrateToLatest(database.db);
+  const seed = await seedPlatform(database.db, { ships: Math.max(6, ships) });
+  const keys = Object.keys(seed.facilityIds).slice(0, ships);
+  const facilityIds = Object.fromEntries(keys.map((k) => [k, seed.facilityIds[k]!]));
+  const services = { database, config: {} } as unknown as Services;
+
+  let started = performance.now();
+  const imported = await seedDemoData(database.db, {
+    facilityIds,
+    days,
+    until: UNTIL,
+    onProgress: (p) => {
+      if (p.done % 50 === 0) process.stdout.write(`\r  ${kind} ${ships} ship(s): ${p.done}/${p.total} files imported`);
+    },
+  });
+  const uploadS = (performance.now() - started) / 1000;
+  process.stdout.write('\n');
+  if (imported.errors.length) throw new Error(imported.errors.slice(0, 3).join('\n'));
+  for (const id of Object.values(facilityIds)) await seedDefaultMeasurementCalculations(database.db, id, new Date('2000-01-01T00:00:00.000Z'));
+  const samples = Number((await database.db.selectFrom('data_files').select((eb) => eb.fn.sum<number>('row_count').as('n')).executeTakeFirstOrThrow()).n);
+
+  const stages: Record<string, number> = {};
+  const queue = await startJobs(services, { work: true, tuning: { QUEUE_POLLING_SECONDS: 0.5 }, run: { timings: stages } });
+  started = performance.now();
+  const result = await executeDemoFleet(services, { facilityIds: Object.values(facilityIds), from: new Date(UNTIL.getTime() - days * 86_400_000), to: new Date(UNTIL.getTime() - 1), pollMs: 100 });
+  const executeS = (performance.now() - started) / 1000;
+  if (result.failed.length) throw new Error(JSON.stringify(result.failed));
+  const count = async (table: 'measurement_values' | 'report_values') => Number((await database.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const measurementChunks = await count('measurement_values');
+  const reportRows = await count('report_values');
+  const measurementRows = Number((await database.db.selectFrom('measurement_values').select((eb) => eb.fn.sum<number>('row_count').as('n')).executeTakeFirstOrThrow()).n);
+  await queue.stop();
+  await database.close();
+  console.log(`  ${kind} ${ships} ship(s): upload ${uploadS.toFixed(1)} s, execute ${executeS.toFixed(1)} s (${measurementChunks} day chunks, ${reportRows} report values)`);
+  return { kind, ships, samples, uploadS, executeS, measurementRows, reportRows, stages: Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, v / 1000])) };
+}
+
+const rows: Row[] = [];
+for (const kind of kinds) for (const ships of shipCounts) rows.push(await runOnce(kind, ships));
+
+const f = (n: number, d = 1) => n.toFixed(d);
+const lines = [
+  '# Pipeline: upload, execute, dashboard numbers',
+  '',
+  `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'cpu'}), Node ${process.version}. ` +
+    `${days} days per ship, one sample a minute, the demo fleet's 25 logged channels; all default measurement (20) and report calculations. ` +
+    'Run: `npx tsx bench/pipeline/run.ts`.',
+  '',
+  '| database | ship-years | raw samples | upload s | samples/s | execute s | measurement values/s | report values | total s | goal |',
+  '|---|---|---|---|---|---|---|---|---|---|',
+  ...rows.map((r) => {
+    const total = r.uploadS + r.executeS;
+    const goal = r.ships === 1 ? (r.kind === 'postgres' ? (total < 20 ? 'met (< 20 s)' : 'missed (< 20 s)') : total < 40 ? 'met (< 40 s)' : 'missed (< 40 s)') : '';
+    return `| ${r.kind} | ${(r.ships * days) / 365} | ${r.samples} | ${f(r.uploadS)} | ${f(r.samples / r.uploadS, 0)} | ${f(r.executeS)} | ${f(r.measurementRows / r.executeS, 0)} | ${r.reportRows} | ${f(total)} | ${goal} |`;
+  }),
+  '',
+  'Execution stages (seconds, summed over the ships; "commit" is the one replacing transaction: store + roll-up + done):',
+  '',
+  `| database | ship-years | ${Object.keys(rows[0]?.stages ?? {}).join(' | ')} |`,
+  `|---|---|${Object.keys(rows[0]?.stages ?? {}).map(() => '---').join('|')}|`,
+  ...rows.map((r) => `| ${r.kind} | ${(r.ships * days) / 365} | ${Object.values(r.stages).map((v) => f(v, 2)).join(' | ')} |`),
+  '',
+];
+const out = path.join(here, '..', 'results', 'pipeline.md');
+if (!existsSync(path.dirname(out))) mkdirSync(path.dirname(out), { recursive: true });
+writeFileSync(out, lines.join('\n'));
+appendFileSync(out, '');
+console.log(lines.join('\n'));

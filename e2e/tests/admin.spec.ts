@@ -1,0 +1,407 @@
+import fs from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { signInAs } from '../support';
+
+/** The signed-in user's access token, for setting up through the API. */
+async function api(page: Page) {
+  const token = await page.evaluate(() => {
+    const key = Object.keys(sessionStorage).find((k) => k.startsWith('oidc.user:'))!;
+    return JSON.parse(sessionStorage.getItem(key)!).access_token as string;
+  });
+  const headers = { authorization: `Bearer ${token}` };
+  return {
+    get: async (url: string) => (await page.request.get(url, { headers })).json(),
+    post: async (url: string, data?: unknown) => page.request.post(url, { headers, data }),
+  };
+}
+
+const notification = (page: Page) => page.getByTestId('notification');
+const unique = () => Date.now().toString(36).slice(-5);
+
+test.describe('1. administration shell', () => {
+  test('SystemAdmin sees Messages, Organizations, Access management and the switcher', async ({ page }) => {
+    await signInAs(page, 'admin', '/admin');
+    await expect(page).toHaveURL(/\/admin\/organizations$/);
+    const toolbar = page.getByTestId('admin-toolbar');
+    await expect(toolbar.getByRole('link', { name: 'Messages' })).toBeVisible();
+    await expect(toolbar.getByRole('link', { name: 'Organizations' })).toBeVisible();
+    await expect(toolbar.getByRole('button', { name: 'Access management' })).toBeDisabled();
+    await toolbar.getByLabel('Organization').click();
+    await page.getByRole('option', { name: 'Nordic Bulk Carriers' }).click();
+    await expect(page).toHaveURL(/\/admin\/[0-9a-f-]+\/manage$/);
+    await expect(page.getByTestId('admin-organization-name')).toHaveText('Nordic Bulk Carriers');
+    await expect(toolbar.getByRole('button', { name: 'Access management' })).toBeEnabled();
+  });
+
+  test('UserAdmin goes to the own organization without the SystemAdmin buttons; a User is sent away', async ({ page, browser }) => {
+    await signInAs(page, 'north.admin', '/admin');
+    await expect(page).toHaveURL(/\/admin\/[0-9a-f-]+\/manage$/);
+    await expect(page.getByTestId('admin-organization-name')).toHaveText('Nordic Bulk Carriers');
+    await expect(page.getByRole('link', { name: 'Messages' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Access management' })).toHaveCount(0);
+    const userPage = await browser.newPage();
+    await signInAs(userPage, 'north.anna', '/admin/organizations');
+    await expect(userPage).not.toHaveURL(/\/admin/);
+    await userPage.close();
+  });
+});
+
+test.describe('2. organizations', () => {
+  test('SystemAdmin searches, validates and adds an organization', async ({ page }) => {
+    await signInAs(page, 'admin', '/admin/organizations');
+    const table = page.getByRole('table', { name: 'Organizations' });
+    await expect(table.getByRole('row')).toHaveCount(4);
+    await page.getByLabel('Search organizations').fill('NORDIC');
+    await expect(table.getByRole('row')).toHaveCount(2);
+    await expect(table.getByRole('link', { name: 'Nordic Bulk Carriers' })).toBeVisible();
+    await page.getByLabel('Search organizations').fill('');
+
+    await page.getByRole('button', { name: 'Add organization' }).click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog.getByRole('button', { name: 'Add' })).toBeDisabled();
+    await dialog.getByLabel('Name').focus();
+    await dialog.getByLabel('Name').blur();
+    await expect(dialog.getByText('Name is required')).toBeVisible();
+    const name = `Baltic ${unique()}`;
+    await dialog.getByLabel('Name').fill(name);
+    await dialog.getByLabel('Contact email').fill('not-an-email');
+    await dialog.getByLabel('Contact email').blur();
+    await expect(dialog.getByText('E-mail must be valid')).toBeVisible();
+    await expect(dialog.getByRole('button', { name: 'Add' })).toBeDisabled();
+    await dialog.getByLabel('Contact email').fill('ops@baltic.example');
+    await dialog.getByLabel('Contact phone number').fill('+46 8 000');
+    await expect(dialog.getByLabel('Priority organization')).toBeVisible();
+    await dialog.getByRole('button', { name: 'Add' }).click();
+    await expect(notification(page)).toHaveText('Changes were saved');
+    await expect(table.getByRole('row', { name: new RegExp(name) })).toContainText('ops@baltic.example');
+  });
+
+  test('a failed create shows the error, not the success notice', async ({ page }) => {
+    await signInAs(page, 'admin', '/admin/organizations');
+    await page.getByRole('button', { name: 'Add organization' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Name').fill('Nordic Bulk Carriers');
+    await dialog.getByRole('button', { name: 'Add' }).click();
+    await expect(notification(page)).toHaveText('An organization with this name already exists');
+    await expect(dialog).toBeVisible();
+  });
+
+  test('UserAdmin edits the own organization: name locked, no priority switch', async ({ page }) => {
+    await signInAs(page, 'north.admin', '/admin');
+    await page.getByRole('button', { name: 'Edit organization' }).click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog.getByLabel('Name')).toBeDisabled();
+    await expect(dialog.getByLabel('Priority organization')).toHaveCount(0);
+    await dialog.getByLabel('Contact phone number').fill('+47 55 11 11 11');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(notification(page)).toHaveText('Changes were saved');
+  });
+});
+
+test.describe('3. ship access matrix', () => {
+  test('UserAdmin gives and takes a user\'s access to a ship', async ({ page }) => {
+    await signInAs(page, 'north.admin', '/admin');
+    const matrix = page.getByRole('table', { name: 'Ship access' });
+    await expect(matrix.getByRole('columnheader', { name: /north\.olav/ })).toBeVisible();
+    await expect(matrix.getByRole('columnheader', { name: /Southern Cross Tankers/ })).toBeVisible();
+    const box = matrix.getByRole('checkbox', { name: /^north\.olav access to / }).last();
+    const before = await box.isChecked();
+    await box.click();
+    await expect(box).toBeChecked({ checked: !before });
+    await page.reload();
+    await expect(page.getByRole('table', { name: 'Ship access' }).getByRole('checkbox', { name: /^north\.olav access to / }).last()).toBeChecked({ checked: !before });
+  });
+
+  test('a secondary organization sees the owner and is asked before removing its access; unlink asks too', async ({ page }) => {
+    await signInAs(page, 'south.admin', '/admin');
+    const matrix = page.getByRole('table', { name: 'Ship access' });
+    await expect(matrix.getByText('(Nordic Bulk Carriers)')).toBeVisible();
+    await matrix.getByRole('button', { name: /^Remove access to / }).click();
+    await expect(page.getByRole('dialog')).toContainText(/Are you sure you want to remove your access to .+\?/);
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    await matrix.getByRole('button', { name: 'Unlink Nordic Bulk Carriers' }).click();
+    await expect(page.getByRole('dialog')).toContainText('Are you sure you want to unlink Nordic Bulk Carriers?');
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  test('an organization without ships says so', async ({ page }) => {
+    await signInAs(page, 'admin', '/admin/organizations');
+    await page.getByRole('button', { name: 'Add organization' }).click();
+    const name = `Empty ${unique()}`;
+    await page.getByRole('dialog').getByLabel('Name').fill(name);
+    await page.getByRole('dialog').getByRole('button', { name: 'Add' }).click();
+    await page.getByRole('link', { name }).click();
+    await expect(page.getByText('No ships in the organization')).toBeVisible();
+  });
+});
+
+test.describe('4. users', () => {
+  test('UserAdmin adds a user with a generated password, edits and deletes it, with the form texts', async ({ page }) => {
+    await signInAs(page, 'north.admin', '/admin');
+    await page.getByRole('button', { name: 'Add user' }).click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog.getByText('Used for login')).toBeVisible();
+    await dialog.getByLabel('Username').focus();
+    await dialog.getByLabel('Username').blur();
+    await expect(dialog.getByText('Username is required')).toBeVisible();
+    await expect(dialog.getByRole('radio', { name: /Regular user/ })).toBeChecked();
+    await expect(dialog.getByRole('radio', { name: /System administrator/ })).toHaveCount(0);
+    await dialog.getByLabel('Password', { exact: true }).fill('abc');
+    await dialog.getByLabel('Password', { exact: true }).blur();
+    await expect(dialog.getByText('Must be minimum 8 characters')).toBeVisible();
+    await dialog.getByLabel('Password', { exact: true }).fill('abcdefgh');
+    await expect(dialog.getByText('Password must contain at least 1 number')).toBeVisible();
+    await dialog.getByLabel('Password', { exact: true }).fill('abcd 1234');
+    await expect(dialog.getByText('No spaces allowed')).toBeVisible();
+    await dialog.getByLabel('Password', { exact: true }).fill('abcd1234');
+    await dialog.getByLabel('Confirm password').fill('abcd12345');
+    await dialog.getByLabel('Confirm password').blur();
+    await expect(dialog.getByText('Passwords must match')).toBeVisible();
+    await expect(dialog.getByRole('button', { name: 'Add' })).toBeDisabled();
+    // Empty password: one is generated and shown once.
+    await dialog.getByLabel('Password', { exact: true }).fill('');
+    await dialog.getByLabel('Confirm password').fill('');
+    const username = `north.e2e${unique()}`;
+    await dialog.getByLabel('Username').fill(username);
+    await dialog.getByRole('radio', { name: /Administrator/ }).check();
+    await dialog.getByRole('button', { name: 'Add' }).click();
+    await expect(notification(page)).toHaveText('User created successfully');
+    await expect(page.getByTestId('generated-password')).toHaveText(/^[A-Za-z0-9]{8}$/);
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+
+    await page.getByRole('button', { name: `Edit ${username}` }).click();
+    const edit = page.getByRole('dialog');
+    await expect(edit.getByRole('radio', { name: /Administrator/ })).toBeChecked();
+    await edit.getByLabel('Set new password').check();
+    await edit.getByLabel('Password', { exact: true }).focus();
+    await edit.getByLabel('Password', { exact: true }).blur();
+    await expect(edit.getByText('A new password is required')).toBeVisible();
+    await edit.getByLabel('Set new password').uncheck();
+    await edit.getByRole('radio', { name: /Regular user/ }).check();
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await expect(notification(page)).toHaveText('User updated successfully');
+
+    await page.getByRole('button', { name: `Edit ${username}` }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await expect(page.getByRole('dialog', { name: 'Delete user?' })).toBeVisible();
+    await page.getByRole('dialog', { name: 'Delete user?' }).getByRole('button', { name: 'Delete' }).click();
+    await expect(notification(page)).toHaveText('User deleted successfully');
+    await expect(page.getByRole('button', { name: `Edit ${username}` })).toHaveCount(0);
+  });
+
+  test('SystemAdmin may give SystemAdmin in the provider organization', async ({ page }) => {
+    await signInAs(page, 'admin', '/admin/organizations');
+    await page.getByRole('link', { name: 'Scrubber Service Provider' }).click();
+    await page.getByRole('button', { name: 'Add user' }).click();
+    await expect(page.getByRole('dialog').getByRole('radio', { name: /System administrator/ })).toBeVisible();
+  });
+});
+
+test.describe('5. link organization', () => {
+  test('shows the own key with Copy and checks the other key', async ({ page }) => {
+    await signInAs(page, 'north.admin', '/admin');
+    await page.getByRole('button', { name: 'Link organization' }).click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog.getByTestId('own-link-key')).toHaveText(/^[A-Za-z0-9]{7}$/);
+    await expect(dialog.getByRole('button', { name: 'Copy' })).toBeVisible();
+    const input = dialog.getByLabel('Link key of the other organization');
+    await input.focus();
+    await input.blur();
+    await expect(dialog.getByText('You have to specify a link key')).toBeVisible();
+    await input.fill('ab-12');
+    await expect(dialog.getByText('Only letters and numbers are allowed')).toBeVisible();
+    await input.fill('abc12');
+    await expect(dialog.getByText('Key must be 7 characters')).toBeVisible();
+    await expect(dialog.getByRole('button', { name: 'Confirm link' })).toBeDisabled();
+    await input.fill('Zz9Zz9Z');
+    await dialog.getByRole('button', { name: 'Confirm link' }).click();
+    await expect(notification(page)).toHaveText('No organization has this link key');
+  });
+
+  test('links two organizations by key', async ({ page }) => {
+    await signInAs(page, 'admin', '/admin/organizations');
+    const client = await api(page);
+    const name = `Linkable ${unique()}`;
+    const created = await (await client.post('/api/organizations', { name, email: '', phone: '' })).json();
+    await page.getByRole('link', { name: 'Nordic Bulk Carriers' }).click();
+    await page.getByRole('button', { name: 'Link organization' }).click();
+    await page.getByRole('dialog').getByLabel('Link key of the other organization').fill(created.linkKey);
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirm link' }).click();
+    await expect(notification(page)).toHaveText(`Linked to ${name}`);
+    await expect(page.getByRole('table', { name: 'Ship access' }).getByRole('columnheader', { name: new RegExp(name) })).toBeVisible();
+  });
+});
+
+/** The first ship of an organization, by name, through the API. */
+async function shipOf(page: Page, organizationName: string) {
+  const client = await api(page);
+  const ships = (await client.get('/api/facilities')) as { id: string; name: string; primaryOrganizationName: string; organizationIds: string[] }[];
+  return ships.filter((s) => s.primaryOrganizationName === organizationName);
+}
+
+test.describe('6. ship info', () => {
+  test('SystemAdmin edits the ship: name required, manufacturer combo, image rule, save', async ({ page }) => {
+    await signInAs(page, 'admin', '/');
+    const [ship] = await shipOf(page, 'Southern Cross Tankers');
+    await page.goto(`/facilities/${ship!.id}/config/info`);
+    await expect(page.getByLabel('Name', { exact: true })).toHaveValue(ship!.name);
+    await page.getByLabel('Name', { exact: true }).fill('');
+    await page.getByLabel('Name', { exact: true }).blur();
+    await expect(page.getByText('Name is required')).toBeVisible();
+    await page.getByLabel('Name', { exact: true }).fill(ship!.name);
+
+    const manufacturer = page.getByLabel('System manufacturer');
+    await manufacturer.fill('Zeta Marine Systems');
+    await expect(page.getByText('No results matching "Zeta Marine Systems". Press enter to create a new one')).toBeVisible();
+    await manufacturer.press('Enter');
+
+    const big = '/tmp/e2e-ship-big.png';
+    fs.writeFileSync(big, Buffer.alloc(500_001, 1));
+    await page.getByLabel('Ship image', { exact: true }).setInputFiles({ name: 'big.png', mimeType: 'image/png', buffer: fs.readFileSync(big) });
+    await expect(notification(page)).toHaveText('Ship image must be less than 500 kB!');
+    await expect(page.getByLabel('No ship image')).toBeVisible();
+    // A 1x1 PNG.
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+    await page.getByLabel('Ship image', { exact: true }).setInputFiles({ name: 'ship.png', mimeType: 'image/png', buffer: png });
+    await expect(page.getByRole('img', { name: `${ship!.name} image` })).toBeVisible();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(notification(page).last()).toHaveText('Changes were saved');
+    await page.reload();
+    await expect(page.getByLabel('System manufacturer')).toHaveValue('Zeta Marine Systems');
+    await expect(page.getByRole('img', { name: `${ship!.name} image` })).toBeVisible();
+    await expect(page.getByText('Transfer ship').first()).toBeVisible();
+    await expect(page.getByText('Automate file upload')).toBeVisible();
+  });
+});
+
+test.describe('7. transfer ship', () => {
+  test('warns, notes the secondary organizations, and transfers; the old owner loses the ship', async ({ page, browser }) => {
+    await signInAs(page, 'admin', '/');
+    const shared = (await shipOf(page, 'Nordic Bulk Carriers')).find((s) => s.organizationIds.length > 1)!;
+    await page.goto(`/facilities/${shared.id}/config/info`);
+    await page.getByRole('button', { name: 'Transfer ship' }).click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog).toContainText('cannot be undone');
+    await expect(dialog).toContainText('shared with other organizations');
+    await expect(dialog.getByRole('button', { name: 'Confirm transfer' })).toBeDisabled();
+    await dialog.getByLabel('Organization').click();
+    await expect(page.getByRole('option', { name: 'Nordic Bulk Carriers' })).toHaveCount(0);
+    await page.getByRole('option', { name: 'Scrubber Service Provider' }).click();
+    await dialog.getByRole('button', { name: 'Confirm transfer' }).click();
+    await expect(notification(page)).toHaveText('Ship was transferred to Scrubber Service Provider');
+
+    const north = await browser.newPage();
+    await signInAs(north, 'north.admin', '/');
+    const northShips = await shipOf(north, 'Scrubber Service Provider');
+    expect(northShips.map((s) => s.id)).not.toContain(shared.id);
+    await north.close();
+  });
+});
+
+test.describe('8. messages admin', () => {
+  test('validates, creates, lists and deletes a message; discard asks first', async ({ page }) => {
+    await signInAs(page, 'admin', '/admin/messages');
+    await page.getByRole('button', { name: 'Add message' }).click();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText('Message is required')).toBeVisible();
+    await expect(page.getByText('Specify when the message is shown from')).toBeVisible();
+    await expect(page.getByText('Specify when the message is shown to')).toBeVisible();
+
+    await page.getByRole('button', { name: 'Insert default text' }).click();
+    await expect(page.getByLabel('Title')).toHaveValue('Maintenance update');
+    await expect(page.getByRole('textbox', { name: 'Message' })).toHaveValue(/scheduled maintenance/);
+    const title = `Maintenance ${unique()}`;
+    await page.getByLabel('Title').fill(title);
+    const year = new Date().getUTCFullYear() + 1;
+    const type = async (label: string, digits: string) => {
+      const group = page.getByRole('group', { name: label });
+      await group.click();
+      await page.keyboard.press('Home');
+      await page.keyboard.type(digits);
+    };
+    await type('Show from (UTC)', `${year}0102` + '1300');
+    await type('Show until (UTC)', `${year}0101` + '0900');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText('Must be before "Show to"')).toBeVisible();
+    await expect(page.getByText('Must be after "Show from"')).toBeVisible();
+    await type('Show until (UTC)', `${year}0103` + '1700');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(notification(page)).toHaveText('Changes were saved');
+    const upcoming = page.getByTestId('messages-upcoming');
+    await expect(upcoming).toContainText(title);
+    await expect(upcoming).toContainText(`${year}.01.02 13:00 – ${year}.01.03 17:00 UTC`);
+
+    await upcoming.getByRole('button', { name: `Delete ${title}` }).click();
+    await expect(page.getByRole('dialog')).toContainText('Users will no longer be able to see it and records of who has seen it will be deleted as well.');
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await expect(upcoming).not.toContainText(title);
+
+    await page.getByRole('button', { name: 'Add message' }).click();
+    await page.getByRole('textbox', { name: 'Message' }).fill('half written');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await expect(page.getByRole('dialog', { name: 'Discard the message?' })).toBeVisible();
+    await page.getByRole('dialog').getByRole('button', { name: 'Discard' }).click();
+    await expect(page.getByRole('textbox', { name: 'Message' })).toHaveCount(0);
+
+    await page.getByRole('button', { name: 'Show past messages' }).click();
+    await expect(page.getByTestId('messages-past')).toBeVisible();
+    await page.getByRole('button', { name: 'Hide past messages' }).click();
+    await expect(page.getByTestId('messages-past')).toHaveCount(0);
+  });
+});
+
+test.describe('9. service documents', () => {
+  test('SystemAdmin uploads; a User sees it grouped by ship with "No date" and "N/A", and downloads it', async ({ page, browser }) => {
+    await signInAs(page, 'admin', '/service/documents');
+    const [ship] = await shipOf(page, 'Southern Cross Tankers');
+    await page.getByRole('button', { name: 'Upload document' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Ship').click();
+    await page.getByRole('option', { name: ship!.name }).click();
+    const fileName = `Service report ${unique()}.pdf`;
+    await dialog.getByLabel('Document file').setInputFiles({ name: fileName, mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4 e2e') });
+    await dialog.getByLabel('Visit/Action date').fill('2025-04-02');
+    await dialog.getByRole('button', { name: 'Upload' }).click();
+    await expect(notification(page)).toHaveText('Changes were saved');
+
+    const user = await browser.newPage();
+    await signInAs(user, 'south.maria', '/service/documents');
+    const table = user.getByRole('table', { name: 'Documents' });
+    const row = table.getByRole('row', { name: new RegExp(fileName) });
+    await expect(row).toContainText('2025-04-02');
+    await expect(row).toContainText('No date');
+    await expect(row).toContainText('N/A');
+    await expect(table.getByRole('row', { name: ship!.name, exact: true })).toBeVisible();
+    await user.getByLabel('Search documents').fill('no such document');
+    await expect(row).toHaveCount(0);
+    await user.getByLabel('Search documents').fill('');
+    const download = user.waitForEvent('download');
+    await row.getByRole('button', { name: `Download ${fileName}` }).click();
+    expect((await download).suggestedFilename()).toBe(fileName);
+    await user.close();
+
+    const other = await browser.newPage();
+    await signInAs(other, 'north.anna', '/service/documents');
+    await expect(other.getByRole('table', { name: 'Documents' })).toBeVisible();
+    await expect(other.getByText(fileName)).toHaveCount(0);
+    await other.close();
+  });
+});
+
+test.describe('10. automate file upload', () => {
+  test('Provision shows the token once and downloads the package named after the ship', async ({ page }) => {
+    await signInAs(page, 'admin', '/');
+    const ships = await shipOf(page, 'Nordic Bulk Carriers');
+    const client = await api(page);
+    let ship: { id: string; name: string } | undefined;
+    for (const s of ships) if (((await client.get(`/api/algorithm/facility/${s.id}/datasource`)) as unknown[]).length) ship = s;
+    test.skip(!ship, 'no demo ship has a data source');
+    await page.goto(`/facilities/${ship!.id}/config/info`);
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Provision' }).click();
+    expect((await download).suggestedFilename()).toBe(`${ship!.name.toLowerCase()}.zip`);
+    await expect(page.getByTestId('upload-token')).toHaveText(/^psdu_/);
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+    await expect(page.getByRole('list', { name: 'Upload credentials' }).getByRole('button', { name: 'Revoke' })).toHaveCount(1);
+  });
+});

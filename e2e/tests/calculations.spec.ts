@@ -1,0 +1,91 @@
+import { expect, test, type Page } from '@playwright/test';
+import { signInAs } from '../support';
+
+/** The signed-in user's access token (oidc-client-ts keeps the user in session storage). */
+async function accessToken(page: Page): Promise<string> {
+  const token = await page.evaluate(() => {
+    for (let i = 0; i < sessionStorage.length; i++) {
+      const key = sessionStorage.key(i)!;
+      if (key.startsWith('oidc.user:')) return (JSON.parse(sessionStorage.getItem(key)!) as { access_token: string }).access_token;
+    }
+    return null;
+  });
+  expect(token).toBeTruthy();
+  return token!;
+}
+
+/** The editor's algorithm text, replaced as a whole (no autocompletion gets in the way). */
+async function setAlgorithm(page: Page, text: string): Promise<void> {
+  const content = page.getByTestId('algorithm-editor').locator('.cm-content');
+  await content.click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(text);
+  await page.keyboard.press('Escape');
+}
+
+test('a configurator writes, fixes, validates, tests, saves and approves a measurement field calculation', async ({ page }) => {
+  await signInAs(page, 'admin', '/profile');
+  await expect(page.getByTestId('signed-in-user')).toHaveText('admin');
+  const headers = { authorization: `Bearer ${await accessToken(page)}` };
+
+  // A ship of its own, so the field starts with no calculation whatever the demo seeded.
+  const me = await (await page.request.get('/api/auth/me', { headers })).json();
+  const created = await page.request.post('/api/facilities', { headers, data: { organizationId: me.organizationId, name: `Calc test ${Date.now()}` } });
+  expect(created.status()).toBe(201);
+  const { id: facilityId } = await created.json();
+  const fields = (await (await page.request.get('/api/algorithm/measurement-fields', { headers })).json()) as { id: string; name: string }[];
+  const field = fields.find((f) => f.name === 'SCRUBBER_FUEL')!;
+
+  await page.goto(`/facilities/${facilityId}/config/detail?id=${field.id}`);
+  const editor = page.getByTestId('calculation-editor');
+  await expect(editor.getByText('NEW', { exact: true })).toBeVisible();
+  await expect(editor.getByRole('button', { name: 'Test' })).toBeDisabled();
+
+  await editor.getByLabel('Inputs').click();
+  await page.getByRole('option', { name: 'SCRUBBER_POWER', exact: true }).click();
+  await page.keyboard.press('Escape');
+
+  // A typo on line 2.
+  await setAlgorithm(page, '// fuel to make the scrubber power, 200 g/kWh\nreturn SCRUBBER_POWR * 200 / 1000;');
+  await editor.getByRole('button', { name: 'Validate' }).click();
+  const output = page.getByTestId('calculation-output');
+  await expect(output).toContainText("Line 2, character 8: Unknown name 'SCRUBBER_POWR'. Did you mean 'SCRUBBER_POWER'?");
+  const marker = page.getByTestId('algorithm-editor').locator('.cm-line').nth(1).locator('.cm-lintRange-error');
+  await expect(marker).toHaveText('SCRUBBER_POWR');
+  // The marker starts at character 8 of line 2: right after "return ".
+  const lineText = await page.getByTestId('algorithm-editor').locator('.cm-line').nth(1).textContent();
+  expect(lineText!.indexOf('SCRUBBER_POWR') + 1).toBe(8);
+  await expect(editor.getByRole('button', { name: 'Test' })).toBeDisabled();
+
+  await setAlgorithm(page, '// fuel to make the scrubber power, 200 g/kWh\nreturn SCRUBBER_POWER * 200 / 1000;');
+  await editor.getByRole('button', { name: 'Validate' }).click();
+  await expect(page.getByTestId('notification')).toContainText('Validation successful');
+  await expect(page.getByTestId('algorithm-editor').locator('.cm-lintRange-error')).toHaveCount(0);
+
+  await page.getByLabel('SCRUBBER_POWER 1').fill('500');
+  await page.getByLabel('SCRUBBER_POWER 2').fill('1000');
+  await editor.getByRole('button', { name: 'Test' }).click();
+  await expect(output).toContainText('→ 100');
+  await expect(output).toContainText('→ 200');
+
+  await editor.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByText('Calculation created successfully')).toBeVisible();
+  await expect(page.getByTestId('calculation-version')).toHaveText('Version 1.0');
+  await expect(editor.getByText('NEW', { exact: true })).toHaveCount(0);
+
+  const approve = editor.getByRole('button', { name: 'Approve' });
+  await expect(approve).toBeEnabled();
+  await approve.click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByTestId('valid-from').fill('2024-01-01T00:00');
+  await dialog.getByTestId('valid-to').fill('2030-12-31T00:00');
+  await dialog.getByRole('button', { name: 'Approve' }).click();
+  await expect(page.getByText('Calculation approved')).toBeVisible();
+  await expect(editor.getByRole('button', { name: 'Approve' })).toBeDisabled();
+  await expect(page.getByTestId('field-status')).toHaveText('Approved');
+
+  await page.goto(`/facilities/${facilityId}/config/list`);
+  await expect(page.getByTestId('field-row-SCRUBBER_FUEL').getByTestId('field-status')).toHaveText('Approved');
+  await expect(page.getByTestId('field-row-FUEL_FLOW').getByTestId('field-status')).toHaveText('Waiting');
+});

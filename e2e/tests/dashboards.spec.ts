@@ -1,0 +1,196 @@
+import { readFile } from 'node:fs/promises';
+import { expect, test, type Page } from '@playwright/test';
+import ExcelJS from 'exceljs';
+import { signInAs } from '../support';
+
+/**
+ * The dashboards show the API's numbers: every widget's value, gauge, bar chart and the uptime matrix are
+ * compared with the answers of reports/{id}/data that the page received (and, for one report, with an
+ * independent call). The demo values arrive through the execution engine: while report_values is empty, the
+ * comparisons hold with "No data".
+ */
+
+interface ReportData {
+  information: string | null;
+  fields: Record<string, { value: unknown; format: string | null }>;
+}
+
+const token = (page: Page) =>
+  page.evaluate(() => {
+    const key = Object.keys(sessionStorage).find((k) => k.startsWith('oidc.user:'))!;
+    return JSON.parse(sessionStorage.getItem(key)!).access_token as string;
+  });
+
+/** Collects the report data answers the page gets, by report id, with the request that asked. */
+function collectReports(page: Page) {
+  const answers = new Map<string, { data: ReportData; method: string; url: string; body: any }>();
+  page.on('response', async (response) => {
+    const match = /\/api\/reports\/([^/]+)\/data/.exec(response.url());
+    if (!match || response.status() !== 200) return;
+    const request = response.request();
+    // A response of a page navigated away from has no body any more: it is not one we compare.
+    const data = (await response.json().catch(() => null)) as ReportData | null;
+    if (data) answers.set(decodeURIComponent(match[1]!), { data, method: request.method(), url: request.url(), body: request.postDataJSON() });
+  });
+  return answers;
+}
+
+const num = (data: ReportData | undefined, field: string) => {
+  const v = data?.fields[field]?.value;
+  return typeof v === 'number' ? v : null;
+};
+const attr = (v: number | null) => (v === null ? 'null' : String(v));
+
+async function facilities(page: Page) {
+  const response = await page.request.get('/api/facilities', { headers: { authorization: `Bearer ${await token(page)}` } });
+  expect(response.status()).toBe(200);
+  return (await response.json()) as { id: string; name: string; primaryOrganizationName: string }[];
+}
+
+test('the fleet dashboard shows the API numbers in its widgets, gauges and charts', async ({ page }) => {
+  const answers = collectReports(page);
+  await signInAs(page, 'admin');
+  await expect(page.getByTestId('fleet-dashboard')).toBeVisible();
+  const ships = await facilities(page);
+  await expect(page.getByTestId('ship-card')).toHaveCount(ships.length);
+  await expect.poll(() => answers.size).toBe(7);
+
+  for (const [report, testId] of [
+    ['FacilityGroupExtraremovalofsulfur', 'kpi-extra-removal-of-sulfur'],
+    ['FacilityGroupCO2reduction', 'kpi-co2-reduction'],
+    ['FacilityGroupTotalCO2Emission', 'kpi-total-co2-emission'],
+  ] as const) {
+    const data = answers.get(report)!.data;
+    await expect(page.getByTestId(`${testId}-value`)).toHaveAttribute('data-value', attr(num(data, 'ActualAverage')));
+    await expect(page.getByTestId(`${testId}-lifetime`)).toHaveAttribute('data-value', attr(num(data, 'Lifetime')));
+  }
+  const gauges = [
+    ['FacilityGroupMarpolComplianceLarge', 'card-marpol', 'chart-marpol', 'Facilities'],
+    ['FacilityGroupSO2CO2Ratio', 'card-ratio', 'chart-ratio', 'Values'],
+    ['FacilityGroupOperationalAvailabilitylarge', 'card-availability', 'chart-availability', 'Facilities'],
+    ['FacilityGroupSFOCimpactPctlarge', 'card-sfoc', 'chart-sfoc', 'Facilities'],
+  ] as const;
+  for (const [report, card, chart, listField] of gauges) {
+    const data = answers.get(report)!.data;
+    await expect(page.getByTestId(`${card}-value`)).toHaveAttribute('data-value', attr(num(data, 'ActualAverage')));
+    await expect(page.getByTestId(`${card}-gauge`)).toHaveAttribute('data-ready', 'true');
+    const points = JSON.parse((await page.getByTestId(chart).getAttribute('data-points'))!) as { facilityId: string; value: number | null }[];
+    const list = data.fields[listField]!.value as { facilityId: string; value: number | null }[];
+    expect(points.map((p) => [p.facilityId, p.value])).toEqual(list.map((i) => [i.facilityId, i.value]));
+    expect(list).toHaveLength(ships.length);
+  }
+  // An independent call gives the same numbers.
+  const fromPage = answers.get('FacilityGroupMarpolComplianceLarge')!;
+  const direct = await page.request.get(fromPage.url, { headers: { authorization: `Bearer ${await token(page)}` } });
+  expect(((await direct.json()) as ReportData).fields).toEqual(fromPage.data.fields);
+  // SystemAdmin's shortcut to the data export of each widget's report.
+  await expect(page.getByTestId('export-FacilityGroupMarpolComplianceLarge')).toHaveAttribute('href', '/report-config/data-export?reportCode=FacilityGroupMarpolComplianceLarge');
+  await page.screenshot({ path: '/tmp/dashboards-fleet.png', fullPage: true });
+});
+
+test('the fleet filter changes the ships and the numbers requested', async ({ page }) => {
+  await signInAs(page, 'admin');
+  await expect(page.getByTestId('fleet-dashboard')).toBeVisible();
+  const ships = await facilities(page);
+  const chosen = ships.slice(0, 2).map((s) => s.id);
+  await page.evaluate(
+    (ids) =>
+      localStorage.setItem(
+        'portal.fleetFilter',
+        JSON.stringify({ organizations: [], facilities: ids, facilitiesMode: 'include', scrubberSystemTypes: [], numberOfScrubbers: [], systemManufacturers: [] }),
+      ),
+    chosen,
+  );
+  const answers = collectReports(page);
+  await page.reload();
+  await expect(page.getByTestId('ship-card')).toHaveCount(2);
+  await expect.poll(() => answers.size).toBe(7);
+  const marpol = answers.get('FacilityGroupMarpolComplianceLarge')!;
+  expect(marpol.method).toBe('POST');
+  expect([...marpol.body.facilityIds].sort()).toEqual([...chosen].sort());
+  const list = marpol.data.fields.Facilities!.value as { facilityId: string }[];
+  expect(list.map((i) => i.facilityId).sort()).toEqual([...chosen].sort());
+  await expect(page.getByTestId('card-marpol-value')).toHaveAttribute('data-value', attr(num(marpol.data, 'ActualAverage')));
+  const points = JSON.parse((await page.getByTestId('chart-marpol').getAttribute('data-points'))!) as unknown[];
+  expect(points).toHaveLength(2);
+  await page.evaluate(() => localStorage.removeItem('portal.fleetFilter'));
+});
+
+test('the ship dashboard shows the API numbers, the ratio chart and the uptime matrix', async ({ page }) => {
+  await signInAs(page, 'north.anna');
+  await expect(page.getByTestId('fleet-dashboard')).toBeVisible();
+  const ships = await facilities(page);
+  const ship = ships[0]!;
+  const answers = collectReports(page);
+  await page.locator(`a[href="/ship/${ship.id}"]`).first().click();
+  await expect(page.getByTestId('ship-name')).toHaveText(ship.name, { timeout: 30_000 });
+  await expect(page.getByTestId('edit-ship')).toHaveCount(0);
+  await expect.poll(() => answers.size).toBe(8);
+
+  const marpol = answers.get('FacilityMarpolcompliance')!.data;
+  await expect(page.getByTestId('kpi-marpol-value')).toHaveAttribute('data-value', attr(num(marpol, 'ActualAverage')));
+  await expect(page.getByTestId('kpi-marpol-fleet')).toHaveAttribute('data-value', attr(num(marpol, 'FleetActual')));
+  for (const [report, testId] of [
+    ['FacilityOperationalavailability', 'kpi-availability'],
+    ['FacilityCO2reduction', 'kpi-co2-reduction'],
+    ['FacilityExtraremovalofsulfur', 'kpi-extra-removal-of-sulfur'],
+    ['FacilitySFOCimpactPct', 'kpi-sfoc'],
+    ['FacilityTotalCO2Emission', 'kpi-total-co2-emission'],
+  ] as const) {
+    await expect(page.getByTestId(`${testId}-value`)).toHaveAttribute('data-value', attr(num(answers.get(report)!.data, 'ActualAverage')));
+  }
+  const ratio = answers.get('FacilitySO2CO2Ratio')!.data;
+  await expect(page.getByTestId('ship-ratio-value')).toHaveAttribute('data-value', attr(num(ratio, 'ActualAverage')));
+  await expect(page.getByTestId('ratio-series')).toHaveAttribute('data-points', String((ratio.fields.Values!.value as unknown[]).length));
+
+  // The uptime matrix: hourly for the default period (last month), a cell per hour of the API's points.
+  const uptime = answers.get('FacilityOperationalAvailabilitylarge')!;
+  expect(new URL(uptime.url).searchParams.get('duration')).toBe('hourly');
+  const matrix = page.getByTestId('uptime-matrix');
+  await expect(matrix).toHaveAttribute('data-mode', 'hourly');
+  const cells = JSON.parse((await matrix.getAttribute('data-cells'))!) as (number | string)[][];
+  expect(cells).toHaveLength(24);
+  const points = uptime.data.fields.Values!.value as { timestamp: string; value: number | null }[];
+  for (const p of points.slice(0, 50)) {
+    const t = new Date(p.timestamp);
+    const from = new Date(Date.UTC(t.getUTCFullYear(), t.getUTCMonth(), 1));
+    const column = Math.floor((t.getTime() - from.getTime()) / 86_400_000);
+    expect(cells[t.getUTCHours()]![column]).toEqual(p.value === null ? 'NO_DATA' : p.value);
+  }
+  await expect(page.getByTestId('uptime-heatmap')).toHaveAttribute('data-ready', 'true');
+  await page.screenshot({ path: '/tmp/dashboards-ship.png', fullPage: true });
+});
+
+test("a user cannot see another organization's ship by its address", async ({ page }) => {
+  await signInAs(page, 'south.lee');
+  const southShips = await facilities(page);
+  await page.goto('/');
+  await signOutAndIn(page, 'north.anna');
+  const annaShips = await facilities(page);
+  const foreign = southShips.find((s) => !annaShips.some((a) => a.id === s.id))!;
+  await page.goto(`/ship/${foreign.id}`);
+  await expect(page.getByTestId('ship-not-found')).toBeVisible();
+  await expect(page.getByText(foreign.name)).toHaveCount(0);
+  const response = await page.request.get(`/api/reports/FacilityMarpolcompliance/data?${new URLSearchParams({ from: '2024-01-01T00:00:00.000Z', to: '2024-01-31T23:59:59.999Z', facilityId: foreign.id })}`, {
+    headers: { authorization: `Bearer ${await token(page)}` },
+  });
+  expect(response.status()).toBe(404);
+});
+
+async function signOutAndIn(page: Page, username: string) {
+  await page.goto('/logoff');
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  await signInAs(page, username);
+}
+
+test('the data export downloads export.xlsx that opens as a workbook', async ({ page }) => {
+  await signInAs(page, 'admin', '/report-config/data-export?reportCode=FacilityMarpolcompliance');
+  await expect(page.getByTestId('data-export')).toBeVisible();
+  await expect(page.getByTestId('export-download')).toBeEnabled();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-download').click()]);
+  expect(download.suggestedFilename()).toBe('export.xlsx');
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load((await readFile((await download.path())!)) as unknown as ArrayBuffer);
+  expect(workbook.worksheets.map((s) => s.name)).toEqual(['FacilityMarpolcompliance']);
+  expect(workbook.worksheets[0]!.getRow(1).values).toEqual([undefined, 'Ship', 'IMO', 'Timestamp (UTC)', 'ActualAverage (%)']);
+});
