@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig, type Config } from './config';
 import { createServer } from './server';
-import { DEMO_USERS, DEMO_ORGANIZATIONS, seedPlatform } from './db/seed';
-import { seedDemoDataWithProgress } from './features/datasources/demo';
+import { DEMO_USERS, DEMO_ORGANIZATIONS } from './db/seed';
+import { loadDemoFleet } from './db/demo';
 import { startJobs } from './jobs';
 
 async function main(): Promise<void> {
@@ -25,10 +25,10 @@ async function main(): Promise<void> {
 
   const empty = !(await db.selectFrom('organizations').select('id').limit(1).executeTakeFirst());
   const demo = config.DEMO ? config.DEMO === 'on' : empty;
-  if (demo) {
-    const seeded = await seedPlatform(db, { ships: config.DEMO_SHIPS });
-    if (seeded.created) server.app.log.info('Demo organizations, users and ships created');
-    await seedDemoDataWithProgress(db, { facilityIds: seeded.facilityIds, days: config.DEMO_DAYS, log: (m) => server.app.log.info(m) });
+  if (demo && config.services.worker) {
+    await loadDemoFleet(server.services, { ships: config.DEMO_SHIPS, days: config.DEMO_DAYS, log: (m) => server.app.log.info(m) });
+  } else if (demo) {
+    server.app.log.warn('The demo fleet is loaded by a process that runs the worker (this one runs --services=web only)');
   }
 
   if (config.services.web) {

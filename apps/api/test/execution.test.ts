@@ -31,7 +31,7 @@ async function executeAndWait(facilityId: string, from = FROM, to = TO) {
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ jobs: 'none' });
   const keys = Object.keys(server.seed.facilityIds);
   const { db } = server.services.database;
   const orgOf = async (id: string) => (await db.selectFrom('facilities').select('primary_organization_id').where('id', '=', id).executeTakeFirstOrThrow()).primary_organization_id;

@@ -5,6 +5,7 @@ import { openDatabase, type DatabaseHandle } from '../src/db/connection';
 import { createServer, type Server } from '../src/server';
 import { seedPlatform, DEMO_USERS, type SeedResult } from '../src/db/seed';
 import { sql } from 'kysely';
+import { startJobs, type Queue } from '../src/jobs';
 
 /**
  * A real server for API tests: PGlite in memory by default, or the PostgreSQL server of DATABASE_URL
@@ -25,12 +26,28 @@ export async function resetPostgres(url: string): Promise<void> {
   await database.close();
 }
 
-export async function startTestServer(options: { seed?: boolean; database?: DatabaseHandle } = {}): Promise<TestServer> {
+/**
+ * `jobs`: 'send' (default) starts the queue so routes can enqueue, as every production process does; 'work' also
+ * runs the workers in this process (fast polling); 'none' starts no queue (the test starts its own).
+ */
+export async function startTestServer(options: { seed?: boolean; database?: DatabaseHandle; jobs?: 'send' | 'work' | 'none' } = {}): Promise<TestServer> {
   const databaseUrl = process.env.DATABASE_URL;
   if (databaseUrl && !options.database) await resetPostgres(databaseUrl);
   const config = loadConfig({ PUBLIC_URL, DATA_DIR: 'memory://', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv, []);
   config.dataDir = 'memory://';
   const server = await createServer(config, { webDist: null, database: options.database });
+  const jobs = options.jobs ?? 'send';
+  let queue: Queue | undefined;
+  if (jobs !== 'none') {
+    queue = await startJobs(server.services, {
+      work: jobs === 'work',
+      tuning: { QUEUE_POLLING_SECONDS: 0.5, QUEUE_RETRY_DELAY_SECONDS: 1, QUEUE_HEARTBEAT_SECONDS: 10, QUEUE_SUPERVISE_SECONDS: 2 },
+    });
+  }
+  const close = async () => {
+    await queue?.stop();
+    await server.close();
+  };
   const seed = options.seed === false ? { created: false, organizationIds: {}, facilityIds: {}, userIds: {} } : await seedPlatform(server.services.database.db);
   const tokens = new Map<string, string>();
   const tokenFor = async (username: string) => {
@@ -51,7 +68,7 @@ export async function startTestServer(options: { seed?: boolean; database?: Data
       };
     return { get: make('GET'), post: make('POST'), put: make('PUT'), patch: make('PATCH'), delete: make('DELETE') };
   };
-  return { ...server, seed, tokenFor, as };
+  return { ...server, close, seed, tokenFor, as };
 }
 
 function cookieJar() {

@@ -81,7 +81,7 @@ describe.skipIf(!DATABASE_URL)('execution jobs across processes (PostgreSQL)', (
   const TO = new Date(UNTIL.getTime() - 1);
 
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ jobs: 'none' });
     await prepareShips(server.services.database.db, server.seed.facilityIds, DAYS);
     ships = Object.values(server.seed.facilityIds);
     // This process only sends jobs; the workers are the child processes.

@@ -11,6 +11,7 @@ import { findVisibleDataSource } from '../datasources/queries';
 import { resolveUploadCredential, isUploadAuthorization } from '../ship-info/credentials';
 import { importUploadedFile, type ImportResult } from './import';
 import { updateFacilityDataRange } from './range';
+import { deleteDerivedValues, requestRecalculation } from '../executions/derived';
 
 /** Routes a request to the uploader's variant of the upload when it carries an upload credential. */
 const UPLOADER_CONSTRAINT: Parameters<FastifyInstance['addConstraintStrategy']>[0] = {
@@ -119,7 +120,7 @@ export async function fileRoutes(app: FastifyInstance) {
       const file = isUuid(fileId)
         ? await db
             .selectFrom('data_files')
-            .select(['id', 'file_name'])
+            .select(['id', 'file_name', 'time_stamp_min', 'time_stamp_max'])
             .where('id', '=', fileId)
             .where('data_source_id', '=', dataSource.id)
             .where('removed_on', 'is', null)
@@ -127,8 +128,13 @@ export async function fileRoutes(app: FastifyInstance) {
         : undefined;
       if (!file) throw notFound('File not found');
       if (request.query.deleteData) {
-        // The cascade takes the original, the timestamps and every raw column of the file.
+        // The cascade takes the original, the timestamps and every raw column of the file; the values derived from
+        // its range go too, and the range is calculated again from the files that remain.
+        const from = new Date(file.time_stamp_min);
+        const to = new Date(file.time_stamp_max);
         await db.deleteFrom('data_files').where('id', '=', file.id).execute();
+        await deleteDerivedValues(db, dataSource.facility_id, from, to);
+        await requestRecalculation(app.services, dataSource.facility_id, from, to);
       } else {
         await db.updateTable('data_files').set({ removed_on: new Date() }).where('id', '=', file.id).execute();
       }
