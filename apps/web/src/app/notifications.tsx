@@ -3,6 +3,7 @@ import { Alert, Button, Snackbar } from '@mui/material';
 import type { VersionInfo } from '@portal/contracts/environment';
 import { MAINTENANCE_CHECK_INTERVAL_MS, MESSAGES, NOTIFICATION_HIDE_MS, OFFLINE_POLL_INTERVAL_MS } from '@portal/contracts/rules';
 import { onConnectivityChange } from './api';
+import { reportClientError } from './error-reporting';
 import { portalSettings } from './settings';
 
 export type Severity = 'success' | 'error' | 'info' | 'warning';
@@ -113,7 +114,10 @@ export function NotificationProvider({ children, reload = defaultReload }: { chi
     () => ({
       notify,
       error: (text = MESSAGES.DEFAULT_ERROR, cause) => {
-        if (cause) console.error(cause);
+        if (cause) {
+          console.error(cause);
+          reportClientError(cause);
+        }
         notify(text, 'error');
       },
       success: (text = MESSAGES.DEFAULT_SUCCESS) => notify(text, 'success'),
