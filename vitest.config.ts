@@ -1,13 +1,16 @@
 import { defineConfig } from 'vitest/config';
 
 // One project per workspace; browser tests (e2e/*.spec.ts) are Playwright's, not vitest's.
+// Timeouts are generous: a 2-core CI machine may be busy, and a slow machine is not a failure.
 export default defineConfig({
   test: {
+    testTimeout: 60_000,
     projects: [
-      { test: { name: 'contracts', root: 'packages/contracts', include: ['src/**/*.test.ts'], environment: 'node' } },
-      { test: { name: 'formula', root: 'packages/formula', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], environment: 'node' } },
-      { test: { name: 'demo-fleet', root: 'packages/demo-fleet', include: ['src/**/*.test.ts'], environment: 'node' } },
+      { extends: true, test: { name: 'contracts', root: 'packages/contracts', include: ['src/**/*.test.ts'], environment: 'node' } },
+      { extends: true, test: { name: 'formula', root: 'packages/formula', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], environment: 'node' } },
+      { extends: true, test: { name: 'demo-fleet', root: 'packages/demo-fleet', include: ['src/**/*.test.ts'], environment: 'node' } },
       {
+        extends: true,
         test: {
           name: 'api',
           root: 'apps/api',
@@ -19,6 +22,7 @@ export default defineConfig({
         },
       },
       {
+        extends: true,
         test: {
           name: 'web',
           root: 'apps/web',
