@@ -27,13 +27,49 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
+/** One route as registered: what the isolation matrix (test/isolation.test.ts) walks, so a new route is covered by itself. */
+export interface RouteEntry {
+  method: string;
+  url: string;
+  constraints?: Record<string, unknown>;
+  public: boolean;
+  schema?: { params?: unknown; querystring?: unknown; body?: unknown };
+}
+const routeTables = new WeakMap<FastifyInstance, RouteEntry[]>();
+
+/** Every route of the app, in registration order (HEAD twins of GET routes left out). */
+export function routeTable(app: FastifyInstance): readonly RouteEntry[] {
+  return routeTables.get(app) ?? [];
+}
+
+/**
+ * TRUST_PROXY: unset or 'false' trusts no proxy, so X-Forwarded-For is ignored and request.ip is the peer's address
+ * (rate limits cannot be dodged by forging it); 'true' trusts any proxy, otherwise a comma-separated list of
+ * proxy addresses or CIDR ranges.
+ */
+export function trustProxySetting(value: string | undefined): boolean | string[] {
+  const text = value?.trim() ?? '';
+  if (text === '' || text === 'false') return false;
+  if (text === 'true') return true;
+  return text.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { services } = options;
   const app = Fastify({
     logger: options.logger ?? false,
     genReqId: (req) => (typeof req.headers['x-request-id'] === 'string' && /^[\w-]{1,64}$/.test(req.headers['x-request-id']) ? req.headers['x-request-id'] : randomUUID()),
     bodyLimit: 2 * 1024 * 1024,
-    trustProxy: process.env.TRUST_PROXY ?? false,
+    trustProxy: trustProxySetting(process.env.TRUST_PROXY),
+  });
+  const routes: RouteEntry[] = [];
+  routeTables.set(app, routes);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (method === 'HEAD') continue;
+      const config = route.config as { public?: boolean } | undefined;
+      routes.push({ method, url: route.url, constraints: route.constraints, public: Boolean(config?.public), schema: route.schema as RouteEntry['schema'] });
+    }
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

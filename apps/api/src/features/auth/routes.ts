@@ -11,6 +11,11 @@ import { escapeHtml, pageShell } from './provider';
 import { revokeProviderStateOf } from './oidc-adapter';
 import { audit } from '../audit/audit';
 
+/** The per-address limit is this many times the per-account one: an office behind one address signs in several people. */
+export const LOGIN_ADDRESS_FACTOR = 3;
+export const LOGIN_RATE_LIMITED_TEXT = 'Rate limit reached: too many sign-in attempts. Wait a minute and try again.';
+const accountKey = (body: unknown) => String((body as { username?: unknown } | undefined)?.username ?? '').trim().toLowerCase();
+
 const pagesDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'pages');
 const authCss = readFileSync(path.join(pagesDir, 'auth.css'), 'utf8');
 const authJs = readFileSync(path.join(pagesDir, 'auth.js'), 'utf8');
@@ -48,20 +53,28 @@ export async function authRoutes(app: FastifyInstance, opts: { provider?: Provid
       return reply.redirect(redirectTo, 303);
     });
 
+    // Two limits: per address (one machine guessing many accounts) and per account (many machines guessing one).
+    // The address is the peer's unless TRUST_PROXY names the proxy in front (app.ts), so a forged X-Forwarded-For does not reset it.
+    const perAddress = app.createRateLimit({ max: app.config.LOGIN_ATTEMPTS_PER_MINUTE * LOGIN_ADDRESS_FACTOR, timeWindow: '1 minute', keyGenerator: (request) => `sign-in address ${request.ip}` });
+    const perAccount = app.createRateLimit({ max: app.config.LOGIN_ATTEMPTS_PER_MINUTE, timeWindow: '1 minute', keyGenerator: (request) => `sign-in account ${accountKey(request.body)}` });
     server.post(
       '/interaction/:uid/login',
       {
-        config: {
-          public: true,
-          // Per account and address: guessing one account's password is slowed down without locking its owner out elsewhere.
-          rateLimit: {
-            max: app.config.LOGIN_ATTEMPTS_PER_MINUTE,
-            timeWindow: '1 minute',
-            hook: 'preHandler',
-            keyGenerator: (request) => `${request.ip}|${String((request.body as { username?: string } | undefined)?.username ?? '').trim().toLowerCase()}`,
-          },
-        },
+        config: { public: true },
         schema: { hide: true, params: z.object({ uid: z.string() }), body: z.object({ username: z.string().max(200), password: z.string().max(500) }) },
+        preHandler: async (request, reply) => {
+          // createRateLimit counts the attempt; `isExceeded` says whether it is one too many.
+          const exceeded = (r: Awaited<ReturnType<typeof perAddress>>) => !r.isAllowed && r.isExceeded;
+          const address = await perAddress(request);
+          const limited = exceeded(address) ? address : await perAccount(request);
+          if (!exceeded(limited) || limited.isAllowed) return;
+          await audit(db, { userId: null, organizationId: null, action: 'sign-in.rate-limited', subject: accountKey(request.body).slice(0, 100), detail: { ip: request.ip } });
+          return reply
+            .code(429)
+            .header('retry-after', String(limited.ttlInSeconds))
+            .type('text/html')
+            .send(loginPage(request.params.uid, String(request.body.username ?? ''), LOGIN_RATE_LIMITED_TEXT));
+        },
       },
       async (request, reply) => {
         const details = await provider.interactionDetails(request.raw, reply.raw);

@@ -181,6 +181,8 @@ export async function dataSourceRoutes(app: FastifyInstance) {
   server.delete('/api/algorithm/facilitydatasource/:id/facilitydatasourcechannels/:channelId', { schema: { tags, params: channelParamsSchema } }, async (request, reply) => {
     const { row } = await findChannel(request);
     await db.deleteFrom('data_source_channels').where('id', '=', row.id).execute();
+    const caller = request.caller!;
+    await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'channel.delete', subject: row.id, detail: { facilityId: row.facility_id, dataSourceId: row.data_source_id, name: row.name } });
     return reply.code(204).send();
   });
 

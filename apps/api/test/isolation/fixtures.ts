@@ -1,0 +1,144 @@
+import { sql, type Kysely } from 'kysely';
+import { demoShips } from '@portal/demo-fleet/ships';
+import type { Database } from '../../src/db/schema';
+import { seedDemoData } from '../../src/features/datasources/demo';
+import { seedDefaultMeasurementCalculations } from '../../src/features/calculations/seed';
+import { createUploadCredential } from '../../src/features/ship-info/credentials';
+import { refreshDailyRollup } from '../../src/features/reports/rollup';
+import type { TestServer } from '../harness';
+
+/** Kinds of objects a path, query or body can name. Global ones (reports, fields, readers) belong to nobody. */
+export const OBJECT_KINDS = ['facility', 'dataSource', 'file', 'channel', 'measurementCalculation', 'user', 'organization', 'linkKey', 'message', 'document', 'documentRef', 'credential'] as const;
+export type ObjectKind = (typeof OBJECT_KINDS)[number];
+export type GlobalKind = 'report' | 'reportField' | 'measurementField' | 'reportCalculation' | 'reader';
+
+export type ObjectSet = Record<ObjectKind, string>;
+
+export interface IsolationWorld {
+  /** South's objects on a ship South keeps to itself: North must not reach any of them. */
+  south: ObjectSet;
+  /** North's own objects, the same kinds: the other parameters of a path point at these. */
+  north: ObjectSet;
+  /** Objects every organization shares: report codes, report and measurement fields, readers. */
+  global: Record<GlobalKind, string>;
+  /** A South ship shared with North (North may see it, not configure it). */
+  sharedSouthFacility: string;
+  /** A value written only into South's report values: no answer to North may contain it. */
+  southReportValue: number;
+  /** Text of the message personal to a South user. */
+  southMessageText: string;
+}
+
+const DAY_MS = 86_400_000;
+export const UNTIL = new Date('2025-03-10T00:00:00.000Z');
+
+/**
+ * North and South each get a ship with a data source, channel mappings, a logger file and approved default
+ * measurement field calculations; South's ship also gets report values, a document, an upload credential and a
+ * personal message for a South user. South shares a second ship with North.
+ */
+export async function buildWorld(server: TestServer): Promise<IsolationWorld> {
+  const db = server.services.database.db;
+  const { organizationIds, userIds } = server.seed;
+  const ships = demoShips(6);
+  const northShip = ships.filter((s) => s.organizationKey === 'north')[1]!;
+  const [southShip, southShared] = ships.filter((s) => s.organizationKey === 'south');
+  const facilityIds = { [northShip.key]: server.seed.facilityIds[northShip.key]!, [southShip!.key]: server.seed.facilityIds[southShip!.key]! };
+  const seeded = await seedDemoData(db, { facilityIds, days: 1, until: UNTIL });
+  if (seeded.errors.length) throw new Error(seeded.errors.join('\n'));
+  for (const id of Object.values(facilityIds)) await seedDefaultMeasurementCalculations(db, id, new Date('2000-01-01T00:00:00.000Z'));
+  const sharedSouthFacility = server.seed.facilityIds[southShared!.key]!;
+  await db.insertInto('organization_facility_access').values({ organization_id: organizationIds.north!, facility_id: sharedSouthFacility }).onConflict((oc) => oc.doNothing()).execute();
+
+  const report = await db.selectFrom('report_fields').select(['id', 'report_id']).orderBy('report_id').orderBy('position').executeTakeFirstOrThrow();
+  const reportCalculation = await db.selectFrom('report_field_calculations').select('id').where('report_field_id', '=', report.id).executeTakeFirst();
+  const measurementField = await db.selectFrom('measurement_fields').select('id').orderBy('position').executeTakeFirstOrThrow();
+  const southReportValue = 987654.321;
+  const southFacility = facilityIds[southShip!.key]!;
+  const spanStart = new Date(UNTIL.getTime() - DAY_MS);
+  const southFields = await db.selectFrom('report_fields').select('id').execute();
+  await db
+    .insertInto('report_values')
+    .values(southFields.map((f) => ({ facility_id: southFacility, report_field_id: f.id, span_start: spanStart, value: southReportValue })))
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+  await refreshDailyRollup(db, southFacility, 'all', spanStart, spanStart);
+
+  const objectsOf = async (organization: 'north' | 'south', facilityId: string, recipient: string): Promise<ObjectSet> => {
+    const dataSource = await db.selectFrom('facility_data_sources').select('id').where('facility_id', '=', facilityId).executeTakeFirstOrThrow();
+    const file = await db.selectFrom('data_files').select('id').where('facility_id', '=', facilityId).executeTakeFirstOrThrow();
+    const channel = await db.selectFrom('data_source_channels').select('id').where('facility_id', '=', facilityId).executeTakeFirstOrThrow();
+    const calculation = await db
+      .selectFrom('measurement_field_calculations')
+      .select('id')
+      .where('facility_id', '=', facilityId)
+      .where('measurement_field_id', '=', measurementField.id)
+      .executeTakeFirst();
+    const anyCalculation = calculation ?? (await db.selectFrom('measurement_field_calculations').select('id').where('facility_id', '=', facilityId).executeTakeFirstOrThrow());
+    const document = await db
+      .insertInto('facility_documents')
+      .values({ facility_id: facilityId, file_name: `${organization} survey.pdf`, content_type: 'application/pdf', content: Buffer.from(`%PDF ${organization}`), doc_type: 'Survey' })
+      .returning(['id', 'file_ref'])
+      .executeTakeFirstOrThrow();
+    const { row: credential } = await createUploadCredential(db, facilityId, userIds.admin!);
+    const message = await db
+      .insertInto('messages')
+      .values({
+        title: `${organization} personal`,
+        text: `Personal note for ${organization} only`,
+        show_from: new Date(Date.now() - DAY_MS),
+        show_to: new Date(Date.now() + 30 * DAY_MS),
+        is_personal: true,
+        created_by: userIds.admin!,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db.insertInto('message_recipients').values({ message_id: message.id, user_id: recipient }).execute();
+    const org = await db.selectFrom('organizations').select(['id', 'link_key']).where('id', '=', organizationIds[organization]!).executeTakeFirstOrThrow();
+    return {
+      facility: facilityId,
+      dataSource: dataSource.id,
+      file: file.id,
+      channel: channel.id,
+      measurementCalculation: anyCalculation.id,
+      user: recipient,
+      organization: org.id,
+      linkKey: org.link_key,
+      message: message.id,
+      document: document.id,
+      documentRef: document.file_ref,
+      credential: credential.id,
+    };
+  };
+  // The North user object is a colleague (north.olav), not the caller, so "own" paths name a manageable user.
+  const north = await objectsOf('north', facilityIds[northShip.key]!, userIds['north.olav']!);
+  const south = await objectsOf('south', southFacility, userIds['south.maria']!);
+  return {
+    south,
+    north,
+    global: { report: report.report_id, reportField: report.id, measurementField: measurementField.id, reportCalculation: reportCalculation?.id ?? report.id, reader: 'delimited-text' },
+    sharedSouthFacility,
+    southReportValue,
+    southMessageText: 'Personal note for south only',
+  };
+}
+
+/** Tables whose rows are compared before and after: all of the public schema but the audit log and the provider's sessions. */
+export async function tableNames(db: Kysely<Database>): Promise<string[]> {
+  const result = await sql<{ table_name: string }>`
+    select table_name from information_schema.tables
+    where table_schema = 'public' and table_type = 'BASE TABLE' and table_name not in ('audit_log', 'oidc_payloads')
+    order by table_name`.execute(db);
+  return result.rows.map((r) => r.table_name);
+}
+
+/** md5 of every table's rows (sorted as text): equal snapshots mean nothing was written. */
+export async function snapshotTables(db: Kysely<Database>, tables: string[]): Promise<Record<string, string>> {
+  const parts = tables.map((t) => sql`select ${t} as name, md5(coalesce(string_agg(x::text, '|' order by x::text), '')) as hash from ${sql.table(t)} x`);
+  const result = await sql<{ name: string; hash: string }>`${sql.join(parts, sql` union all `)}`.execute(db);
+  return Object.fromEntries(result.rows.map((r) => [r.name, r.hash]));
+}
+
+export function changedTables(before: Record<string, string>, after: Record<string, string>): string[] {
+  return Object.keys(before).filter((t) => before[t] !== after[t]);
+}
