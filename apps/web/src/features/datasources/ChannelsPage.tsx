@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useParams } from 'react-router';
 import {
   Alert,
@@ -43,6 +43,9 @@ import { DataSourceDialog } from './DataSourceDialog';
 import { CustomChannelDialog, MappingPanel } from './MappingPanel';
 
 type Selection = { dataSourceId: string; raw?: RawChannel; mapping?: DataSourceChannel };
+
+/** A mapping chip beside the channel name: on a narrow screen the long names are cut with an ellipsis, not pushed out. */
+const CHIP_SX = { maxWidth: '55%', flexShrink: 0, ml: 1 } as const;
 
 const matches = (search: string, ...texts: (string | null | undefined)[]) => !search || texts.some((t) => t?.toLowerCase().includes(search));
 
@@ -96,7 +99,7 @@ function DataSourceNode({
         </Tooltip>
       </Stack>
       <Collapse in={open}>
-        <List dense disablePadding sx={{ pl: 4 }}>
+        <List dense disablePadding sx={{ pl: { xs: 1, sm: 4 } }}>
           {sample.isLoading && <LinearProgress />}
           {raw
             .filter((r) => matches(search, r.channel, bySource.get(r.channel)?.name))
@@ -105,7 +108,7 @@ function DataSourceNode({
               return (
                 <ListItemButton key={r.channel} selected={isSelected(r.channel)} onClick={() => onSelect({ dataSourceId: dataSource.id, raw: r, mapping })}>
                   <ListItemText primary={r.channel} secondary={`${r.dataType}${r.unit ? `, ${r.unit}` : ''}`} />
-                  {mapping ? <Chip size="small" color="success" label={mapping.name} /> : <Chip size="small" variant="outlined" label="Not mapped" />}
+                  {mapping ? <Chip size="small" color="success" label={mapping.name} sx={CHIP_SX} /> : <Chip size="small" variant="outlined" label="Not mapped" sx={CHIP_SX} />}
                 </ListItemButton>
               );
             })}
@@ -114,7 +117,7 @@ function DataSourceNode({
             .map((c) => (
               <ListItemButton key={c.id} selected={isSelected(c.id)} onClick={() => onSelect({ dataSourceId: dataSource.id, mapping: c })}>
                 <ListItemText primary={c.source} secondary={c.isCustom ? 'Custom channel' : 'Not in the sample file'} />
-                <Chip size="small" color={c.isCustom ? 'secondary' : 'success'} label={c.name} />
+                <Chip size="small" color={c.isCustom ? 'secondary' : 'success'} label={c.name} sx={CHIP_SX} />
               </ListItemButton>
             ))}
           {!sample.isLoading && raw.length === 0 && extra.length === 0 && (
@@ -182,6 +185,12 @@ export default function ChannelsPage() {
   const [selected, setSelected] = useState<Selection | null>(null);
   const [dialog, setDialog] = useState<{ kind: 'add' } | { kind: 'edit'; dataSource: DataSource } | { kind: 'delete'; dataSource: DataSource } | { kind: 'custom'; dataSourceId: string } | { kind: 'import' } | null>(null);
   const list = useMemo(() => dataSources.data ?? [], [dataSources.data]);
+  const panelRef = useRef<HTMLDivElement>(null);
+  // Below md the mapping panel sits under the long tree: bring it into view when a channel is chosen.
+  useEffect(() => {
+    const panel = panelRef.current;
+    if (selected && panel && panel.getBoundingClientRect().top > window.innerHeight) panel.scrollIntoView?.({ behavior: 'smooth', block: 'start' });
+  }, [selected]);
   // The panel follows the data: after a save, the selected channel's mapping comes from the refreshed list.
   const current = selected && list.find((d) => d.id === selected.dataSourceId);
   const selectedMapping = current && (selected.raw ? current.channels.find((c) => !c.isCustom && c.source === selected.raw!.channel) : current.channels.find((c) => c.id === selected.mapping?.id));
@@ -192,13 +201,14 @@ export default function ChannelsPage() {
       <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mb: 2 }}>
         <TextField
           size="small"
+          sx={{ flex: { xs: 1, sm: 'none' }, minWidth: 0 }}
           placeholder="Search channels"
           value={search}
           onChange={(e) => setSearch(e.target.value)}
           slotProps={{ input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> } }}
         />
-        <Box sx={{ flex: 1 }} />
-        <Button variant="contained" startIcon={<AddIcon />} onClick={() => setDialog({ kind: 'add' })}>
+        <Box sx={{ flex: 1, display: { xs: 'none', sm: 'block' } }} />
+        <Button variant="contained" startIcon={<AddIcon />} onClick={() => setDialog({ kind: 'add' })} sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}>
           Add data source
         </Button>
       </Stack>
@@ -216,7 +226,7 @@ export default function ChannelsPage() {
       )}
       {list.length > 0 && (
         <Stack sx={{ alignItems: 'flex-start' }} direction={{ xs: 'column', md: 'row' }} spacing={2}>
-          <Paper variant="outlined" sx={{ flex: 1, minWidth: 0, py: 1 }} component="ul" data-testid="datasource-tree">
+          <Paper variant="outlined" sx={{ flex: 1, minWidth: 0, width: { xs: '100%', md: 'auto' }, py: 1, m: 0, pl: 0 }} component="ul" data-testid="datasource-tree">
             {list.map((d) => (
               <DataSourceNode
                 key={d.id}
@@ -230,7 +240,7 @@ export default function ChannelsPage() {
               />
             ))}
           </Paper>
-          <Box sx={{ flex: 1, minWidth: 0, width: '100%' }}>
+          <Box sx={{ flex: 1, minWidth: 0, width: '100%' }} ref={panelRef}>
             {selected && current ? (
               <MappingPanel
                 key={`${selected.dataSourceId}:${selected.raw?.channel ?? ''}:${selectedMapping?.id ?? 'new'}`}

@@ -87,7 +87,7 @@ function DataSourceFiles({
               </TableCell>
               <TableCell>File name</TableCell>
               <TableCell>Time range (UTC)</TableCell>
-              <TableCell>Imported on</TableCell>
+              <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>Imported on</TableCell>
             </TableRow>
           </TableHead>
           <TableBody>
@@ -96,11 +96,11 @@ function DataSourceFiles({
                 <TableCell padding="checkbox">
                   <Checkbox size="small" checked={selected.has(f.id)} slotProps={{ input: { 'aria-label': `Select ${f.fileName}` } }} />
                 </TableCell>
-                <TableCell>{f.fileName}</TableCell>
+                <TableCell sx={{ wordBreak: 'break-all' }}>{f.fileName}</TableCell>
                 <TableCell>
                   {formatDateTime(f.timeStampMin)} – {formatDateTime(f.timeStampMax)}
                 </TableCell>
-                <TableCell>{formatDateTime(f.importedOn)}</TableCell>
+                <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{formatDateTime(f.importedOn)}</TableCell>
               </TableRow>
             ))}
             {!loading && files.length === 0 && (
@@ -171,9 +171,9 @@ export default function FilesPage() {
 
   return (
     <Box sx={{ p: 2 }}>
-      <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mb: 2 }}>
-        <Box sx={{ flex: 1 }}>
-          <Typography variant="h5">{ship?.name ?? 'Files'}</Typography>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={{ xs: 1, sm: 2 }} sx={{ alignItems: { xs: 'stretch', sm: 'center' }, mb: 2 }}>
+        <Box sx={{ flex: 1, minWidth: 0 }}>
+          <Typography variant="h5">Files</Typography>
           {ship && (
             <Typography variant="body2" color="text.secondary" data-testid="ship-data-range">
               Data {formatDateTime(ship.dataTimeStampMin)} – {formatDateTime(ship.dataTimeStampMax)}
@@ -181,17 +181,20 @@ export default function FilesPage() {
             </Typography>
           )}
         </Box>
-        <Button variant="outlined" color="error" startIcon={<DeleteIcon />} disabled={selected.size === 0} onClick={() => { setDeleteData(false); setConfirm(true); }}>
-          Delete files
-        </Button>
-        <Button variant="contained" startIcon={<UploadFileIcon />} disabled={list.length === 0} onClick={() => setUpload({})}>
-          Add file
-        </Button>
+        <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>
+          <Button variant="outlined" color="error" startIcon={<DeleteIcon />} disabled={selected.size === 0} onClick={() => { setDeleteData(false); setConfirm(true); }}>
+            Delete files
+          </Button>
+          <Button variant="contained" startIcon={<UploadFileIcon />} disabled={list.length === 0} onClick={() => setUpload({})}>
+            Add file
+          </Button>
+        </Stack>
       </Stack>
       {(dataSources.isError || filesFailed) && <Alert severity="error" sx={{ mb: 2 }}>{MESSAGES.DEFAULT_ERROR}</Alert>}
       {dataSources.isLoading && <LinearProgress />}
       {dataSources.isSuccess && list.length === 0 && <Alert severity="info">This ship has no data sources yet; a system administrator configures them.</Alert>}
-      <Stack sx={{ alignItems: 'flex-start' }} direction={{ xs: 'column', lg: 'row' }} spacing={2}>
+      {/* Below lg the Run panel comes first, so a long file list does not push it out of reach; beside the list it stays in view. */}
+      <Stack sx={{ alignItems: 'flex-start' }} direction={{ xs: 'column-reverse', lg: 'row' }} spacing={2}>
         <Box sx={{ flex: 2, minWidth: 0, width: '100%' }}>
           {list.map((d, i) => (
             <DataSourceFiles
@@ -206,11 +209,11 @@ export default function FilesPage() {
             />
           ))}
         </Box>
-        <Box sx={{ flex: 1, minWidth: 280, width: '100%' }}>
+        <Box sx={{ flex: 1, minWidth: { lg: 280 }, width: '100%', position: { lg: 'sticky' }, top: { lg: 16 } }}>
           <RunPanel facilityId={facilityId} selectedFiles={selectedFiles} />
         </Box>
       </Stack>
-      {upload && <UploadDialog dataSources={list} initialDataSourceId={upload.dataSourceId} onClose={() => setUpload(null)} />}
+      {upload && <UploadDialog facilityId={facilityId} dataSources={list} initialDataSourceId={upload.dataSourceId} onClose={() => setUpload(null)} />}
       <Dialog open={confirm} onClose={() => setConfirm(false)}>
         <DialogTitle>Delete files</DialogTitle>
         <DialogContent>

@@ -58,6 +58,14 @@ describe('RunPanel', () => {
     expect((screen.getByRole('button', { name: 'Run' }) as HTMLButtonElement).disabled).toBe(true);
   });
 
+  it('shows no messages for an untouched empty period, and says Not filled out for the missing parts once one is typed', () => {
+    renderPanel([]);
+    expect(screen.queryByText('Not filled out')).toBeNull();
+    expect((screen.getByRole('button', { name: 'Run' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(field('From date'), { target: { value: '2025-03-07' } });
+    expect(screen.getAllByText('Not filled out')).toHaveLength(3);
+  });
+
   it('refuses a to time before the from time on the same day', () => {
     renderPanel(FILES);
     fireEvent.change(field('To date'), { target: { value: '2025-03-07' } });

@@ -21,15 +21,31 @@ const PARTS: { field: ExecutionPeriodField; label: string; placeholder: string }
  * The Run part of the files screen: the execution period (UTC) is set from the selected files and may be edited;
  * Run queues an execution of the ship for that period and the selected files.
  */
-export function RunPanel({ facilityId, selectedFiles }: { facilityId: string; selectedFiles: SelectedFile[] }) {
+export function RunPanel({
+  facilityId,
+  selectedFiles,
+  title = 'Execution period (UTC)',
+  note,
+  onQueued,
+}: {
+  facilityId: string;
+  selectedFiles: SelectedFile[];
+  title?: string;
+  /** The line under the period; by default how many files are selected. */
+  note?: string;
+  onQueued?(): void;
+}) {
   const selectionKey = selectedFiles.map((f) => `${f.id}:${f.timeStampMin}:${f.timeStampMax}`).join('|');
   const [period, setPeriod] = useState<ExecutionPeriod>(() => executionPeriodFromFiles(selectedFiles));
+  const [edited, setEdited] = useState(false);
   // Selecting files sets the period; clearing the selection clears it.
   useEffect(() => {
     setPeriod(executionPeriodFromFiles(selectedFiles));
+    setEdited(false);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [selectionKey]);
-  const errors = executionPeriodErrors(period);
+  // An untouched empty period is not an error yet: the messages appear once there is something to check.
+  const errors = edited || Object.values(period).some(Boolean) ? executionPeriodErrors(period) : {};
   const execute = useExecute();
   const notify = useNotify();
   const enabled = canRun(period, selectedFiles.length) && !execute.isPending;
@@ -38,14 +54,20 @@ export function RunPanel({ facilityId, selectedFiles }: { facilityId: string; se
     const { from, to } = executionRequestRange(period);
     execute.mutate(
       { facilityId, from, to, facilityDataSourceFileIds: selectedFiles.map((f) => f.id) },
-      { onSuccess: () => notify.success(MESSAGES.EXECUTION_SUCCESS), onError: () => notify.error() },
+      {
+        onSuccess: () => {
+          notify.success(MESSAGES.EXECUTION_SUCCESS);
+          onQueued?.();
+        },
+        onError: () => notify.error(),
+      },
     );
   };
 
   return (
     <Paper variant="outlined" sx={{ p: 2 }} data-testid="run-panel" data-facility-id={facilityId}>
       <Typography variant="subtitle1" gutterBottom>
-        Execution period (UTC)
+        {title}
       </Typography>
       <Stack sx={{ flexWrap: 'wrap', alignItems: 'flex-start' }} direction="row" spacing={1} useFlexGap>
         {PARTS.map(({ field, label, placeholder }) => (
@@ -55,10 +77,13 @@ export function RunPanel({ facilityId, selectedFiles }: { facilityId: string; se
             label={label}
             placeholder={placeholder}
             value={period[field]}
-            onChange={(e) => setPeriod((p) => ({ ...p, [field]: e.target.value }))}
+            onChange={(e) => {
+              setEdited(true);
+              setPeriod((p) => ({ ...p, [field]: e.target.value }));
+            }}
             error={Boolean(errors[field])}
             helperText={errors[field] ?? ' '}
-            sx={{ width: 150 }}
+            sx={{ width: { xs: 'calc(50% - 4px)', sm: 150 } }}
           />
         ))}
         <Button variant="contained" onClick={run} disabled={!enabled} sx={{ mt: 0.25 }}>
@@ -66,7 +91,7 @@ export function RunPanel({ facilityId, selectedFiles }: { facilityId: string; se
         </Button>
       </Stack>
       <Typography variant="body2" color="text.secondary">
-        {selectedFiles.length ? `${selectedFiles.length} file(s) selected` : 'Select files to set the period.'}
+        {note ?? (selectedFiles.length ? `${selectedFiles.length} file(s) selected` : 'Select files to set the period.')}
       </Typography>
     </Paper>
   );

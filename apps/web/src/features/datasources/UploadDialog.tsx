@@ -1,19 +1,38 @@
 import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, FormControl, InputLabel, MenuItem, Select, Stack, Typography } from '@mui/material';
 import type { DataSource } from '@portal/contracts/datasources';
 import type { UploadResponse } from '@portal/contracts/files';
 import { DIALOG_WIDTHS, MESSAGES } from '@portal/contracts/rules';
 import { useNotify } from '../../app/notifications';
-import { useUploadFile } from './files-api';
+import { dataSourceFilesQuery, useUploadFile } from './files-api';
+import { RunPanel } from './RunPanel';
 
-/** Add file: one file with the data source's extensions or a .zip of them; shows "N file(s) imported" and each error message. */
-export function UploadDialog({ dataSources, initialDataSourceId, onClose }: { dataSources: DataSource[]; initialDataSourceId?: string; onClose(): void }) {
+/**
+ * Add file: one file with the data source's extensions or a .zip of them; shows "N file(s) imported" and each error
+ * message, then offers to run an execution for the uploaded files' range.
+ */
+export function UploadDialog({
+  facilityId,
+  dataSources,
+  initialDataSourceId,
+  onClose,
+}: {
+  facilityId: string;
+  dataSources: DataSource[];
+  initialDataSourceId?: string;
+  onClose(): void;
+}) {
   const [dataSourceId, setDataSourceId] = useState(initialDataSourceId ?? dataSources[0]?.id ?? '');
   const [file, setFile] = useState<File | null>(null);
   const [result, setResult] = useState<UploadResponse | null>(null);
   const upload = useUploadFile();
   const notify = useNotify();
   const dataSource = dataSources.find((d) => d.id === dataSourceId);
+  const imported = result?.ids ?? [];
+  // The upload refreshes the data source's files; the imported ones give the range to run for.
+  const files = useQuery({ ...dataSourceFilesQuery(dataSourceId), enabled: imported.length > 0 });
+  const uploadedFiles = (files.data ?? []).filter((f) => imported.includes(f.id));
   const accept = dataSource ? [dataSource.dataSourceReaderAcceptedFileExtensionsByComma, '.zip'].filter(Boolean).join(',') : undefined;
   const submit = () => {
     if (!file || !dataSourceId) return;
@@ -50,6 +69,15 @@ export function UploadDialog({ dataSources, initialDataSourceId, onClose }: { da
               {m}
             </Alert>
           ))}
+          {uploadedFiles.length > 0 && uploadedFiles.length === imported.length && (
+            <RunPanel
+              facilityId={facilityId}
+              selectedFiles={uploadedFiles}
+              title="Run for the uploaded files (UTC)"
+              note={`The period spans the ${uploadedFiles.length} uploaded file(s).`}
+              onQueued={onClose}
+            />
+          )}
         </Stack>
       </DialogContent>
       <DialogActions>

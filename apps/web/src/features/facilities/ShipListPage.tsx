@@ -77,8 +77,8 @@ export default function ShipListPage() {
                     component="span"
                     sx={{
                       position: 'absolute',
-                      width: 1,
-                      height: 1,
+                      width: '1px',
+                      height: '1px',
                       overflow: 'hidden',
                       clip: 'rect(0 0 0 0)',
                     }}

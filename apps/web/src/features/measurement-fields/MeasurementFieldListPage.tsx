@@ -43,6 +43,9 @@ function Comment({ text }: { text: string | null }) {
 }
 
 /** /facilities/{id}/config/list: the ship's measurement fields with their calculation status. */
+/** On a phone the list keeps the name and the status; the rest is on the field's detail screen. */
+const WIDE_ONLY = { display: { xs: 'none', sm: 'table-cell' } } as const;
+
 export default function MeasurementFieldListPage() {
   const { facilityId = '' } = useParams();
   const fields = useFacilityMeasurementFields(facilityId);
@@ -66,12 +69,12 @@ export default function MeasurementFieldListPage() {
   };
 
   return (
-    <Box sx={{ p: 2 }}>
+    <Box sx={{ pt: 2 }}>
       <Stack direction="row" spacing={2} sx={{ mb: 2, alignItems: 'center' }}>
-        <Typography variant="h5" sx={{ flexGrow: 1 }}>
+        <Typography variant="h5" sx={{ flexGrow: 1, fontSize: { xs: '1.25rem', sm: '1.5rem' } }}>
           Measurement fields
         </Typography>
-        <Button variant="contained" disabled={running || approvable === 0} onClick={() => setDialogOpen(true)}>
+        <Button variant="contained" sx={{ whiteSpace: 'nowrap', flexShrink: 0 }} disabled={running || approvable === 0} onClick={() => setDialogOpen(true)}>
           Approve all
         </Button>
       </Stack>
@@ -92,10 +95,10 @@ export default function MeasurementFieldListPage() {
             <TableHead>
               <TableRow>
                 <TableCell>Name</TableCell>
-                <TableCell>Data type</TableCell>
-                <TableCell>Calculation rating</TableCell>
+                <TableCell sx={WIDE_ONLY}>Data type</TableCell>
+                <TableCell sx={WIDE_ONLY}>Calculation rating</TableCell>
                 <TableCell>Status</TableCell>
-                <TableCell>Comment</TableCell>
+                <TableCell sx={WIDE_ONLY}>Comment</TableCell>
               </TableRow>
             </TableHead>
             <TableBody>
@@ -106,14 +109,14 @@ export default function MeasurementFieldListPage() {
                       {f.name}
                     </Link>
                   </TableCell>
-                  <TableCell>{f.dataType}</TableCell>
-                  <TableCell>
+                  <TableCell sx={WIDE_ONLY}>{f.dataType}</TableCell>
+                  <TableCell sx={WIDE_ONLY}>
                     <Rating size="small" readOnly value={f.activeCalculationRating} aria-label={`Rating ${f.activeCalculationRating ?? 0}`} />
                   </TableCell>
                   <TableCell>
                     <StatusChip status={f.status} />
                   </TableCell>
-                  <TableCell sx={{ maxWidth: 420 }}>
+                  <TableCell sx={{ ...WIDE_ONLY, maxWidth: 420 }}>
                     <Comment text={f.activeCalculationComment} />
                   </TableCell>
                 </TableRow>

@@ -1,6 +1,22 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { useLocation, useParams } from 'react-router';
-import { Box, Button, Checkbox, Paper, Skeleton, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
+import {
+  Box,
+  Button,
+  Checkbox,
+  Paper,
+  Skeleton,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Typography,
+  useMediaQuery,
+  useTheme,
+} from '@mui/material';
 import type { RecalculationKind, RecalculationRequest } from '@portal/contracts/execution';
 import {
   canCancel,
@@ -35,6 +51,8 @@ export default function CalculationQueuePage() {
   const action = useQueueAction(kind);
   const notify = useNotify();
   const [selectedIds, setSelectedIds] = useState<Set<string>>(new Set());
+  // On a phone the two date columns fold into the field cell.
+  const compact = useMediaQuery(useTheme().breakpoints.down('sm'));
   const rows = useMemo(() => sortByRequested(pending.data ?? []), [pending.data]);
   const selected = rows.filter((r) => selectedIds.has(r.id));
 
@@ -58,24 +76,54 @@ export default function CalculationQueuePage() {
       },
     );
 
-  const columns: { label: string; value: (r: RecalculationRequest) => string }[] = [
-    ...(kind === 'report-fields'
+  const dates = (r: RecalculationRequest) => ({
+    requested: r.recalculationRequestedOn ? formatDateTime(r.recalculationRequestedOn) : '',
+    queued: r.recalculationQueuedOn ? formatDateTime(r.recalculationQueuedOn) : '',
+  });
+  const fieldColumns: { label: string; value: (r: RecalculationRequest) => ReactNode }[] =
+    kind === 'report-fields'
       ? [
-          { label: 'Report', value: (r: RecalculationRequest) => r.reportName ?? '' },
-          { label: 'Report field', value: (r: RecalculationRequest) => r.fieldName },
+          { label: 'Report', value: (r) => r.reportName ?? '' },
+          { label: 'Report field', value: (r) => r.fieldName },
         ]
-      : [{ label: 'Measurement field', value: (r: RecalculationRequest) => r.fieldName }]),
-    { label: 'Calculation version', value: (r) => versionLabel(r.version, r.revision) },
-    { label: 'Requested on', value: (r) => (r.recalculationRequestedOn ? formatDateTime(r.recalculationRequestedOn) : '') },
-    { label: 'Queued on', value: (r) => (r.recalculationQueuedOn ? formatDateTime(r.recalculationQueuedOn) : '') },
-  ];
+      : [{ label: 'Measurement field', value: (r) => r.fieldName }];
+  const columns: { label: string; value: (r: RecalculationRequest) => ReactNode }[] = compact
+    ? [
+        {
+          label: kind === 'report-fields' ? 'Report field' : 'Measurement field',
+          value: (r) => {
+            const { requested, queued } = dates(r);
+            return (
+              <>
+                {r.reportName && (
+                  <Typography variant="caption" color="text.secondary" component="div">
+                    {r.reportName}
+                  </Typography>
+                )}
+                {r.fieldName}
+                <Typography variant="caption" color="text.secondary" component="div">
+                  Requested on {requested}
+                  {queued && ` · Queued on ${queued}`}
+                </Typography>
+              </>
+            );
+          },
+        },
+        { label: 'Version', value: (r) => versionLabel(r.version, r.revision) },
+      ]
+    : [
+        ...fieldColumns,
+        { label: 'Calculation version', value: (r) => versionLabel(r.version, r.revision) },
+        { label: 'Requested on', value: (r) => dates(r).requested },
+        { label: 'Queued on', value: (r) => dates(r).queued },
+      ];
 
   return (
-    <Box sx={{ p: 3 }}>
-      <Typography variant="h5" gutterBottom>
+    <Box sx={{ pt: 1 }}>
+      <Typography variant={compact ? 'h6' : 'h5'} component="h2" sx={{ mb: 2 }}>
         {RECALCULATION_QUEUE_TITLE}
       </Typography>
-      <Stack direction="row" spacing={1} sx={{ mb: 2 }}>
+      <Stack direction="row" spacing={1} useFlexGap sx={{ mb: 2, flexWrap: 'wrap', '& .MuiButton-root': { whiteSpace: 'nowrap' } }}>
         <Button variant="outlined" disabled={!canExecuteOrRemove(selected) || action.isPending} onClick={() => run('remove')}>
           Remove from queue
         </Button>
