@@ -34,6 +34,11 @@ export interface OpenDatabaseOptions {
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    // A connection ended by the server (restart, failover, pg_terminate_backend) emits 'error'; unhandled, that
+    // would end the process (faults.test.ts). An idle one is already dropped from the pool and the next query opens
+    // a new one; one in use fails its query (and so its transaction) and is dropped when released.
+    pool.on('error', (error) => console.warn(`database connection lost while idle: ${error.message}`));
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const dialect: Dialect = new PostgresDialect({ pool });
     const db = new Kysely<Database>({ dialect });
     return { db, kind: 'postgres', connectionString: options.databaseUrl, close: () => db.destroy() };

@@ -169,8 +169,8 @@ export async function organizationRoutes(app: FastifyInstance) {
         const owned = async (owner: string) => (await trx.selectFrom('facilities').select('id').where('primary_organization_id', '=', owner).execute()).map((f) => f.id);
         await removeOrganizationAccess(trx, otherId, await owned(id));
         await removeOrganizationAccess(trx, id, await owned(otherId));
+        await audit(trx, { userId: caller.userId, organizationId: caller.organizationId, action: 'organization.unlink', subject: id, detail: { linkedOrganizationId: otherId } });
       });
-      await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'organization.unlink', subject: id, detail: { linkedOrganizationId: otherId } });
       return reply.code(204).send(null);
     },
   );
@@ -194,8 +194,11 @@ export async function organizationRoutes(app: FastifyInstance) {
       const caller = request.caller!;
       const { userId, facilityId } = request.params;
       const user = await userFacilityLink(caller, userId, facilityId);
-      await db.insertInto('user_facility_access').values({ user_id: userId, facility_id: facilityId }).onConflict((oc) => oc.doNothing()).execute();
-      await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'access.user.grant', subject: facilityId, detail: { userId, organizationId: user.organization_id } });
+      // An access change and its audit entry commit together (faults.test.ts kills the server in between).
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('user_facility_access').values({ user_id: userId, facility_id: facilityId }).onConflict((oc) => oc.doNothing()).execute();
+        await audit(trx, { userId: caller.userId, organizationId: caller.organizationId, action: 'access.user.grant', subject: facilityId, detail: { userId, organizationId: user.organization_id } });
+      });
       return reply.code(204).send(null);
     },
   );
@@ -207,8 +210,10 @@ export async function organizationRoutes(app: FastifyInstance) {
       const caller = request.caller!;
       const { userId, facilityId } = request.params;
       const user = await userFacilityLink(caller, userId, facilityId);
-      await db.deleteFrom('user_facility_access').where('user_id', '=', userId).where('facility_id', '=', facilityId).execute();
-      await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'access.user.revoke', subject: facilityId, detail: { userId, organizationId: user.organization_id } });
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('user_facility_access').where('user_id', '=', userId).where('facility_id', '=', facilityId).execute();
+        await audit(trx, { userId: caller.userId, organizationId: caller.organizationId, action: 'access.user.revoke', subject: facilityId, detail: { userId, organizationId: user.organization_id } });
+      });
       return reply.code(204).send(null);
     },
   );
@@ -228,8 +233,10 @@ export async function organizationRoutes(app: FastifyInstance) {
         ? await db.selectFrom('organization_links').select('linked_organization_id').where('organization_id', '=', facility.primary_organization_id).where('linked_organization_id', '=', orgId).executeTakeFirst()
         : undefined;
       if (!linked) throw notFound('Organization not found');
-      await db.insertInto('organization_facility_access').values({ organization_id: orgId, facility_id: facilityId }).onConflict((oc) => oc.doNothing()).execute();
-      await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'access.organization.grant', subject: facilityId, detail: { organizationId: orgId } });
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('organization_facility_access').values({ organization_id: orgId, facility_id: facilityId }).onConflict((oc) => oc.doNothing()).execute();
+        await audit(trx, { userId: caller.userId, organizationId: caller.organizationId, action: 'access.organization.grant', subject: facilityId, detail: { organizationId: orgId } });
+      });
       return reply.code(204).send(null);
     },
   );
@@ -248,8 +255,10 @@ export async function organizationRoutes(app: FastifyInstance) {
         ? await db.selectFrom('organization_facility_access').select('organization_id').where('organization_id', '=', orgId).where('facility_id', '=', facilityId).executeTakeFirst()
         : undefined;
       if (!share) throw notFound('Organization not found');
-      await db.transaction().execute((trx) => removeOrganizationAccess(trx, orgId, [facilityId]));
-      await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'access.organization.revoke', subject: facilityId, detail: { organizationId: orgId } });
+      await db.transaction().execute(async (trx) => {
+        await removeOrganizationAccess(trx, orgId, [facilityId]);
+        await audit(trx, { userId: caller.userId, organizationId: caller.organizationId, action: 'access.organization.revoke', subject: facilityId, detail: { organizationId: orgId } });
+      });
       return reply.code(204).send(null);
     },
   );
@@ -287,8 +296,8 @@ export async function organizationRoutes(app: FastifyInstance) {
           .where('facility_id', '=', facilityId)
           .where('user_id', 'not in', trx.selectFrom('users').select('id').where('organization_id', '=', target.id))
           .execute();
+        await audit(trx, { userId: caller.userId, organizationId: caller.organizationId, action: 'facility.transfer', subject: facilityId, detail: { from: facility.primary_organization_id, to: target.id } });
       });
-      await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'facility.transfer', subject: facilityId, detail: { from: facility.primary_organization_id, to: target.id } });
       return { id: target.id, name: target.name };
     },
   );

@@ -1,0 +1,263 @@
+/**
+ * Load and soak of a PostgreSQL-backed portal (issue 9, point 4).
+ *
+ * The fleet: 100 demo ships with a year (2025) of hourly report values inserted directly (as bench/dashboard does,
+ * the same deterministic values), plus 10 of them with a week of real logger files (imported through the upload
+ * service) and the default calculations, so an execution has work to do. The portal runs as two processes, as in
+ * production (docs/operations.md): an API process (`--services=web`) and a worker (`--services=worker`).
+ * 50 users (autocannon connections), each request a random call of a fleet or ship dashboard page (its report
+ * data calls, the ship list and the active messages), as one of five demo users signed in through the real OIDC
+ * flow. While the load runs, executions for the 10 ships are requested through the API and timed.
+ * The soak then keeps a fixed rate for 10 minutes and samples p95, the API process's RSS and the database's
+ * connections every 30 s.
+ *
+ * Run: DATABASE_URL=postgres://postgres@127.0.0.1:5432/portal_load npx tsx bench/load/run.ts [--reuse] [--seconds 60] [--soak-minutes 10] [--port 18450]
+ * --reuse keeps the filled database of a previous run. Results: bench/results/load.md.
+ */
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+// kysely is a dependency of apps/api only (bench/package.json stays as it is).
+import { sql, type Kysely } from 'kysely';
+import { DEFAULT_REPORT_KPIS } from '@portal/formula';
+import { REPORT_CODES } from '@portal/contracts/reports';
+import { openDatabase } from '../../apps/api/src/db/connection';
+import type { Database } from '../../apps/api/src/db/schema';
+import { DEMO_USERS, seedPlatform } from '../../apps/api/src/db/seed';
+import { refreshDailyRollup } from '../../apps/api/src/features/reports/rollup';
+import { reportFieldValueSources } from '../../apps/api/src/features/reports/sources';
+import { prepareShips } from '../../apps/api/test/execution-fixtures';
+import { resetPostgres, startTestServer } from '../../apps/api/test/harness';
+import { call, killAll, rssMegabytes, signInOverHttp, spawnServer, waitUntilServing } from '../../apps/api/test/processes';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const SHIPS = 100;
+const EXECUTED_SHIPS = 10;
+const EXECUTION_DAYS = 7;
+const EXECUTION_UNTIL = new Date('2026-01-01T00:00:00.000Z');
+const YEAR = { from: '2025-01-01T00:00:00.000Z', to: '2025-12-31T23:59:59.999Z' };
+const MONTH = { from: '2025-11-01T00:00:00.000Z', to: '2025-11-30T23:59:59.999Z' };
+const USERS = 50;
+const SIGNED_IN = ['admin', 'north.admin', 'north.anna', 'south.admin', 'south.maria'];
+
+const arg = (name: string) => {
+  const at = process.argv.indexOf(name);
+  return at > 0 ? process.argv[at + 1] : undefined;
+};
+const reuse = process.argv.includes('--reuse');
+const seconds = Number(arg('--seconds') ?? 60);
+const soakMinutes = Number(arg('--soak-minutes') ?? 10);
+const port = Number(arg('--port') ?? 18450);
+const databaseUrl = process.env.DATABASE_URL;
+if (!databaseUrl) throw new Error('Set DATABASE_URL to a PostgreSQL database of your own');
+
+/** A pseudo-random number in [0, 1) per hour and field, the same every run (bench/dashboard's values). */
+const u = (salt: number) => sql`(((extract(epoch from ts)::bigint / 3600) * 7919 + ${salt} * 104729 + f.n * 15485863) % 1000) / 1000.0`;
+const VALUES: Record<string, (salt: number) => ReturnType<typeof sql>> = {
+  MarpolCompliance: (s) => sql`case when ${u(s)} > 0.1 then 100 else 60 + ${u(s)} * 300 end`,
+  OperationalAvailability: (s) => sql`case when ${u(s)} > 0.15 then 100 when ${u(s)} > 0.08 then 110 else 80 + ${u(s)} * 100 end`,
+  SO2CO2Ratio: (s) => sql`1 + ${u(s)} * 5`,
+  SO2CO2Limit: () => sql`case when (extract(epoch from ts)::bigint / 3600) % 48 < 12 then 4.3 else 21.7 end`,
+  RatioMargin: (s) => sql`20 + ${u(s)} * 60`,
+  SfocImpact: (s) => sql`1.5 + ${u(s)} * 1.5`,
+  TotalCO2Emission: (s) => sql`2 + ${u(s)} * 3`,
+  ExtraRemovalOfSulfur: (s) => sql`0.01 + ${u(s)} * 0.02`,
+  CO2Reduction: (s) => sql`0.05 + ${u(s)} * 0.05`,
+};
+
+async function fillFleet(): Promise<void> {
+  await resetPostgres(databaseUrl!);
+  const server = await startTestServer({ jobs: 'none' });
+  const db = server.services.database.db;
+  const seed = await seedPlatform(db, { ships: SHIPS });
+  const ships = await db.selectFrom('facilities').select(['id', 'name']).orderBy('name').execute();
+  const { computed } = await reportFieldValueSources(db);
+  const calcs = await db.selectFrom('report_field_calculations').select(['report_field_id', 'transform_algorithm']).where('report_field_id', 'in', computed).execute();
+  const kpiOf = (fieldId: string) => DEFAULT_REPORT_KPIS.find((k) => k.transformAlgorithm === calcs.find((c) => c.report_field_id === fieldId)?.transform_algorithm)!.key;
+  const started = Date.now();
+  for (const [i, ship] of ships.entries()) {
+    for (const [salt, fieldId] of computed.entries()) {
+      const value = VALUES[kpiOf(fieldId)]!(salt);
+      await sql`
+        insert into report_values (facility_id, report_field_id, span_start, value)
+        select ${ship.id}::uuid, ${fieldId}::uuid, ts, case when ${u(salt + 50)} < 0.03 then null else ${value} end
+        from (select ${i}::int as n) f, generate_series(${YEAR.from}::timestamptz, ${YEAR.to}::timestamptz, interval '1 hour') ts`.execute(db);
+    }
+    await refreshDailyRollup(db, ship.id, 'all', new Date(YEAR.from), new Date(YEAR.to));
+    if (i % 10 === 9) console.log(`filled ${i + 1}/${ships.length} ships (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+  }
+  await sql`analyze report_values; analyze report_values_daily`.execute(db);
+  console.log(`report values: ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  const executed = Object.fromEntries(Object.entries(seed.facilityIds).slice(0, EXECUTED_SHIPS));
+  const t0 = Date.now();
+  await prepareShips(db, executed, EXECUTION_DAYS, EXECUTION_UNTIL);
+  console.log(`logger files of ${EXECUTED_SHIPS} ships: ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  await server.close();
+}
+
+const percentile = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? NaN;
+};
+const loadAverage = () => os.loadavg().map((l) => l.toFixed(2)).join(' / ');
+
+async function connections(db: Kysely<Database>): Promise<number> {
+  const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`.execute(db);
+  return rows[0]!.n;
+}
+
+async function main() {
+  if (!reuse) await fillFleet();
+  const database = await openDatabase({ databaseUrl, dataDir: 'memory://', poolSize: 2 });
+  const db = database.db;
+  const counts = await sql<{ hourly: number; daily: number; files: number }>`select (select count(*) from report_values)::int as hourly, (select count(*) from report_values_daily)::int as daily, (select count(*) from data_files)::int as files`.execute(db);
+
+  const api = spawnServer({ databaseUrl, services: 'web', port });
+  const worker = spawnServer({ databaseUrl, services: 'worker', env: { QUEUE_POLLING_SECONDS: '1' } });
+  try {
+    await waitUntilServing(api);
+    const address = api.url!;
+    const tokens = new Map<string, string>();
+    for (const username of SIGNED_IN) tokens.set(username, await signInOverHttp(address, username, DEMO_USERS.find((d) => d.username === username)!.password));
+
+    // Every call of a fleet or ship dashboard page, per signed-in user, on ships that user sees.
+    const C = REPORT_CODES;
+    const fleetReports = [C.fleetExtraRemovalOfSulfur, C.fleetCo2Reduction, C.fleetTotalCo2Emission, C.fleetMarpolCompliance, C.fleetSo2Co2Ratio, C.fleetOperationalAvailability, C.fleetSfocImpact];
+    const shipReports = [C.shipMarpolCompliance, C.shipOperationalAvailability, C.shipCo2Reduction, C.shipSo2Co2Ratio, C.shipExtraRemovalOfSulfur, C.shipSfocImpact, C.shipTotalCo2Emission];
+    const pool: { path: string; headers: Record<string, string>; kind: string }[] = [];
+    for (const [username, token] of tokens) {
+      const headers = { authorization: `Bearer ${token}` };
+      const visible = await call(address, token, 'GET', '/api/facilities');
+      const ships = (visible.json as { id: string }[]).map((s) => s.id);
+      if (!ships.length) throw new Error(`${username} sees no ship`);
+      const page = [
+        { path: '/api/facilities', kind: 'ship list' },
+        { path: '/api/messages?isActive=true', kind: 'messages' },
+      ];
+      for (const period of [MONTH, YEAR]) {
+        for (const p of page) pool.push({ ...p, headers });
+        for (const r of fleetReports) pool.push({ path: `/api/reports/${r}/data?${new URLSearchParams(period)}`, headers, kind: 'fleet dashboard' });
+        for (const ship of ships.slice(0, 8)) {
+          for (const p of page) pool.push({ ...p, headers });
+          for (const r of shipReports) pool.push({ path: `/api/reports/${r}/data?${new URLSearchParams({ ...period, facilityId: ship })}`, headers, kind: 'ship dashboard' });
+          pool.push({ path: `/api/reports/${C.shipUptime}/data?${new URLSearchParams({ ...period, facilityId: ship, duration: period === YEAR ? 'daily' : 'hourly' })}`, headers, kind: 'ship dashboard' });
+        }
+      }
+    }
+    const mix = Object.entries(pool.reduce<Record<string, number>>((m, p) => ({ ...m, [p.kind]: (m[p.kind] ?? 0) + 1 }), {}))
+      .map(([k, n]) => `${k} ${((100 * n) / pool.length).toFixed(0)} %`)
+      .join(', ');
+    const requests = [{ method: 'GET' as const, setupRequest: (request: autocannon.Request) => ({ ...request, ...pool[Math.floor(Math.random() * pool.length)]! }) }];
+    /** One autocannon run; every response time is kept, so the percentiles are exact (autocannon has no p95). */
+    const cannon = async (options: Partial<autocannon.Options>) => {
+      const times: number[] = [];
+      // Without a callback autocannon answers its run's event emitter, made awaitable.
+      const instance = autocannon({ url: address, connections: USERS, requests, timeout: 30, ...options }) as unknown as autocannon.Instance & Promise<autocannon.Result>;
+      instance.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => times.push(ms));
+      const result = await instance;
+      return { result, p50: percentile(times, 50), p95: percentile(times, 95), p99: percentile(times, 99), errors: result.errors + result.non2xx + result.timeouts };
+    };
+
+    // Executions of the 10 ships with logger files, requested through the API while the load runs.
+    const admin = tokens.get('admin')!;
+    const executionShips = await db.selectFrom('data_files').select('facility_id').distinct().execute();
+    const from = new Date(EXECUTION_UNTIL.getTime() - EXECUTION_DAYS * 86_400_000).toISOString();
+    const to = new Date(EXECUTION_UNTIL.getTime() - 1).toISOString();
+    const execute = async () => {
+      const t0 = performance.now();
+      const ids: string[] = [];
+      for (const { facility_id } of executionShips) {
+        const files = await db.selectFrom('data_files').select('id').where('facility_id', '=', facility_id).execute();
+        const answer = await call(address, admin, 'POST', '/api/algorithm/calculations/measurement-field/execute', { facilityId: facility_id, from, to, facilityDataSourceFileIds: files.map((f) => f.id) });
+        if (answer.status !== 202) throw new Error(`execute answered ${answer.status}: ${JSON.stringify(answer.json)}`);
+        ids.push(answer.json.id);
+      }
+      for (;;) {
+        const rows = await db.selectFrom('executions').select(['state', 'error']).where('id', 'in', ids).execute();
+        if (rows.every((r) => r.state === 'done' || r.state === 'failed')) {
+          return { seconds: (performance.now() - t0) / 1000, done: rows.filter((r) => r.state === 'done').length, failed: rows.filter((r) => r.state === 'failed').map((r) => r.error) };
+        }
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    };
+
+    console.log(`warm-up; pool of ${pool.length} calls (${mix})`);
+    await cannon({ duration: 5 });
+
+    const loadBefore = loadAverage();
+    const rssBefore = rssMegabytes(api.pid);
+    console.log(`load ${seconds} s, load average before ${loadBefore}`);
+    const running = cannon({ duration: seconds });
+    await new Promise((r) => setTimeout(r, 5000));
+    const underLoad = await execute();
+    const { result: loaded, ...latency } = await running;
+    const loadAfter = loadAverage();
+    console.log(`done: ${loaded.requests.total} requests, p95 ${latency.p95.toFixed(1)} ms, execution ${underLoad.seconds.toFixed(1)} s`);
+    const quiet = await execute();
+
+    // Soak: a fixed rate (half the measured throughput), 30 s windows.
+    const rate = Math.max(10, Math.round(loaded.requests.average / 2 / 10) * 10);
+    const windows = Math.round((soakMinutes * 60) / 30);
+    const samples: { minute: number; requests: number; p50: number; p95: number; p99: number; errors: number; rss: number; connections: number; load: string }[] = [];
+    samples.push({ minute: 0, requests: 0, p50: NaN, p95: NaN, p99: NaN, errors: 0, rss: rssMegabytes(api.pid), connections: await connections(db), load: loadAverage() });
+    for (let w = 1; w <= windows; w++) {
+      const r = await cannon({ duration: 30, overallRate: rate });
+      samples.push({ minute: (w * 30) / 60, requests: r.result.requests.total, p50: r.p50, p95: r.p95, p99: r.p99, errors: r.errors, rss: rssMegabytes(api.pid), connections: await connections(db), load: loadAverage() });
+      console.log(`soak ${w}/${windows}:`, JSON.stringify(samples.at(-1)));
+    }
+
+    const lines: string[] = [];
+    const out = (line = '') => {
+      console.log(line);
+      lines.push(line);
+    };
+    const first = samples[1]!;
+    const last = samples.at(-1)!;
+    out('# Load and soak on PostgreSQL');
+    out();
+    out(
+      `${SHIPS} ships; a year (2025) of hourly report values inserted directly, as bench/dashboard does: ${counts.rows[0]!.hourly.toLocaleString('en-US')} rows in report_values, ${counts.rows[0]!.daily.toLocaleString('en-US')} in report_values_daily; ${EXECUTED_SHIPS} ships also have ${EXECUTION_DAYS} days of demo logger files (${counts.rows[0]!.files} files, imported through the upload service) and the default calculations. ` +
+        `Portal as two processes on this machine (${os.cpus().length} cores, shared): API \`--services=web\` and a worker \`--services=worker\`, PostgreSQL on localhost. ` +
+        `Users ${SIGNED_IN.join(', ')} signed in through the OIDC flow over HTTP. \`npx tsx bench/load/run.ts\`, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC.`,
+    );
+    out();
+    out(`## ${USERS} concurrent users for ${seconds} s`);
+    out();
+    out(`Each of the ${USERS} autocannon connections sends the next request as soon as it has the answer; every request is a random call of a fleet or ship dashboard page (month or year) as one of the signed-in users: ${mix}.`);
+    out();
+    out('| requests | req/s | p50 ms | p95 ms | p99 ms | max ms | errors | non-2xx | timeouts |');
+    out('|---|---|---|---|---|---|---|---|---|');
+    const f = (v: number) => v.toFixed(1);
+    out(`| ${loaded.requests.total} | ${loaded.requests.average.toFixed(1)} | ${f(latency.p50)} | ${f(latency.p95)} | ${f(latency.p99)} | ${loaded.latency.max} | ${loaded.errors} | ${loaded.non2xx} | ${loaded.timeouts} |`);
+    out();
+    out(`Load average (1 / 5 / 15 min) before: ${loadBefore}; after: ${loadAfter}. API RSS before ${rssBefore.toFixed(0)} MB, after ${rssMegabytes(api.pid).toFixed(0)} MB.`);
+    out();
+    out(`## Executions of ${EXECUTED_SHIPS} ships (${EXECUTION_DAYS} days each), requested through the API`);
+    out();
+    out('| when | seconds until all done | done | failed |');
+    out('|---|---|---|---|');
+    out(`| during the load (requested 5 s in) | ${underLoad.seconds.toFixed(1)} | ${underLoad.done} | ${underLoad.failed.length} |`);
+    out(`| afterwards, no load (same executions again) | ${quiet.seconds.toFixed(1)} | ${quiet.done} | ${quiet.failed.length} |`);
+    out();
+    out(`## Soak: ${soakMinutes} minutes at ${rate} requests/s (half the throughput above), ${USERS} connections, sampled every 30 s`);
+    out();
+    out('| minute | requests | p50 ms | p95 ms | p99 ms | errors | API RSS MB | DB connections | load average |');
+    out('|---|---|---|---|---|---|---|---|---|');
+    for (const s of samples) out(`| ${s.minute} | ${s.requests} | ${Number.isNaN(s.p50) ? '' : f(s.p50)} | ${Number.isNaN(s.p95) ? '' : f(s.p95)} | ${Number.isNaN(s.p99) ? '' : f(s.p99)} | ${s.errors} | ${s.rss.toFixed(0)} | ${s.connections} | ${s.load} |`);
+    out();
+    out(`Minute 0 is the idle moment before the soak (pools shrink when idle). First window → last window: p95 ${f(first.p95)} → ${f(last.p95)} ms, API RSS ${first.rss.toFixed(0)} → ${last.rss.toFixed(0)} MB (highest ${Math.max(...samples.map((s) => s.rss)).toFixed(0)}), database connections ${first.connections} → ${last.connections} (highest ${Math.max(...samples.map((s) => s.connections))}), errors ${samples.reduce((n, s) => n + s.errors, 0)}.`);
+    writeFileSync(arg('--out') ?? path.join(here, '..', 'results', 'load.md'), lines.join('\n') + '\n');
+  } finally {
+    await killAll();
+    void worker;
+    await database.close();
+  }
+}
+
+main().catch(async (error) => {
+  console.error(error);
+  await killAll();
+  process.exit(1);
+});
