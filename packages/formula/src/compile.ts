@@ -113,7 +113,7 @@ class Emitter {
       case 'arith':
         return `(${this.value(e.l)} ${e.op} ${this.value(e.r)})`;
       case 'concat':
-        return `(${this.stringOf(e.l)} + ${this.stringOf(e.r)})`;
+        return `${this.h('concat')}(${this.stringOf(e.l)}, ${this.stringOf(e.r)})`;
       case 'cmp':
       case 'eq':
       case 'isNull':

@@ -11,6 +11,7 @@ export type { FormulaError } from './errors';
 export { FormulaRuntimeError } from './errors';
 export { LANGUAGE } from './language';
 export { MAX_NESTING, MAX_SOURCE_LENGTH } from './parser';
+export { MAX_STRING_LENGTH } from './runtime/functions';
 export { DEFAULT_MEASUREMENT_FIELDS, DEFAULT_REPORT_KPIS } from './defaults';
 export type { DefaultMeasurementField, DefaultReportKpi } from './defaults';
 
@@ -93,6 +94,18 @@ function constantValues(c: Constants): unknown[] {
   return [c.Facility_IMO ?? null, num(c.Facility_NumberOfScrubbers), c.Facility_ScrubberSystemType ?? null, num(c.Facility_TotalEffectKW ?? c.Facility_InstalledPower)];
 }
 
+/**
+ * An infinite result (x / 0, an overflow) leaves a calculation as null, as NaN does (0/0): inside an expression
+ * infinity follows C# (`1 / (1 / 0)` is 0), but no stored or shown value is ever infinite.
+ */
+function nullIfInfinite(out: Float64Array): Float64Array {
+  for (let i = 0; i < out.length; i++) {
+    const v = out[i];
+    if (v === Infinity || v === -Infinity) out[i] = NaN;
+  }
+  return out;
+}
+
 class Calculation implements CompiledCalculation {
   readonly kind: CalculationKind;
   readonly inputNames: readonly string[];
@@ -114,12 +127,12 @@ class Calculation implements CompiledCalculation {
 
   evaluateTimestamps(args: Parameters<CompiledCalculation['evaluateTimestamps']>[0]): Float64Array {
     if (this.outputKind === 'String') throw new FormulaRuntimeError('A calculation with String output cannot be evaluated into a numeric column');
-    return this.runTimestamps(args, new Float64Array(args.timestamps.length), true) as Float64Array;
+    return nullIfInfinite(this.runTimestamps(args, new Float64Array(args.timestamps.length), true) as Float64Array);
   }
 
   evaluateSpans(args: Parameters<CompiledCalculation['evaluateSpans']>[0]): Float64Array {
     if (this.outputKind === 'String') throw new FormulaRuntimeError('A calculation with String output cannot be evaluated into a numeric column');
-    return this.runSpans(args, new Float64Array(args.spanStarts.length), true) as Float64Array;
+    return nullIfInfinite(this.runSpans(args, new Float64Array(args.spanStarts.length), true) as Float64Array);
   }
 
   /** Shared by the columnar API and runTest (which collects strings in a plain array). */
@@ -213,9 +226,14 @@ function presentValue(v: unknown, kind: OutputType): TestValue {
   if (v === null || v === undefined) return null;
   if (kind === 'String') return typeof v === 'string' ? v : String(v);
   const n = v as number;
-  if (Number.isNaN(n)) return null;
+  // NaN is null, and so is infinity (see nullIfInfinite).
+  if (!Number.isFinite(n)) return null;
   if (kind === 'Boolean') return n !== 0;
-  if (kind === 'UTCDateTime') return Number.isFinite(n) ? new Date(n).toISOString() : null;
+  if (kind === 'UTCDateTime') {
+    // Past ±8.64e15 ms a Date is invalid (toISOString would throw).
+    const date = new Date(n);
+    return Number.isNaN(date.getTime()) ? null : date.toISOString();
+  }
   return n;
 }
 

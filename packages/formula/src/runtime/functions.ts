@@ -54,6 +54,12 @@ export function tick(S: Budget, steps: number): void {
   }
 }
 
+/**
+ * The longest string a calculation may build. Without it, `s = s + s` repeated doubles a string into hundreds of
+ * megabytes (V8 only stops at ~2^29 characters, with a RangeError) that a test answer would then serialise.
+ */
+export const MAX_STRING_LENGTH = 1_000_000;
+
 export const scalarHelpers = {
   abs: Math.abs,
   min: Math.min,
@@ -83,6 +89,11 @@ export const scalarHelpers = {
   bool: (a: number) => (a !== a ? NaN : a === 0 ? 0 : 1),
   /** String forms used by concatenation; null becomes "" as in C#. */
   str: (s: string | null) => (s === null ? '' : s),
+  /** `a + b` of strings, refused past MAX_STRING_LENGTH (checked on the lengths, before anything is built). */
+  concat: (a: string, b: string) => {
+    if (a.length + b.length > MAX_STRING_LENGTH) throw new FormulaRuntimeError(`A string would grow past ${MAX_STRING_LENGTH.toLocaleString('en-US')} characters`);
+    return a + b;
+  },
   numStr: (n: number) => (n !== n ? '' : String(n)),
   boolStr: (n: number) => (n !== n ? '' : n === 0 ? 'False' : 'True'),
   /** The ISECAZONE column: 0 false, 1 true, anything else unknown (null). */

@@ -16,6 +16,8 @@ import {
   Typography,
 } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
+import { DatePicker } from '@mui/x-date-pickers/DatePicker';
+import dayjs, { type Dayjs } from 'dayjs';
 import type { ExportResolution } from '@portal/contracts/exports';
 import { customPeriod } from '@portal/contracts/rules';
 import { useFleet } from '../../app/fleet-context';
@@ -23,7 +25,11 @@ import { useNotify } from '../../app/notifications';
 import { exportReportQuery, exportReportsQuery } from './export-reports-api';
 import { useDownloadExport } from './export-api';
 
-const day = (d: Date) => d.toISOString().slice(0, 10);
+/** A period bound (UTC) as the picker's calendar day: the picker shows the UTC day, whatever the browser's zone. */
+const pickerDay = (d: Date) => dayjs(d.toISOString().slice(0, 10));
+/** The picked calendar day as 'YYYY-MM-DD' (a UTC day for the export), or null while incomplete or invalid. */
+const dayText = (value: Dayjs | null) => (value && value.isValid() ? value.format('YYYY-MM-DD') : null);
+const DATE_ONLY = 'YYYY-MM-DD';
 
 /** /report-config/data-export?reportCode&facilityId: report, fields, ships, period and resolution; downloads export.xlsx. */
 export default function DataExportPage() {
@@ -36,8 +42,10 @@ export default function DataExportPage() {
   const [fieldNames, setFieldNames] = useState<string[]>([]);
   const initialShip = params.get('facilityId');
   const [shipIds, setShipIds] = useState<string[] | null>(initialShip ? [initialShip] : null);
-  const [from, setFrom] = useState(day(period.from));
-  const [to, setTo] = useState(day(period.to));
+  const [fromDay, setFrom] = useState<Dayjs | null>(() => pickerDay(period.from));
+  const [toDay, setTo] = useState<Dayjs | null>(() => pickerDay(period.to));
+  const from = dayText(fromDay);
+  const to = dayText(toDay);
   const [resolution, setResolution] = useState<ExportResolution>('hour');
   const download = useDownloadExport();
 
@@ -48,6 +56,7 @@ export default function DataExportPage() {
   const canDownload = Boolean(reportCode) && chosenShips.length > 0 && validPeriod && !download.isPending;
 
   const submit = () => {
+    if (!from || !to) return;
     const p = customPeriod(from, to);
     download.mutate(
       { reportCode, fieldNames: fieldNames.length ? fieldNames : undefined, facilityIds: chosenShips, from: p.from.toISOString(), to: p.to.toISOString(), resolution },
@@ -106,18 +115,21 @@ export default function DataExportPage() {
           />
         </Grid>
         <Grid size={{ xs: 6, md: 3 }}>
-          <TextField type="date" fullWidth label="From (UTC)" value={from} onChange={(e) => setFrom(e.target.value)} slotProps={{ inputLabel: { shrink: true } }} error={!validPeriod} />
+          <DatePicker
+            label="From (UTC)"
+            value={fromDay}
+            onChange={setFrom}
+            format={DATE_ONLY}
+            slotProps={{ textField: { fullWidth: true, error: !validPeriod } }}
+          />
         </Grid>
         <Grid size={{ xs: 6, md: 3 }}>
-          <TextField
-            type="date"
-            fullWidth
+          <DatePicker
             label="To (UTC)"
-            value={to}
-            onChange={(e) => setTo(e.target.value)}
-            slotProps={{ inputLabel: { shrink: true } }}
-            error={!validPeriod}
-            helperText={validPeriod ? undefined : 'From must be before to'}
+            value={toDay}
+            onChange={setTo}
+            format={DATE_ONLY}
+            slotProps={{ textField: { fullWidth: true, error: !validPeriod, helperText: validPeriod ? undefined : 'From must be before to' } }}
           />
         </Grid>
         <Grid size={{ xs: 12, md: 6 }}>

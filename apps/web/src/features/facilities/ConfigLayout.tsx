@@ -1,7 +1,8 @@
 import { Link as RouterLink, Outlet, useLocation, useParams } from 'react-router';
-import { Alert, Box, Tab, Tabs } from '@mui/material';
+import { Alert, Box, Tab } from '@mui/material';
 import { MESSAGES } from '@portal/contracts/rules';
 import { useFleet } from '../../app/fleet-context';
+import { ScrollableTabs } from '../../ui/tabs/ScrollableTabs';
 
 export const CONFIG_TABS = [
   { path: 'info', label: 'Info' },
@@ -21,11 +22,11 @@ export default function ConfigLayout() {
   const known = !facilities || facilities.some((f) => f.id === facilityId);
   return (
     <Box>
-      <Tabs value={current} variant="scrollable" allowScrollButtonsMobile sx={{ borderBottom: 1, borderColor: 'divider', mb: 2 }} aria-label="Ship configuration">
+      <ScrollableTabs value={current} sx={{ borderBottom: 1, borderColor: 'divider', mb: 2 }} aria-label="Ship configuration">
         {CONFIG_TABS.map((tab) => (
           <Tab key={tab.path} value={tab.path} label={tab.label} component={RouterLink} to={`/facilities/${facilityId}/config/${tab.path}`} />
         ))}
-      </Tabs>
+      </ScrollableTabs>
       {known ? <Outlet /> : <Alert severity="warning">{MESSAGES.SHIP_NOT_FOUND}</Alert>}
     </Box>
   );

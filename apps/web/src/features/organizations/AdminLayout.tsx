@@ -48,16 +48,26 @@ export default function AdminLayout() {
   return (
     <Box sx={{ p: { xs: 1, sm: 3 } }}>
       <Paper variant="outlined" sx={{ mb: 2 }}>
-        <Toolbar sx={{ gap: 2, flexWrap: 'wrap', py: 1 }} data-testid="admin-toolbar">
+        <Toolbar sx={{ gap: { xs: 1, sm: 2 }, flexWrap: 'wrap', py: 1, px: { xs: 1.5, sm: 2 } }} data-testid="admin-toolbar">
           {organizations.isPending ? (
             <Skeleton variant="text" width={240} height={40} data-testid="admin-skeleton" />
           ) : (
-            <Typography variant="h6" sx={{ flex: 1, minWidth: 200 }} data-testid="admin-organization-name">
+            <Typography variant="h6" sx={{ flex: 1, minWidth: 200, overflowWrap: 'anywhere' }} data-testid="admin-organization-name">
               {current?.name ?? (systemAdmin ? 'Administration' : profile.organizationName)}
             </Typography>
           )}
           {systemAdmin && (
-            <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+            // A phone gets an even grid: Messages | Organizations, then Access management and the switcher full width.
+            <Box
+              sx={{
+                display: 'grid',
+                gap: 1,
+                alignItems: 'center',
+                width: { xs: '100%', md: 'auto' },
+                gridTemplateColumns: { xs: '1fr 1fr', md: 'auto auto auto 220px' },
+                '& .MuiButton-root': { whiteSpace: 'nowrap' },
+              }}
+            >
               <Button component={RouterLink} to="/admin/messages" variant={on('/messages') ? 'contained' : 'outlined'}>
                 Messages
               </Button>
@@ -68,13 +78,14 @@ export default function AdminLayout() {
                 variant={on('/manage') ? 'contained' : 'outlined'}
                 disabled={!currentOrganizationId}
                 onClick={() => currentOrganizationId && navigate(`/admin/${encodeURIComponent(currentOrganizationId)}/manage`)}
+                sx={{ gridColumn: { xs: '1 / -1', md: 'auto' } }}
               >
                 Access management
               </Button>
               {organizations.isPending ? (
-                <Skeleton variant="rounded" width={220} height={40} />
+                <Skeleton variant="rounded" height={40} sx={{ gridColumn: { xs: '1 / -1', md: 'auto' } }} />
               ) : (
-                <FormControl size="small" sx={{ minWidth: 220 }}>
+                <FormControl size="small" fullWidth sx={{ gridColumn: { xs: '1 / -1', md: 'auto' } }}>
                   <InputLabel id="admin-organization-switcher">Organization</InputLabel>
                   <Select
                     labelId="admin-organization-switcher"
@@ -90,7 +101,7 @@ export default function AdminLayout() {
                   </Select>
                 </FormControl>
               )}
-            </Stack>
+            </Box>
           )}
         </Toolbar>
       </Paper>

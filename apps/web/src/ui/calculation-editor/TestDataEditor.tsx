@@ -1,6 +1,7 @@
+import { useState } from 'react';
 import { Box, Button, IconButton, MenuItem, Stack, Table, TableBody, TableCell, TableHead, TableRow, TextField, Typography } from '@mui/material';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
-import { SCRUBBER_SYSTEM_TYPES } from '@portal/contracts/rules';
+import { formatDateTime, parseDateOnly, parseTimeOnly, SCRUBBER_SYSTEM_TYPES, toDate } from '@portal/contracts/rules';
 import type { TestInputRow, TestValue } from '@portal/contracts/calculations';
 
 export interface TestRow {
@@ -41,6 +42,42 @@ export function toConstants(c: ConstantsForm) {
   };
 }
 
+/** A 'YYYY.MM.DD HH:mm' text (the portal's display, UTC) as an ISO timestamp; null for any other text. */
+export function parseDisplayedTimestamp(text: string): string | null {
+  const [datePart, timePart, ...rest] = text.trim().split(/\s+/);
+  if (!datePart || !timePart || rest.length || !/^\d{4}\.\d{2}\.\d{2}$/.test(datePart)) return null;
+  const day = parseDateOnly(datePart.replaceAll('.', '-'));
+  const minutes = parseTimeOnly(timePart);
+  return day && minutes !== null ? new Date(day.getTime() + minutes * 60_000).toISOString() : null;
+}
+
+/**
+ * A sample's timestamp: shown as 'YYYY.MM.DD HH:mm' (UTC) and, while focused, as the exact value sent to the
+ * server (ISO with seconds), so editing never rounds it. A typed 'YYYY.MM.DD HH:mm' becomes ISO on leaving.
+ */
+function TimestampField(props: { value: string; index: number; disabled: boolean; onChange(text: string): void }) {
+  const { value, index, disabled, onChange } = props;
+  const [focused, setFocused] = useState(false);
+  const shown = focused || !toDate(value) ? value : formatDateTime(value);
+  return (
+    <TextField
+      size="small"
+      variant="standard"
+      fullWidth
+      value={shown}
+      disabled={disabled}
+      onFocus={() => setFocused(true)}
+      onBlur={() => {
+        setFocused(false);
+        const iso = parseDisplayedTimestamp(value);
+        if (iso) onChange(iso);
+      }}
+      onChange={(e) => onChange(e.target.value)}
+      slotProps={{ htmlInput: { 'aria-label': `Timestamp ${index + 1}`, title: value } }}
+    />
+  );
+}
+
 export function TestDataEditor(props: {
   rows: TestRow[];
   onRows(rows: TestRow[]): void;
@@ -76,8 +113,8 @@ export function TestDataEditor(props: {
           <TableBody>
             {rows.map((row, i) => (
               <TableRow key={i}>
-                <TableCell sx={{ minWidth: 220 }}>
-                  <TextField size="small" variant="standard" fullWidth value={row.timestamp} disabled={disabled} onChange={(e) => setCell(i, null, e.target.value)} slotProps={{ htmlInput: { 'aria-label': `Timestamp ${i + 1}` } }} />
+                <TableCell sx={{ minWidth: { xs: 150, sm: 200 } }}>
+                  <TimestampField value={row.timestamp} index={i} disabled={disabled} onChange={(text) => setCell(i, null, text)} />
                 </TableCell>
                 {inputNames.map((name) => (
                   <TableCell key={name} sx={{ minWidth: 100 }}>
