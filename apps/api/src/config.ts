@@ -53,7 +53,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
   return {
     ...raw,
     publicUrl,
-    dataDir: path.resolve(raw.DATA_DIR),
+    // Relative to where `npm start` was typed (npm runs the API's script inside apps/api).
+    dataDir: path.resolve(env.INIT_CWD ?? process.cwd(), raw.DATA_DIR),
     issuer: raw.OIDC_ISSUER ?? `${publicUrl}/oidc`,
     embeddedIssuer: !raw.OIDC_ISSUER,
     services: { web: services.includes('web'), worker: services.includes('worker') },
