@@ -19,6 +19,8 @@ import { seedDemoData } from '../../apps/api/src/features/datasources/demo';
 import { seedDefaultMeasurementCalculations } from '../../apps/api/src/features/calculations/seed';
 import { executeDemoFleet } from '../../apps/api/src/features/executions/demo';
 import { startJobs } from '../../apps/api/src/jobs';
+import { importUploadedFile } from '../../apps/api/src/features/files/import';
+import { demoShips, writeShipDayFile } from '@portal/demo-fleet';
 import type { Services } from '../../apps/api/src/services';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -36,6 +38,7 @@ interface Row {
   kind: string;
   ships: number;
   samples: number;
+  generateS: number;
   uploadS: number;
   executeS: number;
   measurementRows: number;
@@ -57,18 +60,31 @@ async function runOnce(kind: string, ships: number): Promise<Row> {
   const facilityIds = Object.fromEntries(keys.map((k) => [k, seed.facilityIds[k]!]));
   const services = { database, config: {} } as unknown as Services;
 
+  // The demo ships' data sources and channels (no files), then their logger files made up front: making them is the
+  // demo fleet's work, not the portal's, so it is timed apart from the upload.
+  const configured = await seedDemoData(database.db, { facilityIds, days: 0, until: UNTIL });
+  if (configured.errors.length) throw new Error(configured.errors.slice(0, 3).join('\n'));
   let started = performance.now();
-  const imported = await seedDemoData(database.db, {
-    facilityIds,
-    days,
-    until: UNTIL,
-    onProgress: (p) => {
-      if (p.done % 50 === 0) process.stdout.write(`\r  ${kind} ${ships} ship(s): ${p.done}/${p.total} files imported`);
-    },
-  });
+  const uploads: { facilityId: string; dataSourceId: string; fileName: string; content: Buffer }[] = [];
+  for (const ship of demoShips(Math.max(6, ships)).filter((s) => facilityIds[s.key])) {
+    const facilityId = facilityIds[ship.key]!;
+    const source = await database.db.selectFrom('facility_data_sources').select('id').where('facility_id', '=', facilityId).executeTakeFirstOrThrow();
+    for (let d = days; d >= 1; d--) {
+      const file = await writeShipDayFile(ship, new Date(UNTIL.getTime() - d * 86_400_000));
+      uploads.push({ facilityId, dataSourceId: source.id, fileName: file.fileName, content: file.content });
+    }
+  }
+  const generateS = (performance.now() - started) / 1000;
+  started = performance.now();
+  const errors: string[] = [];
+  for (const [i, upload] of uploads.entries()) {
+    const imported = await importUploadedFile(database.db, { ...upload, importedBy: null });
+    errors.push(...imported.errorMessages);
+    if ((i + 1) % 50 === 0) process.stdout.write(`\r  ${kind} ${ships} ship(s): ${i + 1}/${uploads.length} files imported`);
+  }
   const uploadS = (performance.now() - started) / 1000;
   process.stdout.write('\n');
-  if (imported.errors.length) throw new Error(imported.errors.slice(0, 3).join('\n'));
+  if (errors.length) throw new Error(errors.slice(0, 3).join('\n'));
   for (const id of Object.values(facilityIds)) await seedDefaultMeasurementCalculations(database.db, id, new Date('2000-01-01T00:00:00.000Z'));
   const samples = Number((await database.db.selectFrom('data_files').select((eb) => eb.fn.sum<number>('row_count').as('n')).executeTakeFirstOrThrow()).n);
 
@@ -85,7 +101,7 @@ async function runOnce(kind: string, ships: number): Promise<Row> {
   await queue.stop();
   await database.close();
   console.log(`  ${kind} ${ships} ship(s): upload ${uploadS.toFixed(1)} s, execute ${executeS.toFixed(1)} s (${measurementChunks} day chunks, ${reportRows} report values)`);
-  return { kind, ships, samples, uploadS, executeS, measurementRows, reportRows, stages: Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, v / 1000])) };
+  return { kind, ships, samples, generateS, uploadS, executeS, measurementRows, reportRows, stages: Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, v / 1000])) };
 }
 
 const rows: Row[] = [];
@@ -97,14 +113,16 @@ const lines = [
   '',
   `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'cpu'}), Node ${process.version}. ` +
     `${days} days per ship, one sample a minute, the demo fleet's 25 logged channels; all default measurement (20) and report calculations. ` +
-    'Run: `npx tsx bench/pipeline/run.ts`.',
+    'Run: `npx tsx bench/pipeline/run.ts`. ' +
+    `Load average at the end: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}. ` +
+    'Upload = importUploadedFile of every daily file (making the files is the demo fleet\'s work and timed apart); execute = queue + job until the dashboard numbers (daily roll-up) are stored.',
   '',
-  '| database | ship-years | raw samples | upload s | samples/s | execute s | measurement values/s | report values | total s | goal |',
-  '|---|---|---|---|---|---|---|---|---|---|',
+  '| database | ship-years | raw samples | (making the files s) | upload s | samples/s | execute s | measurement values/s | report values | total s | goal |',
+  '|---|---|---|---|---|---|---|---|---|---|---|',
   ...rows.map((r) => {
     const total = r.uploadS + r.executeS;
     const goal = r.ships === 1 ? (r.kind === 'postgres' ? (total < 20 ? 'met (< 20 s)' : 'missed (< 20 s)') : total < 40 ? 'met (< 40 s)' : 'missed (< 40 s)') : '';
-    return `| ${r.kind} | ${(r.ships * days) / 365} | ${r.samples} | ${f(r.uploadS)} | ${f(r.samples / r.uploadS, 0)} | ${f(r.executeS)} | ${f(r.measurementRows / r.executeS, 0)} | ${r.reportRows} | ${f(total)} | ${goal} |`;
+    return `| ${r.kind} | ${(r.ships * days) / 365} | ${r.samples} | (${f(r.generateS)}) | ${f(r.uploadS)} | ${f(r.samples / r.uploadS, 0)} | ${f(r.executeS)} | ${f(r.measurementRows / r.executeS, 0)} | ${r.reportRows} | ${f(total)} | ${goal} |`;
   }),
   '',
   'Execution stages (seconds, summed over the ships; "commit" is the one replacing transaction: store + roll-up + done):',

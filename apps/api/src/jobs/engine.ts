@@ -3,12 +3,12 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import { compile, FormulaRuntimeError, type CompiledCalculation, type FacilityConstants, type FormulaError, type OutputType } from '@portal/formula';
 import { ecaZoneColumn } from '@portal/contracts/eca';
 import type { Database } from '../db/schema';
+import { packFloat64 } from '../features/files/packed';
 import { readRawSamples } from '../features/files/samples';
 import { refreshDailyRollup } from '../features/reports/rollup';
 import {
   DAY_MS,
   alignExact,
-  bytesOf,
   dayChunks,
   dayText,
   dependencyOrder,
@@ -315,7 +315,7 @@ export async function computePeriod(db: Kysely<Database>, request: ComputeReques
           inputs[name] = raw && column ? sampleAndHold(raw.timestamps, column, targets, calc.preload) : new Float64Array(targets.length).fill(NaN);
         } else if (fieldName.has(id)) {
           const series = await fieldInput(id);
-          inputs[name] = sampleAndHold(series.timestamps, series.values, targets, calc.preload);
+          inputs[name] = latestEntryAtOrBefore(series.timestamps, series.values, targets, calc.preload);
         } else {
           throw new ExecutionError(`${what}: input ${id} is neither a channel of the ship nor a measurement field`);
         }
@@ -421,7 +421,8 @@ export async function readMeasurementValues(db: Kysely<Database>, facilityId: st
   return parts.length ? concatSeries(parts) : { timestamps: new Float64Array(0), values: new Float64Array(0) };
 }
 
-const MEASUREMENT_ROWS_PER_INSERT = 200;
+const MEASUREMENT_ROWS_PER_INSERT = 1_000;
+const MEASUREMENT_BYTES_PER_INSERT = 16 * 1024 * 1024;
 const REPORT_ROWS_PER_INSERT = 20_000;
 
 /**
@@ -442,23 +443,28 @@ export async function storeComputed(trx: Transaction<Database>, computed: Comput
     await del.execute();
   }
   let batch: { facility_id: string; measurement_field_id: string; day: string; row_count: number; timestamps: Buffer; values: Buffer }[] = [];
+  let batchBytes = 0;
   let measurementRows = 0;
   const flush = async () => {
     if (batch.length) await trx.insertInto('measurement_values').values(batch).execute();
     measurementRows += batch.length;
     batch = [];
+    batchBytes = 0;
   };
+  // Fields of the same interval share their targets (views of one array): a day's timestamps are packed once.
+  const packedDays = new Map<ArrayBufferLike, Map<string, Buffer>>();
   for (const [fieldId, series] of computed.measurement) {
+    let days = packedDays.get(series.timestamps.buffer);
+    if (!days) packedDays.set(series.timestamps.buffer, (days = new Map()));
     for (const chunk of dayChunks(series.timestamps)) {
-      batch.push({
-        facility_id: facilityId,
-        measurement_field_id: fieldId,
-        day: dayText(chunk.day),
-        row_count: chunk.end - chunk.start,
-        timestamps: bytesOf(series.timestamps.subarray(chunk.start, chunk.end)),
-        values: bytesOf(series.values.subarray(chunk.start, chunk.end)),
-      });
-      if (batch.length >= MEASUREMENT_ROWS_PER_INSERT) await flush();
+      const slice = series.timestamps.subarray(chunk.start, chunk.end);
+      const key = `${slice.byteOffset}:${slice.length}`;
+      let timestamps = days.get(key);
+      if (!timestamps) days.set(key, (timestamps = packFloat64(slice)));
+      const values = packFloat64(series.values.subarray(chunk.start, chunk.end));
+      batch.push({ facility_id: facilityId, measurement_field_id: fieldId, day: dayText(chunk.day), row_count: chunk.end - chunk.start, timestamps, values });
+      batchBytes += timestamps.length + values.length;
+      if (batch.length >= MEASUREMENT_ROWS_PER_INSERT || batchBytes >= MEASUREMENT_BYTES_PER_INSERT) await flush();
     }
   }
   await flush();
@@ -512,4 +518,25 @@ export function inTransaction(trx: Transaction<Database>): Kysely<Database> {
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   }) as unknown as Kysely<Database>;
+}
+
+// --- KPI correctness fix (reports engineer; apps/api/test/correctness.test.ts) -------------------------------
+/**
+ * A measurement field read by another one: its value at the latest timestamp it was calculated for, at or before
+ * each target and within the preload interval — null when that value is null. The hold over blank samples belongs
+ * to the raw channels (where a logger left a value out); holding a computed field's null (SO2_CO2_RATIO while the
+ * scrubber is off) would carry stale values into RATIO_MARGIN for 5 minutes, and each derived layer would add
+ * another preload interval to a raw gap.
+ */
+function latestEntryAtOrBefore(ts: Float64Array, values: Float64Array, targets: Float64Array, preloadSeconds: number): Float64Array {
+  if (ts === targets) return values;
+  const out = new Float64Array(targets.length);
+  const preload = preloadSeconds * 1000;
+  let j = 0;
+  for (let i = 0; i < targets.length; i++) {
+    const t = targets[i]!;
+    while (j < ts.length && ts[j]! <= t) j++;
+    out[i] = j > 0 && t - ts[j - 1]! <= preload ? values[j - 1]! : NaN;
+  }
+  return out;
 }

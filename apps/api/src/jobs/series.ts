@@ -1,5 +1,7 @@
 /** Column helpers of the execution engine: pure functions over typed arrays (UTC epoch ms timestamps, NaN = null). */
 
+import { unpackFloat64 } from '../features/files/packed';
+
 export const DAY_MS = 86_400_000;
 
 export const floorDay = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS;
@@ -128,12 +130,9 @@ export function dayChunks(ts: Float64Array): { day: number; start: number; end: 
 /** Bytes of a Float64Array for a bytea column (no copy). */
 export const bytesOf = (values: Float64Array) => Buffer.from(values.buffer, values.byteOffset, values.byteLength);
 
-/** A Float64Array over bytea bytes; copies when the driver's buffer is not 8-byte aligned. */
+/** A stored column as a Float64Array: packed (features/files/packed.ts) or plain doubles (as bytesOf writes them). */
 export function float64Of(bytes: Uint8Array): Float64Array {
-  if (bytes.byteOffset % 8 === 0 && bytes.byteLength % 8 === 0) return new Float64Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 8);
-  const copy = new Uint8Array(bytes.byteLength - (bytes.byteLength % 8));
-  copy.set(bytes.subarray(0, copy.length));
-  return new Float64Array(copy.buffer);
+  return unpackFloat64(bytes);
 }
 
 /** A validity interval of a calculation: [from, to) in epoch ms (to = Infinity when open). */

@@ -3,6 +3,7 @@ import { crc32 } from 'node:zlib';
 import { Deflate, deflateSync, strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { readUpload, type UploadRules } from './index';
+import { eachUploadedFile, type UploadedFile } from './archive';
 
 const rules: UploadRules = {
   acceptedExtensions: ['.csv', '.txt'],
@@ -211,5 +212,41 @@ describe('readUpload: zip archives', () => {
 
   it('says so when an archive holds no files', async () => {
     expect(await readUpload({ fileName: 'empty.zip', content: zip({ 'folder/': new Uint8Array(0) }) }, rules)).toEqual({ files: [], errors: ['The archive empty.zip holds no files.'] });
+  });
+});
+
+describe('eachUploadedFile: one file in memory at a time', () => {
+  it('hands the files of a streamed zip on one by one, the next only after the previous is done', async () => {
+    const archive = zip({ 'a.csv': CSV, 'b.csv': CSV.repeat(2), 'c.txt': CSV.repeat(3), 'notes.pdf': '%PDF' });
+    const seen: string[] = [];
+    let busy = 0;
+    let mostBusy = 0;
+    const result = await eachUploadedFile({ fileName: 'logs.zip', stream: Readable.from([archive]) }, rules, async (file: UploadedFile) => {
+      busy++;
+      mostBusy = Math.max(mostBusy, busy);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      seen.push(`${file.fileName} ${file.content.length}`);
+      busy--;
+    });
+    expect(mostBusy).toBe(1);
+    expect(seen).toEqual([`a.csv ${CSV.length}`, `b.csv ${CSV.length * 2}`, `c.txt ${CSV.length * 3}`]);
+    expect(result.errors).toEqual(['notes.pdf: the data source accepts .csv, .txt.']);
+  });
+
+  it('hands on nothing from an archive that turns out damaged after its first files', async () => {
+    const corrupt = craftZip([entry('a.csv', CSV), entry('b.csv', CSV), { ...entry('c.csv', CSV.repeat(50)), data: Buffer.from('this is not deflate data, really not') }]);
+    const handed: string[] = [];
+    const result = await eachUploadedFile({ fileName: 'logs.zip', content: corrupt }, rules, async (file) => {
+      handed.push(file.fileName);
+    });
+    expect(handed).toEqual([]);
+    expect(result.errors).toEqual(['The archive is damaged: c.csv could not be unpacked; no file was imported. Create the .zip again and upload it.']);
+  });
+
+  it("passes the handler's own failure to the caller", async () => {
+    const failing = eachUploadedFile({ fileName: 'logs.zip', content: zip({ 'a.csv': CSV }) }, rules, async () => {
+      throw new Error('database is gone');
+    });
+    await expect(failing).rejects.toThrow('database is gone');
   });
 });

@@ -59,28 +59,49 @@ export function formatBytes(n: number): string {
 const listExtensions = (extensions: string[]) => extensions.join(', ');
 const listWithOr = (items: string[]) => (items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`);
 
+/** Receives the accepted files of an upload one at a time; the next is unpacked only after the promise settles. */
+export type UploadedFileHandler = (file: UploadedFile) => Promise<void>;
+
+/**
+ * Takes an upload apart and collects its files in memory: for small uploads and tests. Imports use
+ * `eachUploadedFile`, which holds one file at a time.
+ */
+export async function readUpload(input: UploadInput, rules: UploadRules): Promise<UploadResult> {
+  const files: UploadedFile[] = [];
+  const { errors } = await eachUploadedFile(input, rules, async (file) => {
+    files.push(file);
+  });
+  return { files, errors };
+}
+
 /**
  * Takes an upload apart: a data file with an accepted extension passes through; a .zip yields its data files,
  * unpacked one entry at a time with every limit enforced before and while inflating. Hostile archives
  * (zip slip, bombs, lying sizes, encryption, nesting) never reach the parser.
+ *
+ * Memory stays bounded by the largest file, not the archive: a streamed archive is spooled to a temporary file, every
+ * accepted entry is first inflated once to check it (sizes, CRC, damage) without keeping its bytes, and only when the
+ * whole archive is sound are the entries inflated again, one at a time, for `onFile`. So a damaged archive still
+ * imports nothing, and `errors` (returned at the end) are known before the first file is handed on.
  */
-export async function readUpload(input: UploadInput, rules: UploadRules): Promise<UploadResult> {
+export async function eachUploadedFile(input: UploadInput, rules: UploadRules, onFile: UploadedFileHandler): Promise<{ errors: string[] }> {
   const accepted = rules.acceptedExtensions.map((e) => (e.startsWith('.') ? e : `.${e}`).toLowerCase());
   const extension = extensionOf(input.fileName);
   try {
     if (extension !== '.zip' && !accepted.includes(extension)) {
       if ('stream' in input) input.stream.resume(); // let the request finish
       const shown = extension === '' ? `The file '${path.basename(input.fileName)}' has no file type` : `The file type ${extension} is not accepted`;
-      return { files: [], errors: [`${shown}; upload ${listWithOr([...accepted, 'a .zip of them'])}.`] };
+      return { errors: [`${shown}; upload ${listWithOr([...accepted, 'a .zip of them'])}.`] };
     }
     if (extension !== '.zip') {
       const content = 'stream' in input ? await collect(input.stream, rules.maxUploadBytes) : input.content;
       checkUploadSize(content.length, rules.maxUploadBytes);
-      return { files: [{ fileName: path.basename(input.fileName), content }], errors: [] };
+      await onFile({ fileName: path.basename(input.fileName), content });
+      return { errors: [] };
     }
     if ('content' in input) {
       checkUploadSize(input.content.length, rules.maxUploadBytes);
-      return await readZip(await openZip(() => yauzl.fromBufferPromise(input.content, zipOptions), input.fileName), input.fileName, accepted, rules);
+      return await readZip(await openZip(() => yauzl.fromBufferPromise(input.content, zipOptions), input.fileName), input.fileName, accepted, rules, onFile);
     }
     // A streamed archive goes to a temporary file first: a zip's directory is at its end, and the entries are
     // then read from the file one by one instead of holding the whole archive in memory.
@@ -88,12 +109,13 @@ export async function readUpload(input: UploadInput, rules: UploadRules): Promis
     try {
       const file = path.join(dir, 'upload.zip');
       await pipeline(input.stream, byteLimit(rules.maxUploadBytes, () => tooLarge(rules.maxUploadBytes)), createWriteStream(file));
-      return await readZip(await openZip(() => yauzl.openPromise(file, zipOptions), input.fileName), input.fileName, accepted, rules);
+      return await readZip(await openZip(() => yauzl.openPromise(file, zipOptions), input.fileName), input.fileName, accepted, rules, onFile);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
   } catch (err) {
-    if (err instanceof UploadRejected) return { files: [], errors: [err.message] };
+    // Only our rejections become a message; the handler's own errors are the caller's.
+    if (err instanceof UploadRejected) return { errors: [err.message] };
     throw err;
   }
 }
@@ -176,7 +198,7 @@ function isSkipped(name: string): boolean {
   return name.endsWith('/') || name.startsWith('__MACOSX/') || path.posix.basename(name).startsWith('._');
 }
 
-async function readZip(zip: yauzl.ZipFile, fileName: string, accepted: string[], rules: UploadRules): Promise<UploadResult> {
+async function readZip(zip: yauzl.ZipFile, fileName: string, accepted: string[], rules: UploadRules, onFile: UploadedFileHandler): Promise<{ errors: string[] }> {
   try {
     if (zip.entryCount > rules.maxEntries) {
       throw new UploadRejected(`The archive ${path.basename(fileName)} holds ${zip.entryCount.toLocaleString('en-US')} entries; at most ${rules.maxEntries.toLocaleString('en-US')} are accepted.`);
@@ -199,30 +221,48 @@ async function readZip(zip: yauzl.ZipFile, fileName: string, accepted: string[],
       new UploadRejected(`The archive ${path.basename(fileName)} unpacks to more than ${formatBytes(rules.maxTotalUncompressedBytes)}, the most accepted at once; split it into smaller archives.`);
     if (declared > rules.maxTotalUncompressedBytes) throw totalTooLarge();
 
-    const files: UploadedFile[] = [];
+    // First pass: inflate and check every entry, keeping no bytes.
+    const sound: typeof wanted = [];
     let unpacked = 0;
-    for (const { entry, name } of wanted) {
+    for (const w of wanted) {
       try {
-        const content = await inflateEntry(zip, entry, name, rules, (n) => {
-          unpacked += n;
+        let crc = 0;
+        await inflateEntry(zip, w.entry, w.name, rules, (chunk) => {
+          unpacked += chunk.length;
           if (unpacked > rules.maxTotalUncompressedBytes) throw totalTooLarge();
+          crc = crc32(chunk, crc);
         });
-        if (crc32(content) !== entry.crc32) throw unreadableEntry(name);
-        files.push({ fileName: name, content });
+        if (crc !== w.entry.crc32) throw unreadableEntry(w.name);
+        sound.push(w);
       } catch (err) {
         if (err instanceof EntryRejected) errors.push(err.message);
         else throw err;
       }
     }
-    if (files.length === 0 && errors.length === 0) errors.push(`The archive ${path.basename(fileName)} holds no files.`);
-    return { files, errors };
+    if (sound.length === 0 && errors.length === 0) errors.push(`The archive ${path.basename(fileName)} holds no files.`);
+
+    // Second pass: one file in memory at a time.
+    for (const { entry, name } of sound) {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      await inflateEntry(zip, entry, name, rules, (chunk) => {
+        chunks.push(chunk);
+        size += chunk.length;
+      });
+      const content = Buffer.concat(chunks, size);
+      chunks.length = 0;
+      // The archive (a temporary file or the caller's buffer) did not change between the passes; checked anyway.
+      if (crc32(content) !== entry.crc32) throw unreadableEntry(name);
+      await onFile({ fileName: name, content });
+    }
+    return { errors };
   } finally {
     zip.close();
   }
 }
 
 /** Inflates one entry, counting bytes as they come: declared sizes can lie, so every limit is also enforced here. */
-async function inflateEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, name: string, rules: UploadRules, onBytes: (n: number) => void): Promise<Buffer> {
+async function inflateEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, name: string, rules: UploadRules, onChunk: (chunk: Buffer) => void): Promise<void> {
   let stream: Readable;
   try {
     stream = await zip.openReadStreamPromise(entry);
@@ -230,14 +270,12 @@ async function inflateEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, name: string
     throw unreadableEntry(name);
   }
   const limit = Math.min(rules.maxEntryBytes, Math.max(entry.compressedSize, 1) * rules.maxCompressionRatio);
-  const chunks: Buffer[] = [];
   let size = 0;
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       size += chunk.length;
-      onBytes(chunk.length);
       if (size > limit) throw new EntryRejected(`${name}: it unpacks to more than its limit (${formatBytes(limit)}); it looks like a zip bomb.`);
-      chunks.push(chunk);
+      onChunk(chunk);
     }
   } catch (err) {
     stream.destroy();
@@ -249,5 +287,4 @@ async function inflateEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, name: string
     }
     throw unreadableEntry(name);
   }
-  return Buffer.concat(chunks, size);
 }

@@ -6,6 +6,8 @@ import * as values from './0004_values';
 import * as administration from './0005_administration';
 import * as dataFileRemoval from './0006_data_file_removal';
 import * as rawStorageExternal from './0007_raw_storage_external';
+import * as originalParts from './0008_original_parts';
+import * as valuesStorage from './0009_values_storage';
 
 /** Every migration, by name; applied in name order. Add a new one here. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +18,6 @@ export const migrations: Record<string, Migration> = {
   '0005_administration': administration,
   '0006_data_file_removal': dataFileRemoval,
   '0007_raw_storage_external': rawStorageExternal,
+  '0008_original_parts': originalParts,
+  '0009_values_storage': valuesStorage,
 };

@@ -55,6 +55,8 @@ export interface DataFilesTable {
 export interface DataFileOriginalsTable {
   facility_id: string;
   data_file_id: string;
+  /** Order of the part (migration 0008): the original is the concatenation of its parts. */
+  part: Generated<number>;
   compression: Generated<string>;
   content: Bytes;
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
+import { unpackFloat64 } from './packed';
 
 export interface RawSamples {
   dataSourceId: string;
@@ -17,12 +18,9 @@ export interface RawSampleQuery {
   dataSourceId?: string;
 }
 
-/** A Float64Array over bytea bytes; copies when the driver's buffer is not 8-byte aligned. */
+/** A stored column (packed or plain doubles, features/files/packed.ts) as a Float64Array. */
 export function float64FromBytes(bytes: Uint8Array): Float64Array {
-  if (bytes.byteOffset % 8 === 0 && bytes.byteLength % 8 === 0) return new Float64Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 8);
-  const copy = new Uint8Array(bytes.byteLength - (bytes.byteLength % 8));
-  copy.set(bytes.subarray(0, copy.length));
-  return new Float64Array(copy.buffer);
+  return unpackFloat64(bytes);
 }
 
 interface FileChunk {

@@ -1,0 +1,74 @@
+/**
+ * One end-to-end import of the 100 MB bench CSV (for profiling: `node --cpu-prof --import tsx bench/ingest/once.ts`).
+ * Run: npx tsx bench/ingest/once.ts [--postgres URL] [--runs N]
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openDatabase } from '../../apps/api/src/db/connection';
+import { migrateToLatest } from '../../apps/api/src/db/migrate';
+import { createDataSource } from '../../apps/api/src/features/datasources/service';
+import { importUploadedFile, readOriginal } from '../../apps/api/src/features/files/import';
+import { readRawSamples } from '../../apps/api/src/features/files/samples';
+import { parseDataFile } from '../../apps/api/src/readers/parse';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const argument = (name: string) => {
+  const at = process.argv.indexOf(name);
+  return at > 0 ? process.argv[at + 1] : undefined;
+};
+const configuration = {
+  delimiter: ',',
+  decimalSeparator: '.' as const,
+  headerRow: 1,
+  unitRow: null,
+  descriptionRow: null,
+  firstDataRow: 2,
+  timestampColumns: ['Timestamp'],
+  timestampFormat: 'YYYY-MM-DD HH:mm:ss',
+  encoding: 'utf-8' as const,
+};
+const content = readFileSync(path.join(here, '..', '.work', 'ingest-50ch-300000rows.csv'));
+const url = argument('--postgres');
+if (url) {
+  const reset = await openDatabase({ databaseUrl: url, dataDir: 'memory://', poolSize: 1 });
+  await reset.db.schema.dropSchema('public').ifExists().cascade().execute();
+  await reset.db.schema.createSchema('public').execute();
+  await reset.close();
+}
+const database = await openDatabase(url ? { databaseUrl: url, dataDir: 'memory://' } : { dataDir: 'memory://' });
+await migrateToLatest(database.db);
+const org = await database.db.insertInto('organizations').values({ name: 'Bench', link_key: 'BENCH01', email: null, phone: null }).returning('id').executeTakeFirstOrThrow();
+const facility = await database.db.insertInto('facilities').values({ name: 'Bench ship', primary_organization_id: org.id }).returning('id').executeTakeFirstOrThrow();
+const dataSourceId = await createDataSource(database.db, facility.id, {
+  name: 'Bench',
+  dataSourceReaderId: 'delimited-text',
+  dataSourceReaderConfiguration: JSON.stringify(configuration),
+  measureFrequencyInSeconds: 1,
+  utcTimezoneOffsetInMinutes: 0,
+  note: '',
+  isPrimary: true,
+});
+/** Reads the import back: the original byte for byte and every sample bit for bit. */
+async function verify(dataFileId: string): Promise<void> {
+  const original = await readOriginal(database.db, facility.id, dataFileId);
+  if (!original?.equals(content)) throw new Error('the original read back differs');
+  const parsed = await parseDataFile({ fileName: 'bench.csv', content }, { readerId: 'delimited-text', configuration }, { utcTimezoneOffsetInMinutes: 0 });
+  const [stored] = await readRawSamples(database.db, facility.id, { from: parsed.timeStampMin, to: parsed.timeStampMax });
+  const same = (a: Float64Array, b: Float64Array | undefined) => b !== undefined && a.length === b.length && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+  if (!stored || !same(parsed.timestamps, stored.timestamps)) throw new Error('timestamps read back differ');
+  for (const c of parsed.channels) if (!same(c.values, stored.columns[c.channel])) throw new Error(`${c.channel} read back differs`);
+  console.log(`verified: original and ${parsed.channels.length} channels x ${parsed.rowCount} samples read back exactly`);
+}
+
+for (let i = 0; i < Number(argument('--runs') ?? 1); i++) {
+  const t0 = performance.now();
+  const timings: Record<string, number> = {};
+  const result = await importUploadedFile(database.db, { facilityId: facility.id, dataSourceId, fileName: 'bench.csv', content, importedBy: null, timings });
+  const s = (performance.now() - t0) / 1000;
+  if (result.ids.length !== 1) throw new Error(result.errorMessages.join('; '));
+  console.log(`${url ? 'postgres' : 'pglite'}: ${s.toFixed(2)} s, ${(content.length / 1e6 / s).toFixed(0)} MB/s; ${Object.entries(timings).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')} ms`);
+  if (process.argv.includes('--verify')) await verify(result.ids[0]!);
+  await database.db.deleteFrom('data_files').where('facility_id', '=', facility.id).execute();
+}
+await database.close();
