@@ -234,6 +234,29 @@ describe('report values', () => {
     expect((await lee.get(`/api/reports/FacilityGroupCO2reduction/data?${query({ ...PERIOD, facilityId: shipA })}`)).statusCode).toBe(404);
   });
 
+  it('answers 304 to a browser that holds the answer, and a new answer once the values or the visible ships change', async () => {
+    const url = `/api/reports/FacilityGroupCO2reduction/data?${query(PERIOD)}`;
+    const get = async (username: string, etag?: string) =>
+      server.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${await server.tokenFor(username)}`, ...(etag ? { 'if-none-match': etag } : {}) } });
+    const first = await get('north.anna');
+    expect(first.statusCode).toBe(200);
+    const etag = String(first.headers.etag);
+    expect(first.headers['cache-control']).toBe('private, no-cache');
+    const again = await get('north.anna', etag);
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    // Another organization sees other ships: its answer (and tag) differ, a borrowed tag gives no 304.
+    const lee = await get('south.lee', etag);
+    expect(lee.statusCode).toBe(200);
+    expect(lee.headers.etag).not.toBe(etag);
+    // New values: a new answer under a new tag.
+    await insertHours(shipA, kpiField.CO2Reduction!, '2024-03-02T05:00:00Z', [A_CO2[29]! + 1]);
+    const changed = await get('north.anna', etag);
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json().fields.ActualAverage.value).toBeCloseTo(first.json().fields.ActualAverage.value + 1, 9);
+    await insertHours(shipA, kpiField.CO2Reduction!, '2024-03-02T05:00:00Z', [A_CO2[29]!]);
+  });
+
   it('refuses bad input', async () => {
     const admin = await server.as('admin');
     expect((await admin.get(`/api/reports/FacilityMarpolcompliance/data?${query(PERIOD)}`)).statusCode).toBe(400);

@@ -12,6 +12,8 @@ import type { Database } from '../../db/schema';
 const VERSION_KEY = 'report_values_version';
 const VERSION_TTL_MS = 500;
 const MAX_ENTRIES = Number(process.env.REPORT_DATA_CACHE_ENTRIES ?? 2000);
+/** False with REPORT_DATA_CACHE_ENTRIES=0: every answer is computed afresh (the bench's uncached path). */
+export const CACHE_ENABLED = MAX_ENTRIES > 0;
 
 export async function bumpReportValuesVersion(db: Kysely<Database>): Promise<void> {
   const value = JSON.stringify(`${Date.now()}-${Math.random().toString(36).slice(2)}`);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -18,15 +18,15 @@ import type { ReportData } from '@portal/contracts/reports';
 import type { UptimeMode } from '@portal/contracts/rules';
 import { badRequest, notFound } from '../../errors';
 import type { Caller } from '../access/caller';
-import { assertFacilityVisible, isUuid, requireSystemAdmin } from '../access/policy';
+import { isUuid, requireSystemAdmin } from '../access/policy';
 import { audit } from '../audit/audit';
-import { AnswerCache, invalidateReportsVersion, reportsVersion } from './cache';
+import { AnswerCache, CACHE_ENABLED, invalidateReportsVersion, reportsVersion } from './cache';
 import { exportWorkbook } from './export';
 import { findReport, listReports, reportDetail, reportFields, visibleFleet } from './queries';
 import { refreshDailyRollup } from './rollup';
 import { sanitizeInformation } from './sanitize';
 import { reportFieldValueSources } from './sources';
-import { reportData } from './values';
+import { reportData, sharedPartials, type Partial } from './values';
 
 const MAX_HOURLY_DAYS = 400;
 
@@ -34,7 +34,9 @@ const MAX_HOURLY_DAYS = 400;
 export async function reportRoutes(app: FastifyInstance) {
   const server = app.withTypeProvider<ZodTypeProvider>();
   const { db } = app;
-  const answers = new AnswerCache<ReportData>();
+  // Answers as sent (JSON bytes and their ETag), and the partial sums the reports of a dashboard share.
+  const answers = new AnswerCache<{ body: Buffer; etag: string }>();
+  const partials = new AnswerCache<Promise<Map<string, Partial>>>(200);
   const definitions = new AnswerCache<Promise<Definitions>>(100);
   type Definitions = { report: NonNullable<Awaited<ReturnType<typeof findReport>>> | undefined; fields: Awaited<ReturnType<typeof reportFields>>; sourceOf: Map<string, string> };
   const definitionsOf = (version: string, id: string) => {
@@ -76,7 +78,11 @@ export async function reportRoutes(app: FastifyInstance) {
     },
   );
 
-  const answer = async (caller: Caller, id: string, input: { from: string; to: string; facilityId?: string; facilityIds?: string[]; duration?: UptimeMode }) => {
+  const answer = async (
+    caller: Caller,
+    id: string,
+    input: { from: string; to: string; facilityId?: string; facilityIds?: string[]; duration?: UptimeMode },
+  ): Promise<{ body: Buffer; etag: string }> => {
     const version = await reportsVersion(db);
     const { report, fields, sourceOf } = await definitionsOf(version, id);
     if (!report) throw notFound('Report not found');
@@ -86,21 +92,20 @@ export async function reportRoutes(app: FastifyInstance) {
     if (input.duration === 'hourly' && to.getTime() - from.getTime() > MAX_HOURLY_DAYS * 86_400_000) {
       throw badRequest(`Hourly values for at most ${MAX_HOURLY_DAYS} days`, { duration: 'Use daily for this period' });
     }
-    let facilityId: string | null = null;
-    if (input.facilityId) {
-      await assertFacilityVisible(db, caller, input.facilityId);
-      facilityId = input.facilityId;
-    } else if (report.target === 'Facility') {
-      throw badRequest('facilityId is required for a ship report', { facilityId: 'Required' });
-    }
+    const facilityId = input.facilityId ?? null;
+    if (!facilityId && report.target === 'Facility') throw badRequest('facilityId is required for a ship report', { facilityId: 'Required' });
+    if (facilityId && !isUuid(facilityId)) throw notFound('Ship not found');
     // A fleet report asked for one ship covers that ship; otherwise the posted ships, or all the caller sees.
     const fleetIds = report.target === 'FacilityGroup' && facilityId && !input.facilityIds ? [facilityId] : input.facilityIds;
-    const fleet = (await visibleFleet(db, caller, fleetIds)).map((f) => f.id);
+    // One query for the fleet and the ship of a ship report: the visible ships among both.
+    const visible = await visibleFleet(db, caller, fleetIds && facilityId ? [...fleetIds, facilityId] : fleetIds);
+    if (facilityId && !visible.some((f) => f.id === facilityId)) throw notFound('Ship not found');
+    const fleet = visible.filter((f) => !fleetIds || fleetIds.includes(f.id)).map((f) => f.id);
     // The key holds the ships the caller may see, so an answer is never shared beyond them.
-    const key = createHash('sha1').update(JSON.stringify([version, id, facilityId, fleet, from.getTime(), to.getTime(), input.duration ?? null])).digest('base64');
+    const key = createHash('sha1').update(JSON.stringify([version, id, facilityId, fleet, from.getTime(), to.getTime(), input.duration ?? null])).digest('base64url');
     const cached = answers.get(key);
     if (cached) return cached;
-    const data = await reportData(db, {
+    const data: ReportData = await reportData(db, {
       report: { id: report.id, target: report.target, information: report.information },
       fields,
       sourceOf,
@@ -109,21 +114,34 @@ export async function reportRoutes(app: FastifyInstance) {
       from,
       to,
       duration: input.duration,
+      // Without the cache each report aggregates only its own fields (nothing to share the others with).
+      partials: CACHE_ENABLED ? sharedPartials(db, version, [...new Set(sourceOf.values())], partials) : undefined,
     });
-    answers.set(key, data);
-    return data;
+    const sent = { body: Buffer.from(JSON.stringify(reportDataSchema.parse(data))), etag: `"${key}"` };
+    answers.set(key, sent);
+    return sent;
+  };
+
+  /**
+   * The answer, or 304 when the browser holds it already: the ETag names the reports version, the report, the
+   * period and the ships the caller sees, so it changes whenever the answer could.
+   */
+  const send = (request: FastifyRequest, reply: FastifyReply, sent: { body: Buffer; etag: string }) => {
+    reply.header('etag', sent.etag).header('cache-control', 'private, no-cache');
+    if (request.headers['if-none-match'] === sent.etag) return reply.code(304).send();
+    return reply.type('application/json; charset=utf-8').send(sent.body);
   };
 
   server.get(
     '/api/reports/:id/data',
     { schema: { tags: ['reports'], params: reportIdParamsSchema, querystring: reportDataQuerySchema, response: { 200: reportDataSchema } } },
-    async (request) => answer(request.caller!, request.params.id, request.query),
+    async (request, reply) => send(request, reply, await answer(request.caller!, request.params.id, request.query)),
   );
 
   server.post(
     '/api/reports/:id/data',
     { schema: { tags: ['reports'], params: reportIdParamsSchema, body: reportDataBodySchema, response: { 200: reportDataSchema } } },
-    async (request) => answer(request.caller!, request.params.id, request.body),
+    async (request, reply) => send(request, reply, await answer(request.caller!, request.params.id, request.body)),
   );
 
   server.delete(

@@ -9,6 +9,44 @@ const DAY_MS = 86_400_000;
 
 type FieldRow = Selectable<ReportFieldsTable>;
 
+/**
+ * Where a report's period and lifetime partials come from: all the ships' partials of every value source at once
+ * (`PartialsLoader`, shared by the reports of a dashboard), or one query per report (the default).
+ */
+export interface PartialsLoader {
+  period(facilityIds: string[], fieldIds: string[], from: Date, to: Date): Promise<Map<string, Partial>>;
+  lifetime(facilityIds: string[], fieldIds: string[]): Promise<Map<string, Partial>>;
+}
+
+export const directPartials = (db: Kysely<Database>): PartialsLoader => ({
+  period: (facilityIds, fieldIds, from, to) => periodPartials(db, facilityIds, fieldIds, from, to),
+  lifetime: (facilityIds, fieldIds) => periodPartials(db, facilityIds, fieldIds, null, null),
+});
+
+/**
+ * Partials of every value source for a set of ships, per period and for the lifetime, cached under the reports
+ * version: the seven reports of the fleet dashboard (and every user looking at the same fleet) read the same
+ * sums, so one aggregation over the roll-up answers them all. A report asks for its fields only; the loader
+ * aggregates `allFieldIds` anyway, and the answer is the same.
+ */
+export function sharedPartials(db: Kysely<Database>, version: string, allFieldIds: string[], cache: { get(key: string): Promise<Map<string, Partial>> | undefined; set(key: string, value: Promise<Map<string, Partial>>): void }): PartialsLoader {
+  const load = (kind: string, facilityIds: string[], from: Date | null, to: Date | null) => {
+    const ships = [...facilityIds].sort();
+    const key = `${version}|${kind}|${from?.getTime() ?? ''}|${to?.getTime() ?? ''}|${ships.join(',')}`;
+    let value = cache.get(key);
+    if (!value) {
+      value = periodPartials(db, ships, allFieldIds, from, to);
+      value.catch(() => undefined);
+      cache.set(key, value);
+    }
+    return value;
+  };
+  return {
+    period: (facilityIds, _fieldIds, from, to) => load('period', facilityIds, from, to),
+    lifetime: (facilityIds) => load('lifetime', facilityIds, null, null),
+  };
+}
+
 export interface DataRequest {
   report: { id: string; target: 'Facility' | 'FacilityGroup'; information: string | null };
   fields: FieldRow[];
@@ -21,10 +59,11 @@ export interface DataRequest {
   from: Date;
   to: Date;
   duration?: UptimeMode;
+  partials?: PartialsLoader;
 }
 
 /** Sum, count, min, max and the latest hour (or day) with a value of one ship's field over a time range. */
-interface Partial {
+export interface Partial {
   sum: number;
   count: number;
   min: number | null;
@@ -189,9 +228,11 @@ export async function reportData(db: Kysely<Database>, request: DataRequest): Pr
   const lifetimeFields = needs((f) => !isSeries(f) && f.as_lifetime && f.time_aggregate_type !== 'Last');
   const lastPeriodFields = needs((f) => !isSeries(f) && !f.as_lifetime && f.time_aggregate_type === 'Last');
   const lastLifetimeFields = needs((f) => !isSeries(f) && f.as_lifetime && f.time_aggregate_type === 'Last');
+  const loader = request.partials ?? directPartials(db);
+  const none = Promise.resolve(new Map<string, Partial>());
   const [period, lifetime, lastPeriod, lastLifetime] = await Promise.all([
-    periodPartials(db, allShips, periodFields, from, to),
-    periodPartials(db, allShips, lifetimeFields, null, null),
+    periodFields.length ? loader.period(allShips, periodFields, from, to) : none,
+    lifetimeFields.length ? loader.lifetime(allShips, lifetimeFields) : none,
     lastValues(db, allShips, lastPeriodFields, from, to),
     lastValues(db, allShips, lastLifetimeFields, null, null),
   ]);

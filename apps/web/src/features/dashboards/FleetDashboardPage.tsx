@@ -28,14 +28,16 @@ const ratioBarsOptions: ShipBarOptions = { unit: 'ppm/%', min: 0, max: 20, cap: 
 /** The fleet dashboard (/): header KPIs, the large cards, an info card per ship of the fleet filter. */
 export default function FleetDashboardPage() {
   const { profile, isSystemAdmin } = useSessionInfo();
-  const { period, facilities, filteredFacilities } = useFleet();
-  const filterActive = Boolean(facilities && filteredFacilities && filteredFacilities.length !== facilities.length);
+  const { period, facilities, filteredFacilities, filter } = useFleet();
+  // Without filter criteria the fleet is every ship the caller sees: the reports need not wait for the ship list.
+  const noCriteria = [filter.facilities, filter.organizations, filter.scrubberSystemTypes, filter.numberOfScrubbers, filter.systemManufacturers].every((c) => c.length === 0);
+  const filterActive = !noCriteria && Boolean(facilities && filteredFacilities && filteredFacilities.length !== facilities.length);
   const facilityIds = useMemo(() => (filterActive ? (filteredFacilities ?? []).map((f) => f.id) : undefined), [filterActive, filteredFacilities]);
   const inputs = useMemo<ReportDataInput[]>(
     () => [...HEADER.map((h) => h.id), ...LARGE].map((reportId) => ({ reportId, from: period.from, to: period.to, facilityIds })),
     [period.from, period.to, facilityIds],
   );
-  const { data, loading } = useReportsData(inputs, Boolean(filteredFacilities));
+  const { data, loading } = useReportsData(inputs, noCriteria || Boolean(filteredFacilities));
   const names = useMemo(() => new Map((facilities ?? []).map((f) => [f.id, f.name])), [facilities]);
   const exportCode = (code: string) => (isSystemAdmin ? code : undefined);
 

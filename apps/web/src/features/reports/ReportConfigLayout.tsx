@@ -1,8 +1,9 @@
 import { useEffect } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
-import { Box, Paper, Tab, Tabs } from '@mui/material';
+import { Box, Paper, Tab } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { useNotify } from '../../app/notifications';
+import { ScrollableTabs } from '../../ui/tabs/ScrollableTabs';
 import { measurementFieldsQuery } from './measurement-fields-api';
 import { useRememberedReport } from './current-report';
 
@@ -28,7 +29,7 @@ export default function ReportConfigLayout() {
   return (
     <Box sx={{ p: { xs: 2, md: 3 } }}>
       <Paper sx={{ mb: 2 }}>
-        <Tabs value={value} variant="scrollable" allowScrollButtonsMobile>
+        <ScrollableTabs value={value} aria-label="Report configuration">
           {TABS.map((tab) => (
             <Tab
               key={tab.path}
@@ -40,7 +41,7 @@ export default function ReportConfigLayout() {
               data-testid={`tab-${tab.path}`}
             />
           ))}
-        </Tabs>
+        </ScrollableTabs>
       </Paper>
       <Outlet />
     </Box>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Navigate, useParams } from 'react-router';
 import DOMPurify from 'dompurify';
 import {
@@ -25,7 +25,8 @@ import CheckCircle from '@mui/icons-material/CheckCircle';
 import RadioButtonUnchecked from '@mui/icons-material/RadioButtonUnchecked';
 import { useQuery } from '@tanstack/react-query';
 import type { ReportField } from '@portal/contracts/reports';
-import { formatDateOnly, NOT_SPECIFIED } from '@portal/contracts/rules';
+import { NOT_SPECIFIED } from '@portal/contracts/rules';
+import { CalculationEditor, type InputOption } from '../../ui/calculation-editor';
 import { useNotify } from '../../app/notifications';
 import { reportQuery } from './report-api';
 import { useUpdateReport } from './update-report-api';
@@ -47,6 +48,8 @@ function ReportDetail({ id }: { id: string }) {
   const notify = useNotify();
   const report = useQuery(reportQuery(id));
   const measurementFields = useQuery(measurementFieldsQuery());
+  // A report field's calculation reads measurement fields.
+  const inputOptions = useMemo<InputOption[]>(() => (measurementFields.data ?? []).map((f) => ({ id: f.id, name: f.name, group: 'Measurement fields' })), [measurementFields.data]);
   const update = useUpdateReport(id);
   const [editing, setEditing] = useState(false);
   const [selectedId, setSelectedId] = useState<string | null>(null);
@@ -58,7 +61,6 @@ function ReportDetail({ id }: { id: string }) {
   if (report.isError || !report.data) return <Alert severity="error">Report not found</Alert>;
   const r = report.data;
   const selected = r.fields.find((f) => f.id === selectedId) ?? r.fields[0];
-  const inputNames = new Map((measurementFields.data ?? []).map((f) => [f.id, f.name]));
 
   return (
     <Grid container spacing={2} data-testid="report-detail">
@@ -128,27 +130,8 @@ function ReportDetail({ id }: { id: string }) {
       </Grid>
       <Grid size={{ xs: 12, md: 8 }}>{selected ? <FieldProperties field={selected} /> : null}</Grid>
       {selected ? (
-        <Grid size={12}>
-          <Card data-testid="field-calculation">
-            <CardHeader title={`Calculation of ${selected.name}`} slotProps={{ title: { variant: 'h6' } }} />
-            <CardContent sx={{ pt: 0 }}>
-              {selected.approvedCalculation ? (
-                <>
-                  <Typography variant="body2" color="text.secondary" gutterBottom>
-                    Approved version {selected.approvedCalculation.version}.{selected.approvedCalculation.revision}, valid from{' '}
-                    {formatDateOnly(selected.approvedCalculation.validFrom)}
-                    {selected.approvedCalculation.validTo ? ` to ${formatDateOnly(selected.approvedCalculation.validTo)}` : ''} · inputs{' '}
-                    {selected.approvedCalculation.inputIds.map((i) => inputNames.get(i) ?? i).join(', ') || 'none'}
-                  </Typography>
-                  <Box component="pre" sx={{ m: 0, p: 1.5, bgcolor: 'grey.100', borderRadius: 1, overflowX: 'auto', fontSize: 13 }} data-testid="approved-algorithm">
-                    {selected.approvedCalculation.transformAlgorithm}
-                  </Box>
-                </>
-              ) : (
-                <Typography color="text.secondary">No approved calculation</Typography>
-              )}
-            </CardContent>
-          </Card>
+        <Grid size={12} data-testid="field-calculation" aria-label={`Calculation of ${selected.name}`}>
+          <CalculationEditor key={selected.id} kind="report-field" reportId={r.id} reportFieldId={selected.id} inputOptions={inputOptions} />
         </Grid>
       ) : null}
     </Grid>

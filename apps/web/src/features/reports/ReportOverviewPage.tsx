@@ -1,8 +1,11 @@
 import { Link } from 'react-router';
-import { Box, Chip, LinearProgress, Paper, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { Box, Chip, LinearProgress, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { reportsQuery } from './reports-api';
 import { approvedProgress } from './progress';
+
+// On a phone the target moves under the name, so the table fits the screen and the page does not scroll sideways.
+const wideOnly = { display: { xs: 'none', sm: 'table-cell' } } as const;
 
 /** Reports: name, target and a progress bar of approved fields over total; each row opens detail/{id}. */
 export default function ReportOverviewPage() {
@@ -15,12 +18,13 @@ export default function ReportOverviewPage() {
           Something went wrong! Please try again
         </Typography>
       ) : null}
+      <TableContainer>
       <Table size="small">
         <TableHead>
           <TableRow>
             <TableCell>Name</TableCell>
-            <TableCell>Target</TableCell>
-            <TableCell sx={{ width: '35%' }}>Approved fields</TableCell>
+            <TableCell sx={wideOnly}>Target</TableCell>
+            <TableCell sx={{ width: { xs: 112, sm: '35%' }, whiteSpace: 'nowrap' }}>Approved fields</TableCell>
           </TableRow>
         </TableHead>
         <TableBody>
@@ -28,18 +32,21 @@ export default function ReportOverviewPage() {
             const progress = approvedProgress(r.approvedFieldsCount, r.totalFieldsCount);
             return (
               <TableRow key={r.id} hover component={Link} to={`../detail/${encodeURIComponent(r.id)}`} sx={{ textDecoration: 'none' }} data-testid="report-row">
-                <TableCell>
+                <TableCell sx={{ overflowWrap: 'anywhere' }}>
                   <Typography variant="body2" sx={{ fontWeight: 600 }}>
                     {r.name}
                   </Typography>
                   <Typography variant="caption" color="text.secondary">
                     {r.id}
                   </Typography>
+                  <Box sx={{ display: { xs: 'block', sm: 'none' }, mt: 0.5 }}>
+                    <Chip size="small" label={r.target} />
+                  </Box>
                 </TableCell>
-                <TableCell>
+                <TableCell sx={wideOnly}>
                   <Chip size="small" label={r.target} />
                 </TableCell>
-                <TableCell>
+                <TableCell sx={{ minWidth: 112 }}>
                   <Box sx={{ position: 'relative' }}>
                     <LinearProgress
                       variant="determinate"
@@ -51,7 +58,7 @@ export default function ReportOverviewPage() {
                     <Typography
                       variant="caption"
                       data-testid="report-progress"
-                      sx={{ position: 'absolute', inset: 0, textAlign: 'center', lineHeight: '20px', color: progress.complete ? '#fff' : 'text.primary', fontWeight: 600 }}
+                      sx={{ position: 'absolute', inset: 0, textAlign: 'center', lineHeight: '20px', whiteSpace: 'nowrap', color: progress.complete ? '#fff' : 'text.primary', fontWeight: 600 }}
                     >
                       {progress.text}
                     </Typography>
@@ -62,6 +69,7 @@ export default function ReportOverviewPage() {
           })}
         </TableBody>
       </Table>
+      </TableContainer>
     </Paper>
   );
 }

@@ -9,6 +9,11 @@ let loading: Promise<typeof EChartsCore> | null = null;
 const loadECharts = () => (loading ??= import('./echarts-core'));
 if (typeof window !== 'undefined') void loadECharts();
 
+const afterNextPaint = (run: () => void) => {
+  if (typeof requestAnimationFrame === 'undefined') return void setTimeout(run, 0);
+  requestAnimationFrame(() => setTimeout(run, 0));
+};
+
 export interface EChartProps {
   option: EChartsCoreOption;
   /** CSS height; width fills the box unless given. */
@@ -31,11 +36,14 @@ export function EChart({ option, height, width, sx, ariaLabel, ...rest }: EChart
     let observer: ResizeObserver | null = null;
     let cancelled = false;
     void loadECharts().then(({ echarts }) => {
-      if (cancelled) return;
-      instance = echarts.init(element, undefined, { renderer: 'canvas' });
-      observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => instance?.resize());
-      observer?.observe(element);
-      setChart(instance);
+      // After the next paint: the numbers of a dashboard show first, the canvases (tens of ms each) follow.
+      afterNextPaint(() => {
+        if (cancelled) return;
+        instance = echarts.init(element, undefined, { renderer: 'canvas' });
+        observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => instance?.resize());
+        observer?.observe(element);
+        setChart(instance);
+      });
     });
     return () => {
       cancelled = true;

@@ -32,7 +32,8 @@ export function GaugeCard({ title, gauge, value, loading, exportReportCode, expo
         ) : (
           <EChart option={option} height={200} data-testid={`${testId}-gauge`} ariaLabel={`${title}: ${gauge.text}`} />
         )}
-        <Typography sx={{ textAlign: 'center', fontWeight: 600 }} data-testid={`${testId}-value`} data-value={value ?? 'null'} data-needle={gauge.needle}>
+        {/* The number under the needle: text (painted before the chart library arrives), drawn into the dial's foot. */}
+        <Typography variant="h5" sx={{ textAlign: 'center', fontWeight: 600, mt: -6, position: 'relative' }} data-testid={`${testId}-value`} data-value={value ?? 'null'} data-needle={gauge.needle}>
           {loading ? '…' : gauge.text}
         </Typography>
         {caption ? (

@@ -1,11 +1,12 @@
 import { useMemo } from 'react';
-import { Box } from '@mui/material';
+import { Box, useMediaQuery, useTheme } from '@mui/material';
 import { EChart } from '../charts/EChart';
 import { shipBarOption, type ShipBar, type ShipBarOptions } from './options';
 
 /** Bars per ship: 40 px each; above 25 ships the chart scrolls horizontally inside its card. */
 export function ShipBarChart({ bars, options, testId, height = 220 }: { bars: ShipBar[]; options: ShipBarOptions; testId: string; height?: number }) {
-  const { option, widthPx, scroll } = useMemo(() => shipBarOption(bars, options), [bars, options]);
+  const compact = useMediaQuery(useTheme().breakpoints.down('sm'));
+  const { option, widthPx, scroll } = useMemo(() => shipBarOption(bars, options, compact), [bars, options, compact]);
   const points = JSON.stringify(bars.map((b) => ({ facilityId: b.facilityId, value: b.value, colour: b.colour ?? null })));
   return (
     <Box sx={{ overflowX: scroll ? 'auto' : 'hidden' }} data-testid={testId} data-points={points} data-scroll={scroll}>

@@ -1,5 +1,6 @@
 import '../charts/echarts-ship';
 import { useMemo } from 'react';
+import { Box, useMediaQuery, useTheme } from '@mui/material';
 import type { UptimeMatrix } from '@portal/contracts/rules';
 import { EChart } from '../charts/EChart';
 import { uptimeHeatmapOption } from './ship-options';
@@ -8,5 +9,12 @@ import { uptimeHeatmapOption } from './ship-options';
 export default function UptimeMatrixChart({ matrix }: { matrix: UptimeMatrix }) {
   const option = useMemo(() => uptimeHeatmapOption(matrix), [matrix]);
   const height = matrix.rowLabels.length * 14 + 80;
-  return <EChart option={option} height={height} data-testid="uptime-heatmap" ariaLabel={`Operational availability matrix, ${matrix.mode}`} />;
+  // On a phone a month of day columns would squeeze the cells and their dates together: the matrix scrolls instead.
+  const compact = useMediaQuery(useTheme().breakpoints.down('sm'));
+  const width = compact ? Math.max(320, matrix.columns.length * 18 + 60) : undefined;
+  return (
+    <Box sx={{ overflowX: compact ? 'auto' : 'visible' }}>
+      <EChart option={option} height={height} width={width} data-testid="uptime-heatmap" ariaLabel={`Operational availability matrix, ${matrix.mode}`} />
+    </Box>
+  );
 }

@@ -55,6 +55,11 @@ describe('per-ship bars', () => {
     expect(shipBarOption(ships(26), { unit: '%' })).toMatchObject({ widthPx: 1040, scroll: true });
   });
 
+  it('turns the ship names on a phone (from 3 ships) and on a wide screen from 7 ships, so they do not overlap', () => {
+    const rotation = (n: number, compact: boolean) => (shipBarOption(ships(n), { unit: '%' }, compact).option as { xAxis: { axisLabel: { rotate: number } } }).xAxis.axisLabel.rotate;
+    expect([rotation(2, true), rotation(3, true), rotation(6, false), rotation(7, false)]).toEqual([0, 40, 0, 40]);
+  });
+
   it('caps the fleet ratio chart at 20 and keeps the real value for the tooltip', () => {
     const { option } = shipBarOption([{ facilityId: 'a', name: 'A', value: 31.5 }, { facilityId: 'b', name: 'B', value: 3 }], { unit: 'ppm/%', cap: capFleetChartValue });
     const bar = series(option);

@@ -127,7 +127,8 @@ export function gaugeOption(model: GaugeModel): EChartsCoreOption {
         axisTick: { distance: -14, length: 6 },
         splitLine: { distance: -14, length: 14 },
         axisLabel: { distance: 18, fontSize: 10, formatter: model.label ?? ((v: number) => String(Math.round(v * 10) / 10)) },
-        detail: { valueAnimation: false, fontSize: 18, offsetCenter: [0, '45%'], formatter: () => model.text },
+        // The value is printed by the card under the dial (GaugeCard), not twice.
+        detail: { show: false },
         data: [{ value: model.needle }],
       },
     ],
@@ -155,7 +156,7 @@ export interface ShipBarOptions {
 }
 
 /** Per-ship bars: 40 px a ship; above 25 ships the chart is wider than its card and scrolls (chartWidthForShips). */
-export function shipBarOption(bars: readonly ShipBar[], options: ShipBarOptions): { option: EChartsCoreOption; widthPx: number; scroll: boolean } {
+export function shipBarOption(bars: readonly ShipBar[], options: ShipBarOptions, compact = false): { option: EChartsCoreOption; widthPx: number; scroll: boolean } {
   const { widthPx, scroll } = chartWidthForShips(bars.length);
   const plotted = bars.map((bar) => {
     if (bar.value === null) return { value: null, actual: null, colour: bar.colour };
@@ -168,7 +169,8 @@ export function shipBarOption(bars: readonly ShipBar[], options: ShipBarOptions)
     scroll,
     option: {
       animation: false,
-      grid: { left: 40, right: 12, top: 16, bottom: 60 },
+      // Names turn on a narrow screen or with many ships, so they do not run into each other.
+      grid: { left: 40, right: 12, top: 16, bottom: rotate(bars.length, compact) ? 64 : 28 },
       tooltip: {
         trigger: 'item',
         formatter: (p: { dataIndex: number }) => {
@@ -177,7 +179,7 @@ export function shipBarOption(bars: readonly ShipBar[], options: ShipBarOptions)
           return `${escapeHtml(bar.name)}: ${actual === null ? 'No data' : `${round(actual)} ${options.unit}`}`;
         },
       },
-      xAxis: { type: 'category', data: bars.map((b) => b.name), axisLabel: { interval: 0, rotate: bars.length > 6 ? 40 : 0, fontSize: 10, width: 90, overflow: 'truncate' } },
+      xAxis: { type: 'category', data: bars.map((b) => b.name), axisLabel: { interval: 0, rotate: rotate(bars.length, compact) ? 40 : 0, fontSize: 10, width: compact ? 70 : 90, overflow: 'truncate' } },
       yAxis: { type: 'value', min: options.min, max, interval: options.axisStep },
       series: [
         {
@@ -193,6 +195,7 @@ export function shipBarOption(bars: readonly ShipBar[], options: ShipBarOptions)
   };
 }
 
+const rotate = (ships: number, compact: boolean) => ships > (compact ? 2 : 6);
 const round = (v: number) => Math.round(v * 100) / 100;
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
