@@ -12,7 +12,7 @@ import type { Message } from '@portal/contracts/messages';
 import { isDraftEmpty, validateMessageForm } from '@portal/contracts/forms';
 import { adminMessageLists, DEFAULT_MAINTENANCE_TEXT, DEFAULT_MESSAGE_TITLE, formatDateTime, MESSAGES } from '@portal/contracts/rules';
 import { useNotify } from '../../app/notifications';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog } from '../../ui/dialogs/ConfirmDialog';
 import { allMessagesQuery, useCreateMessage, useDeleteMessage } from './messages-api';
 
 dayjs.extend(utc);

@@ -9,7 +9,7 @@ import { canManageAllOrganizations, MESSAGES } from '@portal/contracts/rules';
 import { facilitiesQuery } from '../../app/queries/facilities';
 import { useNotify } from '../../app/notifications';
 import { useSession } from '../../app/session';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog } from '../../ui/dialogs/ConfirmDialog';
 import { LinkOrganizationDialog } from './LinkOrganizationDialog';
 import { OrganizationDialog } from './OrganizationDialog';
 import { UserDialog } from './UserDialog';

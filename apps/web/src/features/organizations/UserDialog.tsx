@@ -27,7 +27,7 @@ import { passwordChecklist, validateUserForm, type UserFormValues } from '@porta
 import { DEFAULT_ROLE, DIALOG_WIDTHS, MESSAGES } from '@portal/contracts/rules';
 import { ApiRequestError } from '../../app/api';
 import { useNotify } from '../../app/notifications';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog } from '../../ui/dialogs/ConfirmDialog';
 import { useCreateUser, useDeleteUser, useUpdateUser } from './users-api';
 
 type Field = keyof UserFormValues;
