@@ -277,7 +277,15 @@ test.describe('6. ship info', () => {
 test.describe('7. transfer ship', () => {
   test('warns, notes the secondary organizations, and transfers; the old owner loses the ship', async ({ page, browser }) => {
     await signInAs(page, 'admin', '/');
-    const shared = (await shipOf(page, 'Nordic Bulk Carriers')).find((s) => s.organizationIds.length > 1)!;
+    // A ship of its own, shared by North with South: the demo ships stay as they are for the other specs.
+    const client = await api(page);
+    const organizations = (await client.get('/api/organizations')) as { id: string; name: string }[];
+    const northId = organizations.find((o) => o.name === 'Nordic Bulk Carriers')!.id;
+    const southId = organizations.find((o) => o.name === 'Southern Cross Tankers')!.id;
+    const created = await client.post('/api/facilities', { organizationId: northId, name: `Transfer test ${unique()}` });
+    expect(created.status()).toBe(201);
+    const shared = (await created.json()) as { id: string };
+    expect((await client.post(`/api/organizations/${southId}/${shared.id}/organization-facility-link`)).status()).toBeLessThan(300);
     await page.goto(`/facilities/${shared.id}/config/info`);
     await page.getByRole('button', { name: 'Transfer ship' }).click();
     const dialog = page.getByRole('dialog');
