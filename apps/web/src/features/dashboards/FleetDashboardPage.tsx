@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { Link } from 'react-router';
-import { Box, Card, CardActionArea, CardContent, Chip, Grid, Stack, Typography } from '@mui/material';
+import { Box, Card, CardActionArea, CardContent, Grid, Stack, Typography } from '@mui/material';
 import { REPORT_CODES, facilityListValue, numberValue } from '@portal/contracts/reports';
 import { canUseReportConfigurator, capFleetChartValue, formatDate, latestDataLabel, NOT_SPECIFIED, ratioMarginBand, SFOC_GAUGE } from '@portal/contracts/rules';
 import { formatFieldValue as formatFieldValueText } from '../../ui/kpi/format';
@@ -27,7 +27,7 @@ const ratioBarsOptions: ShipBarOptions = { unit: 'ppm/%', min: 0, max: 20, cap: 
 
 /** The fleet dashboard (/): header KPIs, the large cards, an info card per ship of the fleet filter. */
 export default function FleetDashboardPage() {
-  const { profile, isSystemAdmin } = useSessionInfo();
+  const { isSystemAdmin } = useSessionInfo();
   const { period, facilities, filteredFacilities, filter } = useFleet();
   // Without filter criteria the fleet is every ship the caller sees: the reports need not wait for the ship list.
   const noCriteria = [filter.facilities, filter.organizations, filter.scrubberSystemTypes, filter.numberOfScrubbers, filter.systemManufacturers].every((c) => c.length === 0);
@@ -60,17 +60,6 @@ export default function FleetDashboardPage() {
             {formatDate(period.from)} – {formatDate(period.to)} · {filteredFacilities?.length ?? 0} ship(s)
           </Typography>
         </Box>
-        <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-          <Typography variant="body2" data-testid="signed-in-user">
-            {profile?.username}
-          </Typography>
-          <Typography variant="body2" color="text.secondary" data-testid="signed-in-organization">
-            {profile?.organizationName}
-          </Typography>
-          {profile?.roles.map((role) => (
-            <Chip key={role} label={role} size="small" data-testid="signed-in-role" />
-          ))}
-        </Stack>
       </Stack>
 
       <Grid container spacing={2}>
