@@ -209,6 +209,8 @@ export function unpackFloat64(bytes: Uint8Array): Float64Array {
   return out;
 }
 
+// One decoder per code width on purpose: a loop over a single typed-array type stays monomorphic in V8,
+// which is what keeps unpacking near memory speed (docs/decisions/0050-storage-performance.md).
 function decodeCodes(codes: Uint8Array, out: Float64Array, kMin: number, d: number, missing: number): void {
   const n = out.length;
   if (d >= 0) {
