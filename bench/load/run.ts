@@ -31,6 +31,7 @@ import { reportFieldValueSources } from '../../apps/api/src/features/reports/sou
 import { prepareShips } from '../../apps/api/test/execution-fixtures';
 import { resetPostgres, startTestServer } from '../../apps/api/test/harness';
 import { call, killAll, rssMegabytes, signInOverHttp, spawnServer, waitUntilServing } from '../../apps/api/test/processes';
+import { SYNTHETIC_REPORT_VALUES, syntheticRandom } from '../shared/synthetic-values';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SHIPS = 100;
@@ -53,19 +54,7 @@ const port = Number(arg('--port') ?? 18450);
 const databaseUrl = process.env.DATABASE_URL;
 if (!databaseUrl) throw new Error('Set DATABASE_URL to a PostgreSQL database of your own');
 
-/** A pseudo-random number in [0, 1) per hour and field, the same every run (bench/dashboard's values). */
-const u = (salt: number) => sql`(((extract(epoch from ts)::bigint / 3600) * 7919 + ${salt} * 104729 + f.n * 15485863) % 1000) / 1000.0`;
-const VALUES: Record<string, (salt: number) => ReturnType<typeof sql>> = {
-  MarpolCompliance: (s) => sql`case when ${u(s)} > 0.1 then 100 else 60 + ${u(s)} * 300 end`,
-  OperationalAvailability: (s) => sql`case when ${u(s)} > 0.15 then 100 when ${u(s)} > 0.08 then 110 else 80 + ${u(s)} * 100 end`,
-  SO2CO2Ratio: (s) => sql`1 + ${u(s)} * 5`,
-  SO2CO2Limit: () => sql`case when (extract(epoch from ts)::bigint / 3600) % 48 < 12 then 4.3 else 21.7 end`,
-  RatioMargin: (s) => sql`20 + ${u(s)} * 60`,
-  SfocImpact: (s) => sql`1.5 + ${u(s)} * 1.5`,
-  TotalCO2Emission: (s) => sql`2 + ${u(s)} * 3`,
-  ExtraRemovalOfSulfur: (s) => sql`0.01 + ${u(s)} * 0.02`,
-  CO2Reduction: (s) => sql`0.05 + ${u(s)} * 0.05`,
-};
+const VALUES = SYNTHETIC_REPORT_VALUES;
 
 async function fillFleet(): Promise<void> {
   await resetPostgres(databaseUrl!);
@@ -82,7 +71,7 @@ async function fillFleet(): Promise<void> {
       const value = VALUES[kpiOf(fieldId)]!(salt);
       await sql`
         insert into report_values (facility_id, report_field_id, span_start, value)
-        select ${ship.id}::uuid, ${fieldId}::uuid, ts, case when ${u(salt + 50)} < 0.03 then null else ${value} end
+        select ${ship.id}::uuid, ${fieldId}::uuid, ts, case when ${syntheticRandom(salt + 50)} < 0.03 then null else ${value} end
         from (select ${i}::int as n) f, generate_series(${YEAR.from}::timestamptz, ${YEAR.to}::timestamptz, interval '1 hour') ts`.execute(db);
     }
     await refreshDailyRollup(db, ship.id, 'all', new Date(YEAR.from), new Date(YEAR.to));
