@@ -108,7 +108,14 @@ export interface ClientErrorsTable {
   detail: ColumnType<unknown, string | null, string | null> | null;
 }
 
+/** One row: changes with anything callers and their ships depend on (migration 0010_access_version). */
+export interface AccessVersionTable {
+  singleton: Generated<boolean>;
+  version: ColumnType<string, never, never>;
+}
+
 export interface PlatformTables {
+  access_version: AccessVersionTable;
   organizations: OrganizationsTable;
   organization_links: OrganizationLinksTable;
   users: UsersTable;

@@ -8,6 +8,7 @@ import * as dataFileRemoval from './0006_data_file_removal';
 import * as rawStorageExternal from './0007_raw_storage_external';
 import * as originalParts from './0008_original_parts';
 import * as valuesStorage from './0009_values_storage';
+import * as accessVersion from './0010_access_version';
 
 /** Every migration, by name; applied in name order. Add a new one here. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '0007_raw_storage_external': rawStorageExternal,
   '0008_original_parts': originalParts,
   '0009_values_storage': valuesStorage,
+  '0010_access_version': accessVersion,
 };

@@ -8,4 +8,9 @@ export interface Caller {
   organizationName: string;
   organizationPriority: boolean;
   role: Role;
+  /**
+   * The access version the caller was read at (migration 0010_access_version): what depends only on the caller and
+   * on ships and access, such as the ships it sees, may be cached under it.
+   */
+  accessVersion?: string;
 }

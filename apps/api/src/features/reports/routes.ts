@@ -78,6 +78,20 @@ export async function reportRoutes(app: FastifyInstance) {
     },
   );
 
+  // The ships a caller sees, per access version (features/auth/verify.ts): any change of access makes a new key.
+  const fleets = new AnswerCache<Promise<Awaited<ReturnType<typeof visibleFleet>>>>();
+  const visibleFleetOf = (caller: Caller, ids: string[] | undefined) => {
+    if (!caller.accessVersion) return visibleFleet(db, caller, ids);
+    const key = JSON.stringify([caller.accessVersion, caller.userId, caller.role, caller.organizationId, ids ?? null]);
+    let value = fleets.get(key);
+    if (!value) {
+      value = visibleFleet(db, caller, ids);
+      value.catch(() => fleets.clear());
+      fleets.set(key, value);
+    }
+    return value;
+  };
+
   const answer = async (
     caller: Caller,
     id: string,
@@ -98,7 +112,7 @@ export async function reportRoutes(app: FastifyInstance) {
     // A fleet report asked for one ship covers that ship; otherwise the posted ships, or all the caller sees.
     const fleetIds = report.target === 'FacilityGroup' && facilityId && !input.facilityIds ? [facilityId] : input.facilityIds;
     // One query for the fleet and the ship of a ship report: the visible ships among both.
-    const visible = await visibleFleet(db, caller, fleetIds && facilityId ? [...fleetIds, facilityId] : fleetIds);
+    const visible = await visibleFleetOf(caller, fleetIds && facilityId ? [...fleetIds, facilityId] : fleetIds);
     if (facilityId && !visible.some((f) => f.id === facilityId)) throw notFound('Ship not found');
     const fleet = visible.filter((f) => !fleetIds || fleetIds.includes(f.id)).map((f) => f.id);
     // The key holds the ships the caller may see, so an answer is never shared beyond them.
