@@ -3,6 +3,8 @@ import { createServer } from './server';
 import { DEMO_USERS, DEMO_ORGANIZATIONS } from './db/seed';
 import { loadDemoFleet } from './db/demo';
 import { startJobs } from './jobs';
+import { startParseWorker, stopParseWorker } from './features/files/parse-off-thread';
+import { originalsCompressed } from './features/files/import';
 
 async function main(): Promise<void> {
   let config: Config;
@@ -32,6 +34,8 @@ async function main(): Promise<void> {
   }
 
   if (config.services.web) {
+    // Large uploads are parsed off the event loop; the worker is ready before the first one.
+    startParseWorker().catch((error: unknown) => server.app.log.error({ err: error }, 'the parse worker did not start'));
     await server.app.listen({ port: config.PORT, host: config.HOST });
     printBanner(config, demo, Date.now() - started, server.services.database.kind);
   }
@@ -39,7 +43,9 @@ async function main(): Promise<void> {
   const shutdown = async (signal: string) => {
     server.app.log.info(`${signal}: shutting down`);
     await queue.stop();
+    await originalsCompressed();
     await server.close();
+    await stopParseWorker();
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));

@@ -1,5 +1,7 @@
 import { zipSync, strToU8 } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readOriginal } from '../src/features/files/import';
+import { OFF_THREAD_MIN_BYTES } from '../src/features/files/parse-off-thread';
 import { readRawSamples } from '../src/features/files/samples';
 import { startTestServer, type TestServer } from './harness';
 import { CSV_CONFIGURATION, csvFile, ingestionCounts, sendFile } from './upload-helpers';
@@ -89,6 +91,24 @@ describe('upload and storage', () => {
     expect(ship.dataCoverage).toBeCloseTo(Math.round((180 / expected) * 1000) / 10, 5);
   });
 
+  it('parses a large file in the worker thread and stores exactly what it holds', async () => {
+    const channels = Array.from({ length: 10 }, (_, i) => `Ch${i}`);
+    const content = csvFile({ start: '2026-05-01 01:00:00', rows: 40_000, channels, value: (r, c) => ((r * 7 + c * 13) % 1000 / 10).toFixed(1) });
+    expect(content.length).toBeGreaterThan(OFF_THREAD_MIN_BYTES);
+    const response = await upload('large.csv', content);
+    expect(response.json()).toEqual({ ids: [expect.any(String)], errorMessages: [] });
+    const [samples] = await readRawSamples(server.services.database.db, facilityId, { from: new Date('2026-05-01T00:00:00Z'), to: new Date('2026-06-01T00:00:00Z'), channels: ['Ch3'] });
+    expect(samples!.timestamps.length).toBe(40_000);
+    expect(samples!.timestamps[39_999]).toBe(Date.parse('2026-05-01T00:00:00Z') + 39_999 * 60_000);
+    expect([...samples!.columns.Ch3!.subarray(0, 3)]).toEqual([3.9, 4.6, 5.3]);
+    expect(samples!.columns.Ch3![39_999]).toBe(((39_999 * 7 + 3 * 13) % 1000) / 10);
+    const original = await readOriginal(server.services.database.db, facilityId, response.json().ids[0]);
+    expect(original?.toString()).toBe(content);
+    // Deleted with its data, the ship's range is as before (the later tests count the samples).
+    expect((await (await server.as('admin')).delete(`${uploadUrl}/${response.json().ids[0]}?deleteData=true`)).statusCode).toBe(204);
+    expect((await facility()).dataTimeStampMax).toBe('2026-03-03T00:59:00.000Z');
+  });
+
   it('merges the files of a data source in time order when reading raw samples', async () => {
     const [samples] = await readRawSamples(server.services.database.db, facilityId, { from: new Date('2026-03-01T01:58:00Z'), to: new Date('2026-03-03T00:01:00Z'), channels: ['SO2'] });
     expect(samples!.timestamps.length).toBe(4);
@@ -125,6 +145,16 @@ describe('bad input: a clear message, nothing half-imported, the server keeps ru
     expect(response.json().errorMessages).toEqual([expect.stringMatching(message)]);
     expect(await ingestionCounts(server)).toEqual(before);
     expect((await server.app.inject({ url: '/api/version' })).statusCode).toBe(200);
+  });
+
+  it('rejects a large file with a bad cell near its end without keeping its original', async () => {
+    const content = `${csvFile({ start: '2026-06-01 00:00:00', rows: 60_000, channels: ['SO2', 'CO2', 'Flow', 'Temp'] })}2026-07-15 00:00:00,1,2,x,4\n`;
+    expect(content.length).toBeGreaterThan(OFF_THREAD_MIN_BYTES);
+    const before = await ingestionCounts(server);
+    const response = await upload('late-error.csv', content);
+    expect(response.json().ids).toEqual([]);
+    expect(response.json().errorMessages).toEqual([expect.stringMatching(/^late-error\.csv: Row 60,?002, column 'Flow': 'x' is not a number/)]);
+    expect(await ingestionCounts(server)).toEqual(before);
   });
 
   it('rejects an upload over the size limit', async () => {

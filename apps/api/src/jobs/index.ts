@@ -1,6 +1,7 @@
 import type { Services } from '../services';
 import { runExecution, runRecalculation, type RunOptions } from './execute';
-import { startQueue, type Queue, type QueueTuning } from './queue';
+import { compressPendingOriginals } from './compress-originals';
+import { JOB_NAMES, startQueue, type Queue, type QueueTuning } from './queue';
 
 export { startQueue, queueOf, JOB_NAMES, type Queue, type JobOutcome, type ExecutionJob, type RecalculationJob } from './queue';
 export { runExecution, runRecalculation } from './execute';
@@ -15,7 +16,13 @@ export async function startJobs(services: Services, options: { work: boolean; tu
     await queue.work({
       execution: (data, meta) => runExecution(services, data, meta, options.run),
       recalculation: (data, meta) => runRecalculation(services, data, meta, options.run),
+      'compress-originals': async () => {
+        await compressPendingOriginals(services.database.db);
+        return { status: 'done' };
+      },
     });
+    // Originals left pending by uploads whose job was lost (a process stopped in between) are picked up now.
+    await queue.send(JOB_NAMES.compressOriginals, {});
   }
   return queue;
 }

@@ -14,7 +14,7 @@ import type { JobQueue, Services } from '../services';
  * supervisor of any live process.
  */
 
-export const JOB_NAMES = { execution: 'execution', recalculation: 'recalculation' } as const;
+export const JOB_NAMES = { execution: 'execution', recalculation: 'recalculation', compressOriginals: 'compress-originals' } as const;
 export type JobName = (typeof JOB_NAMES)[keyof typeof JOB_NAMES];
 
 /** An execution row (executions.id) to run: its facility, period and kind are in the row. */
@@ -28,9 +28,13 @@ export interface RecalculationJob {
   calculationIds: string[];
 }
 
+/** A sweep over the originals stored raw by uploads (jobs/compress-originals.ts); it carries nothing. */
+export type CompressOriginalsJob = Record<string, never>;
+
 export interface JobPayloads {
   execution: ExecutionJob;
   recalculation: RecalculationJob;
+  'compress-originals': CompressOriginalsJob;
 }
 
 /** How a job ended: done (or nothing to do), or failed; a permanent failure is not retried. */
@@ -112,7 +116,8 @@ export async function startQueue(services: Services, options: { tuning?: Partial
   };
   for (const name of Object.values(JOB_NAMES)) {
     const existing = await boss.getQueue(name);
-    if (!existing) await boss.createQueue(name, queueOptions);
+    // A sweep needs no second copy waiting: one queued and one running at most.
+    if (!existing) await boss.createQueue(name, { ...queueOptions, ...(name === JOB_NAMES.compressOriginals ? { policy: 'stately' } : {}) });
     else await boss.updateQueue(name, { retryLimit: queueOptions.retryLimit, retryDelay: queueOptions.retryDelay, retryBackoff: true, retryDelayMax: queueOptions.retryDelayMax, expireInSeconds: queueOptions.expireInSeconds });
   }
   // pg-boss caches its queues at start, before ours existed. A cache miss inside sendInTransaction would query through
@@ -126,7 +131,11 @@ export async function startQueue(services: Services, options: { tuning?: Partial
       return working;
     },
     async send(name, data, sendOptions) {
-      return boss.send(name, data, { ...(sendOptions?.singletonKey ? { singletonKey: sendOptions.singletonKey } : {}), ...(sendOptions?.retryLimit !== undefined ? { retryLimit: sendOptions.retryLimit } : {}) });
+      return boss.send(name, data, {
+        ...(sendOptions?.singletonKey ? { singletonKey: sendOptions.singletonKey } : {}),
+        ...(sendOptions?.retryLimit !== undefined ? { retryLimit: sendOptions.retryLimit } : {}),
+        ...(sendOptions?.startAfterSeconds !== undefined ? { startAfter: sendOptions.startAfterSeconds } : {}),
+      });
     },
     async sendInTransaction(trx, name, data) {
       const id = await boss.send(name, data as object, { db: fromKysely(trx) });

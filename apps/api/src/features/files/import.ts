@@ -1,16 +1,16 @@
 import { webcrypto } from 'node:crypto';
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { constants as zlibConstants, gunzip, gzip } from 'node:zlib';
 import type { Kysely } from 'kysely';
 import { formatDateTime } from '@portal/contracts/rules';
-import { parseReaderConfiguration } from '@portal/contracts/readers';
+import { parseReaderConfiguration, type DelimitedReaderConfiguration, type XlsxReaderConfiguration } from '@portal/contracts/readers';
 import type { Database } from '../../db/schema';
 import { notFound } from '../../errors';
-import { parseDataFile, ReaderError, readerDefinition, type ParsedDataFile, type UploadRules } from '../../readers';
+import { ReaderError, readerDefinition, type UploadRules } from '../../readers';
 import { eachUploadedFile } from '../../readers/archive';
-import { packFloat64 } from './packed';
+import type { PackedDataFile } from './parse-and-pack';
+import { readDataFile } from './parse-off-thread';
 import { updateFacilityDataRange } from './range';
 
 const gzipAsync = promisify(gzip);
@@ -28,7 +28,19 @@ export interface ImportUploadInput {
   rules?: Partial<UploadRules>;
   /** Stage timings (ms) are added here when given (benchmarks). */
   timings?: Record<string, number>;
+  /**
+   * How the original is compressed: 'inline' gzips it during the import (PGlite, where every stored byte is
+   * costly); 'deferred' stores it raw, marked pending, and compresses it once the import has committed (PostgreSQL
+   * stores raw bytes faster than this process can gzip them, so the upload is answered sooner; the gzip work is
+   * the same, done after the answer). Default 'inline'.
+   */
+  originalCompression?: OriginalCompression;
 }
+
+export type OriginalCompression = 'inline' | 'deferred';
+
+/** The choice for a database kind: deferred on a PostgreSQL server, inline on PGlite. */
+export const originalCompressionFor = (kind: 'pglite' | 'postgres'): OriginalCompression => (kind === 'postgres' ? 'deferred' : 'inline');
 
 export interface ImportResult {
   ids: string[];
@@ -93,6 +105,7 @@ export async function importUploadedFile(db: Kysely<Database>, input: ImportUplo
         content: file.content,
         importedBy: input.importedBy,
         timings: input.timings,
+        originalCompression: input.originalCompression ?? 'inline',
       });
       if ('id' in outcome) ids.push(outcome.id);
       else fileErrors.push(outcome.error);
@@ -110,12 +123,13 @@ interface OneFile {
   facilityId: string;
   dataSourceId: string;
   readerId: string;
-  configuration: Parameters<typeof parseDataFile>[1]['configuration'];
+  configuration: DelimitedReaderConfiguration | XlsxReaderConfiguration;
   offsetMinutes: number;
   fileName: string;
   content: Buffer;
   importedBy: string | null;
   timings?: Record<string, number>;
+  originalCompression: OriginalCompression;
 }
 
 function stopwatch(timings: Record<string, number> | undefined) {
@@ -143,22 +157,62 @@ async function alreadyImported(db: Kysely<Database>, file: OneFile, sha256: stri
   return { error: `${file.fileName}: already imported on ${formatDateTime(existing.imported_on)}` };
 }
 
+type OriginalPart = Promise<{ compression: 'gzip' | 'none' | 'pending'; content: Buffer }>;
+
 /**
- * The original, compressed in parts in the thread pool (while the file is parsed on this thread). Huffman-only
- * deflate: twice as fast as level 1 for 3% more bytes on logger CSV (bench/results/ingest.md). Each part is a
- * complete gzip member (a part that does not shrink is kept as it is), stored as its own row as soon as it is ready.
+ * The original in parts of ORIGINAL_PART_BYTES, each stored as its own row. Inline, each part is a complete gzip
+ * member, Huffman-only (twice as fast as level 1 for 3% more bytes on logger CSV, bench/results/ingest.md), made in
+ * the thread pool while the file is parsed; a part that does not shrink is kept as it is ('none'). Deferred, the
+ * parts are stored as they are, marked 'pending' for the compress-originals job (jobs/compress-originals.ts).
  */
-function compressOriginal(content: Buffer): Promise<{ compression: 'gzip' | 'none'; content: Buffer }>[] {
-  const parts: Promise<{ compression: 'gzip' | 'none'; content: Buffer }>[] = [];
+function originalParts(content: Buffer, compression: OriginalCompression): OriginalPart[] {
+  const parts: OriginalPart[] = [];
   for (let at = 0; at === 0 || at < content.length; at += ORIGINAL_PART_BYTES) {
     const piece = content.subarray(at, at + ORIGINAL_PART_BYTES);
-    const part = gzipAsync(piece, { level: 1, strategy: zlibConstants.Z_HUFFMAN_ONLY }).then((gz) =>
-      gz.length < piece.length ? { compression: 'gzip' as const, content: gz } : { compression: 'none' as const, content: piece },
-    );
-    part.catch(() => undefined);
-    parts.push(part);
+    if (compression === 'deferred') {
+      parts.push(Promise.resolve({ compression: 'pending', content: piece }));
+      continue;
+    }
+    parts.push(compressPart(piece));
   }
   return parts;
+}
+
+/** One part gzip'ed Huffman-only in the thread pool, or kept as it is when that does not shrink it. */
+export async function compressPart(piece: Buffer): Promise<{ compression: 'gzip' | 'none'; content: Buffer }> {
+  const gz = await gzipAsync(piece, { level: 1, strategy: zlibConstants.Z_HUFFMAN_ONLY });
+  return gz.length < piece.length ? { compression: 'gzip', content: gz } : { compression: 'none', content: piece };
+}
+
+/** Compressions of originals under way in this process (deferred: started once their import committed). */
+const compressing = new Set<Promise<unknown>>();
+
+/**
+ * Deferred compression of a committed import's original, in this process, while the bytes are still in memory:
+ * each part gzip'ed in the thread pool and rewritten while still pending. What a stopped process leaves pending,
+ * the compress-originals job sweeps up (jobs/compress-originals.ts).
+ */
+function compressAfterCommit(db: Kysely<Database>, file: OneFile, dataFileId: string): void {
+  const work = (async () => {
+    for (let part = 0, at = 0; at === 0 || at < file.content.length; part++, at += ORIGINAL_PART_BYTES) {
+      const compressed = await compressPart(file.content.subarray(at, at + ORIGINAL_PART_BYTES));
+      await db
+        .updateTable('data_file_originals')
+        .set({ compression: compressed.compression, content: compressed.content })
+        .where('facility_id', '=', file.facilityId)
+        .where('data_file_id', '=', dataFileId)
+        .where('part', '=', part)
+        .where('compression', '=', 'pending')
+        .execute();
+    }
+  })().catch((error: unknown) => console.warn(`compressing the original of ${file.fileName} is left to the compress-originals job: ${(error as Error).message}`));
+  compressing.add(work);
+  void work.finally(() => compressing.delete(work));
+}
+
+/** Resolves when the originals this process is compressing are stored compressed (shutdown, benchmarks, tests). */
+export async function originalsCompressed(): Promise<void> {
+  while (compressing.size > 0) await Promise.all([...compressing]);
 }
 
 /** Rows of a batch, flushed whenever their bytes reach INSERT_BATCH_BYTES. */
@@ -177,28 +231,45 @@ async function insertInBatches<T>(rows: Iterable<T>, bytesOf: (row: T) => number
   if (batch.length) await insert(batch);
 }
 
+/** A file that does not parse: the transaction that began storing its original is rolled back. */
+class UnreadableFile extends Error {
+  constructor(readonly readerError: ReaderError) {
+    super(readerError.message);
+  }
+}
+
+const asBuffer = (bytes: Uint8Array) => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+
 async function importOneFile(db: Kysely<Database>, file: OneFile): Promise<{ id: string } | { error: string }> {
   const lap = stopwatch(file.timings);
-  // The hash and the compressed original are made in the thread pool while this thread parses.
+  // Three things at once: the hash (thread pool), the parse and packing of the columns (a worker thread for large
+  // files, parse-off-thread.ts) and, on this thread, storing the original as soon as the hash says it is new.
   const hashing = webcrypto.subtle.digest('SHA-256', file.content).then((digest) => Buffer.from(digest).toString('hex'));
   hashing.catch(() => undefined);
-  const originalParts = compressOriginal(file.content);
-  let parsed: ParsedDataFile | ReaderError;
-  try {
-    parsed = await parseDataFile({ fileName: file.fileName, content: file.content }, { readerId: file.readerId, configuration: file.configuration }, { utcTimezoneOffsetInMinutes: file.offsetMinutes });
-  } catch (error) {
-    if (!(error instanceof ReaderError)) throw error;
-    parsed = error;
-  }
-  lap('parse');
+  let readingDone = false;
+  const reading: Promise<PackedDataFile | ReaderError> = readDataFile({
+    fileName: file.fileName,
+    content: file.content,
+    readerId: file.readerId,
+    configuration: file.configuration,
+    options: { utcTimezoneOffsetInMinutes: file.offsetMinutes },
+  })
+    .catch((error: unknown) => {
+      if (error instanceof ReaderError) return error;
+      throw error;
+    })
+    .finally(() => (readingDone = true));
+  reading.catch(() => undefined);
+  const parts = originalParts(file.content, file.originalCompression);
+  for (const part of parts) part.catch(() => undefined);
   const sha256 = await hashing;
   // A file imported before is answered as such, whether or not it parses.
   const seen = await alreadyImported(db, file, sha256);
   if (seen) return seen;
-  if (parsed instanceof ReaderError) return { error: `${file.fileName}: ${parsed.message}` };
   lap('hash and duplicate check');
   try {
     const id = await db.transaction().execute(async (trx) => {
+      // The row comes first (the original's parts refer to it); its rows and time range follow the parse.
       const row = await trx
         .insertInto('data_files')
         .values({
@@ -207,57 +278,40 @@ async function importOneFile(db: Kysely<Database>, file: OneFile): Promise<{ id:
           file_name: file.fileName,
           content_sha256: sha256,
           byte_size: file.content.length,
-          row_count: parsed.rowCount,
-          time_stamp_min: parsed.timeStampMin,
-          time_stamp_max: parsed.timeStampMax,
+          row_count: 0,
+          time_stamp_min: new Date(0),
+          time_stamp_max: new Date(0),
           imported_by: file.importedBy,
         })
         .returning('id')
         .executeTakeFirstOrThrow();
-      // The connection is kept busy with whatever is ready: the parts of the original compressed so far while this
-      // thread packs the columns (a server works meanwhile; PGlite, in this thread, does one after the other), then
-      // the columns, then the parts still being compressed.
-      const compressed = originalParts.map(() => false);
-      originalParts.forEach((p, i) => p.then(() => (compressed[i] = true), () => undefined));
-      let nextPart = 0;
-      const storeOriginalParts = async (all: boolean) => {
-        while (nextPart < originalParts.length && (all || compressed[nextPart])) {
-          const part = nextPart++;
-          const { compression, content } = await originalParts[part]!;
-          await trx.insertInto('data_file_originals').values({ facility_id: file.facilityId, data_file_id: row.id, part, compression, content }).execute();
-        }
-      };
-      const storingReadyParts = storeOriginalParts(false);
-      storingReadyParts.catch(() => undefined);
-      await yieldToEventLoop();
-      // Packed columns: exact, and a quarter to a half of the bytes to store (features/files/packed.ts).
-      const timestamps = packFloat64(parsed.timestamps);
-      const columns = parsed.channels.map((channel) => ({ facility_id: file.facilityId, data_file_id: row.id, channel: channel.channel, data_type: channel.dataType, values: packFloat64(channel.values) }));
-      lap('store original, pack columns');
-      await storingReadyParts;
-      lap('store original (ready parts)');
+      for (let part = 0; part < parts.length; part++) {
+        const { compression, content } = await parts[part]!;
+        await trx.insertInto('data_file_originals').values({ facility_id: file.facilityId, data_file_id: row.id, part, compression, content }).execute();
+        // A file that turned out unreadable stops here (the transaction rolls back).
+        if (readingDone && (await reading) instanceof ReaderError) break;
+      }
+      lap('store original');
+      const packed = await reading;
+      if (packed instanceof ReaderError) throw new UnreadableFile(packed);
+      lap('parse and pack (beyond the original)');
+      const timeStampMin = new Date(packed.timeStampMin);
+      const timeStampMax = new Date(packed.timeStampMax);
+      await trx.updateTable('data_files').set({ row_count: packed.rowCount, time_stamp_min: timeStampMin, time_stamp_max: timeStampMax }).where('id', '=', row.id).execute();
       await trx
         .insertInto('raw_timestamps')
         .values({
           facility_id: file.facilityId,
           data_file_id: row.id,
-          time_stamp_min: parsed.timeStampMin,
-          time_stamp_max: parsed.timeStampMax,
-          row_count: parsed.rowCount,
-          timestamps,
+          time_stamp_min: timeStampMin,
+          time_stamp_max: timeStampMax,
+          row_count: packed.rowCount,
+          timestamps: asBuffer(packed.timestamps),
         })
         .execute();
-      await insertInBatches(
-        columns,
-        (r) => r.values.length,
-        async (batch) => {
-          await trx.insertInto('raw_values').values(batch).execute();
-          await storeOriginalParts(false);
-        },
-      );
+      const columns = packed.channels.map((channel) => ({ facility_id: file.facilityId, data_file_id: row.id, channel: channel.channel, data_type: channel.dataType, values: asBuffer(channel.values) }));
+      await insertInBatches(columns, (r) => r.values.length, (batch) => trx.insertInto('raw_values').values(batch).execute());
       lap('store columns');
-      await storeOriginalParts(true);
-      lap('store original (rest)');
       // The ship's range commits with the file, so a connection lost after the commit cannot leave it stale
       // (faults.test.ts); the row lock makes concurrent imports of one ship see each other's files.
       await trx.selectFrom('facilities').select('id').where('id', '=', file.facilityId).forUpdate().execute();
@@ -265,8 +319,10 @@ async function importOneFile(db: Kysely<Database>, file: OneFile): Promise<{ id:
       return row.id;
     });
     lap('commit');
+    if (file.originalCompression === 'deferred') compressAfterCommit(db, file, id);
     return { id };
   } catch (error) {
+    if (error instanceof UnreadableFile) return { error: `${file.fileName}: ${error.readerError.message}` };
     // The same content uploaded twice at once: the unique index lets one in, the other is told.
     if (isUniqueViolation(error)) {
       const seenNow = await alreadyImported(db, file, sha256);
@@ -286,6 +342,7 @@ export async function readOriginal(db: Kysely<Database>, facilityId: string, dat
     .orderBy('part')
     .execute();
   if (rows.length === 0) return null;
+  // 'none' (kept as it is) and 'pending' (not compressed yet) are the bytes themselves.
   const parts = await Promise.all(rows.map((row) => (row.compression === 'gzip' ? gunzipAsync(row.content) : Buffer.from(row.content))));
   return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
 }

@@ -9,7 +9,8 @@ import { isUuid } from '../access/policy';
 import { audit } from '../audit/audit';
 import { findVisibleDataSource } from '../datasources/queries';
 import { resolveUploadCredential, isUploadAuthorization } from '../ship-info/credentials';
-import { importUploadedFile, type ImportResult } from './import';
+import { JOB_NAMES } from '../../jobs/queue';
+import { importUploadedFile, originalCompressionFor, type ImportResult } from './import';
 import { updateFacilityDataRange } from './range';
 import { deleteDerivedValues, requestRecalculation } from '../executions/derived';
 
@@ -62,14 +63,22 @@ export async function fileRoutes(app: FastifyInstance) {
       // One byte over the limit reaches the reader, which then rejects the upload with its message.
       const part = await request.file({ limits: { fileSize: maxUploadBytes + 1 } });
       if (!part) throw badRequest('No file was sent');
-      return await importUploadedFile(db, {
+      const originalCompression = originalCompressionFor(app.services.database.kind);
+      const result = await importUploadedFile(db, {
         facilityId: dataSource.facility_id,
         dataSourceId: dataSource.id,
         fileName: part.filename,
         content: part.file,
         importedBy,
         rules: { maxUploadBytes },
+        originalCompression,
       });
+      // This process compresses the raw originals once they are committed; a sweep a minute later picks up what a
+      // stopped process left pending (and a worker sweeps when it starts).
+      if (originalCompression === 'deferred' && result.ids.length > 0) {
+        await app.services.queue?.send(JOB_NAMES.compressOriginals, {}, { startAfterSeconds: 60 }).catch((error: unknown) => request.log.warn({ err: error }, 'compress-originals job not sent'));
+      }
+      return result;
     } catch (error) {
       if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
         return { ids: [], errorMessages: [`The upload is larger than ${formatBytes(maxUploadBytes)}, the most accepted at once.`] };
