@@ -161,7 +161,7 @@ export default function ShipDashboardPage() {
                 <Skeleton variant="rounded" height={260} />
               ) : (
                 <Box data-testid="ratio-series" data-points={ratioValues.length} data-max={Math.max(0, ...ratioValues.map((p) => p.value ?? 0))}>
-                  <RatioTimeChart values={ratioValues} limits={limitValues} />
+                  <RatioTimeChart values={ratioValues} limits={limitValues} period={period} />
                   {ratioValues.some((p) => p.value !== null && capShipChartValue(p.value).capped) ? (
                     <Typography variant="caption" color="text.secondary" data-testid="ratio-cap-note">
                       Values above {SHIP_RATIO_CHART_CAP} are drawn at {SHIP_RATIO_CHART_CAP}; the highest actual value is{' '}

@@ -21,6 +21,14 @@ describe('ship charts', () => {
     expect(note).toContain('Limit: 4.3');
   });
 
+  it('spans the time axis over the whole period, not only the hours with data', () => {
+    const values = [{ timestamp: '2024-03-10T00:00:00.000Z', value: 3 }];
+    const option = ratioTimeOption(values, [], { from: '2024-03-01T00:00:00.000Z', to: '2024-03-31T23:59:59.999Z' }) as any;
+    expect(option.xAxis.min).toBe(Date.parse('2024-03-01T00:00:00.000Z'));
+    expect(option.xAxis.max).toBe(Date.parse('2024-03-31T23:59:59.999Z'));
+    expect((ratioTimeOption(values, []) as any).xAxis.min).toBeUndefined();
+  });
+
   it('colours the uptime cells by the rules: 24 rows a day in hourly mode', () => {
     const period = customPeriod('2024-03-01', '2024-03-02');
     const matrix = buildUptimeMatrix(

@@ -8,9 +8,10 @@ export interface RatioPoint {
 
 /**
  * The ship's SO2/CO2 ratio over time, capped at 25 (the tooltip note shows the real value), with its limit
- * (4.3 in an ECA, 21.7 outside) as a stepped line.
+ * (4.3 in an ECA, 21.7 outside) as a stepped line. The time axis spans the chosen period (when given), so a gap at
+ * its start or end shows as a gap, not as a stretched chart.
  */
-export function ratioTimeOption(values: readonly RatioPoint[], limits: readonly RatioPoint[]): EChartsCoreOption {
+export function ratioTimeOption(values: readonly RatioPoint[], limits: readonly RatioPoint[], period?: { from: Date | string; to: Date | string }): EChartsCoreOption {
   const ratio = values.map((p) => {
     if (p.value === null) return { t: p.timestamp, plotted: null, actual: null, capped: false };
     const c = capShipChartValue(p.value);
@@ -30,7 +31,7 @@ export function ratioTimeOption(values: readonly RatioPoint[], limits: readonly 
         return `${formatDateTime(point.t)} UTC<br/>Ratio: ${actual}${point.capped ? ` (shown at ${SHIP_RATIO_CHART_CAP})` : ''}${limit != null ? `<br/>Limit: ${limit}` : ''}`;
       },
     },
-    xAxis: { type: 'time' },
+    xAxis: period ? { type: 'time', min: new Date(period.from).getTime(), max: new Date(period.to).getTime() } : { type: 'time' },
     yAxis: { type: 'value', min: 0, max: SHIP_RATIO_CHART_CAP },
     series: [
       { name: 'SO2/CO2 ratio', type: 'line', showSymbol: false, connectNulls: false, data: ratio.map((p) => [p.t, p.plotted]) },
