@@ -19,6 +19,9 @@ export type FacilityDocument = z.infer<typeof facilityDocumentSchema>;
 export const DOCUMENT_MESSAGES = {
   fileRequired: 'Choose a file to upload',
   invalidDate: 'Must be a valid date',
+  notFound: 'Document not found',
+  deleted: 'Document was deleted successfully!',
+  deleteConfirmation: (fileName: string) => `Delete the document "${fileName}"? It cannot be restored.`,
 } as const;
 
 const optionalDate = z.preprocess(
@@ -43,6 +46,8 @@ export type DocumentFields = z.input<typeof documentFieldsSchema>;
 
 export const documentDownloadBodySchema = z.object({ fileRef: z.string().min(1) });
 export const documentUploadParamsSchema = z.object({ id: z.string() });
+/** DELETE facilities/documents/{fileId} (SystemAdmin): fileId is the `fileId` of the list (not the download's fileRef). */
+export const documentDeleteParamsSchema = z.object({ fileId: z.string() });
 
 /** The message a new document leaves for the ship's users; shown for 30 days. */
 export const DOCUMENT_MESSAGE_TYPE = 'FacilityDocuments';

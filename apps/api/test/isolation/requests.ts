@@ -9,7 +9,7 @@ export function kindOfParam(url: string, param: string): ObjectKind | GlobalKind
   const segment = before.split('/').filter(Boolean).at(-1) ?? '';
   if (param === 'facilityId') return 'facility';
   if (param === 'dataSourceId') return 'dataSource';
-  if (param === 'fileId') return 'file';
+  if (param === 'fileId') return before.includes('/documents') ? 'document' : 'file';
   if (param === 'channelId') return 'channel';
   if (param === 'credentialId') return 'credential';
   if (param === 'userId') return 'user';

@@ -6,6 +6,7 @@ import {
   DOCUMENT_MESSAGE_DAYS,
   DOCUMENT_MESSAGE_TYPE,
   DOCUMENT_MESSAGES,
+  documentDeleteParamsSchema,
   documentDownloadBodySchema,
   documentFieldsSchema,
   documentUploadParamsSchema,
@@ -141,12 +142,43 @@ export async function documentRoutes(app: FastifyInstance) {
             .where(facilityVisibleTo(db, caller, sql.ref('d.facility_id')))
             .executeTakeFirst()
         : undefined;
-      if (!document) throw notFound('Document not found');
+      if (!document) throw notFound(DOCUMENT_MESSAGES.notFound);
       return reply
         .header('content-type', document.content_type)
         .header('content-disposition', attachmentDisposition(document.file_name))
         .header('x-content-type-options', 'nosniff')
         .send(Buffer.from(document.content));
+    },
+  );
+
+  server.delete(
+    '/api/facilities/documents/:fileId',
+    { schema: { tags, params: documentDeleteParamsSchema, response: { 204: z.null() } } },
+    async (request, reply) => {
+      const caller = request.caller!;
+      const { fileId } = request.params;
+      // A document of a ship the caller does not see is not revealed (404); one the caller sees is SystemAdmin's (403).
+      const document = isUuid(fileId)
+        ? await db
+            .selectFrom('facility_documents as d')
+            .select(['d.id', 'd.file_ref', 'd.file_name', 'd.facility_id'])
+            .where('d.id', '=', fileId)
+            .where(facilityVisibleTo(db, caller, sql.ref('d.facility_id')))
+            .executeTakeFirst()
+        : undefined;
+      if (!document) throw notFound(DOCUMENT_MESSAGES.notFound);
+      requireSystemAdmin(caller);
+      // The bytes live in the row (facility_documents.content), so they go with it.
+      const deleted = await db.deleteFrom('facility_documents').where('id', '=', document.id).returning('id').executeTakeFirst();
+      if (!deleted) throw notFound(DOCUMENT_MESSAGES.notFound);
+      await audit(db, {
+        userId: caller.userId,
+        organizationId: caller.organizationId,
+        action: 'document.delete',
+        subject: document.facility_id,
+        detail: { fileId: document.id, fileRef: document.file_ref, fileName: document.file_name },
+      });
+      return reply.code(204).send(null);
     },
   );
 }

@@ -1,16 +1,18 @@
 import { Fragment, useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Box, Button, IconButton, InputAdornment, Paper, Skeleton, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField, Tooltip, Typography } from '@mui/material';
+import DeleteIcon from '@mui/icons-material/Delete';
 import DownloadIcon from '@mui/icons-material/Download';
 import SearchIcon from '@mui/icons-material/Search';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import { useQuery } from '@tanstack/react-query';
-import type { FacilityDocument } from '@portal/contracts/documents';
+import { DOCUMENT_MESSAGES, type FacilityDocument } from '@portal/contracts/documents';
 import { formatDateOnly, isSystemAdmin, MESSAGES } from '@portal/contracts/rules';
 import { useFleet } from '../../app/fleet-context';
 import { useNotify } from '../../app/notifications';
 import { useSession } from '../../app/session';
+import { ConfirmDialog } from '../../ui/dialogs/ConfirmDialog';
 import { UploadDocumentDialog } from './UploadDocumentDialog';
-import { documentsQuery, downloadDocument, useRecordVisit } from './documents-api';
+import { documentsQuery, downloadDocument, useDeleteDocument, useRecordVisit } from './documents-api';
 
 const dateOrNoDate = (value: string | null) => (value ? formatDateOnly(value) : MESSAGES.NO_DATE);
 const textOrNA = (value: string | null) => value?.trim() || MESSAGES.NOT_AVAILABLE;
@@ -36,9 +38,12 @@ export default function DocumentsPage() {
   const { filteredFacilities, facilities } = useFleet();
   const { profile } = useSession();
   const recordVisit = useRecordVisit();
-  const { error } = useNotify();
+  const remove = useDeleteDocument();
+  const { error, success } = useNotify();
   const [search, setSearch] = useState('');
   const [uploading, setUploading] = useState(false);
+  const [deleting, setDeleting] = useState<FacilityDocument | null>(null);
+  const systemAdmin = isSystemAdmin(profile?.roles ?? []);
   const visited = useRef(false);
 
   useEffect(() => {
@@ -85,7 +90,7 @@ export default function DocumentsPage() {
           onChange={(e) => setSearch(e.target.value)}
           slotProps={{ input: { startAdornment: <InputAdornment position="start"><SearchIcon /></InputAdornment> }, htmlInput: { 'aria-label': 'Search documents' } }}
         />
-        {isSystemAdmin(profile?.roles ?? []) && (
+        {systemAdmin && (
           <Button variant="contained" startIcon={<UploadFileIcon />} onClick={() => setUploading(true)}>
             Upload document
           </Button>
@@ -138,6 +143,13 @@ export default function DocumentsPage() {
                               <DownloadIcon fontSize="small" />
                             </IconButton>
                           </Tooltip>
+                          {systemAdmin && (
+                            <Tooltip title="Delete">
+                              <IconButton size="small" aria-label="Delete document" onClick={() => setDeleting(d)}>
+                                <DeleteIcon fontSize="small" />
+                              </IconButton>
+                            </Tooltip>
+                          )}
                         </Stack>
                       </TableCell>
                     </TableRow>
@@ -149,6 +161,27 @@ export default function DocumentsPage() {
         </TableContainer>
       )}
       {uploading && <UploadDocumentDialog ships={facilities ?? []} onClose={() => setUploading(false)} />}
+      {deleting && (
+        <ConfirmDialog
+          title="Delete document?"
+          text={DOCUMENT_MESSAGES.deleteConfirmation(deleting.fileName)}
+          confirmLabel="Delete"
+          busy={remove.isPending}
+          onClose={() => setDeleting(null)}
+          onConfirm={() =>
+            remove.mutate(deleting.fileId, {
+              onSuccess: () => {
+                success(DOCUMENT_MESSAGES.deleted);
+                setDeleting(null);
+              },
+              onError: (cause) => {
+                error(undefined, cause);
+                setDeleting(null);
+              },
+            })
+          }
+        />
+      )}
     </Box>
   );
 }

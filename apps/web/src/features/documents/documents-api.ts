@@ -36,3 +36,12 @@ export function useUploadDocument() {
     onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: ['documents'] }), client.invalidateQueries({ queryKey: ['messages'] })]),
   });
 }
+
+/** DELETE facilities/documents/{fileId} (SystemAdmin): the document and its file; the list is fetched again. */
+export function useDeleteDocument() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (fileId: string) => apiRequest(`facilities/documents/${encodeURIComponent(fileId)}`, { method: 'DELETE', responseType: 'none' }),
+    onSuccess: () => client.invalidateQueries({ queryKey: documentsQuery().queryKey }),
+  });
+}
