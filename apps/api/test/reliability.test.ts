@@ -1,8 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { loadConfig } from '../src/config';
@@ -13,64 +11,23 @@ import { startJobs, type Queue } from '../src/jobs';
 import { enqueueExecution } from '../src/features/executions/derived';
 import { PUBLIC_URL, startTestServer, type TestServer } from './harness';
 import { DAY, FAST_QUEUE, UNTIL, prepareShips, snapshot, waitForExecutions } from './execution-fixtures';
+import { killAll, killServer, spawnServer, until, type ServerProcess, type SpawnOptions } from './processes';
 
 /**
  * Reliability of the execution jobs (ARCHITECTURE section 8). The multi-process cases need a PostgreSQL server
- * (DATABASE_URL): workers are child processes (`tsx src/main.ts --services=worker`) killed with SIGKILL. The restart
- * case also runs on PGlite, where one process owns the database.
+ * (DATABASE_URL): workers are child processes (processes.ts, `src/main.ts --services=worker`) killed with SIGKILL.
+ * The restart case also runs on PGlite, where one process owns the database.
  */
 const DATABASE_URL = process.env.DATABASE_URL;
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const DAYS = 4;
-const children = new Set<ChildProcess>();
 
-const childEnv = (extra: Record<string, string> = {}) => ({
-  ...process.env,
-  DATABASE_URL: DATABASE_URL!,
-  PUBLIC_URL,
-  DEMO: 'off',
-  LOG_LEVEL: 'warn',
-  QUEUE_POLLING_SECONDS: String(FAST_QUEUE.QUEUE_POLLING_SECONDS),
-  QUEUE_RETRY_DELAY_SECONDS: String(FAST_QUEUE.QUEUE_RETRY_DELAY_SECONDS),
-  QUEUE_HEARTBEAT_SECONDS: String(FAST_QUEUE.QUEUE_HEARTBEAT_SECONDS),
-  QUEUE_SUPERVISE_SECONDS: String(FAST_QUEUE.QUEUE_SUPERVISE_SECONDS),
-  ...extra,
-});
-
-/** A child process of the server; its own process group, so SIGKILL reaches tsx's node process too. */
-function spawnServer(services: 'worker' | 'web', extra: Record<string, string> = {}): ChildProcess {
-  const child = spawn('npx', ['tsx', 'apps/api/src/main.ts', `--services=${services}`], { cwd: ROOT, env: childEnv(extra), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  child.on('exit', (code, signal) => {
-    children.delete(child);
-    if (code && code !== 137 && signal === null) console.error(`server child exited with ${code}:\n${output.slice(-2000)}`);
+/** A server process on DATABASE_URL; when it exits with an error of its own (not our SIGKILL), its output is printed. */
+function start(services: 'worker' | 'web', options: Pick<SpawnOptions, 'port' | 'env'> = {}): ServerProcess {
+  const server = spawnServer({ databaseUrl: DATABASE_URL!, services, ...options });
+  server.child.once('exit', (code) => {
+    if (code) console.error(`server child exited with ${code}:\n${server.output().slice(-2000)}`);
   });
-  children.add(child);
-  return child;
-}
-
-function kill(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      resolve();
-    }
-  });
-}
-
-const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
-
-async function until(check: () => Promise<boolean>, timeoutMs: number, what: string) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  return server;
 }
 
 describe.skipIf(!DATABASE_URL)('execution jobs across processes (PostgreSQL)', () => {
@@ -89,7 +46,7 @@ describe.skipIf(!DATABASE_URL)('execution jobs across processes (PostgreSQL)', (
   }, 180_000);
 
   afterAll(async () => {
-    for (const child of [...children]) await kill(child);
+    await killAll();
     await queue?.stop();
     await server?.close();
   });
@@ -105,23 +62,23 @@ describe.skipIf(!DATABASE_URL)('execution jobs across processes (PostgreSQL)', (
 
   it('a worker killed in the middle of an execution: the job is retried and the values equal an undisturbed run', async () => {
     const ship = ships[0]!;
-    const worker = spawnServer('worker');
+    const worker = start('worker');
     const first = await enqueueExecution(server.services, { facilityId: ship, from: FROM, to: TO });
     expect((await waitForExecutions(db(), [first], 90_000))[0]!.state).toBe('done');
     undisturbed = await snapshot(db(), ship);
     expect(undisturbed.measurement.length).toBe(20 * DAYS);
-    await kill(worker);
+    await killServer(worker);
 
     // This worker holds its transaction open for 60 s after deleting the period's rows: killed inside it.
-    const slow = spawnServer('worker', { EXECUTION_TEST_PAUSE_MS: '60000' });
+    const slow = start('worker', { env: { EXECUTION_TEST_PAUSE_MS: '60000' } });
     const id = await enqueueExecution(server.services, { facilityId: ship, from: FROM, to: TO });
     await until(async () => (await db().selectFrom('executions').select('state').where('id', '=', id).executeTakeFirstOrThrow()).state === 'running', 60_000, 'the execution to start');
     await new Promise((r) => setTimeout(r, 1500));
-    await kill(slow);
+    await killServer(slow);
     // The killed transaction rolled back: the earlier values are all there meanwhile.
     expect(await snapshot(db(), ship)).toEqual(undisturbed);
 
-    spawnServer('worker');
+    start('worker');
     const [row] = await waitForExecutions(db(), [id], 120_000);
     expect(row!.state).toBe('done');
     expect(row!.attempts).toBe(2);
@@ -131,16 +88,16 @@ describe.skipIf(!DATABASE_URL)('execution jobs across processes (PostgreSQL)', (
 
   it('a crash after the values are committed but before the job is marked done: the rerun changes nothing', async () => {
     const ship = ships[0]!;
-    for (const child of [...children]) await kill(child);
-    const crashing = spawnServer('worker', { EXECUTION_TEST_CRASH_AFTER_COMMIT: '1' });
+    await killAll();
+    const crashing = start('worker', { env: { EXECUTION_TEST_CRASH_AFTER_COMMIT: '1' } });
     const id = await enqueueExecution(server.services, { facilityId: ship, from: FROM, to: TO });
-    await exited(crashing);
+    await crashing.exited;
     const committed = await db().selectFrom('executions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     expect(committed.state).toBe('done');
     expect((await jobOf(id)).state).toBe('active');
     expect(await snapshot(db(), ship)).toEqual(undisturbed);
 
-    spawnServer('worker');
+    start('worker');
     await until(async () => (await jobOf(id)).state === 'completed', 120_000, 'the rerun of the job');
     const after = await db().selectFrom('executions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     expect(after.finished_on).toEqual(committed.finished_on);
@@ -149,11 +106,11 @@ describe.skipIf(!DATABASE_URL)('execution jobs across processes (PostgreSQL)', (
   }, 240_000);
 
   it('two workers and two API processes: 20 executions for different ships and periods, each done exactly once', async () => {
-    for (const child of [...children]) await kill(child);
+    await killAll();
     const ports = [18311, 18312];
-    for (const port of ports) spawnServer('web', { PORT: String(port), HOST: '127.0.0.1' });
-    spawnServer('worker');
-    spawnServer('worker');
+    for (const port of ports) start('web', { port });
+    start('worker');
+    start('worker');
     const token = await server.tokenFor('admin');
     await until(
       async () => (await Promise.all(ports.map((p) => fetch(`http://127.0.0.1:${p}/api/algorithm/calculations`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.ok, () => false)))).every(Boolean),
@@ -191,12 +148,12 @@ describe.skipIf(!DATABASE_URL)('execution jobs across processes (PostgreSQL)', (
   }, 300_000);
 
   it('jobs queued while no worker runs are run after the restart', async () => {
-    for (const child of [...children]) await kill(child);
+    await killAll();
     const ship = ships[1]!;
     const id = await enqueueExecution(server.services, { facilityId: ship, from: FROM, to: TO });
     await new Promise((r) => setTimeout(r, 1500));
     expect((await db().selectFrom('executions').select('state').where('id', '=', id).executeTakeFirstOrThrow()).state).toBe('queued');
-    spawnServer('worker');
+    start('worker');
     expect((await waitForExecutions(db(), [id], 120_000))[0]!.state).toBe('done');
   }, 180_000);
 });
