@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import { compressPart } from '../features/files/import';
+import { compressPendingPart } from '../features/files/import';
 
 export interface CompressOriginalsResult {
   parts: number;
@@ -39,19 +39,11 @@ export async function compressPendingOriginals(db: Kysely<Database>, options: { 
         .executeTakeFirst();
       // Deleted with its file, or compressed by another worker meanwhile.
       if (!row) continue;
-      const compressed = await compressPart(Buffer.from(row.content));
-      const updated = await db
-        .updateTable('data_file_originals')
-        .set({ compression: compressed.compression, content: compressed.content })
-        .where('facility_id', '=', key.facility_id)
-        .where('data_file_id', '=', key.data_file_id)
-        .where('part', '=', key.part)
-        .where('compression', '=', 'pending')
-        .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) === 0) continue;
+      const stored = await compressPendingPart(db, { facilityId: key.facility_id, dataFileId: key.data_file_id, part: key.part }, Buffer.from(row.content));
+      if (stored === null) continue;
       result.parts++;
       result.bytesBefore += row.content.length;
-      result.bytesAfter += compressed.content.length;
+      result.bytesAfter += stored;
     }
   }
 }

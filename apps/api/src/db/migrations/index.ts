@@ -9,6 +9,7 @@ import * as rawStorageExternal from './0007_raw_storage_external';
 import * as originalParts from './0008_original_parts';
 import * as valuesStorage from './0009_values_storage';
 import * as accessVersion from './0010_access_version';
+import * as pendingOriginals from './0011_pending_originals';
 
 /** Every migration, by name; applied in name order. Add a new one here. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0008_original_parts': originalParts,
   '0009_values_storage': valuesStorage,
   '0010_access_version': accessVersion,
+  '0011_pending_originals': pendingOriginals,
 };

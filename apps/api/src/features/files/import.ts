@@ -1,4 +1,4 @@
-import { webcrypto } from 'node:crypto';
+import { randomUUID, webcrypto } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { constants as zlibConstants, gunzip, gzip } from 'node:zlib';
@@ -9,7 +9,7 @@ import type { Database } from '../../db/schema';
 import { notFound } from '../../errors';
 import { ReaderError, readerDefinition, type UploadRules } from '../../readers';
 import { eachUploadedFile } from '../../readers/archive';
-import type { PackedDataFile } from './parse-and-pack';
+import type { PackedHead } from './parse-and-pack';
 import { readDataFile } from './parse-off-thread';
 import { updateFacilityDataRange } from './range';
 
@@ -56,8 +56,8 @@ export const DEFAULT_UPLOAD_RULES: UploadRules = {
   maxEntryBytes: 512 * 1024 * 1024,
 };
 
-/** An insert of raw columns carries at most this many bytes, so no statement gets huge. */
-const INSERT_BATCH_BYTES = 16 * 1024 * 1024;
+/** An insert of raw columns carries about this many bytes: no statement gets huge, and one batch is stored while the next is packed. */
+const INSERT_BATCH_BYTES = 4 * 1024 * 1024;
 /** The original is compressed and stored in parts of this size (compressed in parallel, rows of bounded size). */
 const ORIGINAL_PART_BYTES = 8 * 1024 * 1024;
 
@@ -179,7 +179,7 @@ function originalParts(content: Buffer, compression: OriginalCompression): Origi
 }
 
 /** One part gzip'ed Huffman-only in the thread pool, or kept as it is when that does not shrink it. */
-export async function compressPart(piece: Buffer): Promise<{ compression: 'gzip' | 'none'; content: Buffer }> {
+async function compressPart(piece: Buffer): Promise<{ compression: 'gzip' | 'none'; content: Buffer }> {
   const gz = await gzipAsync(piece, { level: 1, strategy: zlibConstants.Z_HUFFMAN_ONLY });
   return gz.length < piece.length ? { compression: 'gzip', content: gz } : { compression: 'none', content: piece };
 }
@@ -195,19 +195,29 @@ const compressing = new Set<Promise<unknown>>();
 function compressAfterCommit(db: Kysely<Database>, file: OneFile, dataFileId: string): void {
   const work = (async () => {
     for (let part = 0, at = 0; at === 0 || at < file.content.length; part++, at += ORIGINAL_PART_BYTES) {
-      const compressed = await compressPart(file.content.subarray(at, at + ORIGINAL_PART_BYTES));
-      await db
-        .updateTable('data_file_originals')
-        .set({ compression: compressed.compression, content: compressed.content })
-        .where('facility_id', '=', file.facilityId)
-        .where('data_file_id', '=', dataFileId)
-        .where('part', '=', part)
-        .where('compression', '=', 'pending')
-        .execute();
+      await compressPendingPart(db, { facilityId: file.facilityId, dataFileId, part }, file.content.subarray(at, at + ORIGINAL_PART_BYTES));
     }
   })().catch((error: unknown) => console.warn(`compressing the original of ${file.fileName} is left to the compress-originals job: ${(error as Error).message}`));
   compressing.add(work);
   void work.finally(() => compressing.delete(work));
+}
+
+/**
+ * Stores a pending part of an original compressed (or as 'none' when gzip does not shrink it), only while it is
+ * still pending: a part compressed meanwhile by another process, or deleted with its file, is left alone.
+ * Returns the bytes stored, or null when the part was no longer pending.
+ */
+export async function compressPendingPart(db: Kysely<Database>, key: { facilityId: string; dataFileId: string; part: number }, raw: Buffer): Promise<number | null> {
+  const compressed = await compressPart(raw);
+  const updated = await db
+    .updateTable('data_file_originals')
+    .set({ compression: compressed.compression, content: compressed.content })
+    .where('facility_id', '=', key.facilityId)
+    .where('data_file_id', '=', key.dataFileId)
+    .where('part', '=', key.part)
+    .where('compression', '=', 'pending')
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) > 0 ? compressed.content.length : null;
 }
 
 /** Resolves when the originals this process is compressing are stored compressed (shutdown, benchmarks, tests). */
@@ -215,21 +225,8 @@ export async function originalsCompressed(): Promise<void> {
   while (compressing.size > 0) await Promise.all([...compressing]);
 }
 
-/** Rows of a batch, flushed whenever their bytes reach INSERT_BATCH_BYTES. */
-async function insertInBatches<T>(rows: Iterable<T>, bytesOf: (row: T) => number, insert: (batch: T[]) => Promise<unknown>): Promise<void> {
-  let batch: T[] = [];
-  let bytes = 0;
-  for (const row of rows) {
-    batch.push(row);
-    bytes += bytesOf(row);
-    if (bytes >= INSERT_BATCH_BYTES) {
-      await insert(batch);
-      batch = [];
-      bytes = 0;
-    }
-  }
-  if (batch.length) await insert(batch);
-}
+/** A file whose content was imported before into the data source: the transaction that began storing it is rolled back. */
+class ImportedBefore extends Error {}
 
 /** A file that does not parse: the transaction that began storing its original is rolled back. */
 class UnreadableFile extends Error {
@@ -243,40 +240,38 @@ const asBuffer = (bytes: Uint8Array) => (Buffer.isBuffer(bytes) ? bytes : Buffer
 async function importOneFile(db: Kysely<Database>, file: OneFile): Promise<{ id: string } | { error: string }> {
   const lap = stopwatch(file.timings);
   // Three things at once: the hash (thread pool), the parse and packing of the columns (a worker thread for large
-  // files, parse-off-thread.ts) and, on this thread, storing the original as soon as the hash says it is new.
+  // files, parse-off-thread.ts) and, on this thread, storing the original (then the columns as they come).
   const hashing = webcrypto.subtle.digest('SHA-256', file.content).then((digest) => Buffer.from(digest).toString('hex'));
   hashing.catch(() => undefined);
-  let readingDone = false;
-  const reading: Promise<PackedDataFile | ReaderError> = readDataFile({
+  const reading = readDataFile({
     fileName: file.fileName,
     content: file.content,
     readerId: file.readerId,
     configuration: file.configuration,
     options: { utcTimezoneOffsetInMinutes: file.offsetMinutes },
-  })
+  });
+  let headDone = false;
+  const head: Promise<PackedHead | ReaderError> = reading.head
     .catch((error: unknown) => {
       if (error instanceof ReaderError) return error;
       throw error;
     })
-    .finally(() => (readingDone = true));
-  reading.catch(() => undefined);
+    .finally(() => (headDone = true));
+  head.catch(() => undefined);
   const parts = originalParts(file.content, file.originalCompression);
   for (const part of parts) part.catch(() => undefined);
-  const sha256 = await hashing;
-  // A file imported before is answered as such, whether or not it parses.
-  const seen = await alreadyImported(db, file, sha256);
-  if (seen) return seen;
-  lap('hash and duplicate check');
+  let sha256: string | null = null;
   try {
     const id = await db.transaction().execute(async (trx) => {
-      // The row comes first (the original's parts refer to it); its rows and time range follow the parse.
+      // The row comes first (the original's parts refer to it), under a provisional hash until the real one is ready:
+      // the original is stored while the hash is computed. Rows and time range follow the parse.
       const row = await trx
         .insertInto('data_files')
         .values({
           facility_id: file.facilityId,
           data_source_id: file.dataSourceId,
           file_name: file.fileName,
-          content_sha256: sha256,
+          content_sha256: `pending:${randomUUID()}`,
           byte_size: file.content.length,
           row_count: 0,
           time_stamp_min: new Date(0),
@@ -285,16 +280,31 @@ async function importOneFile(db: Kysely<Database>, file: OneFile): Promise<{ id:
         })
         .returning('id')
         .executeTakeFirstOrThrow();
+      // A file imported before is answered as such, whether or not it parses: checked as soon as the hash is known.
+      let hashed = false;
+      hashing.then(() => (hashed = true), () => (hashed = true));
+      let claimed = false;
+      const claimHash = async () => {
+        sha256 = await hashing;
+        const earlier = await trx.selectFrom('data_files').select('id').where('data_source_id', '=', file.dataSourceId).where('content_sha256', '=', sha256).executeTakeFirst();
+        if (earlier) throw new ImportedBefore();
+        // The unique index makes a concurrent upload of the same content wait for this one, then fail as a duplicate.
+        await trx.updateTable('data_files').set({ content_sha256: sha256 }).where('id', '=', row.id).execute();
+        claimed = true;
+        lap('hash and duplicate check');
+      };
       for (let part = 0; part < parts.length; part++) {
         const { compression, content } = await parts[part]!;
         await trx.insertInto('data_file_originals').values({ facility_id: file.facilityId, data_file_id: row.id, part, compression, content }).execute();
+        if (hashed && !claimed) await claimHash();
         // A file that turned out unreadable stops here (the transaction rolls back).
-        if (readingDone && (await reading) instanceof ReaderError) break;
+        if (headDone && (await head) instanceof ReaderError) break;
       }
+      if (!claimed) await claimHash();
       lap('store original');
-      const packed = await reading;
+      const packed = await head;
       if (packed instanceof ReaderError) throw new UnreadableFile(packed);
-      lap('parse and pack (beyond the original)');
+      lap('parse (beyond the original)');
       const timeStampMin = new Date(packed.timeStampMin);
       const timeStampMax = new Date(packed.timeStampMax);
       await trx.updateTable('data_files').set({ row_count: packed.rowCount, time_stamp_min: timeStampMin, time_stamp_max: timeStampMax }).where('id', '=', row.id).execute();
@@ -309,12 +319,30 @@ async function importOneFile(db: Kysely<Database>, file: OneFile): Promise<{ id:
           timestamps: asBuffer(packed.timestamps),
         })
         .execute();
-      const columns = packed.channels.map((channel) => ({ facility_id: file.facilityId, data_file_id: row.id, channel: channel.channel, data_type: channel.dataType, values: asBuffer(channel.values) }));
-      await insertInBatches(columns, (r) => r.values.length, (batch) => trx.insertInto('raw_values').values(batch).execute());
+      // Columns are stored as they come: one batch goes to the database while the next columns are packed.
+      const insertColumns = (batch: { facility_id: string; data_file_id: string; channel: string; data_type: string; values: Buffer }[]) => trx.insertInto('raw_values').values(batch).execute();
+      let storing: Promise<unknown> = Promise.resolve();
+      let batch: Parameters<typeof insertColumns>[0] = [];
+      let bytes = 0;
+      for await (const column of reading.columns) {
+        batch.push({ facility_id: file.facilityId, data_file_id: row.id, channel: column.channel, data_type: column.dataType, values: asBuffer(column.values) });
+        bytes += column.values.length;
+        if (bytes >= INSERT_BATCH_BYTES) {
+          await storing;
+          storing = insertColumns(batch);
+          storing.catch(() => undefined);
+          batch = [];
+          bytes = 0;
+        }
+      }
+      await storing;
+      if (batch.length) await insertColumns(batch);
       lap('store columns');
       // The ship's range commits with the file, so a connection lost after the commit cannot leave it stale
-      // (faults.test.ts); the row lock makes concurrent imports of one ship see each other's files.
-      await trx.selectFrom('facilities').select('id').where('id', '=', file.facilityId).forUpdate().execute();
+      // (faults.test.ts); the row lock makes concurrent imports of one ship see each other's files. NO KEY UPDATE, the
+      // lock the range update takes anyway: FOR UPDATE would wait for the key-share locks that a concurrent import's
+      // rows hold on the ship while that import waits for this one on the content's unique index (a deadlock).
+      await trx.selectFrom('facilities').select('id').where('id', '=', file.facilityId).forNoKeyUpdate().execute();
       await updateFacilityDataRange(trx, file.facilityId);
       return row.id;
     });
@@ -323,10 +351,10 @@ async function importOneFile(db: Kysely<Database>, file: OneFile): Promise<{ id:
     return { id };
   } catch (error) {
     if (error instanceof UnreadableFile) return { error: `${file.fileName}: ${error.readerError.message}` };
-    // The same content uploaded twice at once: the unique index lets one in, the other is told.
-    if (isUniqueViolation(error)) {
-      const seenNow = await alreadyImported(db, file, sha256);
-      if (seenNow) return seenNow;
+    // Imported before, or the same content uploaded twice at once (the unique index lets one in): the other is told.
+    if (sha256 && (error instanceof ImportedBefore || isUniqueViolation(error))) {
+      const seen = await alreadyImported(db, file, sha256);
+      if (seen) return seen;
     }
     throw error;
   }

@@ -10,25 +10,38 @@ export interface ReadRequest {
   options: ParseOptions;
 }
 
-/** A parsed data file as the import stores it: its UTC time range and every column packed (features/files/packed.ts). */
-export interface PackedDataFile {
+/** What the import stores first of a parsed data file: its rows, UTC time range and packed timestamps. */
+export interface PackedHead {
   rowCount: number;
   /** UTC epoch ms of the first and last row. */
   timeStampMin: number;
   timeStampMax: number;
   timestamps: Uint8Array;
-  channels: { channel: string; dataType: ChannelDataType; values: Uint8Array }[];
 }
 
-/** Parses a data file with its data source's reader and packs its columns; throws the reader's ReaderError. */
-export async function parseAndPack(request: ReadRequest): Promise<PackedDataFile> {
+/** One channel's column, packed (features/files/packed.ts). */
+export interface PackedColumn {
+  channel: string;
+  dataType: ChannelDataType;
+  values: Uint8Array;
+}
+
+/**
+ * Parses a data file with its data source's reader (throws the reader's ReaderError) and hands back its head and a
+ * generator that packs one column at a time, so that the columns packed first can be stored while the rest are
+ * packed.
+ */
+export async function parseForStorage(request: ReadRequest): Promise<{ head: PackedHead; columns: Generator<PackedColumn> }> {
   const content = Buffer.isBuffer(request.content) ? request.content : Buffer.from(request.content.buffer, request.content.byteOffset, request.content.byteLength);
   const parsed = await parseDataFile({ fileName: request.fileName, content }, { readerId: request.readerId, configuration: request.configuration }, request.options);
-  return {
+  const head: PackedHead = {
     rowCount: parsed.rowCount,
     timeStampMin: parsed.timeStampMin.getTime(),
     timeStampMax: parsed.timeStampMax.getTime(),
     timestamps: packFloat64(parsed.timestamps),
-    channels: parsed.channels.map((channel) => ({ channel: channel.channel, dataType: channel.dataType, values: packFloat64(channel.values) })),
   };
+  function* columns(): Generator<PackedColumn> {
+    for (const channel of parsed.channels) yield { channel: channel.channel, dataType: channel.dataType, values: packFloat64(channel.values) };
+  }
+  return { head, columns: columns() };
 }

@@ -1,28 +1,71 @@
 import { Worker } from 'node:worker_threads';
 import { ReaderError, type ReaderErrorCode } from '../../readers';
-import { parseAndPack, type PackedDataFile, type ReadRequest } from './parse-and-pack';
+import { parseForStorage, type PackedColumn, type PackedHead, type ReadRequest } from './parse-and-pack';
 
 /**
  * Data files from this size on are parsed and packed in a worker thread (one per process, started on first use or by
- * startParseWorker): the event loop keeps answering other requests and sends the file's original to the database
- * while the file is parsed (docs/decisions/0050-storage-performance.md). Smaller files (a logger's day is ~0.5 MB)
- * are parsed in this thread: the hop would cost more than it saves.
+ * startParseWorker): the event loop keeps answering other requests and stores the file's original, then its
+ * columns as they are packed, while the worker works (docs/decisions/0050-storage-performance.md). Smaller files (a
+ * logger's day is ~0.5 MB) are parsed in this thread: the hop would cost more than it saves.
  */
 export const OFF_THREAD_MIN_BYTES = 2 * 1024 * 1024;
 
 export type WorkerReply =
-  | { id: number; ok: true; file: PackedDataFile }
-  | { id: number; ok: false; readerError: { code: ReaderErrorCode; message: string } }
-  | { id: number; ok: false; message: string };
+  | { id: number; kind: 'head'; head: PackedHead }
+  | { id: number; kind: 'column'; column: PackedColumn }
+  | { id: number; kind: 'end' }
+  | { id: number; kind: 'failed'; readerError: { code: ReaderErrorCode; message: string } }
+  | { id: number; kind: 'failed'; message: string };
 
-interface Pending {
-  resolve: (file: PackedDataFile) => void;
-  reject: (error: Error) => void;
+/** A data file being read: its head (rejects with the ReaderError of a file that does not parse), then its columns. */
+export interface PackedReading {
+  head: Promise<PackedHead>;
+  columns: AsyncIterable<PackedColumn>;
+}
+
+/** Columns as the worker sends them, read in order by one consumer. */
+class ColumnStream implements AsyncIterable<PackedColumn> {
+  private readonly items: PackedColumn[] = [];
+  private ended = false;
+  private error: Error | null = null;
+  private wake: (() => void) | null = null;
+
+  push(column: PackedColumn): void {
+    this.items.push(column);
+    this.wake?.();
+  }
+  end(): void {
+    this.ended = true;
+    this.wake?.();
+  }
+  fail(error: Error): void {
+    this.error = error;
+    this.wake?.();
+  }
+  async *[Symbol.asyncIterator](): AsyncIterator<PackedColumn> {
+    for (;;) {
+      const next = this.items.shift();
+      if (next) {
+        yield next;
+        continue;
+      }
+      if (this.error) throw this.error;
+      if (this.ended) return;
+      await new Promise<void>((resolve) => (this.wake = resolve));
+      this.wake = null;
+    }
+  }
+}
+
+interface Job {
+  settleHead: (head: PackedHead) => void;
+  failHead: (error: Error) => void;
+  columns: ColumnStream;
 }
 
 class ParseWorker {
   private readonly worker: Worker;
-  private readonly pending = new Map<number, Pending>();
+  private readonly jobs = new Map<number, Job>();
   private nextId = 1;
   private failed = false;
   /** Resolves once the worker has loaded its modules. */
@@ -41,41 +84,56 @@ class ParseWorker {
     this.ready.catch(() => undefined);
     this.worker.on('message', (reply: WorkerReply | { ready: true }) => {
       if ('ready' in reply) return markReady();
-      const job = this.pending.get(reply.id);
+      const job = this.jobs.get(reply.id);
       if (!job) return;
-      this.settle(reply.id);
-      if (reply.ok) job.resolve(reply.file);
-      else if ('readerError' in reply) job.reject(new ReaderError(reply.readerError.code, reply.readerError.message));
-      else job.reject(new Error(reply.message));
+      if (reply.kind === 'head') job.settleHead(reply.head);
+      else if (reply.kind === 'column') job.columns.push(reply.column);
+      else {
+        this.settle(reply.id);
+        if (reply.kind === 'end') job.columns.end();
+        else {
+          const error = 'readerError' in reply ? new ReaderError(reply.readerError.code, reply.readerError.message) : new Error(reply.message);
+          job.failHead(error);
+          job.columns.fail(error);
+        }
+      }
     });
     const fail = (error: Error) => {
       if (this.failed) return;
       this.failed = true;
       onGone(this);
       markFailed(error);
-      for (const job of this.pending.values()) job.reject(error);
-      this.pending.clear();
+      for (const job of this.jobs.values()) {
+        job.failHead(error);
+        job.columns.fail(error);
+      }
+      this.jobs.clear();
     };
     this.worker.on('error', fail);
     this.worker.on('exit', (code) => fail(new Error(`The parse worker stopped (exit code ${code})`)));
   }
 
   private settle(id: number): void {
-    this.pending.delete(id);
-    if (this.pending.size === 0) this.worker.unref();
+    this.jobs.delete(id);
+    if (this.jobs.size === 0) this.worker.unref();
   }
 
-  run(request: ReadRequest): Promise<PackedDataFile> {
+  run(request: ReadRequest): PackedReading {
     const id = this.nextId++;
+    const columns = new ColumnStream();
+    let job: Job | undefined;
+    const head = new Promise<PackedHead>((resolve, reject) => {
+      job = { settleHead: resolve, failHead: reject, columns };
+    });
+    head.catch(() => undefined);
+    this.jobs.set(id, job!);
+    this.worker.ref();
     // One copy into shared memory, which the worker reads in place (a structured clone would copy twice); the
     // caller keeps its own buffer for the original.
     const shared = new Uint8Array(new SharedArrayBuffer(request.content.byteLength));
     shared.set(request.content);
-    return new Promise<PackedDataFile>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.worker.ref();
-      this.worker.postMessage({ id, request: { ...request, content: shared } });
-    });
+    this.worker.postMessage({ id, request: { ...request, content: shared } });
+    return { head, columns };
   }
 
   terminate(): Promise<number> {
@@ -86,10 +144,17 @@ class ParseWorker {
 let shared: ParseWorker | null = null;
 const worker = () => (shared ??= new ParseWorker((gone) => shared === gone && (shared = null)));
 
-/** Parses and packs a data file (throws its ReaderError): large files in the worker thread, small ones here. */
-export function readDataFile(request: ReadRequest): Promise<PackedDataFile> {
-  if (request.content.length < OFF_THREAD_MIN_BYTES) return parseAndPack(request);
-  return worker().run(request);
+/** Parses a data file and packs its columns: large files in the worker thread, small ones here. */
+export function readDataFile(request: ReadRequest): PackedReading {
+  if (request.content.length >= OFF_THREAD_MIN_BYTES) return worker().run(request);
+  const parsing = parseForStorage(request);
+  parsing.catch(() => undefined);
+  return {
+    head: parsing.then((p) => p.head),
+    columns: (async function* () {
+      yield* (await parsing).columns;
+    })(),
+  };
 }
 
 /** Starts the worker ahead of the first large upload (it takes ~0.5 s to load its modules); resolves when it is ready. */

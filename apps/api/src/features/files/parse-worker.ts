@@ -1,31 +1,37 @@
 /**
- * The parse worker's thread (started by parse-off-thread.ts through parse-worker-boot.mjs): parses and packs one
- * data file per message, so the API's event loop stays free and the original goes to the database meanwhile.
+ * The parse worker's thread (started by parse-off-thread.ts through parse-worker-boot.mjs): parses one data file
+ * per message and sends back its head, then each column as soon as it is packed, so the API's event loop stays free
+ * and stores what is ready while the rest is packed.
  */
 import { parentPort } from 'node:worker_threads';
 import { ReaderError } from '../../readers';
-import { parseAndPack, type PackedDataFile, type ReadRequest } from './parse-and-pack';
+import { parseForStorage, type ReadRequest } from './parse-and-pack';
 import type { WorkerReply } from './parse-off-thread';
 
 const port = parentPort;
 if (!port) throw new Error('parse-worker.ts runs in a worker thread');
 
-port.on('message', (message: { id: number; request: ReadRequest }) => {
-  parseAndPack(message.request).then(
-    (file) => {
-      // The packed columns move to the main thread without a copy: each gets a buffer of its own, handed over.
-      const own = (bytes: Uint8Array) => (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && !(bytes.buffer instanceof SharedArrayBuffer) ? bytes : bytes.slice());
-      const moved: PackedDataFile = { ...file, timestamps: own(file.timestamps), channels: file.channels.map((c) => ({ ...c, values: own(c.values) })) };
-      const transfer = [moved.timestamps.buffer, ...moved.channels.map((c) => c.values.buffer)] as ArrayBuffer[];
-      port.postMessage({ id: message.id, ok: true, file: moved } satisfies WorkerReply, [...new Set(transfer)]);
-    },
-    (error: unknown) => {
-      const reply: WorkerReply =
-        error instanceof ReaderError
-          ? { id: message.id, ok: false, readerError: { code: error.code, message: error.message } }
-          : { id: message.id, ok: false, message: error instanceof Error ? error.message : String(error) };
-      port.postMessage(reply);
-    },
-  );
-});
+/** Bytes the main thread can take over without a copy: a buffer of their own (the worker drops its reference). */
+const own = (bytes: Uint8Array) => (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && !(bytes.buffer instanceof SharedArrayBuffer) ? bytes : bytes.slice());
+
+async function run(id: number, request: ReadRequest): Promise<void> {
+  try {
+    const { head, columns } = await parseForStorage(request);
+    const timestamps = own(head.timestamps);
+    port!.postMessage({ id, kind: 'head', head: { ...head, timestamps } } satisfies WorkerReply, [timestamps.buffer as ArrayBuffer]);
+    for (const column of columns) {
+      const values = own(column.values);
+      port!.postMessage({ id, kind: 'column', column: { ...column, values } } satisfies WorkerReply, [values.buffer as ArrayBuffer]);
+    }
+    port!.postMessage({ id, kind: 'end' } satisfies WorkerReply);
+  } catch (error) {
+    const reply: WorkerReply =
+      error instanceof ReaderError
+        ? { id, kind: 'failed', readerError: { code: error.code, message: error.message } }
+        : { id, kind: 'failed', message: error instanceof Error ? error.message : String(error) };
+    port!.postMessage(reply);
+  }
+}
+
+port.on('message', (message: { id: number; request: ReadRequest }) => void run(message.id, message.request));
 port.postMessage({ ready: true });
