@@ -1,6 +1,7 @@
 /**
  * One end-to-end import of the 100 MB bench CSV (for profiling: `node --cpu-prof --import tsx bench/ingest/once.ts`).
- * Run: npx tsx bench/ingest/once.ts [--postgres URL] [--runs N]
+ * Run: npx tsx bench/ingest/once.ts [--postgres URL] [--runs N] [--verify]; INLINE=1 gzips the original during the
+ * import on PostgreSQL too (as on PGlite), to compare with storing it raw and compressing it after the answer.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -86,7 +86,9 @@ export async function importUploadedFile(db: Kysely<Database>, input: ImportUplo
   const ids: string[] = [];
   const fileErrors: string[] = [];
   let skipped = 0;
-  // One file of an archive in memory at a time: each is parsed and stored before the next is unpacked.
+  let previousCompressed: Promise<unknown> = Promise.resolve();
+  // One file of an archive in memory at a time: each is parsed and stored before the next is unpacked (and the
+  // original of the one before is compressed, when that follows the answer).
   const upload = await eachUploadedFile(
     Buffer.isBuffer(input.content) ? { fileName: input.fileName, content: input.content } : { fileName: input.fileName, stream: input.content },
     rules,
@@ -95,6 +97,7 @@ export async function importUploadedFile(db: Kysely<Database>, input: ImportUplo
         skipped++;
         return;
       }
+      await previousCompressed;
       const outcome = await importOneFile(db, {
         facilityId: input.facilityId,
         dataSourceId: source.id,
@@ -107,8 +110,11 @@ export async function importUploadedFile(db: Kysely<Database>, input: ImportUplo
         timings: input.timings,
         originalCompression: input.originalCompression ?? 'inline',
       });
-      if ('id' in outcome) ids.push(outcome.id);
-      else fileErrors.push(outcome.error);
+      if ('error' in outcome) fileErrors.push(outcome.error);
+      else {
+        ids.push(outcome.id);
+        previousCompressed = outcome.compressed ?? previousCompressed;
+      }
     },
   );
   const result: ImportResult = { ids, errorMessages: [...upload.errors, ...fileErrors] };
@@ -192,7 +198,7 @@ const compressing = new Set<Promise<unknown>>();
  * each part gzip'ed in the thread pool and rewritten while still pending. What a stopped process leaves pending,
  * the compress-originals job sweeps up (jobs/compress-originals.ts).
  */
-function compressAfterCommit(db: Kysely<Database>, file: OneFile, dataFileId: string): void {
+function compressAfterCommit(db: Kysely<Database>, file: OneFile, dataFileId: string): Promise<unknown> {
   const work = (async () => {
     for (let part = 0, at = 0; at === 0 || at < file.content.length; part++, at += ORIGINAL_PART_BYTES) {
       await compressPendingPart(db, { facilityId: file.facilityId, dataFileId, part }, file.content.subarray(at, at + ORIGINAL_PART_BYTES));
@@ -200,6 +206,7 @@ function compressAfterCommit(db: Kysely<Database>, file: OneFile, dataFileId: st
   })().catch((error: unknown) => console.warn(`compressing the original of ${file.fileName} is left to the compress-originals job: ${(error as Error).message}`));
   compressing.add(work);
   void work.finally(() => compressing.delete(work));
+  return work;
 }
 
 /**
@@ -237,7 +244,10 @@ class UnreadableFile extends Error {
 
 const asBuffer = (bytes: Uint8Array) => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
 
-async function importOneFile(db: Kysely<Database>, file: OneFile): Promise<{ id: string } | { error: string }> {
+/** A file imported (with its original's compression under way when deferred), or why not. */
+type FileOutcome = { id: string; compressed?: Promise<unknown> } | { error: string };
+
+async function importOneFile(db: Kysely<Database>, file: OneFile): Promise<FileOutcome> {
   const lap = stopwatch(file.timings);
   // Three things at once: the hash (thread pool), the parse and packing of the columns (a worker thread for large
   // files, parse-off-thread.ts) and, on this thread, storing the original (then the columns as they come).
@@ -347,8 +357,7 @@ async function importOneFile(db: Kysely<Database>, file: OneFile): Promise<{ id:
       return row.id;
     });
     lap('commit');
-    if (file.originalCompression === 'deferred') compressAfterCommit(db, file, id);
-    return { id };
+    return { id, compressed: file.originalCompression === 'deferred' ? compressAfterCommit(db, file, id) : undefined };
   } catch (error) {
     if (error instanceof UnreadableFile) return { error: `${file.fileName}: ${error.readerError.message}` };
     // Imported before, or the same content uploaded twice at once (the unique index lets one in): the other is told.
