@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importUploadedFile, originalCompressionFor, originalsCompressed, readOriginal } from '../src/features/files/import';
 import { compressPendingOriginals } from '../src/jobs/compress-originals';
 import { startTestServer, type TestServer } from './harness';
-import { CSV_CONFIGURATION, csvFile, sendFile } from './upload-helpers';
+import { createCsvDataSource, csvFile, sendFile } from './upload-helpers';
 
 let server: TestServer;
 let facilityId: string;
@@ -17,16 +17,7 @@ beforeAll(async () => {
   // The queue takes jobs but no worker runs them here: the test runs the sweep itself, when it wants to.
   server = await startTestServer({ jobs: 'send' });
   facilityId = server.seed.facilityIds.atlantic_meridian!;
-  const created = await (await server.as('admin')).post(`/api/algorithm/facility/${facilityId}/datasource`, {
-    name: 'Logger',
-    dataSourceReaderId: 'delimited-text',
-    dataSourceReaderConfiguration: CSV_CONFIGURATION,
-    measureFrequencyInSeconds: 60,
-    utcTimezoneOffsetInMinutes: 0,
-    note: '',
-    isPrimary: true,
-  });
-  dataSourceId = created.json().id;
+  dataSourceId = await createCsvDataSource(server, facilityId);
 });
 afterAll(async () => {
   await server?.close();

@@ -13,7 +13,7 @@ import { DEMO_USERS, seedPlatform } from '../src/db/seed';
 import { createServer } from '../src/server';
 import { PUBLIC_URL, signIn, startTestServer, type TestServer } from './harness';
 import { call, killAll, killServer, signInOverHttp, spawnServer, until, waitUntilServing, type ServerProcess } from './processes';
-import { CSV_CONFIGURATION, csvFile, multipartFile } from './upload-helpers';
+import { CSV_CONFIGURATION, createCsvDataSource, csvFile, multipartFile } from './upload-helpers';
 
 /**
  * Faults (issue 9, point 5): the database connection lost during an upload, the server killed (SIGKILL) during a
@@ -100,17 +100,7 @@ describe.skipIf(!DATABASE_URL)('faults on PostgreSQL', () => {
 
     beforeAll(async () => {
       facilityId = server.seed.facilityIds.atlantic_meridian!;
-      const created = await (await server.as('admin')).post(`/api/algorithm/facility/${facilityId}/datasource`, {
-        name: 'Logger',
-        dataSourceReaderId: 'delimited-text',
-        dataSourceReaderConfiguration: CSV_CONFIGURATION,
-        measureFrequencyInSeconds: 60,
-        utcTimezoneOffsetInMinutes: 0,
-        note: '',
-        isPrimary: true,
-      });
-      expect(created.statusCode).toBe(201);
-      uploadUrl = `/api/algorithm/facilitydatasource/${created.json().id}/file`;
+      uploadUrl = `/api/algorithm/facilitydatasource/${await createCsvDataSource(server, facilityId)}/file`;
     });
 
     /** A logger file of `days` days a minute apart, 20 channels, never uploaded before. */

@@ -4,7 +4,7 @@ import { readOriginal } from '../src/features/files/import';
 import { OFF_THREAD_MIN_BYTES } from '../src/features/files/parse-off-thread';
 import { readRawSamples } from '../src/features/files/samples';
 import { startTestServer, type TestServer } from './harness';
-import { CSV_CONFIGURATION, csvFile, ingestionCounts, sendFile } from './upload-helpers';
+import { CSV_CONFIGURATION, createCsvDataSource, csvFile, ingestionCounts, sendFile } from './upload-helpers';
 
 let server: TestServer;
 let facilityId: string;
@@ -32,18 +32,7 @@ const upload = (fileName: string, content: Buffer | string, username = 'admin') 
 beforeAll(async () => {
   server = await startTestServer();
   facilityId = server.seed.facilityIds.atlantic_meridian!;
-  const admin = await server.as('admin');
-  const created = await admin.post(`/api/algorithm/facility/${facilityId}/datasource`, {
-    name: 'Logger',
-    dataSourceReaderId: 'delimited-text',
-    dataSourceReaderConfiguration: CSV_CONFIGURATION,
-    measureFrequencyInSeconds: 60,
-    utcTimezoneOffsetInMinutes: 60,
-    note: '',
-    isPrimary: true,
-  });
-  expect(created.statusCode).toBe(201);
-  dataSourceId = created.json().id;
+  dataSourceId = await createCsvDataSource(server, facilityId, { utcTimezoneOffsetInMinutes: 60 });
   uploadUrl = `/api/algorithm/facilitydatasource/${dataSourceId}/file`;
 });
 afterAll(async () => {

@@ -49,3 +49,18 @@ export const CSV_CONFIGURATION = JSON.stringify({
   timestampColumns: ['Timestamp'],
   timestampFormat: 'YYYY-MM-DD HH:mm:ss',
 });
+
+/** Creates a primary data source of the default delimited reader (one sample a minute) as the SystemAdmin; answers its id. */
+export async function createCsvDataSource(server: TestServer, facilityId: string, overrides: { utcTimezoneOffsetInMinutes?: number } = {}): Promise<string> {
+  const created = await (await server.as('admin')).post(`/api/algorithm/facility/${facilityId}/datasource`, {
+    name: 'Logger',
+    dataSourceReaderId: 'delimited-text',
+    dataSourceReaderConfiguration: CSV_CONFIGURATION,
+    measureFrequencyInSeconds: 60,
+    utcTimezoneOffsetInMinutes: overrides.utcTimezoneOffsetInMinutes ?? 0,
+    note: '',
+    isPrimary: true,
+  });
+  if (created.statusCode !== 201) throw new Error(`data source not created: ${created.body}`);
+  return created.json().id as string;
+}
