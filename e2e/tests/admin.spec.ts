@@ -359,7 +359,7 @@ test.describe('8. messages admin', () => {
 });
 
 test.describe('9. service documents', () => {
-  test('SystemAdmin uploads; a User sees it grouped by ship with "No date" and "N/A", and downloads it', async ({ page, browser }) => {
+  test('SystemAdmin uploads; a User sees it grouped by ship with "No date" and "N/A", and downloads it; the SystemAdmin deletes it', async ({ page, browser }) => {
     await signInAs(page, 'admin', '/service/documents');
     const [ship] = await shipOf(page, 'Southern Cross Tankers');
     await page.getByRole('button', { name: 'Upload document' }).click();
@@ -393,6 +393,16 @@ test.describe('9. service documents', () => {
     await expect(other.getByRole('table', { name: 'Documents' })).toBeVisible();
     await expect(other.getByText(fileName)).toHaveCount(0);
     await other.close();
+
+    // The SystemAdmin deletes it after a confirmation; it is gone from the list.
+    await page.reload();
+    const adminRow = page.getByRole('table', { name: 'Documents' }).getByRole('row', { name: new RegExp(fileName) });
+    await adminRow.getByRole('button', { name: 'Delete document' }).click();
+    const confirm = page.getByRole('dialog');
+    await expect(confirm).toContainText(`Delete the document "${fileName}"? It cannot be restored.`);
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await expect(notification(page)).toHaveText('Document was deleted successfully!');
+    await expect(page.getByText(fileName)).toHaveCount(0);
   });
 });
 
