@@ -22,3 +22,19 @@ export async function audit(db: Kysely<Database>, entry: AuditEntry): Promise<vo
     })
     .execute();
 }
+
+/**
+ * A change and its audit entry by the caller, committed together: a server stopped in between leaves neither
+ * (faults.test.ts kills it there).
+ */
+export async function auditedChange(
+  db: Kysely<Database>,
+  caller: { userId: string; organizationId: string },
+  entry: Omit<AuditEntry, 'userId' | 'organizationId'>,
+  change: (trx: Kysely<Database>) => Promise<unknown>,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await change(trx);
+    await audit(trx, { userId: caller.userId, organizationId: caller.organizationId, ...entry });
+  });
+}

@@ -22,7 +22,7 @@ import type { Database } from '../../db/schema';
 import { badRequest, conflict, forbidden, notFound } from '../../errors';
 import type { Caller } from '../access/caller';
 import { assertFacilityVisible, canManageOrganization, isSystemAdmin, isUuid, organizationFacilityIds, requireManageOrganization, requireSystemAdmin } from '../access/policy';
-import { audit } from '../audit/audit';
+import { audit, auditedChange } from '../audit/audit';
 import { findOrganization, listOrganizations, organizationDetail, organizationUsers } from './queries';
 
 const noContent = { 204: z.null() };
@@ -155,7 +155,7 @@ export async function organizationRoutes(app: FastifyInstance) {
         ? await db.selectFrom('organization_links').select('linked_organization_id').where('organization_id', '=', id).where('linked_organization_id', '=', otherId).executeTakeFirst()
         : undefined;
       if (!link) throw notFound('Organization not found');
-      await db.transaction().execute(async (trx) => {
+      await auditedChange(db, caller, { action: 'organization.unlink', subject: id, detail: { linkedOrganizationId: otherId } }, async (trx) => {
         await trx
           .deleteFrom('organization_links')
           .where((eb) =>
@@ -169,7 +169,6 @@ export async function organizationRoutes(app: FastifyInstance) {
         const owned = async (owner: string) => (await trx.selectFrom('facilities').select('id').where('primary_organization_id', '=', owner).execute()).map((f) => f.id);
         await removeOrganizationAccess(trx, otherId, await owned(id));
         await removeOrganizationAccess(trx, id, await owned(otherId));
-        await audit(trx, { userId: caller.userId, organizationId: caller.organizationId, action: 'organization.unlink', subject: id, detail: { linkedOrganizationId: otherId } });
       });
       return reply.code(204).send(null);
     },
@@ -194,10 +193,8 @@ export async function organizationRoutes(app: FastifyInstance) {
       const caller = request.caller!;
       const { userId, facilityId } = request.params;
       const user = await userFacilityLink(caller, userId, facilityId);
-      // An access change and its audit entry commit together (faults.test.ts kills the server in between).
-      await db.transaction().execute(async (trx) => {
+      await auditedChange(db, caller, { action: 'access.user.grant', subject: facilityId, detail: { userId, organizationId: user.organization_id } }, async (trx) => {
         await trx.insertInto('user_facility_access').values({ user_id: userId, facility_id: facilityId }).onConflict((oc) => oc.doNothing()).execute();
-        await audit(trx, { userId: caller.userId, organizationId: caller.organizationId, action: 'access.user.grant', subject: facilityId, detail: { userId, organizationId: user.organization_id } });
       });
       return reply.code(204).send(null);
     },
@@ -210,9 +207,8 @@ export async function organizationRoutes(app: FastifyInstance) {
       const caller = request.caller!;
       const { userId, facilityId } = request.params;
       const user = await userFacilityLink(caller, userId, facilityId);
-      await db.transaction().execute(async (trx) => {
+      await auditedChange(db, caller, { action: 'access.user.revoke', subject: facilityId, detail: { userId, organizationId: user.organization_id } }, async (trx) => {
         await trx.deleteFrom('user_facility_access').where('user_id', '=', userId).where('facility_id', '=', facilityId).execute();
-        await audit(trx, { userId: caller.userId, organizationId: caller.organizationId, action: 'access.user.revoke', subject: facilityId, detail: { userId, organizationId: user.organization_id } });
       });
       return reply.code(204).send(null);
     },
@@ -233,9 +229,8 @@ export async function organizationRoutes(app: FastifyInstance) {
         ? await db.selectFrom('organization_links').select('linked_organization_id').where('organization_id', '=', facility.primary_organization_id).where('linked_organization_id', '=', orgId).executeTakeFirst()
         : undefined;
       if (!linked) throw notFound('Organization not found');
-      await db.transaction().execute(async (trx) => {
+      await auditedChange(db, caller, { action: 'access.organization.grant', subject: facilityId, detail: { organizationId: orgId } }, async (trx) => {
         await trx.insertInto('organization_facility_access').values({ organization_id: orgId, facility_id: facilityId }).onConflict((oc) => oc.doNothing()).execute();
-        await audit(trx, { userId: caller.userId, organizationId: caller.organizationId, action: 'access.organization.grant', subject: facilityId, detail: { organizationId: orgId } });
       });
       return reply.code(204).send(null);
     },
@@ -255,9 +250,8 @@ export async function organizationRoutes(app: FastifyInstance) {
         ? await db.selectFrom('organization_facility_access').select('organization_id').where('organization_id', '=', orgId).where('facility_id', '=', facilityId).executeTakeFirst()
         : undefined;
       if (!share) throw notFound('Organization not found');
-      await db.transaction().execute(async (trx) => {
+      await auditedChange(db, caller, { action: 'access.organization.revoke', subject: facilityId, detail: { organizationId: orgId } }, async (trx) => {
         await removeOrganizationAccess(trx, orgId, [facilityId]);
-        await audit(trx, { userId: caller.userId, organizationId: caller.organizationId, action: 'access.organization.revoke', subject: facilityId, detail: { organizationId: orgId } });
       });
       return reply.code(204).send(null);
     },
@@ -287,7 +281,7 @@ export async function organizationRoutes(app: FastifyInstance) {
       requireSystemAdmin(caller);
       const target = await findOrganization(db, orgId);
       if (target.id === facility.primary_organization_id) throw badRequest('The ship already belongs to this organization');
-      await db.transaction().execute(async (trx) => {
+      await auditedChange(db, caller, { action: 'facility.transfer', subject: facilityId, detail: { from: facility.primary_organization_id, to: target.id } }, async (trx) => {
         await trx.updateTable('facilities').set({ primary_organization_id: target.id }).where('id', '=', facilityId).execute();
         // Irreversible: the old owner and every secondary organization lose the ship, with their users.
         await trx.deleteFrom('organization_facility_access').where('facility_id', '=', facilityId).execute();
@@ -296,7 +290,6 @@ export async function organizationRoutes(app: FastifyInstance) {
           .where('facility_id', '=', facilityId)
           .where('user_id', 'not in', trx.selectFrom('users').select('id').where('organization_id', '=', target.id))
           .execute();
-        await audit(trx, { userId: caller.userId, organizationId: caller.organizationId, action: 'facility.transfer', subject: facilityId, detail: { from: facility.primary_organization_id, to: target.id } });
       });
       return { id: target.id, name: target.name };
     },
