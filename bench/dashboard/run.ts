@@ -16,14 +16,12 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 // kysely is a dependency of apps/api only (bench/package.json stays as it is).
 import { sql } from 'kysely';
-import { DEFAULT_REPORT_KPIS } from '@portal/formula';
 import { REPORT_CODES } from '@portal/contracts/reports';
 import { openDatabase } from '../../apps/api/src/db/connection';
 import { seedPlatform } from '../../apps/api/src/db/seed';
-import { refreshDailyRollup } from '../../apps/api/src/features/reports/rollup';
 import { reportFieldValueSources } from '../../apps/api/src/features/reports/sources';
 import { resetPostgres, startTestServer } from '../../apps/api/test/harness';
-import { SYNTHETIC_REPORT_VALUES, syntheticRandom } from '../shared/synthetic-values';
+import { fillSyntheticReportValues } from '../shared/synthetic-values';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SHIPS = 100;
@@ -40,7 +38,6 @@ const seconds = Number(arg('--seconds') ?? 10);
 const databaseUrl = process.env.DATABASE_URL;
 if (!databaseUrl) throw new Error('Set DATABASE_URL to a PostgreSQL database of your own');
 
-const VALUES = SYNTHETIC_REPORT_VALUES;
 
 async function main() {
   const database = reuse ? await openDatabase({ databaseUrl, dataDir: 'memory://', poolSize: 10 }) : undefined;
@@ -52,25 +49,7 @@ async function main() {
   const { computed } = await reportFieldValueSources(db);
 
   const existing = await sql<{ n: number }>`select count(*)::int as n from report_values`.execute(db);
-  if (existing.rows[0]!.n === 0) {
-    const calcs = await db.selectFrom('report_field_calculations').select(['report_field_id', 'transform_algorithm']).where('report_field_id', 'in', computed).execute();
-    const kpiOf = (fieldId: string) => DEFAULT_REPORT_KPIS.find((k) => k.transformAlgorithm === calcs.find((c) => c.report_field_id === fieldId)?.transform_algorithm)!.key;
-    const started = Date.now();
-    for (const [i, ship] of ships.entries()) {
-      for (const [salt, fieldId] of computed.entries()) {
-        const value = VALUES[kpiOf(fieldId)]!(salt);
-        // About 3 % of the hours have no value.
-        await sql`
-          insert into report_values (facility_id, report_field_id, span_start, value)
-          select ${ship.id}::uuid, ${fieldId}::uuid, ts, case when ${syntheticRandom(salt + 50)} < 0.03 then null else ${value} end
-          from (select ${i}::int as n) f, generate_series(${YEAR.from}::timestamptz, ${YEAR.to}::timestamptz, interval '1 hour') ts`.execute(db);
-      }
-      await refreshDailyRollup(db, ship.id, 'all', new Date(YEAR.from), new Date(YEAR.to));
-      if (i % 10 === 9) console.log(`filled ${i + 1}/${ships.length} ships (${((Date.now() - started) / 1000).toFixed(0)} s)`);
-    }
-    await sql`analyze report_values; analyze report_values_daily`.execute(db);
-    console.log(`fill: ${((Date.now() - started) / 1000).toFixed(0)} s`);
-  }
+  if (existing.rows[0]!.n === 0) await fillSyntheticReportValues(db, ships, YEAR);
   const counts = await sql<{ hourly: number; daily: number }>`select (select count(*) from report_values)::int as hourly, (select count(*) from report_values_daily)::int as daily`.execute(db);
 
   await server.close();

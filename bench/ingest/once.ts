@@ -4,33 +4,16 @@
  * import on PostgreSQL too (as on PGlite), to compare with storing it raw and compressing it after the answer.
  */
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { openDatabase } from '../../apps/api/src/db/connection';
 import { migrateToLatest } from '../../apps/api/src/db/migrate';
-import { createDataSource } from '../../apps/api/src/features/datasources/service';
 import { startParseWorker } from '../../apps/api/src/features/files/parse-off-thread';
 import { importUploadedFile, originalCompressionFor, originalsCompressed, readOriginal } from '../../apps/api/src/features/files/import';
 import { readRawSamples } from '../../apps/api/src/features/files/samples';
 import { parseDataFile } from '../../apps/api/src/readers/parse';
+import { argument, BENCH_CSV, BENCH_CSV_CONFIGURATION, prepareBenchShip } from './bench-file';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const argument = (name: string) => {
-  const at = process.argv.indexOf(name);
-  return at > 0 ? process.argv[at + 1] : undefined;
-};
-const configuration = {
-  delimiter: ',',
-  decimalSeparator: '.' as const,
-  headerRow: 1,
-  unitRow: null,
-  descriptionRow: null,
-  firstDataRow: 2,
-  timestampColumns: ['Timestamp'],
-  timestampFormat: 'YYYY-MM-DD HH:mm:ss',
-  encoding: 'utf-8' as const,
-};
-const content = readFileSync(path.join(here, '..', '.work', 'ingest-50ch-300000rows.csv'));
+const configuration = BENCH_CSV_CONFIGURATION;
+const content = readFileSync(BENCH_CSV);
 const url = argument('--postgres');
 if (url) {
   const reset = await openDatabase({ databaseUrl: url, dataDir: 'memory://', poolSize: 1 });
@@ -42,23 +25,13 @@ const database = await openDatabase(url ? { databaseUrl: url, dataDir: 'memory:/
 await migrateToLatest(database.db);
 // As the API server does at start: the parse worker is ready before the first upload.
 await startParseWorker();
-const org = await database.db.insertInto('organizations').values({ name: 'Bench', link_key: 'BENCH01', email: null, phone: null }).returning('id').executeTakeFirstOrThrow();
-const facility = await database.db.insertInto('facilities').values({ name: 'Bench ship', primary_organization_id: org.id }).returning('id').executeTakeFirstOrThrow();
-const dataSourceId = await createDataSource(database.db, facility.id, {
-  name: 'Bench',
-  dataSourceReaderId: 'delimited-text',
-  dataSourceReaderConfiguration: JSON.stringify(configuration),
-  measureFrequencyInSeconds: 1,
-  utcTimezoneOffsetInMinutes: 0,
-  note: '',
-  isPrimary: true,
-});
+const { facilityId, dataSourceId } = await prepareBenchShip(database);
 /** Reads the import back: the original byte for byte and every sample bit for bit. */
 async function verify(dataFileId: string): Promise<void> {
-  const original = await readOriginal(database.db, facility.id, dataFileId);
+  const original = await readOriginal(database.db, facilityId, dataFileId);
   if (!original?.equals(content)) throw new Error('the original read back differs');
   const parsed = await parseDataFile({ fileName: 'bench.csv', content }, { readerId: 'delimited-text', configuration }, { utcTimezoneOffsetInMinutes: 0 });
-  const [stored] = await readRawSamples(database.db, facility.id, { from: parsed.timeStampMin, to: parsed.timeStampMax });
+  const [stored] = await readRawSamples(database.db, facilityId, { from: parsed.timeStampMin, to: parsed.timeStampMax });
   const same = (a: Float64Array, b: Float64Array | undefined) => b !== undefined && a.length === b.length && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
   if (!stored || !same(parsed.timestamps, stored.timestamps)) throw new Error('timestamps read back differ');
   for (const c of parsed.channels) if (!same(c.values, stored.columns[c.channel])) throw new Error(`${c.channel} read back differs`);
@@ -70,7 +43,7 @@ for (let i = 0; i < Number(argument('--runs') ?? 1); i++) {
   const timings: Record<string, number> = {};
   // As the upload route does: on PostgreSQL the original is stored raw and compressed afterwards by a worker.
   const originalCompression = process.env.INLINE ? 'inline' : originalCompressionFor(database.kind);
-  const result = await importUploadedFile(database.db, { facilityId: facility.id, dataSourceId, fileName: 'bench.csv', content, importedBy: null, timings, originalCompression });
+  const result = await importUploadedFile(database.db, { facilityId: facilityId, dataSourceId, fileName: 'bench.csv', content, importedBy: null, timings, originalCompression });
   const s = (performance.now() - t0) / 1000;
   if (result.ids.length !== 1) throw new Error(result.errorMessages.join('; '));
   console.log(`${url ? 'postgres' : 'pglite'}: ${s.toFixed(2)} s, ${(content.length / 1e6 / s).toFixed(0)} MB/s; ${Object.entries(timings).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')} ms`);
@@ -81,6 +54,6 @@ for (let i = 0; i < Number(argument('--runs') ?? 1); i++) {
     console.log(`  then compressing the original after the answer: ${((performance.now() - c0) / 1000).toFixed(2)} s`);
     if (process.argv.includes('--verify')) await verify(result.ids[0]!);
   }
-  await database.db.deleteFrom('data_files').where('facility_id', '=', facility.id).execute();
+  await database.db.deleteFrom('data_files').where('facility_id', '=', facilityId).execute();
 }
 await database.close();

@@ -11,16 +11,11 @@ import { fileURLToPath } from 'node:url';
 import Papa from 'papaparse';
 import { inferSchema, initParser } from 'udsv';
 import { parseDataFile } from '../../apps/api/src/readers/parse';
+import { argument, BENCH_CSV_CONFIGURATION, WORK_DIR } from './bench-file';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const workDir = path.join(here, '..', '.work');
+const workDir = WORK_DIR;
 const CHANNELS = 50;
 const RUNS = 3;
-
-function argument(name: string): string | undefined {
-  const at = process.argv.indexOf(name);
-  return at > 0 ? process.argv[at + 1] : undefined;
-}
 
 /** Deterministic pseudo-random numbers so every run parses the same file. */
 function generator(seed: number) {
@@ -57,17 +52,7 @@ async function generate(file: string, rows: number): Promise<void> {
   await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
 }
 
-const configuration = {
-  delimiter: ',',
-  decimalSeparator: '.' as const,
-  headerRow: 1,
-  unitRow: null,
-  descriptionRow: null,
-  firstDataRow: 2,
-  timestampColumns: ['Timestamp'],
-  timestampFormat: 'YYYY-MM-DD HH:mm:ss',
-  encoding: 'utf-8' as const,
-};
+const configuration = BENCH_CSV_CONFIGURATION;
 
 const parsers: Record<string, (content: Buffer) => Promise<number>> = {
   async ours(content) {

@@ -10,53 +10,20 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { constants as zlibConstants, gzip } from 'node:zlib';
 import Papa from 'papaparse';
 import { inferSchema, initParser } from 'udsv';
 import { openDatabase, type DatabaseHandle } from '../../apps/api/src/db/connection';
 import { migrateToLatest } from '../../apps/api/src/db/migrate';
-import { createDataSource } from '../../apps/api/src/features/datasources/service';
 import { startParseWorker } from '../../apps/api/src/features/files/parse-off-thread';
 import { importUploadedFile, originalCompressionFor, originalsCompressed } from '../../apps/api/src/features/files/import';
 import { parseDataFile } from '../../apps/api/src/readers/parse';
+import { argument, BENCH_CSV, BENCH_CSV_CONFIGURATION, prepareBenchShip } from './bench-file';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const file = path.join(here, '..', '.work', 'ingest-50ch-300000rows.csv');
+const file = BENCH_CSV;
+const configuration = BENCH_CSV_CONFIGURATION;
 const RUNS = 3;
-const argument = (name: string) => {
-  const at = process.argv.indexOf(name);
-  return at > 0 ? process.argv[at + 1] : undefined;
-};
-const configuration = {
-  delimiter: ',',
-  decimalSeparator: '.' as const,
-  headerRow: 1,
-  unitRow: null,
-  descriptionRow: null,
-  firstDataRow: 2,
-  timestampColumns: ['Timestamp'],
-  timestampFormat: 'YYYY-MM-DD HH:mm:ss',
-  encoding: 'utf-8' as const,
-};
-
-async function prepare(database: DatabaseHandle): Promise<{ facilityId: string; dataSourceId: string }> {
-  await migrateToLatest(database.db);
-  const org = await database.db.insertInto('organizations').values({ name: `Bench ${Date.now()}`, link_key: 'BENCH01', email: null, phone: null }).returning('id').executeTakeFirstOrThrow();
-  const facility = await database.db.insertInto('facilities').values({ name: 'Bench ship', primary_organization_id: org.id }).returning('id').executeTakeFirstOrThrow();
-  const dataSourceId = await createDataSource(database.db, facility.id, {
-    name: 'Bench',
-    dataSourceReaderId: 'delimited-text',
-    dataSourceReaderConfiguration: JSON.stringify(configuration),
-    measureFrequencyInSeconds: 1,
-    utcTimezoneOffsetInMinutes: 0,
-    note: '',
-    isPrimary: true,
-  });
-  return { facilityId: facility.id, dataSourceId };
-}
 
 const best = (times: number[]) => Math.min(...times);
 const median = (times: number[]) => [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
@@ -76,7 +43,8 @@ async function timeIt(run: () => Promise<unknown>, after?: () => Promise<unknown
 const deferredCompression: number[] = [];
 
 async function endToEnd(database: DatabaseHandle, content: Buffer): Promise<number[]> {
-  const { facilityId, dataSourceId } = await prepare(database);
+  await migrateToLatest(database.db);
+  const { facilityId, dataSourceId } = await prepareBenchShip(database);
   // As the upload route does: on PostgreSQL the original is stored raw and compressed afterwards by a worker.
   const originalCompression = originalCompressionFor(database.kind);
   return timeIt(

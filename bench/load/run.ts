@@ -21,17 +21,14 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 // kysely is a dependency of apps/api only (bench/package.json stays as it is).
 import { sql, type Kysely } from 'kysely';
-import { DEFAULT_REPORT_KPIS } from '@portal/formula';
 import { REPORT_CODES } from '@portal/contracts/reports';
 import { openDatabase } from '../../apps/api/src/db/connection';
 import type { Database } from '../../apps/api/src/db/schema';
 import { DEMO_USERS, seedPlatform } from '../../apps/api/src/db/seed';
-import { refreshDailyRollup } from '../../apps/api/src/features/reports/rollup';
-import { reportFieldValueSources } from '../../apps/api/src/features/reports/sources';
 import { prepareShips } from '../../apps/api/test/execution-fixtures';
 import { resetPostgres, startTestServer } from '../../apps/api/test/harness';
 import { call, killAll, rssMegabytes, signInOverHttp, spawnServer, waitUntilServing } from '../../apps/api/test/processes';
-import { SYNTHETIC_REPORT_VALUES, syntheticRandom } from '../shared/synthetic-values';
+import { fillSyntheticReportValues } from '../shared/synthetic-values';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SHIPS = 100;
@@ -54,7 +51,6 @@ const port = Number(arg('--port') ?? 18450);
 const databaseUrl = process.env.DATABASE_URL;
 if (!databaseUrl) throw new Error('Set DATABASE_URL to a PostgreSQL database of your own');
 
-const VALUES = SYNTHETIC_REPORT_VALUES;
 
 async function fillFleet(): Promise<void> {
   await resetPostgres(databaseUrl!);
@@ -62,23 +58,7 @@ async function fillFleet(): Promise<void> {
   const db = server.services.database.db;
   const seed = await seedPlatform(db, { ships: SHIPS });
   const ships = await db.selectFrom('facilities').select(['id', 'name']).orderBy('name').execute();
-  const { computed } = await reportFieldValueSources(db);
-  const calcs = await db.selectFrom('report_field_calculations').select(['report_field_id', 'transform_algorithm']).where('report_field_id', 'in', computed).execute();
-  const kpiOf = (fieldId: string) => DEFAULT_REPORT_KPIS.find((k) => k.transformAlgorithm === calcs.find((c) => c.report_field_id === fieldId)?.transform_algorithm)!.key;
-  const started = Date.now();
-  for (const [i, ship] of ships.entries()) {
-    for (const [salt, fieldId] of computed.entries()) {
-      const value = VALUES[kpiOf(fieldId)]!(salt);
-      await sql`
-        insert into report_values (facility_id, report_field_id, span_start, value)
-        select ${ship.id}::uuid, ${fieldId}::uuid, ts, case when ${syntheticRandom(salt + 50)} < 0.03 then null else ${value} end
-        from (select ${i}::int as n) f, generate_series(${YEAR.from}::timestamptz, ${YEAR.to}::timestamptz, interval '1 hour') ts`.execute(db);
-    }
-    await refreshDailyRollup(db, ship.id, 'all', new Date(YEAR.from), new Date(YEAR.to));
-    if (i % 10 === 9) console.log(`filled ${i + 1}/${ships.length} ships (${((Date.now() - started) / 1000).toFixed(0)} s)`);
-  }
-  await sql`analyze report_values; analyze report_values_daily`.execute(db);
-  console.log(`report values: ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  await fillSyntheticReportValues(db, ships, YEAR);
   const executed = Object.fromEntries(Object.entries(seed.facilityIds).slice(0, EXECUTED_SHIPS));
   const t0 = Date.now();
   await prepareShips(db, executed, EXECUTION_DAYS, EXECUTION_UNTIL);

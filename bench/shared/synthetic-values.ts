@@ -1,4 +1,8 @@
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { DEFAULT_REPORT_KPIS } from '@portal/formula';
+import type { Database } from '../../apps/api/src/db/schema';
+import { refreshDailyRollup } from '../../apps/api/src/features/reports/rollup';
+import { reportFieldValueSources } from '../../apps/api/src/features/reports/sources';
 
 /**
  * Believable hourly values of every default report KPI, generated in SQL for the dashboard and load
@@ -19,3 +23,27 @@ export const SYNTHETIC_REPORT_VALUES: Record<string, (salt: number) => ReturnTyp
   ExtraRemovalOfSulfur: (s) => sql`0.01 + ${syntheticRandom(s)} * 0.02`,
   CO2Reduction: (s) => sql`0.05 + ${syntheticRandom(s)} * 0.05`,
 };
+
+/**
+ * Fills a period of hourly report values for every computed default report field of every ship (about 3 % of the
+ * hours without a value), then the daily roll-up, and analyzes the tables; logs progress every 10 ships.
+ */
+export async function fillSyntheticReportValues(db: Kysely<Database>, ships: readonly { id: string }[], period: { from: string; to: string }): Promise<void> {
+  const { computed } = await reportFieldValueSources(db);
+  const calcs = await db.selectFrom('report_field_calculations').select(['report_field_id', 'transform_algorithm']).where('report_field_id', 'in', computed).execute();
+  const kpiOf = (fieldId: string) => DEFAULT_REPORT_KPIS.find((k) => k.transformAlgorithm === calcs.find((c) => c.report_field_id === fieldId)?.transform_algorithm)!.key;
+  const started = Date.now();
+  for (const [i, ship] of ships.entries()) {
+    for (const [salt, fieldId] of computed.entries()) {
+      const value = SYNTHETIC_REPORT_VALUES[kpiOf(fieldId)]!(salt);
+      await sql`
+        insert into report_values (facility_id, report_field_id, span_start, value)
+        select ${ship.id}::uuid, ${fieldId}::uuid, ts, case when ${syntheticRandom(salt + 50)} < 0.03 then null else ${value} end
+        from (select ${i}::int as n) f, generate_series(${period.from}::timestamptz, ${period.to}::timestamptz, interval '1 hour') ts`.execute(db);
+    }
+    await refreshDailyRollup(db, ship.id, 'all', new Date(period.from), new Date(period.to));
+    if (i % 10 === 9) console.log(`filled ${i + 1}/${ships.length} ships (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+  }
+  await sql`analyze report_values; analyze report_values_daily`.execute(db);
+  console.log(`report values: ${((Date.now() - started) / 1000).toFixed(0)} s`);
+}

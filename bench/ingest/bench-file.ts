@@ -1,0 +1,46 @@
+/**
+ * What the ingest benchmarks share: the delimited-reader configuration of the generated bench CSV
+ * (bench/ingest/parse.ts writes it), the command-line argument reader, and a bench ship with its data source.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { DatabaseHandle } from '../../apps/api/src/db/connection';
+import { createDataSource } from '../../apps/api/src/features/datasources/service';
+
+export const WORK_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '.work');
+/** The 100 MB, 50-channel bench file (made by `npx tsx bench/ingest/parse.ts`). */
+export const BENCH_CSV = path.join(WORK_DIR, 'ingest-50ch-300000rows.csv');
+
+export const BENCH_CSV_CONFIGURATION = {
+  delimiter: ',',
+  decimalSeparator: '.' as const,
+  headerRow: 1,
+  unitRow: null,
+  descriptionRow: null,
+  firstDataRow: 2,
+  timestampColumns: ['Timestamp'],
+  timestampFormat: 'YYYY-MM-DD HH:mm:ss',
+  encoding: 'utf-8' as const,
+};
+
+/** The value after `--name` on the command line. */
+export function argument(name: string): string | undefined {
+  const at = process.argv.indexOf(name);
+  return at > 0 ? process.argv[at + 1] : undefined;
+}
+
+/** An organization, a ship and its primary data source reading the bench CSV (one sample a second). */
+export async function prepareBenchShip(database: DatabaseHandle): Promise<{ facilityId: string; dataSourceId: string }> {
+  const org = await database.db.insertInto('organizations').values({ name: `Bench ${Date.now()}`, link_key: 'BENCH01', email: null, phone: null }).returning('id').executeTakeFirstOrThrow();
+  const facility = await database.db.insertInto('facilities').values({ name: 'Bench ship', primary_organization_id: org.id }).returning('id').executeTakeFirstOrThrow();
+  const dataSourceId = await createDataSource(database.db, facility.id, {
+    name: 'Bench',
+    dataSourceReaderId: 'delimited-text',
+    dataSourceReaderConfiguration: JSON.stringify(BENCH_CSV_CONFIGURATION),
+    measureFrequencyInSeconds: 1,
+    utcTimezoneOffsetInMinutes: 0,
+    note: '',
+    isPrimary: true,
+  });
+  return { facilityId: facility.id, dataSourceId };
+}
