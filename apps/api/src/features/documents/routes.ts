@@ -15,6 +15,7 @@ import {
 } from '@portal/contracts/documents';
 import { DAY_MS } from '@portal/contracts/rules';
 import { AppError, badRequest, notFound } from '../../errors';
+import type { Caller } from '../access/caller';
 import { assertFacilityVisible, facilityVisibleTo, isUuid, requireSystemAdmin } from '../access/policy';
 import { audit } from '../audit/audit';
 import { attachmentDisposition } from './content-disposition';
@@ -128,21 +129,20 @@ export async function documentRoutes(app: FastifyInstance) {
     },
   );
 
+  /** Documents of the ships the caller sees: a foreign document is not found, as if it did not exist. */
+  const visibleDocuments = (caller: Caller) => db.selectFrom('facility_documents as d').where(facilityVisibleTo(db, caller, sql.ref('d.facility_id')));
+  const found = <T>(document: T | undefined): T => {
+    if (!document) throw notFound(DOCUMENT_MESSAGES.notFound);
+    return document;
+  };
+
   server.post(
     '/api/facilities/documents/download',
     { schema: { tags, body: documentDownloadBodySchema } },
     async (request, reply) => {
       const caller = request.caller!;
       const { fileRef } = request.body;
-      const document = isUuid(fileRef)
-        ? await db
-            .selectFrom('facility_documents as d')
-            .select(['d.file_name', 'd.content_type', 'd.content'])
-            .where('d.file_ref', '=', fileRef)
-            .where(facilityVisibleTo(db, caller, sql.ref('d.facility_id')))
-            .executeTakeFirst()
-        : undefined;
-      if (!document) throw notFound(DOCUMENT_MESSAGES.notFound);
+      const document = found(isUuid(fileRef) ? await visibleDocuments(caller).select(['d.file_name', 'd.content_type', 'd.content']).where('d.file_ref', '=', fileRef).executeTakeFirst() : undefined);
       return reply
         .header('content-type', document.content_type)
         .header('content-disposition', attachmentDisposition(document.file_name))
@@ -158,15 +158,7 @@ export async function documentRoutes(app: FastifyInstance) {
       const caller = request.caller!;
       const { fileId } = request.params;
       // A document of a ship the caller does not see is not revealed (404); one the caller sees is SystemAdmin's (403).
-      const document = isUuid(fileId)
-        ? await db
-            .selectFrom('facility_documents as d')
-            .select(['d.id', 'd.file_ref', 'd.file_name', 'd.facility_id'])
-            .where('d.id', '=', fileId)
-            .where(facilityVisibleTo(db, caller, sql.ref('d.facility_id')))
-            .executeTakeFirst()
-        : undefined;
-      if (!document) throw notFound(DOCUMENT_MESSAGES.notFound);
+      const document = found(isUuid(fileId) ? await visibleDocuments(caller).select(['d.id', 'd.file_ref', 'd.file_name', 'd.facility_id']).where('d.id', '=', fileId).executeTakeFirst() : undefined);
       requireSystemAdmin(caller);
       // The bytes live in the row (facility_documents.content), so they go with it.
       const deleted = await db.deleteFrom('facility_documents').where('id', '=', document.id).returning('id').executeTakeFirst();
