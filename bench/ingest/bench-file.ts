@@ -29,6 +29,12 @@ export function argument(name: string): string | undefined {
   return at > 0 ? process.argv[at + 1] : undefined;
 }
 
+/** Deletes the bench ship's imported files with their samples and originals (between runs). */
+export async function deleteBenchFiles(database: DatabaseHandle, facilityId: string): Promise<void> {
+  const deleted = await database.db.deleteFrom('data_files').where('facility_id', '=', facilityId).returning('id').execute();
+  await database.originals.removeDeleted(deleted.map((f) => ({ facilityId, dataFileId: f.id })));
+}
+
 /** An organization, a ship and its primary data source reading the bench CSV (one sample a second). */
 export async function prepareBenchShip(database: DatabaseHandle): Promise<{ facilityId: string; dataSourceId: string }> {
   const org = await database.db.insertInto('organizations').values({ name: `Bench ${Date.now()}`, link_key: 'BENCH01', email: null, phone: null }).returning('id').executeTakeFirstOrThrow();

@@ -1,16 +1,17 @@
 /**
  * One end-to-end import of the 100 MB bench CSV (for profiling: `node --cpu-prof --import tsx bench/ingest/once.ts`).
- * Run: npx tsx bench/ingest/once.ts [--postgres URL] [--runs N] [--verify]; INLINE=1 gzips the original during the
- * import on PostgreSQL too (as on PGlite), to compare with storing it raw and compressing it after the answer.
+ * Run: npx tsx bench/ingest/once.ts [--postgres URL | --data-dir DIR] [--runs N] [--verify]; PGlite runs in memory
+ * unless --data-dir names its directory (as `npm start` runs it: on disk, the originals as files beside it).
  */
 import { readFileSync } from 'node:fs';
 import { openDatabase } from '../../apps/api/src/db/connection';
 import { migrateToLatest } from '../../apps/api/src/db/migrate';
 import { startParseWorker } from '../../apps/api/src/features/files/parse-off-thread';
-import { importUploadedFile, originalCompressionFor, originalsCompressed, readOriginal } from '../../apps/api/src/features/files/import';
+import { importUploadedFile } from '../../apps/api/src/features/files/import';
+import { originalsCompressed } from '../../apps/api/src/db/originals';
 import { readRawSamples } from '../../apps/api/src/features/files/samples';
 import { parseDataFile } from '../../apps/api/src/readers/parse';
-import { argument, BENCH_CSV, BENCH_CSV_CONFIGURATION, prepareBenchShip } from './bench-file';
+import { argument, BENCH_CSV, BENCH_CSV_CONFIGURATION, deleteBenchFiles, prepareBenchShip } from './bench-file';
 
 const configuration = BENCH_CSV_CONFIGURATION;
 const content = readFileSync(BENCH_CSV);
@@ -21,14 +22,15 @@ if (url) {
   await reset.db.schema.createSchema('public').execute();
   await reset.close();
 }
-const database = await openDatabase(url ? { databaseUrl: url, dataDir: 'memory://' } : { dataDir: 'memory://' });
+// PGlite as `npm start` runs it (a data directory on disk) with --data-dir, else in memory.
+const database = await openDatabase(url ? { databaseUrl: url, dataDir: 'memory://' } : { dataDir: argument('--data-dir') ?? 'memory://' });
 await migrateToLatest(database.db);
 // As the API server does at start: the parse worker is ready before the first upload.
 await startParseWorker();
 const { facilityId, dataSourceId } = await prepareBenchShip(database);
 /** Reads the import back: the original byte for byte and every sample bit for bit. */
 async function verify(dataFileId: string): Promise<void> {
-  const original = await readOriginal(database.db, facilityId, dataFileId);
+  const original = await database.originals.read(database.db, { facilityId, dataFileId });
   if (!original?.equals(content)) throw new Error('the original read back differs');
   const parsed = await parseDataFile({ fileName: 'bench.csv', content }, { readerId: 'delimited-text', configuration }, { utcTimezoneOffsetInMinutes: 0 });
   const [stored] = await readRawSamples(database.db, facilityId, { from: parsed.timeStampMin, to: parsed.timeStampMax });
@@ -41,19 +43,16 @@ async function verify(dataFileId: string): Promise<void> {
 for (let i = 0; i < Number(argument('--runs') ?? 1); i++) {
   const t0 = performance.now();
   const timings: Record<string, number> = {};
-  // As the upload route does: on PostgreSQL the original is stored raw and compressed afterwards by a worker.
-  const originalCompression = process.env.INLINE ? 'inline' : originalCompressionFor(database.kind);
-  const result = await importUploadedFile(database.db, { facilityId: facilityId, dataSourceId, fileName: 'bench.csv', content, importedBy: null, timings, originalCompression });
+  // As the upload route does: the original is stored raw and compressed after the answer.
+  const result = await importUploadedFile(database, { facilityId, dataSourceId, fileName: 'bench.csv', content, importedBy: null, timings });
   const s = (performance.now() - t0) / 1000;
   if (result.ids.length !== 1) throw new Error(result.errorMessages.join('; '));
   console.log(`${url ? 'postgres' : 'pglite'}: ${s.toFixed(2)} s, ${(content.length / 1e6 / s).toFixed(0)} MB/s; ${Object.entries(timings).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')} ms`);
   if (process.argv.includes('--verify')) await verify(result.ids[0]!);
-  if (originalCompression === 'deferred') {
-    const c0 = performance.now();
-    await originalsCompressed();
-    console.log(`  then compressing the original after the answer: ${((performance.now() - c0) / 1000).toFixed(2)} s`);
-    if (process.argv.includes('--verify')) await verify(result.ids[0]!);
-  }
-  await database.db.deleteFrom('data_files').where('facility_id', '=', facilityId).execute();
+  const c0 = performance.now();
+  await originalsCompressed();
+  console.log(`  then compressing the original after the answer: ${((performance.now() - c0) / 1000).toFixed(2)} s`);
+  if (process.argv.includes('--verify')) await verify(result.ids[0]!);
+  await deleteBenchFiles(database, facilityId);
 }
 await database.close();

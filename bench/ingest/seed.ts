@@ -21,7 +21,7 @@ const seeded = await seedPlatform(database.db, { ships });
 const started = performance.now();
 const perShip = new Map<string, number>();
 let last = started;
-const result = await seedDemoData(database.db, {
+const result = await seedDemoData(database, {
   facilityIds: seeded.facilityIds,
   days,
   onProgress: ({ ship }) => {

@@ -18,7 +18,8 @@ import { demoShips, writeBigCsv } from '@portal/demo-fleet';
 import { openDatabase } from '../../apps/api/src/db/connection';
 import { migrateToLatest } from '../../apps/api/src/db/migrate';
 import { createDataSource } from '../../apps/api/src/features/datasources/service';
-import { importUploadedFile, originalCompressionFor, originalsCompressed } from '../../apps/api/src/features/files/import';
+import { importUploadedFile } from '../../apps/api/src/features/files/import';
+import { originalsCompressed } from '../../apps/api/src/db/originals';
 import { startParseWorker } from '../../apps/api/src/features/files/parse-off-thread';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -99,7 +100,7 @@ async function main(): Promise<void> {
     isPrimary: true,
   });
 
-  // As the API server: the parse worker is running, and on PostgreSQL originals are compressed after each answer.
+  // As the API server: the parse worker is running, and originals are compressed after each file's commit.
   await startParseWorker();
   let peak = process.memoryUsage().rss;
   const rssBefore = peak;
@@ -107,14 +108,13 @@ async function main(): Promise<void> {
     peak = Math.max(peak, process.memoryUsage().rss);
   }, 50);
   const t0 = performance.now();
-  const result = await importUploadedFile(database.db, {
+  const result = await importUploadedFile(database, {
     facilityId: facility.id,
     dataSourceId,
     fileName: 'logs.zip',
     content: createReadStream(zipPath),
     importedBy: null,
     rules: { maxUploadBytes: 4 * 1024 ** 3, maxTotalUncompressedBytes: 4 * 1024 ** 3, maxEntryBytes: 1024 ** 3 },
-    originalCompression: originalCompressionFor(database.kind),
   });
   await originalsCompressed();
   const seconds = (performance.now() - t0) / 1000;

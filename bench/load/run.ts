@@ -61,7 +61,7 @@ async function fillFleet(): Promise<void> {
   await fillSyntheticReportValues(db, ships, YEAR);
   const executed = Object.fromEntries(Object.entries(seed.facilityIds).slice(0, EXECUTED_SHIPS));
   const t0 = Date.now();
-  await prepareShips(db, executed, EXECUTION_DAYS, EXECUTION_UNTIL);
+  await prepareShips(server.services.database, executed, EXECUTION_DAYS, EXECUTION_UNTIL);
   console.log(`logger files of ${EXECUTED_SHIPS} ships: ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   await server.close();
 }

@@ -62,7 +62,7 @@ async function runOnce(kind: string, ships: number): Promise<Row> {
 
   // The demo ships' data sources and channels (no files), then their logger files made up front: making them is the
   // demo fleet's work, not the portal's, so it is timed apart from the upload.
-  const configured = await seedDemoData(database.db, { facilityIds, days: 0, until: UNTIL });
+  const configured = await seedDemoData(database, { facilityIds, days: 0, until: UNTIL });
   if (configured.errors.length) throw new Error(configured.errors.slice(0, 3).join('\n'));
   let started = performance.now();
   const uploads: { facilityId: string; dataSourceId: string; fileName: string; content: Buffer }[] = [];
@@ -78,7 +78,7 @@ async function runOnce(kind: string, ships: number): Promise<Row> {
   started = performance.now();
   const errors: string[] = [];
   for (const [i, upload] of uploads.entries()) {
-    const imported = await importUploadedFile(database.db, { ...upload, importedBy: null });
+    const imported = await importUploadedFile(database, { ...upload, importedBy: null });
     errors.push(...imported.errorMessages);
     if ((i + 1) % 50 === 0) process.stdout.write(`\r  ${kind} ${ships} ship(s): ${i + 1}/${uploads.length} files imported`);
   }

@@ -57,7 +57,7 @@ async function importWeek(ship: DemoShip, facilityId: string): Promise<string[]>
     const { samples } = generateShipDay(ship, new Date(WEEK_START + d * DAY));
     samplesOf[ship.key]!.push(samples);
     const file = await writeSamplesFile(ship, samples);
-    const imported = await importUploadedFile(db, { facilityId, dataSourceId, fileName: file.fileName, content: file.content, importedBy: null });
+    const imported = await importUploadedFile(server.services.database, { facilityId, dataSourceId, fileName: file.fileName, content: file.content, importedBy: null });
     expect(imported.errorMessages).toEqual([]);
     ids.push(...imported.ids);
   }

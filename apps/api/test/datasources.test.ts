@@ -191,9 +191,9 @@ describe('demo seed', () => {
     const until = new Date(Date.UTC(2026, 2, 10));
     const keys = ['atlantic_meridian', 'coral_navigator'];
     const facilityIds = Object.fromEntries(keys.map((k) => [k, server.seed.facilityIds[k]!]));
-    const first = await seedDemoData(db, { facilityIds, days: 2, until });
+    const first = await seedDemoData(server.services.database, { facilityIds, days: 2, until });
     expect(first).toMatchObject({ dataSources: 2, channels: 50, files: 4, errors: [] });
-    const again = await seedDemoData(db, { facilityIds, days: 2, until });
+    const again = await seedDemoData(server.services.database, { facilityIds, days: 2, until });
     expect(again).toMatchObject({ dataSources: 0, files: 0 });
 
     const atlantic = demoShips().find((s) => s.key === 'atlantic_meridian')!;

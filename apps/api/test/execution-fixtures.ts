@@ -2,16 +2,17 @@ import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../src/db/schema';
 import { seedDemoData } from '../src/features/datasources/demo';
+import type { ImportTarget } from '../src/features/files/import';
 import { seedDefaultMeasurementCalculations } from '../src/features/calculations/seed';
 
 /** Demo-like data for execution tests: the demo ships' logger files of `days` days before `until`, imported through the upload service, with the default calculations approved. */
 export const UNTIL = new Date('2025-03-10T00:00:00.000Z');
 export const DAY = 86_400_000;
 
-export async function prepareShips(db: Kysely<Database>, facilityIds: Record<string, string>, days: number, until = UNTIL): Promise<void> {
-  const result = await seedDemoData(db, { facilityIds, days, until });
+export async function prepareShips(database: ImportTarget, facilityIds: Record<string, string>, days: number, until = UNTIL): Promise<void> {
+  const result = await seedDemoData(database, { facilityIds, days, until });
   if (result.errors.length) throw new Error(result.errors.join('\n'));
-  for (const id of Object.values(facilityIds)) await seedDefaultMeasurementCalculations(db, id, new Date('2000-01-01T00:00:00.000Z'));
+  for (const id of Object.values(facilityIds)) await seedDefaultMeasurementCalculations(database.db, id, new Date('2000-01-01T00:00:00.000Z'));
 }
 
 /** Everything stored for a ship, as comparable text: measurement chunks (hashed) and report values. */

@@ -40,7 +40,7 @@ beforeAll(async () => {
   for (const key of keys) ((await orgOf(server.seed.facilityIds[key]!)) === server.seed.organizationIds.north ? northKeys : southKeys).push(key);
   north = server.seed.facilityIds[northKeys[0]!]!;
   south = server.seed.facilityIds[southKeys[southKeys.length - 1]!]!;
-  await prepareShips(db, { [northKeys[0]!]: north, [southKeys[southKeys.length - 1]!]: south }, 2);
+  await prepareShips(server.services.database, { [northKeys[0]!]: north, [southKeys[southKeys.length - 1]!]: south }, 2);
   queue = await startJobs(server.services, { work: true, tuning: FAST_QUEUE });
 }, 120_000);
 

@@ -3,12 +3,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { strToU8, zipSync } from 'fflate';
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config';
-import { openDatabase } from '../src/db/connection';
-import type { Database } from '../src/db/schema';
+import { openDatabase, type DatabaseHandle } from '../src/db/connection';
 import { DEMO_USERS, seedPlatform } from '../src/db/seed';
 import { createServer } from '../src/server';
 import { PUBLIC_URL, signIn, startTestServer, type TestServer } from './harness';
@@ -26,20 +25,23 @@ const CHANNELS = Array.from({ length: 20 }, (_, i) => `CH${i + 1}`);
 const password = (username: string) => DEMO_USERS.find((u) => u.username === username)!.password;
 
 /** Everything an upload writes, and whether it is whole: each file with its original, timestamps and every channel; no part without its file; the ship's range covering its files. */
-async function ingestionState(db: Kysely<Database>, facilityId: string) {
-  const { rows } = await sql<{ files: number; files_without_original: number; files_without_timestamps: number; files_with_missing_channels: number; orphan_originals: number; orphan_timestamps: number; orphan_values: number }>`
+async function ingestionState({ db, originals }: Pick<DatabaseHandle, 'db' | 'originals'>, facilityId: string) {
+  const { rows } = await sql<{ files: number; files_without_timestamps: number; files_with_missing_channels: number; orphan_timestamps: number; orphan_values: number }>`
     select (select count(*) from data_files)::int as files,
-           (select count(*) from data_files f where not exists (select 1 from data_file_originals o where o.data_file_id = f.id))::int as files_without_original,
            (select count(*) from data_files f where not exists (select 1 from raw_timestamps t where t.data_file_id = f.id))::int as files_without_timestamps,
            (select count(*) from data_files f where (select count(*) from raw_values v where v.data_file_id = f.id) <> ${CHANNELS.length})::int as files_with_missing_channels,
-           (select count(*) from data_file_originals o where not exists (select 1 from data_files f where f.id = o.data_file_id))::int as orphan_originals,
            (select count(*) from raw_timestamps t where not exists (select 1 from data_files f where f.id = t.data_file_id))::int as orphan_timestamps,
            (select count(*) from raw_values v where not exists (select 1 from data_files f where f.id = v.data_file_id))::int as orphan_values`.execute(db);
   const range = await sql<{ stale: boolean }>`
     select coalesce(fa.data_timestamp_max is distinct from r.max or fa.data_timestamp_min is distinct from r.min, false) as stale
     from facilities fa, (select min(time_stamp_min) as min, max(time_stamp_max) as max from data_files where facility_id = ${facilityId} and has_samples) r
     where fa.id = ${facilityId}`.execute(db);
-  return { ...rows[0]!, stale_ship_range: range.rows[0]!.stale ? 1 : 0 };
+  // Originals are in the database on PostgreSQL, in files beside PGlite (db/originals.ts).
+  const fileIds = new Set((await db.selectFrom('data_files').select('id').execute()).map((f) => f.id));
+  const originalIds = new Set(await originals.storedFileIds(db));
+  const files_without_original = [...fileIds].filter((id) => !originalIds.has(id)).length;
+  const orphan_originals = [...originalIds].filter((id) => !fileIds.has(id)).length;
+  return { ...rows[0]!, files_without_original, orphan_originals, stale_ship_range: range.rows[0]!.stale ? 1 : 0 };
 }
 const WHOLE = { files_without_original: 0, files_without_timestamps: 0, files_with_missing_channels: 0, orphan_originals: 0, orphan_timestamps: 0, orphan_values: 0, stale_ship_range: 0 };
 
@@ -120,7 +122,7 @@ describe.skipIf(!DATABASE_URL)('faults on PostgreSQL', () => {
      * committed (the connection was lost after the commit): sending it again then says it is already imported.
      */
     const checkAfterCut = async (before: Awaited<ReturnType<typeof ingestionState>>, response: Awaited<ReturnType<typeof send>>, fileName: string, content: string) => {
-      const after = await ingestionState(db(), facilityId);
+      const after = await ingestionState(server.services.database, facilityId);
       expect(after).toEqual({ ...before, files: after.files, ...WHOLE });
       if (response.statusCode === 200) {
         expect(response.json().ids).toHaveLength(1);
@@ -130,7 +132,7 @@ describe.skipIf(!DATABASE_URL)('faults on PostgreSQL', () => {
       expect(response.statusCode).toBe(500);
       const again = await send(fileName, content);
       expect(again.statusCode).toBe(200);
-      expect(await ingestionState(db(), facilityId)).toEqual({ ...before, files: before.files + 1, ...WHOLE });
+      expect(await ingestionState(server.services.database, facilityId)).toEqual({ ...before, files: before.files + 1, ...WHOLE });
       if (after.files === before.files) {
         expect(again.json()).toEqual({ ids: [expect.any(String)], errorMessages: [] });
         return 'failed, nothing stored';
@@ -140,7 +142,7 @@ describe.skipIf(!DATABASE_URL)('faults on PostgreSQL', () => {
     };
 
     it('cut while a file is being written: the upload fails and nothing of it is stored; sent again, it is imported whole', async () => {
-      const before = await ingestionState(db(), facilityId);
+      const before = await ingestionState(server.services.database, facilityId);
       const content = loggerFile(30);
       await stopImportsAtTheirSamples();
       const pending = send('month.csv', content);
@@ -152,7 +154,7 @@ describe.skipIf(!DATABASE_URL)('faults on PostgreSQL', () => {
     }, 120_000);
 
     it('cut during the second file of a zip: the first stays imported with the ship range updated, the rest is imported when the zip is sent again', async () => {
-      const before = await ingestionState(db(), facilityId);
+      const before = await ingestionState(server.services.database, facilityId);
       const zip = Buffer.from(zipSync({ 'a.csv': strToU8(loggerFile(10)), 'b.csv': strToU8(loggerFile(10)), 'c.csv': strToU8(loggerFile(10)) }));
       await stopImportsAtTheirSamples();
       const pending = send('three.zip', zip);
@@ -160,13 +162,13 @@ describe.skipIf(!DATABASE_URL)('faults on PostgreSQL', () => {
       // Let the first file through, and take the lock again: it is granted when the first file commits, before the second asks.
       await releaseImports();
       await stopImportsAtTheirSamples();
-      expect((await ingestionState(db(), facilityId)).files).toBe(before.files + 1);
+      expect((await ingestionState(server.services.database, facilityId)).files).toBe(before.files + 1);
       await importWaiting();
       await terminateConnections();
       await releaseImports();
       const response = await pending;
       expect(response.statusCode).toBe(500);
-      const after = await ingestionState(db(), facilityId);
+      const after = await ingestionState(server.services.database, facilityId);
       expect(after).toEqual({ ...before, files: after.files, ...WHOLE });
       expect(after.files).toBe(before.files + 1);
 
@@ -174,13 +176,13 @@ describe.skipIf(!DATABASE_URL)('faults on PostgreSQL', () => {
       expect(again.statusCode).toBe(200);
       expect(again.json().ids).toHaveLength(2);
       expect(again.json().errorMessages).toEqual(expect.arrayContaining([expect.stringMatching(/^a\.csv: already imported/)]));
-      expect(await ingestionState(db(), facilityId)).toEqual({ ...before, files: before.files + 3, ...WHOLE });
+      expect(await ingestionState(server.services.database, facilityId)).toEqual({ ...before, files: before.files + 3, ...WHOLE });
     }, 180_000);
 
     it('cut at other moments (reading, parsing, writing, answering): every upload is either whole or absent, and the server keeps serving', async () => {
       const outcomes: string[] = [];
       for (const delayMs of [0, 150, 400, 900, 1600]) {
-        const before = await ingestionState(db(), facilityId);
+        const before = await ingestionState(server.services.database, facilityId);
         const content = loggerFile(10);
         const pending = send(`cut-${delayMs}.csv`, content);
         await new Promise((r) => setTimeout(r, delayMs));
@@ -364,7 +366,7 @@ describe.skipIf(!!DATABASE_URL)('the disk under the embedded database fills up (
         uploadUrl = `/api/algorithm/facilitydatasource/${created.json().id}/file`;
         const small = multipartFile('small.csv', csvFile({ start: '2025-01-01 00:00:00', rows: 1440, channels: CHANNELS }));
         expect((await server.app.inject({ method: 'POST', url: uploadUrl, payload: small.payload, headers: { ...small.headers, ...headers } })).statusCode).toBe(200);
-        before = await ingestionState(server.services.database.db, facilityId);
+        before = await ingestionState(server.services.database, facilityId);
         expect(before).toEqual({ ...WHOLE, files: 1 });
 
         // Leave about 2 MB free: the upload needs far more (original, timestamps and 20 columns of 28,800 samples).
@@ -382,13 +384,13 @@ describe.skipIf(!!DATABASE_URL)('the disk under the embedded database fills up (
       const database = await openDatabase({ dataDir: disk.dir });
       const server = await createServer(config, { webDist: null, database });
       try {
-        expect(await ingestionState(database.db, facilityId)).toEqual(before);
+        expect(await ingestionState(database, facilityId)).toEqual(before);
         const token = await signIn(server.app, 'admin', password('admin'));
         const { payload, headers } = multipartFile('big.csv', content);
         const response = await server.app.inject({ method: 'POST', url: uploadUrl, payload, headers: { ...headers, authorization: `Bearer ${token}` } });
         expect(response.statusCode).toBe(200);
         expect(response.json()).toEqual({ ids: [expect.any(String)], errorMessages: [] });
-        expect(await ingestionState(database.db, facilityId)).toEqual({ ...before, files: 2 });
+        expect(await ingestionState(database, facilityId)).toEqual({ ...before, files: 2 });
       } finally {
         await server.close();
         await database.close();

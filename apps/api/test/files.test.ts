@@ -1,6 +1,5 @@
 import { zipSync, strToU8 } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readOriginal } from '../src/features/files/import';
 import { OFF_THREAD_MIN_BYTES } from '../src/features/files/parse-off-thread';
 import { readRawSamples } from '../src/features/files/samples';
 import { startTestServer, type TestServer } from './harness';
@@ -91,11 +90,15 @@ describe('upload and storage', () => {
     expect(samples!.timestamps[39_999]).toBe(Date.parse('2026-05-01T00:00:00Z') + 39_999 * 60_000);
     expect([...samples!.columns.Ch3!.subarray(0, 3)]).toEqual([3.9, 4.6, 5.3]);
     expect(samples!.columns.Ch3![39_999]).toBe(((39_999 * 7 + 3 * 13) % 1000) / 10);
-    const original = await readOriginal(server.services.database.db, facilityId, response.json().ids[0]);
-    expect(original?.toString()).toBe(content);
+    const key = { facilityId, dataFileId: response.json().ids[0] as string };
+    const { originals } = server.services.database;
+    expect((await originals.read(server.services.database.db, key))?.toString()).toBe(content);
     // Deleted with its data, the ship's range is as before (the later tests count the samples).
     expect((await (await server.as('admin')).delete(`${uploadUrl}/${response.json().ids[0]}?deleteData=true`)).statusCode).toBe(204);
     expect((await facility()).dataTimeStampMax).toBe('2026-03-03T00:59:00.000Z');
+    // The original went with it.
+    expect(await originals.read(server.services.database.db, key)).toBeNull();
+    expect(await originals.storedFileIds(server.services.database.db)).not.toContain(key.dataFileId);
   });
 
   it('merges the files of a data source in time order when reading raw samples', async () => {

@@ -39,7 +39,7 @@ describe.skipIf(!DATABASE_URL)('execution jobs across processes (PostgreSQL)', (
 
   beforeAll(async () => {
     server = await startTestServer({ jobs: 'none' });
-    await prepareShips(server.services.database.db, server.seed.facilityIds, DAYS);
+    await prepareShips(server.services.database, server.seed.facilityIds, DAYS);
     ships = Object.values(server.seed.facilityIds);
     // This process only sends jobs; the workers are the child processes.
     queue = await startJobs(server.services, { work: false, tuning: FAST_QUEUE });
@@ -170,7 +170,7 @@ describe.skipIf(!!DATABASE_URL || !!process.env.SKIP_PGLITE_RESTART)('restart wi
         const seed = await seedPlatform(server.services.database.db);
         const [key, id] = Object.entries(seed.facilityIds)[0]!;
         facilityId = id;
-        await prepareShips(server.services.database.db, { [key]: id }, 2);
+        await prepareShips(server.services.database, { [key]: id }, 2);
         const queue = await startJobs(server.services, { work: false, tuning: FAST_QUEUE });
         ids = [
           await enqueueExecution(server.services, { facilityId, from: new Date(UNTIL.getTime() - 2 * DAY), to: new Date(UNTIL.getTime() - DAY - 1) }),

@@ -27,7 +27,7 @@ describe.skipIf(!DATABASE_URL)('two API processes and two workers on one Postgre
   beforeAll(async () => {
     // This process seeds the database and reads it; the portal runs in the child processes.
     server = await startTestServer({ jobs: 'none' });
-    await prepareShips(db(), server.seed.facilityIds, DAYS);
+    await prepareShips(server.services.database, server.seed.facilityIds, DAYS);
     apis = PORTS.map((port) => spawnServer({ databaseUrl: DATABASE_URL, services: 'web', port }));
     spawnServer({ databaseUrl: DATABASE_URL, services: 'worker' });
     spawnServer({ databaseUrl: DATABASE_URL, services: 'worker' });

@@ -18,15 +18,14 @@ export async function sendFile(server: TestServer, username: string, method: 'PO
   return { statusCode: response.statusCode, json: () => response.json(), body: response.body };
 }
 
-/** Rows of every ingestion table: what a rejected upload must leave unchanged. */
+/** Rows of every ingestion table and the originals stored: what a rejected upload must leave unchanged. */
 export async function ingestionCounts(server: TestServer): Promise<Record<string, number>> {
-  const { db } = server.services.database;
+  const { db, originals } = server.services.database;
   const result = await sql<Record<string, number>>`
     select (select count(*) from data_files)::int as files,
-           (select count(*) from data_file_originals)::int as originals,
            (select count(*) from raw_timestamps)::int as timestamps,
            (select count(*) from raw_values)::int as "values"`.execute(db);
-  return result.rows[0]!;
+  return { ...result.rows[0]!, originals: (await originals.storedFileIds(db)).length };
 }
 
 /** A CSV as the default delimited reader reads it: 'Timestamp' then channels, one row a minute from `start` (logger clock). */
@@ -51,9 +50,9 @@ export const CSV_CONFIGURATION = JSON.stringify({
 });
 
 /** Creates a primary data source of the default delimited reader (one sample a minute) as the SystemAdmin; answers its id. */
-export async function createCsvDataSource(server: TestServer, facilityId: string, overrides: { utcTimezoneOffsetInMinutes?: number } = {}): Promise<string> {
+export async function createCsvDataSource(server: TestServer, facilityId: string, overrides: { utcTimezoneOffsetInMinutes?: number; name?: string } = {}): Promise<string> {
   const created = await (await server.as('admin')).post(`/api/algorithm/facility/${facilityId}/datasource`, {
-    name: 'Logger',
+    name: overrides.name ?? 'Logger',
     dataSourceReaderId: 'delimited-text',
     dataSourceReaderConfiguration: CSV_CONFIGURATION,
     measureFrequencyInSeconds: 60,

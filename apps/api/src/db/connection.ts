@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, type Dialect } from 'kysely';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import pg from 'pg';
 import type { Database } from './schema';
+import { databaseOriginalStore, embeddedOriginalStore, type OriginalStore } from './originals';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
@@ -15,6 +16,8 @@ export interface DatabaseHandle {
   pglite?: PGlite;
   /** The connection string, when running on a PostgreSQL server (pg-boss opens its own pool). */
   connectionString?: string;
+  /** Where uploaded files' originals are kept (db/originals.ts): in the database on PostgreSQL, in the data directory beside PGlite. */
+  originals: OriginalStore;
   close(): Promise<void>;
 }
 
@@ -41,7 +44,18 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     pool.on('connect', (client) => client.on('error', () => undefined));
     const dialect: Dialect = new PostgresDialect({ pool });
     const db = new Kysely<Database>({ dialect });
-    return { db, kind: 'postgres', connectionString: options.databaseUrl, close: () => db.destroy() };
+        const originals = databaseOriginalStore();
+    return {
+      db,
+      kind: 'postgres',
+      connectionString: options.databaseUrl,
+      originals,
+      // Compressions under way finish first: they write to the database.
+      close: async () => {
+        await originals.close();
+        await db.destroy();
+      },
+    };
   }
   const dir = options.dataDir === 'memory://' ? 'memory://' : path.join(options.dataDir, 'pglite');
   if (dir !== 'memory://') fs.mkdirSync(dir, { recursive: true });
@@ -50,11 +64,14 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   // so a transaction holds it and other queries wait their turn.
   const pool = new pg.Pool(createPgConfig(pglite) as unknown as pg.PoolConfig);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const originals = embeddedOriginalStore(options.dataDir);
   return {
     db,
     kind: 'pglite',
     pglite,
+    originals,
     close: async () => {
+      await originals.close();
       await db.destroy();
       if (!pglite.closed) await pglite.close();
     },

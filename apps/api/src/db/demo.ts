@@ -24,7 +24,7 @@ export async function loadDemoFleet(services: Services, options: { ships: number
   const { db } = services.database;
   const seeded = await seedPlatform(db, { ships: options.ships });
   if (seeded.created) options.log('Demo organizations, users and ships created');
-  await seedDemoDataWithProgress(db, { facilityIds: seeded.facilityIds, days: options.days, log: options.log });
+  await seedDemoDataWithProgress(services.database, { facilityIds: seeded.facilityIds, days: options.days, log: options.log });
 
   const facilityIds = Object.values(seeded.facilityIds);
   const toExecute: string[] = [];

@@ -1,6 +1,5 @@
 import type { Services } from '../services';
 import { runExecution, runRecalculation, type RunOptions } from './execute';
-import { compressPendingOriginals } from './compress-originals';
 import { JOB_NAMES, startQueue, type Queue, type QueueTuning } from './queue';
 
 export { startQueue, queueOf, JOB_NAMES, type Queue, type JobOutcome, type ExecutionJob, type RecalculationJob } from './queue';
@@ -17,11 +16,11 @@ export async function startJobs(services: Services, options: { work: boolean; tu
       execution: (data, meta) => runExecution(services, data, meta, options.run),
       recalculation: (data, meta) => runRecalculation(services, data, meta, options.run),
       'compress-originals': async () => {
-        await compressPendingOriginals(services.database.db);
+        await services.database.originals.sweep(services.database.db);
         return { status: 'done' };
       },
     });
-    // Originals left pending by uploads whose job was lost (a process stopped in between) are picked up now.
+    // Originals left raw by uploads whose job was lost (a process stopped in between) are picked up now.
     await queue.send(JOB_NAMES.compressOriginals, {});
   }
   return queue;

@@ -28,7 +28,7 @@ export interface RecalculationJob {
   calculationIds: string[];
 }
 
-/** A sweep over the originals stored raw by uploads (jobs/compress-originals.ts); it carries nothing. */
+/** A sweep over the originals stored raw by uploads (the store's sweep, db/originals.ts); it carries nothing. */
 export type CompressOriginalsJob = Record<string, never>;
 
 export interface JobPayloads {

@@ -44,7 +44,7 @@ export async function buildWorld(server: TestServer): Promise<IsolationWorld> {
   const northShip = ships.filter((s) => s.organizationKey === 'north')[1]!;
   const [southShip, southShared] = ships.filter((s) => s.organizationKey === 'south');
   const facilityIds = { [northShip.key]: server.seed.facilityIds[northShip.key]!, [southShip!.key]: server.seed.facilityIds[southShip!.key]! };
-  const seeded = await seedDemoData(db, { facilityIds, days: 1, until: UNTIL });
+  const seeded = await seedDemoData(server.services.database, { facilityIds, days: 1, until: UNTIL });
   if (seeded.errors.length) throw new Error(seeded.errors.join('\n'));
   for (const id of Object.values(facilityIds)) await seedDefaultMeasurementCalculations(db, id, new Date('2000-01-01T00:00:00.000Z'));
   const sharedSouthFacility = server.seed.facilityIds[southShared!.key]!;

@@ -1,9 +1,7 @@
 import cliProgress from 'cli-progress';
-import type { Kysely } from 'kysely';
 import { DAY_MS } from '@portal/contracts/rules';
 import { dataSourceDefinition, demoShips, writeShipDayFile } from '@portal/demo-fleet';
-import type { Database } from '../../db/schema';
-import { importUploadedFile } from '../files/import';
+import { importUploadedFile, type ImportTarget } from '../files/import';
 import { createDataSource } from './service';
 
 export interface DemoSeedProgress {
@@ -27,9 +25,10 @@ export interface DemoSeedResult {
  * imported through the same upload service as a user's upload. A ship that already has its data source is skipped.
  */
 export async function seedDemoData(
-  db: Kysely<Database>,
+  target: ImportTarget,
   options: { facilityIds: Record<string, string>; days: number; until?: Date; onProgress?: (progress: DemoSeedProgress) => void },
 ): Promise<DemoSeedResult> {
+  const { db } = target;
   const untilMs = Math.floor((options.until ?? new Date()).getTime() / DAY_MS) * DAY_MS;
   const result: DemoSeedResult = { ships: 0, dataSources: 0, channels: 0, files: 0, errors: [] };
   const ships = demoShips(Math.max(6, Object.keys(options.facilityIds).length)).filter((s) => options.facilityIds[s.key]);
@@ -74,7 +73,7 @@ export async function seedDemoData(
   for (const { ship, facilityId, dataSourceId } of pending) {
     for (let d = options.days; d >= 1; d--) {
       const file = await writeShipDayFile(ship, new Date(untilMs - d * DAY_MS));
-      const imported = await importUploadedFile(db, { facilityId, dataSourceId, fileName: file.fileName, content: file.content, importedBy: null });
+      const imported = await importUploadedFile(target, { facilityId, dataSourceId, fileName: file.fileName, content: file.content, importedBy: null });
       result.files += imported.ids.length;
       result.errors.push(...imported.errorMessages.map((m) => `${ship.name}: ${m}`));
       options.onProgress?.({ ship: ship.name, done: ++done, total });
@@ -84,12 +83,12 @@ export async function seedDemoData(
 }
 
 /** seedDemoData for the start-up: a progress bar on a terminal, a log line per ship otherwise. */
-export async function seedDemoDataWithProgress(db: Kysely<Database>, options: { facilityIds: Record<string, string>; days: number; log: (message: string) => void }): Promise<DemoSeedResult> {
+export async function seedDemoDataWithProgress(target: ImportTarget, options: { facilityIds: Record<string, string>; days: number; log: (message: string) => void }): Promise<DemoSeedResult> {
   const started = Date.now();
   const tty = process.stdout.isTTY;
   let bar: cliProgress.SingleBar | null = null;
   let lastShip = '';
-  const result = await seedDemoData(db, {
+  const result = await seedDemoData(target, {
     facilityIds: options.facilityIds,
     days: options.days,
     onProgress: ({ ship, done, total }) => {

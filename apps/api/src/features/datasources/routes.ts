@@ -94,7 +94,7 @@ export async function dataSourceRoutes(app: FastifyInstance) {
     const { id, dataSourceId } = request.params;
     const existing = await findFacilityDataSource(db, caller, id, dataSourceId);
     requireSystemAdmin(caller);
-    await deleteDataSource(db, id, dataSourceId);
+    await deleteDataSource(app.services.database, id, dataSourceId);
     await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'datasource.delete', subject: dataSourceId, detail: { facilityId: id, name: existing.name } });
     return reply.code(204).send();
   });

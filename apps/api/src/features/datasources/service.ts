@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { DataSourceChannelValues } from '@portal/contracts/datasources';
 import type { DataSourceValues } from '@portal/contracts/forms';
 import { parseReaderConfiguration } from '@portal/contracts/readers';
+import type { DatabaseHandle } from '../../db/connection';
 import type { Database } from '../../db/schema';
 import { badRequest, conflict } from '../../errors';
 import { extensionOf, parseDataFile, ReaderError, readerDefinition, sampleChannels, type RawChannel } from '../../readers';
@@ -93,15 +94,19 @@ export async function updateDataSource(db: Kysely<Database>, facilityId: string,
   await updateFacilityDataRange(db, facilityId);
 }
 
-/** Deletes a data source with its channels, files and samples; another data source becomes primary if this one was. */
-export async function deleteDataSource(db: Kysely<Database>, facilityId: string, dataSourceId: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+/** Deletes a data source with its channels, files, their originals and samples; another data source becomes primary if this one was. */
+export async function deleteDataSource(database: Pick<DatabaseHandle, 'db' | 'originals'>, facilityId: string, dataSourceId: string): Promise<void> {
+  const { db } = database;
+  const files = await db.transaction().execute(async (trx) => {
+    const files = await trx.selectFrom('data_files').select('id').where('data_source_id', '=', dataSourceId).execute();
     const deleted = await trx.deleteFrom('facility_data_sources').where('id', '=', dataSourceId).returning('is_primary').executeTakeFirst();
     if (deleted?.is_primary) {
       const next = await trx.selectFrom('facility_data_sources').select('id').where('facility_id', '=', facilityId).orderBy('created_on').orderBy('id').executeTakeFirst();
       if (next) await trx.updateTable('facility_data_sources').set({ is_primary: true }).where('id', '=', next.id).execute();
     }
+    return files;
   });
+  await database.originals.removeDeleted(files.map((f) => ({ facilityId, dataFileId: f.id })));
   await updateFacilityDataRange(db, facilityId);
 }
 

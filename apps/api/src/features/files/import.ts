@@ -1,10 +1,10 @@
 import { randomUUID, webcrypto } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { promisify } from 'node:util';
-import { constants as zlibConstants, gunzip, gzip } from 'node:zlib';
 import type { Kysely } from 'kysely';
 import { formatDateTime } from '@portal/contracts/rules';
 import { parseReaderConfiguration, type DelimitedReaderConfiguration, type XlsxReaderConfiguration } from '@portal/contracts/readers';
+import type { DatabaseHandle } from '../../db/connection';
+import type { OriginalKey } from '../../db/originals';
 import type { Database } from '../../db/schema';
 import { notFound } from '../../errors';
 import { ReaderError, readerDefinition, type UploadRules } from '../../readers';
@@ -12,9 +12,6 @@ import { eachUploadedFile } from '../../readers/archive';
 import type { PackedHead } from './parse-and-pack';
 import { readDataFile } from './parse-off-thread';
 import { updateFacilityDataRange } from './range';
-
-const gzipAsync = promisify(gzip);
-const gunzipAsync = promisify(gunzip);
 
 export interface ImportUploadInput {
   facilityId: string;
@@ -28,19 +25,7 @@ export interface ImportUploadInput {
   rules?: Partial<UploadRules>;
   /** Stage timings (ms) are added here when given (benchmarks). */
   timings?: Record<string, number>;
-  /**
-   * How the original is compressed: 'inline' gzips it during the import (PGlite, where every stored byte is
-   * costly); 'deferred' stores it raw, marked pending, and compresses it once the import has committed (PostgreSQL
-   * stores raw bytes faster than this process can gzip them, so the upload is answered sooner; the gzip work is
-   * the same, done after the answer). Default 'inline'.
-   */
-  originalCompression?: OriginalCompression;
 }
-
-export type OriginalCompression = 'inline' | 'deferred';
-
-/** The choice for a database kind: deferred on a PostgreSQL server, inline on PGlite. */
-export const originalCompressionFor = (kind: 'pglite' | 'postgres'): OriginalCompression => (kind === 'postgres' ? 'deferred' : 'inline');
 
 export interface ImportResult {
   ids: string[];
@@ -58,21 +43,23 @@ export const DEFAULT_UPLOAD_RULES: UploadRules = {
 
 /** An insert of raw columns carries about this many bytes: no statement gets huge, and one batch is stored while the next is packed. */
 const INSERT_BATCH_BYTES = 4 * 1024 * 1024;
-/** The original is compressed and stored in parts of this size (compressed in parallel, rows of bounded size). */
-const ORIGINAL_PART_BYTES = 8 * 1024 * 1024;
 
 function isUniqueViolation(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505';
 }
 
+/** What an import writes to: the database and the store of originals (db/originals.ts). */
+export type ImportTarget = Pick<DatabaseHandle, 'db' | 'originals'>;
+
 /**
  * The upload service (HTTP route, demo seed, onboard uploader): takes a data file or a .zip of them, and imports
- * each file whole or not at all (one transaction per file): the original (gzip, in parts), its UTC timestamps and
+ * each file whole or not at all (one transaction per file): the original (db/originals.ts), its UTC timestamps and
  * every raw column, packed where exact (docs/decisions/0050-storage-performance.md). An archive is imported one file
  * at a time, each freed before the next is unpacked. A file whose content was imported before into the same data source is answered
  * as an error message instead of being imported twice. Keeps the ship's data range and coverage current.
  */
-export async function importUploadedFile(db: Kysely<Database>, input: ImportUploadInput): Promise<ImportResult> {
+export async function importUploadedFile(target: ImportTarget, input: ImportUploadInput): Promise<ImportResult> {
+  const { db } = target;
   const source = await db
     .selectFrom('facility_data_sources')
     .select(['id', 'reader_id', 'reader_configuration', 'utc_offset_minutes'])
@@ -87,8 +74,8 @@ export async function importUploadedFile(db: Kysely<Database>, input: ImportUplo
   const fileErrors: string[] = [];
   let skipped = 0;
   let previousCompressed: Promise<unknown> = Promise.resolve();
-  // One file of an archive in memory at a time: each is parsed and stored before the next is unpacked (and the
-  // original of the one before is compressed, when that follows the answer).
+  // One file of an archive in memory at a time: each is parsed and stored before the next is unpacked, and the
+  // original of the one before is compressed (that follows each file's commit).
   const upload = await eachUploadedFile(
     Buffer.isBuffer(input.content) ? { fileName: input.fileName, content: input.content } : { fileName: input.fileName, stream: input.content },
     rules,
@@ -98,7 +85,7 @@ export async function importUploadedFile(db: Kysely<Database>, input: ImportUplo
         return;
       }
       await previousCompressed;
-      const outcome = await importOneFile(db, {
+      const outcome = await importOneFile(target, {
         facilityId: input.facilityId,
         dataSourceId: source.id,
         readerId: source.reader_id,
@@ -108,7 +95,6 @@ export async function importUploadedFile(db: Kysely<Database>, input: ImportUplo
         content: file.content,
         importedBy: input.importedBy,
         timings: input.timings,
-        originalCompression: input.originalCompression ?? 'inline',
       });
       if ('error' in outcome) fileErrors.push(outcome.error);
       else {
@@ -135,7 +121,6 @@ interface OneFile {
   content: Buffer;
   importedBy: string | null;
   timings?: Record<string, number>;
-  originalCompression: OriginalCompression;
 }
 
 function stopwatch(timings: Record<string, number> | undefined) {
@@ -163,75 +148,6 @@ async function alreadyImported(db: Kysely<Database>, file: OneFile, sha256: stri
   return { error: `${file.fileName}: already imported on ${formatDateTime(existing.imported_on)}` };
 }
 
-type OriginalPart = Promise<{ compression: 'gzip' | 'none' | 'pending'; content: Buffer }>;
-
-/**
- * The original in parts of ORIGINAL_PART_BYTES, each stored as its own row. Inline, each part is a complete gzip
- * member, Huffman-only (twice as fast as level 1 for 3% more bytes on logger CSV, bench/results/ingest.md), made in
- * the thread pool while the file is parsed; a part that does not shrink is kept as it is ('none'). Deferred, the
- * parts are stored as they are, marked 'pending' for the compress-originals job (jobs/compress-originals.ts).
- */
-function originalParts(content: Buffer, compression: OriginalCompression): OriginalPart[] {
-  const parts: OriginalPart[] = [];
-  for (let at = 0; at === 0 || at < content.length; at += ORIGINAL_PART_BYTES) {
-    const piece = content.subarray(at, at + ORIGINAL_PART_BYTES);
-    if (compression === 'deferred') {
-      parts.push(Promise.resolve({ compression: 'pending', content: piece }));
-      continue;
-    }
-    parts.push(compressPart(piece));
-  }
-  return parts;
-}
-
-/** One part gzip'ed Huffman-only in the thread pool, or kept as it is when that does not shrink it. */
-async function compressPart(piece: Buffer): Promise<{ compression: 'gzip' | 'none'; content: Buffer }> {
-  const gz = await gzipAsync(piece, { level: 1, strategy: zlibConstants.Z_HUFFMAN_ONLY });
-  return gz.length < piece.length ? { compression: 'gzip', content: gz } : { compression: 'none', content: piece };
-}
-
-/** Compressions of originals under way in this process (deferred: started once their import committed). */
-const compressing = new Set<Promise<unknown>>();
-
-/**
- * Deferred compression of a committed import's original, in this process, while the bytes are still in memory:
- * each part gzip'ed in the thread pool and rewritten while still pending. What a stopped process leaves pending,
- * the compress-originals job sweeps up (jobs/compress-originals.ts).
- */
-function compressAfterCommit(db: Kysely<Database>, file: OneFile, dataFileId: string): Promise<unknown> {
-  const work = (async () => {
-    for (let part = 0, at = 0; at === 0 || at < file.content.length; part++, at += ORIGINAL_PART_BYTES) {
-      await compressPendingPart(db, { facilityId: file.facilityId, dataFileId, part }, file.content.subarray(at, at + ORIGINAL_PART_BYTES));
-    }
-  })().catch((error: unknown) => console.warn(`compressing the original of ${file.fileName} is left to the compress-originals job: ${(error as Error).message}`));
-  compressing.add(work);
-  void work.finally(() => compressing.delete(work));
-  return work;
-}
-
-/**
- * Stores a pending part of an original compressed (or as 'none' when gzip does not shrink it), only while it is
- * still pending: a part compressed meanwhile by another process, or deleted with its file, is left alone.
- * Returns the bytes stored, or null when the part was no longer pending.
- */
-export async function compressPendingPart(db: Kysely<Database>, key: { facilityId: string; dataFileId: string; part: number }, raw: Buffer): Promise<number | null> {
-  const compressed = await compressPart(raw);
-  const updated = await db
-    .updateTable('data_file_originals')
-    .set({ compression: compressed.compression, content: compressed.content })
-    .where('facility_id', '=', key.facilityId)
-    .where('data_file_id', '=', key.dataFileId)
-    .where('part', '=', key.part)
-    .where('compression', '=', 'pending')
-    .executeTakeFirst();
-  return Number(updated.numUpdatedRows) > 0 ? compressed.content.length : null;
-}
-
-/** Resolves when the originals this process is compressing are stored compressed (shutdown, benchmarks, tests). */
-export async function originalsCompressed(): Promise<void> {
-  while (compressing.size > 0) await Promise.all([...compressing]);
-}
-
 /** A file whose content was imported before into the data source: the transaction that began storing it is rolled back. */
 class ImportedBefore extends Error {}
 
@@ -244,10 +160,11 @@ class UnreadableFile extends Error {
 
 const asBuffer = (bytes: Uint8Array) => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
 
-/** A file imported (with its original's compression under way when deferred), or why not. */
+/** A file imported (with its original's compression under way), or why not. */
 type FileOutcome = { id: string; compressed?: Promise<unknown> } | { error: string };
 
-async function importOneFile(db: Kysely<Database>, file: OneFile): Promise<FileOutcome> {
+async function importOneFile(target: ImportTarget, file: OneFile): Promise<FileOutcome> {
+  const { db, originals } = target;
   const lap = stopwatch(file.timings);
   // Three things at once: the hash (thread pool), the parse and packing of the columns (a worker thread for large
   // files, parse-off-thread.ts) and, on this thread, storing the original (then the columns as they come).
@@ -268,13 +185,12 @@ async function importOneFile(db: Kysely<Database>, file: OneFile): Promise<FileO
     })
     .finally(() => (headDone = true));
   head.catch(() => undefined);
-  const parts = originalParts(file.content, file.originalCompression);
-  for (const part of parts) part.catch(() => undefined);
   let sha256: string | null = null;
+  let original = null as OriginalKey | null;
   try {
     const id = await db.transaction().execute(async (trx) => {
-      // The row comes first (the original's parts refer to it), under a provisional hash until the real one is ready:
-      // the original is stored while the hash is computed. Rows and time range follow the parse.
+      // The row comes first (the original refers to it), under a provisional hash until the real one is ready: the
+      // original is stored while the hash is computed. Rows and time range follow the parse.
       const row = await trx
         .insertInto('data_files')
         .values({
@@ -303,13 +219,13 @@ async function importOneFile(db: Kysely<Database>, file: OneFile): Promise<FileO
         claimed = true;
         lap('hash and duplicate check');
       };
-      for (let part = 0; part < parts.length; part++) {
-        const { compression, content } = await parts[part]!;
-        await trx.insertInto('data_file_originals').values({ facility_id: file.facilityId, data_file_id: row.id, part, compression, content }).execute();
+      original = { facilityId: file.facilityId, dataFileId: row.id };
+      // Between the pieces of the original: the hash claimed once known; a file that turned out unreadable stops
+      // there (the transaction rolls back).
+      await originals.storeRaw(trx, original, file.content, async () => {
         if (hashed && !claimed) await claimHash();
-        // A file that turned out unreadable stops here (the transaction rolls back).
-        if (headDone && (await head) instanceof ReaderError) break;
-      }
+        return headDone && (await head) instanceof ReaderError;
+      });
       if (!claimed) await claimHash();
       lap('store original');
       const packed = await head;
@@ -357,8 +273,9 @@ async function importOneFile(db: Kysely<Database>, file: OneFile): Promise<FileO
       return row.id;
     });
     lap('commit');
-    return { id, compressed: file.originalCompression === 'deferred' ? compressAfterCommit(db, file, id) : undefined };
+    return { id, compressed: originals.compressAfterCommit(db, { facilityId: file.facilityId, dataFileId: id }, file.content) };
   } catch (error) {
+    if (original) await originals.discard(original);
     if (error instanceof UnreadableFile) return { error: `${file.fileName}: ${error.readerError.message}` };
     // Imported before, or the same content uploaded twice at once (the unique index lets one in): the other is told.
     if (sha256 && (error instanceof ImportedBefore || isUniqueViolation(error))) {
@@ -367,19 +284,4 @@ async function importOneFile(db: Kysely<Database>, file: OneFile): Promise<FileO
     }
     throw error;
   }
-}
-
-/** Reads the original of a data file back (for re-parsing and audit): its parts in order, uncompressed. */
-export async function readOriginal(db: Kysely<Database>, facilityId: string, dataFileId: string): Promise<Buffer | null> {
-  const rows = await db
-    .selectFrom('data_file_originals')
-    .select(['compression', 'content'])
-    .where('facility_id', '=', facilityId)
-    .where('data_file_id', '=', dataFileId)
-    .orderBy('part')
-    .execute();
-  if (rows.length === 0) return null;
-  // 'none' (kept as it is) and 'pending' (not compressed yet) are the bytes themselves.
-  const parts = await Promise.all(rows.map((row) => (row.compression === 'gzip' ? gunzipAsync(row.content) : Buffer.from(row.content))));
-  return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
 }

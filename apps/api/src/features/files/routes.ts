@@ -10,7 +10,7 @@ import { audit } from '../audit/audit';
 import { findVisibleDataSource } from '../datasources/queries';
 import { resolveUploadCredential, isUploadAuthorization } from '../ship-info/credentials';
 import { JOB_NAMES } from '../../jobs/queue';
-import { importUploadedFile, originalCompressionFor, type ImportResult } from './import';
+import { importUploadedFile, type ImportResult } from './import';
 import { updateFacilityDataRange } from './range';
 import { deleteDerivedValues, requestRecalculation } from '../executions/derived';
 
@@ -63,19 +63,17 @@ export async function fileRoutes(app: FastifyInstance) {
       // One byte over the limit reaches the reader, which then rejects the upload with its message.
       const part = await request.file({ limits: { fileSize: maxUploadBytes + 1 } });
       if (!part) throw badRequest('No file was sent');
-      const originalCompression = originalCompressionFor(app.services.database.kind);
-      const result = await importUploadedFile(db, {
+      const result = await importUploadedFile(app.services.database, {
         facilityId: dataSource.facility_id,
         dataSourceId: dataSource.id,
         fileName: part.filename,
         content: part.file,
         importedBy,
         rules: { maxUploadBytes },
-        originalCompression,
       });
       // This process compresses the raw originals once they are committed; a sweep a minute later picks up what a
-      // stopped process left pending (and a worker sweeps when it starts).
-      if (originalCompression === 'deferred' && result.ids.length > 0) {
+      // stopped process left raw (and a worker sweeps when it starts).
+      if (result.ids.length > 0) {
         await app.services.queue?.send(JOB_NAMES.compressOriginals, {}, { startAfterSeconds: 60 }).catch((error: unknown) => request.log.warn({ err: error }, 'compress-originals job not sent'));
       }
       return result;
@@ -142,6 +140,7 @@ export async function fileRoutes(app: FastifyInstance) {
         const from = new Date(file.time_stamp_min);
         const to = new Date(file.time_stamp_max);
         await db.deleteFrom('data_files').where('id', '=', file.id).execute();
+        await app.services.database.originals.removeDeleted([{ facilityId: dataSource.facility_id, dataFileId: file.id }]);
         await deleteDerivedValues(db, dataSource.facility_id, from, to);
         await requestRecalculation(app.services, dataSource.facility_id, from, to);
       } else {
