@@ -79,6 +79,29 @@ describe('upload and storage', () => {
     expect(ship.dataCoverage).toBeCloseTo(Math.round((180 / expected) * 1000) / 10, 5);
   });
 
+  it('parses large files sent at once in the worker thread, one after the other in its reused memory, each stored exactly', async () => {
+    // Different shapes (rows, channels, decimals), so a file read in the memory of the one before would show.
+    const files = [
+      { name: 'big-a.csv', start: '2026-07-01 00:00:00', rows: 45_000, channels: Array.from({ length: 8 }, (_, i) => `A${i}`), value: (r: number, c: number) => ((r * 3 + c * 17) % 5000 / 100).toFixed(2) },
+      { name: 'big-b.csv', start: '2026-09-01 00:00:00', rows: 30_000, channels: Array.from({ length: 14 }, (_, i) => `B${i}`), value: (r: number, c: number) => String((r * 11 + c) % 700) },
+    ];
+    const contents = files.map((f) => csvFile(f));
+    for (const content of contents) expect(content.length).toBeGreaterThan(OFF_THREAD_MIN_BYTES);
+    const responses = await Promise.all(files.map((f, i) => upload(f.name, contents[i]!)));
+    for (const [i, f] of files.entries()) {
+      expect(responses[i]!.json()).toEqual({ ids: [expect.any(String)], errorMessages: [] });
+      const start = Date.parse(`${f.start.replace(' ', 'T')}Z`);
+      const [samples] = await readRawSamples(server.services.database.db, facilityId, { from: new Date(start - 86_400_000), to: new Date(start + f.rows * 60_000 + 86_400_000), channels: f.channels });
+      expect(samples!.timestamps.length).toBe(f.rows);
+      for (const [c, name] of f.channels.entries()) {
+        const column = samples!.columns[name]!;
+        for (let r = 0; r < f.rows; r += 997) expect(column[r], `${f.name} ${name} row ${r}`).toBe(Number(f.value(r, c)));
+        expect(column[f.rows - 1]).toBe(Number(f.value(f.rows - 1, c)));
+      }
+    }
+    for (const response of responses) expect((await (await server.as('admin')).delete(`${uploadUrl}/${response.json().ids[0]}?deleteData=true`)).statusCode).toBe(204);
+  });
+
   it('parses a large file in the worker thread and stores exactly what it holds', async () => {
     const channels = Array.from({ length: 10 }, (_, i) => `Ch${i}`);
     const content = csvFile({ start: '2026-05-01 01:00:00', rows: 40_000, channels, value: (r, c) => ((r * 7 + c * 13) % 1000 / 10).toFixed(1) });

@@ -8,6 +8,22 @@ export const MISSING_TOKENS = new Set(['', 'NaN', 'nan', 'N/A', 'null', '-']);
 
 const BOOLEAN_TOKENS: Record<string, number> = { true: 1, false: 0, on: 1, off: 0 };
 
+/** Exact powers of ten (10^0 to 10^22). */
+export const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+
+/**
+ * A column of integer codes back as values: value = code / 10^decimals, the correctly rounded quotient of two exact
+ * numbers, the very double that parseFloat gives for the cell's text. Decimals 0: the codes are the values.
+ */
+export function valuesFromCodes(codes: Float64Array, decimals: number): Float64Array {
+  if (decimals === 0) return codes;
+  const p = POW10[decimals]!;
+  const values = new Float64Array(codes.length);
+  for (let i = 0; i < codes.length; i++) values[i] = codes[i]! / p;
+  return values;
+}
+
 const NUMBER_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 /** A number written with the configured decimal separator; NaN when the text is not one. */
@@ -29,9 +45,17 @@ export function digitsAfterSeparator(text: string, decimalSeparator: '.' | ','):
 /**
  * Values of the channel columns while a file is read, struct-of-arrays so that the delimited scanner
  * can write numbers straight into `values[col][row]`. Cells that are not plain numbers go through `text`.
+ *
+ * A column of plain numbers (the delimited scanner's digits, at most 15 of them) is kept as integer codes:
+ * `values[col]` then holds code = ±digits scaled to the column's decimals (`coded[col]`), value = code / 10^decimals.
+ * That saves the scanner a division per cell and hands the storage its codes without a packing scan
+ * (features/files/packed.ts `packCodes`). Any other value in the column (a number written otherwise, a boolean,
+ * a date), or a code that would pass 2^53, turns the column into values (`coded[col]` = -1).
  */
 export class ColumnSet {
   readonly values: Float64Array[];
+  /** Per column: the decimals of the codes it holds, or -1 when it holds values. */
+  readonly coded: Int32Array;
   readonly numbers: Int32Array;
   readonly maxDecimals: Int32Array;
   readonly booleans: Int32Array;
@@ -47,8 +71,11 @@ export class ColumnSet {
     private readonly decimalSeparator: '.' | ',',
     private readonly parseDate: (text: string) => number,
     private readonly offsetMs: number,
+    /** The columns' memory (a ColumnArena's), else fresh. */
+    columns?: Float64Array[],
   ) {
-    this.values = Array.from({ length: count }, () => new Float64Array(capacity));
+    this.values = columns ?? Array.from({ length: count }, () => new Float64Array(capacity));
+    this.coded = new Int32Array(count);
     this.numbers = new Int32Array(count);
     this.maxDecimals = new Int32Array(count);
     this.booleans = new Int32Array(count);
@@ -58,13 +85,65 @@ export class ColumnSet {
     this.firstNonNumeric = new Array(count).fill(null);
   }
 
+  /**
+   * A plain number of the delimited scanner whose decimals differ from the column's codes (or a column of values):
+   * `mantissa` is its digits as an integer (< 10^15), `decimals` how many of them follow the separator.
+   */
+  digits(col: number, row: number, mantissa: number, decimals: number, negative: boolean): void {
+    let d = this.coded[col];
+    if (d >= 0 && decimals > d) d = this.rescale(col, row, decimals);
+    if (d >= 0) {
+      const k = mantissa * POW10[d - decimals]!;
+      if (k <= MAX_SAFE) {
+        this.values[col][row] = negative ? -k : k;
+        return;
+      }
+      this.toValues(col, row);
+    }
+    const v = decimals === 0 ? mantissa : mantissa / POW10[decimals]!;
+    this.values[col][row] = negative ? -v : v;
+  }
+
+  /** The codes of rows [0, rows) of a coded column scaled to more decimals; a column whose codes would pass 2^53 turns into values. Answers the column's decimals (-1: values). */
+  private rescale(col: number, rows: number, decimals: number): number {
+    const codes = this.values[col];
+    const factor = POW10[decimals - this.coded[col]]!;
+    let largest = 0;
+    for (let i = 0; i < rows; i++) {
+      const k = codes[i];
+      if (k > largest) largest = k;
+      else if (-k > largest) largest = -k;
+    }
+    if (largest * factor > MAX_SAFE) {
+      this.toValues(col, rows);
+      return -1;
+    }
+    for (let i = 0; i < rows; i++) codes[i] *= factor;
+    this.coded[col] = decimals;
+    return decimals;
+  }
+
+  /** Rows [0, rows) of a coded column as values; the column holds values from then on. */
+  private toValues(col: number, rows: number): void {
+    const d = this.coded[col];
+    if (d < 0) return;
+    const column = this.values[col];
+    if (d > 0) {
+      const p = POW10[d]!;
+      for (let i = 0; i < rows; i++) column[i] /= p;
+    }
+    this.coded[col] = -1;
+  }
+
   number(col: number, row: number, value: number, decimals: number): void {
+    this.toValues(col, row);
     this.values[col][row] = value;
     this.numbers[col]++;
     if (decimals > this.maxDecimals[col]) this.maxDecimals[col] = decimals;
   }
 
   boolean(col: number, row: number, value: boolean, fileRow: number, text: string): void {
+    this.toValues(col, row);
     this.values[col][row] = value ? 1 : 0;
     this.booleans[col]++;
     this.noteNonNumeric(col, fileRow, text);
@@ -72,6 +151,7 @@ export class ColumnSet {
 
   /** `naiveMs`: the logger's local clock read as UTC. */
   date(col: number, row: number, naiveMs: number, fileRow: number, text: string): void {
+    this.toValues(col, row);
     this.values[col][row] = naiveMs - this.offsetMs;
     this.dates[col]++;
     this.noteNonNumeric(col, fileRow, text);

@@ -1,4 +1,5 @@
 import type { DelimitedReaderConfiguration } from '@portal/contracts/readers';
+import type { ColumnArena } from './arena';
 import { ColumnSet, MISSING_TOKENS } from './columns';
 import { ReaderError, quoteCell } from './errors';
 import type { ReadTable } from './table';
@@ -11,13 +12,12 @@ const QUOTE = 34;
 const PLUS = 43;
 const MINUS = 45;
 
-/** Exact powers of ten: dividing an integer mantissa below 2^53 by one of them is correctly rounded, the same as parseFloat. */
-const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
-
 export interface DelimitedLimits {
   offsetMinutes: number;
   maxLineBytes: number;
   maxColumns: number;
+  /** Memory for the columns and timestamps, reused between parses (readers/arena.ts). */
+  arena?: ColumnArena;
 }
 
 /** The file as UTF-8 bytes without a byte order mark. */
@@ -174,15 +174,17 @@ export function readDelimited(content: Buffer, config: DelimitedReaderConfigurat
   const capacity = Math.max(1, lineCount - (config.firstDataRow - 1));
   const offsetMs = limits.offsetMinutes * 60_000;
   const naiveFormat = config.timestampFormat === 'ISO' || config.timestampFormat === 'EXCEL' ? () => NaN : compileTimestampFormat(config.timestampFormat);
-  const columns = new ColumnSet(columnCount, capacity, config.decimalSeparator, naiveFormat, offsetMs);
+  const memory = limits.arena?.columns(columnCount + 1, capacity);
+  const columns = new ColumnSet(columnCount, capacity, config.decimalSeparator, naiveFormat, offsetMs, memory?.slice(0, columnCount));
   const parseTimestamp = timestampTextParser(config.timestampFormat, config.decimalSeparator, limits.offsetMinutes);
 
   // For each column: -1 for a channel, else its place among the timestamp columns.
   const timestampSlot = new Int8Array(columnCount).fill(-1);
   layout.timestampColumns.forEach((c, i) => (timestampSlot[c] = i));
   const timestampParts: string[] = new Array(layout.timestampColumns.length).fill('');
-  const timestamps = new Float64Array(capacity);
+  const timestamps = memory?.[columnCount] ?? new Float64Array(capacity);
   const values = columns.values;
+  const coded = columns.coded;
   const numbers = columns.numbers;
   const maxDecimals = columns.maxDecimals;
 
@@ -257,8 +259,9 @@ export function readDelimited(content: Buffer, config: DelimitedReaderConfigurat
           }
         }
         if (digits > 0 && digits <= 15 && (c === delimiter || c === LF || c === CR)) {
-          const v = decimals === 0 ? mantissa : mantissa / POW10[decimals];
-          values[col][row] = negative ? -v : v;
+          // The column's code as it is (the usual cell: as many decimals as the column's codes), else ColumnSet.digits.
+          if (decimals === coded[col]) values[col][row] = negative ? -mantissa : mantissa;
+          else columns.digits(col, row, mantissa, decimals, negative);
           numbers[col]++;
           if (decimals > maxDecimals[col]) maxDecimals[col] = decimals;
           pos = p;
@@ -305,6 +308,7 @@ export function readDelimited(content: Buffer, config: DelimitedReaderConfigurat
       ...ch,
       dataType: dataTypes[i],
       values: values[ch.column],
+      codedDecimals: columns.coded[ch.column],
       decimals: columns.maxDecimals[ch.column],
       texts: texts.get(ch.column),
     })),

@@ -31,6 +31,40 @@ const channel = (p: ParsedDataFile, name: string) => {
 };
 
 describe('delimited text: files that are read', () => {
+  it('reads every plain number as the double parseFloat gives, whatever its decimals, sign or size (the codes of readers/columns.ts)', async () => {
+    let seed = 11;
+    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    // Per column: decimals that vary from cell to cell and grow late in the file, negatives and -0, missing cells,
+    // 15-digit mantissas (codes past 2^53 once scaled: the column turns to values), words and exponents.
+    const makers: ((row: number) => string)[] = [
+      () => (random() * 1000).toFixed(Math.floor(random() * 4)),
+      (row) => (row < 900 ? String(Math.round(random() * 100)) : (random() * 100 - 50).toFixed(6)),
+      (row) => (row % 5 === 0 ? '' : row % 7 === 0 ? '-0.00' : (random() * 20 - 10).toFixed(2)),
+      (row) => (row === 500 ? '123456789012345' : (random() * 10).toFixed(3)),
+      (row) => (row === 700 ? '1.5e3' : (random() * 10).toFixed(1)),
+      (row) => (row % 3 === 0 ? '12.50' : '7.25'),
+    ];
+    const lines = ['Timestamp,A,B,C,D,E,F'];
+    const cells: string[][] = [];
+    for (let row = 0; row < 1000; row++) {
+      const rowCells = makers.map((make) => make(row));
+      cells.push(rowCells);
+      lines.push([new Date(Date.UTC(2026, 2, 1) + row * 1000).toISOString().slice(0, 19).replace('T', ' '), ...rowCells].join(','));
+    }
+    const p = await parseCsv(lines.join('\n'));
+    makers.forEach((_, c) => {
+      const values = p.channels[c]!.values;
+      for (let row = 0; row < 1000; row++) {
+        const text = cells[row]![c]!;
+        const expected = text === '' ? NaN : Number.parseFloat(text);
+        if (!Object.is(values[row], expected)) throw new Error(`column ${c}, row ${row}: ${text} read as ${values[row]}`);
+      }
+    });
+    // Columns of plain numbers keep their codes for the storage; the one with an exponent holds values.
+    expect(p.channels.map((ch) => ch.codes !== undefined)).toEqual([true, true, true, false, false, true]);
+    expect(p.channels[5]!.codes!.decimals).toBe(2);
+  });
+
   it('reads a comma separated file with a decimal point into UTC columns', async () => {
     const p = await parseCsv('Timestamp,SO2,Pumps,Valve\n2026-03-01 10:00:00,12.5,3,on\n2026-03-01 10:00:10,-0.25,4,off\n2026-03-01 10:00:20,,5,true\n');
     expect(p.rowCount).toBe(3);

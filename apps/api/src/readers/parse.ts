@@ -5,7 +5,8 @@ import {
   type DelimitedReaderConfiguration,
   type XlsxReaderConfiguration,
 } from '@portal/contracts/readers';
-import type { ChannelDataType } from './columns';
+import type { ColumnArena } from './arena';
+import { valuesFromCodes, type ChannelDataType } from './columns';
 import { readDelimited } from './delimited';
 import { ReaderError } from './errors';
 import type { ReadTable } from './table';
@@ -23,6 +24,11 @@ export interface ParsedChannel {
   texts?: (string | null)[];
   /** Most digits written after the decimal separator in a cell of this channel (0 for integers). */
   decimals?: number;
+  /**
+   * A column of plain numbers as its integer codes: value = code / 10^decimals (readers/columns.ts). `values` is
+   * then made from them when first read, so the storage, which packs the codes, never makes it.
+   */
+  codes?: { codes: Float64Array; decimals: number };
 }
 
 export interface ParsedDataFile {
@@ -41,6 +47,8 @@ export interface ParseOptions {
   maxLineBytes?: number;
   /** Most columns accepted (default 2000). */
   maxColumns?: number;
+  /** Memory reused between parses for the columns (readers/arena.ts): the parsed file is only valid until the next parse with it. */
+  arena?: ColumnArena;
 }
 
 export const DEFAULT_MAX_LINE_BYTES = 1024 * 1024;
@@ -60,7 +68,7 @@ export async function parseDataFile(
   let table: ReadTable;
   if (reader.readerId === READER_IDS.delimited) {
     const config = checkConfiguration(delimitedReaderConfigurationSchema, reader.configuration);
-    table = readDelimited(input.content, config, { offsetMinutes, maxColumns, maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES });
+    table = readDelimited(input.content, config, { offsetMinutes, maxColumns, maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, arena: options.arena });
   } else if (reader.readerId === READER_IDS.xlsx) {
     const config = checkConfiguration(xlsxReaderConfigurationSchema, reader.configuration);
     if (input.content.length === 0) throw new ReaderError('EMPTY_FILE', 'The file is empty.');
@@ -111,7 +119,12 @@ function sortAndCheck(table: ReadTable, offsetMinutes: number): ParsedDataFile {
   for (const ch of table.channels) {
     const values = take(ch.values);
     if (ch.unnamed && values.every((v) => Number.isNaN(v)) && !ch.texts?.some((t) => t !== null)) continue; // a delimiter at each line end
-    const parsed: ParsedChannel = { channel: ch.channel, description: ch.description, unit: ch.unit, dataType: ch.dataType, values, decimals: ch.decimals };
+    const base = { channel: ch.channel, description: ch.description, unit: ch.unit, dataType: ch.dataType, decimals: ch.decimals };
+    if (ch.codedDecimals >= 0 && ch.dataType !== 'String') {
+      channels.push(codedChannel(base, values, ch.codedDecimals));
+      continue;
+    }
+    const parsed: ParsedChannel = { ...base, values: ch.codedDecimals >= 0 ? valuesFromCodes(values, ch.codedDecimals) : values };
     if (ch.dataType === 'String') {
       const texts = ch.texts ?? [];
       parsed.texts = order ? Array.from(order, (i) => texts[i] ?? null) : texts.slice(0, n);
@@ -120,4 +133,16 @@ function sortAndCheck(table: ReadTable, offsetMinutes: number): ParsedDataFile {
     channels.push(parsed);
   }
   return { timestamps, channels, rowCount: n, timeStampMin: new Date(timestamps[0]), timeStampMax: new Date(timestamps[n - 1]) };
+}
+
+/** A channel of codes whose values are made on first read (and kept). */
+function codedChannel(base: Omit<ParsedChannel, 'values' | 'codes'>, codes: Float64Array, decimals: number): ParsedChannel {
+  let values: Float64Array | null = null;
+  return {
+    ...base,
+    codes: { codes, decimals },
+    get values() {
+      return (values ??= valuesFromCodes(codes, decimals));
+    },
+  };
 }

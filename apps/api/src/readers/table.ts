@@ -18,7 +18,8 @@ export interface ReadTable {
   firstDataRow: number;
   /** File row of each data row when rows were skipped (empty spreadsheet rows); null when row i is firstDataRow + i. */
   rowNumbers: Int32Array | null;
-  channels: (ChannelColumn & { dataType: ChannelDataType; values: Float64Array; decimals: number; texts: (string | null)[] | undefined })[];
+  /** `values` holds integer codes (value = code / 10^codedDecimals) when codedDecimals >= 0 (readers/columns.ts), else the values. */
+  channels: (ChannelColumn & { dataType: ChannelDataType; values: Float64Array; codedDecimals: number; decimals: number; texts: (string | null)[] | undefined })[];
 }
 
 export function checkColumnCount(count: number, maxColumns: number): void {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPacked, packFloat64, unpackFloat64 } from './packed';
+import { isPacked, packCodes, packFloat64, unpackFloat64 } from './packed';
 
 function sameDoubles(a: Float64Array, b: Float64Array) {
   expect(a.length).toBe(b.length);
@@ -76,5 +76,25 @@ describe('packing a channel column', () => {
   it('reads rows stored as plain doubles before packing existed', () => {
     const values = Float64Array.from([1.5, NaN, -2.25, 1e-300]);
     sameDoubles(unpackFloat64(new Uint8Array(values.buffer.slice(0))), values);
+  });
+
+  it('packs a column the reader kept as integer codes to the same values, narrower when every code ends in zero', () => {
+    const values = (codes: Float64Array, decimals: number) => codes.map((k) => k / 10 ** decimals);
+    const cases: [string, Float64Array, number, number][] = [
+      ['two decimals', Float64Array.from({ length: n }, () => Math.round(random() * 50_000) - 25_000), 2, 2],
+      ['integers with missing values', Float64Array.from({ length: n }, (_, i) => (i % 9 === 0 ? NaN : i % 250)), 0, 1],
+      // "12.50", "7.30", ...: codes at two decimals span 0..2000 (2 bytes), at one decimal 0..200 (1 byte).
+      ['a trailing zero on every value', Float64Array.from({ length: n }, () => Math.round(random() * 200) * 10), 2, 1],
+      ['all missing', new Float64Array(50).fill(NaN), 3, 1],
+    ];
+    for (const [name, codes, decimals, width] of cases) {
+      const stored = packCodes(codes, decimals)!;
+      expect(isPacked(stored), name).toBe(true);
+      expect(stored[2], name).toBe(width);
+      sameDoubles(unpackFloat64(stored), values(codes, decimals));
+    }
+    // -0 is kept only by plain doubles; a range of 2^32 or more does not fit.
+    expect(packCodes(Float64Array.from([1, 2, -0, 4, 5]), 1)).toBeNull();
+    expect(packCodes(Float64Array.from([0, 1, 2, 2 ** 40, 5]), 0)).toBeNull();
   });
 });

@@ -140,14 +140,19 @@ export function packFloat64(values: Float64Array): Buffer {
     scanned.min *= scale;
     scanned.max *= scale;
   }
-  let kMin = scanned.min;
-  let kMax = scanned.max;
+  return packedBytes(ks, d, scanned.min, scanned.max) ?? plain;
+}
+
+/** Bytes per code for a range of codes (the largest code of each width marks a missing value); 0: too wide. */
+const widthFor = (range: number) => (range < 0xff ? 1 : range < 0xffff ? 2 : range < 0xffffff ? 3 : range < 0xffffffff ? 4 : 0);
+
+/** The packed bytes of codes ks (value = k / 10^d, NaN missing) from kMin to kMax, or null when they do not fit. */
+function packedBytes(ks: Float64Array, d: number, kMin: number, kMax: number): Buffer | null {
+  const n = ks.length;
   if (kMin === Infinity) kMin = kMax = 0; // all missing
-  if (!(kMin >= -MAX_SAFE && kMax <= MAX_SAFE)) return plain;
-  const range = kMax - kMin;
-  // The largest code of each width marks a missing value.
-  const width = range < 0xff ? 1 : range < 0xffff ? 2 : range < 0xffffff ? 3 : range < 0xffffffff ? 4 : 0;
-  if (width === 0) return plain;
+  if (!(kMin >= -MAX_SAFE && kMax <= MAX_SAFE)) return null;
+  const width = widthFor(kMax - kMin);
+  if (width === 0) return null;
   const length = HEADER + width * n;
   const out = Buffer.allocUnsafe(length + ((12 - (length % 8)) % 8));
   out.fill(0, length);
@@ -173,6 +178,46 @@ export function packFloat64(values: Float64Array): Buffer {
     body.set(new Uint8Array(codes.buffer, 0, codes.byteLength));
   }
   return out;
+}
+
+/**
+ * The bytes to store for a column the reader kept as integer codes (value = code / 10^decimals, NaN missing;
+ * readers/columns.ts): packed without the exactness scan of packFloat64, since each code is exact by construction.
+ * Codes that are all multiples of 10 are divided down while that makes them narrower (a logger writing "12.50").
+ * Null when they do not fit (a range of 2^32 or more, or a -0, which only plain doubles keep).
+ */
+export function packCodes(codes: Float64Array, decimals: number): Buffer | null {
+  const n = codes.length;
+  if (n < 4) return null;
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const k = codes[i]!;
+    if (k !== k) continue;
+    if (k < lo) lo = k;
+    if (k > hi) hi = k;
+    if (k === 0 && 1 / k < 0) return null;
+  }
+  if (lo === Infinity) return packedBytes(codes, decimals, lo, hi);
+  // The fewest decimals that make the codes narrower, when every code is a multiple of the power of ten dropped.
+  const width = widthFor(hi - lo);
+  for (let fewer = decimals; fewer >= 1 && width !== 1; fewer--) {
+    const p = POW10[fewer]!;
+    const narrower = widthFor((hi - lo) / p);
+    if ((width !== 0 && narrower >= width) || !allMultiplesOf(codes, p)) continue;
+    const ks = new Float64Array(n);
+    for (let i = 0; i < n; i++) ks[i] = codes[i]! / p;
+    return packedBytes(ks, decimals - fewer, lo / p, hi / p);
+  }
+  return packedBytes(codes, decimals, lo, hi);
+}
+
+function allMultiplesOf(codes: Float64Array, p: number): boolean {
+  for (let i = 0; i < codes.length; i++) {
+    const k = codes[i]!;
+    if (k === k && k % p !== 0) return false;
+  }
+  return true;
 }
 
 /** Whether stored bytes are a packed column (else plain doubles). */

@@ -1,6 +1,6 @@
 import type { DelimitedReaderConfiguration, XlsxReaderConfiguration } from '@portal/contracts/readers';
 import { parseDataFile, type ChannelDataType, type ParseOptions } from '../../readers';
-import { packFloat64 } from './packed';
+import { packCodes, packFloat64 } from './packed';
 
 export interface ReadRequest {
   fileName: string;
@@ -41,7 +41,11 @@ export async function parseForStorage(request: ReadRequest): Promise<{ head: Pac
     timestamps: packFloat64(parsed.timestamps),
   };
   function* columns(): Generator<PackedColumn> {
-    for (const channel of parsed.channels) yield { channel: channel.channel, dataType: channel.dataType, values: packFloat64(channel.values) };
+    for (const channel of parsed.channels) {
+      // A column the reader kept as codes is packed from them (its values are never made), else from its values.
+      const packed = channel.codes ? packCodes(channel.codes.codes, channel.codes.decimals) : null;
+      yield { channel: channel.channel, dataType: channel.dataType, values: packed ?? packFloat64(channel.values) };
+    }
   }
   return { head, columns: columns() };
 }
