@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sql } from 'kysely';
 import type { DatabaseHandle } from '../../apps/api/src/db/connection';
 import { createDataSource } from '../../apps/api/src/features/datasources/service';
 
@@ -29,10 +30,15 @@ export function argument(name: string): string | undefined {
   return at > 0 ? process.argv[at + 1] : undefined;
 }
 
-/** Deletes the bench ship's imported files with their samples and originals (between runs). */
+/**
+ * Deletes the bench ship's imported files with their samples and originals (between runs, not timed), and vacuums
+ * their tables: otherwise PostgreSQL's autovacuum cleans the last run's 130 MB during the next one, and PGlite
+ * (which has no autovacuum) keeps growing its files.
+ */
 export async function deleteBenchFiles(database: DatabaseHandle, facilityId: string): Promise<void> {
   const deleted = await database.db.deleteFrom('data_files').where('facility_id', '=', facilityId).returning('id').execute();
   await database.originals.removeDeleted(deleted.map((f) => ({ facilityId, dataFileId: f.id })));
+  await sql`vacuum data_files, data_file_originals, raw_timestamps, raw_values`.execute(database.db);
 }
 
 /** An organization, a ship and its primary data source reading the bench CSV (one sample a second). */
