@@ -119,6 +119,22 @@ describe('originals of uploaded files', () => {
     expect(await originals().storedFileIds(db())).not.toContain(secondKey.dataFileId);
   });
 
+  it('go with their file deleted while the original is still being compressed', async () => {
+    const url = `/api/algorithm/facilitydatasource/${dataSourceId}/file`;
+    const sent = await sendFile(server, 'admin', 'POST', url, 'quick.csv', csvFile({ start: '2026-11-01 00:00:00', rows: 100 }));
+    const key = { facilityId, dataFileId: sent.json().ids[0] as string };
+    await originalsCompressed();
+    // The store's side of it, with no time in between: a compression under way (the original again, 16 MB), and the
+    // deletion of its data file right then.
+    const content = Buffer.alloc(16 * 1024 * 1024, 'Timestamp,SO2\n2026-11-01 00:00:00,1.5\n');
+    const compressing = originals().compressAfterCommit(db(), key, content);
+    await db().deleteFrom('data_files').where('id', '=', key.dataFileId).execute();
+    await originals().removeDeleted([key]);
+    await compressing;
+    expect(await originals().read(db(), key)).toBeNull();
+    expect(await originals().storedFileIds(db())).not.toContain(key.dataFileId);
+  });
+
   it('on PGlite, a sweep removes the files of an import that stopped half-way, and what is left of a compression', async (context) => {
     if (originals().kind !== 'directory') return context.skip('the directory store is PGlite\'s');
     const dir = path.join(originals().location, facilityId);

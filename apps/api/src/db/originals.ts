@@ -226,6 +226,9 @@ export function directoryOriginalStore(root: string, options: { throwaway?: bool
     await remove(partialPath(key));
   };
 
+  /** Data files deleted while their original was being compressed: the compression removes what it wrote. */
+  const deletedWhileBusy = new Set<string>();
+
   /** Writes the .gz beside the raw file and removes the raw one; keeps the raw file when gzip does not shrink it. Answers the bytes stored. */
   async function compressFile(key: OriginalKey, content: Buffer): Promise<number> {
     const partial = partialPath(key);
@@ -242,11 +245,13 @@ export function directoryOriginalStore(root: string, options: { throwaway?: bool
     }
     if (bytes >= content.length) {
       await remove(partial);
-      return content.length;
+    } else {
+      await rename(partial, gzPath(key));
+      await remove(rawPath(key));
     }
-    await rename(partial, gzPath(key));
-    await remove(rawPath(key));
-    return bytes;
+    // Its data file was deleted meanwhile: nothing of it stays.
+    if (deletedWhileBusy.delete(key.dataFileId)) await removeAll(key);
+    return Math.min(bytes, content.length);
   }
 
   return {
@@ -283,7 +288,10 @@ export function directoryOriginalStore(root: string, options: { throwaway?: bool
       }
     },
     async removeDeleted(keys) {
-      for (const key of keys) await removeAll(key);
+      for (const key of keys) {
+        if (busy.has(key.dataFileId)) deletedWhileBusy.add(key.dataFileId);
+        await removeAll(key);
+      }
     },
     async storedFileIds() {
       const ids = new Set<string>();

@@ -42,6 +42,38 @@ export function digitsAfterSeparator(text: string, decimalSeparator: '.' | ','):
   return at < 0 ? 0 : mantissa.length - at - 1;
 }
 
+/** Multiplies codes[from..to) by factor, unless one would pass 2^53: then answers false and changes nothing. */
+function scaleCodes(codes: Float64Array, from: number, to: number, factor: number): boolean {
+  let largest = 0;
+  for (let i = from; i < to; i++) {
+    const k = codes[i];
+    if (k > largest) largest = k;
+    else if (-k > largest) largest = -k;
+  }
+  if (largest * factor > MAX_SAFE) return false;
+  for (let i = from; i < to; i++) codes[i] *= factor;
+  return true;
+}
+
+/** Codes[from..to) at `decimals` turned into their values, in place. */
+function codesToValues(codes: Float64Array, from: number, to: number, decimals: number): void {
+  if (decimals <= 0) return;
+  const p = POW10[decimals]!;
+  for (let i = from; i < to; i++) codes[i] /= p;
+}
+
+/** The counts and codes of a ColumnSet, as one part of a file sends them to the other (structured clone). */
+export interface ColumnState {
+  coded: Int32Array;
+  numbers: Int32Array;
+  maxDecimals: Int32Array;
+  booleans: Int32Array;
+  dates: Int32Array;
+  texts: Int32Array;
+  slowNumbers: Uint8Array;
+  firstNonNumeric: ({ row: number; text: string } | null)[];
+}
+
 /**
  * Values of the channel columns while a file is read, struct-of-arrays so that the delimited scanner
  * can write numbers straight into `values[col][row]`. Cells that are not plain numbers go through `text`.
@@ -71,8 +103,10 @@ export class ColumnSet {
     private readonly decimalSeparator: '.' | ',',
     private readonly parseDate: (text: string) => number,
     private readonly offsetMs: number,
-    /** The columns' memory (a ColumnArena's), else fresh. */
+    /** The columns' memory (a ColumnArena's, or a whole file's shared by its parts), else fresh. */
     columns?: Float64Array[],
+    /** Rows before the ones read here (the second part of a file read in two). */
+    private readonly firstRow = 0,
   ) {
     this.values = columns ?? Array.from({ length: count }, () => new Float64Array(capacity));
     this.coded = new Int32Array(count);
@@ -108,31 +142,62 @@ export class ColumnSet {
   private rescale(col: number, rows: number, decimals: number): number {
     const codes = this.values[col];
     const factor = POW10[decimals - this.coded[col]]!;
-    let largest = 0;
-    for (let i = 0; i < rows; i++) {
-      const k = codes[i];
-      if (k > largest) largest = k;
-      else if (-k > largest) largest = -k;
-    }
-    if (largest * factor > MAX_SAFE) {
+    if (!scaleCodes(codes, this.firstRow, rows, factor)) {
       this.toValues(col, rows);
       return -1;
     }
-    for (let i = 0; i < rows; i++) codes[i] *= factor;
     this.coded[col] = decimals;
     return decimals;
   }
 
-  /** Rows [0, rows) of a coded column as values; the column holds values from then on. */
+  /** Rows [firstRow, rows) of a coded column as values; the column holds values from then on. */
   private toValues(col: number, rows: number): void {
     const d = this.coded[col];
     if (d < 0) return;
-    const column = this.values[col];
-    if (d > 0) {
-      const p = POW10[d]!;
-      for (let i = 0; i < rows; i++) column[i] /= p;
-    }
+    codesToValues(this.values[col], this.firstRow, rows, d);
     this.coded[col] = -1;
+  }
+
+  /** What the reading of a part found, for the first part to take in (absorb). */
+  state(): ColumnState {
+    const { coded, numbers, maxDecimals, booleans, dates, texts, slowNumbers, firstNonNumeric } = this;
+    return { coded, numbers, maxDecimals, booleans, dates, texts, slowNumbers, firstNonNumeric };
+  }
+
+  /**
+   * Takes in the second part of a file read in two (rows [from, to) of the same memory; this set read the rows
+   * before): counts add up, and a column coded at other decimals in each part, or coded in one and values in the
+   * other, is made one again.
+   */
+  absorb(rest: ColumnState, from: number, to: number): void {
+    for (let col = 0; col < this.count; col++) {
+      const column = this.values[col];
+      const mine = this.coded[col];
+      const theirs = rest.coded[col];
+      if (mine !== theirs) {
+        if (mine >= 0 && theirs >= 0) {
+          const finer = Math.max(mine, theirs);
+          const [lo, hi] = mine < theirs ? [0, from] : [from, to];
+          if (scaleCodes(column, lo, hi, POW10[finer - Math.min(mine, theirs)]!)) this.coded[col] = finer;
+          else {
+            codesToValues(column, lo, hi, Math.min(mine, theirs));
+            codesToValues(column, mine < theirs ? from : 0, mine < theirs ? to : from, finer);
+            this.coded[col] = -1;
+          }
+        } else {
+          if (mine >= 0) codesToValues(column, 0, from, mine);
+          else codesToValues(column, from, to, theirs);
+          this.coded[col] = -1;
+        }
+      }
+      this.numbers[col] += rest.numbers[col];
+      this.maxDecimals[col] = Math.max(this.maxDecimals[col], rest.maxDecimals[col]);
+      this.booleans[col] += rest.booleans[col];
+      this.dates[col] += rest.dates[col];
+      this.texts[col] += rest.texts[col];
+      this.slowNumbers[col] |= rest.slowNumbers[col];
+      this.firstNonNumeric[col] ??= rest.firstNonNumeric[col] ?? null;
+    }
   }
 
   number(col: number, row: number, value: number, decimals: number): void {

@@ -20,6 +20,31 @@ export interface DelimitedLimits {
   arena?: ColumnArena;
 }
 
+/**
+ * One of two parts of a large file read by two threads at once (features/files/parse-off-thread.ts): the rows from
+ * byte `start` to byte `end`, both line starts after the rows before the data. Only for UTF-8 files without a byte
+ * order mark and without a quote character, so that a line is a row and bytes are where the planner counted them.
+ */
+export interface DelimitedPart {
+  start: number;
+  end: number;
+  /** Data rows of the file before this part: its rows are numbered, and stored, after them. */
+  rowsBefore: number;
+  /** The whole file's columns then its timestamps (memory shared by the two parts), each `capacity` rows long. */
+  memory: Float64Array[];
+}
+
+/** A delimited file's rows as read (a whole file, or one part), before their data types are settled. */
+export interface DelimitedRows {
+  buf: Buffer;
+  layout: ReturnType<typeof resolveColumns>;
+  columns: ColumnSet;
+  timestamps: Float64Array;
+  /** Rows read here (this part's, or the file's). */
+  rowCount: number;
+  dataStart: number;
+}
+
 /** The file as UTF-8 bytes without a byte order mark. */
 function toUtf8(content: Buffer, encoding: DelimitedReaderConfiguration['encoding']): Buffer {
   if (encoding === 'utf-8') {
@@ -136,12 +161,19 @@ function onlyBlankFrom(buf: Buffer, pos: number): boolean {
  * timestamps and anything that is not a plain number take the general (string) path.
  */
 export function readDelimited(content: Buffer, config: DelimitedReaderConfiguration, limits: DelimitedLimits): ReadTable {
+  const rows = readDelimitedRows(content, config, limits);
+  return finishDelimited(rows, config, rows.rowCount);
+}
+
+/** Reads the rows of a delimited file, or of one part of it (`part`), leaving the data types to finishDelimited. */
+export function readDelimitedRows(content: Buffer, config: DelimitedReaderConfiguration, limits: DelimitedLimits, part?: DelimitedPart): DelimitedRows {
   const buf = toUtf8(content, config.encoding);
   if (onlyBlankFrom(buf, 0)) throw new ReaderError('EMPTY_FILE', 'The file is empty.');
-  const lineCount = checkLines(buf, limits.maxLineBytes);
+  // A part checks its own lines; the first part, those of the rows before the data too.
+  const lineCount = checkLines(part && part.rowsBefore > 0 ? buf.subarray(part.start, part.end) : part ? buf.subarray(0, part.end) : buf, limits.maxLineBytes);
   const delimiter = config.delimiter.charCodeAt(0);
   const decimal = config.decimalSeparator.charCodeAt(0);
-  const len = buf.length;
+  let len = buf.length;
 
   // Rows before the data: header, unit and description rows, and anything else to skip.
   let pos = 0;
@@ -174,8 +206,10 @@ export function readDelimited(content: Buffer, config: DelimitedReaderConfigurat
   const capacity = Math.max(1, lineCount - (config.firstDataRow - 1));
   const offsetMs = limits.offsetMinutes * 60_000;
   const naiveFormat = config.timestampFormat === 'ISO' || config.timestampFormat === 'EXCEL' ? () => NaN : compileTimestampFormat(config.timestampFormat);
-  const memory = limits.arena?.columns(columnCount + 1, capacity);
-  const columns = new ColumnSet(columnCount, capacity, config.decimalSeparator, naiveFormat, offsetMs, memory?.slice(0, columnCount));
+  if (part && ((part.rowsBefore > 0 && part.start < pos) || part.memory.length !== columnCount + 1)) throw new Error('The parts of the file were planned wrongly');
+  const memory = part?.memory ?? limits.arena?.columns(columnCount + 1, capacity);
+  const firstRow = part?.rowsBefore ?? 0;
+  const columns = new ColumnSet(columnCount, capacity, config.decimalSeparator, naiveFormat, offsetMs, memory?.slice(0, columnCount), firstRow);
   const parseTimestamp = timestampTextParser(config.timestampFormat, config.decimalSeparator, limits.offsetMinutes);
 
   // For each column: -1 for a channel, else its place among the timestamp columns.
@@ -189,7 +223,11 @@ export function readDelimited(content: Buffer, config: DelimitedReaderConfigurat
   const maxDecimals = columns.maxDecimals;
 
   const dataStart = pos;
-  let row = 0;
+  if (part) {
+    if (part.rowsBefore > 0) pos = part.start;
+    len = part.end;
+  }
+  let row = firstRow;
   while (pos < len) {
     const fileRow = config.firstDataRow + row;
     let c = buf[pos];
@@ -294,7 +332,15 @@ export function readDelimited(content: Buffer, config: DelimitedReaderConfigurat
   if (row === 0) {
     throw new ReaderError('HEADER_ONLY', `The file has a header but no data rows (data is expected from row ${config.firstDataRow}).`);
   }
+  return { buf, layout, columns, timestamps, rowCount: row - firstRow, dataStart };
+}
 
+/** Settles the data types of the rows read (`rowCount` of them, every part's) and reads the text columns. */
+export function finishDelimited(rows: DelimitedRows, config: DelimitedReaderConfiguration, rowCount: number): ReadTable {
+  const { buf, layout, columns, timestamps, dataStart } = rows;
+  const delimiter = config.delimiter.charCodeAt(0);
+  const row = rowCount;
+  const values = columns.values;
   const dataTypes = layout.channels.map((ch) => columns.dataType(ch.column, row, ch.channel));
   const textColumns = layout.channels.filter((_, i) => dataTypes[i] === 'String').map((ch) => ch.column);
   const texts = textColumns.length ? readTexts(buf, dataStart, delimiter, config.firstDataRow, row, textColumns) : new Map<number, (string | null)[]>();

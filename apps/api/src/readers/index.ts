@@ -1,6 +1,6 @@
 import { READERS } from '@portal/contracts/readers';
 
-export { parseDataFile, DEFAULT_MAX_COLUMNS, DEFAULT_MAX_LINE_BYTES, type ParsedChannel, type ParsedDataFile, type ParseOptions } from './parse';
+export { parseDataFile, readDelimitedPart, joinDelimitedParts, DEFAULT_MAX_COLUMNS, DEFAULT_MAX_LINE_BYTES, type ParsedChannel, type ParsedDataFile, type ParseOptions, type RestOfFile } from './parse';
 export { ReaderError, type ReaderErrorCode } from './errors';
 export type { ChannelDataType } from './columns';
 export { sampleChannels, niceScale, type RawChannel } from './sample';

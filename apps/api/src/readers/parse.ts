@@ -7,7 +7,8 @@ import {
 } from '@portal/contracts/readers';
 import type { ColumnArena } from './arena';
 import { valuesFromCodes, type ChannelDataType } from './columns';
-import { readDelimited } from './delimited';
+import { finishDelimited, readDelimited, readDelimitedRows, type DelimitedPart, type DelimitedRows } from './delimited';
+import type { ColumnState } from './columns';
 import { ReaderError } from './errors';
 import type { ReadTable } from './table';
 import { formatLocal } from './timestamps';
@@ -77,6 +78,29 @@ export async function parseDataFile(
     throw new ReaderError('BAD_CONFIGURATION', `Unknown data source reader '${reader.readerId}'.`);
   }
   return sortAndCheck(table, offsetMinutes);
+}
+
+/** What the second part of a file read in two hands to the first (parse-worker.ts). */
+export interface RestOfFile {
+  state: ColumnState;
+  rowCount: number;
+}
+
+function delimitedConfiguration(configuration: DelimitedReaderConfiguration | XlsxReaderConfiguration): DelimitedReaderConfiguration {
+  return checkConfiguration(delimitedReaderConfigurationSchema, configuration);
+}
+
+/** Reads one part of a large delimited file (readers/delimited.ts DelimitedPart); throws its ReaderError. */
+export function readDelimitedPart(content: Buffer, configuration: DelimitedReaderConfiguration | XlsxReaderConfiguration, options: ParseOptions, part: DelimitedPart): DelimitedRows {
+  const config = delimitedConfiguration(configuration);
+  return readDelimitedRows(content, config, { offsetMinutes: options.utcTimezoneOffsetInMinutes, maxColumns: options.maxColumns ?? DEFAULT_MAX_COLUMNS, maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES }, part);
+}
+
+/** The file of two parts read at once: the first part takes in the rest, then as parseDataFile (types, order, duplicates). */
+export function joinDelimitedParts(first: DelimitedRows, rest: RestOfFile, configuration: DelimitedReaderConfiguration | XlsxReaderConfiguration, options: ParseOptions): ParsedDataFile {
+  const config = delimitedConfiguration(configuration);
+  first.columns.absorb(rest.state, first.rowCount, first.rowCount + rest.rowCount);
+  return sortAndCheck(finishDelimited(first, config, first.rowCount + rest.rowCount), options.utcTimezoneOffsetInMinutes);
 }
 
 function checkConfiguration<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }, value: unknown): T {

@@ -1,5 +1,5 @@
 import type { DelimitedReaderConfiguration, XlsxReaderConfiguration } from '@portal/contracts/readers';
-import { parseDataFile, type ChannelDataType, type ParseOptions } from '../../readers';
+import { parseDataFile, type ChannelDataType, type ParsedDataFile, type ParseOptions } from '../../readers';
 import { packCodes, packFloat64 } from './packed';
 
 export interface ReadRequest {
@@ -33,7 +33,11 @@ export interface PackedColumn {
  */
 export async function parseForStorage(request: ReadRequest): Promise<{ head: PackedHead; columns: Generator<PackedColumn> }> {
   const content = Buffer.isBuffer(request.content) ? request.content : Buffer.from(request.content.buffer, request.content.byteOffset, request.content.byteLength);
-  const parsed = await parseDataFile({ fileName: request.fileName, content }, { readerId: request.readerId, configuration: request.configuration }, request.options);
+  return packForStorage(await parseDataFile({ fileName: request.fileName, content }, { readerId: request.readerId, configuration: request.configuration }, request.options));
+}
+
+/** A parsed data file's head, and a generator that packs one column at a time. */
+export function packForStorage(parsed: ParsedDataFile): { head: PackedHead; columns: Generator<PackedColumn> } {
   const head: PackedHead = {
     rowCount: parsed.rowCount,
     timeStampMin: parsed.timeStampMin.getTime(),

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
-import { ReaderError, type ReaderErrorCode } from '../../readers';
+import { READER_IDS, type DelimitedReaderConfiguration } from '@portal/contracts/readers';
+import { ReaderError, type ReaderErrorCode, type RestOfFile } from '../../readers';
 import { parseForStorage, type PackedColumn, type PackedHead, type ReadRequest } from './parse-and-pack';
 
 /**
@@ -10,12 +11,79 @@ import { parseForStorage, type PackedColumn, type PackedHead, type ReadRequest }
  */
 export const OFF_THREAD_MIN_BYTES = 2 * 1024 * 1024;
 
+/** Delimited files from this size on are read in two parts at once, by two worker threads (planParts). */
+export const TWO_PARTS_MIN_BYTES = 8 * 1024 * 1024;
+
+type Failure = { readerError: { code: ReaderErrorCode; message: string } } | { message: string };
+
 export type WorkerReply =
   | { id: number; kind: 'head'; head: PackedHead }
   | { id: number; kind: 'column'; column: PackedColumn }
   | { id: number; kind: 'end' }
-  | { id: number; kind: 'failed'; readerError: { code: ReaderErrorCode; message: string } }
-  | { id: number; kind: 'failed'; message: string };
+  | ({ id: number; kind: 'failed' } & Failure)
+  | { id: number; kind: 'rest'; rest: RestOfFile }
+  | ({ id: number; kind: 'rest-failed' } & Failure);
+
+/** What the main thread sends a worker: a file (or one part of it), or the second part's outcome for the first. */
+export type WorkerMessage =
+  | { kind: 'file'; id: number; request: ReadRequest; part?: PartPlan }
+  | { kind: 'rest'; id: number; rest?: RestOfFile; readerError?: { code: ReaderErrorCode; message: string }; message?: string };
+
+/** One of the two parts of a file read at once (readers/delimited.ts DelimitedPart), with the shared memory of its columns. */
+export interface PartPlan {
+  role: 'first' | 'rest';
+  start: number;
+  end: number;
+  /** Data rows before the second part (the first part's rows). */
+  rowsBefore: number;
+  /** columns + 1 arrays (the timestamps last) of `capacity` doubles each. */
+  memory: SharedArrayBuffer;
+  columns: number;
+  capacity: number;
+}
+
+const LF = 10;
+const QUOTE = 34;
+
+function countLineFeeds(content: Uint8Array, from: number, to: number): number {
+  const buf = Buffer.from(content.buffer, content.byteOffset, content.byteLength);
+  let count = 0;
+  for (let at = buf.indexOf(LF, from); at >= 0 && at < to; at = buf.indexOf(LF, at + 1)) count++;
+  return count;
+}
+
+/**
+ * Where a large delimited file can be cut in two parts that read the same as the whole: a UTF-8 file without a byte
+ * order mark or a quote character (so each line is one row, and bytes are where they are counted here), cut at the
+ * line start nearest its middle, after the rows before the data. Null when it cannot, or is not worth it.
+ */
+export function planParts(request: ReadRequest, maxColumns = 2000): { mid: number; rowsBefore: number; columns: number; capacity: number } | null {
+  const content = request.content;
+  const len = content.length;
+  if (request.readerId !== READER_IDS.delimited || len < TWO_PARTS_MIN_BYTES) return null;
+  const config = request.configuration as DelimitedReaderConfiguration;
+  const delimiter = config.delimiter.charCodeAt(0);
+  if ((config.encoding ?? 'utf-8') !== 'utf-8' || config.delimiter.length !== 1 || delimiter >= 128 || delimiter === LF || delimiter === QUOTE) return null;
+  if (content[0] === 0xef && content[1] === 0xbb && content[2] === 0xbf) return null;
+  const buf = Buffer.from(content.buffer, content.byteOffset, content.byteLength);
+  if (buf.indexOf(QUOTE) >= 0) return null;
+  const mid = buf.indexOf(LF, Math.floor(len / 2)) + 1;
+  if (mid <= 0 || mid >= len) return null;
+  const headerLines = config.firstDataRow - 1;
+  const linesBefore = countLineFeeds(content, 0, mid);
+  const rowsBefore = linesBefore - headerLines;
+  if (rowsBefore < 1 || config.headerRow > headerLines) return null;
+  const lines = linesBefore + countLineFeeds(content, mid, len) + (content[len - 1] === LF ? 0 : 1);
+  const capacity = Math.max(1, lines - headerLines);
+  // The header's cells, as the reader will count them (no quotes in the file).
+  let headerStart = 0;
+  for (let line = 1; line < config.headerRow; line++) headerStart = buf.indexOf(LF, headerStart) + 1;
+  const headerEnd = buf.indexOf(LF, headerStart);
+  let columns = 1;
+  for (let at = headerStart; at < headerEnd; at++) if (content[at] === delimiter) columns++;
+  if (columns > maxColumns || (columns + 1) * capacity * 8 > 1024 ** 3) return null;
+  return { mid, rowsBefore, columns, capacity };
+}
 
 /** A data file being read: its head (rejects with the ReaderError of a file that does not parse), then its columns. */
 export interface PackedReading {
@@ -87,37 +155,51 @@ interface Job {
   settleHead: (head: PackedHead) => void;
   failHead: (error: Error) => void;
   columns: ColumnStream;
-  /** The shared memory holding the file, back to the pool once the worker is done with it. */
-  shared: SharedArrayBuffer;
 }
 
+/** Shared memory of a file being read, back to the pool once every worker that reads it is done. */
+interface Lease {
+  buffers: SharedArrayBuffer[];
+  remaining: number;
+}
+
+/**
+ * The two parse workers of this process. The first reads whole files, and the first part of large delimited ones;
+ * the second only ever reads second parts, so it never waits for anything and the first's wait for it always ends.
+ */
 class ParseWorker {
   private readonly worker: Worker;
+  private readonly helper: Worker;
   private readonly jobs = new Map<number, Job>();
+  private readonly leases = new Map<number, Lease>();
   private nextId = 1;
   private failed = false;
   private readonly pool = new SharedBufferPool();
-  /** Resolves once the worker has loaded its modules. */
+  /** Resolves once both workers have loaded their modules. */
   readonly ready: Promise<void>;
 
   constructor(onGone: (self: ParseWorker) => void) {
-    this.worker = new Worker(new URL('./parse-worker-boot.mjs', import.meta.url), { workerData: { entry: new URL('./parse-worker.ts', import.meta.url).href } });
-    // Idle, the worker does not keep the process alive; while it works, it does (a script awaiting an import).
+    const start = () => new Worker(new URL('./parse-worker-boot.mjs', import.meta.url), { workerData: { entry: new URL('./parse-worker.ts', import.meta.url).href } });
+    this.worker = start();
+    this.helper = start();
+    // Idle, the workers do not keep the process alive; while they work, they do (a script awaiting an import).
     this.worker.unref();
-    let markReady: () => void = () => undefined;
-    let markFailed: (error: Error) => void = () => undefined;
-    this.ready = new Promise<void>((resolve, reject) => {
-      markReady = resolve;
-      markFailed = reject;
-    });
+    this.helper.unref();
+    const readiness = (worker: Worker) =>
+      new Promise<void>((resolve, reject) => {
+        worker.on('message', (reply: { ready?: true }) => reply.ready && resolve());
+        worker.once('error', reject);
+        worker.once('exit', () => reject(new Error('The parse worker stopped before it was ready')));
+      });
+    this.ready = Promise.all([readiness(this.worker), readiness(this.helper)]).then(() => undefined);
     this.ready.catch(() => undefined);
     this.worker.on('message', (reply: WorkerReply | { ready: true }) => {
-      if ('ready' in reply) return markReady();
+      if ('ready' in reply) return;
       const job = this.jobs.get(reply.id);
       if (!job) return;
       if (reply.kind === 'head') job.settleHead(reply.head);
       else if (reply.kind === 'column') job.columns.push(reply.column);
-      else {
+      else if (reply.kind === 'end' || reply.kind === 'failed') {
         this.settle(reply.id);
         if (reply.kind === 'end') job.columns.end();
         else {
@@ -127,49 +209,81 @@ class ParseWorker {
         }
       }
     });
+    this.helper.on('message', (reply: WorkerReply | { ready: true }) => {
+      if ('ready' in reply || (reply.kind !== 'rest' && reply.kind !== 'rest-failed')) return;
+      this.release(reply.id);
+      // To the first part, unless it is over already (it failed on an earlier row).
+      if (!this.jobs.has(reply.id)) return;
+      const message: WorkerMessage = reply.kind === 'rest' ? { kind: 'rest', id: reply.id, rest: reply.rest } : { kind: 'rest', id: reply.id, ...('readerError' in reply ? { readerError: reply.readerError } : { message: reply.message }) };
+      this.worker.postMessage(message);
+    });
     const fail = (error: Error) => {
       if (this.failed) return;
       this.failed = true;
       onGone(this);
-      markFailed(error);
       for (const job of this.jobs.values()) {
         job.failHead(error);
         job.columns.fail(error);
       }
       this.jobs.clear();
+      void this.terminate();
     };
-    this.worker.on('error', fail);
-    this.worker.on('exit', (code) => fail(new Error(`The parse worker stopped (exit code ${code})`)));
+    for (const worker of [this.worker, this.helper]) {
+      worker.on('error', fail);
+      worker.on('exit', (code) => fail(new Error(`The parse worker stopped (exit code ${code})`)));
+    }
   }
 
   private settle(id: number): void {
-    const job = this.jobs.get(id);
-    if (job) this.pool.give(job.shared);
     this.jobs.delete(id);
-    if (this.jobs.size === 0) this.worker.unref();
+    this.release(id);
+    if (this.jobs.size === 0) {
+      this.worker.unref();
+      this.helper.unref();
+    }
+  }
+
+  /** One worker is done with a file's shared memory; the last one gives it back to the pool. */
+  private release(id: number): void {
+    const lease = this.leases.get(id);
+    if (!lease || --lease.remaining > 0) return;
+    this.leases.delete(id);
+    for (const buffer of lease.buffers) this.pool.give(buffer);
   }
 
   run(request: ReadRequest): PackedReading {
     const id = this.nextId++;
     const columns = new ColumnStream();
-    // One copy into shared memory, which the worker reads in place (a structured clone would copy twice); the
+    // One copy into shared memory, which the workers read in place (a structured clone would copy twice); the
     // caller keeps its own buffer for the original.
     const buffer = this.pool.take(request.content.byteLength);
     const content = new Uint8Array(buffer, 0, request.content.byteLength);
     content.set(request.content);
     let job: Job | undefined;
     const head = new Promise<PackedHead>((resolve, reject) => {
-      job = { settleHead: resolve, failHead: reject, columns, shared: buffer };
+      job = { settleHead: resolve, failHead: reject, columns };
     });
     head.catch(() => undefined);
     this.jobs.set(id, job!);
     this.worker.ref();
-    this.worker.postMessage({ id, request: { ...request, content } });
+    const shared = { ...request, content };
+    const plan = planParts(shared, request.options.maxColumns);
+    if (!plan) {
+      this.leases.set(id, { buffers: [buffer], remaining: 1 });
+      this.worker.postMessage({ kind: 'file', id, request: shared } satisfies WorkerMessage);
+      return { head, columns };
+    }
+    const memory = this.pool.take((plan.columns + 1) * plan.capacity * 8);
+    this.leases.set(id, { buffers: [buffer, memory], remaining: 2 });
+    this.helper.ref();
+    const part = { memory, columns: plan.columns, capacity: plan.capacity, rowsBefore: plan.rowsBefore };
+    this.worker.postMessage({ kind: 'file', id, request: shared, part: { ...part, role: 'first', start: 0, end: plan.mid } } satisfies WorkerMessage);
+    this.helper.postMessage({ kind: 'file', id, request: shared, part: { ...part, role: 'rest', start: plan.mid, end: content.length } } satisfies WorkerMessage);
     return { head, columns };
   }
 
-  terminate(): Promise<number> {
-    return this.worker.terminate();
+  async terminate(): Promise<void> {
+    await Promise.all([this.worker.terminate(), this.helper.terminate()]);
   }
 }
 
