@@ -103,7 +103,7 @@ async function main(): Promise<void> {
   const gzipOnly = await timeIt(() => promisify(gzip)(content, { level: 1, strategy: zlibConstants.Z_HUFFMAN_ONLY }));
 
   lines.push('| what | measures | best s | median s | MB/s (best) | MB/s (median) |', '|---|---|---|---|---|---|');
-  row('end to end, PGlite (data directory on disk)', 'importUploadedFile: sha256, parse and pack (worker thread), original raw (a file beside the database), store columns, update range, commit', onPglite);
+  row('end to end, PGlite (data directory on disk)', 'importUploadedFile: sha256 (event loop, in slices), parse (two worker threads, a half each) and pack, original raw (a file beside the database), store columns, update range, commit', onPglite);
   if (onPostgres) row('end to end, PostgreSQL 15', 'the same, the original raw in the database', onPostgres);
   row('parse only: ours', 'parseDataFile', ours);
   row('parse only: udsv 0.7.3', 'inferSchema + typedCols (timestamps left as text)', udsv);
