@@ -1,6 +1,6 @@
 import { zipSync, strToU8 } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OFF_THREAD_MIN_BYTES } from '../src/features/files/parse-off-thread';
+import { OFF_THREAD_MIN_BYTES, TWO_PARTS_MIN_BYTES } from '../src/features/files/parse-off-thread';
 import { readRawSamples } from '../src/features/files/samples';
 import { startTestServer, type TestServer } from './harness';
 import { CSV_CONFIGURATION, createCsvDataSource, csvFile, ingestionCounts, sendFile } from './upload-helpers';
@@ -100,6 +100,31 @@ describe('upload and storage', () => {
       }
     }
     for (const response of responses) expect((await (await server.as('admin')).delete(`${uploadUrl}/${response.json().ids[0]}?deleteData=true`)).statusCode).toBe(204);
+  });
+
+  it('reads a file of 8 MB or more in two halves at once, by both workers, and stores exactly what it holds; a bad row in the second half is named', async () => {
+    const channels = Array.from({ length: 10 }, (_, i) => `H${i}`);
+    const value = (r: number, c: number) => (r > 70_000 && c === 3 ? ((r * 13) % 9000) / 1000 : ((r * 7 + c * 13) % 1000) / 10).toFixed(r > 70_000 && c === 3 ? 3 : 1);
+    const content = csvFile({ start: '2026-10-01 00:00:00', rows: 130_000, channels, value });
+    expect(content.length).toBeGreaterThan(TWO_PARTS_MIN_BYTES);
+    const response = await upload('halves.csv', content);
+    expect(response.json()).toEqual({ ids: [expect.any(String)], errorMessages: [] });
+    // The data source's clock runs an hour ahead of UTC.
+    const start = Date.parse('2026-09-30T23:00:00Z');
+    const [samples] = await readRawSamples(server.services.database.db, facilityId, { from: new Date(start - 86_400_000), to: new Date(start + 131_000 * 60_000), channels });
+    expect(samples!.timestamps.length).toBe(130_000);
+    expect(samples!.timestamps[129_999]).toBe(start + 129_999 * 60_000);
+    for (const [c, name] of channels.entries()) {
+      for (let r = 0; r < 130_000; r += 1_999) expect(samples!.columns[name]![r], `${name} row ${r}`).toBe(Number(value(r, c)));
+    }
+    expect((await (await server.as('admin')).delete(`${uploadUrl}/${response.json().ids[0]}?deleteData=true`)).statusCode).toBe(204);
+
+    const lines = content.split('\n');
+    lines[120_001] = lines[120_001]!.split(',').slice(0, 5).join(',');
+    const before = await ingestionCounts(server);
+    const broken = await upload('halves-broken.csv', lines.join('\n'));
+    expect(broken.json()).toEqual({ ids: [], errorMessages: ['halves-broken.csv: Row 120002 has 5 values, but the header (row 1) has 11 columns.'] });
+    expect(await ingestionCounts(server)).toEqual(before);
   });
 
   it('parses a large file in the worker thread and stores exactly what it holds', async () => {

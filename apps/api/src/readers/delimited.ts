@@ -169,8 +169,9 @@ export function readDelimited(content: Buffer, config: DelimitedReaderConfigurat
 export function readDelimitedRows(content: Buffer, config: DelimitedReaderConfiguration, limits: DelimitedLimits, part?: DelimitedPart): DelimitedRows {
   const buf = toUtf8(content, config.encoding);
   if (onlyBlankFrom(buf, 0)) throw new ReaderError('EMPTY_FILE', 'The file is empty.');
-  // A part checks its own lines; the first part, those of the rows before the data too.
-  const lineCount = checkLines(part && part.rowsBefore > 0 ? buf.subarray(part.start, part.end) : part ? buf.subarray(0, part.end) : buf, limits.maxLineBytes);
+  // Every line is checked before anything is read, by the whole read or the first part (so a line too long anywhere
+  // is the file's error, as when it is read whole); the second part leaves it to the first.
+  const lineCount = part && part.rowsBefore > 0 ? 0 : checkLines(buf, limits.maxLineBytes);
   const delimiter = config.delimiter.charCodeAt(0);
   const decimal = config.decimalSeparator.charCodeAt(0);
   let len = buf.length;

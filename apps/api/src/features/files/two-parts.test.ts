@@ -100,6 +100,11 @@ describe('a large file read in two parts', () => {
     // A word among numbers, in the second half: the same error, row and all.
     const word = file(ROWS, (row, c) => (row === ROWS - 7 && c === 2 ? 'ERR' : good(row, c)));
     expect(await expectSameAsWhole(word)).toMatchObject({ code: 'NON_NUMERIC', message: expect.stringContaining(`Row ${ROWS - 7 + 2}`) });
+    // A line too long in the second half, with a short row in the first: the long line is the file's error, as read whole.
+    const lines = file(ROWS, good).toString().split('\n');
+    lines[100] = lines[100]!.split(',').slice(0, 3).join(',');
+    lines[ROWS - 50] = `${lines[ROWS - 50]}${'9'.repeat(1024 * 1024)}`;
+    expect(await expectSameAsWhole(Buffer.from(lines.join('\n')))).toMatchObject({ code: 'LINE_TOO_LONG', message: expect.stringContaining(`Row ${ROWS - 49} is`) });
     const repeated = (await expectSameAsWhole(file(ROWS, good, 8, (row) => (row === ROWS - 5 ? 20 : row)))) as { code: string };
     expect(repeated.code).toBe('DUPLICATE_TIMESTAMP');
   });
