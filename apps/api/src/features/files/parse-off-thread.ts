@@ -126,20 +126,26 @@ class ColumnStream implements AsyncIterable<PackedColumn> {
 }
 
 /**
- * Shared memory kept between large uploads, up to this much in all: fresh memory costs its page faults on first
- * touch (~70 ms per 100 MB here), on the path of every large upload before the worker can begin.
+ * Shared memory kept between large uploads, up to this much in all (a file and its columns, for files up to ~200 MB):
+ * fresh memory costs its page faults on first touch (~70 ms per 100 MB here), on the path of every large upload.
  */
-const SHARED_POOL_BYTES = 256 * 1024 * 1024;
+const SHARED_POOL_BYTES = 512 * 1024 * 1024;
 
 /** SharedArrayBuffers that carried a file to the worker and are free again. */
 class SharedBufferPool {
   private readonly free: SharedArrayBuffer[] = [];
 
-  /** Shared memory of at least `size` bytes, from the pool when one is large enough. */
+  /**
+   * Shared memory of at least `size` bytes, from the pool when one is large enough. New memory is a little larger
+   * than asked (an eighth, in 8 MB steps), so that the next file of about the same size reuses it: a buffer too
+   * small for it would be replaced, and shared memory is only freed once every thread that saw it has collected it.
+   */
   take(size: number): SharedArrayBuffer {
-    const at = this.free.findIndex((buffer) => buffer.byteLength >= size);
+    // The smallest that fits (the pool is kept largest first).
+    const at = this.free.findLastIndex((buffer) => buffer.byteLength >= size);
     if (at >= 0) return this.free.splice(at, 1)[0]!;
-    return new SharedArrayBuffer(size);
+    const step = 8 * 1024 * 1024;
+    return new SharedArrayBuffer(Math.ceil((size * 1.125) / step) * step);
   }
 
   /** Back to the pool, while the pool stays within SHARED_POOL_BYTES (the smallest buffers go first). */
