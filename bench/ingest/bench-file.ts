@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
+import { DEFAULT_DELIMITED_CONFIGURATION, type DelimitedReaderConfiguration } from '@portal/contracts/readers';
 import type { DatabaseHandle } from '../../apps/api/src/db/connection';
 import { createDataSource } from '../../apps/api/src/features/datasources/service';
 
@@ -12,17 +13,8 @@ export const WORK_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 
 /** The 100 MB, 50-channel bench file (made by `npx tsx bench/ingest/parse.ts`). */
 export const BENCH_CSV = path.join(WORK_DIR, 'ingest-50ch-300000rows.csv');
 
-export const BENCH_CSV_CONFIGURATION = {
-  delimiter: ',',
-  decimalSeparator: '.' as const,
-  headerRow: 1,
-  unitRow: null,
-  descriptionRow: null,
-  firstDataRow: 2,
-  timestampColumns: ['Timestamp'],
-  timestampFormat: 'YYYY-MM-DD HH:mm:ss',
-  encoding: 'utf-8' as const,
-};
+/** The bench CSV is written in the delimited reader's default form. */
+export const BENCH_CSV_CONFIGURATION: DelimitedReaderConfiguration = { ...DEFAULT_DELIMITED_CONFIGURATION };
 
 /** The value after `--name` on the command line. */
 export function argument(name: string): string | undefined {
