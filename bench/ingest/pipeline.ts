@@ -1,5 +1,5 @@
 /**
- * End-to-end ingest throughput: importUploadedFile (sha256, parse and pack in the worker thread, the original, columnar inserts, ship
+ * End-to-end ingest throughput: importUploadedFile (sha256, parse and pack in the parse workers, the original, columnar inserts, ship
  * range update) of the ~100 MB, 50-channel CSV of bench/ingest/parse.ts, on PGlite and on PostgreSQL, with the
  * parse-only throughput of udsv and papaparse measured in the same run. Memory while importing a big zip:
  * bench/ingest/zip-memory.ts; one import with stage timings and an exact read-back check: bench/ingest/once.ts.

@@ -69,9 +69,12 @@ export const ORIGINAL_PART_BYTES = 8 * 1024 * 1024;
  * pieces of a file can follow one another in one .gz.
  */
 async function compressPiece(piece: Buffer): Promise<{ compression: 'gzip' | 'none'; content: Buffer }> {
-  const gz = await gzipAsync(piece, { level: 1, strategy: zlibConstants.Z_HUFFMAN_ONLY });
+  const gz = await gzipPiece(piece);
   return gz.length < piece.length ? { compression: 'gzip', content: gz } : { compression: 'none', content: piece };
 }
+
+/** A piece as one gzip member, Huffman-only, in the thread pool. */
+const gzipPiece = (piece: Buffer) => gzipAsync(piece, { level: 1, strategy: zlibConstants.Z_HUFFMAN_ONLY });
 
 function* pieces(content: Buffer): Generator<Buffer> {
   for (let at = 0; at === 0 || at < content.length; at += ORIGINAL_PART_BYTES) yield content.subarray(at, at + ORIGINAL_PART_BYTES);
@@ -236,7 +239,7 @@ export function directoryOriginalStore(root: string, options: { throwaway?: bool
     let bytes = 0;
     try {
       for (const piece of pieces(content)) {
-        const gz = await gzipAsync(piece, { level: 1, strategy: zlibConstants.Z_HUFFMAN_ONLY });
+        const gz = await gzipPiece(piece);
         await handle.write(gz);
         bytes += gz.length;
       }

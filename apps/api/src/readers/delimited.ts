@@ -340,21 +340,19 @@ export function readDelimitedRows(content: Buffer, config: DelimitedReaderConfig
 export function finishDelimited(rows: DelimitedRows, config: DelimitedReaderConfiguration, rowCount: number): ReadTable {
   const { buf, layout, columns, timestamps, dataStart } = rows;
   const delimiter = config.delimiter.charCodeAt(0);
-  const row = rowCount;
-  const values = columns.values;
-  const dataTypes = layout.channels.map((ch) => columns.dataType(ch.column, row, ch.channel));
+  const dataTypes = layout.channels.map((ch) => columns.dataType(ch.column, rowCount, ch.channel));
   const textColumns = layout.channels.filter((_, i) => dataTypes[i] === 'String').map((ch) => ch.column);
-  const texts = textColumns.length ? readTexts(buf, dataStart, delimiter, config.firstDataRow, row, textColumns) : new Map<number, (string | null)[]>();
+  const texts = textColumns.length ? readTexts(buf, dataStart, delimiter, config.firstDataRow, rowCount, textColumns) : new Map<number, (string | null)[]>();
 
   return {
-    rowCount: row,
+    rowCount,
     timestamps,
     firstDataRow: config.firstDataRow,
     rowNumbers: null,
     channels: layout.channels.map((ch, i) => ({
       ...ch,
       dataType: dataTypes[i],
-      values: values[ch.column],
+      values: columns.values[ch.column],
       codedDecimals: columns.coded[ch.column],
       decimals: columns.maxDecimals[ch.column],
       texts: texts.get(ch.column),

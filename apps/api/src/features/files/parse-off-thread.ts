@@ -4,8 +4,8 @@ import { ReaderError, type ReaderErrorCode, type RestOfFile } from '../../reader
 import { parseForStorage, type PackedColumn, type PackedHead, type ReadRequest } from './parse-and-pack';
 
 /**
- * Data files from this size on are parsed and packed in a worker thread (one per process, started on first use or by
- * startParseWorker): the event loop keeps answering other requests and stores the file's original, then its
+ * Data files from this size on are parsed and packed off the event loop, by the parse workers (two per process,
+ * started on first use or by startParseWorker; large delimited files are read by both, a half each): the event loop keeps answering other requests and stores the file's original, then its
  * columns as they are packed, while the worker works (docs/decisions/0050-storage-performance.md). Smaller files (a
  * logger's day is ~0.5 MB) are parsed in this thread: the hop would cost more than it saves.
  */
