@@ -4,10 +4,38 @@ import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
-const webFeatures = ['auth', 'shell', 'dashboards', 'facilities', 'datasources', 'measurement-fields', 'calculations', 'recalculation', 'reports', 'exports', 'organizations', 'users', 'messages', 'documents', 'settings', 'service', 'info'];
+const webFeatures = [
+  'auth',
+  'shell',
+  'dashboards',
+  'facilities',
+  'datasources',
+  'measurement-fields',
+  'calculations',
+  'recalculation',
+  'reports',
+  'exports',
+  'organizations',
+  'users',
+  'messages',
+  'documents',
+  'settings',
+  'service',
+  'info',
+];
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'e2e/.artifacts/**', 'bench/.work/**', 'bench/results/**', '**/*.d.ts'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      'data/**',
+      'e2e/.artifacts/**',
+      'bench/.work/**',
+      'bench/results/**',
+      '**/*.d.ts',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -16,7 +44,10 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-non-null-assertion': 'off',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       'no-empty': ['error', { allowEmptyCatch: true }],
     },
@@ -37,7 +68,8 @@ export default tseslint.config(
             target: `./apps/web/src/features/${feature}`,
             from: './apps/web/src/features',
             except: [`./${feature}`],
-            message: 'Features do not import from each other: move the shared piece to src/ui or packages/contracts.',
+            message:
+              'Features do not import from each other: move the shared piece to src/ui or packages/contracts.',
           })),
         },
       ],
@@ -46,7 +78,17 @@ export default tseslint.config(
   {
     files: ['packages/contracts/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['fastify*', 'kysely', 'pg', '@electric-sql/*', 'react*'], message: 'contracts holds schemas and pure rules only.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['fastify*', 'kysely', 'pg', '@electric-sql/*', 'react*'],
+              message: 'contracts holds schemas and pure rules only.',
+            },
+          ],
+        },
+      ],
     },
   },
 );

@@ -6,9 +6,33 @@ export default defineConfig({
   test: {
     testTimeout: 60_000,
     projects: [
-      { extends: true, test: { name: 'contracts', root: 'packages/contracts', include: ['src/**/*.test.ts'], environment: 'node' } },
-      { extends: true, test: { name: 'formula', root: 'packages/formula', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], environment: 'node' } },
-      { extends: true, test: { name: 'demo-fleet', root: 'packages/demo-fleet', include: ['src/**/*.test.ts'], environment: 'node' } },
+      {
+        extends: true,
+        test: {
+          name: 'contracts',
+          root: 'packages/contracts',
+          include: ['src/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'formula',
+          root: 'packages/formula',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'demo-fleet',
+          root: 'packages/demo-fleet',
+          include: ['src/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
       {
         extends: true,
         test: {

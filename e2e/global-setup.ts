@@ -23,15 +23,24 @@ export default async function globalSetup(): Promise<void> {
     LOGIN_ATTEMPTS_PER_MINUTE: '500',
   } as NodeJS.ProcessEnv;
   delete env.DATABASE_URL;
-  const child = spawn('npx', ['tsx', 'apps/api/src/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn('npx', ['tsx', 'apps/api/src/main.ts'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   fs.mkdirSync(path.join(root, 'e2e', '.artifacts'), { recursive: true });
   const log = fs.createWriteStream(path.join(root, 'e2e', '.artifacts', `server-${port}.log`));
   child.stdout.pipe(log);
   child.stderr.pipe(log);
-  fs.writeFileSync(path.join(root, 'e2e', '.artifacts', `server-${process.env.E2E_PORT ?? 18181}.json`), JSON.stringify({ pid: child.pid, dataDir }));
+  fs.writeFileSync(
+    path.join(root, 'e2e', '.artifacts', `server-${process.env.E2E_PORT ?? 18181}.json`),
+    JSON.stringify({ pid: child.pid, dataDir }),
+  );
   const deadline = Date.now() + 420_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}; see e2e/.artifacts/server-${port}.log`);
+    if (child.exitCode !== null)
+      throw new Error(`the server exited with ${child.exitCode}; see e2e/.artifacts/server-${port}.log`);
     try {
       const response = await fetch(`http://127.0.0.1:${port}/api/version`);
       if (response.ok) return;

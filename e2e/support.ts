@@ -11,7 +11,11 @@ export const DEMO_PASSWORDS: Record<string, string> = {
 };
 
 /** Fills the identity provider's sign-in form (the browser is already there). */
-export async function fillSignIn(page: Page, username: string, password = DEMO_PASSWORDS[username]!): Promise<void> {
+export async function fillSignIn(
+  page: Page,
+  username: string,
+  password = DEMO_PASSWORDS[username]!,
+): Promise<void> {
   await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill(password);
@@ -22,7 +26,12 @@ export async function fillSignIn(page: Page, username: string, password = DEMO_P
 export async function acceptCookiesIfAsked(page: Page): Promise<void> {
   const accept = page.getByRole('button', { name: /accept/i });
   // Wait until the app has decided: the cookie sheet, the sign-in form, or the signed-in shell.
-  await expect(accept.or(page.getByRole('heading', { name: 'Sign in' })).or(page.getByRole('banner')).first()).toBeVisible();
+  await expect(
+    accept
+      .or(page.getByRole('heading', { name: 'Sign in' }))
+      .or(page.getByRole('banner'))
+      .first(),
+  ).toBeVisible();
   if (await accept.isVisible().catch(() => false)) await accept.click();
 }
 

@@ -1,6 +1,14 @@
 // Type-checks every workspace project in turn; exits non-zero on the first failure.
 import { execFileSync } from 'node:child_process';
-const projects = ['packages/contracts', 'packages/formula', 'packages/demo-fleet', 'apps/api', 'apps/web', 'e2e', 'bench'];
+const projects = [
+  'packages/contracts',
+  'packages/formula',
+  'packages/demo-fleet',
+  'apps/api',
+  'apps/web',
+  'e2e',
+  'bench',
+];
 let failed = false;
 for (const project of projects) {
   const started = Date.now();

@@ -37,7 +37,10 @@ function initialJs(dist: string) {
 async function signIn(page: Page, username: string, password: string) {
   await page.goto(BASE_URL + '/');
   const accept = page.getByRole('button', { name: /accept/i });
-  await accept.or(page.getByRole('heading', { name: 'Sign in' })).first().waitFor();
+  await accept
+    .or(page.getByRole('heading', { name: 'Sign in' }))
+    .first()
+    .waitFor();
   if (await accept.isVisible()) await accept.click();
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill(password);
@@ -73,27 +76,41 @@ const WATCH_NUMBERS = `(() => {
 })();`;
 
 async function main() {
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu'],
+  });
   const signedIn = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const first = await signedIn.newPage();
   await signIn(first, 'admin', 'Admin1234');
-  const session = await first.evaluate(() => ({ session: { ...sessionStorage }, local: { ...localStorage } }));
+  const session = await first.evaluate(() => ({
+    session: { ...sessionStorage },
+    local: { ...localStorage },
+  }));
   await signedIn.close();
 
   const results: { fcp: number; numbers: number }[] = [];
   for (let i = 0; i < runs; i++) {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     await context.addInitScript((s) => {
-      if (sessionStorage.length === 0) for (const [k, v] of Object.entries(s.session)) sessionStorage.setItem(k, v as string);
-      for (const [k, v] of Object.entries(s.local)) if (localStorage.getItem(k) === null) localStorage.setItem(k, v as string);
+      if (sessionStorage.length === 0)
+        for (const [k, v] of Object.entries(s.session)) sessionStorage.setItem(k, v as string);
+      for (const [k, v] of Object.entries(s.local))
+        if (localStorage.getItem(k) === null) localStorage.setItem(k, v as string);
     }, session);
     await context.addInitScript(WATCH_NUMBERS);
     const page = await context.newPage();
     await page.goto(BASE_URL + '/');
-    await page.waitForFunction(() => (window as unknown as { __numbersPaint?: number }).__numbersPaint !== undefined, undefined, { timeout: 30_000 }).catch(async (error: unknown) => {
-      await page.screenshot({ path: '/tmp/paint-timeout.png' });
-      throw error;
-    });
+    await page
+      .waitForFunction(
+        () => (window as unknown as { __numbersPaint?: number }).__numbersPaint !== undefined,
+        undefined,
+        { timeout: 30_000 },
+      )
+      .catch(async (error: unknown) => {
+        await page.screenshot({ path: '/tmp/paint-timeout.png' });
+        throw error;
+      });
     const r = await page.evaluate(() => {
       const w = window as unknown as { __numbersPaint: number; __fcp?: number };
       return { fcp: w.__fcp ?? NaN, numbers: w.__numbersPaint };
@@ -101,12 +118,20 @@ async function main() {
     results.push(r);
     if (process.argv.includes('--waterfall') && i === runs - 1) {
       const entries = await page.evaluate(() =>
-        performance.getEntriesByType('resource').map((e) => ({ name: e.name.replace(/^https?:\/\/[^/]+/, '').slice(0, 70), start: Math.round(e.startTime), end: Math.round((e as PerformanceResourceTiming).responseEnd) })),
+        performance.getEntriesByType('resource').map((e) => ({
+          name: e.name.replace(/^https?:\/\/[^/]+/, '').slice(0, 70),
+          start: Math.round(e.startTime),
+          end: Math.round((e as PerformanceResourceTiming).responseEnd),
+        })),
       );
-      for (const e of entries.sort((a, b) => a.start - b.start)) console.log(`${String(e.start).padStart(5)} ${String(e.end).padStart(5)} ${e.name}`);
+      for (const e of entries.sort((a, b) => a.start - b.start))
+        console.log(`${String(e.start).padStart(5)} ${String(e.end).padStart(5)} ${e.name}`);
     }
     if (screenshots && i === runs - 1) {
-      for (const [name, viewport] of [['desktop', { width: 1440, height: 900 }], ['phone', { width: 390, height: 844 }]] as const) {
+      for (const [name, viewport] of [
+        ['desktop', { width: 1440, height: 900 }],
+        ['phone', { width: 390, height: 844 }],
+      ] as const) {
         await page.setViewportSize(viewport);
         await page.waitForTimeout(800);
         await page.screenshot({ path: path.join(screenshots, `fleet-${name}.png`), fullPage: true });
@@ -123,7 +148,11 @@ async function main() {
       fcpMedian: Math.round(median(results.map((r) => r.fcp))),
       numbersMedian: Math.round(median(results.map((r) => r.numbers))),
       numbersMax: Math.round(Math.max(...results.map((r) => r.numbers))),
-      initialJs: js && { files: js.files, rawKb: Number(js.rawKb.toFixed(1)), gzipKb: Number(js.gzipKb.toFixed(1)) },
+      initialJs: js && {
+        files: js.files,
+        rawKb: Number(js.rawKb.toFixed(1)),
+        gzipKb: Number(js.gzipKb.toFixed(1)),
+      },
     }),
   );
 }

@@ -38,9 +38,10 @@ const seconds = Number(arg('--seconds') ?? 10);
 const databaseUrl = process.env.DATABASE_URL;
 if (!databaseUrl) throw new Error('Set DATABASE_URL to a PostgreSQL database of your own');
 
-
 async function main() {
-  const database = reuse ? await openDatabase({ databaseUrl, dataDir: 'memory://', poolSize: 10 }) : undefined;
+  const database = reuse
+    ? await openDatabase({ databaseUrl, dataDir: 'memory://', poolSize: 10 })
+    : undefined;
   if (!reuse) await resetPostgres(databaseUrl!);
   const server = await startTestServer(database ? { database, jobs: 'none' } : { jobs: 'none' });
   const db = server.services.database.db;
@@ -50,21 +51,46 @@ async function main() {
 
   const existing = await sql<{ n: number }>`select count(*)::int as n from report_values`.execute(db);
   if (existing.rows[0]!.n === 0) await fillSyntheticReportValues(db, ships, YEAR);
-  const counts = await sql<{ hourly: number; daily: number }>`select (select count(*) from report_values)::int as hourly, (select count(*) from report_values_daily)::int as daily`.execute(db);
+  const counts = await sql<{
+    hourly: number;
+    daily: number;
+  }>`select (select count(*) from report_values)::int as hourly, (select count(*) from report_values_daily)::int as daily`.execute(
+    db,
+  );
 
   await server.close();
 
   // The server runs in a process of its own (the simulated users here would otherwise share its event loop).
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'server.ts')], { env: process.env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'server.ts')], {
+    env: process.env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
   const { address, token } = JSON.parse(line) as { address: string; token: string };
   const headers = { authorization: `Bearer ${token}` };
   const ship = ships[0]!.id;
 
   const C = REPORT_CODES;
-  const fleetReports = [C.fleetExtraRemovalOfSulfur, C.fleetCo2Reduction, C.fleetTotalCo2Emission, C.fleetMarpolCompliance, C.fleetSo2Co2Ratio, C.fleetOperationalAvailability, C.fleetSfocImpact];
-  const shipReports = [C.shipMarpolCompliance, C.shipOperationalAvailability, C.shipCo2Reduction, C.shipSo2Co2Ratio, C.shipExtraRemovalOfSulfur, C.shipSfocImpact, C.shipTotalCo2Emission];
-  const fleetCalls = (p: typeof YEAR) => fleetReports.map((r) => `/api/reports/${r}/data?${new URLSearchParams(p)}`);
+  const fleetReports = [
+    C.fleetExtraRemovalOfSulfur,
+    C.fleetCo2Reduction,
+    C.fleetTotalCo2Emission,
+    C.fleetMarpolCompliance,
+    C.fleetSo2Co2Ratio,
+    C.fleetOperationalAvailability,
+    C.fleetSfocImpact,
+  ];
+  const shipReports = [
+    C.shipMarpolCompliance,
+    C.shipOperationalAvailability,
+    C.shipCo2Reduction,
+    C.shipSo2Co2Ratio,
+    C.shipExtraRemovalOfSulfur,
+    C.shipSfocImpact,
+    C.shipTotalCo2Emission,
+  ];
+  const fleetCalls = (p: typeof YEAR) =>
+    fleetReports.map((r) => `/api/reports/${r}/data?${new URLSearchParams(p)}`);
   const shipCalls = (p: typeof YEAR, duration: 'hourly' | 'daily') => [
     ...shipReports.map((r) => `/api/reports/${r}/data?${new URLSearchParams({ ...p, facilityId: ship })}`),
     `/api/reports/${C.shipUptime}/data?${new URLSearchParams({ ...p, facilityId: ship, duration })}`,
@@ -80,7 +106,11 @@ async function main() {
     const s = [...xs].sort((a, b) => a - b);
     return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? NaN;
   };
-  const stats = (xs: number[]) => ({ p50: percentile(xs, 50), p95: percentile(xs, 95), p99: percentile(xs, 99) });
+  const stats = (xs: number[]) => ({
+    p50: percentile(xs, 50),
+    p95: percentile(xs, 95),
+    p99: percentile(xs, 99),
+  });
   const f = (v: number) => v.toFixed(1);
 
   /** One dashboard load: its calls in parallel, as the browser makes them. */
@@ -115,11 +145,19 @@ async function main() {
     console.log(line);
     lines.push(line);
   };
-  out(`# Dashboard data calls: latency on PostgreSQL (answer cache ${process.env.REPORT_DATA_CACHE_ENTRIES === '0' ? 'off' : 'on'})`);
+  out(
+    `# Dashboard data calls: latency on PostgreSQL (answer cache ${process.env.REPORT_DATA_CACHE_ENTRIES === '0' ? 'off' : 'on'})`,
+  );
   out();
-  out(`${ships.length} ships, a year (2025) of hourly values for the ${computed.length} distinct default report calculations (the 41 report fields read them, docs/decisions/0030-report-fields.md): ${counts.rows[0]!.hourly.toLocaleString('en-US')} rows in report_values, ${counts.rows[0]!.daily.toLocaleString('en-US')} in report_values_daily. SystemAdmin (sees every ship). Server in a process of its own (Fastify, pg pool of 10; bench/dashboard/server.ts), PostgreSQL on localhost, load average at the start ${loadavg().map((l) => l.toFixed(2)).join(' / ')}. \`npx tsx bench/dashboard/run.ts\`, ${new Date().toISOString().slice(0, 10)}.`);
+  out(
+    `${ships.length} ships, a year (2025) of hourly values for the ${computed.length} distinct default report calculations (the 41 report fields read them, docs/decisions/0030-report-fields.md): ${counts.rows[0]!.hourly.toLocaleString('en-US')} rows in report_values, ${counts.rows[0]!.daily.toLocaleString('en-US')} in report_values_daily. SystemAdmin (sees every ship). Server in a process of its own (Fastify, pg pool of 10; bench/dashboard/server.ts), PostgreSQL on localhost, load average at the start ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' / ')}. \`npx tsx bench/dashboard/run.ts\`, ${new Date().toISOString().slice(0, 10)}.`,
+  );
   out();
-  out('## One at a time (a dashboard = its calls in parallel, as the browser makes them; 30 loads after 3 warm-up)');
+  out(
+    '## One at a time (a dashboard = its calls in parallel, as the browser makes them; 30 loads after 3 warm-up)',
+  );
   out();
   out('| scenario | calls | dashboard p50 ms | p95 | p99 | slowest call p95 ms | errors |');
   out('|---|---|---|---|---|---|---|');
@@ -142,7 +180,9 @@ async function main() {
     }
     const slowest = Math.max(...perCall.map((xs) => stats(xs).p95));
     const st = stats(loads);
-    out(`| ${s.name} | ${s.calls.length} | ${f(st.p50)} | ${f(st.p95)} | ${f(st.p99)} | ${f(slowest)} | ${errors} |`);
+    out(
+      `| ${s.name} | ${s.calls.length} | ${f(st.p50)} | ${f(st.p95)} | ${f(st.p99)} | ${f(slowest)} | ${errors} |`,
+    );
   }
 
   out();
@@ -150,7 +190,12 @@ async function main() {
   out();
   out('| scenario | dashboards loaded | dashboard p50 ms | p95 | p99 | errors |');
   out('|---|---|---|---|---|---|');
-  const withRevalidation = [...scenarios, ...scenarios.filter((s) => s.name.endsWith('year')).map((s) => ({ ...s, name: `${s.name}, browser revalidates (ETag)`, etag: true }))];
+  const withRevalidation = [
+    ...scenarios,
+    ...scenarios
+      .filter((s) => s.name.endsWith('year'))
+      .map((s) => ({ ...s, name: `${s.name}, browser revalidates (ETag)`, etag: true })),
+  ];
   for (const s of withRevalidation) {
     const loads: number[] = [];
     let errors = 0;
@@ -170,7 +215,9 @@ async function main() {
   }
 
   out();
-  out(`## autocannon: ${USERS} connections cycling through the dashboard's calls (per request; ${seconds} s)`);
+  out(
+    `## autocannon: ${USERS} connections cycling through the dashboard's calls (per request; ${seconds} s)`,
+  );
   out();
   out('| scenario | requests | req/s | p50 ms | p97.5 | p99 | errors | non-2xx |');
   out('|---|---|---|---|---|---|---|---|');
@@ -182,11 +229,17 @@ async function main() {
       headers,
       requests: s.calls.map((c) => ({ method: 'GET', path: c })),
     });
-    out(`| ${s.name} | ${result.requests.total} | ${f(result.requests.average)} | ${result.latency.p50} | ${result.latency.p97_5} | ${result.latency.p99} | ${result.errors} | ${result.non2xx} |`);
+    out(
+      `| ${s.name} | ${result.requests.total} | ${f(result.requests.average)} | ${result.latency.p50} | ${result.latency.p97_5} | ${result.latency.p99} | ${result.errors} | ${result.non2xx} |`,
+    );
   }
 
   out();
-  out(`Load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' / ')}.`);
+  out(
+    `Load average at the end: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' / ')}.`,
+  );
   agent.destroy();
   child.kill('SIGTERM');
   await once(child, 'exit');

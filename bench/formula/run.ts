@@ -12,15 +12,22 @@ import { compile, DEFAULT_MEASUREMENT_FIELDS } from '@portal/formula';
 const ROWS = 525_600;
 // The reference libraries are 100x slower; they run over a tenth of the year.
 const REFERENCE_ROWS = 52_560;
-const constants = { Facility_IMO: '9312345', Facility_NumberOfScrubbers: 1, Facility_ScrubberSystemType: 'Hybrid', Facility_TotalEffectKW: 12000 };
+const constants = {
+  Facility_IMO: '9312345',
+  Facility_NumberOfScrubbers: 1,
+  Facility_ScrubberSystemType: 'Hybrid',
+  Facility_TotalEffectKW: 12000,
+};
 
 // ---- one year of a ship's channels, with gaps
 let seed = 7;
-const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 const start = Date.UTC(2024, 0, 1);
 const timestamps = Float64Array.from({ length: ROWS }, (_, i) => start + i * 60_000);
 const column = (f: (i: number) => number, gaps = 0.01) =>
-  Float64Array.from({ length: ROWS }, (_, i) => (random() < gaps || (i >= 200_000 && i < 201_440) ? NaN : f(i)));
+  Float64Array.from({ length: ROWS }, (_, i) =>
+    random() < gaps || (i >= 200_000 && i < 201_440) ? NaN : f(i),
+  );
 const inEca = Uint8Array.from({ length: ROWS }, (_, i) => (Math.floor(i / 10_000) % 4 === 0 ? 1 : 0));
 const raw: Record<string, Float64Array> = {
   FUEL_FLOW: column((i) => (i % 2000 < 300 ? 20 : 800 + 400 * random())),
@@ -31,28 +38,37 @@ const raw: Record<string, Float64Array> = {
   SCRUBBER_POWER: column(() => 100 + 100 * random()),
 };
 
-const derived = DEFAULT_MEASUREMENT_FIELDS.filter((f) => !(f.inputNames.length === 1 && f.inputNames[0] === f.name));
+const derived = DEFAULT_MEASUREMENT_FIELDS.filter(
+  (f) => !(f.inputNames.length === 1 && f.inputNames[0] === f.name),
+);
 
 // ---- the same logic, hand-written (NaN = null, as in the compiled runs)
 type Columns = Record<string, Float64Array>;
 const hand: Record<string, (c: Columns, eca: Uint8Array, out: Float64Array) => void> = {
   SO2_CO2_RATIO(c, _e, out) {
-    const run = c.SCRUBBER_RUNNING, so2 = c.SO2_PPM, co2 = c.CO2_PCT;
+    const run = c.SCRUBBER_RUNNING,
+      so2 = c.SO2_PPM,
+      co2 = c.CO2_PCT;
     for (let i = 0; i < out.length; i++) out[i] = run[i] && co2[i] >= 0.5 ? so2[i] / co2[i] : NaN;
   },
   SO2_CO2_LIMIT(_c, e, out) {
     for (let i = 0; i < out.length; i++) out[i] = e[i] === 1 ? 4.3 : 21.7;
   },
   SCRUBBER_REQUIRED(c, e, out) {
-    const flow = c.FUEL_FLOW, s = c.FUEL_SULFUR;
+    const flow = c.FUEL_FLOW,
+      s = c.FUEL_SULFUR;
     for (let i = 0; i < out.length; i++) out[i] = flow[i] > 50 && s[i] > (e[i] === 1 ? 0.1 : 0.5) ? 1 : 0;
   },
   COMPLIANT(c, _e, out) {
-    const req = c.SCRUBBER_REQUIRED, run = c.SCRUBBER_RUNNING, ratio = c.SO2_CO2_RATIO, limit = c.SO2_CO2_LIMIT;
+    const req = c.SCRUBBER_REQUIRED,
+      run = c.SCRUBBER_RUNNING,
+      ratio = c.SO2_CO2_RATIO,
+      limit = c.SO2_CO2_LIMIT;
     for (let i = 0; i < out.length; i++) out[i] = req[i] ? (run[i] && ratio[i] <= limit[i] ? 1 : 0) : NaN;
   },
   RATIO_MARGIN(c, _e, out) {
-    const ratio = c.SO2_CO2_RATIO, limit = c.SO2_CO2_LIMIT;
+    const ratio = c.SO2_CO2_RATIO,
+      limit = c.SO2_CO2_LIMIT;
     for (let i = 0; i < out.length; i++) out[i] = ((limit[i] - ratio[i]) / limit[i]) * 100;
   },
   SCRUBBER_FUEL(c, _e, out) {
@@ -60,14 +76,17 @@ const hand: Record<string, (c: Columns, eca: Uint8Array, out: Float64Array) => v
     for (let i = 0; i < out.length; i++) out[i] = (p[i] * 200) / 1000;
   },
   EXCESS_SULFUR_REMOVED(c, e, out) {
-    const flow = c.FUEL_FLOW, ratio = c.SO2_CO2_RATIO;
+    const flow = c.FUEL_FLOW,
+      ratio = c.SO2_CO2_RATIO;
     for (let i = 0; i < out.length; i++) {
       const r = ratio[i];
       out[i] = r !== r ? 0 : (flow[i] * Math.max(0, (e[i] === 1 ? 0.1 : 0.5) - r / 43.3)) / 100;
     }
   },
   CO2_SAVED(c, _e, out) {
-    const run = c.SCRUBBER_RUNNING, p = c.SCRUBBER_POWER, kw = constants.Facility_TotalEffectKW;
+    const run = c.SCRUBBER_RUNNING,
+      p = c.SCRUBBER_POWER,
+      kw = constants.Facility_TotalEffectKW;
     for (let i = 0; i < out.length; i++) out[i] = run[i] ? (((0.015 * kw - p[i]) * 200) / 1e6) * 3.114 : 0;
   },
 };
@@ -77,10 +96,12 @@ const expressions: Record<string, string> = {
   SO2_CO2_RATIO: 'SCRUBBER_RUNNING == 1 and CO2_PCT >= 0.5 ? SO2_PPM / CO2_PCT : NULL',
   SO2_CO2_LIMIT: 'ECA == 1 ? 4.3 : 21.7',
   SCRUBBER_REQUIRED: 'FUEL_FLOW > 50 and FUEL_SULFUR > (ECA == 1 ? 0.1 : 0.5) ? 1 : 0',
-  COMPLIANT: 'SCRUBBER_REQUIRED == 1 ? (SCRUBBER_RUNNING == 1 and SO2_CO2_RATIO <= SO2_CO2_LIMIT ? 1 : 0) : NULL',
+  COMPLIANT:
+    'SCRUBBER_REQUIRED == 1 ? (SCRUBBER_RUNNING == 1 and SO2_CO2_RATIO <= SO2_CO2_LIMIT ? 1 : 0) : NULL',
   RATIO_MARGIN: '(SO2_CO2_LIMIT - SO2_CO2_RATIO) / SO2_CO2_LIMIT * 100',
   SCRUBBER_FUEL: 'SCRUBBER_POWER * 200 / 1000',
-  EXCESS_SULFUR_REMOVED: 'SO2_CO2_RATIO != SO2_CO2_RATIO ? 0 : FUEL_FLOW * max(0, (ECA == 1 ? 0.1 : 0.5) - SO2_CO2_RATIO / 43.3) / 100',
+  EXCESS_SULFUR_REMOVED:
+    'SO2_CO2_RATIO != SO2_CO2_RATIO ? 0 : FUEL_FLOW * max(0, (ECA == 1 ? 0.1 : 0.5) - SO2_CO2_RATIO / 43.3) / 100',
   CO2_SAVED: 'SCRUBBER_RUNNING == 1 ? (0.015 * KW - SCRUBBER_POWER) * 200 / 1000000 * 3.114 : 0',
 };
 
@@ -94,25 +115,39 @@ function best(runs: number, f: () => void): number {
   return fastest;
 }
 
-const sameValues = (a: Float64Array, b: Float64Array) => a.every((v, i) => Object.is(v, b[i]) || Math.abs(v - b[i]) <= 1e-12 * Math.max(1, Math.abs(v)));
+const sameValues = (a: Float64Array, b: Float64Array) =>
+  a.every((v, i) => Object.is(v, b[i]) || Math.abs(v - b[i]) <= 1e-12 * Math.max(1, Math.abs(v)));
 
 const columns: Columns = { ...raw };
 const parser = new Parser();
 const math = create(all);
 const rows: string[] = [];
-const ratios = { hand: [] as number[], exprEval: [] as number[], exprEvalJs: [] as number[], mathjs: [] as number[] };
+const ratios = {
+  hand: [] as number[],
+  exprEval: [] as number[],
+  exprEvalJs: [] as number[],
+  mathjs: [] as number[],
+};
 
 for (const field of derived) {
-  const result = compile(field.transformAlgorithm, { kind: 'measurement-field', inputNames: field.inputNames, outputType: field.dataType });
+  const result = compile(field.transformAlgorithm, {
+    kind: 'measurement-field',
+    inputNames: field.inputNames,
+    outputType: field.dataType,
+  });
   if (!result.ok) throw new Error(`${field.name}: ${JSON.stringify(result.errors)}`);
   const calc = result.program;
   const inputs = Object.fromEntries(calc.inputNames.map((n) => [n, columns[n]]));
   let compiled: Float64Array = new Float64Array(0);
-  const compiledMs = best(7, () => (compiled = calc.evaluateTimestamps({ timestamps, inputs, isEcaZone: inEca, constants })));
+  const compiledMs = best(
+    7,
+    () => (compiled = calc.evaluateTimestamps({ timestamps, inputs, isEcaZone: inEca, constants })),
+  );
   // Like evaluateTimestamps, the hand-written run allocates its output column.
   let handOut: Float64Array = new Float64Array(0);
   const handMs = best(7, () => hand[field.name](columns, inEca, (handOut = new Float64Array(ROWS))));
-  if (!sameValues(compiled, handOut)) throw new Error(`${field.name}: compiled and hand-written results differ`);
+  if (!sameValues(compiled, handOut))
+    throw new Error(`${field.name}: compiled and hand-written results differ`);
 
   const names = [...new Set([...field.inputNames, 'ECA', 'KW', 'NULL'])];
   const scope: Record<string, number> = { KW: constants.Facility_TotalEffectKW, NULL: NaN };

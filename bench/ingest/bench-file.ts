@@ -5,7 +5,10 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
-import { DEFAULT_DELIMITED_CONFIGURATION, type DelimitedReaderConfiguration } from '@portal/contracts/readers';
+import {
+  DEFAULT_DELIMITED_CONFIGURATION,
+  type DelimitedReaderConfiguration,
+} from '@portal/contracts/readers';
 import type { DatabaseHandle } from '../../apps/api/src/db/connection';
 import { createDataSource } from '../../apps/api/src/features/datasources/service';
 
@@ -28,15 +31,29 @@ export function argument(name: string): string | undefined {
  * (which has no autovacuum) keeps growing its files.
  */
 export async function deleteBenchFiles(database: DatabaseHandle, facilityId: string): Promise<void> {
-  const deleted = await database.db.deleteFrom('data_files').where('facility_id', '=', facilityId).returning('id').execute();
+  const deleted = await database.db
+    .deleteFrom('data_files')
+    .where('facility_id', '=', facilityId)
+    .returning('id')
+    .execute();
   await database.originals.removeDeleted(deleted.map((f) => ({ facilityId, dataFileId: f.id })));
   await sql`vacuum data_files, data_file_originals, raw_timestamps, raw_values`.execute(database.db);
 }
 
 /** An organization, a ship and its primary data source reading the bench CSV (one sample a second). */
-export async function prepareBenchShip(database: DatabaseHandle): Promise<{ facilityId: string; dataSourceId: string }> {
-  const org = await database.db.insertInto('organizations').values({ name: `Bench ${Date.now()}`, link_key: 'BENCH01', email: null, phone: null }).returning('id').executeTakeFirstOrThrow();
-  const facility = await database.db.insertInto('facilities').values({ name: 'Bench ship', primary_organization_id: org.id }).returning('id').executeTakeFirstOrThrow();
+export async function prepareBenchShip(
+  database: DatabaseHandle,
+): Promise<{ facilityId: string; dataSourceId: string }> {
+  const org = await database.db
+    .insertInto('organizations')
+    .values({ name: `Bench ${Date.now()}`, link_key: 'BENCH01', email: null, phone: null })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const facility = await database.db
+    .insertInto('facilities')
+    .values({ name: 'Bench ship', primary_organization_id: org.id })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   const dataSourceId = await createDataSource(database.db, facility.id, {
     name: 'Bench',
     dataSourceReaderId: 'delimited-text',

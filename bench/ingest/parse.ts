@@ -30,7 +30,10 @@ async function generate(file: string, rows: number): Promise<void> {
   mkdirSync(path.dirname(file), { recursive: true });
   const out = createWriteStream(file);
   const random = generator(42);
-  const header = ['Timestamp', ...Array.from({ length: CHANNELS }, (_, i) => `CH${String(i + 1).padStart(2, '0')}`)].join(',');
+  const header = [
+    'Timestamp',
+    ...Array.from({ length: CHANNELS }, (_, i) => `CH${String(i + 1).padStart(2, '0')}`),
+  ].join(',');
   out.write(header + '\n');
   const start = Date.UTC(2026, 0, 1);
   let chunk = '';
@@ -49,14 +52,20 @@ async function generate(file: string, rows: number): Promise<void> {
     }
   }
   out.write(chunk);
-  await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+  await new Promise<void>((resolve, reject) =>
+    out.end((err?: Error | null) => (err ? reject(err) : resolve())),
+  );
 }
 
 const configuration = BENCH_CSV_CONFIGURATION;
 
 const parsers: Record<string, (content: Buffer) => Promise<number>> = {
   async ours(content) {
-    const parsed = await parseDataFile({ fileName: 'bench.csv', content }, { readerId: 'delimited-text', configuration }, { utcTimezoneOffsetInMinutes: 0 });
+    const parsed = await parseDataFile(
+      { fileName: 'bench.csv', content },
+      { readerId: 'delimited-text', configuration },
+      { utcTimezoneOffsetInMinutes: 0 },
+    );
     return parsed.rowCount;
   },
   async udsv(content) {
@@ -67,7 +76,12 @@ const parsers: Record<string, (content: Buffer) => Promise<number>> = {
   },
   async papaparse(content) {
     const text = content.toString('utf8');
-    const result = Papa.parse<unknown[]>(text, { delimiter: ',', dynamicTyping: true, fastMode: true, skipEmptyLines: true });
+    const result = Papa.parse<unknown[]>(text, {
+      delimiter: ',',
+      dynamicTyping: true,
+      fastMode: true,
+      skipEmptyLines: true,
+    });
     return result.data.length - 1;
   },
 };
@@ -98,19 +112,27 @@ async function main(): Promise<void> {
   const size = statSync(file).size;
   const mb = size / 1e6;
   console.log(`File: ${mb.toFixed(1)} MB, ${rows.toLocaleString('en-US')} rows, ${CHANNELS} channels`);
-  console.log(`Machine: ${os.cpus()[0]?.model} x${os.cpus().length}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${new Date().toISOString()}`);
+  console.log(
+    `Machine: ${os.cpus()[0]?.model} x${os.cpus().length}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${new Date().toISOString()}`,
+  );
   const script = fileURLToPath(import.meta.url);
   console.log('| parser | best s | median s | MB/s (best) | MB/s (median) | peak RSS MB |');
   console.log('|---|---|---|---|---|---|');
   for (const name of Object.keys(parsers)) {
-    const output = execFileSync(process.execPath, [...process.execArgv, script, '--only', name, '--rows', String(rows)], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    const output = execFileSync(
+      process.execPath,
+      [...process.execArgv, script, '--only', name, '--rows', String(rows)],
+      { encoding: 'utf8', maxBuffer: 1 << 20 },
+    );
     const line = output.trim().split('\n').pop()!;
     const r = JSON.parse(line) as { name: string; rows: number; times: number[]; peakRssMb: number };
     if (r.rows !== rows) throw new Error(`${name} read ${r.rows} rows, expected ${rows}`);
     const sorted = [...r.times].sort((a, b) => a - b);
     const best = sorted[0] / 1000;
     const median = sorted[Math.floor(sorted.length / 2)] / 1000;
-    console.log(`| ${name} | ${best.toFixed(2)} | ${median.toFixed(2)} | ${(mb / best).toFixed(0)} | ${(mb / median).toFixed(0)} | ${r.peakRssMb.toFixed(0)} |`);
+    console.log(
+      `| ${name} | ${best.toFixed(2)} | ${median.toFixed(2)} | ${(mb / best).toFixed(0)} | ${(mb / median).toFixed(0)} | ${r.peakRssMb.toFixed(0)} |`,
+    );
   }
 }
 

@@ -21,7 +21,13 @@ import { startParseWorker } from '../../apps/api/src/features/files/parse-off-th
 import { importUploadedFile } from '../../apps/api/src/features/files/import';
 import { originalsCompressed } from '../../apps/api/src/db/originals';
 import { parseDataFile } from '../../apps/api/src/readers/parse';
-import { argument, BENCH_CSV, BENCH_CSV_CONFIGURATION, deleteBenchFiles, prepareBenchShip } from './bench-file';
+import {
+  argument,
+  BENCH_CSV,
+  BENCH_CSV_CONFIGURATION,
+  deleteBenchFiles,
+  prepareBenchShip,
+} from './bench-file';
 
 const file = BENCH_CSV;
 const configuration = BENCH_CSV_CONFIGURATION;
@@ -50,7 +56,13 @@ async function endToEnd(database: DatabaseHandle, content: Buffer): Promise<numb
   // As the upload route does: the original is stored raw and compressed after the answer by this process.
   return timeIt(
     async () => {
-      const result = await importUploadedFile(database, { facilityId, dataSourceId, fileName: 'bench.csv', content, importedBy: null });
+      const result = await importUploadedFile(database, {
+        facilityId,
+        dataSourceId,
+        fileName: 'bench.csv',
+        content,
+        importedBy: null,
+      });
       if (result.ids.length !== 1) throw new Error(`import failed: ${result.errorMessages.join('; ')}`);
     },
     async () => {
@@ -68,8 +80,15 @@ async function main(): Promise<void> {
   const mb = content.length / 1e6;
   const lines: string[] = [];
   const row = (name: string, what: string, times: number[]) =>
-    lines.push(`| ${name} | ${what} | ${best(times).toFixed(2)} | ${median(times).toFixed(2)} | ${(mb / best(times)).toFixed(0)} | ${(mb / median(times)).toFixed(0)} |`);
-  console.log(`File: ${mb.toFixed(1)} MB; machine: ${os.cpus()[0]?.model} x${os.cpus().length}, Node ${process.version}, ${new Date().toISOString()}, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    lines.push(
+      `| ${name} | ${what} | ${best(times).toFixed(2)} | ${median(times).toFixed(2)} | ${(mb / best(times)).toFixed(0)} | ${(mb / median(times)).toFixed(0)} |`,
+    );
+  console.log(
+    `File: ${mb.toFixed(1)} MB; machine: ${os.cpus()[0]?.model} x${os.cpus().length}, Node ${process.version}, ${new Date().toISOString()}, load ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
 
   // As the API server does at start: the parse worker is ready before the first upload.
   await startParseWorker();
@@ -97,24 +116,66 @@ async function main(): Promise<void> {
     initParser(inferSchema(text)).typedCols(text);
   });
   const papa = await timeIt(async () => {
-    Papa.parse<unknown[]>(content.toString('utf8'), { delimiter: ',', dynamicTyping: true, fastMode: true, skipEmptyLines: true });
+    Papa.parse<unknown[]>(content.toString('utf8'), {
+      delimiter: ',',
+      dynamicTyping: true,
+      fastMode: true,
+      skipEmptyLines: true,
+    });
   });
-  const ours = await timeIt(() => parseDataFile({ fileName: 'bench.csv', content }, { readerId: 'delimited-text', configuration }, { utcTimezoneOffsetInMinutes: 0 }));
-  const gzipOnly = await timeIt(() => promisify(gzip)(content, { level: 1, strategy: zlibConstants.Z_HUFFMAN_ONLY }));
+  const ours = await timeIt(() =>
+    parseDataFile(
+      { fileName: 'bench.csv', content },
+      { readerId: 'delimited-text', configuration },
+      { utcTimezoneOffsetInMinutes: 0 },
+    ),
+  );
+  const gzipOnly = await timeIt(() =>
+    promisify(gzip)(content, { level: 1, strategy: zlibConstants.Z_HUFFMAN_ONLY }),
+  );
 
-  lines.push('| what | measures | best s | median s | MB/s (best) | MB/s (median) |', '|---|---|---|---|---|---|');
-  row('end to end, PGlite (data directory on disk)', 'importUploadedFile: sha256 (event loop, in slices), parse (two worker threads, a half each) and pack, original raw (a file beside the database), store columns, update range, commit', onPglite);
+  lines.push(
+    '| what | measures | best s | median s | MB/s (best) | MB/s (median) |',
+    '|---|---|---|---|---|---|',
+  );
+  row(
+    'end to end, PGlite (data directory on disk)',
+    'importUploadedFile: sha256 (event loop, in slices), parse (two worker threads, a half each) and pack, original raw (a file beside the database), store columns, update range, commit',
+    onPglite,
+  );
   if (onPostgres) row('end to end, PostgreSQL 15', 'the same, the original raw in the database', onPostgres);
   row('parse only: ours', 'parseDataFile', ours);
   row('parse only: udsv 0.7.3', 'inferSchema + typedCols (timestamps left as text)', udsv);
   row('parse only: papaparse 5.7.1', 'dynamicTyping, fastMode', papa);
-  row('then the original compressed, PGlite', 'after each answer, in the same process: gzip the raw file (thread pool) into a .gz beside it (not part of the upload)', compressionAfter.pglite!);
-  if (onPostgres) row('then the original compressed, PostgreSQL', 'after each answer, in the same process: gzip the raw parts (thread pool) and rewrite them (not part of the upload)', compressionAfter.postgres!);
-  row('gzip (Huffman only) alone', 'of the whole original in one piece (the import does 8 MB parts in the thread pool, overlapped with parsing)', gzipOnly);
+  row(
+    'then the original compressed, PGlite',
+    'after each answer, in the same process: gzip the raw file (thread pool) into a .gz beside it (not part of the upload)',
+    compressionAfter.pglite!,
+  );
+  if (onPostgres)
+    row(
+      'then the original compressed, PostgreSQL',
+      'after each answer, in the same process: gzip the raw parts (thread pool) and rewrite them (not part of the upload)',
+      compressionAfter.postgres!,
+    );
+  row(
+    'gzip (Huffman only) alone',
+    'of the whole original in one piece (the import does 8 MB parts in the thread pool, overlapped with parsing)',
+    gzipOnly,
+  );
   const ratio = (times: number[]) => (median(udsv) / median(times)).toFixed(2);
-  lines.push('', `Ratio end-to-end / udsv parse-only (median): PGlite ${ratio(onPglite)}x${onPostgres ? `, PostgreSQL ${ratio(onPostgres)}x` : ''} (goal >= 1.5x).`);
+  lines.push(
+    '',
+    `Ratio end-to-end / udsv parse-only (median): PGlite ${ratio(onPglite)}x${onPostgres ? `, PostgreSQL ${ratio(onPostgres)}x` : ''} (goal >= 1.5x).`,
+  );
 
-  lines.push('', `Load average after the run: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  lines.push(
+    '',
+    `Load average after the run: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   console.log(lines.join('\n'));
 }
 

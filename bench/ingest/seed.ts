@@ -14,7 +14,13 @@ const argument = (name: string) => {
 };
 const ships = Number(argument('--ships') ?? 6);
 const days = Number(argument('--days') ?? 60);
-const config = loadConfig({ DATA_DIR: 'memory://', ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}) } as NodeJS.ProcessEnv, []);
+const config = loadConfig(
+  {
+    DATA_DIR: 'memory://',
+    ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+  } as NodeJS.ProcessEnv,
+  [],
+);
 const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: 'memory://' });
 await migrateToLatest(database.db);
 const seeded = await seedPlatform(database.db, { ships });
@@ -31,5 +37,16 @@ const result = await seedDemoData(database, {
   },
 });
 const seconds = (performance.now() - started) / 1000;
-console.log(JSON.stringify({ database: database.kind, shipCount: ships, days, seconds: Number(seconds.toFixed(1)), ...result, errors: result.errors.slice(0, 5), perShipSeconds: Object.fromEntries([...perShip].map(([k, v]) => [k, Number((v / 1000).toFixed(1))])), peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024) }));
+console.log(
+  JSON.stringify({
+    database: database.kind,
+    shipCount: ships,
+    days,
+    seconds: Number(seconds.toFixed(1)),
+    ...result,
+    errors: result.errors.slice(0, 5),
+    perShipSeconds: Object.fromEntries([...perShip].map(([k, v]) => [k, Number((v / 1000).toFixed(1))])),
+    peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+  }),
+);
 await database.close();

@@ -86,10 +86,20 @@ async function main(): Promise<void> {
     await reset.db.schema.createSchema('public').execute();
     await reset.close();
   }
-  const database = await openDatabase(postgresUrl ? { databaseUrl: postgresUrl, dataDir: 'memory://' } : { dataDir: pgliteDir });
+  const database = await openDatabase(
+    postgresUrl ? { databaseUrl: postgresUrl, dataDir: 'memory://' } : { dataDir: pgliteDir },
+  );
   await migrateToLatest(database.db);
-  const org = await database.db.insertInto('organizations').values({ name: 'Bench', link_key: 'BENCH01', email: null, phone: null }).returning('id').executeTakeFirstOrThrow();
-  const facility = await database.db.insertInto('facilities').values({ name: 'Bench ship', primary_organization_id: org.id }).returning('id').executeTakeFirstOrThrow();
+  const org = await database.db
+    .insertInto('organizations')
+    .values({ name: 'Bench', link_key: 'BENCH01', email: null, phone: null })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const facility = await database.db
+    .insertInto('facilities')
+    .values({ name: 'Bench ship', primary_organization_id: org.id })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   const dataSourceId = await createDataSource(database.db, facility.id, {
     name: dataSource.name,
     dataSourceReaderId: dataSource.dataSourceReaderId,
@@ -114,7 +124,11 @@ async function main(): Promise<void> {
     fileName: 'logs.zip',
     content: createReadStream(zipPath),
     importedBy: null,
-    rules: { maxUploadBytes: 4 * 1024 ** 3, maxTotalUncompressedBytes: 4 * 1024 ** 3, maxEntryBytes: 1024 ** 3 },
+    rules: {
+      maxUploadBytes: 4 * 1024 ** 3,
+      maxTotalUncompressedBytes: 4 * 1024 ** 3,
+      maxEntryBytes: 1024 ** 3,
+    },
   });
   await originalsCompressed();
   const seconds = (performance.now() - t0) / 1000;
@@ -134,7 +148,10 @@ async function main(): Promise<void> {
       peakRssMb: Math.round(peak / 1e6),
       maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
       machine: `${os.cpus()[0]?.model} x${os.cpus().length}`,
-      load: os.loadavg().map((l) => l.toFixed(2)).join(' '),
+      load: os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' '),
       date: new Date().toISOString(),
     }),
   );

@@ -27,7 +27,14 @@ import type { Database } from '../../apps/api/src/db/schema';
 import { DEMO_USERS, seedPlatform } from '../../apps/api/src/db/seed';
 import { prepareShips } from '../../apps/api/test/execution-fixtures';
 import { resetPostgres, startTestServer } from '../../apps/api/test/harness';
-import { call, killAll, rssMegabytes, signInOverHttp, spawnServer, waitUntilServing } from '../../apps/api/test/processes';
+import {
+  call,
+  killAll,
+  rssMegabytes,
+  signInOverHttp,
+  spawnServer,
+  waitUntilServing,
+} from '../../apps/api/test/processes';
 import { fillSyntheticReportValues } from '../shared/synthetic-values';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -51,7 +58,6 @@ const port = Number(arg('--port') ?? 18450);
 const databaseUrl = process.env.DATABASE_URL;
 if (!databaseUrl) throw new Error('Set DATABASE_URL to a PostgreSQL database of your own');
 
-
 async function fillFleet(): Promise<void> {
   await resetPostgres(databaseUrl!);
   const server = await startTestServer({ jobs: 'none' });
@@ -70,10 +76,18 @@ const percentile = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? NaN;
 };
-const loadAverage = () => os.loadavg().map((l) => l.toFixed(2)).join(' / ');
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' / ');
 
 async function connections(db: Kysely<Database>): Promise<number> {
-  const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`.execute(db);
+  const { rows } = await sql<{
+    n: number;
+  }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`.execute(
+    db,
+  );
   return rows[0]!.n;
 }
 
@@ -81,7 +95,13 @@ async function main() {
   if (!reuse) await fillFleet();
   const database = await openDatabase({ databaseUrl, dataDir: 'memory://', poolSize: 2 });
   const db = database.db;
-  const counts = await sql<{ hourly: number; daily: number; files: number }>`select (select count(*) from report_values)::int as hourly, (select count(*) from report_values_daily)::int as daily, (select count(*) from data_files)::int as files`.execute(db);
+  const counts = await sql<{
+    hourly: number;
+    daily: number;
+    files: number;
+  }>`select (select count(*) from report_values)::int as hourly, (select count(*) from report_values_daily)::int as daily, (select count(*) from data_files)::int as files`.execute(
+    db,
+  );
 
   const api = spawnServer({ databaseUrl, services: 'web', port });
   const worker = spawnServer({ databaseUrl, services: 'worker', env: { QUEUE_POLLING_SECONDS: '1' } });
@@ -89,12 +109,32 @@ async function main() {
     await waitUntilServing(api);
     const address = api.url!;
     const tokens = new Map<string, string>();
-    for (const username of SIGNED_IN) tokens.set(username, await signInOverHttp(address, username, DEMO_USERS.find((d) => d.username === username)!.password));
+    for (const username of SIGNED_IN)
+      tokens.set(
+        username,
+        await signInOverHttp(address, username, DEMO_USERS.find((d) => d.username === username)!.password),
+      );
 
     // Every call of a fleet or ship dashboard page, per signed-in user, on ships that user sees.
     const C = REPORT_CODES;
-    const fleetReports = [C.fleetExtraRemovalOfSulfur, C.fleetCo2Reduction, C.fleetTotalCo2Emission, C.fleetMarpolCompliance, C.fleetSo2Co2Ratio, C.fleetOperationalAvailability, C.fleetSfocImpact];
-    const shipReports = [C.shipMarpolCompliance, C.shipOperationalAvailability, C.shipCo2Reduction, C.shipSo2Co2Ratio, C.shipExtraRemovalOfSulfur, C.shipSfocImpact, C.shipTotalCo2Emission];
+    const fleetReports = [
+      C.fleetExtraRemovalOfSulfur,
+      C.fleetCo2Reduction,
+      C.fleetTotalCo2Emission,
+      C.fleetMarpolCompliance,
+      C.fleetSo2Co2Ratio,
+      C.fleetOperationalAvailability,
+      C.fleetSfocImpact,
+    ];
+    const shipReports = [
+      C.shipMarpolCompliance,
+      C.shipOperationalAvailability,
+      C.shipCo2Reduction,
+      C.shipSo2Co2Ratio,
+      C.shipExtraRemovalOfSulfur,
+      C.shipSfocImpact,
+      C.shipTotalCo2Emission,
+    ];
     const pool: { path: string; headers: Record<string, string>; kind: string }[] = [];
     for (const [username, token] of tokens) {
       const headers = { authorization: `Bearer ${token}` };
@@ -107,26 +147,64 @@ async function main() {
       ];
       for (const period of [MONTH, YEAR]) {
         for (const p of page) pool.push({ ...p, headers });
-        for (const r of fleetReports) pool.push({ path: `/api/reports/${r}/data?${new URLSearchParams(period)}`, headers, kind: 'fleet dashboard' });
+        for (const r of fleetReports)
+          pool.push({
+            path: `/api/reports/${r}/data?${new URLSearchParams(period)}`,
+            headers,
+            kind: 'fleet dashboard',
+          });
         for (const ship of ships.slice(0, 8)) {
           for (const p of page) pool.push({ ...p, headers });
-          for (const r of shipReports) pool.push({ path: `/api/reports/${r}/data?${new URLSearchParams({ ...period, facilityId: ship })}`, headers, kind: 'ship dashboard' });
-          pool.push({ path: `/api/reports/${C.shipUptime}/data?${new URLSearchParams({ ...period, facilityId: ship, duration: period === YEAR ? 'daily' : 'hourly' })}`, headers, kind: 'ship dashboard' });
+          for (const r of shipReports)
+            pool.push({
+              path: `/api/reports/${r}/data?${new URLSearchParams({ ...period, facilityId: ship })}`,
+              headers,
+              kind: 'ship dashboard',
+            });
+          pool.push({
+            path: `/api/reports/${C.shipUptime}/data?${new URLSearchParams({ ...period, facilityId: ship, duration: period === YEAR ? 'daily' : 'hourly' })}`,
+            headers,
+            kind: 'ship dashboard',
+          });
         }
       }
     }
-    const mix = Object.entries(pool.reduce<Record<string, number>>((m, p) => ({ ...m, [p.kind]: (m[p.kind] ?? 0) + 1 }), {}))
+    const mix = Object.entries(
+      pool.reduce<Record<string, number>>((m, p) => ({ ...m, [p.kind]: (m[p.kind] ?? 0) + 1 }), {}),
+    )
       .map(([k, n]) => `${k} ${((100 * n) / pool.length).toFixed(0)} %`)
       .join(', ');
-    const requests = [{ method: 'GET' as const, setupRequest: (request: autocannon.Request) => ({ ...request, ...pool[Math.floor(Math.random() * pool.length)]! }) }];
+    const requests = [
+      {
+        method: 'GET' as const,
+        setupRequest: (request: autocannon.Request) => ({
+          ...request,
+          ...pool[Math.floor(Math.random() * pool.length)]!,
+        }),
+      },
+    ];
     /** One autocannon run; every response time is kept, so the percentiles are exact (autocannon has no p95). */
     const cannon = async (options: Partial<autocannon.Options>) => {
       const times: number[] = [];
       // Without a callback autocannon answers its run's event emitter, made awaitable.
-      const instance = autocannon({ url: address, connections: USERS, requests, timeout: 30, ...options }) as unknown as autocannon.Instance & Promise<autocannon.Result>;
-      instance.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => times.push(ms));
+      const instance = autocannon({
+        url: address,
+        connections: USERS,
+        requests,
+        timeout: 30,
+        ...options,
+      }) as unknown as autocannon.Instance & Promise<autocannon.Result>;
+      instance.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) =>
+        times.push(ms),
+      );
       const result = await instance;
-      return { result, p50: percentile(times, 50), p95: percentile(times, 95), p99: percentile(times, 99), errors: result.errors + result.non2xx + result.timeouts };
+      return {
+        result,
+        p50: percentile(times, 50),
+        p95: percentile(times, 95),
+        p99: percentile(times, 99),
+        errors: result.errors + result.non2xx + result.timeouts,
+      };
     };
 
     // Executions of the 10 ships with logger files, requested through the API while the load runs.
@@ -138,15 +216,34 @@ async function main() {
       const t0 = performance.now();
       const ids: string[] = [];
       for (const { facility_id } of executionShips) {
-        const files = await db.selectFrom('data_files').select('id').where('facility_id', '=', facility_id).execute();
-        const answer = await call(address, admin, 'POST', '/api/algorithm/calculations/measurement-field/execute', { facilityId: facility_id, from, to, facilityDataSourceFileIds: files.map((f) => f.id) });
-        if (answer.status !== 202) throw new Error(`execute answered ${answer.status}: ${JSON.stringify(answer.json)}`);
+        const files = await db
+          .selectFrom('data_files')
+          .select('id')
+          .where('facility_id', '=', facility_id)
+          .execute();
+        const answer = await call(
+          address,
+          admin,
+          'POST',
+          '/api/algorithm/calculations/measurement-field/execute',
+          { facilityId: facility_id, from, to, facilityDataSourceFileIds: files.map((f) => f.id) },
+        );
+        if (answer.status !== 202)
+          throw new Error(`execute answered ${answer.status}: ${JSON.stringify(answer.json)}`);
         ids.push(answer.json.id);
       }
       for (;;) {
-        const rows = await db.selectFrom('executions').select(['state', 'error']).where('id', 'in', ids).execute();
+        const rows = await db
+          .selectFrom('executions')
+          .select(['state', 'error'])
+          .where('id', 'in', ids)
+          .execute();
         if (rows.every((r) => r.state === 'done' || r.state === 'failed')) {
-          return { seconds: (performance.now() - t0) / 1000, done: rows.filter((r) => r.state === 'done').length, failed: rows.filter((r) => r.state === 'failed').map((r) => r.error) };
+          return {
+            seconds: (performance.now() - t0) / 1000,
+            done: rows.filter((r) => r.state === 'done').length,
+            failed: rows.filter((r) => r.state === 'failed').map((r) => r.error),
+          };
         }
         await new Promise((r) => setTimeout(r, 250));
       }
@@ -163,17 +260,49 @@ async function main() {
     const underLoad = await execute();
     const { result: loaded, ...latency } = await running;
     const loadAfter = loadAverage();
-    console.log(`done: ${loaded.requests.total} requests, p95 ${latency.p95.toFixed(1)} ms, execution ${underLoad.seconds.toFixed(1)} s`);
+    console.log(
+      `done: ${loaded.requests.total} requests, p95 ${latency.p95.toFixed(1)} ms, execution ${underLoad.seconds.toFixed(1)} s`,
+    );
     const quiet = await execute();
 
     // Soak: a fixed rate (half the measured throughput), 30 s windows.
     const rate = Math.max(10, Math.round(loaded.requests.average / 2 / 10) * 10);
     const windows = Math.round((soakMinutes * 60) / 30);
-    const samples: { minute: number; requests: number; p50: number; p95: number; p99: number; errors: number; rss: number; connections: number; load: string }[] = [];
-    samples.push({ minute: 0, requests: 0, p50: NaN, p95: NaN, p99: NaN, errors: 0, rss: rssMegabytes(api.pid), connections: await connections(db), load: loadAverage() });
+    const samples: {
+      minute: number;
+      requests: number;
+      p50: number;
+      p95: number;
+      p99: number;
+      errors: number;
+      rss: number;
+      connections: number;
+      load: string;
+    }[] = [];
+    samples.push({
+      minute: 0,
+      requests: 0,
+      p50: NaN,
+      p95: NaN,
+      p99: NaN,
+      errors: 0,
+      rss: rssMegabytes(api.pid),
+      connections: await connections(db),
+      load: loadAverage(),
+    });
     for (let w = 1; w <= windows; w++) {
       const r = await cannon({ duration: 30, overallRate: rate });
-      samples.push({ minute: (w * 30) / 60, requests: r.result.requests.total, p50: r.p50, p95: r.p95, p99: r.p99, errors: r.errors, rss: rssMegabytes(api.pid), connections: await connections(db), load: loadAverage() });
+      samples.push({
+        minute: (w * 30) / 60,
+        requests: r.result.requests.total,
+        p50: r.p50,
+        p95: r.p95,
+        p99: r.p99,
+        errors: r.errors,
+        rss: rssMegabytes(api.pid),
+        connections: await connections(db),
+        load: loadAverage(),
+      });
       console.log(`soak ${w}/${windows}:`, JSON.stringify(samples.at(-1)));
     }
 
@@ -194,29 +323,48 @@ async function main() {
     out();
     out(`## ${USERS} concurrent users for ${seconds} s`);
     out();
-    out(`Each of the ${USERS} autocannon connections sends the next request as soon as it has the answer; every request is a random call of a fleet or ship dashboard page (month or year) as one of the signed-in users: ${mix}.`);
+    out(
+      `Each of the ${USERS} autocannon connections sends the next request as soon as it has the answer; every request is a random call of a fleet or ship dashboard page (month or year) as one of the signed-in users: ${mix}.`,
+    );
     out();
     out('| requests | req/s | p50 ms | p95 ms | p99 ms | max ms | errors | non-2xx | timeouts |');
     out('|---|---|---|---|---|---|---|---|---|');
     const f = (v: number) => v.toFixed(1);
-    out(`| ${loaded.requests.total} | ${loaded.requests.average.toFixed(1)} | ${f(latency.p50)} | ${f(latency.p95)} | ${f(latency.p99)} | ${loaded.latency.max} | ${loaded.errors} | ${loaded.non2xx} | ${loaded.timeouts} |`);
+    out(
+      `| ${loaded.requests.total} | ${loaded.requests.average.toFixed(1)} | ${f(latency.p50)} | ${f(latency.p95)} | ${f(latency.p99)} | ${loaded.latency.max} | ${loaded.errors} | ${loaded.non2xx} | ${loaded.timeouts} |`,
+    );
     out();
-    out(`Load average (1 / 5 / 15 min) before: ${loadBefore}; after: ${loadAfter}. API RSS before ${rssBefore.toFixed(0)} MB, after ${rssMegabytes(api.pid).toFixed(0)} MB.`);
+    out(
+      `Load average (1 / 5 / 15 min) before: ${loadBefore}; after: ${loadAfter}. API RSS before ${rssBefore.toFixed(0)} MB, after ${rssMegabytes(api.pid).toFixed(0)} MB.`,
+    );
     out();
     out(`## Executions of ${EXECUTED_SHIPS} ships (${EXECUTION_DAYS} days each), requested through the API`);
     out();
     out('| when | seconds until all done | done | failed |');
     out('|---|---|---|---|');
-    out(`| during the load (requested 5 s in) | ${underLoad.seconds.toFixed(1)} | ${underLoad.done} | ${underLoad.failed.length} |`);
-    out(`| afterwards, no load (same executions again) | ${quiet.seconds.toFixed(1)} | ${quiet.done} | ${quiet.failed.length} |`);
+    out(
+      `| during the load (requested 5 s in) | ${underLoad.seconds.toFixed(1)} | ${underLoad.done} | ${underLoad.failed.length} |`,
+    );
+    out(
+      `| afterwards, no load (same executions again) | ${quiet.seconds.toFixed(1)} | ${quiet.done} | ${quiet.failed.length} |`,
+    );
     out();
-    out(`## Soak: ${soakMinutes} minutes at ${rate} requests/s (half the throughput above), ${USERS} connections, sampled every 30 s`);
+    out(
+      `## Soak: ${soakMinutes} minutes at ${rate} requests/s (half the throughput above), ${USERS} connections, sampled every 30 s`,
+    );
     out();
-    out('| minute | requests | p50 ms | p95 ms | p99 ms | errors | API RSS MB | DB connections | load average |');
+    out(
+      '| minute | requests | p50 ms | p95 ms | p99 ms | errors | API RSS MB | DB connections | load average |',
+    );
     out('|---|---|---|---|---|---|---|---|---|');
-    for (const s of samples) out(`| ${s.minute} | ${s.requests} | ${Number.isNaN(s.p50) ? '' : f(s.p50)} | ${Number.isNaN(s.p95) ? '' : f(s.p95)} | ${Number.isNaN(s.p99) ? '' : f(s.p99)} | ${s.errors} | ${s.rss.toFixed(0)} | ${s.connections} | ${s.load} |`);
+    for (const s of samples)
+      out(
+        `| ${s.minute} | ${s.requests} | ${Number.isNaN(s.p50) ? '' : f(s.p50)} | ${Number.isNaN(s.p95) ? '' : f(s.p95)} | ${Number.isNaN(s.p99) ? '' : f(s.p99)} | ${s.errors} | ${s.rss.toFixed(0)} | ${s.connections} | ${s.load} |`,
+      );
     out();
-    out(`Minute 0 is the idle moment before the soak (pools shrink when idle). First window → last window: p95 ${f(first.p95)} → ${f(last.p95)} ms, API RSS ${first.rss.toFixed(0)} → ${last.rss.toFixed(0)} MB (highest ${Math.max(...samples.map((s) => s.rss)).toFixed(0)}), database connections ${first.connections} → ${last.connections} (highest ${Math.max(...samples.map((s) => s.connections))}), errors ${samples.reduce((n, s) => n + s.errors, 0)}.`);
+    out(
+      `Minute 0 is the idle moment before the soak (pools shrink when idle). First window → last window: p95 ${f(first.p95)} → ${f(last.p95)} ms, API RSS ${first.rss.toFixed(0)} → ${last.rss.toFixed(0)} MB (highest ${Math.max(...samples.map((s) => s.rss)).toFixed(0)}), database connections ${first.connections} → ${last.connections} (highest ${Math.max(...samples.map((s) => s.connections))}), errors ${samples.reduce((n, s) => n + s.errors, 0)}.`,
+    );
     writeFileSync(arg('--out') ?? path.join(here, '..', 'results', 'load.md'), lines.join('\n') + '\n');
   } finally {
     await killAll();

@@ -68,7 +68,11 @@ async function runOnce(kind: string, ships: number): Promise<Row> {
   const uploads: { facilityId: string; dataSourceId: string; fileName: string; content: Buffer }[] = [];
   for (const ship of demoShips(Math.max(6, ships)).filter((s) => facilityIds[s.key])) {
     const facilityId = facilityIds[ship.key]!;
-    const source = await database.db.selectFrom('facility_data_sources').select('id').where('facility_id', '=', facilityId).executeTakeFirstOrThrow();
+    const source = await database.db
+      .selectFrom('facility_data_sources')
+      .select('id')
+      .where('facility_id', '=', facilityId)
+      .executeTakeFirstOrThrow();
     for (let d = days; d >= 1; d--) {
       const file = await writeShipDayFile(ship, new Date(UNTIL.getTime() - d * 86_400_000));
       uploads.push({ facilityId, dataSourceId: source.id, fileName: file.fileName, content: file.content });
@@ -80,28 +84,73 @@ async function runOnce(kind: string, ships: number): Promise<Row> {
   for (const [i, upload] of uploads.entries()) {
     const imported = await importUploadedFile(database, { ...upload, importedBy: null });
     errors.push(...imported.errorMessages);
-    if ((i + 1) % 50 === 0) process.stdout.write(`\r  ${kind} ${ships} ship(s): ${i + 1}/${uploads.length} files imported`);
+    if ((i + 1) % 50 === 0)
+      process.stdout.write(`\r  ${kind} ${ships} ship(s): ${i + 1}/${uploads.length} files imported`);
   }
   const uploadS = (performance.now() - started) / 1000;
   process.stdout.write('\n');
   if (errors.length) throw new Error(errors.slice(0, 3).join('\n'));
-  for (const id of Object.values(facilityIds)) await seedDefaultMeasurementCalculations(database.db, id, new Date('2000-01-01T00:00:00.000Z'));
-  const samples = Number((await database.db.selectFrom('data_files').select((eb) => eb.fn.sum<number>('row_count').as('n')).executeTakeFirstOrThrow()).n);
+  for (const id of Object.values(facilityIds))
+    await seedDefaultMeasurementCalculations(database.db, id, new Date('2000-01-01T00:00:00.000Z'));
+  const samples = Number(
+    (
+      await database.db
+        .selectFrom('data_files')
+        .select((eb) => eb.fn.sum<number>('row_count').as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
   const stages: Record<string, number> = {};
-  const queue = await startJobs(services, { work: true, tuning: { QUEUE_POLLING_SECONDS: 0.5 }, run: { timings: stages } });
+  const queue = await startJobs(services, {
+    work: true,
+    tuning: { QUEUE_POLLING_SECONDS: 0.5 },
+    run: { timings: stages },
+  });
   started = performance.now();
-  const result = await executeDemoFleet(services, { facilityIds: Object.values(facilityIds), from: new Date(UNTIL.getTime() - days * 86_400_000), to: new Date(UNTIL.getTime() - 1), pollMs: 100 });
+  const result = await executeDemoFleet(services, {
+    facilityIds: Object.values(facilityIds),
+    from: new Date(UNTIL.getTime() - days * 86_400_000),
+    to: new Date(UNTIL.getTime() - 1),
+    pollMs: 100,
+  });
   const executeS = (performance.now() - started) / 1000;
   if (result.failed.length) throw new Error(JSON.stringify(result.failed));
-  const count = async (table: 'measurement_values' | 'report_values') => Number((await database.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const count = async (table: 'measurement_values' | 'report_values') =>
+    Number(
+      (
+        await database.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   const measurementChunks = await count('measurement_values');
   const reportRows = await count('report_values');
-  const measurementRows = Number((await database.db.selectFrom('measurement_values').select((eb) => eb.fn.sum<number>('row_count').as('n')).executeTakeFirstOrThrow()).n);
+  const measurementRows = Number(
+    (
+      await database.db
+        .selectFrom('measurement_values')
+        .select((eb) => eb.fn.sum<number>('row_count').as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
   await queue.stop();
   await database.close();
-  console.log(`  ${kind} ${ships} ship(s): upload ${uploadS.toFixed(1)} s, execute ${executeS.toFixed(1)} s (${measurementChunks} day chunks, ${reportRows} report values)`);
-  return { kind, ships, samples, generateS, uploadS, executeS, measurementRows, reportRows, stages: Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, v / 1000])) };
+  console.log(
+    `  ${kind} ${ships} ship(s): upload ${uploadS.toFixed(1)} s, execute ${executeS.toFixed(1)} s (${measurementChunks} day chunks, ${reportRows} report values)`,
+  );
+  return {
+    kind,
+    ships,
+    samples,
+    generateS,
+    uploadS,
+    executeS,
+    measurementRows,
+    reportRows,
+    stages: Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, v / 1000])),
+  };
 }
 
 const rows: Row[] = [];
@@ -114,22 +163,41 @@ const lines = [
   `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'cpu'}), Node ${process.version}. ` +
     `${days} days per ship, one sample a minute, the demo fleet's 25 logged channels; all default measurement (20) and report calculations. ` +
     'Run: `npx tsx bench/pipeline/run.ts`. ' +
-    `Load average at the end: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}. ` +
-    'Upload = importUploadedFile of every daily file (making the files is the demo fleet\'s work and timed apart); execute = queue + job until the dashboard numbers (daily roll-up) are stored.',
+    `Load average at the end: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}. ` +
+    "Upload = importUploadedFile of every daily file (making the files is the demo fleet's work and timed apart); execute = queue + job until the dashboard numbers (daily roll-up) are stored.",
   '',
   '| database | ship-years | raw samples | (making the files s) | upload s | samples/s | execute s | measurement values/s | report values | total s | goal |',
   '|---|---|---|---|---|---|---|---|---|---|---|',
   ...rows.map((r) => {
     const total = r.uploadS + r.executeS;
-    const goal = r.ships === 1 ? (r.kind === 'postgres' ? (total < 20 ? 'met (< 20 s)' : 'missed (< 20 s)') : total < 40 ? 'met (< 40 s)' : 'missed (< 40 s)') : '';
+    const goal =
+      r.ships === 1
+        ? r.kind === 'postgres'
+          ? total < 20
+            ? 'met (< 20 s)'
+            : 'missed (< 20 s)'
+          : total < 40
+            ? 'met (< 40 s)'
+            : 'missed (< 40 s)'
+        : '';
     return `| ${r.kind} | ${(r.ships * days) / 365} | ${r.samples} | (${f(r.generateS)}) | ${f(r.uploadS)} | ${f(r.samples / r.uploadS, 0)} | ${f(r.executeS)} | ${f(r.measurementRows / r.executeS, 0)} | ${r.reportRows} | ${f(total)} | ${goal} |`;
   }),
   '',
   'Execution stages (seconds, summed over the ships; "commit" is the one replacing transaction: store + roll-up + done):',
   '',
   `| database | ship-years | ${Object.keys(rows[0]?.stages ?? {}).join(' | ')} |`,
-  `|---|---|${Object.keys(rows[0]?.stages ?? {}).map(() => '---').join('|')}|`,
-  ...rows.map((r) => `| ${r.kind} | ${(r.ships * days) / 365} | ${Object.values(r.stages).map((v) => f(v, 2)).join(' | ')} |`),
+  `|---|---|${Object.keys(rows[0]?.stages ?? {})
+    .map(() => '---')
+    .join('|')}|`,
+  ...rows.map(
+    (r) =>
+      `| ${r.kind} | ${(r.ships * days) / 365} | ${Object.values(r.stages)
+        .map((v) => f(v, 2))
+        .join(' | ')} |`,
+  ),
   '',
 ];
 const out = path.join(here, '..', 'results', 'pipeline.md');

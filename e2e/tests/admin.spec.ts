@@ -33,7 +33,10 @@ test.describe('1. administration shell', () => {
     await expect(toolbar.getByRole('button', { name: 'Access management' })).toBeEnabled();
   });
 
-  test('UserAdmin goes to the own organization without the SystemAdmin buttons; a User is sent away', async ({ page, browser }) => {
+  test('UserAdmin goes to the own organization without the SystemAdmin buttons; a User is sent away', async ({
+    page,
+    browser,
+  }) => {
     await signInAs(page, 'north.admin', '/admin');
     await expect(page).toHaveURL(/\/admin\/[0-9a-f-]+\/manage$/);
     await expect(page.getByTestId('admin-organization-name')).toHaveText('Nordic Bulk Carriers');
@@ -99,7 +102,7 @@ test.describe('2. organizations', () => {
 });
 
 test.describe('3. ship access matrix', () => {
-  test('UserAdmin gives and takes a user\'s access to a ship', async ({ page }) => {
+  test("UserAdmin gives and takes a user's access to a ship", async ({ page }) => {
     await signInAs(page, 'north.admin', '/admin');
     const matrix = page.getByRole('table', { name: 'Ship access' });
     await expect(matrix.getByRole('columnheader', { name: /north\.olav/ })).toBeVisible();
@@ -109,18 +112,29 @@ test.describe('3. ship access matrix', () => {
     await box.click();
     await expect(box).toBeChecked({ checked: !before });
     await page.reload();
-    await expect(page.getByRole('table', { name: 'Ship access' }).getByRole('checkbox', { name: /^north\.olav access to / }).last()).toBeChecked({ checked: !before });
+    await expect(
+      page
+        .getByRole('table', { name: 'Ship access' })
+        .getByRole('checkbox', { name: /^north\.olav access to / })
+        .last(),
+    ).toBeChecked({ checked: !before });
   });
 
-  test('a secondary organization sees the owner and is asked before removing its access; unlink asks too', async ({ page }) => {
+  test('a secondary organization sees the owner and is asked before removing its access; unlink asks too', async ({
+    page,
+  }) => {
     await signInAs(page, 'south.admin', '/admin');
     const matrix = page.getByRole('table', { name: 'Ship access' });
     await expect(matrix.getByText('(Nordic Bulk Carriers)')).toBeVisible();
     await matrix.getByRole('button', { name: /^Remove access to / }).click();
-    await expect(page.getByRole('dialog')).toContainText(/Are you sure you want to remove your access to .+\?/);
+    await expect(page.getByRole('dialog')).toContainText(
+      /Are you sure you want to remove your access to .+\?/,
+    );
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
     await matrix.getByRole('button', { name: 'Unlink Nordic Bulk Carriers' }).click();
-    await expect(page.getByRole('dialog')).toContainText('Are you sure you want to unlink Nordic Bulk Carriers?');
+    await expect(page.getByRole('dialog')).toContainText(
+      'Are you sure you want to unlink Nordic Bulk Carriers?',
+    );
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
   });
 
@@ -136,7 +150,9 @@ test.describe('3. ship access matrix', () => {
 });
 
 test.describe('4. users', () => {
-  test('UserAdmin adds a user with a generated password, edits and deletes it, with the form texts', async ({ page }) => {
+  test('UserAdmin adds a user with a generated password, edits and deletes it, with the form texts', async ({
+    page,
+  }) => {
     await signInAs(page, 'north.admin', '/admin');
     await page.getByRole('button', { name: 'Add user' }).click();
     const dialog = page.getByRole('dialog');
@@ -228,19 +244,28 @@ test.describe('5. link organization', () => {
     await page.getByRole('dialog').getByLabel('Link key of the other organization').fill(created.linkKey);
     await page.getByRole('dialog').getByRole('button', { name: 'Confirm link' }).click();
     await expect(notification(page)).toHaveText(`Linked to ${name}`);
-    await expect(page.getByRole('table', { name: 'Ship access' }).getByRole('columnheader', { name: new RegExp(name) })).toBeVisible();
+    await expect(
+      page.getByRole('table', { name: 'Ship access' }).getByRole('columnheader', { name: new RegExp(name) }),
+    ).toBeVisible();
   });
 });
 
 /** The first ship of an organization, by name, through the API. */
 async function shipOf(page: Page, organizationName: string) {
   const client = await api(page);
-  const ships = (await client.get('/api/facilities')) as { id: string; name: string; primaryOrganizationName: string; organizationIds: string[] }[];
+  const ships = (await client.get('/api/facilities')) as {
+    id: string;
+    name: string;
+    primaryOrganizationName: string;
+    organizationIds: string[];
+  }[];
   return ships.filter((s) => s.primaryOrganizationName === organizationName);
 }
 
 test.describe('6. ship info', () => {
-  test('SystemAdmin edits the ship: name required, manufacturer combo, image rule, save', async ({ page }) => {
+  test('SystemAdmin edits the ship: name required, manufacturer combo, image rule, save', async ({
+    page,
+  }) => {
     await signInAs(page, 'admin', '/');
     const [ship] = await shipOf(page, 'Southern Cross Tankers');
     await page.goto(`/facilities/${ship!.id}/config/info`);
@@ -252,17 +277,26 @@ test.describe('6. ship info', () => {
 
     const manufacturer = page.getByLabel('System manufacturer');
     await manufacturer.fill('Zeta Marine Systems');
-    await expect(page.getByText('No results matching "Zeta Marine Systems". Press enter to create a new one')).toBeVisible();
+    await expect(
+      page.getByText('No results matching "Zeta Marine Systems". Press enter to create a new one'),
+    ).toBeVisible();
     await manufacturer.press('Enter');
 
     const big = '/tmp/e2e-ship-big.png';
     fs.writeFileSync(big, Buffer.alloc(500_001, 1));
-    await page.getByLabel('Ship image', { exact: true }).setInputFiles({ name: 'big.png', mimeType: 'image/png', buffer: fs.readFileSync(big) });
+    await page
+      .getByLabel('Ship image', { exact: true })
+      .setInputFiles({ name: 'big.png', mimeType: 'image/png', buffer: fs.readFileSync(big) });
     await expect(notification(page)).toHaveText('Ship image must be less than 500 kB!');
     await expect(page.getByLabel('No ship image')).toBeVisible();
     // A 1x1 PNG.
-    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
-    await page.getByLabel('Ship image', { exact: true }).setInputFiles({ name: 'ship.png', mimeType: 'image/png', buffer: png });
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    await page
+      .getByLabel('Ship image', { exact: true })
+      .setInputFiles({ name: 'ship.png', mimeType: 'image/png', buffer: png });
     await expect(page.getByRole('img', { name: `${ship!.name} image` })).toBeVisible();
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(notification(page).last()).toHaveText('Changes were saved');
@@ -275,17 +309,25 @@ test.describe('6. ship info', () => {
 });
 
 test.describe('7. transfer ship', () => {
-  test('warns, notes the secondary organizations, and transfers; the old owner loses the ship', async ({ page, browser }) => {
+  test('warns, notes the secondary organizations, and transfers; the old owner loses the ship', async ({
+    page,
+    browser,
+  }) => {
     await signInAs(page, 'admin', '/');
     // A ship of its own, shared by North with South: the demo ships stay as they are for the other specs.
     const client = await api(page);
     const organizations = (await client.get('/api/organizations')) as { id: string; name: string }[];
     const northId = organizations.find((o) => o.name === 'Nordic Bulk Carriers')!.id;
     const southId = organizations.find((o) => o.name === 'Southern Cross Tankers')!.id;
-    const created = await client.post('/api/facilities', { organizationId: northId, name: `Transfer test ${unique()}` });
+    const created = await client.post('/api/facilities', {
+      organizationId: northId,
+      name: `Transfer test ${unique()}`,
+    });
     expect(created.status()).toBe(201);
     const shared = (await created.json()) as { id: string };
-    expect((await client.post(`/api/organizations/${southId}/${shared.id}/organization-facility-link`)).status()).toBeLessThan(300);
+    expect(
+      (await client.post(`/api/organizations/${southId}/${shared.id}/organization-facility-link`)).status(),
+    ).toBeLessThan(300);
     await page.goto(`/facilities/${shared.id}/config/info`);
     await page.getByRole('button', { name: 'Transfer ship' }).click();
     const dialog = page.getByRole('dialog');
@@ -340,7 +382,9 @@ test.describe('8. messages admin', () => {
     await expect(upcoming).toContainText(`${year}.01.02 13:00 – ${year}.01.03 17:00 UTC`);
 
     await upcoming.getByRole('button', { name: `Delete ${title}` }).click();
-    await expect(page.getByRole('dialog')).toContainText('Users will no longer be able to see it and records of who has seen it will be deleted as well.');
+    await expect(page.getByRole('dialog')).toContainText(
+      'Users will no longer be able to see it and records of who has seen it will be deleted as well.',
+    );
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await expect(upcoming).not.toContainText(title);
 
@@ -359,7 +403,10 @@ test.describe('8. messages admin', () => {
 });
 
 test.describe('9. service documents', () => {
-  test('SystemAdmin uploads; a User sees it grouped by ship with "No date" and "N/A", and downloads it; the SystemAdmin deletes it', async ({ page, browser }) => {
+  test('SystemAdmin uploads; a User sees it grouped by ship with "No date" and "N/A", and downloads it; the SystemAdmin deletes it', async ({
+    page,
+    browser,
+  }) => {
     await signInAs(page, 'admin', '/service/documents');
     const [ship] = await shipOf(page, 'Southern Cross Tankers');
     await page.getByRole('button', { name: 'Upload document' }).click();
@@ -367,7 +414,9 @@ test.describe('9. service documents', () => {
     await dialog.getByLabel('Ship').click();
     await page.getByRole('option', { name: ship!.name }).click();
     const fileName = `Service report ${unique()}.pdf`;
-    await dialog.getByLabel('Document file').setInputFiles({ name: fileName, mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4 e2e') });
+    await dialog
+      .getByLabel('Document file')
+      .setInputFiles({ name: fileName, mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4 e2e') });
     await dialog.getByLabel('Visit/Action date').fill('2025-04-02');
     await dialog.getByRole('button', { name: 'Upload' }).click();
     await expect(notification(page)).toHaveText('Changes were saved');
@@ -396,7 +445,9 @@ test.describe('9. service documents', () => {
 
     // The SystemAdmin deletes it after a confirmation; it is gone from the list.
     await page.reload();
-    const adminRow = page.getByRole('table', { name: 'Documents' }).getByRole('row', { name: new RegExp(fileName) });
+    const adminRow = page
+      .getByRole('table', { name: 'Documents' })
+      .getByRole('row', { name: new RegExp(fileName) });
     await adminRow.getByRole('button', { name: 'Delete document' }).click();
     const confirm = page.getByRole('dialog');
     await expect(confirm).toContainText(`Delete the document "${fileName}"? It cannot be restored.`);
@@ -412,7 +463,8 @@ test.describe('10. automate file upload', () => {
     const ships = await shipOf(page, 'Nordic Bulk Carriers');
     const client = await api(page);
     let ship: { id: string; name: string } | undefined;
-    for (const s of ships) if (((await client.get(`/api/algorithm/facility/${s.id}/datasource`)) as unknown[]).length) ship = s;
+    for (const s of ships)
+      if (((await client.get(`/api/algorithm/facility/${s.id}/datasource`)) as unknown[]).length) ship = s;
     test.skip(!ship, 'no demo ship has a data source');
     await page.goto(`/facilities/${ship!.id}/config/info`);
     const download = page.waitForEvent('download');
@@ -420,6 +472,8 @@ test.describe('10. automate file upload', () => {
     expect((await download).suggestedFilename()).toBe(`${ship!.name.toLowerCase()}.zip`);
     await expect(page.getByTestId('upload-token')).toHaveText(/^psdu_/);
     await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
-    await expect(page.getByRole('list', { name: 'Upload credentials' }).getByRole('button', { name: 'Revoke' })).toHaveCount(1);
+    await expect(
+      page.getByRole('list', { name: 'Upload credentials' }).getByRole('button', { name: 'Revoke' }),
+    ).toHaveCount(1);
   });
 });

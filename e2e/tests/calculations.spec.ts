@@ -6,7 +6,8 @@ async function accessToken(page: Page): Promise<string> {
   const token = await page.evaluate(() => {
     for (let i = 0; i < sessionStorage.length; i++) {
       const key = sessionStorage.key(i)!;
-      if (key.startsWith('oidc.user:')) return (JSON.parse(sessionStorage.getItem(key)!) as { access_token: string }).access_token;
+      if (key.startsWith('oidc.user:'))
+        return (JSON.parse(sessionStorage.getItem(key)!) as { access_token: string }).access_token;
     }
     return null;
   });
@@ -24,17 +25,24 @@ async function setAlgorithm(page: Page, text: string): Promise<void> {
   await page.keyboard.press('Escape');
 }
 
-test('a configurator writes, fixes, validates, tests, saves and approves a measurement field calculation', async ({ page }) => {
+test('a configurator writes, fixes, validates, tests, saves and approves a measurement field calculation', async ({
+  page,
+}) => {
   await signInAs(page, 'admin', '/profile');
   await expect(page.getByTestId('signed-in-user')).toHaveText('admin');
   const headers = { authorization: `Bearer ${await accessToken(page)}` };
 
   // A ship of its own, so the field starts with no calculation whatever the demo seeded.
   const me = await (await page.request.get('/api/auth/me', { headers })).json();
-  const created = await page.request.post('/api/facilities', { headers, data: { organizationId: me.organizationId, name: `Calc test ${Date.now()}` } });
+  const created = await page.request.post('/api/facilities', {
+    headers,
+    data: { organizationId: me.organizationId, name: `Calc test ${Date.now()}` },
+  });
   expect(created.status()).toBe(201);
   const { id: facilityId } = await created.json();
-  const fields = (await (await page.request.get('/api/algorithm/measurement-fields', { headers })).json()) as { id: string; name: string }[];
+  const fields = (await (
+    await page.request.get('/api/algorithm/measurement-fields', { headers })
+  ).json()) as { id: string; name: string }[];
   const field = fields.find((f) => f.name === 'SCRUBBER_FUEL')!;
 
   await page.goto(`/facilities/${facilityId}/config/detail?id=${field.id}`);
@@ -47,18 +55,30 @@ test('a configurator writes, fixes, validates, tests, saves and approves a measu
   await page.keyboard.press('Escape');
 
   // A typo on line 2.
-  await setAlgorithm(page, '// fuel to make the scrubber power, 200 g/kWh\nreturn SCRUBBER_POWR * 200 / 1000;');
+  await setAlgorithm(
+    page,
+    '// fuel to make the scrubber power, 200 g/kWh\nreturn SCRUBBER_POWR * 200 / 1000;',
+  );
   await editor.getByRole('button', { name: 'Validate' }).click();
   const output = page.getByTestId('calculation-output');
-  await expect(output).toContainText("Line 2, character 8: Unknown name 'SCRUBBER_POWR'. Did you mean 'SCRUBBER_POWER'?");
-  const marker = page.getByTestId('algorithm-editor').locator('.cm-line').nth(1).locator('.cm-lintRange-error');
+  await expect(output).toContainText(
+    "Line 2, character 8: Unknown name 'SCRUBBER_POWR'. Did you mean 'SCRUBBER_POWER'?",
+  );
+  const marker = page
+    .getByTestId('algorithm-editor')
+    .locator('.cm-line')
+    .nth(1)
+    .locator('.cm-lintRange-error');
   await expect(marker).toHaveText('SCRUBBER_POWR');
   // The marker starts at character 8 of line 2: right after "return ".
   const lineText = await page.getByTestId('algorithm-editor').locator('.cm-line').nth(1).textContent();
   expect(lineText!.indexOf('SCRUBBER_POWR') + 1).toBe(8);
   await expect(editor.getByRole('button', { name: 'Test' })).toBeDisabled();
 
-  await setAlgorithm(page, '// fuel to make the scrubber power, 200 g/kWh\nreturn SCRUBBER_POWER * 200 / 1000;');
+  await setAlgorithm(
+    page,
+    '// fuel to make the scrubber power, 200 g/kWh\nreturn SCRUBBER_POWER * 200 / 1000;',
+  );
   await editor.getByRole('button', { name: 'Validate' }).click();
   await expect(page.getByTestId('notification')).toContainText('Validation successful');
   await expect(page.getByTestId('algorithm-editor').locator('.cm-lintRange-error')).toHaveCount(0);
@@ -86,6 +106,8 @@ test('a configurator writes, fixes, validates, tests, saves and approves a measu
   await expect(page.getByTestId('field-status')).toHaveText('Approved');
 
   await page.goto(`/facilities/${facilityId}/config/list`);
-  await expect(page.getByTestId('field-row-SCRUBBER_FUEL').getByTestId('field-status')).toHaveText('Approved');
+  await expect(page.getByTestId('field-row-SCRUBBER_FUEL').getByTestId('field-status')).toHaveText(
+    'Approved',
+  );
   await expect(page.getByTestId('field-row-FUEL_FLOW').getByTestId('field-status')).toHaveText('Waiting');
 });

@@ -32,7 +32,13 @@ function collectReports(page: Page) {
     const request = response.request();
     // A response of a page navigated away from has no body any more: it is not one we compare.
     const data = (await response.json().catch(() => null)) as ReportData | null;
-    if (data) answers.set(decodeURIComponent(match[1]!), { data, method: request.method(), url: request.url(), body: request.postDataJSON() });
+    if (data)
+      answers.set(decodeURIComponent(match[1]!), {
+        data,
+        method: request.method(),
+        url: request.url(),
+        body: request.postDataJSON(),
+      });
   });
   return answers;
 }
@@ -45,7 +51,10 @@ const attr = (v: number | null) => (v === null ? 'null' : String(v));
 
 /** Full-page screenshots at desktop and phone size, once the charts have drawn again. */
 async function screenshots(page: Page, name: string, chartTestId: string) {
-  for (const [size, viewport] of [['desktop', { width: 1440, height: 900 }], ['phone', { width: 390, height: 844 }]] as const) {
+  for (const [size, viewport] of [
+    ['desktop', { width: 1440, height: 900 }],
+    ['phone', { width: 390, height: 844 }],
+  ] as const) {
     await page.setViewportSize(viewport);
     await expect(page.getByTestId(chartTestId)).toHaveAttribute('data-ready', 'true');
     await page.waitForTimeout(500);
@@ -55,7 +64,9 @@ async function screenshots(page: Page, name: string, chartTestId: string) {
 }
 
 async function facilities(page: Page) {
-  const response = await page.request.get('/api/facilities', { headers: { authorization: `Bearer ${await token(page)}` } });
+  const response = await page.request.get('/api/facilities', {
+    headers: { authorization: `Bearer ${await token(page)}` },
+  });
   expect(response.status()).toBe(200);
   return (await response.json()) as { id: string; name: string; primaryOrganizationName: string }[];
 }
@@ -75,8 +86,14 @@ test('the fleet dashboard shows the API numbers in its widgets, gauges and chart
   ] as const) {
     const data = answers.get(report)!.data;
     expect(num(data, 'ActualAverage'), report).toBeGreaterThan(0);
-    await expect(page.getByTestId(`${testId}-value`)).toHaveAttribute('data-value', attr(num(data, 'ActualAverage')));
-    await expect(page.getByTestId(`${testId}-lifetime`)).toHaveAttribute('data-value', attr(num(data, 'Lifetime')));
+    await expect(page.getByTestId(`${testId}-value`)).toHaveAttribute(
+      'data-value',
+      attr(num(data, 'ActualAverage')),
+    );
+    await expect(page.getByTestId(`${testId}-lifetime`)).toHaveAttribute(
+      'data-value',
+      attr(num(data, 'Lifetime')),
+    );
     await expect(page.getByTestId(testId)).not.toContainText('No data');
   }
   const gauges = [
@@ -88,33 +105,62 @@ test('the fleet dashboard shows the API numbers in its widgets, gauges and chart
   for (const [report, card, chart, listField] of gauges) {
     const data = answers.get(report)!.data;
     expect(num(data, 'ActualAverage'), report).not.toBeNull();
-    await expect(page.getByTestId(`${card}-value`)).toHaveAttribute('data-value', attr(num(data, 'ActualAverage')));
+    await expect(page.getByTestId(`${card}-value`)).toHaveAttribute(
+      'data-value',
+      attr(num(data, 'ActualAverage')),
+    );
     await expect(page.getByTestId(card)).not.toContainText('No data');
     await expect(page.getByTestId(`${card}-gauge`)).toHaveAttribute('data-ready', 'true');
-    const points = JSON.parse((await page.getByTestId(chart).getAttribute('data-points'))!) as { facilityId: string; value: number | null }[];
+    const points = JSON.parse((await page.getByTestId(chart).getAttribute('data-points'))!) as {
+      facilityId: string;
+      value: number | null;
+    }[];
     const list = data.fields[listField]!.value as { facilityId: string; value: number | null }[];
     expect(points.map((p) => [p.facilityId, p.value])).toEqual(list.map((i) => [i.facilityId, i.value]));
     expect(list).toHaveLength(ships.length);
   }
   // The needles follow the gauge rules from the API's numbers.
-  const needle = async (card: string) => Number(await page.getByTestId(`${card}-value`).getAttribute('data-needle'));
-  expect(await needle('card-marpol')).toBeCloseTo(marpolNeedle(num(answers.get('FacilityGroupMarpolComplianceLarge')!.data, 'ActualAverage')!), 9);
-  expect(await needle('card-availability')).toBeCloseTo(availabilityNeedle(num(answers.get('FacilityGroupOperationalAvailabilitylarge')!.data, 'ActualAverage')!, 'fleet'), 9);
-  expect(await needle('card-sfoc')).toBeCloseTo(sfocNeedle(num(answers.get('FacilityGroupSFOCimpactPctlarge')!.data, 'ActualAverage')!), 9);
+  const needle = async (card: string) =>
+    Number(await page.getByTestId(`${card}-value`).getAttribute('data-needle'));
+  expect(await needle('card-marpol')).toBeCloseTo(
+    marpolNeedle(num(answers.get('FacilityGroupMarpolComplianceLarge')!.data, 'ActualAverage')!),
+    9,
+  );
+  expect(await needle('card-availability')).toBeCloseTo(
+    availabilityNeedle(
+      num(answers.get('FacilityGroupOperationalAvailabilitylarge')!.data, 'ActualAverage')!,
+      'fleet',
+    ),
+    9,
+  );
+  expect(await needle('card-sfoc')).toBeCloseTo(
+    sfocNeedle(num(answers.get('FacilityGroupSFOCimpactPctlarge')!.data, 'ActualAverage')!),
+    9,
+  );
   // Each ship card shows its Marpol compliance from the list.
-  const marpolList = answers.get('FacilityGroupMarpolComplianceLarge')!.data.fields.Facilities!.value as { facilityId: string; value: number | null }[];
+  const marpolList = answers.get('FacilityGroupMarpolComplianceLarge')!.data.fields.Facilities!.value as {
+    facilityId: string;
+    value: number | null;
+  }[];
   // The six demo ships have data; ships other specs created without data show "No data".
   expect(marpolList.filter((item) => item.value !== null).length).toBeGreaterThanOrEqual(6);
   for (const item of marpolList) {
     const card = page.locator(`[data-testid="ship-card"][data-facility-id="${item.facilityId}"]`);
-    await expect(card).toContainText(item.value === null ? 'Marpol compliance: No data' : `Marpol compliance: ${item.value.toFixed(1)}`);
+    await expect(card).toContainText(
+      item.value === null ? 'Marpol compliance: No data' : `Marpol compliance: ${item.value.toFixed(1)}`,
+    );
   }
   // An independent call gives the same numbers.
   const fromPage = answers.get('FacilityGroupMarpolComplianceLarge')!;
-  const direct = await page.request.get(fromPage.url, { headers: { authorization: `Bearer ${await token(page)}` } });
+  const direct = await page.request.get(fromPage.url, {
+    headers: { authorization: `Bearer ${await token(page)}` },
+  });
   expect(((await direct.json()) as ReportData).fields).toEqual(fromPage.data.fields);
   // SystemAdmin's shortcut to the data export of each widget's report.
-  await expect(page.getByTestId('export-FacilityGroupMarpolComplianceLarge')).toHaveAttribute('href', '/report-config/data-export?reportCode=FacilityGroupMarpolComplianceLarge');
+  await expect(page.getByTestId('export-FacilityGroupMarpolComplianceLarge')).toHaveAttribute(
+    'href',
+    '/report-config/data-export?reportCode=FacilityGroupMarpolComplianceLarge',
+  );
   await screenshots(page, 'fleet', 'card-marpol-gauge');
 });
 
@@ -131,7 +177,14 @@ test('the fleet filter changes the ships and the numbers requested', async ({ pa
     (ids) =>
       localStorage.setItem(
         'portal.fleetFilter',
-        JSON.stringify({ organizations: [], facilities: ids, facilitiesMode: 'include', scrubberSystemTypes: [], numberOfScrubbers: [], systemManufacturers: [] }),
+        JSON.stringify({
+          organizations: [],
+          facilities: ids,
+          facilitiesMode: 'include',
+          scrubberSystemTypes: [],
+          numberOfScrubbers: [],
+          systemManufacturers: [],
+        }),
       ),
     chosen,
   );
@@ -144,14 +197,22 @@ test('the fleet filter changes the ships and the numbers requested', async ({ pa
   expect([...marpol.body.facilityIds].sort()).toEqual([...chosen].sort());
   const list = marpol.data.fields.Facilities!.value as { facilityId: string }[];
   expect(list.map((i) => i.facilityId).sort()).toEqual([...chosen].sort());
-  await expect(page.getByTestId('card-marpol-value')).toHaveAttribute('data-value', attr(num(marpol.data, 'ActualAverage')));
-  const points = JSON.parse((await page.getByTestId('chart-marpol').getAttribute('data-points'))!) as unknown[];
+  await expect(page.getByTestId('card-marpol-value')).toHaveAttribute(
+    'data-value',
+    attr(num(marpol.data, 'ActualAverage')),
+  );
+  const points = JSON.parse(
+    (await page.getByTestId('chart-marpol').getAttribute('data-points'))!,
+  ) as unknown[];
   expect(points).toHaveLength(2);
   // Two ships emit less than six: the page shows the smaller sum.
   const twoShipsEmission = num(answers.get('FacilityGroupTotalCO2Emission')!.data, 'ActualAverage')!;
   expect(twoShipsEmission).toBeGreaterThan(0);
   expect(twoShipsEmission).toBeLessThan(allShipsEmission);
-  await expect(page.getByTestId('kpi-total-co2-emission-value')).toHaveAttribute('data-value', attr(twoShipsEmission));
+  await expect(page.getByTestId('kpi-total-co2-emission-value')).toHaveAttribute(
+    'data-value',
+    attr(twoShipsEmission),
+  );
   await page.evaluate(() => localStorage.removeItem('portal.fleetFilter'));
 });
 
@@ -170,11 +231,25 @@ test('the ship dashboard shows the API numbers, the ratio chart and the uptime m
   const marpol = answers.get('FacilityMarpolcompliance')!.data;
   expect(num(marpol, 'ActualAverage')).not.toBeNull();
   // Every widget has its number (the matrix legend names "No data" as a colour, so the widgets are checked one by one).
-  for (const testId of ['kpi-marpol', 'kpi-availability', 'kpi-co2-reduction', 'card-ship-ratio', 'kpi-extra-removal-of-sulfur', 'kpi-sfoc', 'kpi-total-co2-emission']) {
+  for (const testId of [
+    'kpi-marpol',
+    'kpi-availability',
+    'kpi-co2-reduction',
+    'card-ship-ratio',
+    'kpi-extra-removal-of-sulfur',
+    'kpi-sfoc',
+    'kpi-total-co2-emission',
+  ]) {
     await expect(page.getByTestId(testId)).not.toContainText('No data');
   }
-  await expect(page.getByTestId('kpi-marpol-value')).toHaveAttribute('data-value', attr(num(marpol, 'ActualAverage')));
-  await expect(page.getByTestId('kpi-marpol-fleet')).toHaveAttribute('data-value', attr(num(marpol, 'FleetActual')));
+  await expect(page.getByTestId('kpi-marpol-value')).toHaveAttribute(
+    'data-value',
+    attr(num(marpol, 'ActualAverage')),
+  );
+  await expect(page.getByTestId('kpi-marpol-fleet')).toHaveAttribute(
+    'data-value',
+    attr(num(marpol, 'FleetActual')),
+  );
   for (const [report, testId] of [
     ['FacilityOperationalavailability', 'kpi-availability'],
     ['FacilityCO2reduction', 'kpi-co2-reduction'],
@@ -183,11 +258,20 @@ test('the ship dashboard shows the API numbers, the ratio chart and the uptime m
     ['FacilityTotalCO2Emission', 'kpi-total-co2-emission'],
   ] as const) {
     expect(num(answers.get(report)!.data, 'ActualAverage'), report).not.toBeNull();
-    await expect(page.getByTestId(`${testId}-value`)).toHaveAttribute('data-value', attr(num(answers.get(report)!.data, 'ActualAverage')));
+    await expect(page.getByTestId(`${testId}-value`)).toHaveAttribute(
+      'data-value',
+      attr(num(answers.get(report)!.data, 'ActualAverage')),
+    );
   }
   const ratio = answers.get('FacilitySO2CO2Ratio')!.data;
-  await expect(page.getByTestId('ship-ratio-value')).toHaveAttribute('data-value', attr(num(ratio, 'ActualAverage')));
-  await expect(page.getByTestId('ratio-series')).toHaveAttribute('data-points', String((ratio.fields.Values!.value as unknown[]).length));
+  await expect(page.getByTestId('ship-ratio-value')).toHaveAttribute(
+    'data-value',
+    attr(num(ratio, 'ActualAverage')),
+  );
+  await expect(page.getByTestId('ratio-series')).toHaveAttribute(
+    'data-points',
+    String((ratio.fields.Values!.value as unknown[]).length),
+  );
 
   // The uptime matrix: hourly for the default period (last month), a cell per hour of the API's points.
   const uptime = answers.get('FacilityOperationalAvailabilitylarge')!;
@@ -218,9 +302,12 @@ test("a user cannot see another organization's ship by its address", async ({ pa
   await page.goto(`/ship/${foreign.id}`);
   await expect(page.getByTestId('ship-not-found')).toBeVisible();
   await expect(page.getByText(foreign.name)).toHaveCount(0);
-  const response = await page.request.get(`/api/reports/FacilityMarpolcompliance/data?${new URLSearchParams({ from: '2024-01-01T00:00:00.000Z', to: '2024-01-31T23:59:59.999Z', facilityId: foreign.id })}`, {
-    headers: { authorization: `Bearer ${await token(page)}` },
-  });
+  const response = await page.request.get(
+    `/api/reports/FacilityMarpolcompliance/data?${new URLSearchParams({ from: '2024-01-01T00:00:00.000Z', to: '2024-01-31T23:59:59.999Z', facilityId: foreign.id })}`,
+    {
+      headers: { authorization: `Bearer ${await token(page)}` },
+    },
+  );
   expect(response.status()).toBe(404);
 });
 
@@ -234,7 +321,10 @@ test('the data export downloads export.xlsx that opens as a workbook', async ({ 
   await signInAs(page, 'admin', '/report-config/data-export?reportCode=FacilityMarpolcompliance');
   await expect(page.getByTestId('data-export')).toBeVisible();
   await expect(page.getByTestId('export-download')).toBeEnabled();
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-download').click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByTestId('export-download').click(),
+  ]);
   expect(download.suggestedFilename()).toBe('export.xlsx');
   const workbook = new ExcelJS.Workbook();
   await workbook.xlsx.load((await readFile((await download.path())!)) as unknown as ArrayBuffer);

@@ -13,7 +13,8 @@ async function accessToken(page: Page): Promise<string> {
   return page.evaluate(() => {
     for (let i = 0; i < sessionStorage.length; i++) {
       const key = sessionStorage.key(i)!;
-      if (key.startsWith('oidc.user:')) return JSON.parse(sessionStorage.getItem(key)!).access_token as string;
+      if (key.startsWith('oidc.user:'))
+        return JSON.parse(sessionStorage.getItem(key)!).access_token as string;
     }
     throw new Error('not signed in');
   });
@@ -41,7 +42,10 @@ function demoZip(): { file: string; names: string[]; days: string[] } {
   const scriptFile = path.join(root, 'apps', 'api', `.e2e-zip-${process.pid}.mts`);
   fs.writeFileSync(scriptFile, script);
   try {
-    const output = execFileSync('npx', ['tsx', scriptFile], { cwd: path.join(root, 'apps', 'api'), encoding: 'utf8' });
+    const output = execFileSync('npx', ['tsx', scriptFile], {
+      cwd: path.join(root, 'apps', 'api'),
+      encoding: 'utf8',
+    });
     const { names, days } = JSON.parse(output.trim().split('\n').pop()!);
     return { file: out, names, days };
   } finally {
@@ -51,10 +55,14 @@ function demoZip(): { file: string; names: string[]; days: string[] } {
 
 const dotted = (isoDay: string) => isoDay.replace(/-/g, '.');
 
-test('data sources, channel mapping, upload of demo files and delete with associated data', async ({ page }) => {
+test('data sources, channel mapping, upload of demo files and delete with associated data', async ({
+  page,
+}) => {
   await signInAs(page, 'admin', '/');
   const token = await accessToken(page);
-  const ships = (await (await page.request.get('/api/facilities', { headers: { authorization: `Bearer ${token}` } })).json()) as { id: string; name: string }[];
+  const ships = (await (
+    await page.request.get('/api/facilities', { headers: { authorization: `Bearer ${token}` } })
+  ).json()) as { id: string; name: string }[];
   const ship = ships.find((s) => s.name === 'Atlantic Meridian')!;
 
   // Create a data source with a sample file and see its channels.
@@ -64,16 +72,22 @@ test('data sources, channel mapping, upload of demo files and delete with associ
   await dialog.getByLabel('Name').fill('Bridge_Gauges');
   await dialog.getByRole('combobox', { name: 'Reader' }).click();
   await page.getByRole('option', { name: 'Delimited text (CSV)' }).click();
-  await expect(dialog.getByLabel('Parser configuration (JSON)')).toHaveValue(/"timestampFormat": "YYYY-MM-DD HH:mm:ss"/);
+  await expect(dialog.getByLabel('Parser configuration (JSON)')).toHaveValue(
+    /"timestampFormat": "YYYY-MM-DD HH:mm:ss"/,
+  );
   const sample = 'Timestamp,Gauge_A,Gauge_B\n2026-01-01 00:00:00,1.5,20\n2026-01-01 00:01:00,1.7,21\n';
-  await dialog.getByTestId('sample-file-input').setInputFiles({ name: 'gauges.csv', mimeType: 'text/csv', buffer: Buffer.from(sample) });
+  await dialog
+    .getByTestId('sample-file-input')
+    .setInputFiles({ name: 'gauges.csv', mimeType: 'text/csv', buffer: Buffer.from(sample) });
   await dialog.getByRole('button', { name: 'Add' }).click();
   const node = page.getByTestId('datasource-Bridge_Gauges');
   await expect(node.getByText('Gauge_A', { exact: true })).toBeVisible();
   await expect(node.getByText('Gauge_B', { exact: true })).toBeVisible();
   await expect(node.getByText('Not mapped')).toHaveCount(2);
   // The seeded logger stays the primary data source.
-  await expect(page.getByTestId('datasource-EGCS_Logger_CSV').getByText('Primary', { exact: true })).toBeVisible();
+  await expect(
+    page.getByTestId('datasource-EGCS_Logger_CSV').getByText('Primary', { exact: true }),
+  ).toBeVisible();
   await expect(node.getByText('Primary', { exact: true })).toHaveCount(0);
 
   // Map a channel: name, data type, quality stars.

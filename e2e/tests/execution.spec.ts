@@ -66,7 +66,10 @@ function demoFiles(shipKey: string, days: number[], zip: boolean): { file: strin
   const scriptFile = path.join(root, 'apps', 'api', `.e2e-execution-${process.pid}.mts`);
   fs.writeFileSync(scriptFile, script);
   try {
-    const output = execFileSync('npx', ['tsx', scriptFile], { cwd: path.join(root, 'apps', 'api'), encoding: 'utf8' });
+    const output = execFileSync('npx', ['tsx', scriptFile], {
+      cwd: path.join(root, 'apps', 'api'),
+      encoding: 'utf8',
+    });
     return JSON.parse(output.trim().split('\n').pop()!) as { file: string; names: string[] };
   } finally {
     fs.rmSync(scriptFile, { force: true });
@@ -94,9 +97,16 @@ interface ReportData {
   fields: Record<string, { value: unknown }>;
 }
 
-const availability = (client: Awaited<ReturnType<typeof api>>, facilityId: string, from: number, to: number) =>
+const availability = (
+  client: Awaited<ReturnType<typeof api>>,
+  facilityId: string,
+  from: number,
+  to: number,
+) =>
   client
-    .get<ReportData>(`/api/reports/FacilityOperationalavailability/data?${new URLSearchParams({ facilityId, from: new Date(from).toISOString(), to: new Date(to).toISOString() })}`)
+    .get<ReportData>(
+      `/api/reports/FacilityOperationalavailability/data?${new URLSearchParams({ facilityId, from: new Date(from).toISOString(), to: new Date(to).toISOString() })}`,
+    )
     .then((data) => data.fields.ActualAverage?.value ?? null);
 
 /** Queues a re-execution of a ship's whole data so the one execution worker is busy for a while. */
@@ -104,19 +114,31 @@ async function keepWorkerBusy(client: Awaited<ReturnType<typeof api>>, facilityI
   const [dataSource] = await client.get<DataSource[]>(`/api/algorithm/facility/${facilityId}/datasource`);
   const files = await client.get<DataFile[]>(`/api/algorithm/facilitydatasource/${dataSource!.id}/file`);
   const from = files.map((f) => f.timeStampMin).sort()[0]!;
-  const to = files.map((f) => f.timeStampMax).sort().at(-1)!;
-  const response = await client.post('/api/algorithm/calculations/measurement-field/execute', { facilityId, from, to, facilityDataSourceFileIds: files.map((f) => f.id) });
+  const to = files
+    .map((f) => f.timeStampMax)
+    .sort()
+    .at(-1)!;
+  const response = await client.post('/api/algorithm/calculations/measurement-field/execute', {
+    facilityId,
+    from,
+    to,
+    facilityDataSourceFileIds: files.map((f) => f.id),
+  });
   expect(response.status()).toBe(202);
 }
 
-test('a user uploads files, runs an execution, sees Processing and then the new data range and values', async ({ page }) => {
+test('a user uploads files, runs an execution, sees Processing and then the new data range and values', async ({
+  page,
+}) => {
   test.setTimeout(300_000);
   await signInAs(page, 'north.anna', '/');
   const client = await api(page);
   const ships = await client.get<Ship[]>('/api/facilities');
   const ship = ships.find((s) => s.name === SHIP)!;
   const busyShip = ships.find((s) => s.name === BUSY_SHIP)!;
-  const dataSource = (await client.get<DataSource[]>(`/api/algorithm/facility/${ship.id}/datasource`)).find((d) => d.isPrimary)!;
+  const dataSource = (await client.get<DataSource[]>(`/api/algorithm/facility/${ship.id}/datasource`)).find(
+    (d) => d.isPrimary,
+  )!;
   const days = [today, today + DAY_MS];
   const [first, last] = [isoDay(days[0]!), isoDay(days[1]!)];
   const zip = demoFiles(slug(SHIP), days, true);
@@ -150,10 +172,20 @@ test('a user uploads files, runs an execution, sees Processing and then the new 
   await expect(run).toContainText('2 file(s) selected');
 
   await keepWorkerBusy(client, busyShip.id);
-  const executeRequest = page.waitForRequest((r) => r.url().endsWith('/api/algorithm/calculations/measurement-field/execute') && r.method() === 'POST');
+  const executeRequest = page.waitForRequest(
+    (r) => r.url().endsWith('/api/algorithm/calculations/measurement-field/execute') && r.method() === 'POST',
+  );
   await run.getByRole('button', { name: 'Run' }).click();
-  expect((await executeRequest).postDataJSON()).toMatchObject({ facilityId: ship.id, from: `${first}T00:00:00.000Z`, to: `${last}T23:59:59.999Z` });
-  await expect(page.getByText("Execution successful! It's running in the background, so it might take a little time before the results are visible.")).toBeVisible();
+  expect((await executeRequest).postDataJSON()).toMatchObject({
+    facilityId: ship.id,
+    from: `${first}T00:00:00.000Z`,
+    to: `${last}T23:59:59.999Z`,
+  });
+  await expect(
+    page.getByText(
+      "Execution successful! It's running in the background, so it might take a little time before the results are visible.",
+    ),
+  ).toBeVisible();
 
   // The ship list: Processing with the start time while it runs, then the new data range.
   await page.goto('/facilities');
@@ -168,7 +200,10 @@ test('a user uploads files, runs an execution, sees Processing and then the new 
   // The dashboard of the ship for those days shows the values the execution stored.
   const stored = await availability(client, ship.id, days[0]!, days[1]! + DAY_MS - 1);
   expect(typeof stored).toBe('number');
-  await page.evaluate(([from, to]) => localStorage.setItem('portal.period', JSON.stringify({ type: 'custom', from, to })), [first, last] as const);
+  await page.evaluate(
+    ([from, to]) => localStorage.setItem('portal.period', JSON.stringify({ type: 'custom', from, to })),
+    [first, last] as const,
+  );
   await page.goto(`/ship/${ship.id}`);
   await expect(page.getByTestId('ship-name')).toHaveText(SHIP, { timeout: 30_000 });
   await expect(page.getByTestId('kpi-availability-value')).toHaveAttribute('data-value', String(stored));
@@ -196,15 +231,31 @@ test('the upload dialog offers to run for the uploaded files and queues that exe
   await expect(offer.getByLabel('To time')).toHaveValue('23:59');
   await page.screenshot({ path: path.join(os.tmpdir(), 'e2e-upload-run-offer.png') });
 
-  const executeRequest = page.waitForRequest((r) => r.url().endsWith('/api/algorithm/calculations/measurement-field/execute') && r.method() === 'POST');
+  const executeRequest = page.waitForRequest(
+    (r) => r.url().endsWith('/api/algorithm/calculations/measurement-field/execute') && r.method() === 'POST',
+  );
   await offer.getByRole('button', { name: 'Run' }).click();
-  const body = (await executeRequest).postDataJSON() as { from: string; to: string; facilityDataSourceFileIds: string[] };
-  expect(body).toMatchObject({ facilityId: ship.id, from: `${day}T00:00:00.000Z`, to: `${day}T23:59:59.999Z` });
+  const body = (await executeRequest).postDataJSON() as {
+    from: string;
+    to: string;
+    facilityDataSourceFileIds: string[];
+  };
+  expect(body).toMatchObject({
+    facilityId: ship.id,
+    from: `${day}T00:00:00.000Z`,
+    to: `${day}T23:59:59.999Z`,
+  });
   const files = await client.get<DataFile[]>(
     `/api/algorithm/facilitydatasource/${(await client.get<DataSource[]>(`/api/algorithm/facility/${ship.id}/datasource`)).find((d) => d.isPrimary)!.id}/file`,
   );
-  expect(body.facilityDataSourceFileIds).toEqual(files.filter((f) => f.fileName === single.names[0]).map((f) => f.id));
-  await expect(page.getByText("Execution successful! It's running in the background, so it might take a little time before the results are visible.")).toBeVisible();
+  expect(body.facilityDataSourceFileIds).toEqual(
+    files.filter((f) => f.fileName === single.names[0]).map((f) => f.id),
+  );
+  await expect(
+    page.getByText(
+      "Execution successful! It's running in the background, so it might take a little time before the results are visible.",
+    ),
+  ).toBeVisible();
   await expect(page.getByRole('dialog')).toHaveCount(0);
 
   await page.goto('/facilities');

@@ -63,17 +63,29 @@ async function saveWithNewComment(page: Page, facilityId: string, fieldId: strin
   await expect(editor.getByText('Approved, recalculation requested')).toBeVisible();
 }
 
-test('the ship calculation queue lists saved calculations and executes, guards and removes them', async ({ page }) => {
+test('the ship calculation queue lists saved calculations and executes, guards and removes them', async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   await signInAs(page, 'admin', '/');
   const headers = { authorization: `Bearer ${await accessToken(page)}` };
-  const ships = (await (await page.request.get('/api/facilities', { headers })).json()) as { id: string; name: string }[];
+  const ships = (await (await page.request.get('/api/facilities', { headers })).json()) as {
+    id: string;
+    name: string;
+  }[];
   const ship = ships.find((s) => s.name === SHIP)!;
-  const fields = (await (await page.request.get('/api/algorithm/measurement-fields', { headers })).json()) as { id: string; name: string }[];
+  const fields = (await (
+    await page.request.get('/api/algorithm/measurement-fields', { headers })
+  ).json()) as { id: string; name: string }[];
   const so2 = fields.find((f) => f.name === 'SO2_PPM')!;
   const ph = fields.find((f) => f.name === 'WASHWATER_PH')!;
   const pending = async () =>
-    (await (await page.request.get(`/api/algorithm/calculations/measurement-fields?recalculationRequested=true&facilityId=${ship.id}`, { headers })).json()) as Recalculation[];
+    (await (
+      await page.request.get(
+        `/api/algorithm/calculations/measurement-fields?recalculationRequested=true&facilityId=${ship.id}`,
+        { headers },
+      )
+    ).json()) as Recalculation[];
 
   // Nothing is pending on the demo ship.
   await page.goto(`/facilities/${ship.id}/config/calculation-queue`);
@@ -89,11 +101,23 @@ test('the ship calculation queue lists saved calculations and executes, guards a
 
   await page.goto(`/facilities/${ship.id}/config/calculation-queue`);
   const table = page.getByRole('table', { name: TITLE });
-  await expect(table.locator('thead th')).toHaveText(['', 'Measurement field', 'Calculation version', 'Requested on', 'Queued on']);
+  await expect(table.locator('thead th')).toHaveText([
+    '',
+    'Measurement field',
+    'Calculation version',
+    'Requested on',
+    'Queued on',
+  ]);
   const rows = table.locator('tbody tr');
   await expect(rows).toHaveCount(2);
   for (const [i, r] of requests.entries()) {
-    expect(await cells(rows.nth(i))).toEqual(['', r.fieldName, `${r.version}.${r.revision}`, shown(r.recalculationRequestedOn!), '']);
+    expect(await cells(rows.nth(i))).toEqual([
+      '',
+      r.fieldName,
+      `${r.version}.${r.revision}`,
+      shown(r.recalculationRequestedOn!),
+      '',
+    ]);
   }
   const so2Row = rows.filter({ hasText: 'SO2_PPM' });
   const phRow = rows.filter({ hasText: 'WASHWATER_PH' });
@@ -129,28 +153,64 @@ test('the ship calculation queue lists saved calculations and executes, guards a
   await expect(page.getByText(NO_PENDING)).toBeVisible();
 });
 
-test('the report configurator queue lists report field recalculations with their report', async ({ page }) => {
+test('the report configurator queue lists report field recalculations with their report', async ({
+  page,
+}) => {
   await signInAs(page, 'admin', '/');
   const headers = { authorization: `Bearer ${await accessToken(page)}` };
   const reportId = 'FacilityMarpolcompliance';
-  const report = (await (await page.request.get(`/api/algorithm/reports/${reportId}`, { headers })).json()) as { name: string; fields: { id: string; name: string; isApproved: boolean }[] };
+  const report = (await (
+    await page.request.get(`/api/algorithm/reports/${reportId}`, { headers })
+  ).json()) as { name: string; fields: { id: string; name: string; isApproved: boolean }[] };
   const field = report.fields.find((f) => f.isApproved)!;
   const base = `/api/algorithm/reports/${reportId}/fields/${field.id}/calculations`;
   const [current] = (await (await page.request.get(base, { headers })).json()) as Record<string, unknown>[];
   const { id, documentation, inputIds, transformAlgorithm, qualityScore, algorithmSecondsSpan } = current!;
   // Save (recalculate by default) requests a recalculation of the report field.
-  const saved = await page.request.put(`${base}/${String(id)}`, { headers, data: { comment: 'Limit reviewed (e2e)', documentation, inputIds, transformAlgorithm, qualityScore, algorithmSecondsSpan } });
+  const saved = await page.request.put(`${base}/${String(id)}`, {
+    headers,
+    data: {
+      comment: 'Limit reviewed (e2e)',
+      documentation,
+      inputIds,
+      transformAlgorithm,
+      qualityScore,
+      algorithmSecondsSpan,
+    },
+  });
   expect(saved.status()).toBe(200);
-  const requests = (await (await page.request.get('/api/algorithm/calculations/report-fields?recalculationRequested=true', { headers })).json()) as Recalculation[];
+  const requests = (await (
+    await page.request.get('/api/algorithm/calculations/report-fields?recalculationRequested=true', {
+      headers,
+    })
+  ).json()) as Recalculation[];
   const request = requests.find((r) => r.id === id);
-  expect(request).toMatchObject({ fieldName: field.name, reportName: report.name, recalculationQueuedOn: null });
+  expect(request).toMatchObject({
+    fieldName: field.name,
+    reportName: report.name,
+    recalculationQueuedOn: null,
+  });
 
   await page.goto('/report-config/calculation-queue');
   await expect(page.getByRole('heading', { name: TITLE })).toBeVisible();
   const table = page.getByRole('table', { name: TITLE });
-  await expect(table.locator('thead th')).toHaveText(['', 'Report', 'Report field', 'Calculation version', 'Requested on', 'Queued on']);
+  await expect(table.locator('thead th')).toHaveText([
+    '',
+    'Report',
+    'Report field',
+    'Calculation version',
+    'Requested on',
+    'Queued on',
+  ]);
   const row = table.locator('tbody tr').filter({ hasText: field.name });
-  expect(await cells(row)).toEqual(['', report.name, field.name, `${request!.version}.${request!.revision}`, shown(request!.recalculationRequestedOn!), '']);
+  expect(await cells(row)).toEqual([
+    '',
+    report.name,
+    field.name,
+    `${request!.version}.${request!.revision}`,
+    shown(request!.recalculationRequestedOn!),
+    '',
+  ]);
   await page.screenshot({ path: path.join(os.tmpdir(), 'e2e-queue-report.png'), fullPage: true });
 
   // Removing it takes it off the queue (and the queue is empty again unless something else was pending).

@@ -1,7 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
 import { acceptCookiesIfAsked, fillSignIn, signInAs } from '../support';
 
-const OFFLINE_TEXT = 'There seems to be a connection issue. Please check your internet access. Any unsaved changed will be lost.';
+const OFFLINE_TEXT =
+  'There seems to be a connection issue. Please check your internet access. Any unsaved changed will be lost.';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 const dotted = (d: Date) => `${d.getUTCFullYear()}.${pad(d.getUTCMonth() + 1)}.${pad(d.getUTCDate())}`;
@@ -21,7 +22,11 @@ async function accessToken(page: Page): Promise<string> {
 
 async function api(page: Page, method: 'GET' | 'POST' | 'PUT', url: string, data?: unknown) {
   const token = await accessToken(page);
-  const response = await page.request.fetch(url, { method, data, headers: { authorization: `Bearer ${token}` } });
+  const response = await page.request.fetch(url, {
+    method,
+    data,
+    headers: { authorization: `Bearer ${token}` },
+  });
   expect(response.ok(), `${method} ${url}: ${response.status()}`).toBe(true);
   return response.json().catch(() => undefined);
 }
@@ -36,7 +41,10 @@ async function typeDate(page: Page, label: string, day: string) {
 }
 
 test.describe('application start', () => {
-  test('nothing is usable until cookies are accepted; the acceptance is remembered', async ({ page, context }) => {
+  test('nothing is usable until cookies are accepted; the acceptance is remembered', async ({
+    page,
+    context,
+  }) => {
     await page.goto('/');
     await expect(page.getByRole('dialog', { name: 'Cookies' })).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Sign in' })).toHaveCount(0);
@@ -50,7 +58,9 @@ test.describe('application start', () => {
     await expect(again.getByRole('dialog', { name: 'Cookies' })).toHaveCount(0);
   });
 
-  test('without a user the portal redirects to sign-in and returns to the path asked for', async ({ page }) => {
+  test('without a user the portal redirects to sign-in and returns to the path asked for', async ({
+    page,
+  }) => {
     await page.goto('/facilities/overview');
     await acceptCookiesIfAsked(page);
     await fillSignIn(page, 'north.anna');
@@ -77,7 +87,8 @@ test.describe('menus per role', () => {
     await expect(nav.getByText('Report Configurator')).toHaveAttribute('aria-disabled', 'true');
     await page.getByRole('button', { name: 'User menu' }).click();
     const menu = page.getByRole('menu');
-    for (const item of ['Help', 'Legal', 'My profile', 'Log out']) await expect(menu.getByRole('menuitem', { name: item })).toBeVisible();
+    for (const item of ['Help', 'Legal', 'My profile', 'Log out'])
+      await expect(menu.getByRole('menuitem', { name: item })).toBeVisible();
     await expect(menu.getByRole('menuitem', { name: 'Administration' })).toHaveCount(0);
     await menu.getByRole('menuitem', { name: 'Legal' }).click();
     await expect(page).toHaveURL(/\/legal$/);
@@ -86,13 +97,17 @@ test.describe('menus per role', () => {
 
   test("a UserAdmin's Administration goes to the own organization's manage page", async ({ page }) => {
     await signInAs(page, 'north.admin');
-    await expect(page.getByRole('navigation', { name: 'Main menu' }).getByText('Report Configurator')).toHaveAttribute('aria-disabled', 'true');
+    await expect(
+      page.getByRole('navigation', { name: 'Main menu' }).getByText('Report Configurator'),
+    ).toHaveAttribute('aria-disabled', 'true');
     await page.getByRole('button', { name: 'User menu' }).click();
     await page.getByRole('menuitem', { name: 'Administration' }).click();
     await expect(page).toHaveURL(/\/admin\/[0-9a-f-]{36}\/manage$/);
   });
 
-  test('a SystemAdmin has Administration to the organizations and the Report Configurator', async ({ page }) => {
+  test('a SystemAdmin has Administration to the organizations and the Report Configurator', async ({
+    page,
+  }) => {
     await signInAs(page, 'admin');
     const nav = page.getByRole('navigation', { name: 'Main menu' });
     await nav.getByRole('link', { name: 'Report Configurator' }).click();
@@ -107,7 +122,9 @@ test.describe('menus per role', () => {
 });
 
 test.describe('period', () => {
-  test('last month by default; a custom period is set with two dates, kept over a reload; an unknown stored value falls back', async ({ page }) => {
+  test('last month by default; a custom period is set with two dates, kept over a reload; an unknown stored value falls back', async ({
+    page,
+  }) => {
     await signInAs(page, 'north.olav');
     // north.olav's welcome message opens the bell by itself; close it first.
     await page.keyboard.press('Escape');
@@ -137,7 +154,9 @@ test.describe('period', () => {
 });
 
 test.describe('fleet filter', () => {
-  test('SystemAdmin: Apply is disabled when no ships remain; excluding the viewed ship goes to /; the filter is kept', async ({ page }) => {
+  test('SystemAdmin: Apply is disabled when no ships remain; excluding the viewed ship goes to /; the filter is kept', async ({
+    page,
+  }) => {
     await signInAs(page, 'admin');
     // Other specs may have added ships: count what the drawer shows once the demo fleet is there.
     await expect(drawerShips(page).filter({ hasText: 'Atlantic Meridian' })).toHaveCount(1);
@@ -149,7 +168,14 @@ test.describe('fleet filter', () => {
 
     await page.getByTestId('fleet-filter-button').click();
     const dialog = page.getByRole('dialog', { name: 'Fleet filter' });
-    for (const group of ['Organizations', 'Ships', 'Scrubber system types', 'Number of scrubbers', 'System manufacturers']) await expect(dialog.getByRole('group', { name: group })).toBeVisible();
+    for (const group of [
+      'Organizations',
+      'Ships',
+      'Scrubber system types',
+      'Number of scrubbers',
+      'System manufacturers',
+    ])
+      await expect(dialog.getByRole('group', { name: group })).toBeVisible();
     await dialog.getByRole('button', { name: 'Exclude selected' }).click();
     await dialog.getByLabel('Select all').check();
     await expect(dialog.getByRole('button', { name: 'Apply' })).toBeDisabled();
@@ -166,7 +192,9 @@ test.describe('fleet filter', () => {
     await expect(drawerShips(page)).toHaveCount(total - 1);
   });
 
-  test('a User filters ships only, with Select all and without the include/exclude toggle', async ({ page }) => {
+  test('a User filters ships only, with Select all and without the include/exclude toggle', async ({
+    page,
+  }) => {
     await signInAs(page, 'north.anna');
     await expect(drawerShips(page).filter({ hasText: 'Baltic Tern' })).toHaveCount(1);
     const total = await drawerShips(page).count();
@@ -204,13 +232,25 @@ test.describe('messages', () => {
     // Nothing unread is flagged notify any more: the list stays closed.
     await expect(list).toHaveCount(0);
     await page.getByTestId('message-bell').click();
-    await expect(list.getByTestId('message').filter({ hasText: 'Welcome to the portal' }).getByText('Read', { exact: true })).toBeVisible();
-    await expect(list.getByTestId('message').filter({ hasText: 'New fleet dashboard' }).getByRole('button', { name: 'Mark as read' })).toBeVisible();
+    await expect(
+      list
+        .getByTestId('message')
+        .filter({ hasText: 'Welcome to the portal' })
+        .getByText('Read', { exact: true }),
+    ).toBeVisible();
+    await expect(
+      list
+        .getByTestId('message')
+        .filter({ hasText: 'New fleet dashboard' })
+        .getByRole('button', { name: 'Mark as read' }),
+    ).toBeVisible();
   });
 });
 
 test.describe('offline and maintenance', () => {
-  test('a request without a response enters offline mode; when the server answers: Connection established and a reload', async ({ page }) => {
+  test('a request without a response enters offline mode; when the server answers: Connection established and a reload', async ({
+    page,
+  }) => {
     test.setTimeout(120_000);
     await signInAs(page, 'north.anna', '/facilities/overview');
     await expect(page.getByRole('heading', { name: 'Facility overview' })).toBeVisible();
@@ -225,18 +265,26 @@ test.describe('offline and maintenance', () => {
     await expect(page.getByText(OFFLINE_TEXT)).toHaveCount(0);
   });
 
-  test('maintenance switched on at run time replaces the portal with the maintenance view, and back', async ({ page }) => {
+  test('maintenance switched on at run time replaces the portal with the maintenance view, and back', async ({
+    page,
+  }) => {
     await page.clock.install();
     await signInAs(page, 'admin');
     await expect(page.getByRole('banner')).toBeVisible();
     const token = await accessToken(page);
-    const setMaintenance = (maintenance: boolean) => page.request.put('/api/settings/maintenance', { data: { maintenance }, headers: { authorization: `Bearer ${token}` } });
+    const setMaintenance = (maintenance: boolean) =>
+      page.request.put('/api/settings/maintenance', {
+        data: { maintenance },
+        headers: { authorization: `Bearer ${token}` },
+      });
     try {
       expect((await setMaintenance(true)).ok()).toBe(true);
       // settings.js is read again every 300000 ms; the changed flag reloads the page.
       await page.clock.fastForward(300_000);
       await expect(page.getByTestId('maintenance')).toBeVisible();
-      await expect(page.getByText('The portal is currently unavailable. Please check back later.')).toBeVisible();
+      await expect(
+        page.getByText('The portal is currently unavailable. Please check back later.'),
+      ).toBeVisible();
       await expect(page.getByRole('banner')).toHaveCount(0);
       expect((await setMaintenance(false)).ok()).toBe(true);
       await page.clock.fastForward(300_000);
@@ -249,7 +297,9 @@ test.describe('offline and maintenance', () => {
 });
 
 test.describe('ship list', () => {
-  test('New ship: the validation texts, Create disabled until valid, a failure shows the default error', async ({ page }) => {
+  test('New ship: the validation texts, Create disabled until valid, a failure shows the default error', async ({
+    page,
+  }) => {
     await signInAs(page, 'admin', '/facilities');
     await expect(page).toHaveURL(/\/facilities\/overview$/);
     await page.getByRole('button', { name: 'New ship' }).click();
@@ -268,7 +318,11 @@ test.describe('ship list', () => {
     await dialog.getByLabel('Ship name').fill('Fjord Runner');
     await expect(create).toBeEnabled();
 
-    await page.route('**/api/facilities', (route) => (route.request().method() === 'POST' ? route.fulfill({ status: 500, json: { code: 'INTERNAL', message: 'Something went wrong' } }) : route.fallback()));
+    await page.route('**/api/facilities', (route) =>
+      route.request().method() === 'POST'
+        ? route.fulfill({ status: 500, json: { code: 'INTERNAL', message: 'Something went wrong' } })
+        : route.fallback(),
+    );
     await create.click();
     await expect(page.getByTestId('notification')).toHaveText('Something went wrong! Please try again');
     await page.unroute('**/api/facilities');
@@ -282,15 +336,29 @@ test.describe('ship list', () => {
     await expect(page.getByTestId('ship-row').filter({ hasText: 'Fjord Runner' })).toBeVisible();
   });
 
-  test('a ship with a running execution shows Processing with its start time; Upload data and Configure lead to the ship', async ({ page }) => {
+  test('a ship with a running execution shows Processing with its start time; Upload data and Configure lead to the ship', async ({
+    page,
+  }) => {
     await signInAs(page, 'admin', '/facilities/overview');
     const first = page.getByTestId('ship-row').first();
     await expect(first).toBeVisible();
     const ships = (await api(page, 'GET', '/api/facilities')) as { id: string; name: string }[];
-    await page.route('**/api/algorithm/calculations', (route) => route.fulfill({ json: { items: [{ id: 'e1', facilityId: ships[0]!.id, startedOn: '2025-02-01T09:00:05.000Z', state: 'running' }] } }));
+    await page.route('**/api/algorithm/calculations', (route) =>
+      route.fulfill({
+        json: {
+          items: [
+            { id: 'e1', facilityId: ships[0]!.id, startedOn: '2025-02-01T09:00:05.000Z', state: 'running' },
+          ],
+        },
+      }),
+    );
     await page.reload();
-    await expect(page.getByTestId('ship-row').first().getByTestId('ship-status')).toHaveText(/Processing\s*since 2025\.02\.01 09:00/);
-    await expect(page.getByTestId('ship-row').nth(1).getByTestId('ship-status')).toHaveText(/^(Ready|No data)$/);
+    await expect(page.getByTestId('ship-row').first().getByTestId('ship-status')).toHaveText(
+      /Processing\s*since 2025\.02\.01 09:00/,
+    );
+    await expect(page.getByTestId('ship-row').nth(1).getByTestId('ship-status')).toHaveText(
+      /^(Ready|No data)$/,
+    );
     await page.unroute('**/api/algorithm/calculations');
     await page.getByTestId('ship-row').first().getByRole('link', { name: 'Upload data' }).click();
     await expect(page).toHaveURL(new RegExp(`/facilities/${ships[0]!.id}/files$`));
@@ -304,7 +372,11 @@ test.describe('ship list', () => {
     await signInAs(page, 'admin', '/facilities/overview');
     await expect(page.getByTestId('ship-row').first()).toBeVisible();
     const ships = (await api(page, 'GET', '/api/facilities')) as { primaryOrganizationId: string }[];
-    for (let i = ships.length; i < 18; i++) await api(page, 'POST', '/api/facilities', { organizationId: ships[0]!.primaryOrganizationId, name: `Paging Test ${pad(i)}` });
+    for (let i = ships.length; i < 18; i++)
+      await api(page, 'POST', '/api/facilities', {
+        organizationId: ships[0]!.primaryOrganizationId,
+        name: `Paging Test ${pad(i)}`,
+      });
     await page.reload();
     await expect(page.getByTestId('ship-row')).toHaveCount(15);
     await expect(page.getByText('1–15 of 18')).toBeVisible();

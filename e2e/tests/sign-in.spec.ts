@@ -36,8 +36,12 @@ test('sign-out ends the session: the old access token is refused', async ({ page
     const key = Object.keys(sessionStorage).find((k) => k.startsWith('oidc.user:'))!;
     return JSON.parse(sessionStorage.getItem(key)!).access_token as string;
   });
-  expect((await page.request.get('/api/auth/me', { headers: { authorization: `Bearer ${token}` } })).status()).toBe(200);
+  expect(
+    (await page.request.get('/api/auth/me', { headers: { authorization: `Bearer ${token}` } })).status(),
+  ).toBe(200);
   await page.goto('/logoff');
   await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
-  expect((await page.request.get('/api/auth/me', { headers: { authorization: `Bearer ${token}` } })).status()).toBe(401);
+  expect(
+    (await page.request.get('/api/auth/me', { headers: { authorization: `Bearer ${token}` } })).status(),
+  ).toBe(401);
 });

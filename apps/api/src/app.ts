@@ -9,7 +9,12 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { hasZodFastifySchemaValidationErrors, jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import {
+  hasZodFastifySchemaValidationErrors,
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
 import type Provider from 'oidc-provider';
 import { PACKAGE_VERSION } from '@portal/contracts/version';
 import { AppError } from './errors';
@@ -51,14 +56,20 @@ export function trustProxySetting(value: string | undefined): boolean | string[]
   const text = value?.trim() ?? '';
   if (text === '' || text === 'false') return false;
   if (text === 'true') return true;
-  return text.split(',').map((s) => s.trim()).filter(Boolean);
+  return text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { services } = options;
   const app = Fastify({
     logger: options.logger ?? false,
-    genReqId: (req) => (typeof req.headers['x-request-id'] === 'string' && /^[\w-]{1,64}$/.test(req.headers['x-request-id']) ? req.headers['x-request-id'] : randomUUID()),
+    genReqId: (req) =>
+      typeof req.headers['x-request-id'] === 'string' && /^[\w-]{1,64}$/.test(req.headers['x-request-id'])
+        ? req.headers['x-request-id']
+        : randomUUID(),
     bodyLimit: 2 * 1024 * 1024,
     trustProxy: trustProxySetting(process.env.TRUST_PROXY),
   });
@@ -68,7 +79,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     for (const method of [route.method].flat()) {
       if (method === 'HEAD') continue;
       const config = route.config as { public?: boolean } | undefined;
-      routes.push({ method, url: route.url, constraints: route.constraints, public: Boolean(config?.public), schema: route.schema as RouteEntry['schema'] });
+      routes.push({
+        method,
+        url: route.url,
+        constraints: route.constraints,
+        public: Boolean(config?.public),
+        schema: route.schema as RouteEntry['schema'],
+      });
     }
   });
   app.setValidatorCompiler(validatorCompiler);
@@ -93,7 +110,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         objectSrc: ["'none'"],
         baseUri: ["'none'"],
         frameAncestors: ["'none'"],
-        formAction: ["'self'", ...(services.config.embeddedIssuer ? [] : [new URL(services.config.issuer).origin])],
+        formAction: [
+          "'self'",
+          ...(services.config.embeddedIssuer ? [] : [new URL(services.config.issuer).origin]),
+        ],
         upgradeInsecureRequests: null,
       },
     },
@@ -101,10 +121,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     crossOriginEmbedderPolicy: false,
   });
   await app.register(rateLimit, { global: false });
-  await app.register(multipart, { limits: { fileSize: services.config.UPLOAD_MAX_BYTES, files: 1, fields: 10 } });
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) => {
-    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  await app.register(multipart, {
+    limits: { fileSize: services.config.UPLOAD_MAX_BYTES, files: 1, fields: 10 },
   });
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 64 * 1024 },
+    (_req, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    },
+  );
   await app.register(swagger, {
     openapi: {
       info: { title: 'Scrubber fleet monitoring portal API', version: PACKAGE_VERSION },
@@ -120,26 +146,48 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (hasZodFastifySchemaValidationErrors(error)) {
       const fields: Record<string, string> = {};
       for (const issue of error.validation) {
-        const key = issue.instancePath.replace(/^\//, '').replace(/\//g, '.') || String((issue.params as { issue?: { path?: unknown[] } })?.issue?.path?.join('.') ?? '');
+        const key =
+          issue.instancePath.replace(/^\//, '').replace(/\//g, '.') ||
+          String((issue.params as { issue?: { path?: unknown[] } })?.issue?.path?.join('.') ?? '');
         if (!fields[key]) fields[key] = issue.message ?? 'Invalid value';
       }
       const first = Object.entries(fields)[0];
-      return reply.code(400).send({ code: 'VALIDATION_FAILED', message: first ? `${first[0] ? `${first[0]}: ` : ''}${first[1]}` : 'The request is not valid', fields, requestId: request.id });
+      return reply.code(400).send({
+        code: 'VALIDATION_FAILED',
+        message: first ? `${first[0] ? `${first[0]}: ` : ''}${first[1]}` : 'The request is not valid',
+        fields,
+        requestId: request.id,
+      });
     }
     if (error instanceof AppError) {
       if (error.status >= 500) request.log.error({ err: error }, 'request failed');
-      return reply.code(error.status).send({ code: error.code, message: error.status >= 500 ? 'Something went wrong' : error.message, fields: error.fields, requestId: request.id });
+      return reply.code(error.status).send({
+        code: error.code,
+        message: error.status >= 500 ? 'Something went wrong' : error.message,
+        fields: error.fields,
+        requestId: request.id,
+      });
     }
     const status = (error as { statusCode?: number }).statusCode ?? 500;
     if (status < 500) {
-      const code = status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 429 ? 'RATE_LIMITED' : status === 404 ? 'NOT_FOUND' : status === 401 ? 'UNAUTHORIZED' : 'BAD_REQUEST';
+      const code =
+        status === 413
+          ? 'PAYLOAD_TOO_LARGE'
+          : status === 429
+            ? 'RATE_LIMITED'
+            : status === 404
+              ? 'NOT_FOUND'
+              : status === 401
+                ? 'UNAUTHORIZED'
+                : 'BAD_REQUEST';
       return reply.code(status).send({ code, message: (error as Error).message, requestId: request.id });
     }
     request.log.error({ err: error }, 'request failed');
     return reply.code(500).send({ code: 'INTERNAL', message: 'Something went wrong', requestId: request.id });
   });
   app.setNotFoundHandler((request, reply) => {
-    if (request.url.startsWith('/api/') || !options.webDist) return reply.code(404).send({ code: 'NOT_FOUND', message: 'Not found', requestId: request.id });
+    if (request.url.startsWith('/api/') || !options.webDist)
+      return reply.code(404).send({ code: 'NOT_FOUND', message: 'Not found', requestId: request.id });
     // Routes of the single-page app: the browser router decides.
     return reply.type('text/html').sendFile('index.html');
   });
@@ -161,7 +209,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   for (const routes of featureRoutes) await app.register(routes);
 
   if (options.webDist && fs.existsSync(path.join(options.webDist, 'index.html'))) {
-    await app.register(fastifyStatic, { root: options.webDist, wildcard: false, index: false, maxAge: '1h', immutable: false });
+    await app.register(fastifyStatic, {
+      root: options.webDist,
+      wildcard: false,
+      index: false,
+      maxAge: '1h',
+      immutable: false,
+    });
   }
   return app;
 }

@@ -24,7 +24,11 @@ export const configSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRACE_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(0.3),
   LOGIN_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).default(10),
-  UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).default(512 * 1024 * 1024),
+  UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(512 * 1024 * 1024),
   WEB_DIST: z.string().optional(),
 });
 
@@ -39,17 +43,24 @@ export interface Config extends RawConfig {
 
 export class ConfigError extends Error {}
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] = process.argv.slice(2)): Config {
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  argv: string[] = process.argv.slice(2),
+): Config {
   const parsed = configSchema.safeParse(env);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message} (got ${JSON.stringify(env[String(i.path[0])])})`);
+    const lines = parsed.error.issues.map(
+      (i) => `  ${i.path.join('.')}: ${i.message} (got ${JSON.stringify(env[String(i.path[0])])})`,
+    );
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const raw = parsed.data;
   const publicUrl = (raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/$/, '');
   const servicesArg = argv.find((a) => a.startsWith('--services='))?.slice('--services='.length);
   const services = servicesArg ? servicesArg.split(',') : ['web', 'worker'];
-  for (const s of services) if (s !== 'web' && s !== 'worker') throw new ConfigError(`Unknown service '${s}' in --services (use web, worker)`);
+  for (const s of services)
+    if (s !== 'web' && s !== 'worker')
+      throw new ConfigError(`Unknown service '${s}' in --services (use web, worker)`);
   return {
     ...raw,
     publicUrl,

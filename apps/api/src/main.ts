@@ -19,23 +19,39 @@ async function main(): Promise<void> {
   }
   const started = Date.now();
   const server = await createServer(config, {
-    logger: { level: config.LOG_LEVEL, transport: process.stdout.isTTY ? { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } } : undefined },
+    logger: {
+      level: config.LOG_LEVEL,
+      transport: process.stdout.isTTY
+        ? { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } }
+        : undefined,
+    },
   });
   const { db } = server.services.database;
   // Every process sends jobs; workers run in-process by default, alone with --services=worker (jobs/queue.ts).
-  const queue = await startJobs(server.services, { work: config.services.worker, onError: (error) => server.app.log.error({ err: error }, 'job queue error') });
+  const queue = await startJobs(server.services, {
+    work: config.services.worker,
+    onError: (error) => server.app.log.error({ err: error }, 'job queue error'),
+  });
 
   const empty = !(await db.selectFrom('organizations').select('id').limit(1).executeTakeFirst());
   const demo = config.DEMO ? config.DEMO === 'on' : empty;
   if (demo && config.services.worker) {
-    await loadDemoFleet(server.services, { ships: config.DEMO_SHIPS, days: config.DEMO_DAYS, log: (m) => server.app.log.info(m) });
+    await loadDemoFleet(server.services, {
+      ships: config.DEMO_SHIPS,
+      days: config.DEMO_DAYS,
+      log: (m) => server.app.log.info(m),
+    });
   } else if (demo) {
-    server.app.log.warn('The demo fleet is loaded by a process that runs the worker (this one runs --services=web only)');
+    server.app.log.warn(
+      'The demo fleet is loaded by a process that runs the worker (this one runs --services=web only)',
+    );
   }
 
   if (config.services.web) {
     // Large uploads are parsed off the event loop; the worker is ready before the first one.
-    startParseWorker().catch((error: unknown) => server.app.log.error({ err: error }, 'the parse worker did not start'));
+    startParseWorker().catch((error: unknown) =>
+      server.app.log.error({ err: error }, 'the parse worker did not start'),
+    );
     await server.app.listen({ port: config.PORT, host: config.HOST });
     printBanner(config, demo, Date.now() - started, server.services.database.kind);
   }
@@ -65,7 +81,9 @@ function printBanner(config: Config, demo: boolean, startupMs: number, kind: str
     lines.push(`    ${'username'.padEnd(14)}${'password'.padEnd(12)}${'role'.padEnd(13)}organization`);
     for (const user of DEMO_USERS) {
       const org = DEMO_ORGANIZATIONS.find((o) => o.key === user.organization)!;
-      lines.push(`    ${user.username.padEnd(14)}${user.password.padEnd(12)}${user.role.padEnd(13)}${org.name}`);
+      lines.push(
+        `    ${user.username.padEnd(14)}${user.password.padEnd(12)}${user.role.padEnd(13)}${org.name}`,
+      );
     }
     lines.push('');
   }

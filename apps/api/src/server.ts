@@ -25,15 +25,24 @@ export function redirectOrigins(config: Config): string[] {
   const origins = new Set<string>([new URL(config.publicUrl).origin]);
   const url = new URL(config.publicUrl);
   if (url.hostname === 'localhost' || url.hostname === '127.0.0.1') {
-    for (const host of ['localhost', '127.0.0.1']) origins.add(`${url.protocol}//${host}${url.port ? `:${url.port}` : ''}`);
+    for (const host of ['localhost', '127.0.0.1'])
+      origins.add(`${url.protocol}//${host}${url.port ? `:${url.port}` : ''}`);
     origins.add('http://localhost:5173');
   }
   return [...origins];
 }
 
 /** Opens the database, applies migrations and builds the HTTP app (API, identity provider, web app). */
-export async function createServer(config: Config, options: { database?: DatabaseHandle; logger?: FastifyServerOptions['logger']; webDist?: string | null } = {}): Promise<Server> {
-  const database = options.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir }));
+export async function createServer(
+  config: Config,
+  options: {
+    database?: DatabaseHandle;
+    logger?: FastifyServerOptions['logger'];
+    webDist?: string | null;
+  } = {},
+): Promise<Server> {
+  const database =
+    options.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir }));
   await migrateToLatest(database.db);
   const services: Services = { config, database };
 
@@ -50,8 +59,14 @@ export async function createServer(config: Config, options: { database?: Databas
       keys,
       db: database.db,
       loadClaims: async (accountId) => {
-        const user = await database.db.selectFrom('users').select(['username', 'role', 'organization_id']).where('id', '=', accountId).executeTakeFirst();
-        return user ? { username: user.username, role: user.role, organizationId: user.organization_id } : undefined;
+        const user = await database.db
+          .selectFrom('users')
+          .select(['username', 'role', 'organization_id'])
+          .where('id', '=', accountId)
+          .executeTakeFirst();
+        return user
+          ? { username: user.username, role: user.role, organizationId: user.organization_id }
+          : undefined;
       },
     });
   }
@@ -61,7 +76,8 @@ export async function createServer(config: Config, options: { database?: Databas
     localJwks,
     requireAccessTokenType: config.embeddedIssuer,
   });
-  const webDist = options.webDist === null ? undefined : (options.webDist ?? config.WEB_DIST ?? DEFAULT_WEB_DIST);
+  const webDist =
+    options.webDist === null ? undefined : (options.webDist ?? config.WEB_DIST ?? DEFAULT_WEB_DIST);
   const app = await buildApp({ services, resolveCaller, provider, webDist, logger: options.logger });
   return {
     app,

@@ -13,5 +13,9 @@ export interface Services {
 }
 
 export interface JobQueue {
-  send(name: string, data: object, options?: { singletonKey?: string; retryLimit?: number; startAfterSeconds?: number }): Promise<string | null>;
+  send(
+    name: string,
+    data: object,
+    options?: { singletonKey?: string; retryLimit?: number; startAfterSeconds?: number },
+  ): Promise<string | null>;
 }

@@ -14,19 +14,33 @@ const fieldIds: Record<string, string> = {};
 const channelIds: Record<string, string> = {};
 
 const db = () => server.services.database.db;
-const mfUrl = (facilityId: string, field: string, rest = '') => `/api/algorithm/facility/${facilityId}/measurement-field/${fieldIds[field]}/calculations${rest}`;
+const mfUrl = (facilityId: string, field: string, rest = '') =>
+  `/api/algorithm/facility/${facilityId}/measurement-field/${fieldIds[field]}/calculations${rest}`;
 
 async function addDataSource(facilityId: string, channels: string[]): Promise<Record<string, string>> {
   const source = await db()
     .insertInto('facility_data_sources')
-    .values({ facility_id: facilityId, name: `Logger_${Math.random().toString(36).slice(2, 8)}`, is_primary: true, reader_id: 'delimited', reader_configuration: '{}', measure_frequency_seconds: 60 })
+    .values({
+      facility_id: facilityId,
+      name: `Logger_${Math.random().toString(36).slice(2, 8)}`,
+      is_primary: true,
+      reader_id: 'delimited',
+      reader_configuration: '{}',
+      measure_frequency_seconds: 60,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   const ids: Record<string, string> = {};
   for (const name of channels) {
     const row = await db()
       .insertInto('data_source_channels')
-      .values({ facility_id: facilityId, data_source_id: source.id, source: name.toLowerCase(), name, data_type: name === 'SCRUBBER_RUNNING' ? 'Boolean' : 'Double' })
+      .values({
+        facility_id: facilityId,
+        data_source_id: source.id,
+        source: name.toLowerCase(),
+        name,
+        data_type: name === 'SCRUBBER_RUNNING' ? 'Boolean' : 'Double',
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     ids[name] = row.id;
@@ -37,7 +51,12 @@ async function addDataSource(facilityId: string, channels: string[]): Promise<Re
 async function create(facilityId: string, field: string, body: Record<string, unknown>) {
   const response = await admin.post(mfUrl(facilityId, field), body);
   expect(response.statusCode).toBe(201);
-  return response.json().calculation as { id: string; version: number; revision: number; [k: string]: unknown };
+  return response.json().calculation as {
+    id: string;
+    version: number;
+    revision: number;
+    [k: string]: unknown;
+  };
 }
 
 beforeAll(async () => {
@@ -45,13 +64,27 @@ beforeAll(async () => {
   admin = await server.as('admin');
   const { north, south } = server.seed.organizationIds;
   const ships = await db().selectFrom('facilities').select(['id', 'primary_organization_id']).execute();
-  const shared = new Set((await db().selectFrom('organization_facility_access').select('facility_id').where('organization_id', '=', south!).execute()).map((r) => r.facility_id));
+  const shared = new Set(
+    (
+      await db()
+        .selectFrom('organization_facility_access')
+        .select('facility_id')
+        .where('organization_id', '=', south!)
+        .execute()
+    ).map((r) => r.facility_id),
+  );
   northShip = ships.find((s) => s.primary_organization_id === north && !shared.has(s.id))!.id;
   sharedShip = ships.find((s) => shared.has(s.id))!.id;
   southShip = ships.find((s) => s.primary_organization_id === south)!.id;
-  const catalogue = (await admin.get('/api/algorithm/measurement-fields')).json() as { id: string; name: string }[];
+  const catalogue = (await admin.get('/api/algorithm/measurement-fields')).json() as {
+    id: string;
+    name: string;
+  }[];
   for (const f of catalogue) fieldIds[f.name] = f.id;
-  Object.assign(channelIds, await addDataSource(northShip, ['FUEL_FLOW', 'SO2_PPM', 'CO2_PCT', 'SCRUBBER_RUNNING', 'SCRUBBER_POWER']));
+  Object.assign(
+    channelIds,
+    await addDataSource(northShip, ['FUEL_FLOW', 'SO2_PPM', 'CO2_PCT', 'SCRUBBER_RUNNING', 'SCRUBBER_POWER']),
+  );
 });
 afterAll(async () => {
   await server?.close();
@@ -61,17 +94,41 @@ describe('measurement field catalogue', () => {
   it('lists the fields of the domain with their data type and unit', async () => {
     const response = await admin.get('/api/algorithm/measurement-fields');
     expect(response.statusCode).toBe(200);
-    const fields = response.json() as { name: string; dataType: string; unit: string | null; status: string | null }[];
+    const fields = response.json() as {
+      name: string;
+      dataType: string;
+      unit: string | null;
+      status: string | null;
+    }[];
     expect(fields.map((f) => f.name)).toEqual(DEFAULT_MEASUREMENT_FIELDS.map((f) => f.name));
-    expect(fields.find((f) => f.name === 'SO2_PPM')).toMatchObject({ dataType: 'Double', unit: 'ppm', status: null });
+    expect(fields.find((f) => f.name === 'SO2_PPM')).toMatchObject({
+      dataType: 'Double',
+      unit: 'ppm',
+      status: null,
+    });
     expect(fields.find((f) => f.name === 'SCRUBBER_RUNNING')).toMatchObject({ dataType: 'Boolean' });
   });
 
   it('lets anyone who sees the ship read its fields, and hides another organization’s ship', async () => {
-    expect((await (await server.as('north.anna')).get(`/api/algorithm/measurement-fields/facility/${northShip}`)).statusCode).toBe(200);
-    expect((await (await server.as('south.admin')).get(`/api/algorithm/measurement-fields/facility/${northShip}`)).statusCode).toBe(404);
-    expect((await (await server.as('south.maria')).get(`/api/algorithm/measurement-fields/facility/${sharedShip}`)).statusCode).toBe(200);
-    expect((await (await server.as('south.admin')).get(`/api/algorithm/measurement-fields/${fieldIds.SO2_PPM}?facilityId=${northShip}`)).statusCode).toBe(404);
+    expect(
+      (await (await server.as('north.anna')).get(`/api/algorithm/measurement-fields/facility/${northShip}`))
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (await (await server.as('south.admin')).get(`/api/algorithm/measurement-fields/facility/${northShip}`))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      (await (await server.as('south.maria')).get(`/api/algorithm/measurement-fields/facility/${sharedShip}`))
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (
+        await (
+          await server.as('south.admin')
+        ).get(`/api/algorithm/measurement-fields/${fieldIds.SO2_PPM}?facilityId=${northShip}`)
+      ).statusCode,
+    ).toBe(404);
     expect((await admin.get('/api/algorithm/measurement-fields/not-an-id')).statusCode).toBe(404);
   });
 });
@@ -93,32 +150,64 @@ describe('validation and test', () => {
       inputIds: [channelIds.SO2_PPM, channelIds.CO2_PCT],
     });
     expect(response.json()).toEqual({
-      errors: [{ message: "Unknown name 'SO2PPM'. Did you mean 'SO2_PPM'?", startLine: 2, startCharacter: 8 }],
+      errors: [
+        { message: "Unknown name 'SO2PPM'. Did you mean 'SO2_PPM'?", startLine: 2, startCharacter: 8 },
+      ],
       results: [],
       success: null,
     });
   });
 
   it('refuses an output type the algorithm does not return, and an unknown input id', async () => {
-    const mismatch = await admin.post('/api/algorithm/calculations/measurement-field/validate-syntax', { transformAlgorithm: 'return "text";', inputIds: [], outputType: 'Double' });
-    expect(mismatch.json().errors[0]).toMatchObject({ message: 'Algorithm must return a value of type Double', startLine: 1, startCharacter: 8 });
-    const unknown = await admin.post('/api/algorithm/calculations/measurement-field/validate-syntax', { transformAlgorithm: 'return 1;', inputIds: ['00000000-0000-0000-0000-000000000001'] });
+    const mismatch = await admin.post('/api/algorithm/calculations/measurement-field/validate-syntax', {
+      transformAlgorithm: 'return "text";',
+      inputIds: [],
+      outputType: 'Double',
+    });
+    expect(mismatch.json().errors[0]).toMatchObject({
+      message: 'Algorithm must return a value of type Double',
+      startLine: 1,
+      startCharacter: 8,
+    });
+    const unknown = await admin.post('/api/algorithm/calculations/measurement-field/validate-syntax', {
+      transformAlgorithm: 'return 1;',
+      inputIds: ['00000000-0000-0000-0000-000000000001'],
+    });
     expect(unknown.json().errors[0].message).toBe("Unknown input '00000000-0000-0000-0000-000000000001'");
     // A channel of another ship is not an input of this one.
-    const otherShip = await admin.post('/api/algorithm/calculations/measurement-field/validate-syntax', { transformAlgorithm: 'return 1;', inputIds: [channelIds.SO2_PPM], facilityId: southShip });
+    const otherShip = await admin.post('/api/algorithm/calculations/measurement-field/validate-syntax', {
+      transformAlgorithm: 'return 1;',
+      inputIds: [channelIds.SO2_PPM],
+      facilityId: southShip,
+    });
     expect(otherShip.json().success).toBeNull();
   });
 
   it('runs the test data and answers a value per timestamp with "Test successful"', async () => {
     const response = await admin.post('/api/algorithm/calculations/measurement-field/validate-logic', {
-      transformAlgorithm: 'if (SCRUBBER_RUNNING && CO2_PCT >= 0.5)\n  return SO2_PPM / CO2_PCT;\nreturn null;',
+      transformAlgorithm:
+        'if (SCRUBBER_RUNNING && CO2_PCT >= 0.5)\n  return SO2_PPM / CO2_PCT;\nreturn null;',
       inputIds: [channelIds.SO2_PPM, channelIds.CO2_PCT, channelIds.SCRUBBER_RUNNING],
       inputData: [
-        { timestamp: '2024-05-01T00:00:00Z', inputValues: { SO2_PPM: 20, CO2_PCT: 4, SCRUBBER_RUNNING: true } },
-        { timestamp: '2024-05-01T01:00:00Z', inputValues: { SO2_PPM: 20, CO2_PCT: 0.2, SCRUBBER_RUNNING: true } },
-        { timestamp: '2024-05-01T02:00:00Z', inputValues: { SO2_PPM: 30, CO2_PCT: 5, SCRUBBER_RUNNING: false } },
+        {
+          timestamp: '2024-05-01T00:00:00Z',
+          inputValues: { SO2_PPM: 20, CO2_PCT: 4, SCRUBBER_RUNNING: true },
+        },
+        {
+          timestamp: '2024-05-01T01:00:00Z',
+          inputValues: { SO2_PPM: 20, CO2_PCT: 0.2, SCRUBBER_RUNNING: true },
+        },
+        {
+          timestamp: '2024-05-01T02:00:00Z',
+          inputValues: { SO2_PPM: 30, CO2_PCT: 5, SCRUBBER_RUNNING: false },
+        },
       ],
-      constants: { Facility_IMO: '', Facility_NumberOfScrubbers: 0, Facility_ScrubberSystemType: '', Facility_InstalledPower: 0 },
+      constants: {
+        Facility_IMO: '',
+        Facility_NumberOfScrubbers: 0,
+        Facility_ScrubberSystemType: '',
+        Facility_InstalledPower: 0,
+      },
     });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
@@ -162,10 +251,16 @@ describe('validation and test', () => {
       ],
       success: 'Test successful',
     });
-    const syntax = await admin.post('/api/algorithm/calculations/report-field/validate-syntax', { transformAlgorithm: 'return FUEL_FLOW.Avg();', inputIds: [fieldIds.FUEL_FLOW] });
+    const syntax = await admin.post('/api/algorithm/calculations/report-field/validate-syntax', {
+      transformAlgorithm: 'return FUEL_FLOW.Avg();',
+      inputIds: [fieldIds.FUEL_FLOW],
+    });
     expect(syntax.json().errors[0]).toMatchObject({ startLine: 1, startCharacter: expect.any(Number) });
     // A report field reads measurement fields, not channels.
-    const channel = await admin.post('/api/algorithm/calculations/report-field/validate-syntax', { transformAlgorithm: 'return 1;', inputIds: [channelIds.FUEL_FLOW] });
+    const channel = await admin.post('/api/algorithm/calculations/report-field/validate-syntax', {
+      transformAlgorithm: 'return 1;',
+      inputIds: [channelIds.FUEL_FLOW],
+    });
     expect(channel.json().success).toBeNull();
   });
 
@@ -180,7 +275,10 @@ describe('validation and test', () => {
       'return process.exit(1);',
     ];
     for (const transformAlgorithm of hostile) {
-      for (const url of ['/api/algorithm/calculations/measurement-field/validate-syntax', '/api/algorithm/calculations/measurement-field/validate-logic']) {
+      for (const url of [
+        '/api/algorithm/calculations/measurement-field/validate-syntax',
+        '/api/algorithm/calculations/measurement-field/validate-logic',
+      ]) {
         const response = await admin.post(url, {
           transformAlgorithm,
           inputIds: [channelIds.SO2_PPM],
@@ -211,8 +309,21 @@ describe('validation and test', () => {
 
 describe('measurement field calculations: states and versions', () => {
   it('creates version 1 revision 0, then a new revision per save of the draft, queuing a recalculation unless told not to', async () => {
-    const created = await admin.post(mfUrl(northShip, 'SO2_CO2_RATIO'), { inputIds: [], transformAlgorithm: '' });
-    expect(created.json()).toMatchObject({ message: 'Calculation created successfully', calculation: { version: 1, revision: 0, state: 'draft', canDelete: true, locked: false, outputType: 'Double' } });
+    const created = await admin.post(mfUrl(northShip, 'SO2_CO2_RATIO'), {
+      inputIds: [],
+      transformAlgorithm: '',
+    });
+    expect(created.json()).toMatchObject({
+      message: 'Calculation created successfully',
+      calculation: {
+        version: 1,
+        revision: 0,
+        state: 'draft',
+        canDelete: true,
+        locked: false,
+        outputType: 'Double',
+      },
+    });
     const id = created.json().calculation.id;
 
     const withoutQueuing = await admin.put(`${mfUrl(northShip, 'SO2_CO2_RATIO')}/${id}?recalculate=false`, {
@@ -220,10 +331,22 @@ describe('measurement field calculations: states and versions', () => {
       inputIds: [channelIds.SO2_PPM, channelIds.CO2_PCT],
       comment: 'first try',
     });
-    expect(withoutQueuing.json()).toMatchObject({ message: 'Changes were saved', calculation: { id, version: 1, revision: 1, recalculationRequestedOn: null, state: 'draft' } });
+    expect(withoutQueuing.json()).toMatchObject({
+      message: 'Changes were saved',
+      calculation: { id, version: 1, revision: 1, recalculationRequestedOn: null, state: 'draft' },
+    });
 
-    const saved = await admin.put(`${mfUrl(northShip, 'SO2_CO2_RATIO')}/${id}`, { transformAlgorithm: 'return SO2_PPM / CO2_PCT * 1;', inputIds: [channelIds.SO2_PPM, channelIds.CO2_PCT] });
-    expect(saved.json().calculation).toMatchObject({ id, version: 1, revision: 2, state: 'recalculation-requested', comment: 'first try' });
+    const saved = await admin.put(`${mfUrl(northShip, 'SO2_CO2_RATIO')}/${id}`, {
+      transformAlgorithm: 'return SO2_PPM / CO2_PCT * 1;',
+      inputIds: [channelIds.SO2_PPM, channelIds.CO2_PCT],
+    });
+    expect(saved.json().calculation).toMatchObject({
+      id,
+      version: 1,
+      revision: 2,
+      state: 'recalculation-requested',
+      comment: 'first try',
+    });
     expect(saved.json().calculation.recalculationRequestedOn).not.toBeNull();
 
     const list = await admin.get(mfUrl(northShip, 'SO2_CO2_RATIO'));
@@ -232,66 +355,155 @@ describe('measurement field calculations: states and versions', () => {
   });
 
   it('keeps an approved calculation as it was and makes a new version when its algorithm changes', async () => {
-    const calc = await create(northShip, 'SCRUBBER_FUEL', { transformAlgorithm: 'return SCRUBBER_POWER * 0.2;', inputIds: [channelIds.SCRUBBER_POWER], comment: 'v1' });
-    const approved = await admin.put(`${mfUrl(northShip, 'SCRUBBER_FUEL')}/${calc.id}/approve`, { validFrom: '2024-01-01T00:00:00Z', validTo: null });
+    const calc = await create(northShip, 'SCRUBBER_FUEL', {
+      transformAlgorithm: 'return SCRUBBER_POWER * 0.2;',
+      inputIds: [channelIds.SCRUBBER_POWER],
+      comment: 'v1',
+    });
+    const approved = await admin.put(`${mfUrl(northShip, 'SCRUBBER_FUEL')}/${calc.id}/approve`, {
+      validFrom: '2024-01-01T00:00:00Z',
+      validTo: null,
+    });
     expect(approved.statusCode).toBe(200);
-    expect(approved.json().calculation).toMatchObject({ approvedOn: expect.any(String), canDelete: false, validFrom: '2024-01-01T00:00:00.000Z', validTo: null });
+    expect(approved.json().calculation).toMatchObject({
+      approvedOn: expect.any(String),
+      canDelete: false,
+      validFrom: '2024-01-01T00:00:00.000Z',
+      validTo: null,
+    });
 
     // Only the comment: the approved calculation itself.
-    const commented = await admin.put(`${mfUrl(northShip, 'SCRUBBER_FUEL')}/${calc.id}?recalculate=false`, { transformAlgorithm: 'return SCRUBBER_POWER * 0.2;', inputIds: [channelIds.SCRUBBER_POWER], comment: 'explained' });
-    expect(commented.json().calculation).toMatchObject({ id: calc.id, version: 1, revision: 0, comment: 'explained' });
+    const commented = await admin.put(`${mfUrl(northShip, 'SCRUBBER_FUEL')}/${calc.id}?recalculate=false`, {
+      transformAlgorithm: 'return SCRUBBER_POWER * 0.2;',
+      inputIds: [channelIds.SCRUBBER_POWER],
+      comment: 'explained',
+    });
+    expect(commented.json().calculation).toMatchObject({
+      id: calc.id,
+      version: 1,
+      revision: 0,
+      comment: 'explained',
+    });
 
-    const changed = await admin.put(`${mfUrl(northShip, 'SCRUBBER_FUEL')}/${calc.id}`, { transformAlgorithm: 'return SCRUBBER_POWER * 200 / 1000;', inputIds: [channelIds.SCRUBBER_POWER] });
-    expect(changed.json().calculation).toMatchObject({ version: 2, revision: 0, approvedOn: null, comment: 'explained', transformAlgorithm: 'return SCRUBBER_POWER * 200 / 1000;' });
+    const changed = await admin.put(`${mfUrl(northShip, 'SCRUBBER_FUEL')}/${calc.id}`, {
+      transformAlgorithm: 'return SCRUBBER_POWER * 200 / 1000;',
+      inputIds: [channelIds.SCRUBBER_POWER],
+    });
+    expect(changed.json().calculation).toMatchObject({
+      version: 2,
+      revision: 0,
+      approvedOn: null,
+      comment: 'explained',
+      transformAlgorithm: 'return SCRUBBER_POWER * 200 / 1000;',
+    });
     expect(changed.json().calculation.id).not.toBe(calc.id);
 
     const list = (await admin.get(mfUrl(northShip, 'SCRUBBER_FUEL'))).json();
     expect(list.map((c: { version: number }) => c.version)).toEqual([2, 1]);
-    expect(list[1]).toMatchObject({ id: calc.id, transformAlgorithm: 'return SCRUBBER_POWER * 0.2;', approvedOn: expect.any(String) });
-    expect((await admin.put(`${mfUrl(northShip, 'SCRUBBER_FUEL')}/${calc.id}/approve`, { validFrom: '2024-02-01T00:00:00Z' })).statusCode).toBe(409);
+    expect(list[1]).toMatchObject({
+      id: calc.id,
+      transformAlgorithm: 'return SCRUBBER_POWER * 0.2;',
+      approvedOn: expect.any(String),
+    });
+    expect(
+      (
+        await admin.put(`${mfUrl(northShip, 'SCRUBBER_FUEL')}/${calc.id}/approve`, {
+          validFrom: '2024-02-01T00:00:00Z',
+        })
+      ).statusCode,
+    ).toBe(409);
   });
 
   it('validates the approval period with the form texts', async () => {
     const calc = await create(northShip, 'ENGINE_LOAD', { transformAlgorithm: 'return 1;', inputIds: [] });
-    const missing = await admin.put(`${mfUrl(northShip, 'ENGINE_LOAD')}/${calc.id}/approve`, { validFrom: '', validTo: null });
+    const missing = await admin.put(`${mfUrl(northShip, 'ENGINE_LOAD')}/${calc.id}/approve`, {
+      validFrom: '',
+      validTo: null,
+    });
     expect(missing.statusCode).toBe(400);
-    expect(missing.json()).toMatchObject({ message: 'Valid from date must be filled out', fields: { validFrom: 'Valid from date must be filled out' } });
-    const backwards = await admin.put(`${mfUrl(northShip, 'ENGINE_LOAD')}/${calc.id}/approve`, { validFrom: '2024-05-02T00:00:00Z', validTo: '2024-05-01T00:00:00Z' });
+    expect(missing.json()).toMatchObject({
+      message: 'Valid from date must be filled out',
+      fields: { validFrom: 'Valid from date must be filled out' },
+    });
+    const backwards = await admin.put(`${mfUrl(northShip, 'ENGINE_LOAD')}/${calc.id}/approve`, {
+      validFrom: '2024-05-02T00:00:00Z',
+      validTo: '2024-05-01T00:00:00Z',
+    });
     expect(backwards.statusCode).toBe(400);
     expect(backwards.json().fields.validTo).toBe('Valid to date cannot be before valid from date');
-    const garbage = await admin.put(`${mfUrl(northShip, 'ENGINE_LOAD')}/${calc.id}/approve`, { validFrom: 'not a date' });
+    const garbage = await admin.put(`${mfUrl(northShip, 'ENGINE_LOAD')}/${calc.id}/approve`, {
+      validFrom: 'not a date',
+    });
     expect(garbage.json().fields.validFrom).toBe('Must be a valid date');
   });
 
   it('refuses to approve an algorithm with errors', async () => {
-    const calc = await create(northShip, 'WASHWATER_PH', { transformAlgorithm: 'return PH + ;', inputIds: [] });
-    const response = await admin.put(`${mfUrl(northShip, 'WASHWATER_PH')}/${calc.id}/approve`, { validFrom: '2024-01-01T00:00:00Z' });
+    const calc = await create(northShip, 'WASHWATER_PH', {
+      transformAlgorithm: 'return PH + ;',
+      inputIds: [],
+    });
+    const response = await admin.put(`${mfUrl(northShip, 'WASHWATER_PH')}/${calc.id}/approve`, {
+      validFrom: '2024-01-01T00:00:00Z',
+    });
     expect(response.statusCode).toBe(400);
-    expect(response.json().message).toMatch(/^The algorithm has errors; validate it and fix them before approving: .*\(line 1, character \d+\)$/);
+    expect(response.json().message).toMatch(
+      /^The algorithm has errors; validate it and fix them before approving: .*\(line 1, character \d+\)$/,
+    );
     expect((await admin.get(mfUrl(northShip, 'WASHWATER_PH'))).json()[0].approvedOn).toBeNull();
   });
 
   it('ends the open validity of the previous approved calculation where the new one begins', async () => {
     const first = await create(northShip, 'WASHWATER_PAH', { transformAlgorithm: 'return 1;', inputIds: [] });
-    await admin.put(`${mfUrl(northShip, 'WASHWATER_PAH')}/${first.id}/approve`, { validFrom: '2024-01-01T00:00:00Z' });
-    const second = await create(northShip, 'WASHWATER_PAH', { transformAlgorithm: 'return 2;', inputIds: [] });
+    await admin.put(`${mfUrl(northShip, 'WASHWATER_PAH')}/${first.id}/approve`, {
+      validFrom: '2024-01-01T00:00:00Z',
+    });
+    const second = await create(northShip, 'WASHWATER_PAH', {
+      transformAlgorithm: 'return 2;',
+      inputIds: [],
+    });
     expect(second.version).toBe(2);
-    await admin.put(`${mfUrl(northShip, 'WASHWATER_PAH')}/${second.id}/approve`, { validFrom: '2024-06-01T00:00:00Z' });
-    const byId = async () => new Map(((await admin.get(mfUrl(northShip, 'WASHWATER_PAH'))).json() as { id: string; validFrom: string; validTo: string | null }[]).map((c) => [c.id, c]));
+    await admin.put(`${mfUrl(northShip, 'WASHWATER_PAH')}/${second.id}/approve`, {
+      validFrom: '2024-06-01T00:00:00Z',
+    });
+    const byId = async () =>
+      new Map(
+        (
+          (await admin.get(mfUrl(northShip, 'WASHWATER_PAH'))).json() as {
+            id: string;
+            validFrom: string;
+            validTo: string | null;
+          }[]
+        ).map((c) => [c.id, c]),
+      );
     let calcs = await byId();
-    expect(calcs.get(first.id)).toMatchObject({ validFrom: '2024-01-01T00:00:00.000Z', validTo: '2024-06-01T00:00:00.000Z' });
+    expect(calcs.get(first.id)).toMatchObject({
+      validFrom: '2024-01-01T00:00:00.000Z',
+      validTo: '2024-06-01T00:00:00.000Z',
+    });
     expect(calcs.get(second.id)).toMatchObject({ validFrom: '2024-06-01T00:00:00.000Z', validTo: null });
 
     // Approved later but starting earlier, with no end: valid until the next one begins.
     const third = await create(northShip, 'WASHWATER_PAH', { transformAlgorithm: 'return 3;', inputIds: [] });
-    await admin.put(`${mfUrl(northShip, 'WASHWATER_PAH')}/${third.id}/approve`, { validFrom: '2024-03-01T00:00:00Z', validTo: '' });
+    await admin.put(`${mfUrl(northShip, 'WASHWATER_PAH')}/${third.id}/approve`, {
+      validFrom: '2024-03-01T00:00:00Z',
+      validTo: '',
+    });
     calcs = await byId();
-    expect(calcs.get(third.id)).toMatchObject({ validFrom: '2024-03-01T00:00:00.000Z', validTo: '2024-06-01T00:00:00.000Z' });
+    expect(calcs.get(third.id)).toMatchObject({
+      validFrom: '2024-03-01T00:00:00.000Z',
+      validTo: '2024-06-01T00:00:00.000Z',
+    });
     expect(calcs.get(second.id)!.validTo).toBeNull();
 
     // An explicit end is kept.
-    const fourth = await create(northShip, 'WASHWATER_PAH', { transformAlgorithm: 'return 4;', inputIds: [] });
-    await admin.put(`${mfUrl(northShip, 'WASHWATER_PAH')}/${fourth.id}/approve`, { validFrom: '2025-01-01T00:00:00Z', validTo: '2025-02-01T00:00:00Z' });
+    const fourth = await create(northShip, 'WASHWATER_PAH', {
+      transformAlgorithm: 'return 4;',
+      inputIds: [],
+    });
+    await admin.put(`${mfUrl(northShip, 'WASHWATER_PAH')}/${fourth.id}/approve`, {
+      validFrom: '2025-01-01T00:00:00Z',
+      validTo: '2025-02-01T00:00:00Z',
+    });
     calcs = await byId();
     expect(calcs.get(second.id)!.validTo).toBe('2025-01-01T00:00:00.000Z');
     expect(calcs.get(fourth.id)!.validTo).toBe('2025-02-01T00:00:00.000Z');
@@ -305,7 +517,9 @@ describe('measurement field calculations: states and versions', () => {
 
     const approved = await create(northShip, 'LATITUDE', { transformAlgorithm: 'return 1;', inputIds: [] });
     expect(approved.version).toBe(1);
-    await admin.put(`${mfUrl(northShip, 'LATITUDE')}/${approved.id}/approve`, { validFrom: '2024-01-01T00:00:00Z' });
+    await admin.put(`${mfUrl(northShip, 'LATITUDE')}/${approved.id}/approve`, {
+      validFrom: '2024-01-01T00:00:00Z',
+    });
     const refused = await admin.delete(`${mfUrl(northShip, 'LATITUDE')}/${approved.id}`);
     expect(refused.statusCode).toBe(409);
     expect(refused.json().message).toBe('An approved calculation cannot be deleted');
@@ -313,29 +527,71 @@ describe('measurement field calculations: states and versions', () => {
 
   it('locks a calculation whose recalculation is queued: save, validate, test, approve and delete answer 409', async () => {
     const calc = await create(northShip, 'LONGITUDE', { transformAlgorithm: 'return 1;', inputIds: [] });
-    await db().updateTable('measurement_field_calculations').set({ recalculation_queued_on: new Date() }).where('id', '=', calc.id).execute();
+    await db()
+      .updateTable('measurement_field_calculations')
+      .set({ recalculation_queued_on: new Date() })
+      .where('id', '=', calc.id)
+      .execute();
     const listed = (await admin.get(mfUrl(northShip, 'LONGITUDE'))).json()[0];
     expect(listed).toMatchObject({ locked: true, state: 'recalculation-queued' });
     const context = { facilityId: northShip, measurementFieldId: fieldIds.LONGITUDE, calculationId: calc.id };
     const answers = [
-      await admin.put(`${mfUrl(northShip, 'LONGITUDE')}/${calc.id}`, { transformAlgorithm: 'return 2;', inputIds: [] }),
-      await admin.post('/api/algorithm/calculations/measurement-field/validate-syntax', { transformAlgorithm: 'return 2;', inputIds: [], ...context }),
-      await admin.post('/api/algorithm/calculations/measurement-field/validate-logic', { transformAlgorithm: 'return 2;', inputIds: [], inputData: [], constants: {}, ...context }),
-      await admin.put(`${mfUrl(northShip, 'LONGITUDE')}/${calc.id}/approve`, { validFrom: '2024-01-01T00:00:00Z' }),
+      await admin.put(`${mfUrl(northShip, 'LONGITUDE')}/${calc.id}`, {
+        transformAlgorithm: 'return 2;',
+        inputIds: [],
+      }),
+      await admin.post('/api/algorithm/calculations/measurement-field/validate-syntax', {
+        transformAlgorithm: 'return 2;',
+        inputIds: [],
+        ...context,
+      }),
+      await admin.post('/api/algorithm/calculations/measurement-field/validate-logic', {
+        transformAlgorithm: 'return 2;',
+        inputIds: [],
+        inputData: [],
+        constants: {},
+        ...context,
+      }),
+      await admin.put(`${mfUrl(northShip, 'LONGITUDE')}/${calc.id}/approve`, {
+        validFrom: '2024-01-01T00:00:00Z',
+      }),
       await admin.delete(`${mfUrl(northShip, 'LONGITUDE')}/${calc.id}`),
     ];
     for (const answer of answers) {
       expect(answer.statusCode).toBe(409);
       expect(answer.json().message).toMatch(/locked/);
     }
-    await db().updateTable('measurement_field_calculations').set({ recalculation_queued_on: null }).where('id', '=', calc.id).execute();
-    expect((await admin.put(`${mfUrl(northShip, 'LONGITUDE')}/${calc.id}`, { transformAlgorithm: 'return 2;', inputIds: [] })).statusCode).toBe(200);
+    await db()
+      .updateTable('measurement_field_calculations')
+      .set({ recalculation_queued_on: null })
+      .where('id', '=', calc.id)
+      .execute();
+    expect(
+      (
+        await admin.put(`${mfUrl(northShip, 'LONGITUDE')}/${calc.id}`, {
+          transformAlgorithm: 'return 2;',
+          inputIds: [],
+        })
+      ).statusCode,
+    ).toBe(200);
   });
 
   it('finds a cycle between measurement field calculations', async () => {
-    const a = await create(northShip, 'RATIO_MARGIN', { transformAlgorithm: 'return SO2_CO2_LIMIT;', inputIds: [fieldIds.SO2_CO2_LIMIT] });
-    expect((await admin.put(`${mfUrl(northShip, 'RATIO_MARGIN')}/${a.id}/approve`, { validFrom: '2024-01-01T00:00:00Z' })).statusCode).toBe(200);
-    const b = await create(northShip, 'SO2_CO2_LIMIT', { transformAlgorithm: 'return RATIO_MARGIN;', inputIds: [fieldIds.RATIO_MARGIN] });
+    const a = await create(northShip, 'RATIO_MARGIN', {
+      transformAlgorithm: 'return SO2_CO2_LIMIT;',
+      inputIds: [fieldIds.SO2_CO2_LIMIT],
+    });
+    expect(
+      (
+        await admin.put(`${mfUrl(northShip, 'RATIO_MARGIN')}/${a.id}/approve`, {
+          validFrom: '2024-01-01T00:00:00Z',
+        })
+      ).statusCode,
+    ).toBe(200);
+    const b = await create(northShip, 'SO2_CO2_LIMIT', {
+      transformAlgorithm: 'return RATIO_MARGIN;',
+      inputIds: [fieldIds.RATIO_MARGIN],
+    });
     const validated = await admin.post('/api/algorithm/calculations/measurement-field/validate-syntax', {
       transformAlgorithm: 'return RATIO_MARGIN;',
       inputIds: [fieldIds.RATIO_MARGIN],
@@ -343,8 +599,18 @@ describe('measurement field calculations: states and versions', () => {
       measurementFieldId: fieldIds.SO2_CO2_LIMIT,
       calculationId: b.id,
     });
-    expect(validated.json()).toMatchObject({ success: null, errors: [{ message: 'The measurement fields use each other in a cycle: SO2_CO2_LIMIT -> RATIO_MARGIN -> SO2_CO2_LIMIT' }] });
-    const approve = await admin.put(`${mfUrl(northShip, 'SO2_CO2_LIMIT')}/${b.id}/approve`, { validFrom: '2024-01-01T00:00:00Z' });
+    expect(validated.json()).toMatchObject({
+      success: null,
+      errors: [
+        {
+          message:
+            'The measurement fields use each other in a cycle: SO2_CO2_LIMIT -> RATIO_MARGIN -> SO2_CO2_LIMIT',
+        },
+      ],
+    });
+    const approve = await admin.put(`${mfUrl(northShip, 'SO2_CO2_LIMIT')}/${b.id}/approve`, {
+      validFrom: '2024-01-01T00:00:00Z',
+    });
     expect(approve.statusCode).toBe(400);
     expect(approve.json().message).toContain('cycle');
 
@@ -361,33 +627,88 @@ describe('measurement field calculations: states and versions', () => {
 describe('measurement field status on a ship', () => {
   it('goes Waiting -> In progress -> Approved -> Active, and counts calculations', async () => {
     const status = async () => {
-      const list = (await admin.get(`/api/algorithm/measurement-fields/facility/${northShip}`)).json() as { name: string; status: string }[];
+      const list = (await admin.get(`/api/algorithm/measurement-fields/facility/${northShip}`)).json() as {
+        name: string;
+        status: string;
+      }[];
       return list.find((f) => f.name === 'EXCESS_SULFUR_REMOVED')!;
     };
     expect((await status()).status).toBe('Waiting');
-    const calc = await create(northShip, 'EXCESS_SULFUR_REMOVED', { transformAlgorithm: 'return 0;', inputIds: [], qualityScore: 4, comment: 'flat' });
-    expect(await status()).toMatchObject({ status: 'In progress', calculations: 1, approvedCalculations: 0, activeCalculationRating: null });
-    await admin.put(`${mfUrl(northShip, 'EXCESS_SULFUR_REMOVED')}/${calc.id}/approve`, { validFrom: new Date(Date.now() - 86_400_000).toISOString() });
+    const calc = await create(northShip, 'EXCESS_SULFUR_REMOVED', {
+      transformAlgorithm: 'return 0;',
+      inputIds: [],
+      qualityScore: 4,
+      comment: 'flat',
+    });
+    expect(await status()).toMatchObject({
+      status: 'In progress',
+      calculations: 1,
+      approvedCalculations: 0,
+      activeCalculationRating: null,
+    });
+    await admin.put(`${mfUrl(northShip, 'EXCESS_SULFUR_REMOVED')}/${calc.id}/approve`, {
+      validFrom: new Date(Date.now() - 86_400_000).toISOString(),
+    });
     // Valid now, but its values are still to be recalculated.
-    expect(await status()).toMatchObject({ status: 'Approved', approvedCalculations: 1, activeCalculationRating: 4, activeCalculationComment: 'flat', version: 1, revision: 0 });
-    await db().updateTable('measurement_field_calculations').set({ recalculation_requested_on: null }).where('id', '=', calc.id).execute();
+    expect(await status()).toMatchObject({
+      status: 'Approved',
+      approvedCalculations: 1,
+      activeCalculationRating: 4,
+      activeCalculationComment: 'flat',
+      version: 1,
+      revision: 0,
+    });
+    await db()
+      .updateTable('measurement_field_calculations')
+      .set({ recalculation_requested_on: null })
+      .where('id', '=', calc.id)
+      .execute();
     expect((await status()).status).toBe('Active');
 
-    const detail = (await admin.get(`/api/algorithm/measurement-fields/${fieldIds.EXCESS_SULFUR_REMOVED}?facilityId=${northShip}`)).json();
-    expect(detail).toMatchObject({ name: 'EXCESS_SULFUR_REMOVED', status: 'Active', calculations: 1, approvedCalculations: 1, activeCalculationRating: 4, activeCalculationComment: 'flat' });
+    const detail = (
+      await admin.get(
+        `/api/algorithm/measurement-fields/${fieldIds.EXCESS_SULFUR_REMOVED}?facilityId=${northShip}`,
+      )
+    ).json();
+    expect(detail).toMatchObject({
+      name: 'EXCESS_SULFUR_REMOVED',
+      status: 'Active',
+      calculations: 1,
+      approvedCalculations: 1,
+      activeCalculationRating: 4,
+      activeCalculationComment: 'flat',
+    });
   });
 
   it('is Approved when the approved calculation is not valid now', async () => {
-    const calc = await create(northShip, 'WASHWATER_TURBIDITY', { transformAlgorithm: 'return 0;', inputIds: [] });
-    await admin.put(`${mfUrl(northShip, 'WASHWATER_TURBIDITY')}/${calc.id}/approve`, { validFrom: '2020-01-01T00:00:00Z', validTo: '2020-12-31T00:00:00Z' });
-    await db().updateTable('measurement_field_calculations').set({ recalculation_requested_on: null }).where('id', '=', calc.id).execute();
-    const list = (await admin.get(`/api/algorithm/measurement-fields/facility/${northShip}`)).json() as { name: string; status: string }[];
+    const calc = await create(northShip, 'WASHWATER_TURBIDITY', {
+      transformAlgorithm: 'return 0;',
+      inputIds: [],
+    });
+    await admin.put(`${mfUrl(northShip, 'WASHWATER_TURBIDITY')}/${calc.id}/approve`, {
+      validFrom: '2020-01-01T00:00:00Z',
+      validTo: '2020-12-31T00:00:00Z',
+    });
+    await db()
+      .updateTable('measurement_field_calculations')
+      .set({ recalculation_requested_on: null })
+      .where('id', '=', calc.id)
+      .execute();
+    const list = (await admin.get(`/api/algorithm/measurement-fields/facility/${northShip}`)).json() as {
+      name: string;
+      status: string;
+    }[];
     expect(list.find((f) => f.name === 'WASHWATER_TURBIDITY')!.status).toBe('Approved');
   });
 
   it('shows the channels per data source and which the field reads', async () => {
-    await create(northShip, 'FUEL_FLOW', { transformAlgorithm: 'return FUEL_FLOW;', inputIds: [channelIds.FUEL_FLOW] });
-    const detail = (await admin.get(`/api/algorithm/measurement-fields/${fieldIds.FUEL_FLOW}?facilityId=${northShip}`)).json();
+    await create(northShip, 'FUEL_FLOW', {
+      transformAlgorithm: 'return FUEL_FLOW;',
+      inputIds: [channelIds.FUEL_FLOW],
+    });
+    const detail = (
+      await admin.get(`/api/algorithm/measurement-fields/${fieldIds.FUEL_FLOW}?facilityId=${northShip}`)
+    ).json();
     expect(detail.dataSources).toHaveLength(1);
     const channels = detail.dataSources[0].channels as { name: string; usedByField: boolean }[];
     expect(channels.filter((c) => c.usedByField).map((c) => c.name)).toEqual(['FUEL_FLOW']);
@@ -399,26 +720,85 @@ describe('who may configure calculations', () => {
   it('is SystemAdmin only; another organization’s ship answers 404', async () => {
     const northAdmin = await server.as('north.admin');
     expect((await northAdmin.get(mfUrl(northShip, 'SO2_PPM'))).statusCode).toBe(403);
-    expect((await northAdmin.post(mfUrl(northShip, 'SO2_PPM'), { transformAlgorithm: 'return 1;', inputIds: [] })).statusCode).toBe(403);
-    expect((await northAdmin.post('/api/algorithm/calculations/measurement-field/validate-syntax', { transformAlgorithm: 'return 1;', inputIds: [] })).statusCode).toBe(403);
-    expect((await northAdmin.post('/api/algorithm/calculations/report-field/validate-logic', { transformAlgorithm: 'return 1;', inputIds: [], inputData: [], constants: {} })).statusCode).toBe(403);
+    expect(
+      (await northAdmin.post(mfUrl(northShip, 'SO2_PPM'), { transformAlgorithm: 'return 1;', inputIds: [] }))
+        .statusCode,
+    ).toBe(403);
+    expect(
+      (
+        await northAdmin.post('/api/algorithm/calculations/measurement-field/validate-syntax', {
+          transformAlgorithm: 'return 1;',
+          inputIds: [],
+        })
+      ).statusCode,
+    ).toBe(403);
+    expect(
+      (
+        await northAdmin.post('/api/algorithm/calculations/report-field/validate-logic', {
+          transformAlgorithm: 'return 1;',
+          inputIds: [],
+          inputData: [],
+          constants: {},
+        })
+      ).statusCode,
+    ).toBe(403);
     const anna = await server.as('north.anna');
-    expect((await anna.put(`${mfUrl(northShip, 'SO2_PPM')}/00000000-0000-0000-0000-000000000000/approve`, { validFrom: '2024-01-01T00:00:00Z' })).statusCode).toBe(403);
+    expect(
+      (
+        await anna.put(`${mfUrl(northShip, 'SO2_PPM')}/00000000-0000-0000-0000-000000000000/approve`, {
+          validFrom: '2024-01-01T00:00:00Z',
+        })
+      ).statusCode,
+    ).toBe(403);
 
     const southAdmin = await server.as('south.admin');
     expect((await southAdmin.get(mfUrl(northShip, 'SO2_PPM'))).statusCode).toBe(404);
-    expect((await southAdmin.post(mfUrl(northShip, 'SO2_PPM'), { transformAlgorithm: 'return 1;', inputIds: [] })).statusCode).toBe(404);
-    expect((await (await server.as('south.maria')).post('/api/algorithm/calculations/measurement-field/validate-syntax', { transformAlgorithm: 'return 1;', inputIds: [], facilityId: northShip })).statusCode).toBe(404);
+    expect(
+      (await southAdmin.post(mfUrl(northShip, 'SO2_PPM'), { transformAlgorithm: 'return 1;', inputIds: [] }))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      (
+        await (
+          await server.as('south.maria')
+        ).post('/api/algorithm/calculations/measurement-field/validate-syntax', {
+          transformAlgorithm: 'return 1;',
+          inputIds: [],
+          facilityId: northShip,
+        })
+      ).statusCode,
+    ).toBe(404);
   });
 
   it('answers 404 for an unknown ship, field or calculation', async () => {
-    expect((await admin.get(`/api/algorithm/facility/00000000-0000-0000-0000-000000000000/measurement-field/${fieldIds.SO2_PPM}/calculations`)).statusCode).toBe(404);
-    expect((await admin.get(`/api/algorithm/facility/${northShip}/measurement-field/nope/calculations`)).statusCode).toBe(404);
-    expect((await admin.put(`${mfUrl(northShip, 'SO2_PPM')}/nope`, { transformAlgorithm: 'return 1;', inputIds: [] })).statusCode).toBe(404);
+    expect(
+      (
+        await admin.get(
+          `/api/algorithm/facility/00000000-0000-0000-0000-000000000000/measurement-field/${fieldIds.SO2_PPM}/calculations`,
+        )
+      ).statusCode,
+    ).toBe(404);
+    expect(
+      (await admin.get(`/api/algorithm/facility/${northShip}/measurement-field/nope/calculations`))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      (
+        await admin.put(`${mfUrl(northShip, 'SO2_PPM')}/nope`, {
+          transformAlgorithm: 'return 1;',
+          inputIds: [],
+        })
+      ).statusCode,
+    ).toBe(404);
   });
 
   it('refuses a bad body with field messages', async () => {
-    const response = await admin.post(mfUrl(northShip, 'SO2_PPM'), { transformAlgorithm: 'return 1;', inputIds: [], requiredSampleIntervalInSeconds: 0, qualityScore: 9 });
+    const response = await admin.post(mfUrl(northShip, 'SO2_PPM'), {
+      transformAlgorithm: 'return 1;',
+      inputIds: [],
+      requiredSampleIntervalInSeconds: 0,
+      qualityScore: 9,
+    });
     expect(response.statusCode).toBe(400);
   });
 });
@@ -428,21 +808,46 @@ describe('report field calculations', () => {
   const url = (rest = '') => `/api/algorithm/reports/TestCalcReport/fields/${fieldId}/calculations${rest}`;
 
   beforeAll(async () => {
-    await db().insertInto('reports').values({ id: 'TestCalcReport', name: 'Test report', target: 'Facility' }).onConflict((oc) => oc.doNothing()).execute();
-    fieldId = (await db().insertInto('report_fields').values({ report_id: 'TestCalcReport', name: 'Average fuel' }).returning('id').executeTakeFirstOrThrow()).id;
+    await db()
+      .insertInto('reports')
+      .values({ id: 'TestCalcReport', name: 'Test report', target: 'Facility' })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+    fieldId = (
+      await db()
+        .insertInto('report_fields')
+        .values({ report_id: 'TestCalcReport', name: 'Average fuel' })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
   });
 
   it('creates, saves (new revision), approves and lists newest first', async () => {
     const created = await admin.post(url(), { transformAlgorithm: '', inputIds: [] });
     expect(created.statusCode).toBe(201);
-    expect(created.json()).toMatchObject({ message: 'Calculation created successfully', calculation: { version: 1, revision: 0, algorithmSecondsSpan: 3600, reportFieldId: fieldId } });
+    expect(created.json()).toMatchObject({
+      message: 'Calculation created successfully',
+      calculation: { version: 1, revision: 0, algorithmSecondsSpan: 3600, reportFieldId: fieldId },
+    });
     const id = created.json().calculation.id;
-    const saved = await admin.put(url(`/${id}?recalculate=false`), { transformAlgorithm: 'return FUEL_FLOW.Average();', inputIds: [fieldIds.FUEL_FLOW] });
+    const saved = await admin.put(url(`/${id}?recalculate=false`), {
+      transformAlgorithm: 'return FUEL_FLOW.Average();',
+      inputIds: [fieldIds.FUEL_FLOW],
+    });
     expect(saved.json().calculation).toMatchObject({ revision: 1, recalculationRequestedOn: null });
-    const approved = await admin.put(url(`/${id}/approve`), { validFrom: '2024-01-01T00:00:00Z', validTo: '2024-12-31T00:00:00Z' });
+    const approved = await admin.put(url(`/${id}/approve`), {
+      validFrom: '2024-01-01T00:00:00Z',
+      validTo: '2024-12-31T00:00:00Z',
+    });
     expect(approved.statusCode).toBe(200);
-    expect(approved.json().calculation).toMatchObject({ validTo: '2024-12-31T00:00:00.000Z', canDelete: false });
-    const changed = await admin.put(url(`/${id}`), { transformAlgorithm: 'return FUEL_FLOW.Max();', inputIds: [fieldIds.FUEL_FLOW] });
+    expect(approved.json().calculation).toMatchObject({
+      validTo: '2024-12-31T00:00:00.000Z',
+      canDelete: false,
+    });
+    const changed = await admin.put(url(`/${id}`), {
+      transformAlgorithm: 'return FUEL_FLOW.Max();',
+      inputIds: [fieldIds.FUEL_FLOW],
+    });
     expect(changed.json().calculation).toMatchObject({ version: 2, revision: 0 });
     const list = (await admin.get(url())).json();
     expect(list.map((c: { version: number }) => c.version)).toEqual([2, 1]);
@@ -450,11 +855,18 @@ describe('report field calculations', () => {
 
   it('is SystemAdmin only and 404 for a field of another report', async () => {
     expect((await (await server.as('north.admin')).get(url())).statusCode).toBe(403);
-    expect((await admin.get(`/api/algorithm/reports/OtherReport/fields/${fieldId}/calculations`)).statusCode).toBe(404);
+    expect(
+      (await admin.get(`/api/algorithm/reports/OtherReport/fields/${fieldId}/calculations`)).statusCode,
+    ).toBe(404);
   });
 
   it('refuses to approve a report algorithm with errors', async () => {
-    const created = (await admin.post(url(), { transformAlgorithm: 'return FUEL_FLOW.Avg();', inputIds: [fieldIds.FUEL_FLOW] })).json().calculation;
+    const created = (
+      await admin.post(url(), {
+        transformAlgorithm: 'return FUEL_FLOW.Avg();',
+        inputIds: [fieldIds.FUEL_FLOW],
+      })
+    ).json().calculation;
     const response = await admin.put(url(`/${created.id}/approve`), { validFrom: '2024-01-01T00:00:00Z' });
     expect(response.statusCode).toBe(400);
   });
@@ -462,7 +874,9 @@ describe('report field calculations', () => {
 
 describe('default measurement calculations of a ship', () => {
   it('seeds approved, valid calculations of every default field, idempotently', async () => {
-    const raw = DEFAULT_MEASUREMENT_FIELDS.filter((f) => f.inputNames.length === 1 && f.inputNames[0] === f.name).map((f) => f.name);
+    const raw = DEFAULT_MEASUREMENT_FIELDS.filter(
+      (f) => f.inputNames.length === 1 && f.inputNames[0] === f.name,
+    ).map((f) => f.name);
     await addDataSource(southShip, raw);
     const validFrom = new Date('2024-01-01T00:00:00Z');
     const first = await seedDefaultMeasurementCalculations(db(), southShip, validFrom);
@@ -471,13 +885,24 @@ describe('default measurement calculations of a ship', () => {
     expect(again.created).toEqual([]);
     expect(again.existing).toHaveLength(DEFAULT_MEASUREMENT_FIELDS.length);
 
-    const list = (await admin.get(`/api/algorithm/measurement-fields/facility/${southShip}`)).json() as { status: string; approvedCalculations: number }[];
+    const list = (await admin.get(`/api/algorithm/measurement-fields/facility/${southShip}`)).json() as {
+      status: string;
+      approvedCalculations: number;
+    }[];
     expect(list.every((f) => f.status === 'Active' && f.approvedCalculations === 1)).toBe(true);
 
     // Each seeded calculation passes the same validation as the editor's.
-    const { count } = await db().selectFrom('measurement_field_calculations').select(sql<number>`count(*)::int`.as('count')).where('facility_id', '=', southShip).executeTakeFirstOrThrow();
+    const { count } = await db()
+      .selectFrom('measurement_field_calculations')
+      .select(sql<number>`count(*)::int`.as('count'))
+      .where('facility_id', '=', southShip)
+      .executeTakeFirstOrThrow();
     expect(count).toBe(DEFAULT_MEASUREMENT_FIELDS.length);
-    const ratio = (await admin.get(`/api/algorithm/facility/${southShip}/measurement-field/${fieldIds.SO2_CO2_RATIO}/calculations`)).json()[0];
+    const ratio = (
+      await admin.get(
+        `/api/algorithm/facility/${southShip}/measurement-field/${fieldIds.SO2_CO2_RATIO}/calculations`,
+      )
+    ).json()[0];
     const test = await admin.post('/api/algorithm/calculations/measurement-field/validate-logic', {
       transformAlgorithm: ratio.transformAlgorithm,
       inputIds: ratio.inputIds,
@@ -489,11 +914,18 @@ describe('default measurement calculations of a ship', () => {
       ],
       constants: {},
     });
-    expect(test.json()).toMatchObject({ success: 'Test successful', results: [{ value: 8.6 }, { value: null }] });
+    expect(test.json()).toMatchObject({
+      success: 'Test successful',
+      results: [{ value: 8.6 }, { value: null }],
+    });
   });
 
   it('skips fields whose channel the ship lacks, and the fields derived from them', async () => {
-    const result = await seedDefaultMeasurementCalculations(db(), sharedShip, new Date('2024-01-01T00:00:00Z'));
+    const result = await seedDefaultMeasurementCalculations(
+      db(),
+      sharedShip,
+      new Date('2024-01-01T00:00:00Z'),
+    );
     expect(result.created).toEqual(['SO2_CO2_LIMIT']);
     expect(result.skipped).toContain('FUEL_FLOW');
     expect(result.skipped).toContain('COMPLIANT');

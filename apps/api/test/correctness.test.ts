@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isInEca } from '@portal/contracts/eca';
 import { REPORT_CODES } from '@portal/contracts/reports';
-import { dataSourceDefinition, demoShips, generateShipDay, writeSamplesFile, type DaySamples, type DemoShip } from '@portal/demo-fleet';
+import {
+  dataSourceDefinition,
+  demoShips,
+  generateShipDay,
+  writeSamplesFile,
+  type DaySamples,
+  type DemoShip,
+} from '@portal/demo-fleet';
 import { DEFAULT_MEASUREMENT_FIELDS } from '@portal/formula';
 import { seedDefaultMeasurementCalculations } from '../src/features/calculations/seed';
 import { createDataSource } from '../src/features/datasources/service';
@@ -27,7 +34,8 @@ const SHIPS = ['pacific_kestrel', 'baltic_tern'];
 /** 0.01 % */
 const TOLERANCE = 1e-4;
 
-const preload = DEFAULT_MEASUREMENT_FIELDS.find((f) => f.name === 'FUEL_FLOW')!.preloadIntervalInSeconds * 1000;
+const preload =
+  DEFAULT_MEASUREMENT_FIELDS.find((f) => f.name === 'FUEL_FLOW')!.preloadIntervalInSeconds * 1000;
 
 let server: TestServer;
 const facilityIdOf: Record<string, string> = {};
@@ -48,7 +56,15 @@ async function importWeek(ship: DemoShip, facilityId: string): Promise<string[]>
   await db
     .insertInto('data_source_channels')
     .values(
-      definition.channelMappings.map((m) => ({ facility_id: facilityId, data_source_id: dataSourceId, source: m.source, name: m.name, data_type: m.dataType, unit: m.unit || null, quality_score: 5 })),
+      definition.channelMappings.map((m) => ({
+        facility_id: facilityId,
+        data_source_id: dataSourceId,
+        source: m.source,
+        name: m.name,
+        data_type: m.dataType,
+        unit: m.unit || null,
+        quality_score: 5,
+      })),
     )
     .execute();
   const ids: string[] = [];
@@ -57,7 +73,13 @@ async function importWeek(ship: DemoShip, facilityId: string): Promise<string[]>
     const { samples } = generateShipDay(ship, new Date(WEEK_START + d * DAY));
     samplesOf[ship.key]!.push(samples);
     const file = await writeSamplesFile(ship, samples);
-    const imported = await importUploadedFile(server.services.database, { facilityId, dataSourceId, fileName: file.fileName, content: file.content, importedBy: null });
+    const imported = await importUploadedFile(server.services.database, {
+      facilityId,
+      dataSourceId,
+      fileName: file.fileName,
+      content: file.content,
+      importedBy: null,
+    });
     expect(imported.errorMessages).toEqual([]);
     ids.push(...imported.ids);
   }
@@ -68,7 +90,8 @@ async function importWeek(ship: DemoShip, facilityId: string): Promise<string[]>
 // The expected values, straight from DOMAIN.md.
 
 type Column = (number | null)[];
-const isNum = (v: number | null | undefined): v is number => v !== null && v !== undefined && Number.isFinite(v);
+const isNum = (v: number | null | undefined): v is number =>
+  v !== null && v !== undefined && Number.isFinite(v);
 
 /** Raw channel values at the target timestamps: a blank sample takes the last value within the calculation's preload interval. */
 function held(timestamps: number[], values: number[]): Column {
@@ -106,22 +129,61 @@ const mean = (xs: Column): number | null => {
 
 function expectedHours(ship: DemoShip, days: DaySamples[]): Hour[] {
   const timestamps = days.flatMap((d) => Array.from(d.timestamps));
-  const channel = (name: string) => held(timestamps, days.flatMap((d) => Array.from(d.channels[name]!)));
-  const [fuelFlow, fuelSulfur, so2, co2, running, power, lat, lon] = ['FUEL_FLOW', 'FUEL_SULFUR', 'SO2_PPM', 'CO2_PCT', 'SCRUBBER_RUNNING', 'SCRUBBER_POWER', 'LATITUDE', 'LONGITUDE'].map(channel) as Column[];
+  const channel = (name: string) =>
+    held(
+      timestamps,
+      days.flatMap((d) => Array.from(d.channels[name]!)),
+    );
+  const [fuelFlow, fuelSulfur, so2, co2, running, power, lat, lon] = [
+    'FUEL_FLOW',
+    'FUEL_SULFUR',
+    'SO2_PPM',
+    'CO2_PCT',
+    'SCRUBBER_RUNNING',
+    'SCRUBBER_POWER',
+    'LATITUDE',
+    'LONGITUDE',
+  ].map(channel) as Column[];
 
   // Per target timestamp (one a minute), DOMAIN.md "Default measurement field calculations".
   const minutes = timestamps.map((t, i) => {
     const eca = isNum(lat![i]) && isNum(lon![i]) && isInEca(lat![i]!, lon![i]!, t);
     const isRunning = running![i] === 1;
-    const ratio = isRunning && isNum(co2![i]) && co2![i]! >= 0.5 && isNum(so2![i]) ? so2![i]! / co2![i]! : null;
+    const ratio =
+      isRunning && isNum(co2![i]) && co2![i]! >= 0.5 && isNum(so2![i]) ? so2![i]! / co2![i]! : null;
     const limit = eca ? 4.3 : 21.7;
-    const required = isNum(fuelFlow![i]) && isNum(fuelSulfur![i]) && fuelFlow![i]! > 50 && fuelSulfur![i]! > (eca ? 0.1 : 0.5);
+    const required =
+      isNum(fuelFlow![i]) &&
+      isNum(fuelSulfur![i]) &&
+      fuelFlow![i]! > 50 &&
+      fuelSulfur![i]! > (eca ? 0.1 : 0.5);
     const compliant = required ? (isRunning && ratio !== null && ratio <= limit ? 1 : 0) : null;
     const margin = ratio === null ? null : ((limit - ratio) / limit) * 100;
     const scrubberFuel = isNum(power![i]) ? (power![i]! * 200) / 1000 : null;
-    const excessSulfur = ratio === null ? 0 : isNum(fuelFlow![i]) ? (fuelFlow![i]! * Math.max(0, (eca ? 0.1 : 0.5) - ratio / 43.3)) / 100 : null;
-    const co2Saved = isRunning ? (isNum(power![i]) ? ((0.015 * ship.totalEffectKW - power![i]!) * 200) / 1e6 * 3.114 : null) : 0;
-    return { t, fuelFlow: fuelFlow![i]!, running: isRunning, required, compliant, ratio, limit, margin, scrubberFuel, excessSulfur, co2Saved };
+    const excessSulfur =
+      ratio === null
+        ? 0
+        : isNum(fuelFlow![i])
+          ? (fuelFlow![i]! * Math.max(0, (eca ? 0.1 : 0.5) - ratio / 43.3)) / 100
+          : null;
+    const co2Saved = isRunning
+      ? isNum(power![i])
+        ? (((0.015 * ship.totalEffectKW - power![i]!) * 200) / 1e6) * 3.114
+        : null
+      : 0;
+    return {
+      t,
+      fuelFlow: fuelFlow![i]!,
+      running: isRunning,
+      required,
+      compliant,
+      ratio,
+      limit,
+      margin,
+      scrubberFuel,
+      excessSulfur,
+      co2Saved,
+    };
   });
 
   // Per UTC hour, DOMAIN.md "Default report fields".
@@ -131,7 +193,17 @@ function expectedHours(ship: DemoShip, days: DaySamples[]): Hour[] {
     byHour.set(h, [...(byHour.get(h) ?? []), m]);
   }
   return [...byHour.entries()].map(([start, ms]): Hour => {
-    const empty = { marpol: null, availability: null, ratio: null, limit: null, margin: null, sfoc: null, emission: null, extraSulfur: null, co2Reduction: null };
+    const empty = {
+      marpol: null,
+      availability: null,
+      ratio: null,
+      limit: null,
+      margin: null,
+      sfoc: null,
+      emission: null,
+      extraSulfur: null,
+      co2Reduction: null,
+    };
     if (ms.length < 30) return { start, samples: ms.length, ...empty };
     const compliant = ms.map((m) => (m.compliant === null ? null : m.compliant * 100));
     const required = ms.filter((m) => m.required).length;
@@ -158,7 +230,11 @@ function expectedHours(ship: DemoShip, days: DaySamples[]): Hour[] {
 
 type Kpi = Exclude<keyof Hour, 'start' | 'samples'>;
 const periodAverage = (hours: Hour[], kpi: Kpi) => mean(hours.map((h) => h[kpi]));
-const periodSum = (hours: Hour[], kpi: Kpi) => hours.map((h) => h[kpi]).filter(isNum).reduce((a, b) => a + b, 0);
+const periodSum = (hours: Hour[], kpi: Kpi) =>
+  hours
+    .map((h) => h[kpi])
+    .filter(isNum)
+    .reduce((a, b) => a + b, 0);
 
 /** One number per (report, field) the ship dashboard shows, from the hours. */
 function expectedShipValues(hours: Hour[]) {
@@ -166,7 +242,11 @@ function expectedShipValues(hours: Hour[]) {
   return [
     { report: C.shipMarpolCompliance, field: 'ActualAverage', value: periodAverage(hours, 'marpol') },
     { report: C.shipMarpolCompliance, field: 'Lifetime', value: periodAverage(hours, 'marpol') },
-    { report: C.shipOperationalAvailability, field: 'ActualAverage', value: periodAverage(hours, 'availability') },
+    {
+      report: C.shipOperationalAvailability,
+      field: 'ActualAverage',
+      value: periodAverage(hours, 'availability'),
+    },
     { report: C.shipUptime, field: 'ActualAverage', value: periodAverage(hours, 'availability') },
     { report: C.shipSo2Co2Ratio, field: 'ActualAverage', value: periodAverage(hours, 'ratio') },
     { report: C.shipSo2Co2Ratio, field: 'Facility', value: periodAverage(hours, 'margin') },
@@ -178,7 +258,8 @@ function expectedShipValues(hours: Hour[]) {
   ];
 }
 
-const relativeError = (actual: number, expected: number) => Math.abs(actual - expected) / Math.max(Math.abs(expected), 1e-9);
+const relativeError = (actual: number, expected: number) =>
+  Math.abs(actual - expected) / Math.max(Math.abs(expected), 1e-9);
 
 async function reportData(reportId: string, params: Record<string, string>) {
   const client = await server.as('admin');
@@ -227,7 +308,10 @@ describe('KPIs of one demo week, computed again from the generated samples', () 
       rows.push(`${key} ${report}.${field}: expected ${expected} api ${actual}`);
       expect(expected, `${report}.${field}`).not.toBeNull();
       expect(actual, `${report}.${field}`).not.toBeNull();
-      expect(relativeError(actual!, expected!), `${report}.${field}: expected ${expected}, api ${actual}`).toBeLessThanOrEqual(TOLERANCE);
+      expect(
+        relativeError(actual!, expected!),
+        `${report}.${field}: expected ${expected}, api ${actual}`,
+      ).toBeLessThanOrEqual(TOLERANCE);
     }
     console.info(rows.join('\n'));
   });
@@ -238,21 +322,33 @@ describe('KPIs of one demo week, computed again from the generated samples', () 
     const hours = expectedHours(ship, samplesOf[key]!);
     const sparse = hours.filter((h) => h.samples < 30);
     expect(sparse.length).toBeGreaterThan(0);
-    const data = await reportData(REPORT_CODES.shipSo2Co2Ratio, { facilityId: facilityIdOf[key]!, duration: 'hourly' });
+    const data = await reportData(REPORT_CODES.shipSo2Co2Ratio, {
+      facilityId: facilityIdOf[key]!,
+      duration: 'hourly',
+    });
     const series = data.fields.Values!.value as { timestamp: string; value: number | null }[];
     const byTime = new Map(series.map((p) => [new Date(p.timestamp).getTime(), p.value]));
     for (const hour of hours) {
       const actual = byTime.get(hour.start) ?? null;
       if (hour.ratio === null) expect(actual, new Date(hour.start).toISOString()).toBeNull();
-      else expect(relativeError(actual!, hour.ratio), new Date(hour.start).toISOString()).toBeLessThanOrEqual(TOLERANCE);
+      else
+        expect(relativeError(actual!, hour.ratio), new Date(hour.start).toISOString()).toBeLessThanOrEqual(
+          TOLERANCE,
+        );
     }
     // The uptime matrix: hourly availability, including the values above 100 %.
-    const uptime = (await reportData(REPORT_CODES.shipUptime, { facilityId: facilityIdOf[key]!, duration: 'hourly' })).fields.Values!.value as { timestamp: string; value: number | null }[];
+    const uptime = (
+      await reportData(REPORT_CODES.shipUptime, { facilityId: facilityIdOf[key]!, duration: 'hourly' })
+    ).fields.Values!.value as { timestamp: string; value: number | null }[];
     const uptimeByTime = new Map(uptime.map((p) => [new Date(p.timestamp).getTime(), p.value]));
     for (const hour of hours) {
       const actual = uptimeByTime.get(hour.start) ?? null;
       if (hour.availability === null) expect(actual, new Date(hour.start).toISOString()).toBeNull();
-      else expect(relativeError(actual!, hour.availability), new Date(hour.start).toISOString()).toBeLessThanOrEqual(TOLERANCE);
+      else
+        expect(
+          relativeError(actual!, hour.availability),
+          new Date(hour.start).toISOString(),
+        ).toBeLessThanOrEqual(TOLERANCE);
     }
   });
 });
@@ -262,43 +358,101 @@ describe('fleet numbers against the per-ship ones', () => {
     const ids = SHIPS.map((k) => facilityIdOf[k]!);
     const client = await server.as('admin');
     const fleet = async (reportId: string) => {
-      const response = await client.post(`/api/reports/${reportId}/data`, { from: FROM.toISOString(), to: TO.toISOString(), facilityIds: ids });
+      const response = await client.post(`/api/reports/${reportId}/data`, {
+        from: FROM.toISOString(),
+        to: TO.toISOString(),
+        facilityIds: ids,
+      });
       expect(response.statusCode).toBe(200);
       return response.json().fields as Record<string, { value: unknown }>;
     };
     const ship = async (reportId: string, field: string) =>
-      Promise.all(ids.map(async (facilityId) => (await reportData(reportId, { facilityId })).fields[field]!.value as number));
+      Promise.all(
+        ids.map(
+          async (facilityId) => (await reportData(reportId, { facilityId })).fields[field]!.value as number,
+        ),
+      );
     const C = REPORT_CODES;
     const average = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
     const total = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
-    const pairs: { fleet: string; ship: string; field: string; combine: (xs: number[]) => number; list?: boolean }[] = [
-      { fleet: C.fleetMarpolCompliance, ship: C.shipMarpolCompliance, field: 'ActualAverage', combine: average, list: true },
-      { fleet: C.fleetOperationalAvailability, ship: C.shipOperationalAvailability, field: 'ActualAverage', combine: average, list: true },
-      { fleet: C.fleetSfocImpact, ship: C.shipSfocImpact, field: 'ActualAverage', combine: average, list: true },
-      { fleet: C.fleetTotalCo2Emission, ship: C.shipTotalCo2Emission, field: 'ActualAverage', combine: total },
-      { fleet: C.fleetExtraRemovalOfSulfur, ship: C.shipExtraRemovalOfSulfur, field: 'ActualAverage', combine: total },
+    const pairs: {
+      fleet: string;
+      ship: string;
+      field: string;
+      combine: (xs: number[]) => number;
+      list?: boolean;
+    }[] = [
+      {
+        fleet: C.fleetMarpolCompliance,
+        ship: C.shipMarpolCompliance,
+        field: 'ActualAverage',
+        combine: average,
+        list: true,
+      },
+      {
+        fleet: C.fleetOperationalAvailability,
+        ship: C.shipOperationalAvailability,
+        field: 'ActualAverage',
+        combine: average,
+        list: true,
+      },
+      {
+        fleet: C.fleetSfocImpact,
+        ship: C.shipSfocImpact,
+        field: 'ActualAverage',
+        combine: average,
+        list: true,
+      },
+      {
+        fleet: C.fleetTotalCo2Emission,
+        ship: C.shipTotalCo2Emission,
+        field: 'ActualAverage',
+        combine: total,
+      },
+      {
+        fleet: C.fleetExtraRemovalOfSulfur,
+        ship: C.shipExtraRemovalOfSulfur,
+        field: 'ActualAverage',
+        combine: total,
+      },
       { fleet: C.fleetCo2Reduction, ship: C.shipCo2Reduction, field: 'ActualAverage', combine: total },
     ];
     for (const pair of pairs) {
       const perShip = await ship(pair.ship, pair.field);
       const fields = await fleet(pair.fleet);
-      expect(relativeError(fields.ActualAverage!.value as number, pair.combine(perShip)), pair.fleet).toBeLessThanOrEqual(1e-9);
+      expect(
+        relativeError(fields.ActualAverage!.value as number, pair.combine(perShip)),
+        pair.fleet,
+      ).toBeLessThanOrEqual(1e-9);
       if (pair.list) {
         const list = fields.Facilities!.value as { facilityId: string; value: number }[];
         expect(list.map((s) => s.facilityId).sort()).toEqual([...ids].sort());
-        for (const [i, id] of ids.entries()) expect(relativeError(list.find((s) => s.facilityId === id)!.value, perShip[i]!)).toBeLessThanOrEqual(1e-9);
+        for (const [i, id] of ids.entries())
+          expect(
+            relativeError(list.find((s) => s.facilityId === id)!.value, perShip[i]!),
+          ).toBeLessThanOrEqual(1e-9);
       }
     }
     // Ratio card: the fleet gauge is the average margin of the ships; the bars are each ship's ratio and limit.
     const margins = await ship(C.shipSo2Co2Ratio, 'Facility');
     const ratios = await ship(C.shipSo2Co2Ratio, 'ActualAverage');
     const ratioCard = await fleet(C.fleetSo2Co2Ratio);
-    expect(relativeError(ratioCard.ActualAverage!.value as number, average(margins))).toBeLessThanOrEqual(1e-9);
+    expect(relativeError(ratioCard.ActualAverage!.value as number, average(margins))).toBeLessThanOrEqual(
+      1e-9,
+    );
     const values = ratioCard.Values!.value as { facilityId: string; value: number }[];
-    for (const [i, id] of ids.entries()) expect(relativeError(values.find((s) => s.facilityId === id)!.value, ratios[i]!)).toBeLessThanOrEqual(1e-9);
+    for (const [i, id] of ids.entries())
+      expect(relativeError(values.find((s) => s.facilityId === id)!.value, ratios[i]!)).toBeLessThanOrEqual(
+        1e-9,
+      );
     // FleetActual of a ship report over the posted fleet: the same average as the fleet report.
     const marpolFleet = (await fleet(C.fleetMarpolCompliance)).ActualAverage!.value as number;
-    const response = await client.post(`/api/reports/${C.shipMarpolCompliance}/data`, { from: FROM.toISOString(), to: TO.toISOString(), facilityId: ids[0], facilityIds: ids });
+    const response = await client.post(`/api/reports/${C.shipMarpolCompliance}/data`, {
+      from: FROM.toISOString(),
+      to: TO.toISOString(),
+      facilityId: ids[0],
+      facilityIds: ids,
+    });
     expect(relativeError(response.json().fields.FleetActual.value, marpolFleet)).toBeLessThanOrEqual(1e-9);
   });
 });

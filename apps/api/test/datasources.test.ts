@@ -32,11 +32,16 @@ describe('readers', () => {
   it('lists the readers with their default configuration as JSON text and their file extensions', async () => {
     const readers = (await (await server.as('north.anna')).get('/api/algorithm/datasourcereader')).json();
     expect(readers.map((r: { id: string }) => r.id)).toEqual(['delimited-text', 'excel-workbook']);
-    expect(JSON.parse(readers[0].defaultConfiguration)).toMatchObject({ delimiter: ',', timestampColumns: ['Timestamp'] });
+    expect(JSON.parse(readers[0].defaultConfiguration)).toMatchObject({
+      delimiter: ',',
+      timestampColumns: ['Timestamp'],
+    });
     expect(readers[1].acceptedFileExtensionsByComma).toBe('.xlsx');
     const one = await (await server.as('admin')).get('/api/algorithm/datasourcereader/excel-workbook');
     expect(one.json().name).toBe('Excel workbook (XLSX)');
-    expect((await (await server.as('admin')).get('/api/algorithm/datasourcereader/nope')).statusCode).toBe(404);
+    expect((await (await server.as('admin')).get('/api/algorithm/datasourcereader/nope')).statusCode).toBe(
+      404,
+    );
   });
 });
 
@@ -46,7 +51,15 @@ describe('data sources', () => {
 
   it("answers the spec's validation texts", async () => {
     const admin = await server.as('admin');
-    const bad = await admin.post(`/api/algorithm/facility/${ship}/datasource`, body({ name: 'has space', measureFrequencyInSeconds: 0, utcTimezoneOffsetInMinutes: '', dataSourceReaderConfiguration: '' }));
+    const bad = await admin.post(
+      `/api/algorithm/facility/${ship}/datasource`,
+      body({
+        name: 'has space',
+        measureFrequencyInSeconds: 0,
+        utcTimezoneOffsetInMinutes: '',
+        dataSourceReaderConfiguration: '',
+      }),
+    );
     expect(bad.statusCode).toBe(400);
     expect(bad.json().fields).toMatchObject({
       name: 'Name has forbidden characters',
@@ -54,9 +67,18 @@ describe('data sources', () => {
       utcTimezoneOffsetInMinutes: 'Timezone offset is required',
       dataSourceReaderConfiguration: 'Provide a parser configuration',
     });
-    const fraction = await admin.post(`/api/algorithm/facility/${ship}/datasource`, body({ name: '', measureFrequencyInSeconds: 1.5 }));
-    expect(fraction.json().fields).toMatchObject({ name: 'Name is required', measureFrequencyInSeconds: 'Must be a whole number' });
-    const config = await admin.post(`/api/algorithm/facility/${ship}/datasource`, body({ dataSourceReaderConfiguration: JSON.stringify({ delimiter: ',', decimalSeparator: ',' }) }));
+    const fraction = await admin.post(
+      `/api/algorithm/facility/${ship}/datasource`,
+      body({ name: '', measureFrequencyInSeconds: 1.5 }),
+    );
+    expect(fraction.json().fields).toMatchObject({
+      name: 'Name is required',
+      measureFrequencyInSeconds: 'Must be a whole number',
+    });
+    const config = await admin.post(
+      `/api/algorithm/facility/${ship}/datasource`,
+      body({ dataSourceReaderConfiguration: JSON.stringify({ delimiter: ',', decimalSeparator: ',' }) }),
+    );
     expect(config.statusCode).toBe(400);
     expect(config.json().fields.dataSourceReaderConfiguration).toMatch(/headerRow/);
   });
@@ -65,38 +87,89 @@ describe('data sources', () => {
     const admin = await server.as('admin');
     const first = await admin.post(`/api/algorithm/facility/${ship}/datasource`, body());
     expect(first.statusCode).toBe(201);
-    expect(first.json()).toMatchObject({ name: 'Logger', isPrimary: true, dataSourceReaderName: 'Delimited text (CSV)', dataSourceReaderAcceptedFileExtensionsByComma: '.csv,.txt', channels: [], filesCount: 0 });
+    expect(first.json()).toMatchObject({
+      name: 'Logger',
+      isPrimary: true,
+      dataSourceReaderName: 'Delimited text (CSV)',
+      dataSourceReaderAcceptedFileExtensionsByComma: '.csv,.txt',
+      channels: [],
+      filesCount: 0,
+    });
     firstId = first.json().id;
-    const second = await admin.post(`/api/algorithm/facility/${ship}/datasource`, body({ name: 'Gauges', isPrimary: true }));
+    const second = await admin.post(
+      `/api/algorithm/facility/${ship}/datasource`,
+      body({ name: 'Gauges', isPrimary: true }),
+    );
     secondId = second.json().id;
     const list = (await admin.get(`/api/algorithm/facility/${ship}/datasource`)).json();
     expect(list.map((d: { name: string; isPrimary: boolean }) => [d.name, d.isPrimary])).toEqual([
       ['Gauges', true],
       ['Logger', false],
     ]);
-    const unmark = await admin.put(`/api/algorithm/facility/${ship}/datasource/${secondId}`, body({ name: 'Gauges', isPrimary: false }));
+    const unmark = await admin.put(
+      `/api/algorithm/facility/${ship}/datasource/${secondId}`,
+      body({ name: 'Gauges', isPrimary: false }),
+    );
     expect(unmark.statusCode).toBe(400);
     await admin.put(`/api/algorithm/facility/${ship}/datasource/${firstId}`, body({ isPrimary: true }));
     const again = (await admin.get(`/api/algorithm/facility/${ship}/datasource`)).json();
-    expect(again.filter((d: { isPrimary: boolean }) => d.isPrimary).map((d: { id: string }) => d.id)).toEqual([firstId]);
-    const duplicate = await admin.post(`/api/algorithm/facility/${ship}/datasource`, body({ name: 'LOGGER' }));
+    expect(again.filter((d: { isPrimary: boolean }) => d.isPrimary).map((d: { id: string }) => d.id)).toEqual(
+      [firstId],
+    );
+    const duplicate = await admin.post(
+      `/api/algorithm/facility/${ship}/datasource`,
+      body({ name: 'LOGGER' }),
+    );
     expect(duplicate.statusCode).toBe(400);
     expect(duplicate.json().fields.name).toMatch(/already exists/);
   });
 
   it('reads the raw channels of a sample file, replaces them with a new sample and deletes them', async () => {
     const url = `/api/algorithm/facility/${ship}/datasource/${firstId}/SampleFile`;
-    const sample = await sendFile(server, 'admin', 'PUT', url, 'sample.csv', csvFile({ start: '2026-01-01 00:00:00', rows: 10, channels: ['SO2_ppm', 'Running'], value: (r, c) => (c === 1 ? String(r % 2 === 1) : (r * 1.25).toFixed(2)) }));
+    const sample = await sendFile(
+      server,
+      'admin',
+      'PUT',
+      url,
+      'sample.csv',
+      csvFile({
+        start: '2026-01-01 00:00:00',
+        rows: 10,
+        channels: ['SO2_ppm', 'Running'],
+        value: (r, c) => (c === 1 ? String(r % 2 === 1) : (r * 1.25).toFixed(2)),
+      }),
+    );
     expect(sample.statusCode).toBe(200);
     const admin = await server.as('admin');
     const channels = (await admin.get(`/api/algorithm/facilitydatasource/${firstId}/samplechannels`)).json();
     expect(channels).toEqual([
-      expect.objectContaining({ channel: 'SO2_ppm', dataType: 'Double', decimals: 2, minSampleValue: 0, maxSampleValue: 11.25 }),
+      expect.objectContaining({
+        channel: 'SO2_ppm',
+        dataType: 'Double',
+        decimals: 2,
+        minSampleValue: 0,
+        maxSampleValue: 11.25,
+      }),
       expect.objectContaining({ channel: 'Running', dataType: 'Boolean', minscale: 0, maxscale: 1 }),
     ]);
-    await sendFile(server, 'admin', 'PUT', url, 'sample2.csv', csvFile({ start: '2026-01-01 00:00:00', rows: 3, channels: ['Flow'] }));
-    expect((await admin.get(`/api/algorithm/facilitydatasource/${firstId}/samplechannels`)).json().map((c: { channel: string }) => c.channel)).toEqual(['Flow']);
-    expect((await admin.get(`/api/algorithm/facility/${ship}/datasource`)).json().find((d: { id: string }) => d.id === firstId).sampleFileName).toBe('sample2.csv');
+    await sendFile(
+      server,
+      'admin',
+      'PUT',
+      url,
+      'sample2.csv',
+      csvFile({ start: '2026-01-01 00:00:00', rows: 3, channels: ['Flow'] }),
+    );
+    expect(
+      (await admin.get(`/api/algorithm/facilitydatasource/${firstId}/samplechannels`))
+        .json()
+        .map((c: { channel: string }) => c.channel),
+    ).toEqual(['Flow']);
+    expect(
+      (await admin.get(`/api/algorithm/facility/${ship}/datasource`))
+        .json()
+        .find((d: { id: string }) => d.id === firstId).sampleFileName,
+    ).toBe('sample2.csv');
 
     const broken = await sendFile(server, 'admin', 'PUT', url, 'broken.csv', 'Timestamp,A\nnot a time,1\n');
     expect(broken.statusCode).toBe(400);
@@ -104,25 +177,69 @@ describe('data sources', () => {
     const wrongType = await sendFile(server, 'admin', 'PUT', url, 'sample.xlsx', 'x');
     expect(wrongType.statusCode).toBe(400);
 
-    expect((await admin.delete(`/api/algorithm/facility/${ship}/datasource/${firstId}/samplefileandsamplechannels`)).statusCode).toBe(204);
-    expect((await admin.get(`/api/algorithm/facilitydatasource/${firstId}/samplechannels`)).json()).toEqual([]);
+    expect(
+      (
+        await admin.delete(
+          `/api/algorithm/facility/${ship}/datasource/${firstId}/samplefileandsamplechannels`,
+        )
+      ).statusCode,
+    ).toBe(204);
+    expect((await admin.get(`/api/algorithm/facilitydatasource/${firstId}/samplechannels`)).json()).toEqual(
+      [],
+    );
   });
 
   it('maps channels and adds custom channels, answering id and fullName', async () => {
     const admin = await server.as('admin');
     const url = `/api/algorithm/facilitydatasource/${firstId}/facilitydatasourcechannels`;
-    const mapped = await admin.post(url, { source: 'SO2_ppm', name: 'SO2_PPM', dataType: 'Double', unit: 'ppm', description: 'SO2 at the outlet', qualityScore: 4 });
+    const mapped = await admin.post(url, {
+      source: 'SO2_ppm',
+      name: 'SO2_PPM',
+      dataType: 'Double',
+      unit: 'ppm',
+      description: 'SO2 at the outlet',
+      qualityScore: 4,
+    });
     expect(mapped.statusCode).toBe(201);
-    expect(mapped.json()).toMatchObject({ id: expect.any(String), source: 'SO2_ppm', name: 'SO2_PPM', fullName: 'Logger.SO2_PPM', qualityScore: 4, isCustom: false });
-    expect((await admin.post(url, { source: 'SO2_ppm', name: 'SO2_AGAIN', dataType: 'Double' })).statusCode).toBe(409);
+    expect(mapped.json()).toMatchObject({
+      id: expect.any(String),
+      source: 'SO2_ppm',
+      name: 'SO2_PPM',
+      fullName: 'Logger.SO2_PPM',
+      qualityScore: 4,
+      isCustom: false,
+    });
+    expect(
+      (await admin.post(url, { source: 'SO2_ppm', name: 'SO2_AGAIN', dataType: 'Double' })).statusCode,
+    ).toBe(409);
     const invalid = await admin.post(url, { source: 'X', name: 'bad name', dataType: '' });
-    expect(invalid.json().fields).toMatchObject({ name: 'Name has forbidden characters', dataType: 'You have to select a data type' });
-    const custom = await admin.post(url, { isCustom: true, source: '', name: 'Constant', dataType: 'Double' });
+    expect(invalid.json().fields).toMatchObject({
+      name: 'Name has forbidden characters',
+      dataType: 'You have to select a data type',
+    });
+    const custom = await admin.post(url, {
+      isCustom: true,
+      source: '',
+      name: 'Constant',
+      dataType: 'Double',
+    });
     expect(custom.json().fields).toMatchObject({ source: 'Source is required' });
-    const customOk = await admin.post(url, { isCustom: true, source: 'SO2_ppm*2', name: 'Doubled', dataType: 'Double' });
+    const customOk = await admin.post(url, {
+      isCustom: true,
+      source: 'SO2_ppm*2',
+      name: 'Doubled',
+      dataType: 'Double',
+    });
     expect(customOk.json()).toMatchObject({ isCustom: true, fullName: 'Logger.Doubled' });
 
-    const updated = await admin.put(`${url}/${mapped.json().id}`, { source: 'SO2_ppm', name: 'SO2', dataType: 'Double', unit: 'ppm', description: '', qualityScore: 5 });
+    const updated = await admin.put(`${url}/${mapped.json().id}`, {
+      source: 'SO2_ppm',
+      name: 'SO2',
+      dataType: 'Double',
+      unit: 'ppm',
+      description: '',
+      qualityScore: 5,
+    });
     expect(updated.json()).toMatchObject({ name: 'SO2', fullName: 'Logger.SO2', qualityScore: 5 });
     expect((await admin.get(url)).json().map((c: { name: string }) => c.name)).toEqual(['SO2', 'Doubled']);
     expect((await admin.delete(`${url}/${customOk.json().id}`)).statusCode).toBe(204);
@@ -131,30 +248,77 @@ describe('data sources', () => {
 
   it("answers 404 for another organization's data source and channel, 403 for a User who may see it", async () => {
     const maria = await server.as('south.maria');
-    const channels = (await (await server.as('admin')).get(`/api/algorithm/facilitydatasource/${firstId}/facilitydatasourcechannels`)).json();
+    const channels = (
+      await (
+        await server.as('admin')
+      ).get(`/api/algorithm/facilitydatasource/${firstId}/facilitydatasourcechannels`)
+    ).json();
     expect((await maria.get(`/api/algorithm/facility/${ship}/datasource`)).statusCode).toBe(404);
-    expect((await maria.get(`/api/algorithm/facilitydatasource/${firstId}/samplechannels`)).statusCode).toBe(404);
-    expect((await maria.put(`/api/algorithm/facilitydatasource/${firstId}/facilitydatasourcechannels/${channels[0].id}`, { source: 'a', name: 'b', dataType: 'Double' })).statusCode).toBe(404);
-    expect((await maria.delete(`/api/algorithm/facility/${ship}/datasource/${firstId}`)).statusCode).toBe(404);
+    expect((await maria.get(`/api/algorithm/facilitydatasource/${firstId}/samplechannels`)).statusCode).toBe(
+      404,
+    );
+    expect(
+      (
+        await maria.put(
+          `/api/algorithm/facilitydatasource/${firstId}/facilitydatasourcechannels/${channels[0].id}`,
+          { source: 'a', name: 'b', dataType: 'Double' },
+        )
+      ).statusCode,
+    ).toBe(404);
+    expect((await maria.delete(`/api/algorithm/facility/${ship}/datasource/${firstId}`)).statusCode).toBe(
+      404,
+    );
 
     const anna = await server.as('north.anna');
     expect((await anna.get(`/api/algorithm/facility/${ship}/datasource`)).statusCode).toBe(200);
-    expect((await anna.post(`/api/algorithm/facility/${ship}/datasource`, body({ name: 'Mine' }))).statusCode).toBe(403);
-    expect((await anna.delete(`/api/algorithm/facilitydatasource/${firstId}/facilitydatasourcechannels/${channels[0].id}`)).statusCode).toBe(403);
-    expect((await anna.delete(`/api/algorithm/facility/${ship}/datasource/${secondId}`)).statusCode).toBe(403);
+    expect(
+      (await anna.post(`/api/algorithm/facility/${ship}/datasource`, body({ name: 'Mine' }))).statusCode,
+    ).toBe(403);
+    expect(
+      (
+        await anna.delete(
+          `/api/algorithm/facilitydatasource/${firstId}/facilitydatasourcechannels/${channels[0].id}`,
+        )
+      ).statusCode,
+    ).toBe(403);
+    expect((await anna.delete(`/api/algorithm/facility/${ship}/datasource/${secondId}`)).statusCode).toBe(
+      403,
+    );
   });
 
   it('copies data sources, channels and calculations to another ship, remapping channel inputs', async () => {
     const { db } = server.services.database;
-    const field = await db.insertInto('measurement_fields').values({ name: 'TEST_FIELD', data_type: 'Double', unit: null, documentation: null }).returning('id').executeTakeFirstOrThrow();
-    const channel = (await (await server.as('admin')).get(`/api/algorithm/facilitydatasource/${firstId}/facilitydatasourcechannels`)).json()[0];
+    const field = await db
+      .insertInto('measurement_fields')
+      .values({ name: 'TEST_FIELD', data_type: 'Double', unit: null, documentation: null })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const channel = (
+      await (
+        await server.as('admin')
+      ).get(`/api/algorithm/facilitydatasource/${firstId}/facilitydatasourcechannels`)
+    ).json()[0];
     await db
       .insertInto('measurement_field_calculations')
-      .values({ facility_id: ship, measurement_field_id: field.id, comment: 'copied', documentation: null, input_ids: JSON.stringify([channel.id, field.id]), approved_on: null, approved_by: null, valid_from: null, valid_to: null, recalculation_requested_on: null, recalculation_queued_on: null })
+      .values({
+        facility_id: ship,
+        measurement_field_id: field.id,
+        comment: 'copied',
+        documentation: null,
+        input_ids: JSON.stringify([channel.id, field.id]),
+        approved_on: null,
+        approved_by: null,
+        valid_from: null,
+        valid_to: null,
+        recalculation_requested_on: null,
+        recalculation_queued_on: null,
+      })
       .execute();
 
     const admin = await server.as('admin');
-    const response = await admin.put(`/api/algorithm/facilities/${otherShip}/configurations`, { sourceFacilityId: ship });
+    const response = await admin.put(`/api/algorithm/facilities/${otherShip}/configurations`, {
+      sourceFacilityId: ship,
+    });
     expect(response.json()).toEqual({ dataSources: 2, channels: 1, calculations: 1 });
     const copied = (await admin.get(`/api/algorithm/facility/${otherShip}/datasource`)).json();
     expect(copied.map((d: { name: string; isPrimary: boolean }) => [d.name, d.isPrimary])).toEqual([
@@ -163,25 +327,51 @@ describe('data sources', () => {
     ]);
     const newChannelId = copied[0].channels[0].id;
     expect(newChannelId).not.toBe(channel.id);
-    const calc = await db.selectFrom('measurement_field_calculations').select(['input_ids', 'comment']).where('facility_id', '=', otherShip).executeTakeFirstOrThrow();
+    const calc = await db
+      .selectFrom('measurement_field_calculations')
+      .select(['input_ids', 'comment'])
+      .where('facility_id', '=', otherShip)
+      .executeTakeFirstOrThrow();
     expect(calc).toEqual({ input_ids: [newChannelId, field.id], comment: 'copied' });
-    expect((await admin.put(`/api/algorithm/facilities/${otherShip}/configurations`, { sourceFacilityId: ship })).statusCode).toBe(409);
+    expect(
+      (await admin.put(`/api/algorithm/facilities/${otherShip}/configurations`, { sourceFacilityId: ship }))
+        .statusCode,
+    ).toBe(409);
     const maria = await server.as('south.maria');
-    expect((await maria.put(`/api/algorithm/facilities/${otherShip}/configurations`, { sourceFacilityId: ship })).statusCode).toBe(404);
+    expect(
+      (await maria.put(`/api/algorithm/facilities/${otherShip}/configurations`, { sourceFacilityId: ship }))
+        .statusCode,
+    ).toBe(404);
   });
 
   it('deletes a data source with its files and samples; another one becomes primary and the ship range follows', async () => {
     const admin = await server.as('admin');
-    const upload = await sendFile(server, 'admin', 'POST', `/api/algorithm/facilitydatasource/${firstId}/file`, 'd.csv', csvFile({ start: '2026-01-05 00:00:00', rows: 5, channels: ['SO2_ppm'] }));
+    const upload = await sendFile(
+      server,
+      'admin',
+      'POST',
+      `/api/algorithm/facilitydatasource/${firstId}/file`,
+      'd.csv',
+      csvFile({ start: '2026-01-05 00:00:00', rows: 5, channels: ['SO2_ppm'] }),
+    );
     expect(upload.json().ids).toHaveLength(1);
-    const ships = async () => ((await admin.get('/api/facilities')).json() as { id: string; dataTimeStampMax: string | null }[]).find((s) => s.id === ship)!;
+    const ships = async () =>
+      ((await admin.get('/api/facilities')).json() as { id: string; dataTimeStampMax: string | null }[]).find(
+        (s) => s.id === ship,
+      )!;
     expect((await ships()).dataTimeStampMax).toBe('2026-01-05T00:04:00.000Z');
-    expect((await admin.delete(`/api/algorithm/facility/${ship}/datasource/${firstId}`)).statusCode).toBe(204);
+    expect((await admin.delete(`/api/algorithm/facility/${ship}/datasource/${firstId}`)).statusCode).toBe(
+      204,
+    );
     const list = (await admin.get(`/api/algorithm/facility/${ship}/datasource`)).json();
-    expect(list.map((d: { name: string; isPrimary: boolean }) => [d.name, d.isPrimary])).toEqual([['Gauges', true]]);
+    expect(list.map((d: { name: string; isPrimary: boolean }) => [d.name, d.isPrimary])).toEqual([
+      ['Gauges', true],
+    ]);
     expect((await ships()).dataTimeStampMax).toBeNull();
     const { db } = server.services.database;
-    expect(await db.selectFrom('data_files').select('id').where('data_source_id', '=', firstId).execute()).toEqual([]);
+    expect(
+      await db.selectFrom('data_files').select('id').where('data_source_id', '=', firstId).execute(),
+    ).toEqual([]);
   });
 });
 
@@ -198,7 +388,12 @@ describe('demo seed', () => {
 
     const atlantic = demoShips().find((s) => s.key === 'atlantic_meridian')!;
     const day = await writeShipDayFile(atlantic, new Date(Date.UTC(2026, 2, 9)));
-    const listed = await db.selectFrom('data_files').select(['file_name', 'time_stamp_max']).where('facility_id', '=', facilityIds.atlantic_meridian!).orderBy('time_stamp_min').execute();
+    const listed = await db
+      .selectFrom('data_files')
+      .select(['file_name', 'time_stamp_max'])
+      .where('facility_id', '=', facilityIds.atlantic_meridian!)
+      .orderBy('time_stamp_min')
+      .execute();
     expect(listed.map((f) => f.file_name)).toContain(day.fileName);
     expect(new Date(listed.at(-1)!.time_stamp_max).getTime()).toBeLessThan(until.getTime());
   });

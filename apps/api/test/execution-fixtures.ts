@@ -9,10 +9,16 @@ import { seedDefaultMeasurementCalculations } from '../src/features/calculations
 export const UNTIL = new Date('2025-03-10T00:00:00.000Z');
 export const DAY = 86_400_000;
 
-export async function prepareShips(database: ImportTarget, facilityIds: Record<string, string>, days: number, until = UNTIL): Promise<void> {
+export async function prepareShips(
+  database: ImportTarget,
+  facilityIds: Record<string, string>,
+  days: number,
+  until = UNTIL,
+): Promise<void> {
   const result = await seedDemoData(database, { facilityIds, days, until });
   if (result.errors.length) throw new Error(result.errors.join('\n'));
-  for (const id of Object.values(facilityIds)) await seedDefaultMeasurementCalculations(database.db, id, new Date('2000-01-01T00:00:00.000Z'));
+  for (const id of Object.values(facilityIds))
+    await seedDefaultMeasurementCalculations(database.db, id, new Date('2000-01-01T00:00:00.000Z'));
 }
 
 /** Everything stored for a ship, as comparable text: measurement chunks (hashed) and report values. */
@@ -31,12 +37,24 @@ export async function snapshot(db: Kysely<Database>, facilityId: string) {
     .orderBy('report_field_id')
     .orderBy('span_start')
     .execute();
-  const daily = await db.selectFrom('report_values_daily').selectAll().where('facility_id', '=', facilityId).orderBy('report_field_id').orderBy('day').execute();
+  const daily = await db
+    .selectFrom('report_values_daily')
+    .selectAll()
+    .where('facility_id', '=', facilityId)
+    .orderBy('report_field_id')
+    .orderBy('day')
+    .execute();
   const hash = (b: Uint8Array) => createHash('sha1').update(b).digest('hex');
   return {
-    measurement: measurement.map((m) => `${m.measurement_field_id} ${new Date(m.day).toISOString().slice(0, 10)} ${m.row_count} ${hash(m.timestamps)} ${hash(m.values)}`),
+    measurement: measurement.map(
+      (m) =>
+        `${m.measurement_field_id} ${new Date(m.day).toISOString().slice(0, 10)} ${m.row_count} ${hash(m.timestamps)} ${hash(m.values)}`,
+    ),
     report: report.map((r) => `${r.report_field_id} ${new Date(r.span_start).toISOString()} ${r.value}`),
-    daily: daily.map((d) => `${d.report_field_id} ${new Date(d.day).toISOString().slice(0, 10)} ${d.value_sum} ${d.value_count} ${d.span_count}`),
+    daily: daily.map(
+      (d) =>
+        `${d.report_field_id} ${new Date(d.day).toISOString().slice(0, 10)} ${d.value_sum} ${d.value_count} ${d.span_count}`,
+    ),
   };
 }
 
@@ -45,10 +63,19 @@ export async function waitForExecutions(db: Kysely<Database>, ids: string[], tim
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const rows = await db.selectFrom('executions').selectAll().where('id', 'in', ids).execute();
-    if (rows.length === ids.length && rows.every((r) => r.state === 'done' || r.state === 'failed')) return rows;
-    if (Date.now() > deadline) throw new Error(`executions not finished: ${rows.map((r) => `${r.id} ${r.state} ${r.error ?? ''}`).join(', ')}`);
+    if (rows.length === ids.length && rows.every((r) => r.state === 'done' || r.state === 'failed'))
+      return rows;
+    if (Date.now() > deadline)
+      throw new Error(
+        `executions not finished: ${rows.map((r) => `${r.id} ${r.state} ${r.error ?? ''}`).join(', ')}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
 
-export const FAST_QUEUE = { QUEUE_POLLING_SECONDS: 0.5, QUEUE_RETRY_DELAY_SECONDS: 1, QUEUE_HEARTBEAT_SECONDS: 10, QUEUE_SUPERVISE_SECONDS: 2 };
+export const FAST_QUEUE = {
+  QUEUE_POLLING_SECONDS: 0.5,
+  QUEUE_RETRY_DELAY_SECONDS: 1,
+  QUEUE_HEARTBEAT_SECONDS: 10,
+  QUEUE_SUPERVISE_SECONDS: 2,
+};

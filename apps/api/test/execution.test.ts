@@ -15,12 +15,31 @@ const FROM = new Date(UNTIL.getTime() - 2 * DAY);
 const TO = new Date(UNTIL.getTime() - 1);
 const FIELDS = 20;
 
-const fieldId = async (name: string) => (await server.services.database.db.selectFrom('measurement_fields').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
-const fileIds = async (facilityId: string) => (await server.services.database.db.selectFrom('data_files').select('id').where('facility_id', '=', facilityId).execute()).map((f) => f.id);
+const fieldId = async (name: string) =>
+  (
+    await server.services.database.db
+      .selectFrom('measurement_fields')
+      .select('id')
+      .where('name', '=', name)
+      .executeTakeFirstOrThrow()
+  ).id;
+const fileIds = async (facilityId: string) =>
+  (
+    await server.services.database.db
+      .selectFrom('data_files')
+      .select('id')
+      .where('facility_id', '=', facilityId)
+      .execute()
+  ).map((f) => f.id);
 
 async function execute(username: string, facilityId: string, from = FROM, to = TO) {
   const client = await server.as(username);
-  return client.post('/api/algorithm/calculations/measurement-field/execute', { facilityId, from: from.toISOString(), to: to.toISOString(), facilityDataSourceFileIds: await fileIds(facilityId) });
+  return client.post('/api/algorithm/calculations/measurement-field/execute', {
+    facilityId,
+    from: from.toISOString(),
+    to: to.toISOString(),
+    facilityDataSourceFileIds: await fileIds(facilityId),
+  });
 }
 
 async function executeAndWait(facilityId: string, from = FROM, to = TO) {
@@ -34,13 +53,28 @@ beforeAll(async () => {
   server = await startTestServer({ jobs: 'none' });
   const keys = Object.keys(server.seed.facilityIds);
   const { db } = server.services.database;
-  const orgOf = async (id: string) => (await db.selectFrom('facilities').select('primary_organization_id').where('id', '=', id).executeTakeFirstOrThrow()).primary_organization_id;
+  const orgOf = async (id: string) =>
+    (
+      await db
+        .selectFrom('facilities')
+        .select('primary_organization_id')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow()
+    ).primary_organization_id;
   const northKeys: string[] = [];
   const southKeys: string[] = [];
-  for (const key of keys) ((await orgOf(server.seed.facilityIds[key]!)) === server.seed.organizationIds.north ? northKeys : southKeys).push(key);
+  for (const key of keys)
+    ((await orgOf(server.seed.facilityIds[key]!)) === server.seed.organizationIds.north
+      ? northKeys
+      : southKeys
+    ).push(key);
   north = server.seed.facilityIds[northKeys[0]!]!;
   south = server.seed.facilityIds[southKeys[southKeys.length - 1]!]!;
-  await prepareShips(server.services.database, { [northKeys[0]!]: north, [southKeys[southKeys.length - 1]!]: south }, 2);
+  await prepareShips(
+    server.services.database,
+    { [northKeys[0]!]: north, [southKeys[southKeys.length - 1]!]: south },
+    2,
+  );
   queue = await startJobs(server.services, { work: true, tuning: FAST_QUEUE });
 }, 120_000);
 
@@ -64,7 +98,13 @@ describe('execute', () => {
     const hours = new Set(stored.report.map((r) => r.split(' ')[1]));
     expect(hours.size).toBe(48);
     expect(stored.daily.length).toBeGreaterThan(0);
-    const ratio = await readMeasurementValues(server.services.database.db, north, await fieldId('SO2_CO2_RATIO'), FROM.getTime(), UNTIL.getTime());
+    const ratio = await readMeasurementValues(
+      server.services.database.db,
+      north,
+      await fieldId('SO2_CO2_RATIO'),
+      FROM.getTime(),
+      UNTIL.getTime(),
+    );
     expect(ratio.timestamps.length).toBe(2 * 1440);
     expect(Array.from(ratio.values).some((v) => Number.isFinite(v) && v > 0)).toBe(true);
     // Nothing left running on the ship list.
@@ -77,7 +117,11 @@ describe('execute', () => {
     await executeAndWait(north);
     expect(await snapshot(server.services.database.db, north)).toEqual(before);
     // One hour of the second day: the whole day is recomputed from all its samples, the same values again.
-    await executeAndWait(north, new Date(UNTIL.getTime() - DAY + 3_600_000), new Date(UNTIL.getTime() - DAY + 2 * 3_600_000 - 1));
+    await executeAndWait(
+      north,
+      new Date(UNTIL.getTime() - DAY + 3_600_000),
+      new Date(UNTIL.getTime() - DAY + 2 * 3_600_000 - 1),
+    );
     expect(await snapshot(server.services.database.db, north)).toEqual(before);
   });
 
@@ -85,18 +129,45 @@ describe('execute', () => {
     const client = await server.as('north.anna');
     const files = await fileIds(north);
     const url = '/api/algorithm/calculations/measurement-field/execute';
-    const noFiles = await client.post(url, { facilityId: north, from: FROM.toISOString(), to: TO.toISOString(), facilityDataSourceFileIds: [] });
+    const noFiles = await client.post(url, {
+      facilityId: north,
+      from: FROM.toISOString(),
+      to: TO.toISOString(),
+      facilityDataSourceFileIds: [],
+    });
     expect(noFiles.statusCode).toBe(400);
     expect(noFiles.json().fields.facilityDataSourceFileIds).toBeDefined();
-    const reversed = await client.post(url, { facilityId: north, from: TO.toISOString(), to: FROM.toISOString(), facilityDataSourceFileIds: files });
+    const reversed = await client.post(url, {
+      facilityId: north,
+      from: TO.toISOString(),
+      to: FROM.toISOString(),
+      facilityDataSourceFileIds: files,
+    });
     expect(reversed.statusCode).toBe(400);
     expect(reversed.json().fields.from).toBeDefined();
-    const notADate = await client.post(url, { facilityId: north, from: 'yesterday', to: TO.toISOString(), facilityDataSourceFileIds: files });
+    const notADate = await client.post(url, {
+      facilityId: north,
+      from: 'yesterday',
+      to: TO.toISOString(),
+      facilityDataSourceFileIds: files,
+    });
     expect(notADate.statusCode).toBe(400);
-    const foreignFile = await client.post(url, { facilityId: north, from: FROM.toISOString(), to: TO.toISOString(), facilityDataSourceFileIds: await fileIds(south) });
+    const foreignFile = await client.post(url, {
+      facilityId: north,
+      from: FROM.toISOString(),
+      to: TO.toISOString(),
+      facilityDataSourceFileIds: await fileIds(south),
+    });
     expect(foreignFile.statusCode).toBe(400);
-    expect(foreignFile.json().fields.facilityDataSourceFileIds).toBe('A selected file does not belong to the ship');
-    const tooLong = await client.post(url, { facilityId: north, from: '2015-01-01T00:00:00.000Z', to: TO.toISOString(), facilityDataSourceFileIds: files });
+    expect(foreignFile.json().fields.facilityDataSourceFileIds).toBe(
+      'A selected file does not belong to the ship',
+    );
+    const tooLong = await client.post(url, {
+      facilityId: north,
+      from: '2015-01-01T00:00:00.000Z',
+      to: TO.toISOString(),
+      facilityDataSourceFileIds: files,
+    });
     expect(tooLong.statusCode).toBe(400);
   });
 
@@ -116,9 +187,19 @@ describe('execute', () => {
 });
 
 describe('failing calculations', () => {
-  async function approve(facilityId: string, field: string, algorithm: string, inputNames: string[], outputType = 'Double') {
+  async function approve(
+    facilityId: string,
+    field: string,
+    algorithm: string,
+    inputNames: string[],
+    outputType = 'Double',
+  ) {
     const { db } = server.services.database;
-    const inputs = await db.selectFrom('measurement_fields').select(['id', 'name']).where('name', 'in', inputNames.length ? inputNames : ['']).execute();
+    const inputs = await db
+      .selectFrom('measurement_fields')
+      .select(['id', 'name'])
+      .where('name', 'in', inputNames.length ? inputNames : [''])
+      .execute();
     return db
       .insertInto('measurement_field_calculations')
       .values({
@@ -146,10 +227,17 @@ describe('failing calculations', () => {
       expect(row.error).toMatch(/^Measurement field SCRUBBER_FUEL, calculation 9\.0: .*String output/);
       expect(await snapshot(db, north)).toEqual(before);
       // The queue's job is failed at once (no retries of an error that would repeat).
-      const job = await sql<{ state: string; retry_count: number }>`select state, retry_count from pgboss.job where id = ${row.job_id}::uuid`.execute(db);
+      const job = await sql<{
+        state: string;
+        retry_count: number;
+      }>`select state, retry_count from pgboss.job where id = ${row.job_id}::uuid`.execute(db);
       expect(job.rows[0]).toMatchObject({ state: 'failed', retry_count: 0 });
       const status = await (await server.as('admin')).get('/api/algorithm/calculations');
-      expect(status.json().failed.some((f: { id: string; error: string }) => f.id === row.id && f.error === row.error)).toBe(true);
+      expect(
+        status
+          .json()
+          .failed.some((f: { id: string; error: string }) => f.id === row.id && f.error === row.error),
+      ).toBe(true);
     } finally {
       await db.deleteFrom('measurement_field_calculations').where('id', '=', calc.id).execute();
     }
@@ -204,7 +292,13 @@ describe('recalculation queue', () => {
   it('lists, removes, queues, cancels and executes with the state rules', async () => {
     const { db } = server.services.database;
     await executeAndWait(north);
-    const before = await readMeasurementValues(db, north, await fieldId('SCRUBBER_FUEL'), FROM.getTime(), UNTIL.getTime());
+    const before = await readMeasurementValues(
+      db,
+      north,
+      await fieldId('SCRUBBER_FUEL'),
+      FROM.getTime(),
+      UNTIL.getTime(),
+    );
     const reportBefore = await snapshot(db, north);
     // A new version of SCRUBBER_FUEL (300 g/kWh) valid from the second day, saved with "recalculate".
     const v2 = await db
@@ -223,35 +317,108 @@ describe('recalculation queue', () => {
       .returning('id')
       .executeTakeFirstOrThrow();
     const admin = await server.as('admin');
-    const list = await admin.get(`/api/algorithm/calculations/measurement-fields?recalculationRequested=true&facilityId=${north}`);
+    const list = await admin.get(
+      `/api/algorithm/calculations/measurement-fields?recalculationRequested=true&facilityId=${north}`,
+    );
     expect(list.statusCode).toBe(200);
-    expect(list.json()).toEqual([expect.objectContaining({ id: v2.id, fieldName: 'SCRUBBER_FUEL', reportName: null, version: 2, revision: 1, recalculationQueuedOn: null })]);
-    expect((await (await server.as('north.anna')).get(`/api/algorithm/calculations/measurement-fields?recalculationRequested=true&facilityId=${north}`)).statusCode).toBe(403);
-    expect((await admin.get('/api/algorithm/calculations/measurement-fields?recalculationRequested=true')).statusCode).toBe(400);
+    expect(list.json()).toEqual([
+      expect.objectContaining({
+        id: v2.id,
+        fieldName: 'SCRUBBER_FUEL',
+        reportName: null,
+        version: 2,
+        revision: 1,
+        recalculationQueuedOn: null,
+      }),
+    ]);
+    expect(
+      (
+        await (
+          await server.as('north.anna')
+        ).get(
+          `/api/algorithm/calculations/measurement-fields?recalculationRequested=true&facilityId=${north}`,
+        )
+      ).statusCode,
+    ).toBe(403);
+    expect(
+      (await admin.get('/api/algorithm/calculations/measurement-fields?recalculationRequested=true'))
+        .statusCode,
+    ).toBe(400);
 
     // Requested, not queued: cancel is refused; unknown ids are 404.
-    expect((await admin.post('/api/algorithm/calculations/measurement-fields/recalculation/cancel', { ids: [v2.id] })).statusCode).toBe(400);
-    expect((await admin.post('/api/algorithm/calculations/measurement-fields/recalculation/execute', { ids: ['00000000-0000-0000-0000-000000000000'] })).statusCode).toBe(404);
-    expect((await (await server.as('north.anna')).post('/api/algorithm/calculations/measurement-fields/recalculation/execute', { ids: [v2.id] })).statusCode).toBe(403);
+    expect(
+      (
+        await admin.post('/api/algorithm/calculations/measurement-fields/recalculation/cancel', {
+          ids: [v2.id],
+        })
+      ).statusCode,
+    ).toBe(400);
+    expect(
+      (
+        await admin.post('/api/algorithm/calculations/measurement-fields/recalculation/execute', {
+          ids: ['00000000-0000-0000-0000-000000000000'],
+        })
+      ).statusCode,
+    ).toBe(404);
+    expect(
+      (
+        await (
+          await server.as('north.anna')
+        ).post('/api/algorithm/calculations/measurement-fields/recalculation/execute', { ids: [v2.id] })
+      ).statusCode,
+    ).toBe(403);
 
     // Queue it, cancel it (back to requested), queue it again and let it run.
     await queue.boss.offWork('recalculation');
-    const queued = await admin.post('/api/algorithm/calculations/measurement-fields/recalculation/execute', { ids: [v2.id] });
+    const queued = await admin.post('/api/algorithm/calculations/measurement-fields/recalculation/execute', {
+      ids: [v2.id],
+    });
     expect(queued.json()).toEqual({ count: 1 });
-    expect((await admin.delete('/api/algorithm/calculations/measurement-fields/recalculation', { ids: [v2.id] })).statusCode).toBe(400);
-    expect((await admin.post('/api/algorithm/calculations/measurement-fields/recalculation/cancel', { ids: [v2.id] })).json()).toEqual({ count: 1 });
-    const afterCancel = (await admin.get(`/api/algorithm/calculations/measurement-fields?recalculationRequested=true&facilityId=${north}`)).json();
+    expect(
+      (await admin.delete('/api/algorithm/calculations/measurement-fields/recalculation', { ids: [v2.id] }))
+        .statusCode,
+    ).toBe(400);
+    expect(
+      (
+        await admin.post('/api/algorithm/calculations/measurement-fields/recalculation/cancel', {
+          ids: [v2.id],
+        })
+      ).json(),
+    ).toEqual({ count: 1 });
+    const afterCancel = (
+      await admin.get(
+        `/api/algorithm/calculations/measurement-fields?recalculationRequested=true&facilityId=${north}`,
+      )
+    ).json();
     expect(afterCancel[0].recalculationQueuedOn).toBeNull();
     expect(afterCancel[0].recalculationRequestedOn).not.toBeNull();
-    expect((await admin.post('/api/algorithm/calculations/measurement-fields/recalculation/execute', { ids: [v2.id] })).json()).toEqual({ count: 1 });
+    expect(
+      (
+        await admin.post('/api/algorithm/calculations/measurement-fields/recalculation/execute', {
+          ids: [v2.id],
+        })
+      ).json(),
+    ).toEqual({ count: 1 });
     await startRecalculationWorker();
 
     const deadline = Date.now() + 60_000;
-    while ((await admin.get(`/api/algorithm/calculations/measurement-fields?recalculationRequested=true&facilityId=${north}`)).json().length > 0) {
+    while (
+      (
+        await admin.get(
+          `/api/algorithm/calculations/measurement-fields?recalculationRequested=true&facilityId=${north}`,
+        )
+      ).json().length > 0
+    ) {
       if (Date.now() > deadline) throw new Error('recalculation did not finish');
       await new Promise((r) => setTimeout(r, 200));
     }
-    const after = await readMeasurementValues(db, north, await fieldId('SCRUBBER_FUEL'), FROM.getTime(), UNTIL.getTime());
+    const after = await readMeasurementValues(
+      db,
+      north,
+      await fieldId('SCRUBBER_FUEL'),
+      FROM.getTime(),
+      UNTIL.getTime(),
+    );
     const secondDay = UNTIL.getTime() - DAY;
     for (let i = 0; i < after.timestamps.length; i += 97) {
       const expected = after.timestamps[i]! >= secondDay ? before.values[i]! * 1.5 : before.values[i]!;
@@ -260,7 +427,12 @@ describe('recalculation queue', () => {
     }
     // The report values that read SCRUBBER_FUEL changed; a recalculation execution row is done.
     expect((await snapshot(db, north)).report).not.toEqual(reportBefore.report);
-    const rows = await db.selectFrom('executions').select(['state', 'kind']).where('facility_id', '=', north).where('kind', '=', 'recalculation').execute();
+    const rows = await db
+      .selectFrom('executions')
+      .select(['state', 'kind'])
+      .where('facility_id', '=', north)
+      .where('kind', '=', 'recalculation')
+      .execute();
     expect(rows).toEqual([{ state: 'done', kind: 'recalculation' }]);
     await db.deleteFrom('measurement_field_calculations').where('id', '=', v2.id).execute();
     await executeAndWait(north);
@@ -268,28 +440,60 @@ describe('recalculation queue', () => {
 
   it('removes requested report field recalculations from the queue', async () => {
     const { db } = server.services.database;
-    const calc = await db.selectFrom('report_field_calculations').innerJoin('report_fields', 'report_fields.id', 'report_field_calculations.report_field_id').select(['report_field_calculations.id', 'report_fields.name']).limit(1).executeTakeFirstOrThrow();
-    await db.updateTable('report_field_calculations').set({ recalculation_requested_on: new Date() }).where('id', '=', calc.id).execute();
+    const calc = await db
+      .selectFrom('report_field_calculations')
+      .innerJoin('report_fields', 'report_fields.id', 'report_field_calculations.report_field_id')
+      .select(['report_field_calculations.id', 'report_fields.name'])
+      .limit(1)
+      .executeTakeFirstOrThrow();
+    await db
+      .updateTable('report_field_calculations')
+      .set({ recalculation_requested_on: new Date() })
+      .where('id', '=', calc.id)
+      .execute();
     const admin = await server.as('admin');
-    const list = (await admin.get('/api/algorithm/calculations/report-fields?recalculationRequested=true')).json();
-    expect(list).toEqual([expect.objectContaining({ id: calc.id, fieldName: calc.name, reportName: expect.any(String) })]);
-    expect((await admin.delete('/api/algorithm/calculations/report-fields/recalculation', { ids: [calc.id] })).json()).toEqual({ count: 1 });
-    expect((await admin.get('/api/algorithm/calculations/report-fields?recalculationRequested=true')).json()).toEqual([]);
-    expect((await admin.delete('/api/algorithm/calculations/report-fields/recalculation', { ids: [] })).statusCode).toBe(400);
+    const list = (
+      await admin.get('/api/algorithm/calculations/report-fields?recalculationRequested=true')
+    ).json();
+    expect(list).toEqual([
+      expect.objectContaining({ id: calc.id, fieldName: calc.name, reportName: expect.any(String) }),
+    ]);
+    expect(
+      (
+        await admin.delete('/api/algorithm/calculations/report-fields/recalculation', { ids: [calc.id] })
+      ).json(),
+    ).toEqual({ count: 1 });
+    expect(
+      (await admin.get('/api/algorithm/calculations/report-fields?recalculationRequested=true')).json(),
+    ).toEqual([]);
+    expect(
+      (await admin.delete('/api/algorithm/calculations/report-fields/recalculation', { ids: [] })).statusCode,
+    ).toBe(400);
   });
 });
 
 // The recalculation worker is stopped in the queue test while the states are checked; this starts it again.
 async function startRecalculationWorker() {
   const { runRecalculation } = await import('../src/jobs/execute');
-  await queue.boss.work('recalculation', { pollingIntervalSeconds: 0.5, includeMetadata: true, perJobResults: true }, async (jobs) => {
-    const results = [];
-    for (const job of jobs) {
-      const outcome = await runRecalculation(server.services, job.data as never, { jobId: job.id, retryCount: job.retryCount, retryLimit: job.retryLimit });
-      results.push({ id: job.id, status: outcome.status === 'failed' ? ('failed' as const) : ('completed' as const) });
-    }
-    return results;
-  });
+  await queue.boss.work(
+    'recalculation',
+    { pollingIntervalSeconds: 0.5, includeMetadata: true, perJobResults: true },
+    async (jobs) => {
+      const results = [];
+      for (const job of jobs) {
+        const outcome = await runRecalculation(server.services, job.data as never, {
+          jobId: job.id,
+          retryCount: job.retryCount,
+          retryLimit: job.retryLimit,
+        });
+        results.push({
+          id: job.id,
+          status: outcome.status === 'failed' ? ('failed' as const) : ('completed' as const),
+        });
+      }
+      return results;
+    },
+  );
 }
 
 describe('deleting values', () => {
@@ -305,11 +509,17 @@ describe('deleting values', () => {
     const response = await (await server.as('admin')).delete(url);
     expect(response.statusCode).toBe(200);
     const after = await readMeasurementValues(db, north, field, FROM.getTime(), UNTIL.getTime());
-    const removed = Array.from(before.timestamps).filter((t) => t >= from.getTime() && t <= to.getTime()).length;
+    const removed = Array.from(before.timestamps).filter(
+      (t) => t >= from.getTime() && t <= to.getTime(),
+    ).length;
     expect(removed).toBe(361);
     expect(after.timestamps.length).toBe(before.timestamps.length - removed);
     expect(Array.from(after.timestamps).some((t) => t >= from.getTime() && t <= to.getTime())).toBe(false);
-    const bad = await (await server.as('admin')).delete(`/api/algorithm/measurement-fields/values?facilityId=${north}&from=${encodeURIComponent(to.toISOString())}&to=${encodeURIComponent(from.toISOString())}`);
+    const bad = await (
+      await server.as('admin')
+    ).delete(
+      `/api/algorithm/measurement-fields/values?facilityId=${north}&from=${encodeURIComponent(to.toISOString())}&to=${encodeURIComponent(from.toISOString())}`,
+    );
     expect(bad.statusCode).toBe(400);
   });
 

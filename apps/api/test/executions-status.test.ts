@@ -8,15 +8,46 @@ beforeAll(async () => {
   server = await startTestServer();
   const db = server.services.database.db;
   const f = server.seed.facilityIds;
-  const base = { kind: 'execute' as const, period_from: at('2025-01-01T00:00:00Z'), period_to: at('2025-01-31T23:59:59.999Z') };
+  const base = {
+    kind: 'execute' as const,
+    period_from: at('2025-01-01T00:00:00Z'),
+    period_to: at('2025-01-31T23:59:59.999Z'),
+  };
   await db
     .insertInto('executions')
     .values([
-      { ...base, facility_id: f.baltic_tern!, state: 'running', requested_on: at('2025-02-01T09:00:00Z'), started_on: at('2025-02-01T09:00:05Z') },
+      {
+        ...base,
+        facility_id: f.baltic_tern!,
+        state: 'running',
+        requested_on: at('2025-02-01T09:00:00Z'),
+        started_on: at('2025-02-01T09:00:05Z'),
+      },
       { ...base, facility_id: f.straits_pioneer!, state: 'queued', requested_on: at('2025-02-01T09:30:00Z') },
-      { ...base, facility_id: f.gulf_horizon!, state: 'running', requested_on: at('2025-02-01T08:00:00Z'), started_on: at('2025-02-01T08:01:00Z') },
-      { ...base, facility_id: f.atlantic_meridian!, state: 'done', requested_on: at('2025-02-01T07:00:00Z'), started_on: at('2025-02-01T07:00:01Z'), finished_on: at('2025-02-01T07:02:00Z') },
-      { ...base, facility_id: f.pacific_kestrel!, state: 'failed', requested_on: at('2025-02-01T06:00:00Z'), started_on: at('2025-02-01T06:00:01Z'), finished_on: at('2025-02-01T06:00:30Z'), error: 'Division by zero in SO2/CO2 ratio' },
+      {
+        ...base,
+        facility_id: f.gulf_horizon!,
+        state: 'running',
+        requested_on: at('2025-02-01T08:00:00Z'),
+        started_on: at('2025-02-01T08:01:00Z'),
+      },
+      {
+        ...base,
+        facility_id: f.atlantic_meridian!,
+        state: 'done',
+        requested_on: at('2025-02-01T07:00:00Z'),
+        started_on: at('2025-02-01T07:00:01Z'),
+        finished_on: at('2025-02-01T07:02:00Z'),
+      },
+      {
+        ...base,
+        facility_id: f.pacific_kestrel!,
+        state: 'failed',
+        requested_on: at('2025-02-01T06:00:00Z'),
+        started_on: at('2025-02-01T06:00:01Z'),
+        finished_on: at('2025-02-01T06:00:30Z'),
+        error: 'Division by zero in SO2/CO2 ratio',
+      },
     ])
     .execute();
 });
@@ -33,26 +64,46 @@ describe('GET /api/algorithm/calculations', () => {
     expect(response.statusCode).toBe(200);
     const body = response.json();
     expect(facilityIds(body)).toEqual([f.baltic_tern!, f.straits_pioneer!].sort());
-    expect(body.items.find((i: { facilityId: string }) => i.facilityId === f.baltic_tern)).toMatchObject({ startedOn: '2025-02-01T09:00:05.000Z', state: 'running' });
+    expect(body.items.find((i: { facilityId: string }) => i.facilityId === f.baltic_tern)).toMatchObject({
+      startedOn: '2025-02-01T09:00:05.000Z',
+      state: 'running',
+    });
     // Still waiting in the queue: the request time stands in for the start.
-    expect(body.items.find((i: { facilityId: string }) => i.facilityId === f.straits_pioneer)).toMatchObject({ startedOn: '2025-02-01T09:30:00.000Z', state: 'queued' });
+    expect(body.items.find((i: { facilityId: string }) => i.facilityId === f.straits_pioneer)).toMatchObject({
+      startedOn: '2025-02-01T09:30:00.000Z',
+      state: 'queued',
+    });
     expect(body.failed).toBeUndefined();
   });
 
   it("never shows another organization's ships, nor ships not assigned to a user", async () => {
     const f = server.seed.facilityIds;
-    expect(facilityIds((await (await server.as('north.olav')).get('/api/algorithm/calculations')).json())).toEqual([f.baltic_tern!]);
-    expect(facilityIds((await (await server.as('south.lee')).get('/api/algorithm/calculations')).json())).toEqual([f.gulf_horizon!]);
+    expect(
+      facilityIds((await (await server.as('north.olav')).get('/api/algorithm/calculations')).json()),
+    ).toEqual([f.baltic_tern!]);
+    expect(
+      facilityIds((await (await server.as('south.lee')).get('/api/algorithm/calculations')).json()),
+    ).toEqual([f.gulf_horizon!]);
     // South sees the ship North shares with it, not North's others.
-    expect(facilityIds((await (await server.as('south.admin')).get('/api/algorithm/calculations')).json())).toEqual([f.baltic_tern!, f.gulf_horizon!].sort());
-    expect(facilityIds((await (await server.as('north.admin')).get('/api/algorithm/calculations')).json())).toEqual([f.baltic_tern!, f.straits_pioneer!].sort());
+    expect(
+      facilityIds((await (await server.as('south.admin')).get('/api/algorithm/calculations')).json()),
+    ).toEqual([f.baltic_tern!, f.gulf_horizon!].sort());
+    expect(
+      facilityIds((await (await server.as('north.admin')).get('/api/algorithm/calculations')).json()),
+    ).toEqual([f.baltic_tern!, f.straits_pioneer!].sort());
   });
 
   it('gives a SystemAdmin every ship and the failed executions with their error', async () => {
     const f = server.seed.facilityIds;
     const body = (await (await server.as('admin')).get('/api/algorithm/calculations')).json();
     expect(facilityIds(body)).toEqual([f.baltic_tern!, f.straits_pioneer!, f.gulf_horizon!].sort());
-    expect(body.failed).toEqual([expect.objectContaining({ facilityId: f.pacific_kestrel, error: 'Division by zero in SO2/CO2 ratio', finishedOn: '2025-02-01T06:00:30.000Z' })]);
+    expect(body.failed).toEqual([
+      expect.objectContaining({
+        facilityId: f.pacific_kestrel,
+        error: 'Division by zero in SO2/CO2 ratio',
+        finishedOn: '2025-02-01T06:00:30.000Z',
+      }),
+    ]);
   });
 
   it('refuses a request without a token', async () => {

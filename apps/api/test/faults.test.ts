@@ -11,7 +11,16 @@ import { openDatabase, type DatabaseHandle } from '../src/db/connection';
 import { DEMO_USERS, seedPlatform } from '../src/db/seed';
 import { createServer } from '../src/server';
 import { PUBLIC_URL, signIn, startTestServer, type TestServer } from './harness';
-import { call, killAll, killServer, signInOverHttp, spawnServer, until, waitUntilServing, type ServerProcess } from './processes';
+import {
+  call,
+  killAll,
+  killServer,
+  signInOverHttp,
+  spawnServer,
+  until,
+  waitUntilServing,
+  type ServerProcess,
+} from './processes';
 import { CSV_CONFIGURATION, createCsvDataSource, csvFile, multipartFile } from './upload-helpers';
 
 /**
@@ -25,13 +34,24 @@ const CHANNELS = Array.from({ length: 20 }, (_, i) => `CH${i + 1}`);
 const password = (username: string) => DEMO_USERS.find((u) => u.username === username)!.password;
 
 /** Everything an upload writes, and whether it is whole: each file with its original, timestamps and every channel; no part without its file; the ship's range covering its files. */
-async function ingestionState({ db, originals }: Pick<DatabaseHandle, 'db' | 'originals'>, facilityId: string) {
-  const { rows } = await sql<{ files: number; files_without_timestamps: number; files_with_missing_channels: number; orphan_timestamps: number; orphan_values: number }>`
+async function ingestionState(
+  { db, originals }: Pick<DatabaseHandle, 'db' | 'originals'>,
+  facilityId: string,
+) {
+  const { rows } = await sql<{
+    files: number;
+    files_without_timestamps: number;
+    files_with_missing_channels: number;
+    orphan_timestamps: number;
+    orphan_values: number;
+  }>`
     select (select count(*) from data_files)::int as files,
            (select count(*) from data_files f where not exists (select 1 from raw_timestamps t where t.data_file_id = f.id))::int as files_without_timestamps,
            (select count(*) from data_files f where (select count(*) from raw_values v where v.data_file_id = f.id) <> ${CHANNELS.length})::int as files_with_missing_channels,
            (select count(*) from raw_timestamps t where not exists (select 1 from data_files f where f.id = t.data_file_id))::int as orphan_timestamps,
-           (select count(*) from raw_values v where not exists (select 1 from data_files f where f.id = v.data_file_id))::int as orphan_values`.execute(db);
+           (select count(*) from raw_values v where not exists (select 1 from data_files f where f.id = v.data_file_id))::int as orphan_values`.execute(
+    db,
+  );
   const range = await sql<{ stale: boolean }>`
     select coalesce(fa.data_timestamp_max is distinct from r.max or fa.data_timestamp_min is distinct from r.min, false) as stale
     from facilities fa, (select min(time_stamp_min) as min, max(time_stamp_max) as max from data_files where facility_id = ${facilityId} and has_samples) r
@@ -41,9 +61,22 @@ async function ingestionState({ db, originals }: Pick<DatabaseHandle, 'db' | 'or
   const originalIds = new Set(await originals.storedFileIds(db));
   const files_without_original = [...fileIds].filter((id) => !originalIds.has(id)).length;
   const orphan_originals = [...originalIds].filter((id) => !fileIds.has(id)).length;
-  return { ...rows[0]!, files_without_original, orphan_originals, stale_ship_range: range.rows[0]!.stale ? 1 : 0 };
+  return {
+    ...rows[0]!,
+    files_without_original,
+    orphan_originals,
+    stale_ship_range: range.rows[0]!.stale ? 1 : 0,
+  };
 }
-const WHOLE = { files_without_original: 0, files_without_timestamps: 0, files_with_missing_channels: 0, orphan_originals: 0, orphan_timestamps: 0, orphan_values: 0, stale_ship_range: 0 };
+const WHOLE = {
+  files_without_original: 0,
+  files_without_timestamps: 0,
+  files_with_missing_channels: 0,
+  orphan_originals: 0,
+  orphan_timestamps: 0,
+  orphan_values: 0,
+  stale_ship_range: 0,
+};
 
 describe.skipIf(!DATABASE_URL)('faults on PostgreSQL', () => {
   let server: TestServer;
@@ -65,7 +98,9 @@ describe.skipIf(!DATABASE_URL)('faults on PostgreSQL', () => {
 
   /** Ends every other connection to our database, as a database restart or a network cut would. */
   const terminateConnections = async () => {
-    const { rows } = await terminator.query('select pg_terminate_backend(pid) as ok from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+    const { rows } = await terminator.query(
+      'select pg_terminate_backend(pid) as ok from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+    );
     // The test's own queries share the server's pool: let it see the ends before it lends a connection out again.
     await new Promise((r) => setTimeout(r, 200));
     return rows.length;
@@ -83,7 +118,9 @@ describe.skipIf(!DATABASE_URL)('faults on PostgreSQL', () => {
       async () => {
         // Inside the lock's transaction pg_stat_activity keeps its first snapshot unless cleared.
         await terminator.query('select pg_stat_clear_snapshot()');
-        const { rows } = await terminator.query(`select query, backend_xid is not null as wrote from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`);
+        const { rows } = await terminator.query(
+          `select query, backend_xid is not null as wrote from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+        );
         return rows.some((r: { query: string; wrote: boolean }) => r.wrote && /raw_values/.test(r.query));
       },
       60_000,
@@ -107,21 +144,42 @@ describe.skipIf(!DATABASE_URL)('faults on PostgreSQL', () => {
 
     /** A logger file of `days` days a minute apart, 20 channels, never uploaded before. */
     const loggerFile = (days: number) => {
-      const start = new Date(Date.UTC(2025, 0, 1) + day * 86_400_000).toISOString().slice(0, 19).replace('T', ' ');
+      const start = new Date(Date.UTC(2025, 0, 1) + day * 86_400_000)
+        .toISOString()
+        .slice(0, 19)
+        .replace('T', ' ');
       day += days;
-      return csvFile({ start, rows: days * 1440, channels: CHANNELS, value: (r, c) => ((r * 7 + c * 13) % 1000).toFixed(2) });
+      return csvFile({
+        start,
+        rows: days * 1440,
+        channels: CHANNELS,
+        value: (r, c) => ((r * 7 + c * 13) % 1000).toFixed(2),
+      });
     };
     const send = async (fileName: string, content: Buffer | string) => {
       const { payload, headers } = multipartFile(fileName, content);
-      const response = await server.app.inject({ method: 'POST', url: uploadUrl, payload, headers: { ...headers, authorization: `Bearer ${await server.tokenFor('admin')}` } });
-      return { statusCode: response.statusCode, json: () => response.json() as { ids: string[]; errorMessages: string[] } };
+      const response = await server.app.inject({
+        method: 'POST',
+        url: uploadUrl,
+        payload,
+        headers: { ...headers, authorization: `Bearer ${await server.tokenFor('admin')}` },
+      });
+      return {
+        statusCode: response.statusCode,
+        json: () => response.json() as { ids: string[]; errorMessages: string[] },
+      };
     };
 
     /**
      * After a cut: the upload is whole or absent, never half. The answer may be an error although the file was
      * committed (the connection was lost after the commit): sending it again then says it is already imported.
      */
-    const checkAfterCut = async (before: Awaited<ReturnType<typeof ingestionState>>, response: Awaited<ReturnType<typeof send>>, fileName: string, content: string) => {
+    const checkAfterCut = async (
+      before: Awaited<ReturnType<typeof ingestionState>>,
+      response: Awaited<ReturnType<typeof send>>,
+      fileName: string,
+      content: string,
+    ) => {
       const after = await ingestionState(server.services.database, facilityId);
       expect(after).toEqual({ ...before, files: after.files, ...WHOLE });
       if (response.statusCode === 200) {
@@ -132,7 +190,11 @@ describe.skipIf(!DATABASE_URL)('faults on PostgreSQL', () => {
       expect(response.statusCode).toBe(500);
       const again = await send(fileName, content);
       expect(again.statusCode).toBe(200);
-      expect(await ingestionState(server.services.database, facilityId)).toEqual({ ...before, files: before.files + 1, ...WHOLE });
+      expect(await ingestionState(server.services.database, facilityId)).toEqual({
+        ...before,
+        files: before.files + 1,
+        ...WHOLE,
+      });
       if (after.files === before.files) {
         expect(again.json()).toEqual({ ids: [expect.any(String)], errorMessages: [] });
         return 'failed, nothing stored';
@@ -155,7 +217,13 @@ describe.skipIf(!DATABASE_URL)('faults on PostgreSQL', () => {
 
     it('cut during the second file of a zip: the first stays imported with the ship range updated, the rest is imported when the zip is sent again', async () => {
       const before = await ingestionState(server.services.database, facilityId);
-      const zip = Buffer.from(zipSync({ 'a.csv': strToU8(loggerFile(10)), 'b.csv': strToU8(loggerFile(10)), 'c.csv': strToU8(loggerFile(10)) }));
+      const zip = Buffer.from(
+        zipSync({
+          'a.csv': strToU8(loggerFile(10)),
+          'b.csv': strToU8(loggerFile(10)),
+          'c.csv': strToU8(loggerFile(10)),
+        }),
+      );
       await stopImportsAtTheirSamples();
       const pending = send('three.zip', zip);
       await importWaiting();
@@ -175,8 +243,14 @@ describe.skipIf(!DATABASE_URL)('faults on PostgreSQL', () => {
       const again = await send('three.zip', zip);
       expect(again.statusCode).toBe(200);
       expect(again.json().ids).toHaveLength(2);
-      expect(again.json().errorMessages).toEqual(expect.arrayContaining([expect.stringMatching(/^a\.csv: already imported/)]));
-      expect(await ingestionState(server.services.database, facilityId)).toEqual({ ...before, files: before.files + 3, ...WHOLE });
+      expect(again.json().errorMessages).toEqual(
+        expect.arrayContaining([expect.stringMatching(/^a\.csv: already imported/)]),
+      );
+      expect(await ingestionState(server.services.database, facilityId)).toEqual({
+        ...before,
+        files: before.files + 3,
+        ...WHOLE,
+      });
     }, 180_000);
 
     it('cut at other moments (reading, parsing, writing, answering): every upload is either whole or absent, and the server keeps serving', async () => {
@@ -187,7 +261,9 @@ describe.skipIf(!DATABASE_URL)('faults on PostgreSQL', () => {
         const pending = send(`cut-${delayMs}.csv`, content);
         await new Promise((r) => setTimeout(r, delayMs));
         await terminateConnections();
-        outcomes.push(`${delayMs} ms: ${await checkAfterCut(before, await pending, `cut-${delayMs}.csv`, content)}`);
+        outcomes.push(
+          `${delayMs} ms: ${await checkAfterCut(before, await pending, `cut-${delayMs}.csv`, content)}`,
+        );
         expect((await (await server.as('admin')).get(uploadUrl)).statusCode).toBe(200);
       }
       console.info(`uploads cut at: ${outcomes.join('; ')}`);
@@ -204,22 +280,64 @@ describe.skipIf(!DATABASE_URL)('faults on PostgreSQL', () => {
 
     /** Ownership, organization and user access of the ship, and the audit entries of the action. */
     const state = async (action: string) => {
-      const facility = await db().selectFrom('facilities').select('primary_organization_id').where('id', '=', ship).executeTakeFirstOrThrow();
-      const organizations = await db().selectFrom('organization_facility_access').select('organization_id').where('facility_id', '=', ship).orderBy('organization_id').execute();
-      const users = await db().selectFrom('user_facility_access').select('user_id').where('facility_id', '=', ship).orderBy('user_id').execute();
-      const audited = await db().selectFrom('audit_log').select('id').where('action', '=', action).where('subject', '=', ship).execute();
-      return { owner: facility.primary_organization_id, organizations: organizations.map((o) => o.organization_id), users: users.map((u) => u.user_id), audited: audited.length };
+      const facility = await db()
+        .selectFrom('facilities')
+        .select('primary_organization_id')
+        .where('id', '=', ship)
+        .executeTakeFirstOrThrow();
+      const organizations = await db()
+        .selectFrom('organization_facility_access')
+        .select('organization_id')
+        .where('facility_id', '=', ship)
+        .orderBy('organization_id')
+        .execute();
+      const users = await db()
+        .selectFrom('user_facility_access')
+        .select('user_id')
+        .where('facility_id', '=', ship)
+        .orderBy('user_id')
+        .execute();
+      const audited = await db()
+        .selectFrom('audit_log')
+        .select('id')
+        .where('action', '=', action)
+        .where('subject', '=', ship)
+        .execute();
+      return {
+        owner: facility.primary_organization_id,
+        organizations: organizations.map((o) => o.organization_id),
+        users: users.map((u) => u.user_id),
+        audited: audited.length,
+      };
     };
     type State = Awaited<ReturnType<typeof state>>;
     const restore = async (s: State, action: string) => {
-      await db().transaction().execute(async (trx) => {
-        await trx.updateTable('facilities').set({ primary_organization_id: s.owner }).where('id', '=', ship).execute();
-        await trx.deleteFrom('organization_facility_access').where('facility_id', '=', ship).execute();
-        if (s.organizations.length) await trx.insertInto('organization_facility_access').values(s.organizations.map((o) => ({ organization_id: o, facility_id: ship }))).execute();
-        await trx.deleteFrom('user_facility_access').where('facility_id', '=', ship).execute();
-        if (s.users.length) await trx.insertInto('user_facility_access').values(s.users.map((u) => ({ user_id: u, facility_id: ship }))).execute();
-        await trx.deleteFrom('audit_log').where('action', '=', action).where('subject', '=', ship).execute();
-      });
+      await db()
+        .transaction()
+        .execute(async (trx) => {
+          await trx
+            .updateTable('facilities')
+            .set({ primary_organization_id: s.owner })
+            .where('id', '=', ship)
+            .execute();
+          await trx.deleteFrom('organization_facility_access').where('facility_id', '=', ship).execute();
+          if (s.organizations.length)
+            await trx
+              .insertInto('organization_facility_access')
+              .values(s.organizations.map((o) => ({ organization_id: o, facility_id: ship })))
+              .execute();
+          await trx.deleteFrom('user_facility_access').where('facility_id', '=', ship).execute();
+          if (s.users.length)
+            await trx
+              .insertInto('user_facility_access')
+              .values(s.users.map((u) => ({ user_id: u, facility_id: ship })))
+              .execute();
+          await trx
+            .deleteFrom('audit_log')
+            .where('action', '=', action)
+            .where('subject', '=', ship)
+            .execute();
+        });
     };
     const start = async () => {
       web = spawnServer({ databaseUrl: DATABASE_URL, services: 'web', port });
@@ -230,9 +348,16 @@ describe.skipIf(!DATABASE_URL)('faults on PostgreSQL', () => {
       north = server.seed.organizationIds.north!;
       south = server.seed.organizationIds.south!;
       // The demo's North ship shared with South.
-      ship = (await db().selectFrom('organization_facility_access').select('facility_id').where('organization_id', '=', south).executeTakeFirstOrThrow()).facility_id;
+      ship = (
+        await db()
+          .selectFrom('organization_facility_access')
+          .select('facility_id')
+          .where('organization_id', '=', south)
+          .executeTakeFirstOrThrow()
+      ).facility_id;
       await start();
-      for (const username of ['admin', 'north.admin', 'north.anna', 'south.maria']) tokens[username] = await signInOverHttp(web.url!, username, password(username));
+      for (const username of ['admin', 'north.admin', 'north.anna', 'south.maria'])
+        tokens[username] = await signInOverHttp(web.url!, username, password(username));
     }, 180_000);
 
     const operations = [
@@ -240,13 +365,20 @@ describe.skipIf(!DATABASE_URL)('faults on PostgreSQL', () => {
         name: 'transfer of the ship from North to South',
         action: 'facility.transfer',
         username: 'admin',
-        send: () => call(web.url!, tokens.admin!, 'POST', `/api/organizations/${south}/${ship}/migrate-facility`),
+        send: () =>
+          call(web.url!, tokens.admin!, 'POST', `/api/organizations/${south}/${ship}/migrate-facility`),
       },
       {
         name: "North taking back South's access to the ship",
         action: 'access.organization.revoke',
         username: 'north.admin',
-        send: () => call(web.url!, tokens['north.admin']!, 'DELETE', `/api/organizations/${south}/${ship}/organization-facility-link`),
+        send: () =>
+          call(
+            web.url!,
+            tokens['north.admin']!,
+            'DELETE',
+            `/api/organizations/${south}/${ship}/organization-facility-link`,
+          ),
       },
     ];
 
@@ -254,9 +386,22 @@ describe.skipIf(!DATABASE_URL)('faults on PostgreSQL', () => {
      * Moments to kill at. A lock held by the test stops the request at a known statement: a row lock on the ship's
      * user access stops it inside its transaction, a lock on the audit log at its audit entry.
      */
-    const moments: { name: string; hold?: (client: pg.Client) => Promise<unknown>; waitingOn?: RegExp; delayMs?: number }[] = [
-      { name: 'inside the transaction', hold: (c) => c.query('select 1 from user_facility_access where facility_id = $1 for update', [ship]), waitingOn: /user_facility_access/ },
-      { name: 'at the audit entry', hold: (c) => c.query('lock table audit_log in exclusive mode'), waitingOn: /audit_log/ },
+    const moments: {
+      name: string;
+      hold?: (client: pg.Client) => Promise<unknown>;
+      waitingOn?: RegExp;
+      delayMs?: number;
+    }[] = [
+      {
+        name: 'inside the transaction',
+        hold: (c) => c.query('select 1 from user_facility_access where facility_id = $1 for update', [ship]),
+        waitingOn: /user_facility_access/,
+      },
+      {
+        name: 'at the audit entry',
+        hold: (c) => c.query('lock table audit_log in exclusive mode'),
+        waitingOn: /audit_log/,
+      },
       { name: 'right after sending', delayMs: 0 },
       { name: '30 ms after sending', delayMs: 30 },
       { name: '120 ms after sending', delayMs: 120 },
@@ -287,7 +432,12 @@ describe.skipIf(!DATABASE_URL)('faults on PostgreSQL', () => {
             if (moment.waitingOn) {
               const waitingOn = moment.waitingOn;
               await until(
-                async () => (await terminator.query(`select query from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)).rows.some((r: { query: string }) => waitingOn.test(r.query)),
+                async () =>
+                  (
+                    await terminator.query(
+                      `select query from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+                    )
+                  ).rows.some((r: { query: string }) => waitingOn.test(r.query)),
                 30_000,
                 `the request to reach ${moment.name}`,
               );
@@ -298,17 +448,30 @@ describe.skipIf(!DATABASE_URL)('faults on PostgreSQL', () => {
             await pending;
             // A backend waiting on a lock notices its client is gone only when it next talks to it: end it, as the
             // database does once it does.
-            if (moment.hold) await terminator.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`);
+            if (moment.hold)
+              await terminator.query(
+                `select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+              );
           } finally {
             await holder.end();
           }
           await start();
           const after = await state(operation.action);
-          const outcome = JSON.stringify(after) === JSON.stringify(initial) ? 'nothing' : JSON.stringify(after) === JSON.stringify(done) ? 'all' : 'half';
+          const outcome =
+            JSON.stringify(after) === JSON.stringify(initial)
+              ? 'nothing'
+              : JSON.stringify(after) === JSON.stringify(done)
+                ? 'all'
+                : 'half';
           outcomes.push(`${moment.name}: ${outcome}`);
-          expect(after, `killed ${moment.name}`).toSatisfy((s: State) => JSON.stringify(s) === JSON.stringify(initial) || JSON.stringify(s) === JSON.stringify(done));
+          expect(after, `killed ${moment.name}`).toSatisfy(
+            (s: State) =>
+              JSON.stringify(s) === JSON.stringify(initial) || JSON.stringify(s) === JSON.stringify(done),
+          );
           // The restarted server answers by the stored state: North's user sees the ship exactly when North still has it.
-          const ships = (await call(web.url!, tokens['north.anna']!, 'GET', '/api/facilities')).json as { id: string }[];
+          const ships = (await call(web.url!, tokens['north.anna']!, 'GET', '/api/facilities')).json as {
+            id: string;
+          }[];
           expect(ships.some((s) => s.id === ship)).toBe(after.owner === north);
           await restore(initial, operation.action);
         }
@@ -345,8 +508,16 @@ describe.skipIf(!!DATABASE_URL)('the disk under the embedded database fills up (
     }
     const filler = path.join(disk.dir, 'filler');
     try {
-      const config = loadConfig({ PUBLIC_URL, DATA_DIR: disk.dir, LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv, []);
-      const content = csvFile({ start: '2025-02-01 00:00:00', rows: 20 * 1440, channels: CHANNELS, value: (r, c) => ((r * 7 + c * 13) % 1000).toFixed(2) });
+      const config = loadConfig(
+        { PUBLIC_URL, DATA_DIR: disk.dir, LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv,
+        [],
+      );
+      const content = csvFile({
+        start: '2025-02-01 00:00:00',
+        rows: 20 * 1440,
+        channels: CHANNELS,
+        value: (r, c) => ((r * 7 + c * 13) % 1000).toFixed(2),
+      });
       let facilityId: string;
       let uploadUrl: string;
       let before: Awaited<ReturnType<typeof ingestionState>>;
@@ -360,12 +531,32 @@ describe.skipIf(!!DATABASE_URL)('the disk under the embedded database fills up (
           method: 'POST',
           url: `/api/algorithm/facility/${facilityId}/datasource`,
           headers,
-          payload: { name: 'Logger', dataSourceReaderId: 'delimited-text', dataSourceReaderConfiguration: CSV_CONFIGURATION, measureFrequencyInSeconds: 60, utcTimezoneOffsetInMinutes: 0, note: '', isPrimary: true },
+          payload: {
+            name: 'Logger',
+            dataSourceReaderId: 'delimited-text',
+            dataSourceReaderConfiguration: CSV_CONFIGURATION,
+            measureFrequencyInSeconds: 60,
+            utcTimezoneOffsetInMinutes: 0,
+            note: '',
+            isPrimary: true,
+          },
         });
         expect(created.statusCode).toBe(201);
         uploadUrl = `/api/algorithm/facilitydatasource/${created.json().id}/file`;
-        const small = multipartFile('small.csv', csvFile({ start: '2025-01-01 00:00:00', rows: 1440, channels: CHANNELS }));
-        expect((await server.app.inject({ method: 'POST', url: uploadUrl, payload: small.payload, headers: { ...small.headers, ...headers } })).statusCode).toBe(200);
+        const small = multipartFile(
+          'small.csv',
+          csvFile({ start: '2025-01-01 00:00:00', rows: 1440, channels: CHANNELS }),
+        );
+        expect(
+          (
+            await server.app.inject({
+              method: 'POST',
+              url: uploadUrl,
+              payload: small.payload,
+              headers: { ...small.headers, ...headers },
+            })
+          ).statusCode,
+        ).toBe(200);
         before = await ingestionState(server.services.database, facilityId);
         expect(before).toEqual({ ...WHOLE, files: 1 });
 
@@ -373,11 +564,20 @@ describe.skipIf(!!DATABASE_URL)('the disk under the embedded database fills up (
         const free = fs.statfsSync(disk.dir);
         fs.writeFileSync(filler, Buffer.alloc(Math.max(0, free.bavail * free.bsize - 2 * 1024 * 1024)));
         const { payload, headers: multipart } = multipartFile('big.csv', content);
-        const response = await server.app.inject({ method: 'POST', url: uploadUrl, payload, headers: { ...multipart, ...headers } });
+        const response = await server.app.inject({
+          method: 'POST',
+          url: uploadUrl,
+          payload,
+          headers: { ...multipart, ...headers },
+        });
         expect(response.statusCode).toBeGreaterThanOrEqual(500);
         const list = await server.app.inject({ method: 'GET', url: uploadUrl, headers });
-        console.info(`disk full: the upload was answered ${response.statusCode} ${response.body.slice(0, 200)}; the file list then ${list.statusCode}`);
-        await server.close().catch((error: Error) => console.info(`closing after the disk filled: ${error.message}`));
+        console.info(
+          `disk full: the upload was answered ${response.statusCode} ${response.body.slice(0, 200)}; the file list then ${list.statusCode}`,
+        );
+        await server
+          .close()
+          .catch((error: Error) => console.info(`closing after the disk filled: ${error.message}`));
       }
       fs.rmSync(filler);
 
@@ -387,7 +587,12 @@ describe.skipIf(!!DATABASE_URL)('the disk under the embedded database fills up (
         expect(await ingestionState(database, facilityId)).toEqual(before);
         const token = await signIn(server.app, 'admin', password('admin'));
         const { payload, headers } = multipartFile('big.csv', content);
-        const response = await server.app.inject({ method: 'POST', url: uploadUrl, payload, headers: { ...headers, authorization: `Bearer ${token}` } });
+        const response = await server.app.inject({
+          method: 'POST',
+          url: uploadUrl,
+          payload,
+          headers: { ...headers, authorization: `Bearer ${token}` },
+        });
         expect(response.statusCode).toBe(200);
         expect(response.json()).toEqual({ ids: [expect.any(String)], errorMessages: [] });
         expect(await ingestionState(database, facilityId)).toEqual({ ...before, files: 2 });

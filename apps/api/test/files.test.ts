@@ -22,11 +22,17 @@ function markEncrypted(zip: Uint8Array): Buffer {
 }
 
 const facility = async () => {
-  const ships = (await (await server.as('admin')).get('/api/facilities')).json() as { id: string; dataTimeStampMin: string | null; dataTimeStampMax: string | null; dataCoverage: number | null }[];
+  const ships = (await (await server.as('admin')).get('/api/facilities')).json() as {
+    id: string;
+    dataTimeStampMin: string | null;
+    dataTimeStampMax: string | null;
+    dataCoverage: number | null;
+  }[];
   return ships.find((s) => s.id === facilityId)!;
 };
 
-const upload = (fileName: string, content: Buffer | string, username = 'admin') => sendFile(server, username, 'POST', uploadUrl, fileName, content);
+const upload = (fileName: string, content: Buffer | string, username = 'admin') =>
+  sendFile(server, username, 'POST', uploadUrl, fileName, content);
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -45,13 +51,30 @@ describe('upload and storage', () => {
     expect(response.json()).toEqual({ ids: [expect.any(String)], errorMessages: [] });
     const files = (await (await server.as('admin')).get(uploadUrl)).json();
     // Local clock 01:00 at UTC+60 min is 00:00 UTC.
-    expect(files).toEqual([expect.objectContaining({ fileName: 'day1.csv', timeStampMin: '2026-03-01T00:00:00.000Z', timeStampMax: '2026-03-01T01:59:00.000Z', rowCount: 120 })]);
+    expect(files).toEqual([
+      expect.objectContaining({
+        fileName: 'day1.csv',
+        timeStampMin: '2026-03-01T00:00:00.000Z',
+        timeStampMax: '2026-03-01T01:59:00.000Z',
+        rowCount: 120,
+      }),
+    ]);
     const ship = await facility();
-    expect(ship).toMatchObject({ dataTimeStampMin: '2026-03-01T00:00:00.000Z', dataTimeStampMax: '2026-03-01T01:59:00.000Z', dataCoverage: 100 });
+    expect(ship).toMatchObject({
+      dataTimeStampMin: '2026-03-01T00:00:00.000Z',
+      dataTimeStampMax: '2026-03-01T01:59:00.000Z',
+      dataCoverage: 100,
+    });
 
-    const [samples] = await readRawSamples(server.services.database.db, facilityId, { from: new Date('2026-03-01T00:30:00Z'), to: new Date('2026-03-01T00:31:00Z') });
+    const [samples] = await readRawSamples(server.services.database.db, facilityId, {
+      from: new Date('2026-03-01T00:30:00Z'),
+      to: new Date('2026-03-01T00:31:00Z'),
+    });
     expect(samples!.dataSourceId).toBe(dataSourceId);
-    expect([...samples!.timestamps]).toEqual([Date.parse('2026-03-01T00:30:00Z'), Date.parse('2026-03-01T00:31:00Z')]);
+    expect([...samples!.timestamps]).toEqual([
+      Date.parse('2026-03-01T00:30:00Z'),
+      Date.parse('2026-03-01T00:31:00Z'),
+    ]);
     expect(Object.keys(samples!.columns).sort()).toEqual(['CO2', 'Flow', 'SO2']);
     expect([...samples!.columns.CO2!]).toEqual([30.1, 31.1]);
   });
@@ -60,7 +83,9 @@ describe('upload and storage', () => {
     const before = await ingestionCounts(server);
     const response = await upload('day1-again.csv', csvFile({ start: '2026-03-01 01:00:00', rows: 120 }));
     expect(response.json().ids).toEqual([]);
-    expect(response.json().errorMessages).toEqual([expect.stringMatching(/^day1-again\.csv: already imported on \d{4}\.\d{2}\.\d{2} \d{2}:\d{2}$/)]);
+    expect(response.json().errorMessages).toEqual([
+      expect.stringMatching(/^day1-again\.csv: already imported on \d{4}\.\d{2}\.\d{2} \d{2}:\d{2}$/),
+    ]);
     expect(await ingestionCounts(server)).toEqual(before);
   });
 
@@ -75,15 +100,28 @@ describe('upload and storage', () => {
     const ship = await facility();
     expect(ship.dataTimeStampMax).toBe('2026-03-03T00:59:00.000Z');
     // 180 samples present of the 2 days + 1 hour expected at one a minute.
-    const expected = Math.floor((Date.parse('2026-03-03T00:59:00Z') - Date.parse('2026-03-01T00:00:00Z')) / 60_000) + 1;
+    const expected =
+      Math.floor((Date.parse('2026-03-03T00:59:00Z') - Date.parse('2026-03-01T00:00:00Z')) / 60_000) + 1;
     expect(ship.dataCoverage).toBeCloseTo(Math.round((180 / expected) * 1000) / 10, 5);
   });
 
   it('parses large files sent at once in the worker thread, one after the other in its reused memory, each stored exactly', async () => {
     // Different shapes (rows, channels, decimals), so a file read in the memory of the one before would show.
     const files = [
-      { name: 'big-a.csv', start: '2026-07-01 00:00:00', rows: 45_000, channels: Array.from({ length: 8 }, (_, i) => `A${i}`), value: (r: number, c: number) => ((r * 3 + c * 17) % 5000 / 100).toFixed(2) },
-      { name: 'big-b.csv', start: '2026-09-01 00:00:00', rows: 30_000, channels: Array.from({ length: 14 }, (_, i) => `B${i}`), value: (r: number, c: number) => String((r * 11 + c) % 700) },
+      {
+        name: 'big-a.csv',
+        start: '2026-07-01 00:00:00',
+        rows: 45_000,
+        channels: Array.from({ length: 8 }, (_, i) => `A${i}`),
+        value: (r: number, c: number) => (((r * 3 + c * 17) % 5000) / 100).toFixed(2),
+      },
+      {
+        name: 'big-b.csv',
+        start: '2026-09-01 00:00:00',
+        rows: 30_000,
+        channels: Array.from({ length: 14 }, (_, i) => `B${i}`),
+        value: (r: number, c: number) => String((r * 11 + c) % 700),
+      },
     ];
     const contents = files.map((f) => csvFile(f));
     for (const content of contents) expect(content.length).toBeGreaterThan(OFF_THREAD_MIN_BYTES);
@@ -91,49 +129,81 @@ describe('upload and storage', () => {
     for (const [i, f] of files.entries()) {
       expect(responses[i]!.json()).toEqual({ ids: [expect.any(String)], errorMessages: [] });
       const start = Date.parse(`${f.start.replace(' ', 'T')}Z`);
-      const [samples] = await readRawSamples(server.services.database.db, facilityId, { from: new Date(start - 86_400_000), to: new Date(start + f.rows * 60_000 + 86_400_000), channels: f.channels });
+      const [samples] = await readRawSamples(server.services.database.db, facilityId, {
+        from: new Date(start - 86_400_000),
+        to: new Date(start + f.rows * 60_000 + 86_400_000),
+        channels: f.channels,
+      });
       expect(samples!.timestamps.length).toBe(f.rows);
       for (const [c, name] of f.channels.entries()) {
         const column = samples!.columns[name]!;
-        for (let r = 0; r < f.rows; r += 997) expect(column[r], `${f.name} ${name} row ${r}`).toBe(Number(f.value(r, c)));
+        for (let r = 0; r < f.rows; r += 997)
+          expect(column[r], `${f.name} ${name} row ${r}`).toBe(Number(f.value(r, c)));
         expect(column[f.rows - 1]).toBe(Number(f.value(f.rows - 1, c)));
       }
     }
-    for (const response of responses) expect((await (await server.as('admin')).delete(`${uploadUrl}/${response.json().ids[0]}?deleteData=true`)).statusCode).toBe(204);
+    for (const response of responses)
+      expect(
+        (await (await server.as('admin')).delete(`${uploadUrl}/${response.json().ids[0]}?deleteData=true`))
+          .statusCode,
+      ).toBe(204);
   });
 
   it('reads a file of 8 MB or more in two halves at once, by both workers, and stores exactly what it holds; a bad row in the second half is named', async () => {
     const channels = Array.from({ length: 10 }, (_, i) => `H${i}`);
-    const value = (r: number, c: number) => (r > 70_000 && c === 3 ? ((r * 13) % 9000) / 1000 : ((r * 7 + c * 13) % 1000) / 10).toFixed(r > 70_000 && c === 3 ? 3 : 1);
+    const value = (r: number, c: number) =>
+      (r > 70_000 && c === 3 ? ((r * 13) % 9000) / 1000 : ((r * 7 + c * 13) % 1000) / 10).toFixed(
+        r > 70_000 && c === 3 ? 3 : 1,
+      );
     const content = csvFile({ start: '2026-10-01 00:00:00', rows: 130_000, channels, value });
     expect(content.length).toBeGreaterThan(TWO_PARTS_MIN_BYTES);
     const response = await upload('halves.csv', content);
     expect(response.json()).toEqual({ ids: [expect.any(String)], errorMessages: [] });
     // The data source's clock runs an hour ahead of UTC.
     const start = Date.parse('2026-09-30T23:00:00Z');
-    const [samples] = await readRawSamples(server.services.database.db, facilityId, { from: new Date(start - 86_400_000), to: new Date(start + 131_000 * 60_000), channels });
+    const [samples] = await readRawSamples(server.services.database.db, facilityId, {
+      from: new Date(start - 86_400_000),
+      to: new Date(start + 131_000 * 60_000),
+      channels,
+    });
     expect(samples!.timestamps.length).toBe(130_000);
     expect(samples!.timestamps[129_999]).toBe(start + 129_999 * 60_000);
     for (const [c, name] of channels.entries()) {
-      for (let r = 0; r < 130_000; r += 1_999) expect(samples!.columns[name]![r], `${name} row ${r}`).toBe(Number(value(r, c)));
+      for (let r = 0; r < 130_000; r += 1_999)
+        expect(samples!.columns[name]![r], `${name} row ${r}`).toBe(Number(value(r, c)));
     }
-    expect((await (await server.as('admin')).delete(`${uploadUrl}/${response.json().ids[0]}?deleteData=true`)).statusCode).toBe(204);
+    expect(
+      (await (await server.as('admin')).delete(`${uploadUrl}/${response.json().ids[0]}?deleteData=true`))
+        .statusCode,
+    ).toBe(204);
 
     const lines = content.split('\n');
     lines[120_001] = lines[120_001]!.split(',').slice(0, 5).join(',');
     const before = await ingestionCounts(server);
     const broken = await upload('halves-broken.csv', lines.join('\n'));
-    expect(broken.json()).toEqual({ ids: [], errorMessages: ['halves-broken.csv: Row 120002 has 5 values, but the header (row 1) has 11 columns.'] });
+    expect(broken.json()).toEqual({
+      ids: [],
+      errorMessages: ['halves-broken.csv: Row 120002 has 5 values, but the header (row 1) has 11 columns.'],
+    });
     expect(await ingestionCounts(server)).toEqual(before);
   });
 
   it('parses a large file in the worker thread and stores exactly what it holds', async () => {
     const channels = Array.from({ length: 10 }, (_, i) => `Ch${i}`);
-    const content = csvFile({ start: '2026-05-01 01:00:00', rows: 40_000, channels, value: (r, c) => ((r * 7 + c * 13) % 1000 / 10).toFixed(1) });
+    const content = csvFile({
+      start: '2026-05-01 01:00:00',
+      rows: 40_000,
+      channels,
+      value: (r, c) => (((r * 7 + c * 13) % 1000) / 10).toFixed(1),
+    });
     expect(content.length).toBeGreaterThan(OFF_THREAD_MIN_BYTES);
     const response = await upload('large.csv', content);
     expect(response.json()).toEqual({ ids: [expect.any(String)], errorMessages: [] });
-    const [samples] = await readRawSamples(server.services.database.db, facilityId, { from: new Date('2026-05-01T00:00:00Z'), to: new Date('2026-06-01T00:00:00Z'), channels: ['Ch3'] });
+    const [samples] = await readRawSamples(server.services.database.db, facilityId, {
+      from: new Date('2026-05-01T00:00:00Z'),
+      to: new Date('2026-06-01T00:00:00Z'),
+      channels: ['Ch3'],
+    });
     expect(samples!.timestamps.length).toBe(40_000);
     expect(samples!.timestamps[39_999]).toBe(Date.parse('2026-05-01T00:00:00Z') + 39_999 * 60_000);
     expect([...samples!.columns.Ch3!.subarray(0, 3)]).toEqual([3.9, 4.6, 5.3]);
@@ -142,7 +212,10 @@ describe('upload and storage', () => {
     const { originals } = server.services.database;
     expect((await originals.read(server.services.database.db, key))?.toString()).toBe(content);
     // Deleted with its data, the ship's range is as before (the later tests count the samples).
-    expect((await (await server.as('admin')).delete(`${uploadUrl}/${response.json().ids[0]}?deleteData=true`)).statusCode).toBe(204);
+    expect(
+      (await (await server.as('admin')).delete(`${uploadUrl}/${response.json().ids[0]}?deleteData=true`))
+        .statusCode,
+    ).toBe(204);
     expect((await facility()).dataTimeStampMax).toBe('2026-03-03T00:59:00.000Z');
     // The original went with it.
     expect(await originals.read(server.services.database.db, key)).toBeNull();
@@ -150,9 +223,18 @@ describe('upload and storage', () => {
   });
 
   it('merges the files of a data source in time order when reading raw samples', async () => {
-    const [samples] = await readRawSamples(server.services.database.db, facilityId, { from: new Date('2026-03-01T01:58:00Z'), to: new Date('2026-03-03T00:01:00Z'), channels: ['SO2'] });
+    const [samples] = await readRawSamples(server.services.database.db, facilityId, {
+      from: new Date('2026-03-01T01:58:00Z'),
+      to: new Date('2026-03-03T00:01:00Z'),
+      channels: ['SO2'],
+    });
     expect(samples!.timestamps.length).toBe(4);
-    expect([...samples!.timestamps].map((t) => new Date(t).toISOString())).toEqual(['2026-03-01T01:58:00.000Z', '2026-03-01T01:59:00.000Z', '2026-03-03T00:00:00.000Z', '2026-03-03T00:01:00.000Z']);
+    expect([...samples!.timestamps].map((t) => new Date(t).toISOString())).toEqual([
+      '2026-03-01T01:58:00.000Z',
+      '2026-03-01T01:59:00.000Z',
+      '2026-03-03T00:00:00.000Z',
+      '2026-03-03T00:01:00.000Z',
+    ]);
     expect(Object.keys(samples!.columns)).toEqual(['SO2']);
   });
 });
@@ -163,18 +245,80 @@ describe('bad input: a clear message, nothing half-imported, the server keeps ru
     ['wrong extension', 'data.pdf', 'x', /file type \.pdf is not accepted/],
     ['empty file', 'empty.csv', '', /empty\.csv: The file is empty/],
     ['header only', 'header.csv', header, /header\.csv: The file has a header but no data rows/],
-    ['unparseable timestamps', 'times.csv', `${header}yesterday noon,1,2\n`, /times\.csv: Row 2: timestamp 'yesterday noon' does not match the format/],
-    ['duplicate timestamps', 'dupes.csv', `${header}2026-04-01 00:00:00,1,2\n2026-04-01 00:00:00,1,2\n`, /dupes\.csv: Rows 2 and 3 have the same timestamp/],
-    ['non-numeric cells in a numeric channel', 'text.csv', `${header}2026-04-01 00:00:00,1,2\n2026-04-01 00:01:00,ERR,2\n2026-04-01 00:02:00,3,2\n`, /text\.csv: Row 3, column 'SO2': 'ERR' is not a number/],
-    ['mixed row lengths', 'rows.csv', `${header}2026-04-01 00:00:00,1,2\n2026-04-01 00:01:00,1,2,3,4\n`, /rows\.csv: Row 3 has more values than the 3 columns/],
-    ['a 10 MB line', 'long.csv', `${header}2026-04-01 00:00:00,${'1'.repeat(10 * 1024 * 1024)},2\n`, /long\.csv: Row 2 is 10,485,[0-9]+ bytes long; a row may hold at most/],
-    ['5,000 columns', 'wide.csv', `Timestamp,${Array.from({ length: 5000 }, (_, i) => `C${i}`).join(',')}\n`, /wide\.csv: The header has more than 2,000 columns; a file may have at most 2,000/],
-    ['zip with ../ in an entry name', 'slip.zip', Buffer.from(zipSync({ '../evil.csv': strToU8(csvFile({ start: '2026-04-01 00:00:00', rows: 2 })) })), /\.\.\/evil\.csv: the path leads outside the archive/],
-    ['zip with an absolute entry name', 'abs.zip', Buffer.from(zipSync({ '/etc/evil.csv': strToU8(csvFile({ start: '2026-04-01 00:00:00', rows: 2 })) })), /absolute paths are not accepted/],
-    ['zip bomb', 'bomb.zip', Buffer.from(zipSync({ 'zeros.csv': new Uint8Array(30 * 1024 * 1024) }, { level: 9 })), /zeros\.csv: it is compressed [\d,]+:1, more than the 400:1 accepted; it looks like a zip bomb/],
-    ['encrypted entry', 'secret.zip', markEncrypted(zipSync({ 'secret.csv': strToU8(csvFile({ start: '2026-04-01 00:00:00', rows: 2 })) })), /secret\.csv: the file is encrypted/],
-    ['truncated zip', 'broken.zip', Buffer.from(zipSync({ 'a.csv': strToU8(csvFile({ start: '2026-04-01 00:00:00', rows: 50 })) })).subarray(0, 200), /broken\.zip is damaged or incomplete/],
-    ['zip inside zip', 'nested.zip', Buffer.from(zipSync({ 'inner.zip': zipSync({ 'a.csv': strToU8('x') }) })), /inner\.zip: zip inside zip is not accepted/],
+    [
+      'unparseable timestamps',
+      'times.csv',
+      `${header}yesterday noon,1,2\n`,
+      /times\.csv: Row 2: timestamp 'yesterday noon' does not match the format/,
+    ],
+    [
+      'duplicate timestamps',
+      'dupes.csv',
+      `${header}2026-04-01 00:00:00,1,2\n2026-04-01 00:00:00,1,2\n`,
+      /dupes\.csv: Rows 2 and 3 have the same timestamp/,
+    ],
+    [
+      'non-numeric cells in a numeric channel',
+      'text.csv',
+      `${header}2026-04-01 00:00:00,1,2\n2026-04-01 00:01:00,ERR,2\n2026-04-01 00:02:00,3,2\n`,
+      /text\.csv: Row 3, column 'SO2': 'ERR' is not a number/,
+    ],
+    [
+      'mixed row lengths',
+      'rows.csv',
+      `${header}2026-04-01 00:00:00,1,2\n2026-04-01 00:01:00,1,2,3,4\n`,
+      /rows\.csv: Row 3 has more values than the 3 columns/,
+    ],
+    [
+      'a 10 MB line',
+      'long.csv',
+      `${header}2026-04-01 00:00:00,${'1'.repeat(10 * 1024 * 1024)},2\n`,
+      /long\.csv: Row 2 is 10,485,[0-9]+ bytes long; a row may hold at most/,
+    ],
+    [
+      '5,000 columns',
+      'wide.csv',
+      `Timestamp,${Array.from({ length: 5000 }, (_, i) => `C${i}`).join(',')}\n`,
+      /wide\.csv: The header has more than 2,000 columns; a file may have at most 2,000/,
+    ],
+    [
+      'zip with ../ in an entry name',
+      'slip.zip',
+      Buffer.from(zipSync({ '../evil.csv': strToU8(csvFile({ start: '2026-04-01 00:00:00', rows: 2 })) })),
+      /\.\.\/evil\.csv: the path leads outside the archive/,
+    ],
+    [
+      'zip with an absolute entry name',
+      'abs.zip',
+      Buffer.from(zipSync({ '/etc/evil.csv': strToU8(csvFile({ start: '2026-04-01 00:00:00', rows: 2 })) })),
+      /absolute paths are not accepted/,
+    ],
+    [
+      'zip bomb',
+      'bomb.zip',
+      Buffer.from(zipSync({ 'zeros.csv': new Uint8Array(30 * 1024 * 1024) }, { level: 9 })),
+      /zeros\.csv: it is compressed [\d,]+:1, more than the 400:1 accepted; it looks like a zip bomb/,
+    ],
+    [
+      'encrypted entry',
+      'secret.zip',
+      markEncrypted(zipSync({ 'secret.csv': strToU8(csvFile({ start: '2026-04-01 00:00:00', rows: 2 })) })),
+      /secret\.csv: the file is encrypted/,
+    ],
+    [
+      'truncated zip',
+      'broken.zip',
+      Buffer.from(
+        zipSync({ 'a.csv': strToU8(csvFile({ start: '2026-04-01 00:00:00', rows: 50 })) }),
+      ).subarray(0, 200),
+      /broken\.zip is damaged or incomplete/,
+    ],
+    [
+      'zip inside zip',
+      'nested.zip',
+      Buffer.from(zipSync({ 'inner.zip': zipSync({ 'a.csv': strToU8('x') }) })),
+      /inner\.zip: zip inside zip is not accepted/,
+    ],
   ];
 
   it.each(cases)('%s', async (_name, fileName, content, message) => {
@@ -193,7 +337,9 @@ describe('bad input: a clear message, nothing half-imported, the server keeps ru
     const before = await ingestionCounts(server);
     const response = await upload('late-error.csv', content);
     expect(response.json().ids).toEqual([]);
-    expect(response.json().errorMessages).toEqual([expect.stringMatching(/^late-error\.csv: Row 60,?002, column 'Flow': 'x' is not a number/)]);
+    expect(response.json().errorMessages).toEqual([
+      expect.stringMatching(/^late-error\.csv: Row 60,?002, column 'Flow': 'x' is not a number/),
+    ]);
     expect(await ingestionCounts(server)).toEqual(before);
   });
 
@@ -203,7 +349,10 @@ describe('bad input: a clear message, nothing half-imported, the server keeps ru
     server.services.config.UPLOAD_MAX_BYTES = 64 * 1024;
     try {
       const response = await upload('big.csv', csvFile({ start: '2026-05-01 00:00:00', rows: 3000 }));
-      expect(response.json()).toEqual({ ids: [], errorMessages: ['The upload is larger than 66 kB, the most accepted at once.'] });
+      expect(response.json()).toEqual({
+        ids: [],
+        errorMessages: ['The upload is larger than 66 kB, the most accepted at once.'],
+      });
     } finally {
       server.services.config.UPLOAD_MAX_BYTES = limit;
     }
@@ -216,7 +365,9 @@ describe('bad input: a clear message, nothing half-imported, the server keeps ru
     const [a, b] = await Promise.all([upload('twin-a.csv', content), upload('twin-b.csv', content)]);
     const answers = [a.json(), b.json()];
     expect(answers.flatMap((r) => r.ids)).toHaveLength(1);
-    expect(answers.flatMap((r) => r.errorMessages)).toEqual([expect.stringMatching(/^twin-[ab]\.csv: already imported on /)]);
+    expect(answers.flatMap((r) => r.errorMessages)).toEqual([
+      expect.stringMatching(/^twin-[ab]\.csv: already imported on /),
+    ]);
     const after = await ingestionCounts(server);
     expect(after.files).toBe(before.files + 1);
     expect(after.values).toBe(before.values + 3);
@@ -228,13 +379,19 @@ describe('who may upload and delete', () => {
     const files = (await (await server.as('admin')).get(uploadUrl)).json() as { id: string }[];
     const maria = await server.as('south.maria');
     expect((await maria.get(uploadUrl)).statusCode).toBe(404);
-    expect((await upload('x.csv', csvFile({ start: '2026-07-01 00:00:00', rows: 2 }), 'south.maria')).statusCode).toBe(404);
+    expect(
+      (await upload('x.csv', csvFile({ start: '2026-07-01 00:00:00', rows: 2 }), 'south.maria')).statusCode,
+    ).toBe(404);
     expect((await maria.delete(`${uploadUrl}/${files[0]!.id}?deleteData=true`)).statusCode).toBe(404);
     expect((await (await server.as('admin')).get(uploadUrl)).json()).toHaveLength(files.length);
   });
 
   it('lets a User of the ship upload, but not configure its data sources', async () => {
-    const response = await upload('anna.csv', csvFile({ start: '2026-02-27 00:00:00', rows: 10 }), 'north.anna');
+    const response = await upload(
+      'anna.csv',
+      csvFile({ start: '2026-02-27 00:00:00', rows: 10 }),
+      'north.anna',
+    );
     expect(response.json().ids).toHaveLength(1);
     const anna = await server.as('north.anna');
     const put = await anna.put(`/api/algorithm/facility/${facilityId}/datasource/${dataSourceId}`, {
@@ -257,7 +414,9 @@ describe('who may upload and delete', () => {
     expect(before.dataTimeStampMin).toBe('2026-02-26T23:00:00.000Z');
 
     expect((await admin.delete(`${uploadUrl}/${latest.id}`)).statusCode).toBe(204);
-    expect(((await admin.get(uploadUrl)).json() as { id: string }[]).map((f) => f.id)).not.toContain(latest.id);
+    expect(((await admin.get(uploadUrl)).json() as { id: string }[]).map((f) => f.id)).not.toContain(
+      latest.id,
+    );
     expect((await facility()).dataTimeStampMax).toBe(before.dataTimeStampMax);
 
     const counts = await ingestionCounts(server);
@@ -265,9 +424,15 @@ describe('who may upload and delete', () => {
     const after = await facility();
     expect(after.dataTimeStampMin).toBe('2026-03-01T00:00:00.000Z');
     // The twin file is off the list but its 500 samples still count; anna.csv's 10 are gone.
-    const expected = Math.floor((Date.parse(after.dataTimeStampMax!) - Date.parse(after.dataTimeStampMin!)) / 60_000) + 1;
+    const expected =
+      Math.floor((Date.parse(after.dataTimeStampMax!) - Date.parse(after.dataTimeStampMin!)) / 60_000) + 1;
     expect(after.dataCoverage).toBeCloseTo(Math.round(((120 + 60 + 500) / expected) * 1000) / 10, 5);
-    expect(await ingestionCounts(server)).toEqual({ files: counts.files - 1, originals: counts.originals - 1, timestamps: counts.timestamps - 1, values: counts.values - 3 });
+    expect(await ingestionCounts(server)).toEqual({
+      files: counts.files - 1,
+      originals: counts.originals - 1,
+      timestamps: counts.timestamps - 1,
+      values: counts.values - 3,
+    });
     expect((await admin.delete(`${uploadUrl}/${earliest.id}?deleteData=true`)).statusCode).toBe(404);
   });
 });

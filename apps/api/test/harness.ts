@@ -14,15 +14,22 @@ import { startJobs, type Queue } from '../src/jobs';
 export interface TestServer extends Server {
   seed: SeedResult;
   tokenFor(username: string): Promise<string>;
-  as(username: string): Promise<{ get: Requester; post: Requester; put: Requester; patch: Requester; delete: Requester }>;
+  as(
+    username: string,
+  ): Promise<{ get: Requester; post: Requester; put: Requester; patch: Requester; delete: Requester }>;
 }
-type Requester = (url: string, body?: unknown) => Promise<{ statusCode: number; json: () => any; body: string; headers: Record<string, unknown> }>;
+type Requester = (
+  url: string,
+  body?: unknown,
+) => Promise<{ statusCode: number; json: () => any; body: string; headers: Record<string, unknown> }>;
 
 export const PUBLIC_URL = 'http://localhost:18080';
 
 export async function resetPostgres(url: string): Promise<void> {
   const database = await openDatabase({ databaseUrl: url, dataDir: 'memory://', poolSize: 1 });
-  await sql`DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public; DROP SCHEMA IF EXISTS pgboss CASCADE;`.execute(database.db);
+  await sql`DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public; DROP SCHEMA IF EXISTS pgboss CASCADE;`.execute(
+    database.db,
+  );
   await database.close();
 }
 
@@ -30,10 +37,20 @@ export async function resetPostgres(url: string): Promise<void> {
  * `jobs`: 'send' (default) starts the queue so routes can enqueue, as every production process does; 'work' also
  * runs the workers in this process (fast polling); 'none' starts no queue (the test starts its own).
  */
-export async function startTestServer(options: { seed?: boolean; database?: DatabaseHandle; jobs?: 'send' | 'work' | 'none' } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: { seed?: boolean; database?: DatabaseHandle; jobs?: 'send' | 'work' | 'none' } = {},
+): Promise<TestServer> {
   const databaseUrl = process.env.DATABASE_URL;
   if (databaseUrl && !options.database) await resetPostgres(databaseUrl);
-  const config = loadConfig({ PUBLIC_URL, DATA_DIR: 'memory://', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv, []);
+  const config = loadConfig(
+    {
+      PUBLIC_URL,
+      DATA_DIR: 'memory://',
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      LOG_LEVEL: 'silent',
+    } as NodeJS.ProcessEnv,
+    [],
+  );
   config.dataDir = 'memory://';
   const server = await createServer(config, { webDist: null, database: options.database });
   const jobs = options.jobs ?? 'send';
@@ -41,14 +58,22 @@ export async function startTestServer(options: { seed?: boolean; database?: Data
   if (jobs !== 'none') {
     queue = await startJobs(server.services, {
       work: jobs === 'work',
-      tuning: { QUEUE_POLLING_SECONDS: 0.5, QUEUE_RETRY_DELAY_SECONDS: 1, QUEUE_HEARTBEAT_SECONDS: 10, QUEUE_SUPERVISE_SECONDS: 2 },
+      tuning: {
+        QUEUE_POLLING_SECONDS: 0.5,
+        QUEUE_RETRY_DELAY_SECONDS: 1,
+        QUEUE_HEARTBEAT_SECONDS: 10,
+        QUEUE_SUPERVISE_SECONDS: 2,
+      },
     });
   }
   const close = async () => {
     await queue?.stop();
     await server.close();
   };
-  const seed = options.seed === false ? { created: false, organizationIds: {}, facilityIds: {}, userIds: {} } : await seedPlatform(server.services.database.db);
+  const seed =
+    options.seed === false
+      ? { created: false, organizationIds: {}, facilityIds: {}, userIds: {} }
+      : await seedPlatform(server.services.database.db);
   const tokens = new Map<string, string>();
   const tokenFor = async (username: string) => {
     const cached = tokens.get(username);
@@ -63,10 +88,26 @@ export async function startTestServer(options: { seed?: boolean; database?: Data
     const make =
       (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'): Requester =>
       async (url, body) => {
-        const response = await server.app.inject({ method, url, headers: { authorization: `Bearer ${token}` }, ...(body !== undefined ? { payload: body as object } : {}) });
-        return { statusCode: response.statusCode, json: () => response.json(), body: response.body, headers: response.headers };
+        const response = await server.app.inject({
+          method,
+          url,
+          headers: { authorization: `Bearer ${token}` },
+          ...(body !== undefined ? { payload: body as object } : {}),
+        });
+        return {
+          statusCode: response.statusCode,
+          json: () => response.json(),
+          body: response.body,
+          headers: response.headers,
+        };
       };
-    return { get: make('GET'), post: make('POST'), put: make('PUT'), patch: make('PATCH'), delete: make('DELETE') };
+    return {
+      get: make('GET'),
+      post: make('POST'),
+      put: make('PUT'),
+      patch: make('PATCH'),
+      delete: make('DELETE'),
+    };
   };
   return { ...server, close, seed, tokenFor, as };
 }
@@ -88,11 +129,16 @@ function cookieJar() {
 /** The browser's sign-in, step by step: authorization request with PKCE, our login form, code for tokens. */
 export async function signIn(app: FastifyInstance, username: string, password: string): Promise<string> {
   const result = await signInFlow(app, username, password);
-  if (!result.accessToken) throw new Error(`sign-in of ${username} failed: ${result.loginPage?.slice(0, 300)}`);
+  if (!result.accessToken)
+    throw new Error(`sign-in of ${username} failed: ${result.loginPage?.slice(0, 300)}`);
   return result.accessToken;
 }
 
-export async function signInFlow(app: FastifyInstance, username: string, password: string): Promise<{ accessToken?: string; refreshToken?: string; idToken?: string; loginPage?: string }> {
+export async function signInFlow(
+  app: FastifyInstance,
+  username: string,
+  password: string,
+): Promise<{ accessToken?: string; refreshToken?: string; idToken?: string; loginPage?: string }> {
   const jar = cookieJar();
   const verifier = randomBytes(32).toString('base64url');
   const challenge = createHash('sha256').update(verifier).digest('base64url');
@@ -103,7 +149,10 @@ export async function signInFlow(app: FastifyInstance, username: string, passwor
   });
   jar.store(authorize.headers['set-cookie'] as string[]);
   const interactionUrl = String(authorize.headers.location);
-  if (!interactionUrl.startsWith('/interaction/')) throw new Error(`unexpected authorization answer ${authorize.statusCode} ${authorize.body.slice(0, 300)}`);
+  if (!interactionUrl.startsWith('/interaction/'))
+    throw new Error(
+      `unexpected authorization answer ${authorize.statusCode} ${authorize.body.slice(0, 300)}`,
+    );
   const page = await app.inject({ method: 'GET', url: interactionUrl, headers: { cookie: jar.header() } });
   jar.store(page.headers['set-cookie'] as string[]);
   const login = await app.inject({
@@ -116,7 +165,11 @@ export async function signInFlow(app: FastifyInstance, username: string, passwor
   if (login.statusCode !== 303) return { loginPage: login.body };
   let location = String(login.headers.location);
   for (let i = 0; i < 5 && !location.startsWith(redirectUri); i++) {
-    const next = await app.inject({ method: 'GET', url: location.replace(/^https?:\/\/[^/]+/, ''), headers: { cookie: jar.header() } });
+    const next = await app.inject({
+      method: 'GET',
+      url: location.replace(/^https?:\/\/[^/]+/, ''),
+      headers: { cookie: jar.header() },
+    });
     jar.store(next.headers['set-cookie'] as string[]);
     location = String(next.headers.location);
   }
@@ -126,7 +179,13 @@ export async function signInFlow(app: FastifyInstance, username: string, passwor
     method: 'POST',
     url: '/oidc/token',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: 'portal-web', code_verifier: verifier }).toString(),
+    payload: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: redirectUri,
+      client_id: 'portal-web',
+      code_verifier: verifier,
+    }).toString(),
   });
   const body = token.json() as { access_token?: string; refresh_token?: string; id_token?: string };
   return { accessToken: body.access_token, refreshToken: body.refresh_token, idToken: body.id_token };

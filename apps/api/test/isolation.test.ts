@@ -6,8 +6,27 @@ import { routeTable, type RouteEntry } from '../src/app';
 import { forbidden, notFound } from '../src/errors';
 import { isUuid } from '../src/features/access/policy';
 import { startTestServer, type TestServer } from './harness';
-import { buildWorld, changedTables, OBJECT_KINDS, snapshotTables, tableNames, type IsolationWorld, type ObjectKind } from './isolation/fixtures';
-import { fillPath, idFieldsOf, isGlobalKind, kindOfParam, paramsOf, resolverFor, sampleBody, sampleIsValid, sampleQuery, type Resolver } from './isolation/requests';
+import {
+  buildWorld,
+  changedTables,
+  OBJECT_KINDS,
+  snapshotTables,
+  tableNames,
+  type IsolationWorld,
+  type ObjectKind,
+} from './isolation/fixtures';
+import {
+  fillPath,
+  idFieldsOf,
+  isGlobalKind,
+  kindOfParam,
+  paramsOf,
+  resolverFor,
+  sampleBody,
+  sampleIsValid,
+  sampleQuery,
+  type Resolver,
+} from './isolation/requests';
 
 /**
  * Tenant isolation across the whole API (issue 9, docs/decisions/0004-permissions.md), generated from the app's own
@@ -25,26 +44,56 @@ const ALLOWED = new Set([400, 403, 404]);
  * Cross-organization flows the spec wants to work (not executed here; organizations.test.ts covers them):
  * North and South are linked, so North's UserAdmin may unlink South, or share an own ship with it.
  */
-const LEGITIMATE: { method: string; url: string; param: string; kind: ObjectKind; role: Role; why: string }[] = [
-  { method: 'DELETE', url: '/api/organizations/:id/:otherId', param: 'otherId', kind: 'organization', role: 'north.admin', why: 'unlinking a linked organization' },
-  { method: 'POST', url: '/api/organizations/:orgId/:facilityId/organization-facility-link', param: 'orgId', kind: 'organization', role: 'north.admin', why: 'sharing an own ship with a linked organization' },
+const LEGITIMATE: {
+  method: string;
+  url: string;
+  param: string;
+  kind: ObjectKind;
+  role: Role;
+  why: string;
+}[] = [
+  {
+    method: 'DELETE',
+    url: '/api/organizations/:id/:otherId',
+    param: 'otherId',
+    kind: 'organization',
+    role: 'north.admin',
+    why: 'unlinking a linked organization',
+  },
+  {
+    method: 'POST',
+    url: '/api/organizations/:orgId/:facilityId/organization-facility-link',
+    param: 'orgId',
+    kind: 'organization',
+    role: 'north.admin',
+    why: 'sharing an own ship with a linked organization',
+  },
 ];
 /** A link key is the secret an organization hands out so others can link to it: naming it is the flow itself. */
-const REVEALING_BY_DESIGN = (url: string, param: string, kind: ObjectKind) => url.endsWith('/organization-link') && param === 'linkKey' && kind === 'linkKey';
+const REVEALING_BY_DESIGN = (url: string, param: string, kind: ObjectKind) =>
+  url.endsWith('/organization-link') && param === 'linkKey' && kind === 'linkKey';
 
 let server: TestServer;
 let world: IsolationWorld;
 let tables: string[];
 let routes: RouteEntry[];
 let canaries: RouteEntry[];
-const tally = { routes: 0, requests: 0, cases: 0, statuses: {} as Record<number, number>, invalidSamples: new Set<string>() };
+const tally = {
+  routes: 0,
+  requests: 0,
+  cases: 0,
+  statuses: {} as Record<number, number>,
+  invalidSamples: new Set<string>(),
+};
 
 beforeAll(async () => {
   server = await startTestServer();
   addCanaryRoutes(server);
   world = await buildWorld(server);
   tables = await tableNames(server.services.database.db);
-  const all = routeTable(server.app).filter((r) => r.url.startsWith('/api/') && !r.url.startsWith('/api/docs') && !r.constraints && !r.public);
+  const all = routeTable(server.app).filter(
+    (r) => r.url.startsWith('/api/') && !r.url.startsWith('/api/docs') && !r.constraints && !r.public,
+  );
   routes = all.filter((r) => !r.url.startsWith('/api/isolation-canary/'));
   canaries = all.filter((r) => r.url.startsWith('/api/isolation-canary/'));
 }, 120_000);
@@ -62,18 +111,33 @@ function addCanaryRoutes(target: TestServer) {
   const params = z.object({ id: z.string() });
   const app = target.app.withTypeProvider<ZodTypeProvider>();
   app.get('/api/isolation-canary/facility/:id', { schema: { params } }, async (request) => {
-    const row = isUuid(request.params.id) ? await db.selectFrom('facilities').select(['id', 'name']).where('id', '=', request.params.id).executeTakeFirst() : undefined;
+    const row = isUuid(request.params.id)
+      ? await db
+          .selectFrom('facilities')
+          .select(['id', 'name'])
+          .where('id', '=', request.params.id)
+          .executeTakeFirst()
+      : undefined;
     if (!row) throw notFound('Ship not found');
     return row;
   });
   app.get('/api/isolation-canary/reveals/:id', { schema: { params } }, async (request) => {
-    const row = isUuid(request.params.id) ? await db.selectFrom('facilities').select('id').where('id', '=', request.params.id).executeTakeFirst() : undefined;
+    const row = isUuid(request.params.id)
+      ? await db.selectFrom('facilities').select('id').where('id', '=', request.params.id).executeTakeFirst()
+      : undefined;
     throw row ? forbidden() : notFound('Ship not found');
   });
   app.post('/api/isolation-canary/message/:id/read', { schema: { params } }, async (request) => {
     const { id } = request.params;
-    if (isUuid(id) && (await db.selectFrom('messages').select('id').where('id', '=', id).executeTakeFirst())) {
-      await db.insertInto('message_reads').values({ message_id: id, user_id: request.caller!.userId }).onConflict((oc) => oc.doNothing()).execute();
+    if (
+      isUuid(id) &&
+      (await db.selectFrom('messages').select('id').where('id', '=', id).executeTakeFirst())
+    ) {
+      await db
+        .insertInto('message_reads')
+        .values({ message_id: id, user_id: request.caller!.userId })
+        .onConflict((oc) => oc.doNothing())
+        .execute();
     }
     throw notFound('Message not found');
   });
@@ -85,14 +149,20 @@ interface Answer {
   body: string;
 }
 
-async function send(role: Role | 'admin', route: RouteEntry, path: string, resolve: Resolver): Promise<Answer> {
+async function send(
+  role: Role | 'admin',
+  route: RouteEntry,
+  path: string,
+  resolve: Resolver,
+): Promise<Answer> {
   tally.requests++;
   // A fresh address per request: the matrix must reach the access checks, not the per-address rate limits.
   const remoteAddress = `10.${(tally.requests >> 16) & 255}.${(tally.requests >> 8) & 255}.${tally.requests & 255}`;
   const token = await server.tokenFor(role);
   const query = new URLSearchParams(sampleQuery(route, resolve)).toString();
   const body = sampleBody(route, resolve);
-  if (!sampleIsValid(route, body, sampleQuery(route, resolve))) tally.invalidSamples.add(describeRoute(route));
+  if (!sampleIsValid(route, body, sampleQuery(route, resolve)))
+    tally.invalidSamples.add(describeRoute(route));
   const response = await server.app.inject({
     method: route.method as 'GET',
     url: query ? `${path}?${query}` : path,
@@ -135,40 +205,89 @@ async function runMatrix(list: RouteEntry[]): Promise<string[]> {
         return kind ? resolve(kind) : world.north.facility;
       };
       const ownPath: Record<string, string> = Object.fromEntries(params.map((p) => [p, natural(p, own)]));
-      const check = (label: string, answer: Answer, unknown: Answer | undefined, options: { mayReveal?: boolean; mayAnswer2xx?: boolean } = {}) => {
+      const check = (
+        label: string,
+        answer: Answer,
+        unknown: Answer | undefined,
+        options: { mayReveal?: boolean; mayAnswer2xx?: boolean } = {},
+      ) => {
         tally.cases++;
         tally.statuses[answer.status] = (tally.statuses[answer.status] ?? 0) + 1;
         const where = `${role} ${describeRoute(route)} ${label}`;
         if (answer.status >= 200 && answer.status < 300) {
           if (!options.mayAnswer2xx) failures.push(`${where}: answered ${answer.status}`);
-          else if (secrets.some((s) => answer.body.includes(s))) failures.push(`${where}: the answer contains South's data`);
+          else if (secrets.some((s) => answer.body.includes(s)))
+            failures.push(`${where}: the answer contains South's data`);
           return;
         }
-        if (!ALLOWED.has(answer.status) && !options.mayReveal) failures.push(`${where}: answered ${answer.status} ${answer.code ?? ''}`);
-        if (unknown && !options.mayReveal && (unknown.status !== answer.status || unknown.code !== answer.code)) {
-          failures.push(`${where}: answered ${answer.status} ${answer.code} but ${unknown.status} ${unknown.code} for an unknown id: the object's existence shows (${answer.body.slice(0, 160)} / ${unknown.body.slice(0, 160)})`);
+        if (!ALLOWED.has(answer.status) && !options.mayReveal)
+          failures.push(`${where}: answered ${answer.status} ${answer.code ?? ''}`);
+        if (
+          unknown &&
+          !options.mayReveal &&
+          (unknown.status !== answer.status || unknown.code !== answer.code)
+        ) {
+          failures.push(
+            `${where}: answered ${answer.status} ${answer.code} but ${unknown.status} ${unknown.code} for an unknown id: the object's existence shows (${answer.body.slice(0, 160)} / ${unknown.body.slice(0, 160)})`,
+          );
         }
-        if (secrets.some((s) => answer.body.includes(s))) failures.push(`${where}: the error contains South's data`);
+        if (secrets.some((s) => answer.body.includes(s)))
+          failures.push(`${where}: the error contains South's data`);
       };
 
       if (params.length) {
         // The whole path South's: a ship and its data source, a user and its organization, ...
-        const southPath = Object.fromEntries(params.map((p) => [p, natural(p, resolverFor(world, world.south))]));
-        const unknownPath = Object.fromEntries(params.map((p) => [p, isGlobalKind(kindOfParam(route.url, p)) ? ownPath[p]! : randomUUID()]));
+        const southPath = Object.fromEntries(
+          params.map((p) => [p, natural(p, resolverFor(world, world.south))]),
+        );
+        const unknownPath = Object.fromEntries(
+          params.map((p) => [p, isGlobalKind(kindOfParam(route.url, p)) ? ownPath[p]! : randomUUID()]),
+        );
         const allForeign = await send(role, route, fillPath(route.url, southPath), own);
         const allUnknown = await send(role, route, fillPath(route.url, unknownPath), own);
         const naturalKinds = params.map((p) => kindOfParam(route.url, p));
-        const anyLegit = LEGITIMATE.some((l) => l.method === route.method && l.url === route.url && l.role === role && naturalKinds[params.indexOf(l.param)] === l.kind);
+        const anyLegit = LEGITIMATE.some(
+          (l) =>
+            l.method === route.method &&
+            l.url === route.url &&
+            l.role === role &&
+            naturalKinds[params.indexOf(l.param)] === l.kind,
+        );
         const allGlobal = naturalKinds.every((k) => isGlobalKind(k));
-        if (!anyLegit && !allGlobal) check('with every parameter South’s', allForeign, allUnknown, { mayReveal: params.some((p) => REVEALING_BY_DESIGN(route.url, p, 'linkKey')) });
+        if (!anyLegit && !allGlobal)
+          check('with every parameter South’s', allForeign, allUnknown, {
+            mayReveal: params.some((p) => REVEALING_BY_DESIGN(route.url, p, 'linkKey')),
+          });
 
         // One parameter at a time: each kind of South's objects, the other parameters the caller's own.
         for (const param of params) {
-          const unknown = await send(role, route, fillPath(route.url, { ...ownPath, [param]: randomUUID() }), own);
+          const unknown = await send(
+            role,
+            route,
+            fillPath(route.url, { ...ownPath, [param]: randomUUID() }),
+            own,
+          );
           for (const kind of OBJECT_KINDS) {
-            if (LEGITIMATE.some((l) => l.method === route.method && l.url === route.url && l.param === param && l.kind === kind && l.role === role)) continue;
-            const answer = await send(role, route, fillPath(route.url, { ...ownPath, [param]: world.south[kind] }), own);
-            check(`with ${param} = South's ${kind}`, answer, unknown, { mayReveal: REVEALING_BY_DESIGN(route.url, param, kind) });
+            if (
+              LEGITIMATE.some(
+                (l) =>
+                  l.method === route.method &&
+                  l.url === route.url &&
+                  l.param === param &&
+                  l.kind === kind &&
+                  l.role === role,
+              )
+            )
+              continue;
+            const answer = await send(
+              role,
+              route,
+              fillPath(route.url, { ...ownPath, [param]: world.south[kind] }),
+              own,
+            );
+            check(`with ${param} = South's ${kind}`, answer, unknown, {
+              mayReveal: REVEALING_BY_DESIGN(route.url, param, kind),
+            });
           }
         }
       }
@@ -176,10 +295,19 @@ async function runMatrix(list: RouteEntry[]): Promise<string[]> {
       if (idFields.length) {
         // The caller's own path, South's ids in the body and query: lists may answer, without South's objects.
         const foreign = resolverFor(world, world.north, { kind: undefined, set: world.south });
-        const unknownSet = Object.fromEntries(OBJECT_KINDS.map((k) => [k, randomUUID()])) as typeof world.south;
+        const unknownSet = Object.fromEntries(
+          OBJECT_KINDS.map((k) => [k, randomUUID()]),
+        ) as typeof world.south;
         const answer = await send(role, route, fillPath(route.url, ownPath), foreign);
-        const unknown = await send(role, route, fillPath(route.url, ownPath), resolverFor(world, world.north, { kind: undefined, set: unknownSet }));
-        check(`with South's ids in the body and query (${idFields.join(', ')})`, answer, unknown, { mayAnswer2xx: true });
+        const unknown = await send(
+          role,
+          route,
+          fillPath(route.url, ownPath),
+          resolverFor(world, world.north, { kind: undefined, set: unknownSet }),
+        );
+        check(`with South's ids in the body and query (${idFields.join(', ')})`, answer, unknown, {
+          mayAnswer2xx: true,
+        });
       }
     }
     const changed = changedTables(before, await snapshotTables(db, tables));
@@ -188,29 +316,57 @@ async function runMatrix(list: RouteEntry[]): Promise<string[]> {
   return failures;
 }
 
-
 describe('isolation matrix', () => {
   it('walks every /api route of the route table', () => {
     // The matrix must see the routes of every domain; a filter gone wrong would make it pass vacuously.
     expect(routes.length).toBeGreaterThan(60);
-    for (const prefix of ['/api/facilities', '/api/algorithm/facility/', '/api/algorithm/facilitydatasource/', '/api/organizations', '/api/users/', '/api/messages', '/api/reports/', '/api/scripts/psdu/']) {
-      expect(routes.some((r) => r.url.startsWith(prefix)), prefix).toBe(true);
+    for (const prefix of [
+      '/api/facilities',
+      '/api/algorithm/facility/',
+      '/api/algorithm/facilitydatasource/',
+      '/api/organizations',
+      '/api/users/',
+      '/api/messages',
+      '/api/reports/',
+      '/api/scripts/psdu/',
+    ]) {
+      expect(
+        routes.some((r) => r.url.startsWith(prefix)),
+        prefix,
+      ).toBe(true);
     }
   });
 
   it('answers 400, 403 or 404 to North for every route and every foreign object, the same as for an unknown id, and changes nothing', async () => {
     const failures = await runMatrix(routes);
-    console.info(`isolation matrix: ${tally.routes} routes x ${ROLES.length} roles x ${OBJECT_KINDS.length} object kinds: ${tally.cases} cases, ${tally.requests} requests, answers ${JSON.stringify(tally.statuses)}`);
+    console.info(
+      `isolation matrix: ${tally.routes} routes x ${ROLES.length} roles x ${OBJECT_KINDS.length} object kinds: ${tally.cases} cases, ${tally.requests} requests, answers ${JSON.stringify(tally.statuses)}`,
+    );
     expect(failures).toEqual([]);
     // A body the route's own schema refuses would stop at validation, before any access check: the matrix would prove nothing there.
-    expect([...tally.invalidSamples], 'routes whose sampled body or query fails their own schema').toEqual([]);
+    expect([...tally.invalidSamples], 'routes whose sampled body or query fails their own schema').toEqual(
+      [],
+    );
   }, 180_000);
 
   it('finds a leak: canary routes that skip the policy are reported', async () => {
     const failures = await runMatrix(canaries);
-    expect(failures.some((f) => f.includes('GET /api/isolation-canary/facility/:id') && f.includes('answered 200'))).toBe(true);
-    expect(failures.some((f) => f.includes('GET /api/isolation-canary/reveals/:id') && f.includes('existence shows'))).toBe(true);
-    expect(failures.some((f) => f.includes('POST /api/isolation-canary/message/:id/read') && f.includes('changed message_reads'))).toBe(true);
+    expect(
+      failures.some(
+        (f) => f.includes('GET /api/isolation-canary/facility/:id') && f.includes('answered 200'),
+      ),
+    ).toBe(true);
+    expect(
+      failures.some(
+        (f) => f.includes('GET /api/isolation-canary/reveals/:id') && f.includes('existence shows'),
+      ),
+    ).toBe(true);
+    expect(
+      failures.some(
+        (f) =>
+          f.includes('POST /api/isolation-canary/message/:id/read') && f.includes('changed message_reads'),
+      ),
+    ).toBe(true);
   });
 
   it('lists nothing of South to North, whatever organizationId, userId or role the query names', async () => {
@@ -220,9 +376,19 @@ describe('isolation matrix', () => {
     for (const role of ROLES) {
       const token = await server.tokenFor(role);
       for (const route of lists) {
-        const query = new URLSearchParams({ ...sampleQuery(route, resolverFor(world, world.north)), organizationId: world.south.organization, role: 'SystemAdmin', roles: 'SystemAdmin', isActive: 'true' });
-        const response = await server.app.inject({ url: `${route.url}?${query}`, headers: { authorization: `Bearer ${token}` } });
-        for (const secret of secrets) expect(response.body.includes(secret), `${role} GET ${route.url} shows ${secret}`).toBe(false);
+        const query = new URLSearchParams({
+          ...sampleQuery(route, resolverFor(world, world.north)),
+          organizationId: world.south.organization,
+          role: 'SystemAdmin',
+          roles: 'SystemAdmin',
+          isActive: 'true',
+        });
+        const response = await server.app.inject({
+          url: `${route.url}?${query}`,
+          headers: { authorization: `Bearer ${token}` },
+        });
+        for (const secret of secrets)
+          expect(response.body.includes(secret), `${role} GET ${route.url} shows ${secret}`).toBe(false);
       }
     }
   });
@@ -235,11 +401,17 @@ describe('isolation matrix', () => {
     expect(ids).not.toContain(world.south.facility);
     expect((await north.get(`/api/facilities/${world.sharedSouthFacility}/facility`)).statusCode).toBe(200);
     // Seeing a shared ship is not configuring it.
-    expect((await north.put(`/api/facilities/${world.sharedSouthFacility}/facility`, { name: 'Taken over' })).statusCode).toBeGreaterThanOrEqual(400);
+    expect(
+      (await north.put(`/api/facilities/${world.sharedSouthFacility}/facility`, { name: 'Taken over' }))
+        .statusCode,
+    ).toBeGreaterThanOrEqual(400);
   });
 
   it('answers report data without the foreign ships posted in facilityIds', async () => {
-    const reports = await server.services.database.db.selectFrom('reports').select(['id', 'target']).execute();
+    const reports = await server.services.database.db
+      .selectFrom('reports')
+      .select(['id', 'target'])
+      .execute();
     const fleetReports = reports.filter((r) => r.target === 'FacilityGroup');
     expect(fleetReports.length).toBeGreaterThan(0);
     for (const role of [...ROLES, 'north.olav'] as const) {
@@ -257,7 +429,11 @@ describe('isolation matrix', () => {
     }
     // The control: a SystemAdmin asking the same sees South's value, so the check above can fail.
     const admin = await server.as('admin');
-    const control = await admin.post(`/api/reports/${encodeURIComponent(fleetReports[0]!.id)}/data`, { from: '2025-03-01T00:00:00.000Z', to: '2025-03-10T00:00:00.000Z', facilityIds: [world.south.facility] });
+    const control = await admin.post(`/api/reports/${encodeURIComponent(fleetReports[0]!.id)}/data`, {
+      from: '2025-03-01T00:00:00.000Z',
+      to: '2025-03-10T00:00:00.000Z',
+      facilityIds: [world.south.facility],
+    });
     expect(control.statusCode).toBe(200);
     expect(control.body).toContain(String(world.southReportValue));
   });
@@ -266,9 +442,15 @@ describe('isolation matrix', () => {
     const failures: string[] = [];
     const south = resolverFor(world, world.south, { kind: undefined, set: world.south });
     for (const route of routes.filter((r) => r.method === 'GET' && paramsOf(r.url).length)) {
-      const path = fillPath(route.url, Object.fromEntries(paramsOf(route.url).map((p) => [p, south(kindOfParam(route.url, p) ?? 'facility')])));
+      const path = fillPath(
+        route.url,
+        Object.fromEntries(
+          paramsOf(route.url).map((p) => [p, south(kindOfParam(route.url, p) ?? 'facility')]),
+        ),
+      );
       const answer = await send('admin', route, path, south);
-      if (answer.status === 404 || answer.status === 403) failures.push(`${describeRoute(route)}: ${answer.status} ${answer.body.slice(0, 120)}`);
+      if (answer.status === 404 || answer.status === 403)
+        failures.push(`${describeRoute(route)}: ${answer.status} ${answer.body.slice(0, 120)}`);
     }
     expect(failures).toEqual([]);
   });
@@ -280,11 +462,24 @@ describe('access that changes under a valid token', () => {
     const admin = await server.as('north.admin');
     const annaId = server.seed.userIds['north.anna']!;
     expect((await anna.get(`/api/facilities/${world.north.facility}/facility`)).statusCode).toBe(200);
-    expect((await admin.delete(`/api/organizations/facilities/${annaId}/${world.north.facility}/user-facility-link`)).statusCode).toBe(204);
+    expect(
+      (
+        await admin.delete(
+          `/api/organizations/facilities/${annaId}/${world.north.facility}/user-facility-link`,
+        )
+      ).statusCode,
+    ).toBe(204);
     expect((await anna.get(`/api/facilities/${world.north.facility}/facility`)).statusCode).toBe(404);
-    expect((await anna.get(`/api/algorithm/facilitydatasource/${world.north.dataSource}/file`)).statusCode).toBe(404);
-    expect((await anna.get('/api/facilities')).json().map((f: { id: string }) => f.id)).not.toContain(world.north.facility);
-    expect((await admin.post(`/api/organizations/facilities/${annaId}/${world.north.facility}/user-facility-link`)).statusCode).toBe(204);
+    expect(
+      (await anna.get(`/api/algorithm/facilitydatasource/${world.north.dataSource}/file`)).statusCode,
+    ).toBe(404);
+    expect((await anna.get('/api/facilities')).json().map((f: { id: string }) => f.id)).not.toContain(
+      world.north.facility,
+    );
+    expect(
+      (await admin.post(`/api/organizations/facilities/${annaId}/${world.north.facility}/user-facility-link`))
+        .statusCode,
+    ).toBe(204);
     expect((await anna.get(`/api/facilities/${world.north.facility}/facility`)).statusCode).toBe(200);
   });
 
@@ -292,9 +487,21 @@ describe('access that changes under a valid token', () => {
     const north = await server.as('north.admin');
     const southAdmin = await server.as('south.admin');
     expect((await north.get(`/api/facilities/${world.sharedSouthFacility}/facility`)).statusCode).toBe(200);
-    expect((await southAdmin.delete(`/api/organizations/${world.north.organization}/${world.sharedSouthFacility}/organization-facility-link`)).statusCode).toBe(204);
+    expect(
+      (
+        await southAdmin.delete(
+          `/api/organizations/${world.north.organization}/${world.sharedSouthFacility}/organization-facility-link`,
+        )
+      ).statusCode,
+    ).toBe(204);
     expect((await north.get(`/api/facilities/${world.sharedSouthFacility}/facility`)).statusCode).toBe(404);
-    expect((await southAdmin.post(`/api/organizations/${world.north.organization}/${world.sharedSouthFacility}/organization-facility-link`)).statusCode).toBe(204);
+    expect(
+      (
+        await southAdmin.post(
+          `/api/organizations/${world.north.organization}/${world.sharedSouthFacility}/organization-facility-link`,
+        )
+      ).statusCode,
+    ).toBe(204);
   });
 });
 
@@ -310,12 +517,23 @@ describe('organizationId and role in a request never widen access', () => {
       role: 'SystemAdmin',
     });
     expect(created.statusCode).toBe(201);
-    const row = await db.selectFrom('users').select(['organization_id', 'role']).where('username', '=', 'north.widening').executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('users')
+      .select(['organization_id', 'role'])
+      .where('username', '=', 'north.widening')
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ organization_id: world.north.organization, role: 'User' });
     // South's organization in the path is refused whatever the body says.
-    const south = await admin.post(`/api/organizations/${world.south.organization}/users`, { username: 'north.intruder', password: 'Intruder1234', roles: ['User'], organizationId: world.north.organization });
+    const south = await admin.post(`/api/organizations/${world.south.organization}/users`, {
+      username: 'north.intruder',
+      password: 'Intruder1234',
+      roles: ['User'],
+      organizationId: world.north.organization,
+    });
     expect(south.statusCode).toBe(404);
-    expect(await db.selectFrom('users').select('id').where('username', '=', 'north.intruder').executeTakeFirst()).toBeUndefined();
+    expect(
+      await db.selectFrom('users').select('id').where('username', '=', 'north.intruder').executeTakeFirst(),
+    ).toBeUndefined();
   });
 
   it('does not let a UserAdmin raise a user (or themselves) to SystemAdmin', async () => {
@@ -323,23 +541,40 @@ describe('organizationId and role in a request never widen access', () => {
     const db = server.services.database.db;
     const before = await snapshotTables(db, ['users']);
     for (const id of [server.seed.userIds['north.olav']!, server.seed.userIds['north.admin']!]) {
-      const user = await db.selectFrom('users').select('username').where('id', '=', id).executeTakeFirstOrThrow();
-      const response = await admin.put(`/api/users/${id}`, { username: user.username, roles: ['SystemAdmin'] });
+      const user = await db
+        .selectFrom('users')
+        .select('username')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      const response = await admin.put(`/api/users/${id}`, {
+        username: user.username,
+        roles: ['SystemAdmin'],
+      });
       expect(response.statusCode).toBe(403);
     }
-    const created = await admin.post(`/api/organizations/${world.north.organization}/users`, { username: 'north.raised', password: 'Raised12345', roles: ['SystemAdmin'] });
+    const created = await admin.post(`/api/organizations/${world.north.organization}/users`, {
+      username: 'north.raised',
+      password: 'Raised12345',
+      roles: ['SystemAdmin'],
+    });
     expect(created.statusCode).toBe(403);
     expect(await snapshotTables(db, ['users'])).toEqual(before);
   });
 
   it('takes the caller from the token and the database: a query or body naming another organization or role changes nothing', async () => {
     const anna = await server.as('north.anna');
-    const query = new URLSearchParams({ organizationId: world.south.organization, role: 'SystemAdmin', asAdmin: 'true' });
+    const query = new URLSearchParams({
+      organizationId: world.south.organization,
+      role: 'SystemAdmin',
+      asAdmin: 'true',
+    });
     const ships = (await anna.get(`/api/facilities?${query}`)).json() as { id: string }[];
     expect(ships.map((s) => s.id)).not.toContain(world.south.facility);
     const me = (await anna.get(`/api/auth/me?${query}`)).json();
     expect(me).toMatchObject({ organizationId: world.north.organization, roles: ['User'] });
-    const messages = await anna.get(`/api/messages?${new URLSearchParams({ isActive: 'false', role: 'SystemAdmin' })}`);
+    const messages = await anna.get(
+      `/api/messages?${new URLSearchParams({ isActive: 'false', role: 'SystemAdmin' })}`,
+    );
     expect(messages.statusCode).toBe(403);
   });
 });

@@ -7,7 +7,16 @@ let server: TestServer;
 const DAY = 86_400_000;
 const iso = (offsetDays: number) => new Date(Date.now() + offsetDays * DAY).toISOString();
 
-async function insertMessage(values: { title: string; from: number; to: number; notify?: boolean; isPersonal?: boolean; facilityId?: string; type?: string; recipients?: string[] }) {
+async function insertMessage(values: {
+  title: string;
+  from: number;
+  to: number;
+  notify?: boolean;
+  isPersonal?: boolean;
+  facilityId?: string;
+  type?: string;
+  recipients?: string[];
+}) {
   const db = server.services.database.db;
   const { id } = await db
     .insertInto('messages')
@@ -23,7 +32,8 @@ async function insertMessage(values: { title: string; from: number; to: number; 
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  for (const userId of values.recipients ?? []) await db.insertInto('message_recipients').values({ message_id: id, user_id: userId }).execute();
+  for (const userId of values.recipients ?? [])
+    await db.insertInto('message_recipients').values({ message_id: id, user_id: userId }).execute();
   return id;
 }
 
@@ -69,8 +79,17 @@ describe('GET /api/messages?isActive=true', () => {
 
   it('gives a ship document message only to those who see that ship', async () => {
     const pacific = server.seed.facilityIds.pacific_kestrel!;
-    await insertMessage({ title: 'New service report for Pacific Kestrel', from: -1, to: 5, facilityId: pacific, type: 'FacilityDocuments' });
-    const sees = async (username: string) => titles((await (await server.as(username)).get('/api/messages?isActive=true')).json()).includes('New service report for Pacific Kestrel');
+    await insertMessage({
+      title: 'New service report for Pacific Kestrel',
+      from: -1,
+      to: 5,
+      facilityId: pacific,
+      type: 'FacilityDocuments',
+    });
+    const sees = async (username: string) =>
+      titles((await (await server.as(username)).get('/api/messages?isActive=true')).json()).includes(
+        'New service report for Pacific Kestrel',
+      );
     expect(await sees('south.maria')).toBe(true); // assigned
     expect(await sees('south.admin')).toBe(true); // own organization's ship
     expect(await sees('admin')).toBe(true);
@@ -80,10 +99,22 @@ describe('GET /api/messages?isActive=true', () => {
   });
 
   it('gives a personal message only to its recipients', async () => {
-    await insertMessage({ title: 'For Maria', from: -1, to: 1, isPersonal: true, recipients: [server.seed.userIds['south.maria']!] });
-    expect(titles((await (await server.as('south.maria')).get('/api/messages?isActive=true')).json())).toContain('For Maria');
-    expect(titles((await (await server.as('south.lee')).get('/api/messages?isActive=true')).json())).not.toContain('For Maria');
-    expect(titles((await (await server.as('admin')).get('/api/messages?isActive=true')).json())).not.toContain('For Maria');
+    await insertMessage({
+      title: 'For Maria',
+      from: -1,
+      to: 1,
+      isPersonal: true,
+      recipients: [server.seed.userIds['south.maria']!],
+    });
+    expect(
+      titles((await (await server.as('south.maria')).get('/api/messages?isActive=true')).json()),
+    ).toContain('For Maria');
+    expect(
+      titles((await (await server.as('south.lee')).get('/api/messages?isActive=true')).json()),
+    ).not.toContain('For Maria');
+    expect(
+      titles((await (await server.as('admin')).get('/api/messages?isActive=true')).json()),
+    ).not.toContain('For Maria');
   });
 
   it('refuses a request without a token', async () => {
@@ -95,22 +126,37 @@ describe('POST /api/messages/{id}/mark-as-read', () => {
   it('marks the message read for the caller only, and the mark stays', async () => {
     const olav = await server.as('north.olav');
     const anna = await server.as('north.anna');
-    const broadcast = (await olav.get('/api/messages?isActive=true')).json().find((m: { title: string }) => m.title === 'New fleet dashboard');
+    const broadcast = (await olav.get('/api/messages?isActive=true'))
+      .json()
+      .find((m: { title: string }) => m.title === 'New fleet dashboard');
     expect((await olav.post(`/api/messages/${broadcast.id}/mark-as-read`)).statusCode).toBe(204);
     expect((await olav.post(`/api/messages/${broadcast.id}/mark-as-read`)).statusCode).toBe(204); // twice is fine
-    const again = (await olav.get('/api/messages?isActive=true')).json().find((m: { id: string }) => m.id === broadcast.id);
+    const again = (await olav.get('/api/messages?isActive=true'))
+      .json()
+      .find((m: { id: string }) => m.id === broadcast.id);
     expect(again.isRead).toBe(true);
-    const forAnna = (await anna.get('/api/messages?isActive=true')).json().find((m: { id: string }) => m.id === broadcast.id);
+    const forAnna = (await anna.get('/api/messages?isActive=true'))
+      .json()
+      .find((m: { id: string }) => m.id === broadcast.id);
     expect(forAnna.isRead).toBe(false);
   });
 
   it("answers 404 for another user's personal message, a ship the caller does not see, an unknown or malformed id", async () => {
     const anna = await server.as('north.anna');
-    const welcome = (await (await server.as('north.olav')).get('/api/messages?isActive=true')).json().find((m: { title: string }) => m.title === 'Welcome to the portal');
+    const welcome = (await (await server.as('north.olav')).get('/api/messages?isActive=true'))
+      .json()
+      .find((m: { title: string }) => m.title === 'Welcome to the portal');
     expect((await anna.post(`/api/messages/${welcome.id}/mark-as-read`)).statusCode).toBe(404);
-    const pacificMessage = await insertMessage({ title: 'Pacific only', from: -1, to: 1, facilityId: server.seed.facilityIds.pacific_kestrel! });
+    const pacificMessage = await insertMessage({
+      title: 'Pacific only',
+      from: -1,
+      to: 1,
+      facilityId: server.seed.facilityIds.pacific_kestrel!,
+    });
     expect((await anna.post(`/api/messages/${pacificMessage}/mark-as-read`)).statusCode).toBe(404);
-    expect((await anna.post('/api/messages/00000000-0000-4000-8000-000000000000/mark-as-read')).statusCode).toBe(404);
+    expect(
+      (await anna.post('/api/messages/00000000-0000-4000-8000-000000000000/mark-as-read')).statusCode,
+    ).toBe(404);
     expect((await anna.post('/api/messages/not-an-id/mark-as-read')).statusCode).toBe(404);
   });
 });
@@ -134,23 +180,47 @@ describe('the administration calls', () => {
       notify: true,
     });
     expect(response.statusCode).toBe(201);
-    expect(response.json()).toMatchObject({ title: 'Planned downtime', text: 'Line one\nLine two & more\nLine three', notify: true, isRead: false, isPersonal: false });
+    expect(response.json()).toMatchObject({
+      title: 'Planned downtime',
+      text: 'Line one\nLine two & more\nLine three',
+      notify: true,
+      isRead: false,
+      isPersonal: false,
+    });
     const forLee = (await (await server.as('south.lee')).get('/api/messages?isActive=true')).json();
     expect(titles(forLee)).toContain('Planned downtime');
   });
 
   it("answers the form's messages for a bad message", async () => {
     const admin = await server.as('admin');
-    const noText = await admin.post('/api/messages', { title: 'x', text: '  ', showFrom: iso(-1), showTo: iso(1) });
+    const noText = await admin.post('/api/messages', {
+      title: 'x',
+      text: '  ',
+      showFrom: iso(-1),
+      showTo: iso(1),
+    });
     expect(noText.statusCode).toBe(400);
     expect(noText.json().fields.text).toBe('Message is required');
-    const reversed = await admin.post('/api/messages', { title: 'x', text: 'y', showFrom: iso(2), showTo: iso(1) });
+    const reversed = await admin.post('/api/messages', {
+      title: 'x',
+      text: 'y',
+      showFrom: iso(2),
+      showTo: iso(1),
+    });
     expect(reversed.statusCode).toBe(400);
     expect(reversed.json().fields).toMatchObject({ showFrom: 'Must be before "Show to"' });
     const noDates = await admin.post('/api/messages', { title: 'x', text: 'y' });
     expect(noDates.statusCode).toBe(400);
-    expect(noDates.json().fields).toMatchObject({ showFrom: 'Specify when the message is shown from', showTo: 'Specify when the message is shown to' });
-    const onlyMarkup = await admin.post('/api/messages', { title: 'x', text: '<script>alert(1)</script>', showFrom: iso(-1), showTo: iso(1) });
+    expect(noDates.json().fields).toMatchObject({
+      showFrom: 'Specify when the message is shown from',
+      showTo: 'Specify when the message is shown to',
+    });
+    const onlyMarkup = await admin.post('/api/messages', {
+      title: 'x',
+      text: '<script>alert(1)</script>',
+      showFrom: iso(-1),
+      showTo: iso(1),
+    });
     expect(onlyMarkup.statusCode).toBe(400);
     expect(onlyMarkup.json().fields.text).toBe('Message is required');
   });
@@ -159,18 +229,28 @@ describe('the administration calls', () => {
     const body = { title: 'x', text: 'y', showFrom: iso(-1), showTo: iso(1) };
     expect((await (await server.as('north.admin')).post('/api/messages', body)).statusCode).toBe(403);
     expect((await (await server.as('south.maria')).post('/api/messages', body)).statusCode).toBe(403);
-    const broadcast = (await (await server.as('admin')).get('/api/messages')).json().find((m: { title: string }) => m.title === 'New fleet dashboard');
-    expect((await (await server.as('north.admin')).delete(`/api/messages/${broadcast.id}`)).statusCode).toBe(403);
+    const broadcast = (await (await server.as('admin')).get('/api/messages'))
+      .json()
+      .find((m: { title: string }) => m.title === 'New fleet dashboard');
+    expect((await (await server.as('north.admin')).delete(`/api/messages/${broadcast.id}`)).statusCode).toBe(
+      403,
+    );
   });
 
   it('deletes a message together with the records of who read it', async () => {
     const admin = await server.as('admin');
     const id = await insertMessage({ title: 'Short-lived', from: -1, to: 1 });
-    expect((await (await server.as('south.lee')).post(`/api/messages/${id}/mark-as-read`)).statusCode).toBe(204);
+    expect((await (await server.as('south.lee')).post(`/api/messages/${id}/mark-as-read`)).statusCode).toBe(
+      204,
+    );
     const db = server.services.database.db;
-    expect(await db.selectFrom('message_reads').select('user_id').where('message_id', '=', id).execute()).toHaveLength(1);
+    expect(
+      await db.selectFrom('message_reads').select('user_id').where('message_id', '=', id).execute(),
+    ).toHaveLength(1);
     expect((await admin.delete(`/api/messages/${id}`)).statusCode).toBe(204);
-    expect(await db.selectFrom('message_reads').select('user_id').where('message_id', '=', id).execute()).toHaveLength(0);
+    expect(
+      await db.selectFrom('message_reads').select('user_id').where('message_id', '=', id).execute(),
+    ).toHaveLength(0);
     expect(titles((await admin.get('/api/messages')).json())).not.toContain('Short-lived');
     expect((await admin.delete(`/api/messages/${id}`)).statusCode).toBe(404);
     expect((await admin.delete('/api/messages/nope')).statusCode).toBe(404);
@@ -182,7 +262,15 @@ describe('the OpenAPI document', () => {
     const response = await server.app.inject({ url: '/api/docs/json' });
     expect(response.statusCode).toBe(200);
     const paths = Object.keys(response.json().paths);
-    expect(paths).toEqual(expect.arrayContaining(['/api/messages', '/api/messages/{id}', '/api/messages/{id}/mark-as-read', '/api/algorithm/calculations', '/api/users/{id}/change-password']));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        '/api/messages',
+        '/api/messages/{id}',
+        '/api/messages/{id}/mark-as-read',
+        '/api/algorithm/calculations',
+        '/api/users/{id}/change-password',
+      ]),
+    );
   });
 });
 

@@ -21,7 +21,12 @@ const originals = () => server.services.database.originals;
 /** How each stored piece of the original is kept: 'pending' (raw), 'gzip' or 'none'. */
 async function storedForm(key: OriginalKey): Promise<string[]> {
   if (originals().kind === 'database') {
-    const parts = await db().selectFrom('data_file_originals').select('compression').where('data_file_id', '=', key.dataFileId).orderBy('part').execute();
+    const parts = await db()
+      .selectFrom('data_file_originals')
+      .select('compression')
+      .where('data_file_id', '=', key.dataFileId)
+      .orderBy('part')
+      .execute();
     return parts.map((p) => p.compression);
   }
   const dir = path.join(originals().location, key.facilityId);
@@ -37,7 +42,10 @@ async function leaveRaw(key: OriginalKey, raw: Buffer): Promise<void> {
     for (const part of [0, 1]) {
       await db()
         .updateTable('data_file_originals')
-        .set({ compression: 'pending', content: raw.subarray(part * 8 * 1024 * 1024, (part + 1) * 8 * 1024 * 1024) })
+        .set({
+          compression: 'pending',
+          content: raw.subarray(part * 8 * 1024 * 1024, (part + 1) * 8 * 1024 * 1024),
+        })
         .where('data_file_id', '=', key.dataFileId)
         .where('part', '=', part)
         .execute();
@@ -66,9 +74,19 @@ describe('originals of uploaded files', () => {
 
   it('are stored raw by the upload, then compressed; a sweep compresses what a stopped process left raw', async () => {
     // 9 MB: two pieces of the original.
-    const content = csvFile({ start: '2026-08-01 00:00:00', rows: 160_000, channels: ['SO2', 'CO2', 'Flow', 'Temp', 'Load'] });
+    const content = csvFile({
+      start: '2026-08-01 00:00:00',
+      rows: 160_000,
+      channels: ['SO2', 'CO2', 'Flow', 'Temp', 'Load'],
+    });
     expect(content.length).toBeGreaterThan(8 * 1024 * 1024);
-    const imported = await importUploadedFile(server.services.database, { facilityId, dataSourceId, fileName: 'raw.csv', content: Buffer.from(content), importedBy: null });
+    const imported = await importUploadedFile(server.services.database, {
+      facilityId,
+      dataSourceId,
+      fileName: 'raw.csv',
+      content: Buffer.from(content),
+      importedBy: null,
+    });
     const key = { facilityId, dataFileId: imported.ids[0]! };
     // Readable at once, raw or compressed.
     expect((await originals().read(db(), key))?.toString()).toBe(content);
@@ -77,23 +95,41 @@ describe('originals of uploaded files', () => {
     expect((await originals().read(db(), key))?.toString()).toBe(content);
 
     await leaveRaw(key, Buffer.from(content));
-    expect(await storedForm(key)).toEqual(originals().kind === 'database' ? ['pending', 'pending'] : ['pending']);
+    expect(await storedForm(key)).toEqual(
+      originals().kind === 'database' ? ['pending', 'pending'] : ['pending'],
+    );
     expect((await originals().read(db(), key))?.toString()).toBe(content);
     const swept = await originals().sweep(db());
     expect(swept.compressed).toBe(originals().kind === 'database' ? 2 : 1);
     expect(swept.bytesAfter).toBeLessThan(swept.bytesBefore);
     expect(await storedForm(key)).toEqual(originals().kind === 'database' ? ['gzip', 'gzip'] : ['gzip']);
     expect((await originals().read(db(), key))?.toString()).toBe(content);
-    expect(await originals().sweep(db())).toEqual({ compressed: 0, bytesBefore: 0, bytesAfter: 0, removed: 0 });
+    expect(await originals().sweep(db())).toEqual({
+      compressed: 0,
+      bytesBefore: 0,
+      bytesAfter: 0,
+      removed: 0,
+    });
   });
 
   it('through the API: compressed once committed, with a sweep queued for a minute later', async () => {
     const content = csvFile({ start: '2026-09-01 00:00:00', rows: 500 });
-    const response = await sendFile(server, 'admin', 'POST', `/api/algorithm/facilitydatasource/${dataSourceId}/file`, 'api.csv', content);
+    const response = await sendFile(
+      server,
+      'admin',
+      'POST',
+      `/api/algorithm/facilitydatasource/${dataSourceId}/file`,
+      'api.csv',
+      content,
+    );
     const key = { facilityId, dataFileId: response.json().ids[0] as string };
     await originalsCompressed();
     expect(await storedForm(key)).toEqual(['gzip']);
-    const queued = await sql<{ n: number }>`select count(*)::int as n from pgboss.job where name = 'compress-originals' and state = 'created' and start_after > now() + interval '30 seconds'`.execute(db());
+    const queued = await sql<{
+      n: number;
+    }>`select count(*)::int as n from pgboss.job where name = 'compress-originals' and state = 'created' and start_after > now() + interval '30 seconds'`.execute(
+      db(),
+    );
     expect(queued.rows[0]!.n).toBeGreaterThanOrEqual(1);
     expect((await originals().read(db(), key))?.toString()).toBe(content);
   });
@@ -101,7 +137,14 @@ describe('originals of uploaded files', () => {
   it('go with their file, and with their data source', async () => {
     const admin = await server.as('admin');
     const url = `/api/algorithm/facilitydatasource/${dataSourceId}/file`;
-    const first = await sendFile(server, 'admin', 'POST', url, 'first.csv', csvFile({ start: '2026-10-01 00:00:00', rows: 100 }));
+    const first = await sendFile(
+      server,
+      'admin',
+      'POST',
+      url,
+      'first.csv',
+      csvFile({ start: '2026-10-01 00:00:00', rows: 100 }),
+    );
     const firstKey = { facilityId, dataFileId: first.json().ids[0] as string };
     await originalsCompressed();
     // Removed from the list but its data kept: the original stays.
@@ -110,18 +153,34 @@ describe('originals of uploaded files', () => {
     expect((await admin.delete(`${url}/${firstKey.dataFileId}?deleteData=true`)).statusCode).toBe(404);
 
     const otherSource = await createCsvDataSource(server, facilityId, { name: 'SecondLogger' });
-    const second = await sendFile(server, 'admin', 'POST', `/api/algorithm/facilitydatasource/${otherSource}/file`, 'second.csv', csvFile({ start: '2026-10-02 00:00:00', rows: 100 }));
+    const second = await sendFile(
+      server,
+      'admin',
+      'POST',
+      `/api/algorithm/facilitydatasource/${otherSource}/file`,
+      'second.csv',
+      csvFile({ start: '2026-10-02 00:00:00', rows: 100 }),
+    );
     const secondKey = { facilityId, dataFileId: second.json().ids[0] as string };
     await originalsCompressed();
     expect(await originals().storedFileIds(db())).toContain(secondKey.dataFileId);
-    expect((await admin.delete(`/api/algorithm/facility/${facilityId}/datasource/${otherSource}`)).statusCode).toBe(204);
+    expect(
+      (await admin.delete(`/api/algorithm/facility/${facilityId}/datasource/${otherSource}`)).statusCode,
+    ).toBe(204);
     expect(await originals().read(db(), secondKey)).toBeNull();
     expect(await originals().storedFileIds(db())).not.toContain(secondKey.dataFileId);
   });
 
   it('go with their file deleted while the original is still being compressed', async () => {
     const url = `/api/algorithm/facilitydatasource/${dataSourceId}/file`;
-    const sent = await sendFile(server, 'admin', 'POST', url, 'quick.csv', csvFile({ start: '2026-11-01 00:00:00', rows: 100 }));
+    const sent = await sendFile(
+      server,
+      'admin',
+      'POST',
+      url,
+      'quick.csv',
+      csvFile({ start: '2026-11-01 00:00:00', rows: 100 }),
+    );
     const key = { facilityId, dataFileId: sent.json().ids[0] as string };
     await originalsCompressed();
     // The store's side of it, with no time in between: a compression under way (the original again, 16 MB), and the
@@ -136,20 +195,28 @@ describe('originals of uploaded files', () => {
   });
 
   it('on PGlite, a sweep removes the files of an import that stopped half-way, and what is left of a compression', async (context) => {
-    if (originals().kind !== 'directory') return context.skip('the directory store is PGlite\'s');
+    if (originals().kind !== 'directory') return context.skip("the directory store is PGlite's");
     const dir = path.join(originals().location, facilityId);
     const orphan = '00000000-0000-4000-8000-000000000001';
     fs.writeFileSync(path.join(dir, orphan), 'Timestamp,SO2\n');
     fs.writeFileSync(path.join(dir, `${orphan}.gz.partial`), 'half');
     const content = csvFile({ start: '2026-10-03 00:00:00', rows: 100 });
-    const imported = await importUploadedFile(server.services.database, { facilityId, dataSourceId, fileName: 'kept.csv', content: Buffer.from(content), importedBy: null });
+    const imported = await importUploadedFile(server.services.database, {
+      facilityId,
+      dataSourceId,
+      fileName: 'kept.csv',
+      content: Buffer.from(content),
+      importedBy: null,
+    });
     await originalsCompressed();
     const kept = imported.ids[0]!;
     fs.writeFileSync(path.join(dir, `${kept}.gz.partial`), 'half');
 
     const swept = await originals().sweep(db());
     expect(swept.removed).toBe(1);
-    expect(fs.readdirSync(dir).filter((name) => name.startsWith(orphan) || name.startsWith(kept))).toEqual([`${kept}.gz`]);
+    expect(fs.readdirSync(dir).filter((name) => name.startsWith(orphan) || name.startsWith(kept))).toEqual([
+      `${kept}.gz`,
+    ]);
     expect((await originals().read(db(), { facilityId, dataFileId: kept }))?.toString()).toBe(content);
   });
 });

@@ -29,14 +29,21 @@ describe('version and settings', () => {
     expect(response.headers['content-type']).toContain('javascript');
     const match = /^window\.settings = (.*);\n$/s.exec(response.body);
     const settings = JSON.parse(match![1]!);
-    expect(settings).toMatchObject({ apiBaseUrl: '/api/', oidc: { authority: `${PUBLIC_URL}/oidc`, clientId: 'portal-web' }, environment: { name: 'Local' }, maintenance: false });
+    expect(settings).toMatchObject({
+      apiBaseUrl: '/api/',
+      oidc: { authority: `${PUBLIC_URL}/oidc`, clientId: 'portal-web' },
+      environment: { name: 'Local' },
+      maintenance: false,
+    });
   });
 
   it('lets a SystemAdmin switch maintenance at run time, and nobody else', async () => {
     const user = await server.as('north.anna');
     expect((await user.put('/api/settings/maintenance', { maintenance: true })).statusCode).toBe(403);
     const admin = await server.as('admin');
-    expect((await admin.put('/api/settings/maintenance', { maintenance: true })).json()).toEqual({ maintenance: true });
+    expect((await admin.put('/api/settings/maintenance', { maintenance: true })).json()).toEqual({
+      maintenance: true,
+    });
     expect((await server.app.inject({ url: '/settings.js' })).body).toContain('"maintenance":true');
     await admin.put('/api/settings/maintenance', { maintenance: false });
     expect((await server.app.inject({ url: '/settings.js' })).body).toContain('"maintenance":false');
@@ -53,20 +60,29 @@ describe('sign-in and tokens', () => {
   it('signs in through the OpenID flow and answers the profile', async () => {
     const me = await (await server.as('north.admin')).get('/api/auth/me');
     expect(me.statusCode).toBe(200);
-    expect(me.json()).toMatchObject({ username: 'north.admin', organizationName: 'Nordic Bulk Carriers', roles: ['UserAdmin'] });
+    expect(me.json()).toMatchObject({
+      username: 'north.admin',
+      organizationName: 'Nordic Bulk Carriers',
+      roles: ['UserAdmin'],
+    });
   });
 
   it('shows a message beginning "User not found" for a wrong password or an unknown user, without saying which', async () => {
     const wrongPassword = await signInFlow(server.app, 'north.admin', 'wrong-password1');
     const unknownUser = await signInFlow(server.app, 'nobody', 'whatever123');
     expect(wrongPassword.accessToken).toBeUndefined();
-    for (const page of [wrongPassword.loginPage!, unknownUser.loginPage!]) expect(page).toMatch(/<p class="error" role="alert">User not found/);
+    for (const page of [wrongPassword.loginPage!, unknownUser.loginPage!])
+      expect(page).toMatch(/<p class="error" role="alert">User not found/);
   });
 
   it('puts sub, organizationId and role in the access token', async () => {
     const token = await server.tokenFor('south.maria');
     const claims = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString());
-    expect(claims).toMatchObject({ sub: server.seed.userIds['south.maria'], organizationId: server.seed.organizationIds.south, role: 'User' });
+    expect(claims).toMatchObject({
+      sub: server.seed.userIds['south.maria'],
+      organizationId: server.seed.organizationIds.south,
+      role: 'User',
+    });
     expect(claims.exp - claims.iat).toBe(1800);
   });
 
@@ -75,7 +91,11 @@ describe('sign-in and tokens', () => {
       const keys = await loadOrCreateProviderKeys(server.services.database.db);
       const key = await importJWK(keys.signing[0] as JWK, 'RS256');
       const now = Math.floor(Date.now() / 1000);
-      return new SignJWT({ organizationId: server.seed.organizationIds.north, role: 'SystemAdmin', ...claims })
+      return new SignJWT({
+        organizationId: server.seed.organizationIds.north,
+        role: 'SystemAdmin',
+        ...claims,
+      })
         .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: keys.signing[0]!.kid, ...header })
         .setIssuer((claims.iss as string) ?? `${PUBLIC_URL}/oidc`)
         .setAudience((claims.aud as string) ?? 'urn:scrubber-portal:api')
@@ -84,7 +104,11 @@ describe('sign-in and tokens', () => {
         .setExpirationTime((claims.exp as number) ?? now + 600)
         .sign(key);
     };
-    const call = (token?: string) => server.app.inject({ url: '/api/facilities', headers: token ? { authorization: `Bearer ${token}` } : {} });
+    const call = (token?: string) =>
+      server.app.inject({
+        url: '/api/facilities',
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+      });
 
     it('accepts a well-formed token (the control case)', async () => {
       expect((await call(await forge({}))).statusCode).toBe(200);
@@ -111,7 +135,13 @@ describe('sign-in and tokens', () => {
     it('tampered signature', async () => {
       const good = await forge({});
       const [header, payload, signature] = good.split('.');
-      const tamperedPayload = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), role: 'SystemAdmin', organizationId: 'x' })).toString('base64url');
+      const tamperedPayload = Buffer.from(
+        JSON.stringify({
+          ...JSON.parse(Buffer.from(payload!, 'base64url').toString()),
+          role: 'SystemAdmin',
+          organizationId: 'x',
+        }),
+      ).toString('base64url');
       expect((await call(`${header}.${tamperedPayload}.${signature}`)).statusCode).toBe(401);
       expect((await call(`${header}.${payload}.${signature!.slice(0, -4)}AAAA`)).statusCode).toBe(401);
     });
@@ -126,7 +156,10 @@ describe('sign-in and tokens', () => {
     // north.anna's token claims SystemAdmin (signed with the real key), but she is a User with three ships.
     const keys = await loadOrCreateProviderKeys(server.services.database.db);
     const key = await importJWK(keys.signing[0] as JWK, 'RS256');
-    const token = await new SignJWT({ role: 'SystemAdmin', organizationId: server.seed.organizationIds.provider })
+    const token = await new SignJWT({
+      role: 'SystemAdmin',
+      organizationId: server.seed.organizationIds.provider,
+    })
       .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: keys.signing[0]!.kid })
       .setIssuer(`${PUBLIC_URL}/oidc`)
       .setAudience('urn:scrubber-portal:api')
@@ -134,22 +167,33 @@ describe('sign-in and tokens', () => {
       .setIssuedAt()
       .setExpirationTime('10m')
       .sign(key);
-    const response = await server.app.inject({ url: '/api/facilities', headers: { authorization: `Bearer ${token}` } });
-    expect(response.json().map((f: { primaryOrganizationId: string }) => f.primaryOrganizationId)).not.toContain(server.seed.organizationIds.south);
+    const response = await server.app.inject({
+      url: '/api/facilities',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(
+      response.json().map((f: { primaryOrganizationId: string }) => f.primaryOrganizationId),
+    ).not.toContain(server.seed.organizationIds.south);
   });
 
   it('refuses the old access token after sign-out', async () => {
     const flow = await signInFlow(server.app, 'south.lee', 'Lee123456');
     const headers = { authorization: `Bearer ${flow.accessToken}` };
     expect((await server.app.inject({ url: '/api/auth/me', headers })).statusCode).toBe(200);
-    expect((await server.app.inject({ method: 'POST', url: '/api/auth/logout', headers })).statusCode).toBe(204);
+    expect((await server.app.inject({ method: 'POST', url: '/api/auth/logout', headers })).statusCode).toBe(
+      204,
+    );
     expect((await server.app.inject({ url: '/api/auth/me', headers })).statusCode).toBe(401);
     // The refresh token is gone too.
     const refresh = await server.app.inject({
       method: 'POST',
       url: '/oidc/token',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: flow.refreshToken!, client_id: 'portal-web' }).toString(),
+      payload: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: flow.refreshToken!,
+        client_id: 'portal-web',
+      }).toString(),
     });
     expect(refresh.statusCode).toBe(400);
     await new Promise((r) => setTimeout(r, 1100));
@@ -161,11 +205,19 @@ describe('sign-in and tokens', () => {
       method: 'POST',
       url: '/oidc/token',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: flow.refreshToken!, client_id: 'portal-web' }).toString(),
+      payload: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: flow.refreshToken!,
+        client_id: 'portal-web',
+      }).toString(),
     });
     expect(refresh.statusCode).toBe(200);
     const renewed = refresh.json().access_token as string;
-    expect((await server.app.inject({ url: '/api/auth/me', headers: { authorization: `Bearer ${renewed}` } })).json().username).toBe('north.olav');
+    expect(
+      (
+        await server.app.inject({ url: '/api/auth/me', headers: { authorization: `Bearer ${renewed}` } })
+      ).json().username,
+    ).toBe('north.olav');
   });
 });
 
@@ -176,13 +228,24 @@ describe('who sees which ships', () => {
   it('SystemAdmin sees all ships, sorted by name', async () => {
     const list = (await (await server.as('admin')).get('/api/facilities')).json();
     expect(list).toHaveLength(Object.keys(server.seed.facilityIds).length);
-    expect(list.map((f: { name: string }) => f.name)).toEqual([...list.map((f: { name: string }) => f.name)].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase())));
+    expect(list.map((f: { name: string }) => f.name)).toEqual(
+      [...list.map((f: { name: string }) => f.name)].sort((a, b) =>
+        a.toLowerCase().localeCompare(b.toLowerCase()),
+      ),
+    );
   });
 
   it('a UserAdmin sees own ships and those a linked organization shared', async () => {
-    const all = (await (await server.as('admin')).get('/api/facilities')).json() as { id: string; primaryOrganizationId: string; organizationIds: string[] }[];
+    const all = (await (await server.as('admin')).get('/api/facilities')).json() as {
+      id: string;
+      primaryOrganizationId: string;
+      organizationIds: string[];
+    }[];
     const south = server.seed.organizationIds.south!;
-    const expected = all.filter((f) => f.organizationIds.includes(south)).map((f) => f.id).sort();
+    const expected = all
+      .filter((f) => f.organizationIds.includes(south))
+      .map((f) => f.id)
+      .sort();
     const seen = (await (await server.as('south.admin')).get('/api/facilities')).json();
     expect(idsOf(seen)).toEqual(expected);
     expect(seen.some((f: { primaryOrganizationId: string }) => f.primaryOrganizationId !== south)).toBe(true);
@@ -198,28 +261,55 @@ describe('who sees which ships', () => {
   it('a forged organizationId or userId in the query does not widen access', async () => {
     const lee = await server.as('south.lee');
     const own = names((await lee.get('/api/facilities')).json());
-    expect(names((await lee.get(`/api/facilities?organizationId=${server.seed.organizationIds.north}`)).json())).toEqual([]);
-    expect(names((await lee.get(`/api/facilities?asAdmin=true&organizationId=${server.seed.organizationIds.south}`)).json())).toEqual(own);
-    expect((await lee.get(`/api/facilities?userId=${server.seed.userIds['north.anna']}`)).statusCode).toBe(404);
+    expect(
+      names((await lee.get(`/api/facilities?organizationId=${server.seed.organizationIds.north}`)).json()),
+    ).toEqual([]);
+    expect(
+      names(
+        (
+          await lee.get(`/api/facilities?asAdmin=true&organizationId=${server.seed.organizationIds.south}`)
+        ).json(),
+      ),
+    ).toEqual(own);
+    expect((await lee.get(`/api/facilities?userId=${server.seed.userIds['north.anna']}`)).statusCode).toBe(
+      404,
+    );
     const northAdmin = await server.as('north.admin');
-    expect((await northAdmin.get(`/api/facilities?userId=${server.seed.userIds['south.maria']}`)).statusCode).toBe(404);
+    expect(
+      (await northAdmin.get(`/api/facilities?userId=${server.seed.userIds['south.maria']}`)).statusCode,
+    ).toBe(404);
   });
 
   it('lets only a SystemAdmin create a ship, with the spec messages for a bad form', async () => {
     const northAdmin = await server.as('north.admin');
-    expect((await northAdmin.post('/api/facilities', { organizationId: server.seed.organizationIds.north, name: 'Sneaky' })).statusCode).toBe(403);
+    expect(
+      (
+        await northAdmin.post('/api/facilities', {
+          organizationId: server.seed.organizationIds.north,
+          name: 'Sneaky',
+        })
+      ).statusCode,
+    ).toBe(403);
     const admin = await server.as('admin');
     const invalid = await admin.post('/api/facilities', { organizationId: '', name: '' });
     expect(invalid.statusCode).toBe(400);
-    expect(Object.values(invalid.json().fields)).toEqual(expect.arrayContaining(['Please select an organization', 'Ship name is required']));
-    const created = await admin.post('/api/facilities', { organizationId: server.seed.organizationIds.south, name: 'MV Test Ship' });
+    expect(Object.values(invalid.json().fields)).toEqual(
+      expect.arrayContaining(['Please select an organization', 'Ship name is required']),
+    );
+    const created = await admin.post('/api/facilities', {
+      organizationId: server.seed.organizationIds.south,
+      name: 'MV Test Ship',
+    });
     expect(created.statusCode).toBe(201);
     const southAdminList = (await (await server.as('south.admin')).get('/api/facilities')).json();
     expect(southAdminList.map((f: { id: string }) => f.id)).toContain(created.json().id);
   });
 
   it('never leaks details of a server error', async () => {
-    const response = await server.app.inject({ url: '/api/facilities', headers: { authorization: 'Bearer not-a-token' } });
+    const response = await server.app.inject({
+      url: '/api/facilities',
+      headers: { authorization: 'Bearer not-a-token' },
+    });
     expect(response.statusCode).toBe(401);
     expect(response.json()).toMatchObject({ code: 'UNAUTHORIZED' });
   });
@@ -234,7 +324,10 @@ describe('restart keeps the data', () => {
     const token = await import('./harness').then((h) => h.signIn(first.app, 'admin', 'Admin1234'));
     await first.close();
     const second = await createServer(config, { webDist: null });
-    const list = await second.app.inject({ url: '/api/facilities', headers: { authorization: `Bearer ${token}` } });
+    const list = await second.app.inject({
+      url: '/api/facilities',
+      headers: { authorization: `Bearer ${token}` },
+    });
     // The same signing keys and the same ships after the restart: the old token is still good.
     expect(list.statusCode).toBe(200);
     expect(list.json()).toHaveLength(2);
@@ -243,11 +336,19 @@ describe('restart keeps the data', () => {
   });
 
   it.runIf(Boolean(process.env.DATABASE_URL))('on the PostgreSQL server', async () => {
-    const config = loadConfig({ PUBLIC_URL, DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv, []);
+    const config = loadConfig(
+      { PUBLIC_URL, DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv,
+      [],
+    );
     const token = await server.tokenFor('admin');
-    const before = (await server.app.inject({ url: '/api/facilities', headers: { authorization: `Bearer ${token}` } })).json();
+    const before = (
+      await server.app.inject({ url: '/api/facilities', headers: { authorization: `Bearer ${token}` } })
+    ).json();
     const second = await createServer(config, { webDist: null });
-    const after = await second.app.inject({ url: '/api/facilities', headers: { authorization: `Bearer ${token}` } });
+    const after = await second.app.inject({
+      url: '/api/facilities',
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(after.json()).toEqual(before);
     await second.close();
   });
@@ -257,8 +358,11 @@ describe('sign-in limits', () => {
   it('slows down repeated wrong passwords for one account and address', async () => {
     let limited = false;
     for (let i = 0; i < 12 && !limited; i++) {
-      const flow = await signInFlow(server.app, 'north.olav', `wrong-${i}-password`).catch((e: Error) => ({ loginPage: e.message }));
-      limited = String(flow.loginPage).includes('RATE_LIMITED') || String(flow.loginPage).includes('Rate limit');
+      const flow = await signInFlow(server.app, 'north.olav', `wrong-${i}-password`).catch((e: Error) => ({
+        loginPage: e.message,
+      }));
+      limited =
+        String(flow.loginPage).includes('RATE_LIMITED') || String(flow.loginPage).includes('Rate limit');
     }
     expect(limited).toBe(true);
     // Another account from the same address is not locked out.

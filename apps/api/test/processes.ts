@@ -54,8 +54,21 @@ export function spawnServer(options: SpawnOptions): ServerProcess {
     ...options.env,
   };
   if (!options.databaseUrl) delete env.DATABASE_URL;
-  const command = [...(options.wrapper ?? []), process.execPath, ...(options.nodeOptions ?? []), '--import', 'tsx', 'apps/api/src/main.ts', `--services=${options.services}`];
-  const child = spawn(command[0]!, command.slice(1), { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const command = [
+    ...(options.wrapper ?? []),
+    process.execPath,
+    ...(options.nodeOptions ?? []),
+    '--import',
+    'tsx',
+    'apps/api/src/main.ts',
+    `--services=${options.services}`,
+  ];
+  const child = spawn(command[0]!, command.slice(1), {
+    cwd: ROOT,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const keep = (d: Buffer) => {
     output = (output + d.toString()).slice(-20_000);
@@ -66,7 +79,10 @@ export function spawnServer(options: SpawnOptions): ServerProcess {
   const server: ServerProcess = {
     child,
     pid: child.pid!,
-    url: options.services.includes('web') && options.port !== undefined ? `http://127.0.0.1:${options.port}` : null,
+    url:
+      options.services.includes('web') && options.port !== undefined
+        ? `http://127.0.0.1:${options.port}`
+        : null,
     output: () => output,
     exited,
   };
@@ -75,7 +91,8 @@ export function spawnServer(options: SpawnOptions): ServerProcess {
   return server;
 }
 
-export const isRunning = (server: ServerProcess) => server.child.exitCode === null && server.child.signalCode === null;
+export const isRunning = (server: ServerProcess) =>
+  server.child.exitCode === null && server.child.signalCode === null;
 
 /** SIGKILL: no shutdown handler runs, open transactions are left to the database to roll back. */
 export async function killServer(server: ServerProcess): Promise<void> {
@@ -105,13 +122,15 @@ export async function until(check: () => Promise<boolean>, timeoutMs: number, wh
 export async function waitUntilServing(server: ServerProcess, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (!isRunning(server)) throw new Error(`the server exited before serving:\n${server.output().slice(-3000)}`);
+    if (!isRunning(server))
+      throw new Error(`the server exited before serving:\n${server.output().slice(-3000)}`);
     const ok = await fetch(`${server.url}/settings.js`).then(
       () => true,
       () => false,
     );
     if (ok) return;
-    if (Date.now() > deadline) throw new Error(`the server did not start serving:\n${server.output().slice(-3000)}`);
+    if (Date.now() > deadline)
+      throw new Error(`the server did not start serving:\n${server.output().slice(-3000)}`);
     await new Promise((r) => setTimeout(r, 300));
   }
 }
@@ -141,11 +160,22 @@ export async function signInOverHttp(baseUrl: string, username: string, password
   const verifier = randomBytes(32).toString('base64url');
   const challenge = createHash('sha256').update(verifier).digest('base64url');
   const redirectUri = `${PUBLIC_URL}/login`;
-  const query = new URLSearchParams({ client_id: 'portal-web', response_type: 'code', scope: 'openid profile', redirect_uri: redirectUri, code_challenge: challenge, code_challenge_method: 'S256', state: 'state' });
+  const query = new URLSearchParams({
+    client_id: 'portal-web',
+    response_type: 'code',
+    scope: 'openid profile',
+    redirect_uri: redirectUri,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    state: 'state',
+  });
   const authorize = await fetch(`${baseUrl}/oidc/auth?${query}`, { redirect: 'manual' });
   store(authorize);
   const interaction = authorize.headers.get('location') ?? '';
-  if (!interaction.startsWith('/interaction/')) throw new Error(`unexpected authorization answer ${authorize.status}: ${(await authorize.text()).slice(0, 300)}`);
+  if (!interaction.startsWith('/interaction/'))
+    throw new Error(
+      `unexpected authorization answer ${authorize.status}: ${(await authorize.text()).slice(0, 300)}`,
+    );
   store(await fetch(baseUrl + interaction, { headers: { cookie: cookie() }, redirect: 'manual' }));
   const login = await fetch(`${baseUrl}${interaction}/login`, {
     method: 'POST',
@@ -154,7 +184,10 @@ export async function signInOverHttp(baseUrl: string, username: string, password
     body: new URLSearchParams({ username, password }).toString(),
   });
   store(login);
-  if (login.status !== 303) throw new Error(`sign-in of ${username} refused (${login.status}): ${(await login.text()).slice(0, 300)}`);
+  if (login.status !== 303)
+    throw new Error(
+      `sign-in of ${username} refused (${login.status}): ${(await login.text()).slice(0, 300)}`,
+    );
   let location = login.headers.get('location') ?? '';
   for (let i = 0; i < 5 && !location.startsWith(redirectUri); i++) {
     const next = await fetch(local(location), { headers: { cookie: cookie() }, redirect: 'manual' });
@@ -166,18 +199,34 @@ export async function signInOverHttp(baseUrl: string, username: string, password
   const token = await fetch(`${baseUrl}/oidc/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: 'portal-web', code_verifier: verifier }).toString(),
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: redirectUri,
+      client_id: 'portal-web',
+      code_verifier: verifier,
+    }).toString(),
   });
   const body = (await token.json()) as { access_token?: string };
-  if (!body.access_token) throw new Error(`no access token for ${username}: ${JSON.stringify(body).slice(0, 300)}`);
+  if (!body.access_token)
+    throw new Error(`no access token for ${username}: ${JSON.stringify(body).slice(0, 300)}`);
   return body.access_token;
 }
 
 /** A JSON call with a bearer token; answers status and parsed body (null when empty or not JSON). */
-export async function call(baseUrl: string, token: string, method: string, url: string, body?: unknown): Promise<{ status: number; json: any }> {
+export async function call(
+  baseUrl: string,
+  token: string,
+  method: string,
+  url: string,
+  body?: unknown,
+): Promise<{ status: number; json: any }> {
   const response = await fetch(baseUrl + url, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   const text = await response.text();

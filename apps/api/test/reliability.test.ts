@@ -53,8 +53,15 @@ describe.skipIf(!DATABASE_URL)('execution jobs across processes (PostgreSQL)', (
 
   const db = () => server.services.database.db;
   const jobOf = async (executionId: string) => {
-    const row = await db().selectFrom('executions').select('job_id').where('id', '=', executionId).executeTakeFirstOrThrow();
-    const { rows } = await sql<{ state: string; retry_count: number }>`select state, retry_count from pgboss.job where id = ${row.job_id}::uuid`.execute(db());
+    const row = await db()
+      .selectFrom('executions')
+      .select('job_id')
+      .where('id', '=', executionId)
+      .executeTakeFirstOrThrow();
+    const { rows } = await sql<{
+      state: string;
+      retry_count: number;
+    }>`select state, retry_count from pgboss.job where id = ${row.job_id}::uuid`.execute(db());
     return rows[0]!;
   };
 
@@ -72,7 +79,13 @@ describe.skipIf(!DATABASE_URL)('execution jobs across processes (PostgreSQL)', (
     // This worker holds its transaction open for 60 s after deleting the period's rows: killed inside it.
     const slow = start('worker', { env: { EXECUTION_TEST_PAUSE_MS: '60000' } });
     const id = await enqueueExecution(server.services, { facilityId: ship, from: FROM, to: TO });
-    await until(async () => (await db().selectFrom('executions').select('state').where('id', '=', id).executeTakeFirstOrThrow()).state === 'running', 60_000, 'the execution to start');
+    await until(
+      async () =>
+        (await db().selectFrom('executions').select('state').where('id', '=', id).executeTakeFirstOrThrow())
+          .state === 'running',
+      60_000,
+      'the execution to start',
+    );
     await new Promise((r) => setTimeout(r, 1500));
     await killServer(slow);
     // The killed transaction rolled back: the earlier values are all there meanwhile.
@@ -92,14 +105,22 @@ describe.skipIf(!DATABASE_URL)('execution jobs across processes (PostgreSQL)', (
     const crashing = start('worker', { env: { EXECUTION_TEST_CRASH_AFTER_COMMIT: '1' } });
     const id = await enqueueExecution(server.services, { facilityId: ship, from: FROM, to: TO });
     await crashing.exited;
-    const committed = await db().selectFrom('executions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const committed = await db()
+      .selectFrom('executions')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(committed.state).toBe('done');
     expect((await jobOf(id)).state).toBe('active');
     expect(await snapshot(db(), ship)).toEqual(undisturbed);
 
     start('worker');
     await until(async () => (await jobOf(id)).state === 'completed', 120_000, 'the rerun of the job');
-    const after = await db().selectFrom('executions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const after = await db()
+      .selectFrom('executions')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(after.finished_on).toEqual(committed.finished_on);
     expect(after.attempts).toBe(committed.attempts);
     expect(await snapshot(db(), ship)).toEqual(undisturbed);
@@ -113,12 +134,30 @@ describe.skipIf(!DATABASE_URL)('execution jobs across processes (PostgreSQL)', (
     start('worker');
     const token = await server.tokenFor('admin');
     await until(
-      async () => (await Promise.all(ports.map((p) => fetch(`http://127.0.0.1:${p}/api/algorithm/calculations`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.ok, () => false)))).every(Boolean),
+      async () =>
+        (
+          await Promise.all(
+            ports.map((p) =>
+              fetch(`http://127.0.0.1:${p}/api/algorithm/calculations`, {
+                headers: { authorization: `Bearer ${token}` },
+              }).then(
+                (r) => r.ok,
+                () => false,
+              ),
+            ),
+          )
+        ).every(Boolean),
       90_000,
       'the API processes',
     );
     const files = new Map<string, string[]>();
-    for (const ship of ships) files.set(ship, (await db().selectFrom('data_files').select('id').where('facility_id', '=', ship).execute()).map((f) => f.id));
+    for (const ship of ships)
+      files.set(
+        ship,
+        (await db().selectFrom('data_files').select('id').where('facility_id', '=', ship).execute()).map(
+          (f) => f.id,
+        ),
+      );
     const requests = Array.from({ length: 20 }, (_, i) => {
       const ship = ships[i % ships.length]!;
       const day = Math.floor(i / ships.length) % DAYS;
@@ -127,22 +166,40 @@ describe.skipIf(!DATABASE_URL)('execution jobs across processes (PostgreSQL)', (
     });
     const ids = await Promise.all(
       requests.map(async (r) => {
-        const response = await fetch(`http://127.0.0.1:${r.port}/api/algorithm/calculations/measurement-field/execute`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ facilityId: r.ship, from: r.from.toISOString(), to: r.to.toISOString(), facilityDataSourceFileIds: files.get(r.ship) }),
-        });
+        const response = await fetch(
+          `http://127.0.0.1:${r.port}/api/algorithm/calculations/measurement-field/execute`,
+          {
+            method: 'POST',
+            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+            body: JSON.stringify({
+              facilityId: r.ship,
+              from: r.from.toISOString(),
+              to: r.to.toISOString(),
+              facilityDataSourceFileIds: files.get(r.ship),
+            }),
+          },
+        );
         expect(response.status).toBe(202);
         return ((await response.json()) as { id: string }).id;
       }),
     );
     const rows = await waitForExecutions(db(), ids, 180_000);
     expect(rows.every((r) => r.state === 'done' && r.attempts === 1)).toBe(true);
-    const jobs = await sql<{ state: string; retry_count: number }>`select state, retry_count from pgboss.job where id = any(${rows.map((r) => r.job_id)}::uuid[])`.execute(db());
+    const jobs = await sql<{
+      state: string;
+      retry_count: number;
+    }>`select state, retry_count from pgboss.job where id = any(${rows.map((r) => r.job_id)}::uuid[])`.execute(
+      db(),
+    );
     expect(jobs.rows).toHaveLength(20);
     expect(jobs.rows.every((j) => j.state === 'completed' && j.retry_count === 0)).toBe(true);
     // Nothing doubled: one chunk per field and day, one value per report field and hour.
-    const counts = await sql<{ n: number; distinct_n: number }>`select count(*)::int as n, count(distinct (facility_id, measurement_field_id, day))::int as distinct_n from measurement_values`.execute(db());
+    const counts = await sql<{
+      n: number;
+      distinct_n: number;
+    }>`select count(*)::int as n, count(distinct (facility_id, measurement_field_id, day))::int as distinct_n from measurement_values`.execute(
+      db(),
+    );
     expect(counts.rows[0]!.n).toBe(counts.rows[0]!.distinct_n);
     expect(await snapshot(db(), ships[0]!)).toEqual(undisturbed);
   }, 300_000);
@@ -152,47 +209,64 @@ describe.skipIf(!DATABASE_URL)('execution jobs across processes (PostgreSQL)', (
     const ship = ships[1]!;
     const id = await enqueueExecution(server.services, { facilityId: ship, from: FROM, to: TO });
     await new Promise((r) => setTimeout(r, 1500));
-    expect((await db().selectFrom('executions').select('state').where('id', '=', id).executeTakeFirstOrThrow()).state).toBe('queued');
+    expect(
+      (await db().selectFrom('executions').select('state').where('id', '=', id).executeTakeFirstOrThrow())
+        .state,
+    ).toBe('queued');
     start('worker');
     expect((await waitForExecutions(db(), [id], 120_000))[0]!.state).toBe('done');
   }, 180_000);
 });
 
-describe.skipIf(!!DATABASE_URL || !!process.env.SKIP_PGLITE_RESTART)('restart with jobs queued (PGlite, one process)', () => {
-  it('runs the queued executions after the server restarts on the same data directory', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-restart-'));
-    try {
-      const config = loadConfig({ PUBLIC_URL, DATA_DIR: dataDir, LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv, []);
-      let ids: string[];
-      let facilityId: string;
-      {
-        const server = await createServer(config, { webDist: null });
-        const seed = await seedPlatform(server.services.database.db);
-        const [key, id] = Object.entries(seed.facilityIds)[0]!;
-        facilityId = id;
-        await prepareShips(server.services.database, { [key]: id }, 2);
-        const queue = await startJobs(server.services, { work: false, tuning: FAST_QUEUE });
-        ids = [
-          await enqueueExecution(server.services, { facilityId, from: new Date(UNTIL.getTime() - 2 * DAY), to: new Date(UNTIL.getTime() - DAY - 1) }),
-          await enqueueExecution(server.services, { facilityId, from: new Date(UNTIL.getTime() - DAY), to: new Date(UNTIL.getTime() - 1) }),
-        ];
-        await queue.stop();
-        await server.close();
-      }
-      const database = await openDatabase({ dataDir });
-      const server = await createServer(config, { webDist: null, database });
-      const queue = await startJobs(server.services, { work: true, tuning: FAST_QUEUE });
+describe.skipIf(!!DATABASE_URL || !!process.env.SKIP_PGLITE_RESTART)(
+  'restart with jobs queued (PGlite, one process)',
+  () => {
+    it('runs the queued executions after the server restarts on the same data directory', async () => {
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-restart-'));
       try {
-        const rows = await waitForExecutions(database.db, ids, 60_000);
-        expect(rows.map((r) => r.state)).toEqual(['done', 'done']);
-        expect((await snapshot(database.db, facilityId)).measurement).toHaveLength(20 * 2);
+        const config = loadConfig(
+          { PUBLIC_URL, DATA_DIR: dataDir, LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv,
+          [],
+        );
+        let ids: string[];
+        let facilityId: string;
+        {
+          const server = await createServer(config, { webDist: null });
+          const seed = await seedPlatform(server.services.database.db);
+          const [key, id] = Object.entries(seed.facilityIds)[0]!;
+          facilityId = id;
+          await prepareShips(server.services.database, { [key]: id }, 2);
+          const queue = await startJobs(server.services, { work: false, tuning: FAST_QUEUE });
+          ids = [
+            await enqueueExecution(server.services, {
+              facilityId,
+              from: new Date(UNTIL.getTime() - 2 * DAY),
+              to: new Date(UNTIL.getTime() - DAY - 1),
+            }),
+            await enqueueExecution(server.services, {
+              facilityId,
+              from: new Date(UNTIL.getTime() - DAY),
+              to: new Date(UNTIL.getTime() - 1),
+            }),
+          ];
+          await queue.stop();
+          await server.close();
+        }
+        const database = await openDatabase({ dataDir });
+        const server = await createServer(config, { webDist: null, database });
+        const queue = await startJobs(server.services, { work: true, tuning: FAST_QUEUE });
+        try {
+          const rows = await waitForExecutions(database.db, ids, 60_000);
+          expect(rows.map((r) => r.state)).toEqual(['done', 'done']);
+          expect((await snapshot(database.db, facilityId)).measurement).toHaveLength(20 * 2);
+        } finally {
+          await queue.stop();
+          await server.close();
+          await database.close();
+        }
       } finally {
-        await queue.stop();
-        await server.close();
-        await database.close();
+        fs.rmSync(dataDir, { recursive: true, force: true });
       }
-    } finally {
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    }
-  }, 300_000);
-});
+    }, 300_000);
+  },
+);

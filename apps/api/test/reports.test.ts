@@ -20,19 +20,46 @@ let southShip: string;
 const kpiField: Record<string, string> = {};
 
 async function fieldId(reportId: string, name: string): Promise<string> {
-  const row = await db.selectFrom('report_fields').select('id').where('report_id', '=', reportId).where('name', '=', name).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('report_fields')
+    .select('id')
+    .where('report_id', '=', reportId)
+    .where('name', '=', name)
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 
 /** Hourly values from `start`, one per hour; null is an hour without a value. */
-async function insertHours(facilityId: string, reportFieldId: string, start: string, values: (number | null)[]) {
+async function insertHours(
+  facilityId: string,
+  reportFieldId: string,
+  start: string,
+  values: (number | null)[],
+) {
   const t0 = new Date(start).getTime();
   await db
     .insertInto('report_values')
-    .values(values.map((value, i) => ({ facility_id: facilityId, report_field_id: reportFieldId, span_start: new Date(t0 + i * HOUR), value })))
-    .onConflict((oc) => oc.columns(['facility_id', 'report_field_id', 'span_start']).doUpdateSet((eb) => ({ value: eb.ref('excluded.value') })))
+    .values(
+      values.map((value, i) => ({
+        facility_id: facilityId,
+        report_field_id: reportFieldId,
+        span_start: new Date(t0 + i * HOUR),
+        value,
+      })),
+    )
+    .onConflict((oc) =>
+      oc
+        .columns(['facility_id', 'report_field_id', 'span_start'])
+        .doUpdateSet((eb) => ({ value: eb.ref('excluded.value') })),
+    )
     .execute();
-  await refreshDailyRollup(db, facilityId, [reportFieldId], new Date(t0), new Date(t0 + values.length * HOUR));
+  await refreshDailyRollup(
+    db,
+    facilityId,
+    [reportFieldId],
+    new Date(t0),
+    new Date(t0 + values.length * HOUR),
+  );
 }
 
 const avg = (xs: (number | null)[]) => {
@@ -53,14 +80,22 @@ const A_LIMIT = hours(96, (i) => (i < 48 ? 4.3 : 21.7));
 const A_UPTIME = hours(96, (i) => (i % 24 < 2 ? null : i % 24 === 5 ? 120 : 100));
 const PERIOD = { from: '2024-03-01T12:00:00.000Z', to: '2024-03-03T23:59:59.999Z' };
 // Hours of A inside PERIOD: index 12 .. 71.
-const inPeriod = <T,>(xs: T[]) => xs.slice(12, 72);
+const inPeriod = <T>(xs: T[]) => xs.slice(12, 72);
 
 beforeAll(async () => {
   server = await startTestServer();
   db = server.services.database.db;
-  const ships = await db.selectFrom('facilities').select(['id', 'primary_organization_id']).orderBy('name').execute();
-  const north = ships.filter((s) => s.primary_organization_id === server.seed.organizationIds.north).map((s) => s.id);
-  const south = ships.filter((s) => s.primary_organization_id === server.seed.organizationIds.south).map((s) => s.id);
+  const ships = await db
+    .selectFrom('facilities')
+    .select(['id', 'primary_organization_id'])
+    .orderBy('name')
+    .execute();
+  const north = ships
+    .filter((s) => s.primary_organization_id === server.seed.organizationIds.north)
+    .map((s) => s.id);
+  const south = ships
+    .filter((s) => s.primary_organization_id === server.seed.organizationIds.south)
+    .map((s) => s.id);
   // Anna is assigned every North ship; the first North ship is shared with South, so take the others.
   const shared = await db.selectFrom('organization_facility_access').select('facility_id').execute();
   const notShared = north.filter((id) => !shared.some((s) => s.facility_id === id));
@@ -71,19 +106,37 @@ beforeAll(async () => {
   kpiField.CO2Reduction = await fieldId('FacilityGroupCO2reduction', 'ActualAverage');
   kpiField.SO2CO2Ratio = await fieldId('FacilityGroupSO2CO2Ratio', 'Values');
   kpiField.SO2CO2Limit = await fieldId('FacilityGroupSO2CO2Ratio', 'Limit');
-  kpiField.OperationalAvailability = await fieldId('FacilityGroupOperationalAvailabilitylarge', 'ActualAverage');
+  kpiField.OperationalAvailability = await fieldId(
+    'FacilityGroupOperationalAvailabilitylarge',
+    'ActualAverage',
+  );
 
   await insertHours(shipA, kpiField.MarpolCompliance, '2024-03-01T00:00:00Z', A_MARPOL);
   await insertHours(shipB, kpiField.MarpolCompliance, '2024-03-02T00:00:00Z', B_MARPOL);
-  await insertHours(southShip, kpiField.MarpolCompliance, '2024-03-02T00:00:00Z', hours(24, () => 10));
+  await insertHours(
+    southShip,
+    kpiField.MarpolCompliance,
+    '2024-03-02T00:00:00Z',
+    hours(24, () => 10),
+  );
   await insertHours(shipA, kpiField.CO2Reduction, '2024-03-01T00:00:00Z', A_CO2);
   await insertHours(shipB, kpiField.CO2Reduction, '2024-03-02T00:00:00Z', B_CO2);
-  await insertHours(southShip, kpiField.CO2Reduction, '2024-03-02T00:00:00Z', hours(24, () => 1000));
+  await insertHours(
+    southShip,
+    kpiField.CO2Reduction,
+    '2024-03-02T00:00:00Z',
+    hours(24, () => 1000),
+  );
   await insertHours(shipA, kpiField.SO2CO2Ratio, '2024-03-01T00:00:00Z', A_RATIO);
   await insertHours(shipA, kpiField.SO2CO2Limit, '2024-03-01T00:00:00Z', A_LIMIT);
   await insertHours(shipA, kpiField.OperationalAvailability, '2024-03-01T00:00:00Z', A_UPTIME);
   // Data long before the period: counts for lifetime only.
-  await insertHours(shipA, kpiField.MarpolCompliance, '2023-06-01T00:00:00Z', hours(24, () => 0));
+  await insertHours(
+    shipA,
+    kpiField.MarpolCompliance,
+    '2023-06-01T00:00:00Z',
+    hours(24, () => 0),
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -97,9 +150,21 @@ describe('report definitions', () => {
     const admin = await server.as('admin');
     const response = await admin.get('/api/algorithm/reports');
     expect(response.statusCode).toBe(200);
-    const reports = response.json() as { id: string; target: string; approvedFieldsCount: number; totalFieldsCount: number }[];
+    const reports = response.json() as {
+      id: string;
+      target: string;
+      approvedFieldsCount: number;
+      totalFieldsCount: number;
+    }[];
     expect(reports).toHaveLength(15);
-    expect(reports.map((r) => r.id)).toEqual(expect.arrayContaining(['FacilityGroupSO2CO2Ratio', 'FacilitySO2CO2Ratio', 'FacilityOperationalAvailabilitylarge', 'FacilityGroupExtraremovalofsulfur']));
+    expect(reports.map((r) => r.id)).toEqual(
+      expect.arrayContaining([
+        'FacilityGroupSO2CO2Ratio',
+        'FacilitySO2CO2Ratio',
+        'FacilityOperationalAvailabilitylarge',
+        'FacilityGroupExtraremovalofsulfur',
+      ]),
+    );
     for (const r of reports) {
       expect(r.totalFieldsCount).toBeGreaterThan(0);
       expect(r.approvedFieldsCount).toBe(r.totalFieldsCount);
@@ -107,20 +172,38 @@ describe('report definitions', () => {
     expect(reports.find((r) => r.id === 'FacilityMarpolcompliance')!.target).toBe('Facility');
     expect(reports.find((r) => r.id === 'FacilityGroupMarpolComplianceLarge')!.target).toBe('FacilityGroup');
     expect((await (await server.as('north.admin')).get('/api/algorithm/reports')).statusCode).toBe(403);
-    expect((await (await server.as('north.anna')).get('/api/algorithm/reports/FacilityMarpolcompliance')).statusCode).toBe(403);
+    expect(
+      (await (await server.as('north.anna')).get('/api/algorithm/reports/FacilityMarpolcompliance'))
+        .statusCode,
+    ).toBe(403);
   });
 
   it('gives a report with its fields, each with the approved default KPI algorithm reading the measurement fields it names', async () => {
     const admin = await server.as('admin');
     const report = (await admin.get('/api/algorithm/reports/FacilityMarpolcompliance')).json();
     expect(report.information).toContain('Marpol compliance');
-    expect(report.fields.map((f: { name: string }) => f.name)).toEqual(['ActualAverage', 'Lifetime', 'FleetActual', 'Values']);
+    expect(report.fields.map((f: { name: string }) => f.name)).toEqual([
+      'ActualAverage',
+      'Lifetime',
+      'FleetActual',
+      'Values',
+    ]);
     const values = report.fields.find((f: { name: string }) => f.name === 'Values');
-    expect(values).toMatchObject({ isApproved: true, asSeries: true, interfaceType: 'ComplianceValues', timeAggregateType: 'Average', unit: '%' });
+    expect(values).toMatchObject({
+      isApproved: true,
+      asSeries: true,
+      interfaceType: 'ComplianceValues',
+      timeAggregateType: 'Average',
+      unit: '%',
+    });
     const kpi = DEFAULT_REPORT_KPIS.find((k) => k.key === 'MarpolCompliance')!;
     expect(values.approvedCalculation.transformAlgorithm).toBe(kpi.transformAlgorithm);
     expect(values.approvedCalculation.validFrom).toBe('2000-01-01T00:00:00.000Z');
-    const compliant = await db.selectFrom('measurement_fields').select('id').where(sql`lower(name)`, '=', 'compliant').executeTakeFirstOrThrow();
+    const compliant = await db
+      .selectFrom('measurement_fields')
+      .select('id')
+      .where(sql`lower(name)`, '=', 'compliant')
+      .executeTakeFirstOrThrow();
     expect(values.approvedCalculation.inputIds).toEqual([compliant.id]);
     expect((await admin.get('/api/algorithm/reports/NoSuchReport')).statusCode).toBe(404);
   });
@@ -137,37 +220,62 @@ describe('report definitions', () => {
     expect(sourceOf.get(shipMarpol)).toBe(sourceOf.get(shipLifetime));
     const edited = await fieldId('FacilityTotalCO2Emission', 'Lifetime');
     const before = sourceOf.get(edited);
-    await db.updateTable('report_field_calculations').set({ transform_algorithm: 'return 1;' }).where('report_field_id', '=', edited).execute();
+    await db
+      .updateTable('report_field_calculations')
+      .set({ transform_algorithm: 'return 1;' })
+      .where('report_field_id', '=', edited)
+      .execute();
     const after = await reportFieldValueSources(db);
     expect(after.sourceOf.get(edited)).toBe(edited);
     expect(after.sourceOf.get(edited)).not.toBe(before);
     expect(after.computed).toHaveLength(DEFAULT_REPORT_KPIS.length + 1);
     const kpi = DEFAULT_REPORT_KPIS.find((k) => k.key === 'TotalCO2Emission')!;
-    await db.updateTable('report_field_calculations').set({ transform_algorithm: kpi.transformAlgorithm }).where('report_field_id', '=', edited).execute();
+    await db
+      .updateTable('report_field_calculations')
+      .set({ transform_algorithm: kpi.transformAlgorithm })
+      .where('report_field_id', '=', edited)
+      .execute();
   });
 
   it('sanitises the information on update: script tags and attributes go, the editor formatting stays', async () => {
     const admin = await server.as('admin');
-    const html = '<h1 onclick="x()">Title</h1><p><b>bold</b> <i>it</i> <u>u</u><script>alert(1)</script><img src=x onerror="alert(2)"></p><ul><li>a</li></ul><hr><a href="javascript:1">link</a>';
-    const response = await admin.put('/api/algorithm/reports/FacilityCO2reduction/update-report', { information: html });
+    const html =
+      '<h1 onclick="x()">Title</h1><p><b>bold</b> <i>it</i> <u>u</u><script>alert(1)</script><img src=x onerror="alert(2)"></p><ul><li>a</li></ul><hr><a href="javascript:1">link</a>';
+    const response = await admin.put('/api/algorithm/reports/FacilityCO2reduction/update-report', {
+      information: html,
+    });
     expect(response.statusCode).toBe(200);
     const information = response.json().information as string;
     expect(information).not.toMatch(/script|onclick|onerror|<img|<a|javascript/);
     expect(information).toContain('<h1>Title</h1>');
     expect(information).toContain('<b>bold</b> <i>it</i> <u>u</u>');
     expect(information).toContain('<ul><li>a</li></ul><hr />');
-    const data = (await admin.get(`/api/reports/FacilityCO2reduction/data?${query({ ...PERIOD, facilityId: shipA })}`)).json();
+    const data = (
+      await admin.get(`/api/reports/FacilityCO2reduction/data?${query({ ...PERIOD, facilityId: shipA })}`)
+    ).json();
     expect(data.information).toBe(information);
-    expect((await (await server.as('north.admin')).put('/api/algorithm/reports/FacilityCO2reduction/update-report', { information: 'x' })).statusCode).toBe(403);
-    expect((await admin.put('/api/algorithm/reports/Nope/update-report', { information: 'x' })).statusCode).toBe(404);
-    expect((await admin.put('/api/algorithm/reports/FacilityCO2reduction/update-report', {})).statusCode).toBe(400);
+    expect(
+      (
+        await (
+          await server.as('north.admin')
+        ).put('/api/algorithm/reports/FacilityCO2reduction/update-report', { information: 'x' })
+      ).statusCode,
+    ).toBe(403);
+    expect(
+      (await admin.put('/api/algorithm/reports/Nope/update-report', { information: 'x' })).statusCode,
+    ).toBe(404);
+    expect(
+      (await admin.put('/api/algorithm/reports/FacilityCO2reduction/update-report', {})).statusCode,
+    ).toBe(400);
   });
 });
 
 describe('report values', () => {
   it('averages the hours with a value over the period, edge hours and whole days alike', async () => {
     const anna = await server.as('north.anna');
-    const response = await anna.get(`/api/reports/FacilityMarpolcompliance/data?${query({ ...PERIOD, facilityId: shipA })}`);
+    const response = await anna.get(
+      `/api/reports/FacilityMarpolcompliance/data?${query({ ...PERIOD, facilityId: shipA })}`,
+    );
     expect(response.statusCode).toBe(200);
     const { fields } = response.json();
     expect(fields.ActualAverage.value).toBeCloseTo(avg(inPeriod(A_MARPOL)), 9);
@@ -176,68 +284,125 @@ describe('report values', () => {
     expect(fields.Lifetime.value).toBeCloseTo(avg([...A_MARPOL, ...hours(24, () => 0)]), 9);
     // Fleet: the average of Anna's ships (A and B), each over the period.
     expect(fields.FleetActual.value).toBeCloseTo((avg(inPeriod(A_MARPOL)) + avg(B_MARPOL)) / 2, 9);
-    expect(fields.Values.value).toHaveLength(inPeriod(A_MARPOL).filter((v) => v !== null).length + inPeriod(A_MARPOL).filter((v) => v === null).length);
-    expect(fields.Values.value[0]).toEqual({ complianceDate: '2024-03-01T12:00:00.000Z', value: A_MARPOL[12] });
+    expect(fields.Values.value).toHaveLength(
+      inPeriod(A_MARPOL).filter((v) => v !== null).length +
+        inPeriod(A_MARPOL).filter((v) => v === null).length,
+    );
+    expect(fields.Values.value[0]).toEqual({
+      complianceDate: '2024-03-01T12:00:00.000Z',
+      value: A_MARPOL[12],
+    });
   });
 
   it('counts the hours that start inside a period that is not whole days', async () => {
     const admin = await server.as('admin');
     const from = '2024-03-01T05:30:00.000Z';
     const to = '2024-03-02T07:00:00.000Z';
-    const { fields } = (await admin.get(`/api/reports/FacilityMarpolcompliance/data?${query({ from, to, facilityId: shipA })}`)).json();
+    const { fields } = (
+      await admin.get(`/api/reports/FacilityMarpolcompliance/data?${query({ from, to, facilityId: shipA })}`)
+    ).json();
     expect(fields.ActualAverage.value).toBeCloseTo(avg(A_MARPOL.slice(6, 32)), 9);
   });
 
   it('sums tonnes over the period and over the fleet', async () => {
     const anna = await server.as('north.anna');
-    const ship = (await anna.get(`/api/reports/FacilityCO2reduction/data?${query({ ...PERIOD, facilityId: shipA })}`)).json();
+    const ship = (
+      await anna.get(`/api/reports/FacilityCO2reduction/data?${query({ ...PERIOD, facilityId: shipA })}`)
+    ).json();
     expect(ship.fields.ActualAverage.value).toBeCloseTo(sum(inPeriod(A_CO2)), 9);
     expect(ship.fields.Lifetime.value).toBeCloseTo(sum(A_CO2), 9);
-    const fleet = (await anna.post('/api/reports/FacilityGroupCO2reduction/data', { ...PERIOD, facilityIds: [shipA, shipB] })).json();
+    const fleet = (
+      await anna.post('/api/reports/FacilityGroupCO2reduction/data', {
+        ...PERIOD,
+        facilityIds: [shipA, shipB],
+      })
+    ).json();
     expect(fleet.fields.ActualAverage.value).toBeCloseTo(sum(inPeriod(A_CO2)) + sum(B_CO2), 9);
   });
 
   it('averages the ships, not their hours, over the fleet, and lists each ship', async () => {
     const admin = await server.as('admin');
-    const { fields } = (await admin.post('/api/reports/FacilityGroupMarpolComplianceLarge/data', { ...PERIOD, facilityIds: [shipA, shipB] })).json();
+    const { fields } = (
+      await admin.post('/api/reports/FacilityGroupMarpolComplianceLarge/data', {
+        ...PERIOD,
+        facilityIds: [shipA, shipB],
+      })
+    ).json();
     const a = avg(inPeriod(A_MARPOL));
     const b = avg(B_MARPOL);
     expect(fields.ActualAverage.value).toBeCloseTo((a + b) / 2, 9);
     const list = fields.Facilities.value as { facilityId: string; value: number; timestamp: string }[];
     expect(list.map((i) => i.facilityId).sort()).toEqual([shipA, shipB].sort());
     expect(list.find((i) => i.facilityId === shipA)!.value).toBeCloseTo(a, 9);
-    expect(list.find((i) => i.facilityId === shipB)).toMatchObject({ value: expect.closeTo(b, 9), timestamp: '2024-03-02T00:00:00.000Z' });
+    expect(list.find((i) => i.facilityId === shipB)).toMatchObject({
+      value: expect.closeTo(b, 9),
+      timestamp: '2024-03-02T00:00:00.000Z',
+    });
     // The filter changes the numbers.
-    const onlyB = (await admin.post('/api/reports/FacilityGroupMarpolComplianceLarge/data', { ...PERIOD, facilityIds: [shipB] })).json();
+    const onlyB = (
+      await admin.post('/api/reports/FacilityGroupMarpolComplianceLarge/data', {
+        ...PERIOD,
+        facilityIds: [shipB],
+      })
+    ).json();
     expect(onlyB.fields.ActualAverage.value).toBeCloseTo(b, 9);
   });
 
   it('ignores posted ships the caller may not see', async () => {
     const anna = await server.as('north.anna');
-    const withForeign = (await anna.post('/api/reports/FacilityGroupCO2reduction/data', { ...PERIOD, facilityIds: [shipA, southShip, 'not-a-uuid'] })).json();
-    const own = (await anna.post('/api/reports/FacilityGroupCO2reduction/data', { ...PERIOD, facilityIds: [shipA] })).json();
+    const withForeign = (
+      await anna.post('/api/reports/FacilityGroupCO2reduction/data', {
+        ...PERIOD,
+        facilityIds: [shipA, southShip, 'not-a-uuid'],
+      })
+    ).json();
+    const own = (
+      await anna.post('/api/reports/FacilityGroupCO2reduction/data', { ...PERIOD, facilityIds: [shipA] })
+    ).json();
     expect(withForeign.fields.ActualAverage.value).toBeCloseTo(own.fields.ActualAverage.value, 9);
     expect(withForeign.fields.ActualAverage.value).toBeLessThan(1000);
-    const marpol = (await anna.post('/api/reports/FacilityGroupMarpolComplianceLarge/data', { ...PERIOD, facilityIds: [southShip] })).json();
+    const marpol = (
+      await anna.post('/api/reports/FacilityGroupMarpolComplianceLarge/data', {
+        ...PERIOD,
+        facilityIds: [southShip],
+      })
+    ).json();
     expect(marpol.fields.ActualAverage.value).toBeNull();
     expect(marpol.fields.Facilities.value).toEqual([]);
   });
 
   it("does not show a user another organization's ship", async () => {
     const anna = await server.as('north.anna');
-    const response = await anna.get(`/api/reports/FacilityMarpolcompliance/data?${query({ ...PERIOD, facilityId: southShip })}`);
+    const response = await anna.get(
+      `/api/reports/FacilityMarpolcompliance/data?${query({ ...PERIOD, facilityId: southShip })}`,
+    );
     expect(response.statusCode).toBe(404);
     expect(response.json().message).toBe('Ship not found');
     const lee = await server.as('south.lee');
-    expect((await lee.post('/api/reports/FacilityCO2reduction/data', { ...PERIOD, facilityId: shipA })).statusCode).toBe(404);
+    expect(
+      (await lee.post('/api/reports/FacilityCO2reduction/data', { ...PERIOD, facilityId: shipA })).statusCode,
+    ).toBe(404);
     // The fleet report for a foreign ship by id: not found either.
-    expect((await lee.get(`/api/reports/FacilityGroupCO2reduction/data?${query({ ...PERIOD, facilityId: shipA })}`)).statusCode).toBe(404);
+    expect(
+      (
+        await lee.get(
+          `/api/reports/FacilityGroupCO2reduction/data?${query({ ...PERIOD, facilityId: shipA })}`,
+        )
+      ).statusCode,
+    ).toBe(404);
   });
 
   it('answers 304 to a browser that holds the answer, and a new answer once the values or the visible ships change', async () => {
     const url = `/api/reports/FacilityGroupCO2reduction/data?${query(PERIOD)}`;
     const get = async (username: string, etag?: string) =>
-      server.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${await server.tokenFor(username)}`, ...(etag ? { 'if-none-match': etag } : {}) } });
+      server.app.inject({
+        method: 'GET',
+        url,
+        headers: {
+          authorization: `Bearer ${await server.tokenFor(username)}`,
+          ...(etag ? { 'if-none-match': etag } : {}),
+        },
+      });
     const first = await get('north.anna');
     expect(first.statusCode).toBe(200);
     const etag = String(first.headers.etag);
@@ -253,23 +418,53 @@ describe('report values', () => {
     await insertHours(shipA, kpiField.CO2Reduction!, '2024-03-02T05:00:00Z', [A_CO2[29]! + 1]);
     const changed = await get('north.anna', etag);
     expect(changed.statusCode).toBe(200);
-    expect(changed.json().fields.ActualAverage.value).toBeCloseTo(first.json().fields.ActualAverage.value + 1, 9);
+    expect(changed.json().fields.ActualAverage.value).toBeCloseTo(
+      first.json().fields.ActualAverage.value + 1,
+      9,
+    );
     await insertHours(shipA, kpiField.CO2Reduction!, '2024-03-02T05:00:00Z', [A_CO2[29]!]);
   });
 
   it('refuses bad input', async () => {
     const admin = await server.as('admin');
-    expect((await admin.get(`/api/reports/FacilityMarpolcompliance/data?${query(PERIOD)}`)).statusCode).toBe(400);
-    expect((await admin.get(`/api/reports/FacilityMarpolcompliance/data?${query({ from: PERIOD.to, to: PERIOD.from, facilityId: shipA })}`)).statusCode).toBe(400);
-    expect((await admin.get(`/api/reports/FacilityMarpolcompliance/data?${query({ from: 'yesterday', to: PERIOD.to, facilityId: shipA })}`)).statusCode).toBe(400);
-    expect((await admin.get(`/api/reports/Nope/data?${query({ ...PERIOD, facilityId: shipA })}`)).statusCode).toBe(404);
-    expect((await admin.get(`/api/reports/FacilityOperationalAvailabilitylarge/data?${query({ ...PERIOD, facilityId: shipA, duration: 'weekly' })}`)).statusCode).toBe(400);
-    expect((await admin.post('/api/reports/FacilityGroupCO2reduction/data', { ...PERIOD, facilityIds: 'all' })).statusCode).toBe(400);
+    expect((await admin.get(`/api/reports/FacilityMarpolcompliance/data?${query(PERIOD)}`)).statusCode).toBe(
+      400,
+    );
+    expect(
+      (
+        await admin.get(
+          `/api/reports/FacilityMarpolcompliance/data?${query({ from: PERIOD.to, to: PERIOD.from, facilityId: shipA })}`,
+        )
+      ).statusCode,
+    ).toBe(400);
+    expect(
+      (
+        await admin.get(
+          `/api/reports/FacilityMarpolcompliance/data?${query({ from: 'yesterday', to: PERIOD.to, facilityId: shipA })}`,
+        )
+      ).statusCode,
+    ).toBe(400);
+    expect(
+      (await admin.get(`/api/reports/Nope/data?${query({ ...PERIOD, facilityId: shipA })}`)).statusCode,
+    ).toBe(404);
+    expect(
+      (
+        await admin.get(
+          `/api/reports/FacilityOperationalAvailabilitylarge/data?${query({ ...PERIOD, facilityId: shipA, duration: 'weekly' })}`,
+        )
+      ).statusCode,
+    ).toBe(400);
+    expect(
+      (await admin.post('/api/reports/FacilityGroupCO2reduction/data', { ...PERIOD, facilityIds: 'all' }))
+        .statusCode,
+    ).toBe(400);
   });
 
   it('gives the hourly ratio and limit series of a ship', async () => {
     const admin = await server.as('admin');
-    const { fields } = (await admin.get(`/api/reports/FacilitySO2CO2Ratio/data?${query({ ...PERIOD, facilityId: shipA })}`)).json();
+    const { fields } = (
+      await admin.get(`/api/reports/FacilitySO2CO2Ratio/data?${query({ ...PERIOD, facilityId: shipA })}`)
+    ).json();
     expect(fields.ActualAverage.value).toBeCloseTo(avg(inPeriod(A_RATIO)), 9);
     const values = fields.Values.value as { timestamp: string; value: number }[];
     expect(values).toHaveLength(60);
@@ -281,20 +476,32 @@ describe('report values', () => {
 
   it('gives the uptime matrix hourly for short periods and daily averages in daily mode or beyond 3 months', async () => {
     const admin = await server.as('admin');
-    const hourly = (await admin.get(`/api/reports/FacilityOperationalAvailabilitylarge/data?${query({ ...PERIOD, facilityId: shipA })}`)).json();
+    const hourly = (
+      await admin.get(
+        `/api/reports/FacilityOperationalAvailabilitylarge/data?${query({ ...PERIOD, facilityId: shipA })}`,
+      )
+    ).json();
     const points = hourly.fields.Values.value as { timestamp: string; value: number | null }[];
     expect(points).toHaveLength(60);
     expect(points.find((p) => p.timestamp === '2024-03-02T05:00:00.000Z')!.value).toBe(120);
     expect(points.find((p) => p.timestamp === '2024-03-02T01:00:00.000Z')!.value).toBeNull();
 
     const dayAverage = avg(A_UPTIME.slice(24, 48));
-    const daily = (await admin.get(`/api/reports/FacilityOperationalAvailabilitylarge/data?${query({ ...PERIOD, facilityId: shipA, duration: 'daily' })}`)).json();
+    const daily = (
+      await admin.get(
+        `/api/reports/FacilityOperationalAvailabilitylarge/data?${query({ ...PERIOD, facilityId: shipA, duration: 'daily' })}`,
+      )
+    ).json();
     expect(daily.fields.Values.value).toEqual([
       { timestamp: '2024-03-01T00:00:00.000Z', value: expect.closeTo(avg(A_UPTIME.slice(0, 24)), 9) },
       { timestamp: '2024-03-02T00:00:00.000Z', value: expect.closeTo(dayAverage, 9) },
       { timestamp: '2024-03-03T00:00:00.000Z', value: expect.closeTo(avg(A_UPTIME.slice(48, 72)), 9) },
     ]);
-    const long = (await admin.get(`/api/reports/FacilityOperationalAvailabilitylarge/data?${query({ from: '2024-01-01T00:00:00.000Z', to: '2024-04-30T23:59:59.999Z', facilityId: shipA })}`)).json();
+    const long = (
+      await admin.get(
+        `/api/reports/FacilityOperationalAvailabilitylarge/data?${query({ from: '2024-01-01T00:00:00.000Z', to: '2024-04-30T23:59:59.999Z', facilityId: shipA })}`,
+      )
+    ).json();
     expect(long.fields.Values.value).toHaveLength(4);
     expect(long.fields.ActualAverage.value).toBeCloseTo(avg(A_UPTIME), 9);
   });
@@ -302,27 +509,60 @@ describe('report values', () => {
   it('deletes the report values of a ship for a period, the roll-up too, for a system administrator only', async () => {
     const admin = await server.as('admin');
     const q = query({ facilityId: shipB, from: '2024-03-02T00:00:00.000Z', to: '2024-03-02T04:59:59.999Z' });
-    expect((await (await server.as('north.admin')).delete(`/api/algorithm/reports/values?${q}`)).statusCode).toBe(403);
+    expect(
+      (await (await server.as('north.admin')).delete(`/api/algorithm/reports/values?${q}`)).statusCode,
+    ).toBe(403);
     const response = await admin.delete(`/api/algorithm/reports/values?${q}`);
     expect(response.statusCode).toBe(200);
     expect(response.json().deleted).toBe(10); // 5 hours of Marpol and of CO2 reduction
-    const { fields } = (await admin.post('/api/reports/FacilityGroupMarpolComplianceLarge/data', { ...PERIOD, facilityIds: [shipB] })).json();
+    const { fields } = (
+      await admin.post('/api/reports/FacilityGroupMarpolComplianceLarge/data', {
+        ...PERIOD,
+        facilityIds: [shipB],
+      })
+    ).json();
     expect(fields.ActualAverage.value).toBeCloseTo(avg(B_MARPOL.slice(5)), 9);
     expect(fields.Lifetime.value).toBeCloseTo(avg(B_MARPOL.slice(5)), 9);
-    expect((await admin.delete(`/api/algorithm/reports/values?${query({ facilityId: 'nope', from: PERIOD.from, to: PERIOD.to })}`)).statusCode).toBe(404);
-    expect((await admin.delete(`/api/algorithm/reports/values?${query({ facilityId: shipB, from: 'x', to: PERIOD.to })}`)).statusCode).toBe(400);
+    expect(
+      (
+        await admin.delete(
+          `/api/algorithm/reports/values?${query({ facilityId: 'nope', from: PERIOD.from, to: PERIOD.to })}`,
+        )
+      ).statusCode,
+    ).toBe(404);
+    expect(
+      (
+        await admin.delete(
+          `/api/algorithm/reports/values?${query({ facilityId: shipB, from: 'x', to: PERIOD.to })}`,
+        )
+      ).statusCode,
+    ).toBe(400);
   });
 });
 
 describe('exports', () => {
   const exportAs = async (username: string, body: unknown) => {
     const token = await server.tokenFor(username);
-    return server.app.inject({ method: 'POST', url: '/api/algorithm/exports', headers: { authorization: `Bearer ${token}` }, payload: body as object });
+    return server.app.inject({
+      method: 'POST',
+      url: '/api/algorithm/exports',
+      headers: { authorization: `Bearer ${token}` },
+      payload: body as object,
+    });
   };
 
   it('downloads an .xlsx workbook with UTC timestamps, units in the headers and formula-looking names as text', async () => {
-    await db.updateTable('facilities').set({ name: '=HYPERLINK("http://evil","x")' }).where('id', '=', shipA).execute();
-    const response = await exportAs('admin', { reportCode: 'FacilityMarpolcompliance', facilityIds: [shipA], ...PERIOD, resolution: 'hour' });
+    await db
+      .updateTable('facilities')
+      .set({ name: '=HYPERLINK("http://evil","x")' })
+      .where('id', '=', shipA)
+      .execute();
+    const response = await exportAs('admin', {
+      reportCode: 'FacilityMarpolcompliance',
+      facilityIds: [shipA],
+      ...PERIOD,
+      resolution: 'hour',
+    });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-disposition']).toBe('attachment; filename="export.xlsx"');
     const workbook = new ExcelJS.Workbook();
@@ -331,7 +571,13 @@ describe('exports', () => {
     const sheet = workbook.worksheets[0]!;
     expect(sheet.name).toBe('FacilityMarpolcompliance');
     // The four fields read one hourly series: one column.
-    expect(sheet.getRow(1).values).toEqual([undefined, 'Ship', 'IMO', 'Timestamp (UTC)', 'ActualAverage (%)']);
+    expect(sheet.getRow(1).values).toEqual([
+      undefined,
+      'Ship',
+      'IMO',
+      'Timestamp (UTC)',
+      'ActualAverage (%)',
+    ]);
     expect(sheet.rowCount).toBe(1 + 60);
     const first = sheet.getRow(2);
     expect(first.getCell(1).type).toBe(ExcelJS.ValueType.String);
@@ -342,7 +588,14 @@ describe('exports', () => {
   });
 
   it('exports daily values aggregated by the field, only for chosen fields', async () => {
-    const response = await exportAs('admin', { reportCode: 'FacilityCO2reduction', fieldNames: ['Lifetime'], facilityIds: [shipA], from: '2024-03-01T00:00:00.000Z', to: '2024-03-04T23:59:59.999Z', resolution: 'day' });
+    const response = await exportAs('admin', {
+      reportCode: 'FacilityCO2reduction',
+      fieldNames: ['Lifetime'],
+      facilityIds: [shipA],
+      from: '2024-03-01T00:00:00.000Z',
+      to: '2024-03-04T23:59:59.999Z',
+      resolution: 'day',
+    });
     expect(response.statusCode).toBe(200);
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(response.rawPayload as unknown as ArrayBuffer);
@@ -360,7 +613,10 @@ describe('exports', () => {
     expect((await exportAs('admin', { ...body, from: PERIOD.to, to: PERIOD.from })).statusCode).toBe(400);
     expect((await exportAs('admin', { ...body, fieldNames: ['Nope'] })).statusCode).toBe(400);
     expect((await exportAs('admin', { ...body, reportCode: 'Nope' })).statusCode).toBe(404);
-    expect((await exportAs('admin', { ...body, facilityIds: ['00000000-0000-0000-0000-000000000000'] })).statusCode).toBe(404);
+    expect(
+      (await exportAs('admin', { ...body, facilityIds: ['00000000-0000-0000-0000-000000000000'] }))
+        .statusCode,
+    ).toBe(404);
   });
 });
 
@@ -368,14 +624,36 @@ describe('daily roll-up', () => {
   it('recomputes the days touching the range and drops days without spans', async () => {
     const field = kpiField.CO2Reduction!;
     await insertHours(shipB, field, '2024-05-10T22:00:00Z', [1, 2, null, 4]);
-    const rows = await db.selectFrom('report_values_daily').select(['value_sum', 'value_count', 'span_count', 'value_min', 'value_max']).where('facility_id', '=', shipB).where('report_field_id', '=', field).where('day', '>=', '2024-05-10').orderBy('day').execute();
+    const rows = await db
+      .selectFrom('report_values_daily')
+      .select(['value_sum', 'value_count', 'span_count', 'value_min', 'value_max'])
+      .where('facility_id', '=', shipB)
+      .where('report_field_id', '=', field)
+      .where('day', '>=', '2024-05-10')
+      .orderBy('day')
+      .execute();
     expect(rows).toEqual([
       { value_sum: 3, value_count: 2, span_count: 2, value_min: 1, value_max: 2 },
       { value_sum: 4, value_count: 1, span_count: 2, value_min: 4, value_max: 4 },
     ]);
-    await db.deleteFrom('report_values').where('facility_id', '=', shipB).where('span_start', '>=', new Date('2024-05-11T00:00:00Z')).execute();
-    await refreshDailyRollup(db, shipB, 'all', new Date('2024-05-11T05:00:00Z'), new Date('2024-05-11T06:00:00Z'));
-    const after = await db.selectFrom('report_values_daily').select('day').where('facility_id', '=', shipB).where('day', '>=', '2024-05-10').execute();
+    await db
+      .deleteFrom('report_values')
+      .where('facility_id', '=', shipB)
+      .where('span_start', '>=', new Date('2024-05-11T00:00:00Z'))
+      .execute();
+    await refreshDailyRollup(
+      db,
+      shipB,
+      'all',
+      new Date('2024-05-11T05:00:00Z'),
+      new Date('2024-05-11T06:00:00Z'),
+    );
+    const after = await db
+      .selectFrom('report_values_daily')
+      .select('day')
+      .where('facility_id', '=', shipB)
+      .where('day', '>=', '2024-05-10')
+      .execute();
     expect(after).toHaveLength(1);
   });
 });

@@ -15,7 +15,11 @@ afterAll(async () => {
 });
 
 async function entries(action: string) {
-  return server.services.database.db.selectFrom('audit_log').selectAll().where('action', '=', action).execute();
+  return server.services.database.db
+    .selectFrom('audit_log')
+    .selectAll()
+    .where('action', '=', action)
+    .execute();
 }
 
 describe('audit log', () => {
@@ -26,31 +30,104 @@ describe('audit log', () => {
     await signInFlow(server.app, 'north.olav', 'wrong-password1');
     const actions: [string, () => Promise<{ statusCode: number }>, string | undefined][] = [
       // access changes
-      ['access.user.revoke', () => northAdmin.delete(`/api/organizations/facilities/${userIds['north.olav']}/${world.north.facility}/user-facility-link`), world.north.facility],
-      ['access.user.grant', () => northAdmin.post(`/api/organizations/facilities/${userIds['north.olav']}/${world.north.facility}/user-facility-link`), world.north.facility],
-      ['access.organization.revoke', () => admin.delete(`/api/organizations/${organizationIds.north}/${world.sharedSouthFacility}/organization-facility-link`), world.sharedSouthFacility],
-      ['access.organization.grant', () => admin.post(`/api/organizations/${organizationIds.north}/${world.sharedSouthFacility}/organization-facility-link`), world.sharedSouthFacility],
-      ['user.update', () => northAdmin.put(`/api/users/${userIds['north.olav']}`, { username: 'north.olav', roles: ['UserAdmin'] }), userIds['north.olav']],
+      [
+        'access.user.revoke',
+        () =>
+          northAdmin.delete(
+            `/api/organizations/facilities/${userIds['north.olav']}/${world.north.facility}/user-facility-link`,
+          ),
+        world.north.facility,
+      ],
+      [
+        'access.user.grant',
+        () =>
+          northAdmin.post(
+            `/api/organizations/facilities/${userIds['north.olav']}/${world.north.facility}/user-facility-link`,
+          ),
+        world.north.facility,
+      ],
+      [
+        'access.organization.revoke',
+        () =>
+          admin.delete(
+            `/api/organizations/${organizationIds.north}/${world.sharedSouthFacility}/organization-facility-link`,
+          ),
+        world.sharedSouthFacility,
+      ],
+      [
+        'access.organization.grant',
+        () =>
+          admin.post(
+            `/api/organizations/${organizationIds.north}/${world.sharedSouthFacility}/organization-facility-link`,
+          ),
+        world.sharedSouthFacility,
+      ],
+      [
+        'user.update',
+        () =>
+          northAdmin.put(`/api/users/${userIds['north.olav']}`, {
+            username: 'north.olav',
+            roles: ['UserAdmin'],
+          }),
+        userIds['north.olav'],
+      ],
       // approvals
       [
         'calculation.approve',
         async () => {
-          const calculation = await server.services.database.db.selectFrom('measurement_field_calculations').select(['id', 'measurement_field_id']).where('id', '=', world.north.measurementCalculation).executeTakeFirstOrThrow();
+          const calculation = await server.services.database.db
+            .selectFrom('measurement_field_calculations')
+            .select(['id', 'measurement_field_id'])
+            .where('id', '=', world.north.measurementCalculation)
+            .executeTakeFirstOrThrow();
           const base = `/api/algorithm/facility/${world.north.facility}/measurement-field/${calculation.measurement_field_id}/calculations`;
-          const draft = await admin.post(base, { transformAlgorithm: 'return 1;', inputIds: [], comment: 'audit', outputType: 'Double' });
+          const draft = await admin.post(base, {
+            transformAlgorithm: 'return 1;',
+            inputIds: [],
+            comment: 'audit',
+            outputType: 'Double',
+          });
           expect(draft.statusCode).toBe(201);
-          const approved = await admin.put(`${base}/${draft.json().calculation.id}/approve`, { validFrom: '2025-01-01T00:00:00.000Z' });
+          const approved = await admin.put(`${base}/${draft.json().calculation.id}/approve`, {
+            validFrom: '2025-01-01T00:00:00.000Z',
+          });
           return approved;
         },
         undefined,
       ],
       // transfer
-      ['facility.transfer', () => admin.post(`/api/organizations/${organizationIds.north}/${world.south.facility}/migrate-facility`), world.south.facility],
+      [
+        'facility.transfer',
+        () =>
+          admin.post(`/api/organizations/${organizationIds.north}/${world.south.facility}/migrate-facility`),
+        world.south.facility,
+      ],
       // deletions
-      ['channel.delete', () => admin.delete(`/api/algorithm/facilitydatasource/${world.north.dataSource}/facilitydatasourcechannels/${world.north.channel}`), world.north.channel],
-      ['datafile.delete', () => admin.delete(`/api/algorithm/facilitydatasource/${world.north.dataSource}/file/${world.north.file}`), undefined],
+      [
+        'channel.delete',
+        () =>
+          admin.delete(
+            `/api/algorithm/facilitydatasource/${world.north.dataSource}/facilitydatasourcechannels/${world.north.channel}`,
+          ),
+        world.north.channel,
+      ],
+      [
+        'datafile.delete',
+        () =>
+          admin.delete(
+            `/api/algorithm/facilitydatasource/${world.north.dataSource}/file/${world.north.file}`,
+          ),
+        undefined,
+      ],
       ['message.delete', () => admin.delete(`/api/messages/${world.north.message}`), world.north.message],
-      ['facility.revoke-upload-credential', () => admin.delete(`/api/facilities/${world.north.facility}/upload-credentials/${world.north.credential}`), world.north.facility],
+      [
+        'facility.revoke-upload-credential',
+        () =>
+          admin.delete(
+            `/api/facilities/${world.north.facility}/upload-credentials/${world.north.credential}`,
+          ),
+        world.north.facility,
+      ],
       ['user.delete', () => northAdmin.delete(`/api/users/${userIds['north.olav']}`), userIds['north.olav']],
     ];
     const missing: string[] = [];
@@ -62,7 +139,11 @@ describe('audit log', () => {
         missing.push(action);
         continue;
       }
-      if (subject) expect(rows.some((r) => r.subject === subject), `${action} names ${subject}`).toBe(true);
+      if (subject)
+        expect(
+          rows.some((r) => r.subject === subject),
+          `${action} names ${subject}`,
+        ).toBe(true);
     }
     expect(missing).toEqual([]);
     expect((await entries('sign-in')).length).toBeGreaterThan(0);
@@ -74,9 +155,13 @@ describe('audit log', () => {
     const response = await admin.get('/api/settings/audit-log?limit=1000');
     expect(response.statusCode).toBe(200);
     const actions = (response.json() as { action: string }[]).map((r) => r.action);
-    expect(actions).toEqual(expect.arrayContaining(['sign-in', 'sign-in.failed', 'facility.transfer', 'user.delete']));
+    expect(actions).toEqual(
+      expect.arrayContaining(['sign-in', 'sign-in.failed', 'facility.transfer', 'user.delete']),
+    );
     for (const username of ['north.admin', 'north.anna', 'south.admin']) {
-      expect((await (await server.as(username)).get('/api/settings/audit-log')).statusCode, username).toBe(403);
+      expect((await (await server.as(username)).get('/api/settings/audit-log')).statusCode, username).toBe(
+        403,
+      );
     }
   });
 });

@@ -28,19 +28,29 @@ async function openSignIn(app: Server['app']): Promise<{ url: string; cookie: st
   const authorize = await app.inject({
     url: `/oidc/auth?${new URLSearchParams({ client_id: 'portal-web', response_type: 'code', scope: 'openid profile', redirect_uri: `${PUBLIC_URL}/login`, code_challenge: challenge, code_challenge_method: 'S256', state: 's' })}`,
   });
-  const cookies = (headers: Record<string, unknown>) => [headers['set-cookie'] ?? []].flat().map((c) => String(c).split(';')[0]);
+  const cookies = (headers: Record<string, unknown>) =>
+    [headers['set-cookie'] ?? []].flat().map((c) => String(c).split(';')[0]);
   const url = String(authorize.headers.location);
   const first = cookies(authorize.headers).join('; ');
   const page = await app.inject({ url, headers: { cookie: first } });
   return { url, cookie: [...cookies(authorize.headers), ...cookies(page.headers)].join('; ') };
 }
 
-async function attempt(app: Server['app'], signIn: { url: string; cookie: string }, username: string, options: { remoteAddress?: string; forwardedFor?: string; password?: string } = {}) {
+async function attempt(
+  app: Server['app'],
+  signIn: { url: string; cookie: string },
+  username: string,
+  options: { remoteAddress?: string; forwardedFor?: string; password?: string } = {},
+) {
   const response = await app.inject({
     method: 'POST',
     url: `${signIn.url}/login`,
     remoteAddress: options.remoteAddress ?? '127.0.0.1',
-    headers: { cookie: signIn.cookie, 'content-type': 'application/x-www-form-urlencoded', ...(options.forwardedFor ? { 'x-forwarded-for': options.forwardedFor } : {}) },
+    headers: {
+      cookie: signIn.cookie,
+      'content-type': 'application/x-www-form-urlencoded',
+      ...(options.forwardedFor ? { 'x-forwarded-for': options.forwardedFor } : {}),
+    },
     payload: new URLSearchParams({ username, password: options.password ?? 'not-the-password1' }).toString(),
   });
   return response;
@@ -52,7 +62,10 @@ describe('sign-in rate limits', () => {
   it('limits one account however many addresses guess its password', async () => {
     const signIn = await openSignIn(server.app);
     const statuses: number[] = [];
-    for (let i = 0; i < perAccount() + 2; i++) statuses.push((await attempt(server.app, signIn, 'north.olav', { remoteAddress: `10.1.0.${i + 1}` })).statusCode);
+    for (let i = 0; i < perAccount() + 2; i++)
+      statuses.push(
+        (await attempt(server.app, signIn, 'north.olav', { remoteAddress: `10.1.0.${i + 1}` })).statusCode,
+      );
     expect(statuses.slice(0, perAccount())).toEqual(Array(perAccount()).fill(200));
     expect(statuses.slice(perAccount())).toEqual([429, 429]);
     const limited = await attempt(server.app, signIn, 'North.Olav ', { remoteAddress: '10.1.1.1' });
@@ -60,7 +73,9 @@ describe('sign-in rate limits', () => {
     expect(limited.body).toContain(LOGIN_RATE_LIMITED_TEXT);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     // Another account from the same addresses is not affected.
-    expect((await attempt(server.app, signIn, 'north.anna', { remoteAddress: '10.1.0.1' })).statusCode).toBe(200);
+    expect((await attempt(server.app, signIn, 'north.anna', { remoteAddress: '10.1.0.1' })).statusCode).toBe(
+      200,
+    );
   });
 
   it('limits one address however many accounts it tries, and a forged X-Forwarded-For does not reset it', async () => {
@@ -68,23 +83,39 @@ describe('sign-in rate limits', () => {
     const max = perAccount() * LOGIN_ADDRESS_FACTOR;
     const statuses: number[] = [];
     for (let i = 0; i < max + 2; i++) {
-      statuses.push((await attempt(server.app, signIn, `nobody${i}`, { remoteAddress: '10.2.0.1', forwardedFor: `192.0.2.${i + 1}` })).statusCode);
+      statuses.push(
+        (
+          await attempt(server.app, signIn, `nobody${i}`, {
+            remoteAddress: '10.2.0.1',
+            forwardedFor: `192.0.2.${i + 1}`,
+          })
+        ).statusCode,
+      );
     }
     expect(statuses.slice(0, max).every((s) => s === 200)).toBe(true);
     expect(statuses.slice(max)).toEqual([429, 429]);
     // Another address is still served.
-    expect((await attempt(server.app, signIn, 'nobody-else', { remoteAddress: '10.2.0.2' })).statusCode).toBe(200);
+    expect((await attempt(server.app, signIn, 'nobody-else', { remoteAddress: '10.2.0.2' })).statusCode).toBe(
+      200,
+    );
   });
 
   it('records a rate-limited sign-in in the audit log', async () => {
-    const rows = await server.services.database.db.selectFrom('audit_log').select(['action', 'subject']).where('action', '=', 'sign-in.rate-limited').execute();
+    const rows = await server.services.database.db
+      .selectFrom('audit_log')
+      .select(['action', 'subject'])
+      .where('action', '=', 'sign-in.rate-limited')
+      .execute();
     expect(rows.some((r) => r.subject === 'north.olav')).toBe(true);
   });
 
   it('takes the address from X-Forwarded-For only behind a configured trusted proxy (TRUST_PROXY)', async () => {
     const previous = process.env.TRUST_PROXY;
     process.env.TRUST_PROXY = '10.3.0.1';
-    const config = loadConfig({ PUBLIC_URL, DATA_DIR: 'memory://', LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv, []);
+    const config = loadConfig(
+      { PUBLIC_URL, DATA_DIR: 'memory://', LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv,
+      [],
+    );
     config.dataDir = 'memory://';
     const proxied = await createServer(config, { webDist: null });
     try {
@@ -93,15 +124,38 @@ describe('sign-in rate limits', () => {
       const max = config.LOGIN_ATTEMPTS_PER_MINUTE * LOGIN_ADDRESS_FACTOR;
       // Through the trusted proxy, each client address has its own count.
       for (let i = 0; i < max + 2; i++) {
-        expect((await attempt(proxied.app, signIn, `nobody${i}`, { remoteAddress: '10.3.0.1', forwardedFor: `198.51.100.${i + 1}` })).statusCode).toBe(200);
+        expect(
+          (
+            await attempt(proxied.app, signIn, `nobody${i}`, {
+              remoteAddress: '10.3.0.1',
+              forwardedFor: `198.51.100.${i + 1}`,
+            })
+          ).statusCode,
+        ).toBe(200);
       }
       // One client behind the proxy is limited by its own address.
       const statuses: number[] = [];
-      for (let i = 0; i < max + 1; i++) statuses.push((await attempt(proxied.app, signIn, `someone${i}`, { remoteAddress: '10.3.0.1', forwardedFor: '203.0.113.7' })).statusCode);
+      for (let i = 0; i < max + 1; i++)
+        statuses.push(
+          (
+            await attempt(proxied.app, signIn, `someone${i}`, {
+              remoteAddress: '10.3.0.1',
+              forwardedFor: '203.0.113.7',
+            })
+          ).statusCode,
+        );
       expect(statuses.at(-1)).toBe(429);
       // A peer that is not the proxy cannot choose its address with the header.
       const direct: number[] = [];
-      for (let i = 0; i < max + 1; i++) direct.push((await attempt(proxied.app, signIn, `direct${i}`, { remoteAddress: '10.3.9.9', forwardedFor: `198.51.100.${i + 1}` })).statusCode);
+      for (let i = 0; i < max + 1; i++)
+        direct.push(
+          (
+            await attempt(proxied.app, signIn, `direct${i}`, {
+              remoteAddress: '10.3.9.9',
+              forwardedFor: `198.51.100.${i + 1}`,
+            })
+          ).statusCode,
+        );
       expect(direct.at(-1)).toBe(429);
     } finally {
       if (previous === undefined) delete process.env.TRUST_PROXY;
@@ -113,7 +167,8 @@ describe('sign-in rate limits', () => {
 
 describe('forged tokens are refused with 401', () => {
   const claimsFor = () => ({ organizationId: server.seed.organizationIds.provider, role: 'SystemAdmin' });
-  const call = (token: string) => server.app.inject({ url: '/api/facilities', headers: { authorization: `Bearer ${token}` } });
+  const call = (token: string) =>
+    server.app.inject({ url: '/api/facilities', headers: { authorization: `Bearer ${token}` } });
 
   it('HS256 signed with the provider’s public key (algorithm confusion)', async () => {
     const keys = await loadOrCreateProviderKeys(server.services.database.db);
@@ -155,7 +210,12 @@ describe('security headers', () => {
   it('sends a strict Content-Security-Policy, nosniff and no HSTS over plain HTTP', async () => {
     const response = await server.app.inject({ url: '/api/version' });
     const csp = String(response.headers['content-security-policy']);
-    const directives = Object.fromEntries(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values]));
+    const directives = Object.fromEntries(
+      csp
+        .split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .map(([name, ...values]) => [name, values]),
+    );
     expect(directives['script-src']).toEqual(["'self'"]);
     expect(directives['object-src']).toEqual(["'none'"]);
     expect(directives['base-uri']).toEqual(["'none'"]);
@@ -170,7 +230,14 @@ describe('security headers', () => {
   });
 
   it('sends HSTS when the portal is served over TLS', async () => {
-    const config = loadConfig({ PUBLIC_URL: 'https://portal.example', DATA_DIR: 'memory://', LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv, []);
+    const config = loadConfig(
+      {
+        PUBLIC_URL: 'https://portal.example',
+        DATA_DIR: 'memory://',
+        LOG_LEVEL: 'silent',
+      } as NodeJS.ProcessEnv,
+      [],
+    );
     config.dataDir = 'memory://';
     const tls = await createServer(config, { webDist: null });
     try {
@@ -182,7 +249,10 @@ describe('security headers', () => {
   });
 
   it('the web app’s index.html runs under that policy: no inline script, no inline event handler', () => {
-    const indexHtml = fs.readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/index.html'), 'utf8');
+    const indexHtml = fs.readFileSync(
+      path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/index.html'),
+      'utf8',
+    );
     const scripts = [...indexHtml.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)];
     expect(scripts.length).toBeGreaterThan(0);
     for (const [, attributes, content] of scripts) {
@@ -200,11 +270,20 @@ describe('body limits', () => {
       method: 'POST',
       url: '/api/messages',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      payload: JSON.stringify({ title: 'big', text: 'x'.repeat(3 * 1024 * 1024), showFrom: '2025-01-01T00:00:00Z', showTo: '2025-01-02T00:00:00Z' }),
+      payload: JSON.stringify({
+        title: 'big',
+        text: 'x'.repeat(3 * 1024 * 1024),
+        showFrom: '2025-01-01T00:00:00Z',
+        showTo: '2025-01-02T00:00:00Z',
+      }),
     });
     expect(response.statusCode).toBe(413);
     expect(response.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
-    const stored = await server.services.database.db.selectFrom('messages').select('id').where('title', '=', 'big').executeTakeFirst();
+    const stored = await server.services.database.db
+      .selectFrom('messages')
+      .select('id')
+      .where('title', '=', 'big')
+      .executeTakeFirst();
     expect(stored).toBeUndefined();
   });
 

@@ -17,7 +17,12 @@ const LIKE = String.raw`%_\ `.trim();
 describe('SQL metacharacters are data', () => {
   it('stores and answers them literally in ship, organization and user names and in messages; the tables survive', async () => {
     const admin = await server.as('admin');
-    const organization = await admin.post('/api/organizations', { name: `Org ${SQL} ${LIKE}`, email: null, phone: null, priority: false });
+    const organization = await admin.post('/api/organizations', {
+      name: `Org ${SQL} ${LIKE}`,
+      email: null,
+      phone: null,
+      priority: false,
+    });
     expect(organization.statusCode).toBe(201);
     expect(organization.json().name).toBe(`Org ${SQL} ${LIKE}`);
     const organizationId = organization.json().id as string;
@@ -27,11 +32,21 @@ describe('SQL metacharacters are data', () => {
     const shipId = ship.json().id as string;
     expect((await admin.get(`/api/facilities/${shipId}/facility`)).json().name).toBe(`Ship ${SQL} ${LIKE}`);
 
-    const user = await admin.post(`/api/organizations/${organizationId}/users`, { username: `o'brien%_\\`, password: 'Obrien12345', roles: ['User'] });
+    const user = await admin.post(`/api/organizations/${organizationId}/users`, {
+      username: `o'brien%_\\`,
+      password: 'Obrien12345',
+      roles: ['User'],
+    });
     expect(user.statusCode).toBe(201);
     expect(user.json().username).toBe(`o'brien%_\\`);
 
-    const message = await admin.post('/api/messages', { title: `Title ${SQL}`, text: `Text ${SQL} ${LIKE}`, showFrom: '2025-01-01T00:00:00.000Z', showTo: '2099-01-01T00:00:00.000Z', notify: false });
+    const message = await admin.post('/api/messages', {
+      title: `Title ${SQL}`,
+      text: `Text ${SQL} ${LIKE}`,
+      showFrom: '2025-01-01T00:00:00.000Z',
+      showTo: '2099-01-01T00:00:00.000Z',
+      notify: false,
+    });
     expect(message.statusCode).toBe(201);
     expect(message.json()).toMatchObject({ title: `Title ${SQL}`, text: `Text ${SQL} ${LIKE}` });
 
@@ -39,7 +54,9 @@ describe('SQL metacharacters are data', () => {
     const list = await admin.get(`/api/facilities?organizationId=${encodeURIComponent(`%_\\`)}`);
     expect(list.statusCode).toBe(200);
     expect(list.json()).toEqual([]);
-    expect((await admin.get('/api/organizations')).json().map((o: { name: string }) => o.name)).toContain(`Org ${SQL} ${LIKE}`);
+    expect((await admin.get('/api/organizations')).json().map((o: { name: string }) => o.name)).toContain(
+      `Org ${SQL} ${LIKE}`,
+    );
     const users = await server.services.database.db.selectFrom('users').select('id').execute();
     expect(users.length).toBeGreaterThan(7);
   });
@@ -66,7 +83,13 @@ describe('HTML is made harmless before it is stored', () => {
   it('keeps no tag of a message: its text is plain', async () => {
     const admin = await server.as('admin');
     for (const payload of HTML_PAYLOADS) {
-      const response = await admin.post('/api/messages', { title: payload, text: `Hello ${payload}`, showFrom: '2025-01-01T00:00:00.000Z', showTo: '2099-01-01T00:00:00.000Z', notify: false });
+      const response = await admin.post('/api/messages', {
+        title: payload,
+        text: `Hello ${payload}`,
+        showFrom: '2025-01-01T00:00:00.000Z',
+        showTo: '2099-01-01T00:00:00.000Z',
+        notify: false,
+      });
       if (response.statusCode === 400) continue; // nothing left but markup: refused, which is harmless too
       expect(response.statusCode).toBe(201);
       const { title, text } = response.json() as { title: string | null; text: string };
@@ -78,9 +101,15 @@ describe('HTML is made harmless before it is stored', () => {
 
   it('keeps only the editor’s tags in report information, without attributes', async () => {
     const admin = await server.as('admin');
-    const report = await server.services.database.db.selectFrom('reports').select('id').executeTakeFirstOrThrow();
+    const report = await server.services.database.db
+      .selectFrom('reports')
+      .select('id')
+      .executeTakeFirstOrThrow();
     for (const payload of HTML_PAYLOADS) {
-      const response = await admin.put(`/api/algorithm/reports/${encodeURIComponent(report.id)}/update-report`, { information: `<p><b>Bold</b> ${payload}</p>` });
+      const response = await admin.put(
+        `/api/algorithm/reports/${encodeURIComponent(report.id)}/update-report`,
+        { information: `<p><b>Bold</b> ${payload}</p>` },
+      );
       expect(response.statusCode).toBe(200);
       const information = String(response.json().information);
       expect(information).toContain('<b>Bold</b>');

@@ -11,8 +11,18 @@ beforeAll(async () => {
   server = await startTestServer();
   org = server.seed.organizationIds;
   const db = server.services.database.db;
-  northShip = await db.selectFrom('facilities').select(['id', 'name']).where('primary_organization_id', '=', org.north!).orderBy('name').executeTakeFirstOrThrow();
-  southShip = await db.selectFrom('facilities').select(['id', 'name']).where('primary_organization_id', '=', org.south!).orderBy('name').executeTakeFirstOrThrow();
+  northShip = await db
+    .selectFrom('facilities')
+    .select(['id', 'name'])
+    .where('primary_organization_id', '=', org.north!)
+    .orderBy('name')
+    .executeTakeFirstOrThrow();
+  southShip = await db
+    .selectFrom('facilities')
+    .select(['id', 'name'])
+    .where('primary_organization_id', '=', org.south!)
+    .orderBy('name')
+    .executeTakeFirstOrThrow();
 });
 afterAll(async () => {
   await server?.close();
@@ -31,13 +41,18 @@ const infoBody = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 /** A data URL of `bytes` decoded bytes. */
-const imageOf = (bytes: number, type = 'image/png') => `data:${type};base64,${Buffer.alloc(bytes, 7).toString('base64')}`;
+const imageOf = (bytes: number, type = 'image/png') =>
+  `data:${type};base64,${Buffer.alloc(bytes, 7).toString('base64')}`;
 
 describe('ship info', () => {
   it('answers the ship to whoever sees it, and "Ship not found" to others', async () => {
     const response = await (await server.as('north.anna')).get(`/api/facilities/${northShip.id}/facility`);
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ id: northShip.id, name: northShip.name, primaryOrganizationId: org.north });
+    expect(response.json()).toMatchObject({
+      id: northShip.id,
+      name: northShip.name,
+      primaryOrganizationId: org.north,
+    });
     const other = await (await server.as('north.admin')).get(`/api/facilities/${southShip.id}/facility`);
     expect(other.statusCode).toBe(404);
     expect(other.json().message).toBe('Ship not found');
@@ -45,10 +60,25 @@ describe('ship info', () => {
 
   it('saves the fields; dates at the start of the UTC day, an empty manufacturer as null', async () => {
     const admin = await server.as('admin');
-    const saved = await admin.put(`/api/facilities/${northShip.id}/facility`, infoBody({ startDate: '2024-03-05T17:45:00Z', endDate: '2025-01-31' }));
+    const saved = await admin.put(
+      `/api/facilities/${northShip.id}/facility`,
+      infoBody({ startDate: '2024-03-05T17:45:00Z', endDate: '2025-01-31' }),
+    );
     expect(saved.statusCode).toBe(200);
-    expect(saved.json()).toMatchObject({ name: 'MV Nordic Star', imo: '9300001', scrubberSystemType: 'Hybrid', numberOfScrubbers: 2, totalEffectKW: 12000.5, systemManufacturer: 'Wartsila', startDate: '2024-03-05T00:00:00.000Z', endDate: '2025-01-31T00:00:00.000Z' });
-    const empty = await admin.put(`/api/facilities/${northShip.id}/facility`, infoBody({ systemManufacturer: '  ', scrubberSystemType: '' }));
+    expect(saved.json()).toMatchObject({
+      name: 'MV Nordic Star',
+      imo: '9300001',
+      scrubberSystemType: 'Hybrid',
+      numberOfScrubbers: 2,
+      totalEffectKW: 12000.5,
+      systemManufacturer: 'Wartsila',
+      startDate: '2024-03-05T00:00:00.000Z',
+      endDate: '2025-01-31T00:00:00.000Z',
+    });
+    const empty = await admin.put(
+      `/api/facilities/${northShip.id}/facility`,
+      infoBody({ systemManufacturer: '  ', scrubberSystemType: '' }),
+    );
     expect(empty.json()).toMatchObject({ systemManufacturer: null, scrubberSystemType: null });
   });
 
@@ -57,27 +87,50 @@ describe('ship info', () => {
     const noName = await admin.put(`/api/facilities/${northShip.id}/facility`, infoBody({ name: ' ' }));
     expect(noName.statusCode).toBe(400);
     expect(noName.json().fields.name).toBe('Name is required');
-    const badType = await admin.put(`/api/facilities/${northShip.id}/facility`, infoBody({ scrubberSystemType: 'Closed Loop' }));
+    const badType = await admin.put(
+      `/api/facilities/${northShip.id}/facility`,
+      infoBody({ scrubberSystemType: 'Closed Loop' }),
+    );
     expect(badType.statusCode).toBe(400);
-    const fraction = await admin.put(`/api/facilities/${northShip.id}/facility`, infoBody({ numberOfScrubbers: 1.5 }));
+    const fraction = await admin.put(
+      `/api/facilities/${northShip.id}/facility`,
+      infoBody({ numberOfScrubbers: 1.5 }),
+    );
     expect(fraction.json().fields.numberOfScrubbers).toBe('Must be a whole number');
   });
 
   it('keeps an image under 500000 bytes and refuses a larger one or a non-image', async () => {
     const admin = await server.as('admin');
     const small = imageOf(499_999);
-    expect((await admin.put(`/api/facilities/${northShip.id}/facility`, infoBody({ imageBase64: small }))).json().imageBase64).toBe(small);
-    const large = await admin.put(`/api/facilities/${northShip.id}/facility`, infoBody({ imageBase64: imageOf(500_000) }));
+    expect(
+      (await admin.put(`/api/facilities/${northShip.id}/facility`, infoBody({ imageBase64: small }))).json()
+        .imageBase64,
+    ).toBe(small);
+    const large = await admin.put(
+      `/api/facilities/${northShip.id}/facility`,
+      infoBody({ imageBase64: imageOf(500_000) }),
+    );
     expect(large.statusCode).toBe(400);
     expect(large.json().message).toBe('Ship image must be less than 500 kB!');
-    expect((await admin.put(`/api/facilities/${northShip.id}/facility`, infoBody({ imageBase64: imageOf(100, 'text/html') }))).statusCode).toBe(400);
+    expect(
+      (
+        await admin.put(
+          `/api/facilities/${northShip.id}/facility`,
+          infoBody({ imageBase64: imageOf(100, 'text/html') }),
+        )
+      ).statusCode,
+    ).toBe(400);
     expect((await admin.get(`/api/facilities/${northShip.id}/facility`)).json().imageBase64).toBe(small);
   });
 
-  it('is configuration: a UserAdmin gets 403 on the own ship and 404 on another\'s', async () => {
+  it("is configuration: a UserAdmin gets 403 on the own ship and 404 on another's", async () => {
     const northAdmin = await server.as('north.admin');
-    expect((await northAdmin.put(`/api/facilities/${northShip.id}/facility`, infoBody())).statusCode).toBe(403);
-    expect((await northAdmin.put(`/api/facilities/${southShip.id}/facility`, infoBody())).statusCode).toBe(404);
+    expect((await northAdmin.put(`/api/facilities/${northShip.id}/facility`, infoBody())).statusCode).toBe(
+      403,
+    );
+    expect((await northAdmin.put(`/api/facilities/${southShip.id}/facility`, infoBody())).statusCode).toBe(
+      404,
+    );
   });
 });
 
@@ -88,8 +141,21 @@ describe('Automate file upload', () => {
     const rows = await db
       .insertInto('facility_data_sources')
       .values([
-        { facility_id: northShip.id, name: 'Scrubber_PLC', reader_id: 'delimited', reader_configuration: '{}', measure_frequency_seconds: 60, is_primary: true },
-        { facility_id: northShip.id, name: 'Engine_Log', reader_id: 'delimited', reader_configuration: '{}', measure_frequency_seconds: 60 },
+        {
+          facility_id: northShip.id,
+          name: 'Scrubber_PLC',
+          reader_id: 'delimited',
+          reader_configuration: '{}',
+          measure_frequency_seconds: 60,
+          is_primary: true,
+        },
+        {
+          facility_id: northShip.id,
+          name: 'Engine_Log',
+          reader_id: 'delimited',
+          reader_configuration: '{}',
+          measure_frequency_seconds: 60,
+        },
       ])
       .returning('id')
       .execute();
@@ -102,9 +168,15 @@ describe('Automate file upload', () => {
     expect(provisioned.statusCode).toBe(201);
     const { id, token } = provisioned.json();
     expect(token).toMatch(new RegExp(`^psdu_${id}_[A-Za-z0-9_-]{43}$`));
-    const stored = await server.services.database.db.selectFrom('upload_credentials').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const stored = await server.services.database.db
+      .selectFrom('upload_credentials')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(stored.secret_hash).not.toContain(token.split('_').at(-1));
-    expect(await resolveUploadCredential(server.services.database.db, `Bearer ${token}`)).toEqual({ facilityId: northShip.id });
+    expect(await resolveUploadCredential(server.services.database.db, `Bearer ${token}`)).toEqual({
+      facilityId: northShip.id,
+    });
     const listed = (await admin.get(`/api/facilities/${northShip.id}/upload-credentials`)).json();
     expect(listed[0]).toMatchObject({ id, revokedOn: null, lastUsedOn: expect.any(String) });
     expect(JSON.stringify(listed)).not.toContain(token);
@@ -118,49 +190,78 @@ describe('Automate file upload', () => {
     expect(await resolveUploadCredential(db, `Bearer ${wrong}`)).toBeNull();
     expect(await resolveUploadCredential(db, token)).toBeNull();
     expect(await resolveUploadCredential(db, undefined)).toBeNull();
-    expect((await admin.delete(`/api/facilities/${northShip.id}/upload-credentials/${id}`)).statusCode).toBe(204);
+    expect((await admin.delete(`/api/facilities/${northShip.id}/upload-credentials/${id}`)).statusCode).toBe(
+      204,
+    );
     expect(await resolveUploadCredential(db, `Bearer ${token}`)).toBeNull();
-    expect((await admin.delete(`/api/facilities/${southShip.id}/upload-credentials/${id}`)).statusCode).toBe(404);
+    expect((await admin.delete(`/api/facilities/${southShip.id}/upload-credentials/${id}`)).statusCode).toBe(
+      404,
+    );
   });
 
   it('builds the package: a zip named after the lowercased ship, with both uploaders, config and README', async () => {
     const admin = await server.as('admin');
     const { token } = (await admin.post(`/api/facilities/${northShip.id}/upload-credentials`)).json();
     const name = (await admin.get(`/api/facilities/${northShip.id}/facility`)).json().name as string;
-    const response = await server.app.inject({ url: `/api/scripts/psdu/facilities/${northShip.id}`, headers: { authorization: `Bearer ${await server.tokenFor('admin')}`, 'x-upload-token': token } });
+    const response = await server.app.inject({
+      url: `/api/scripts/psdu/facilities/${northShip.id}`,
+      headers: { authorization: `Bearer ${await server.tokenFor('admin')}`, 'x-upload-token': token },
+    });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('application/zip');
     expect(response.headers['content-disposition']).toContain(`filename="${name.toLowerCase()}.zip"`);
     const files = unzipSync(new Uint8Array(response.rawPayload));
-    expect(Object.keys(files).sort()).toEqual(['README.md', 'config.json', 'psdu-uploader.mjs', 'psdu-uploader.ps1']);
+    expect(Object.keys(files).sort()).toEqual([
+      'README.md',
+      'config.json',
+      'psdu-uploader.mjs',
+      'psdu-uploader.ps1',
+    ]);
     const config = JSON.parse(strFromU8(files['config.json']!));
     // Files in the watch folder go to the primary data source; subfolders named like a data source to that one.
     expect(config).toMatchObject({ facilityId: northShip.id, token, dataSourceId: dataSourceIds[0] });
-    expect(config.dataSources).toEqual(expect.arrayContaining([{ id: dataSourceIds[0], name: 'Scrubber_PLC' }, { id: dataSourceIds[1], name: 'Engine_Log' }]));
+    expect(config.dataSources).toEqual(
+      expect.arrayContaining([
+        { id: dataSourceIds[0], name: 'Scrubber_PLC' },
+        { id: dataSourceIds[1], name: 'Engine_Log' },
+      ]),
+    );
     expect(strFromU8(files['psdu-uploader.mjs']!)).not.toMatch(/from '(?!node:)/);
   });
 
-  it('builds a package without a token when none comes along, and refuses another ship\'s token', async () => {
+  it("builds a package without a token when none comes along, and refuses another ship's token", async () => {
     const admin = await server.as('admin');
-    const plain = await server.app.inject({ url: `/api/scripts/psdu/facilities/${northShip.id}`, headers: { authorization: `Bearer ${await server.tokenFor('admin')}` } });
+    const plain = await server.app.inject({
+      url: `/api/scripts/psdu/facilities/${northShip.id}`,
+      headers: { authorization: `Bearer ${await server.tokenFor('admin')}` },
+    });
     expect(plain.statusCode).toBe(200);
     const files = unzipSync(new Uint8Array(plain.rawPayload));
     expect(JSON.parse(strFromU8(files['config.json']!)).token).toBe('');
     expect(strFromU8(files['README.md']!)).toContain('Press Provision');
-    const { token: southToken } = (await admin.post(`/api/facilities/${southShip.id}/upload-credentials`)).json();
-    const response = await server.app.inject({ url: `/api/scripts/psdu/facilities/${northShip.id}`, headers: { authorization: `Bearer ${await server.tokenFor('admin')}`, 'x-upload-token': southToken } });
+    const { token: southToken } = (
+      await admin.post(`/api/facilities/${southShip.id}/upload-credentials`)
+    ).json();
+    const response = await server.app.inject({
+      url: `/api/scripts/psdu/facilities/${northShip.id}`,
+      headers: { authorization: `Bearer ${await server.tokenFor('admin')}`, 'x-upload-token': southToken },
+    });
     expect(response.statusCode).toBe(400);
   });
 
   it('answers the package failure text for a ship without data sources', async () => {
     const response = await (await server.as('admin')).get(`/api/scripts/psdu/facilities/${southShip.id}`);
     expect(response.statusCode).toBe(422);
-    expect(response.json().message).toContain('An error occurred compiling a PSDU package for this ship. Please try again.');
+    expect(response.json().message).toContain(
+      'An error occurred compiling a PSDU package for this ship. Please try again.',
+    );
   });
 
-  it('is SystemAdmin\'s: a UserAdmin gets 403 on the own ship, 404 on another\'s', async () => {
+  it("is SystemAdmin's: a UserAdmin gets 403 on the own ship, 404 on another's", async () => {
     const northAdmin = await server.as('north.admin');
-    expect((await northAdmin.post(`/api/facilities/${northShip.id}/upload-credentials`)).statusCode).toBe(403);
+    expect((await northAdmin.post(`/api/facilities/${northShip.id}/upload-credentials`)).statusCode).toBe(
+      403,
+    );
     expect((await northAdmin.get(`/api/scripts/psdu/facilities/${northShip.id}`)).statusCode).toBe(403);
     expect((await northAdmin.get(`/api/scripts/psdu/facilities/${southShip.id}`)).statusCode).toBe(404);
   });

@@ -3,18 +3,39 @@ import { sql } from 'kysely';
 import type { TestServer } from './harness';
 
 /** A multipart/form-data body with one file field, as a browser sends it. */
-export function multipartFile(fileName: string, content: Buffer | string, field = 'file'): { payload: Buffer; headers: Record<string, string> } {
+export function multipartFile(
+  fileName: string,
+  content: Buffer | string,
+  field = 'file',
+): { payload: Buffer; headers: Record<string, string> } {
   const boundary = `----portal${randomBytes(8).toString('hex')}`;
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  return { payload: Buffer.concat([head, Buffer.isBuffer(content) ? content : Buffer.from(content), tail]), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+  return {
+    payload: Buffer.concat([head, Buffer.isBuffer(content) ? content : Buffer.from(content), tail]),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
 }
 
 /** Sends a file as multipart with the user's token. */
-export async function sendFile(server: TestServer, username: string, method: 'POST' | 'PUT', url: string, fileName: string, content: Buffer | string) {
+export async function sendFile(
+  server: TestServer,
+  username: string,
+  method: 'POST' | 'PUT',
+  url: string,
+  fileName: string,
+  content: Buffer | string,
+) {
   const token = await server.tokenFor(username);
   const { payload, headers } = multipartFile(fileName, content);
-  const response = await server.app.inject({ method, url, payload, headers: { ...headers, authorization: `Bearer ${token}` } });
+  const response = await server.app.inject({
+    method,
+    url,
+    payload,
+    headers: { ...headers, authorization: `Bearer ${token}` },
+  });
   return { statusCode: response.statusCode, json: () => response.json(), body: response.body };
 }
 
@@ -29,7 +50,12 @@ export async function ingestionCounts(server: TestServer): Promise<Record<string
 }
 
 /** A CSV as the default delimited reader reads it: 'Timestamp' then channels, one row a minute from `start` (logger clock). */
-export function csvFile(options: { start: string; rows: number; channels?: string[]; value?: (row: number, channel: number) => string }): string {
+export function csvFile(options: {
+  start: string;
+  rows: number;
+  channels?: string[];
+  value?: (row: number, channel: number) => string;
+}): string {
   const channels = options.channels ?? ['SO2', 'CO2', 'Flow'];
   const lines = [['Timestamp', ...channels].join(',')];
   const start = Date.parse(`${options.start.replace(' ', 'T')}Z`);
@@ -50,8 +76,14 @@ export const CSV_CONFIGURATION = JSON.stringify({
 });
 
 /** Creates a primary data source of the default delimited reader (one sample a minute) as the SystemAdmin; answers its id. */
-export async function createCsvDataSource(server: TestServer, facilityId: string, overrides: { utcTimezoneOffsetInMinutes?: number; name?: string } = {}): Promise<string> {
-  const created = await (await server.as('admin')).post(`/api/algorithm/facility/${facilityId}/datasource`, {
+export async function createCsvDataSource(
+  server: TestServer,
+  facilityId: string,
+  overrides: { utcTimezoneOffsetInMinutes?: number; name?: string } = {},
+): Promise<string> {
+  const created = await (
+    await server.as('admin')
+  ).post(`/api/algorithm/facility/${facilityId}/datasource`, {
     name: overrides.name ?? 'Logger',
     dataSourceReaderId: 'delimited-text',
     dataSourceReaderConfiguration: CSV_CONFIGURATION,

@@ -15,16 +15,23 @@ const run = promisify(execFile);
 /** Unpacks a package into a fresh folder, with config overrides, and answers the folder. */
 function unpack(zip: Uint8Array, overrides: Record<string, unknown> = {}): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'psdu-'));
-  for (const [name, content] of Object.entries(unzipSync(zip))) fs.writeFileSync(path.join(dir, name), content);
+  for (const [name, content] of Object.entries(unzipSync(zip)))
+    fs.writeFileSync(path.join(dir, name), content);
   const config = JSON.parse(fs.readFileSync(path.join(dir, 'config.json'), 'utf8'));
-  fs.writeFileSync(path.join(dir, 'config.json'), JSON.stringify({ ...config, settleSeconds: 0, ...overrides }));
+  fs.writeFileSync(
+    path.join(dir, 'config.json'),
+    JSON.stringify({ ...config, settleSeconds: 0, ...overrides }),
+  );
   return dir;
 }
 
 /** One pass of the uploader (`--once`): exit code and output. */
 async function runOnce(dir: string): Promise<{ code: number; output: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [path.join(dir, 'psdu-uploader.mjs'), '--once'], { cwd: dir, timeout: 30_000 });
+    const { stdout, stderr } = await run(process.execPath, [path.join(dir, 'psdu-uploader.mjs'), '--once'], {
+      cwd: dir,
+      timeout: 30_000,
+    });
     return { code: 0, output: stdout + stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
@@ -45,7 +52,9 @@ describe('the uploader script against a recording server', () => {
         const body = Buffer.concat(chunks).toString('utf8');
         const fileName = /filename="([^"]+)"/.exec(body)?.[1] ?? '';
         received.push({ url: req.url!, authorization: req.headers.authorization, fileName, body });
-        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ ids: ['x'], errorMessages: [] }));
+        res
+          .writeHead(status, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ ids: ['x'], errorMessages: [] }));
       });
     });
     await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
@@ -130,9 +139,16 @@ describe('the uploader against the portal', () => {
   beforeAll(async () => {
     server = await startTestServer();
     // The upload route belongs to the ingestion domain; until it is registered there is nothing to upload to.
-    const probe = await server.app.inject({ method: 'POST', url: '/api/algorithm/facilitydatasource/00000000-0000-4000-8000-000000000000/file', headers: { authorization: 'Bearer psdu_probe' } });
+    const probe = await server.app.inject({
+      method: 'POST',
+      url: '/api/algorithm/facilitydatasource/00000000-0000-4000-8000-000000000000/file',
+      headers: { authorization: 'Bearer psdu_probe' },
+    });
     uploadRoute = !(probe.statusCode === 404 && probe.json().message === 'Not found');
-    if (!uploadRoute) console.warn('uploader.test: POST /api/algorithm/facilitydatasource/{id}/file is not registered yet; the end-to-end uploader test is skipped.');
+    if (!uploadRoute)
+      console.warn(
+        'uploader.test: POST /api/algorithm/facilitydatasource/{id}/file is not registered yet; the end-to-end uploader test is skipped.',
+      );
     await server.app.listen({ port: 0, host: '127.0.0.1' });
     baseUrl = `http://127.0.0.1:${(server.app.server.address() as { port: number }).port}`;
   });
@@ -143,31 +159,60 @@ describe('the uploader against the portal', () => {
   it('provisions, downloads the package, and sees the files arrive; a revoked token uploads nothing', async (context) => {
     if (!uploadRoute) context.skip('the upload endpoint does not exist yet');
     const db = server.services.database.db;
-    const ship = await db.selectFrom('facilities').select(['id', 'name']).where('primary_organization_id', '=', server.seed.organizationIds.north!).orderBy('name').executeTakeFirstOrThrow();
+    const ship = await db
+      .selectFrom('facilities')
+      .select(['id', 'name'])
+      .where('primary_organization_id', '=', server.seed.organizationIds.north!)
+      .orderBy('name')
+      .executeTakeFirstOrThrow();
     const { id: dataSourceId } = await db
       .insertInto('facility_data_sources')
-      .values({ facility_id: ship.id, name: 'Uploader_Test', reader_id: READER_IDS.delimited, reader_configuration: JSON.stringify(DEFAULT_DELIMITED_CONFIGURATION), measure_frequency_seconds: 60, is_primary: true })
+      .values({
+        facility_id: ship.id,
+        name: 'Uploader_Test',
+        reader_id: READER_IDS.delimited,
+        reader_configuration: JSON.stringify(DEFAULT_DELIMITED_CONFIGURATION),
+        measure_frequency_seconds: 60,
+        is_primary: true,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     const adminToken = await server.tokenFor('admin');
-    const provisioned = await fetch(`${baseUrl}/api/facilities/${ship.id}/upload-credentials`, { method: 'POST', headers: { authorization: `Bearer ${adminToken}` } });
+    const provisioned = await fetch(`${baseUrl}/api/facilities/${ship.id}/upload-credentials`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
     const { id: credentialId, token } = (await provisioned.json()) as { id: string; token: string };
-    const pkg = await fetch(`${baseUrl}/api/scripts/psdu/facilities/${ship.id}`, { headers: { authorization: `Bearer ${adminToken}`, 'x-upload-token': token } });
+    const pkg = await fetch(`${baseUrl}/api/scripts/psdu/facilities/${ship.id}`, {
+      headers: { authorization: `Bearer ${adminToken}`, 'x-upload-token': token },
+    });
     expect(pkg.status).toBe(200);
     const zip = new Uint8Array(await pkg.arrayBuffer());
     expect(JSON.parse(strFromU8(unzipSync(zip)['config.json']!)).serverUrl).toBe('http://localhost:18080');
     const dir = unpack(zip, { serverUrl: baseUrl });
     fs.mkdirSync(path.join(dir, 'outbox'));
-    const csv = (day: string) => `Timestamp,SO2\n${[0, 1, 2].map((h) => `2025-01-${day} 0${h}:00:00,${h + 1}.5`).join('\n')}\n`;
+    const csv = (day: string) =>
+      `Timestamp,SO2\n${[0, 1, 2].map((h) => `2025-01-${day} 0${h}:00:00,${h + 1}.5`).join('\n')}\n`;
     fs.writeFileSync(path.join(dir, 'outbox', 'log-0101.csv'), csv('01'));
     fs.writeFileSync(path.join(dir, 'outbox', 'log-0102.csv'), csv('02'));
 
     const first = await runOnce(dir);
     expect(first.code, first.output).toBe(0);
-    const arrived = async () => (await db.selectFrom('data_files').select('file_name').where('data_source_id', '=', dataSourceId).orderBy('file_name').execute()).map((f) => f.file_name);
+    const arrived = async () =>
+      (
+        await db
+          .selectFrom('data_files')
+          .select('file_name')
+          .where('data_source_id', '=', dataSourceId)
+          .orderBy('file_name')
+          .execute()
+      ).map((f) => f.file_name);
     expect(await arrived()).toEqual(['log-0101.csv', 'log-0102.csv']);
 
-    await fetch(`${baseUrl}/api/facilities/${ship.id}/upload-credentials/${credentialId}`, { method: 'DELETE', headers: { authorization: `Bearer ${adminToken}` } });
+    await fetch(`${baseUrl}/api/facilities/${ship.id}/upload-credentials/${credentialId}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
     fs.writeFileSync(path.join(dir, 'outbox', 'log-0103.csv'), csv('03'));
     const revoked = await runOnce(dir);
     expect(revoked.code).toBe(1);

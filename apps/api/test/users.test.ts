@@ -15,7 +15,11 @@ afterAll(async () => {
 describe('adding users', () => {
   it('lets a UserAdmin add a user to the own organization, who can then sign in', async () => {
     const northAdmin = await server.as('north.admin');
-    const created = await northAdmin.post(`/api/organizations/${org.north}/users`, { username: 'north.kari', password: 'Kari12345', roles: ['User'] });
+    const created = await northAdmin.post(`/api/organizations/${org.north}/users`, {
+      username: 'north.kari',
+      password: 'Kari12345',
+      roles: ['User'],
+    });
     expect(created.statusCode).toBe(201);
     expect(created.json()).toMatchObject({ username: 'north.kari', roles: ['User'], facilityIds: [] });
     expect((await signInFlow(server.app, 'north.kari', 'Kari12345')).accessToken).toBeTruthy();
@@ -40,79 +44,189 @@ describe('adding users', () => {
   });
 
   it('refuses a username that exists already, in any case', async () => {
-    const response = await (await server.as('north.admin')).post(`/api/organizations/${org.north}/users`, { username: 'SOUTH.LEE', password: 'Abcd1234', roles: ['User'] });
+    const response = await (
+      await server.as('north.admin')
+    ).post(`/api/organizations/${org.north}/users`, {
+      username: 'SOUTH.LEE',
+      password: 'Abcd1234',
+      roles: ['User'],
+    });
     expect(response.statusCode).toBe(409);
   });
 
   it('keeps a UserAdmin out of other organizations (404) and a User out of user management (403)', async () => {
     const northAdmin = await server.as('north.admin');
-    const response = await northAdmin.post(`/api/organizations/${org.south}/users`, { username: 'spy', password: 'Abcd1234', roles: ['User'] });
+    const response = await northAdmin.post(`/api/organizations/${org.south}/users`, {
+      username: 'spy',
+      password: 'Abcd1234',
+      roles: ['User'],
+    });
     expect(response.statusCode).toBe(404);
     expect(response.json().message).toBe('Organization not found');
-    expect((await northAdmin.put(`/api/users/${user['south.lee']}`, { username: 'south.lee', roles: ['UserAdmin'] })).statusCode).toBe(404);
+    expect(
+      (
+        await northAdmin.put(`/api/users/${user['south.lee']}`, {
+          username: 'south.lee',
+          roles: ['UserAdmin'],
+        })
+      ).statusCode,
+    ).toBe(404);
     expect((await northAdmin.delete(`/api/users/${user['south.lee']}`)).statusCode).toBe(404);
     const anna = await server.as('north.anna');
-    expect((await anna.post(`/api/organizations/${org.north}/users`, { username: 'x9', password: 'Abcd1234', roles: ['User'] })).statusCode).toBe(403);
-    expect((await anna.put(`/api/users/${user['north.olav']}`, { username: 'north.olav', roles: ['UserAdmin'] })).statusCode).toBe(403);
+    expect(
+      (
+        await anna.post(`/api/organizations/${org.north}/users`, {
+          username: 'x9',
+          password: 'Abcd1234',
+          roles: ['User'],
+        })
+      ).statusCode,
+    ).toBe(403);
+    expect(
+      (await anna.put(`/api/users/${user['north.olav']}`, { username: 'north.olav', roles: ['UserAdmin'] }))
+        .statusCode,
+    ).toBe(403);
   });
 
   it('does not let a UserAdmin make a SystemAdmin, and allows SystemAdmin only in the provider organization', async () => {
     const northAdmin = await server.as('north.admin');
-    expect((await northAdmin.post(`/api/organizations/${org.north}/users`, { username: 'north.boss', password: 'Abcd1234', roles: ['SystemAdmin'] })).statusCode).toBe(403);
-    expect((await northAdmin.put(`/api/users/${user['north.olav']}`, { username: 'north.olav', roles: ['SystemAdmin'] })).statusCode).toBe(403);
+    expect(
+      (
+        await northAdmin.post(`/api/organizations/${org.north}/users`, {
+          username: 'north.boss',
+          password: 'Abcd1234',
+          roles: ['SystemAdmin'],
+        })
+      ).statusCode,
+    ).toBe(403);
+    expect(
+      (
+        await northAdmin.put(`/api/users/${user['north.olav']}`, {
+          username: 'north.olav',
+          roles: ['SystemAdmin'],
+        })
+      ).statusCode,
+    ).toBe(403);
     const admin = await server.as('admin');
-    expect((await admin.post(`/api/organizations/${org.north}/users`, { username: 'north.boss', password: 'Abcd1234', roles: ['SystemAdmin'] })).statusCode).toBe(400);
-    const provider = await admin.post(`/api/organizations/${org.provider}/users`, { username: 'provider.ops', password: 'Abcd1234', roles: ['SystemAdmin'] });
+    expect(
+      (
+        await admin.post(`/api/organizations/${org.north}/users`, {
+          username: 'north.boss',
+          password: 'Abcd1234',
+          roles: ['SystemAdmin'],
+        })
+      ).statusCode,
+    ).toBe(400);
+    const provider = await admin.post(`/api/organizations/${org.provider}/users`, {
+      username: 'provider.ops',
+      password: 'Abcd1234',
+      roles: ['SystemAdmin'],
+    });
     expect(provider.statusCode).toBe(201);
     expect(provider.json().roles).toEqual(['SystemAdmin']);
   });
 
   it('refuses more or less than one role', async () => {
     const northAdmin = await server.as('north.admin');
-    expect((await northAdmin.post(`/api/organizations/${org.north}/users`, { username: 'two', password: 'Abcd1234', roles: ['User', 'UserAdmin'] })).statusCode).toBe(400);
-    expect((await northAdmin.post(`/api/organizations/${org.north}/users`, { username: 'none', password: 'Abcd1234', roles: [] })).statusCode).toBe(400);
+    expect(
+      (
+        await northAdmin.post(`/api/organizations/${org.north}/users`, {
+          username: 'two',
+          password: 'Abcd1234',
+          roles: ['User', 'UserAdmin'],
+        })
+      ).statusCode,
+    ).toBe(400);
+    expect(
+      (
+        await northAdmin.post(`/api/organizations/${org.north}/users`, {
+          username: 'none',
+          password: 'Abcd1234',
+          roles: [],
+        })
+      ).statusCode,
+    ).toBe(400);
   });
 });
 
 describe('updating and deleting users', () => {
-  it('changes username and role; the role applies on the user\'s next request', async () => {
+  it("changes username and role; the role applies on the user's next request", async () => {
     const northAdmin = await server.as('north.admin');
-    const created = (await northAdmin.post(`/api/organizations/${org.north}/users`, { username: 'north.temp', password: 'Temp12345', roles: ['User'] })).json();
+    const created = (
+      await northAdmin.post(`/api/organizations/${org.north}/users`, {
+        username: 'north.temp',
+        password: 'Temp12345',
+        roles: ['User'],
+      })
+    ).json();
     const token = (await signInFlow(server.app, 'north.temp', 'Temp12345')).accessToken!;
     const asTemp = (url: string) => server.app.inject({ url, headers: { authorization: `Bearer ${token}` } });
     expect((await asTemp(`/api/organizations/${org.north}/users`)).statusCode).toBe(403);
-    const updated = await northAdmin.put(`/api/users/${created.id}`, { username: 'north.temp2', roles: ['UserAdmin'] });
+    const updated = await northAdmin.put(`/api/users/${created.id}`, {
+      username: 'north.temp2',
+      roles: ['UserAdmin'],
+    });
     expect(updated.json()).toMatchObject({ username: 'north.temp2', roles: ['UserAdmin'] });
     expect((await asTemp(`/api/organizations/${org.north}/users`)).statusCode).toBe(200);
   });
 
-  it('sends the password only when given; a new password ends the user\'s sessions', async () => {
+  it("sends the password only when given; a new password ends the user's sessions", async () => {
     const northAdmin = await server.as('north.admin');
-    const created = (await northAdmin.post(`/api/organizations/${org.north}/users`, { username: 'north.pw', password: 'First1234', roles: ['User'] })).json();
+    const created = (
+      await northAdmin.post(`/api/organizations/${org.north}/users`, {
+        username: 'north.pw',
+        password: 'First1234',
+        roles: ['User'],
+      })
+    ).json();
     await northAdmin.put(`/api/users/${created.id}`, { username: 'north.pw', roles: ['User'] });
     const old = (await signInFlow(server.app, 'north.pw', 'First1234')).accessToken!;
     await new Promise((r) => setTimeout(r, 1100));
-    await northAdmin.put(`/api/users/${created.id}`, { username: 'north.pw', roles: ['User'], password: 'Second1234' });
-    expect((await server.app.inject({ url: '/api/auth/me', headers: { authorization: `Bearer ${old}` } })).statusCode).toBe(401);
+    await northAdmin.put(`/api/users/${created.id}`, {
+      username: 'north.pw',
+      roles: ['User'],
+      password: 'Second1234',
+    });
+    expect(
+      (await server.app.inject({ url: '/api/auth/me', headers: { authorization: `Bearer ${old}` } }))
+        .statusCode,
+    ).toBe(401);
     expect((await signInFlow(server.app, 'north.pw', 'First1234')).accessToken).toBeUndefined();
     expect((await signInFlow(server.app, 'north.pw', 'Second1234')).accessToken).toBeTruthy();
   });
 
   it('deletes a user, whose token is refused at once; nobody deletes themselves', async () => {
     const northAdmin = await server.as('north.admin');
-    const created = (await northAdmin.post(`/api/organizations/${org.north}/users`, { username: 'north.gone', password: 'Gone12345', roles: ['User'] })).json();
+    const created = (
+      await northAdmin.post(`/api/organizations/${org.north}/users`, {
+        username: 'north.gone',
+        password: 'Gone12345',
+        roles: ['User'],
+      })
+    ).json();
     const token = (await signInFlow(server.app, 'north.gone', 'Gone12345')).accessToken!;
     expect((await northAdmin.delete(`/api/users/${created.id}`)).statusCode).toBe(204);
-    expect((await server.app.inject({ url: '/api/auth/me', headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(401);
+    expect(
+      (await server.app.inject({ url: '/api/auth/me', headers: { authorization: `Bearer ${token}` } }))
+        .statusCode,
+    ).toBe(401);
     expect((await northAdmin.delete(`/api/users/${user['north.admin']}`)).statusCode).toBe(400);
     expect((await northAdmin.delete('/api/users/00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
   });
 
   it('keeps a UserAdmin of the provider organization away from its SystemAdmin', async () => {
     const admin = await server.as('admin');
-    await admin.post(`/api/organizations/${org.provider}/users`, { username: 'provider.useradmin', password: 'Prov12345', roles: ['UserAdmin'] });
+    await admin.post(`/api/organizations/${org.provider}/users`, {
+      username: 'provider.useradmin',
+      password: 'Prov12345',
+      roles: ['UserAdmin'],
+    });
     const token = (await signInFlow(server.app, 'provider.useradmin', 'Prov12345')).accessToken!;
-    const response = await server.app.inject({ method: 'DELETE', url: `/api/users/${user.admin}`, headers: { authorization: `Bearer ${token}` } });
+    const response = await server.app.inject({
+      method: 'DELETE',
+      url: `/api/users/${user.admin}`,
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(response.statusCode).toBe(403);
   });
 });
@@ -123,8 +237,14 @@ describe('visits', () => {
     const visit = await anna.put(`/api/users/${user['north.anna']}/visit`, { section: 'FacilityDocuments' });
     expect(visit.statusCode).toBe(200);
     expect(visit.json()).toMatchObject({ section: 'FacilityDocuments', visitedOn: expect.any(String) });
-    expect((await anna.put(`/api/users/${user['north.olav']}/visit`, { section: 'FacilityDocuments' })).statusCode).toBe(403);
-    expect((await anna.put(`/api/users/${user['south.lee']}/visit`, { section: 'FacilityDocuments' })).statusCode).toBe(404);
-    expect((await anna.put(`/api/users/${user['north.anna']}/visit`, { section: 'Elsewhere' })).statusCode).toBe(400);
+    expect(
+      (await anna.put(`/api/users/${user['north.olav']}/visit`, { section: 'FacilityDocuments' })).statusCode,
+    ).toBe(403);
+    expect(
+      (await anna.put(`/api/users/${user['south.lee']}/visit`, { section: 'FacilityDocuments' })).statusCode,
+    ).toBe(404);
+    expect(
+      (await anna.put(`/api/users/${user['north.anna']}/visit`, { section: 'Elsewhere' })).statusCode,
+    ).toBe(400);
   });
 });

@@ -17,7 +17,11 @@ export const VALIDATION_SUCCESS = 'Validation successful';
 export const TEST_SUCCESS = 'Test successful';
 
 /** Lines and characters are 1-based; 0/0 means the error has no place in the algorithm (bad test data, time budget). */
-export const formulaErrorSchema = z.object({ message: z.string(), startLine: z.number(), startCharacter: z.number() });
+export const formulaErrorSchema = z.object({
+  message: z.string(),
+  startLine: z.number(),
+  startCharacter: z.number(),
+});
 export type FormulaErrorDto = z.infer<typeof formulaErrorSchema>;
 
 export const testValueSchema = z.union([z.number(), z.boolean(), z.string(), z.null()]);
@@ -52,9 +56,17 @@ export const testConstantsSchema = z.object({
   Facility_InstalledPower: z.number().nullish(),
 });
 export type TestConstants = z.infer<typeof testConstantsSchema>;
-export const DEFAULT_TEST_CONSTANTS = { Facility_IMO: '', Facility_NumberOfScrubbers: 0, Facility_ScrubberSystemType: '', Facility_InstalledPower: 0 } as const;
+export const DEFAULT_TEST_CONSTANTS = {
+  Facility_IMO: '',
+  Facility_NumberOfScrubbers: 0,
+  Facility_ScrubberSystemType: '',
+  Facility_InstalledPower: 0,
+} as const;
 
-const testData = { inputData: z.array(testInputRowSchema).max(10_000), constants: testConstantsSchema.default({}) };
+const testData = {
+  inputData: z.array(testInputRowSchema).max(10_000),
+  constants: testConstantsSchema.default({}),
+};
 
 /**
  * The ids say where the algorithm belongs; given, they let the server refuse a locked calculation (409) and
@@ -80,14 +92,24 @@ export const reportFieldSyntaxBodySchema = z.object({
 });
 export type ReportFieldSyntaxBody = z.infer<typeof reportFieldSyntaxBodySchema>;
 export const reportFieldLogicBodySchema = reportFieldSyntaxBodySchema.extend({
-  algorithmSecondsSpan: z.number().int().positive().max(366 * 86_400).default(3600),
+  algorithmSecondsSpan: z
+    .number()
+    .int()
+    .positive()
+    .max(366 * 86_400)
+    .default(3600),
   ...testData,
 });
 export type ReportFieldLogicBody = z.input<typeof reportFieldLogicBodySchema>;
 
 // ---- calculations
 
-export const CALCULATION_STATES = ['draft', 'approved', 'recalculation-requested', 'recalculation-queued'] as const;
+export const CALCULATION_STATES = [
+  'draft',
+  'approved',
+  'recalculation-requested',
+  'recalculation-queued',
+] as const;
 export type CalculationState = (typeof CALCULATION_STATES)[number];
 
 const calculationBase = z.object({
@@ -130,7 +152,8 @@ export type ReportFieldCalculation = z.infer<typeof reportFieldCalculationSchema
 
 export type Calculation = MeasurementFieldCalculation | ReportFieldCalculation;
 
-const seconds = (refine: (n: z.ZodNumber) => z.ZodNumber) => refine(z.number({ error: M.number }).int(M.wholeNumber)).nullish();
+const seconds = (refine: (n: z.ZodNumber) => z.ZodNumber) =>
+  refine(z.number({ error: M.number }).int(M.wholeNumber)).nullish();
 
 /** The body of POST (create) and PUT (save) of a calculation; the editor's settings panel and algorithm. */
 const calculationBodyBase = z.object({
@@ -140,12 +163,24 @@ const calculationBodyBase = z.object({
   preloadIntervalInSeconds: seconds((n) => n.min(0, M.preloadNotNegative)),
   inputIds: ids.default([]),
   transformAlgorithm: algorithmText.default(''),
-  qualityScore: z.number({ error: QUALITY_SCORE_MESSAGE }).int(QUALITY_SCORE_MESSAGE).min(0, QUALITY_SCORE_MESSAGE).max(QUALITY_SCORE_MAX, QUALITY_SCORE_MESSAGE).nullish(),
+  qualityScore: z
+    .number({ error: QUALITY_SCORE_MESSAGE })
+    .int(QUALITY_SCORE_MESSAGE)
+    .min(0, QUALITY_SCORE_MESSAGE)
+    .max(QUALITY_SCORE_MAX, QUALITY_SCORE_MESSAGE)
+    .nullish(),
 });
-export const measurementFieldCalculationBodySchema = calculationBodyBase.extend({ outputType: outputTypeSchema.optional() });
+export const measurementFieldCalculationBodySchema = calculationBodyBase.extend({
+  outputType: outputTypeSchema.optional(),
+});
 export type MeasurementFieldCalculationBody = z.input<typeof measurementFieldCalculationBodySchema>;
 export const reportFieldCalculationBodySchema = calculationBodyBase.extend({
-  algorithmSecondsSpan: z.number({ error: M.number }).int(M.wholeNumber).positive().max(366 * 86_400).optional(),
+  algorithmSecondsSpan: z
+    .number({ error: M.number })
+    .int(M.wholeNumber)
+    .positive()
+    .max(366 * 86_400)
+    .optional(),
 });
 export type ReportFieldCalculationBody = z.input<typeof reportFieldCalculationBodySchema>;
 
@@ -158,21 +193,35 @@ export const saveQuerySchema = z.object({
 export const approveBodySchema = z.object({ validFrom: z.string().nullish(), validTo: z.string().nullish() });
 export type ApproveBody = z.infer<typeof approveBodySchema>;
 
-export const measurementFieldCalculationParamsSchema = z.object({ facilityId: z.string(), fieldId: z.string() });
-export const measurementFieldCalculationIdParamsSchema = measurementFieldCalculationParamsSchema.extend({ calcId: z.string() });
+export const measurementFieldCalculationParamsSchema = z.object({
+  facilityId: z.string(),
+  fieldId: z.string(),
+});
+export const measurementFieldCalculationIdParamsSchema = measurementFieldCalculationParamsSchema.extend({
+  calcId: z.string(),
+});
 export const reportFieldCalculationParamsSchema = z.object({ reportId: z.string(), fieldId: z.string() });
-export const reportFieldCalculationIdParamsSchema = reportFieldCalculationParamsSchema.extend({ calcId: z.string() });
+export const reportFieldCalculationIdParamsSchema = reportFieldCalculationParamsSchema.extend({
+  calcId: z.string(),
+});
 
 /** Answers of create, save and approve: the calculation and a text for the notification. */
-export const measurementFieldCalculationMutationSchema = z.object({ message: z.string(), calculation: measurementFieldCalculationSchema });
-export const reportFieldCalculationMutationSchema = z.object({ message: z.string(), calculation: reportFieldCalculationSchema });
+export const measurementFieldCalculationMutationSchema = z.object({
+  message: z.string(),
+  calculation: measurementFieldCalculationSchema,
+});
+export const reportFieldCalculationMutationSchema = z.object({
+  message: z.string(),
+  calculation: reportFieldCalculationSchema,
+});
 
 export const CALCULATION_TEXTS = {
   created: 'Calculation created successfully',
   saved: 'Changes were saved',
   approved: 'Calculation approved',
   deleted: 'Calculation deleted',
-  locked: 'The calculation is locked: a recalculation with it is queued. Cancel the queued recalculation to change it.',
+  locked:
+    'The calculation is locked: a recalculation with it is queued. Cancel the queued recalculation to change it.',
   notDeletable: 'An approved calculation cannot be deleted',
   alreadyApproved: 'The calculation is already approved',
   hasErrors: 'The algorithm has errors; validate it and fix them before approving',

@@ -40,7 +40,9 @@ export type DataSourceChannel = z.infer<typeof dataSourceChannelSchema>;
  * Body of POST/PUT facilitydatasourcechannels: a mapping of a raw channel (source = the raw channel's name) or a
  * custom channel (`isCustom`); the source is required either way.
  */
-export const dataSourceChannelBodySchema = customChannelSchema.extend({ isCustom: z.boolean().optional().default(false) });
+export const dataSourceChannelBodySchema = customChannelSchema.extend({
+  isCustom: z.boolean().optional().default(false),
+});
 export type DataSourceChannelBody = z.input<typeof dataSourceChannelBodySchema>;
 export type DataSourceChannelValues = z.infer<typeof dataSourceChannelBodySchema>;
 
@@ -83,7 +85,9 @@ export type DataSourceBody = z.input<typeof dataSourceBodySchema>;
 export const createdSchema = z.object({ id: z.string() });
 
 /** Import configuration: copy the data sources, channels and calculations of another ship. */
-export const importConfigurationBodySchema = z.object({ sourceFacilityId: z.string().min(1, 'Choose a ship to copy from') });
+export const importConfigurationBodySchema = z.object({
+  sourceFacilityId: z.string().min(1, 'Choose a ship to copy from'),
+});
 export const importConfigurationResponseSchema = z.object({
   dataSources: z.number(),
   channels: z.number(),

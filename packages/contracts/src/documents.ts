@@ -32,7 +32,10 @@ const optionalDate = z.preprocess(
     .refine((v) => v === null || !Number.isNaN(new Date(v).getTime()), DOCUMENT_MESSAGES.invalidDate)
     .transform((v) => (v === null ? null : new Date(v).toISOString())),
 );
-const optionalText = z.preprocess((v) => (typeof v === 'string' ? v.trim() || null : (v ?? null)), z.string().max(200).nullable());
+const optionalText = z.preprocess(
+  (v) => (typeof v === 'string' ? v.trim() || null : (v ?? null)),
+  z.string().max(200).nullable(),
+);
 
 /** The fields sent with a document upload (multipart form fields). */
 export const documentFieldsSchema = z.object({

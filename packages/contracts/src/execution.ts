@@ -12,7 +12,10 @@ export const executeBodySchema = z
     to: isoDateTime,
     facilityDataSourceFileIds: z.array(z.string()).min(1, 'Select at least one file').max(10_000),
   })
-  .refine((b) => Date.parse(b.from) <= Date.parse(b.to), { path: ['from'], message: 'From cannot be after to' });
+  .refine((b) => Date.parse(b.from) <= Date.parse(b.to), {
+    path: ['from'],
+    message: 'From cannot be after to',
+  });
 export type ExecuteBody = z.infer<typeof executeBodySchema>;
 
 /** The execution was queued; it runs in the background. */
@@ -43,7 +46,9 @@ export const reportRecalculationQuerySchema = z.object({
 });
 
 /** The calculations (ids) a queue action applies to. */
-export const recalculationIdsSchema = z.object({ ids: z.array(z.string()).min(1, 'Select at least one recalculation').max(1000) });
+export const recalculationIdsSchema = z.object({
+  ids: z.array(z.string()).min(1, 'Select at least one recalculation').max(1000),
+});
 export type RecalculationIds = z.infer<typeof recalculationIdsSchema>;
 export const recalculationActionResponseSchema = z.object({ count: z.number() });
 export type RecalculationActionResponse = z.infer<typeof recalculationActionResponseSchema>;
@@ -51,5 +56,8 @@ export type RecalculationActionResponse = z.infer<typeof recalculationActionResp
 /** DELETE /api/algorithm/measurement-fields/values?facilityId&from&to */
 export const deleteValuesQuerySchema = z
   .object({ facilityId: z.string().min(1, 'facilityId is required'), from: isoDateTime, to: isoDateTime })
-  .refine((q) => Date.parse(q.from) <= Date.parse(q.to), { path: ['from'], message: 'From cannot be after to' });
+  .refine((q) => Date.parse(q.from) <= Date.parse(q.to), {
+    path: ['from'],
+    message: 'From cannot be after to',
+  });
 export const deleteValuesResponseSchema = z.object({ measurementChunks: z.number() });

@@ -20,7 +20,10 @@ export const exportBodySchema = z
     to: z.iso.datetime({ offset: true }),
     resolution: z.enum(EXPORT_RESOLUTIONS),
   })
-  .refine((b) => new Date(b.from).getTime() <= new Date(b.to).getTime(), { message: 'From must be before to', path: ['to'] })
+  .refine((b) => new Date(b.from).getTime() <= new Date(b.to).getTime(), {
+    message: 'From must be before to',
+    path: ['to'],
+  })
   .refine((b) => new Date(b.to).getTime() - new Date(b.from).getTime() <= EXPORT_MAX_DAYS * 86_400_000, {
     message: `At most ${EXPORT_MAX_DAYS} days`,
     path: ['to'],

@@ -32,7 +32,9 @@ export const facilityListQuerySchema = z.object({
 });
 
 export const createFacilityBodySchema = z.object({
-  organizationId: z.string({ message: 'Please select an organization' }).min(1, 'Please select an organization'),
+  organizationId: z
+    .string({ message: 'Please select an organization' })
+    .min(1, 'Please select an organization'),
   name: z.string({ message: 'Ship name is required' }).trim().min(1, 'Ship name is required').max(200),
 });
 export const createFacilityResponseSchema = z.object({ id: z.string() });

@@ -15,7 +15,10 @@ export const MEASUREMENT_FIELD_STATUSES = ['Waiting', 'In progress', 'Approved',
 export type MeasurementFieldStatus = (typeof MEASUREMENT_FIELD_STATUSES)[number];
 
 /** Distinct chip colours (MUI palette names) per status. */
-export const MEASUREMENT_FIELD_STATUS_COLORS: Record<MeasurementFieldStatus, 'default' | 'warning' | 'info' | 'success'> = {
+export const MEASUREMENT_FIELD_STATUS_COLORS: Record<
+  MeasurementFieldStatus,
+  'default' | 'warning' | 'info' | 'success'
+> = {
   Waiting: 'default',
   'In progress': 'warning',
   Approved: 'info',
@@ -39,7 +42,8 @@ export function measurementFieldStatus(s: StatusInput): MeasurementFieldStatus {
 }
 
 /** Approve all: a field is approvable when it has calculations and none is approved. */
-export const isApprovable = (f: { calculations: number; approvedCalculations: number }) => f.calculations > 0 && f.approvedCalculations === 0;
+export const isApprovable = (f: { calculations: number; approvedCalculations: number }) =>
+  f.calculations > 0 && f.approvedCalculations === 0;
 
 export const measurementFieldSchema = z.object({
   id: z.string(),

@@ -15,7 +15,11 @@ export const organizationListItemSchema = z.object({
 });
 export type OrganizationListItem = z.infer<typeof organizationListItemSchema>;
 
-export const assignableRoleSchema = z.object({ name: roleSchema, displayName: z.string(), summary: z.string() });
+export const assignableRoleSchema = z.object({
+  name: roleSchema,
+  displayName: z.string(),
+  summary: z.string(),
+});
 export type AssignableRole = z.infer<typeof assignableRoleSchema>;
 
 export const linkedOrganizationSchema = z.object({

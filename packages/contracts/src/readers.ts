@@ -24,12 +24,21 @@ export const delimitedReaderConfigurationSchema = z
     unitRow: rowNumber.nullable().default(null),
     descriptionRow: rowNumber.nullable().default(null),
     firstDataRow: rowNumber,
-    timestampColumns: z.array(z.string().min(1)).min(1, 'Name the timestamp column').max(2, 'At most two timestamp columns (date and time)'),
+    timestampColumns: z
+      .array(z.string().min(1))
+      .min(1, 'Name the timestamp column')
+      .max(2, 'At most two timestamp columns (date and time)'),
     timestampFormat: z.string().min(1, 'Provide a timestamp format'),
     encoding: z.enum(['utf-8', 'latin1', 'utf-16le']).default('utf-8'),
   })
-  .refine((c) => c.delimiter !== c.decimalSeparator, { message: 'The delimiter and the decimal separator must differ', path: ['decimalSeparator'] })
-  .refine((c) => c.firstDataRow > c.headerRow, { message: 'The first data row must come after the header row', path: ['firstDataRow'] });
+  .refine((c) => c.delimiter !== c.decimalSeparator, {
+    message: 'The delimiter and the decimal separator must differ',
+    path: ['decimalSeparator'],
+  })
+  .refine((c) => c.firstDataRow > c.headerRow, {
+    message: 'The first data row must come after the header row',
+    path: ['firstDataRow'],
+  });
 export type DelimitedReaderConfiguration = z.infer<typeof delimitedReaderConfigurationSchema>;
 
 export const xlsxReaderConfigurationSchema = z
@@ -39,10 +48,16 @@ export const xlsxReaderConfigurationSchema = z
     unitRow: rowNumber.nullable().default(null),
     descriptionRow: rowNumber.nullable().default(null),
     firstDataRow: rowNumber,
-    timestampColumns: z.array(z.string().min(1)).min(1, 'Name the timestamp column').max(2, 'At most two timestamp columns (date and time)'),
+    timestampColumns: z
+      .array(z.string().min(1))
+      .min(1, 'Name the timestamp column')
+      .max(2, 'At most two timestamp columns (date and time)'),
     timestampFormat: z.string().min(1, 'Provide a timestamp format'),
   })
-  .refine((c) => c.firstDataRow > c.headerRow, { message: 'The first data row must come after the header row', path: ['firstDataRow'] });
+  .refine((c) => c.firstDataRow > c.headerRow, {
+    message: 'The first data row must come after the header row',
+    path: ['firstDataRow'],
+  });
 export type XlsxReaderConfiguration = z.infer<typeof xlsxReaderConfigurationSchema>;
 
 export const DEFAULT_DELIMITED_CONFIGURATION: DelimitedReaderConfiguration = {
@@ -68,24 +83,44 @@ export const DEFAULT_XLSX_CONFIGURATION: XlsxReaderConfiguration = {
 };
 
 export const READERS = [
-  { id: READER_IDS.delimited, name: 'Delimited text (CSV)', acceptedFileExtensions: ['.csv', '.txt'], defaultConfiguration: DEFAULT_DELIMITED_CONFIGURATION },
-  { id: READER_IDS.xlsx, name: 'Excel workbook (XLSX)', acceptedFileExtensions: ['.xlsx'], defaultConfiguration: DEFAULT_XLSX_CONFIGURATION },
+  {
+    id: READER_IDS.delimited,
+    name: 'Delimited text (CSV)',
+    acceptedFileExtensions: ['.csv', '.txt'],
+    defaultConfiguration: DEFAULT_DELIMITED_CONFIGURATION,
+  },
+  {
+    id: READER_IDS.xlsx,
+    name: 'Excel workbook (XLSX)',
+    acceptedFileExtensions: ['.xlsx'],
+    defaultConfiguration: DEFAULT_XLSX_CONFIGURATION,
+  },
 ] as const;
 
 /** Parses and validates a reader configuration (JSON text); answers the first mistakes as readable messages. */
 export function parseReaderConfiguration(
   readerId: string,
   json: string,
-): { ok: true; configuration: DelimitedReaderConfiguration | XlsxReaderConfiguration } | { ok: false; errors: string[] } {
+):
+  | { ok: true; configuration: DelimitedReaderConfiguration | XlsxReaderConfiguration }
+  | { ok: false; errors: string[] } {
   let raw: unknown;
   try {
     raw = JSON.parse(json);
   } catch {
     return { ok: false, errors: ['The parser configuration is not valid JSON'] };
   }
-  const schema = readerId === READER_IDS.delimited ? delimitedReaderConfigurationSchema : readerId === READER_IDS.xlsx ? xlsxReaderConfigurationSchema : null;
+  const schema =
+    readerId === READER_IDS.delimited
+      ? delimitedReaderConfigurationSchema
+      : readerId === READER_IDS.xlsx
+        ? xlsxReaderConfigurationSchema
+        : null;
   if (!schema) return { ok: false, errors: [`Unknown data source reader '${readerId}'`] };
   const parsed = schema.safeParse(raw);
   if (parsed.success) return { ok: true, configuration: parsed.data };
-  return { ok: false, errors: parsed.error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)) };
+  return {
+    ok: false,
+    errors: parsed.error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)),
+  };
 }

@@ -20,7 +20,14 @@ export type AggregateType = (typeof AGGREGATE_TYPES)[number];
  * - UptimePoints: `{ timestamp, value }`, hourly or daily by the uptime mode;
  * - FleetNumber: one number over the fleet (the posted ships), also in a ship report, for comparison.
  */
-export const INTERFACE_TYPES = ['Number', 'FacilityList', 'Series', 'ComplianceValues', 'UptimePoints', 'FleetNumber'] as const;
+export const INTERFACE_TYPES = [
+  'Number',
+  'FacilityList',
+  'Series',
+  'ComplianceValues',
+  'UptimePoints',
+  'FleetNumber',
+] as const;
 export type InterfaceType = (typeof INTERFACE_TYPES)[number];
 
 /** Field formats: how a widget prints the number. */
@@ -28,7 +35,16 @@ export const FIELD_FORMATS = ['Percent', 'Tonnes', 'Ratio'] as const;
 export type FieldFormat = (typeof FIELD_FORMATS)[number];
 
 /** The widget field names of spec part 1 section 3. */
-export const REPORT_FIELD_NAMES = ['ActualAverage', 'Average', 'Lifetime', 'FleetActual', 'Facilities', 'Values', 'Facility', 'Limit'] as const;
+export const REPORT_FIELD_NAMES = [
+  'ActualAverage',
+  'Average',
+  'Lifetime',
+  'FleetActual',
+  'Facilities',
+  'Values',
+  'Facility',
+  'Limit',
+] as const;
 
 /** Report codes of spec part 1 section 3; the two {hash} ones are named FacilityGroupSO2CO2Ratio and FacilitySO2CO2Ratio. */
 export const REPORT_CODES = {
@@ -126,7 +142,11 @@ export const reportDataBodySchema = z.object({
   duration: z.enum(UPTIME_DURATIONS).optional(),
 });
 
-export const facilityListItemSchema = z.object({ facilityId: z.string(), value: z.number().nullable(), timestamp: z.string().nullable() });
+export const facilityListItemSchema = z.object({
+  facilityId: z.string(),
+  value: z.number().nullable(),
+  timestamp: z.string().nullable(),
+});
 export const seriesPointSchema = z.object({ timestamp: z.string(), value: z.number().nullable() });
 export const complianceValueSchema = z.object({ complianceDate: z.string(), value: z.number().nullable() });
 export type FacilityListItem = z.infer<typeof facilityListItemSchema>;
@@ -134,7 +154,13 @@ export type SeriesPoint = z.infer<typeof seriesPointSchema>;
 export type ComplianceValueItem = z.infer<typeof complianceValueSchema>;
 
 export const reportFieldValueSchema = z.object({
-  value: z.union([z.number(), z.null(), z.array(facilityListItemSchema), z.array(seriesPointSchema), z.array(complianceValueSchema)]),
+  value: z.union([
+    z.number(),
+    z.null(),
+    z.array(facilityListItemSchema),
+    z.array(seriesPointSchema),
+    z.array(complianceValueSchema),
+  ]),
   format: nullableText,
 });
 export type ReportFieldValue = z.infer<typeof reportFieldValueSchema>;

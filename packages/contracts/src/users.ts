@@ -4,7 +4,11 @@ import { newPasswordSchema } from './forms/password';
 import { USER_MESSAGES } from './forms/user';
 import { organizationUserSchema } from './organizations';
 
-const username = z.string({ error: USER_MESSAGES.usernameRequired }).trim().min(1, USER_MESSAGES.usernameRequired).max(100);
+const username = z
+  .string({ error: USER_MESSAGES.usernameRequired })
+  .trim()
+  .min(1, USER_MESSAGES.usernameRequired)
+  .max(100);
 /** One role per user, sent as a list of one. */
 const roles = z.array(roleSchema).length(1, USER_MESSAGES.roleInvalid);
 
@@ -22,7 +26,11 @@ export const userIdParamsSchema = z.object({ id: z.string() });
 export const VISIT_SECTIONS = ['FacilityDocuments'] as const;
 export const visitBodySchema = z.object({ section: z.enum(VISIT_SECTIONS) });
 export type VisitBody = z.infer<typeof visitBodySchema>;
-export const visitResponseSchema = z.object({ section: z.enum(VISIT_SECTIONS), visitedOn: z.string(), messagesMarkedRead: z.number() });
+export const visitResponseSchema = z.object({
+  section: z.enum(VISIT_SECTIONS),
+  visitedOn: z.string(),
+  messagesMarkedRead: z.number(),
+});
 
 /** A user as the API answers it. */
 export const userResponseSchema = organizationUserSchema;

@@ -7,7 +7,8 @@ export interface Pos {
 
 // ---- Syntax tree, as parsed -------------------------------------------------------------
 
-export type BinaryOp = '+' | '-' | '*' | '/' | '%' | '==' | '!=' | '<' | '<=' | '>' | '>=' | '&&' | '||' | '??';
+export type BinaryOp =
+  '+' | '-' | '*' | '/' | '%' | '==' | '!=' | '<' | '<=' | '>' | '>=' | '&&' | '||' | '??';
 export type UnaryOp = '-' | '+' | '!';
 export type DeclaredType = 'var' | 'double' | 'int' | 'bool' | 'string';
 export type AssignOp = '=' | '+=' | '-=' | '*=' | '/=';
@@ -48,10 +49,18 @@ export interface Program {
 /** 'error' only appears while checking a program that has errors; such a program is never emitted. */
 export type ValueType = 'number' | 'boolean' | 'string' | 'datetime' | 'series' | 'null' | 'error';
 
-export type ConstantName = 'TARGETTIMESTAMP' | 'Facility_IMO' | 'Facility_NumberOfScrubbers' | 'Facility_ScrubberSystemType' | 'Facility_TotalEffectKW' | 'ISECAZONE';
-export type MathFunction = 'Abs' | 'Min' | 'Max' | 'Pow' | 'Sqrt' | 'Round' | 'Floor' | 'Ceiling' | 'Log' | 'Exp';
+export type ConstantName =
+  | 'TARGETTIMESTAMP'
+  | 'Facility_IMO'
+  | 'Facility_NumberOfScrubbers'
+  | 'Facility_ScrubberSystemType'
+  | 'Facility_TotalEffectKW'
+  | 'ISECAZONE';
+export type MathFunction =
+  'Abs' | 'Min' | 'Max' | 'Pow' | 'Sqrt' | 'Round' | 'Floor' | 'Ceiling' | 'Log' | 'Exp';
 export type DateTimeMember = 'Year' | 'Month' | 'Day' | 'Hour' | 'Minute' | 'Second' | 'DayOfWeek';
-export type SeriesMethod = 'Average' | 'Sum' | 'Min' | 'Max' | 'Count' | 'First' | 'Last' | 'Where' | 'Select' | 'Any' | 'All';
+export type SeriesMethod =
+  'Average' | 'Sum' | 'Min' | 'Max' | 'Count' | 'First' | 'Last' | 'Where' | 'Select' | 'Any' | 'All';
 
 export interface CLambda {
   param: number;

@@ -14,7 +14,14 @@ import type {
   ValueType,
 } from './ast';
 import { byPosition, errorAt, type FormulaError } from './errors';
-import { CONSTANT_ALIASES, CONSTANT_TYPES, DATETIME_MEMBERS, didYouMean, MATH_FUNCTIONS, SERIES_METHODS } from './language';
+import {
+  CONSTANT_ALIASES,
+  CONSTANT_TYPES,
+  DATETIME_MEMBERS,
+  didYouMean,
+  MATH_FUNCTIONS,
+  SERIES_METHODS,
+} from './language';
 
 export type CalculationKind = 'measurement-field' | 'report-field';
 export type OutputType = 'Double' | 'Integer' | 'Boolean' | 'String' | 'UTCDateTime';
@@ -87,7 +94,11 @@ class Checker {
   private returns: { type: ValueType; pos: Pos }[] = [];
 
   constructor(private readonly options: CheckOptions) {
-    this.inputNames = new Set(options.inputNames.filter((n) => !Object.hasOwn(CONSTANT_TYPES, n) && !Object.hasOwn(CONSTANT_ALIASES, n)));
+    this.inputNames = new Set(
+      options.inputNames.filter(
+        (n) => !Object.hasOwn(CONSTANT_TYPES, n) && !Object.hasOwn(CONSTANT_ALIASES, n),
+      ),
+    );
   }
 
   run(program: Program): CheckResult {
@@ -114,7 +125,10 @@ class Checker {
     for (const r of this.returns) {
       const u = unify(type, r.type);
       if (u === undefined) {
-        this.error(r.pos, `Type mismatch: cannot return ${TYPE_NAMES[r.type]} here; another return statement returns ${TYPE_NAMES[type]}`);
+        this.error(
+          r.pos,
+          `Type mismatch: cannot return ${TYPE_NAMES[r.type]} here; another return statement returns ${TYPE_NAMES[type]}`,
+        );
         return 'error';
       }
       type = u;
@@ -122,7 +136,9 @@ class Checker {
     const wanted = this.options.outputType;
     if (wanted) {
       const fits = (t: ValueType) =>
-        t === 'null' || t === 'error' || (wanted === 'String' ? t === 'string' : wanted === 'UTCDateTime' ? t === 'datetime' : isNumeric(t));
+        t === 'null' ||
+        t === 'error' ||
+        (wanted === 'String' ? t === 'string' : wanted === 'UTCDateTime' ? t === 'datetime' : isNumeric(t));
       const bad = this.returns.find((r) => !fits(r.type));
       if (bad) this.error(bad.pos, `Algorithm must return a value of type ${wanted}`);
     }
@@ -162,7 +178,10 @@ class Checker {
         } else {
           type = s.declaredType === 'string' ? 'string' : s.declaredType === 'bool' ? 'boolean' : 'number';
           if (init && !assignable(type, init.type)) {
-            this.error(s.init!.pos, `Type mismatch: cannot assign ${TYPE_NAMES[init.type]} to ${s.declaredType}`);
+            this.error(
+              s.init!.pos,
+              `Type mismatch: cannot assign ${TYPE_NAMES[init.type]} to ${s.declaredType}`,
+            );
           }
         }
         const id = this.declare(s.name, s.namePos, type);
@@ -181,7 +200,10 @@ class Checker {
           value = this.binary(s.op[0] as '+', { k: 'local', id: target.id, type: target.type }, value, s.pos);
         }
         if (!assignable(target.type, value.type)) {
-          this.error(s.value.pos, `Type mismatch: cannot assign ${TYPE_NAMES[value.type]} to ${TYPE_NAMES[target.type]}`);
+          this.error(
+            s.value.pos,
+            `Type mismatch: cannot assign ${TYPE_NAMES[value.type]} to ${TYPE_NAMES[target.type]}`,
+          );
         }
         out.push({ k: 'set', id: target.id, value: settle(value, target.type), truncate: false });
         return;
@@ -212,7 +234,11 @@ class Checker {
     this.locals.push(type);
     if (this.lookupLocal(name) || this.params.some((p) => p.has(name))) {
       this.error(pos, `A local variable named '${name}' is already defined`);
-    } else if (Object.hasOwn(CONSTANT_TYPES, name) || Object.hasOwn(CONSTANT_ALIASES, name) || name === 'Math') {
+    } else if (
+      Object.hasOwn(CONSTANT_TYPES, name) ||
+      Object.hasOwn(CONSTANT_ALIASES, name) ||
+      name === 'Math'
+    ) {
       this.error(pos, `'${name}' is a name of the language and cannot be redeclared`);
     } else if (this.inputNames.has(name)) {
       this.error(pos, `'${name}' is an input and cannot be redeclared`);
@@ -232,13 +258,15 @@ class Checker {
   private assignTargetError(name: string, pos: Pos) {
     if (this.params.some((p) => p.has(name))) this.error(pos, `Cannot assign to lambda parameter '${name}'`);
     else if (this.inputNames.has(name)) this.error(pos, `Cannot assign to '${name}': inputs are read-only`);
-    else if (Object.hasOwn(CONSTANT_TYPES, name) || Object.hasOwn(CONSTANT_ALIASES, name)) this.error(pos, `Cannot assign to '${name}': constants are read-only`);
+    else if (Object.hasOwn(CONSTANT_TYPES, name) || Object.hasOwn(CONSTANT_ALIASES, name))
+      this.error(pos, `Cannot assign to '${name}': constants are read-only`);
     else this.unknownName(name, pos);
   }
 
   private condition(e: Expr): CExpr {
     const c = this.expr(e);
-    if (c.type === 'series') this.error(e.pos, `Cannot use a series as a condition; ${SERIES_HINT.replace('.Average()', '.Any()')}`);
+    if (c.type === 'series')
+      this.error(e.pos, `Cannot use a series as a condition; ${SERIES_HINT.replace('.Average()', '.Any()')}`);
     else if (!isNumeric(c.type)) this.error(e.pos, `Cannot use a ${TYPE_NAMES[c.type]} as a condition`);
     return settle(c, 'boolean');
   }
@@ -264,8 +292,13 @@ class Checker {
         return this.fail(e.pos, 'A lambda (v => ...) is only allowed as the argument of a series method');
       case 'unary': {
         const operand = this.expr(e.operand);
-        if (operand.type === 'series') return this.fail(e.pos, `Operator '${e.op}' cannot be applied to a series; ${SERIES_HINT}`);
-        if (!isNumeric(operand.type)) return this.fail(e.pos, `Operator '${e.op}' cannot be applied to operand of type ${TYPE_NAMES[operand.type]}`);
+        if (operand.type === 'series')
+          return this.fail(e.pos, `Operator '${e.op}' cannot be applied to a series; ${SERIES_HINT}`);
+        if (!isNumeric(operand.type))
+          return this.fail(
+            e.pos,
+            `Operator '${e.op}' cannot be applied to operand of type ${TYPE_NAMES[operand.type]}`,
+          );
         settle(operand, 'number');
         if (e.op === '!') return { k: 'not', e: operand, type: 'boolean' };
         if (e.op === '-') return { k: 'neg', e: operand, type: 'number' };
@@ -279,7 +312,10 @@ class Checker {
         const otherwise = this.expr(e.otherwise);
         const type = unify(then.type, otherwise.type);
         if (type === undefined) {
-          return this.fail(e.pos, `Conditional branches have different types: ${TYPE_NAMES[then.type]} and ${TYPE_NAMES[otherwise.type]}`);
+          return this.fail(
+            e.pos,
+            `Conditional branches have different types: ${TYPE_NAMES[then.type]} and ${TYPE_NAMES[otherwise.type]}`,
+          );
         }
         return { k: 'cond', test, then: settle(then, type), otherwise: settle(otherwise, type), type };
       }
@@ -292,7 +328,11 @@ class Checker {
 
   private binary(op: string, l: CExpr, r: CExpr, pos: Pos): CExpr {
     if (l.type === 'error' || r.type === 'error') return { k: 'null', type: 'error' };
-    const mismatch = () => this.fail(pos, `Operator '${op}' cannot be applied to operands of type ${TYPE_NAMES[l.type]} and ${TYPE_NAMES[r.type]}`);
+    const mismatch = () =>
+      this.fail(
+        pos,
+        `Operator '${op}' cannot be applied to operands of type ${TYPE_NAMES[l.type]} and ${TYPE_NAMES[r.type]}`,
+      );
     if (op !== '??' && (l.type === 'series' || r.type === 'series')) {
       return this.fail(pos, `Operator '${op}' cannot be applied to a series; ${SERIES_HINT}`);
     }
@@ -329,7 +369,12 @@ class Checker {
       case '&&':
       case '||':
         if (!isNumeric(l.type) || !isNumeric(r.type)) return mismatch();
-        return { k: op === '&&' ? 'and' : 'or', l: settle(l, 'boolean'), r: settle(r, 'boolean'), type: 'boolean' };
+        return {
+          k: op === '&&' ? 'and' : 'or',
+          l: settle(l, 'boolean'),
+          r: settle(r, 'boolean'),
+          type: 'boolean',
+        };
       case '??': {
         const type = unify(l.type, r.type);
         if (type === undefined || type === 'series') return mismatch();
@@ -346,10 +391,17 @@ class Checker {
     }
     const local = this.lookupLocal(name);
     if (local) return { k: 'local', id: local.id, type: local.type };
-    const constant: ConstantName | undefined = Object.hasOwn(CONSTANT_TYPES, name) ? (name as ConstantName) : Object.hasOwn(CONSTANT_ALIASES, name) ? CONSTANT_ALIASES[name] : undefined;
+    const constant: ConstantName | undefined = Object.hasOwn(CONSTANT_TYPES, name)
+      ? (name as ConstantName)
+      : Object.hasOwn(CONSTANT_ALIASES, name)
+        ? CONSTANT_ALIASES[name]
+        : undefined;
     if (constant) {
       if (constant === 'ISECAZONE' && this.options.kind === 'report-field') {
-        return this.fail(pos, 'ISECAZONE is not available in a report-field calculation; use a measurement field that reads it');
+        return this.fail(
+          pos,
+          'ISECAZONE is not available in a report-field calculation; use a measurement field that reads it',
+        );
       }
       this.constants.add(constant);
       return { k: 'const', name: constant, type: CONSTANT_TYPES[constant] };
@@ -362,7 +414,8 @@ class Checker {
       }
       return { k: 'input', slot, type: this.options.kind === 'report-field' ? 'series' : 'number' };
     }
-    if (name === 'Math') return this.fail(pos, "'Math' can only be used to call a Math function, e.g. Math.Abs(x)");
+    if (name === 'Math')
+      return this.fail(pos, "'Math' can only be used to call a Math function, e.g. Math.Abs(x)");
     return this.unknownName(name, pos);
   }
 
@@ -373,21 +426,27 @@ class Checker {
       ...this.scopes.flatMap((s) => [...s.keys()]),
       ...this.params.flatMap((p) => [...p.keys()]),
     ];
-    if (Object.hasOwn(MATH_FUNCTIONS, name)) return this.fail(pos, `Unknown name '${name}'. Did you mean 'Math.${name}'?`);
+    if (Object.hasOwn(MATH_FUNCTIONS, name))
+      return this.fail(pos, `Unknown name '${name}'. Did you mean 'Math.${name}'?`);
     return this.fail(pos, `Unknown name '${name}'${didYouMean(name, candidates)}`);
   }
 
   private member(e: Extract<Expr, { kind: 'member' }>): CExpr {
     if (e.object.kind === 'name' && e.object.name === 'Math' && !this.lookupLocal('Math')) {
-      if (Object.hasOwn(MATH_FUNCTIONS, e.name)) return this.fail(e.namePos, `'Math.${e.name}' is a function; call it as Math.${e.name}(...)`);
+      if (Object.hasOwn(MATH_FUNCTIONS, e.name))
+        return this.fail(e.namePos, `'Math.${e.name}' is a function; call it as Math.${e.name}(...)`);
       return this.unknownMathFunction(e.name, e.namePos);
     }
-    if (e.object.kind === 'typeName') return this.fail(e.namePos, `'${e.object.name}.${e.name}' must be called, e.g. double.IsNaN(x)`);
+    if (e.object.kind === 'typeName')
+      return this.fail(e.namePos, `'${e.object.name}.${e.name}' must be called, e.g. double.IsNaN(x)`);
     const object = this.expr(e.object);
     if (object.type === 'error') return object;
     if (object.type === 'datetime') {
       if (!DATETIME_MEMBERS.includes(e.name as DateTimeMember)) {
-        return this.fail(e.namePos, `Unknown member '${e.name}' of DateTime${didYouMean(e.name, DATETIME_MEMBERS)}`);
+        return this.fail(
+          e.namePos,
+          `Unknown member '${e.name}' of DateTime${didYouMean(e.name, DATETIME_MEMBERS)}`,
+        );
       }
       return { k: 'date', member: e.name as DateTimeMember, e: object, type: 'number' };
     }
@@ -401,14 +460,21 @@ class Checker {
     const callee = e.callee;
     if (callee.kind !== 'member') {
       if (callee.kind === 'name' && Object.hasOwn(MATH_FUNCTIONS, callee.name)) {
-        return this.fail(callee.pos, `Unknown function '${callee.name}'. Did you mean 'Math.${callee.name}'?`);
+        return this.fail(
+          callee.pos,
+          `Unknown function '${callee.name}'. Did you mean 'Math.${callee.name}'?`,
+        );
       }
       return this.fail(callee.pos, 'Only Math functions, double.IsNaN and series methods can be called');
     }
-    if (callee.object.kind === 'name' && callee.object.name === 'Math' && !this.lookupLocal('Math')) return this.mathCall(callee.name, callee.namePos, e.args);
+    if (callee.object.kind === 'name' && callee.object.name === 'Math' && !this.lookupLocal('Math'))
+      return this.mathCall(callee.name, callee.namePos, e.args);
     if (callee.object.kind === 'typeName') {
       if (callee.object.name !== 'double' || callee.name !== 'IsNaN') {
-        return this.fail(callee.namePos, `Unknown function '${callee.object.name}.${callee.name}'. Did you mean 'double.IsNaN'?`);
+        return this.fail(
+          callee.namePos,
+          `Unknown function '${callee.object.name}.${callee.name}'. Did you mean 'double.IsNaN'?`,
+        );
       }
       if (e.args.length !== 1) return this.fail(callee.namePos, "'double.IsNaN' takes 1 argument");
       const arg = this.numericArgument(e.args[0], 'double.IsNaN');
@@ -418,12 +484,19 @@ class Checker {
     if (target.type === 'error') return target;
     const method = callee.name;
     if (target.type !== 'series') {
-      const what = target.type === 'number' || target.type === 'boolean' || target.type === 'null' ? 'a number' : `a ${TYPE_NAMES[target.type]}`;
-      if (Object.hasOwn(SERIES_METHODS, method)) return this.fail(callee.namePos, `Cannot apply '.${method}()' to ${what}`);
+      const what =
+        target.type === 'number' || target.type === 'boolean' || target.type === 'null'
+          ? 'a number'
+          : `a ${TYPE_NAMES[target.type]}`;
+      if (Object.hasOwn(SERIES_METHODS, method))
+        return this.fail(callee.namePos, `Cannot apply '.${method}()' to ${what}`);
       return this.fail(callee.namePos, `Unknown method '${method}' of ${what}`);
     }
     if (!Object.hasOwn(SERIES_METHODS, method)) {
-      return this.fail(callee.namePos, `Unknown series method '${method}'${didYouMean(method, Object.keys(SERIES_METHODS))}`);
+      return this.fail(
+        callee.namePos,
+        `Unknown series method '${method}'${didYouMean(method, Object.keys(SERIES_METHODS))}`,
+      );
     }
     const info = SERIES_METHODS[method as SeriesMethod];
     if (e.args.length > 1) return this.fail(callee.namePos, `'.${method}()' takes at most one argument`);
@@ -431,12 +504,18 @@ class Checker {
     if (e.args.length === 0) {
       if (info.lambdaRequired) {
         const example = info.lambda === 'predicate' ? 'v => v > 0' : 'v => v * 2';
-        return this.fail(callee.namePos, `'.${method}()' needs a lambda argument, e.g. .${method}(${example})`);
+        return this.fail(
+          callee.namePos,
+          `'.${method}()' needs a lambda argument, e.g. .${method}(${example})`,
+        );
       }
     } else {
       const arg = e.args[0];
       if (arg.kind !== 'lambda') {
-        return this.fail(arg.pos, `The argument of '.${method}()' must be a lambda, e.g. v => ${info.lambda === 'predicate' ? 'v > 0' : 'v * 2'}`);
+        return this.fail(
+          arg.pos,
+          `The argument of '.${method}()' must be a lambda, e.g. v => ${info.lambda === 'predicate' ? 'v > 0' : 'v * 2'}`,
+        );
       }
       if (this.lookupLocal(arg.param) || this.params.some((p) => p.has(arg.param))) {
         return this.fail(arg.pos, `A local variable or parameter named '${arg.param}' is already defined`);
@@ -447,7 +526,10 @@ class Checker {
       this.params.pop();
       if (!isNumeric(body.type)) {
         const expected = info.lambda === 'predicate' ? 'bool' : 'number';
-        return this.fail(arg.body.pos, `The lambda of '.${method}()' must return a ${expected}, not ${TYPE_NAMES[body.type]}`);
+        return this.fail(
+          arg.body.pos,
+          `The lambda of '.${method}()' must return a ${expected}, not ${TYPE_NAMES[body.type]}`,
+        );
       }
       lambda = { param: id, body: settle(body, 'number') };
     }
@@ -472,7 +554,8 @@ class Checker {
 
   private numericArgument(a: Expr, fn: string): CExpr {
     const c = this.expr(a);
-    if (c.type === 'series') return this.fail(a.pos, `'${fn}' expects a number, not a series; ${SERIES_HINT}`);
+    if (c.type === 'series')
+      return this.fail(a.pos, `'${fn}' expects a number, not a series; ${SERIES_HINT}`);
     if (!isNumeric(c.type)) return this.fail(a.pos, `'${fn}' expects a number, not ${TYPE_NAMES[c.type]}`);
     return settle(c, 'number');
   }
@@ -491,7 +574,8 @@ function alwaysReturns(stmts: Stmt[]): boolean {
   return stmts.some((s) => {
     if (s.kind === 'return') return true;
     if (s.kind === 'block') return alwaysReturns(s.body);
-    if (s.kind === 'if') return s.otherwise !== null && alwaysReturns([s.then]) && alwaysReturns([s.otherwise]);
+    if (s.kind === 'if')
+      return s.otherwise !== null && alwaysReturns([s.then]) && alwaysReturns([s.otherwise]);
     return false;
   });
 }

@@ -35,13 +35,27 @@ const SERIES_HELPER: Record<SeriesMethod, HelperName> = {
   All: 'all',
 };
 
-const MATH_HELPER = { Abs: 'abs', Min: 'min', Max: 'max', Pow: 'pow', Sqrt: 'sqrt', Floor: 'floor', Ceiling: 'ceil', Exp: 'exp' } as const;
+const MATH_HELPER = {
+  Abs: 'abs',
+  Min: 'min',
+  Max: 'max',
+  Pow: 'pow',
+  Sqrt: 'sqrt',
+  Floor: 'floor',
+  Ceiling: 'ceil',
+  Exp: 'exp',
+} as const;
 
 /** Rows between two looks at the clock in a measurement-field run. */
 export const ROWS_PER_BUDGET_CHECK = 4096;
 
 /** How a returned value is stored. */
-function outputConversion(program: CheckedProgram, outputType: OutputType | undefined, r: string, helper: (h: HelperName) => string): string {
+function outputConversion(
+  program: CheckedProgram,
+  outputType: OutputType | undefined,
+  r: string,
+  helper: (h: HelperName) => string,
+): string {
   if (outputType === 'Boolean' && program.returnType !== 'boolean') return `${helper('bool')}(${r})`;
   if (outputType === 'Integer') return `${helper('trunc')}(${r})`;
   return r;
@@ -80,7 +94,8 @@ class Emitter {
       }
       case 'if': {
         let text = `${indent}if (${this.cond(s.test)}) {\n${this.statements(s.then, indent + '  ')}${indent}}`;
-        if (s.otherwise.length > 0) text += ` else {\n${this.statements(s.otherwise, indent + '  ')}${indent}}`;
+        if (s.otherwise.length > 0)
+          text += ` else {\n${this.statements(s.otherwise, indent + '  ')}${indent}}`;
         return text + '\n';
       }
       case 'return':
@@ -135,21 +150,43 @@ class Emitter {
         const simple = isSlot(e.l);
         const t = simple ? left : this.temp();
         const bind = simple ? left : `(${t} = ${left})`;
-        return nullable ? `(${bind} !== null ? ${t} : ${this.value(e.r)})` : `(${bind} === ${t} ? ${t} : ${this.value(e.r)})`;
+        return nullable
+          ? `(${bind} !== null ? ${t} : ${this.value(e.r)})`
+          : `(${bind} === ${t} ? ${t} : ${this.value(e.r)})`;
       }
       case 'math': {
         const args = e.args.map((a) => this.value(a));
-        if (e.fn === 'Round') return args.length === 1 ? `${this.h('round')}(${args[0]})` : `${this.h('round2')}(${args.join(', ')})`;
-        if (e.fn === 'Log') return args.length === 1 ? `${this.h('log')}(${args[0]})` : `${this.h('log2')}(${args.join(', ')})`;
+        if (e.fn === 'Round')
+          return args.length === 1
+            ? `${this.h('round')}(${args[0]})`
+            : `${this.h('round2')}(${args.join(', ')})`;
+        if (e.fn === 'Log')
+          return args.length === 1 ? `${this.h('log')}(${args[0]})` : `${this.h('log2')}(${args.join(', ')})`;
         return `${this.h(MATH_HELPER[e.fn])}(${args.join(', ')})`;
       }
       case 'date': {
-        const member = ({ Year: 'year', Month: 'month', Day: 'day', Hour: 'hour', Minute: 'minute', Second: 'second', DayOfWeek: 'dayOfWeek' } as const)[e.member];
+        const member = (
+          {
+            Year: 'year',
+            Month: 'month',
+            Day: 'day',
+            Hour: 'hour',
+            Minute: 'minute',
+            Second: 'second',
+            DayOfWeek: 'dayOfWeek',
+          } as const
+        )[e.member];
         return `${this.h(member)}(${this.value(e.e)})`;
       }
       case 'series': {
         const args = ['S', this.value(e.target)];
-        if (e.lambda) args.push(this.lambda(e.lambda, e.method === 'Select' || ['Average', 'Sum', 'Min', 'Max'].includes(e.method)));
+        if (e.lambda)
+          args.push(
+            this.lambda(
+              e.lambda,
+              e.method === 'Select' || ['Average', 'Sum', 'Min', 'Max'].includes(e.method),
+            ),
+          );
         return `${this.h(SERIES_HELPER[e.method])}(${args.join(', ')})`;
       }
     }
@@ -164,7 +201,8 @@ class Emitter {
         const l = this.value(e.l);
         const r = this.value(e.r);
         const op = e.negate ? '!==' : '===';
-        if (e.l.type === 'string' || e.r.type === 'string' || e.l.k === 'num' || e.r.k === 'num') return `(${l} ${op} ${r})`;
+        if (e.l.type === 'string' || e.r.type === 'string' || e.l.k === 'num' || e.r.k === 'num')
+          return `(${l} ${op} ${r})`;
         return `${e.negate ? '!' : ''}${this.h('eq')}(${l}, ${r})`;
       }
       case 'isNull': {
@@ -217,7 +255,10 @@ function numberLiteral(v: number): string {
 }
 
 function preamble(e: Emitter): string {
-  return `"use strict";\n${[...e.helpers].sort().map((h) => `const h_${h} = H.${h};\n`).join('')}`;
+  return `"use strict";\n${[...e.helpers]
+    .sort()
+    .map((h) => `const h_${h} = H.${h};\n`)
+    .join('')}`;
 }
 
 function declarations(program: CheckedForEmit, e: Emitter, extra: string[]): string {
@@ -232,7 +273,14 @@ function declarations(program: CheckedForEmit, e: Emitter, extra: string[]): str
 }
 
 function constantLoads(program: CheckedProgram): string {
-  return (['Facility_IMO', 'Facility_NumberOfScrubbers', 'Facility_ScrubberSystemType', 'Facility_TotalEffectKW'] as const)
+  return (
+    [
+      'Facility_IMO',
+      'Facility_NumberOfScrubbers',
+      'Facility_ScrubberSystemType',
+      'Facility_TotalEffectKW',
+    ] as const
+  )
     .filter((c) => program.constants.has(c))
     .map((c) => `  const ${CONSTANT_SLOTS[c]} = K[${CONSTANT_SLOTS[c].slice(1)}];\n`)
     .join('');
@@ -321,8 +369,23 @@ export function emitSpans(program: CheckedForEmit, outputType?: OutputType): str
   );
 }
 
-type MeasurementRun = (cols: Float64Array[], ts: Float64Array, E: Uint8Array | undefined, K: unknown[], out: Float64Array | unknown[], budgetMs: number) => Float64Array | unknown[];
-type SpanRun = (cols: Float64Array[], ts: Float64Array, spanStarts: Float64Array, spanMs: number, K: unknown[], out: Float64Array | unknown[], budgetMs: number) => Float64Array | unknown[];
+type MeasurementRun = (
+  cols: Float64Array[],
+  ts: Float64Array,
+  E: Uint8Array | undefined,
+  K: unknown[],
+  out: Float64Array | unknown[],
+  budgetMs: number,
+) => Float64Array | unknown[];
+type SpanRun = (
+  cols: Float64Array[],
+  ts: Float64Array,
+  spanStarts: Float64Array,
+  spanMs: number,
+  K: unknown[],
+  out: Float64Array | unknown[],
+  budgetMs: number,
+) => Float64Array | unknown[];
 
 /** Turns generated text into a function; the only door from generated text to running code. */
 function instantiate<T>(code: string): T {
@@ -333,5 +396,7 @@ function instantiate<T>(code: string): T {
   }
 }
 
-export const buildMeasurementRun = (program: CheckedForEmit, outputType?: OutputType) => instantiate<MeasurementRun>(emitMeasurement(program, outputType));
-export const buildSpanRun = (program: CheckedForEmit, outputType?: OutputType) => instantiate<SpanRun>(emitSpans(program, outputType));
+export const buildMeasurementRun = (program: CheckedForEmit, outputType?: OutputType) =>
+  instantiate<MeasurementRun>(emitMeasurement(program, outputType));
+export const buildSpanRun = (program: CheckedForEmit, outputType?: OutputType) =>
+  instantiate<SpanRun>(emitSpans(program, outputType));

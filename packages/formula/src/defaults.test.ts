@@ -2,10 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_MEASUREMENT_FIELDS, DEFAULT_REPORT_KPIS } from './defaults';
 import { compile, type CompiledCalculation } from './index';
 
-const constants = { Facility_IMO: '9312345', Facility_NumberOfScrubbers: 1, Facility_ScrubberSystemType: 'Open Loop', Facility_TotalEffectKW: 12000 };
+const constants = {
+  Facility_IMO: '9312345',
+  Facility_NumberOfScrubbers: 1,
+  Facility_ScrubberSystemType: 'Open Loop',
+  Facility_TotalEffectKW: 12000,
+};
 const N = null;
 
-function compiled(source: string, kind: 'measurement-field' | 'report-field', inputNames: string[], outputType?: 'Double' | 'Boolean'): CompiledCalculation {
+function compiled(
+  source: string,
+  kind: 'measurement-field' | 'report-field',
+  inputNames: string[],
+  outputType?: 'Double' | 'Boolean',
+): CompiledCalculation {
   const result = compile(source, { kind, inputNames, outputType });
   if (!result.ok) throw new Error(JSON.stringify(result.errors));
   return result.program;
@@ -18,20 +28,46 @@ describe('default measurement fields', () => {
   it('are listed raw first, then derived fields after the fields they read', () => {
     const names = DEFAULT_MEASUREMENT_FIELDS.map((f) => f.name);
     expect(names).toEqual([
-      'FUEL_FLOW', 'FUEL_SULFUR', 'ENGINE_LOAD', 'SO2_PPM', 'CO2_PCT', 'SCRUBBER_RUNNING', 'SCRUBBER_POWER', 'LATITUDE', 'LONGITUDE', 'WASHWATER_PH', 'WASHWATER_PAH', 'WASHWATER_TURBIDITY',
-      'SO2_CO2_RATIO', 'SO2_CO2_LIMIT', 'SCRUBBER_REQUIRED', 'COMPLIANT', 'RATIO_MARGIN', 'SCRUBBER_FUEL', 'EXCESS_SULFUR_REMOVED', 'CO2_SAVED',
+      'FUEL_FLOW',
+      'FUEL_SULFUR',
+      'ENGINE_LOAD',
+      'SO2_PPM',
+      'CO2_PCT',
+      'SCRUBBER_RUNNING',
+      'SCRUBBER_POWER',
+      'LATITUDE',
+      'LONGITUDE',
+      'WASHWATER_PH',
+      'WASHWATER_PAH',
+      'WASHWATER_TURBIDITY',
+      'SO2_CO2_RATIO',
+      'SO2_CO2_LIMIT',
+      'SCRUBBER_REQUIRED',
+      'COMPLIANT',
+      'RATIO_MARGIN',
+      'SCRUBBER_FUEL',
+      'EXCESS_SULFUR_REMOVED',
+      'CO2_SAVED',
     ]);
     DEFAULT_MEASUREMENT_FIELDS.forEach((f, k) => {
       for (const input of f.inputNames) if (input !== f.name) expect(names.indexOf(input)).toBeLessThan(k);
     });
   });
 
-  it.each(DEFAULT_MEASUREMENT_FIELDS.map((f) => [f.name, f] as const))('%s compiles and reads exactly its declared inputs', (_, f) => {
-    const calc = compiled(f.transformAlgorithm, 'measurement-field', f.inputNames, f.dataType as 'Double' | 'Boolean');
-    expect([...calc.inputNames].sort()).toEqual([...f.inputNames].sort());
-    expect(f.requiredSampleIntervalInSeconds).toBe(60);
-    expect(f.preloadIntervalInSeconds).toBe(300);
-  });
+  it.each(DEFAULT_MEASUREMENT_FIELDS.map((f) => [f.name, f] as const))(
+    '%s compiles and reads exactly its declared inputs',
+    (_, f) => {
+      const calc = compiled(
+        f.transformAlgorithm,
+        'measurement-field',
+        f.inputNames,
+        f.dataType as 'Double' | 'Boolean',
+      );
+      expect([...calc.inputNames].sort()).toEqual([...f.inputNames].sort());
+      expect(f.requiredSampleIntervalInSeconds).toBe(60);
+      expect(f.preloadIntervalInSeconds).toBe(300);
+    },
+  );
 
   // Eight target timestamps: scrubbing at sea, an SO2 excursion, idling, an ECA with low-sulfur
   // fuel, a sensor gap, a missing fuel flow, CO2 too low to trust, and not running in an ECA.
@@ -47,8 +83,13 @@ describe('default measurement fields', () => {
 
   // DOMAIN.md's definitions, written out once more by hand.
   function expected(k: number) {
-    const flow = raw.FUEL_FLOW[k], sulfur = raw.FUEL_SULFUR[k], so2 = raw.SO2_PPM[k], co2 = raw.CO2_PCT[k];
-    const running = raw.SCRUBBER_RUNNING[k] === 1, power = raw.SCRUBBER_POWER[k], inEca = eca[k] === 1;
+    const flow = raw.FUEL_FLOW[k],
+      sulfur = raw.FUEL_SULFUR[k],
+      so2 = raw.SO2_PPM[k],
+      co2 = raw.CO2_PCT[k];
+    const running = raw.SCRUBBER_RUNNING[k] === 1,
+      power = raw.SCRUBBER_POWER[k],
+      inEca = eca[k] === 1;
     const ratio = running && co2 >= 0.5 && so2 !== null ? so2 / co2 : null;
     const limit = inEca ? 4.3 : 21.7;
     const required = flow !== null && flow > 50 && sulfur > (inEca ? 0.1 : 0.5);
@@ -59,25 +100,46 @@ describe('default measurement fields', () => {
       COMPLIANT: required ? (running && ratio !== null && ratio <= limit ? 1 : 0) : null,
       RATIO_MARGIN: ratio === null ? null : ((limit - ratio) / limit) * 100,
       SCRUBBER_FUEL: power === null ? null : (power * 200) / 1000,
-      EXCESS_SULFUR_REMOVED: ratio === null ? 0 : flow === null ? null : (flow * Math.max(0, (inEca ? 0.1 : 0.5) - ratio / 43.3)) / 100,
-      CO2_SAVED: running ? (power === null ? null : ((0.015 * constants.Facility_TotalEffectKW - power) * 200) / 1e6 * 3.114) : 0,
+      EXCESS_SULFUR_REMOVED:
+        ratio === null
+          ? 0
+          : flow === null
+            ? null
+            : (flow * Math.max(0, (inEca ? 0.1 : 0.5) - ratio / 43.3)) / 100,
+      CO2_SAVED: running
+        ? power === null
+          ? null
+          : (((0.015 * constants.Facility_TotalEffectKW - power) * 200) / 1e6) * 3.114
+        : 0,
     };
   }
 
   function runAll(): Record<string, Float64Array> {
     const timestamps = Float64Array.from(eca, (_, k) => Date.UTC(2024, 4, 6, 10, k));
-    const columns: Record<string, Float64Array> = Object.fromEntries(Object.entries(raw).map(([name, values]) => [name, col(values)]));
+    const columns: Record<string, Float64Array> = Object.fromEntries(
+      Object.entries(raw).map(([name, values]) => [name, col(values)]),
+    );
     const fields: Record<string, Float64Array> = {};
     for (const f of DEFAULT_MEASUREMENT_FIELDS) {
       if (!f.inputNames.every((n) => columns[n] || fields[n])) continue;
-      const calc = compiled(f.transformAlgorithm, 'measurement-field', f.inputNames, f.dataType as 'Double' | 'Boolean');
+      const calc = compiled(
+        f.transformAlgorithm,
+        'measurement-field',
+        f.inputNames,
+        f.dataType as 'Double' | 'Boolean',
+      );
       const inputs = Object.fromEntries(f.inputNames.map((n) => [n, fields[n] ?? columns[n]]));
-      fields[f.name] = calc.evaluateTimestamps({ timestamps, inputs, isEcaZone: Uint8Array.from(eca), constants });
+      fields[f.name] = calc.evaluateTimestamps({
+        timestamps,
+        inputs,
+        isEcaZone: Uint8Array.from(eca),
+        constants,
+      });
     }
     return fields;
   }
 
-  it('compute DOMAIN.md\'s definitions over hand-made rows', () => {
+  it("compute DOMAIN.md's definitions over hand-made rows", () => {
     const fields = runAll();
     for (const name of Object.keys(expected(0)) as (keyof ReturnType<typeof expected>)[]) {
       const want = eca.map((_, k) => expected(k)[name]);
@@ -107,11 +169,21 @@ describe('default measurement fields', () => {
 describe('default report KPIs', () => {
   it('have the agreed keys, one-hour spans and compile', () => {
     expect(DEFAULT_REPORT_KPIS.map((k) => k.key)).toEqual([
-      'MarpolCompliance', 'OperationalAvailability', 'SO2CO2Ratio', 'SO2CO2Limit', 'RatioMargin', 'SfocImpact', 'TotalCO2Emission', 'ExtraRemovalOfSulfur', 'CO2Reduction',
+      'MarpolCompliance',
+      'OperationalAvailability',
+      'SO2CO2Ratio',
+      'SO2CO2Limit',
+      'RatioMargin',
+      'SfocImpact',
+      'TotalCO2Emission',
+      'ExtraRemovalOfSulfur',
+      'CO2Reduction',
     ]);
     for (const k of DEFAULT_REPORT_KPIS) {
       expect(k.algorithmSecondsSpan).toBe(3600);
-      expect([...compiled(k.transformAlgorithm, 'report-field', k.inputNames).inputNames].sort()).toEqual([...k.inputNames].sort());
+      expect([...compiled(k.transformAlgorithm, 'report-field', k.inputNames).inputNames].sort()).toEqual(
+        [...k.inputNames].sort(),
+      );
     }
   });
 
@@ -120,7 +192,18 @@ describe('default report KPIs', () => {
   const hour = 3_600_000;
   const t0 = Date.UTC(2024, 4, 6, 0);
   const times: number[] = [];
-  const data: Record<string, (number | null)[]> = { COMPLIANT: [], SCRUBBER_RUNNING: [], SCRUBBER_REQUIRED: [], SO2_CO2_RATIO: [], SO2_CO2_LIMIT: [], RATIO_MARGIN: [], SCRUBBER_FUEL: [], FUEL_FLOW: [], EXCESS_SULFUR_REMOVED: [], CO2_SAVED: [] };
+  const data: Record<string, (number | null)[]> = {
+    COMPLIANT: [],
+    SCRUBBER_RUNNING: [],
+    SCRUBBER_REQUIRED: [],
+    SO2_CO2_RATIO: [],
+    SO2_CO2_LIMIT: [],
+    RATIO_MARGIN: [],
+    SCRUBBER_FUEL: [],
+    FUEL_FLOW: [],
+    EXCESS_SULFUR_REMOVED: [],
+    CO2_SAVED: [],
+  };
   const push = (t: number, row: Record<string, number | null>) => {
     times.push(t);
     for (const key of Object.keys(data)) data[key].push(row[key] ?? null);
@@ -134,7 +217,7 @@ describe('default report KPIs', () => {
       COMPLIANT: required ? (m < 4 ? 0 : 1) : null,
       SO2_CO2_RATIO: running ? (m < 4 ? 30 : 5 + (m % 3)) : null,
       SO2_CO2_LIMIT: 21.7,
-      RATIO_MARGIN: running ? (21.7 - (m < 4 ? 30 : 5 + (m % 3))) / 21.7 * 100 : null,
+      RATIO_MARGIN: running ? ((21.7 - (m < 4 ? 30 : 5 + (m % 3))) / 21.7) * 100 : null,
       SCRUBBER_FUEL: running ? 30 : 0,
       FUEL_FLOW: m === 10 ? null : 900 + m,
       EXCESS_SULFUR_REMOVED: m % 2,
@@ -142,13 +225,33 @@ describe('default report KPIs', () => {
     });
   }
   for (let m = 0; m < 60; m++) {
-    push(t0 + hour + m * 60_000, { SCRUBBER_REQUIRED: 0, SCRUBBER_RUNNING: 0, COMPLIANT: null, SO2_CO2_LIMIT: 4.3, SCRUBBER_FUEL: 0, FUEL_FLOW: m < 30 ? 20 : 60, EXCESS_SULFUR_REMOVED: 0, CO2_SAVED: 0 });
+    push(t0 + hour + m * 60_000, {
+      SCRUBBER_REQUIRED: 0,
+      SCRUBBER_RUNNING: 0,
+      COMPLIANT: null,
+      SO2_CO2_LIMIT: 4.3,
+      SCRUBBER_FUEL: 0,
+      FUEL_FLOW: m < 30 ? 20 : 60,
+      EXCESS_SULFUR_REMOVED: 0,
+      CO2_SAVED: 0,
+    });
   }
   for (let m = 0; m < 20; m++) {
-    push(t0 + 2 * hour + m * 60_000, { SCRUBBER_REQUIRED: 1, SCRUBBER_RUNNING: 1, COMPLIANT: 1, SO2_CO2_RATIO: 5, SO2_CO2_LIMIT: 21.7, SCRUBBER_FUEL: 30, FUEL_FLOW: 900, EXCESS_SULFUR_REMOVED: 1, CO2_SAVED: 0.02 });
+    push(t0 + 2 * hour + m * 60_000, {
+      SCRUBBER_REQUIRED: 1,
+      SCRUBBER_RUNNING: 1,
+      COMPLIANT: 1,
+      SO2_CO2_RATIO: 5,
+      SO2_CO2_LIMIT: 21.7,
+      SCRUBBER_FUEL: 30,
+      FUEL_FLOW: 900,
+      EXCESS_SULFUR_REMOVED: 1,
+      CO2_SAVED: 0.02,
+    });
   }
 
-  const values = (key: string, h: number) => data[key].filter((_, k) => times[k] >= t0 + h * hour && times[k] < t0 + (h + 1) * hour);
+  const values = (key: string, h: number) =>
+    data[key].filter((_, k) => times[k] >= t0 + h * hour && times[k] < t0 + (h + 1) * hour);
   const avg = (xs: (number | null)[]) => {
     const known = xs.filter((x): x is number => x !== null);
     return known.length ? known.reduce((a, b) => a + b, 0) / known.length : null;
@@ -159,7 +262,9 @@ describe('default report KPIs', () => {
     MarpolCompliance: (h) => avg(values('COMPLIANT', h).map((v) => (v === null ? null : v * 100))),
     OperationalAvailability: (h) => {
       const required = values('SCRUBBER_REQUIRED', h).filter((v) => v === 1).length;
-      return required === 0 ? null : (values('SCRUBBER_RUNNING', h).filter((v) => v === 1).length / required) * 100;
+      return required === 0
+        ? null
+        : (values('SCRUBBER_RUNNING', h).filter((v) => v === 1).length / required) * 100;
     },
     SO2CO2Ratio: (h) => avg(values('SO2_CO2_RATIO', h)),
     SO2CO2Limit: (h) => avg(values('SO2_CO2_LIMIT', h)),
@@ -168,32 +273,48 @@ describe('default report KPIs', () => {
       const fuel = avg(values('FUEL_FLOW', h));
       return fuel === null || fuel < 50 ? null : (avg(values('SCRUBBER_FUEL', h))! / fuel) * 100;
     },
-    TotalCO2Emission: (h) => ((avg(values('FUEL_FLOW', h))! + (avg(values('SCRUBBER_FUEL', h)) ?? 0)) / 1000) * 3.114,
+    TotalCO2Emission: (h) =>
+      ((avg(values('FUEL_FLOW', h))! + (avg(values('SCRUBBER_FUEL', h)) ?? 0)) / 1000) * 3.114,
     ExtraRemovalOfSulfur: (h) => avg(values('EXCESS_SULFUR_REMOVED', h))! / 1000,
     CO2Reduction: (h) => avg(values('CO2_SAVED', h)),
   };
 
-  it.each(DEFAULT_REPORT_KPIS.map((k) => [k.key, k] as const))('%s follows DOMAIN.md hour by hour', (key, k) => {
-    const calc = compiled(k.transformAlgorithm, 'report-field', k.inputNames);
-    const inputs = Object.fromEntries(k.inputNames.map((n) => [n, col(data[n])]));
-    const out = calc.evaluateSpans({ spanStarts: Float64Array.of(t0, t0 + hour, t0 + 2 * hour, t0 + 3 * hour), spanSeconds: 3600, timestamps: Float64Array.from(times), inputs, constants });
-    const got = nulls(out);
-    for (const h of [0, 1]) {
-      const want = reference[key](h);
-      if (want === null) expect(got[h], `hour ${h}`).toBeNull();
-      else expect(got[h], `hour ${h}`).toBeCloseTo(want, 10);
-    }
-    // Fewer than 30 samples, and no samples at all: no value.
-    expect(got[2]).toBeNull();
-    expect(got[3]).toBeNull();
-  });
+  it.each(DEFAULT_REPORT_KPIS.map((k) => [k.key, k] as const))(
+    '%s follows DOMAIN.md hour by hour',
+    (key, k) => {
+      const calc = compiled(k.transformAlgorithm, 'report-field', k.inputNames);
+      const inputs = Object.fromEntries(k.inputNames.map((n) => [n, col(data[n])]));
+      const out = calc.evaluateSpans({
+        spanStarts: Float64Array.of(t0, t0 + hour, t0 + 2 * hour, t0 + 3 * hour),
+        spanSeconds: 3600,
+        timestamps: Float64Array.from(times),
+        inputs,
+        constants,
+      });
+      const got = nulls(out);
+      for (const h of [0, 1]) {
+        const want = reference[key](h);
+        if (want === null) expect(got[h], `hour ${h}`).toBeNull();
+        else expect(got[h], `hour ${h}`).toBeCloseTo(want, 10);
+      }
+      // Fewer than 30 samples, and no samples at all: no value.
+      expect(got[2]).toBeNull();
+      expect(got[3]).toBeNull();
+    },
+  );
 
   it('give the hand-computed values of the first hour', () => {
     const run = (key: string) => {
       const k = DEFAULT_REPORT_KPIS.find((x) => x.key === key)!;
       const calc = compiled(k.transformAlgorithm, 'report-field', k.inputNames);
       const inputs = Object.fromEntries(k.inputNames.map((n) => [n, col(data[n])]));
-      return calc.evaluateSpans({ spanStarts: Float64Array.of(t0, t0 + hour), spanSeconds: 3600, timestamps: Float64Array.from(times), inputs, constants });
+      return calc.evaluateSpans({
+        spanStarts: Float64Array.of(t0, t0 + hour),
+        spanSeconds: 3600,
+        timestamps: Float64Array.from(times),
+        inputs,
+        constants,
+      });
     };
     expect(run('MarpolCompliance')[0]).toBeCloseTo(90, 10); // 36 of 40 required minutes compliant
     expect(run('OperationalAvailability')[0]).toBeCloseTo(112.5, 10); // 45 running / 40 required

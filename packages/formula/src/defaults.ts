@@ -23,7 +23,12 @@ export interface DefaultReportKpi {
   algorithmSecondsSpan: 3600;
 }
 
-const raw = (name: string, dataType: OutputType, unit: string, documentation: string): DefaultMeasurementField => ({
+const raw = (
+  name: string,
+  dataType: OutputType,
+  unit: string,
+  documentation: string,
+): DefaultMeasurementField => ({
   name,
   dataType,
   unit,
@@ -34,7 +39,14 @@ const raw = (name: string, dataType: OutputType, unit: string, documentation: st
   transformAlgorithm: `return ${name};\n`,
 });
 
-const derived = (name: string, dataType: OutputType, unit: string, documentation: string, inputNames: string[], transformAlgorithm: string): DefaultMeasurementField => ({
+const derived = (
+  name: string,
+  dataType: OutputType,
+  unit: string,
+  documentation: string,
+  inputNames: string[],
+  transformAlgorithm: string,
+): DefaultMeasurementField => ({
   name,
   dataType,
   unit,
@@ -155,7 +167,13 @@ return 0;
   ),
 ];
 
-const kpi = (key: string, name: string, unit: string, inputNames: string[], transformAlgorithm: string): DefaultReportKpi => ({
+const kpi = (
+  key: string,
+  name: string,
+  unit: string,
+  inputNames: string[],
+  transformAlgorithm: string,
+): DefaultReportKpi => ({
   key,
   name,
   unit,
@@ -167,13 +185,24 @@ const kpi = (key: string, name: string, unit: string, inputNames: string[], tran
 // Every KPI gives no value for an hour with fewer than half its samples (30 at one a minute).
 // Count() counts all target timestamps of the hour, null values included.
 export const DEFAULT_REPORT_KPIS: readonly DefaultReportKpi[] = [
-  kpi('MarpolCompliance', 'Marpol compliance', '%', ['COMPLIANT'], `
+  kpi(
+    'MarpolCompliance',
+    'Marpol compliance',
+    '%',
+    ['COMPLIANT'],
+    `
 if (COMPLIANT.Count() < 30)
     return null;
 // COMPLIANT is null while the scrubber is not required, and Average skips nulls.
 return COMPLIANT.Average(v => v * 100);
-`),
-  kpi('OperationalAvailability', 'Operational availability', '%', ['SCRUBBER_RUNNING', 'SCRUBBER_REQUIRED'], `
+`,
+  ),
+  kpi(
+    'OperationalAvailability',
+    'Operational availability',
+    '%',
+    ['SCRUBBER_RUNNING', 'SCRUBBER_REQUIRED'],
+    `
 if (SCRUBBER_REQUIRED.Count() < 30)
     return null;
 double required = SCRUBBER_REQUIRED.Count(v => v == 1);
@@ -181,23 +210,47 @@ if (required == 0)
     return null;
 // Above 100 when the scrubber also ran while not required.
 return SCRUBBER_RUNNING.Count(v => v == 1) / required * 100;
-`),
-  kpi('SO2CO2Ratio', 'SO2/CO2 ratio', 'ppm/%', ['SO2_CO2_RATIO'], `
+`,
+  ),
+  kpi(
+    'SO2CO2Ratio',
+    'SO2/CO2 ratio',
+    'ppm/%',
+    ['SO2_CO2_RATIO'],
+    `
 if (SO2_CO2_RATIO.Count() < 30)
     return null;
 return SO2_CO2_RATIO.Average();
-`),
-  kpi('SO2CO2Limit', 'SO2/CO2 ratio limit', 'ppm/%', ['SO2_CO2_LIMIT'], `
+`,
+  ),
+  kpi(
+    'SO2CO2Limit',
+    'SO2/CO2 ratio limit',
+    'ppm/%',
+    ['SO2_CO2_LIMIT'],
+    `
 if (SO2_CO2_LIMIT.Count() < 30)
     return null;
 return SO2_CO2_LIMIT.Average();
-`),
-  kpi('RatioMargin', 'Ratio margin', '%', ['RATIO_MARGIN'], `
+`,
+  ),
+  kpi(
+    'RatioMargin',
+    'Ratio margin',
+    '%',
+    ['RATIO_MARGIN'],
+    `
 if (RATIO_MARGIN.Count() < 30)
     return null;
 return RATIO_MARGIN.Average();
-`),
-  kpi('SfocImpact', 'SFOC impact', '%', ['SCRUBBER_FUEL', 'FUEL_FLOW'], `
+`,
+  ),
+  kpi(
+    'SfocImpact',
+    'SFOC impact',
+    '%',
+    ['SCRUBBER_FUEL', 'FUEL_FLOW'],
+    `
 if (FUEL_FLOW.Count() < 30)
     return null;
 double fuel = FUEL_FLOW.Average();
@@ -205,21 +258,40 @@ double fuel = FUEL_FLOW.Average();
 if (fuel == null || fuel < 50)
     return null;
 return SCRUBBER_FUEL.Average() / fuel * 100;
-`),
-  kpi('TotalCO2Emission', 'Total CO2 emission', 't', ['FUEL_FLOW', 'SCRUBBER_FUEL'], `
+`,
+  ),
+  kpi(
+    'TotalCO2Emission',
+    'Total CO2 emission',
+    't',
+    ['FUEL_FLOW', 'SCRUBBER_FUEL'],
+    `
 if (FUEL_FLOW.Count() < 30)
     return null;
 // A ship without scrubber power data still emits CO2 from its engines.
 return (FUEL_FLOW.Average() + (SCRUBBER_FUEL.Average() ?? 0)) / 1000 * 3.114;
-`),
-  kpi('ExtraRemovalOfSulfur', 'Extra removal of sulfur', 't', ['EXCESS_SULFUR_REMOVED'], `
+`,
+  ),
+  kpi(
+    'ExtraRemovalOfSulfur',
+    'Extra removal of sulfur',
+    't',
+    ['EXCESS_SULFUR_REMOVED'],
+    `
 if (EXCESS_SULFUR_REMOVED.Count() < 30)
     return null;
 return EXCESS_SULFUR_REMOVED.Average() / 1000;
-`),
-  kpi('CO2Reduction', 'CO2 reduction', 't', ['CO2_SAVED'], `
+`,
+  ),
+  kpi(
+    'CO2Reduction',
+    'CO2 reduction',
+    't',
+    ['CO2_SAVED'],
+    `
 if (CO2_SAVED.Count() < 30)
     return null;
 return CO2_SAVED.Average();
-`),
+`,
+  ),
 ];

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { compile, FormulaRuntimeError, LANGUAGE, runTest, tokenize, validateSyntax } from './index';
 
-const constants = { Facility_IMO: '9312345', Facility_NumberOfScrubbers: 2, Facility_ScrubberSystemType: 'Hybrid', Facility_TotalEffectKW: 12000 };
+const constants = {
+  Facility_IMO: '9312345',
+  Facility_NumberOfScrubbers: 2,
+  Facility_ScrubberSystemType: 'Hybrid',
+  Facility_TotalEffectKW: 12000,
+};
 
 function ok(source: string, options: Parameters<typeof compile>[1]) {
   const result = compile(source, options);
@@ -20,14 +25,21 @@ describe('compile', () => {
   it('returns the errors instead of a program', () => {
     expect(compile('return SO2PPM;', { kind: 'measurement-field', inputNames: ['SO2_PPM'] })).toEqual({
       ok: false,
-      errors: [{ message: "Unknown name 'SO2PPM'. Did you mean 'SO2_PPM'?", startLine: 1, startCharacter: 8 }],
+      errors: [
+        { message: "Unknown name 'SO2PPM'. Did you mean 'SO2_PPM'?", startLine: 1, startCharacter: 8 },
+      ],
     });
-    expect(validateSyntax('return SO2_PPM;', { kind: 'measurement-field', inputNames: ['SO2_PPM'] })).toEqual([]);
+    expect(validateSyntax('return SO2_PPM;', { kind: 'measurement-field', inputNames: ['SO2_PPM'] })).toEqual(
+      [],
+    );
   });
 });
 
 describe('evaluateTimestamps', () => {
-  const calc = ok('if (CO2_PCT >= 0.5) return SO2_PPM / CO2_PCT; return null;', { kind: 'measurement-field', inputNames: ['SO2_PPM', 'CO2_PCT'] });
+  const calc = ok('if (CO2_PCT >= 0.5) return SO2_PPM / CO2_PCT; return null;', {
+    kind: 'measurement-field',
+    inputNames: ['SO2_PPM', 'CO2_PCT'],
+  });
 
   it('computes one value per target timestamp, NaN for null', () => {
     const out = calc.evaluateTimestamps({
@@ -40,21 +52,50 @@ describe('evaluateTimestamps', () => {
 
   it('refuses missing or misaligned columns', () => {
     const timestamps = Float64Array.of(0, 1);
-    expect(() => calc.evaluateTimestamps({ timestamps, inputs: { SO2_PPM: Float64Array.of(1, 2) }, constants })).toThrow("Missing input column 'CO2_PCT'");
-    expect(() => calc.evaluateTimestamps({ timestamps, inputs: { SO2_PPM: Float64Array.of(1, 2), CO2_PCT: Float64Array.of(1) }, constants })).toThrow(/has 1 values for 2 timestamps/);
+    expect(() =>
+      calc.evaluateTimestamps({ timestamps, inputs: { SO2_PPM: Float64Array.of(1, 2) }, constants }),
+    ).toThrow("Missing input column 'CO2_PCT'");
+    expect(() =>
+      calc.evaluateTimestamps({
+        timestamps,
+        inputs: { SO2_PPM: Float64Array.of(1, 2), CO2_PCT: Float64Array.of(1) },
+        constants,
+      }),
+    ).toThrow(/has 1 values for 2 timestamps/);
   });
 
   it('needs the isEcaZone column when ISECAZONE is read, and treats other values than 0/1 as null', () => {
-    const eca = ok('return ISECAZONE ?? 5;', { kind: 'measurement-field', inputNames: [], outputType: 'Double' });
-    expect(() => eca.evaluateTimestamps({ timestamps: Float64Array.of(0), inputs: {}, constants })).toThrow(FormulaRuntimeError);
-    const out = eca.evaluateTimestamps({ timestamps: Float64Array.of(0, 0, 0), inputs: {}, isEcaZone: Uint8Array.of(0, 1, 255), constants });
+    const eca = ok('return ISECAZONE ?? 5;', {
+      kind: 'measurement-field',
+      inputNames: [],
+      outputType: 'Double',
+    });
+    expect(() => eca.evaluateTimestamps({ timestamps: Float64Array.of(0), inputs: {}, constants })).toThrow(
+      FormulaRuntimeError,
+    );
+    const out = eca.evaluateTimestamps({
+      timestamps: Float64Array.of(0, 0, 0),
+      inputs: {},
+      isEcaZone: Uint8Array.of(0, 1, 255),
+      constants,
+    });
     expect(Array.from(out)).toEqual([0, 1, 5]);
   });
 
   it('refuses String output in a numeric column, and the wrong kind of run', () => {
     const text = ok('return "a";', { kind: 'measurement-field', inputNames: [] });
-    expect(() => text.evaluateTimestamps({ timestamps: Float64Array.of(0), inputs: {}, constants })).toThrow(/String output/);
-    expect(() => calc.evaluateSpans({ spanStarts: Float64Array.of(0), spanSeconds: 3600, timestamps: Float64Array.of(0), inputs: {}, constants })).toThrow(/report-field/);
+    expect(() => text.evaluateTimestamps({ timestamps: Float64Array.of(0), inputs: {}, constants })).toThrow(
+      /String output/,
+    );
+    expect(() =>
+      calc.evaluateSpans({
+        spanStarts: Float64Array.of(0),
+        spanSeconds: 3600,
+        timestamps: Float64Array.of(0),
+        inputs: {},
+        constants,
+      }),
+    ).toThrow(/report-field/);
   });
 });
 
@@ -64,12 +105,26 @@ describe('evaluateSpans', () => {
   it('cuts samples into half-open spans [start, start + span)', () => {
     const timestamps = Float64Array.of(0, 1_000, 3_599_999, 3_600_000, 3_600_001, 9_000_000);
     const X = Float64Array.of(1, 2, 3, 4, NaN, 6);
-    const out = calc.evaluateSpans({ spanStarts: Float64Array.of(0, 3_600_000, 7_200_000, 10_800_000), spanSeconds: 3600, timestamps, inputs: { X }, constants });
+    const out = calc.evaluateSpans({
+      spanStarts: Float64Array.of(0, 3_600_000, 7_200_000, 10_800_000),
+      spanSeconds: 3600,
+      timestamps,
+      inputs: { X },
+      constants,
+    });
     expect(Array.from(out)).toEqual([3006, 2004, 1006, 0]);
   });
 
   it('refuses unsorted samples', () => {
-    expect(() => calc.evaluateSpans({ spanStarts: Float64Array.of(0), spanSeconds: 3600, timestamps: Float64Array.of(2, 1), inputs: { X: Float64Array.of(1, 2) }, constants })).toThrow(/sorted/);
+    expect(() =>
+      calc.evaluateSpans({
+        spanStarts: Float64Array.of(0),
+        spanSeconds: 3600,
+        timestamps: Float64Array.of(2, 1),
+        inputs: { X: Float64Array.of(1, 2) },
+        constants,
+      }),
+    ).toThrow(/sorted/);
   });
 });
 
@@ -81,7 +136,11 @@ describe('runTest', () => {
   ];
 
   it('answers a measurement field row by row, booleans as true/false', () => {
-    const result = runTest('return !RUNNING && FLOW > 150;', { kind: 'measurement-field', inputNames: ['FLOW', 'RUNNING'], outputType: 'Boolean' }, { inputData: rows, constants: {} });
+    const result = runTest(
+      'return !RUNNING && FLOW > 150;',
+      { kind: 'measurement-field', inputNames: ['FLOW', 'RUNNING'], outputType: 'Boolean' },
+      { inputData: rows, constants: {} },
+    );
     expect(result).toEqual({
       errors: [],
       results: [
@@ -93,7 +152,11 @@ describe('runTest', () => {
   });
 
   it('groups a report field into spans of algorithmSecondsSpan', () => {
-    const result = runTest('return FLOW.Sum() + Facility_InstalledPower;', { kind: 'report-field', inputNames: ['FLOW'], algorithmSecondsSpan: 3600 }, { inputData: rows, constants: { Facility_InstalledPower: 1 } });
+    const result = runTest(
+      'return FLOW.Sum() + Facility_InstalledPower;',
+      { kind: 'report-field', inputNames: ['FLOW'], algorithmSecondsSpan: 3600 },
+      { inputData: rows, constants: { Facility_InstalledPower: 1 } },
+    );
     expect(result).toEqual({
       errors: [],
       results: [
@@ -104,16 +167,28 @@ describe('runTest', () => {
   });
 
   it('reports bad test data as errors', () => {
-    const result = runTest('return FLOW;', { kind: 'measurement-field', inputNames: ['FLOW'] }, {
-      inputData: [{ timestamp: 'yesterday', inputValues: { FLOW: 1 } }, { timestamp: '2024-01-01T00:00:00Z', inputValues: { FLOW: 'abc' } }],
-      constants: {},
-    });
+    const result = runTest(
+      'return FLOW;',
+      { kind: 'measurement-field', inputNames: ['FLOW'] },
+      {
+        inputData: [
+          { timestamp: 'yesterday', inputValues: { FLOW: 1 } },
+          { timestamp: '2024-01-01T00:00:00Z', inputValues: { FLOW: 'abc' } },
+        ],
+        constants: {},
+      },
+    );
     expect(result.results).toEqual([]);
-    expect(result.errors.map((e) => e.message)).toEqual(["Invalid timestamp 'yesterday' in the test data", "Input 'FLOW' at 2024-01-01T00:00:00Z is not a number: 'abc'"]);
+    expect(result.errors.map((e) => e.message)).toEqual([
+      "Invalid timestamp 'yesterday' in the test data",
+      "Input 'FLOW' at 2024-01-01T00:00:00Z is not a number: 'abc'",
+    ]);
   });
 
   it('returns syntax errors without results', () => {
-    expect(runTest('return 1', { kind: 'measurement-field', inputNames: [] }, { inputData: rows, constants: {} })).toEqual({
+    expect(
+      runTest('return 1', { kind: 'measurement-field', inputNames: [] }, { inputData: rows, constants: {} }),
+    ).toEqual({
       errors: [{ message: "Expected ';'", startLine: 1, startCharacter: 9 }],
       results: [],
     });
@@ -124,20 +199,33 @@ describe('LANGUAGE and tokenize, for the editor', () => {
   it('names only what the checker accepts', () => {
     for (const f of LANGUAGE.mathFunctions) {
       const args = f === 'double.IsNaN' ? 'X' : f.match(/Min|Max|Pow/) ? 'X, 2' : 'X';
-      expect(validateSyntax(`return ${f}(${args});`, { kind: 'measurement-field', inputNames: ['X'] }), f).toEqual([]);
+      expect(
+        validateSyntax(`return ${f}(${args});`, { kind: 'measurement-field', inputNames: ['X'] }),
+        f,
+      ).toEqual([]);
     }
     for (const m of LANGUAGE.seriesMethods) {
       const arg = ['Where', 'All', 'Count', 'Any', 'First', 'Last'].includes(m) ? 'v => v > 0' : 'v => v * 2';
-      const source = m === 'Where' || m === 'Select' ? `return X.${m}(${arg}).Count();` : `return X.${m}(${arg}) ?? 0;`;
+      const source =
+        m === 'Where' || m === 'Select' ? `return X.${m}(${arg}).Count();` : `return X.${m}(${arg}) ?? 0;`;
       expect(validateSyntax(source, { kind: 'report-field', inputNames: ['X'] }), m).toEqual([]);
     }
-    for (const member of LANGUAGE.dateTimeMembers) expect(validateSyntax(`return TARGETTIMESTAMP.${member};`, { kind: 'measurement-field', inputNames: [] })).toEqual([]);
-    for (const c of LANGUAGE.constants) expect(validateSyntax(`return ${c} == null;`, { kind: 'measurement-field', inputNames: [] })).toEqual([]);
-    expect(LANGUAGE.keywords).toEqual(expect.arrayContaining(['var', 'double', 'if', 'else', 'return', 'null']));
+    for (const member of LANGUAGE.dateTimeMembers)
+      expect(
+        validateSyntax(`return TARGETTIMESTAMP.${member};`, { kind: 'measurement-field', inputNames: [] }),
+      ).toEqual([]);
+    for (const c of LANGUAGE.constants)
+      expect(validateSyntax(`return ${c} == null;`, { kind: 'measurement-field', inputNames: [] })).toEqual(
+        [],
+      );
+    expect(LANGUAGE.keywords).toEqual(
+      expect.arrayContaining(['var', 'double', 'if', 'else', 'return', 'null']),
+    );
   });
 
   it('covers every character and classifies the tokens', () => {
-    const source = 'double x = Math.Abs(SO2_PPM) ?? 1.5; // c\nif (ISECAZONE) return X.Average(v => v) + "s"; #';
+    const source =
+      'double x = Math.Abs(SO2_PPM) ?? 1.5; // c\nif (ISECAZONE) return X.Average(v => v) + "s"; #';
     const tokens = tokenize(source);
     let at = 0;
     for (const t of tokens) {
@@ -145,10 +233,40 @@ describe('LANGUAGE and tokenize, for the editor', () => {
       at = t.to;
     }
     expect(at).toBe(source.length);
-    const typed = tokens.filter((t) => t.type !== 'whitespace').map((t) => `${t.type}:${source.slice(t.from, t.to)}`);
+    const typed = tokens
+      .filter((t) => t.type !== 'whitespace')
+      .map((t) => `${t.type}:${source.slice(t.from, t.to)}`);
     expect(typed).toEqual([
-      'keyword:double', 'name:x', 'operator:=', 'function:Math', 'punctuation:.', 'function:Abs', 'punctuation:(', 'name:SO2_PPM', 'punctuation:)', 'operator:??', 'number:1.5', 'punctuation:;', 'comment:// c',
-      'keyword:if', 'punctuation:(', 'constant:ISECAZONE', 'punctuation:)', 'keyword:return', 'name:X', 'punctuation:.', 'function:Average', 'punctuation:(', 'name:v', 'operator:=>', 'name:v', 'punctuation:)', 'operator:+', 'string:"s"', 'punctuation:;', 'invalid:#',
+      'keyword:double',
+      'name:x',
+      'operator:=',
+      'function:Math',
+      'punctuation:.',
+      'function:Abs',
+      'punctuation:(',
+      'name:SO2_PPM',
+      'punctuation:)',
+      'operator:??',
+      'number:1.5',
+      'punctuation:;',
+      'comment:// c',
+      'keyword:if',
+      'punctuation:(',
+      'constant:ISECAZONE',
+      'punctuation:)',
+      'keyword:return',
+      'name:X',
+      'punctuation:.',
+      'function:Average',
+      'punctuation:(',
+      'name:v',
+      'operator:=>',
+      'name:v',
+      'punctuation:)',
+      'operator:+',
+      'string:"s"',
+      'punctuation:;',
+      'invalid:#',
     ]);
   });
 });

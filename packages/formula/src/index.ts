@@ -72,7 +72,10 @@ export function validateSyntax(source: string, options: CompileOptions): Formula
   return outcome.ok ? [] : outcome.errors;
 }
 
-export function compile(source: string, options: CompileOptions): { ok: true; program: CompiledCalculation } | { ok: false; errors: FormulaError[] } {
+export function compile(
+  source: string,
+  options: CompileOptions,
+): { ok: true; program: CompiledCalculation } | { ok: false; errors: FormulaError[] } {
   const outcome = parseAndCheck(source, options);
   if (!outcome.ok) return outcome;
   return { ok: true, program: new Calculation(outcome.program, options.outputType) };
@@ -91,7 +94,12 @@ type Constants = Partial<FacilityConstants> & { Facility_InstalledPower?: number
 
 function constantValues(c: Constants): unknown[] {
   const num = (v: number | undefined | null) => (typeof v === 'number' ? v : NaN);
-  return [c.Facility_IMO ?? null, num(c.Facility_NumberOfScrubbers), c.Facility_ScrubberSystemType ?? null, num(c.Facility_TotalEffectKW ?? c.Facility_InstalledPower)];
+  return [
+    c.Facility_IMO ?? null,
+    num(c.Facility_NumberOfScrubbers),
+    c.Facility_ScrubberSystemType ?? null,
+    num(c.Facility_TotalEffectKW ?? c.Facility_InstalledPower),
+  ];
 }
 
 /**
@@ -126,46 +134,100 @@ class Calculation implements CompiledCalculation {
   }
 
   evaluateTimestamps(args: Parameters<CompiledCalculation['evaluateTimestamps']>[0]): Float64Array {
-    if (this.outputKind === 'String') throw new FormulaRuntimeError('A calculation with String output cannot be evaluated into a numeric column');
-    return nullIfInfinite(this.runTimestamps(args, new Float64Array(args.timestamps.length), true) as Float64Array);
+    if (this.outputKind === 'String')
+      throw new FormulaRuntimeError(
+        'A calculation with String output cannot be evaluated into a numeric column',
+      );
+    return nullIfInfinite(
+      this.runTimestamps(args, new Float64Array(args.timestamps.length), true) as Float64Array,
+    );
   }
 
   evaluateSpans(args: Parameters<CompiledCalculation['evaluateSpans']>[0]): Float64Array {
-    if (this.outputKind === 'String') throw new FormulaRuntimeError('A calculation with String output cannot be evaluated into a numeric column');
-    return nullIfInfinite(this.runSpans(args, new Float64Array(args.spanStarts.length), true) as Float64Array);
+    if (this.outputKind === 'String')
+      throw new FormulaRuntimeError(
+        'A calculation with String output cannot be evaluated into a numeric column',
+      );
+    return nullIfInfinite(
+      this.runSpans(args, new Float64Array(args.spanStarts.length), true) as Float64Array,
+    );
   }
 
   /** Shared by the columnar API and runTest (which collects strings in a plain array). */
   runTimestamps(
-    args: { timestamps: Float64Array; inputs: Record<string, Float64Array>; isEcaZone?: Uint8Array; constants: Constants; budgetMs?: number },
+    args: {
+      timestamps: Float64Array;
+      inputs: Record<string, Float64Array>;
+      isEcaZone?: Uint8Array;
+      constants: Constants;
+      budgetMs?: number;
+    },
     out: Float64Array | unknown[],
     numeric: boolean,
   ): Float64Array | unknown[] {
-    if (this.kind !== 'measurement-field') throw new FormulaRuntimeError('evaluateTimestamps runs measurement-field calculations; use evaluateSpans for a report-field calculation');
+    if (this.kind !== 'measurement-field')
+      throw new FormulaRuntimeError(
+        'evaluateTimestamps runs measurement-field calculations; use evaluateSpans for a report-field calculation',
+      );
     const n = args.timestamps.length;
     const cols = this.columns(args.inputs, n);
     if (this.usesEcaZone) {
-      if (!args.isEcaZone) throw new FormulaRuntimeError('The algorithm reads ISECAZONE but no isEcaZone column was given');
-      if (args.isEcaZone.length !== n) throw new FormulaRuntimeError(`The isEcaZone column has ${args.isEcaZone.length} values for ${n} timestamps`);
+      if (!args.isEcaZone)
+        throw new FormulaRuntimeError('The algorithm reads ISECAZONE but no isEcaZone column was given');
+      if (args.isEcaZone.length !== n)
+        throw new FormulaRuntimeError(
+          `The isEcaZone column has ${args.isEcaZone.length} values for ${n} timestamps`,
+        );
     }
-    const run = this.run(numeric, () => buildMeasurementRun(this.program, this.outputType)) as unknown as ReturnType<typeof buildMeasurementRun>;
-    return run(cols, args.timestamps, args.isEcaZone, constantValues(args.constants), out, args.budgetMs ?? DEFAULT_BUDGET_MS);
+    const run = this.run(numeric, () =>
+      buildMeasurementRun(this.program, this.outputType),
+    ) as unknown as ReturnType<typeof buildMeasurementRun>;
+    return run(
+      cols,
+      args.timestamps,
+      args.isEcaZone,
+      constantValues(args.constants),
+      out,
+      args.budgetMs ?? DEFAULT_BUDGET_MS,
+    );
   }
 
   runSpans(
-    args: { spanStarts: Float64Array; spanSeconds: number; timestamps: Float64Array; inputs: Record<string, Float64Array>; constants: Constants; budgetMs?: number },
+    args: {
+      spanStarts: Float64Array;
+      spanSeconds: number;
+      timestamps: Float64Array;
+      inputs: Record<string, Float64Array>;
+      constants: Constants;
+      budgetMs?: number;
+    },
     out: Float64Array | unknown[],
     numeric: boolean,
   ): Float64Array | unknown[] {
-    if (this.kind !== 'report-field') throw new FormulaRuntimeError('evaluateSpans runs report-field calculations; use evaluateTimestamps for a measurement-field calculation');
-    if (!(args.spanSeconds > 0)) throw new FormulaRuntimeError(`spanSeconds must be positive, not ${args.spanSeconds}`);
+    if (this.kind !== 'report-field')
+      throw new FormulaRuntimeError(
+        'evaluateSpans runs report-field calculations; use evaluateTimestamps for a measurement-field calculation',
+      );
+    if (!(args.spanSeconds > 0))
+      throw new FormulaRuntimeError(`spanSeconds must be positive, not ${args.spanSeconds}`);
     const ts = args.timestamps;
     for (let i = 1; i < ts.length; i++) {
-      if (!(ts[i - 1] <= ts[i])) throw new FormulaRuntimeError('Timestamps must be sorted ascending for a report-field calculation');
+      if (!(ts[i - 1] <= ts[i]))
+        throw new FormulaRuntimeError('Timestamps must be sorted ascending for a report-field calculation');
     }
     const cols = this.columns(args.inputs, ts.length);
-    const run = this.run(numeric, () => buildSpanRun(this.program, this.outputType)) as unknown as ReturnType<typeof buildSpanRun>;
-    return run(cols, ts, args.spanStarts, args.spanSeconds * 1000, constantValues(args.constants), out, args.budgetMs ?? DEFAULT_BUDGET_MS);
+    const run = this.run(numeric, () => buildSpanRun(this.program, this.outputType)) as unknown as ReturnType<
+      typeof buildSpanRun
+    >;
+    return run(
+      cols,
+      ts,
+      args.spanStarts,
+      args.spanSeconds * 1000,
+      constantValues(args.constants),
+      out,
+      args.budgetMs ?? DEFAULT_BUDGET_MS,
+    );
   }
 
   get resultKind(): OutputType {
@@ -181,7 +243,10 @@ class Calculation implements CompiledCalculation {
     return this.inputNames.map((name) => {
       const column = Object.prototype.hasOwnProperty.call(inputs, name) ? inputs[name] : undefined;
       if (!column) throw new FormulaRuntimeError(`Missing input column '${name}'`);
-      if (column.length !== n) throw new FormulaRuntimeError(`Input column '${name}' has ${column.length} values for ${n} timestamps`);
+      if (column.length !== n)
+        throw new FormulaRuntimeError(
+          `Input column '${name}' has ${column.length} values for ${n} timestamps`,
+        );
       return column;
     });
   }
@@ -238,7 +303,11 @@ function presentValue(v: unknown, kind: OutputType): TestValue {
 }
 
 /** Runs an algorithm over the editor's test data (what validate-logic answers). */
-export function runTest(source: string, options: CompileOptions & { algorithmSecondsSpan?: number }, test: TestData): TestResult {
+export function runTest(
+  source: string,
+  options: CompileOptions & { algorithmSecondsSpan?: number },
+  test: TestData,
+): TestResult {
   const compiled = compile(source, options);
   if (!compiled.ok) return { errors: compiled.errors, results: [] };
   const calc = compiled.program as Calculation;
@@ -252,7 +321,12 @@ export function runTest(source: string, options: CompileOptions & { algorithmSec
   const column = (name: string, source: typeof rows) =>
     Float64Array.from(source, ({ row }) => {
       const n = testNumber(row.inputValues[name]);
-      if (n === undefined) errors.push(noPosition(`Input '${name}' at ${row.timestamp} is not a number: '${String(row.inputValues[name])}'`));
+      if (n === undefined)
+        errors.push(
+          noPosition(
+            `Input '${name}' at ${row.timestamp} is not a number: '${String(row.inputValues[name])}'`,
+          ),
+        );
       return n ?? NaN;
     });
   try {
@@ -263,8 +337,18 @@ export function runTest(source: string, options: CompileOptions & { algorithmSec
         return n === 0 ? 0 : n === undefined || Number.isNaN(n) ? 255 : 1;
       });
       if (errors.length > 0) return { errors, results: [] };
-      const out = calc.runTimestamps({ timestamps: Float64Array.from(rows, (r) => r.t), inputs, isEcaZone, constants: test.constants }, [], false);
-      return { errors, results: rows.map(({ row }, i) => ({ timestamp: row.timestamp, value: presentValue(out[i], calc.resultKind) })) };
+      const out = calc.runTimestamps(
+        { timestamps: Float64Array.from(rows, (r) => r.t), inputs, isEcaZone, constants: test.constants },
+        [],
+        false,
+      );
+      return {
+        errors,
+        results: rows.map(({ row }, i) => ({
+          timestamp: row.timestamp,
+          value: presentValue(out[i], calc.resultKind),
+        })),
+      };
     }
     const spanSeconds = options.algorithmSecondsSpan ?? 3600;
     const spanMs = spanSeconds * 1000;
@@ -272,20 +356,48 @@ export function runTest(source: string, options: CompileOptions & { algorithmSec
     const inputs = Object.fromEntries(calc.inputNames.map((name) => [name, column(name, sorted)]));
     const spanStarts = Float64Array.from(new Set(sorted.map(({ t }) => Math.floor(t / spanMs) * spanMs)));
     if (errors.length > 0) return { errors, results: [] };
-    const out = calc.runSpans({ spanStarts, spanSeconds, timestamps: Float64Array.from(sorted, (r) => r.t), inputs, constants: test.constants }, [], false);
+    const out = calc.runSpans(
+      {
+        spanStarts,
+        spanSeconds,
+        timestamps: Float64Array.from(sorted, (r) => r.t),
+        inputs,
+        constants: test.constants,
+      },
+      [],
+      false,
+    );
     return {
       errors,
-      results: Array.from(spanStarts, (s, j) => ({ timestamp: new Date(s).toISOString(), value: presentValue(out[j], calc.resultKind) })),
+      results: Array.from(spanStarts, (s, j) => ({
+        timestamp: new Date(s).toISOString(),
+        value: presentValue(out[j], calc.resultKind),
+      })),
     };
   } catch (e) {
-    if (e instanceof FormulaRuntimeError) return { errors: [{ message: e.message, startLine: e.startLine, startCharacter: e.startCharacter }], results: [] };
+    if (e instanceof FormulaRuntimeError)
+      return {
+        errors: [{ message: e.message, startLine: e.startLine, startCharacter: e.startCharacter }],
+        results: [],
+      };
     throw e;
   }
 }
 
 // ---- tokenize: the editor's highlighting
 
-export type HighlightType = 'keyword' | 'number' | 'string' | 'name' | 'constant' | 'function' | 'operator' | 'punctuation' | 'comment' | 'whitespace' | 'invalid';
+export type HighlightType =
+  | 'keyword'
+  | 'number'
+  | 'string'
+  | 'name'
+  | 'constant'
+  | 'function'
+  | 'operator'
+  | 'punctuation'
+  | 'comment'
+  | 'whitespace'
+  | 'invalid';
 
 /** Every character of the source belongs to exactly one token, in order. */
 export function tokenize(source: string): { type: HighlightType; from: number; to: number }[] {
@@ -295,9 +407,14 @@ export function tokenize(source: string): { type: HighlightType; from: number; t
     let type: HighlightType;
     if (t.kind === 'name') {
       const afterDot = previousSignificant === '.';
-      if (!afterDot && (Object.hasOwn(CONSTANT_TYPES, t.text) || Object.hasOwn(CONSTANT_ALIASES, t.text))) type = 'constant';
+      if (!afterDot && (Object.hasOwn(CONSTANT_TYPES, t.text) || Object.hasOwn(CONSTANT_ALIASES, t.text)))
+        type = 'constant';
       else if (!afterDot && t.text === 'Math') type = 'function';
-      else if (afterDot && (Object.hasOwn(MATH_FUNCTIONS, t.text) || Object.hasOwn(SERIES_METHODS, t.text) || t.text === 'IsNaN')) type = 'function';
+      else if (
+        afterDot &&
+        (Object.hasOwn(MATH_FUNCTIONS, t.text) || Object.hasOwn(SERIES_METHODS, t.text) || t.text === 'IsNaN')
+      )
+        type = 'function';
       else type = 'name';
     } else if (t.kind === 'eof') {
       type = 'whitespace';

@@ -14,7 +14,9 @@ export const CONSTANT_TYPES: Record<ConstantName, ValueType> = {
 };
 
 /** Other spellings accepted for a constant (the editor's test data says Facility_InstalledPower). */
-export const CONSTANT_ALIASES: Record<string, ConstantName> = { Facility_InstalledPower: 'Facility_TotalEffectKW' };
+export const CONSTANT_ALIASES: Record<string, ConstantName> = {
+  Facility_InstalledPower: 'Facility_TotalEffectKW',
+};
 
 /** Allowed argument counts of each Math function. */
 export const MATH_FUNCTIONS: Record<MathFunction, { min: number; max: number }> = {
@@ -30,7 +32,15 @@ export const MATH_FUNCTIONS: Record<MathFunction, { min: number; max: number }> 
   Exp: { min: 1, max: 1 },
 };
 
-export const DATETIME_MEMBERS: readonly DateTimeMember[] = ['Year', 'Month', 'Day', 'Hour', 'Minute', 'Second', 'DayOfWeek'];
+export const DATETIME_MEMBERS: readonly DateTimeMember[] = [
+  'Year',
+  'Month',
+  'Day',
+  'Hour',
+  'Minute',
+  'Second',
+  'DayOfWeek',
+];
 
 export interface SeriesMethodInfo {
   /** What the optional or required lambda argument does. */
@@ -63,7 +73,9 @@ export const LANGUAGE: {
 } = {
   keywords: [...KEYWORDS],
   constants: [...Object.keys(CONSTANT_TYPES), ...Object.keys(CONSTANT_ALIASES)],
-  mathFunctions: Object.keys(MATH_FUNCTIONS).map((f) => `Math.${f}`).concat('double.IsNaN'),
+  mathFunctions: Object.keys(MATH_FUNCTIONS)
+    .map((f) => `Math.${f}`)
+    .concat('double.IsNaN'),
   seriesMethods: Object.keys(SERIES_METHODS),
   dateTimeMembers: [...DATETIME_MEMBERS],
 };
@@ -74,7 +86,11 @@ export function levenshtein(a: string, b: string): number {
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
     for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      current[j] = Math.min(
+        previous[j] + 1,
+        current[j - 1] + 1,
+        previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
     }
     previous = current;
   }

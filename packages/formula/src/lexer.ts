@@ -26,13 +26,46 @@ export interface Token {
 }
 
 /** C#-like keywords the language gives meaning to. */
-export const KEYWORDS = ['var', 'double', 'int', 'bool', 'string', 'if', 'else', 'return', 'true', 'false', 'null'] as const;
+export const KEYWORDS = [
+  'var',
+  'double',
+  'int',
+  'bool',
+  'string',
+  'if',
+  'else',
+  'return',
+  'true',
+  'false',
+  'null',
+] as const;
 const KEYWORD_SET: ReadonlySet<string> = new Set(KEYWORDS);
 
 // Longest first, so that '==' wins over '='.
 const OPERATORS = [
-  '==', '!=', '<=', '>=', '&&', '||', '??', '=>', '+=', '-=', '*=', '/=',
-  '+', '-', '*', '/', '%', '<', '>', '!', '?', ':', '=',
+  '==',
+  '!=',
+  '<=',
+  '>=',
+  '&&',
+  '||',
+  '??',
+  '=>',
+  '+=',
+  '-=',
+  '*=',
+  '/=',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '<',
+  '>',
+  '!',
+  '?',
+  ':',
+  '=',
 ];
 const PUNCTUATION = '(){},;.';
 
@@ -40,7 +73,15 @@ const isDigit = (c: string) => c >= '0' && c <= '9';
 const isNameStart = (c: string) => (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_';
 const isNamePart = (c: string) => isNameStart(c) || isDigit(c);
 
-const ESCAPES: Record<string, string> = { '"': '"', "'": "'", '\\': '\\', n: '\n', t: '\t', r: '\r', '0': '\0' };
+const ESCAPES: Record<string, string> = {
+  '"': '"',
+  "'": "'",
+  '\\': '\\',
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  '0': '\0',
+};
 
 /**
  * Scans the whole source into tokens, trivia (whitespace, comments) included, so that the
@@ -73,7 +114,16 @@ export function scan(source: string): Token[] {
   while (offset < source.length) {
     const c = source[offset];
     const next = source[offset + 1];
-    if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f' || c === '\v' || c === '\u00a0' || c === '\ufeff') {
+    if (
+      c === ' ' ||
+      c === '\t' ||
+      c === '\n' ||
+      c === '\r' ||
+      c === '\f' ||
+      c === '\v' ||
+      c === '\u00a0' ||
+      c === '\ufeff'
+    ) {
       let to = offset + 1;
       while (to < source.length && /[ \t\n\r\f\v\u00a0\ufeff]/.test(source[to])) to++;
       push('whitespace', to);
@@ -92,7 +142,11 @@ export function scan(source: string): Token[] {
         to++;
         while (to < source.length && isDigit(source[to])) to++;
       }
-      if ((source[to] === 'e' || source[to] === 'E') && (isDigit(source[to + 1] ?? '') || ((source[to + 1] === '+' || source[to + 1] === '-') && isDigit(source[to + 2] ?? '')))) {
+      if (
+        (source[to] === 'e' || source[to] === 'E') &&
+        (isDigit(source[to + 1] ?? '') ||
+          ((source[to + 1] === '+' || source[to + 1] === '-') && isDigit(source[to + 2] ?? '')))
+      ) {
         to += 2;
         while (to < source.length && isDigit(source[to])) to++;
       }

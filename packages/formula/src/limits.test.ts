@@ -1,11 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { compile, FormulaRuntimeError, MAX_SOURCE_LENGTH, MAX_STRING_LENGTH, runTest, type CalculationKind, type OutputType } from './index';
+import {
+  compile,
+  FormulaRuntimeError,
+  MAX_SOURCE_LENGTH,
+  MAX_STRING_LENGTH,
+  runTest,
+  type CalculationKind,
+  type OutputType,
+} from './index';
 
 // Huge allocations, division by zero and NaN (docs/security.md, "Formulas"). The language has no loops, arrays
 // or string constructors, so the ways to allocate much are: series methods on long spans (nested in lambdas),
 // long literals, many variables, and strings that double by reassignment.
 
-const constants = { Facility_IMO: '9312345', Facility_NumberOfScrubbers: 2, Facility_ScrubberSystemType: 'Hybrid', Facility_TotalEffectKW: 12000 };
+const constants = {
+  Facility_IMO: '9312345',
+  Facility_NumberOfScrubbers: 2,
+  Facility_ScrubberSystemType: 'Hybrid',
+  Facility_TotalEffectKW: 12000,
+};
 
 function compiled(source: string, kind: CalculationKind, inputNames: string[], outputType?: OutputType) {
   const result = compile(source, { kind, inputNames, outputType });
@@ -15,10 +28,19 @@ function compiled(source: string, kind: CalculationKind, inputNames: string[], o
 
 /** One report-field span holding every sample. */
 function oneSpan(n: number, value: (k: number) => number) {
-  return { spanStarts: Float64Array.of(0), spanSeconds: 86_400, timestamps: Float64Array.from({ length: n }, (_, k) => k * 10), inputs: { X: Float64Array.from({ length: n }, (_, k) => value(k)) }, constants };
+  return {
+    spanStarts: Float64Array.of(0),
+    spanSeconds: 86_400,
+    timestamps: Float64Array.from({ length: n }, (_, k) => k * 10),
+    inputs: { X: Float64Array.from({ length: n }, (_, k) => value(k)) },
+    constants,
+  };
 }
 
-const oneRow = (inputValues: Record<string, number | null> = {}) => ({ inputData: [{ timestamp: '2026-01-01T00:00:00Z', inputValues }], constants: {} });
+const oneRow = (inputValues: Record<string, number | null> = {}) => ({
+  inputData: [{ timestamp: '2026-01-01T00:00:00Z', inputValues }],
+  constants: {},
+});
 
 describe('huge allocations end with a result or an error, never a crash', () => {
   it('a 40-step Select/Where chain over a span of 1,000,000 samples computes the right value', () => {
@@ -41,7 +63,11 @@ describe('huge allocations end with a result or an error, never a crash', () => 
 
   it('a Select inside a Select (a series per sample) stops at its time budget instead of allocating n² values', () => {
     // 200,000 inner series of 200,000 doubles would be 320 GB.
-    const program = compiled('return X.Select(a => X.Select(b => a + b).Where(c => c > 0).Sum()).Average();', 'report-field', ['X']);
+    const program = compiled(
+      'return X.Select(a => X.Select(b => a + b).Where(c => c > 0).Sum()).Average();',
+      'report-field',
+      ['X'],
+    );
     const started = performance.now();
     const run = () => program.evaluateSpans({ ...oneSpan(200_000, (k) => k), budgetMs: 200 });
     expect(run).toThrow(FormulaRuntimeError);
@@ -50,11 +76,21 @@ describe('huge allocations end with a result or an error, never a crash', () => 
   });
 
   it('runTest answers a nested series allocation over its budget as an error', () => {
-    const inputData = Array.from({ length: 20_000 }, (_, k) => ({ timestamp: new Date(k * 1000).toISOString(), inputValues: { X: k } }));
+    const inputData = Array.from({ length: 20_000 }, (_, k) => ({
+      timestamp: new Date(k * 1000).toISOString(),
+      inputValues: { X: k },
+    }));
     const source = 'return X.Select(a => X.Select(b => X.Select(c => a + b + c).Sum()).Sum()).Sum();';
     let result: ReturnType<typeof runTest> | undefined;
     const started = performance.now();
-    expect(() => (result = runTest(source, { kind: 'report-field', inputNames: ['X'], algorithmSecondsSpan: 86_400 }, { inputData, constants: {} }))).not.toThrow();
+    expect(
+      () =>
+        (result = runTest(
+          source,
+          { kind: 'report-field', inputNames: ['X'], algorithmSecondsSpan: 86_400 },
+          { inputData, constants: {} },
+        )),
+    ).not.toThrow();
     expect(result!.results).toEqual([]);
     expect(result!.errors[0].message).toMatch(/exceeded its time budget/);
     expect(performance.now() - started).toBeLessThan(20_000);
@@ -62,10 +98,18 @@ describe('huge allocations end with a result or an error, never a crash', () => 
 
   it('a string literal as long as the source allows comes back whole; one past the limit is refused before compiling', () => {
     const text = 'x'.repeat(MAX_SOURCE_LENGTH - 20);
-    const result = runTest(`return "${text}";`, { kind: 'measurement-field', inputNames: [], outputType: 'String' }, oneRow());
+    const result = runTest(
+      `return "${text}";`,
+      { kind: 'measurement-field', inputNames: [], outputType: 'String' },
+      oneRow(),
+    );
     expect(result.errors).toEqual([]);
     expect(result.results[0].value).toBe(text);
-    const tooLong = runTest(`return "${text}${'y'.repeat(40)}";`, { kind: 'measurement-field', inputNames: [], outputType: 'String' }, oneRow());
+    const tooLong = runTest(
+      `return "${text}${'y'.repeat(40)}";`,
+      { kind: 'measurement-field', inputNames: [], outputType: 'String' },
+      oneRow(),
+    );
     expect(tooLong.results).toEqual([]);
     expect(tooLong.errors[0].message).toMatch(/too long/);
   });
@@ -73,24 +117,46 @@ describe('huge allocations end with a result or an error, never a crash', () => 
   it(`a string doubled by reassignment stops at ${MAX_STRING_LENGTH.toLocaleString('en-US')} characters with an error, not a RangeError`, () => {
     // 40 doublings of "ab" would be 2 TB of text; V8 itself would only stop at ~2^29 characters.
     const doubling = 'string s = "ab";' + ' s = s + s;'.repeat(40);
-    const asString = runTest(`${doubling} return s;`, { kind: 'measurement-field', inputNames: [], outputType: 'String' }, oneRow());
+    const asString = runTest(
+      `${doubling} return s;`,
+      { kind: 'measurement-field', inputNames: [], outputType: 'String' },
+      oneRow(),
+    );
     expect(asString.results).toEqual([]);
-    expect(asString.errors).toEqual([{ message: `A string would grow past ${MAX_STRING_LENGTH.toLocaleString('en-US')} characters`, startLine: 0, startCharacter: 0 }]);
+    expect(asString.errors).toEqual([
+      {
+        message: `A string would grow past ${MAX_STRING_LENGTH.toLocaleString('en-US')} characters`,
+        startLine: 0,
+        startCharacter: 0,
+      },
+    ]);
     const program = compiled(`${doubling} return s == "ab" ? 1 : 0;`, 'measurement-field', []);
-    expect(() => program.evaluateTimestamps({ timestamps: Float64Array.of(0), inputs: {}, constants })).toThrow(FormulaRuntimeError);
+    expect(() =>
+      program.evaluateTimestamps({ timestamps: Float64Array.of(0), inputs: {}, constants }),
+    ).toThrow(FormulaRuntimeError);
     // Concatenation up to the limit still works: 2 · 2^18 = 524,288 characters.
-    const fits = runTest('string s = "ab";' + ' s = s + s;'.repeat(18) + ' return s;', { kind: 'measurement-field', inputNames: [], outputType: 'String' }, oneRow());
+    const fits = runTest(
+      'string s = "ab";' + ' s = s + s;'.repeat(18) + ' return s;',
+      { kind: 'measurement-field', inputNames: [], outputType: 'String' },
+      oneRow(),
+    );
     expect(fits.errors).toEqual([]);
     expect((fits.results[0].value as string).length).toBe(2 ** 19);
   });
 
   it('7,000 variables in one algorithm compile and run; more than the source limit holds are refused', () => {
     const count = 7_000;
-    const declarations = Array.from({ length: count }, (_, k) => (k === 0 ? 'double v0 = X;' : `double v${k} = v${k - 1} + 1;`)).join('\n');
+    const declarations = Array.from({ length: count }, (_, k) =>
+      k === 0 ? 'double v0 = X;' : `double v${k} = v${k - 1} + 1;`,
+    ).join('\n');
     const source = `${declarations}\nreturn v${count - 1};`;
     expect(source.length).toBeLessThanOrEqual(MAX_SOURCE_LENGTH);
     const program = compiled(source, 'measurement-field', ['X']);
-    const out = program.evaluateTimestamps({ timestamps: Float64Array.of(0, 60_000), inputs: { X: Float64Array.of(1, NaN) }, constants });
+    const out = program.evaluateTimestamps({
+      timestamps: Float64Array.of(0, 60_000),
+      inputs: { X: Float64Array.of(1, NaN) },
+      constants,
+    });
     expect(Array.from(out)).toEqual([count, NaN]);
     const many = Array.from({ length: 20_000 }, (_, k) => `double v${k} = ${k};`).join('') + 'return v0;';
     const refused = runTest(many, { kind: 'measurement-field', inputNames: [] }, oneRow());
@@ -101,7 +167,13 @@ describe('huge allocations end with a result or an error, never a crash', () => 
 describe('division by zero and NaN give null, never an infinite value', () => {
   const X = Float64Array.of(1, -1, 0, NaN);
   const measurement = (source: string, outputType?: OutputType) =>
-    Array.from(compiled(source, 'measurement-field', ['X'], outputType).evaluateTimestamps({ timestamps: Float64Array.of(0, 1, 2, 3), inputs: { X }, constants }));
+    Array.from(
+      compiled(source, 'measurement-field', ['X'], outputType).evaluateTimestamps({
+        timestamps: Float64Array.of(0, 1, 2, 3),
+        inputs: { X },
+        constants,
+      }),
+    );
 
   it.each([
     ['x / 0', 'return X / 0;'],
@@ -129,12 +201,26 @@ describe('division by zero and NaN give null, never an infinite value', () => {
   });
 
   it('a report field dividing by zero, or summing infinite values, stores null', () => {
-    const span = { spanStarts: Float64Array.of(0, 3600_000), spanSeconds: 3600, timestamps: Float64Array.of(0, 60_000, 3600_000), inputs: { X: Float64Array.of(1, 2, 0) }, constants };
-    expect(Array.from(compiled('return X.Average() / 0;', 'report-field', ['X']).evaluateSpans(span))).toEqual([NaN, NaN]);
+    const span = {
+      spanStarts: Float64Array.of(0, 3600_000),
+      spanSeconds: 3600,
+      timestamps: Float64Array.of(0, 60_000, 3600_000),
+      inputs: { X: Float64Array.of(1, 2, 0) },
+      constants,
+    };
+    expect(
+      Array.from(compiled('return X.Average() / 0;', 'report-field', ['X']).evaluateSpans(span)),
+    ).toEqual([NaN, NaN]);
     // The first span sums two infinities; in the second 0 / 0 is null, which Sum skips.
-    expect(Array.from(compiled('return X.Select(v => v / 0).Sum();', 'report-field', ['X']).evaluateSpans(span))).toEqual([NaN, 0]);
+    expect(
+      Array.from(compiled('return X.Select(v => v / 0).Sum();', 'report-field', ['X']).evaluateSpans(span)),
+    ).toEqual([NaN, 0]);
     // 1 / (1 / 0) is 0; 1 / (0 / 0) is null, which Sum skips.
-    expect(Array.from(compiled('return X.Select(v => 1 / (v / 0)).Sum();', 'report-field', ['X']).evaluateSpans(span))).toEqual([0, 0]);
+    expect(
+      Array.from(
+        compiled('return X.Select(v => 1 / (v / 0)).Sum();', 'report-field', ['X']).evaluateSpans(span),
+      ),
+    ).toEqual([0, 0]);
   });
 
   it('the editor’s Test answers null for x / 0 and 0 / 0, and its JSON carries no Infinity', () => {
@@ -142,8 +228,14 @@ describe('division by zero and NaN give null, never an infinite value', () => {
       const result = runTest(source, { kind: 'measurement-field', inputNames: ['X'] }, oneRow({ X: 5 }));
       expect(result).toEqual({ errors: [], results: [{ timestamp: '2026-01-01T00:00:00Z', value: null }] });
     }
-    const integer = runTest('return X / 0;', { kind: 'measurement-field', inputNames: ['X'], outputType: 'Integer' }, oneRow({ X: 5 }));
-    expect(JSON.stringify(integer)).toBe('{"errors":[],"results":[{"timestamp":"2026-01-01T00:00:00Z","value":null}]}');
+    const integer = runTest(
+      'return X / 0;',
+      { kind: 'measurement-field', inputNames: ['X'], outputType: 'Integer' },
+      oneRow({ X: 5 }),
+    );
+    expect(JSON.stringify(integer)).toBe(
+      '{"errors":[],"results":[{"timestamp":"2026-01-01T00:00:00Z","value":null}]}',
+    );
     expect(integer.results[0].value).toBeNull();
   });
 });

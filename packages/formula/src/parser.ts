@@ -15,10 +15,17 @@ const BINARY_POWER: Record<string, number> = {
   '??': 1,
   '||': 2,
   '&&': 3,
-  '==': 4, '!=': 4,
-  '<': 5, '<=': 5, '>': 5, '>=': 5,
-  '+': 6, '-': 6,
-  '*': 7, '/': 7, '%': 7,
+  '==': 4,
+  '!=': 4,
+  '<': 5,
+  '<=': 5,
+  '>': 5,
+  '>=': 5,
+  '+': 6,
+  '-': 6,
+  '*': 7,
+  '/': 7,
+  '%': 7,
 };
 
 class ParseFailure {
@@ -32,7 +39,13 @@ export function parse(source: string): ParseResult {
   if (source.length > MAX_SOURCE_LENGTH) {
     return {
       ok: false,
-      errors: [{ message: `Algorithm is too long (${source.length} characters; at most ${MAX_SOURCE_LENGTH} are allowed)`, startLine: 1, startCharacter: 1 }],
+      errors: [
+        {
+          message: `Algorithm is too long (${source.length} characters; at most ${MAX_SOURCE_LENGTH} are allowed)`,
+          startLine: 1,
+          startCharacter: 1,
+        },
+      ],
     };
   }
   const all = scan(source);
@@ -122,7 +135,8 @@ class Parser {
   private declaration(): Stmt {
     const typeToken = this.next();
     const nameToken = this.peek();
-    if (nameToken.kind === 'keyword') this.fail(nameToken.start, `'${nameToken.text}' is a keyword and cannot be used as a name`);
+    if (nameToken.kind === 'keyword')
+      this.fail(nameToken.start, `'${nameToken.text}' is a keyword and cannot be used as a name`);
     if (nameToken.kind !== 'name') this.failAfterPrevious('Expected a variable name');
     this.i++;
     let init: Expr | null = null;
@@ -131,7 +145,14 @@ class Parser {
       init = this.expression();
     }
     this.expect(';');
-    return { kind: 'declare', declaredType: typeToken.text as DeclaredType, name: nameToken.text, init, pos: typeToken.start, namePos: nameToken.start };
+    return {
+      kind: 'declare',
+      declaredType: typeToken.text as DeclaredType,
+      name: nameToken.text,
+      init,
+      pos: typeToken.start,
+      namePos: nameToken.start,
+    };
   }
 
   private ifStatement(): Stmt {
@@ -216,9 +237,12 @@ class Parser {
       if (this.is('punctuation', '.')) {
         this.i++;
         const name = this.peek();
-        if (name.kind !== 'name') this.failAfterPrevious('Expected a member name after \'.\'');
+        if (name.kind !== 'name') this.failAfterPrevious("Expected a member name after '.'");
         this.i++;
-        expr = this.node({ kind: 'member', object: expr, name: name.text, namePos: name.start, pos: expr.pos }, expr);
+        expr = this.node(
+          { kind: 'member', object: expr, name: name.text, namePos: name.start, pos: expr.pos },
+          expr,
+        );
       } else if (this.is('punctuation', '(')) {
         this.i++;
         const args: Expr[] = [];
@@ -275,7 +299,8 @@ class Parser {
         break;
       case 'punctuation':
         if (t.text === '(') {
-          if (this.peek(1).kind === 'name' && this.peek(2).text === ')' && this.peek(3).text === '=>') return this.lambda(this.peek(1), 4);
+          if (this.peek(1).kind === 'name' && this.peek(2).text === ')' && this.peek(3).text === '=>')
+            return this.lambda(this.peek(1), 4);
           this.i++;
           const inner = this.expression();
           this.expect(')');
@@ -300,13 +325,15 @@ class Parser {
   private node(e: Expr, ...children: Expr[]): Expr {
     let h = 0;
     for (const c of children) h = Math.max(h, this.heights.get(c) ?? 1);
-    if (h + 1 > MAX_NESTING) this.fail(e.pos, `Expression is too deeply nested (more than ${MAX_NESTING} levels)`);
+    if (h + 1 > MAX_NESTING)
+      this.fail(e.pos, `Expression is too deeply nested (more than ${MAX_NESTING} levels)`);
     this.heights.set(e, h + 1);
     return e;
   }
 
   private enter() {
-    if (++this.depth > MAX_NESTING) this.fail(this.peek().start, `Algorithm is too deeply nested (more than ${MAX_NESTING} levels)`);
+    if (++this.depth > MAX_NESTING)
+      this.fail(this.peek().start, `Algorithm is too deeply nested (more than ${MAX_NESTING} levels)`);
   }
 
   private peek(ahead = 0): Token {

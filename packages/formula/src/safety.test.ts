@@ -4,27 +4,88 @@ import { check, type CalculationKind } from './check';
 import { emitMeasurement, emitSpans, HELPERS } from './compile';
 import { compile, FormulaRuntimeError, runTest, validateSyntax, MAX_SOURCE_LENGTH } from './index';
 
-const constants = { Facility_IMO: '9312345', Facility_NumberOfScrubbers: 2, Facility_ScrubberSystemType: 'Hybrid', Facility_TotalEffectKW: 12000 };
+const constants = {
+  Facility_IMO: '9312345',
+  Facility_NumberOfScrubbers: 2,
+  Facility_ScrubberSystemType: 'Hybrid',
+  Facility_TotalEffectKW: 12000,
+};
 
-function generated(source: string, kind: CalculationKind, inputNames: string[]): { code: string; strings: string[] } | undefined {
+function generated(
+  source: string,
+  kind: CalculationKind,
+  inputNames: string[],
+): { code: string; strings: string[] } | undefined {
   const parsed = parse(source);
   if (!parsed.ok) return undefined;
   const checked = check(parsed.program, { kind, inputNames });
   if (!checked.ok) return undefined;
   const program = { ...checked.program, kind };
-  return { code: kind === 'measurement-field' ? emitMeasurement(program) : emitSpans(program), strings: checked.program.strings };
+  return {
+    code: kind === 'measurement-field' ? emitMeasurement(program) : emitSpans(program),
+    strings: checked.program.strings,
+  };
 }
 
 // The emitter's own vocabulary. Anything else in generated text would have come from the user.
-const KEYWORDS = new Set(['use', 'strict', 'const', 'let', 'return', 'function', 'for', 'if', 'else', 'break', 'true', 'false', 'null', 'NaN']);
-const FIXED = new Set(['H', 'measurement', 'report', 'cols', 'ts', 'E', 'K', 'out', 'budgetMs', 'n', 'i', 'j', 'm', 'r', 'b', 'tt', 'ez', 'k0', 'k1', 'k2', 'k3', 'deadline', 'at', 'end', 'S', 's0', 'lo', 'hi', 'spanStarts', 'spanMs', 'length', 'subarray']);
+const KEYWORDS = new Set([
+  'use',
+  'strict',
+  'const',
+  'let',
+  'return',
+  'function',
+  'for',
+  'if',
+  'else',
+  'break',
+  'true',
+  'false',
+  'null',
+  'NaN',
+]);
+const FIXED = new Set([
+  'H',
+  'measurement',
+  'report',
+  'cols',
+  'ts',
+  'E',
+  'K',
+  'out',
+  'budgetMs',
+  'n',
+  'i',
+  'j',
+  'm',
+  'r',
+  'b',
+  'tt',
+  'ez',
+  'k0',
+  'k1',
+  'k2',
+  'k3',
+  'deadline',
+  'at',
+  'end',
+  'S',
+  's0',
+  'lo',
+  'hi',
+  'spanStarts',
+  'spanMs',
+  'length',
+  'subarray',
+]);
 const SLOT = /^(in|c|l|p|t)\d+$/;
 const GENERATOR_STRINGS = new Set(['use strict', 'row ']);
 
 /** Re-tokenizes generated JavaScript and returns every token that is not the emitter's own. */
 function foreignTokens(code: string, userStrings: string[]): string[] {
   const foreign: string[] = [];
-  const token = /\s+|(\d+(?:\.\d+)?(?:e[+-]?\d+)?)|("(?:[^"\\\n]|\\.)*")|([A-Za-z_$][\w$]*)|(=>|===|!==|&&|\|\||[-+*/%<>=!?:;,.(){}[\]&]|<=|>=)|([\s\S])/gy;
+  const token =
+    /\s+|(\d+(?:\.\d+)?(?:e[+-]?\d+)?)|("(?:[^"\\\n]|\\.)*")|([A-Za-z_$][\w$]*)|(=>|===|!==|&&|\|\||[-+*/%<>=!?:;,.(){}[\]&]|<=|>=)|([\s\S])/gy;
   let m: RegExpExecArray | null;
   const helpers = new Set(Object.keys(HELPERS));
   while ((m = token.exec(code))) {
@@ -32,10 +93,16 @@ function foreignTokens(code: string, userStrings: string[]): string[] {
     if (other !== undefined) foreign.push(other);
     if (str !== undefined) {
       const value = JSON.parse(str) as string;
-      if (JSON.stringify(value) !== str || !(GENERATOR_STRINGS.has(value) || userStrings.includes(value))) foreign.push(str);
+      if (JSON.stringify(value) !== str || !(GENERATOR_STRINGS.has(value) || userStrings.includes(value)))
+        foreign.push(str);
     }
     if (ident !== undefined) {
-      const ok = KEYWORDS.has(ident) || FIXED.has(ident) || SLOT.test(ident) || helpers.has(ident) || (ident.startsWith('h_') && helpers.has(ident.slice(2)));
+      const ok =
+        KEYWORDS.has(ident) ||
+        FIXED.has(ident) ||
+        SLOT.test(ident) ||
+        helpers.has(ident) ||
+        (ident.startsWith('h_') && helpers.has(ident.slice(2)));
       if (!ok) foreign.push(ident);
     }
     if (num !== undefined && !Number.isFinite(Number(num))) foreign.push(num);
@@ -44,7 +111,24 @@ function foreignTokens(code: string, userStrings: string[]): string[] {
 }
 
 describe('names from the user never reach the generated code', () => {
-  const hostile = ['constructor', '__proto__', 'process', 'require', 'globalThis', 'toString', 'hasOwnProperty', 'eval', 'Function', 'prototype', 'window', 'H', 'cols', 'out', 'r', 'in0'];
+  const hostile = [
+    'constructor',
+    '__proto__',
+    'process',
+    'require',
+    'globalThis',
+    'toString',
+    'hasOwnProperty',
+    'eval',
+    'Function',
+    'prototype',
+    'window',
+    'H',
+    'cols',
+    'out',
+    'r',
+    'in0',
+  ];
 
   it('inputs with hostile names are plain numbered slots and read their own columns', () => {
     const source = hostile.map((n) => n).join(' + ') + ' > 0 ? ' + hostile.join(' + ') + ' : -1';
@@ -52,35 +136,83 @@ describe('names from the user never reach the generated code', () => {
     if (!result.ok) throw new Error(JSON.stringify(result.errors));
     const inputs: Record<string, Float64Array> = Object.create(null);
     hostile.forEach((name, k) => (inputs[name] = Float64Array.of(k + 1, 0)));
-    const out = result.program.evaluateTimestamps({ timestamps: Float64Array.of(0, 60_000), inputs, constants });
+    const out = result.program.evaluateTimestamps({
+      timestamps: Float64Array.of(0, 60_000),
+      inputs,
+      constants,
+    });
     const sum = hostile.reduce((s, _, k) => s + k + 1, 0);
     expect(Array.from(out)).toEqual([sum, -1]);
     const code = generated(`return ${source};`, 'measurement-field', hostile)!.code;
-    for (const name of ['constructor', '__proto__', 'process', 'require', 'globalThis', 'eval', 'Function', 'prototype']) expect(code).not.toContain(name);
+    for (const name of [
+      'constructor',
+      '__proto__',
+      'process',
+      'require',
+      'globalThis',
+      'eval',
+      'Function',
+      'prototype',
+    ])
+      expect(code).not.toContain(name);
   });
 
   it('an input column is looked up as an own property only', () => {
     const result = compile('return constructor;', { kind: 'measurement-field', inputNames: ['constructor'] });
     if (!result.ok) throw new Error('expected to compile');
-    expect(() => result.program.evaluateTimestamps({ timestamps: Float64Array.of(0), inputs: {}, constants })).toThrow(new FormulaRuntimeError("Missing input column 'constructor'"));
+    expect(() =>
+      result.program.evaluateTimestamps({ timestamps: Float64Array.of(0), inputs: {}, constants }),
+    ).toThrow(new FormulaRuntimeError("Missing input column 'constructor'"));
   });
 
   it('globals, this and prototype members are unknown names', () => {
-    for (const name of ['process', 'require', 'globalThis', 'window', 'eval', 'Function', 'this', 'constructor', '__proto__']) {
+    for (const name of [
+      'process',
+      'require',
+      'globalThis',
+      'window',
+      'eval',
+      'Function',
+      'this',
+      'constructor',
+      '__proto__',
+    ]) {
       const errors = validateSyntax(`return ${name};`, { kind: 'measurement-field', inputNames: [] });
       expect(errors[0].message).toMatch(new RegExp(`^Unknown name '${name}'`));
     }
-    expect(validateSyntax('return Math.constructor(1);', { kind: 'measurement-field', inputNames: [] })[0].message).toBe("Unknown function 'Math.constructor'");
-    expect(validateSyntax('return "a".constructor;', { kind: 'measurement-field', inputNames: [] })[0].message).toBe("Unknown member 'constructor' of string");
-    expect(validateSyntax('return X.__proto__;', { kind: 'measurement-field', inputNames: ['X'] })[0].message).toBe("Unknown member '__proto__' of double");
-    expect(validateSyntax('return X.constructor();', { kind: 'report-field', inputNames: ['X'] })[0].message).toBe("Unknown series method 'constructor'");
+    expect(
+      validateSyntax('return Math.constructor(1);', { kind: 'measurement-field', inputNames: [] })[0].message,
+    ).toBe("Unknown function 'Math.constructor'");
+    expect(
+      validateSyntax('return "a".constructor;', { kind: 'measurement-field', inputNames: [] })[0].message,
+    ).toBe("Unknown member 'constructor' of string");
+    expect(
+      validateSyntax('return X.__proto__;', { kind: 'measurement-field', inputNames: ['X'] })[0].message,
+    ).toBe("Unknown member '__proto__' of double");
+    expect(
+      validateSyntax('return X.constructor();', { kind: 'report-field', inputNames: ['X'] })[0].message,
+    ).toBe("Unknown series method 'constructor'");
   });
 
   it('string literals with quotes, backslashes and script-like text come back unchanged', () => {
-    const nasty = ['"); process.exit(1); ("', '\\', '`${process}`', '</script>', "'", '\u2028\u2029', '\n\r\t\0'];
+    const nasty = [
+      '"); process.exit(1); ("',
+      '\\',
+      '`${process}`',
+      '</script>',
+      "'",
+      '\u2028\u2029',
+      '\n\r\t\0',
+    ];
     for (const text of nasty) {
-      const literal = JSON.stringify(text).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
-      const result = runTest(`return ${literal};`, { kind: 'measurement-field', inputNames: [], outputType: 'String' }, { inputData: [{ timestamp: '2024-01-01T00:00:00Z', inputValues: {} }], constants: {} });
+      const literal = JSON.stringify(text)
+        .replace(/\u2028/g, '\\u2028')
+        .replace(/\u2029/g, '\\u2029');
+      const result = runTest(
+        `return ${literal};`,
+        { kind: 'measurement-field', inputNames: [], outputType: 'String' },
+        { inputData: [{ timestamp: '2024-01-01T00:00:00Z', inputValues: {} }], constants: {} },
+      );
       expect(result).toEqual({ errors: [], results: [{ timestamp: '2024-01-01T00:00:00Z', value: text }] });
     }
   });
@@ -88,28 +220,55 @@ describe('names from the user never reach the generated code', () => {
 
 describe('runaway work ends with an error', () => {
   it('a measurement-field run stops when its time budget is spent', () => {
-    const result = compile('return Math.Sqrt(Math.Pow(X, 2) + Math.Exp(X)) / Math.Log(X + 2);', { kind: 'measurement-field', inputNames: ['X'] });
+    const result = compile('return Math.Sqrt(Math.Pow(X, 2) + Math.Exp(X)) / Math.Log(X + 2);', {
+      kind: 'measurement-field',
+      inputNames: ['X'],
+    });
     if (!result.ok) throw new Error('expected to compile');
     const n = 2_000_000;
-    const args = { timestamps: new Float64Array(n), inputs: { X: new Float64Array(n).fill(3) }, constants, budgetMs: 0 };
+    const args = {
+      timestamps: new Float64Array(n),
+      inputs: { X: new Float64Array(n).fill(3) },
+      constants,
+      budgetMs: 0,
+    };
     expect(() => result.program.evaluateTimestamps(args)).toThrow(FormulaRuntimeError);
     expect(() => result.program.evaluateTimestamps(args)).toThrow(/exceeded its time budget of 0 ms/);
   });
 
   it('a quadratic report-field lambda stops when its time budget is spent', () => {
-    const result = compile('return X.Count(v => X.Any(w => w > v * 2));', { kind: 'report-field', inputNames: ['X'] });
+    const result = compile('return X.Count(v => X.Any(w => w > v * 2));', {
+      kind: 'report-field',
+      inputNames: ['X'],
+    });
     if (!result.ok) throw new Error('expected to compile');
     const n = 40_000;
     const timestamps = Float64Array.from({ length: n }, (_, k) => k * 10);
     const X = Float64Array.from({ length: n }, (_, k) => k);
     const started = performance.now();
-    expect(() => result.program.evaluateSpans({ spanStarts: Float64Array.of(0), spanSeconds: 3600, timestamps, inputs: { X }, constants, budgetMs: 50 })).toThrow(/time budget of 50 ms/);
+    expect(() =>
+      result.program.evaluateSpans({
+        spanStarts: Float64Array.of(0),
+        spanSeconds: 3600,
+        timestamps,
+        inputs: { X },
+        constants,
+        budgetMs: 50,
+      }),
+    ).toThrow(/time budget of 50 ms/);
     expect(performance.now() - started).toBeLessThan(2000);
   });
 
   it('runTest reports a spent budget as an error, not an exception', () => {
-    const inputData = Array.from({ length: 3000 }, (_, k) => ({ timestamp: new Date(k * 1000).toISOString(), inputValues: { X: k } }));
-    const result = runTest('return X.Where(v => X.Count(w => w < v) > X.Count(w => w > v)).Count();', { kind: 'report-field', inputNames: ['X'], algorithmSecondsSpan: 86400 }, { inputData, constants: {} });
+    const inputData = Array.from({ length: 3000 }, (_, k) => ({
+      timestamp: new Date(k * 1000).toISOString(),
+      inputValues: { X: k },
+    }));
+    const result = runTest(
+      'return X.Where(v => X.Count(w => w < v) > X.Count(w => w > v)).Count();',
+      { kind: 'report-field', inputNames: ['X'], algorithmSecondsSpan: 86400 },
+      { inputData, constants: {} },
+    );
     // 3000 samples in one span: about 18 million steps, well inside the default budget.
     expect(result.errors).toEqual([]);
     expect(result.results[0].value).toBe(1500);
@@ -127,7 +286,11 @@ describe('very deep or very long sources give an error, not a crash', () => {
     ['5,000 nested conditionals', `return ${'X ? 1 : '.repeat(5_000)}0;`, /too deeply nested/],
     ['2,000 nested ifs', `${'if (X > 0) '.repeat(2_000)}return 1; return 0;`, /too deeply nested/],
     ['2,000 nested blocks', `${'{'.repeat(2_000)}return 1;${'}'.repeat(2_000)}`, /too deeply nested/],
-    ['a 10,000-deep call chain', `return ${'Math.Abs('.repeat(10_000)}X${')'.repeat(10_000)};`, /too deeply nested/],
+    [
+      'a 10,000-deep call chain',
+      `return ${'Math.Abs('.repeat(10_000)}X${')'.repeat(10_000)};`,
+      /too deeply nested/,
+    ],
     ['an algorithm over the size limit', `return 1;${' '.repeat(MAX_SOURCE_LENGTH)}`, /too long/],
   ];
   it.each(cases)('%s', (_, source, message) => {
@@ -139,7 +302,11 @@ describe('very deep or very long sources give an error, not a crash', () => {
   });
 
   it('ordinary nesting still works', () => {
-    const result = runTest(`return ${'('.repeat(100)}X + 1${')'.repeat(100)};`, { ...options }, { inputData: [{ timestamp: '2024-01-01T00:00:00Z', inputValues: { X: 1 } }], constants: {} });
+    const result = runTest(
+      `return ${'('.repeat(100)}X + 1${')'.repeat(100)};`,
+      { ...options },
+      { inputData: [{ timestamp: '2024-01-01T00:00:00Z', inputValues: { X: 1 } }], constants: {} },
+    );
     expect(result.results[0].value).toBe(2);
   });
 });
@@ -157,8 +324,39 @@ function rng(seed: number) {
   };
 }
 
-const HOSTILE_NAMES = ['constructor', '__proto__', 'process', 'require', 'globalThis', 'toString', 'valueOf', 'h_now', 'H', 'in0', 'out', 'r', 'b', 'X'];
-const STRING_CHARS = ['"', '\\', "'", '`', '$', '{', '}', '\n', 'a', ' ', '</script>', '\u2028', '/*', '*/', '//'];
+const HOSTILE_NAMES = [
+  'constructor',
+  '__proto__',
+  'process',
+  'require',
+  'globalThis',
+  'toString',
+  'valueOf',
+  'h_now',
+  'H',
+  'in0',
+  'out',
+  'r',
+  'b',
+  'X',
+];
+const STRING_CHARS = [
+  '"',
+  '\\',
+  "'",
+  '`',
+  '$',
+  '{',
+  '}',
+  '\n',
+  'a',
+  ' ',
+  '</script>',
+  '\u2028',
+  '/*',
+  '*/',
+  '//',
+];
 
 function fuzzSource(random: () => number, kind: CalculationKind, inputs: string[]): string {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)];
@@ -174,8 +372,18 @@ function fuzzSource(random: () => number, kind: CalculationKind, inputs: string[
     if (depth > 3 || r < 0.25) {
       const leaves = [
         () => String(Math.round(random() * 1000) / 10),
-        () => (kind === 'measurement-field' ? pick(inputs) : `${pick(inputs)}.${pick(['Average', 'Sum', 'Count', 'Min', 'Max', 'First', 'Last'])}()`),
-        () => pick(['Facility_TotalEffectKW', 'Facility_NumberOfScrubbers', 'TARGETTIMESTAMP.Hour', 'null', 'true']),
+        () =>
+          kind === 'measurement-field'
+            ? pick(inputs)
+            : `${pick(inputs)}.${pick(['Average', 'Sum', 'Count', 'Min', 'Max', 'First', 'Last'])}()`,
+        () =>
+          pick([
+            'Facility_TotalEffectKW',
+            'Facility_NumberOfScrubbers',
+            'TARGETTIMESTAMP.Hour',
+            'null',
+            'true',
+          ]),
         () => (locals.length ? pick(locals) : '1'),
         () => (params.length ? pick(params) : '2'),
         () => (kind === 'measurement-field' ? 'ISECAZONE' : '0'),
@@ -183,13 +391,15 @@ function fuzzSource(random: () => number, kind: CalculationKind, inputs: string[
       return pick(leaves)();
     }
     const forms = [
-      () => `${num(depth + 1, params)} ${pick(['+', '-', '*', '/', '%', '<', '<=', '>', '>=', '==', '!=', '&&', '||', '??'])} ${num(depth + 1, params)}`,
+      () =>
+        `${num(depth + 1, params)} ${pick(['+', '-', '*', '/', '%', '<', '<=', '>', '>=', '==', '!=', '&&', '||', '??'])} ${num(depth + 1, params)}`,
       () => `(${num(depth + 1, params)})`,
       () => `-${num(depth + 1, params)}`,
       () => `!${num(depth + 1, params)}`,
       () => `${num(depth + 1, params)} ? ${num(depth + 1, params)} : ${num(depth + 1, params)}`,
       () => `Math.${pick(['Abs', 'Sqrt', 'Floor', 'Ceiling', 'Exp', 'Round'])}(${num(depth + 1, params)})`,
-      () => `Math.${pick(['Min', 'Max', 'Pow', 'Log'])}(${num(depth + 1, params)}, ${num(depth + 1, params)})`,
+      () =>
+        `Math.${pick(['Min', 'Max', 'Pow', 'Log'])}(${num(depth + 1, params)}, ${num(depth + 1, params)})`,
       () => `double.IsNaN(${num(depth + 1, params)})`,
       () => `${str(depth + 1)} == ${str(depth + 1)}`,
       () => {
@@ -197,14 +407,18 @@ function fuzzSource(random: () => number, kind: CalculationKind, inputs: string[
         const p = pick(['v', 'w', 'x1', 'constructor', '__proto__', 'process']);
         if (params.includes(p) || locals.includes(p) || inputs.includes(p)) return '3';
         const inner = [...params, p];
-        const series = random() < 0.5 ? pick(inputs) : `${pick(inputs)}.${pick(['Where', 'Select'])}(${p} => ${num(depth + 1, inner)})`;
+        const series =
+          random() < 0.5
+            ? pick(inputs)
+            : `${pick(inputs)}.${pick(['Where', 'Select'])}(${p} => ${num(depth + 1, inner)})`;
         return `${series}.${pick(['Count', 'Any', 'All', 'Average', 'Sum', 'First'])}(${p} => ${num(depth + 1, inner)})`;
       },
     ];
     return pick(forms)();
   };
   const str = (depth: number): string => {
-    if (depth > 3 || random() < 0.5) return pick([stringLiteral, () => 'Facility_IMO', () => 'Facility_ScrubberSystemType'])();
+    if (depth > 3 || random() < 0.5)
+      return pick([stringLiteral, () => 'Facility_IMO', () => 'Facility_ScrubberSystemType'])();
     return `${str(depth + 1)} + ${random() < 0.5 ? str(depth + 1) : num(depth + 1, [])}`;
   };
   const statements = (depth: number): string => {
@@ -229,7 +443,7 @@ function fuzzSource(random: () => number, kind: CalculationKind, inputs: string[
   return `/* fuzz */\n${statements(0)}`;
 }
 
-describe('fuzzing: generated code contains only the emitter\'s own tokens', () => {
+describe("fuzzing: generated code contains only the emitter's own tokens", () => {
   it.each(['measurement-field', 'report-field'] as const)('%s', (kind) => {
     const random = rng(kind === 'measurement-field' ? 1 : 2);
     let compiled = 0;
@@ -240,15 +454,33 @@ describe('fuzzing: generated code contains only the emitter\'s own tokens', () =
       if (!output) continue;
       compiled++;
       const foreign = foreignTokens(output.code, output.strings);
-      if (foreign.length > 0) throw new Error(`foreign tokens ${JSON.stringify(foreign)} in code generated from:\n${source}\n---\n${output.code}`);
+      if (foreign.length > 0)
+        throw new Error(
+          `foreign tokens ${JSON.stringify(foreign)} in code generated from:\n${source}\n---\n${output.code}`,
+        );
       // The text must also be valid JavaScript, and the checked program must run.
       const result = compile(source, { kind, inputNames: inputs });
       if (!result.ok) throw new Error('checked source did not compile');
-      const columns = Object.fromEntries(result.program.inputNames.map((n) => [n, Float64Array.of(1, NaN, -2.5, 0)]));
+      const columns = Object.fromEntries(
+        result.program.inputNames.map((n) => [n, Float64Array.of(1, NaN, -2.5, 0)]),
+      );
       const timestamps = Float64Array.of(0, 60_000, 120_000, 3_600_000);
       try {
-        if (kind === 'measurement-field') result.program.evaluateTimestamps({ timestamps, inputs: columns, isEcaZone: Uint8Array.of(0, 1, 2, 1), constants });
-        else result.program.evaluateSpans({ spanStarts: Float64Array.of(0, 3_600_000), spanSeconds: 3600, timestamps, inputs: columns, constants });
+        if (kind === 'measurement-field')
+          result.program.evaluateTimestamps({
+            timestamps,
+            inputs: columns,
+            isEcaZone: Uint8Array.of(0, 1, 2, 1),
+            constants,
+          });
+        else
+          result.program.evaluateSpans({
+            spanStarts: Float64Array.of(0, 3_600_000),
+            spanSeconds: 3600,
+            timestamps,
+            inputs: columns,
+            constants,
+          });
       } catch (e) {
         // Algorithms returning strings only run through runTest.
         if (!(e instanceof FormulaRuntimeError && /String output/.test(e.message))) throw e;

@@ -28,11 +28,17 @@ interface Case {
   expected: string[];
 }
 
-const DEFAULT_CONSTANTS = { Facility_IMO: '9312345', Facility_NumberOfScrubbers: 2, Facility_ScrubberSystemType: 'Hybrid', Facility_TotalEffectKW: 12000 };
+const DEFAULT_CONSTANTS = {
+  Facility_IMO: '9312345',
+  Facility_NumberOfScrubbers: 2,
+  Facility_ScrubberSystemType: 'Hybrid',
+  Facility_TotalEffectKW: 12000,
+};
 
 function parseInputs(text: string): Record<string, Value | Value[]> {
   const out: Record<string, Value | Value[]> = {};
-  for (const m of text.matchAll(/(\w+)\s*=\s*(\[[^\]]*\]|"(?:[^"\\]|\\.)*"|[^,\s]+)/g)) out[m[1]] = JSON.parse(m[2]);
+  for (const m of text.matchAll(/(\w+)\s*=\s*(\[[^\]]*\]|"(?:[^"\\]|\\.)*"|[^,\s]+)/g))
+    out[m[1]] = JSON.parse(m[2]);
   return out;
 }
 
@@ -44,7 +50,16 @@ function readCases(file: string): Case[] {
     const body = rest.join('\n');
     const arrow = body.indexOf('\n==>\n');
     if (arrow < 0) throw new Error(`${file}: case '${head}' has no ==> line`);
-    const c: Case = { file, name: head.trim(), inputs: {}, kind: 'measurement-field', constants: { ...DEFAULT_CONSTANTS }, time: '', source: '', expected: [] };
+    const c: Case = {
+      file,
+      name: head.trim(),
+      inputs: {},
+      kind: 'measurement-field',
+      constants: { ...DEFAULT_CONSTANTS },
+      time: '',
+      source: '',
+      expected: [],
+    };
     const sourceLines: string[] = [];
     let inHeader = true;
     for (const line of body.slice(0, arrow).split('\n')) {
@@ -63,7 +78,11 @@ function readCases(file: string): Case[] {
     }
     c.time ||= c.kind === 'report-field' ? '2024-05-06T07:00:00Z' : '2024-05-06T07:08:09Z';
     c.source = sourceLines.join('\n');
-    c.expected = body.slice(arrow + 5).trim().split('\n').filter((l) => l.trim() !== '');
+    c.expected = body
+      .slice(arrow + 5)
+      .trim()
+      .split('\n')
+      .filter((l) => l.trim() !== '');
     return c;
   });
 }
@@ -89,7 +108,11 @@ const files = readdirSync(dir).filter((f) => f.endsWith('.txt'));
 describe.each(files)('fixtures/%s', (file) => {
   const cases = readCases(join(dir, file));
   it.each(cases.map((c) => [c.name, c] as const))('%s', (_, c) => {
-    const options = { kind: c.kind, inputNames: Object.keys(c.inputs).filter((n) => n !== 'ISECAZONE'), outputType: c.output };
+    const options = {
+      kind: c.kind,
+      inputNames: Object.keys(c.inputs).filter((n) => n !== 'ISECAZONE'),
+      outputType: c.output,
+    };
     const errors = validateSyntax(c.source, options);
     if (c.expected[0].startsWith('error:')) {
       expect(errors.map((e) => `error: ${e.startLine}:${e.startCharacter} ${e.message}`)).toEqual(c.expected);

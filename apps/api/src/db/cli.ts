@@ -11,7 +11,9 @@ try {
   console.log(applied.length ? `Applied migrations: ${applied.join(', ')}` : 'The database is up to date.');
   if (command === 'seed') {
     const result = await seedPlatform(database.db, { ships: config.DEMO_SHIPS });
-    console.log(result.created ? 'Demo organizations, users and ships created.' : 'The demo data was already there.');
+    console.log(
+      result.created ? 'Demo organizations, users and ships created.' : 'The demo data was already there.',
+    );
   } else if (command !== 'migrate') {
     console.error('Usage: cli.ts migrate|seed');
     process.exitCode = 2;

@@ -44,7 +44,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     pool.on('connect', (client) => client.on('error', () => undefined));
     const dialect: Dialect = new PostgresDialect({ pool });
     const db = new Kysely<Database>({ dialect });
-        const originals = databaseOriginalStore();
+    const originals = databaseOriginalStore();
     return {
       db,
       kind: 'postgres',

@@ -19,32 +19,58 @@ export interface DemoLoadResult {
  * from the first day of data; then one execution per ship through the job queue, until the dashboards' report
  * values are stored. Idempotent: what exists is kept, a ship that was executed before is not executed again.
  */
-export async function loadDemoFleet(services: Services, options: { ships: number; days: number; log: (message: string) => void }): Promise<DemoLoadResult> {
+export async function loadDemoFleet(
+  services: Services,
+  options: { ships: number; days: number; log: (message: string) => void },
+): Promise<DemoLoadResult> {
   const started = Date.now();
   const { db } = services.database;
   const seeded = await seedPlatform(db, { ships: options.ships });
   if (seeded.created) options.log('Demo organizations, users and ships created');
-  await seedDemoDataWithProgress(services.database, { facilityIds: seeded.facilityIds, days: options.days, log: options.log });
+  await seedDemoDataWithProgress(services.database, {
+    facilityIds: seeded.facilityIds,
+    days: options.days,
+    log: options.log,
+  });
 
   const facilityIds = Object.values(seeded.facilityIds);
   const toExecute: string[] = [];
   let from = Infinity;
   let to = -Infinity;
   for (const facilityId of facilityIds) {
-    const facility = await db.selectFrom('facilities').select(['data_timestamp_min', 'data_timestamp_max']).where('id', '=', facilityId).executeTakeFirstOrThrow();
+    const facility = await db
+      .selectFrom('facilities')
+      .select(['data_timestamp_min', 'data_timestamp_max'])
+      .where('id', '=', facilityId)
+      .executeTakeFirstOrThrow();
     if (!facility.data_timestamp_min || !facility.data_timestamp_max) continue;
     const dataFrom = new Date(facility.data_timestamp_min);
-    await seedDefaultMeasurementCalculations(db, facilityId, new Date(Math.floor(dataFrom.getTime() / DAY_MS) * DAY_MS));
-    const executedBefore = await db.selectFrom('executions').select('id').where('facility_id', '=', facilityId).limit(1).executeTakeFirst();
+    await seedDefaultMeasurementCalculations(
+      db,
+      facilityId,
+      new Date(Math.floor(dataFrom.getTime() / DAY_MS) * DAY_MS),
+    );
+    const executedBefore = await db
+      .selectFrom('executions')
+      .select('id')
+      .where('facility_id', '=', facilityId)
+      .limit(1)
+      .executeTakeFirst();
     if (executedBefore) continue;
     toExecute.push(facilityId);
     from = Math.min(from, dataFrom.getTime());
     to = Math.max(to, new Date(facility.data_timestamp_max).getTime());
   }
-  if (!toExecute.length) return { created: seeded.created, executed: 0, failed: [], seconds: (Date.now() - started) / 1000 };
+  if (!toExecute.length)
+    return { created: seeded.created, executed: 0, failed: [], seconds: (Date.now() - started) / 1000 };
 
   const tty = process.stdout.isTTY;
-  const bar = tty ? new cliProgress.SingleBar({ format: 'Calculating the demo fleet    {bar} {value}/{total} ships', hideCursor: true }, cliProgress.Presets.shades_classic) : null;
+  const bar = tty
+    ? new cliProgress.SingleBar(
+        { format: 'Calculating the demo fleet    {bar} {value}/{total} ships', hideCursor: true },
+        cliProgress.Presets.shades_classic,
+      )
+    : null;
   bar?.start(toExecute.length, 0);
   options.log(`Calculating ${toExecute.length} demo ships (measurement fields, then hourly report values)`);
   const result = await executeDemoFleet(services, {
@@ -54,7 +80,13 @@ export async function loadDemoFleet(services: Services, options: { ships: number
     onProgress: ({ done }) => bar?.update(done),
   });
   bar?.stop();
-  for (const failure of result.failed) options.log(`Demo execution failed for ship ${failure.facilityId}: ${failure.error}`);
+  for (const failure of result.failed)
+    options.log(`Demo execution failed for ship ${failure.facilityId}: ${failure.error}`);
   options.log(`Demo fleet ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  return { created: seeded.created, executed: result.done, failed: result.failed, seconds: (Date.now() - started) / 1000 };
+  return {
+    created: seeded.created,
+    executed: result.done,
+    failed: result.failed,
+    seconds: (Date.now() - started) / 1000,
+  };
 }

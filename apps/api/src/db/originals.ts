@@ -29,7 +29,12 @@ export interface OriginalStore {
    * Stores a file's original raw, inside the import's transaction `trx`. `between` runs after each piece stored: it
    * answers true to stop early (the import found the file unreadable; its transaction rolls back).
    */
-  storeRaw(trx: Kysely<Database>, key: OriginalKey, content: Buffer, between: () => Promise<boolean>): Promise<void>;
+  storeRaw(
+    trx: Kysely<Database>,
+    key: OriginalKey,
+    content: Buffer,
+    between: () => Promise<boolean>,
+  ): Promise<void>;
   /** The import's transaction rolled back: what storeRaw wrote outside the database goes. */
   discard(key: OriginalKey): Promise<void>;
   /** The import committed: gzip the original from its bytes still in memory (not awaited by the upload's answer). */
@@ -70,14 +75,17 @@ export const ORIGINAL_PART_BYTES = 8 * 1024 * 1024;
  */
 async function compressPiece(piece: Buffer): Promise<{ compression: 'gzip' | 'none'; content: Buffer }> {
   const gz = await gzipPiece(piece);
-  return gz.length < piece.length ? { compression: 'gzip', content: gz } : { compression: 'none', content: piece };
+  return gz.length < piece.length
+    ? { compression: 'gzip', content: gz }
+    : { compression: 'none', content: piece };
 }
 
 /** A piece as one gzip member, Huffman-only, in the thread pool. */
 const gzipPiece = (piece: Buffer) => gzipAsync(piece, { level: 1, strategy: zlibConstants.Z_HUFFMAN_ONLY });
 
 function* pieces(content: Buffer): Generator<Buffer> {
-  for (let at = 0; at === 0 || at < content.length; at += ORIGINAL_PART_BYTES) yield content.subarray(at, at + ORIGINAL_PART_BYTES);
+  for (let at = 0; at === 0 || at < content.length; at += ORIGINAL_PART_BYTES)
+    yield content.subarray(at, at + ORIGINAL_PART_BYTES);
 }
 
 /** Compressions under way in this process (every store), awaited on shutdown, by benchmarks and tests. */
@@ -90,7 +98,10 @@ function compressions() {
     track(work: Promise<unknown>, what: string): Promise<void> {
       const tracked = work.then(
         () => undefined,
-        (error: unknown) => console.warn(`compressing ${what} is left to the compress-originals job: ${(error as Error).message}`),
+        (error: unknown) =>
+          console.warn(
+            `compressing ${what} is left to the compress-originals job: ${(error as Error).message}`,
+          ),
       );
       for (const set of [compressing, own]) {
         set.add(tracked);
@@ -114,7 +125,11 @@ const isMissing = (error: unknown) => (error as { code?: string }).code === 'ENO
 /** The originals in `data_file_originals`: 8 MB parts, 'pending' (raw) until gzip'ed, then 'gzip' or 'none'. */
 export function databaseOriginalStore(): OriginalStore {
   /** Stores a pending part compressed, only while still pending (compressed meanwhile elsewhere, or deleted: left alone). */
-  async function compressPendingPart(db: Kysely<Database>, key: OriginalKey & { part: number }, raw: Buffer): Promise<number | null> {
+  async function compressPendingPart(
+    db: Kysely<Database>,
+    key: OriginalKey & { part: number },
+    raw: Buffer,
+  ): Promise<number | null> {
     const compressed = await compressPiece(raw);
     const updated = await db
       .updateTable('data_file_originals')
@@ -134,7 +149,16 @@ export function databaseOriginalStore(): OriginalStore {
     async storeRaw(trx, key, content, between) {
       let part = 0;
       for (const piece of pieces(content)) {
-        await trx.insertInto('data_file_originals').values({ facility_id: key.facilityId, data_file_id: key.dataFileId, part: part++, compression: 'pending', content: piece }).execute();
+        await trx
+          .insertInto('data_file_originals')
+          .values({
+            facility_id: key.facilityId,
+            data_file_id: key.dataFileId,
+            part: part++,
+            compression: 'pending',
+            content: piece,
+          })
+          .execute();
         if (await between()) return;
       }
     },
@@ -160,7 +184,9 @@ export function databaseOriginalStore(): OriginalStore {
         .execute();
       if (rows.length === 0) return null;
       // 'none' (kept as it is) and 'pending' (not compressed yet) are the bytes themselves.
-      const parts = await Promise.all(rows.map((row) => (row.compression === 'gzip' ? gunzipAsync(row.content) : Buffer.from(row.content))));
+      const parts = await Promise.all(
+        rows.map((row) => (row.compression === 'gzip' ? gunzipAsync(row.content) : Buffer.from(row.content))),
+      );
       return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
     },
     async removeDeleted() {
@@ -197,7 +223,11 @@ export function databaseOriginalStore(): OriginalStore {
             .where('compression', '=', 'pending')
             .executeTakeFirst();
           if (!row) continue;
-          const stored = await compressPendingPart(db, { facilityId: key.facility_id, dataFileId: key.data_file_id, part: key.part }, Buffer.from(row.content));
+          const stored = await compressPendingPart(
+            db,
+            { facilityId: key.facility_id, dataFileId: key.data_file_id, part: key.part },
+            Buffer.from(row.content),
+          );
           if (stored === null) continue;
           result.compressed++;
           result.bytesBefore += row.content.length;
@@ -222,7 +252,8 @@ export function directoryOriginalStore(root: string, options: { throwaway?: bool
   const rawPath = (key: OriginalKey) => path.join(root, key.facilityId, key.dataFileId);
   const gzPath = (key: OriginalKey) => `${rawPath(key)}.gz`;
   const partialPath = (key: OriginalKey) => `${rawPath(key)}.gz.partial`;
-  const remove = async (file: string) => unlink(file).catch((error: unknown) => (isMissing(error) ? undefined : Promise.reject(error)));
+  const remove = async (file: string) =>
+    unlink(file).catch((error: unknown) => (isMissing(error) ? undefined : Promise.reject(error)));
   const removeAll = async (key: OriginalKey) => {
     await remove(rawPath(key));
     await remove(gzPath(key));
@@ -275,7 +306,10 @@ export function directoryOriginalStore(root: string, options: { throwaway?: bool
     },
     compressAfterCommit(_db, key, content) {
       busy.add(key.dataFileId);
-      return underWay.track(compressFile(key, content).finally(() => busy.delete(key.dataFileId)), `the original of data file ${key.dataFileId}`);
+      return underWay.track(
+        compressFile(key, content).finally(() => busy.delete(key.dataFileId)),
+        `the original of data file ${key.dataFileId}`,
+      );
     },
     async read(_db, key) {
       try {
@@ -317,7 +351,11 @@ export function directoryOriginalStore(root: string, options: { throwaway?: bool
       const ids = [...byId.keys()];
       const existing = new Set<string>();
       for (let at = 0; at < ids.length; at += 500) {
-        const rows = await db.selectFrom('data_files').select('id').where('id', 'in', ids.slice(at, at + 500)).execute();
+        const rows = await db
+          .selectFrom('data_files')
+          .select('id')
+          .where('id', 'in', ids.slice(at, at + 500))
+          .execute();
         for (const row of rows) existing.add(row.id);
       }
       for (const [dataFileId, { facilityId, names }] of byId) {
@@ -369,13 +407,17 @@ async function listFiles(root: string): Promise<{ facilityId: string; name: stri
   }
   for (const facilityId of facilities) {
     if (!UUID.test(facilityId)) continue;
-    for (const name of await readdir(path.join(root, facilityId)).catch(() => [] as string[])) out.push({ facilityId, name });
+    for (const name of await readdir(path.join(root, facilityId)).catch(() => [] as string[]))
+      out.push({ facilityId, name });
   }
   return out;
 }
 
 /** The store of an embedded database: `<dataDir>/originals`, or a throwaway directory for an in-memory one. */
 export function embeddedOriginalStore(dataDir: string): OriginalStore {
-  if (dataDir === 'memory://') return directoryOriginalStore(fs.mkdtempSync(path.join(os.tmpdir(), 'portal-originals-')), { throwaway: true });
+  if (dataDir === 'memory://')
+    return directoryOriginalStore(fs.mkdtempSync(path.join(os.tmpdir(), 'portal-originals-')), {
+      throwaway: true,
+    });
   return directoryOriginalStore(path.join(dataDir, 'originals'));
 }

@@ -129,4 +129,5 @@ export interface PlatformTables {
   client_errors: ClientErrorsTable;
 }
 
-export interface Database extends PlatformTables, IngestionTables, CalculationTables, ValueTables, AdministrationTables {}
+export interface Database
+  extends PlatformTables, IngestionTables, CalculationTables, ValueTables, AdministrationTables {}

@@ -8,9 +8,30 @@ import { seedReports } from '../features/reports/seed';
 
 /** The demo organizations. `key` matches the demo fleet's `organizationKey`. */
 export const DEMO_ORGANIZATIONS = [
-  { key: 'provider', name: 'Scrubber Service Provider', email: 'service@scrubber-portal.example', phone: '+47 22 00 00 00', priority: true, isProvider: true },
-  { key: 'north', name: 'Nordic Bulk Carriers', email: 'fleet@nordicbulk.example', phone: '+47 55 00 00 00', priority: false, isProvider: false },
-  { key: 'south', name: 'Southern Cross Tankers', email: 'ops@southerncross.example', phone: '+61 2 0000 0000', priority: false, isProvider: false },
+  {
+    key: 'provider',
+    name: 'Scrubber Service Provider',
+    email: 'service@scrubber-portal.example',
+    phone: '+47 22 00 00 00',
+    priority: true,
+    isProvider: true,
+  },
+  {
+    key: 'north',
+    name: 'Nordic Bulk Carriers',
+    email: 'fleet@nordicbulk.example',
+    phone: '+47 55 00 00 00',
+    priority: false,
+    isProvider: false,
+  },
+  {
+    key: 'south',
+    name: 'Southern Cross Tankers',
+    email: 'ops@southerncross.example',
+    phone: '+61 2 0000 0000',
+    priority: false,
+    isProvider: false,
+  },
 ] as const;
 
 /** Demo users; the README and the start-up banner list them. */
@@ -35,18 +56,32 @@ export interface SeedResult {
  * Organizations, users, ships and access of the demo. Idempotent: what exists (by name) is kept, what is
  * missing is added. North is linked to South and shares its first ship with it.
  */
-export async function seedPlatform(db: Kysely<Database>, options: { ships?: number } = {}): Promise<SeedResult> {
+export async function seedPlatform(
+  db: Kysely<Database>,
+  options: { ships?: number } = {},
+): Promise<SeedResult> {
   let created = false;
   const organizationIds: Record<string, string> = {};
   for (const org of DEMO_ORGANIZATIONS) {
-    const existing = await db.selectFrom('organizations').select('id').where((eb) => eb(eb.fn('lower', ['name']), '=', org.name.toLowerCase())).executeTakeFirst();
+    const existing = await db
+      .selectFrom('organizations')
+      .select('id')
+      .where((eb) => eb(eb.fn('lower', ['name']), '=', org.name.toLowerCase()))
+      .executeTakeFirst();
     if (existing) {
       organizationIds[org.key] = existing.id;
       continue;
     }
     const row = await db
       .insertInto('organizations')
-      .values({ name: org.name, email: org.email, phone: org.phone, priority: org.priority, is_provider: org.isProvider, link_key: generateLinkKey() })
+      .values({
+        name: org.name,
+        email: org.email,
+        phone: org.phone,
+        priority: org.priority,
+        is_provider: org.isProvider,
+        link_key: generateLinkKey(),
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     organizationIds[org.key] = row.id;
@@ -55,14 +90,23 @@ export async function seedPlatform(db: Kysely<Database>, options: { ships?: numb
 
   const userIds: Record<string, string> = {};
   for (const user of DEMO_USERS) {
-    const existing = await db.selectFrom('users').select('id').where((eb) => eb(eb.fn('lower', ['username']), '=', user.username)).executeTakeFirst();
+    const existing = await db
+      .selectFrom('users')
+      .select('id')
+      .where((eb) => eb(eb.fn('lower', ['username']), '=', user.username))
+      .executeTakeFirst();
     if (existing) {
       userIds[user.username] = existing.id;
       continue;
     }
     const row = await db
       .insertInto('users')
-      .values({ username: user.username, password_hash: await hashPassword(user.password), role: user.role, organization_id: organizationIds[user.organization]! })
+      .values({
+        username: user.username,
+        password_hash: await hashPassword(user.password),
+        role: user.role,
+        organization_id: organizationIds[user.organization]!,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     userIds[user.username] = row.id;
@@ -71,7 +115,11 @@ export async function seedPlatform(db: Kysely<Database>, options: { ships?: numb
 
   const facilityIds: Record<string, string> = {};
   for (const ship of demoShips(options.ships ?? 6)) {
-    const existing = await db.selectFrom('facilities').select('id').where('imo', '=', ship.imo).executeTakeFirst();
+    const existing = await db
+      .selectFrom('facilities')
+      .select('id')
+      .where('imo', '=', ship.imo)
+      .executeTakeFirst();
     if (existing) {
       facilityIds[ship.key] = existing.id;
       continue;
@@ -108,15 +156,27 @@ export async function seedPlatform(db: Kysely<Database>, options: { ships?: numb
     const southShips = ships.filter((s) => s.organizationKey === 'south').map((s) => facilityIds[s.key]!);
     const sharedWithSouth = northShips[0];
     if (sharedWithSouth) {
-      await db.insertInto('organization_facility_access').values({ organization_id: south, facility_id: sharedWithSouth }).onConflict((oc) => oc.doNothing()).execute();
+      await db
+        .insertInto('organization_facility_access')
+        .values({ organization_id: south, facility_id: sharedWithSouth })
+        .onConflict((oc) => oc.doNothing())
+        .execute();
     }
     const assignments: { user_id: string; facility_id: string }[] = [
       ...northShips.map((f) => ({ user_id: userIds['north.anna']!, facility_id: f })),
       ...northShips.slice(0, 2).map((f) => ({ user_id: userIds['north.olav']!, facility_id: f })),
-      ...[...southShips, ...(sharedWithSouth ? [sharedWithSouth] : [])].map((f) => ({ user_id: userIds['south.maria']!, facility_id: f })),
+      ...[...southShips, ...(sharedWithSouth ? [sharedWithSouth] : [])].map((f) => ({
+        user_id: userIds['south.maria']!,
+        facility_id: f,
+      })),
       ...southShips.slice(0, 1).map((f) => ({ user_id: userIds['south.lee']!, facility_id: f })),
     ];
-    if (assignments.length) await db.insertInto('user_facility_access').values(assignments).onConflict((oc) => oc.doNothing()).execute();
+    if (assignments.length)
+      await db
+        .insertInto('user_facility_access')
+        .values(assignments)
+        .onConflict((oc) => oc.doNothing())
+        .execute();
   }
   await seedMessages(db);
   await seedReports(db);

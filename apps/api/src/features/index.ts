@@ -15,4 +15,19 @@ import { calculationRoutes } from './calculations/routes';
 import { reportRoutes } from './reports/routes';
 
 /** Route plugins of every domain, registered in this order after the auth routes (app.ts). */
-export const featureRoutes: ((app: FastifyInstance) => Promise<void>)[] = [settingsRoutes, facilityRoutes, dataSourceRoutes, fileRoutes, messageRoutes, executionStatusRoutes, executeRoutes, changePasswordRoutes, organizationRoutes, userRoutes, shipInfoRoutes, documentRoutes, calculationRoutes, reportRoutes];
+export const featureRoutes: ((app: FastifyInstance) => Promise<void>)[] = [
+  settingsRoutes,
+  facilityRoutes,
+  dataSourceRoutes,
+  fileRoutes,
+  messageRoutes,
+  executionStatusRoutes,
+  executeRoutes,
+  changePasswordRoutes,
+  organizationRoutes,
+  userRoutes,
+  shipInfoRoutes,
+  documentRoutes,
+  calculationRoutes,
+  reportRoutes,
+];

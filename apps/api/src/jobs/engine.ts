@@ -1,6 +1,13 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { compile, FormulaRuntimeError, type CompiledCalculation, type FacilityConstants, type FormulaError, type OutputType } from '@portal/formula';
+import {
+  compile,
+  FormulaRuntimeError,
+  type CompiledCalculation,
+  type FacilityConstants,
+  type FormulaError,
+  type OutputType,
+} from '@portal/formula';
 import { ecaZoneColumn } from '@portal/contracts/eca';
 import type { Database } from '../db/schema';
 import { packFloat64 } from '../features/files/packed';
@@ -106,7 +113,13 @@ function describeFormulaErrors(what: string, errors: readonly FormulaError[]): s
 }
 
 /** Compiles once per calculation; a failed compile is a permanent error of the execution. */
-function compileCalc(kind: 'measurement-field' | 'report-field', what: string, algorithm: string, inputNames: string[], outputType?: OutputType): CompiledCalculation {
+function compileCalc(
+  kind: 'measurement-field' | 'report-field',
+  what: string,
+  algorithm: string,
+  inputNames: string[],
+  outputType?: OutputType,
+): CompiledCalculation {
   const compiled = compile(algorithm, { kind, inputNames, outputType });
   if (!compiled.ok) throw new ExecutionError(describeFormulaErrors(what, compiled.errors));
   return compiled.program;
@@ -117,7 +130,11 @@ function runCalc<T>(what: string, run: () => T): T {
     return run();
   } catch (error) {
     if (error instanceof FormulaRuntimeError) {
-      throw new ExecutionError(describeFormulaErrors(what, [{ message: error.message, startLine: error.startLine, startCharacter: error.startCharacter }]));
+      throw new ExecutionError(
+        describeFormulaErrors(what, [
+          { message: error.message, startLine: error.startLine, startCharacter: error.startCharacter },
+        ]),
+      );
     }
     throw error;
   }
@@ -139,8 +156,17 @@ export async function computePeriod(db: Kysely<Database>, request: ComputeReques
     Facility_ScrubberSystemType: facility.scrubber_system_type ?? '',
     Facility_TotalEffectKW: facility.total_effect_kw ?? 0,
   };
-  const primary = await db.selectFrom('facility_data_sources').select(['id']).where('facility_id', '=', facilityId).where('is_primary', '=', true).executeTakeFirst();
-  const channels = await db.selectFrom('data_source_channels').select(['id', 'data_source_id', 'source', 'name']).where('facility_id', '=', facilityId).execute();
+  const primary = await db
+    .selectFrom('facility_data_sources')
+    .select(['id'])
+    .where('facility_id', '=', facilityId)
+    .where('is_primary', '=', true)
+    .executeTakeFirst();
+  const channels = await db
+    .selectFrom('data_source_channels')
+    .select(['id', 'data_source_id', 'source', 'name'])
+    .where('facility_id', '=', facilityId)
+    .execute();
   const channelById = new Map(channels.map((c) => [c.id, c]));
   const fields = await db.selectFrom('measurement_fields').select(['id', 'name']).execute();
   const fieldName = new Map(fields.map((f) => [f.id, f.name]));
@@ -150,7 +176,20 @@ export async function computePeriod(db: Kysely<Database>, request: ComputeReques
   const periodEnd = new Date(to);
   const measurementRows = await db
     .selectFrom('measurement_field_calculations')
-    .select(['id', 'measurement_field_id', 'version', 'revision', 'required_sample_interval_seconds', 'preload_interval_seconds', 'input_ids', 'transform_algorithm', 'output_type', 'valid_from', 'valid_to', 'approved_on'])
+    .select([
+      'id',
+      'measurement_field_id',
+      'version',
+      'revision',
+      'required_sample_interval_seconds',
+      'preload_interval_seconds',
+      'input_ids',
+      'transform_algorithm',
+      'output_type',
+      'valid_from',
+      'valid_to',
+      'approved_on',
+    ])
     .where('facility_id', '=', facilityId)
     .where('approved_on', 'is not', null)
     .where((eb) => eb.or([eb('valid_from', 'is', null), eb('valid_from', '<', periodEnd)]))
@@ -172,7 +211,18 @@ export async function computePeriod(db: Kysely<Database>, request: ComputeReques
   }));
   const reportRows = await db
     .selectFrom('report_field_calculations')
-    .select(['id', 'report_field_id', 'version', 'revision', 'algorithm_seconds_span', 'input_ids', 'transform_algorithm', 'valid_from', 'valid_to', 'approved_on'])
+    .select([
+      'id',
+      'report_field_id',
+      'version',
+      'revision',
+      'algorithm_seconds_span',
+      'input_ids',
+      'transform_algorithm',
+      'valid_from',
+      'valid_to',
+      'approved_on',
+    ])
     .where('approved_on', 'is not', null)
     .where((eb) => eb.or([eb('valid_from', 'is', null), eb('valid_from', '<', periodEnd)]))
     .where((eb) => eb.or([eb('valid_to', 'is', null), eb('valid_to', '>', periodStart)]))
@@ -226,9 +276,13 @@ export async function computePeriod(db: Kysely<Database>, request: ComputeReques
     set.add(source);
     neededChannels.set(dataSourceId, set);
   };
-  for (const c of computedCalcs) for (const id of c.inputIds) if (channelById.has(id)) need(channelById.get(id)!.data_source_id, channelById.get(id)!.source);
+  for (const c of computedCalcs)
+    for (const id of c.inputIds)
+      if (channelById.has(id)) need(channelById.get(id)!.data_source_id, channelById.get(id)!.source);
   const positionChannel = (name: string) =>
-    channels.filter((c) => c.name.toLowerCase() === name.toLowerCase()).sort((a, b) => Number(b.data_source_id === primary?.id) - Number(a.data_source_id === primary?.id))[0];
+    channels
+      .filter((c) => c.name.toLowerCase() === name.toLowerCase())
+      .sort((a, b) => Number(b.data_source_id === primary?.id) - Number(a.data_source_id === primary?.id))[0];
   const latitude = positionChannel('LATITUDE');
   const longitude = positionChannel('LONGITUDE');
   if (latitude) need(latitude.data_source_id, latitude.source);
@@ -237,7 +291,10 @@ export async function computePeriod(db: Kysely<Database>, request: ComputeReques
   let primaryTimestamps: Float64Array<ArrayBufferLike> = new Float64Array(0);
   const rawBySource = new Map<string, { timestamps: Float64Array; columns: Record<string, Float64Array> }>();
   if (order.length > 0) {
-    if (!primary) throw new ExecutionError('The ship has no primary data source: its timestamps decide when the measurement fields are calculated');
+    if (!primary)
+      throw new ExecutionError(
+        'The ship has no primary data source: its timestamps decide when the measurement fields are calculated',
+      );
     const sourceIds = new Set([primary.id, ...neededChannels.keys()]);
     for (const dataSourceId of sourceIds) {
       const samples = await readRawSamples(db, facilityId, {
@@ -250,7 +307,8 @@ export async function computePeriod(db: Kysely<Database>, request: ComputeReques
       if (s) rawBySource.set(dataSourceId, s);
     }
     const p = rawBySource.get(primary.id);
-    if (p) primaryTimestamps = p.timestamps.subarray(lowerBound(p.timestamps, from), lowerBound(p.timestamps, to));
+    if (p)
+      primaryTimestamps = p.timestamps.subarray(lowerBound(p.timestamps, from), lowerBound(p.timestamps, to));
   }
   timed(timings, 'read samples', started, null);
 
@@ -263,7 +321,9 @@ export async function computePeriod(db: Kysely<Database>, request: ComputeReques
     const held = (ch: typeof latitude) => {
       const raw = ch ? rawBySource.get(ch.data_source_id) : undefined;
       const column = raw && ch ? raw.columns[ch.source] : undefined;
-      return raw && column ? sampleAndHold(raw.timestamps, column, targets, preload) : new Float64Array(targets.length).fill(NaN);
+      return raw && column
+        ? sampleAndHold(raw.timestamps, column, targets, preload)
+        : new Float64Array(targets.length).fill(NaN);
     };
     const lat = held(latitude);
     const lon = held(longitude);
@@ -278,7 +338,8 @@ export async function computePeriod(db: Kysely<Database>, request: ComputeReques
     const fresh = computed.measurement.get(fieldId);
     if (fresh) return fresh;
     let stored = storedCache.get(fieldId);
-    if (!stored) storedCache.set(fieldId, (stored = await readMeasurementValues(db, facilityId, fieldId, from, to)));
+    if (!stored)
+      storedCache.set(fieldId, (stored = await readMeasurementValues(db, facilityId, fieldId, from, to)));
     return stored;
   };
   const targetsByInterval = new Map<number, Float64Array>();
@@ -291,7 +352,15 @@ export async function computePeriod(db: Kysely<Database>, request: ComputeReques
   for (const fieldId of order) {
     const calcs = calcsByField.get(fieldId) ?? [];
     const segments = validitySegments<MeasurementCalc>(
-      calcs.map((c) => ({ item: c, from: c.validFrom, to: c.validTo, rank: c.approvedOn }) satisfies Validity<MeasurementCalc>),
+      calcs.map(
+        (c) =>
+          ({
+            item: c,
+            from: c.validFrom,
+            to: c.validTo,
+            rank: c.approvedOn,
+          }) satisfies Validity<MeasurementCalc>,
+      ),
       from,
       to,
     );
@@ -300,7 +369,10 @@ export async function computePeriod(db: Kysely<Database>, request: ComputeReques
       const calc = segment.item;
       const what = `Measurement field ${nameOf(fieldId)}, calculation ${calc.version}.${calc.revision}`;
       const allTargets = targetsAt(calc.interval);
-      const targets = allTargets.subarray(lowerBound(allTargets, segment.from), lowerBound(allTargets, segment.to));
+      const targets = allTargets.subarray(
+        lowerBound(allTargets, segment.from),
+        lowerBound(allTargets, segment.to),
+      );
       if (targets.length === 0) continue;
       const inputNames = calc.inputIds.map(nameOf);
       const program = compileCalc('measurement-field', what, calc.algorithm, inputNames, calc.outputType);
@@ -312,16 +384,34 @@ export async function computePeriod(db: Kysely<Database>, request: ComputeReques
         if (channel) {
           const raw = rawBySource.get(channel.data_source_id);
           const column = raw?.columns[channel.source];
-          inputs[name] = raw && column ? sampleAndHold(raw.timestamps, column, targets, calc.preload) : new Float64Array(targets.length).fill(NaN);
+          inputs[name] =
+            raw && column
+              ? sampleAndHold(raw.timestamps, column, targets, calc.preload)
+              : new Float64Array(targets.length).fill(NaN);
         } else if (fieldName.has(id)) {
           const series = await fieldInput(id);
           inputs[name] = latestEntryAtOrBefore(series.timestamps, series.values, targets, calc.preload);
         } else {
-          throw new ExecutionError(`${what}: input ${id} is neither a channel of the ship nor a measurement field`);
+          throw new ExecutionError(
+            `${what}: input ${id} is neither a channel of the ship nor a measurement field`,
+          );
         }
       }
-      const isEcaZone = program.usesEcaZone ? ecaFor(allTargets, calc.preload).subarray(lowerBound(allTargets, segment.from), lowerBound(allTargets, segment.to)) : undefined;
-      const values = runCalc(what, () => program.evaluateTimestamps({ timestamps: targets, inputs, isEcaZone, constants, budgetMs: request.budgetMs }));
+      const isEcaZone = program.usesEcaZone
+        ? ecaFor(allTargets, calc.preload).subarray(
+            lowerBound(allTargets, segment.from),
+            lowerBound(allTargets, segment.to),
+          )
+        : undefined;
+      const values = runCalc(what, () =>
+        program.evaluateTimestamps({
+          timestamps: targets,
+          inputs,
+          isEcaZone,
+          constants,
+          budgetMs: request.budgetMs,
+        }),
+      );
       parts.push({ timestamps: targets, values });
     }
     computed.measurement.set(fieldId, concatSeries(parts));
@@ -339,7 +429,13 @@ export async function computePeriod(db: Kysely<Database>, request: ComputeReques
   }
   const reportFieldNames = new Map(
     reportCalcsByField.size
-      ? (await db.selectFrom('report_fields').select(['id', 'name', 'report_id']).where('id', 'in', [...reportCalcsByField.keys()]).execute()).map((r) => [r.id, `${r.report_id} ${r.name}`])
+      ? (
+          await db
+            .selectFrom('report_fields')
+            .select(['id', 'name', 'report_id'])
+            .where('id', 'in', [...reportCalcsByField.keys()])
+            .execute()
+        ).map((r) => [r.id, `${r.report_id} ${r.name}`])
       : [],
   );
   for (const [reportFieldId, calcs] of reportCalcsByField) {
@@ -354,7 +450,8 @@ export async function computePeriod(db: Kysely<Database>, request: ComputeReques
       const calc = segment.item;
       const what = `Report field ${reportFieldNames.get(reportFieldId) ?? reportFieldId}, calculation ${calc.version}.${calc.revision}`;
       const inputIds = calc.inputIds.filter((id) => fieldName.has(id));
-      if (inputIds.length !== calc.inputIds.length) throw new ExecutionError(`${what}: an input is not a measurement field`);
+      if (inputIds.length !== calc.inputIds.length)
+        throw new ExecutionError(`${what}: an input is not a measurement field`);
       const program = compileCalc('report-field', what, calc.algorithm, inputIds.map(nameOf));
       const series = await Promise.all(inputIds.map(fieldInput));
       const axis = unionAxis(series.map((s) => s.timestamps));
@@ -364,7 +461,8 @@ export async function computePeriod(db: Kysely<Database>, request: ComputeReques
       const timestamps = axis.subarray(lo, hi);
       const inputs: Record<string, Float64Array> = {};
       inputIds.forEach((id, k) => {
-        if (program.inputNames.includes(nameOf(id))) inputs[nameOf(id)] = alignExact(series[k]!.timestamps, series[k]!.values, axis).subarray(lo, hi);
+        if (program.inputNames.includes(nameOf(id)))
+          inputs[nameOf(id)] = alignExact(series[k]!.timestamps, series[k]!.values, axis).subarray(lo, hi);
       });
       // The spans that hold at least one target timestamp.
       const spanMs = calc.span * 1000;
@@ -373,13 +471,25 @@ export async function computePeriod(db: Kysely<Database>, request: ComputeReques
         const s = Math.floor(timestamps[i]! / spanMs) * spanMs;
         if (spanStarts[spanStarts.length - 1] !== s) spanStarts.push(s);
       }
-      const out = runCalc(what, () => program.evaluateSpans({ spanStarts: Float64Array.from(spanStarts), spanSeconds: calc.span, timestamps, inputs, constants, budgetMs: request.budgetMs }));
+      const out = runCalc(what, () =>
+        program.evaluateSpans({
+          spanStarts: Float64Array.from(spanStarts),
+          spanSeconds: calc.span,
+          timestamps,
+          inputs,
+          constants,
+          budgetMs: request.budgetMs,
+        }),
+      );
       for (let i = 0; i < spanStarts.length; i++) {
         starts.push(spanStarts[i]!);
         values.push(out[i]!);
       }
     }
-    computed.report.set(reportFieldId, { spanStarts: Float64Array.from(starts), values: Float64Array.from(values) });
+    computed.report.set(reportFieldId, {
+      spanStarts: Float64Array.from(starts),
+      values: Float64Array.from(values),
+    });
     await yieldToEventLoop();
   }
   timed(timings, 'report fields', started, null);
@@ -401,7 +511,13 @@ function concatSeries(parts: FieldSeries[]): FieldSeries {
 }
 
 /** Stored values of one measurement field of a ship within [from, to). */
-export async function readMeasurementValues(db: Kysely<Database>, facilityId: string, fieldId: string, from: number, to: number): Promise<FieldSeries> {
+export async function readMeasurementValues(
+  db: Kysely<Database>,
+  facilityId: string,
+  fieldId: string,
+  from: number,
+  to: number,
+): Promise<FieldSeries> {
   const rows = await db
     .selectFrom('measurement_values')
     .select(['timestamps', 'values'])
@@ -418,7 +534,9 @@ export async function readMeasurementValues(db: Kysely<Database>, facilityId: st
     const hi = lowerBound(ts, to);
     return { timestamps: ts.subarray(lo, hi), values: vs.subarray(lo, hi) };
   });
-  return parts.length ? concatSeries(parts) : { timestamps: new Float64Array(0), values: new Float64Array(0) };
+  return parts.length
+    ? concatSeries(parts)
+    : { timestamps: new Float64Array(0), values: new Float64Array(0) };
 }
 
 const MEASUREMENT_ROWS_PER_INSERT = 1_000;
@@ -429,7 +547,10 @@ const REPORT_ROWS_PER_INSERT = 20_000;
  * Replaces the stored values of the computed period in the given transaction: deletes the period's rows of the
  * recomputed fields, inserts the new ones and refreshes the daily roll-up. Whole days, so no chunk is merged.
  */
-export async function storeComputed(trx: Transaction<Database>, computed: Computed): Promise<{ measurementRows: number; reportRows: number }> {
+export async function storeComputed(
+  trx: Transaction<Database>,
+  computed: Computed,
+): Promise<{ measurementRows: number; reportRows: number }> {
   const { facilityId, from, to, timings } = computed.request;
   let started = performance.now();
   const fromDay = dayText(from);
@@ -438,11 +559,22 @@ export async function storeComputed(trx: Transaction<Database>, computed: Comput
   const rIds = computed.replaceReportFieldIds;
 
   if (mIds === 'all' || mIds.length > 0) {
-    let del = trx.deleteFrom('measurement_values').where('facility_id', '=', facilityId).where('day', '>=', fromDay).where('day', '<', toDay);
+    let del = trx
+      .deleteFrom('measurement_values')
+      .where('facility_id', '=', facilityId)
+      .where('day', '>=', fromDay)
+      .where('day', '<', toDay);
     if (mIds !== 'all') del = del.where('measurement_field_id', 'in', mIds);
     await del.execute();
   }
-  let batch: { facility_id: string; measurement_field_id: string; day: string; row_count: number; timestamps: Buffer; values: Buffer }[] = [];
+  let batch: {
+    facility_id: string;
+    measurement_field_id: string;
+    day: string;
+    row_count: number;
+    timestamps: Buffer;
+    values: Buffer;
+  }[] = [];
   let batchBytes = 0;
   let measurementRows = 0;
   const flush = async () => {
@@ -462,9 +594,17 @@ export async function storeComputed(trx: Transaction<Database>, computed: Comput
       let timestamps = days.get(key);
       if (!timestamps) days.set(key, (timestamps = packFloat64(slice)));
       const values = packFloat64(series.values.subarray(chunk.start, chunk.end));
-      batch.push({ facility_id: facilityId, measurement_field_id: fieldId, day: dayText(chunk.day), row_count: chunk.end - chunk.start, timestamps, values });
+      batch.push({
+        facility_id: facilityId,
+        measurement_field_id: fieldId,
+        day: dayText(chunk.day),
+        row_count: chunk.end - chunk.start,
+        timestamps,
+        values,
+      });
       batchBytes += timestamps.length + values.length;
-      if (batch.length >= MEASUREMENT_ROWS_PER_INSERT || batchBytes >= MEASUREMENT_BYTES_PER_INSERT) await flush();
+      if (batch.length >= MEASUREMENT_ROWS_PER_INSERT || batchBytes >= MEASUREMENT_BYTES_PER_INSERT)
+        await flush();
     }
   }
   await flush();
@@ -472,7 +612,11 @@ export async function storeComputed(trx: Transaction<Database>, computed: Comput
 
   started = performance.now();
   if (rIds === 'all' || rIds.length > 0) {
-    let del = trx.deleteFrom('report_values').where('facility_id', '=', facilityId).where('span_start', '>=', new Date(from)).where('span_start', '<', new Date(to));
+    let del = trx
+      .deleteFrom('report_values')
+      .where('facility_id', '=', facilityId)
+      .where('span_start', '>=', new Date(from))
+      .where('span_start', '<', new Date(to));
     if (rIds !== 'all') del = del.where('report_field_id', 'in', rIds);
     await del.execute();
   }
@@ -501,7 +645,8 @@ export async function storeComputed(trx: Transaction<Database>, computed: Comput
   timed(timings, 'store report values', started, null);
 
   started = performance.now();
-  if (rIds === 'all' || rIds.length > 0) await refreshDailyRollup(inTransaction(trx), facilityId, rIds, new Date(from), new Date(to - 1));
+  if (rIds === 'all' || rIds.length > 0)
+    await refreshDailyRollup(inTransaction(trx), facilityId, rIds, new Date(from), new Date(to - 1));
   timed(timings, 'daily roll-up', started, null);
   return { measurementRows, reportRows };
 }
@@ -513,7 +658,8 @@ export async function storeComputed(trx: Transaction<Database>, computed: Comput
 export function inTransaction(trx: Transaction<Database>): Kysely<Database> {
   return new Proxy(trx, {
     get(target, property) {
-      if (property === 'transaction') return () => ({ execute: <T>(fn: (t: Transaction<Database>) => Promise<T>) => fn(target) });
+      if (property === 'transaction')
+        return () => ({ execute: <T>(fn: (t: Transaction<Database>) => Promise<T>) => fn(target) });
       const value = Reflect.get(target, property, target) as unknown;
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
@@ -528,7 +674,12 @@ export function inTransaction(trx: Transaction<Database>): Kysely<Database> {
  * scrubber is off) would carry stale values into RATIO_MARGIN for 5 minutes, and each derived layer would add
  * another preload interval to a raw gap.
  */
-function latestEntryAtOrBefore(ts: Float64Array, values: Float64Array, targets: Float64Array, preloadSeconds: number): Float64Array {
+function latestEntryAtOrBefore(
+  ts: Float64Array,
+  values: Float64Array,
+  targets: Float64Array,
+  preloadSeconds: number,
+): Float64Array {
   if (ts === targets) return values;
   const out = new Float64Array(targets.length);
   const preload = preloadSeconds * 1000;

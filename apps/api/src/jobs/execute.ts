@@ -30,15 +30,23 @@ const env = () => ({
   budgetMs: process.env.EXECUTION_BUDGET_MS ? Number(process.env.EXECUTION_BUDGET_MS) : undefined,
 });
 
-
 /** Marks a failure: permanent errors and the last retry fail the row; earlier retries put it back in the queue. */
-async function recordFailure(db: Kysely<Database>, executionId: string, error: unknown, context: JobContext): Promise<JobOutcome> {
+async function recordFailure(
+  db: Kysely<Database>,
+  executionId: string,
+  error: unknown,
+  context: JobContext,
+): Promise<JobOutcome> {
   const permanent = error instanceof ExecutionError;
   const message = error instanceof Error ? error.message : String(error);
   const last = permanent || context.retryCount >= context.retryLimit;
   await db
     .updateTable('executions')
-    .set(last ? { state: 'failed', finished_on: new Date(), error: message } : { state: 'queued', error: `Attempt ${context.retryCount + 1} failed, retrying: ${message}` })
+    .set(
+      last
+        ? { state: 'failed', finished_on: new Date(), error: message }
+        : { state: 'queued', error: `Attempt ${context.retryCount + 1} failed, retrying: ${message}` },
+    )
     .where('id', '=', executionId)
     .where('state', '!=', 'done')
     .execute();
@@ -46,11 +54,22 @@ async function recordFailure(db: Kysely<Database>, executionId: string, error: u
 }
 
 /** Runs one execution row: marks it running, computes its period and replaces the values, marking it done in the same transaction. */
-export async function runExecution(services: Services, job: ExecutionJob, context: JobContext, options: RunOptions = {}): Promise<JobOutcome> {
+export async function runExecution(
+  services: Services,
+  job: ExecutionJob,
+  context: JobContext,
+  options: RunOptions = {},
+): Promise<JobOutcome> {
   const { db } = services.database;
   const claimed = await db
     .updateTable('executions')
-    .set((eb) => ({ state: 'running', started_on: new Date(), finished_on: null, attempts: eb('attempts', '+', 1), job_id: context.jobId }))
+    .set((eb) => ({
+      state: 'running',
+      started_on: new Date(),
+      finished_on: null,
+      attempts: eb('attempts', '+', 1),
+      job_id: context.jobId,
+    }))
     .where('id', '=', job.executionId)
     .where('state', 'in', ['queued', 'running', 'failed'])
     .returning(['id', 'facility_id', 'period_from', 'period_to', 'kind', 'detail'])
@@ -73,9 +92,14 @@ export async function runExecution(services: Services, job: ExecutionJob, contex
     await db.transaction().execute(async (trx) => {
       await storeComputed(trx, computed);
       if (t.pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, t.pauseMs));
-      await trx.updateTable('executions').set({ state: 'done', finished_on: new Date(), error: null }).where('id', '=', claimed.id).execute();
+      await trx
+        .updateTable('executions')
+        .set({ state: 'done', finished_on: new Date(), error: null })
+        .where('id', '=', claimed.id)
+        .execute();
     });
-    if (options.timings) options.timings['commit'] = (options.timings['commit'] ?? 0) + (performance.now() - started);
+    if (options.timings)
+      options.timings['commit'] = (options.timings['commit'] ?? 0) + (performance.now() - started);
     if (t.crashAfterCommit) process.kill(process.pid, 'SIGKILL');
     return { status: 'done' };
   } catch (error) {
@@ -89,10 +113,16 @@ export async function runExecution(services: Services, job: ExecutionJob, contex
  * calculation: its ship; a report field calculation: every ship with values), one execution row per ship; then
  * both recalculation dates are cleared.
  */
-export async function runRecalculation(services: Services, job: RecalculationJob, context: JobContext, options: RunOptions = {}): Promise<JobOutcome> {
+export async function runRecalculation(
+  services: Services,
+  job: RecalculationJob,
+  context: JobContext,
+  options: RunOptions = {},
+): Promise<JobOutcome> {
   const { db } = services.database;
   const plans = await planRecalculation(db, job);
-  if (plans.calculationIds.length === 0) return { status: 'skipped', reason: 'Nothing is queued any more (cancelled)' };
+  if (plans.calculationIds.length === 0)
+    return { status: 'skipped', reason: 'Nothing is queued any more (cancelled)' };
   for (const plan of plans.facilities) {
     // One execution row per ship and job, reused by a retry.
     let execution = await db
@@ -111,7 +141,12 @@ export async function runRecalculation(services: Services, job: RecalculationJob
           period_from: new Date(plan.from),
           period_to: new Date(plan.to),
           state: 'queued',
-          detail: JSON.stringify({ jobId: context.jobId, calculationIds: plans.calculationIds, measurementFieldIds: plan.measurementFieldIds, reportFieldIds: plan.reportFieldIds }),
+          detail: JSON.stringify({
+            jobId: context.jobId,
+            calculationIds: plans.calculationIds,
+            measurementFieldIds: plan.measurementFieldIds,
+            reportFieldIds: plan.reportFieldIds,
+          }),
         })
         .returning(['id', 'state'])
         .executeTakeFirstOrThrow();
@@ -120,8 +155,14 @@ export async function runRecalculation(services: Services, job: RecalculationJob
     const outcome = await runExecution(services, { executionId: execution.id }, context, options);
     if (outcome.status === 'failed') return outcome;
   }
-  const table = job.kind === 'measurement-field' ? 'measurement_field_calculations' : 'report_field_calculations';
-  await db.updateTable(table).set({ recalculation_requested_on: null, recalculation_queued_on: null }).where('id', 'in', plans.calculationIds).where('recalculation_queued_on', 'is not', null).execute();
+  const table =
+    job.kind === 'measurement-field' ? 'measurement_field_calculations' : 'report_field_calculations';
+  await db
+    .updateTable(table)
+    .set({ recalculation_requested_on: null, recalculation_queued_on: null })
+    .where('id', 'in', plans.calculationIds)
+    .where('recalculation_queued_on', 'is not', null)
+    .execute();
   return { status: 'done' };
 }
 
@@ -134,12 +175,31 @@ interface FacilityPlan {
 }
 
 /** What a recalculation recomputes, per ship. */
-export async function planRecalculation(db: Kysely<Database>, job: RecalculationJob): Promise<{ calculationIds: string[]; facilities: FacilityPlan[] }> {
+export async function planRecalculation(
+  db: Kysely<Database>,
+  job: RecalculationJob,
+): Promise<{ calculationIds: string[]; facilities: FacilityPlan[] }> {
   if (job.calculationIds.length === 0) return { calculationIds: [], facilities: [] };
-  const reportInputs = await db.selectFrom('report_field_calculations').select(['report_field_id', 'input_ids']).where('approved_on', 'is not', null).execute();
+  const reportInputs = await db
+    .selectFrom('report_field_calculations')
+    .select(['report_field_id', 'input_ids'])
+    .where('approved_on', 'is not', null)
+    .execute();
   const plans = new Map<string, FacilityPlan>();
-  const add = (facilityId: string, from: number, to: number, measurementFieldIds: string[], reportFieldIds: string[]) => {
-    const plan = plans.get(facilityId) ?? { facilityId, from, to, measurementFieldIds: [], reportFieldIds: [] };
+  const add = (
+    facilityId: string,
+    from: number,
+    to: number,
+    measurementFieldIds: string[],
+    reportFieldIds: string[],
+  ) => {
+    const plan = plans.get(facilityId) ?? {
+      facilityId,
+      from,
+      to,
+      measurementFieldIds: [],
+      reportFieldIds: [],
+    };
     plan.from = Math.min(plan.from, from);
     plan.to = Math.max(plan.to, to);
     plan.measurementFieldIds = [...new Set([...plan.measurementFieldIds, ...measurementFieldIds])];
@@ -152,12 +212,27 @@ export async function planRecalculation(db: Kysely<Database>, job: Recalculation
       .select(['id', 'data_timestamp_min', 'data_timestamp_max'])
       .where('data_timestamp_min', 'is not', null)
       .where('data_timestamp_max', 'is not', null);
-    if (facilityIds) query = query.where('id', 'in', facilityIds.length ? facilityIds : ['00000000-0000-0000-0000-000000000000']);
+    if (facilityIds)
+      query = query.where(
+        'id',
+        'in',
+        facilityIds.length ? facilityIds : ['00000000-0000-0000-0000-000000000000'],
+      );
     return query.execute();
   };
-  const clip = (range: { data_timestamp_min: Date | null; data_timestamp_max: Date | null }, validFrom: Date | null, validTo: Date | null) => {
-    const from = Math.max(new Date(range.data_timestamp_min!).getTime(), validFrom ? new Date(validFrom).getTime() : -Infinity);
-    const to = Math.min(new Date(range.data_timestamp_max!).getTime() + 1, validTo ? new Date(validTo).getTime() : Infinity);
+  const clip = (
+    range: { data_timestamp_min: Date | null; data_timestamp_max: Date | null },
+    validFrom: Date | null,
+    validTo: Date | null,
+  ) => {
+    const from = Math.max(
+      new Date(range.data_timestamp_min!).getTime(),
+      validFrom ? new Date(validFrom).getTime() : -Infinity,
+    );
+    const to = Math.min(
+      new Date(range.data_timestamp_max!).getTime() + 1,
+      validTo ? new Date(validTo).getTime() : Infinity,
+    );
     return to > from ? { from, to } : null;
   };
 
@@ -170,7 +245,9 @@ export async function planRecalculation(db: Kysely<Database>, job: Recalculation
       .where('recalculation_queued_on', 'is not', null)
       .execute();
     calculationIds = calcs.map((c) => c.id);
-    const ranges = new Map((await dataRange([...new Set(calcs.map((c) => c.facility_id))])).map((r) => [r.id, r]));
+    const ranges = new Map(
+      (await dataRange([...new Set(calcs.map((c) => c.facility_id))])).map((r) => [r.id, r]),
+    );
     for (const calc of calcs) {
       const range = ranges.get(calc.facility_id);
       const period = range && clip(range, calc.valid_from, calc.valid_to);
@@ -183,7 +260,7 @@ export async function planRecalculation(db: Kysely<Database>, job: Recalculation
         .where('approved_on', 'is not', null)
         .execute();
       const fields = new Set([calc.measurement_field_id]);
-      for (let grew = true; grew; ) {
+      for (let grew = true; grew;) {
         grew = false;
         for (const a of approved) {
           if (!fields.has(a.measurement_field_id) && (a.input_ids ?? []).some((id) => fields.has(id))) {
@@ -192,7 +269,9 @@ export async function planRecalculation(db: Kysely<Database>, job: Recalculation
           }
         }
       }
-      const reportFields = reportInputs.filter((r) => (r.input_ids ?? []).some((id) => fields.has(id))).map((r) => r.report_field_id);
+      const reportFields = reportInputs
+        .filter((r) => (r.input_ids ?? []).some((id) => fields.has(id)))
+        .map((r) => r.report_field_id);
       add(calc.facility_id, period.from, period.to, [...fields], reportFields);
     }
   } else {

@@ -2,14 +2,30 @@ import type { Services } from '../services';
 import { runExecution, runRecalculation, type RunOptions } from './execute';
 import { JOB_NAMES, startQueue, type Queue, type QueueTuning } from './queue';
 
-export { startQueue, queueOf, JOB_NAMES, type Queue, type JobOutcome, type ExecutionJob, type RecalculationJob } from './queue';
+export {
+  startQueue,
+  queueOf,
+  JOB_NAMES,
+  type Queue,
+  type JobOutcome,
+  type ExecutionJob,
+  type RecalculationJob,
+} from './queue';
 export { runExecution, runRecalculation } from './execute';
 
 /**
  * Starts the queue of this process (every process sends jobs) and, when `work` is set, its workers.
  * main.ts calls it with `work: config.services.worker`.
  */
-export async function startJobs(services: Services, options: { work: boolean; tuning?: Partial<QueueTuning>; run?: RunOptions; onError?: (error: Error) => void }): Promise<Queue> {
+export async function startJobs(
+  services: Services,
+  options: {
+    work: boolean;
+    tuning?: Partial<QueueTuning>;
+    run?: RunOptions;
+    onError?: (error: Error) => void;
+  },
+): Promise<Queue> {
   const queue = await startQueue(services, { tuning: options.tuning, onError: options.onError });
   if (options.work) {
     await queue.work({

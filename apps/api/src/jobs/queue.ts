@@ -14,7 +14,11 @@ import type { JobQueue, Services } from '../services';
  * supervisor of any live process.
  */
 
-export const JOB_NAMES = { execution: 'execution', recalculation: 'recalculation', compressOriginals: 'compress-originals' } as const;
+export const JOB_NAMES = {
+  execution: 'execution',
+  recalculation: 'recalculation',
+  compressOriginals: 'compress-originals',
+} as const;
 export type JobName = (typeof JOB_NAMES)[keyof typeof JOB_NAMES];
 
 /** An execution row (executions.id) to run: its facility, period and kind are in the row. */
@@ -38,8 +42,14 @@ export interface JobPayloads {
 }
 
 /** How a job ended: done (or nothing to do), or failed; a permanent failure is not retried. */
-export type JobOutcome = { status: 'done' } | { status: 'skipped'; reason: string } | { status: 'failed'; error: string; permanent: boolean };
-export type JobHandler<N extends JobName> = (data: JobPayloads[N], meta: { jobId: string; retryCount: number; retryLimit: number }) => Promise<JobOutcome>;
+export type JobOutcome =
+  | { status: 'done' }
+  | { status: 'skipped'; reason: string }
+  | { status: 'failed'; error: string; permanent: boolean };
+export type JobHandler<N extends JobName> = (
+  data: JobPayloads[N],
+  meta: { jobId: string; retryCount: number; retryLimit: number },
+) => Promise<JobOutcome>;
 export type JobHandlers = { [N in JobName]: JobHandler<N> };
 
 /** Tuning read from the environment (defaults for production; tests shorten them). */
@@ -79,10 +89,13 @@ export function kyselyAdapter(db: Kysely<Database>) {
         try {
           const result = await connection.executeQuery(CompiledQuery.raw(text, values ?? []));
           // A multi-statement text gives one result per statement on node-postgres; pg-boss wants the rows of all.
-          const rows = Array.isArray(result) ? (result as { rows?: unknown[] }[]).flatMap((r) => r.rows ?? []) : [...result.rows];
+          const rows = Array.isArray(result)
+            ? (result as { rows?: unknown[] }[]).flatMap((r) => r.rows ?? [])
+            : [...result.rows];
           return { rows: rows as any[] };
         } catch (error) {
-          if (!values?.length && /\bBEGIN\b/i.test(text)) await connection.executeQuery(CompiledQuery.raw('ROLLBACK')).catch(() => undefined);
+          if (!values?.length && /\bBEGIN\b/i.test(text))
+            await connection.executeQuery(CompiledQuery.raw('ROLLBACK')).catch(() => undefined);
           throw error;
         }
       });
@@ -90,7 +103,10 @@ export function kyselyAdapter(db: Kysely<Database>) {
   };
 }
 
-export async function startQueue(services: Services, options: { tuning?: Partial<QueueTuning>; onError?: (error: Error) => void } = {}): Promise<Queue> {
+export async function startQueue(
+  services: Services,
+  options: { tuning?: Partial<QueueTuning>; onError?: (error: Error) => void } = {},
+): Promise<Queue> {
   const tuning = { ...queueTuning(), ...options.tuning };
   const { database } = services;
   const common = {
@@ -117,12 +133,24 @@ export async function startQueue(services: Services, options: { tuning?: Partial
   for (const name of Object.values(JOB_NAMES)) {
     const existing = await boss.getQueue(name);
     // A sweep needs no second copy waiting: one queued and one running at most.
-    if (!existing) await boss.createQueue(name, { ...queueOptions, ...(name === JOB_NAMES.compressOriginals ? { policy: 'stately' } : {}) });
-    else await boss.updateQueue(name, { retryLimit: queueOptions.retryLimit, retryDelay: queueOptions.retryDelay, retryBackoff: true, retryDelayMax: queueOptions.retryDelayMax, expireInSeconds: queueOptions.expireInSeconds });
+    if (!existing)
+      await boss.createQueue(name, {
+        ...queueOptions,
+        ...(name === JOB_NAMES.compressOriginals ? { policy: 'stately' } : {}),
+      });
+    else
+      await boss.updateQueue(name, {
+        retryLimit: queueOptions.retryLimit,
+        retryDelay: queueOptions.retryDelay,
+        retryBackoff: true,
+        retryDelayMax: queueOptions.retryDelayMax,
+        expireInSeconds: queueOptions.expireInSeconds,
+      });
   }
   // pg-boss caches its queues at start, before ours existed. A cache miss inside sendInTransaction would query through
   // pg-boss's own connection, which on PGlite is the one our transaction holds: warm the cache now.
-  for (const name of Object.values(JOB_NAMES)) await boss.getJobById(name, '00000000-0000-0000-0000-000000000000');
+  for (const name of Object.values(JOB_NAMES))
+    await boss.getJobById(name, '00000000-0000-0000-0000-000000000000');
 
   let working = false;
   const queue: Queue = {
@@ -134,7 +162,9 @@ export async function startQueue(services: Services, options: { tuning?: Partial
       return boss.send(name, data, {
         ...(sendOptions?.singletonKey ? { singletonKey: sendOptions.singletonKey } : {}),
         ...(sendOptions?.retryLimit !== undefined ? { retryLimit: sendOptions.retryLimit } : {}),
-        ...(sendOptions?.startAfterSeconds !== undefined ? { startAfter: sendOptions.startAfterSeconds } : {}),
+        ...(sendOptions?.startAfterSeconds !== undefined
+          ? { startAfter: sendOptions.startAfterSeconds }
+          : {}),
       });
     },
     async sendInTransaction(trx, name, data) {
@@ -149,14 +179,30 @@ export async function startQueue(services: Services, options: { tuning?: Partial
         const handler = handlers[name] as JobHandler<JobName>;
         await boss.work(
           name,
-          { pollingIntervalSeconds: tuning.QUEUE_POLLING_SECONDS, localConcurrency: tuning.QUEUE_CONCURRENCY, batchSize: 1, includeMetadata: true, perJobResults: true },
+          {
+            pollingIntervalSeconds: tuning.QUEUE_POLLING_SECONDS,
+            localConcurrency: tuning.QUEUE_CONCURRENCY,
+            batchSize: 1,
+            includeMetadata: true,
+            perJobResults: true,
+          },
           async (jobs: JobWithMetadata<JobPayloads[JobName]>[]): Promise<JobResult[]> => {
             const results: JobResult[] = [];
             for (const job of jobs) {
-              const outcome = await handler(job.data, { jobId: job.id, retryCount: job.retryCount, retryLimit: job.retryLimit });
-              if (outcome.status !== 'failed') results.push({ id: job.id, status: 'completed', output: outcome });
+              const outcome = await handler(job.data, {
+                jobId: job.id,
+                retryCount: job.retryCount,
+                retryLimit: job.retryLimit,
+              });
+              if (outcome.status !== 'failed')
+                results.push({ id: job.id, status: 'completed', output: outcome });
               // A calculation error is a property of the data and the calculations: retrying would fail the same way.
-              else results.push({ id: job.id, status: outcome.permanent ? 'deadletter' : 'failed', output: { message: outcome.error } });
+              else
+                results.push({
+                  id: job.id,
+                  status: outcome.permanent ? 'deadletter' : 'failed',
+                  output: { message: outcome.error },
+                });
             }
             return results;
           },
@@ -164,7 +210,11 @@ export async function startQueue(services: Services, options: { tuning?: Partial
       }
     },
     async stop(stopOptions) {
-      await boss.stop({ graceful: stopOptions?.graceful ?? true, timeout: stopOptions?.timeoutMs ?? 10_000, close: true });
+      await boss.stop({
+        graceful: stopOptions?.graceful ?? true,
+        timeout: stopOptions?.timeoutMs ?? 10_000,
+        close: true,
+      });
     },
   };
   services.queue = queue;
@@ -174,6 +224,7 @@ export async function startQueue(services: Services, options: { tuning?: Partial
 /** The queue of this process; an error when it was not started (main.ts starts it in every process). */
 export function queueOf(services: Services): Queue {
   const queue = services.queue as Queue | undefined;
-  if (!queue || !('sendInTransaction' in queue)) throw new Error('The job queue is not started in this process');
+  if (!queue || !('sendInTransaction' in queue))
+    throw new Error('The job queue is not started in this process');
   return queue;
 }

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { CycleError, dayChunks, dependencyOrder, sampleAndHold, thinToInterval, unionAxis, validitySegments } from './series';
+import {
+  CycleError,
+  dayChunks,
+  dependencyOrder,
+  sampleAndHold,
+  thinToInterval,
+  unionAxis,
+  validitySegments,
+} from './series';
 
 const M = 60_000;
 
@@ -22,7 +30,9 @@ describe('target timestamps and sample-and-hold', () => {
   });
 
   it('merges timestamp axes and splits a series into UTC days', () => {
-    expect(Array.from(unionAxis([Float64Array.from([1, 3]), Float64Array.from([2, 3, 4])]))).toEqual([1, 2, 3, 4]);
+    expect(Array.from(unionAxis([Float64Array.from([1, 3]), Float64Array.from([2, 3, 4])]))).toEqual([
+      1, 2, 3, 4,
+    ]);
     const day = 86_400_000;
     expect(dayChunks(Float64Array.from([day - 1, day, day + 5, 3 * day]))).toEqual([
       { day: 0, start: 0, end: 1 },
@@ -47,9 +57,25 @@ describe('which calculation holds when', () => {
 
 describe('dependency order', () => {
   it('puts inputs first and names the fields along a cycle', () => {
-    const order = dependencyOrder(new Map([['ratio', new Set(['so2', 'co2'])], ['so2', new Set()], ['co2', new Set()], ['compliant', new Set(['ratio'])]]), (id) => id);
+    const order = dependencyOrder(
+      new Map([
+        ['ratio', new Set(['so2', 'co2'])],
+        ['so2', new Set()],
+        ['co2', new Set()],
+        ['compliant', new Set(['ratio'])],
+      ]),
+      (id) => id,
+    );
     expect(order.indexOf('ratio')).toBeGreaterThan(order.indexOf('so2'));
     expect(order.indexOf('compliant')).toBeGreaterThan(order.indexOf('ratio'));
-    expect(() => dependencyOrder(new Map([['a', new Set(['b'])], ['b', new Set(['a'])]]), (id) => id.toUpperCase())).toThrow(new CycleError(['A', 'B', 'A']).message);
+    expect(() =>
+      dependencyOrder(
+        new Map([
+          ['a', new Set(['b'])],
+          ['b', new Set(['a'])],
+        ]),
+        (id) => id.toUpperCase(),
+      ),
+    ).toThrow(new CycleError(['A', 'B', 'A']).message);
   });
 });

@@ -44,11 +44,22 @@ export function thinToInterval(primary: Float64Array, intervalSeconds: number): 
  * Sample-and-hold: for every target time the last non-null sample at or before it, if that sample is at most
  * `preloadSeconds` old; else NaN. Both timestamp arrays ascending.
  */
-export function sampleAndHold(ts: Float64Array, values: Float64Array, targets: Float64Array, preloadSeconds: number): Float64Array {
+export function sampleAndHold(
+  ts: Float64Array,
+  values: Float64Array,
+  targets: Float64Array,
+  preloadSeconds: number,
+): Float64Array {
   const out = new Float64Array(targets.length);
   const preload = preloadSeconds * 1000;
   // Same axis (an input of the primary data source at its own timestamps, or a field computed on these targets).
-  if (ts === targets || (ts.length === targets.length && ts[0] === targets[0] && ts[ts.length - 1] === targets[targets.length - 1] && sameAxis(ts, targets))) {
+  if (
+    ts === targets ||
+    (ts.length === targets.length &&
+      ts[0] === targets[0] &&
+      ts[ts.length - 1] === targets[targets.length - 1] &&
+      sameAxis(ts, targets))
+  ) {
     let lastT = -Infinity;
     let lastV = NaN;
     for (let i = 0; i < targets.length; i++) {
@@ -128,7 +139,8 @@ export function dayChunks(ts: Float64Array): { day: number; start: number; end: 
 }
 
 /** Bytes of a Float64Array for a bytea column (no copy). */
-export const bytesOf = (values: Float64Array) => Buffer.from(values.buffer, values.byteOffset, values.byteLength);
+export const bytesOf = (values: Float64Array) =>
+  Buffer.from(values.buffer, values.byteOffset, values.byteLength);
 
 /** A stored column as a Float64Array: packed (features/files/packed.ts) or plain doubles (as bytesOf writes them). */
 export function float64Of(bytes: Uint8Array): Float64Array {
@@ -148,7 +160,11 @@ export interface Validity<T> {
  * Which calculation holds when: at any time the approved calculation with the latest valid-from that has begun and
  * not ended. Returns disjoint, ordered segments [from, to) with their calculation, clipped to [start, end).
  */
-export function validitySegments<T>(calcs: Validity<T>[], start: number, end: number): { item: T; from: number; to: number }[] {
+export function validitySegments<T>(
+  calcs: Validity<T>[],
+  start: number,
+  end: number,
+): { item: T; from: number; to: number }[] {
   const points = new Set<number>([start, end]);
   for (const c of calcs) {
     if (c.from > start && c.from < end) points.add(c.from);
@@ -161,7 +177,12 @@ export function validitySegments<T>(calcs: Validity<T>[], start: number, end: nu
     const b = sorted[i + 1]!;
     let best: Validity<T> | undefined;
     for (const c of calcs) {
-      if (c.from <= a && c.to > a && (!best || c.from > best.from || (c.from === best.from && c.rank > best.rank))) best = c;
+      if (
+        c.from <= a &&
+        c.to > a &&
+        (!best || c.from > best.from || (c.from === best.from && c.rank > best.rank))
+      )
+        best = c;
     }
     if (!best) continue;
     const last = segments[segments.length - 1];
@@ -175,7 +196,10 @@ export function validitySegments<T>(calcs: Validity<T>[], start: number, end: nu
  * Measurement fields in dependency order (inputs first). `dependsOn` maps a field to the fields it reads; fields
  * outside the map are inputs only. Throws with the names along a cycle.
  */
-export function dependencyOrder(dependsOn: Map<string, Set<string>>, nameOf: (id: string) => string): string[] {
+export function dependencyOrder(
+  dependsOn: Map<string, Set<string>>,
+  nameOf: (id: string) => string,
+): string[] {
   const order: string[] = [];
   const state = new Map<string, 'visiting' | 'done'>();
   const path: string[] = [];

@@ -89,12 +89,22 @@ function zerosBomb(megabytes: number): { data: Uint8Array; crc: number; size: nu
 }
 
 const zip = (files: Record<string, string | Uint8Array>) =>
-  Buffer.from(zipSync(Object.fromEntries(Object.entries(files).map(([k, v]) => [k, typeof v === 'string' ? strToU8(v) : v]))));
+  Buffer.from(
+    zipSync(
+      Object.fromEntries(Object.entries(files).map(([k, v]) => [k, typeof v === 'string' ? strToU8(v) : v])),
+    ),
+  );
 
 describe('readUpload: single files', () => {
   it('passes a file with an accepted extension through, from a buffer or a stream', async () => {
-    expect(await readUpload({ fileName: 'log.CSV', content: Buffer.from(CSV) }, rules)).toEqual({ files: [{ fileName: 'log.CSV', content: Buffer.from(CSV) }], errors: [] });
-    const streamed = await readUpload({ fileName: 'log.txt', stream: Readable.from([Buffer.from(CSV)]) }, rules);
+    expect(await readUpload({ fileName: 'log.CSV', content: Buffer.from(CSV) }, rules)).toEqual({
+      files: [{ fileName: 'log.CSV', content: Buffer.from(CSV) }],
+      errors: [],
+    });
+    const streamed = await readUpload(
+      { fileName: 'log.txt', stream: Readable.from([Buffer.from(CSV)]) },
+      rules,
+    );
     expect(streamed.files[0].content.toString()).toBe(CSV);
   });
 
@@ -113,15 +123,29 @@ describe('readUpload: single files', () => {
     const message = 'The upload is larger than 5.0 MB, the most accepted at once.';
     expect((await readUpload({ fileName: 'log.csv', content: big }, rules)).errors).toEqual([message]);
     const chunks = Array.from({ length: 6 }, () => Buffer.alloc(1_000_000, 'a'));
-    expect(await readUpload({ fileName: 'log.csv', stream: Readable.from(chunks) }, rules)).toEqual({ files: [], errors: [message] });
-    expect((await readUpload({ fileName: 'logs.zip', stream: Readable.from(chunks) }, rules)).errors).toEqual([message]);
+    expect(await readUpload({ fileName: 'log.csv', stream: Readable.from(chunks) }, rules)).toEqual({
+      files: [],
+      errors: [message],
+    });
+    expect((await readUpload({ fileName: 'logs.zip', stream: Readable.from(chunks) }, rules)).errors).toEqual(
+      [message],
+    );
   });
 });
 
 describe('readUpload: zip archives', () => {
   it('yields the data files of a zip, skips folders and names each rejected entry', async () => {
-    const archive = zip({ 'day1/a.csv': CSV, 'day1/b.TXT': CSV, 'day1/': new Uint8Array(0), 'report.pdf': '%PDF', '__MACOSX/day1/._a.csv': 'x' });
-    for (const input of [{ fileName: 'logs.zip', content: archive }, { fileName: 'logs.ZIP', stream: Readable.from([archive.subarray(0, 100), archive.subarray(100)]) }]) {
+    const archive = zip({
+      'day1/a.csv': CSV,
+      'day1/b.TXT': CSV,
+      'day1/': new Uint8Array(0),
+      'report.pdf': '%PDF',
+      '__MACOSX/day1/._a.csv': 'x',
+    });
+    for (const input of [
+      { fileName: 'logs.zip', content: archive },
+      { fileName: 'logs.ZIP', stream: Readable.from([archive.subarray(0, 100), archive.subarray(100)]) },
+    ]) {
       const result = await readUpload(input, rules);
       expect(result.files.map((f) => [f.fileName, f.content.toString()])).toEqual([
         ['day1/a.csv', CSV],
@@ -132,7 +156,13 @@ describe('readUpload: zip archives', () => {
   });
 
   it('rejects entries that would escape the folder (zip slip) and keeps the others', async () => {
-    const archive = craftZip([entry('../../etc/cron.d/evil.csv', CSV), entry('/etc/passwd.csv', CSV), entry('C:/Windows/evil.csv', CSV), entry('..\\evil.txt', CSV), entry('ok.csv', CSV)]);
+    const archive = craftZip([
+      entry('../../etc/cron.d/evil.csv', CSV),
+      entry('/etc/passwd.csv', CSV),
+      entry('C:/Windows/evil.csv', CSV),
+      entry('..\\evil.txt', CSV),
+      entry('ok.csv', CSV),
+    ]);
     const result = await readUpload({ fileName: 'logs.zip', content: archive }, rules);
     expect(result.files.map((f) => f.fileName)).toEqual(['ok.csv']);
     expect(result.errors).toEqual([
@@ -146,107 +176,172 @@ describe('readUpload: zip archives', () => {
   it('rejects a zip bomb by its declared sizes before inflating it', async () => {
     const bomb = zerosBomb(200);
     expect(bomb.data.length).toBeLessThan(1_000_000);
-    const archive = craftZip([{ name: 'zeros.csv', data: bomb.data, crc: bomb.crc, uncompressedSize: bomb.size }, entry('ok.csv', CSV)]);
+    const archive = craftZip([
+      { name: 'zeros.csv', data: bomb.data, crc: bomb.crc, uncompressedSize: bomb.size },
+      entry('ok.csv', CSV),
+    ]);
     const started = performance.now();
-    const result = await readUpload({ fileName: 'bomb.zip', content: archive }, { ...rules, maxEntryBytes: 500_000_000, maxTotalUncompressedBytes: 500_000_000 });
+    const result = await readUpload(
+      { fileName: 'bomb.zip', content: archive },
+      { ...rules, maxEntryBytes: 500_000_000, maxTotalUncompressedBytes: 500_000_000 },
+    );
     expect(performance.now() - started).toBeLessThan(500); // nothing of the 200 MB was inflated
     expect(result.files.map((f) => f.fileName)).toEqual(['ok.csv']);
     expect(result.errors).toHaveLength(1);
-    expect(result.errors[0]).toMatch(/^zeros\.csv: it is compressed [\d,]+:1, more than the 100:1 accepted; it looks like a zip bomb\.$/);
+    expect(result.errors[0]).toMatch(
+      /^zeros\.csv: it is compressed [\d,]+:1, more than the 100:1 accepted; it looks like a zip bomb\.$/,
+    );
 
-    const tooBig = await readUpload({ fileName: 'bomb.zip', content: archive }, { ...rules, maxCompressionRatio: 10_000 });
+    const tooBig = await readUpload(
+      { fileName: 'bomb.zip', content: archive },
+      { ...rules, maxCompressionRatio: 10_000 },
+    );
     expect(tooBig.errors).toEqual(['zeros.csv: it unpacks to 210 MB; a file may have at most 5.0 MB.']);
   });
 
   it('stops inflating an entry whose headers lie about its size', async () => {
     const bomb = zerosBomb(200);
     // Declared: 1 kB unpacked from ~200 kB packed, a harmless looking ratio. Actual: 200 MB.
-    const archive = craftZip([{ name: 'liar.csv', data: bomb.data, crc: bomb.crc, uncompressedSize: 1000 }, entry('ok.csv', CSV)]);
+    const archive = craftZip([
+      { name: 'liar.csv', data: bomb.data, crc: bomb.crc, uncompressedSize: 1000 },
+      entry('ok.csv', CSV),
+    ]);
     const before = process.memoryUsage().arrayBuffers;
     const result = await readUpload({ fileName: 'liar.zip', content: archive }, rules);
     expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(50_000_000);
     expect(result.files.map((f) => f.fileName)).toEqual(['ok.csv']);
-    expect(result.errors).toEqual(['liar.csv: its content does not match the size recorded in the archive; it looks damaged or crafted.']);
+    expect(result.errors).toEqual([
+      'liar.csv: its content does not match the size recorded in the archive; it looks damaged or crafted.',
+    ]);
   });
 
   it('rejects an archive that declares more unpacked data in total than allowed, before inflating', async () => {
     const text = 'x'.repeat(4_000_000);
     const archive = craftZip([entry('a.csv', text), entry('b.csv', text), entry('c.csv', text)]);
-    const result = await readUpload({ fileName: 'many.zip', content: archive }, { ...rules, maxCompressionRatio: 100_000 });
-    expect(result).toEqual({ files: [], errors: ['The archive many.zip unpacks to more than 10 MB, the most accepted at once; split it into smaller archives.'] });
+    const result = await readUpload(
+      { fileName: 'many.zip', content: archive },
+      { ...rules, maxCompressionRatio: 100_000 },
+    );
+    expect(result).toEqual({
+      files: [],
+      errors: [
+        'The archive many.zip unpacks to more than 10 MB, the most accepted at once; split it into smaller archives.',
+      ],
+    });
   });
 
   it('rejects an archive with more entries than allowed', async () => {
     const archive = zip(Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`f${i}.csv`, CSV])));
-    expect(await readUpload({ fileName: 'many.zip', content: archive }, rules)).toEqual({ files: [], errors: ['The archive many.zip holds 21 entries; at most 20 are accepted.'] });
+    expect(await readUpload({ fileName: 'many.zip', content: archive }, rules)).toEqual({
+      files: [],
+      errors: ['The archive many.zip holds 21 entries; at most 20 are accepted.'],
+    });
   });
 
   it('rejects encrypted entries', async () => {
     const archive = craftZip([entry('secret.csv', CSV, { flags: 0x1 }), entry('open.csv', CSV)]);
     const result = await readUpload({ fileName: 'logs.zip', content: archive }, rules);
     expect(result.files.map((f) => f.fileName)).toEqual(['open.csv']);
-    expect(result.errors).toEqual(['secret.csv: the file is encrypted (password protected), which is not accepted.']);
+    expect(result.errors).toEqual([
+      'secret.csv: the file is encrypted (password protected), which is not accepted.',
+    ]);
   });
 
   it('rejects a zip inside the zip', async () => {
     const inner = zip({ 'a.csv': CSV });
-    const result = await readUpload({ fileName: 'outer.zip', content: zip({ 'inner.zip': inner, 'b.csv': CSV }) }, rules);
+    const result = await readUpload(
+      { fileName: 'outer.zip', content: zip({ 'inner.zip': inner, 'b.csv': CSV }) },
+      rules,
+    );
     expect(result.files.map((f) => f.fileName)).toEqual(['b.csv']);
-    expect(result.errors).toEqual(['inner.zip: zip inside zip is not accepted; put all files into one .zip.']);
+    expect(result.errors).toEqual([
+      'inner.zip: zip inside zip is not accepted; put all files into one .zip.',
+    ]);
   });
 
   it('rejects a truncated or corrupt archive as a whole, with one message and no files', async () => {
     const good = zip({ 'a.csv': CSV.repeat(50), 'b.csv': CSV });
-    const damaged = 'The archive logs.zip is damaged or incomplete and could not be read; no file was imported. Create the .zip again and upload it.';
-    expect(await readUpload({ fileName: 'logs.zip', content: good.subarray(0, good.length - 30) }, rules)).toEqual({ files: [], errors: [damaged] });
-    expect(await readUpload({ fileName: 'logs.zip', content: Buffer.from('not a zip at all') }, rules)).toEqual({ files: [], errors: [damaged] });
+    const damaged =
+      'The archive logs.zip is damaged or incomplete and could not be read; no file was imported. Create the .zip again and upload it.';
+    expect(
+      await readUpload({ fileName: 'logs.zip', content: good.subarray(0, good.length - 30) }, rules),
+    ).toEqual({ files: [], errors: [damaged] });
+    expect(
+      await readUpload({ fileName: 'logs.zip', content: Buffer.from('not a zip at all') }, rules),
+    ).toEqual({ files: [], errors: [damaged] });
 
-    const corrupt = craftZip([entry('b.csv', CSV), { ...entry('a.csv', CSV.repeat(50)), data: Buffer.from('this is not deflate data, really not') }]);
+    const corrupt = craftZip([
+      entry('b.csv', CSV),
+      { ...entry('a.csv', CSV.repeat(50)), data: Buffer.from('this is not deflate data, really not') },
+    ]);
     expect(await readUpload({ fileName: 'logs.zip', content: corrupt }, rules)).toEqual({
       files: [],
-      errors: ['The archive is damaged: a.csv could not be unpacked; no file was imported. Create the .zip again and upload it.'],
+      errors: [
+        'The archive is damaged: a.csv could not be unpacked; no file was imported. Create the .zip again and upload it.',
+      ],
     });
     const wrongCrc = craftZip([entry('a.csv', CSV, { crc: 12345 })]);
     expect((await readUpload({ fileName: 'logs.zip', content: wrongCrc }, rules)).files).toEqual([]);
   });
 
   it('says so when an archive holds no files', async () => {
-    expect(await readUpload({ fileName: 'empty.zip', content: zip({ 'folder/': new Uint8Array(0) }) }, rules)).toEqual({ files: [], errors: ['The archive empty.zip holds no files.'] });
+    expect(
+      await readUpload({ fileName: 'empty.zip', content: zip({ 'folder/': new Uint8Array(0) }) }, rules),
+    ).toEqual({ files: [], errors: ['The archive empty.zip holds no files.'] });
   });
 });
 
 describe('eachUploadedFile: one file in memory at a time', () => {
   it('hands the files of a streamed zip on one by one, the next only after the previous is done', async () => {
-    const archive = zip({ 'a.csv': CSV, 'b.csv': CSV.repeat(2), 'c.txt': CSV.repeat(3), 'notes.pdf': '%PDF' });
+    const archive = zip({
+      'a.csv': CSV,
+      'b.csv': CSV.repeat(2),
+      'c.txt': CSV.repeat(3),
+      'notes.pdf': '%PDF',
+    });
     const seen: string[] = [];
     let busy = 0;
     let mostBusy = 0;
-    const result = await eachUploadedFile({ fileName: 'logs.zip', stream: Readable.from([archive]) }, rules, async (file: UploadedFile) => {
-      busy++;
-      mostBusy = Math.max(mostBusy, busy);
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      seen.push(`${file.fileName} ${file.content.length}`);
-      busy--;
-    });
+    const result = await eachUploadedFile(
+      { fileName: 'logs.zip', stream: Readable.from([archive]) },
+      rules,
+      async (file: UploadedFile) => {
+        busy++;
+        mostBusy = Math.max(mostBusy, busy);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        seen.push(`${file.fileName} ${file.content.length}`);
+        busy--;
+      },
+    );
     expect(mostBusy).toBe(1);
     expect(seen).toEqual([`a.csv ${CSV.length}`, `b.csv ${CSV.length * 2}`, `c.txt ${CSV.length * 3}`]);
     expect(result.errors).toEqual(['notes.pdf: the data source accepts .csv, .txt.']);
   });
 
   it('hands on nothing from an archive that turns out damaged after its first files', async () => {
-    const corrupt = craftZip([entry('a.csv', CSV), entry('b.csv', CSV), { ...entry('c.csv', CSV.repeat(50)), data: Buffer.from('this is not deflate data, really not') }]);
+    const corrupt = craftZip([
+      entry('a.csv', CSV),
+      entry('b.csv', CSV),
+      { ...entry('c.csv', CSV.repeat(50)), data: Buffer.from('this is not deflate data, really not') },
+    ]);
     const handed: string[] = [];
     const result = await eachUploadedFile({ fileName: 'logs.zip', content: corrupt }, rules, async (file) => {
       handed.push(file.fileName);
     });
     expect(handed).toEqual([]);
-    expect(result.errors).toEqual(['The archive is damaged: c.csv could not be unpacked; no file was imported. Create the .zip again and upload it.']);
+    expect(result.errors).toEqual([
+      'The archive is damaged: c.csv could not be unpacked; no file was imported. Create the .zip again and upload it.',
+    ]);
   });
 
   it("passes the handler's own failure to the caller", async () => {
-    const failing = eachUploadedFile({ fileName: 'logs.zip', content: zip({ 'a.csv': CSV }) }, rules, async () => {
-      throw new Error('database is gone');
-    });
+    const failing = eachUploadedFile(
+      { fileName: 'logs.zip', content: zip({ 'a.csv': CSV }) },
+      rules,
+      async () => {
+        throw new Error('database is gone');
+      },
+    );
     await expect(failing).rejects.toThrow('database is gone');
   });
 });

@@ -57,7 +57,8 @@ export function formatBytes(n: number): string {
 }
 
 const listExtensions = (extensions: string[]) => extensions.join(', ');
-const listWithOr = (items: string[]) => (items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`);
+const listWithOr = (items: string[]) =>
+  items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
 
 /** Receives the accepted files of an upload one at a time; the next is unpacked only after the promise settles. */
 export type UploadedFileHandler = (file: UploadedFile) => Promise<void>;
@@ -84,13 +85,20 @@ export async function readUpload(input: UploadInput, rules: UploadRules): Promis
  * whole archive is sound are the entries inflated again, one at a time, for `onFile`. So a damaged archive still
  * imports nothing, and `errors` (returned at the end) are known before the first file is handed on.
  */
-export async function eachUploadedFile(input: UploadInput, rules: UploadRules, onFile: UploadedFileHandler): Promise<{ errors: string[] }> {
+export async function eachUploadedFile(
+  input: UploadInput,
+  rules: UploadRules,
+  onFile: UploadedFileHandler,
+): Promise<{ errors: string[] }> {
   const accepted = rules.acceptedExtensions.map((e) => (e.startsWith('.') ? e : `.${e}`).toLowerCase());
   const extension = extensionOf(input.fileName);
   try {
     if (extension !== '.zip' && !accepted.includes(extension)) {
       if ('stream' in input) input.stream.resume(); // let the request finish
-      const shown = extension === '' ? `The file '${path.basename(input.fileName)}' has no file type` : `The file type ${extension} is not accepted`;
+      const shown =
+        extension === ''
+          ? `The file '${path.basename(input.fileName)}' has no file type`
+          : `The file type ${extension} is not accepted`;
       return { errors: [`${shown}; upload ${listWithOr([...accepted, 'a .zip of them'])}.`] };
     }
     if (extension !== '.zip') {
@@ -101,15 +109,31 @@ export async function eachUploadedFile(input: UploadInput, rules: UploadRules, o
     }
     if ('content' in input) {
       checkUploadSize(input.content.length, rules.maxUploadBytes);
-      return await readZip(await openZip(() => yauzl.fromBufferPromise(input.content, zipOptions), input.fileName), input.fileName, accepted, rules, onFile);
+      return await readZip(
+        await openZip(() => yauzl.fromBufferPromise(input.content, zipOptions), input.fileName),
+        input.fileName,
+        accepted,
+        rules,
+        onFile,
+      );
     }
     // A streamed archive goes to a temporary file first: a zip's directory is at its end, and the entries are
     // then read from the file one by one instead of holding the whole archive in memory.
     const dir = await mkdtemp(path.join(os.tmpdir(), 'upload-'));
     try {
       const file = path.join(dir, 'upload.zip');
-      await pipeline(input.stream, byteLimit(rules.maxUploadBytes, () => tooLarge(rules.maxUploadBytes)), createWriteStream(file));
-      return await readZip(await openZip(() => yauzl.openPromise(file, zipOptions), input.fileName), input.fileName, accepted, rules, onFile);
+      await pipeline(
+        input.stream,
+        byteLimit(rules.maxUploadBytes, () => tooLarge(rules.maxUploadBytes)),
+        createWriteStream(file),
+      );
+      return await readZip(
+        await openZip(() => yauzl.openPromise(file, zipOptions), input.fileName),
+        input.fileName,
+        accepted,
+        rules,
+        onFile,
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -121,20 +145,31 @@ export async function eachUploadedFile(input: UploadInput, rules: UploadRules, o
 }
 
 // Names are decoded and checked by us (not by yauzl) so that one bad name rejects that entry, not the upload.
-const zipOptions = { lazyEntries: true, decodeStrings: false, validateEntrySizes: true, autoClose: false, strictFileNames: false };
+const zipOptions = {
+  lazyEntries: true,
+  decodeStrings: false,
+  validateEntrySizes: true,
+  autoClose: false,
+  strictFileNames: false,
+};
 
-const tooLarge = (max: number) => new UploadRejected(`The upload is larger than ${formatBytes(max)}, the most accepted at once.`);
+const tooLarge = (max: number) =>
+  new UploadRejected(`The upload is larger than ${formatBytes(max)}, the most accepted at once.`);
 
 function checkUploadSize(size: number, max: number): void {
   if (size > max) throw tooLarge(max);
 }
 
 function damaged(fileName: string): UploadRejected {
-  return new UploadRejected(`The archive ${path.basename(fileName)} is damaged or incomplete and could not be read; no file was imported. Create the .zip again and upload it.`);
+  return new UploadRejected(
+    `The archive ${path.basename(fileName)} is damaged or incomplete and could not be read; no file was imported. Create the .zip again and upload it.`,
+  );
 }
 
 const unreadableEntry = (name: string) =>
-  new UploadRejected(`The archive is damaged: ${name} could not be unpacked; no file was imported. Create the .zip again and upload it.`);
+  new UploadRejected(
+    `The archive is damaged: ${name} could not be unpacked; no file was imported. Create the .zip again and upload it.`,
+  );
 
 async function openZip(open: () => Promise<yauzl.ZipFile>, fileName: string): Promise<yauzl.ZipFile> {
   try {
@@ -174,20 +209,31 @@ function entryName(entry: yauzl.Entry): string {
 }
 
 /** Why an entry is not taken, or null. Checked from the central directory, before anything is inflated. */
-function entryProblem(entry: yauzl.Entry, name: string, accepted: string[], rules: UploadRules): string | null {
+function entryProblem(
+  entry: yauzl.Entry,
+  name: string,
+  accepted: string[],
+  rules: UploadRules,
+): string | null {
   const invalid = yauzl.validateFileName(name);
   if (invalid?.startsWith('absolute path')) return `${name}: absolute paths are not accepted in an archive.`;
   if (invalid) return `${name}: the path leads outside the archive (../), which is not accepted.`;
-  if (entry.isEncrypted()) return `${name}: the file is encrypted (password protected), which is not accepted.`;
+  if (entry.isEncrypted())
+    return `${name}: the file is encrypted (password protected), which is not accepted.`;
   const extension = extensionOf(name);
   if (extension === '.zip') return `${name}: zip inside zip is not accepted; put all files into one .zip.`;
   if (!accepted.includes(extension)) return `${name}: the data source accepts ${listExtensions(accepted)}.`;
-  if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8) return `${name}: it is compressed with a method that is not supported; use ordinary zip compression.`;
+  if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8)
+    return `${name}: it is compressed with a method that is not supported; use ordinary zip compression.`;
   if (entry.uncompressedSize > rules.maxEntryBytes) {
     return `${name}: it unpacks to ${formatBytes(entry.uncompressedSize)}; a file may have at most ${formatBytes(rules.maxEntryBytes)}.`;
   }
-  if (entry.uncompressedSize > 0 && entry.uncompressedSize > Math.max(entry.compressedSize, 1) * rules.maxCompressionRatio) {
-    const ratio = entry.compressedSize > 0 ? Math.round(entry.uncompressedSize / entry.compressedSize) : Infinity;
+  if (
+    entry.uncompressedSize > 0 &&
+    entry.uncompressedSize > Math.max(entry.compressedSize, 1) * rules.maxCompressionRatio
+  ) {
+    const ratio =
+      entry.compressedSize > 0 ? Math.round(entry.uncompressedSize / entry.compressedSize) : Infinity;
     return `${name}: it is compressed ${Number.isFinite(ratio) ? ratio.toLocaleString('en-US') : 'infinitely'}:1, more than the ${rules.maxCompressionRatio}:1 accepted; it looks like a zip bomb.`;
   }
   return null;
@@ -198,10 +244,18 @@ function isSkipped(name: string): boolean {
   return name.endsWith('/') || name.startsWith('__MACOSX/') || path.posix.basename(name).startsWith('._');
 }
 
-async function readZip(zip: yauzl.ZipFile, fileName: string, accepted: string[], rules: UploadRules, onFile: UploadedFileHandler): Promise<{ errors: string[] }> {
+async function readZip(
+  zip: yauzl.ZipFile,
+  fileName: string,
+  accepted: string[],
+  rules: UploadRules,
+  onFile: UploadedFileHandler,
+): Promise<{ errors: string[] }> {
   try {
     if (zip.entryCount > rules.maxEntries) {
-      throw new UploadRejected(`The archive ${path.basename(fileName)} holds ${zip.entryCount.toLocaleString('en-US')} entries; at most ${rules.maxEntries.toLocaleString('en-US')} are accepted.`);
+      throw new UploadRejected(
+        `The archive ${path.basename(fileName)} holds ${zip.entryCount.toLocaleString('en-US')} entries; at most ${rules.maxEntries.toLocaleString('en-US')} are accepted.`,
+      );
     }
     const errors: string[] = [];
     const wanted: { entry: yauzl.Entry; name: string }[] = [];
@@ -218,7 +272,9 @@ async function readZip(zip: yauzl.ZipFile, fileName: string, accepted: string[],
     }
     const declared = wanted.reduce((n, w) => n + w.entry.uncompressedSize, 0);
     const totalTooLarge = () =>
-      new UploadRejected(`The archive ${path.basename(fileName)} unpacks to more than ${formatBytes(rules.maxTotalUncompressedBytes)}, the most accepted at once; split it into smaller archives.`);
+      new UploadRejected(
+        `The archive ${path.basename(fileName)} unpacks to more than ${formatBytes(rules.maxTotalUncompressedBytes)}, the most accepted at once; split it into smaller archives.`,
+      );
     if (declared > rules.maxTotalUncompressedBytes) throw totalTooLarge();
 
     // First pass: inflate and check every entry, keeping no bytes.
@@ -239,7 +295,8 @@ async function readZip(zip: yauzl.ZipFile, fileName: string, accepted: string[],
         else throw err;
       }
     }
-    if (sound.length === 0 && errors.length === 0) errors.push(`The archive ${path.basename(fileName)} holds no files.`);
+    if (sound.length === 0 && errors.length === 0)
+      errors.push(`The archive ${path.basename(fileName)} holds no files.`);
 
     // Second pass: one file in memory at a time.
     for (const { entry, name } of sound) {
@@ -262,7 +319,13 @@ async function readZip(zip: yauzl.ZipFile, fileName: string, accepted: string[],
 }
 
 /** Inflates one entry, counting bytes as they come: declared sizes can lie, so every limit is also enforced here. */
-async function inflateEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, name: string, rules: UploadRules, onChunk: (chunk: Buffer) => void): Promise<void> {
+async function inflateEntry(
+  zip: yauzl.ZipFile,
+  entry: yauzl.Entry,
+  name: string,
+  rules: UploadRules,
+  onChunk: (chunk: Buffer) => void,
+): Promise<void> {
   let stream: Readable;
   try {
     stream = await zip.openReadStreamPromise(entry);
@@ -274,7 +337,10 @@ async function inflateEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, name: string
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       size += chunk.length;
-      if (size > limit) throw new EntryRejected(`${name}: it unpacks to more than its limit (${formatBytes(limit)}); it looks like a zip bomb.`);
+      if (size > limit)
+        throw new EntryRejected(
+          `${name}: it unpacks to more than its limit (${formatBytes(limit)}); it looks like a zip bomb.`,
+        );
       onChunk(chunk);
     }
   } catch (err) {
@@ -283,7 +349,9 @@ async function inflateEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, name: string
     const message = err instanceof Error ? err.message : '';
     // yauzl compares the inflated bytes with the declared size.
     if (/too many bytes|not enough bytes/.test(message)) {
-      throw new EntryRejected(`${name}: its content does not match the size recorded in the archive; it looks damaged or crafted.`);
+      throw new EntryRejected(
+        `${name}: its content does not match the size recorded in the archive; it looks damaged or crafted.`,
+      );
     }
     throw unreadableEntry(name);
   }

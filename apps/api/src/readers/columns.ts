@@ -268,7 +268,8 @@ export class ColumnSet {
     if (others === 0) {
       if (numbers === 0 || this.maxDecimals[col] > 0) return 'Double';
       if (this.slowNumbers[col]) {
-        for (let i = 0; i < rowCount; i++) if (!Number.isNaN(values[i]) && !Number.isInteger(values[i])) return 'Double';
+        for (let i = 0; i < rowCount; i++)
+          if (!Number.isNaN(values[i]) && !Number.isInteger(values[i])) return 'Double';
       }
       return 'Integer';
     }

@@ -48,7 +48,9 @@ export interface DelimitedRows {
 /** The file as UTF-8 bytes without a byte order mark. */
 function toUtf8(content: Buffer, encoding: DelimitedReaderConfiguration['encoding']): Buffer {
   if (encoding === 'utf-8') {
-    return content.length >= 3 && content[0] === 0xef && content[1] === 0xbb && content[2] === 0xbf ? content.subarray(3) : content;
+    return content.length >= 3 && content[0] === 0xef && content[1] === 0xbb && content[2] === 0xbf
+      ? content.subarray(3)
+      : content;
   }
   // The WHATWG 'latin1' label is windows-1252, a superset that loggers on Windows actually write.
   const text = new TextDecoder(encoding === 'latin1' ? 'latin1' : 'utf-16le').decode(content);
@@ -79,13 +81,19 @@ function checkLines(buf: Buffer, maxLineBytes: number): number {
 }
 
 /** Reads a quoted cell (RFC 4180: "" is a quote; delimiters and line breaks inside are text) starting at the opening quote. */
-function readQuoted(buf: Buffer, start: number, delimiter: number, fileRow: number): { text: string; next: number } {
+function readQuoted(
+  buf: Buffer,
+  start: number,
+  delimiter: number,
+  fileRow: number,
+): { text: string; next: number } {
   let p = start + 1;
   let segment = p;
   let text = '';
   for (;;) {
     const q = buf.indexOf(QUOTE, p);
-    if (q < 0) throw new ReaderError('UNCLOSED_QUOTE', `Row ${fileRow}: a quoted value is opened but never closed.`);
+    if (q < 0)
+      throw new ReaderError('UNCLOSED_QUOTE', `Row ${fileRow}: a quoted value is opened but never closed.`);
     if (buf[q + 1] === QUOTE) {
       text += buf.toString('utf8', segment, q + 1);
       p = q + 2;
@@ -118,7 +126,13 @@ function cellEnd(buf: Buffer, pos: number, delimiter: number): number {
 }
 
 /** One record as texts (the general path: header, unit and description rows, and text columns). */
-function readRecord(buf: Buffer, pos: number, delimiter: number, fileRow: number, maxCells: number): { cells: string[]; next: number } {
+function readRecord(
+  buf: Buffer,
+  pos: number,
+  delimiter: number,
+  fileRow: number,
+  maxCells: number,
+): { cells: string[]; next: number } {
   const cells: string[] = [];
   for (;;) {
     let q0 = pos;
@@ -160,13 +174,22 @@ function onlyBlankFrom(buf: Buffer, pos: number): boolean {
  * Reads a delimited text file. Numbers are parsed straight from the bytes in one pass; quoted cells,
  * timestamps and anything that is not a plain number take the general (string) path.
  */
-export function readDelimited(content: Buffer, config: DelimitedReaderConfiguration, limits: DelimitedLimits): ReadTable {
+export function readDelimited(
+  content: Buffer,
+  config: DelimitedReaderConfiguration,
+  limits: DelimitedLimits,
+): ReadTable {
   const rows = readDelimitedRows(content, config, limits);
   return finishDelimited(rows, config, rows.rowCount);
 }
 
 /** Reads the rows of a delimited file, or of one part of it (`part`), leaving the data types to finishDelimited. */
-export function readDelimitedRows(content: Buffer, config: DelimitedReaderConfiguration, limits: DelimitedLimits, part?: DelimitedPart): DelimitedRows {
+export function readDelimitedRows(
+  content: Buffer,
+  config: DelimitedReaderConfiguration,
+  limits: DelimitedLimits,
+  part?: DelimitedPart,
+): DelimitedRows {
   const buf = toUtf8(content, config.encoding);
   if (onlyBlankFrom(buf, 0)) throw new ReaderError('EMPTY_FILE', 'The file is empty.');
   // Every line is checked before anything is read, by the whole read or the first part (so a line too long anywhere
@@ -183,7 +206,8 @@ export function readDelimitedRows(content: Buffer, config: DelimitedReaderConfig
   let descriptions: string[] | null = null;
   for (let fileRow = 1; fileRow < config.firstDataRow; fileRow++) {
     if (pos >= len) break;
-    const wanted = fileRow === config.headerRow || fileRow === config.unitRow || fileRow === config.descriptionRow;
+    const wanted =
+      fileRow === config.headerRow || fileRow === config.unitRow || fileRow === config.descriptionRow;
     if (!wanted) {
       pos = readRecord(buf, pos, delimiter, fileRow, Number.MAX_SAFE_INTEGER).next;
       continue;
@@ -197,21 +221,41 @@ export function readDelimitedRows(content: Buffer, config: DelimitedReaderConfig
     if (fileRow === config.unitRow) units = cells;
     if (fileRow === config.descriptionRow) descriptions = cells;
   }
-  if (!header) throw new ReaderError('MISSING_HEADER', `The file ends before the header row (row ${config.headerRow}).`);
+  if (!header)
+    throw new ReaderError('MISSING_HEADER', `The file ends before the header row (row ${config.headerRow}).`);
   if (pos >= len || onlyBlankFrom(buf, pos)) {
-    throw new ReaderError('HEADER_ONLY', `The file has a header but no data rows (data is expected from row ${config.firstDataRow}).`);
+    throw new ReaderError(
+      'HEADER_ONLY',
+      `The file has a header but no data rows (data is expected from row ${config.firstDataRow}).`,
+    );
   }
 
   const layout = resolveColumns(header, units, descriptions, config.timestampColumns, config.headerRow);
   const columnCount = header.length;
   const capacity = Math.max(1, lineCount - (config.firstDataRow - 1));
   const offsetMs = limits.offsetMinutes * 60_000;
-  const naiveFormat = config.timestampFormat === 'ISO' || config.timestampFormat === 'EXCEL' ? () => NaN : compileTimestampFormat(config.timestampFormat);
-  if (part && ((part.rowsBefore > 0 && part.start < pos) || part.memory.length !== columnCount + 1)) throw new Error('The parts of the file were planned wrongly');
+  const naiveFormat =
+    config.timestampFormat === 'ISO' || config.timestampFormat === 'EXCEL'
+      ? () => NaN
+      : compileTimestampFormat(config.timestampFormat);
+  if (part && ((part.rowsBefore > 0 && part.start < pos) || part.memory.length !== columnCount + 1))
+    throw new Error('The parts of the file were planned wrongly');
   const memory = part?.memory ?? limits.arena?.columns(columnCount + 1, capacity);
   const firstRow = part?.rowsBefore ?? 0;
-  const columns = new ColumnSet(columnCount, capacity, config.decimalSeparator, naiveFormat, offsetMs, memory?.slice(0, columnCount), firstRow);
-  const parseTimestamp = timestampTextParser(config.timestampFormat, config.decimalSeparator, limits.offsetMinutes);
+  const columns = new ColumnSet(
+    columnCount,
+    capacity,
+    config.decimalSeparator,
+    naiveFormat,
+    offsetMs,
+    memory?.slice(0, columnCount),
+    firstRow,
+  );
+  const parseTimestamp = timestampTextParser(
+    config.timestampFormat,
+    config.decimalSeparator,
+    limits.offsetMinutes,
+  );
 
   // For each column: -1 for a channel, else its place among the timestamp columns.
   const timestampSlot = new Int8Array(columnCount).fill(-1);
@@ -234,12 +278,19 @@ export function readDelimitedRows(content: Buffer, config: DelimitedReaderConfig
     let c = buf[pos];
     if (c === LF || c === CR) {
       if (onlyBlankFrom(buf, pos)) break;
-      if (columnCount > 1) throw new ReaderError('ROW_LENGTH', `Row ${fileRow} is empty; every data row needs ${columnCount} values as in the header.`);
+      if (columnCount > 1)
+        throw new ReaderError(
+          'ROW_LENGTH',
+          `Row ${fileRow} is empty; every data row needs ${columnCount} values as in the header.`,
+        );
     }
     let col = 0;
     for (;;) {
       if (col >= columnCount) {
-        throw new ReaderError('ROW_LENGTH', `Row ${fileRow} has more values than the ${columnCount} columns of the header (row ${config.headerRow}).`);
+        throw new ReaderError(
+          'ROW_LENGTH',
+          `Row ${fileRow} has more values than the ${columnCount} columns of the header (row ${config.headerRow}).`,
+        );
       }
       c = pos < len ? buf[pos] : LF;
       if (c === 32 && delimiter !== 32) {
@@ -324,25 +375,35 @@ export function readDelimitedRows(content: Buffer, config: DelimitedReaderConfig
       );
     }
     pos = skipLineBreak(buf, pos);
-    const stampText = timestampParts.length === 1 ? timestampParts[0] : `${timestampParts[0]} ${timestampParts[1]}`;
+    const stampText =
+      timestampParts.length === 1 ? timestampParts[0] : `${timestampParts[0]} ${timestampParts[1]}`;
     const t = parseTimestamp(stampText);
     if (Number.isNaN(t)) throw badTimestamp(fileRow, stampText, config.timestampFormat);
     timestamps[row] = t;
     row++;
   }
   if (row === 0) {
-    throw new ReaderError('HEADER_ONLY', `The file has a header but no data rows (data is expected from row ${config.firstDataRow}).`);
+    throw new ReaderError(
+      'HEADER_ONLY',
+      `The file has a header but no data rows (data is expected from row ${config.firstDataRow}).`,
+    );
   }
   return { buf, layout, columns, timestamps, rowCount: row - firstRow, dataStart };
 }
 
 /** Settles the data types of the rows read (`rowCount` of them, every part's) and reads the text columns. */
-export function finishDelimited(rows: DelimitedRows, config: DelimitedReaderConfiguration, rowCount: number): ReadTable {
+export function finishDelimited(
+  rows: DelimitedRows,
+  config: DelimitedReaderConfiguration,
+  rowCount: number,
+): ReadTable {
   const { buf, layout, columns, timestamps, dataStart } = rows;
   const delimiter = config.delimiter.charCodeAt(0);
   const dataTypes = layout.channels.map((ch) => columns.dataType(ch.column, rowCount, ch.channel));
   const textColumns = layout.channels.filter((_, i) => dataTypes[i] === 'String').map((ch) => ch.column);
-  const texts = textColumns.length ? readTexts(buf, dataStart, delimiter, config.firstDataRow, rowCount, textColumns) : new Map<number, (string | null)[]>();
+  const texts = textColumns.length
+    ? readTexts(buf, dataStart, delimiter, config.firstDataRow, rowCount, textColumns)
+    : new Map<number, (string | null)[]>();
 
   return {
     rowCount,
@@ -361,7 +422,14 @@ export function finishDelimited(rows: DelimitedRows, config: DelimitedReaderConf
 }
 
 /** Second pass over the data rows for the text columns only (rare: loggers write numbers). */
-function readTexts(buf: Buffer, start: number, delimiter: number, firstDataRow: number, rowCount: number, columns: number[]): Map<number, (string | null)[]> {
+function readTexts(
+  buf: Buffer,
+  start: number,
+  delimiter: number,
+  firstDataRow: number,
+  rowCount: number,
+  columns: number[],
+): Map<number, (string | null)[]> {
   const out = new Map<number, (string | null)[]>(columns.map((c) => [c, new Array<string | null>(rowCount)]));
   let pos = start;
   for (let row = 0; row < rowCount; row++) {
@@ -376,7 +444,15 @@ function readTexts(buf: Buffer, start: number, delimiter: number, firstDataRow: 
 }
 
 export function badTimestamp(fileRow: number, text: string, format: string): ReaderError {
-  const shown = format === 'ISO' ? 'ISO 8601 (e.g. 2026-01-31T13:45:00)' : format === 'EXCEL' ? 'an Excel date number' : format;
+  const shown =
+    format === 'ISO'
+      ? 'ISO 8601 (e.g. 2026-01-31T13:45:00)'
+      : format === 'EXCEL'
+        ? 'an Excel date number'
+        : format;
   if (text.trim() === '') return new ReaderError('BAD_TIMESTAMP', `Row ${fileRow}: the timestamp is empty.`);
-  return new ReaderError('BAD_TIMESTAMP', `Row ${fileRow}: timestamp ${quoteCell(text)} does not match the format ${shown}.`);
+  return new ReaderError(
+    'BAD_TIMESTAMP',
+    `Row ${fileRow}: timestamp ${quoteCell(text)} does not match the format ${shown}.`,
+  );
 }

@@ -5,8 +5,18 @@ import { READER_DEFINITIONS, acceptedExtensionsByComma } from './index';
 describe('reader definitions', () => {
   it('offers the delimited text and the workbook reader with their defaults', () => {
     expect(READER_DEFINITIONS).toEqual([
-      { id: 'delimited-text', name: 'Delimited text (CSV)', acceptedFileExtensions: ['.csv', '.txt'], defaultConfiguration: DEFAULT_DELIMITED_CONFIGURATION },
-      { id: 'excel-workbook', name: 'Excel workbook (XLSX)', acceptedFileExtensions: ['.xlsx'], defaultConfiguration: DEFAULT_XLSX_CONFIGURATION },
+      {
+        id: 'delimited-text',
+        name: 'Delimited text (CSV)',
+        acceptedFileExtensions: ['.csv', '.txt'],
+        defaultConfiguration: DEFAULT_DELIMITED_CONFIGURATION,
+      },
+      {
+        id: 'excel-workbook',
+        name: 'Excel workbook (XLSX)',
+        acceptedFileExtensions: ['.xlsx'],
+        defaultConfiguration: DEFAULT_XLSX_CONFIGURATION,
+      },
     ]);
   });
 

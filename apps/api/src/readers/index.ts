@@ -1,10 +1,28 @@
 import { READERS } from '@portal/contracts/readers';
 
-export { parseDataFile, readDelimitedPart, joinDelimitedParts, DEFAULT_MAX_COLUMNS, DEFAULT_MAX_LINE_BYTES, type ParsedChannel, type ParsedDataFile, type ParseOptions, type RestOfFile } from './parse';
+export {
+  parseDataFile,
+  readDelimitedPart,
+  joinDelimitedParts,
+  DEFAULT_MAX_COLUMNS,
+  DEFAULT_MAX_LINE_BYTES,
+  type ParsedChannel,
+  type ParsedDataFile,
+  type ParseOptions,
+  type RestOfFile,
+} from './parse';
 export { ReaderError, type ReaderErrorCode } from './errors';
 export type { ChannelDataType } from './columns';
 export { sampleChannels, niceScale, type RawChannel } from './sample';
-export { readUpload, extensionOf, formatBytes, type UploadInput, type UploadResult, type UploadRules, type UploadedFile } from './archive';
+export {
+  readUpload,
+  extensionOf,
+  formatBytes,
+  type UploadInput,
+  type UploadResult,
+  type UploadRules,
+  type UploadedFile,
+} from './archive';
 
 export interface ReaderDefinition {
   id: string;

@@ -1,6 +1,11 @@
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_DELIMITED_CONFIGURATION, DEFAULT_XLSX_CONFIGURATION, type DelimitedReaderConfiguration, type XlsxReaderConfiguration } from '@portal/contracts/readers';
+import {
+  DEFAULT_DELIMITED_CONFIGURATION,
+  DEFAULT_XLSX_CONFIGURATION,
+  type DelimitedReaderConfiguration,
+  type XlsxReaderConfiguration,
+} from '@portal/contracts/readers';
 import { ReaderError, parseDataFile, type ParsedDataFile } from './index';
 
 const csv = (configuration: Partial<DelimitedReaderConfiguration> = {}) => ({
@@ -8,9 +13,17 @@ const csv = (configuration: Partial<DelimitedReaderConfiguration> = {}) => ({
   configuration: { ...DEFAULT_DELIMITED_CONFIGURATION, ...configuration },
 });
 
-async function parseCsv(text: string | Buffer, configuration: Partial<DelimitedReaderConfiguration> = {}, offset = 0, extra = {}): Promise<ParsedDataFile> {
+async function parseCsv(
+  text: string | Buffer,
+  configuration: Partial<DelimitedReaderConfiguration> = {},
+  offset = 0,
+  extra = {},
+): Promise<ParsedDataFile> {
   const content = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
-  return parseDataFile({ fileName: 'log.csv', content }, csv(configuration), { utcTimezoneOffsetInMinutes: offset, ...extra });
+  return parseDataFile({ fileName: 'log.csv', content }, csv(configuration), {
+    utcTimezoneOffsetInMinutes: offset,
+    ...extra,
+  });
 }
 
 async function readerError(promise: Promise<unknown>): Promise<ReaderError> {
@@ -33,7 +46,7 @@ const channel = (p: ParsedDataFile, name: string) => {
 describe('delimited text: files that are read', () => {
   it('reads every plain number as the double parseFloat gives, whatever its decimals, sign or size (the codes of readers/columns.ts)', async () => {
     let seed = 11;
-    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
     // Per column: decimals that vary from cell to cell and grow late in the file, negatives and -0, missing cells,
     // 15-digit mantissas (codes past 2^53 once scaled: the column turns to values), words and exponents.
     const makers: ((row: number) => string)[] = [
@@ -49,7 +62,12 @@ describe('delimited text: files that are read', () => {
     for (let row = 0; row < 1000; row++) {
       const rowCells = makers.map((make) => make(row));
       cells.push(rowCells);
-      lines.push([new Date(Date.UTC(2026, 2, 1) + row * 1000).toISOString().slice(0, 19).replace('T', ' '), ...rowCells].join(','));
+      lines.push(
+        [
+          new Date(Date.UTC(2026, 2, 1) + row * 1000).toISOString().slice(0, 19).replace('T', ' '),
+          ...rowCells,
+        ].join(','),
+      );
     }
     const p = await parseCsv(lines.join('\n'));
     makers.forEach((_, c) => {
@@ -57,7 +75,8 @@ describe('delimited text: files that are read', () => {
       for (let row = 0; row < 1000; row++) {
         const text = cells[row]![c]!;
         const expected = text === '' ? NaN : Number.parseFloat(text);
-        if (!Object.is(values[row], expected)) throw new Error(`column ${c}, row ${row}: ${text} read as ${values[row]}`);
+        if (!Object.is(values[row], expected))
+          throw new Error(`column ${c}, row ${row}: ${text} read as ${values[row]}`);
       }
     });
     // Columns of plain numbers keep their codes for the storage; the one with an exponent holds values.
@@ -66,9 +85,15 @@ describe('delimited text: files that are read', () => {
   });
 
   it('reads a comma separated file with a decimal point into UTC columns', async () => {
-    const p = await parseCsv('Timestamp,SO2,Pumps,Valve\n2026-03-01 10:00:00,12.5,3,on\n2026-03-01 10:00:10,-0.25,4,off\n2026-03-01 10:00:20,,5,true\n');
+    const p = await parseCsv(
+      'Timestamp,SO2,Pumps,Valve\n2026-03-01 10:00:00,12.5,3,on\n2026-03-01 10:00:10,-0.25,4,off\n2026-03-01 10:00:20,,5,true\n',
+    );
     expect(p.rowCount).toBe(3);
-    expect(Array.from(p.timestamps)).toEqual([utc('2026-03-01T10:00:00'), utc('2026-03-01T10:00:10'), utc('2026-03-01T10:00:20')]);
+    expect(Array.from(p.timestamps)).toEqual([
+      utc('2026-03-01T10:00:00'),
+      utc('2026-03-01T10:00:10'),
+      utc('2026-03-01T10:00:20'),
+    ]);
     expect(p.timeStampMin).toEqual(new Date(utc('2026-03-01T10:00:00')));
     expect(p.timeStampMax).toEqual(new Date(utc('2026-03-01T10:00:20')));
     expect(p.channels.map((c) => [c.channel, c.dataType])).toEqual([
@@ -109,7 +134,8 @@ describe('delimited text: files that are read', () => {
   });
 
   it('reads quoted fields with delimiters, quotes and line breaks inside (RFC 4180)', async () => {
-    const text = 'Timestamp,Note,Load\n"2026-03-01 10:00:00", "pump 1, ""main""",  "12.5"\n2026-03-01 10:01:00,"two\nlines",13\n';
+    const text =
+      'Timestamp,Note,Load\n"2026-03-01 10:00:00", "pump 1, ""main""",  "12.5"\n2026-03-01 10:01:00,"two\nlines",13\n';
     const p = await parseCsv(text);
     expect(channel(p, 'Note').dataType).toBe('String');
     expect(channel(p, 'Note').texts).toEqual(['pump 1, "main"', 'two\nlines']);
@@ -118,12 +144,20 @@ describe('delimited text: files that are read', () => {
 
   it('decodes latin1 and utf-16le files and strips a UTF-8 byte order mark', async () => {
     const text = 'Timestamp;Öltemperatur\n2026-03-01 10:00:00;55\n';
-    const latin1 = await parseCsv(Buffer.from(text.replace('Timestamp;Öl', 'Timestamp;Öl'), 'latin1'), { delimiter: ';', encoding: 'latin1' });
+    const latin1 = await parseCsv(Buffer.from(text.replace('Timestamp;Öl', 'Timestamp;Öl'), 'latin1'), {
+      delimiter: ';',
+      encoding: 'latin1',
+    });
     expect(latin1.channels[0].channel).toBe('Öltemperatur');
-    const utf16 = await parseCsv(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]), { delimiter: ';', encoding: 'utf-16le' });
+    const utf16 = await parseCsv(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]), {
+      delimiter: ';',
+      encoding: 'utf-16le',
+    });
     expect(utf16.channels[0].channel).toBe('Öltemperatur');
     expect(Array.from(utf16.channels[0].values)).toEqual([55]);
-    const bom = await parseCsv(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]), { delimiter: ';' });
+    const bom = await parseCsv(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]), {
+      delimiter: ';',
+    });
     expect(bom.timestamps[0]).toBe(utc('2026-03-01T10:00:00'));
   });
 
@@ -134,40 +168,73 @@ describe('delimited text: files that are read', () => {
   });
 
   it('lets a zone written in an ISO timestamp win over the offset, and reads Excel serial numbers', async () => {
-    const iso = await parseCsv('Timestamp,A\n2026-03-01T10:00:00+01:00,1\n2026-03-01T10:00:00.5,2\n', { timestampFormat: 'ISO' }, 60);
+    const iso = await parseCsv(
+      'Timestamp,A\n2026-03-01T10:00:00+01:00,1\n2026-03-01T10:00:00.5,2\n',
+      { timestampFormat: 'ISO' },
+      60,
+    );
     expect(Array.from(iso.timestamps)).toEqual([utc('2026-03-01T09:00:00'), utc('2026-03-01T09:00:00.500')]);
-    const excel = await parseCsv('Timestamp;A\n46082,5;1\n', { delimiter: ';', decimalSeparator: ',', timestampFormat: 'EXCEL' });
+    const excel = await parseCsv('Timestamp;A\n46082,5;1\n', {
+      delimiter: ';',
+      decimalSeparator: ',',
+      timestampFormat: 'EXCEL',
+    });
     expect(excel.timestamps[0]).toBe(utc('2026-03-01T12:00:00'));
   });
 
   it('sorts rows that are out of order, keeping each value with its timestamp', async () => {
-    const p = await parseCsv('Timestamp,A,Note\n2026-03-01 10:00:20,3,c\n2026-03-01 10:00:00,1,a\n2026-03-01 10:00:10,2,b\n');
-    expect(Array.from(p.timestamps)).toEqual([utc('2026-03-01T10:00:00'), utc('2026-03-01T10:00:10'), utc('2026-03-01T10:00:20')]);
+    const p = await parseCsv(
+      'Timestamp,A,Note\n2026-03-01 10:00:20,3,c\n2026-03-01 10:00:00,1,a\n2026-03-01 10:00:10,2,b\n',
+    );
+    expect(Array.from(p.timestamps)).toEqual([
+      utc('2026-03-01T10:00:00'),
+      utc('2026-03-01T10:00:10'),
+      utc('2026-03-01T10:00:20'),
+    ]);
     expect(Array.from(channel(p, 'A').values)).toEqual([1, 2, 3]);
     expect(channel(p, 'Note').texts).toEqual(['a', 'b', 'c']);
   });
 
   it('treats the usual missing-value tokens as missing and keeps numbers with exponents exact', async () => {
-    const p = await parseCsv('Timestamp,A\n2026-03-01 10:00:00,NaN\n2026-03-01 10:00:01,N/A\n2026-03-01 10:00:02,-\n2026-03-01 10:00:03,null\n2026-03-01 10:00:04,1.5e3\n2026-03-01 10:00:05,0.1\n');
+    const p = await parseCsv(
+      'Timestamp,A\n2026-03-01 10:00:00,NaN\n2026-03-01 10:00:01,N/A\n2026-03-01 10:00:02,-\n2026-03-01 10:00:03,null\n2026-03-01 10:00:04,1.5e3\n2026-03-01 10:00:05,0.1\n',
+    );
     expect(Array.from(p.channels[0].values)).toEqual([NaN, NaN, NaN, NaN, 1500, 0.1]);
     expect(p.channels[0].dataType).toBe('Double');
   });
 
   it('parses numbers from bytes exactly as JavaScript does', async () => {
-    const samples = ['0.1', '123456.789', '-98765.4321', '3.14159265358979', '1234567890123456789', '0.000001', '+7', '5.'];
-    const text = 'Timestamp,A\n' + samples.map((s, i) => `2026-03-01 10:00:${String(i).padStart(2, '0')},${s}\n`).join('');
+    const samples = [
+      '0.1',
+      '123456.789',
+      '-98765.4321',
+      '3.14159265358979',
+      '1234567890123456789',
+      '0.000001',
+      '+7',
+      '5.',
+    ];
+    const text =
+      'Timestamp,A\n' +
+      samples.map((s, i) => `2026-03-01 10:00:${String(i).padStart(2, '0')},${s}\n`).join('');
     const p = await parseCsv(text);
     expect(Array.from(p.channels[0].values)).toEqual(samples.map(Number));
   });
 
   it('ignores trailing empty lines and a delimiter at the end of every line', async () => {
-    const p = await parseCsv('Timestamp;A;\n2026-03-01 10:00:00;1;\n2026-03-01 10:00:01;2;\n\n\n', { delimiter: ';' });
+    const p = await parseCsv('Timestamp;A;\n2026-03-01 10:00:00;1;\n2026-03-01 10:00:01;2;\n\n\n', {
+      delimiter: ';',
+    });
     expect(p.rowCount).toBe(2);
     expect(p.channels.map((c) => c.channel)).toEqual(['A']);
   });
 
   it('reads a date column that is not the timestamp as UTCDateTime', async () => {
-    const p = await parseCsv('Timestamp,Last service\n2026-03-01 10:00:00,2026-02-01 08:00:00\n2026-03-01 10:00:01,\n', {}, 60);
+    const p = await parseCsv(
+      'Timestamp,Last service\n2026-03-01 10:00:00,2026-02-01 08:00:00\n2026-03-01 10:00:01,\n',
+      {},
+      60,
+    );
     expect(p.channels[0].dataType).toBe('UTCDateTime');
     expect(p.channels[0].values[0]).toBe(utc('2026-02-01T07:00:00'));
   });
@@ -193,7 +260,9 @@ describe('delimited text: files that are rejected, with a message naming the pla
   it('rejects a timestamp that does not match the format, naming the row', async () => {
     const err = await readerError(parseCsv('Timestamp,A\n2026-03-01 10:00:00,1\n2026-13-01 00:00,2\n'));
     expect(err.code).toBe('BAD_TIMESTAMP');
-    expect(err.message).toBe("Row 3: timestamp '2026-13-01 00:00' does not match the format YYYY-MM-DD HH:mm:ss.");
+    expect(err.message).toBe(
+      "Row 3: timestamp '2026-13-01 00:00' does not match the format YYYY-MM-DD HH:mm:ss.",
+    );
     const invalidDay = await readerError(parseCsv('Timestamp,A\n2026-02-30 10:00:00,1\n'));
     expect(invalidDay.message).toContain('Row 2');
     const empty = await readerError(parseCsv('Timestamp,A\n,1\n'));
@@ -201,44 +270,67 @@ describe('delimited text: files that are rejected, with a message naming the pla
   });
 
   it('rejects duplicate timestamps, naming both rows', async () => {
-    const err = await readerError(parseCsv('Timestamp,A\n2026-03-01 10:00:00,1\n2026-03-01 10:00:10,2\n2026-03-01 10:00:00,3\n'));
+    const err = await readerError(
+      parseCsv('Timestamp,A\n2026-03-01 10:00:00,1\n2026-03-01 10:00:10,2\n2026-03-01 10:00:00,3\n'),
+    );
     expect(err.code).toBe('DUPLICATE_TIMESTAMP');
-    expect(err.message).toBe('Rows 2 and 4 have the same timestamp (2026-03-01 10:00:00). Each row needs its own time.');
+    expect(err.message).toBe(
+      'Rows 2 and 4 have the same timestamp (2026-03-01 10:00:00). Each row needs its own time.',
+    );
   });
 
   it('rejects a non-numeric cell in a numeric channel, naming row, column and cell', async () => {
     const rows = Array.from({ length: 10 }, (_, i) => `2026-03-01 10:00:0${i},${i === 6 ? 'ERR' : i * 1.5}`);
     const err = await readerError(parseCsv(`Timestamp,SO2\n${rows.join('\n')}\n`));
     expect(err.code).toBe('NON_NUMERIC');
-    expect(err.message).toBe("Row 8, column 'SO2': 'ERR' is not a number, but the column holds numbers. Leave the cell empty (or write NaN) for a missing value.");
+    expect(err.message).toBe(
+      "Row 8, column 'SO2': 'ERR' is not a number, but the column holds numbers. Leave the cell empty (or write NaN) for a missing value.",
+    );
   });
 
   it('rejects a number written with the other decimal separator', async () => {
-    const err = await readerError(parseCsv('Timestamp;A\n2026-03-01 10:00:00;1,5\n2026-03-01 10:00:01;2.5\n', { delimiter: ';', decimalSeparator: ',' }));
+    const err = await readerError(
+      parseCsv('Timestamp;A\n2026-03-01 10:00:00;1,5\n2026-03-01 10:00:01;2.5\n', {
+        delimiter: ';',
+        decimalSeparator: ',',
+      }),
+    );
     expect(err.code).toBe('NON_NUMERIC');
     expect(err.message).toContain("Row 3, column 'A': '2.5'");
   });
 
   it('rejects rows with fewer or more values than the header', async () => {
-    const fewer = await readerError(parseCsv('Timestamp,A,B\n2026-03-01 10:00:00,1,2\n2026-03-01 10:00:01,1\n'));
+    const fewer = await readerError(
+      parseCsv('Timestamp,A,B\n2026-03-01 10:00:00,1,2\n2026-03-01 10:00:01,1\n'),
+    );
     expect(fewer.code).toBe('ROW_LENGTH');
     expect(fewer.message).toBe('Row 3 has 2 values, but the header (row 1) has 3 columns.');
     const more = await readerError(parseCsv('Timestamp,A\n2026-03-01 10:00:00,1,2\n'));
     expect(more.code).toBe('ROW_LENGTH');
     expect(more.message).toBe('Row 2 has more values than the 2 columns of the header (row 1).');
-    const blank = await readerError(parseCsv('Timestamp,A\n2026-03-01 10:00:00,1\n\n2026-03-01 10:00:01,1\n'));
+    const blank = await readerError(
+      parseCsv('Timestamp,A\n2026-03-01 10:00:00,1\n\n2026-03-01 10:00:01,1\n'),
+    );
     expect(blank.message).toBe('Row 3 is empty; every data row needs 2 values as in the header.');
   });
 
   it('rejects a 10 MB line without splitting it', async () => {
     const huge = Buffer.alloc(10 * 1024 * 1024, '1');
-    const content = Buffer.concat([Buffer.from('Timestamp,A\n2026-03-01 10:00:00,'), huge, Buffer.from('\n')]);
+    const content = Buffer.concat([
+      Buffer.from('Timestamp,A\n2026-03-01 10:00:00,'),
+      huge,
+      Buffer.from('\n'),
+    ]);
     const started = performance.now();
     const err = await readerError(parseCsv(content));
     expect(err.code).toBe('LINE_TOO_LONG');
-    expect(err.message).toBe('Row 2 is 10,485,780 bytes long; a row may hold at most 1,048,576 bytes. Check the delimiter and line breaks of the file.');
+    expect(err.message).toBe(
+      'Row 2 is 10,485,780 bytes long; a row may hold at most 1,048,576 bytes. Check the delimiter and line breaks of the file.',
+    );
     expect(performance.now() - started).toBeLessThan(2000);
-    const small = await readerError(parseCsv('Timestamp,A\n2026-03-01 10:00:00,12345\n', {}, 0, { maxLineBytes: 20 }));
+    const small = await readerError(
+      parseCsv('Timestamp,A\n2026-03-01 10:00:00,12345\n', {}, 0, { maxLineBytes: 20 }),
+    );
     expect(small.code).toBe('LINE_TOO_LONG');
   });
 
@@ -261,19 +353,30 @@ describe('delimited text: files that are rejected, with a message naming the pla
   });
 
   it('rejects an unclosed quote, duplicate column names and a bad configuration', async () => {
-    expect((await readerError(parseCsv('Timestamp,A\n2026-03-01 10:00:00,"1\n'))).code).toBe('UNCLOSED_QUOTE');
+    expect((await readerError(parseCsv('Timestamp,A\n2026-03-01 10:00:00,"1\n'))).code).toBe(
+      'UNCLOSED_QUOTE',
+    );
     const dup = await readerError(parseCsv('Timestamp,A,A\n2026-03-01 10:00:00,1,2\n'));
     expect(dup.message).toBe("The header (row 1) names the column 'A' twice (columns 2 and 3).");
     const bad = await readerError(parseCsv('Timestamp,A\n', { decimalSeparator: ',' }));
     expect(bad.code).toBe('BAD_CONFIGURATION');
     expect(bad.message).toContain('The delimiter and the decimal separator must differ');
-    const unknown = await readerError(parseDataFile({ fileName: 'a.csv', content: Buffer.from('x') }, { readerId: 'pdf', configuration: csv().configuration }, { utcTimezoneOffsetInMinutes: 0 }));
+    const unknown = await readerError(
+      parseDataFile(
+        { fileName: 'a.csv', content: Buffer.from('x') },
+        { readerId: 'pdf', configuration: csv().configuration },
+        { utcTimezoneOffsetInMinutes: 0 },
+      ),
+    );
     expect(unknown.message).toBe("Unknown data source reader 'pdf'.");
   });
 });
 
 describe('excel workbook', () => {
-  const xlsx = (configuration: Partial<XlsxReaderConfiguration> = {}) => ({ readerId: 'excel-workbook', configuration: { ...DEFAULT_XLSX_CONFIGURATION, ...configuration } });
+  const xlsx = (configuration: Partial<XlsxReaderConfiguration> = {}) => ({
+    readerId: 'excel-workbook',
+    configuration: { ...DEFAULT_XLSX_CONFIGURATION, ...configuration },
+  });
 
   async function workbook(rows: unknown[][], sheetName = 'Log'): Promise<Buffer> {
     const wb = new ExcelJS.Workbook();
@@ -292,9 +395,15 @@ describe('excel workbook', () => {
       [],
       [new Date(utc('2026-03-01T09:59:50')), { formula: '1+1', result: 2 }, true, null],
     ]);
-    const p = await parseDataFile({ fileName: 'log.xlsx', content }, xlsx({ sheet: 'Log' }), { utcTimezoneOffsetInMinutes: 60 });
+    const p = await parseDataFile({ fileName: 'log.xlsx', content }, xlsx({ sheet: 'Log' }), {
+      utcTimezoneOffsetInMinutes: 60,
+    });
     expect(p.rowCount).toBe(3);
-    expect(Array.from(p.timestamps)).toEqual([utc('2026-03-01T08:59:50'), utc('2026-03-01T09:00:00'), utc('2026-03-01T09:00:10')]);
+    expect(Array.from(p.timestamps)).toEqual([
+      utc('2026-03-01T08:59:50'),
+      utc('2026-03-01T09:00:00'),
+      utc('2026-03-01T09:00:10'),
+    ]);
     expect(p.channels.map((c) => [c.channel, c.dataType])).toEqual([
       ['SO2', 'Double'],
       ['Running', 'Boolean'],
@@ -310,7 +419,11 @@ describe('excel workbook', () => {
       ['Date', 'Time', 'Load'],
       [new Date(utc('2026-03-01T00:00:00')), new Date(utc('1899-12-30T13:30:00')), 80],
     ]);
-    const p = await parseDataFile({ fileName: 'log.xlsx', content }, xlsx({ sheet: 2, timestampColumns: ['Date', 'Time'] }), { utcTimezoneOffsetInMinutes: 0 });
+    const p = await parseDataFile(
+      { fileName: 'log.xlsx', content },
+      xlsx({ sheet: 2, timestampColumns: ['Date', 'Time'] }),
+      { utcTimezoneOffsetInMinutes: 0 },
+    );
     expect(p.timestamps[0]).toBe(utc('2026-03-01T13:30:00'));
   });
 
@@ -319,35 +432,58 @@ describe('excel workbook', () => {
       ['Timestamp', 'Load'],
       ['01/03/2026 10:00', 80],
     ]);
-    const p = await parseDataFile({ fileName: 'log.xlsx', content }, xlsx({ sheet: 'Log', timestampFormat: 'DD/MM/YYYY HH:mm' }), { utcTimezoneOffsetInMinutes: 0 });
+    const p = await parseDataFile(
+      { fileName: 'log.xlsx', content },
+      xlsx({ sheet: 'Log', timestampFormat: 'DD/MM/YYYY HH:mm' }),
+      { utcTimezoneOffsetInMinutes: 0 },
+    );
     expect(p.timestamps[0]).toBe(utc('2026-03-01T10:00:00'));
   });
 
   it('rejects a broken workbook, a missing sheet, a header-only sheet and text in a numeric column', async () => {
     const opts = { utcTimezoneOffsetInMinutes: 0 };
-    const broken = await readerError(parseDataFile({ fileName: 'x.xlsx', content: Buffer.from('PK\u0003\u0004 not really a workbook') }, xlsx(), opts));
+    const broken = await readerError(
+      parseDataFile(
+        { fileName: 'x.xlsx', content: Buffer.from('PK\u0003\u0004 not really a workbook') },
+        xlsx(),
+        opts,
+      ),
+    );
     expect(broken.code).toBe('UNREADABLE_WORKBOOK');
     expect(broken.message).toBe('The workbook could not be read: it is damaged or not an .xlsx file.');
     const good = await workbook([['Timestamp', 'A']]);
-    const sheet = await readerError(parseDataFile({ fileName: 'x.xlsx', content: good }, xlsx({ sheet: 'Data' }), opts));
+    const sheet = await readerError(
+      parseDataFile({ fileName: 'x.xlsx', content: good }, xlsx({ sheet: 'Data' }), opts),
+    );
     expect(sheet.message).toBe("The workbook has no sheet 'Data' (its sheets: 'Notes', 'Log').");
-    expect((await readerError(parseDataFile({ fileName: 'x.xlsx', content: good }, xlsx({ sheet: 'Log' }), opts))).code).toBe('HEADER_ONLY');
+    expect(
+      (await readerError(parseDataFile({ fileName: 'x.xlsx', content: good }, xlsx({ sheet: 'Log' }), opts)))
+        .code,
+    ).toBe('HEADER_ONLY');
     const text = await workbook([
       ['Timestamp', 'A'],
       [new Date(utc('2026-03-01T10:00:00')), 1],
       [new Date(utc('2026-03-01T10:00:01')), 'ERR'],
       [new Date(utc('2026-03-01T10:00:02')), 2],
     ]);
-    const nonNumeric = await readerError(parseDataFile({ fileName: 'x.xlsx', content: text }, xlsx({ sheet: 'Log' }), opts));
+    const nonNumeric = await readerError(
+      parseDataFile({ fileName: 'x.xlsx', content: text }, xlsx({ sheet: 'Log' }), opts),
+    );
     expect(nonNumeric.message).toContain("Row 3, column 'A': 'ERR' is not a number");
   });
 });
 
 describe('delimited text: other delimiters', () => {
   it('reads tab and space separated files, empty cells included', async () => {
-    const tab = await parseCsv('Timestamp\tA\tB\n2026-03-01T10:00:00\t1\t\n', { delimiter: '\t', timestampFormat: 'ISO' });
+    const tab = await parseCsv('Timestamp\tA\tB\n2026-03-01T10:00:00\t1\t\n', {
+      delimiter: '\t',
+      timestampFormat: 'ISO',
+    });
     expect(tab.channels.map((c) => Array.from(c.values))).toEqual([[1], [NaN]]);
-    const space = await parseCsv('Timestamp A B C\n2026-03-01T10:00:00  "x y" 2\n', { delimiter: ' ', timestampFormat: 'ISO' });
+    const space = await parseCsv('Timestamp A B C\n2026-03-01T10:00:00  "x y" 2\n', {
+      delimiter: ' ',
+      timestampFormat: 'ISO',
+    });
     expect(space.channels.map((c) => c.dataType)).toEqual(['Double', 'String', 'Integer']);
     expect(space.channels[1].texts).toEqual(['x y']);
   });

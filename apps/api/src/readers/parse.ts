@@ -7,7 +7,13 @@ import {
 } from '@portal/contracts/readers';
 import type { ColumnArena } from './arena';
 import { valuesFromCodes, type ChannelDataType } from './columns';
-import { finishDelimited, readDelimited, readDelimitedRows, type DelimitedPart, type DelimitedRows } from './delimited';
+import {
+  finishDelimited,
+  readDelimited,
+  readDelimitedRows,
+  type DelimitedPart,
+  type DelimitedRows,
+} from './delimited';
 import type { ColumnState } from './columns';
 import { ReaderError } from './errors';
 import type { ReadTable } from './table';
@@ -69,7 +75,12 @@ export async function parseDataFile(
   let table: ReadTable;
   if (reader.readerId === READER_IDS.delimited) {
     const config = checkConfiguration(delimitedReaderConfigurationSchema, reader.configuration);
-    table = readDelimited(input.content, config, { offsetMinutes, maxColumns, maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, arena: options.arena });
+    table = readDelimited(input.content, config, {
+      offsetMinutes,
+      maxColumns,
+      maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+      arena: options.arena,
+    });
   } else if (reader.readerId === READER_IDS.xlsx) {
     const config = checkConfiguration(xlsxReaderConfigurationSchema, reader.configuration);
     if (input.content.length === 0) throw new ReaderError('EMPTY_FILE', 'The file is empty.');
@@ -86,28 +97,66 @@ export interface RestOfFile {
   rowCount: number;
 }
 
-function delimitedConfiguration(configuration: DelimitedReaderConfiguration | XlsxReaderConfiguration): DelimitedReaderConfiguration {
+function delimitedConfiguration(
+  configuration: DelimitedReaderConfiguration | XlsxReaderConfiguration,
+): DelimitedReaderConfiguration {
   return checkConfiguration(delimitedReaderConfigurationSchema, configuration);
 }
 
 /** Reads one part of a large delimited file (readers/delimited.ts DelimitedPart); throws its ReaderError. */
-export function readDelimitedPart(content: Buffer, configuration: DelimitedReaderConfiguration | XlsxReaderConfiguration, options: ParseOptions, part: DelimitedPart): DelimitedRows {
+export function readDelimitedPart(
+  content: Buffer,
+  configuration: DelimitedReaderConfiguration | XlsxReaderConfiguration,
+  options: ParseOptions,
+  part: DelimitedPart,
+): DelimitedRows {
   const config = delimitedConfiguration(configuration);
-  return readDelimitedRows(content, config, { offsetMinutes: options.utcTimezoneOffsetInMinutes, maxColumns: options.maxColumns ?? DEFAULT_MAX_COLUMNS, maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES }, part);
+  return readDelimitedRows(
+    content,
+    config,
+    {
+      offsetMinutes: options.utcTimezoneOffsetInMinutes,
+      maxColumns: options.maxColumns ?? DEFAULT_MAX_COLUMNS,
+      maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+    },
+    part,
+  );
 }
 
 /** The file of two parts read at once: the first part takes in the rest, then as parseDataFile (types, order, duplicates). */
-export function joinDelimitedParts(first: DelimitedRows, rest: RestOfFile, configuration: DelimitedReaderConfiguration | XlsxReaderConfiguration, options: ParseOptions): ParsedDataFile {
+export function joinDelimitedParts(
+  first: DelimitedRows,
+  rest: RestOfFile,
+  configuration: DelimitedReaderConfiguration | XlsxReaderConfiguration,
+  options: ParseOptions,
+): ParsedDataFile {
   const config = delimitedConfiguration(configuration);
   first.columns.absorb(rest.state, first.rowCount, first.rowCount + rest.rowCount);
-  return sortAndCheck(finishDelimited(first, config, first.rowCount + rest.rowCount), options.utcTimezoneOffsetInMinutes);
+  return sortAndCheck(
+    finishDelimited(first, config, first.rowCount + rest.rowCount),
+    options.utcTimezoneOffsetInMinutes,
+  );
 }
 
-function checkConfiguration<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }, value: unknown): T {
+function checkConfiguration<T>(
+  schema: {
+    safeParse(
+      v: unknown,
+    ):
+      | { success: true; data: T }
+      | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } };
+  },
+  value: unknown,
+): T {
   const r = schema.safeParse(value);
   if (r.success) return r.data;
-  const detail = r.error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
-  throw new ReaderError('BAD_CONFIGURATION', `The parser configuration of the data source is not valid: ${detail}.`);
+  const detail = r.error.issues
+    .map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message))
+    .join('; ');
+  throw new ReaderError(
+    'BAD_CONFIGURATION',
+    `The parser configuration of the data source is not valid: ${detail}.`,
+  );
 }
 
 /** Orders rows by time (loggers sometimes append out of order), rejects duplicate timestamps and trims the columns. */
@@ -143,12 +192,21 @@ function sortAndCheck(table: ReadTable, offsetMinutes: number): ParsedDataFile {
   for (const ch of table.channels) {
     const values = take(ch.values);
     if (ch.unnamed && values.every((v) => Number.isNaN(v)) && !ch.texts?.some((t) => t !== null)) continue; // a delimiter at each line end
-    const base = { channel: ch.channel, description: ch.description, unit: ch.unit, dataType: ch.dataType, decimals: ch.decimals };
+    const base = {
+      channel: ch.channel,
+      description: ch.description,
+      unit: ch.unit,
+      dataType: ch.dataType,
+      decimals: ch.decimals,
+    };
     if (ch.codedDecimals >= 0 && ch.dataType !== 'String') {
       channels.push(codedChannel(base, values, ch.codedDecimals));
       continue;
     }
-    const parsed: ParsedChannel = { ...base, values: ch.codedDecimals >= 0 ? valuesFromCodes(values, ch.codedDecimals) : values };
+    const parsed: ParsedChannel = {
+      ...base,
+      values: ch.codedDecimals >= 0 ? valuesFromCodes(values, ch.codedDecimals) : values,
+    };
     if (ch.dataType === 'String') {
       const texts = ch.texts ?? [];
       parsed.texts = order ? Array.from(order, (i) => texts[i] ?? null) : texts.slice(0, n);
@@ -156,11 +214,21 @@ function sortAndCheck(table: ReadTable, offsetMinutes: number): ParsedDataFile {
     }
     channels.push(parsed);
   }
-  return { timestamps, channels, rowCount: n, timeStampMin: new Date(timestamps[0]), timeStampMax: new Date(timestamps[n - 1]) };
+  return {
+    timestamps,
+    channels,
+    rowCount: n,
+    timeStampMin: new Date(timestamps[0]),
+    timeStampMax: new Date(timestamps[n - 1]),
+  };
 }
 
 /** A channel of codes whose values are made on first read (and kept). */
-function codedChannel(base: Omit<ParsedChannel, 'values' | 'codes'>, codes: Float64Array, decimals: number): ParsedChannel {
+function codedChannel(
+  base: Omit<ParsedChannel, 'values' | 'codes'>,
+  codes: Float64Array,
+  decimals: number,
+): ParsedChannel {
   let values: Float64Array | null = null;
   return {
     ...base,

@@ -22,10 +22,50 @@ describe('sampleChannels', () => {
     ].join('\n');
     const raw = await sampleOf(text, { delimiter: ';', decimalSeparator: ',', unitRow: 2, firstDataRow: 3 });
     expect(raw).toEqual([
-      { channel: 'SO2', description: null, dataType: 'Double', unit: 'ppm', decimals: 2, minSampleValue: 3.2, maxSampleValue: 97.55, minscale: 0, maxscale: 100 },
-      { channel: 'Pumps', description: null, dataType: 'Integer', unit: null, decimals: 0, minSampleValue: 1, maxSampleValue: 4, minscale: 1, maxscale: 4 },
-      { channel: 'Running', description: null, dataType: 'Boolean', unit: null, decimals: 0, minSampleValue: 0, maxSampleValue: 1, minscale: 0, maxscale: 1 },
-      { channel: 'Mode', description: null, dataType: 'String', unit: null, decimals: 0, minSampleValue: null, maxSampleValue: null, minscale: null, maxscale: null },
+      {
+        channel: 'SO2',
+        description: null,
+        dataType: 'Double',
+        unit: 'ppm',
+        decimals: 2,
+        minSampleValue: 3.2,
+        maxSampleValue: 97.55,
+        minscale: 0,
+        maxscale: 100,
+      },
+      {
+        channel: 'Pumps',
+        description: null,
+        dataType: 'Integer',
+        unit: null,
+        decimals: 0,
+        minSampleValue: 1,
+        maxSampleValue: 4,
+        minscale: 1,
+        maxscale: 4,
+      },
+      {
+        channel: 'Running',
+        description: null,
+        dataType: 'Boolean',
+        unit: null,
+        decimals: 0,
+        minSampleValue: 0,
+        maxSampleValue: 1,
+        minscale: 0,
+        maxscale: 1,
+      },
+      {
+        channel: 'Mode',
+        description: null,
+        dataType: 'String',
+        unit: null,
+        decimals: 0,
+        minSampleValue: null,
+        maxSampleValue: null,
+        minscale: null,
+        maxscale: null,
+      },
       {
         channel: 'Serviced',
         description: null,
@@ -42,7 +82,13 @@ describe('sampleChannels', () => {
 
   it('answers no range for a channel without values', async () => {
     const [empty] = await sampleOf('Timestamp,A\n2026-03-01 10:00:00,\n');
-    expect(empty).toMatchObject({ dataType: 'Double', minSampleValue: null, maxSampleValue: null, minscale: null, maxscale: null });
+    expect(empty).toMatchObject({
+      dataType: 'Double',
+      minSampleValue: null,
+      maxSampleValue: null,
+      minscale: null,
+      maxscale: null,
+    });
   });
 });
 

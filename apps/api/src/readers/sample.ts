@@ -55,7 +55,10 @@ export function niceScale(min: number, max: number): { minscale: number; maxscal
   const step = niceNumber(range / 4, true);
   const stepDecimals = Math.max(0, -Math.floor(Math.log10(step)));
   const tidy = (v: number) => Number(v.toFixed(stepDecimals)) + 0; // + 0 turns -0 into 0
-  return { minscale: tidy(Math.floor(min / step + 1e-9) * step), maxscale: tidy(Math.ceil(max / step - 1e-9) * step) };
+  return {
+    minscale: tidy(Math.floor(min / step + 1e-9) * step),
+    maxscale: tidy(Math.ceil(max / step - 1e-9) * step),
+  };
 }
 
 /** The raw channels of a sample file: what the channels page offers for mapping. */
@@ -71,7 +74,13 @@ export function sampleChannels(parsed: ParsedDataFile): RawChannel[] {
     }
     const seen = min <= max;
     const numeric = ch.dataType === 'Double' || ch.dataType === 'Integer';
-    const scale = !seen ? null : ch.dataType === 'Boolean' ? { minscale: 0, maxscale: 1 } : numeric ? niceScale(min, max) : null;
+    const scale = !seen
+      ? null
+      : ch.dataType === 'Boolean'
+        ? { minscale: 0, maxscale: 1 }
+        : numeric
+          ? niceScale(min, max)
+          : null;
     return {
       channel: ch.channel,
       description: ch.description,

@@ -19,7 +19,13 @@ export interface ReadTable {
   /** File row of each data row when rows were skipped (empty spreadsheet rows); null when row i is firstDataRow + i. */
   rowNumbers: Int32Array | null;
   /** `values` holds integer codes (value = code / 10^codedDecimals) when codedDecimals >= 0 (readers/columns.ts), else the values. */
-  channels: (ChannelColumn & { dataType: ChannelDataType; values: Float64Array; codedDecimals: number; decimals: number; texts: (string | null)[] | undefined })[];
+  channels: (ChannelColumn & {
+    dataType: ChannelDataType;
+    values: Float64Array;
+    codedDecimals: number;
+    decimals: number;
+    texts: (string | null)[] | undefined;
+  })[];
 }
 
 export function checkColumnCount(count: number, maxColumns: number): void {
@@ -49,7 +55,11 @@ export function resolveColumns(
     let at = names.indexOf(wanted.trim());
     if (at < 0) at = names.findIndex((n) => n.toLowerCase() === wanted.trim().toLowerCase());
     if (at < 0) {
-      const shown = names.slice(0, 12).map((n) => `'${n}'`).join(', ') + (names.length > 12 ? ', …' : '');
+      const shown =
+        names
+          .slice(0, 12)
+          .map((n) => `'${n}'`)
+          .join(', ') + (names.length > 12 ? ', …' : '');
       throw new ReaderError(
         'MISSING_TIMESTAMP_COLUMN',
         `The timestamp column '${wanted}' is not in the header (row ${headerRow}). The header has ${shown}. Check the delimiter and the header row of the data source.`,
@@ -64,10 +74,19 @@ export function resolveColumns(
     const channel = name === '' ? `Column${column + 1}` : name;
     const before = seen.get(channel);
     if (before !== undefined) {
-      throw new ReaderError('DUPLICATE_COLUMN', `The header (row ${headerRow}) names the column '${channel}' twice (columns ${before + 1} and ${column + 1}).`);
+      throw new ReaderError(
+        'DUPLICATE_COLUMN',
+        `The header (row ${headerRow}) names the column '${channel}' twice (columns ${before + 1} and ${column + 1}).`,
+      );
     }
     seen.set(channel, column);
-    channels.push({ column, channel, unnamed: name === '', unit: cleanOrNull(units?.[column]), description: cleanOrNull(descriptions?.[column]) });
+    channels.push({
+      column,
+      channel,
+      unnamed: name === '',
+      unit: cleanOrNull(units?.[column]),
+      description: cleanOrNull(descriptions?.[column]),
+    });
   });
   return { timestampColumns, channels };
 }

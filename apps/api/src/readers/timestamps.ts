@@ -27,7 +27,7 @@ function daysInMonth(year: number, month: number): number {
 /** Compiles a format of the tokens YYYY MM DD HH mm ss SSS (other characters literal) into a strict, fixed-width parser. */
 export function compileTimestampFormat(format: string): (text: string) => number {
   const parts: Part[] = [];
-  for (let i = 0; i < format.length; ) {
+  for (let i = 0; i < format.length;) {
     const hit = TOKENS.find(([t]) => format.startsWith(t, i));
     if (hit) {
       parts.push({ token: hit[1], width: hit[0].length });
@@ -62,13 +62,27 @@ export function compileTimestampFormat(format: string): (text: string) => number
         n = n * 10 + d;
       }
       switch (p.token) {
-        case 'Y': year = n; break;
-        case 'M': month = n; break;
-        case 'D': day = n; break;
-        case 'H': hour = n; break;
-        case 'm': minute = n; break;
-        case 's': second = n; break;
-        case 'S': milli = n; break;
+        case 'Y':
+          year = n;
+          break;
+        case 'M':
+          month = n;
+          break;
+        case 'D':
+          day = n;
+          break;
+        case 'H':
+          hour = n;
+          break;
+        case 'm':
+          minute = n;
+          break;
+        case 's':
+          second = n;
+          break;
+        case 'S':
+          milli = n;
+          break;
       }
     }
     if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return NaN;
@@ -77,7 +91,8 @@ export function compileTimestampFormat(format: string): (text: string) => number
   };
 }
 
-const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+const ISO =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 
 /** ISO 8601 (date, optional time, optional fraction and zone). `absolute` when the text carries its own zone. */
 export function parseIsoTimestamp(raw: string): { ms: number; absolute: boolean } | null {
@@ -86,7 +101,16 @@ export function parseIsoTimestamp(raw: string): { ms: number; absolute: boolean 
   const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
   const [hour, minute, second] = [Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0)];
   const milli = m[7] ? Math.round(Number(`0.${m[7]}`) * 1000) : 0;
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59) return null;
+  if (
+    month < 1 ||
+    month > 12 ||
+    day < 1 ||
+    day > daysInMonth(year, month) ||
+    hour > 23 ||
+    minute > 59 ||
+    second > 59
+  )
+    return null;
   let ms = Date.UTC(year, month - 1, day, hour, minute, second, milli);
   const zone = m[8];
   if (!zone) return { ms, absolute: false };
@@ -106,7 +130,11 @@ export function excelSerialToMs(serial: number): number {
 }
 
 /** A parser of timestamp texts per the reader configuration, answering UTC epoch ms (NaN when the text does not match). */
-export function timestampTextParser(format: string, decimalSeparator: '.' | ',', offsetMinutes: number): (text: string) => number {
+export function timestampTextParser(
+  format: string,
+  decimalSeparator: '.' | ',',
+  offsetMinutes: number,
+): (text: string) => number {
   const offsetMs = offsetMinutes * 60_000;
   if (format === 'ISO') {
     return (text) => {
@@ -128,7 +156,11 @@ export function timestampTextParser(format: string, decimalSeparator: '.' | ',',
 
 /** Formats UTC epoch ms back in the logger's local clock, for messages. */
 export function formatLocal(utcMs: number, offsetMinutes: number): string {
-  return new Date(utcMs + offsetMinutes * 60_000).toISOString().replace('T', ' ').replace(/\.000Z$/, '').replace('Z', '');
+  return new Date(utcMs + offsetMinutes * 60_000)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.000Z$/, '')
+    .replace('Z', '');
 }
 
 export const MS_IN_DAY = MS_PER_DAY;

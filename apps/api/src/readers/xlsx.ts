@@ -21,7 +21,12 @@ function plain(v: ExcelJS.CellValue): Plain {
 
 function asText(v: Plain): string {
   if (v === null) return '';
-  if (v instanceof Date) return v.toISOString().replace('T', ' ').replace(/\.000Z$/, '').replace('Z', '');
+  if (v instanceof Date)
+    return v
+      .toISOString()
+      .replace('T', ' ')
+      .replace(/\.000Z$/, '')
+      .replace('Z', '');
   return String(v);
 }
 
@@ -38,21 +43,39 @@ function rowCells(ws: ExcelJS.Worksheet, r: number): Plain[] {
  * Reads one sheet of an .xlsx workbook. Date cells come from exceljs as Dates holding the cell's clock
  * reading as if it were UTC; that reading is the logger's local clock, so the data source offset applies.
  */
-export async function readXlsx(content: Buffer, config: XlsxReaderConfiguration, offsetMinutes: number, maxColumns: number): Promise<ReadTable> {
+export async function readXlsx(
+  content: Buffer,
+  config: XlsxReaderConfiguration,
+  offsetMinutes: number,
+  maxColumns: number,
+): Promise<ReadTable> {
   const workbook = new ExcelJS.Workbook();
   try {
     await workbook.xlsx.load(content as unknown as ArrayBuffer);
   } catch {
-    throw new ReaderError('UNREADABLE_WORKBOOK', 'The workbook could not be read: it is damaged or not an .xlsx file.');
+    throw new ReaderError(
+      'UNREADABLE_WORKBOOK',
+      'The workbook could not be read: it is damaged or not an .xlsx file.',
+    );
   }
-  const ws = typeof config.sheet === 'number' ? workbook.worksheets[config.sheet - 1] : workbook.getWorksheet(config.sheet);
+  const ws =
+    typeof config.sheet === 'number'
+      ? workbook.worksheets[config.sheet - 1]
+      : workbook.getWorksheet(config.sheet);
   if (!ws) {
     const names = workbook.worksheets.map((w) => `'${w.name}'`).join(', ') || 'none';
-    throw new ReaderError('BAD_CONFIGURATION', `The workbook has no sheet ${typeof config.sheet === 'number' ? `number ${config.sheet}` : `'${config.sheet}'`} (its sheets: ${names}).`);
+    throw new ReaderError(
+      'BAD_CONFIGURATION',
+      `The workbook has no sheet ${typeof config.sheet === 'number' ? `number ${config.sheet}` : `'${config.sheet}'`} (its sheets: ${names}).`,
+    );
   }
   const lastRow = ws.rowCount;
   if (lastRow === 0) throw new ReaderError('EMPTY_FILE', `The sheet '${ws.name}' is empty.`);
-  if (lastRow < config.headerRow) throw new ReaderError('MISSING_HEADER', `The sheet ends before the header row (row ${config.headerRow}).`);
+  if (lastRow < config.headerRow)
+    throw new ReaderError(
+      'MISSING_HEADER',
+      `The sheet ends before the header row (row ${config.headerRow}).`,
+    );
 
   const headerCells = rowCells(ws, config.headerRow);
   let width = headerCells.length;
@@ -86,7 +109,10 @@ export async function readXlsx(content: Buffer, config: XlsxReaderConfiguration,
     if (cells.every((c) => c === null || asText(c).trim() === '')) continue; // empty spreadsheet rows
     for (let c = width; c < cells.length; c++) {
       if (cells[c] !== null && asText(cells[c]).trim() !== '') {
-        throw new ReaderError('ROW_LENGTH', `Row ${r} has a value in column ${c + 1}, beyond the ${width} columns of the header (row ${config.headerRow}).`);
+        throw new ReaderError(
+          'ROW_LENGTH',
+          `Row ${r} has a value in column ${c + 1}, beyond the ${width} columns of the header (row ${config.headerRow}).`,
+        );
       }
     }
     const stamps = layout.timestampColumns.map((c) => cells[c] ?? null);
@@ -94,7 +120,11 @@ export async function readXlsx(content: Buffer, config: XlsxReaderConfiguration,
     let t: number;
     if (naive.every((n) => n !== null)) {
       // Date and time in two cells: the day of the first, the time of day of the second.
-      t = naive.length === 1 ? naive[0]! : Math.floor(naive[0]! / MS_IN_DAY) * MS_IN_DAY + (((naive[1]! % MS_IN_DAY) + MS_IN_DAY) % MS_IN_DAY);
+      t =
+        naive.length === 1
+          ? naive[0]!
+          : Math.floor(naive[0]! / MS_IN_DAY) * MS_IN_DAY +
+            (((naive[1]! % MS_IN_DAY) + MS_IN_DAY) % MS_IN_DAY);
       t -= offsetMs;
     } else {
       t = parseText(stamps.map(asText).join(' '));
@@ -111,16 +141,21 @@ export async function readXlsx(content: Buffer, config: XlsxReaderConfiguration,
       else if (typeof v === 'number') {
         columns.slowNumbers[ch.column] = 1; // decimals from the shortest text of a double say nothing about 1e-7
         columns.number(ch.column, row, v, digitsAfterSeparator(String(v), '.'));
-      }
-      else if (typeof v === 'boolean') columns.boolean(ch.column, row, v, r, text);
+      } else if (typeof v === 'boolean') columns.boolean(ch.column, row, v, r, text);
       else if (v instanceof Date) columns.date(ch.column, row, v.getTime(), r, text);
       else columns.text(ch.column, row, v, r);
     });
     row++;
   }
-  if (row === 0) throw new ReaderError('HEADER_ONLY', `The sheet has a header but no data rows (data is expected from row ${config.firstDataRow}).`);
+  if (row === 0)
+    throw new ReaderError(
+      'HEADER_ONLY',
+      `The sheet has a header but no data rows (data is expected from row ${config.firstDataRow}).`,
+    );
 
-  const dataTypes: ChannelDataType[] = layout.channels.map((ch) => columns.dataType(ch.column, row, ch.channel));
+  const dataTypes: ChannelDataType[] = layout.channels.map((ch) =>
+    columns.dataType(ch.column, row, ch.channel),
+  );
   return {
     rowCount: row,
     timestamps,

@@ -8,7 +8,20 @@ import { refreshDailyRollup } from '../../src/features/reports/rollup';
 import type { TestServer } from '../harness';
 
 /** Kinds of objects a path, query or body can name. Global ones (reports, fields, readers) belong to nobody. */
-export const OBJECT_KINDS = ['facility', 'dataSource', 'file', 'channel', 'measurementCalculation', 'user', 'organization', 'linkKey', 'message', 'document', 'documentRef', 'credential'] as const;
+export const OBJECT_KINDS = [
+  'facility',
+  'dataSource',
+  'file',
+  'channel',
+  'measurementCalculation',
+  'user',
+  'organization',
+  'linkKey',
+  'message',
+  'document',
+  'documentRef',
+  'credential',
+] as const;
 export type ObjectKind = (typeof OBJECT_KINDS)[number];
 export type GlobalKind = 'report' | 'reportField' | 'measurementField' | 'reportCalculation' | 'reader';
 
@@ -43,41 +56,97 @@ export async function buildWorld(server: TestServer): Promise<IsolationWorld> {
   const ships = demoShips(6);
   const northShip = ships.filter((s) => s.organizationKey === 'north')[1]!;
   const [southShip, southShared] = ships.filter((s) => s.organizationKey === 'south');
-  const facilityIds = { [northShip.key]: server.seed.facilityIds[northShip.key]!, [southShip!.key]: server.seed.facilityIds[southShip!.key]! };
+  const facilityIds = {
+    [northShip.key]: server.seed.facilityIds[northShip.key]!,
+    [southShip!.key]: server.seed.facilityIds[southShip!.key]!,
+  };
   const seeded = await seedDemoData(server.services.database, { facilityIds, days: 1, until: UNTIL });
   if (seeded.errors.length) throw new Error(seeded.errors.join('\n'));
-  for (const id of Object.values(facilityIds)) await seedDefaultMeasurementCalculations(db, id, new Date('2000-01-01T00:00:00.000Z'));
+  for (const id of Object.values(facilityIds))
+    await seedDefaultMeasurementCalculations(db, id, new Date('2000-01-01T00:00:00.000Z'));
   const sharedSouthFacility = server.seed.facilityIds[southShared!.key]!;
-  await db.insertInto('organization_facility_access').values({ organization_id: organizationIds.north!, facility_id: sharedSouthFacility }).onConflict((oc) => oc.doNothing()).execute();
+  await db
+    .insertInto('organization_facility_access')
+    .values({ organization_id: organizationIds.north!, facility_id: sharedSouthFacility })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
 
-  const report = await db.selectFrom('report_fields').select(['id', 'report_id']).orderBy('report_id').orderBy('position').executeTakeFirstOrThrow();
-  const reportCalculation = await db.selectFrom('report_field_calculations').select('id').where('report_field_id', '=', report.id).executeTakeFirst();
-  const measurementField = await db.selectFrom('measurement_fields').select('id').orderBy('position').executeTakeFirstOrThrow();
+  const report = await db
+    .selectFrom('report_fields')
+    .select(['id', 'report_id'])
+    .orderBy('report_id')
+    .orderBy('position')
+    .executeTakeFirstOrThrow();
+  const reportCalculation = await db
+    .selectFrom('report_field_calculations')
+    .select('id')
+    .where('report_field_id', '=', report.id)
+    .executeTakeFirst();
+  const measurementField = await db
+    .selectFrom('measurement_fields')
+    .select('id')
+    .orderBy('position')
+    .executeTakeFirstOrThrow();
   const southReportValue = 987654.321;
   const southFacility = facilityIds[southShip!.key]!;
   const spanStart = new Date(UNTIL.getTime() - DAY_MS);
   const southFields = await db.selectFrom('report_fields').select('id').execute();
   await db
     .insertInto('report_values')
-    .values(southFields.map((f) => ({ facility_id: southFacility, report_field_id: f.id, span_start: spanStart, value: southReportValue })))
+    .values(
+      southFields.map((f) => ({
+        facility_id: southFacility,
+        report_field_id: f.id,
+        span_start: spanStart,
+        value: southReportValue,
+      })),
+    )
     .onConflict((oc) => oc.doNothing())
     .execute();
   await refreshDailyRollup(db, southFacility, 'all', spanStart, spanStart);
 
-  const objectsOf = async (organization: 'north' | 'south', facilityId: string, recipient: string): Promise<ObjectSet> => {
-    const dataSource = await db.selectFrom('facility_data_sources').select('id').where('facility_id', '=', facilityId).executeTakeFirstOrThrow();
-    const file = await db.selectFrom('data_files').select('id').where('facility_id', '=', facilityId).executeTakeFirstOrThrow();
-    const channel = await db.selectFrom('data_source_channels').select('id').where('facility_id', '=', facilityId).executeTakeFirstOrThrow();
+  const objectsOf = async (
+    organization: 'north' | 'south',
+    facilityId: string,
+    recipient: string,
+  ): Promise<ObjectSet> => {
+    const dataSource = await db
+      .selectFrom('facility_data_sources')
+      .select('id')
+      .where('facility_id', '=', facilityId)
+      .executeTakeFirstOrThrow();
+    const file = await db
+      .selectFrom('data_files')
+      .select('id')
+      .where('facility_id', '=', facilityId)
+      .executeTakeFirstOrThrow();
+    const channel = await db
+      .selectFrom('data_source_channels')
+      .select('id')
+      .where('facility_id', '=', facilityId)
+      .executeTakeFirstOrThrow();
     const calculation = await db
       .selectFrom('measurement_field_calculations')
       .select('id')
       .where('facility_id', '=', facilityId)
       .where('measurement_field_id', '=', measurementField.id)
       .executeTakeFirst();
-    const anyCalculation = calculation ?? (await db.selectFrom('measurement_field_calculations').select('id').where('facility_id', '=', facilityId).executeTakeFirstOrThrow());
+    const anyCalculation =
+      calculation ??
+      (await db
+        .selectFrom('measurement_field_calculations')
+        .select('id')
+        .where('facility_id', '=', facilityId)
+        .executeTakeFirstOrThrow());
     const document = await db
       .insertInto('facility_documents')
-      .values({ facility_id: facilityId, file_name: `${organization} survey.pdf`, content_type: 'application/pdf', content: Buffer.from(`%PDF ${organization}`), doc_type: 'Survey' })
+      .values({
+        facility_id: facilityId,
+        file_name: `${organization} survey.pdf`,
+        content_type: 'application/pdf',
+        content: Buffer.from(`%PDF ${organization}`),
+        doc_type: 'Survey',
+      })
       .returning(['id', 'file_ref'])
       .executeTakeFirstOrThrow();
     const { row: credential } = await createUploadCredential(db, facilityId, userIds.admin!);
@@ -93,8 +162,15 @@ export async function buildWorld(server: TestServer): Promise<IsolationWorld> {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await db.insertInto('message_recipients').values({ message_id: message.id, user_id: recipient }).execute();
-    const org = await db.selectFrom('organizations').select(['id', 'link_key']).where('id', '=', organizationIds[organization]!).executeTakeFirstOrThrow();
+    await db
+      .insertInto('message_recipients')
+      .values({ message_id: message.id, user_id: recipient })
+      .execute();
+    const org = await db
+      .selectFrom('organizations')
+      .select(['id', 'link_key'])
+      .where('id', '=', organizationIds[organization]!)
+      .executeTakeFirstOrThrow();
     return {
       facility: facilityId,
       dataSource: dataSource.id,
@@ -116,7 +192,13 @@ export async function buildWorld(server: TestServer): Promise<IsolationWorld> {
   return {
     south,
     north,
-    global: { report: report.report_id, reportField: report.id, measurementField: measurementField.id, reportCalculation: reportCalculation?.id ?? report.id, reader: 'delimited-text' },
+    global: {
+      report: report.report_id,
+      reportField: report.id,
+      measurementField: measurementField.id,
+      reportCalculation: reportCalculation?.id ?? report.id,
+      reader: 'delimited-text',
+    },
     sharedSouthFacility,
     southReportValue,
     southMessageText: 'Personal note for south only',
@@ -133,8 +215,14 @@ export async function tableNames(db: Kysely<Database>): Promise<string[]> {
 }
 
 /** md5 of every table's rows (sorted as text): equal snapshots mean nothing was written. */
-export async function snapshotTables(db: Kysely<Database>, tables: string[]): Promise<Record<string, string>> {
-  const parts = tables.map((t) => sql`select ${t} as name, md5(coalesce(string_agg(x::text, '|' order by x::text), '')) as hash from ${sql.table(t)} x`);
+export async function snapshotTables(
+  db: Kysely<Database>,
+  tables: string[],
+): Promise<Record<string, string>> {
+  const parts = tables.map(
+    (t) =>
+      sql`select ${t} as name, md5(coalesce(string_agg(x::text, '|' order by x::text), '')) as hash from ${sql.table(t)} x`,
+  );
   const result = await sql<{ name: string; hash: string }>`${sql.join(parts, sql` union all `)}`.execute(db);
   return Object.fromEntries(result.rows.map((r) => [r.name, r.hash]));
 }

@@ -16,7 +16,8 @@ export function kindOfParam(url: string, param: string): ObjectKind | GlobalKind
   if (param === 'orgId' || param === 'otherId') return 'organization';
   if (param === 'linkKey') return 'linkKey';
   if (param === 'reportId') return 'report';
-  if (param === 'calcId') return before.includes('/reports/') ? 'reportCalculation' : 'measurementCalculation';
+  if (param === 'calcId')
+    return before.includes('/reports/') ? 'reportCalculation' : 'measurementCalculation';
   if (param === 'fieldId') return before.includes('/reports/') ? 'reportField' : 'measurementField';
   if (param !== 'id') return undefined;
   if (segment === 'facility' || segment === 'facilities') return 'facility';
@@ -33,7 +34,9 @@ export function kindOfParam(url: string, param: string): ObjectKind | GlobalKind
 export const paramsOf = (url: string) => [...url.matchAll(/:(\w+)/g)].map((m) => m[1]!);
 
 export function fillPath(url: string, values: Record<string, string>): string {
-  return url.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(values[name] ?? '00000000-0000-4000-8000-000000000000'));
+  return url.replace(/:(\w+)/g, (_, name: string) =>
+    encodeURIComponent(values[name] ?? '00000000-0000-4000-8000-000000000000'),
+  );
 }
 
 /** Ids a body or query field names, by its name. */
@@ -80,9 +83,11 @@ function sample(schema: JsonSchema, name: string, resolve: Resolver, depth = 0, 
   const kind = kindOfField(name);
   if (/password/i.test(name)) return 'Isolation1234';
   if (/Configuration$/.test(name)) return CSV_CONFIGURATION;
-  if (/(Date|From|To|On)$/.test(name) || /^(from|to)$/.test(name)) return /(to|To)$/.test(name) ? '2025-03-10T00:00:00.000Z' : '2025-03-08T00:00:00.000Z';
+  if (/(Date|From|To|On)$/.test(name) || /^(from|to)$/.test(name))
+    return /(to|To)$/.test(name) ? '2025-03-10T00:00:00.000Z' : '2025-03-08T00:00:00.000Z';
   if (schema.const !== undefined) return schema.const;
-  if (schema.enum?.length) return schema.enum.includes('SystemAdmin') ? schema.enum.find((e) => e === 'User') : schema.enum[0];
+  if (schema.enum?.length)
+    return schema.enum.includes('SystemAdmin') ? schema.enum.find((e) => e === 'User') : schema.enum[0];
   const variants = schema.anyOf ?? schema.oneOf;
   if (variants && !kind && variants.some((v) => v.type === 'null')) return null;
   if (variants) return sample(variants.find((v) => v.type !== 'null') ?? variants[0]!, name, resolve, depth);
@@ -104,7 +109,8 @@ function sample(schema: JsonSchema, name: string, resolve: Resolver, depth = 0, 
     }
     case 'string': {
       if (kind) return resolve(kind);
-      if (schema.format === 'date-time') return /to$/i.test(name) ? '2025-03-10T00:00:00.000Z' : '2025-03-08T00:00:00.000Z';
+      if (schema.format === 'date-time')
+        return /to$/i.test(name) ? '2025-03-10T00:00:00.000Z' : '2025-03-08T00:00:00.000Z';
       if (schema.format === 'date') return '2025-03-08';
       if (schema.format === 'uuid') return '00000000-0000-4000-8000-000000000000';
       if (schema.format === 'email') return 'someone@example.com';
@@ -135,7 +141,8 @@ export function idFieldsOf(schema: unknown): string[] {
 
 /** Does the sample pass the route's own body and query schemas (else the case stops at validation, before any access check)? */
 export function sampleIsValid(route: RouteEntry, body: unknown, query: Record<string, string>): boolean {
-  const ok = (schema: unknown, value: unknown) => !(schema instanceof z.ZodType) || schema.safeParse(value).success;
+  const ok = (schema: unknown, value: unknown) =>
+    !(schema instanceof z.ZodType) || schema.safeParse(value).success;
   return ok(route.schema?.body, body) && ok(route.schema?.querystring, query);
 }
 
@@ -149,18 +156,28 @@ export function sampleQuery(route: RouteEntry, resolve: Resolver): Record<string
   if (!json) return {};
   const value = sample(json, '', resolve, 0, false) as Record<string, unknown>;
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(value)) if (v !== null && v !== undefined) out[k] = Array.isArray(v) ? v.join(',') : String(v);
+  for (const [k, v] of Object.entries(value))
+    if (v !== null && v !== undefined) out[k] = Array.isArray(v) ? v.join(',') : String(v);
   return out;
 }
 
 /** Looks up an object: of the set given for the attacked kinds, the caller's own (or a global one) for the rest. */
-export function resolverFor(world: IsolationWorld, own: ObjectSet, attacked?: { kind: ObjectKind | GlobalKind | undefined; set: ObjectSet }): Resolver {
+export function resolverFor(
+  world: IsolationWorld,
+  own: ObjectSet,
+  attacked?: { kind: ObjectKind | GlobalKind | undefined; set: ObjectSet },
+): Resolver {
   return (kind) => {
-    if (attacked && (attacked.kind === undefined || attacked.kind === kind) && kind in attacked.set) return attacked.set[kind as ObjectKind];
+    if (attacked && (attacked.kind === undefined || attacked.kind === kind) && kind in attacked.set)
+      return attacked.set[kind as ObjectKind];
     if (kind in own) return own[kind as ObjectKind];
     return world.global[kind as GlobalKind];
   };
 }
 
 export const isGlobalKind = (kind: ObjectKind | GlobalKind | undefined): kind is GlobalKind =>
-  kind === 'report' || kind === 'reportField' || kind === 'measurementField' || kind === 'reportCalculation' || kind === 'reader';
+  kind === 'report' ||
+  kind === 'reportField' ||
+  kind === 'measurementField' ||
+  kind === 'reportCalculation' ||
+  kind === 'reader';

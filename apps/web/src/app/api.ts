@@ -35,14 +35,20 @@ export interface RequestOptions {
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const base = portalSettings().apiBaseUrl;
   const url = new URL(base + path.replace(/^\//, ''), window.location.origin);
-  for (const [key, value] of Object.entries(options.query ?? {})) if (value !== undefined && value !== null) url.searchParams.set(key, String(value));
+  for (const [key, value] of Object.entries(options.query ?? {}))
+    if (value !== undefined && value !== null) url.searchParams.set(key, String(value));
   const user = await userManager().getUser();
   const headers: Record<string, string> = {};
   if (user?.access_token) headers.authorization = `Bearer ${user.access_token}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   let response: Response;
   try {
-    response = await fetch(url, { method: options.method ?? 'GET', headers, body: options.rawBody ?? (options.body !== undefined ? JSON.stringify(options.body) : undefined), signal: options.signal });
+    response = await fetch(url, {
+      method: options.method ?? 'GET',
+      headers,
+      body: options.rawBody ?? (options.body !== undefined ? JSON.stringify(options.body) : undefined),
+      signal: options.signal,
+    });
   } catch (error) {
     if ((error as Error).name !== 'AbortError') reportConnectivity(false);
     throw error;

@@ -27,7 +27,15 @@ export function CookieConsentGate({ children }: { children: ReactNode }) {
         aria-labelledby="cookie-consent-title"
         elevation={8}
         square
-        sx={{ position: 'fixed', left: 0, right: 0, bottom: 0, py: 3, borderTop: 4, borderColor: 'primary.main' }}
+        sx={{
+          position: 'fixed',
+          left: 0,
+          right: 0,
+          bottom: 0,
+          py: 3,
+          borderTop: 4,
+          borderColor: 'primary.main',
+        }}
       >
         <Container maxWidth="md">
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
@@ -36,8 +44,9 @@ export function CookieConsentGate({ children }: { children: ReactNode }) {
                 Cookies
               </Typography>
               <Typography variant="body2" color="text.secondary">
-                The portal stores a sign-in session, your chosen period and your fleet filter in this browser. These are
-                needed for the portal to work; nothing is used for advertising or shared with others. Accept to continue.
+                The portal stores a sign-in session, your chosen period and your fleet filter in this browser.
+                These are needed for the portal to work; nothing is used for advertising or shared with
+                others. Accept to continue.
               </Typography>
             </Box>
             <Button variant="contained" size="large" onClick={accept}>

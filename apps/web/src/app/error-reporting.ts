@@ -23,7 +23,11 @@ export function reportClientError(error: unknown, url = window.location.pathname
   void fetch('/api/client-errors', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ message: err.message.slice(0, 2000), stack: err.stack?.slice(0, 10000), url: url.slice(0, 2000) }),
+    body: JSON.stringify({
+      message: err.message.slice(0, 2000),
+      stack: err.stack?.slice(0, 10000),
+      url: url.slice(0, 2000),
+    }),
     keepalive: true,
   }).catch(() => undefined);
 }

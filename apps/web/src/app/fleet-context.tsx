@@ -1,7 +1,15 @@
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { Facility } from '@portal/contracts/facilities';
-import { applyFleetFilter, parseStoredFleetFilter, restorePeriod, serializeFleetFilter, serializePeriod, type FleetFilter, type Period } from '@portal/contracts/rules';
+import {
+  applyFleetFilter,
+  parseStoredFleetFilter,
+  restorePeriod,
+  serializeFleetFilter,
+  serializePeriod,
+  type FleetFilter,
+  type Period,
+} from '@portal/contracts/rules';
 import { facilitiesQuery } from './queries/facilities';
 import { useSession } from './session';
 
@@ -27,8 +35,12 @@ const FleetContext = createContext<FleetContextValue | undefined>(undefined);
 /** Period, fleet filter and the ship list, shared by the drawer, the dashboards and the configuration pages. */
 export function FleetProvider({ children }: { children: ReactNode }) {
   const { profile } = useSession();
-  const [period, setPeriodState] = useState<Period>(() => restorePeriod(localStorage.getItem(PERIOD_STORAGE_KEY), new Date()));
-  const [filter, setFilterState] = useState<FleetFilter>(() => parseStoredFleetFilter(localStorage.getItem(FLEET_FILTER_STORAGE_KEY)));
+  const [period, setPeriodState] = useState<Period>(() =>
+    restorePeriod(localStorage.getItem(PERIOD_STORAGE_KEY), new Date()),
+  );
+  const [filter, setFilterState] = useState<FleetFilter>(() =>
+    parseStoredFleetFilter(localStorage.getItem(FLEET_FILTER_STORAGE_KEY)),
+  );
   const { data: facilities } = useQuery({ ...facilitiesQuery(), enabled: Boolean(profile) });
 
   const setPeriod = useCallback((next: Period) => {
@@ -41,8 +53,17 @@ export function FleetProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const value = useMemo<FleetContextValue>(() => {
-    const filteredFacilities = facilities && profile ? applyFleetFilter(facilities, filter, profile.roles) : undefined;
-    return { period, setPeriod, filter, setFilter, facilities, filteredFacilities, currentFacility: facilities?.[0] };
+    const filteredFacilities =
+      facilities && profile ? applyFleetFilter(facilities, filter, profile.roles) : undefined;
+    return {
+      period,
+      setPeriod,
+      filter,
+      setFilter,
+      facilities,
+      filteredFacilities,
+      currentFacility: facilities?.[0],
+    };
   }, [period, setPeriod, filter, setFilter, facilities, profile]);
   return <FleetContext.Provider value={value}>{children}</FleetContext.Provider>;
 }

@@ -7,7 +7,9 @@ export function LoadingScreen() {
   const [elapsed, setElapsed] = useState(0);
   useEffect(() => {
     const started = Date.now();
-    const timers = LOADING_MESSAGE_THRESHOLDS_MS.map((ms) => setTimeout(() => setElapsed(Date.now() - started), ms));
+    const timers = LOADING_MESSAGE_THRESHOLDS_MS.map((ms) =>
+      setTimeout(() => setElapsed(Date.now() - started), ms),
+    );
     return () => timers.forEach(clearTimeout);
   }, []);
   const text = loadingMessage(elapsed);

@@ -21,7 +21,9 @@ export function useMaintenanceCheck(current: boolean, reload: () => void = reloa
 
 export function MaintenanceView() {
   return (
-    <Box sx={{ minHeight: '100vh', display: 'grid', placeItems: 'center', p: 3, bgcolor: 'background.default' }}>
+    <Box
+      sx={{ minHeight: '100vh', display: 'grid', placeItems: 'center', p: 3, bgcolor: 'background.default' }}
+    >
       <Paper sx={{ p: 5, maxWidth: 560, textAlign: 'center' }} data-testid="maintenance">
         <Typography variant="h4" component="h1" gutterBottom>
           Under maintenance

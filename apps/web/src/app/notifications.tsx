@@ -1,7 +1,21 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 import { Alert, Button, Snackbar } from '@mui/material';
 import type { VersionInfo } from '@portal/contracts/environment';
-import { MAINTENANCE_CHECK_INTERVAL_MS, MESSAGES, NOTIFICATION_HIDE_MS, OFFLINE_POLL_INTERVAL_MS } from '@portal/contracts/rules';
+import {
+  MAINTENANCE_CHECK_INTERVAL_MS,
+  MESSAGES,
+  NOTIFICATION_HIDE_MS,
+  OFFLINE_POLL_INTERVAL_MS,
+} from '@portal/contracts/rules';
 import { onConnectivityChange } from './api';
 import { reportClientError } from './error-reporting';
 import { portalSettings } from './settings';
@@ -49,7 +63,13 @@ async function fetchVersion(): Promise<VersionInfo | null> {
  * and a reload once the server answers) and the update notification (the served version differs from the one
  * loaded at start).
  */
-export function NotificationProvider({ children, reload = defaultReload }: { children: ReactNode; reload?: () => void }) {
+export function NotificationProvider({
+  children,
+  reload = defaultReload,
+}: {
+  children: ReactNode;
+  reload?: () => void;
+}) {
   const [queue, setQueue] = useState<Notification[]>([]);
   const [online, setOnline] = useState(true);
   const onlineRef = useRef(true);
@@ -171,7 +191,6 @@ export function NotificationProvider({ children, reload = defaultReload }: { chi
     </NotifierContext.Provider>
   );
 }
-
 
 export function useNotify(): Notifier {
   const notifier = useContext(NotifierContext);

@@ -36,7 +36,10 @@ export const router = createBrowserRouter([
     children: [
       { index: true, element: <FleetDashboardPage /> },
       { path: 'ship/:id', element: page(() => import('../features/dashboards/ShipDashboardPage')) },
-      { path: 'KPIWidgetPreview', element: page(() => import('../features/dashboards/KpiWidgetPreviewPage')) },
+      {
+        path: 'KPIWidgetPreview',
+        element: page(() => import('../features/dashboards/KpiWidgetPreviewPage')),
+      },
       {
         path: 'facilities',
         element: page(() => import('../features/facilities/FacilitiesLayout')),
@@ -51,9 +54,18 @@ export const router = createBrowserRouter([
               { index: true, element: <Navigate to="channels" replace /> },
               { path: 'info', element: page(() => import('../features/ship-info/ShipInfoPage')) },
               { path: 'channels', element: page(() => import('../features/datasources/ChannelsPage')) },
-              { path: 'calculation-queue', element: page(() => import('../features/recalculation/CalculationQueuePage')) },
-              { path: 'list', element: page(() => import('../features/measurement-fields/MeasurementFieldListPage')) },
-              { path: 'detail', element: page(() => import('../features/measurement-fields/MeasurementFieldDetailPage')) },
+              {
+                path: 'calculation-queue',
+                element: page(() => import('../features/recalculation/CalculationQueuePage')),
+              },
+              {
+                path: 'list',
+                element: page(() => import('../features/measurement-fields/MeasurementFieldListPage')),
+              },
+              {
+                path: 'detail',
+                element: page(() => import('../features/measurement-fields/MeasurementFieldDetailPage')),
+              },
             ],
           },
         ],
@@ -64,8 +76,14 @@ export const router = createBrowserRouter([
         children: [
           { index: true, element: <Navigate to="pureserv" replace /> },
           { path: 'pureserv', element: page(() => import('../features/service/PureservPage')) },
-          { path: 'full-remote-access', element: page(() => import('../features/service/FullRemoteAccessPage')) },
-          { path: 'tailor-made-service-agreements', element: page(() => import('../features/service/TailorMadeServicePage')) },
+          {
+            path: 'full-remote-access',
+            element: page(() => import('../features/service/FullRemoteAccessPage')),
+          },
+          {
+            path: 'tailor-made-service-agreements',
+            element: page(() => import('../features/service/TailorMadeServicePage')),
+          },
           { path: 'documents', element: page(() => import('../features/documents/DocumentsPage')) },
         ],
       },
@@ -75,7 +93,10 @@ export const router = createBrowserRouter([
         children: [
           { index: true, element: <Navigate to="overview" replace /> },
           { path: 'overview', element: page(() => import('../features/reports/ReportOverviewPage')) },
-          { path: 'calculation-queue', element: page(() => import('../features/recalculation/CalculationQueuePage')) },
+          {
+            path: 'calculation-queue',
+            element: page(() => import('../features/recalculation/CalculationQueuePage')),
+          },
           { path: 'data-export', element: page(() => import('../features/exports/DataExportPage')) },
           { path: 'detail/:id?', element: page(() => import('../features/reports/ReportDetailPage')) },
         ],
@@ -85,9 +106,15 @@ export const router = createBrowserRouter([
         element: page(() => import('../features/organizations/AdminLayout')),
         children: [
           { index: true, element: <Navigate to="organizations" replace /> },
-          { path: 'organizations', element: page(() => import('../features/organizations/OrganizationsPage')) },
+          {
+            path: 'organizations',
+            element: page(() => import('../features/organizations/OrganizationsPage')),
+          },
           { path: 'messages', element: page(() => import('../features/messages/MessagesAdminPage')) },
-          { path: ':organizationId/manage', element: page(() => import('../features/organizations/ManageOrganizationPage')) },
+          {
+            path: ':organizationId/manage',
+            element: page(() => import('../features/organizations/ManageOrganizationPage')),
+          },
         ],
       },
       { path: 'help', element: page(() => import('../features/info/HelpPage')) },

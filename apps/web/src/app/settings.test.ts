@@ -20,7 +20,9 @@ describe('parseSettingsScript', () => {
   it('refuses anything that is not the settings assignment', () => {
     expect(parseSettingsScript('alert(1); window.settings = {}')).toBeNull();
     expect(parseSettingsScript('window.settings = (function(){ return {} })();')).toBeNull();
-    expect(parseSettingsScript(`window.settings = ${JSON.stringify({ ...settings, maintenance: 'yes' })};`)).toBeNull();
+    expect(
+      parseSettingsScript(`window.settings = ${JSON.stringify({ ...settings, maintenance: 'yes' })};`),
+    ).toBeNull();
     expect(parseSettingsScript('<html>502 Bad Gateway</html>')).toBeNull();
   });
 });

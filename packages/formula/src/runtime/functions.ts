@@ -16,7 +16,9 @@ function civil(epochMs: number): [number, number, number] {
   const z = Math.floor(epochMs / DAY_MS) + 719468;
   const era = Math.floor(z / 146097);
   const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const yoe = Math.floor(
+    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365,
+  );
   const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
   const mp = Math.floor((5 * doy + 2) / 153);
   const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
@@ -42,7 +44,9 @@ export function startBudget(budgetMs: number): Budget {
 }
 
 export function overBudget(budgetMs: number, where: string): never {
-  throw new FormulaRuntimeError(`Calculation stopped: it exceeded its time budget of ${budgetMs} ms (${where})`);
+  throw new FormulaRuntimeError(
+    `Calculation stopped: it exceeded its time budget of ${budgetMs} ms (${where})`,
+  );
 }
 
 /** Counts work done by a report-field calculation and ends it when the time budget is spent. */
@@ -81,7 +85,8 @@ export const scalarHelpers = {
   },
   /** Three-valued logic, as C# bool? with & and |: false wins over null in and, true in or. */
   and: (a: number, b: number) => (a === 0 || b === 0 ? 0 : a !== a || b !== b ? NaN : 1),
-  or: (a: number, b: number) => ((a !== 0 && a === a) || (b !== 0 && b === b) ? 1 : a !== a || b !== b ? NaN : 0),
+  or: (a: number, b: number) =>
+    (a !== 0 && a === a) || (b !== 0 && b === b) ? 1 : a !== a || b !== b ? NaN : 0,
   not: (a: number) => (a !== a ? NaN : a === 0 ? 1 : 0),
   /** Lifted equality as in C#: null == null is true, null == 5 is false. */
   eq: (a: number, b: number) => a === b || (a !== a && b !== b),
@@ -91,7 +96,10 @@ export const scalarHelpers = {
   str: (s: string | null) => (s === null ? '' : s),
   /** `a + b` of strings, refused past MAX_STRING_LENGTH (checked on the lengths, before anything is built). */
   concat: (a: string, b: string) => {
-    if (a.length + b.length > MAX_STRING_LENGTH) throw new FormulaRuntimeError(`A string would grow past ${MAX_STRING_LENGTH.toLocaleString('en-US')} characters`);
+    if (a.length + b.length > MAX_STRING_LENGTH)
+      throw new FormulaRuntimeError(
+        `A string would grow past ${MAX_STRING_LENGTH.toLocaleString('en-US')} characters`,
+      );
     return a + b;
   },
   numStr: (n: number) => (n !== n ? '' : String(n)),
@@ -105,7 +113,7 @@ export const scalarHelpers = {
   minute: (t: number) => Math.floor(msOfDay(t) / 60_000) % 60,
   second: (t: number) => Math.floor(msOfDay(t) / 1000) % 60,
   /** 0 = Sunday, as C#'s DayOfWeek; 1970-01-01 was a Thursday. */
-  dayOfWeek: (t: number) => ((((Math.floor(t / DAY_MS) + 4) % 7) + 7) % 7),
+  dayOfWeek: (t: number) => (((Math.floor(t / DAY_MS) + 4) % 7) + 7) % 7,
   now,
   overBudget,
   startBudget,

@@ -124,5 +124,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await sql`DROP TABLE client_errors, audit_log, settings, oidc_payloads, user_facility_access, organization_facility_access, facilities, user_visits, users, organization_links, organizations CASCADE`.execute(db);
+  await sql`DROP TABLE client_errors, audit_log, settings, oidc_payloads, user_facility_access, organization_facility_access, facilities, user_visits, users, organization_links, organizations CASCADE`.execute(
+    db,
+  );
 }

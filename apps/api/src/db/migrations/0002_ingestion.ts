@@ -93,5 +93,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await sql`DROP TABLE raw_values, raw_timestamps, data_file_originals, data_files, data_source_channels, facility_data_sources CASCADE`.execute(db);
+  await sql`DROP TABLE raw_values, raw_timestamps, data_file_originals, data_files, data_source_channels, facility_data_sources CASCADE`.execute(
+    db,
+  );
 }

@@ -99,5 +99,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await sql`DROP TABLE report_field_calculations, report_fields, reports, measurement_field_calculations, measurement_fields CASCADE`.execute(db);
+  await sql`DROP TABLE report_field_calculations, report_fields, reports, measurement_field_calculations, measurement_fields CASCADE`.execute(
+    db,
+  );
 }

@@ -60,5 +60,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await sql`DROP TABLE executions, report_values_daily, report_values, measurement_values CASCADE`.execute(db);
+  await sql`DROP TABLE executions, report_values_daily, report_values, measurement_values CASCADE`.execute(
+    db,
+  );
 }

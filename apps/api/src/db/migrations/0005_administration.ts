@@ -64,5 +64,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await sql`DROP TABLE upload_credentials, facility_documents, message_reads, message_recipients, messages CASCADE`.execute(db);
+  await sql`DROP TABLE upload_credentials, facility_documents, message_reads, message_recipients, messages CASCADE`.execute(
+    db,
+  );
 }

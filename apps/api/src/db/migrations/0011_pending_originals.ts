@@ -6,7 +6,9 @@ import { sql, type Kysely } from 'kysely';
  * left without reading the whole table.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await sql`CREATE INDEX data_file_originals_pending_idx ON data_file_originals (data_file_id, part) WHERE compression = 'pending'`.execute(db);
+  await sql`CREATE INDEX data_file_originals_pending_idx ON data_file_originals (data_file_id, part) WHERE compression = 'pending'`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -24,22 +24,40 @@ export function organizationFacilityIds(db: Kysely<Database>, organizationId: st
     .where((eb) =>
       eb.or([
         eb('facilities.primary_organization_id', '=', organizationId),
-        eb('facilities.id', 'in', eb.selectFrom('organization_facility_access').select('facility_id').where('organization_id', '=', organizationId)),
+        eb(
+          'facilities.id',
+          'in',
+          eb
+            .selectFrom('organization_facility_access')
+            .select('facility_id')
+            .where('organization_id', '=', organizationId),
+        ),
       ]),
     );
 }
 
 /** A SQL condition "this facility id column is one the caller may see", to use inside any query (never filter after the fact). */
-export function facilityVisibleTo(db: Kysely<Database>, caller: Caller, facilityIdColumn: Expression<string>): Expression<SqlBool> {
+export function facilityVisibleTo(
+  db: Kysely<Database>,
+  caller: Caller,
+  facilityIdColumn: Expression<string>,
+): Expression<SqlBool> {
   if (caller.role === 'SystemAdmin') return sql<SqlBool>`true`;
   const orgFacilities = organizationFacilityIds(db, caller.organizationId);
   if (caller.role === 'UserAdmin') return sql<SqlBool>`${facilityIdColumn} in (${orgFacilities})`;
-  const assigned = db.selectFrom('user_facility_access').select('facility_id').where('user_id', '=', caller.userId);
+  const assigned = db
+    .selectFrom('user_facility_access')
+    .select('facility_id')
+    .where('user_id', '=', caller.userId);
   return sql<SqlBool>`(${facilityIdColumn} in (${assigned}) and ${facilityIdColumn} in (${orgFacilities}))`;
 }
 
 /** Throws "Ship not found" (404) unless the caller may see the ship: another organization's ship is not revealed. */
-export async function assertFacilityVisible(db: Kysely<Database>, caller: Caller, facilityId: string): Promise<void> {
+export async function assertFacilityVisible(
+  db: Kysely<Database>,
+  caller: Caller,
+  facilityId: string,
+): Promise<void> {
   if (!isUuid(facilityId)) throw notFound('Ship not found');
   const row = await db
     .selectFrom('facilities')
@@ -52,7 +70,9 @@ export async function assertFacilityVisible(db: Kysely<Database>, caller: Caller
 
 /** May the caller manage users, ship access and links of this organization? */
 export function canManageOrganization(caller: Caller, organizationId: string): boolean {
-  return caller.role === 'SystemAdmin' || (caller.role === 'UserAdmin' && caller.organizationId === organizationId);
+  return (
+    caller.role === 'SystemAdmin' || (caller.role === 'UserAdmin' && caller.organizationId === organizationId)
+  );
 }
 
 /** 404 for another organization (its existence is not revealed), 403 for a role that may not manage its own. */

@@ -13,8 +13,13 @@ export interface ProviderKeys {
  * stay valid across restarts and every API process signs and verifies with the same keys.
  */
 export async function loadOrCreateProviderKeys(db: Kysely<Database>): Promise<ProviderKeys> {
-  const existing = await db.selectFrom('settings').select('value').where('key', '=', 'oidc.keys').executeTakeFirst();
-  if (existing) return (typeof existing.value === 'string' ? JSON.parse(existing.value) : existing.value) as ProviderKeys;
+  const existing = await db
+    .selectFrom('settings')
+    .select('value')
+    .where('key', '=', 'oidc.keys')
+    .executeTakeFirst();
+  if (existing)
+    return (typeof existing.value === 'string' ? JSON.parse(existing.value) : existing.value) as ProviderKeys;
   const { privateKey } = await generateKeyPair('RS256', { extractable: true, modulusLength: 2048 });
   const jwk = await exportJWK(privateKey);
   const keys: ProviderKeys = {
@@ -22,13 +27,26 @@ export async function loadOrCreateProviderKeys(db: Kysely<Database>): Promise<Pr
     cookieKeys: [randomBytes(32).toString('base64url')],
   };
   // Two processes starting at once: the first insert wins and both use its keys.
-  await db.insertInto('settings').values({ key: 'oidc.keys', value: JSON.stringify(keys) }).onConflict((oc) => oc.column('key').doNothing()).execute();
-  const stored = await db.selectFrom('settings').select('value').where('key', '=', 'oidc.keys').executeTakeFirstOrThrow();
+  await db
+    .insertInto('settings')
+    .values({ key: 'oidc.keys', value: JSON.stringify(keys) })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
+  const stored = await db
+    .selectFrom('settings')
+    .select('value')
+    .where('key', '=', 'oidc.keys')
+    .executeTakeFirstOrThrow();
   return (typeof stored.value === 'string' ? JSON.parse(stored.value) : stored.value) as ProviderKeys;
 }
 
 export function publicJwks(keys: ProviderKeys): { keys: JWK[] } {
   return {
-    keys: keys.signing.map(({ kty, n, e, kid, alg, use, crv, x, y }) => Object.fromEntries(Object.entries({ kty, n, e, kid, alg, use, crv, x, y }).filter(([, v]) => v !== undefined)) as JWK),
+    keys: keys.signing.map(
+      ({ kty, n, e, kid, alg, use, crv, x, y }) =>
+        Object.fromEntries(
+          Object.entries({ kty, n, e, kid, alg, use, crv, x, y }).filter(([, v]) => v !== undefined),
+        ) as JWK,
+    ),
   };
 }

@@ -39,7 +39,10 @@ export function databaseAdapterFactory(db: Kysely<Database>) {
         .execute();
     }
 
-    private async findWhere(column: 'id' | 'uid' | 'user_code', value: string): Promise<AdapterPayload | undefined> {
+    private async findWhere(
+      column: 'id' | 'uid' | 'user_code',
+      value: string,
+    ): Promise<AdapterPayload | undefined> {
       const row = await db
         .selectFrom('oidc_payloads')
         .select(['payload', 'consumed_at'])
@@ -48,8 +51,12 @@ export function databaseAdapterFactory(db: Kysely<Database>) {
         .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', sql<Date>`now()`)]))
         .executeTakeFirst();
       if (!row) return undefined;
-      const payload = (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload) as AdapterPayload;
-      return row.consumed_at ? { ...payload, consumed: Math.floor(new Date(row.consumed_at).getTime() / 1000) } : payload;
+      const payload = (
+        typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload
+      ) as AdapterPayload;
+      return row.consumed_at
+        ? { ...payload, consumed: Math.floor(new Date(row.consumed_at).getTime() / 1000) }
+        : payload;
     }
 
     find(id: string) {
@@ -63,7 +70,12 @@ export function databaseAdapterFactory(db: Kysely<Database>) {
     }
 
     async consume(id: string): Promise<void> {
-      await db.updateTable('oidc_payloads').set({ consumed_at: new Date() }).where('model', '=', this.model).where('id', '=', id).execute();
+      await db
+        .updateTable('oidc_payloads')
+        .set({ consumed_at: new Date() })
+        .where('model', '=', this.model)
+        .where('id', '=', id)
+        .execute();
     }
 
     async destroy(id: string): Promise<void> {
@@ -82,5 +94,8 @@ export async function revokeProviderStateOf(db: Kysely<Database>, userId: string
 }
 
 export async function deleteExpiredProviderState(db: Kysely<Database>): Promise<void> {
-  await db.deleteFrom('oidc_payloads').where('expires_at', '<', sql<Date>`now()`).execute();
+  await db
+    .deleteFrom('oidc_payloads')
+    .where('expires_at', '<', sql<Date>`now()`)
+    .execute();
 }

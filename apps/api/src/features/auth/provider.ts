@@ -25,7 +25,9 @@ export interface ProviderOptions {
   redirectOrigins: string[];
   keys: ProviderKeys;
   db: Kysely<Database>;
-  loadClaims(accountId: string): Promise<{ organizationId: string; role: string; username: string } | undefined>;
+  loadClaims(
+    accountId: string,
+  ): Promise<{ organizationId: string; role: string; username: string } | undefined>;
 }
 
 export function createProvider(options: ProviderOptions): Provider {
@@ -56,7 +58,12 @@ export function createProvider(options: ProviderOptions): Provider {
       if (!claims) return undefined;
       return {
         accountId: sub,
-        claims: async () => ({ sub, preferred_username: claims.username, organizationId: claims.organizationId, role: claims.role }),
+        claims: async () => ({
+          sub,
+          preferred_username: claims.username,
+          organizationId: claims.organizationId,
+          role: claims.role,
+        }),
       };
     },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
@@ -69,7 +76,10 @@ export function createProvider(options: ProviderOptions): Provider {
           ctx.body = logoutPage(form);
         },
         postLogoutSuccessSource: async (ctx) => {
-          ctx.body = pageShell('Signed out', '<p>You are signed out.</p><p><a href="/">Sign in again</a></p>');
+          ctx.body = pageShell(
+            'Signed out',
+            '<p>You are signed out.</p><p><a href="/">Sign in again</a></p>',
+          );
         },
       },
       resourceIndicators: {
@@ -119,7 +129,8 @@ export function createProvider(options: ProviderOptions): Provider {
       Session: LIFETIMES.absoluteSeconds,
       Grant: LIFETIMES.absoluteSeconds,
       RefreshToken: (_ctx, token) => {
-        const initiallyIssued = (token as unknown as { iiat?: number; iat?: number }).iiat ?? Math.floor(Date.now() / 1000);
+        const initiallyIssued =
+          (token as unknown as { iiat?: number; iat?: number }).iiat ?? Math.floor(Date.now() / 1000);
         const absoluteRemaining = initiallyIssued + LIFETIMES.absoluteSeconds - Math.floor(Date.now() / 1000);
         return Math.max(1, Math.min(LIFETIMES.idleSeconds, absoluteRemaining));
       },
@@ -127,7 +138,10 @@ export function createProvider(options: ProviderOptions): Provider {
     clientBasedCORS: (_ctx, origin) => options.redirectOrigins.includes(origin),
     renderError: async (ctx, out) => {
       ctx.type = 'html';
-      ctx.body = pageShell('Sign-in problem', `<p class="error">${escapeHtml(String(out.error_description ?? out.error))}</p><p><a href="/">Back to the portal</a></p>`);
+      ctx.body = pageShell(
+        'Sign-in problem',
+        `<p class="error">${escapeHtml(String(out.error_description ?? out.error))}</p><p><a href="/">Back to the portal</a></p>`,
+      );
     },
   };
 
@@ -137,7 +151,10 @@ export function createProvider(options: ProviderOptions): Provider {
 }
 
 export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return value.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 }
 
 /** The look of the provider's own pages: the portal's colours, no script but our static one. */

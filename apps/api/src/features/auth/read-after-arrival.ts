@@ -19,13 +19,15 @@ export function readAfterArrival<T>(read: () => Promise<T>): () => Promise<T> {
   return () => {
     if (!current) return start();
     if (!queued) {
-      queued = current.then(
-        () => undefined,
-        () => undefined,
-      ).then(() => {
-        queued = null;
-        return start();
-      });
+      queued = current
+        .then(
+          () => undefined,
+          () => undefined,
+        )
+        .then(() => {
+          queued = null;
+          return start();
+        });
     }
     return queued;
   };

@@ -13,8 +13,12 @@ import { audit } from '../audit/audit';
 
 /** The per-address limit is this many times the per-account one: an office behind one address signs in several people. */
 export const LOGIN_ADDRESS_FACTOR = 3;
-export const LOGIN_RATE_LIMITED_TEXT = 'Rate limit reached: too many sign-in attempts. Wait a minute and try again.';
-const accountKey = (body: unknown) => String((body as { username?: unknown } | undefined)?.username ?? '').trim().toLowerCase();
+export const LOGIN_RATE_LIMITED_TEXT =
+  'Rate limit reached: too many sign-in attempts. Wait a minute and try again.';
+const accountKey = (body: unknown) =>
+  String((body as { username?: unknown } | undefined)?.username ?? '')
+    .trim()
+    .toLowerCase();
 
 const pagesDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'pages');
 const authCss = readFileSync(path.join(pagesDir, 'auth.css'), 'utf8');
@@ -40,85 +44,170 @@ export async function authRoutes(app: FastifyInstance, opts: { provider?: Provid
   const server = app.withTypeProvider<ZodTypeProvider>();
   const { db } = app;
 
-  server.get('/auth-pages/auth.css', { config: { public: true }, schema: { hide: true } }, async (_req, reply) => reply.type('text/css').send(authCss));
-  server.get('/auth-pages/auth.js', { config: { public: true }, schema: { hide: true } }, async (_req, reply) => reply.type('text/javascript').send(authJs));
+  server.get(
+    '/auth-pages/auth.css',
+    { config: { public: true }, schema: { hide: true } },
+    async (_req, reply) => reply.type('text/css').send(authCss),
+  );
+  server.get(
+    '/auth-pages/auth.js',
+    { config: { public: true }, schema: { hide: true } },
+    async (_req, reply) => reply.type('text/javascript').send(authJs),
+  );
 
   const provider = opts.provider;
   if (provider) {
-    server.get('/interaction/:uid', { config: { public: true }, schema: { hide: true, params: z.object({ uid: z.string() }) } }, async (request, reply) => {
-      const details = await provider.interactionDetails(request.raw, reply.raw);
-      if (details.prompt.name === 'login') return reply.type('text/html').send(loginPage(details.uid, String(details.params.login_hint ?? '')));
-      // Consent is granted by loadExistingGrant for our own client; finish any other prompt as is.
-      const redirectTo = await provider.interactionResult(request.raw, reply.raw, {}, { mergeWithLastSubmission: true });
-      return reply.redirect(redirectTo, 303);
-    });
+    server.get(
+      '/interaction/:uid',
+      { config: { public: true }, schema: { hide: true, params: z.object({ uid: z.string() }) } },
+      async (request, reply) => {
+        const details = await provider.interactionDetails(request.raw, reply.raw);
+        if (details.prompt.name === 'login')
+          return reply
+            .type('text/html')
+            .send(loginPage(details.uid, String(details.params.login_hint ?? '')));
+        // Consent is granted by loadExistingGrant for our own client; finish any other prompt as is.
+        const redirectTo = await provider.interactionResult(
+          request.raw,
+          reply.raw,
+          {},
+          { mergeWithLastSubmission: true },
+        );
+        return reply.redirect(redirectTo, 303);
+      },
+    );
 
     // Two limits: per address (one machine guessing many accounts) and per account (many machines guessing one).
     // The address is the peer's unless TRUST_PROXY names the proxy in front (app.ts), so a forged X-Forwarded-For does not reset it.
-    const perAddress = app.createRateLimit({ max: app.config.LOGIN_ATTEMPTS_PER_MINUTE * LOGIN_ADDRESS_FACTOR, timeWindow: '1 minute', keyGenerator: (request) => `sign-in address ${request.ip}` });
-    const perAccount = app.createRateLimit({ max: app.config.LOGIN_ATTEMPTS_PER_MINUTE, timeWindow: '1 minute', keyGenerator: (request) => `sign-in account ${accountKey(request.body)}` });
+    const perAddress = app.createRateLimit({
+      max: app.config.LOGIN_ATTEMPTS_PER_MINUTE * LOGIN_ADDRESS_FACTOR,
+      timeWindow: '1 minute',
+      keyGenerator: (request) => `sign-in address ${request.ip}`,
+    });
+    const perAccount = app.createRateLimit({
+      max: app.config.LOGIN_ATTEMPTS_PER_MINUTE,
+      timeWindow: '1 minute',
+      keyGenerator: (request) => `sign-in account ${accountKey(request.body)}`,
+    });
     server.post(
       '/interaction/:uid/login',
       {
         config: { public: true },
-        schema: { hide: true, params: z.object({ uid: z.string() }), body: z.object({ username: z.string().max(200), password: z.string().max(500) }) },
+        schema: {
+          hide: true,
+          params: z.object({ uid: z.string() }),
+          body: z.object({ username: z.string().max(200), password: z.string().max(500) }),
+        },
         preHandler: async (request, reply) => {
           // createRateLimit counts the attempt; `isExceeded` says whether it is one too many.
           const exceeded = (r: Awaited<ReturnType<typeof perAddress>>) => !r.isAllowed && r.isExceeded;
           const address = await perAddress(request);
           const limited = exceeded(address) ? address : await perAccount(request);
           if (!exceeded(limited) || limited.isAllowed) return;
-          await audit(db, { userId: null, organizationId: null, action: 'sign-in.rate-limited', subject: accountKey(request.body).slice(0, 100), detail: { ip: request.ip } });
+          await audit(db, {
+            userId: null,
+            organizationId: null,
+            action: 'sign-in.rate-limited',
+            subject: accountKey(request.body).slice(0, 100),
+            detail: { ip: request.ip },
+          });
           return reply
             .code(429)
             .header('retry-after', String(limited.ttlInSeconds))
             .type('text/html')
-            .send(loginPage(request.params.uid, String(request.body.username ?? ''), LOGIN_RATE_LIMITED_TEXT));
+            .send(
+              loginPage(request.params.uid, String(request.body.username ?? ''), LOGIN_RATE_LIMITED_TEXT),
+            );
         },
       },
       async (request, reply) => {
         const details = await provider.interactionDetails(request.raw, reply.raw);
         const { username, password } = request.body;
-        const user = await db.selectFrom('users').select(['id', 'password_hash', 'organization_id']).where((eb) => eb(eb.fn('lower', ['username']), '=', username.trim().toLowerCase())).executeTakeFirst();
+        const user = await db
+          .selectFrom('users')
+          .select(['id', 'password_hash', 'organization_id'])
+          .where((eb) => eb(eb.fn('lower', ['username']), '=', username.trim().toLowerCase()))
+          .executeTakeFirst();
         const ok = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), password);
         if (!user || !ok) {
-          await audit(db, { userId: user?.id ?? null, organizationId: user?.organization_id ?? null, action: 'sign-in.failed', subject: username.slice(0, 100) });
-          return reply.code(200).type('text/html').send(loginPage(details.uid, username, LOGIN_FAILED_TEXT));
+          await audit(db, {
+            userId: user?.id ?? null,
+            organizationId: user?.organization_id ?? null,
+            action: 'sign-in.failed',
+            subject: username.slice(0, 100),
+          });
+          return reply
+            .code(200)
+            .type('text/html')
+            .send(loginPage(details.uid, username, LOGIN_FAILED_TEXT));
         }
-        await audit(db, { userId: user.id, organizationId: user.organization_id, action: 'sign-in', subject: username });
-        const redirectTo = await provider.interactionResult(request.raw, reply.raw, { login: { accountId: user.id } }, { mergeWithLastSubmission: false });
+        await audit(db, {
+          userId: user.id,
+          organizationId: user.organization_id,
+          action: 'sign-in',
+          subject: username,
+        });
+        const redirectTo = await provider.interactionResult(
+          request.raw,
+          reply.raw,
+          { login: { accountId: user.id } },
+          { mergeWithLastSubmission: false },
+        );
         return reply.redirect(redirectTo, 303);
       },
     );
   }
 
-  server.get('/api/auth/me', { schema: { tags: ['auth'], response: { 200: userProfileSchema } } }, async (request) => {
-    const caller = request.caller!;
-    return {
-      sub: caller.userId,
-      username: caller.username,
-      organizationId: caller.organizationId,
-      organizationName: caller.organizationName,
-      organizationPriority: caller.organizationPriority,
-      roles: [caller.role],
-    };
-  });
+  server.get(
+    '/api/auth/me',
+    { schema: { tags: ['auth'], response: { 200: userProfileSchema } } },
+    async (request) => {
+      const caller = request.caller!;
+      return {
+        sub: caller.userId,
+        username: caller.username,
+        organizationId: caller.organizationId,
+        organizationName: caller.organizationName,
+        organizationPriority: caller.organizationPriority,
+        roles: [caller.role],
+      };
+    },
+  );
 
-  server.post('/api/auth/logout', { schema: { tags: ['auth'], response: { 204: z.null() } } }, async (request, reply) => {
-    const caller = request.caller!;
-    // Tokens issued up to this second are refused from now on; sessions, grants and refresh tokens end.
-    await db.updateTable('users').set({ tokens_valid_after: new Date(Math.ceil(Date.now() / 1000) * 1000) }).where('id', '=', caller.userId).execute();
-    await revokeProviderStateOf(db, caller.userId);
-    await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'sign-out', subject: caller.username });
-    return reply.code(204).send(null);
-  });
+  server.post(
+    '/api/auth/logout',
+    { schema: { tags: ['auth'], response: { 204: z.null() } } },
+    async (request, reply) => {
+      const caller = request.caller!;
+      // Tokens issued up to this second are refused from now on; sessions, grants and refresh tokens end.
+      await db
+        .updateTable('users')
+        .set({ tokens_valid_after: new Date(Math.ceil(Date.now() / 1000) * 1000) })
+        .where('id', '=', caller.userId)
+        .execute();
+      await revokeProviderStateOf(db, caller.userId);
+      await audit(db, {
+        userId: caller.userId,
+        organizationId: caller.organizationId,
+        action: 'sign-out',
+        subject: caller.username,
+      });
+      return reply.code(204).send(null);
+    },
+  );
 
   server.post(
     '/api/client-errors',
-    { config: { public: true, rateLimit: { max: 30, timeWindow: '1 minute' } }, schema: { tags: ['auth'], body: clientErrorReportSchema, response: { 204: z.null() } } },
+    {
+      config: { public: true, rateLimit: { max: 30, timeWindow: '1 minute' } },
+      schema: { tags: ['auth'], body: clientErrorReportSchema, response: { 204: z.null() } },
+    },
     async (request, reply) => {
       request.log.warn({ clientError: request.body }, 'error reported by the browser');
-      await db.insertInto('client_errors').values({ user_id: null, message: request.body.message, detail: JSON.stringify(request.body) }).execute();
+      await db
+        .insertInto('client_errors')
+        .values({ user_id: null, message: request.body.message, detail: JSON.stringify(request.body) })
+        .execute();
       return reply.code(204).send(null);
     },
   );

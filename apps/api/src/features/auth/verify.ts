@@ -56,7 +56,9 @@ export function createCallerResolver(db: Kysely<Database>, options: VerifierOpti
   const getKeys = async (): Promise<JWTVerifyGetKey> => {
     if (keys) return keys;
     if (options.localJwks) return (keys = createLocalJWKSet(options.localJwks));
-    const discovery = (await (await fetch(`${options.issuer.replace(/\/$/, '')}/.well-known/openid-configuration`)).json()) as { jwks_uri: string };
+    const discovery = (await (
+      await fetch(`${options.issuer.replace(/\/$/, '')}/.well-known/openid-configuration`)
+    ).json()) as { jwks_uri: string };
     return (keys = createRemoteJWKSet(new URL(discovery.jwks_uri)));
   };
   const verifiedTokens = new Recent<Record<string, unknown>>();
@@ -68,7 +70,8 @@ export function createCallerResolver(db: Kysely<Database>, options: VerifierOpti
     const known = verifiedTokens.get(token);
     if (known) {
       const now = Date.now() / 1000;
-      if (Number(known.exp) <= now || (known.nbf !== undefined && Number(known.nbf) > now)) throw unauthorized('Your session has expired or is not valid. Please sign in again.');
+      if (Number(known.exp) <= now || (known.nbf !== undefined && Number(known.nbf) > now))
+        throw unauthorized('Your session has expired or is not valid. Please sign in again.');
       return known;
     }
     try {
@@ -87,7 +90,10 @@ export function createCallerResolver(db: Kysely<Database>, options: VerifierOpti
     }
   };
 
-  const loadCaller = async (sub: string, username: string): Promise<(Caller & { validAfter: number }) | null> => {
+  const loadCaller = async (
+    sub: string,
+    username: string,
+  ): Promise<(Caller & { validAfter: number }) | null> => {
     const row = await db
       .selectFrom('users')
       .innerJoin('organizations', 'organizations.id', 'users.organization_id')
@@ -101,7 +107,11 @@ export function createCallerResolver(db: Kysely<Database>, options: VerifierOpti
         sql<number>`extract(epoch from users.tokens_valid_after)`.as('valid_after'),
       ])
       // Our own tokens name the user by id; an external issuer's by username (its own id is not ours): the id wins.
-      .where((eb) => (isUuid(sub) ? eb.or([eb('users.id', '=', sub), eb(sql`lower(users.username)`, '=', username.toLowerCase())]) : eb(sql`lower(users.username)`, '=', username.toLowerCase())))
+      .where((eb) =>
+        isUuid(sub)
+          ? eb.or([eb('users.id', '=', sub), eb(sql`lower(users.username)`, '=', username.toLowerCase())])
+          : eb(sql`lower(users.username)`, '=', username.toLowerCase()),
+      )
       .orderBy(sql`users.id::text = ${sub}`, 'desc')
       .limit(1)
       .executeTakeFirst();
@@ -130,7 +140,8 @@ export function createCallerResolver(db: Kysely<Database>, options: VerifierOpti
       callers.set(key, found);
     }
     if (!found) throw unauthorized();
-    if (Number(payload.iat) < found.validAfter) throw unauthorized('Your session has ended. Please sign in again.');
+    if (Number(payload.iat) < found.validAfter)
+      throw unauthorized('Your session has ended. Please sign in again.');
     const { validAfter: _validAfter, ...caller } = found;
     return { ...caller, accessVersion: version };
   };

@@ -1,6 +1,10 @@
 import type { Kysely } from 'kysely';
 import { DEFAULT_MEASUREMENT_FIELDS } from '@portal/formula';
-import { measurementFieldStatus, type MeasurementField, type MeasurementFieldDataSource } from '@portal/contracts/measurement-fields';
+import {
+  measurementFieldStatus,
+  type MeasurementField,
+  type MeasurementFieldDataSource,
+} from '@portal/contracts/measurement-fields';
 import type { Database } from '../../db/schema';
 import { inForce } from './store';
 
@@ -43,17 +47,37 @@ export function fieldRows(db: Kysely<Database>, id?: string) {
   return query.orderBy('position').orderBy('name').execute();
 }
 
-export async function calculationSummaries(db: Kysely<Database>, facilityId: string, fieldId?: string): Promise<CalcSummary[]> {
+export async function calculationSummaries(
+  db: Kysely<Database>,
+  facilityId: string,
+  fieldId?: string,
+): Promise<CalcSummary[]> {
   let query = db
     .selectFrom('measurement_field_calculations')
-    .select(['measurement_field_id', 'version', 'revision', 'quality_score', 'comment', 'approved_on', 'valid_from', 'valid_to', 'recalculation_requested_on', 'recalculation_queued_on', 'created_on'])
+    .select([
+      'measurement_field_id',
+      'version',
+      'revision',
+      'quality_score',
+      'comment',
+      'approved_on',
+      'valid_from',
+      'valid_to',
+      'recalculation_requested_on',
+      'recalculation_queued_on',
+      'created_on',
+    ])
     .where('facility_id', '=', facilityId);
   if (fieldId) query = query.where('measurement_field_id', '=', fieldId);
   return query.orderBy('version', 'desc').orderBy('revision', 'desc').execute();
 }
 
 /** A field with its counts and status on a ship; `calcs` undefined means the catalogue without a ship. */
-export function toMeasurementField(field: FieldRow, calcs: CalcSummary[] | undefined, now = new Date()): MeasurementField {
+export function toMeasurementField(
+  field: FieldRow,
+  calcs: CalcSummary[] | undefined,
+  now = new Date(),
+): MeasurementField {
   const base = {
     id: field.id,
     name: field.name,
@@ -63,7 +87,16 @@ export function toMeasurementField(field: FieldRow, calcs: CalcSummary[] | undef
     documentation: field.documentation,
   };
   if (!calcs) {
-    return { ...base, version: null, revision: null, status: null, calculations: 0, approvedCalculations: 0, activeCalculationRating: null, activeCalculationComment: null };
+    return {
+      ...base,
+      version: null,
+      revision: null,
+      status: null,
+      calculations: 0,
+      approvedCalculations: 0,
+      activeCalculationRating: null,
+      activeCalculationComment: null,
+    };
   }
   const approved = calcs.filter((c) => c.approved_on);
   const active = inForce(approved, now);
@@ -76,7 +109,9 @@ export function toMeasurementField(field: FieldRow, calcs: CalcSummary[] | undef
       calculations: calcs.length,
       approvedCalculations: approved.length,
       validNow: Boolean(active),
-      validNowPending: Boolean(active && (active.recalculation_requested_on || active.recalculation_queued_on)),
+      validNowPending: Boolean(
+        active && (active.recalculation_requested_on || active.recalculation_queued_on),
+      ),
     }),
     calculations: calcs.length,
     approvedCalculations: approved.length,
@@ -86,11 +121,31 @@ export function toMeasurementField(field: FieldRow, calcs: CalcSummary[] | undef
 }
 
 /** The ship's data sources with all their channels; marks those the field's calculations read. */
-export async function dataSourcesWithChannels(db: Kysely<Database>, facilityId: string, fieldId: string): Promise<MeasurementFieldDataSource[]> {
+export async function dataSourcesWithChannels(
+  db: Kysely<Database>,
+  facilityId: string,
+  fieldId: string,
+): Promise<MeasurementFieldDataSource[]> {
   const [sources, channels, calcs] = await Promise.all([
-    db.selectFrom('facility_data_sources').select(['id', 'name', 'is_primary']).where('facility_id', '=', facilityId).orderBy('is_primary', 'desc').orderBy('name').execute(),
-    db.selectFrom('data_source_channels').select(['id', 'data_source_id', 'name', 'source', 'data_type', 'unit']).where('facility_id', '=', facilityId).orderBy('name').execute(),
-    db.selectFrom('measurement_field_calculations').select('input_ids').where('facility_id', '=', facilityId).where('measurement_field_id', '=', fieldId).execute(),
+    db
+      .selectFrom('facility_data_sources')
+      .select(['id', 'name', 'is_primary'])
+      .where('facility_id', '=', facilityId)
+      .orderBy('is_primary', 'desc')
+      .orderBy('name')
+      .execute(),
+    db
+      .selectFrom('data_source_channels')
+      .select(['id', 'data_source_id', 'name', 'source', 'data_type', 'unit'])
+      .where('facility_id', '=', facilityId)
+      .orderBy('name')
+      .execute(),
+    db
+      .selectFrom('measurement_field_calculations')
+      .select('input_ids')
+      .where('facility_id', '=', facilityId)
+      .where('measurement_field_id', '=', fieldId)
+      .execute(),
   ]);
   const used = new Set(calcs.flatMap((c) => c.input_ids ?? []));
   return sources.map((s) => ({
@@ -99,6 +154,13 @@ export async function dataSourcesWithChannels(db: Kysely<Database>, facilityId: 
     isPrimary: s.is_primary,
     channels: channels
       .filter((c) => c.data_source_id === s.id)
-      .map((c) => ({ id: c.id, name: c.name, source: c.source, dataType: c.data_type, unit: c.unit, usedByField: used.has(c.id) })),
+      .map((c) => ({
+        id: c.id,
+        name: c.name,
+        source: c.source,
+        dataType: c.data_type,
+        unit: c.unit,
+        usedByField: used.has(c.id),
+      })),
   }));
 }

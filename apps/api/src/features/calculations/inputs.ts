@@ -25,11 +25,18 @@ export async function resolveInputs(
   options: { channels: boolean; facilityId?: string },
 ): Promise<ResolvedInputs> {
   const uuids = [...new Set(ids.filter(isUuid))];
-  const fields = uuids.length ? await db.selectFrom('measurement_fields').select(['id', 'name']).where('id', 'in', uuids).execute() : [];
+  const fields = uuids.length
+    ? await db.selectFrom('measurement_fields').select(['id', 'name']).where('id', 'in', uuids).execute()
+    : [];
   let channels: { id: string; name: string }[] = [];
   if (options.channels && uuids.length) {
     let query = db.selectFrom('data_source_channels').select(['id', 'name']).where('id', 'in', uuids);
-    if (options.facilityId) query = query.where('facility_id', '=', isUuid(options.facilityId) ? options.facilityId : '00000000-0000-0000-0000-000000000000');
+    if (options.facilityId)
+      query = query.where(
+        'facility_id',
+        '=',
+        isUuid(options.facilityId) ? options.facilityId : '00000000-0000-0000-0000-000000000000',
+      );
     channels = await query.execute();
   }
   const nameOf = new Map<string, string>([...channels, ...fields].map((r) => [r.id, r.name]));
@@ -58,7 +65,12 @@ export async function resolveInputs(
  * fields, as the names along it (A -> B -> A), or null. The other fields' edges are the inputs of their approved
  * calculations: those are what executions run; a draft is checked when it is validated or approved.
  */
-export async function findCycle(db: Kysely<Database>, facilityId: string, fieldId: string, inputFieldIds: readonly string[]): Promise<string[] | null> {
+export async function findCycle(
+  db: Kysely<Database>,
+  facilityId: string,
+  fieldId: string,
+  inputFieldIds: readonly string[],
+): Promise<string[] | null> {
   if (!isUuid(facilityId) || !isUuid(fieldId)) return null;
   const rows = await db
     .selectFrom('measurement_field_calculations')
@@ -93,7 +105,11 @@ export async function findCycle(db: Kysely<Database>, facilityId: string, fieldI
     return false;
   };
   if (!visit(fieldId)) return null;
-  const names = await db.selectFrom('measurement_fields').select(['id', 'name']).where('id', 'in', [...new Set(path)]).execute();
+  const names = await db
+    .selectFrom('measurement_fields')
+    .select(['id', 'name'])
+    .where('id', 'in', [...new Set(path)])
+    .execute();
   const nameOf = new Map(names.map((n) => [n.id, n.name]));
   return path.map((id) => nameOf.get(id) ?? id);
 }

@@ -2,7 +2,8 @@ import type { MeasurementFieldCalculation, ReportFieldCalculation } from '@porta
 import type { OutputType } from '@portal/contracts/calculations';
 import { calculationState, canDelete, isLocked, type CalculationRow } from './store';
 
-const iso = (d: Date | string | null | undefined) => (d === null || d === undefined ? null : new Date(d).toISOString());
+const iso = (d: Date | string | null | undefined) =>
+  d === null || d === undefined ? null : new Date(d).toISOString();
 
 function common(row: CalculationRow) {
   return {

@@ -35,7 +35,13 @@ import { badRequest, notFound } from '../../errors';
 import type { Caller } from '../access/caller';
 import { assertFacilityVisible, isUuid, requireSystemAdmin } from '../access/policy';
 import { audit } from '../audit/audit';
-import { calculationSummaries, dataSourcesWithChannels, ensureMeasurementFieldCatalogue, fieldRows, toMeasurementField } from './fields';
+import {
+  calculationSummaries,
+  dataSourcesWithChannels,
+  ensureMeasurementFieldCatalogue,
+  fieldRows,
+  toMeasurementField,
+} from './fields';
 import { toMeasurementFieldCalculation, toReportFieldCalculation } from './present';
 import {
   approveCalculation,
@@ -49,7 +55,12 @@ import {
   type Scope,
   type Settable,
 } from './store';
-import { validateMeasurementLogic, validateMeasurementSyntax, validateReportLogic, validateReportSyntax } from './validation';
+import {
+  validateMeasurementLogic,
+  validateMeasurementSyntax,
+  validateReportLogic,
+  validateReportSyntax,
+} from './validation';
 
 const TAGS = ['calculations'];
 
@@ -62,29 +73,52 @@ export async function calculationRoutes(app: FastifyInstance) {
 
   // ---- measurement field catalogue (reads: anyone who sees the ship)
 
-  server.get('/api/algorithm/measurement-fields', { schema: { tags: TAGS, response: { 200: z.array(measurementFieldSchema) } } }, async () =>
-    (await fieldRows(db)).map((f) => toMeasurementField(f, undefined)),
+  server.get(
+    '/api/algorithm/measurement-fields',
+    { schema: { tags: TAGS, response: { 200: z.array(measurementFieldSchema) } } },
+    async () => (await fieldRows(db)).map((f) => toMeasurementField(f, undefined)),
   );
 
   server.get(
     '/api/algorithm/measurement-fields/facility/:id',
-    { schema: { tags: TAGS, params: measurementFieldIdParamsSchema, response: { 200: z.array(measurementFieldSchema) } } },
+    {
+      schema: {
+        tags: TAGS,
+        params: measurementFieldIdParamsSchema,
+        response: { 200: z.array(measurementFieldSchema) },
+      },
+    },
     async (request) => {
       await assertFacilityVisible(db, request.caller!, request.params.id);
       const [fields, calcs] = await Promise.all([fieldRows(db), calculationSummaries(db, request.params.id)]);
-      return fields.map((f) => toMeasurementField(f, calcs.filter((c) => c.measurement_field_id === f.id)));
+      return fields.map((f) =>
+        toMeasurementField(
+          f,
+          calcs.filter((c) => c.measurement_field_id === f.id),
+        ),
+      );
     },
   );
 
   server.get(
     '/api/algorithm/measurement-fields/:id',
-    { schema: { tags: TAGS, params: measurementFieldIdParamsSchema, querystring: measurementFieldDetailQuerySchema, response: { 200: measurementFieldDetailSchema } } },
+    {
+      schema: {
+        tags: TAGS,
+        params: measurementFieldIdParamsSchema,
+        querystring: measurementFieldDetailQuerySchema,
+        response: { 200: measurementFieldDetailSchema },
+      },
+    },
     async (request) => {
       const { facilityId } = request.query;
       if (facilityId) await assertFacilityVisible(db, request.caller!, facilityId);
       const field = await findField(db, request.params.id);
       if (!facilityId) return { ...toMeasurementField(field, undefined), dataSources: [] };
-      const [calcs, dataSources] = await Promise.all([calculationSummaries(db, facilityId, field.id), dataSourcesWithChannels(db, facilityId, field.id)]);
+      const [calcs, dataSources] = await Promise.all([
+        calculationSummaries(db, facilityId, field.id),
+        dataSourcesWithChannels(db, facilityId, field.id),
+      ]);
       return { ...toMeasurementField(field, calcs), dataSources };
     },
   );
@@ -93,7 +127,13 @@ export async function calculationRoutes(app: FastifyInstance) {
 
   server.post(
     '/api/algorithm/calculations/measurement-field/validate-syntax',
-    { schema: { tags: TAGS, body: measurementFieldSyntaxBodySchema, response: { 200: validationResultSchema } } },
+    {
+      schema: {
+        tags: TAGS,
+        body: measurementFieldSyntaxBodySchema,
+        response: { 200: validationResultSchema },
+      },
+    },
     async (request): Promise<ValidationResult> => {
       await measurementValidationContext(db, request.caller!, request.body);
       return validateMeasurementSyntax(db, request.body, logError);
@@ -102,7 +142,13 @@ export async function calculationRoutes(app: FastifyInstance) {
 
   server.post(
     '/api/algorithm/calculations/measurement-field/validate-logic',
-    { schema: { tags: TAGS, body: measurementFieldLogicBodySchema, response: { 200: validationResultSchema } } },
+    {
+      schema: {
+        tags: TAGS,
+        body: measurementFieldLogicBodySchema,
+        response: { 200: validationResultSchema },
+      },
+    },
     async (request): Promise<ValidationResult> => {
       await measurementValidationContext(db, request.caller!, request.body);
       return validateMeasurementLogic(db, request.body, request.body, logError);
@@ -134,7 +180,10 @@ export async function calculationRoutes(app: FastifyInstance) {
     await assertFacilityVisible(db, caller, facilityId);
     requireSystemAdmin(caller);
     await findField(db, fieldId);
-    return { table: 'measurement_field_calculations', owner: { facility_id: facilityId, measurement_field_id: fieldId } };
+    return {
+      table: 'measurement_field_calculations',
+      owner: { facility_id: facilityId, measurement_field_id: fieldId },
+    };
   };
   const measurementValues = (body: z.infer<typeof measurementFieldCalculationBodySchema>): Settable => ({
     ...commonValues(body),
@@ -143,21 +192,51 @@ export async function calculationRoutes(app: FastifyInstance) {
     output_type: body.outputType,
   });
 
-  server.get(mfBase, { schema: { tags: TAGS, params: measurementFieldCalculationParamsSchema, response: { 200: z.array(measurementFieldCalculationSchema) } } }, async (request) => {
-    const scope = await measurementScope(request.caller!, request.params.facilityId, request.params.fieldId);
-    return (await listCalculations(db, scope)).map(toMeasurementFieldCalculation);
-  });
+  server.get(
+    mfBase,
+    {
+      schema: {
+        tags: TAGS,
+        params: measurementFieldCalculationParamsSchema,
+        response: { 200: z.array(measurementFieldCalculationSchema) },
+      },
+    },
+    async (request) => {
+      const scope = await measurementScope(
+        request.caller!,
+        request.params.facilityId,
+        request.params.fieldId,
+      );
+      return (await listCalculations(db, scope)).map(toMeasurementFieldCalculation);
+    },
+  );
 
   server.post(
     mfBase,
-    { schema: { tags: TAGS, params: measurementFieldCalculationParamsSchema, body: measurementFieldCalculationBodySchema, response: { 201: measurementFieldCalculationMutationSchema } } },
+    {
+      schema: {
+        tags: TAGS,
+        params: measurementFieldCalculationParamsSchema,
+        body: measurementFieldCalculationBodySchema,
+        response: { 201: measurementFieldCalculationMutationSchema },
+      },
+    },
     async (request, reply) => {
       const { facilityId, fieldId } = request.params;
       const scope = await measurementScope(request.caller!, facilityId, fieldId);
       const field = await findField(db, fieldId);
-      const row = await createCalculation(db, scope, { output_type: field.data_type, required_sample_interval_seconds: field.required_sample_interval_seconds, ...measurementValues(request.body) });
-      await auditCalculation(request.caller!, 'calculation.create', row, { facilityId, measurementFieldId: fieldId });
-      return reply.code(201).send({ message: CALCULATION_TEXTS.created, calculation: toMeasurementFieldCalculation(row) });
+      const row = await createCalculation(db, scope, {
+        output_type: field.data_type,
+        required_sample_interval_seconds: field.required_sample_interval_seconds,
+        ...measurementValues(request.body),
+      });
+      await auditCalculation(request.caller!, 'calculation.create', row, {
+        facilityId,
+        measurementFieldId: fieldId,
+      });
+      return reply
+        .code(201)
+        .send({ message: CALCULATION_TEXTS.created, calculation: toMeasurementFieldCalculation(row) });
     },
   );
 
@@ -175,39 +254,81 @@ export async function calculationRoutes(app: FastifyInstance) {
     async (request) => {
       const { facilityId, fieldId, calcId } = request.params;
       const scope = await measurementScope(request.caller!, facilityId, fieldId);
-      const row = await saveCalculation(db, scope, calcId, measurementValues(request.body), request.query.recalculate);
-      await auditCalculation(request.caller!, 'calculation.save', row, { facilityId, measurementFieldId: fieldId, recalculate: request.query.recalculate });
+      const row = await saveCalculation(
+        db,
+        scope,
+        calcId,
+        measurementValues(request.body),
+        request.query.recalculate,
+      );
+      await auditCalculation(request.caller!, 'calculation.save', row, {
+        facilityId,
+        measurementFieldId: fieldId,
+        recalculate: request.query.recalculate,
+      });
       return { message: CALCULATION_TEXTS.saved, calculation: toMeasurementFieldCalculation(row) };
     },
   );
 
   server.put(
     `${mfBase}/:calcId/approve`,
-    { schema: { tags: TAGS, params: measurementFieldCalculationIdParamsSchema, body: approveBodySchema, response: { 200: measurementFieldCalculationMutationSchema } } },
+    {
+      schema: {
+        tags: TAGS,
+        params: measurementFieldCalculationIdParamsSchema,
+        body: approveBodySchema,
+        response: { 200: measurementFieldCalculationMutationSchema },
+      },
+    },
     async (request) => {
       const { facilityId, fieldId, calcId } = request.params;
       const scope = await measurementScope(request.caller!, facilityId, fieldId);
       const validity = parseValidity(request.body);
-      const row = await approveCalculation(db, scope, calcId, validity, request.caller!.userId, async (calc) => {
-        const result = await validateMeasurementSyntax(
-          db,
-          { transformAlgorithm: calc.transform_algorithm, inputIds: calc.input_ids, outputType: calc.output_type as never, facilityId, measurementFieldId: fieldId },
-          logError,
-        );
-        assertValid(result);
+      const row = await approveCalculation(
+        db,
+        scope,
+        calcId,
+        validity,
+        request.caller!.userId,
+        async (calc) => {
+          const result = await validateMeasurementSyntax(
+            db,
+            {
+              transformAlgorithm: calc.transform_algorithm,
+              inputIds: calc.input_ids,
+              outputType: calc.output_type as never,
+              facilityId,
+              measurementFieldId: fieldId,
+            },
+            logError,
+          );
+          assertValid(result);
+        },
+      );
+      await auditCalculation(request.caller!, 'calculation.approve', row, {
+        facilityId,
+        measurementFieldId: fieldId,
+        validFrom: row.valid_from,
+        validTo: row.valid_to,
       });
-      await auditCalculation(request.caller!, 'calculation.approve', row, { facilityId, measurementFieldId: fieldId, validFrom: row.valid_from, validTo: row.valid_to });
       return { message: CALCULATION_TEXTS.approved, calculation: toMeasurementFieldCalculation(row) };
     },
   );
 
-  server.delete(`${mfBase}/:calcId`, { schema: { tags: TAGS, params: measurementFieldCalculationIdParamsSchema } }, async (request, reply) => {
-    const { facilityId, fieldId, calcId } = request.params;
-    const scope = await measurementScope(request.caller!, facilityId, fieldId);
-    const row = await deleteCalculation(db, scope, calcId);
-    await auditCalculation(request.caller!, 'calculation.delete', row, { facilityId, measurementFieldId: fieldId });
-    return reply.code(204).send();
-  });
+  server.delete(
+    `${mfBase}/:calcId`,
+    { schema: { tags: TAGS, params: measurementFieldCalculationIdParamsSchema } },
+    async (request, reply) => {
+      const { facilityId, fieldId, calcId } = request.params;
+      const scope = await measurementScope(request.caller!, facilityId, fieldId);
+      const row = await deleteCalculation(db, scope, calcId);
+      await auditCalculation(request.caller!, 'calculation.delete', row, {
+        facilityId,
+        measurementFieldId: fieldId,
+      });
+      return reply.code(204).send();
+    },
+  );
 
   // ---- report field calculations (SystemAdmin)
 
@@ -222,20 +343,42 @@ export async function calculationRoutes(app: FastifyInstance) {
     algorithm_seconds_span: body.algorithmSecondsSpan,
   });
 
-  server.get(rfBase, { schema: { tags: TAGS, params: reportFieldCalculationParamsSchema, response: { 200: z.array(reportFieldCalculationSchema) } } }, async (request) => {
-    const scope = await reportScope(request.caller!, request.params.reportId, request.params.fieldId);
-    return (await listCalculations(db, scope)).map(toReportFieldCalculation);
-  });
+  server.get(
+    rfBase,
+    {
+      schema: {
+        tags: TAGS,
+        params: reportFieldCalculationParamsSchema,
+        response: { 200: z.array(reportFieldCalculationSchema) },
+      },
+    },
+    async (request) => {
+      const scope = await reportScope(request.caller!, request.params.reportId, request.params.fieldId);
+      return (await listCalculations(db, scope)).map(toReportFieldCalculation);
+    },
+  );
 
   server.post(
     rfBase,
-    { schema: { tags: TAGS, params: reportFieldCalculationParamsSchema, body: reportFieldCalculationBodySchema, response: { 201: reportFieldCalculationMutationSchema } } },
+    {
+      schema: {
+        tags: TAGS,
+        params: reportFieldCalculationParamsSchema,
+        body: reportFieldCalculationBodySchema,
+        response: { 201: reportFieldCalculationMutationSchema },
+      },
+    },
     async (request, reply) => {
       const { reportId, fieldId } = request.params;
       const scope = await reportScope(request.caller!, reportId, fieldId);
       const row = await createCalculation(db, scope, reportValues(request.body));
-      await auditCalculation(request.caller!, 'calculation.create', row, { reportId, reportFieldId: fieldId });
-      return reply.code(201).send({ message: CALCULATION_TEXTS.created, calculation: toReportFieldCalculation(row) });
+      await auditCalculation(request.caller!, 'calculation.create', row, {
+        reportId,
+        reportFieldId: fieldId,
+      });
+      return reply
+        .code(201)
+        .send({ message: CALCULATION_TEXTS.created, calculation: toReportFieldCalculation(row) });
     },
   );
 
@@ -253,41 +396,97 @@ export async function calculationRoutes(app: FastifyInstance) {
     async (request) => {
       const { reportId, fieldId, calcId } = request.params;
       const scope = await reportScope(request.caller!, reportId, fieldId);
-      const row = await saveCalculation(db, scope, calcId, reportValues(request.body), request.query.recalculate);
-      await auditCalculation(request.caller!, 'calculation.save', row, { reportId, reportFieldId: fieldId, recalculate: request.query.recalculate });
+      const row = await saveCalculation(
+        db,
+        scope,
+        calcId,
+        reportValues(request.body),
+        request.query.recalculate,
+      );
+      await auditCalculation(request.caller!, 'calculation.save', row, {
+        reportId,
+        reportFieldId: fieldId,
+        recalculate: request.query.recalculate,
+      });
       return { message: CALCULATION_TEXTS.saved, calculation: toReportFieldCalculation(row) };
     },
   );
 
   server.put(
     `${rfBase}/:calcId/approve`,
-    { schema: { tags: TAGS, params: reportFieldCalculationIdParamsSchema, body: approveBodySchema, response: { 200: reportFieldCalculationMutationSchema } } },
+    {
+      schema: {
+        tags: TAGS,
+        params: reportFieldCalculationIdParamsSchema,
+        body: approveBodySchema,
+        response: { 200: reportFieldCalculationMutationSchema },
+      },
+    },
     async (request) => {
       const { reportId, fieldId, calcId } = request.params;
       const scope = await reportScope(request.caller!, reportId, fieldId);
       const validity = parseValidity(request.body);
-      const row = await approveCalculation(db, scope, calcId, validity, request.caller!.userId, async (calc) => {
-        assertValid(await validateReportSyntax(db, { transformAlgorithm: calc.transform_algorithm, inputIds: calc.input_ids }, logError));
+      const row = await approveCalculation(
+        db,
+        scope,
+        calcId,
+        validity,
+        request.caller!.userId,
+        async (calc) => {
+          assertValid(
+            await validateReportSyntax(
+              db,
+              { transformAlgorithm: calc.transform_algorithm, inputIds: calc.input_ids },
+              logError,
+            ),
+          );
+        },
+      );
+      await auditCalculation(request.caller!, 'calculation.approve', row, {
+        reportId,
+        reportFieldId: fieldId,
+        validFrom: row.valid_from,
+        validTo: row.valid_to,
       });
-      await auditCalculation(request.caller!, 'calculation.approve', row, { reportId, reportFieldId: fieldId, validFrom: row.valid_from, validTo: row.valid_to });
       return { message: CALCULATION_TEXTS.approved, calculation: toReportFieldCalculation(row) };
     },
   );
 
-  server.delete(`${rfBase}/:calcId`, { schema: { tags: TAGS, params: reportFieldCalculationIdParamsSchema } }, async (request, reply) => {
-    const { reportId, fieldId, calcId } = request.params;
-    const scope = await reportScope(request.caller!, reportId, fieldId);
-    const row = await deleteCalculation(db, scope, calcId);
-    await auditCalculation(request.caller!, 'calculation.delete', row, { reportId, reportFieldId: fieldId });
-    return reply.code(204).send();
-  });
+  server.delete(
+    `${rfBase}/:calcId`,
+    { schema: { tags: TAGS, params: reportFieldCalculationIdParamsSchema } },
+    async (request, reply) => {
+      const { reportId, fieldId, calcId } = request.params;
+      const scope = await reportScope(request.caller!, reportId, fieldId);
+      const row = await deleteCalculation(db, scope, calcId);
+      await auditCalculation(request.caller!, 'calculation.delete', row, {
+        reportId,
+        reportFieldId: fieldId,
+      });
+      return reply.code(204).send();
+    },
+  );
 
-  async function auditCalculation(caller: Caller, action: string, row: CalculationRow, detail: Record<string, unknown>) {
-    await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action, subject: row.id, detail: { ...detail, version: row.version, revision: row.revision } });
+  async function auditCalculation(
+    caller: Caller,
+    action: string,
+    row: CalculationRow,
+    detail: Record<string, unknown>,
+  ) {
+    await audit(db, {
+      userId: caller.userId,
+      organizationId: caller.organizationId,
+      action,
+      subject: row.id,
+      detail: { ...detail, version: row.version, revision: row.revision },
+    });
   }
 }
 
-function commonValues(body: z.infer<typeof measurementFieldCalculationBodySchema> | z.infer<typeof reportFieldCalculationBodySchema>): Settable {
+function commonValues(
+  body:
+    z.infer<typeof measurementFieldCalculationBodySchema> | z.infer<typeof reportFieldCalculationBodySchema>,
+): Settable {
   return {
     comment: body.comment ?? undefined,
     documentation: body.documentation ?? undefined,
@@ -306,21 +505,32 @@ async function findField(db: Kysely<Database>, id: string) {
 
 async function findReportField(db: Kysely<Database>, reportId: string, fieldId: string) {
   const field = isUuid(fieldId)
-    ? await db.selectFrom('report_fields').select(['id', 'name']).where('id', '=', fieldId).where('report_id', '=', reportId).executeTakeFirst()
+    ? await db
+        .selectFrom('report_fields')
+        .select(['id', 'name'])
+        .where('id', '=', fieldId)
+        .where('report_id', '=', reportId)
+        .executeTakeFirst()
     : undefined;
   if (!field) throw notFound('Report field not found');
   return field;
 }
 
 /** The Approve dialog's rules and texts ('@portal/contracts/forms'), applied again by the server. */
-function parseValidity(body: { validFrom?: string | null; validTo?: string | null }): { validFrom: Date; validTo: Date | null } {
+function parseValidity(body: { validFrom?: string | null; validTo?: string | null }): {
+  validFrom: Date;
+  validTo: Date | null;
+} {
   const parsed = approveValiditySchema.safeParse(body);
   if (!parsed.success) {
     const fields: Record<string, string> = {};
     for (const issue of parsed.error.issues) fields[String(issue.path[0] ?? '')] ??= issue.message;
     throw badRequest(Object.values(fields)[0]!, fields);
   }
-  return { validFrom: new Date(parsed.data.validFrom!), validTo: parsed.data.validTo ? new Date(parsed.data.validTo) : null };
+  return {
+    validFrom: new Date(parsed.data.validFrom!),
+    validTo: parsed.data.validTo ? new Date(parsed.data.validTo) : null,
+  };
 }
 
 function assertValid(result: ValidationResult): void {
@@ -339,18 +549,30 @@ async function measurementValidationContext(
   if (body.facilityId) await assertFacilityVisible(db, caller, body.facilityId);
   requireSystemAdmin(caller);
   if (body.calculationId) {
-    if (!body.facilityId || !body.measurementFieldId) throw badRequest('facilityId and measurementFieldId are required with calculationId');
+    if (!body.facilityId || !body.measurementFieldId)
+      throw badRequest('facilityId and measurementFieldId are required with calculationId');
     await findField(db, body.measurementFieldId);
-    const scope: Scope = { table: 'measurement_field_calculations', owner: { facility_id: body.facilityId, measurement_field_id: body.measurementFieldId } };
+    const scope: Scope = {
+      table: 'measurement_field_calculations',
+      owner: { facility_id: body.facilityId, measurement_field_id: body.measurementFieldId },
+    };
     assertUnlocked(await getCalculation(db, scope, body.calculationId));
   }
 }
 
-async function reportValidationContext(db: Kysely<Database>, caller: Caller, body: { reportFieldId?: string; calculationId?: string }): Promise<void> {
+async function reportValidationContext(
+  db: Kysely<Database>,
+  caller: Caller,
+  body: { reportFieldId?: string; calculationId?: string },
+): Promise<void> {
   requireSystemAdmin(caller);
   if (body.calculationId) {
-    if (!body.reportFieldId || !isUuid(body.reportFieldId)) throw badRequest('reportFieldId is required with calculationId');
-    const scope: Scope = { table: 'report_field_calculations', owner: { report_field_id: body.reportFieldId } };
+    if (!body.reportFieldId || !isUuid(body.reportFieldId))
+      throw badRequest('reportFieldId is required with calculationId');
+    const scope: Scope = {
+      table: 'report_field_calculations',
+      owner: { report_field_id: body.reportFieldId },
+    };
     assertUnlocked(await getCalculation(db, scope, body.calculationId));
   }
 }

@@ -19,7 +19,11 @@ export interface SeedCalculationsResult {
  * already has a calculation on the ship is left as it is. No recalculation is requested: the demo executes its
  * uploads afterwards.
  */
-export async function seedDefaultMeasurementCalculations(db: Kysely<Database>, facilityId: string, validFrom: Date): Promise<SeedCalculationsResult> {
+export async function seedDefaultMeasurementCalculations(
+  db: Kysely<Database>,
+  facilityId: string,
+  validFrom: Date,
+): Promise<SeedCalculationsResult> {
   await ensureMeasurementFieldCatalogue(db);
   const fields = await db.selectFrom('measurement_fields').select(['id', 'name']).execute();
   const fieldId = new Map(fields.map((f) => [f.name.toLowerCase(), f.id]));
@@ -32,9 +36,16 @@ export async function seedDefaultMeasurementCalculations(db: Kysely<Database>, f
     .orderBy('c.created_on')
     .execute();
   const channelId = new Map<string, string>();
-  for (const c of channels) if (!channelId.has(c.name.toLowerCase())) channelId.set(c.name.toLowerCase(), c.id);
+  for (const c of channels)
+    if (!channelId.has(c.name.toLowerCase())) channelId.set(c.name.toLowerCase(), c.id);
   const withCalculation = new Set(
-    (await db.selectFrom('measurement_field_calculations').select('measurement_field_id').where('facility_id', '=', facilityId).execute()).map((r) => r.measurement_field_id),
+    (
+      await db
+        .selectFrom('measurement_field_calculations')
+        .select('measurement_field_id')
+        .where('facility_id', '=', facilityId)
+        .execute()
+    ).map((r) => r.measurement_field_id),
   );
 
   const result: SeedCalculationsResult = { created: [], existing: [], skipped: [] };
@@ -49,13 +60,24 @@ export async function seedDefaultMeasurementCalculations(db: Kysely<Database>, f
       continue;
     }
     const isRaw = def.inputNames.length === 1 && def.inputNames[0] === def.name;
-    const inputIds = def.inputNames.map((name) => (isRaw ? channelId.get(name.toLowerCase()) : available.has(name) ? fieldId.get(name.toLowerCase()) : undefined));
+    const inputIds = def.inputNames.map((name) =>
+      isRaw
+        ? channelId.get(name.toLowerCase())
+        : available.has(name)
+          ? fieldId.get(name.toLowerCase())
+          : undefined,
+    );
     if (inputIds.some((i) => i === undefined)) {
       result.skipped.push(def.name);
       continue;
     }
-    const errors = validateSyntax(def.transformAlgorithm, { kind: 'measurement-field', inputNames: def.inputNames, outputType: def.dataType });
-    if (errors.length) throw new Error(`The default calculation of ${def.name} does not validate: ${errors[0]!.message}`);
+    const errors = validateSyntax(def.transformAlgorithm, {
+      kind: 'measurement-field',
+      inputNames: def.inputNames,
+      outputType: def.dataType,
+    });
+    if (errors.length)
+      throw new Error(`The default calculation of ${def.name} does not validate: ${errors[0]!.message}`);
     await db
       .insertInto('measurement_field_calculations')
       .values({

@@ -60,16 +60,26 @@ export type Settable = Partial<
     | 'algorithm_seconds_span'
   >
 >;
-const VALUE_COLUMNS = ['transform_algorithm', 'input_ids', 'required_sample_interval_seconds', 'preload_interval_seconds', 'output_type', 'algorithm_seconds_span'] as const;
+const VALUE_COLUMNS = [
+  'transform_algorithm',
+  'input_ids',
+  'required_sample_interval_seconds',
+  'preload_interval_seconds',
+  'output_type',
+  'algorithm_seconds_span',
+] as const;
 const SETTABLE_COLUMNS = [...VALUE_COLUMNS, 'comment', 'documentation', 'quality_score'] as const;
 
 type AnyDb = Kysely<any>;
 const anyDb = (db: Kysely<Database> | Transaction<Database>) => db as unknown as AnyDb;
 
-export const isLocked = (row: Pick<CalculationRow, 'recalculation_queued_on'>) => row.recalculation_queued_on !== null;
+export const isLocked = (row: Pick<CalculationRow, 'recalculation_queued_on'>) =>
+  row.recalculation_queued_on !== null;
 export const canDelete = (row: Pick<CalculationRow, 'approved_on'>) => row.approved_on === null;
 
-export function calculationState(row: Pick<CalculationRow, 'approved_on' | 'recalculation_requested_on' | 'recalculation_queued_on'>): CalculationState {
+export function calculationState(
+  row: Pick<CalculationRow, 'approved_on' | 'recalculation_requested_on' | 'recalculation_queued_on'>,
+): CalculationState {
   if (row.recalculation_queued_on) return 'recalculation-queued';
   if (row.recalculation_requested_on) return 'recalculation-requested';
   return row.approved_on ? 'approved' : 'draft';
@@ -90,10 +100,19 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stri
 export async function listCalculations(db: Kysely<Database>, scope: Scope): Promise<CalculationRow[]> {
   let query = anyDb(db).selectFrom(scope.table).selectAll();
   for (const [column, value] of Object.entries(scope.owner)) query = query.where(column, '=', value);
-  return (await query.orderBy('version', 'desc').orderBy('revision', 'desc').orderBy('created_on', 'desc').execute()) as CalculationRow[];
+  return (await query
+    .orderBy('version', 'desc')
+    .orderBy('revision', 'desc')
+    .orderBy('created_on', 'desc')
+    .execute()) as CalculationRow[];
 }
 
-export async function getCalculation(db: Kysely<Database> | Transaction<Database>, scope: Scope, id: string, forUpdate = false): Promise<CalculationRow> {
+export async function getCalculation(
+  db: Kysely<Database> | Transaction<Database>,
+  scope: Scope,
+  id: string,
+  forUpdate = false,
+): Promise<CalculationRow> {
   if (!isUuid(id)) throw notFound('Calculation not found');
   let query = anyDb(db).selectFrom(scope.table).selectAll().where('id', '=', id);
   for (const [column, value] of Object.entries(scope.owner)) query = query.where(column, '=', value);
@@ -104,14 +123,20 @@ export async function getCalculation(db: Kysely<Database> | Transaction<Database
 }
 
 async function nextVersion(trx: Transaction<Database>, scope: Scope): Promise<number> {
-  let query = anyDb(trx).selectFrom(scope.table).select((eb: any) => eb.fn.max('version').as('max'));
+  let query = anyDb(trx)
+    .selectFrom(scope.table)
+    .select((eb: any) => eb.fn.max('version').as('max'));
   for (const [column, value] of Object.entries(scope.owner)) query = query.where(column, '=', value);
   const row = (await query.executeTakeFirst()) as { max: number | null } | undefined;
   return Number(row?.max ?? 0) + 1;
 }
 
 /** A new calculation: the next version of the owner (1 for the first), revision 0. */
-export async function createCalculation(db: Kysely<Database>, scope: Scope, values: Settable): Promise<CalculationRow> {
+export async function createCalculation(
+  db: Kysely<Database>,
+  scope: Scope,
+  values: Settable,
+): Promise<CalculationRow> {
   return db.transaction().execute(async (trx) => {
     await lockOwner(trx, scope);
     const version = await nextVersion(trx, scope);
@@ -126,9 +151,19 @@ export async function createCalculation(db: Kysely<Database>, scope: Scope, valu
 /** Serializes version numbering and validity changes of one owner (its calculations are few). */
 async function lockOwner(trx: Transaction<Database>, scope: Scope): Promise<void> {
   if (scope.table === 'measurement_field_calculations') {
-    await trx.selectFrom('measurement_fields').select('id').where('id', '=', scope.owner.measurement_field_id!).forUpdate().execute();
+    await trx
+      .selectFrom('measurement_fields')
+      .select('id')
+      .where('id', '=', scope.owner.measurement_field_id!)
+      .forUpdate()
+      .execute();
   } else {
-    await trx.selectFrom('report_fields').select('id').where('id', '=', scope.owner.report_field_id!).forUpdate().execute();
+    await trx
+      .selectFrom('report_fields')
+      .select('id')
+      .where('id', '=', scope.owner.report_field_id!)
+      .forUpdate()
+      .execute();
   }
 }
 
@@ -144,7 +179,13 @@ export function assertUnlocked(row: CalculationRow): void {
  * - an approved calculation whose comment, documentation or rating changed is updated in place.
  * `recalculate` marks the saved calculation's recalculation as requested (Save); false leaves it (Save without queuing).
  */
-export async function saveCalculation(db: Kysely<Database>, scope: Scope, id: string, values: Settable, recalculate: boolean): Promise<CalculationRow> {
+export async function saveCalculation(
+  db: Kysely<Database>,
+  scope: Scope,
+  id: string,
+  values: Settable,
+  recalculate: boolean,
+): Promise<CalculationRow> {
   return db.transaction().execute(async (trx) => {
     await lockOwner(trx, scope);
     const row = await getCalculation(trx, scope, id, true);
@@ -198,7 +239,11 @@ export async function approveCalculation(
     await lockOwner(trx, scope);
     const row = await getCalculation(trx, scope, id, true);
     assertApprovable(row);
-    if (row.revision !== checked.revision || row.transform_algorithm !== checked.transform_algorithm || !same(row.input_ids, checked.input_ids)) {
+    if (
+      row.revision !== checked.revision ||
+      row.transform_algorithm !== checked.transform_algorithm ||
+      !same(row.input_ids, checked.input_ids)
+    ) {
       throw conflict('The calculation was changed while it was being approved; validate it again');
     }
     const now = new Date();
@@ -225,14 +270,25 @@ export async function approveCalculation(
     }
     return (await anyDb(trx)
       .updateTable(scope.table)
-      .set({ approved_on: now, approved_by: approvedBy, valid_from: validity.validFrom, valid_to: validTo, recalculation_requested_on: now, updated_on: now })
+      .set({
+        approved_on: now,
+        approved_by: approvedBy,
+        valid_from: validity.validFrom,
+        valid_to: validTo,
+        recalculation_requested_on: now,
+        updated_on: now,
+      })
       .where('id', '=', row.id)
       .returningAll()
       .executeTakeFirstOrThrow()) as CalculationRow;
   });
 }
 
-export async function deleteCalculation(db: Kysely<Database>, scope: Scope, id: string): Promise<CalculationRow> {
+export async function deleteCalculation(
+  db: Kysely<Database>,
+  scope: Scope,
+  id: string,
+): Promise<CalculationRow> {
   return db.transaction().execute(async (trx) => {
     const row = await getCalculation(trx, scope, id, true);
     assertUnlocked(row);
@@ -246,9 +302,22 @@ export async function deleteCalculation(db: Kysely<Database>, scope: Scope, id: 
  * The approved calculation in force at `at`: its validity covers the instant (both ends included); of several,
  * the one starting last wins, then the one approved last.
  */
-export function inForce<T extends Pick<CalculationRow, 'approved_on' | 'valid_from' | 'valid_to'>>(rows: readonly T[], at: Date): T | undefined {
+export function inForce<T extends Pick<CalculationRow, 'approved_on' | 'valid_from' | 'valid_to'>>(
+  rows: readonly T[],
+  at: Date,
+): T | undefined {
   const t = at.getTime();
   return rows
-    .filter((r) => r.approved_on && r.valid_from && new Date(r.valid_from).getTime() <= t && (!r.valid_to || new Date(r.valid_to).getTime() >= t))
-    .sort((a, b) => new Date(b.valid_from!).getTime() - new Date(a.valid_from!).getTime() || new Date(b.approved_on!).getTime() - new Date(a.approved_on!).getTime())[0];
+    .filter(
+      (r) =>
+        r.approved_on &&
+        r.valid_from &&
+        new Date(r.valid_from).getTime() <= t &&
+        (!r.valid_to || new Date(r.valid_to).getTime() >= t),
+    )
+    .sort(
+      (a, b) =>
+        new Date(b.valid_from!).getTime() - new Date(a.valid_from!).getTime() ||
+        new Date(b.approved_on!).getTime() - new Date(a.approved_on!).getTime(),
+    )[0];
 }

@@ -30,7 +30,10 @@ export interface TestInput {
 }
 
 /** Input names and the errors found before the language looks at the text (unknown inputs, a cycle). */
-async function prepareMeasurement(db: Kysely<Database>, a: MeasurementAlgorithm): Promise<{ names: string[]; errors: FormulaError[] }> {
+async function prepareMeasurement(
+  db: Kysely<Database>,
+  a: MeasurementAlgorithm,
+): Promise<{ names: string[]; errors: FormulaError[] }> {
   const inputs = await resolveInputs(db, a.inputIds, { channels: true, facilityId: a.facilityId });
   const errors = [...inputs.errors];
   if (a.facilityId && a.measurementFieldId) {
@@ -40,7 +43,11 @@ async function prepareMeasurement(db: Kysely<Database>, a: MeasurementAlgorithm)
   return { names: inputs.names, errors };
 }
 
-const answer = (errors: FormulaError[], results: ValidationResult['results'], success: ValidationResult['success']): ValidationResult =>
+const answer = (
+  errors: FormulaError[],
+  results: ValidationResult['results'],
+  success: ValidationResult['success'],
+): ValidationResult =>
   errors.length ? { errors, results: [], success: null } : { errors: [], results, success };
 
 /** An unexpected failure of the runtime is the algorithm's error, not the server's: the caller sees it, the log keeps it. */
@@ -50,29 +57,70 @@ function guarded(run: () => ValidationResult, log?: (error: unknown) => void): V
   } catch (error) {
     log?.(error);
     const reason = error instanceof RangeError ? 'it is too complex to evaluate' : 'the evaluation failed';
-    return { errors: [{ message: `The algorithm could not be run: ${reason}`, startLine: 0, startCharacter: 0 }], results: [], success: null };
+    return {
+      errors: [{ message: `The algorithm could not be run: ${reason}`, startLine: 0, startCharacter: 0 }],
+      results: [],
+      success: null,
+    };
   }
 }
 
-export async function validateMeasurementSyntax(db: Kysely<Database>, a: MeasurementAlgorithm, log?: (e: unknown) => void): Promise<ValidationResult> {
+export async function validateMeasurementSyntax(
+  db: Kysely<Database>,
+  a: MeasurementAlgorithm,
+  log?: (e: unknown) => void,
+): Promise<ValidationResult> {
   const { names, errors } = await prepareMeasurement(db, a);
   if (errors.length) return answer(errors, [], null);
-  return guarded(() => answer(validateSyntax(a.transformAlgorithm, { kind: 'measurement-field', inputNames: names, outputType: a.outputType }), [], VALIDATION_SUCCESS), log);
+  return guarded(
+    () =>
+      answer(
+        validateSyntax(a.transformAlgorithm, {
+          kind: 'measurement-field',
+          inputNames: names,
+          outputType: a.outputType,
+        }),
+        [],
+        VALIDATION_SUCCESS,
+      ),
+    log,
+  );
 }
 
-export async function validateMeasurementLogic(db: Kysely<Database>, a: MeasurementAlgorithm, test: TestInput, log?: (e: unknown) => void): Promise<ValidationResult> {
+export async function validateMeasurementLogic(
+  db: Kysely<Database>,
+  a: MeasurementAlgorithm,
+  test: TestInput,
+  log?: (e: unknown) => void,
+): Promise<ValidationResult> {
   const { names, errors } = await prepareMeasurement(db, a);
   if (errors.length) return answer(errors, [], null);
   return guarded(() => {
-    const outcome = runTest(a.transformAlgorithm, { kind: 'measurement-field', inputNames: names, outputType: a.outputType }, testData(test));
+    const outcome = runTest(
+      a.transformAlgorithm,
+      { kind: 'measurement-field', inputNames: names, outputType: a.outputType },
+      testData(test),
+    );
     return answer(outcome.errors, outcome.results, TEST_SUCCESS);
   }, log);
 }
 
-export async function validateReportSyntax(db: Kysely<Database>, a: ReportAlgorithm, log?: (e: unknown) => void): Promise<ValidationResult> {
+export async function validateReportSyntax(
+  db: Kysely<Database>,
+  a: ReportAlgorithm,
+  log?: (e: unknown) => void,
+): Promise<ValidationResult> {
   const inputs = await resolveInputs(db, a.inputIds, { channels: false });
   if (inputs.errors.length) return answer(inputs.errors, [], null);
-  return guarded(() => answer(validateSyntax(a.transformAlgorithm, { kind: 'report-field', inputNames: inputs.names }), [], VALIDATION_SUCCESS), log);
+  return guarded(
+    () =>
+      answer(
+        validateSyntax(a.transformAlgorithm, { kind: 'report-field', inputNames: inputs.names }),
+        [],
+        VALIDATION_SUCCESS,
+      ),
+    log,
+  );
 }
 
 export async function validateReportLogic(
@@ -84,7 +132,11 @@ export async function validateReportLogic(
   const inputs = await resolveInputs(db, a.inputIds, { channels: false });
   if (inputs.errors.length) return answer(inputs.errors, [], null);
   return guarded(() => {
-    const outcome = runTest(a.transformAlgorithm, { kind: 'report-field', inputNames: inputs.names, algorithmSecondsSpan: a.algorithmSecondsSpan }, testData(test));
+    const outcome = runTest(
+      a.transformAlgorithm,
+      { kind: 'report-field', inputNames: inputs.names, algorithmSecondsSpan: a.algorithmSecondsSpan },
+      testData(test),
+    );
     return answer(outcome.errors, outcome.results, TEST_SUCCESS);
   }, log);
 }
@@ -95,8 +147,12 @@ function testData(test: TestInput) {
     inputData: test.inputData,
     constants: {
       ...(c.Facility_IMO != null ? { Facility_IMO: c.Facility_IMO } : {}),
-      ...(c.Facility_NumberOfScrubbers != null ? { Facility_NumberOfScrubbers: c.Facility_NumberOfScrubbers } : {}),
-      ...(c.Facility_ScrubberSystemType != null ? { Facility_ScrubberSystemType: c.Facility_ScrubberSystemType } : {}),
+      ...(c.Facility_NumberOfScrubbers != null
+        ? { Facility_NumberOfScrubbers: c.Facility_NumberOfScrubbers }
+        : {}),
+      ...(c.Facility_ScrubberSystemType != null
+        ? { Facility_ScrubberSystemType: c.Facility_ScrubberSystemType }
+        : {}),
       ...(c.Facility_InstalledPower != null ? { Facility_InstalledPower: c.Facility_InstalledPower } : {}),
     },
   };

@@ -26,17 +26,29 @@ export interface DemoSeedResult {
  */
 export async function seedDemoData(
   target: ImportTarget,
-  options: { facilityIds: Record<string, string>; days: number; until?: Date; onProgress?: (progress: DemoSeedProgress) => void },
+  options: {
+    facilityIds: Record<string, string>;
+    days: number;
+    until?: Date;
+    onProgress?: (progress: DemoSeedProgress) => void;
+  },
 ): Promise<DemoSeedResult> {
   const { db } = target;
   const untilMs = Math.floor((options.until ?? new Date()).getTime() / DAY_MS) * DAY_MS;
   const result: DemoSeedResult = { ships: 0, dataSources: 0, channels: 0, files: 0, errors: [] };
-  const ships = demoShips(Math.max(6, Object.keys(options.facilityIds).length)).filter((s) => options.facilityIds[s.key]);
+  const ships = demoShips(Math.max(6, Object.keys(options.facilityIds).length)).filter(
+    (s) => options.facilityIds[s.key],
+  );
   const pending: { ship: (typeof ships)[number]; facilityId: string; dataSourceId: string }[] = [];
   for (const ship of ships) {
     const facilityId = options.facilityIds[ship.key]!;
     const definition = dataSourceDefinition(ship);
-    const existing = await db.selectFrom('facility_data_sources').select('id').where('facility_id', '=', facilityId).where('name', '=', definition.name).executeTakeFirst();
+    const existing = await db
+      .selectFrom('facility_data_sources')
+      .select('id')
+      .where('facility_id', '=', facilityId)
+      .where('name', '=', definition.name)
+      .executeTakeFirst();
     if (existing) continue;
     const dataSourceId = await createDataSource(db, facilityId, {
       name: definition.name,
@@ -73,7 +85,13 @@ export async function seedDemoData(
   for (const { ship, facilityId, dataSourceId } of pending) {
     for (let d = options.days; d >= 1; d--) {
       const file = await writeShipDayFile(ship, new Date(untilMs - d * DAY_MS));
-      const imported = await importUploadedFile(target, { facilityId, dataSourceId, fileName: file.fileName, content: file.content, importedBy: null });
+      const imported = await importUploadedFile(target, {
+        facilityId,
+        dataSourceId,
+        fileName: file.fileName,
+        content: file.content,
+        importedBy: null,
+      });
       result.files += imported.ids.length;
       result.errors.push(...imported.errorMessages.map((m) => `${ship.name}: ${m}`));
       options.onProgress?.({ ship: ship.name, done: ++done, total });
@@ -83,7 +101,10 @@ export async function seedDemoData(
 }
 
 /** seedDemoData for the start-up: a progress bar on a terminal, a log line per ship otherwise. */
-export async function seedDemoDataWithProgress(target: ImportTarget, options: { facilityIds: Record<string, string>; days: number; log: (message: string) => void }): Promise<DemoSeedResult> {
+export async function seedDemoDataWithProgress(
+  target: ImportTarget,
+  options: { facilityIds: Record<string, string>; days: number; log: (message: string) => void },
+): Promise<DemoSeedResult> {
   const started = Date.now();
   const tty = process.stdout.isTTY;
   let bar: cliProgress.SingleBar | null = null;
@@ -94,7 +115,10 @@ export async function seedDemoDataWithProgress(target: ImportTarget, options: { 
     onProgress: ({ ship, done, total }) => {
       if (tty) {
         if (!bar) {
-          bar = new cliProgress.SingleBar({ format: 'Importing demo logger files {bar} {value}/{total} files | {ship}', hideCursor: true }, cliProgress.Presets.shades_classic);
+          bar = new cliProgress.SingleBar(
+            { format: 'Importing demo logger files {bar} {value}/{total} files | {ship}', hideCursor: true },
+            cliProgress.Presets.shades_classic,
+          );
           bar.start(total, 0, { ship });
         }
         bar.update(done, { ship });
@@ -106,7 +130,9 @@ export async function seedDemoDataWithProgress(target: ImportTarget, options: { 
   });
   (bar as cliProgress.SingleBar | null)?.stop();
   if (result.dataSources) {
-    options.log(`Demo data: ${result.dataSources} data sources, ${result.channels} channel mappings, ${result.files} files imported in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    options.log(
+      `Demo data: ${result.dataSources} data sources, ${result.channels} channel mappings, ${result.files} files imported in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
   }
   for (const error of result.errors) options.log(`Demo file not imported: ${error}`);
   return result;

@@ -24,15 +24,28 @@ export async function findVisibleDataSource(db: Kysely<Database>, caller: Caller
 }
 
 /** A data source of a ship the caller may see, addressed as facility/{id}/datasource/{dataSourceId}. */
-export async function findFacilityDataSource(db: Kysely<Database>, caller: Caller, facilityId: string, dataSourceId: string) {
+export async function findFacilityDataSource(
+  db: Kysely<Database>,
+  caller: Caller,
+  facilityId: string,
+  dataSourceId: string,
+) {
   await assertFacilityVisible(db, caller, facilityId);
   if (!isUuid(dataSourceId)) throw dataSourceNotFound();
-  const row = await db.selectFrom('facility_data_sources').selectAll().where('id', '=', dataSourceId).where('facility_id', '=', facilityId).executeTakeFirst();
+  const row = await db
+    .selectFrom('facility_data_sources')
+    .selectAll()
+    .where('id', '=', dataSourceId)
+    .where('facility_id', '=', facilityId)
+    .executeTakeFirst();
   if (!row) throw dataSourceNotFound();
   return row;
 }
 
-export function toChannel(row: Selectable<DataSourceChannelsTable>, dataSourceName: string): DataSourceChannel {
+export function toChannel(
+  row: Selectable<DataSourceChannelsTable>,
+  dataSourceName: string,
+): DataSourceChannel {
   return {
     id: row.id,
     dataSourceId: row.data_source_id,
@@ -47,14 +60,20 @@ export function toChannel(row: Selectable<DataSourceChannelsTable>, dataSourceNa
   };
 }
 
-export function sampleChannelsOf(row: Pick<Selectable<FacilityDataSourcesTable>, 'sample_channels'>): RawChannel[] {
+export function sampleChannelsOf(
+  row: Pick<Selectable<FacilityDataSourcesTable>, 'sample_channels'>,
+): RawChannel[] {
   const value = row.sample_channels;
   if (!value) return [];
   return (typeof value === 'string' ? JSON.parse(value) : value) as RawChannel[];
 }
 
 /** The data sources of a ship with their channel mappings and the number of listed files; the primary first, then by name. */
-export async function listDataSources(db: Kysely<Database>, facilityId: string, onlyId?: string): Promise<DataSource[]> {
+export async function listDataSources(
+  db: Kysely<Database>,
+  facilityId: string,
+  onlyId?: string,
+): Promise<DataSource[]> {
   let query = db
     .selectFrom('facility_data_sources as ds')
     .select([
@@ -68,7 +87,9 @@ export async function listDataSources(db: Kysely<Database>, facilityId: string, 
       'ds.measure_frequency_seconds',
       'ds.utc_offset_minutes',
       'ds.sample_file_name',
-      sql<number>`(select count(*) from data_files f where f.data_source_id = ds.id and f.removed_on is null)`.as('files_count'),
+      sql<number>`(select count(*) from data_files f where f.data_source_id = ds.id and f.removed_on is null)`.as(
+        'files_count',
+      ),
     ])
     .where('ds.facility_id', '=', facilityId)
     .orderBy('ds.is_primary', 'desc')

@@ -19,8 +19,22 @@ import { badRequest, notFound } from '../../errors';
 import { formatBytes, READER_DEFINITIONS, readerDefinition, type ReaderDefinition } from '../../readers';
 import { assertFacilityVisible, isUuid, requireSystemAdmin } from '../access/policy';
 import { audit } from '../audit/audit';
-import { findFacilityDataSource, findVisibleDataSource, listDataSources, sampleChannelsOf, toChannel } from './queries';
-import { createChannel, createDataSource, deleteDataSource, importConfiguration, saveSampleFile, updateChannel, updateDataSource } from './service';
+import {
+  findFacilityDataSource,
+  findVisibleDataSource,
+  listDataSources,
+  sampleChannelsOf,
+  toChannel,
+} from './queries';
+import {
+  createChannel,
+  createDataSource,
+  deleteDataSource,
+  importConfiguration,
+  saveSampleFile,
+  updateChannel,
+  updateDataSource,
+} from './service';
 
 const toReader = (r: ReaderDefinition): DataSourceReader => ({
   id: r.id,
@@ -34,7 +48,10 @@ const toReader = (r: ReaderDefinition): DataSourceReader => ({
 const SAMPLE_MAX_BYTES = 50 * 1024 * 1024;
 
 /** The one file of a multipart request, read into memory up to `max` bytes. */
-export async function readSingleFile(request: FastifyRequest, max: number): Promise<{ fileName: string; content: Buffer }> {
+export async function readSingleFile(
+  request: FastifyRequest,
+  max: number,
+): Promise<{ fileName: string; content: Buffer }> {
   if (!request.isMultipart()) throw badRequest('Send the file as multipart/form-data');
   const part = await request.file({ limits: { fileSize: max } });
   if (!part) throw badRequest('No file was sent');
@@ -47,28 +64,53 @@ export async function dataSourceRoutes(app: FastifyInstance) {
   const { db } = app;
   const tags = ['data sources'];
 
-  server.get('/api/algorithm/datasourcereader', { schema: { tags, response: { 200: z.array(dataSourceReaderSchema) } } }, async () => READER_DEFINITIONS.map(toReader));
+  server.get(
+    '/api/algorithm/datasourcereader',
+    { schema: { tags, response: { 200: z.array(dataSourceReaderSchema) } } },
+    async () => READER_DEFINITIONS.map(toReader),
+  );
 
-  server.get('/api/algorithm/datasourcereader/:id', { schema: { tags, params: idParamSchema, response: { 200: dataSourceReaderSchema } } }, async (request) => {
-    const reader = readerDefinition(request.params.id);
-    if (!reader) throw notFound('Reader not found');
-    return toReader(reader);
-  });
+  server.get(
+    '/api/algorithm/datasourcereader/:id',
+    { schema: { tags, params: idParamSchema, response: { 200: dataSourceReaderSchema } } },
+    async (request) => {
+      const reader = readerDefinition(request.params.id);
+      if (!reader) throw notFound('Reader not found');
+      return toReader(reader);
+    },
+  );
 
-  server.get('/api/algorithm/facility/:id/datasource', { schema: { tags, params: idParamSchema, response: { 200: z.array(dataSourceSchemaResponse) } } }, async (request) => {
-    await assertFacilityVisible(db, request.caller!, request.params.id);
-    return listDataSources(db, request.params.id);
-  });
+  server.get(
+    '/api/algorithm/facility/:id/datasource',
+    { schema: { tags, params: idParamSchema, response: { 200: z.array(dataSourceSchemaResponse) } } },
+    async (request) => {
+      await assertFacilityVisible(db, request.caller!, request.params.id);
+      return listDataSources(db, request.params.id);
+    },
+  );
 
   server.post(
     '/api/algorithm/facility/:id/datasource',
-    { schema: { tags, params: idParamSchema, body: dataSourceBodySchema, response: { 201: dataSourceSchemaResponse } } },
+    {
+      schema: {
+        tags,
+        params: idParamSchema,
+        body: dataSourceBodySchema,
+        response: { 201: dataSourceSchemaResponse },
+      },
+    },
     async (request, reply) => {
       const caller = request.caller!;
       await assertFacilityVisible(db, caller, request.params.id);
       requireSystemAdmin(caller);
       const id = await createDataSource(db, request.params.id, request.body);
-      await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'datasource.create', subject: id, detail: { facilityId: request.params.id, name: request.body.name } });
+      await audit(db, {
+        userId: caller.userId,
+        organizationId: caller.organizationId,
+        action: 'datasource.create',
+        subject: id,
+        detail: { facilityId: request.params.id, name: request.body.name },
+      });
       const [created] = await listDataSources(db, request.params.id, id);
       return reply.code(201).send(created!);
     },
@@ -76,41 +118,74 @@ export async function dataSourceRoutes(app: FastifyInstance) {
 
   server.put(
     '/api/algorithm/facility/:id/datasource/:dataSourceId',
-    { schema: { tags, params: facilityDataSourceParamsSchema, body: dataSourceBodySchema, response: { 200: dataSourceSchemaResponse } } },
+    {
+      schema: {
+        tags,
+        params: facilityDataSourceParamsSchema,
+        body: dataSourceBodySchema,
+        response: { 200: dataSourceSchemaResponse },
+      },
+    },
     async (request) => {
       const caller = request.caller!;
       const { id, dataSourceId } = request.params;
       const existing = await findFacilityDataSource(db, caller, id, dataSourceId);
       requireSystemAdmin(caller);
       await updateDataSource(db, id, dataSourceId, request.body, existing.is_primary);
-      await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'datasource.update', subject: dataSourceId, detail: { facilityId: id, name: request.body.name } });
+      await audit(db, {
+        userId: caller.userId,
+        organizationId: caller.organizationId,
+        action: 'datasource.update',
+        subject: dataSourceId,
+        detail: { facilityId: id, name: request.body.name },
+      });
       const [updated] = await listDataSources(db, id, dataSourceId);
       return updated!;
     },
   );
 
-  server.delete('/api/algorithm/facility/:id/datasource/:dataSourceId', { schema: { tags, params: facilityDataSourceParamsSchema } }, async (request, reply) => {
-    const caller = request.caller!;
-    const { id, dataSourceId } = request.params;
-    const existing = await findFacilityDataSource(db, caller, id, dataSourceId);
-    requireSystemAdmin(caller);
-    await deleteDataSource(app.services.database, id, dataSourceId);
-    await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'datasource.delete', subject: dataSourceId, detail: { facilityId: id, name: existing.name } });
-    return reply.code(204).send();
-  });
+  server.delete(
+    '/api/algorithm/facility/:id/datasource/:dataSourceId',
+    { schema: { tags, params: facilityDataSourceParamsSchema } },
+    async (request, reply) => {
+      const caller = request.caller!;
+      const { id, dataSourceId } = request.params;
+      const existing = await findFacilityDataSource(db, caller, id, dataSourceId);
+      requireSystemAdmin(caller);
+      await deleteDataSource(app.services.database, id, dataSourceId);
+      await audit(db, {
+        userId: caller.userId,
+        organizationId: caller.organizationId,
+        action: 'datasource.delete',
+        subject: dataSourceId,
+        detail: { facilityId: id, name: existing.name },
+      });
+      return reply.code(204).send();
+    },
+  );
 
-  server.delete('/api/algorithm/facility/:id/datasource/:dataSourceId/samplefileandsamplechannels', { schema: { tags, params: facilityDataSourceParamsSchema } }, async (request, reply) => {
-    const caller = request.caller!;
-    const { id, dataSourceId } = request.params;
-    await findFacilityDataSource(db, caller, id, dataSourceId);
-    requireSystemAdmin(caller);
-    await db.updateTable('facility_data_sources').set({ sample_file: null, sample_file_name: null, sample_channels: null }).where('id', '=', dataSourceId).execute();
-    return reply.code(204).send();
-  });
+  server.delete(
+    '/api/algorithm/facility/:id/datasource/:dataSourceId/samplefileandsamplechannels',
+    { schema: { tags, params: facilityDataSourceParamsSchema } },
+    async (request, reply) => {
+      const caller = request.caller!;
+      const { id, dataSourceId } = request.params;
+      await findFacilityDataSource(db, caller, id, dataSourceId);
+      requireSystemAdmin(caller);
+      await db
+        .updateTable('facility_data_sources')
+        .set({ sample_file: null, sample_file_name: null, sample_channels: null })
+        .where('id', '=', dataSourceId)
+        .execute();
+      return reply.code(204).send();
+    },
+  );
 
   server.put(
     '/api/algorithm/facility/:id/datasource/:dataSourceId/SampleFile',
-    { schema: { tags, params: facilityDataSourceParamsSchema, response: { 200: z.array(rawChannelSchema) } } },
+    {
+      schema: { tags, params: facilityDataSourceParamsSchema, response: { 200: z.array(rawChannelSchema) } },
+    },
     async (request) => {
       const caller = request.caller!;
       const { id, dataSourceId } = request.params;
@@ -120,17 +195,24 @@ export async function dataSourceRoutes(app: FastifyInstance) {
       try {
         file = await readSingleFile(request, SAMPLE_MAX_BYTES);
       } catch (error) {
-        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw badRequest(`A sample file may have at most ${formatBytes(SAMPLE_MAX_BYTES)}; cut it to its first rows.`);
+        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
+          throw badRequest(
+            `A sample file may have at most ${formatBytes(SAMPLE_MAX_BYTES)}; cut it to its first rows.`,
+          );
         throw error;
       }
       return saveSampleFile(db, dataSource, file);
     },
   );
 
-  server.get('/api/algorithm/facilitydatasource/:id/samplechannels', { schema: { tags, params: idParamSchema, response: { 200: z.array(rawChannelSchema) } } }, async (request) => {
-    const dataSource = await findVisibleDataSource(db, request.caller!, request.params.id);
-    return sampleChannelsOf(dataSource);
-  });
+  server.get(
+    '/api/algorithm/facilitydatasource/:id/samplechannels',
+    { schema: { tags, params: idParamSchema, response: { 200: z.array(rawChannelSchema) } } },
+    async (request) => {
+      const dataSource = await findVisibleDataSource(db, request.caller!, request.params.id);
+      return sampleChannelsOf(dataSource);
+    },
+  );
 
   server.get(
     '/api/algorithm/facilitydatasource/:id/facilitydatasourcechannels',
@@ -144,13 +226,24 @@ export async function dataSourceRoutes(app: FastifyInstance) {
 
   server.post(
     '/api/algorithm/facilitydatasource/:id/facilitydatasourcechannels',
-    { schema: { tags, params: idParamSchema, body: dataSourceChannelBodySchema, response: { 201: dataSourceChannelSchema } } },
+    {
+      schema: {
+        tags,
+        params: idParamSchema,
+        body: dataSourceChannelBodySchema,
+        response: { 201: dataSourceChannelSchema },
+      },
+    },
     async (request, reply) => {
       const caller = request.caller!;
       const dataSource = await findVisibleDataSource(db, caller, request.params.id);
       requireSystemAdmin(caller);
       const channelId = await createChannel(db, dataSource, request.body);
-      const row = await db.selectFrom('data_source_channels').selectAll().where('id', '=', channelId).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom('data_source_channels')
+        .selectAll()
+        .where('id', '=', channelId)
+        .executeTakeFirstOrThrow();
       return reply.code(201).send(toChannel(row, dataSource.name));
     },
   );
@@ -160,7 +253,12 @@ export async function dataSourceRoutes(app: FastifyInstance) {
     const dataSource = await findVisibleDataSource(db, caller, request.params.id);
     const channelId = request.params.channelId;
     const row = isUuid(channelId)
-      ? await db.selectFrom('data_source_channels').selectAll().where('id', '=', channelId).where('data_source_id', '=', dataSource.id).executeTakeFirst()
+      ? await db
+          .selectFrom('data_source_channels')
+          .selectAll()
+          .where('id', '=', channelId)
+          .where('data_source_id', '=', dataSource.id)
+          .executeTakeFirst()
       : undefined;
     if (!row) throw notFound('Channel not found');
     requireSystemAdmin(caller);
@@ -169,26 +267,54 @@ export async function dataSourceRoutes(app: FastifyInstance) {
 
   server.put(
     '/api/algorithm/facilitydatasource/:id/facilitydatasourcechannels/:channelId',
-    { schema: { tags, params: channelParamsSchema, body: dataSourceChannelBodySchema, response: { 200: dataSourceChannelSchema } } },
+    {
+      schema: {
+        tags,
+        params: channelParamsSchema,
+        body: dataSourceChannelBodySchema,
+        response: { 200: dataSourceChannelSchema },
+      },
+    },
     async (request) => {
       const { dataSource, row } = await findChannel(request);
       await updateChannel(db, row.id, request.body);
-      const updated = await db.selectFrom('data_source_channels').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
+      const updated = await db
+        .selectFrom('data_source_channels')
+        .selectAll()
+        .where('id', '=', row.id)
+        .executeTakeFirstOrThrow();
       return toChannel(updated, dataSource.name);
     },
   );
 
-  server.delete('/api/algorithm/facilitydatasource/:id/facilitydatasourcechannels/:channelId', { schema: { tags, params: channelParamsSchema } }, async (request, reply) => {
-    const { row } = await findChannel(request);
-    await db.deleteFrom('data_source_channels').where('id', '=', row.id).execute();
-    const caller = request.caller!;
-    await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'channel.delete', subject: row.id, detail: { facilityId: row.facility_id, dataSourceId: row.data_source_id, name: row.name } });
-    return reply.code(204).send();
-  });
+  server.delete(
+    '/api/algorithm/facilitydatasource/:id/facilitydatasourcechannels/:channelId',
+    { schema: { tags, params: channelParamsSchema } },
+    async (request, reply) => {
+      const { row } = await findChannel(request);
+      await db.deleteFrom('data_source_channels').where('id', '=', row.id).execute();
+      const caller = request.caller!;
+      await audit(db, {
+        userId: caller.userId,
+        organizationId: caller.organizationId,
+        action: 'channel.delete',
+        subject: row.id,
+        detail: { facilityId: row.facility_id, dataSourceId: row.data_source_id, name: row.name },
+      });
+      return reply.code(204).send();
+    },
+  );
 
   server.put(
     '/api/algorithm/facilities/:id/configurations',
-    { schema: { tags, params: idParamSchema, body: importConfigurationBodySchema, response: { 200: importConfigurationResponseSchema } } },
+    {
+      schema: {
+        tags,
+        params: idParamSchema,
+        body: importConfigurationBodySchema,
+        response: { 200: importConfigurationResponseSchema },
+      },
+    },
     async (request) => {
       const caller = request.caller!;
       const { id } = request.params;
@@ -196,11 +322,19 @@ export async function dataSourceRoutes(app: FastifyInstance) {
       await assertFacilityVisible(db, caller, id);
       await assertFacilityVisible(db, caller, sourceFacilityId);
       requireSystemAdmin(caller);
-      if (sourceFacilityId === id) throw badRequest('Choose another ship to copy from', { sourceFacilityId: 'Choose another ship to copy from' });
+      if (sourceFacilityId === id)
+        throw badRequest('Choose another ship to copy from', {
+          sourceFacilityId: 'Choose another ship to copy from',
+        });
       const result = await importConfiguration(db, id, sourceFacilityId);
-      await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'facility.import-configuration', subject: id, detail: { sourceFacilityId, ...result } });
+      await audit(db, {
+        userId: caller.userId,
+        organizationId: caller.organizationId,
+        action: 'facility.import-configuration',
+        subject: id,
+        detail: { sourceFacilityId, ...result },
+      });
       return result;
     },
   );
-
 }

@@ -5,38 +5,78 @@ import { parseReaderConfiguration } from '@portal/contracts/readers';
 import type { DatabaseHandle } from '../../db/connection';
 import type { Database } from '../../db/schema';
 import { badRequest, conflict } from '../../errors';
-import { extensionOf, parseDataFile, ReaderError, readerDefinition, sampleChannels, type RawChannel } from '../../readers';
+import {
+  extensionOf,
+  parseDataFile,
+  ReaderError,
+  readerDefinition,
+  sampleChannels,
+  type RawChannel,
+} from '../../readers';
 import { updateFacilityDataRange } from '../files/range';
 
-const isUniqueViolation = (error: unknown) => typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505';
+const isUniqueViolation = (error: unknown) =>
+  typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505';
 
 /** Checks the reader and its configuration; answers a message per mistake on the form's fields. */
-export function checkReader(values: Pick<DataSourceValues, 'dataSourceReaderId' | 'dataSourceReaderConfiguration'>): void {
+export function checkReader(
+  values: Pick<DataSourceValues, 'dataSourceReaderId' | 'dataSourceReaderConfiguration'>,
+): void {
   if (!readerDefinition(values.dataSourceReaderId)) {
-    throw badRequest(`Unknown data source reader '${values.dataSourceReaderId}'`, { dataSourceReaderId: `Unknown data source reader '${values.dataSourceReaderId}'` });
+    throw badRequest(`Unknown data source reader '${values.dataSourceReaderId}'`, {
+      dataSourceReaderId: `Unknown data source reader '${values.dataSourceReaderId}'`,
+    });
   }
   const parsed = parseReaderConfiguration(values.dataSourceReaderId, values.dataSourceReaderConfiguration);
   if (!parsed.ok) {
     const message = parsed.errors.join('; ');
-    throw badRequest(`The parser configuration is not valid: ${message}`, { dataSourceReaderConfiguration: message });
+    throw badRequest(`The parser configuration is not valid: ${message}`, {
+      dataSourceReaderConfiguration: message,
+    });
   }
 }
 
-const nameTaken = (name: string) => badRequest(`A data source named ${name} already exists on this ship`, { name: `A data source named ${name} already exists on this ship` });
+const nameTaken = (name: string) =>
+  badRequest(`A data source named ${name} already exists on this ship`, {
+    name: `A data source named ${name} already exists on this ship`,
+  });
 
 /**
  * Exactly one primary data source per ship: the first becomes primary by itself, and marking one primary
  * un-marks the other in the same transaction.
  */
-async function settlePrimary(trx: Transaction<Database>, facilityId: string, dataSourceId: string, wantsPrimary: boolean): Promise<void> {
-  const current = await trx.selectFrom('facility_data_sources').select('id').where('facility_id', '=', facilityId).where('is_primary', '=', true).executeTakeFirst();
+async function settlePrimary(
+  trx: Transaction<Database>,
+  facilityId: string,
+  dataSourceId: string,
+  wantsPrimary: boolean,
+): Promise<void> {
+  const current = await trx
+    .selectFrom('facility_data_sources')
+    .select('id')
+    .where('facility_id', '=', facilityId)
+    .where('is_primary', '=', true)
+    .executeTakeFirst();
   if (wantsPrimary || !current) {
-    if (current && current.id !== dataSourceId) await trx.updateTable('facility_data_sources').set({ is_primary: false }).where('id', '=', current.id).execute();
-    await trx.updateTable('facility_data_sources').set({ is_primary: true }).where('id', '=', dataSourceId).execute();
+    if (current && current.id !== dataSourceId)
+      await trx
+        .updateTable('facility_data_sources')
+        .set({ is_primary: false })
+        .where('id', '=', current.id)
+        .execute();
+    await trx
+      .updateTable('facility_data_sources')
+      .set({ is_primary: true })
+      .where('id', '=', dataSourceId)
+      .execute();
   }
 }
 
-export async function createDataSource(db: Kysely<Database>, facilityId: string, values: DataSourceValues): Promise<string> {
+export async function createDataSource(
+  db: Kysely<Database>,
+  facilityId: string,
+  values: DataSourceValues,
+): Promise<string> {
   checkReader(values);
   try {
     const id = await db.transaction().execute(async (trx) => {
@@ -65,11 +105,25 @@ export async function createDataSource(db: Kysely<Database>, facilityId: string,
   }
 }
 
-export async function updateDataSource(db: Kysely<Database>, facilityId: string, dataSourceId: string, values: DataSourceValues, wasPrimary: boolean): Promise<void> {
+export async function updateDataSource(
+  db: Kysely<Database>,
+  facilityId: string,
+  dataSourceId: string,
+  values: DataSourceValues,
+  wasPrimary: boolean,
+): Promise<void> {
   checkReader(values);
   if (wasPrimary && !values.isPrimary) {
-    const others = await db.selectFrom('facility_data_sources').select('id').where('facility_id', '=', facilityId).where('id', '!=', dataSourceId).executeTakeFirst();
-    if (others) throw badRequest('Mark another data source as primary instead', { isPrimary: 'Mark another data source as primary instead' });
+    const others = await db
+      .selectFrom('facility_data_sources')
+      .select('id')
+      .where('facility_id', '=', facilityId)
+      .where('id', '!=', dataSourceId)
+      .executeTakeFirst();
+    if (others)
+      throw badRequest('Mark another data source as primary instead', {
+        isPrimary: 'Mark another data source as primary instead',
+      });
   }
   try {
     await db.transaction().execute(async (trx) => {
@@ -95,14 +149,37 @@ export async function updateDataSource(db: Kysely<Database>, facilityId: string,
 }
 
 /** Deletes a data source with its channels, files, their originals and samples; another data source becomes primary if this one was. */
-export async function deleteDataSource(database: Pick<DatabaseHandle, 'db' | 'originals'>, facilityId: string, dataSourceId: string): Promise<void> {
+export async function deleteDataSource(
+  database: Pick<DatabaseHandle, 'db' | 'originals'>,
+  facilityId: string,
+  dataSourceId: string,
+): Promise<void> {
   const { db } = database;
   const files = await db.transaction().execute(async (trx) => {
-    const files = await trx.selectFrom('data_files').select('id').where('data_source_id', '=', dataSourceId).execute();
-    const deleted = await trx.deleteFrom('facility_data_sources').where('id', '=', dataSourceId).returning('is_primary').executeTakeFirst();
+    const files = await trx
+      .selectFrom('data_files')
+      .select('id')
+      .where('data_source_id', '=', dataSourceId)
+      .execute();
+    const deleted = await trx
+      .deleteFrom('facility_data_sources')
+      .where('id', '=', dataSourceId)
+      .returning('is_primary')
+      .executeTakeFirst();
     if (deleted?.is_primary) {
-      const next = await trx.selectFrom('facility_data_sources').select('id').where('facility_id', '=', facilityId).orderBy('created_on').orderBy('id').executeTakeFirst();
-      if (next) await trx.updateTable('facility_data_sources').set({ is_primary: true }).where('id', '=', next.id).execute();
+      const next = await trx
+        .selectFrom('facility_data_sources')
+        .select('id')
+        .where('facility_id', '=', facilityId)
+        .orderBy('created_on')
+        .orderBy('id')
+        .executeTakeFirst();
+      if (next)
+        await trx
+          .updateTable('facility_data_sources')
+          .set({ is_primary: true })
+          .where('id', '=', next.id)
+          .execute();
     }
     return files;
   });
@@ -119,13 +196,20 @@ export async function saveSampleFile(
   const reader = readerDefinition(dataSource.reader_id);
   const extension = extensionOf(file.fileName);
   if (!reader || !reader.acceptedFileExtensions.includes(extension)) {
-    throw badRequest(`${file.fileName}: the data source accepts ${reader?.acceptedFileExtensions.join(', ') ?? 'no files'} as a sample file.`);
+    throw badRequest(
+      `${file.fileName}: the data source accepts ${reader?.acceptedFileExtensions.join(', ') ?? 'no files'} as a sample file.`,
+    );
   }
   const configuration = parseReaderConfiguration(dataSource.reader_id, dataSource.reader_configuration);
-  if (!configuration.ok) throw badRequest(`The parser configuration is not valid: ${configuration.errors.join('; ')}`);
+  if (!configuration.ok)
+    throw badRequest(`The parser configuration is not valid: ${configuration.errors.join('; ')}`);
   let channels: RawChannel[];
   try {
-    const parsed = await parseDataFile(file, { readerId: dataSource.reader_id, configuration: configuration.configuration }, { utcTimezoneOffsetInMinutes: dataSource.utc_offset_minutes });
+    const parsed = await parseDataFile(
+      file,
+      { readerId: dataSource.reader_id, configuration: configuration.configuration },
+      { utcTimezoneOffsetInMinutes: dataSource.utc_offset_minutes },
+    );
     channels = sampleChannels(parsed);
   } catch (error) {
     if (error instanceof ReaderError) throw badRequest(`${file.fileName}: ${error.message}`);
@@ -133,18 +217,29 @@ export async function saveSampleFile(
   }
   await db
     .updateTable('facility_data_sources')
-    .set({ sample_file_name: file.fileName, sample_file: file.content, sample_channels: JSON.stringify(channels) })
+    .set({
+      sample_file_name: file.fileName,
+      sample_file: file.content,
+      sample_channels: JSON.stringify(channels),
+    })
     .where('id', '=', dataSource.id)
     .execute();
   return channels;
 }
 
-const channelNameTaken = (name: string) => badRequest(`A channel named ${name} already exists in this data source`, { name: `A channel named ${name} already exists in this data source` });
+const channelNameTaken = (name: string) =>
+  badRequest(`A channel named ${name} already exists in this data source`, {
+    name: `A channel named ${name} already exists in this data source`,
+  });
 
 type ChannelValues = DataSourceChannelValues;
 
 /** Maps a raw channel (one mapping per raw channel) or adds a custom channel. */
-export async function createChannel(db: Kysely<Database>, dataSource: { id: string; facility_id: string }, values: ChannelValues): Promise<string> {
+export async function createChannel(
+  db: Kysely<Database>,
+  dataSource: { id: string; facility_id: string },
+  values: ChannelValues,
+): Promise<string> {
   const isCustom = values.isCustom === true;
   if (!isCustom) {
     const mapped = await db
@@ -179,7 +274,11 @@ export async function createChannel(db: Kysely<Database>, dataSource: { id: stri
   }
 }
 
-export async function updateChannel(db: Kysely<Database>, channelId: string, values: ChannelValues): Promise<void> {
+export async function updateChannel(
+  db: Kysely<Database>,
+  channelId: string,
+  values: ChannelValues,
+): Promise<void> {
   try {
     await db
       .updateTable('data_source_channels')
@@ -203,21 +302,49 @@ export async function updateChannel(db: Kysely<Database>, channelId: string, val
  * Copies the data sources (with sample files), channels and measurement field calculations of one ship to
  * another that has none yet; the calculations' input ids of channels point at the new channels.
  */
-export async function importConfiguration(db: Kysely<Database>, targetFacilityId: string, sourceFacilityId: string): Promise<{ dataSources: number; channels: number; calculations: number }> {
+export async function importConfiguration(
+  db: Kysely<Database>,
+  targetFacilityId: string,
+  sourceFacilityId: string,
+): Promise<{ dataSources: number; channels: number; calculations: number }> {
   const result = await db.transaction().execute(async (trx) => {
-    const existing = await trx.selectFrom('facility_data_sources').select('id').where('facility_id', '=', targetFacilityId).executeTakeFirst();
-    if (existing) throw conflict('The ship already has data sources; import a configuration into a ship without any');
-    const sources = await trx.selectFrom('facility_data_sources').selectAll().where('facility_id', '=', sourceFacilityId).orderBy('created_on').execute();
+    const existing = await trx
+      .selectFrom('facility_data_sources')
+      .select('id')
+      .where('facility_id', '=', targetFacilityId)
+      .executeTakeFirst();
+    if (existing)
+      throw conflict('The ship already has data sources; import a configuration into a ship without any');
+    const sources = await trx
+      .selectFrom('facility_data_sources')
+      .selectAll()
+      .where('facility_id', '=', sourceFacilityId)
+      .orderBy('created_on')
+      .execute();
     const channelIds = new Map<string, string>();
     let channelCount = 0;
     for (const { id, facility_id: _f, created_on: _c, sample_channels, ...source } of sources) {
       const inserted = await trx
         .insertInto('facility_data_sources')
-        .values({ ...source, facility_id: targetFacilityId, sample_channels: sample_channels === null ? null : JSON.stringify(sample_channels) })
+        .values({
+          ...source,
+          facility_id: targetFacilityId,
+          sample_channels: sample_channels === null ? null : JSON.stringify(sample_channels),
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
-      const channels = await trx.selectFrom('data_source_channels').selectAll().where('data_source_id', '=', id).execute();
-      for (const { id: channelId, facility_id: _cf, data_source_id: _d, created_on: _cc, ...channel } of channels) {
+      const channels = await trx
+        .selectFrom('data_source_channels')
+        .selectAll()
+        .where('data_source_id', '=', id)
+        .execute();
+      for (const {
+        id: channelId,
+        facility_id: _cf,
+        data_source_id: _d,
+        created_on: _cc,
+        ...channel
+      } of channels) {
         const copy = await trx
           .insertInto('data_source_channels')
           .values({ ...channel, facility_id: targetFacilityId, data_source_id: inserted.id })
@@ -227,9 +354,22 @@ export async function importConfiguration(db: Kysely<Database>, targetFacilityId
         channelCount++;
       }
     }
-    const calculations = await trx.selectFrom('measurement_field_calculations').selectAll().where('facility_id', '=', sourceFacilityId).execute();
-    for (const { id: _id, facility_id: _f, created_on: _c, updated_on: _u, input_ids, ...calculation } of calculations) {
-      const inputs = (typeof input_ids === 'string' ? (JSON.parse(input_ids) as string[]) : (input_ids ?? [])).map((inputId) => channelIds.get(inputId) ?? inputId);
+    const calculations = await trx
+      .selectFrom('measurement_field_calculations')
+      .selectAll()
+      .where('facility_id', '=', sourceFacilityId)
+      .execute();
+    for (const {
+      id: _id,
+      facility_id: _f,
+      created_on: _c,
+      updated_on: _u,
+      input_ids,
+      ...calculation
+    } of calculations) {
+      const inputs = (
+        typeof input_ids === 'string' ? (JSON.parse(input_ids) as string[]) : (input_ids ?? [])
+      ).map((inputId) => channelIds.get(inputId) ?? inputId);
       await trx
         .insertInto('measurement_field_calculations')
         .values({ ...calculation, facility_id: targetFacilityId, input_ids: JSON.stringify(inputs) })

@@ -28,58 +28,88 @@ export async function documentRoutes(app: FastifyInstance) {
   const { db } = app;
   const tags = ['documents'];
 
-  server.get('/api/facilities/documents', { schema: { tags, response: { 200: z.array(facilityDocumentSchema) } } }, async (request) => {
-    const caller = request.caller!;
-    const rows = await db
-      .selectFrom('facility_documents as d')
-      .innerJoin('facilities as f', 'f.id', 'd.facility_id')
-      .select(['d.id', 'd.file_ref', 'd.file_name', 'd.doc_type', 'd.visit_or_action_date', 'd.doc_date', 'd.expiry', 'd.equipment_tag', 'd.uploaded_on', 'd.facility_id', 'f.name as facility_name'])
-      .where(facilityVisibleTo(db, caller, sql.ref('d.facility_id')))
-      .orderBy(sql`lower(f.name)`)
-      .orderBy(sql`d.visit_or_action_date desc nulls last`)
-      .orderBy('d.uploaded_on', 'desc')
-      .execute();
-    return rows.map((r) => ({
-      fileRef: r.file_ref,
-      fileId: r.id,
-      fileName: r.file_name,
-      docType: r.doc_type,
-      visitOrActionDate: iso(r.visit_or_action_date),
-      docDate: iso(r.doc_date),
-      expiry: iso(r.expiry),
-      equipmentTag: r.equipment_tag,
-      facilityId: r.facility_id,
-      facilityName: r.facility_name,
-      uploadedOn: iso(r.uploaded_on)!,
-    }));
-  });
+  server.get(
+    '/api/facilities/documents',
+    { schema: { tags, response: { 200: z.array(facilityDocumentSchema) } } },
+    async (request) => {
+      const caller = request.caller!;
+      const rows = await db
+        .selectFrom('facility_documents as d')
+        .innerJoin('facilities as f', 'f.id', 'd.facility_id')
+        .select([
+          'd.id',
+          'd.file_ref',
+          'd.file_name',
+          'd.doc_type',
+          'd.visit_or_action_date',
+          'd.doc_date',
+          'd.expiry',
+          'd.equipment_tag',
+          'd.uploaded_on',
+          'd.facility_id',
+          'f.name as facility_name',
+        ])
+        .where(facilityVisibleTo(db, caller, sql.ref('d.facility_id')))
+        .orderBy(sql`lower(f.name)`)
+        .orderBy(sql`d.visit_or_action_date desc nulls last`)
+        .orderBy('d.uploaded_on', 'desc')
+        .execute();
+      return rows.map((r) => ({
+        fileRef: r.file_ref,
+        fileId: r.id,
+        fileName: r.file_name,
+        docType: r.doc_type,
+        visitOrActionDate: iso(r.visit_or_action_date),
+        docDate: iso(r.doc_date),
+        expiry: iso(r.expiry),
+        equipmentTag: r.equipment_tag,
+        facilityId: r.facility_id,
+        facilityName: r.facility_name,
+        uploadedOn: iso(r.uploaded_on)!,
+      }));
+    },
+  );
 
   server.post(
     '/api/facilities/:id/documents',
-    { schema: { tags, params: documentUploadParamsSchema, consumes: ['multipart/form-data'], response: { 201: facilityDocumentSchema } } },
+    {
+      schema: {
+        tags,
+        params: documentUploadParamsSchema,
+        consumes: ['multipart/form-data'],
+        response: { 201: facilityDocumentSchema },
+      },
+    },
     async (request, reply) => {
       const caller = request.caller!;
       const { id } = request.params;
       await assertFacilityVisible(db, caller, id);
       requireSystemAdmin(caller);
-      if (!request.isMultipart()) throw badRequest(DOCUMENT_MESSAGES.fileRequired, { file: DOCUMENT_MESSAGES.fileRequired });
+      if (!request.isMultipart())
+        throw badRequest(DOCUMENT_MESSAGES.fileRequired, { file: DOCUMENT_MESSAGES.fileRequired });
       const fields: Record<string, string> = {};
       let file: { name: string; type: string; content: Buffer } | undefined;
       for await (const part of request.parts({ limits: { fileSize: DOCUMENT_MAX_BYTES, files: 1 } })) {
         if (part.type === 'file') {
           const content = await part.toBuffer();
-          if (part.file.truncated) throw new AppError('PAYLOAD_TOO_LARGE', 'The document is larger than 50 MB');
+          if (part.file.truncated)
+            throw new AppError('PAYLOAD_TOO_LARGE', 'The document is larger than 50 MB');
           file = { name: part.filename, type: part.mimetype || 'application/octet-stream', content };
         } else if (typeof part.value === 'string') fields[part.fieldname] = part.value;
       }
-      if (!file || !file.name || file.content.length === 0) throw badRequest(DOCUMENT_MESSAGES.fileRequired, { file: DOCUMENT_MESSAGES.fileRequired });
+      if (!file || !file.name || file.content.length === 0)
+        throw badRequest(DOCUMENT_MESSAGES.fileRequired, { file: DOCUMENT_MESSAGES.fileRequired });
       const parsed = documentFieldsSchema.safeParse(fields);
       if (!parsed.success) {
         const errors = Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message]));
         throw badRequest(Object.values(errors)[0]!, errors);
       }
       const values = parsed.data;
-      const facility = await db.selectFrom('facilities').select('name').where('id', '=', id).executeTakeFirstOrThrow();
+      const facility = await db
+        .selectFrom('facilities')
+        .select('name')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
       const row = await db.transaction().execute(async (trx) => {
         const inserted = await trx
           .insertInto('facility_documents')
@@ -112,7 +142,13 @@ export async function documentRoutes(app: FastifyInstance) {
           .execute();
         return inserted;
       });
-      await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'document.upload', subject: id, detail: { fileRef: row.file_ref, fileName: file.name } });
+      await audit(db, {
+        userId: caller.userId,
+        organizationId: caller.organizationId,
+        action: 'document.upload',
+        subject: id,
+        detail: { fileRef: row.file_ref, fileName: file.name },
+      });
       return reply.code(201).send({
         fileRef: row.file_ref,
         fileId: row.id,
@@ -130,7 +166,8 @@ export async function documentRoutes(app: FastifyInstance) {
   );
 
   /** Documents of the ships the caller sees: a foreign document is not found, as if it did not exist. */
-  const visibleDocuments = (caller: Caller) => db.selectFrom('facility_documents as d').where(facilityVisibleTo(db, caller, sql.ref('d.facility_id')));
+  const visibleDocuments = (caller: Caller) =>
+    db.selectFrom('facility_documents as d').where(facilityVisibleTo(db, caller, sql.ref('d.facility_id')));
   const found = <T>(document: T | undefined): T => {
     if (!document) throw notFound(DOCUMENT_MESSAGES.notFound);
     return document;
@@ -142,7 +179,14 @@ export async function documentRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const caller = request.caller!;
       const { fileRef } = request.body;
-      const document = found(isUuid(fileRef) ? await visibleDocuments(caller).select(['d.file_name', 'd.content_type', 'd.content']).where('d.file_ref', '=', fileRef).executeTakeFirst() : undefined);
+      const document = found(
+        isUuid(fileRef)
+          ? await visibleDocuments(caller)
+              .select(['d.file_name', 'd.content_type', 'd.content'])
+              .where('d.file_ref', '=', fileRef)
+              .executeTakeFirst()
+          : undefined,
+      );
       return reply
         .header('content-type', document.content_type)
         .header('content-disposition', attachmentDisposition(document.file_name))
@@ -158,10 +202,21 @@ export async function documentRoutes(app: FastifyInstance) {
       const caller = request.caller!;
       const { fileId } = request.params;
       // A document of a ship the caller does not see is not revealed (404); one the caller sees is SystemAdmin's (403).
-      const document = found(isUuid(fileId) ? await visibleDocuments(caller).select(['d.id', 'd.file_ref', 'd.file_name', 'd.facility_id']).where('d.id', '=', fileId).executeTakeFirst() : undefined);
+      const document = found(
+        isUuid(fileId)
+          ? await visibleDocuments(caller)
+              .select(['d.id', 'd.file_ref', 'd.file_name', 'd.facility_id'])
+              .where('d.id', '=', fileId)
+              .executeTakeFirst()
+          : undefined,
+      );
       requireSystemAdmin(caller);
       // The bytes live in the row (facility_documents.content), so they go with it.
-      const deleted = await db.deleteFrom('facility_documents').where('id', '=', document.id).returning('id').executeTakeFirst();
+      const deleted = await db
+        .deleteFrom('facility_documents')
+        .where('id', '=', document.id)
+        .returning('id')
+        .executeTakeFirst();
       if (!deleted) throw notFound(DOCUMENT_MESSAGES.notFound);
       await audit(db, {
         userId: caller.userId,

@@ -21,17 +21,31 @@ export interface DemoExecutionResult {
  */
 export async function executeDemoFleet(
   services: Services,
-  options: { facilityIds: string[]; from: Date; to: Date; onProgress?: (progress: DemoExecutionProgress) => void; pollMs?: number; timeoutMs?: number },
+  options: {
+    facilityIds: string[];
+    from: Date;
+    to: Date;
+    onProgress?: (progress: DemoExecutionProgress) => void;
+    pollMs?: number;
+    timeoutMs?: number;
+  },
 ): Promise<DemoExecutionResult> {
   const started = Date.now();
   const { db } = services.database;
   const executionIds: string[] = [];
-  for (const facilityId of options.facilityIds) executionIds.push(await enqueueExecution(services, { facilityId, from: options.from, to: options.to }));
+  for (const facilityId of options.facilityIds)
+    executionIds.push(await enqueueExecution(services, { facilityId, from: options.from, to: options.to }));
   const total = executionIds.length;
   const deadline = started + (options.timeoutMs ?? 30 * 60_000);
   let lastReported = -1;
   for (;;) {
-    const rows = executionIds.length ? await db.selectFrom('executions').select(['id', 'facility_id', 'state', 'error']).where('id', 'in', executionIds).execute() : [];
+    const rows = executionIds.length
+      ? await db
+          .selectFrom('executions')
+          .select(['id', 'facility_id', 'state', 'error'])
+          .where('id', 'in', executionIds)
+          .execute()
+      : [];
     const finished = rows.filter((r) => r.state === 'done' || r.state === 'failed');
     const failed = rows.filter((r) => r.state === 'failed');
     if (finished.length !== lastReported) {
@@ -39,9 +53,15 @@ export async function executeDemoFleet(
       lastReported = finished.length;
     }
     if (finished.length === total) {
-      return { executionIds, done: total - failed.length, failed: failed.map((r) => ({ facilityId: r.facility_id, error: r.error })), seconds: (Date.now() - started) / 1000 };
+      return {
+        executionIds,
+        done: total - failed.length,
+        failed: failed.map((r) => ({ facilityId: r.facility_id, error: r.error })),
+        seconds: (Date.now() - started) / 1000,
+      };
     }
-    if (Date.now() > deadline) throw new Error(`The demo executions did not finish in time (${finished.length} of ${total} finished)`);
+    if (Date.now() > deadline)
+      throw new Error(`The demo executions did not finish in time (${finished.length} of ${total} finished)`);
     await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 250));
   }
 }

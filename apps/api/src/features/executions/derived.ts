@@ -12,7 +12,12 @@ const HOUR_MS = 3_600_000;
  * Deletes a ship's measurement field values with timestamps in [from, to] (both included). Day chunks wholly inside
  * go; a chunk the range cuts is rewritten with the values outside the range kept.
  */
-export async function deleteMeasurementValues(db: Kysely<Database>, facilityId: string, from: Date, to: Date): Promise<number> {
+export async function deleteMeasurementValues(
+  db: Kysely<Database>,
+  facilityId: string,
+  from: Date,
+  to: Date,
+): Promise<number> {
   const a = from.getTime();
   const b = to.getTime();
   const firstDay = floorDay(a);
@@ -41,7 +46,11 @@ export async function deleteMeasurementValues(db: Kysely<Database>, facilityId: 
     while (hi < ts.length && ts[hi]! <= b) hi++;
     if (hi <= lo) continue;
     const keep = ts.length - (hi - lo);
-    const where = db.deleteFrom('measurement_values').where('facility_id', '=', facilityId).where('measurement_field_id', '=', row.measurement_field_id).where('day', '=', row.day);
+    const where = db
+      .deleteFrom('measurement_values')
+      .where('facility_id', '=', facilityId)
+      .where('measurement_field_id', '=', row.measurement_field_id)
+      .where('day', '=', row.day);
     if (keep === 0) await where.execute();
     else {
       const nts = new Float64Array(keep);
@@ -67,7 +76,12 @@ export async function deleteMeasurementValues(db: Kysely<Database>, facilityId: 
  * The values derived from a ship's samples in [from, to]: measurement field values in the range and the report values
  * of the hours it touches (and their daily roll-up), in one transaction. Used when a file is deleted with its data.
  */
-export async function deleteDerivedValues(db: Kysely<Database>, facilityId: string, from: Date, to: Date): Promise<{ measurementChunks: number; reportValues: number }> {
+export async function deleteDerivedValues(
+  db: Kysely<Database>,
+  facilityId: string,
+  from: Date,
+  to: Date,
+): Promise<{ measurementChunks: number; reportValues: number }> {
   return db.transaction().execute(async (trx) => {
     const measurementChunks = await deleteMeasurementValues(trx, facilityId, from, to);
     const firstHour = Math.floor(from.getTime() / HOUR_MS) * HOUR_MS;
@@ -117,8 +131,17 @@ export async function enqueueExecution(services: Services, input: EnqueueExecuti
  * Recalculates a ship's range from the samples that remain (after a file and its data were deleted): an execution of
  * the whole UTC days touching [from, to]. Returns the execution id.
  */
-export async function requestRecalculation(services: Services, facilityId: string, from: Date, to: Date): Promise<string> {
-  return enqueueExecution(services, { facilityId, from: new Date(floorDay(from.getTime())), to: new Date(floorDay(to.getTime()) + DAY_MS - 1) });
+export async function requestRecalculation(
+  services: Services,
+  facilityId: string,
+  from: Date,
+  to: Date,
+): Promise<string> {
+  return enqueueExecution(services, {
+    facilityId,
+    from: new Date(floorDay(from.getTime())),
+    to: new Date(floorDay(to.getTime()) + DAY_MS - 1),
+  });
 }
 
 /** Executions of these rows that are not finished yet. */

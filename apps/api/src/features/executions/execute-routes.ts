@@ -27,7 +27,8 @@ const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOS
 /** Longest period one execute request may cover. */
 const MAX_PERIOD_DAYS = 5 * 366;
 
-const tableOf = (kind: RecalculationKind) => (kind === 'measurement-fields' ? 'measurement_field_calculations' : 'report_field_calculations');
+const tableOf = (kind: RecalculationKind) =>
+  kind === 'measurement-fields' ? 'measurement_field_calculations' : 'report_field_calculations';
 
 /** Execute, the recalculation queue and the measurement field values delete (spec part 1 section 4, part 2 sections 4 and 7). */
 export async function executeRoutes(app: FastifyInstance) {
@@ -43,19 +44,50 @@ export async function executeRoutes(app: FastifyInstance) {
       await assertFacilityVisible(db, caller, facilityId);
       const fromDate = new Date(from);
       const toDate = new Date(to);
-      if (toDate.getTime() - fromDate.getTime() > MAX_PERIOD_DAYS * 86_400_000) throw badRequest(`The period may be at most ${MAX_PERIOD_DAYS} days`, { to: `At most ${MAX_PERIOD_DAYS} days after from` });
+      if (toDate.getTime() - fromDate.getTime() > MAX_PERIOD_DAYS * 86_400_000)
+        throw badRequest(`The period may be at most ${MAX_PERIOD_DAYS} days`, {
+          to: `At most ${MAX_PERIOD_DAYS} days after from`,
+        });
       const fileIds = [...new Set(facilityDataSourceFileIds)];
-      const files = fileIds.every(isUuid) ? await db.selectFrom('data_files').select('id').where('facility_id', '=', facilityId).where('id', 'in', fileIds).execute() : [];
-      if (files.length !== fileIds.length) throw badRequest('A selected file does not belong to the ship', { facilityDataSourceFileIds: 'A selected file does not belong to the ship' });
-      const id = await enqueueExecution(app.services, { facilityId, from: fromDate, to: toDate, dataFileIds: fileIds, requestedBy: caller.userId });
-      await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'execution.request', subject: id, detail: { facilityId, from, to, files: fileIds.length } });
+      const files = fileIds.every(isUuid)
+        ? await db
+            .selectFrom('data_files')
+            .select('id')
+            .where('facility_id', '=', facilityId)
+            .where('id', 'in', fileIds)
+            .execute()
+        : [];
+      if (files.length !== fileIds.length)
+        throw badRequest('A selected file does not belong to the ship', {
+          facilityDataSourceFileIds: 'A selected file does not belong to the ship',
+        });
+      const id = await enqueueExecution(app.services, {
+        facilityId,
+        from: fromDate,
+        to: toDate,
+        dataFileIds: fileIds,
+        requestedBy: caller.userId,
+      });
+      await audit(db, {
+        userId: caller.userId,
+        organizationId: caller.organizationId,
+        action: 'execution.request',
+        subject: id,
+        detail: { facilityId, from, to, files: fileIds.length },
+      });
       return reply.code(202).send({ id, state: 'queued' as const });
     },
   );
 
   server.get(
     '/api/algorithm/calculations/measurement-fields',
-    { schema: { tags: ['recalculation'], querystring: measurementRecalculationQuerySchema, response: { 200: z.array(recalculationRequestSchema) } } },
+    {
+      schema: {
+        tags: ['recalculation'],
+        querystring: measurementRecalculationQuerySchema,
+        response: { 200: z.array(recalculationRequestSchema) },
+      },
+    },
     async (request) => {
       const caller = request.caller!;
       requireSystemAdmin(caller);
@@ -64,7 +96,14 @@ export async function executeRoutes(app: FastifyInstance) {
       const rows = await db
         .selectFrom('measurement_field_calculations as c')
         .innerJoin('measurement_fields as f', 'f.id', 'c.measurement_field_id')
-        .select(['c.id', 'f.name as field_name', 'c.version', 'c.revision', 'c.recalculation_requested_on', 'c.recalculation_queued_on'])
+        .select([
+          'c.id',
+          'f.name as field_name',
+          'c.version',
+          'c.revision',
+          'c.recalculation_requested_on',
+          'c.recalculation_queued_on',
+        ])
         .where('c.facility_id', '=', facilityId)
         .where(pending(recalculationRequested))
         .orderBy(sql`coalesce(c.recalculation_requested_on, c.recalculation_queued_on)`)
@@ -84,14 +123,28 @@ export async function executeRoutes(app: FastifyInstance) {
 
   server.get(
     '/api/algorithm/calculations/report-fields',
-    { schema: { tags: ['recalculation'], querystring: reportRecalculationQuerySchema, response: { 200: z.array(recalculationRequestSchema) } } },
+    {
+      schema: {
+        tags: ['recalculation'],
+        querystring: reportRecalculationQuerySchema,
+        response: { 200: z.array(recalculationRequestSchema) },
+      },
+    },
     async (request) => {
       requireSystemAdmin(request.caller!);
       const rows = await db
         .selectFrom('report_field_calculations as c')
         .innerJoin('report_fields as f', 'f.id', 'c.report_field_id')
         .innerJoin('reports as r', 'r.id', 'f.report_id')
-        .select(['c.id', 'f.name as field_name', 'r.name as report_name', 'c.version', 'c.revision', 'c.recalculation_requested_on', 'c.recalculation_queued_on'])
+        .select([
+          'c.id',
+          'f.name as field_name',
+          'r.name as report_name',
+          'c.version',
+          'c.revision',
+          'c.recalculation_requested_on',
+          'c.recalculation_queued_on',
+        ])
         .where(pending(request.query.recalculationRequested))
         .orderBy(sql`coalesce(c.recalculation_requested_on, c.recalculation_queued_on)`)
         .orderBy('r.name')
@@ -111,16 +164,37 @@ export async function executeRoutes(app: FastifyInstance) {
 
   for (const kind of RECALCULATION_KINDS) {
     const base = `/api/algorithm/calculations/${kind}/recalculation`;
-    const schema = { tags: ['recalculation'], body: recalculationIdsSchema, response: { 200: recalculationActionResponseSchema } };
+    const schema = {
+      tags: ['recalculation'],
+      body: recalculationIdsSchema,
+      response: { 200: recalculationActionResponseSchema },
+    };
 
     // Remove from queue: requested, not queued -> no recalculation.
     server.delete(base, { schema }, async (request) => {
       const caller = request.caller!;
       requireSystemAdmin(caller);
       const rows = await loadPending(db, kind, request.body.ids);
-      if (rows.some((r) => r.recalculation_queued_on)) throw badRequest('A queued recalculation cannot be removed; cancel its execution first', { ids: 'A selected recalculation is queued' });
-      const result = await db.updateTable(tableOf(kind)).set({ recalculation_requested_on: null }).where('id', 'in', rows.map((r) => r.id)).where('recalculation_queued_on', 'is', null).executeTakeFirst();
-      await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'recalculation.remove', detail: { kind, ids: request.body.ids } });
+      if (rows.some((r) => r.recalculation_queued_on))
+        throw badRequest('A queued recalculation cannot be removed; cancel its execution first', {
+          ids: 'A selected recalculation is queued',
+        });
+      const result = await db
+        .updateTable(tableOf(kind))
+        .set({ recalculation_requested_on: null })
+        .where(
+          'id',
+          'in',
+          rows.map((r) => r.id),
+        )
+        .where('recalculation_queued_on', 'is', null)
+        .executeTakeFirst();
+      await audit(db, {
+        userId: caller.userId,
+        organizationId: caller.organizationId,
+        action: 'recalculation.remove',
+        detail: { kind, ids: request.body.ids },
+      });
       return { count: Number(result.numUpdatedRows) };
     });
 
@@ -129,14 +203,29 @@ export async function executeRoutes(app: FastifyInstance) {
       const caller = request.caller!;
       requireSystemAdmin(caller);
       const rows = await loadPending(db, kind, request.body.ids);
-      if (rows.some((r) => !r.recalculation_queued_on)) throw badRequest('Only queued recalculations can be cancelled', { ids: 'A selected recalculation is not queued' });
+      if (rows.some((r) => !r.recalculation_queued_on))
+        throw badRequest('Only queued recalculations can be cancelled', {
+          ids: 'A selected recalculation is not queued',
+        });
       const result = await db
         .updateTable(tableOf(kind))
-        .set((eb) => ({ recalculation_queued_on: null, recalculation_requested_on: eb.fn.coalesce('recalculation_requested_on', sql<Date>`now()`) }))
-        .where('id', 'in', rows.map((r) => r.id))
+        .set((eb) => ({
+          recalculation_queued_on: null,
+          recalculation_requested_on: eb.fn.coalesce('recalculation_requested_on', sql<Date>`now()`),
+        }))
+        .where(
+          'id',
+          'in',
+          rows.map((r) => r.id),
+        )
         .where('recalculation_queued_on', 'is not', null)
         .executeTakeFirst();
-      await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'recalculation.cancel', detail: { kind, ids: request.body.ids } });
+      await audit(db, {
+        userId: caller.userId,
+        organizationId: caller.organizationId,
+        action: 'recalculation.cancel',
+        detail: { kind, ids: request.body.ids },
+      });
       return { count: Number(result.numUpdatedRows) };
     });
 
@@ -145,29 +234,59 @@ export async function executeRoutes(app: FastifyInstance) {
       const caller = request.caller!;
       requireSystemAdmin(caller);
       const rows = await loadPending(db, kind, request.body.ids);
-      if (rows.some((r) => r.recalculation_queued_on)) throw badRequest('A selected recalculation is queued already', { ids: 'A selected recalculation is queued already' });
+      if (rows.some((r) => r.recalculation_queued_on))
+        throw badRequest('A selected recalculation is queued already', {
+          ids: 'A selected recalculation is queued already',
+        });
       const queue = queueOf(app.services);
       const ids = rows.map((r) => r.id);
       const count = await db.transaction().execute(async (trx) => {
-        const result = await trx.updateTable(tableOf(kind)).set({ recalculation_queued_on: new Date() }).where('id', 'in', ids).where('recalculation_queued_on', 'is', null).executeTakeFirst();
-        await queue.sendInTransaction(trx, 'recalculation', { kind: kind === 'measurement-fields' ? 'measurement-field' : 'report-field', calculationIds: ids });
+        const result = await trx
+          .updateTable(tableOf(kind))
+          .set({ recalculation_queued_on: new Date() })
+          .where('id', 'in', ids)
+          .where('recalculation_queued_on', 'is', null)
+          .executeTakeFirst();
+        await queue.sendInTransaction(trx, 'recalculation', {
+          kind: kind === 'measurement-fields' ? 'measurement-field' : 'report-field',
+          calculationIds: ids,
+        });
         return Number(result.numUpdatedRows);
       });
-      await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'recalculation.execute', detail: { kind, ids } });
+      await audit(db, {
+        userId: caller.userId,
+        organizationId: caller.organizationId,
+        action: 'recalculation.execute',
+        detail: { kind, ids },
+      });
       return { count };
     });
   }
 
   server.delete(
     '/api/algorithm/measurement-fields/values',
-    { schema: { tags: ['measurement-fields'], querystring: deleteValuesQuerySchema, response: { 200: deleteValuesResponseSchema } } },
+    {
+      schema: {
+        tags: ['measurement-fields'],
+        querystring: deleteValuesQuerySchema,
+        response: { 200: deleteValuesResponseSchema },
+      },
+    },
     async (request) => {
       const caller = request.caller!;
       requireSystemAdmin(caller);
       const { facilityId, from, to } = request.query;
       await assertFacilityVisible(db, caller, facilityId);
-      const measurementChunks = await db.transaction().execute((trx) => deleteMeasurementValues(trx, facilityId, new Date(from), new Date(to)));
-      await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'measurement-values.delete', subject: facilityId, detail: { from, to } });
+      const measurementChunks = await db
+        .transaction()
+        .execute((trx) => deleteMeasurementValues(trx, facilityId, new Date(from), new Date(to)));
+      await audit(db, {
+        userId: caller.userId,
+        organizationId: caller.organizationId,
+        action: 'measurement-values.delete',
+        subject: facilityId,
+        detail: { from, to },
+      });
       return { measurementChunks };
     },
   );
@@ -185,7 +304,12 @@ async function loadPending(db: Kysely<Database>, kind: RecalculationKind, ids: s
         .selectFrom(tableOf(kind))
         .select(['id', 'recalculation_requested_on', 'recalculation_queued_on'])
         .where('id', 'in', unique)
-        .where((eb) => eb.or([eb('recalculation_requested_on', 'is not', null), eb('recalculation_queued_on', 'is not', null)]))
+        .where((eb) =>
+          eb.or([
+            eb('recalculation_requested_on', 'is not', null),
+            eb('recalculation_queued_on', 'is not', null),
+          ]),
+        )
         .execute()
     : [];
   if (rows.length !== unique.length) throw notFound('Recalculation not found');

@@ -25,7 +25,12 @@ export async function executionStatusRoutes(app: FastifyInstance) {
         .orderBy('e.requested_on')
         .execute();
       const status: ExecutionStatus = {
-        items: running.map((e) => ({ id: e.id, facilityId: e.facility_id, startedOn: iso(e.started_on ?? e.requested_on)!, state: e.state as 'queued' | 'running' })),
+        items: running.map((e) => ({
+          id: e.id,
+          facilityId: e.facility_id,
+          startedOn: iso(e.started_on ?? e.requested_on)!,
+          state: e.state as 'queued' | 'running',
+        })),
       };
       if (isSystemAdmin(caller)) {
         const failed = await db
@@ -35,7 +40,13 @@ export async function executionStatusRoutes(app: FastifyInstance) {
           .orderBy('e.finished_on', (ob) => ob.desc().nullsLast())
           .limit(FAILED_LIMIT)
           .execute();
-        status.failed = failed.map((e) => ({ id: e.id, facilityId: e.facility_id, startedOn: iso(e.started_on), finishedOn: iso(e.finished_on), error: e.error }));
+        status.failed = failed.map((e) => ({
+          id: e.id,
+          facilityId: e.facility_id,
+          startedOn: iso(e.started_on),
+          finishedOn: iso(e.finished_on),
+          error: e.error,
+        }));
       }
       return status;
     },

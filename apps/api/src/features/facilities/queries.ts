@@ -14,8 +14,14 @@ export function facilitiesVisibleTo(db: Kysely<Database>, caller: Caller) {
     .selectAll('f')
     .select([
       'o.name as primary_organization_name',
-      sql<string[]>`array(select ofa.organization_id::text from organization_facility_access ofa where ofa.facility_id = f.id order by ofa.organization_id)`.as('shared_organization_ids'),
-      sql<number>`(select count(*) from facility_data_sources ds where ds.facility_id = f.id)`.as('data_source_count'),
+      sql<
+        string[]
+      >`array(select ofa.organization_id::text from organization_facility_access ofa where ofa.facility_id = f.id order by ofa.organization_id)`.as(
+        'shared_organization_ids',
+      ),
+      sql<number>`(select count(*) from facility_data_sources ds where ds.facility_id = f.id)`.as(
+        'data_source_count',
+      ),
     ])
     .where(facilityVisibleTo(db, caller, sql.ref('f.id')));
 }

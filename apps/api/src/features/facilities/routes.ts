@@ -2,7 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { createFacilityBodySchema, createFacilityResponseSchema, facilityListQuerySchema, facilitySchema } from '@portal/contracts/facilities';
+import {
+  createFacilityBodySchema,
+  createFacilityResponseSchema,
+  facilityListQuerySchema,
+  facilitySchema,
+} from '@portal/contracts/facilities';
 import { notFound } from '../../errors';
 import { canManageOrganization, isUuid, requireSystemAdmin } from '../access/policy';
 import { audit } from '../audit/audit';
@@ -14,7 +19,13 @@ export async function facilityRoutes(app: FastifyInstance) {
 
   server.get(
     '/api/facilities',
-    { schema: { tags: ['facilities'], querystring: facilityListQuerySchema, response: { 200: z.array(facilitySchema) } } },
+    {
+      schema: {
+        tags: ['facilities'],
+        querystring: facilityListQuerySchema,
+        response: { 200: z.array(facilitySchema) },
+      },
+    },
     async (request) => {
       const caller = request.caller!;
       const { organizationId, userId } = request.query;
@@ -24,32 +35,75 @@ export async function facilityRoutes(app: FastifyInstance) {
         query = query.where((eb) =>
           eb.or([
             eb('f.primary_organization_id', '=', organizationId),
-            eb('f.id', 'in', eb.selectFrom('organization_facility_access').select('facility_id').where('organization_id', '=', organizationId)),
+            eb(
+              'f.id',
+              'in',
+              eb
+                .selectFrom('organization_facility_access')
+                .select('facility_id')
+                .where('organization_id', '=', organizationId),
+            ),
           ]),
         );
       }
       if (userId) {
-        const user = isUuid(userId) ? await db.selectFrom('users').select(['id', 'organization_id']).where('id', '=', userId).executeTakeFirst() : undefined;
+        const user = isUuid(userId)
+          ? await db
+              .selectFrom('users')
+              .select(['id', 'organization_id'])
+              .where('id', '=', userId)
+              .executeTakeFirst()
+          : undefined;
         // Another organization's user is not revealed: their ships are none of the caller's business.
-        if (!user || (user.id !== caller.userId && !canManageOrganization(caller, user.organization_id))) throw notFound('User not found');
-        query = query.where('f.id', 'in', db.selectFrom('user_facility_access').select('facility_id').where('user_id', '=', userId));
+        if (!user || (user.id !== caller.userId && !canManageOrganization(caller, user.organization_id)))
+          throw notFound('User not found');
+        query = query.where(
+          'f.id',
+          'in',
+          db.selectFrom('user_facility_access').select('facility_id').where('user_id', '=', userId),
+        );
       }
-      const rows = await query.orderBy(sql`lower(f.name)`).orderBy('f.id').execute();
+      const rows = await query
+        .orderBy(sql`lower(f.name)`)
+        .orderBy('f.id')
+        .execute();
       return rows.map(toFacility);
     },
   );
 
   server.post(
     '/api/facilities',
-    { schema: { tags: ['facilities'], body: createFacilityBodySchema, response: { 201: createFacilityResponseSchema } } },
+    {
+      schema: {
+        tags: ['facilities'],
+        body: createFacilityBodySchema,
+        response: { 201: createFacilityResponseSchema },
+      },
+    },
     async (request, reply) => {
       const caller = request.caller!;
       requireSystemAdmin(caller);
       const { organizationId, name } = request.body;
-      const organization = isUuid(organizationId) ? await db.selectFrom('organizations').select('id').where('id', '=', organizationId).executeTakeFirst() : undefined;
+      const organization = isUuid(organizationId)
+        ? await db
+            .selectFrom('organizations')
+            .select('id')
+            .where('id', '=', organizationId)
+            .executeTakeFirst()
+        : undefined;
       if (!organization) throw notFound('Organization not found');
-      const { id } = await db.insertInto('facilities').values({ name, primary_organization_id: organizationId }).returning('id').executeTakeFirstOrThrow();
-      await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'facility.create', subject: id, detail: { name, organizationId } });
+      const { id } = await db
+        .insertInto('facilities')
+        .values({ name, primary_organization_id: organizationId })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await audit(db, {
+        userId: caller.userId,
+        organizationId: caller.organizationId,
+        action: 'facility.create',
+        subject: id,
+        detail: { name, organizationId },
+      });
       return reply.code(201).send({ id });
     },
   );

@@ -3,7 +3,11 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import { formatDateTime } from '@portal/contracts/rules';
-import { parseReaderConfiguration, type DelimitedReaderConfiguration, type XlsxReaderConfiguration } from '@portal/contracts/readers';
+import {
+  parseReaderConfiguration,
+  type DelimitedReaderConfiguration,
+  type XlsxReaderConfiguration,
+} from '@portal/contracts/readers';
 import type { DatabaseHandle } from '../../db/connection';
 import type { OriginalKey } from '../../db/originals';
 import type { Database } from '../../db/schema';
@@ -59,7 +63,10 @@ export type ImportTarget = Pick<DatabaseHandle, 'db' | 'originals'>;
  * at a time, each freed before the next is unpacked. A file whose content was imported before into the same data source is answered
  * as an error message instead of being imported twice. Keeps the ship's data range and coverage current.
  */
-export async function importUploadedFile(target: ImportTarget, input: ImportUploadInput): Promise<ImportResult> {
+export async function importUploadedFile(
+  target: ImportTarget,
+  input: ImportUploadInput,
+): Promise<ImportResult> {
   const { db } = target;
   const source = await db
     .selectFrom('facility_data_sources')
@@ -69,7 +76,11 @@ export async function importUploadedFile(target: ImportTarget, input: ImportUplo
     .executeTakeFirst();
   if (!source) throw notFound('Data source not found');
   const reader = readerDefinition(source.reader_id);
-  const rules: UploadRules = { ...DEFAULT_UPLOAD_RULES, ...input.rules, acceptedExtensions: reader?.acceptedFileExtensions ?? [] };
+  const rules: UploadRules = {
+    ...DEFAULT_UPLOAD_RULES,
+    ...input.rules,
+    acceptedExtensions: reader?.acceptedFileExtensions ?? [],
+  };
   const configuration = parseReaderConfiguration(source.reader_id, source.reader_configuration);
   const ids: string[] = [];
   const fileErrors: string[] = [];
@@ -78,7 +89,9 @@ export async function importUploadedFile(target: ImportTarget, input: ImportUplo
   // One file of an archive in memory at a time: each is parsed and stored before the next is unpacked, and the
   // original of the one before is compressed (that follows each file's commit).
   const upload = await eachUploadedFile(
-    Buffer.isBuffer(input.content) ? { fileName: input.fileName, content: input.content } : { fileName: input.fileName, stream: input.content },
+    Buffer.isBuffer(input.content)
+      ? { fileName: input.fileName, content: input.content }
+      : { fileName: input.fileName, stream: input.content },
     rules,
     async (file) => {
       if (!configuration.ok) {
@@ -106,7 +119,9 @@ export async function importUploadedFile(target: ImportTarget, input: ImportUplo
   );
   const result: ImportResult = { ids, errorMessages: [...upload.errors, ...fileErrors] };
   if (!configuration.ok && skipped > 0) {
-    result.errorMessages.push(`The parser configuration of the data source is not valid: ${configuration.errors.join('; ')}. No file was imported.`);
+    result.errorMessages.push(
+      `The parser configuration of the data source is not valid: ${configuration.errors.join('; ')}. No file was imported.`,
+    );
   }
   if (ids.length > 0) await updateFacilityDataRange(db, input.facilityId);
   return result;
@@ -150,7 +165,11 @@ function stopwatch(timings: Record<string, number> | undefined) {
   };
 }
 
-async function alreadyImported(db: Kysely<Database>, file: OneFile, sha256: string): Promise<{ id: string } | { error: string } | null> {
+async function alreadyImported(
+  db: Kysely<Database>,
+  file: OneFile,
+  sha256: string,
+): Promise<{ id: string } | { error: string } | null> {
   const existing = await db
     .selectFrom('data_files')
     .select(['id', 'imported_on', 'removed_on'])
@@ -160,7 +179,11 @@ async function alreadyImported(db: Kysely<Database>, file: OneFile, sha256: stri
   if (!existing) return null;
   // Deleted from the list with its samples kept: uploading it again lists it again.
   if (existing.removed_on) {
-    await db.updateTable('data_files').set({ removed_on: null, file_name: file.fileName }).where('id', '=', existing.id).execute();
+    await db
+      .updateTable('data_files')
+      .set({ removed_on: null, file_name: file.fileName })
+      .where('id', '=', existing.id)
+      .execute();
     return { id: existing.id };
   }
   return { error: `${file.fileName}: already imported on ${formatDateTime(existing.imported_on)}` };
@@ -176,7 +199,8 @@ class UnreadableFile extends Error {
   }
 }
 
-const asBuffer = (bytes: Uint8Array) => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+const asBuffer = (bytes: Uint8Array) =>
+  Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 /** A file imported (with its original's compression under way), or why not. */
 type FileOutcome = { id: string; compressed?: Promise<unknown> } | { error: string };
@@ -226,14 +250,26 @@ async function importOneFile(target: ImportTarget, file: OneFile): Promise<FileO
         .executeTakeFirstOrThrow();
       // A file imported before is answered as such, whether or not it parses: checked as soon as the hash is known.
       let hashed = false;
-      hashing.then(() => (hashed = true), () => (hashed = true));
+      hashing.then(
+        () => (hashed = true),
+        () => (hashed = true),
+      );
       let claimed = false;
       const claimHash = async () => {
         sha256 = await hashing;
-        const earlier = await trx.selectFrom('data_files').select('id').where('data_source_id', '=', file.dataSourceId).where('content_sha256', '=', sha256).executeTakeFirst();
+        const earlier = await trx
+          .selectFrom('data_files')
+          .select('id')
+          .where('data_source_id', '=', file.dataSourceId)
+          .where('content_sha256', '=', sha256)
+          .executeTakeFirst();
         if (earlier) throw new ImportedBefore();
         // The unique index makes a concurrent upload of the same content wait for this one, then fail as a duplicate.
-        await trx.updateTable('data_files').set({ content_sha256: sha256 }).where('id', '=', row.id).execute();
+        await trx
+          .updateTable('data_files')
+          .set({ content_sha256: sha256 })
+          .where('id', '=', row.id)
+          .execute();
         claimed = true;
         lap('hash and duplicate check');
       };
@@ -251,7 +287,11 @@ async function importOneFile(target: ImportTarget, file: OneFile): Promise<FileO
       lap('parse (beyond the original)');
       const timeStampMin = new Date(packed.timeStampMin);
       const timeStampMax = new Date(packed.timeStampMax);
-      await trx.updateTable('data_files').set({ row_count: packed.rowCount, time_stamp_min: timeStampMin, time_stamp_max: timeStampMax }).where('id', '=', row.id).execute();
+      await trx
+        .updateTable('data_files')
+        .set({ row_count: packed.rowCount, time_stamp_min: timeStampMin, time_stamp_max: timeStampMax })
+        .where('id', '=', row.id)
+        .execute();
       await trx
         .insertInto('raw_timestamps')
         .values({
@@ -264,12 +304,26 @@ async function importOneFile(target: ImportTarget, file: OneFile): Promise<FileO
         })
         .execute();
       // Columns are stored as they come: one batch goes to the database while the next columns are packed.
-      const insertColumns = (batch: { facility_id: string; data_file_id: string; channel: string; data_type: string; values: Buffer }[]) => trx.insertInto('raw_values').values(batch).execute();
+      const insertColumns = (
+        batch: {
+          facility_id: string;
+          data_file_id: string;
+          channel: string;
+          data_type: string;
+          values: Buffer;
+        }[],
+      ) => trx.insertInto('raw_values').values(batch).execute();
       let storing: Promise<unknown> = Promise.resolve();
       let batch: Parameters<typeof insertColumns>[0] = [];
       let bytes = 0;
       for await (const column of reading.columns) {
-        batch.push({ facility_id: file.facilityId, data_file_id: row.id, channel: column.channel, data_type: column.dataType, values: asBuffer(column.values) });
+        batch.push({
+          facility_id: file.facilityId,
+          data_file_id: row.id,
+          channel: column.channel,
+          data_type: column.dataType,
+          values: asBuffer(column.values),
+        });
         bytes += column.values.length;
         if (bytes >= INSERT_BATCH_BYTES) {
           await storing;
@@ -286,12 +340,24 @@ async function importOneFile(target: ImportTarget, file: OneFile): Promise<FileO
       // (faults.test.ts); the row lock makes concurrent imports of one ship see each other's files. NO KEY UPDATE, the
       // lock the range update takes anyway: FOR UPDATE would wait for the key-share locks that a concurrent import's
       // rows hold on the ship while that import waits for this one on the content's unique index (a deadlock).
-      await trx.selectFrom('facilities').select('id').where('id', '=', file.facilityId).forNoKeyUpdate().execute();
+      await trx
+        .selectFrom('facilities')
+        .select('id')
+        .where('id', '=', file.facilityId)
+        .forNoKeyUpdate()
+        .execute();
       await updateFacilityDataRange(trx, file.facilityId);
       return row.id;
     });
     lap('commit');
-    return { id, compressed: originals.compressAfterCommit(db, { facilityId: file.facilityId, dataFileId: id }, file.content) };
+    return {
+      id,
+      compressed: originals.compressAfterCommit(
+        db,
+        { facilityId: file.facilityId, dataFileId: id },
+        file.content,
+      ),
+    };
   } catch (error) {
     if (original) await originals.discard(original);
     if (error instanceof UnreadableFile) return { error: `${file.fileName}: ${error.readerError.message}` };

@@ -3,13 +3,14 @@ import { isPacked, packCodes, packFloat64, unpackFloat64 } from './packed';
 
 function sameDoubles(a: Float64Array, b: Float64Array) {
   expect(a.length).toBe(b.length);
-  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) throw new Error(`value ${i}: ${a[i]} stored, ${b[i]} read back`);
+  for (let i = 0; i < a.length; i++)
+    if (!Object.is(a[i], b[i])) throw new Error(`value ${i}: ${a[i]} stored, ${b[i]} read back`);
 }
 
 /** Deterministic pseudo-random numbers. */
 function generator(seed: number) {
   let s = seed;
-  return () => ((s = (s * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  return () => (s = (s * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
 }
 
 function roundTrip(values: Float64Array): Buffer {
@@ -51,7 +52,9 @@ describe('packing a channel column', () => {
   });
 
   it('keeps missing values missing', () => {
-    const values = Float64Array.from({ length: n }, (_, i) => (i % 7 === 0 ? NaN : Number((random() * 10).toFixed(2))));
+    const values = Float64Array.from({ length: n }, (_, i) =>
+      i % 7 === 0 ? NaN : Number((random() * 10).toFixed(2)),
+    );
     expect(isPacked(roundTrip(values))).toBe(true);
     expect(isPacked(roundTrip(new Float64Array(100).fill(NaN)))).toBe(true);
   });
@@ -82,9 +85,19 @@ describe('packing a channel column', () => {
     const values = (codes: Float64Array, decimals: number) => codes.map((k) => k / 10 ** decimals);
     const cases: [string, Float64Array, number, number][] = [
       ['two decimals', Float64Array.from({ length: n }, () => Math.round(random() * 50_000) - 25_000), 2, 2],
-      ['integers with missing values', Float64Array.from({ length: n }, (_, i) => (i % 9 === 0 ? NaN : i % 250)), 0, 1],
+      [
+        'integers with missing values',
+        Float64Array.from({ length: n }, (_, i) => (i % 9 === 0 ? NaN : i % 250)),
+        0,
+        1,
+      ],
       // "12.50", "7.30", ...: codes at two decimals span 0..2000 (2 bytes), at one decimal 0..200 (1 byte).
-      ['a trailing zero on every value', Float64Array.from({ length: n }, () => Math.round(random() * 200) * 10), 2, 1],
+      [
+        'a trailing zero on every value',
+        Float64Array.from({ length: n }, () => Math.round(random() * 200) * 10),
+        2,
+        1,
+      ],
       ['all missing', new Float64Array(50).fill(NaN), 3, 1],
     ];
     for (const [name, codes, decimals, width] of cases) {

@@ -144,7 +144,8 @@ export function packFloat64(values: Float64Array): Buffer {
 }
 
 /** Bytes per code for a range of codes (the largest code of each width marks a missing value); 0: too wide. */
-const widthFor = (range: number) => (range < 0xff ? 1 : range < 0xffff ? 2 : range < 0xffffff ? 3 : range < 0xffffffff ? 4 : 0);
+const widthFor = (range: number) =>
+  range < 0xff ? 1 : range < 0xffff ? 2 : range < 0xffffff ? 3 : range < 0xffffffff ? 4 : 0;
 
 /** The packed bytes of codes ks (value = k / 10^d, NaN missing) from kMin to kMax, or null when they do not fit. */
 function packedBytes(ks: Float64Array, d: number, kMin: number, kMax: number): Buffer | null {
@@ -222,7 +223,9 @@ function allMultiplesOf(codes: Float64Array, p: number): boolean {
 
 /** Whether stored bytes are a packed column (else plain doubles). */
 export function isPacked(bytes: Uint8Array): boolean {
-  return bytes.byteLength >= HEADER && bytes.byteLength % 8 === 4 && bytes[0] === MAGIC && bytes[1] === VERSION;
+  return (
+    bytes.byteLength >= HEADER && bytes.byteLength % 8 === 4 && bytes[0] === MAGIC && bytes[1] === VERSION
+  );
 }
 
 /** The column back from its stored bytes (packed or plain doubles), exactly as it was given to packFloat64. */
@@ -241,7 +244,12 @@ export function unpackFloat64(bytes: Uint8Array): Float64Array {
     codes = new Uint32Array(n);
     for (let i = 0, at = 0; i < n; i++, at += 3) codes[i] = b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16);
   } else if (start % width === 0) {
-    codes = width === 1 ? new Uint8Array(bytes.buffer, start, n) : width === 2 ? new Uint16Array(bytes.buffer, start, n) : new Uint32Array(bytes.buffer, start, n);
+    codes =
+      width === 1
+        ? new Uint8Array(bytes.buffer, start, n)
+        : width === 2
+          ? new Uint16Array(bytes.buffer, start, n)
+          : new Uint32Array(bytes.buffer, start, n);
   } else {
     const copy = new Uint8Array(n * width);
     copy.set(bytes.subarray(HEADER, HEADER + n * width));
@@ -273,7 +281,13 @@ function decodeCodes(codes: Uint8Array, out: Float64Array, kMin: number, d: numb
   }
 }
 
-function decodeCodes16(codes: Uint16Array, out: Float64Array, kMin: number, d: number, missing: number): void {
+function decodeCodes16(
+  codes: Uint16Array,
+  out: Float64Array,
+  kMin: number,
+  d: number,
+  missing: number,
+): void {
   const n = out.length;
   if (d >= 0) {
     const p = POW10[d]!;
@@ -290,7 +304,13 @@ function decodeCodes16(codes: Uint16Array, out: Float64Array, kMin: number, d: n
   }
 }
 
-function decodeCodes32(codes: Uint32Array, out: Float64Array, kMin: number, d: number, missing: number): void {
+function decodeCodes32(
+  codes: Uint32Array,
+  out: Float64Array,
+  kMin: number,
+  d: number,
+  missing: number,
+): void {
   const n = out.length;
   if (d >= 0) {
     const p = POW10[d]!;
@@ -309,7 +329,8 @@ function decodeCodes32(codes: Uint32Array, out: Float64Array, kMin: number, d: n
 
 /** A Float64Array over plain-double bytes; copies when the driver's buffer is not 8-byte aligned. */
 export function plainFloat64(bytes: Uint8Array): Float64Array {
-  if (bytes.byteOffset % 8 === 0 && bytes.byteLength % 8 === 0) return new Float64Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 8);
+  if (bytes.byteOffset % 8 === 0 && bytes.byteLength % 8 === 0)
+    return new Float64Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 8);
   const copy = new Uint8Array(bytes.byteLength - (bytes.byteLength % 8));
   copy.set(bytes.subarray(0, copy.length));
   return new Float64Array(copy.buffer);

@@ -31,13 +31,26 @@ export interface PackedColumn {
  * generator that packs one column at a time, so that the columns packed first can be stored while the rest are
  * packed.
  */
-export async function parseForStorage(request: ReadRequest): Promise<{ head: PackedHead; columns: Generator<PackedColumn> }> {
-  const content = Buffer.isBuffer(request.content) ? request.content : Buffer.from(request.content.buffer, request.content.byteOffset, request.content.byteLength);
-  return packForStorage(await parseDataFile({ fileName: request.fileName, content }, { readerId: request.readerId, configuration: request.configuration }, request.options));
+export async function parseForStorage(
+  request: ReadRequest,
+): Promise<{ head: PackedHead; columns: Generator<PackedColumn> }> {
+  const content = Buffer.isBuffer(request.content)
+    ? request.content
+    : Buffer.from(request.content.buffer, request.content.byteOffset, request.content.byteLength);
+  return packForStorage(
+    await parseDataFile(
+      { fileName: request.fileName, content },
+      { readerId: request.readerId, configuration: request.configuration },
+      request.options,
+    ),
+  );
 }
 
 /** A parsed data file's head, and a generator that packs one column at a time. */
-export function packForStorage(parsed: ParsedDataFile): { head: PackedHead; columns: Generator<PackedColumn> } {
+export function packForStorage(parsed: ParsedDataFile): {
+  head: PackedHead;
+  columns: Generator<PackedColumn>;
+} {
   const head: PackedHead = {
     rowCount: parsed.rowCount,
     timeStampMin: parsed.timeStampMin.getTime(),
@@ -48,7 +61,11 @@ export function packForStorage(parsed: ParsedDataFile): { head: PackedHead; colu
     for (const channel of parsed.channels) {
       // A column the reader kept as codes is packed from them (its values are never made), else from its values.
       const packed = channel.codes ? packCodes(channel.codes.codes, channel.codes.decimals) : null;
-      yield { channel: channel.channel, dataType: channel.dataType, values: packed ?? packFloat64(channel.values) };
+      yield {
+        channel: channel.channel,
+        dataType: channel.dataType,
+        values: packed ?? packFloat64(channel.values),
+      };
     }
   }
   return { head, columns: columns() };

@@ -27,7 +27,13 @@ export type WorkerReply =
 /** What the main thread sends a worker: a file (or one part of it), or the second part's outcome for the first. */
 export type WorkerMessage =
   | { kind: 'file'; id: number; request: ReadRequest; part?: PartPlan }
-  | { kind: 'rest'; id: number; rest?: RestOfFile; readerError?: { code: ReaderErrorCode; message: string }; message?: string };
+  | {
+      kind: 'rest';
+      id: number;
+      rest?: RestOfFile;
+      readerError?: { code: ReaderErrorCode; message: string };
+      message?: string;
+    };
 
 /** One of the two parts of a file read at once (readers/delimited.ts DelimitedPart), with the shared memory of its columns. */
 export interface PartPlan {
@@ -57,13 +63,23 @@ function countLineFeeds(content: Uint8Array, from: number, to: number): number {
  * order mark or a quote character (so each line is one row, and bytes are where they are counted here), cut at the
  * line start nearest its middle, after the rows before the data. Null when it cannot, or is not worth it.
  */
-export function planParts(request: ReadRequest, maxColumns = 2000): { mid: number; rowsBefore: number; columns: number; capacity: number } | null {
+export function planParts(
+  request: ReadRequest,
+  maxColumns = 2000,
+): { mid: number; rowsBefore: number; columns: number; capacity: number } | null {
   const content = request.content;
   const len = content.length;
   if (request.readerId !== READER_IDS.delimited || len < TWO_PARTS_MIN_BYTES) return null;
   const config = request.configuration as DelimitedReaderConfiguration;
   const delimiter = config.delimiter.charCodeAt(0);
-  if ((config.encoding ?? 'utf-8') !== 'utf-8' || config.delimiter.length !== 1 || delimiter >= 128 || delimiter === LF || delimiter === QUOTE) return null;
+  if (
+    (config.encoding ?? 'utf-8') !== 'utf-8' ||
+    config.delimiter.length !== 1 ||
+    delimiter >= 128 ||
+    delimiter === LF ||
+    delimiter === QUOTE
+  )
+    return null;
   if (content[0] === 0xef && content[1] === 0xbb && content[2] === 0xbf) return null;
   const buf = Buffer.from(content.buffer, content.byteOffset, content.byteLength);
   if (buf.indexOf(QUOTE) >= 0) return null;
@@ -185,7 +201,10 @@ class ParseWorker {
   readonly ready: Promise<void>;
 
   constructor(onGone: (self: ParseWorker) => void) {
-    const start = () => new Worker(new URL('./parse-worker-boot.mjs', import.meta.url), { workerData: { entry: new URL('./parse-worker.ts', import.meta.url).href } });
+    const start = () =>
+      new Worker(new URL('./parse-worker-boot.mjs', import.meta.url), {
+        workerData: { entry: new URL('./parse-worker.ts', import.meta.url).href },
+      });
     this.worker = start();
     this.helper = start();
     // Idle, the workers do not keep the process alive; while they work, they do (a script awaiting an import).
@@ -209,7 +228,10 @@ class ParseWorker {
         this.settle(reply.id);
         if (reply.kind === 'end') job.columns.end();
         else {
-          const error = 'readerError' in reply ? new ReaderError(reply.readerError.code, reply.readerError.message) : new Error(reply.message);
+          const error =
+            'readerError' in reply
+              ? new ReaderError(reply.readerError.code, reply.readerError.message)
+              : new Error(reply.message);
           job.failHead(error);
           job.columns.fail(error);
         }
@@ -220,7 +242,14 @@ class ParseWorker {
       this.release(reply.id);
       // To the first part, unless it is over already (it failed on an earlier row).
       if (!this.jobs.has(reply.id)) return;
-      const message: WorkerMessage = reply.kind === 'rest' ? { kind: 'rest', id: reply.id, rest: reply.rest } : { kind: 'rest', id: reply.id, ...('readerError' in reply ? { readerError: reply.readerError } : { message: reply.message }) };
+      const message: WorkerMessage =
+        reply.kind === 'rest'
+          ? { kind: 'rest', id: reply.id, rest: reply.rest }
+          : {
+              kind: 'rest',
+              id: reply.id,
+              ...('readerError' in reply ? { readerError: reply.readerError } : { message: reply.message }),
+            };
       this.worker.postMessage(message);
     });
     const fail = (error: Error) => {
@@ -283,8 +312,18 @@ class ParseWorker {
     this.leases.set(id, { buffers: [buffer, memory], remaining: 2 });
     this.helper.ref();
     const part = { memory, columns: plan.columns, capacity: plan.capacity, rowsBefore: plan.rowsBefore };
-    this.worker.postMessage({ kind: 'file', id, request: shared, part: { ...part, role: 'first', start: 0, end: plan.mid } } satisfies WorkerMessage);
-    this.helper.postMessage({ kind: 'file', id, request: shared, part: { ...part, role: 'rest', start: plan.mid, end: content.length } } satisfies WorkerMessage);
+    this.worker.postMessage({
+      kind: 'file',
+      id,
+      request: shared,
+      part: { ...part, role: 'first', start: 0, end: plan.mid },
+    } satisfies WorkerMessage);
+    this.helper.postMessage({
+      kind: 'file',
+      id,
+      request: shared,
+      part: { ...part, role: 'rest', start: plan.mid, end: content.length },
+    } satisfies WorkerMessage);
     return { head, columns };
   }
 

@@ -16,7 +16,12 @@ const port = parentPort;
 if (!port) throw new Error('parse-worker.ts runs in a worker thread');
 
 /** Bytes the main thread can take over without a copy: a buffer of their own (the worker drops its reference). */
-const own = (bytes: Uint8Array) => (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && !(bytes.buffer instanceof SharedArrayBuffer) ? bytes : bytes.slice());
+const own = (bytes: Uint8Array) =>
+  bytes.byteOffset === 0 &&
+  bytes.byteLength === bytes.buffer.byteLength &&
+  !(bytes.buffer instanceof SharedArrayBuffer)
+    ? bytes
+    : bytes.slice();
 
 /** The worker's column memory, reused from one file to the next (each is packed and sent before the next begins). */
 const arena = new ColumnArena(512 * 1024 * 1024);
@@ -24,7 +29,10 @@ const arena = new ColumnArena(512 * 1024 * 1024);
 let previous: Promise<void> = Promise.resolve();
 
 /** The second parts' findings, by file: waited for by the first part, or arrived before it asked. */
-const rests = new Map<number, { promise: Promise<RestOfFile>; settle: (outcome: { rest: RestOfFile } | { error: Error }) => void }>();
+const rests = new Map<
+  number,
+  { promise: Promise<RestOfFile>; settle: (outcome: { rest: RestOfFile } | { error: Error }) => void }
+>();
 function restOf(id: number) {
   let entry = rests.get(id);
   if (!entry) {
@@ -45,8 +53,16 @@ const failure = (id: number, error: unknown): WorkerReply =>
     : { id, kind: 'failed', message: error instanceof Error ? error.message : String(error) };
 
 function partOf(plan: PartPlan): DelimitedPart {
-  const memory = Array.from({ length: plan.columns + 1 }, (_, i) => new Float64Array(plan.memory, i * plan.capacity * 8, plan.capacity));
-  return { start: plan.start, end: plan.end, rowsBefore: plan.role === 'first' ? 0 : plan.rowsBefore, memory };
+  const memory = Array.from(
+    { length: plan.columns + 1 },
+    (_, i) => new Float64Array(plan.memory, i * plan.capacity * 8, plan.capacity),
+  );
+  return {
+    start: plan.start,
+    end: plan.end,
+    rowsBefore: plan.role === 'first' ? 0 : plan.rowsBefore,
+    memory,
+  };
 }
 
 async function run(id: number, request: ReadRequest, plan: PartPlan | undefined): Promise<void> {
@@ -55,7 +71,11 @@ async function run(id: number, request: ReadRequest, plan: PartPlan | undefined)
     // The second part: read, and its findings to the first part (through the main thread).
     try {
       const rows = readDelimitedPart(content, request.configuration, request.options, partOf(plan));
-      port!.postMessage({ id, kind: 'rest', rest: { state: rows.columns.state(), rowCount: rows.rowCount } } satisfies WorkerReply);
+      port!.postMessage({
+        id,
+        kind: 'rest',
+        rest: { state: rows.columns.state(), rowCount: rows.rowCount },
+      } satisfies WorkerReply);
     } catch (error) {
       port!.postMessage({ ...failure(id, error), kind: 'rest-failed' } as WorkerReply);
     }
@@ -74,10 +94,14 @@ async function run(id: number, request: ReadRequest, plan: PartPlan | undefined)
     }
     const { head, columns } = packed;
     const timestamps = own(head.timestamps);
-    port!.postMessage({ id, kind: 'head', head: { ...head, timestamps } } satisfies WorkerReply, [timestamps.buffer as ArrayBuffer]);
+    port!.postMessage({ id, kind: 'head', head: { ...head, timestamps } } satisfies WorkerReply, [
+      timestamps.buffer as ArrayBuffer,
+    ]);
     for (const column of columns) {
       const values = own(column.values);
-      port!.postMessage({ id, kind: 'column', column: { ...column, values } } satisfies WorkerReply, [values.buffer as ArrayBuffer]);
+      port!.postMessage({ id, kind: 'column', column: { ...column, values } } satisfies WorkerReply, [
+        values.buffer as ArrayBuffer,
+      ]);
     }
     port!.postMessage({ id, kind: 'end' } satisfies WorkerReply);
   } catch (error) {
@@ -91,7 +115,13 @@ port.on('message', (message: WorkerMessage) => {
   if (message.kind === 'rest') {
     // The second part's outcome, relayed by the main thread: not queued behind the files (the first part waits for it).
     restOf(message.id).settle(
-      message.rest ? { rest: message.rest } : { error: message.readerError ? new ReaderError(message.readerError.code, message.readerError.message) : new Error(message.message ?? 'the second part failed') },
+      message.rest
+        ? { rest: message.rest }
+        : {
+            error: message.readerError
+              ? new ReaderError(message.readerError.code, message.readerError.message)
+              : new Error(message.message ?? 'the second part failed'),
+          },
     );
     return;
   }

@@ -30,7 +30,16 @@ export async function updateFacilityDataRange(db: Kysely<Database>, facilityId: 
       .where('data_source_id', '=', primary.id)
       .where('has_samples', '=', true)
       .executeTakeFirst();
-    coverage = dataCoveragePercent(Number(counted?.samples ?? 0), min, max, primary.measure_frequency_seconds);
+    coverage = dataCoveragePercent(
+      Number(counted?.samples ?? 0),
+      min,
+      max,
+      primary.measure_frequency_seconds,
+    );
   }
-  await db.updateTable('facilities').set({ data_timestamp_min: min, data_timestamp_max: max, data_coverage: coverage }).where('id', '=', facilityId).execute();
+  await db
+    .updateTable('facilities')
+    .set({ data_timestamp_min: min, data_timestamp_max: max, data_coverage: coverage })
+    .where('id', '=', facilityId)
+    .execute();
 }

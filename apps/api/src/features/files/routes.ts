@@ -2,7 +2,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { idParamSchema } from '@portal/contracts/datasources';
-import { dataFileParamsSchema, dataFileSchema, deleteDataFileQuerySchema, uploadResponseSchema } from '@portal/contracts/files';
+import {
+  dataFileParamsSchema,
+  dataFileSchema,
+  deleteDataFileQuerySchema,
+  uploadResponseSchema,
+} from '@portal/contracts/files';
 import { AppError, badRequest, notFound } from '../../errors';
 import { formatBytes } from '../../readers';
 import { isUuid } from '../access/policy';
@@ -19,12 +24,17 @@ const UPLOADER_CONSTRAINT: Parameters<FastifyInstance['addConstraintStrategy']>[
   name: 'uploader',
   storage() {
     const handlers = new Map<unknown, never>();
-    return { get: (value) => handlers.get(value) ?? null, set: (value, store) => void handlers.set(value, store as never) };
+    return {
+      get: (value) => handlers.get(value) ?? null,
+      set: (value, store) => void handlers.set(value, store as never),
+    };
   },
   // find-my-way treats undefined as "no constraint derived": every other request takes the ordinary route.
   deriveConstraint: (request) => {
     const header = request.headers.authorization;
-    return (isUploadAuthorization(typeof header === 'string' ? header : undefined) ? 'psdu' : undefined) as unknown as string;
+    return (isUploadAuthorization(typeof header === 'string' ? header : undefined)
+      ? 'psdu'
+      : undefined) as unknown as string;
   },
   mustMatchWhenDerived: false,
 };
@@ -34,29 +44,45 @@ export async function fileRoutes(app: FastifyInstance) {
   const { db } = app;
   const tags = ['files'];
 
-  server.get('/api/algorithm/facilitydatasource/:id/file', { schema: { tags, params: idParamSchema, response: { 200: z.array(dataFileSchema) } } }, async (request) => {
-    const dataSource = await findVisibleDataSource(db, request.caller!, request.params.id);
-    const rows = await db
-      .selectFrom('data_files')
-      .select(['id', 'file_name', 'time_stamp_min', 'time_stamp_max', 'imported_on', 'row_count', 'byte_size'])
-      .where('facility_id', '=', dataSource.facility_id)
-      .where('data_source_id', '=', dataSource.id)
-      .where('removed_on', 'is', null)
-      .orderBy('time_stamp_min', 'desc')
-      .orderBy('file_name')
-      .execute();
-    return rows.map((r) => ({
-      id: r.id,
-      fileName: r.file_name,
-      timeStampMin: new Date(r.time_stamp_min).toISOString(),
-      timeStampMax: new Date(r.time_stamp_max).toISOString(),
-      importedOn: new Date(r.imported_on).toISOString(),
-      rowCount: r.row_count,
-      byteSize: Number(r.byte_size),
-    }));
-  });
+  server.get(
+    '/api/algorithm/facilitydatasource/:id/file',
+    { schema: { tags, params: idParamSchema, response: { 200: z.array(dataFileSchema) } } },
+    async (request) => {
+      const dataSource = await findVisibleDataSource(db, request.caller!, request.params.id);
+      const rows = await db
+        .selectFrom('data_files')
+        .select([
+          'id',
+          'file_name',
+          'time_stamp_min',
+          'time_stamp_max',
+          'imported_on',
+          'row_count',
+          'byte_size',
+        ])
+        .where('facility_id', '=', dataSource.facility_id)
+        .where('data_source_id', '=', dataSource.id)
+        .where('removed_on', 'is', null)
+        .orderBy('time_stamp_min', 'desc')
+        .orderBy('file_name')
+        .execute();
+      return rows.map((r) => ({
+        id: r.id,
+        fileName: r.file_name,
+        timeStampMin: new Date(r.time_stamp_min).toISOString(),
+        timeStampMax: new Date(r.time_stamp_max).toISOString(),
+        importedOn: new Date(r.imported_on).toISOString(),
+        rowCount: r.row_count,
+        byteSize: Number(r.byte_size),
+      }));
+    },
+  );
 
-  const upload = async (request: FastifyRequest, dataSource: { id: string; facility_id: string }, importedBy: string | null): Promise<ImportResult> => {
+  const upload = async (
+    request: FastifyRequest,
+    dataSource: { id: string; facility_id: string },
+    importedBy: string | null,
+  ): Promise<ImportResult> => {
     if (!request.isMultipart()) throw badRequest('Send the file as multipart/form-data');
     const maxUploadBytes = app.config.UPLOAD_MAX_BYTES;
     try {
@@ -74,44 +100,77 @@ export async function fileRoutes(app: FastifyInstance) {
       // This process compresses the raw originals once they are committed; a sweep a minute later picks up what a
       // stopped process left raw (and a worker sweeps when it starts).
       if (result.ids.length > 0) {
-        await app.services.queue?.send(JOB_NAMES.compressOriginals, {}, { startAfterSeconds: 60 }).catch((error: unknown) => request.log.warn({ err: error }, 'compress-originals job not sent'));
+        await app.services.queue
+          ?.send(JOB_NAMES.compressOriginals, {}, { startAfterSeconds: 60 })
+          .catch((error: unknown) => request.log.warn({ err: error }, 'compress-originals job not sent'));
       }
       return result;
     } catch (error) {
       if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-        return { ids: [], errorMessages: [`The upload is larger than ${formatBytes(maxUploadBytes)}, the most accepted at once.`] };
+        return {
+          ids: [],
+          errorMessages: [
+            `The upload is larger than ${formatBytes(maxUploadBytes)}, the most accepted at once.`,
+          ],
+        };
       }
       throw error;
     }
   };
 
   // Upload is for anyone who sees the ship (docs/decisions/0004-permissions.md).
-  server.post('/api/algorithm/facilitydatasource/:id/file', { schema: { tags, params: idParamSchema, response: { 200: uploadResponseSchema } } }, async (request) => {
-    const caller = request.caller!;
-    const dataSource = await findVisibleDataSource(db, caller, request.params.id);
-    const result = await upload(request, dataSource, caller.userId);
-    if (result.ids.length) {
-      await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'datafile.upload', subject: dataSource.id, detail: { facilityId: dataSource.facility_id, ids: result.ids } });
-    }
-    return result;
-  });
+  server.post(
+    '/api/algorithm/facilitydatasource/:id/file',
+    { schema: { tags, params: idParamSchema, response: { 200: uploadResponseSchema } } },
+    async (request) => {
+      const caller = request.caller!;
+      const dataSource = await findVisibleDataSource(db, caller, request.params.id);
+      const result = await upload(request, dataSource, caller.userId);
+      if (result.ids.length) {
+        await audit(db, {
+          userId: caller.userId,
+          organizationId: caller.organizationId,
+          action: 'datafile.upload',
+          subject: dataSource.id,
+          detail: { facilityId: dataSource.facility_id, ids: result.ids },
+        });
+      }
+      return result;
+    },
+  );
 
   // The same upload for the onboard uploader: `Bearer psdu_...` (an upload credential of one ship) instead of a
   // user's access token. A route constraint on the header picks this route, which does its own authentication.
   if (!app.hasConstraintStrategy(UPLOADER_CONSTRAINT.name)) app.addConstraintStrategy(UPLOADER_CONSTRAINT);
   server.post(
     '/api/algorithm/facilitydatasource/:id/file',
-    { constraints: { uploader: 'psdu' }, config: { public: true }, schema: { hide: true, params: idParamSchema, response: { 200: uploadResponseSchema } } },
+    {
+      constraints: { uploader: 'psdu' },
+      config: { public: true },
+      schema: { hide: true, params: idParamSchema, response: { 200: uploadResponseSchema } },
+    },
     async (request) => {
       const credential = await resolveUploadCredential(db, request.headers.authorization);
-      if (!credential) throw new AppError('UNAUTHORIZED', 'The upload credential is not valid or was revoked');
+      if (!credential)
+        throw new AppError('UNAUTHORIZED', 'The upload credential is not valid or was revoked');
       const dataSource = isUuid(request.params.id)
-        ? await db.selectFrom('facility_data_sources').select(['id', 'facility_id']).where('id', '=', request.params.id).where('facility_id', '=', credential.facilityId).executeTakeFirst()
+        ? await db
+            .selectFrom('facility_data_sources')
+            .select(['id', 'facility_id'])
+            .where('id', '=', request.params.id)
+            .where('facility_id', '=', credential.facilityId)
+            .executeTakeFirst()
         : undefined;
       if (!dataSource) throw notFound('Data source not found');
       const result = await upload(request, dataSource, null);
       if (result.ids.length) {
-        await audit(db, { userId: null, organizationId: null, action: 'datafile.upload', subject: dataSource.id, detail: { facilityId: dataSource.facility_id, ids: result.ids, by: 'uploader' } });
+        await audit(db, {
+          userId: null,
+          organizationId: null,
+          action: 'datafile.upload',
+          subject: dataSource.id,
+          detail: { facilityId: dataSource.facility_id, ids: result.ids, by: 'uploader' },
+        });
       }
       return result;
     },
@@ -140,11 +199,17 @@ export async function fileRoutes(app: FastifyInstance) {
         const from = new Date(file.time_stamp_min);
         const to = new Date(file.time_stamp_max);
         await db.deleteFrom('data_files').where('id', '=', file.id).execute();
-        await app.services.database.originals.removeDeleted([{ facilityId: dataSource.facility_id, dataFileId: file.id }]);
+        await app.services.database.originals.removeDeleted([
+          { facilityId: dataSource.facility_id, dataFileId: file.id },
+        ]);
         await deleteDerivedValues(db, dataSource.facility_id, from, to);
         await requestRecalculation(app.services, dataSource.facility_id, from, to);
       } else {
-        await db.updateTable('data_files').set({ removed_on: new Date() }).where('id', '=', file.id).execute();
+        await db
+          .updateTable('data_files')
+          .set({ removed_on: new Date() })
+          .where('id', '=', file.id)
+          .execute();
       }
       await updateFacilityDataRange(db, dataSource.facility_id);
       await audit(db, {
@@ -152,7 +217,11 @@ export async function fileRoutes(app: FastifyInstance) {
         organizationId: caller.organizationId,
         action: 'datafile.delete',
         subject: file.id,
-        detail: { facilityId: dataSource.facility_id, fileName: file.file_name, deleteData: request.query.deleteData },
+        detail: {
+          facilityId: dataSource.facility_id,
+          fileName: file.file_name,
+          deleteData: request.query.deleteData,
+        },
       });
       return reply.code(204).send();
     },

@@ -33,10 +33,16 @@ interface FileChunk {
  * overlapping the period, merged in time order. Where files overlap, a timestamp is taken once, from the file
  * imported last (a corrected re-export wins).
  */
-export async function readRawSamples(db: Kysely<Database>, facilityId: string, query: RawSampleQuery): Promise<RawSamples[]> {
+export async function readRawSamples(
+  db: Kysely<Database>,
+  facilityId: string,
+  query: RawSampleQuery,
+): Promise<RawSamples[]> {
   let files = db
     .selectFrom('data_files as f')
-    .innerJoin('raw_timestamps as t', (join) => join.onRef('t.facility_id', '=', 'f.facility_id').onRef('t.data_file_id', '=', 'f.id'))
+    .innerJoin('raw_timestamps as t', (join) =>
+      join.onRef('t.facility_id', '=', 'f.facility_id').onRef('t.data_file_id', '=', 'f.id'),
+    )
     .select(['f.id', 'f.data_source_id', 't.timestamps'])
     .where('f.facility_id', '=', facilityId)
     .where('f.has_samples', '=', true)
@@ -78,11 +84,19 @@ export async function readRawSamples(db: Kysely<Database>, facilityId: string, q
   }
   const from = query.from.getTime();
   const to = query.to.getTime();
-  return [...bySource].map(([dataSourceId, chunks]) => ({ dataSourceId, ...mergeChunks(chunks, from, to, query.channels) }));
+  return [...bySource].map(([dataSourceId, chunks]) => ({
+    dataSourceId,
+    ...mergeChunks(chunks, from, to, query.channels),
+  }));
 }
 
 /** Merges file chunks (each ascending) into one ascending series within [from, to]; later chunks win on equal timestamps. */
-export function mergeChunks(chunks: FileChunk[], from: number, to: number, channels?: string[]): { timestamps: Float64Array; columns: Record<string, Float64Array> } {
+export function mergeChunks(
+  chunks: FileChunk[],
+  from: number,
+  to: number,
+  channels?: string[],
+): { timestamps: Float64Array; columns: Record<string, Float64Array> } {
   const names = channels ?? [...new Set(chunks.flatMap((c) => [...c.columns.keys()]))];
   const fast = concatenateDisjoint(chunks, from, to, names);
   if (fast) return fast;

@@ -10,7 +10,10 @@ import { facilityVisibleTo } from '../access/policy';
  * its recipients; any other is a broadcast to everyone.
  */
 export function messageVisibleTo(db: Kysely<Database>, caller: Caller): Expression<SqlBool> {
-  const recipient = db.selectFrom('message_recipients as mr').select('mr.message_id').where('mr.user_id', '=', caller.userId);
+  const recipient = db
+    .selectFrom('message_recipients as mr')
+    .select('mr.message_id')
+    .where('mr.user_id', '=', caller.userId);
   return sql<SqlBool>`(
     (m.facility_id is null or ${facilityVisibleTo(db, caller, sql.ref('m.facility_id'))})
     and (m.is_personal = false or m.id in (${recipient}))
@@ -22,7 +25,11 @@ export function messagesFor(db: Kysely<Database>, caller: Caller) {
   return db
     .selectFrom('messages as m')
     .selectAll('m')
-    .select(sql<boolean>`exists (select 1 from message_reads r where r.message_id = m.id and r.user_id = ${caller.userId})`.as('is_read'));
+    .select(
+      sql<boolean>`exists (select 1 from message_reads r where r.message_id = m.id and r.user_id = ${caller.userId})`.as(
+        'is_read',
+      ),
+    );
 }
 
 /** Active now: showFrom <= now <= showTo (UTC instants). */
@@ -45,7 +52,15 @@ export function toMessage(row: MessageRow): Message {
   };
 }
 
-const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&#x27;': "'", '&nbsp;': ' ' };
+const ENTITIES: Record<string, string> = {
+  '&amp;': '&',
+  '&lt;': '<',
+  '&gt;': '>',
+  '&quot;': '"',
+  '&#39;': "'",
+  '&#x27;': "'",
+  '&nbsp;': ' ',
+};
 
 /**
  * A message is plain text shown with its line breaks. Markup is removed (scripts and styles with their content);
@@ -53,7 +68,13 @@ const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>
  * entities sanitize-html escapes are turned back into their characters.
  */
 export function toPlainMessageText(input: string): string {
-  const withBreaks = input.replace(/\r\n?/g, '\n').replace(/<br\s*\/?>/gi, '\n').replace(/<\/(p|div|li|h[1-6])>/gi, '$&\n');
+  const withBreaks = input
+    .replace(/\r\n?/g, '\n')
+    .replace(/<br\s*\/?>/gi, '\n')
+    .replace(/<\/(p|div|li|h[1-6])>/gi, '$&\n');
   const stripped = sanitizeHtml(withBreaks, { allowedTags: [], allowedAttributes: {} });
-  return stripped.replace(/&(amp|lt|gt|quot|nbsp|#39|#x27);/g, (m) => ENTITIES[m] ?? m).replace(/\n{3,}/g, '\n\n').trim();
+  return stripped
+    .replace(/&(amp|lt|gt|quot|nbsp|#39|#x27);/g, (m) => ENTITIES[m] ?? m)
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }

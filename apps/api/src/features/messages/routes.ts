@@ -1,7 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { createMessageBodySchema, messageIdParamsSchema, messageListQuerySchema, messageSchema } from '@portal/contracts/messages';
+import {
+  createMessageBodySchema,
+  messageIdParamsSchema,
+  messageListQuerySchema,
+  messageSchema,
+} from '@portal/contracts/messages';
 import { MESSAGE_FORM_MESSAGES } from '@portal/contracts/forms';
 import { badRequest, notFound } from '../../errors';
 import { isUuid, requireSystemAdmin } from '../access/policy';
@@ -15,7 +20,13 @@ export async function messageRoutes(app: FastifyInstance) {
 
   server.get(
     '/api/messages',
-    { schema: { tags: ['messages'], querystring: messageListQuerySchema, response: { 200: z.array(messageSchema) } } },
+    {
+      schema: {
+        tags: ['messages'],
+        querystring: messageListQuerySchema,
+        response: { 200: z.array(messageSchema) },
+      },
+    },
     async (request) => {
       const caller = request.caller!;
       if (request.query.isActive === true) {
@@ -42,13 +53,27 @@ export async function messageRoutes(app: FastifyInstance) {
       requireSystemAdmin(caller);
       const { title, text, showFrom, showTo, notify } = request.body;
       const plain = toPlainMessageText(text);
-      if (!plain) throw badRequest(MESSAGE_FORM_MESSAGES.textRequired, { text: MESSAGE_FORM_MESSAGES.textRequired });
+      if (!plain)
+        throw badRequest(MESSAGE_FORM_MESSAGES.textRequired, { text: MESSAGE_FORM_MESSAGES.textRequired });
       const { id } = await db
         .insertInto('messages')
-        .values({ title: title ? toPlainMessageText(title) || null : null, text: plain, show_from: showFrom, show_to: showTo, notify, created_by: caller.userId })
+        .values({
+          title: title ? toPlainMessageText(title) || null : null,
+          text: plain,
+          show_from: showFrom,
+          show_to: showTo,
+          notify,
+          created_by: caller.userId,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
-      await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'message.create', subject: id, detail: { title, showFrom, showTo, notify } });
+      await audit(db, {
+        userId: caller.userId,
+        organizationId: caller.organizationId,
+        action: 'message.create',
+        subject: id,
+        detail: { title, showFrom, showTo, notify },
+      });
       const row = await messagesFor(db, caller).where('m.id', '=', id).executeTakeFirstOrThrow();
       return reply.code(201).send(toMessage(row));
     },
@@ -65,7 +90,12 @@ export async function messageRoutes(app: FastifyInstance) {
       // Read records and recipients go with it (ON DELETE CASCADE).
       const deleted = await db.deleteFrom('messages').where('id', '=', id).returning('id').executeTakeFirst();
       if (!deleted) throw notFound('Message not found');
-      await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'message.delete', subject: id });
+      await audit(db, {
+        userId: caller.userId,
+        organizationId: caller.organizationId,
+        action: 'message.delete',
+        subject: id,
+      });
       return reply.code(204).send(null);
     },
   );
@@ -78,7 +108,12 @@ export async function messageRoutes(app: FastifyInstance) {
       const { id } = request.params;
       if (!isUuid(id)) throw notFound('Message not found');
       // A message the caller does not receive is not revealed.
-      const visible = await db.selectFrom('messages as m').select('m.id').where('m.id', '=', id).where(messageVisibleTo(db, caller)).executeTakeFirst();
+      const visible = await db
+        .selectFrom('messages as m')
+        .select('m.id')
+        .where('m.id', '=', id)
+        .where(messageVisibleTo(db, caller))
+        .executeTakeFirst();
       if (!visible) throw notFound('Message not found');
       await db
         .insertInto('message_reads')
@@ -89,4 +124,3 @@ export async function messageRoutes(app: FastifyInstance) {
     },
   );
 }
-

@@ -11,7 +11,8 @@ export async function seedMessages(db: Kysely<Database>): Promise<void> {
   const now = Date.now();
   const showFrom = new Date(now - DAY_MS);
   const showTo = new Date(now + 365 * DAY_MS);
-  const exists = async (title: string) => Boolean(await db.selectFrom('messages').select('id').where('title', '=', title).executeTakeFirst());
+  const exists = async (title: string) =>
+    Boolean(await db.selectFrom('messages').select('id').where('title', '=', title).executeTakeFirst());
 
   const broadcast = 'New fleet dashboard';
   if (!(await exists(broadcast))) {
@@ -29,7 +30,11 @@ export async function seedMessages(db: Kysely<Database>): Promise<void> {
 
   const welcome = 'Welcome to the portal';
   if (!(await exists(welcome))) {
-    const olav = await db.selectFrom('users').select('id').where('username', '=', 'north.olav').executeTakeFirst();
+    const olav = await db
+      .selectFrom('users')
+      .select('id')
+      .where('username', '=', 'north.olav')
+      .executeTakeFirst();
     if (!olav) return;
     const { id } = await db
       .insertInto('messages')

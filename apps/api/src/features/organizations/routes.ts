@@ -21,7 +21,15 @@ import {
 import type { Database } from '../../db/schema';
 import { badRequest, conflict, forbidden, notFound } from '../../errors';
 import type { Caller } from '../access/caller';
-import { assertFacilityVisible, canManageOrganization, isSystemAdmin, isUuid, organizationFacilityIds, requireManageOrganization, requireSystemAdmin } from '../access/policy';
+import {
+  assertFacilityVisible,
+  canManageOrganization,
+  isSystemAdmin,
+  isUuid,
+  organizationFacilityIds,
+  requireManageOrganization,
+  requireSystemAdmin,
+} from '../access/policy';
 import { audit, auditedChange } from '../audit/audit';
 import { findOrganization, listOrganizations, organizationDetail, organizationUsers } from './queries';
 
@@ -30,18 +38,32 @@ const noContent = { 204: z.null() };
 /** A ship by id, or "Ship not found" (404) when it does not exist or the caller may not see it. */
 async function findVisibleFacility(db: Kysely<Database>, caller: Caller, facilityId: string) {
   await assertFacilityVisible(db, caller, facilityId);
-  return db.selectFrom('facilities').select(['id', 'name', 'primary_organization_id']).where('id', '=', facilityId).executeTakeFirstOrThrow();
+  return db
+    .selectFrom('facilities')
+    .select(['id', 'name', 'primary_organization_id'])
+    .where('id', '=', facilityId)
+    .executeTakeFirstOrThrow();
 }
 
-async function organizationSees(db: Kysely<Database>, organizationId: string, facilityId: string): Promise<boolean> {
-  const row = await organizationFacilityIds(db, organizationId).where('facilities.id', '=', facilityId).executeTakeFirst();
+async function organizationSees(
+  db: Kysely<Database>,
+  organizationId: string,
+  facilityId: string,
+): Promise<boolean> {
+  const row = await organizationFacilityIds(db, organizationId)
+    .where('facilities.id', '=', facilityId)
+    .executeTakeFirst();
   return Boolean(row);
 }
 
 /** Takes a ship away from an organization: the share and its users' access to the ship. */
 async function removeOrganizationAccess(db: Kysely<Database>, organizationId: string, facilityIds: string[]) {
   if (!facilityIds.length) return;
-  await db.deleteFrom('organization_facility_access').where('organization_id', '=', organizationId).where('facility_id', 'in', facilityIds).execute();
+  await db
+    .deleteFrom('organization_facility_access')
+    .where('organization_id', '=', organizationId)
+    .where('facility_id', 'in', facilityIds)
+    .execute();
   await db
     .deleteFrom('user_facility_access')
     .where('facility_id', 'in', facilityIds)
@@ -54,10 +76,14 @@ export async function organizationRoutes(app: FastifyInstance) {
   const { db } = app;
   const tags = ['organizations'];
 
-  server.get('/api/organizations', { schema: { tags, response: { 200: z.array(organizationListItemSchema) } } }, async (request) => {
-    const caller = request.caller!;
-    return listOrganizations(db, isSystemAdmin(caller) ? undefined : caller.organizationId);
-  });
+  server.get(
+    '/api/organizations',
+    { schema: { tags, response: { 200: z.array(organizationListItemSchema) } } },
+    async (request) => {
+      const caller = request.caller!;
+      return listOrganizations(db, isSystemAdmin(caller) ? undefined : caller.organizationId);
+    },
+  );
 
   server.post(
     '/api/organizations',
@@ -66,13 +92,28 @@ export async function organizationRoutes(app: FastifyInstance) {
       const caller = request.caller!;
       requireSystemAdmin(caller);
       const { name, email, phone, priority, linkKey } = request.body;
-      const sameName = await db.selectFrom('organizations').select('id').where(sql<boolean>`lower(name) = lower(${name})`).executeTakeFirst();
+      const sameName = await db
+        .selectFrom('organizations')
+        .select('id')
+        .where(sql<boolean>`lower(name) = lower(${name})`)
+        .executeTakeFirst();
       if (sameName) throw conflict('An organization with this name already exists');
       let key = linkKey ?? generateLinkKey();
       // A key the client generated may (rarely) be taken already: draw a new one.
-      while (await db.selectFrom('organizations').select('id').where('link_key', '=', key).executeTakeFirst()) key = generateLinkKey();
-      const { id } = await db.insertInto('organizations').values({ name, email, phone, priority, link_key: key }).returning('id').executeTakeFirstOrThrow();
-      await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'organization.create', subject: id, detail: { name } });
+      while (await db.selectFrom('organizations').select('id').where('link_key', '=', key).executeTakeFirst())
+        key = generateLinkKey();
+      const { id } = await db
+        .insertInto('organizations')
+        .values({ name, email, phone, priority, link_key: key })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await audit(db, {
+        userId: caller.userId,
+        organizationId: caller.organizationId,
+        action: 'organization.create',
+        subject: id,
+        detail: { name },
+      });
       return reply.code(201).send(await organizationDetail(db, caller, id));
     },
   );
@@ -89,7 +130,14 @@ export async function organizationRoutes(app: FastifyInstance) {
 
   server.put(
     '/api/organizations/:id/update-organization',
-    { schema: { tags, params: organizationIdParamsSchema, body: updateOrganizationBodySchema, response: { 200: organizationDetailSchema } } },
+    {
+      schema: {
+        tags,
+        params: organizationIdParamsSchema,
+        body: updateOrganizationBodySchema,
+        response: { 200: organizationDetailSchema },
+      },
+    },
     async (request) => {
       const caller = request.caller!;
       const { id } = request.params;
@@ -99,17 +147,38 @@ export async function organizationRoutes(app: FastifyInstance) {
       if (!isSystemAdmin(caller) && (name !== current.name || priority !== current.priority)) {
         throw forbidden('Only a system administrator may change the name or the priority of an organization');
       }
-      const sameName = await db.selectFrom('organizations').select('id').where(sql<boolean>`lower(name) = lower(${name})`).where('id', '<>', id).executeTakeFirst();
+      const sameName = await db
+        .selectFrom('organizations')
+        .select('id')
+        .where(sql<boolean>`lower(name) = lower(${name})`)
+        .where('id', '<>', id)
+        .executeTakeFirst();
       if (sameName) throw conflict('An organization with this name already exists');
-      await db.updateTable('organizations').set({ name, email, phone, priority }).where('id', '=', id).execute();
-      await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'organization.update', subject: id, detail: { name, email, phone, priority } });
+      await db
+        .updateTable('organizations')
+        .set({ name, email, phone, priority })
+        .where('id', '=', id)
+        .execute();
+      await audit(db, {
+        userId: caller.userId,
+        organizationId: caller.organizationId,
+        action: 'organization.update',
+        subject: id,
+        detail: { name, email, phone, priority },
+      });
       return organizationDetail(db, caller, id);
     },
   );
 
   server.get(
     '/api/organizations/:id/users',
-    { schema: { tags, params: organizationIdParamsSchema, response: { 200: z.array(organizationUserSchema) } } },
+    {
+      schema: {
+        tags,
+        params: organizationIdParamsSchema,
+        response: { 200: z.array(organizationUserSchema) },
+      },
+    },
     async (request) => {
       requireManageOrganization(request.caller!, request.params.id);
       await findOrganization(db, request.params.id);
@@ -125,10 +194,22 @@ export async function organizationRoutes(app: FastifyInstance) {
       const { id, linkKey } = request.params;
       requireManageOrganization(caller, id);
       const own = await findOrganization(db, id);
-      const other = await db.selectFrom('organizations').select(['id', 'name']).where('link_key', '=', linkKey).executeTakeFirst();
+      const other = await db
+        .selectFrom('organizations')
+        .select(['id', 'name'])
+        .where('link_key', '=', linkKey)
+        .executeTakeFirst();
       if (!other) throw notFound('No organization has this link key');
-      if (other.id === own.id) throw badRequest('This is your own organization’s link key', { linkKey: 'This is your own organization’s link key' });
-      const existing = await db.selectFrom('organization_links').select('organization_id').where('organization_id', '=', id).where('linked_organization_id', '=', other.id).executeTakeFirst();
+      if (other.id === own.id)
+        throw badRequest('This is your own organization’s link key', {
+          linkKey: 'This is your own organization’s link key',
+        });
+      const existing = await db
+        .selectFrom('organization_links')
+        .select('organization_id')
+        .where('organization_id', '=', id)
+        .where('linked_organization_id', '=', other.id)
+        .executeTakeFirst();
       if (existing) throw conflict(`Already linked to ${other.name}`);
       await db
         .insertInto('organization_links')
@@ -138,7 +219,13 @@ export async function organizationRoutes(app: FastifyInstance) {
         ])
         .onConflict((oc) => oc.doNothing())
         .execute();
-      await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'organization.link', subject: id, detail: { linkedOrganizationId: other.id } });
+      await audit(db, {
+        userId: caller.userId,
+        organizationId: caller.organizationId,
+        action: 'organization.link',
+        subject: id,
+        detail: { linkedOrganizationId: other.id },
+      });
       return other;
     },
   );
@@ -152,24 +239,41 @@ export async function organizationRoutes(app: FastifyInstance) {
       requireManageOrganization(caller, id);
       await findOrganization(db, id);
       const link = isUuid(otherId)
-        ? await db.selectFrom('organization_links').select('linked_organization_id').where('organization_id', '=', id).where('linked_organization_id', '=', otherId).executeTakeFirst()
+        ? await db
+            .selectFrom('organization_links')
+            .select('linked_organization_id')
+            .where('organization_id', '=', id)
+            .where('linked_organization_id', '=', otherId)
+            .executeTakeFirst()
         : undefined;
       if (!link) throw notFound('Organization not found');
-      await auditedChange(db, caller, { action: 'organization.unlink', subject: id, detail: { linkedOrganizationId: otherId } }, async (trx) => {
-        await trx
-          .deleteFrom('organization_links')
-          .where((eb) =>
-            eb.or([
-              eb.and([eb('organization_id', '=', id), eb('linked_organization_id', '=', otherId)]),
-              eb.and([eb('organization_id', '=', otherId), eb('linked_organization_id', '=', id)]),
-            ]),
-          )
-          .execute();
-        // Without the link neither keeps the other's ships.
-        const owned = async (owner: string) => (await trx.selectFrom('facilities').select('id').where('primary_organization_id', '=', owner).execute()).map((f) => f.id);
-        await removeOrganizationAccess(trx, otherId, await owned(id));
-        await removeOrganizationAccess(trx, id, await owned(otherId));
-      });
+      await auditedChange(
+        db,
+        caller,
+        { action: 'organization.unlink', subject: id, detail: { linkedOrganizationId: otherId } },
+        async (trx) => {
+          await trx
+            .deleteFrom('organization_links')
+            .where((eb) =>
+              eb.or([
+                eb.and([eb('organization_id', '=', id), eb('linked_organization_id', '=', otherId)]),
+                eb.and([eb('organization_id', '=', otherId), eb('linked_organization_id', '=', id)]),
+              ]),
+            )
+            .execute();
+          // Without the link neither keeps the other's ships.
+          const owned = async (owner: string) =>
+            (
+              await trx
+                .selectFrom('facilities')
+                .select('id')
+                .where('primary_organization_id', '=', owner)
+                .execute()
+            ).map((f) => f.id);
+          await removeOrganizationAccess(trx, otherId, await owned(id));
+          await removeOrganizationAccess(trx, id, await owned(otherId));
+        },
+      );
       return reply.code(204).send(null);
     },
   );
@@ -177,12 +281,20 @@ export async function organizationRoutes(app: FastifyInstance) {
   // --- ship access of users ---------------------------------------------------------------------
 
   const userFacilityLink = async (caller: Caller, userId: string, facilityId: string) => {
-    const user = isUuid(userId) ? await db.selectFrom('users').select(['id', 'organization_id']).where('id', '=', userId).executeTakeFirst() : undefined;
+    const user = isUuid(userId)
+      ? await db
+          .selectFrom('users')
+          .select(['id', 'organization_id'])
+          .where('id', '=', userId)
+          .executeTakeFirst()
+      : undefined;
     if (!user || !canManageOrganization(caller, user.organization_id)) {
-      if (user && user.organization_id === caller.organizationId) throw forbidden('Only an administrator may do this');
+      if (user && user.organization_id === caller.organizationId)
+        throw forbidden('Only an administrator may do this');
       throw notFound('User not found');
     }
-    if (!isUuid(facilityId) || !(await organizationSees(db, user.organization_id, facilityId))) throw notFound('Ship not found');
+    if (!isUuid(facilityId) || !(await organizationSees(db, user.organization_id, facilityId)))
+      throw notFound('Ship not found');
     return user;
   };
 
@@ -193,9 +305,22 @@ export async function organizationRoutes(app: FastifyInstance) {
       const caller = request.caller!;
       const { userId, facilityId } = request.params;
       const user = await userFacilityLink(caller, userId, facilityId);
-      await auditedChange(db, caller, { action: 'access.user.grant', subject: facilityId, detail: { userId, organizationId: user.organization_id } }, async (trx) => {
-        await trx.insertInto('user_facility_access').values({ user_id: userId, facility_id: facilityId }).onConflict((oc) => oc.doNothing()).execute();
-      });
+      await auditedChange(
+        db,
+        caller,
+        {
+          action: 'access.user.grant',
+          subject: facilityId,
+          detail: { userId, organizationId: user.organization_id },
+        },
+        async (trx) => {
+          await trx
+            .insertInto('user_facility_access')
+            .values({ user_id: userId, facility_id: facilityId })
+            .onConflict((oc) => oc.doNothing())
+            .execute();
+        },
+      );
       return reply.code(204).send(null);
     },
   );
@@ -207,9 +332,22 @@ export async function organizationRoutes(app: FastifyInstance) {
       const caller = request.caller!;
       const { userId, facilityId } = request.params;
       const user = await userFacilityLink(caller, userId, facilityId);
-      await auditedChange(db, caller, { action: 'access.user.revoke', subject: facilityId, detail: { userId, organizationId: user.organization_id } }, async (trx) => {
-        await trx.deleteFrom('user_facility_access').where('user_id', '=', userId).where('facility_id', '=', facilityId).execute();
-      });
+      await auditedChange(
+        db,
+        caller,
+        {
+          action: 'access.user.revoke',
+          subject: facilityId,
+          detail: { userId, organizationId: user.organization_id },
+        },
+        async (trx) => {
+          await trx
+            .deleteFrom('user_facility_access')
+            .where('user_id', '=', userId)
+            .where('facility_id', '=', facilityId)
+            .execute();
+        },
+      );
       return reply.code(204).send(null);
     },
   );
@@ -224,14 +362,29 @@ export async function organizationRoutes(app: FastifyInstance) {
       const { orgId, facilityId } = request.params;
       const facility = await findVisibleFacility(db, caller, facilityId);
       // Only the owner shares a ship.
-      if (!canManageOrganization(caller, facility.primary_organization_id)) throw forbidden('Only the organization that owns the ship may share it');
+      if (!canManageOrganization(caller, facility.primary_organization_id))
+        throw forbidden('Only the organization that owns the ship may share it');
       const linked = isUuid(orgId)
-        ? await db.selectFrom('organization_links').select('linked_organization_id').where('organization_id', '=', facility.primary_organization_id).where('linked_organization_id', '=', orgId).executeTakeFirst()
+        ? await db
+            .selectFrom('organization_links')
+            .select('linked_organization_id')
+            .where('organization_id', '=', facility.primary_organization_id)
+            .where('linked_organization_id', '=', orgId)
+            .executeTakeFirst()
         : undefined;
       if (!linked) throw notFound('Organization not found');
-      await auditedChange(db, caller, { action: 'access.organization.grant', subject: facilityId, detail: { organizationId: orgId } }, async (trx) => {
-        await trx.insertInto('organization_facility_access').values({ organization_id: orgId, facility_id: facilityId }).onConflict((oc) => oc.doNothing()).execute();
-      });
+      await auditedChange(
+        db,
+        caller,
+        { action: 'access.organization.grant', subject: facilityId, detail: { organizationId: orgId } },
+        async (trx) => {
+          await trx
+            .insertInto('organization_facility_access')
+            .values({ organization_id: orgId, facility_id: facilityId })
+            .onConflict((oc) => oc.doNothing())
+            .execute();
+        },
+      );
       return reply.code(204).send(null);
     },
   );
@@ -244,15 +397,27 @@ export async function organizationRoutes(app: FastifyInstance) {
       const { orgId, facilityId } = request.params;
       const facility = await findVisibleFacility(db, caller, facilityId);
       // The owner takes a share back, or the secondary organization gives up its own access.
-      const mayAct = canManageOrganization(caller, facility.primary_organization_id) || canManageOrganization(caller, orgId);
+      const mayAct =
+        canManageOrganization(caller, facility.primary_organization_id) ||
+        canManageOrganization(caller, orgId);
       if (!mayAct) throw forbidden('Only an administrator may do this');
       const share = isUuid(orgId)
-        ? await db.selectFrom('organization_facility_access').select('organization_id').where('organization_id', '=', orgId).where('facility_id', '=', facilityId).executeTakeFirst()
+        ? await db
+            .selectFrom('organization_facility_access')
+            .select('organization_id')
+            .where('organization_id', '=', orgId)
+            .where('facility_id', '=', facilityId)
+            .executeTakeFirst()
         : undefined;
       if (!share) throw notFound('Organization not found');
-      await auditedChange(db, caller, { action: 'access.organization.revoke', subject: facilityId, detail: { organizationId: orgId } }, async (trx) => {
-        await removeOrganizationAccess(trx, orgId, [facilityId]);
-      });
+      await auditedChange(
+        db,
+        caller,
+        { action: 'access.organization.revoke', subject: facilityId, detail: { organizationId: orgId } },
+        async (trx) => {
+          await removeOrganizationAccess(trx, orgId, [facilityId]);
+        },
+      );
       return reply.code(204).send(null);
     },
   );
@@ -266,7 +431,11 @@ export async function organizationRoutes(app: FastifyInstance) {
       const caller = request.caller!;
       await assertFacilityVisible(db, caller, request.params.facilityId);
       requireSystemAdmin(caller);
-      const row = await db.selectFrom('organization_facility_access').select('organization_id').where('facility_id', '=', request.params.facilityId).executeTakeFirst();
+      const row = await db
+        .selectFrom('organization_facility_access')
+        .select('organization_id')
+        .where('facility_id', '=', request.params.facilityId)
+        .executeTakeFirst();
       return Boolean(row);
     },
   );
@@ -280,17 +449,38 @@ export async function organizationRoutes(app: FastifyInstance) {
       const facility = await findVisibleFacility(db, caller, facilityId);
       requireSystemAdmin(caller);
       const target = await findOrganization(db, orgId);
-      if (target.id === facility.primary_organization_id) throw badRequest('The ship already belongs to this organization');
-      await auditedChange(db, caller, { action: 'facility.transfer', subject: facilityId, detail: { from: facility.primary_organization_id, to: target.id } }, async (trx) => {
-        await trx.updateTable('facilities').set({ primary_organization_id: target.id }).where('id', '=', facilityId).execute();
-        // Irreversible: the old owner and every secondary organization lose the ship, with their users.
-        await trx.deleteFrom('organization_facility_access').where('facility_id', '=', facilityId).execute();
-        await trx
-          .deleteFrom('user_facility_access')
-          .where('facility_id', '=', facilityId)
-          .where('user_id', 'not in', trx.selectFrom('users').select('id').where('organization_id', '=', target.id))
-          .execute();
-      });
+      if (target.id === facility.primary_organization_id)
+        throw badRequest('The ship already belongs to this organization');
+      await auditedChange(
+        db,
+        caller,
+        {
+          action: 'facility.transfer',
+          subject: facilityId,
+          detail: { from: facility.primary_organization_id, to: target.id },
+        },
+        async (trx) => {
+          await trx
+            .updateTable('facilities')
+            .set({ primary_organization_id: target.id })
+            .where('id', '=', facilityId)
+            .execute();
+          // Irreversible: the old owner and every secondary organization lose the ship, with their users.
+          await trx
+            .deleteFrom('organization_facility_access')
+            .where('facility_id', '=', facilityId)
+            .execute();
+          await trx
+            .deleteFrom('user_facility_access')
+            .where('facility_id', '=', facilityId)
+            .where(
+              'user_id',
+              'not in',
+              trx.selectFrom('users').select('id').where('organization_id', '=', target.id),
+            )
+            .execute();
+        },
+      );
       return { id: target.id, name: target.name };
     },
   );

@@ -43,24 +43,56 @@ export interface DefaultReport {
   fields: DefaultReportField[];
 }
 
-const percent = (kpi: KpiKey) => ({ kpi, facilityAggregateType: 'Average', timeAggregateType: 'Average', format: 'Percent', unit: '%' }) as const;
-const tonnes = (kpi: KpiKey) => ({ kpi, facilityAggregateType: 'Sum', timeAggregateType: 'Sum', format: 'Tonnes', unit: 't', formatNote: 'Under 1 t in kg, from 100000 t in MT' }) as const;
-const ratio = (kpi: KpiKey) => ({ kpi, facilityAggregateType: 'Average', timeAggregateType: 'Average', format: 'Ratio', unit: 'ppm/%' }) as const;
+const percent = (kpi: KpiKey) =>
+  ({
+    kpi,
+    facilityAggregateType: 'Average',
+    timeAggregateType: 'Average',
+    format: 'Percent',
+    unit: '%',
+  }) as const;
+const tonnes = (kpi: KpiKey) =>
+  ({
+    kpi,
+    facilityAggregateType: 'Sum',
+    timeAggregateType: 'Sum',
+    format: 'Tonnes',
+    unit: 't',
+    formatNote: 'Under 1 t in kg, from 100000 t in MT',
+  }) as const;
+const ratio = (kpi: KpiKey) =>
+  ({
+    kpi,
+    facilityAggregateType: 'Average',
+    timeAggregateType: 'Average',
+    format: 'Ratio',
+    unit: 'ppm/%',
+  }) as const;
 
-const periodValue = (base: ReturnType<typeof percent> | ReturnType<typeof tonnes> | ReturnType<typeof ratio>, documentation: string): DefaultReportField => ({
+const periodValue = (
+  base: ReturnType<typeof percent> | ReturnType<typeof tonnes> | ReturnType<typeof ratio>,
+  documentation: string,
+): DefaultReportField => ({
   name: 'ActualAverage',
   ...base,
   interfaceType: 'Number',
   documentation,
 });
-const lifetime = (base: ReturnType<typeof percent> | ReturnType<typeof tonnes> | ReturnType<typeof ratio>, documentation: string): DefaultReportField => ({
+const lifetime = (
+  base: ReturnType<typeof percent> | ReturnType<typeof tonnes> | ReturnType<typeof ratio>,
+  documentation: string,
+): DefaultReportField => ({
   name: 'Lifetime',
   ...base,
   asLifetime: true,
   interfaceType: 'Number',
   documentation,
 });
-const perShip = (base: ReturnType<typeof percent> | ReturnType<typeof tonnes> | ReturnType<typeof ratio>, documentation: string, name = 'Facilities'): DefaultReportField => ({
+const perShip = (
+  base: ReturnType<typeof percent> | ReturnType<typeof tonnes> | ReturnType<typeof ratio>,
+  documentation: string,
+  name = 'Facilities',
+): DefaultReportField => ({
   name,
   ...base,
   byFacility: true,
@@ -74,7 +106,8 @@ const fleetActual = (base: ReturnType<typeof percent>, documentation: string): D
   documentation,
 });
 
-const info = (title: string, ...paragraphs: string[]) => `<h2>${title}</h2>${paragraphs.map((p) => `<p>${p}</p>`).join('')}`;
+const info = (title: string, ...paragraphs: string[]) =>
+  `<h2>${title}</h2>${paragraphs.map((p) => `<p>${p}</p>`).join('')}`;
 
 const MARPOL_INFO = info(
   'Marpol compliance',
@@ -119,9 +152,13 @@ export const DEFAULT_REPORTS: readonly DefaultReport[] = [
     id: C.fleetExtraRemovalOfSulfur,
     name: 'Extra removal of sulfur (fleet)',
     target: 'FacilityGroup',
-    documentation: 'Header widget of the fleet dashboard: sulfur removed beyond the requirement by the ships of the fleet filter.',
+    documentation:
+      'Header widget of the fleet dashboard: sulfur removed beyond the requirement by the ships of the fleet filter.',
     information: SULFUR_INFO,
-    fields: [periodValue(tonnes('ExtraRemovalOfSulfur'), 'Sum over the period and the ships.'), lifetime(tonnes('ExtraRemovalOfSulfur'), 'Sum over all data of the ships.')],
+    fields: [
+      periodValue(tonnes('ExtraRemovalOfSulfur'), 'Sum over the period and the ships.'),
+      lifetime(tonnes('ExtraRemovalOfSulfur'), 'Sum over all data of the ships.'),
+    ],
   },
   {
     id: C.fleetCo2Reduction,
@@ -129,7 +166,10 @@ export const DEFAULT_REPORTS: readonly DefaultReport[] = [
     target: 'FacilityGroup',
     documentation: 'Header widget of the fleet dashboard: CO2 saved by the ships of the fleet filter.',
     information: CO2_REDUCTION_INFO,
-    fields: [periodValue(tonnes('CO2Reduction'), 'Sum over the period and the ships.'), lifetime(tonnes('CO2Reduction'), 'Sum over all data of the ships.')],
+    fields: [
+      periodValue(tonnes('CO2Reduction'), 'Sum over the period and the ships.'),
+      lifetime(tonnes('CO2Reduction'), 'Sum over all data of the ships.'),
+    ],
   },
   {
     id: C.fleetTotalCo2Emission,
@@ -137,7 +177,10 @@ export const DEFAULT_REPORTS: readonly DefaultReport[] = [
     target: 'FacilityGroup',
     documentation: 'Header widget of the fleet dashboard: CO2 emitted by the ships of the fleet filter.',
     information: EMISSION_INFO,
-    fields: [periodValue(tonnes('TotalCO2Emission'), 'Sum over the period and the ships.'), lifetime(tonnes('TotalCO2Emission'), 'Sum over all data of the ships.')],
+    fields: [
+      periodValue(tonnes('TotalCO2Emission'), 'Sum over the period and the ships.'),
+      lifetime(tonnes('TotalCO2Emission'), 'Sum over all data of the ships.'),
+    ],
   },
   {
     id: C.fleetMarpolCompliance,
@@ -146,7 +189,10 @@ export const DEFAULT_REPORTS: readonly DefaultReport[] = [
     documentation: 'Large card of the fleet dashboard: gauge of the fleet average and a bar per ship.',
     information: MARPOL_INFO,
     fields: [
-      periodValue(percent('MarpolCompliance'), 'Average of the ships, each the average of its hours with a value.'),
+      periodValue(
+        percent('MarpolCompliance'),
+        'Average of the ships, each the average of its hours with a value.',
+      ),
       lifetime(percent('MarpolCompliance'), 'Average of the ships over all their data.'),
       perShip(percent('MarpolCompliance'), 'Each ship over the period.'),
     ],
@@ -155,13 +201,29 @@ export const DEFAULT_REPORTS: readonly DefaultReport[] = [
     id: C.fleetSo2Co2Ratio,
     name: 'SO2/CO2 ratio (fleet)',
     target: 'FacilityGroup',
-    documentation: 'Large card of the fleet dashboard: gauge of the fleet ratio margin and a bar per ship (its ratio, coloured by its margin).',
+    documentation:
+      'Large card of the fleet dashboard: gauge of the fleet ratio margin and a bar per ship (its ratio, coloured by its margin).',
     information: RATIO_INFO,
     fields: [
       { ...periodValue(ratio('RatioMargin'), 'Average margin of the ships.'), format: 'Percent', unit: '%' },
-      { ...perShip(ratio('RatioMargin'), 'Margin of each ship over the period: the colour of its bar.'), format: 'Percent', unit: '%' },
-      { ...perShip(ratio('SO2CO2Ratio'), 'Average SO2/CO2 ratio of each ship over the period: the height of its bar (capped at 20).', 'Values'), formatNote: 'The chart caps values at 20' },
-      perShip(ratio('SO2CO2Limit'), 'Average limit of each ship over the period (4.3 in an ECA, 21.7 outside).', 'Limit'),
+      {
+        ...perShip(ratio('RatioMargin'), 'Margin of each ship over the period: the colour of its bar.'),
+        format: 'Percent',
+        unit: '%',
+      },
+      {
+        ...perShip(
+          ratio('SO2CO2Ratio'),
+          'Average SO2/CO2 ratio of each ship over the period: the height of its bar (capped at 20).',
+          'Values',
+        ),
+        formatNote: 'The chart caps values at 20',
+      },
+      perShip(
+        ratio('SO2CO2Limit'),
+        'Average limit of each ship over the period (4.3 in an ECA, 21.7 outside).',
+        'Limit',
+      ),
     ],
   },
   {
@@ -192,13 +254,21 @@ export const DEFAULT_REPORTS: readonly DefaultReport[] = [
     id: C.shipMarpolCompliance,
     name: 'Marpol compliance',
     target: 'Facility',
-    documentation: 'Header widget of the ship dashboard, with the hourly values for its chart and the fleet value for comparison.',
+    documentation:
+      'Header widget of the ship dashboard, with the hourly values for its chart and the fleet value for comparison.',
     information: MARPOL_INFO,
     fields: [
       periodValue(percent('MarpolCompliance'), 'Average of the hours with a value.'),
       lifetime(percent('MarpolCompliance'), 'Average over all data of the ship.'),
       fleetActual(percent('MarpolCompliance'), 'Average of the ships of the fleet filter.'),
-      { name: 'Values', ...percent('MarpolCompliance'), asSeries: true, interfaceType: 'ComplianceValues', documentation: 'The hourly values (daily averages for periods over 3 months), grouped into slots by the chart.' },
+      {
+        name: 'Values',
+        ...percent('MarpolCompliance'),
+        asSeries: true,
+        interfaceType: 'ComplianceValues',
+        documentation:
+          'The hourly values (daily averages for periods over 3 months), grouped into slots by the chart.',
+      },
     ],
   },
   {
@@ -219,7 +289,10 @@ export const DEFAULT_REPORTS: readonly DefaultReport[] = [
     target: 'Facility',
     documentation: 'Header widget of the ship dashboard.',
     information: CO2_REDUCTION_INFO,
-    fields: [periodValue(tonnes('CO2Reduction'), 'Sum over the period.'), lifetime(tonnes('CO2Reduction'), 'Sum over all data of the ship.')],
+    fields: [
+      periodValue(tonnes('CO2Reduction'), 'Sum over the period.'),
+      lifetime(tonnes('CO2Reduction'), 'Sum over all data of the ship.'),
+    ],
   },
   {
     id: C.shipExtraRemovalOfSulfur,
@@ -227,7 +300,10 @@ export const DEFAULT_REPORTS: readonly DefaultReport[] = [
     target: 'Facility',
     documentation: 'Sub KPI of the ship dashboard.',
     information: SULFUR_INFO,
-    fields: [periodValue(tonnes('ExtraRemovalOfSulfur'), 'Sum over the period.'), lifetime(tonnes('ExtraRemovalOfSulfur'), 'Sum over all data of the ship.')],
+    fields: [
+      periodValue(tonnes('ExtraRemovalOfSulfur'), 'Sum over the period.'),
+      lifetime(tonnes('ExtraRemovalOfSulfur'), 'Sum over all data of the ship.'),
+    ],
   },
   {
     id: C.shipSfocImpact,
@@ -247,7 +323,10 @@ export const DEFAULT_REPORTS: readonly DefaultReport[] = [
     target: 'Facility',
     documentation: 'Sub KPI of the ship dashboard.',
     information: EMISSION_INFO,
-    fields: [periodValue(tonnes('TotalCO2Emission'), 'Sum over the period.'), lifetime(tonnes('TotalCO2Emission'), 'Sum over all data of the ship.')],
+    fields: [
+      periodValue(tonnes('TotalCO2Emission'), 'Sum over the period.'),
+      lifetime(tonnes('TotalCO2Emission'), 'Sum over all data of the ship.'),
+    ],
   },
   {
     id: C.shipSo2Co2Ratio,
@@ -257,20 +336,47 @@ export const DEFAULT_REPORTS: readonly DefaultReport[] = [
     information: RATIO_INFO,
     fields: [
       periodValue(ratio('SO2CO2Ratio'), 'Average ratio over the period.'),
-      { name: 'Facility', ...ratio('RatioMargin'), format: 'Percent', unit: '%', interfaceType: 'Number', documentation: 'Average margin of the ship: the band it is in.' },
-      { name: 'Values', ...ratio('SO2CO2Ratio'), asSeries: true, interfaceType: 'Series', formatNote: 'The chart caps values at 25; the note shows the actual value', documentation: 'The hourly ratio (daily averages for periods over 3 months).' },
-      { name: 'Limit', ...ratio('SO2CO2Limit'), asSeries: true, interfaceType: 'Series', documentation: 'The hourly limit: 4.3 in an ECA, 21.7 outside.' },
+      {
+        name: 'Facility',
+        ...ratio('RatioMargin'),
+        format: 'Percent',
+        unit: '%',
+        interfaceType: 'Number',
+        documentation: 'Average margin of the ship: the band it is in.',
+      },
+      {
+        name: 'Values',
+        ...ratio('SO2CO2Ratio'),
+        asSeries: true,
+        interfaceType: 'Series',
+        formatNote: 'The chart caps values at 25; the note shows the actual value',
+        documentation: 'The hourly ratio (daily averages for periods over 3 months).',
+      },
+      {
+        name: 'Limit',
+        ...ratio('SO2CO2Limit'),
+        asSeries: true,
+        interfaceType: 'Series',
+        documentation: 'The hourly limit: 4.3 in an ECA, 21.7 outside.',
+      },
     ],
   },
   {
     id: C.shipUptime,
     name: 'Operational availability (uptime matrix)',
     target: 'Facility',
-    documentation: 'Uptime matrix of the ship dashboard: hourly values, or daily averages when the period is longer than 3 months.',
+    documentation:
+      'Uptime matrix of the ship dashboard: hourly values, or daily averages when the period is longer than 3 months.',
     information: AVAILABILITY_INFO,
     fields: [
       periodValue(percent('OperationalAvailability'), 'Average of the hours with a value.'),
-      { name: 'Values', ...percent('OperationalAvailability'), asSeries: true, interfaceType: 'UptimePoints', documentation: 'Hourly values, or daily averages (mode daily).' },
+      {
+        name: 'Values',
+        ...percent('OperationalAvailability'),
+        asSeries: true,
+        interfaceType: 'UptimePoints',
+        documentation: 'Hourly values, or daily averages (mode daily).',
+      },
     ],
   },
 ];

@@ -30,31 +30,61 @@ export function exportWorkbook(db: Kysely<Database>, request: ExportRequest): Pa
   return stream;
 }
 
-async function writeWorkbook(db: Kysely<Database>, { report, fields, sourceOf, ships, from, to, resolution }: ExportRequest, stream: PassThrough) {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
+async function writeWorkbook(
+  db: Kysely<Database>,
+  { report, fields, sourceOf, ships, from, to, resolution }: ExportRequest,
+  stream: PassThrough,
+) {
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+    stream,
+    useStyles: true,
+    useSharedStrings: false,
+  });
   workbook.creator = 'Scrubber portal';
   // Sheet names: at most 31 characters, none of : \ / ? * [ ].
   const sheet = workbook.addWorksheet(report.id.replace(/[:\\/?*[\]]/g, ' ').slice(0, 31));
   sheet.columns = [
     { header: 'Ship', key: 'ship', width: 28 },
     { header: 'IMO', key: 'imo', width: 12 },
-    { header: 'Timestamp (UTC)', key: 'timestamp', width: 20, style: { numFmt: resolution === 'hour' ? 'yyyy-mm-dd hh:mm' : 'yyyy-mm-dd' } },
+    {
+      header: 'Timestamp (UTC)',
+      key: 'timestamp',
+      width: 20,
+      style: { numFmt: resolution === 'hour' ? 'yyyy-mm-dd hh:mm' : 'yyyy-mm-dd' },
+    },
     ...fields.map((f) => ({ header: f.unit ? `${f.name} (${f.unit})` : f.name, key: f.id, width: 18 })),
   ];
 
   const sources = [...new Set(fields.map((f) => sourceOf.get(f.id) ?? f.id))];
   for (const ship of ships) {
     // ship -> time -> source field -> value
-    const rows = new Map<number, Map<string, { sum: number; count: number; min: number | null; max: number | null; last: number | null }>>();
+    const rows = new Map<
+      number,
+      Map<string, { sum: number; count: number; min: number | null; max: number | null; last: number | null }>
+    >();
     if (sources.length) {
       const result =
         resolution === 'hour'
-          ? await sql<{ t: number; field: string; s: number | null; c: number; mn: number | null; mx: number | null }>`
+          ? await sql<{
+              t: number;
+              field: string;
+              s: number | null;
+              c: number;
+              mn: number | null;
+              mx: number | null;
+            }>`
               select extract(epoch from span_start) * 1000 as t, report_field_id as field, value as s, (value is not null)::int as c, value as mn, value as mx
               from report_values
               where facility_id = ${ship.id} and report_field_id = any(${sources}::uuid[]) and span_start >= ${from} and span_start <= ${to}
               order by span_start`.execute(db)
-          : await sql<{ t: number; field: string; s: number | null; c: number; mn: number | null; mx: number | null }>`
+          : await sql<{
+              t: number;
+              field: string;
+              s: number | null;
+              c: number;
+              mn: number | null;
+              mx: number | null;
+            }>`
               select extract(epoch from day::timestamp) * 1000 as t, report_field_id as field, value_sum as s, value_count as c, value_min as mn, value_max as mx
               from report_values_daily
               where facility_id = ${ship.id} and report_field_id = any(${sources}::uuid[])
@@ -73,7 +103,10 @@ async function writeWorkbook(db: Kysely<Database>, { report, fields, sourceOf, s
       const record: Record<string, unknown> = { ship: ship.name, imo: ship.imo, timestamp: new Date(t) };
       for (const f of fields) {
         const p = values.get(sourceOf.get(f.id) ?? f.id);
-        record[f.id] = f.time_aggregate_type === 'Last' ? (p?.last ?? null) : timeAggregate(f.time_aggregate_type, p ? { ...p, latest: null } : undefined);
+        record[f.id] =
+          f.time_aggregate_type === 'Last'
+            ? (p?.last ?? null)
+            : timeAggregate(f.time_aggregate_type, p ? { ...p, latest: null } : undefined);
       }
       sheet.addRow(record).commit();
     }

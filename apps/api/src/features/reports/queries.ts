@@ -15,12 +15,20 @@ export async function listReports(db: Kysely<Database>): Promise<ReportListItem[
       'r.target',
       sql<number>`(select count(*) from report_fields f where f.report_id = r.id)`.as('total'),
       sql<number>`(select count(*) from report_fields f where f.report_id = r.id
-        and exists (select 1 from report_field_calculations c where c.report_field_id = f.id and c.approved_on is not null))`.as('approved'),
+        and exists (select 1 from report_field_calculations c where c.report_field_id = f.id and c.approved_on is not null))`.as(
+        'approved',
+      ),
     ])
     .orderBy('r.position')
     .orderBy('r.id')
     .execute();
-  return rows.map((r) => ({ id: r.id, name: r.name, target: r.target, approvedFieldsCount: Number(r.approved), totalFieldsCount: Number(r.total) }));
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    target: r.target,
+    approvedFieldsCount: Number(r.approved),
+    totalFieldsCount: Number(r.total),
+  }));
 }
 
 export async function findReport(db: Kysely<Database>, id: string) {
@@ -28,7 +36,13 @@ export async function findReport(db: Kysely<Database>, id: string) {
 }
 
 export async function reportFields(db: Kysely<Database>, reportId: string) {
-  return db.selectFrom('report_fields').selectAll().where('report_id', '=', reportId).orderBy('position').orderBy('name').execute();
+  return db
+    .selectFrom('report_fields')
+    .selectAll()
+    .where('report_id', '=', reportId)
+    .orderBy('position')
+    .orderBy('name')
+    .execute();
 }
 
 export async function reportDetail(db: Kysely<Database>, id: string): Promise<Report | undefined> {
@@ -54,7 +68,11 @@ export async function reportDetail(db: Kysely<Database>, id: string): Promise<Re
     const approved = own.filter((c) => c.approved_on !== null);
     // The one in force now; else the latest approved.
     const current =
-      approved.find((c) => (!c.valid_from || new Date(c.valid_from).getTime() <= now) && (!c.valid_to || new Date(c.valid_to).getTime() > now)) ?? approved[0];
+      approved.find(
+        (c) =>
+          (!c.valid_from || new Date(c.valid_from).getTime() <= now) &&
+          (!c.valid_to || new Date(c.valid_to).getTime() > now),
+      ) ?? approved[0];
     return {
       id: f.id,
       name: f.name,
@@ -101,7 +119,11 @@ export async function reportDetail(db: Kysely<Database>, id: string): Promise<Re
  * The ships whose values count: those the caller may see, narrowed to `ids` when given (ids the caller may
  * not see, or that do not exist, are dropped without a word). Sorted by name.
  */
-export async function visibleFleet(db: Kysely<Database>, caller: Caller, ids?: readonly string[]): Promise<{ id: string; name: string; imo: string | null }[]> {
+export async function visibleFleet(
+  db: Kysely<Database>,
+  caller: Caller,
+  ids?: readonly string[],
+): Promise<{ id: string; name: string; imo: string | null }[]> {
   let query = db
     .selectFrom('facilities as f')
     .select(['f.id', 'f.name', 'f.imo'])
@@ -111,5 +133,8 @@ export async function visibleFleet(db: Kysely<Database>, caller: Caller, ids?: r
     if (valid.length === 0) return [];
     query = query.where('f.id', 'in', valid);
   }
-  return query.orderBy(sql`lower(f.name)`).orderBy('f.id').execute();
+  return query
+    .orderBy(sql`lower(f.name)`)
+    .orderBy('f.id')
+    .execute();
 }

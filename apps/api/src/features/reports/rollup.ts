@@ -21,7 +21,8 @@ export async function refreshDailyRollup(
   if (reportFieldIds !== 'all' && reportFieldIds.length === 0) return 0;
   const firstDay = Math.floor(from.getTime() / DAY_MS) * DAY_MS;
   const afterLastDay = Math.floor(to.getTime() / DAY_MS) * DAY_MS + DAY_MS;
-  const fieldFilter = reportFieldIds === 'all' ? sql`true` : sql`report_field_id = any(${reportFieldIds}::uuid[])`;
+  const fieldFilter =
+    reportFieldIds === 'all' ? sql`true` : sql`report_field_id = any(${reportFieldIds}::uuid[])`;
   const rows = await db.transaction().execute(async (trx) => {
     await sql`
       delete from report_values_daily

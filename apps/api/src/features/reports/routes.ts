@@ -38,42 +38,73 @@ export async function reportRoutes(app: FastifyInstance) {
   const answers = new AnswerCache<{ body: Buffer; etag: string }>();
   const partials = new AnswerCache<Promise<Map<string, Partial>>>(200);
   const definitions = new AnswerCache<Promise<Definitions>>(100);
-  type Definitions = { report: NonNullable<Awaited<ReturnType<typeof findReport>>> | undefined; fields: Awaited<ReturnType<typeof reportFields>>; sourceOf: Map<string, string> };
+  type Definitions = {
+    report: NonNullable<Awaited<ReturnType<typeof findReport>>> | undefined;
+    fields: Awaited<ReturnType<typeof reportFields>>;
+    sourceOf: Map<string, string>;
+  };
   const definitionsOf = (version: string, id: string) => {
     const key = `${version}|${id}`;
     let value = definitions.get(key);
     if (!value) {
-      value = Promise.all([findReport(db, id), reportFields(db, id), reportFieldValueSources(db)]).then(([report, fields, sources]) => ({ report, fields, sourceOf: sources.sourceOf }));
+      value = Promise.all([findReport(db, id), reportFields(db, id), reportFieldValueSources(db)]).then(
+        ([report, fields, sources]) => ({ report, fields, sourceOf: sources.sourceOf }),
+      );
       value.catch(() => definitions.clear());
       definitions.set(key, value);
     }
     return value;
   };
 
-  server.get('/api/algorithm/reports', { schema: { tags: ['reports'], response: { 200: z.array(reportListItemSchema) } } }, async (request) => {
-    requireSystemAdmin(request.caller!);
-    return listReports(db);
-  });
+  server.get(
+    '/api/algorithm/reports',
+    { schema: { tags: ['reports'], response: { 200: z.array(reportListItemSchema) } } },
+    async (request) => {
+      requireSystemAdmin(request.caller!);
+      return listReports(db);
+    },
+  );
 
-  server.get('/api/algorithm/reports/:id', { schema: { tags: ['reports'], params: reportIdParamsSchema, response: { 200: reportSchema } } }, async (request) => {
-    requireSystemAdmin(request.caller!);
-    const report = await reportDetail(db, request.params.id);
-    if (!report) throw notFound('Report not found');
-    return report;
-  });
+  server.get(
+    '/api/algorithm/reports/:id',
+    { schema: { tags: ['reports'], params: reportIdParamsSchema, response: { 200: reportSchema } } },
+    async (request) => {
+      requireSystemAdmin(request.caller!);
+      const report = await reportDetail(db, request.params.id);
+      if (!report) throw notFound('Report not found');
+      return report;
+    },
+  );
 
   server.put(
     '/api/algorithm/reports/:id/update-report',
-    { schema: { tags: ['reports'], params: reportIdParamsSchema, body: updateReportBodySchema, response: { 200: reportSchema } } },
+    {
+      schema: {
+        tags: ['reports'],
+        params: reportIdParamsSchema,
+        body: updateReportBodySchema,
+        response: { 200: reportSchema },
+      },
+    },
     async (request) => {
       const caller = request.caller!;
       requireSystemAdmin(caller);
       const { id } = request.params;
       const information = sanitizeInformation(request.body.information);
-      const updated = await db.updateTable('reports').set({ information }).where('id', '=', id).returning('id').executeTakeFirst();
+      const updated = await db
+        .updateTable('reports')
+        .set({ information })
+        .where('id', '=', id)
+        .returning('id')
+        .executeTakeFirst();
       if (!updated) throw notFound('Report not found');
       invalidateReportsVersion(db);
-      await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'report.update', subject: id });
+      await audit(db, {
+        userId: caller.userId,
+        organizationId: caller.organizationId,
+        action: 'report.update',
+        subject: id,
+      });
       return (await reportDetail(db, id))!;
     },
   );
@@ -82,7 +113,13 @@ export async function reportRoutes(app: FastifyInstance) {
   const fleets = new AnswerCache<Promise<Awaited<ReturnType<typeof visibleFleet>>>>();
   const visibleFleetOf = (caller: Caller, ids: string[] | undefined) => {
     if (!caller.accessVersion) return visibleFleet(db, caller, ids);
-    const key = JSON.stringify([caller.accessVersion, caller.userId, caller.role, caller.organizationId, ids ?? null]);
+    const key = JSON.stringify([
+      caller.accessVersion,
+      caller.userId,
+      caller.role,
+      caller.organizationId,
+      ids ?? null,
+    ]);
     let value = fleets.get(key);
     if (!value) {
       value = visibleFleet(db, caller, ids);
@@ -102,21 +139,43 @@ export async function reportRoutes(app: FastifyInstance) {
     if (!report) throw notFound('Report not found');
     const from = new Date(input.from);
     const to = new Date(input.to);
-    if (from.getTime() > to.getTime()) throw badRequest('From must be before to', { to: 'From must be before to' });
+    if (from.getTime() > to.getTime())
+      throw badRequest('From must be before to', { to: 'From must be before to' });
     if (input.duration === 'hourly' && to.getTime() - from.getTime() > MAX_HOURLY_DAYS * 86_400_000) {
-      throw badRequest(`Hourly values for at most ${MAX_HOURLY_DAYS} days`, { duration: 'Use daily for this period' });
+      throw badRequest(`Hourly values for at most ${MAX_HOURLY_DAYS} days`, {
+        duration: 'Use daily for this period',
+      });
     }
     const facilityId = input.facilityId ?? null;
-    if (!facilityId && report.target === 'Facility') throw badRequest('facilityId is required for a ship report', { facilityId: 'Required' });
+    if (!facilityId && report.target === 'Facility')
+      throw badRequest('facilityId is required for a ship report', { facilityId: 'Required' });
     if (facilityId && !isUuid(facilityId)) throw notFound('Ship not found');
     // A fleet report asked for one ship covers that ship; otherwise the posted ships, or all the caller sees.
-    const fleetIds = report.target === 'FacilityGroup' && facilityId && !input.facilityIds ? [facilityId] : input.facilityIds;
+    const fleetIds =
+      report.target === 'FacilityGroup' && facilityId && !input.facilityIds
+        ? [facilityId]
+        : input.facilityIds;
     // One query for the fleet and the ship of a ship report: the visible ships among both.
-    const visible = await visibleFleetOf(caller, fleetIds && facilityId ? [...fleetIds, facilityId] : fleetIds);
+    const visible = await visibleFleetOf(
+      caller,
+      fleetIds && facilityId ? [...fleetIds, facilityId] : fleetIds,
+    );
     if (facilityId && !visible.some((f) => f.id === facilityId)) throw notFound('Ship not found');
     const fleet = visible.filter((f) => !fleetIds || fleetIds.includes(f.id)).map((f) => f.id);
     // The key holds the ships the caller may see, so an answer is never shared beyond them.
-    const key = createHash('sha1').update(JSON.stringify([version, id, facilityId, fleet, from.getTime(), to.getTime(), input.duration ?? null])).digest('base64url');
+    const key = createHash('sha1')
+      .update(
+        JSON.stringify([
+          version,
+          id,
+          facilityId,
+          fleet,
+          from.getTime(),
+          to.getTime(),
+          input.duration ?? null,
+        ]),
+      )
+      .digest('base64url');
     const cached = answers.get(key);
     if (cached) return cached;
     const data: ReportData = await reportData(db, {
@@ -129,7 +188,9 @@ export async function reportRoutes(app: FastifyInstance) {
       to,
       duration: input.duration,
       // Without the cache each report aggregates only its own fields (nothing to share the others with).
-      partials: CACHE_ENABLED ? sharedPartials(db, version, [...new Set(sourceOf.values())], partials) : undefined,
+      partials: CACHE_ENABLED
+        ? sharedPartials(db, version, [...new Set(sourceOf.values())], partials)
+        : undefined,
     });
     const sent = { body: Buffer.from(JSON.stringify(reportDataSchema.parse(data))), etag: `"${key}"` };
     answers.set(key, sent);
@@ -148,58 +209,115 @@ export async function reportRoutes(app: FastifyInstance) {
 
   server.get(
     '/api/reports/:id/data',
-    { schema: { tags: ['reports'], params: reportIdParamsSchema, querystring: reportDataQuerySchema, response: { 200: reportDataSchema } } },
-    async (request, reply) => send(request, reply, await answer(request.caller!, request.params.id, request.query)),
+    {
+      schema: {
+        tags: ['reports'],
+        params: reportIdParamsSchema,
+        querystring: reportDataQuerySchema,
+        response: { 200: reportDataSchema },
+      },
+    },
+    async (request, reply) =>
+      send(request, reply, await answer(request.caller!, request.params.id, request.query)),
   );
 
   server.post(
     '/api/reports/:id/data',
-    { schema: { tags: ['reports'], params: reportIdParamsSchema, body: reportDataBodySchema, response: { 200: reportDataSchema } } },
-    async (request, reply) => send(request, reply, await answer(request.caller!, request.params.id, request.body)),
+    {
+      schema: {
+        tags: ['reports'],
+        params: reportIdParamsSchema,
+        body: reportDataBodySchema,
+        response: { 200: reportDataSchema },
+      },
+    },
+    async (request, reply) =>
+      send(request, reply, await answer(request.caller!, request.params.id, request.body)),
   );
 
   server.delete(
     '/api/algorithm/reports/values',
-    { schema: { tags: ['reports'], querystring: deleteReportValuesQuerySchema, response: { 200: deleteReportValuesResponseSchema } } },
+    {
+      schema: {
+        tags: ['reports'],
+        querystring: deleteReportValuesQuerySchema,
+        response: { 200: deleteReportValuesResponseSchema },
+      },
+    },
     async (request) => {
       const caller = request.caller!;
       requireSystemAdmin(caller);
       const { facilityId } = request.query;
       const from = new Date(request.query.from);
       const to = new Date(request.query.to);
-      if (from.getTime() > to.getTime()) throw badRequest('From must be before to', { to: 'From must be before to' });
-      const facility = isUuid(facilityId) ? await db.selectFrom('facilities').select('id').where('id', '=', facilityId).executeTakeFirst() : undefined;
+      if (from.getTime() > to.getTime())
+        throw badRequest('From must be before to', { to: 'From must be before to' });
+      const facility = isUuid(facilityId)
+        ? await db.selectFrom('facilities').select('id').where('id', '=', facilityId).executeTakeFirst()
+        : undefined;
       if (!facility) throw notFound('Ship not found');
-      const result = await db.deleteFrom('report_values').where('facility_id', '=', facilityId).where('span_start', '>=', from).where('span_start', '<=', to).executeTakeFirst();
+      const result = await db
+        .deleteFrom('report_values')
+        .where('facility_id', '=', facilityId)
+        .where('span_start', '>=', from)
+        .where('span_start', '<=', to)
+        .executeTakeFirst();
       await refreshDailyRollup(db, facilityId, 'all', from, to);
       const deleted = Number(result.numDeletedRows);
-      await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'report-values.delete', subject: facilityId, detail: { from, to, deleted } });
+      await audit(db, {
+        userId: caller.userId,
+        organizationId: caller.organizationId,
+        action: 'report-values.delete',
+        subject: facilityId,
+        detail: { from, to, deleted },
+      });
       return { deleted };
     },
   );
 
-  server.post('/api/algorithm/exports', { schema: { tags: ['reports'], body: exportBodySchema } }, async (request, reply) => {
-    const caller = request.caller!;
-    requireSystemAdmin(caller);
-    const { reportCode, fieldNames, facilityIds, from, to, resolution } = request.body;
-    const report = await findReport(db, reportCode);
-    if (!report) throw notFound('Report not found');
-    const allFields = await reportFields(db, reportCode);
-    const unknown = (fieldNames ?? []).filter((n) => !allFields.some((f) => f.name === n));
-    if (unknown.length) throw badRequest(`Unknown field ${unknown.join(', ')}`, { fieldNames: `Unknown field ${unknown.join(', ')}` });
-    const sources = await reportFieldValueSources(db);
-    const sourceOf = (f: (typeof allFields)[number]) => sources.sourceOf.get(f.id) ?? f.id;
-    // Without a choice, one column per distinct hourly series: the lifetime and per-ship variants of the same values would repeat it.
-    const chosen = fieldNames?.length
-      ? allFields.filter((f) => fieldNames.includes(f.name))
-      : allFields.filter((f, i) => allFields.findIndex((g) => sourceOf(g) === sourceOf(f)) === i);
-    const ships = await visibleFleet(db, caller, facilityIds);
-    if (ships.length === 0) throw notFound('Ship not found');
-    await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'report.export', subject: reportCode, detail: { from, to, resolution, ships: ships.length } });
-    const stream = exportWorkbook(db, { report, fields: chosen, sourceOf: sources.sourceOf, ships, from: new Date(from), to: new Date(to), resolution });
-    return reply
-      .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-      .header('content-disposition', `attachment; filename="${EXPORT_FILE_NAME}"`)
-      .send(stream);
-  });
+  server.post(
+    '/api/algorithm/exports',
+    { schema: { tags: ['reports'], body: exportBodySchema } },
+    async (request, reply) => {
+      const caller = request.caller!;
+      requireSystemAdmin(caller);
+      const { reportCode, fieldNames, facilityIds, from, to, resolution } = request.body;
+      const report = await findReport(db, reportCode);
+      if (!report) throw notFound('Report not found');
+      const allFields = await reportFields(db, reportCode);
+      const unknown = (fieldNames ?? []).filter((n) => !allFields.some((f) => f.name === n));
+      if (unknown.length)
+        throw badRequest(`Unknown field ${unknown.join(', ')}`, {
+          fieldNames: `Unknown field ${unknown.join(', ')}`,
+        });
+      const sources = await reportFieldValueSources(db);
+      const sourceOf = (f: (typeof allFields)[number]) => sources.sourceOf.get(f.id) ?? f.id;
+      // Without a choice, one column per distinct hourly series: the lifetime and per-ship variants of the same values would repeat it.
+      const chosen = fieldNames?.length
+        ? allFields.filter((f) => fieldNames.includes(f.name))
+        : allFields.filter((f, i) => allFields.findIndex((g) => sourceOf(g) === sourceOf(f)) === i);
+      const ships = await visibleFleet(db, caller, facilityIds);
+      if (ships.length === 0) throw notFound('Ship not found');
+      await audit(db, {
+        userId: caller.userId,
+        organizationId: caller.organizationId,
+        action: 'report.export',
+        subject: reportCode,
+        detail: { from, to, resolution, ships: ships.length },
+      });
+      const stream = exportWorkbook(db, {
+        report,
+        fields: chosen,
+        sourceOf: sources.sourceOf,
+        ships,
+        from: new Date(from),
+        to: new Date(to),
+        resolution,
+      });
+      return reply
+        .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+        .header('content-disposition', `attachment; filename="${EXPORT_FILE_NAME}"`)
+        .send(stream);
+    },
+  );
 }

@@ -12,7 +12,9 @@ export const DEFAULT_VALID_FROM = new Date('2000-01-01T00:00:00.000Z');
  * (a report by id, a field by report and name, any calculation of a field) is kept as the configurator left it.
  * Measurement fields the KPIs read are created by name when missing, so the order of the seeds does not matter.
  */
-export async function seedReports(db: Kysely<Database>): Promise<{ reports: number; fields: number; calculations: number }> {
+export async function seedReports(
+  db: Kysely<Database>,
+): Promise<{ reports: number; fields: number; calculations: number }> {
   const counts = { reports: 0, fields: 0, calculations: 0 };
   await db.transaction().execute(async (trx) => {
     const neededNames = [...new Set(DEFAULT_REPORT_KPIS.flatMap((k) => k.inputNames))];
@@ -20,7 +22,15 @@ export async function seedReports(db: Kysely<Database>): Promise<{ reports: numb
     if (catalogue.length) {
       await trx
         .insertInto('measurement_fields')
-        .values(catalogue.map((f, i) => ({ name: f.name, data_type: f.dataType as 'Double', unit: f.unit || null, documentation: f.documentation, position: 100 + i })))
+        .values(
+          catalogue.map((f, i) => ({
+            name: f.name,
+            data_type: f.dataType as 'Double',
+            unit: f.unit || null,
+            documentation: f.documentation,
+            position: 100 + i,
+          })),
+        )
         .onConflict((oc) => oc.expression(sql`lower(name)`).doNothing())
         .execute();
     }
@@ -30,7 +40,14 @@ export async function seedReports(db: Kysely<Database>): Promise<{ reports: numb
     for (const [reportPosition, report] of DEFAULT_REPORTS.entries()) {
       const inserted = await trx
         .insertInto('reports')
-        .values({ id: report.id, name: report.name, target: report.target, documentation: report.documentation, information: sanitizeInformation(report.information), position: reportPosition })
+        .values({
+          id: report.id,
+          name: report.name,
+          target: report.target,
+          documentation: report.documentation,
+          information: sanitizeInformation(report.information),
+          position: reportPosition,
+        })
         .onConflict((oc) => oc.column('id').doNothing())
         .returning('id')
         .execute();
@@ -59,8 +76,18 @@ export async function seedReports(db: Kysely<Database>): Promise<{ reports: numb
           .returning('id')
           .execute();
         counts.fields += newField.length;
-        const row = await trx.selectFrom('report_fields').select('id').where('report_id', '=', report.id).where('name', '=', field.name).executeTakeFirstOrThrow();
-        const hasCalculation = await trx.selectFrom('report_field_calculations').select('id').where('report_field_id', '=', row.id).limit(1).executeTakeFirst();
+        const row = await trx
+          .selectFrom('report_fields')
+          .select('id')
+          .where('report_id', '=', report.id)
+          .where('name', '=', field.name)
+          .executeTakeFirstOrThrow();
+        const hasCalculation = await trx
+          .selectFrom('report_field_calculations')
+          .select('id')
+          .where('report_field_id', '=', row.id)
+          .limit(1)
+          .executeTakeFirst();
         if (hasCalculation) continue;
 
         const kpi = DEFAULT_REPORT_KPIS.find((k) => k.key === field.kpi);

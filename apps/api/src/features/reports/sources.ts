@@ -20,8 +20,17 @@ export async function reportFieldValueSources(db: Kysely<Database>): Promise<Val
   const rows = await db
     .selectFrom('report_fields as f')
     .innerJoin('reports as r', 'r.id', 'f.report_id')
-    .leftJoin('report_field_calculations as c', (join) => join.onRef('c.report_field_id', '=', 'f.id').on('c.approved_on', 'is not', null))
-    .select(['f.id', 'c.transform_algorithm', 'c.input_ids', 'c.algorithm_seconds_span', 'c.valid_from', 'c.valid_to'])
+    .leftJoin('report_field_calculations as c', (join) =>
+      join.onRef('c.report_field_id', '=', 'f.id').on('c.approved_on', 'is not', null),
+    )
+    .select([
+      'f.id',
+      'c.transform_algorithm',
+      'c.input_ids',
+      'c.algorithm_seconds_span',
+      'c.valid_from',
+      'c.valid_to',
+    ])
     .orderBy('r.position')
     .orderBy('r.id')
     .orderBy('f.position')
@@ -37,13 +46,15 @@ export async function reportFieldValueSources(db: Kysely<Database>): Promise<Val
       order.push(row.id);
     }
     if (row.transform_algorithm === null) continue;
-    signatures.get(row.id)!.push([
-      row.transform_algorithm.trim(),
-      row.input_ids,
-      row.algorithm_seconds_span,
-      row.valid_from ? new Date(row.valid_from).getTime() : null,
-      row.valid_to ? new Date(row.valid_to).getTime() : null,
-    ]);
+    signatures
+      .get(row.id)!
+      .push([
+        row.transform_algorithm.trim(),
+        row.input_ids,
+        row.algorithm_seconds_span,
+        row.valid_from ? new Date(row.valid_from).getTime() : null,
+        row.valid_to ? new Date(row.valid_to).getTime() : null,
+      ]);
   }
 
   const sourceOf = new Map<string, string>();

@@ -1,6 +1,11 @@
 import { sql, type Kysely } from 'kysely';
 import { uptimeMode, type UptimeMode } from '@portal/contracts/rules';
-import type { AggregateType, FacilityListItem, ReportData, ReportFieldValue } from '@portal/contracts/reports';
+import type {
+  AggregateType,
+  FacilityListItem,
+  ReportData,
+  ReportFieldValue,
+} from '@portal/contracts/reports';
 import type { Database } from '../../db/schema';
 import type { ReportFieldsTable } from '../../db/tables/calculations';
 import type { Selectable } from 'kysely';
@@ -29,7 +34,15 @@ export const directPartials = (db: Kysely<Database>): PartialsLoader => ({
  * sums, so one aggregation over the roll-up answers them all. A report asks for its fields only; the loader
  * aggregates `allFieldIds` anyway, and the answer is the same.
  */
-export function sharedPartials(db: Kysely<Database>, version: string, allFieldIds: string[], cache: { get(key: string): Promise<Map<string, Partial>> | undefined; set(key: string, value: Promise<Map<string, Partial>>): void }): PartialsLoader {
+export function sharedPartials(
+  db: Kysely<Database>,
+  version: string,
+  allFieldIds: string[],
+  cache: {
+    get(key: string): Promise<Map<string, Partial>> | undefined;
+    set(key: string, value: Promise<Map<string, Partial>>): void;
+  },
+): PartialsLoader {
   const load = (kind: string, facilityIds: string[], from: Date | null, to: Date | null) => {
     const ships = [...facilityIds].sort();
     const key = `${version}|${kind}|${from?.getTime() ?? ''}|${to?.getTime() ?? ''}|${ships.join(',')}`;
@@ -92,8 +105,13 @@ export function timeAggregate(type: AggregateType, p: Partial | undefined): numb
 }
 
 /** Over the fleet: of the ships that have a value. Average is the average of the ships (not of their hours). */
-export function facilityAggregate(type: AggregateType, values: readonly { value: number | null; latest?: number | null }[]): number | null {
-  const present = values.filter((v): v is { value: number; latest?: number | null } => v.value !== null && Number.isFinite(v.value));
+export function facilityAggregate(
+  type: AggregateType,
+  values: readonly { value: number | null; latest?: number | null }[],
+): number | null {
+  const present = values.filter(
+    (v): v is { value: number; latest?: number | null } => v.value !== null && Number.isFinite(v.value),
+  );
   if (type === 'Count') return present.length;
   if (present.length === 0) return null;
   const numbers = present.map((v) => v.value);
@@ -124,13 +142,27 @@ function splitPeriod(from: Date, to: Date) {
 
 const dayText = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-async function periodPartials(db: Kysely<Database>, facilityIds: string[], fieldIds: string[], from: Date | null, to: Date | null): Promise<Map<string, Partial>> {
+async function periodPartials(
+  db: Kysely<Database>,
+  facilityIds: string[],
+  fieldIds: string[],
+  from: Date | null,
+  to: Date | null,
+): Promise<Map<string, Partial>> {
   const result = new Map<string, Partial>();
   if (facilityIds.length === 0 || fieldIds.length === 0) return result;
   let query;
   if (from === null || to === null) {
     // Lifetime: all the ship's data, from the roll-up.
-    query = sql<{ facility_id: string; report_field_id: string; s: number; c: number; mn: number | null; mx: number | null; latest: number | null }>`
+    query = sql<{
+      facility_id: string;
+      report_field_id: string;
+      s: number;
+      c: number;
+      mn: number | null;
+      mx: number | null;
+      latest: number | null;
+    }>`
       select facility_id, report_field_id, sum(value_sum) as s, sum(value_count)::int as c, min(value_min) as mn, max(value_max) as mx,
              max(case when value_count > 0 then extract(epoch from day::timestamp) * 1000 end) as latest
       from report_values_daily
@@ -150,7 +182,15 @@ async function periodPartials(db: Kysely<Database>, facilityIds: string[], field
         where facility_id = any(${facilityIds}::uuid[]) and report_field_id = any(${fieldIds}::uuid[])
           and day >= ${dayText(split.days.first)}::date and day < ${dayText(split.days.afterLast)}::date`
       : sql``;
-    query = sql<{ facility_id: string; report_field_id: string; s: number; c: number; mn: number | null; mx: number | null; latest: number | null }>`
+    query = sql<{
+      facility_id: string;
+      report_field_id: string;
+      s: number;
+      c: number;
+      mn: number | null;
+      mx: number | null;
+      latest: number | null;
+    }>`
       select facility_id, report_field_id, coalesce(sum(s), 0) as s, sum(c)::int as c, min(mn) as mn, max(mx) as mx, max(latest) as latest
       from (
         select facility_id, report_field_id, value as s, (value is not null)::int as c, value as mn, value as mx,
@@ -163,13 +203,25 @@ async function periodPartials(db: Kysely<Database>, facilityIds: string[], field
   }
   const { rows } = await query.execute(db);
   for (const r of rows) {
-    result.set(key(r.facility_id, r.report_field_id), { sum: Number(r.s), count: Number(r.c), min: r.mn, max: r.mx, latest: r.latest === null ? null : Number(r.latest) });
+    result.set(key(r.facility_id, r.report_field_id), {
+      sum: Number(r.s),
+      count: Number(r.c),
+      min: r.mn,
+      max: r.mx,
+      latest: r.latest === null ? null : Number(r.latest),
+    });
   }
   return result;
 }
 
 /** The last hourly value of each ship (time aggregate Last). */
-async function lastValues(db: Kysely<Database>, facilityIds: string[], fieldIds: string[], from: Date | null, to: Date | null): Promise<Map<string, Partial>> {
+async function lastValues(
+  db: Kysely<Database>,
+  facilityIds: string[],
+  fieldIds: string[],
+  from: Date | null,
+  to: Date | null,
+): Promise<Map<string, Partial>> {
   const result = new Map<string, Partial>();
   if (facilityIds.length === 0 || fieldIds.length === 0) return result;
   const range = from && to ? sql`and span_start >= ${from} and span_start <= ${to}` : sql``;
@@ -178,12 +230,26 @@ async function lastValues(db: Kysely<Database>, facilityIds: string[], fieldIds:
     from report_values
     where facility_id = any(${facilityIds}::uuid[]) and report_field_id = any(${fieldIds}::uuid[]) and value is not null ${range}
     order by facility_id, report_field_id, span_start desc`.execute(db);
-  for (const r of rows) result.set(key(r.facility_id, r.report_field_id), { sum: r.value, count: 1, min: r.value, max: r.value, latest: Number(r.latest) });
+  for (const r of rows)
+    result.set(key(r.facility_id, r.report_field_id), {
+      sum: r.value,
+      count: 1,
+      min: r.value,
+      max: r.value,
+      latest: Number(r.latest),
+    });
   return result;
 }
 
 /** Points of a series: hourly values, or daily averages (mode daily). Per ship. */
-async function seriesPoints(db: Kysely<Database>, facilityIds: string[], fieldId: string, from: Date, to: Date, mode: UptimeMode) {
+async function seriesPoints(
+  db: Kysely<Database>,
+  facilityIds: string[],
+  fieldId: string,
+  from: Date,
+  to: Date,
+  mode: UptimeMode,
+) {
   if (facilityIds.length === 0) return [];
   if (mode === 'hourly') {
     const { rows } = await sql<{ facility_id: string; t: number; value: number | null }>`
@@ -222,7 +288,9 @@ export async function reportData(db: Kysely<Database>, request: DataRequest): Pr
   const isList = (f: FieldRow) => f.by_facility || f.interface_type === 'FacilityList';
   const isFleetNumber = (f: FieldRow) => f.interface_type === 'FleetNumber';
   const isSeries = (f: FieldRow) => f.as_series;
-  const allShips = [...new Set([...numberShips, ...(fields.some((f) => isList(f) || isFleetNumber(f)) ? fleet : [])])];
+  const allShips = [
+    ...new Set([...numberShips, ...(fields.some((f) => isList(f) || isFleetNumber(f)) ? fleet : [])]),
+  ];
 
   const periodFields = needs((f) => !isSeries(f) && !f.as_lifetime && f.time_aggregate_type !== 'Last');
   const lifetimeFields = needs((f) => !isSeries(f) && f.as_lifetime && f.time_aggregate_type !== 'Last');
@@ -241,7 +309,14 @@ export async function reportData(db: Kysely<Database>, request: DataRequest): Pr
   for (const field of fields) {
     const sourceId = src(field);
     const type = field.time_aggregate_type;
-    const partials = type === 'Last' ? (field.as_lifetime ? lastLifetime : lastPeriod) : field.as_lifetime ? lifetime : period;
+    const partials =
+      type === 'Last'
+        ? field.as_lifetime
+          ? lastLifetime
+          : lastPeriod
+        : field.as_lifetime
+          ? lifetime
+          : period;
     const perShip = (ids: string[]) =>
       ids.map((facilityId) => {
         const p = partials.get(key(facilityId, sourceId));
@@ -249,7 +324,12 @@ export async function reportData(db: Kysely<Database>, request: DataRequest): Pr
       });
 
     if (isSeries(field)) {
-      const seriesMode: UptimeMode = field.interface_type === 'UptimePoints' || field.interface_type === 'ComplianceValues' || field.interface_type === 'Series' ? mode : 'hourly';
+      const seriesMode: UptimeMode =
+        field.interface_type === 'UptimePoints' ||
+        field.interface_type === 'ComplianceValues' ||
+        field.interface_type === 'Series'
+          ? mode
+          : 'hourly';
       const points = await seriesPoints(db, numberShips, sourceId, from, to, seriesMode);
       // A fleet series aggregates the ships per point in time.
       const byTime = new Map<number, { value: number | null }[]>();
@@ -258,18 +338,29 @@ export async function reportData(db: Kysely<Database>, request: DataRequest): Pr
         list.push({ value: p.value });
         byTime.set(p.t, list);
       }
-      const merged = [...byTime.entries()].map(([t, values]) => ({ t, value: values.length === 1 ? values[0]!.value : facilityAggregate(field.facility_aggregate_type, values) }));
+      const merged = [...byTime.entries()].map(([t, values]) => ({
+        t,
+        value:
+          values.length === 1 ? values[0]!.value : facilityAggregate(field.facility_aggregate_type, values),
+      }));
       const value =
         field.interface_type === 'ComplianceValues'
           ? merged.map((p) => ({ complianceDate: iso(p.t)!, value: p.value }))
           : merged.map((p) => ({ timestamp: iso(p.t)!, value: p.value }));
       out[field.name] = { value, format: field.format };
     } else if (isList(field)) {
-      const value: FacilityListItem[] = perShip(fleet).map((s) => ({ facilityId: s.facilityId, value: s.value, timestamp: iso(s.latest) }));
+      const value: FacilityListItem[] = perShip(fleet).map((s) => ({
+        facilityId: s.facilityId,
+        value: s.value,
+        timestamp: iso(s.latest),
+      }));
       out[field.name] = { value, format: field.format };
     } else {
       const ships = isFleetNumber(field) ? fleet : numberShips;
-      out[field.name] = { value: facilityAggregate(field.facility_aggregate_type, perShip(ships)), format: field.format };
+      out[field.name] = {
+        value: facilityAggregate(field.facility_aggregate_type, perShip(ships)),
+        format: field.format,
+      };
     }
   }
   return { information: report.information, fields: out };

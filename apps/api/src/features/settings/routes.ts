@@ -13,14 +13,17 @@ import { readMaintenance, writeMaintenance } from './maintenance';
 function buildNumber(): string {
   if (process.env.BUILD_NUMBER) return process.env.BUILD_NUMBER;
   try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
   } catch {
     return new Date().toISOString().slice(0, 10).replace(/-/g, '');
   }
 }
 
 const DEFAULT_DISCLAIMERS: Record<string, string> = {
-  Local: '<p>This portal runs on a developer machine. The ships and numbers are a <strong>demo fleet</strong>.</p>',
+  Local:
+    '<p>This portal runs on a developer machine. The ships and numbers are a <strong>demo fleet</strong>.</p>',
   'Dev site': '<p>Development site: data may be reset at any time.</p>',
   'Test site': '<p>Test site: do not rely on these numbers for compliance.</p>',
   'Demo site': '<p>Demo site: the ships and numbers are generated.</p>',
@@ -32,17 +35,25 @@ export async function settingsRoutes(app: FastifyInstance) {
   const build = buildNumber();
   const config = app.config;
 
-  server.get('/api/version', { config: { public: true }, schema: { tags: ['settings'], response: { 200: versionSchema } } }, async (_req, reply) => {
-    reply.header('cache-control', 'no-store');
-    return { version: PACKAGE_VERSION, build };
-  });
+  server.get(
+    '/api/version',
+    { config: { public: true }, schema: { tags: ['settings'], response: { 200: versionSchema } } },
+    async (_req, reply) => {
+      reply.header('cache-control', 'no-store');
+      return { version: PACKAGE_VERSION, build };
+    },
+  );
 
   server.get('/settings.js', { config: { public: true }, schema: { hide: true } }, async (_req, reply) => {
     const stage = config.ENVIRONMENT_STAGE;
     const settings: PortalSettings = {
       apiBaseUrl: '/api/',
       oidc: { authority: config.issuer, clientId: config.OIDC_CLIENT_ID, scope: 'openid profile' },
-      environment: { name: stage, color: ENVIRONMENT_STAGE_COLOURS[stage], html: config.ENVIRONMENT_DISCLAIMER ?? DEFAULT_DISCLAIMERS[stage] ?? '' },
+      environment: {
+        name: stage,
+        color: ENVIRONMENT_STAGE_COLOURS[stage],
+        html: config.ENVIRONMENT_DISCLAIMER ?? DEFAULT_DISCLAIMERS[stage] ?? '',
+      },
       maintenance: (await readMaintenance(app.db)).maintenance,
       supportPhone: config.SUPPORT_PHONE,
       companyText: config.COMPANY_TEXT,
@@ -50,21 +61,51 @@ export async function settingsRoutes(app: FastifyInstance) {
     };
     // JSON is valid JavaScript; escaping "<" keeps a "</script>" in a disclaimer harmless.
     const json = JSON.stringify(settings).replace(/</g, '\\u003c');
-    return reply.header('cache-control', 'no-store').type('text/javascript; charset=utf-8').send(`window.settings = ${json};\n`);
+    return reply
+      .header('cache-control', 'no-store')
+      .type('text/javascript; charset=utf-8')
+      .send(`window.settings = ${json};\n`);
   });
 
-  server.get('/api/settings/maintenance', { schema: { tags: ['settings'], response: { 200: maintenanceSchema } } }, async () => readMaintenance(app.db));
+  server.get(
+    '/api/settings/maintenance',
+    { schema: { tags: ['settings'], response: { 200: maintenanceSchema } } },
+    async () => readMaintenance(app.db),
+  );
 
-  server.put('/api/settings/maintenance', { schema: { tags: ['settings'], body: maintenanceSchema, response: { 200: maintenanceSchema } } }, async (request) => {
-    const caller = request.caller!;
-    requireSystemAdmin(caller);
-    await writeMaintenance(app.db, request.body);
-    await audit(app.db, { userId: caller.userId, organizationId: caller.organizationId, action: 'maintenance.set', detail: request.body });
-    return readMaintenance(app.db);
-  });
+  server.put(
+    '/api/settings/maintenance',
+    { schema: { tags: ['settings'], body: maintenanceSchema, response: { 200: maintenanceSchema } } },
+    async (request) => {
+      const caller = request.caller!;
+      requireSystemAdmin(caller);
+      await writeMaintenance(app.db, request.body);
+      await audit(app.db, {
+        userId: caller.userId,
+        organizationId: caller.organizationId,
+        action: 'maintenance.set',
+        detail: request.body,
+      });
+      return readMaintenance(app.db);
+    },
+  );
 
-  server.get('/api/settings/audit-log', { schema: { tags: ['settings'], querystring: z.object({ limit: z.coerce.number().int().min(1).max(1000).default(200) }) } }, async (request) => {
-    requireSystemAdmin(request.caller!);
-    return app.db.selectFrom('audit_log').selectAll().orderBy('id', 'desc').limit(request.query.limit).execute();
-  });
+  server.get(
+    '/api/settings/audit-log',
+    {
+      schema: {
+        tags: ['settings'],
+        querystring: z.object({ limit: z.coerce.number().int().min(1).max(1000).default(200) }),
+      },
+    },
+    async (request) => {
+      requireSystemAdmin(request.caller!);
+      return app.db
+        .selectFrom('audit_log')
+        .selectAll()
+        .orderBy('id', 'desc')
+        .limit(request.query.limit)
+        .execute();
+    },
+  );
 }

@@ -18,7 +18,11 @@ export function parseUploadToken(token: string): { credentialId: string; secret:
   return { credentialId: match[1]!, secret: match[2]! };
 }
 
-export async function createUploadCredential(db: Kysely<Database>, facilityId: string, createdBy: string | null) {
+export async function createUploadCredential(
+  db: Kysely<Database>,
+  facilityId: string,
+  createdBy: string | null,
+) {
   const secret = randomBytes(32).toString('base64url');
   const row = await db
     .insertInto('upload_credentials')
@@ -29,7 +33,10 @@ export async function createUploadCredential(db: Kysely<Database>, facilityId: s
 }
 
 /** The ship a token (not revoked) may upload to, or null. */
-export async function resolveUploadToken(db: Kysely<Database>, token: string): Promise<{ facilityId: string; credentialId: string } | null> {
+export async function resolveUploadToken(
+  db: Kysely<Database>,
+  token: string,
+): Promise<{ facilityId: string; credentialId: string } | null> {
   const parsed = parseUploadToken(token);
   if (!parsed) return null;
   const row = await db
@@ -49,12 +56,19 @@ export async function resolveUploadToken(db: Kysely<Database>, token: string): P
  * For the upload route: accepts `Authorization: Bearer psdu_<credential id>_<secret>` and answers the ship the
  * uploader may upload to (only that ship's data sources), or null for anything else. Records when it was last used.
  */
-export async function resolveUploadCredential(db: Kysely<Database>, authorizationHeader: string | undefined | null): Promise<{ facilityId: string } | null> {
+export async function resolveUploadCredential(
+  db: Kysely<Database>,
+  authorizationHeader: string | undefined | null,
+): Promise<{ facilityId: string } | null> {
   const match = /^Bearer\s+(\S+)$/i.exec(authorizationHeader ?? '');
   if (!match || !match[1]!.startsWith(UPLOAD_TOKEN_PREFIX)) return null;
   const resolved = await resolveUploadToken(db, match[1]!);
   if (!resolved) return null;
-  await db.updateTable('upload_credentials').set({ last_used_on: new Date() }).where('id', '=', resolved.credentialId).execute();
+  await db
+    .updateTable('upload_credentials')
+    .set({ last_used_on: new Date() })
+    .where('id', '=', resolved.credentialId)
+    .execute();
   return { facilityId: resolved.facilityId };
 }
 

@@ -24,7 +24,13 @@ import { createUploadCredential, resolveUploadToken } from './credentials';
 import { buildUploaderPackage } from './package';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
-const toCredential = (row: { id: string; created_on: Date; created_by: string | null; last_used_on: Date | null; revoked_on: Date | null }) => ({
+const toCredential = (row: {
+  id: string;
+  created_on: Date;
+  created_by: string | null;
+  last_used_on: Date | null;
+  revoked_on: Date | null;
+}) => ({
   id: row.id,
   createdOn: iso(row.created_on)!,
   createdBy: row.created_by,
@@ -42,13 +48,22 @@ export async function shipInfoRoutes(app: FastifyInstance) {
     return toFacility(await facilitiesVisibleTo(db, caller).where('f.id', '=', id).executeTakeFirstOrThrow());
   };
 
-  server.get('/api/facilities/:id/facility', { schema: { tags, params: shipIdParamsSchema, response: { 200: facilitySchema } } }, async (request) =>
-    loadFacility(request.caller!, request.params.id),
+  server.get(
+    '/api/facilities/:id/facility',
+    { schema: { tags, params: shipIdParamsSchema, response: { 200: facilitySchema } } },
+    async (request) => loadFacility(request.caller!, request.params.id),
   );
 
   server.put(
     '/api/facilities/:id/facility',
-    { schema: { tags, params: shipIdParamsSchema, body: updateFacilityBodySchema, response: { 200: facilitySchema } } },
+    {
+      schema: {
+        tags,
+        params: shipIdParamsSchema,
+        body: updateFacilityBodySchema,
+        response: { 200: facilitySchema },
+      },
+    },
     async (request) => {
       const caller = request.caller!;
       const { id } = request.params;
@@ -73,7 +88,13 @@ export async function shipInfoRoutes(app: FastifyInstance) {
         })
         .where('id', '=', id)
         .execute();
-      await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'facility.update', subject: id, detail: { name: body.name } });
+      await audit(db, {
+        userId: caller.userId,
+        organizationId: caller.organizationId,
+        action: 'facility.update',
+        subject: id,
+        detail: { name: body.name },
+      });
       return loadFacility(caller, id);
     },
   );
@@ -87,7 +108,12 @@ export async function shipInfoRoutes(app: FastifyInstance) {
       const caller = request.caller!;
       await assertFacilityVisible(db, caller, request.params.id);
       requireSystemAdmin(caller);
-      const rows = await db.selectFrom('upload_credentials').selectAll().where('facility_id', '=', request.params.id).orderBy('created_on', 'desc').execute();
+      const rows = await db
+        .selectFrom('upload_credentials')
+        .selectAll()
+        .where('facility_id', '=', request.params.id)
+        .orderBy('created_on', 'desc')
+        .execute();
       return rows.map(toCredential);
     },
   );
@@ -100,10 +126,21 @@ export async function shipInfoRoutes(app: FastifyInstance) {
       const { id } = request.params;
       await assertFacilityVisible(db, caller, id);
       requireSystemAdmin(caller);
-      const facility = await db.selectFrom('facilities').select('name').where('id', '=', id).executeTakeFirstOrThrow();
-      if (!facility.name.trim()) throw badRequest(SHIP_MESSAGES.shipNameRequired, { name: SHIP_MESSAGES.shipNameRequired });
+      const facility = await db
+        .selectFrom('facilities')
+        .select('name')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      if (!facility.name.trim())
+        throw badRequest(SHIP_MESSAGES.shipNameRequired, { name: SHIP_MESSAGES.shipNameRequired });
       const { row, token } = await createUploadCredential(db, id, caller.userId);
-      await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'facility.provision', subject: id, detail: { credentialId: row.id } });
+      await audit(db, {
+        userId: caller.userId,
+        organizationId: caller.organizationId,
+        action: 'facility.provision',
+        subject: id,
+        detail: { credentialId: row.id },
+      });
       return reply.code(201).send({ ...toCredential(row), token });
     },
   );
@@ -125,7 +162,13 @@ export async function shipInfoRoutes(app: FastifyInstance) {
             .executeTakeFirst()
         : undefined;
       if (!updated || Number(updated.numUpdatedRows) === 0) throw notFound('Upload credential not found');
-      await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'facility.revoke-upload-credential', subject: id, detail: { credentialId } });
+      await audit(db, {
+        userId: caller.userId,
+        organizationId: caller.organizationId,
+        action: 'facility.revoke-upload-credential',
+        subject: id,
+        detail: { credentialId },
+      });
       return reply.code(204).send(null);
     },
   );
@@ -138,12 +181,17 @@ export async function shipInfoRoutes(app: FastifyInstance) {
       const { id } = request.params;
       await assertFacilityVisible(db, caller, id);
       requireSystemAdmin(caller);
-      const facility = await db.selectFrom('facilities').select(['id', 'name']).where('id', '=', id).executeTakeFirstOrThrow();
+      const facility = await db
+        .selectFrom('facilities')
+        .select(['id', 'name'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
       if (!facility.name.trim()) throw badRequest(SHIP_MESSAGES.shipNameRequired);
       // A token provisioned a moment ago may come along to be written into the configuration; it must be this ship's.
       const header = request.headers[UPLOAD_TOKEN_HEADER];
       const token = typeof header === 'string' ? header.trim() : '';
-      if (token && (await resolveUploadToken(db, token))?.facilityId !== id) throw badRequest('The upload token does not belong to this ship');
+      if (token && (await resolveUploadToken(db, token))?.facilityId !== id)
+        throw badRequest('The upload token does not belong to this ship');
       const dataSources = await db
         .selectFrom('facility_data_sources')
         .select(['id', 'name', 'is_primary'])
@@ -151,7 +199,11 @@ export async function shipInfoRoutes(app: FastifyInstance) {
         .orderBy('is_primary', 'desc')
         .orderBy('name')
         .execute();
-      if (!dataSources.length) throw new AppError('UNPROCESSABLE', `${MESSAGES.PSDU_BUILD_ERROR} The ship has no data source to upload to.`);
+      if (!dataSources.length)
+        throw new AppError(
+          'UNPROCESSABLE',
+          `${MESSAGES.PSDU_BUILD_ERROR} The ship has no data source to upload to.`,
+        );
       let zip: Uint8Array;
       try {
         zip = buildUploaderPackage({

@@ -24,19 +24,51 @@ export async function changePasswordRoutes(app: FastifyInstance) {
 
   server.patch(
     '/api/users/:id/change-password',
-    { config: { rateLimit: { max: 10, timeWindow: '1 minute', keyGenerator: (req) => `${req.ip} ${req.headers.authorization ?? ''}` } }, schema: { tags: ['users'], params: z.object({ id: z.string() }), body: changePasswordBodySchema, response: { 204: z.null() } } },
+    {
+      config: {
+        rateLimit: {
+          max: 10,
+          timeWindow: '1 minute',
+          keyGenerator: (req) => `${req.ip} ${req.headers.authorization ?? ''}`,
+        },
+      },
+      schema: {
+        tags: ['users'],
+        params: z.object({ id: z.string() }),
+        body: changePasswordBodySchema,
+        response: { 204: z.null() },
+      },
+    },
     async (request, reply) => {
       const caller = request.caller!;
       // Only one's own: for anyone else's id the answer is the same whether that user exists or not.
       if (request.params.id !== caller.userId) throw forbidden('You can only change your own password');
       const { currentPassword, newPassword } = request.body;
-      const user = await db.selectFrom('users').select('password_hash').where('id', '=', caller.userId).executeTakeFirstOrThrow();
+      const user = await db
+        .selectFrom('users')
+        .select('password_hash')
+        .where('id', '=', caller.userId)
+        .executeTakeFirstOrThrow();
       if (!(await verifyPassword(user.password_hash, currentPassword))) {
-        await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'password.change-failed', subject: caller.username });
+        await audit(db, {
+          userId: caller.userId,
+          organizationId: caller.organizationId,
+          action: 'password.change-failed',
+          subject: caller.username,
+        });
         throw badRequest(CURRENT_PASSWORD_WRONG, { currentPassword: CURRENT_PASSWORD_WRONG });
       }
-      await db.updateTable('users').set({ password_hash: await hashPassword(newPassword) }).where('id', '=', caller.userId).execute();
-      await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'password.change', subject: caller.username });
+      await db
+        .updateTable('users')
+        .set({ password_hash: await hashPassword(newPassword) })
+        .where('id', '=', caller.userId)
+        .execute();
+      await audit(db, {
+        userId: caller.userId,
+        organizationId: caller.organizationId,
+        action: 'password.change',
+        subject: caller.username,
+      });
       return reply.code(204).send(null);
     },
   );

@@ -3,7 +3,15 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Role } from '@portal/contracts/rules';
-import { createUserBodySchema, createUserParamsSchema, updateUserBodySchema, userIdParamsSchema, userResponseSchema, visitBodySchema, visitResponseSchema } from '@portal/contracts/users';
+import {
+  createUserBodySchema,
+  createUserParamsSchema,
+  updateUserBodySchema,
+  userIdParamsSchema,
+  userResponseSchema,
+  visitBodySchema,
+  visitResponseSchema,
+} from '@portal/contracts/users';
 import { badRequest, conflict, forbidden, notFound } from '../../errors';
 import type { Caller } from '../access/caller';
 import { facilityVisibleTo, isSystemAdmin, isUuid, requireManageOrganization } from '../access/policy';
@@ -14,8 +22,11 @@ import { assignableRoles, findOrganization, organizationUsers } from '../organiz
 /** A UserAdmin cannot make a SystemAdmin (403); nobody makes one outside the provider organization (400). */
 function checkRole(caller: Caller, organization: { is_provider: boolean }, role: Role) {
   if (assignableRoles(caller, organization).some((r) => r.name === role)) return;
-  if (role === 'SystemAdmin' && !isSystemAdmin(caller)) throw forbidden('Only a system administrator may give the SystemAdmin role');
-  throw badRequest('This role cannot be given in this organization', { roles: 'This role cannot be given in this organization' });
+  if (role === 'SystemAdmin' && !isSystemAdmin(caller))
+    throw forbidden('Only a system administrator may give the SystemAdmin role');
+  throw badRequest('This role cannot be given in this organization', {
+    roles: 'This role cannot be given in this organization',
+  });
 }
 
 export async function userRoutes(app: FastifyInstance) {
@@ -24,7 +35,10 @@ export async function userRoutes(app: FastifyInstance) {
   const tags = ['users'];
 
   const usernameTaken = async (username: string, exceptId?: string) => {
-    let query = db.selectFrom('users').select('id').where(sql<boolean>`lower(username) = lower(${username})`);
+    let query = db
+      .selectFrom('users')
+      .select('id')
+      .where(sql<boolean>`lower(username) = lower(${username})`);
     if (exceptId) query = query.where('id', '<>', exceptId);
     return Boolean(await query.executeTakeFirst());
   };
@@ -32,17 +46,28 @@ export async function userRoutes(app: FastifyInstance) {
 
   /** The user to change: another organization's is not revealed; a SystemAdmin is changed only by a SystemAdmin. */
   const findManagedUser = async (caller: Caller, id: string) => {
-    const user = isUuid(id) ? await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst() : undefined;
+    const user = isUuid(id)
+      ? await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
+      : undefined;
     if (!user) throw notFound('User not found');
     requireManageOrganization(caller, user.organization_id);
-    if (user.role === 'SystemAdmin' && !isSystemAdmin(caller)) throw forbidden('Only a system administrator may change a system administrator');
+    if (user.role === 'SystemAdmin' && !isSystemAdmin(caller))
+      throw forbidden('Only a system administrator may change a system administrator');
     return user;
   };
-  const answer = async (organizationId: string, id: string) => (await organizationUsers(db, organizationId)).find((u) => u.id === id)!;
+  const answer = async (organizationId: string, id: string) =>
+    (await organizationUsers(db, organizationId)).find((u) => u.id === id)!;
 
   server.post(
     '/api/organizations/:orgId/users',
-    { schema: { tags, params: createUserParamsSchema, body: createUserBodySchema, response: { 201: userResponseSchema } } },
+    {
+      schema: {
+        tags,
+        params: createUserParamsSchema,
+        body: createUserBodySchema,
+        response: { 201: userResponseSchema },
+      },
+    },
     async (request, reply) => {
       const caller = request.caller!;
       const { orgId } = request.params;
@@ -53,17 +78,35 @@ export async function userRoutes(app: FastifyInstance) {
       if (await usernameTaken(username)) throw taken();
       const { id } = await db
         .insertInto('users')
-        .values({ organization_id: orgId, username, password_hash: await hashPassword(password), role: roles[0]! })
+        .values({
+          organization_id: orgId,
+          username,
+          password_hash: await hashPassword(password),
+          role: roles[0]!,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
-      await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'user.create', subject: id, detail: { username, role: roles[0], organizationId: orgId } });
+      await audit(db, {
+        userId: caller.userId,
+        organizationId: caller.organizationId,
+        action: 'user.create',
+        subject: id,
+        detail: { username, role: roles[0], organizationId: orgId },
+      });
       return reply.code(201).send(await answer(orgId, id));
     },
   );
 
   server.put(
     '/api/users/:id',
-    { schema: { tags, params: userIdParamsSchema, body: updateUserBodySchema, response: { 200: userResponseSchema } } },
+    {
+      schema: {
+        tags,
+        params: userIdParamsSchema,
+        body: updateUserBodySchema,
+        response: { 200: userResponseSchema },
+      },
+    },
     async (request) => {
       const caller = request.caller!;
       const user = await findManagedUser(caller, request.params.id);
@@ -86,7 +129,13 @@ export async function userRoutes(app: FastifyInstance) {
         })
         .where('id', '=', user.id)
         .execute();
-      await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'user.update', subject: user.id, detail: { username, role: roles[0], passwordChanged: Boolean(password) } });
+      await audit(db, {
+        userId: caller.userId,
+        organizationId: caller.organizationId,
+        action: 'user.update',
+        subject: user.id,
+        detail: { username, role: roles[0], passwordChanged: Boolean(password) },
+      });
       return answer(user.organization_id, user.id);
     },
   );
@@ -99,20 +148,40 @@ export async function userRoutes(app: FastifyInstance) {
       const user = await findManagedUser(caller, request.params.id);
       if (user.id === caller.userId) throw badRequest('You cannot delete your own user');
       await db.deleteFrom('users').where('id', '=', user.id).execute();
-      await audit(db, { userId: caller.userId, organizationId: caller.organizationId, action: 'user.delete', subject: user.id, detail: { username: user.username } });
+      await audit(db, {
+        userId: caller.userId,
+        organizationId: caller.organizationId,
+        action: 'user.delete',
+        subject: user.id,
+        detail: { username: user.username },
+      });
       return reply.code(204).send(null);
     },
   );
 
   server.put(
     '/api/users/:id/visit',
-    { schema: { tags, params: userIdParamsSchema, body: visitBodySchema, response: { 200: visitResponseSchema } } },
+    {
+      schema: {
+        tags,
+        params: userIdParamsSchema,
+        body: visitBodySchema,
+        response: { 200: visitResponseSchema },
+      },
+    },
     async (request) => {
       const caller = request.caller!;
       // Visits are the caller's own: nobody records one for somebody else.
       if (request.params.id !== caller.userId) {
-        const other = isUuid(request.params.id) ? await db.selectFrom('users').select('organization_id').where('id', '=', request.params.id).executeTakeFirst() : undefined;
-        if (other && other.organization_id === caller.organizationId) throw forbidden('Only the user may record a visit');
+        const other = isUuid(request.params.id)
+          ? await db
+              .selectFrom('users')
+              .select('organization_id')
+              .where('id', '=', request.params.id)
+              .executeTakeFirst()
+          : undefined;
+        if (other && other.organization_id === caller.organizationId)
+          throw forbidden('Only the user may record a visit');
         throw notFound('User not found');
       }
       const { section } = request.body;
@@ -137,7 +206,11 @@ export async function userRoutes(app: FastifyInstance) {
         )
         .onConflict((oc) => oc.doNothing())
         .executeTakeFirst();
-      return { section, visitedOn: new Date(visit.visited_on).toISOString(), messagesMarkedRead: Number(marked.numInsertedOrUpdatedRows ?? 0) };
+      return {
+        section,
+        visitedOn: new Date(visit.visited_on).toISOString(),
+        messagesMarkedRead: Number(marked.numInsertedOrUpdatedRows ?? 0),
+      };
     },
   );
 }

@@ -3,7 +3,9 @@ import type { Facility } from '@portal/contracts/facilities';
 import { apiRequest } from '../api';
 
 /** GET facilities: the ships the signed-in user sees, sorted by name. */
-export const facilitiesQuery = (params: { asAdmin?: boolean; organizationId?: string; userId?: string } = {}) =>
+export const facilitiesQuery = (
+  params: { asAdmin?: boolean; organizationId?: string; userId?: string } = {},
+) =>
   queryOptions({
     queryKey: ['facilities', params],
     queryFn: ({ signal }) => apiRequest<Facility[]>('facilities', { query: params, signal }),

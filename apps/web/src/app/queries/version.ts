@@ -4,4 +4,8 @@ import { apiRequest } from '../api';
 
 /** GET version: the API's version and build number (footer, update notification). */
 export const versionQuery = () =>
-  queryOptions({ queryKey: ['version'], queryFn: ({ signal }) => apiRequest<VersionInfo>('version', { signal }), staleTime: Infinity });
+  queryOptions({
+    queryKey: ['version'],
+    queryFn: ({ signal }) => apiRequest<VersionInfo>('version', { signal }),
+    staleTime: Infinity,
+  });

@@ -2,23 +2,47 @@ import { useMemo } from 'react';
 import { Link } from 'react-router';
 import { Box, Card, CardActionArea, CardContent, Grid, Stack, Typography } from '@mui/material';
 import { REPORT_CODES, facilityListValue, numberValue } from '@portal/contracts/reports';
-import { canUseReportConfigurator, capFleetChartValue, formatDate, latestDataLabel, NOT_SPECIFIED, ratioMarginBand, SFOC_GAUGE } from '@portal/contracts/rules';
+import {
+  canUseReportConfigurator,
+  capFleetChartValue,
+  formatDate,
+  latestDataLabel,
+  NOT_SPECIFIED,
+  ratioMarginBand,
+  SFOC_GAUGE,
+} from '@portal/contracts/rules';
 import { formatFieldValue as formatFieldValueText } from '../../ui/kpi/format';
 import { useSession } from '../../app/session';
 import { useFleet } from '../../app/fleet-context';
 import { KpiWidget } from '../../ui/kpi/KpiWidget';
 import { GaugeCard } from '../../ui/kpi/GaugeCard';
 import { ShipBarChart } from '../../ui/kpi/ShipBarChart';
-import { availabilityGauge, marpolGauge, ratioBars, ratioGauge, sfocGauge, type ShipBarOptions } from '../../ui/kpi/options';
+import {
+  availabilityGauge,
+  marpolGauge,
+  ratioBars,
+  ratioGauge,
+  sfocGauge,
+  type ShipBarOptions,
+} from '../../ui/kpi/options';
 import { useReportsData, type ReportDataInput } from './report-data-api';
 
 const C = REPORT_CODES;
 const HEADER = [
-  { id: C.fleetExtraRemovalOfSulfur, title: 'Extra removal of sulfur', testId: 'kpi-extra-removal-of-sulfur' },
+  {
+    id: C.fleetExtraRemovalOfSulfur,
+    title: 'Extra removal of sulfur',
+    testId: 'kpi-extra-removal-of-sulfur',
+  },
   { id: C.fleetCo2Reduction, title: 'CO2 reduction', testId: 'kpi-co2-reduction' },
   { id: C.fleetTotalCo2Emission, title: 'Total CO2 emission', testId: 'kpi-total-co2-emission' },
 ] as const;
-const LARGE = [C.fleetMarpolCompliance, C.fleetSo2Co2Ratio, C.fleetOperationalAvailability, C.fleetSfocImpact] as const;
+const LARGE = [
+  C.fleetMarpolCompliance,
+  C.fleetSo2Co2Ratio,
+  C.fleetOperationalAvailability,
+  C.fleetSfocImpact,
+] as const;
 
 const percentBars: ShipBarOptions = { unit: '%', min: 0, max: 100 };
 const availabilityBars: ShipBarOptions = { unit: '%', min: 0 };
@@ -30,11 +54,28 @@ export default function FleetDashboardPage() {
   const { isSystemAdmin } = useSessionInfo();
   const { period, facilities, filteredFacilities, filter } = useFleet();
   // Without filter criteria the fleet is every ship the caller sees: the reports need not wait for the ship list.
-  const noCriteria = [filter.facilities, filter.organizations, filter.scrubberSystemTypes, filter.numberOfScrubbers, filter.systemManufacturers].every((c) => c.length === 0);
-  const filterActive = !noCriteria && Boolean(facilities && filteredFacilities && filteredFacilities.length !== facilities.length);
-  const facilityIds = useMemo(() => (filterActive ? (filteredFacilities ?? []).map((f) => f.id) : undefined), [filterActive, filteredFacilities]);
+  const noCriteria = [
+    filter.facilities,
+    filter.organizations,
+    filter.scrubberSystemTypes,
+    filter.numberOfScrubbers,
+    filter.systemManufacturers,
+  ].every((c) => c.length === 0);
+  const filterActive =
+    !noCriteria &&
+    Boolean(facilities && filteredFacilities && filteredFacilities.length !== facilities.length);
+  const facilityIds = useMemo(
+    () => (filterActive ? (filteredFacilities ?? []).map((f) => f.id) : undefined),
+    [filterActive, filteredFacilities],
+  );
   const inputs = useMemo<ReportDataInput[]>(
-    () => [...HEADER.map((h) => h.id), ...LARGE].map((reportId) => ({ reportId, from: period.from, to: period.to, facilityIds })),
+    () =>
+      [...HEADER.map((h) => h.id), ...LARGE].map((reportId) => ({
+        reportId,
+        from: period.from,
+        to: period.to,
+        facilityIds,
+      })),
     [period.from, period.to, facilityIds],
   );
   const { data, loading } = useReportsData(inputs, noCriteria || Boolean(filteredFacilities));
@@ -42,7 +83,11 @@ export default function FleetDashboardPage() {
   const exportCode = (code: string) => (isSystemAdmin ? code : undefined);
 
   const bars = (reportId: string, field = 'Facilities') =>
-    facilityListValue(data[reportId], field).map((i) => ({ facilityId: i.facilityId, name: names.get(i.facilityId) ?? i.facilityId, value: i.value }));
+    facilityListValue(data[reportId], field).map((i) => ({
+      facilityId: i.facilityId,
+      name: names.get(i.facilityId) ?? i.facilityId,
+      value: i.value,
+    }));
   const marpol = data[C.fleetMarpolCompliance];
   const ratio = data[C.fleetSo2Co2Ratio];
   const availability = data[C.fleetOperationalAvailability];
@@ -53,7 +98,11 @@ export default function FleetDashboardPage() {
 
   return (
     <Box sx={{ p: { xs: 2, md: 3 } }} data-testid="fleet-dashboard">
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'baseline' }, justifyContent: 'space-between', mb: 2 }}>
+      <Stack
+        direction={{ xs: 'column', sm: 'row' }}
+        spacing={1}
+        sx={{ alignItems: { sm: 'baseline' }, justifyContent: 'space-between', mb: 2 }}
+      >
         <Box>
           <Typography variant="h5">My fleet</Typography>
           <Typography variant="body2" color="text.secondary" data-testid="dashboard-period">
@@ -100,7 +149,11 @@ export default function FleetDashboardPage() {
             caption={fleetMargin === null ? undefined : ratioMarginBand(fleetMargin)}
             exportReportCode={exportCode(C.fleetSo2Co2Ratio)}
           >
-            <ShipBarChart bars={ratioBars(bars(C.fleetSo2Co2Ratio, 'Values'), margins)} options={ratioBarsOptions} testId="chart-ratio" />
+            <ShipBarChart
+              bars={ratioBars(bars(C.fleetSo2Co2Ratio, 'Values'), margins)}
+              options={ratioBarsOptions}
+              testId="chart-ratio"
+            />
           </GaugeCard>
         </Grid>
         <Grid size={{ xs: 12, lg: 6 }}>
@@ -113,7 +166,11 @@ export default function FleetDashboardPage() {
             caption={`Lifetime: ${formatFieldValueText(numberValue(availability, 'Lifetime'), 'Percent')}`}
             exportReportCode={exportCode(C.fleetOperationalAvailability)}
           >
-            <ShipBarChart bars={bars(C.fleetOperationalAvailability)} options={availabilityBars} testId="chart-availability" />
+            <ShipBarChart
+              bars={bars(C.fleetOperationalAvailability)}
+              options={availabilityBars}
+              testId="chart-availability"
+            />
           </GaugeCard>
         </Grid>
         <Grid size={{ xs: 12, lg: 6 }}>
@@ -142,9 +199,12 @@ export default function FleetDashboardPage() {
                     IMO {ship.imo ?? NOT_SPECIFIED} · {ship.primaryOrganizationName}
                   </Typography>
                   <Typography variant="body2" color="text.secondary">
-                    {ship.scrubberSystemType || NOT_SPECIFIED} · {ship.numberOfScrubbers ?? NOT_SPECIFIED} scrubber(s)
+                    {ship.scrubberSystemType || NOT_SPECIFIED} · {ship.numberOfScrubbers ?? NOT_SPECIFIED}{' '}
+                    scrubber(s)
                   </Typography>
-                  <Typography variant="body2">Marpol compliance: {formatFieldValueText(marpolByShip.get(ship.id) ?? null, 'Percent')}</Typography>
+                  <Typography variant="body2">
+                    Marpol compliance: {formatFieldValueText(marpolByShip.get(ship.id) ?? null, 'Percent')}
+                  </Typography>
                   <Typography variant="caption" color="text.secondary">
                     Latest data: {latestDataLabel(ship.dataTimeStampMax)}
                   </Typography>

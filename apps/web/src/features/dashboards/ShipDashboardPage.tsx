@@ -42,8 +42,13 @@ export default function ShipDashboardPage() {
     if (excluded) void navigate('/', { replace: true });
   }, [excluded, navigate]);
 
-  const filterActive = Boolean(facilities && filteredFacilities && filteredFacilities.length !== facilities.length);
-  const facilityIds = useMemo(() => (filterActive ? (filteredFacilities ?? []).map((f) => f.id) : undefined), [filterActive, filteredFacilities]);
+  const filterActive = Boolean(
+    facilities && filteredFacilities && filteredFacilities.length !== facilities.length,
+  );
+  const facilityIds = useMemo(
+    () => (filterActive ? (filteredFacilities ?? []).map((f) => f.id) : undefined),
+    [filterActive, filteredFacilities],
+  );
   const mode = uptimeMode(period);
   const inputs = useMemo<ReportDataInput[]>(() => {
     const base = { from: period.from, to: period.to, facilityId: id, facilityIds };
@@ -56,7 +61,10 @@ export default function ShipDashboardPage() {
       C.shipSfocImpact,
       C.shipTotalCo2Emission,
     ];
-    return [...reports.map((reportId) => ({ reportId, ...base })), { reportId: C.shipUptime, ...base, duration: mode }];
+    return [
+      ...reports.map((reportId) => ({ reportId, ...base })),
+      { reportId: C.shipUptime, ...base, duration: mode },
+    ];
   }, [period.from, period.to, id, facilityIds, mode]);
   const { data, loading } = useReportsData(inputs, Boolean(ship) && !excluded);
 
@@ -65,7 +73,10 @@ export default function ShipDashboardPage() {
   const uptime = data[C.shipUptime];
   const ratioValues = useMemo(() => seriesValue(ratio, 'Values'), [ratio]);
   const limitValues = useMemo(() => seriesValue(ratio, 'Limit'), [ratio]);
-  const matrix = useMemo(() => buildUptimeMatrix(seriesValue(uptime, 'Values'), period, mode), [uptime, period, mode]);
+  const matrix = useMemo(
+    () => buildUptimeMatrix(seriesValue(uptime, 'Values'), period, mode),
+    [uptime, period, mode],
+  );
   const compliance = useMemo(() => complianceValues(marpol, 'Values'), [marpol]);
   const margin = numberValue(ratio, 'Facility');
   const exportCode = (code: string) => (admin ? code : undefined);
@@ -103,21 +114,32 @@ export default function ShipDashboardPage() {
         <Grid size={12}>
           <Card data-testid="ship-info">
             <CardContent>
-              <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ justifyContent: 'space-between', alignItems: { sm: 'flex-start' } }} spacing={1}>
+              <Stack
+                direction={{ xs: 'column', sm: 'row' }}
+                sx={{ justifyContent: 'space-between', alignItems: { sm: 'flex-start' } }}
+                spacing={1}
+              >
                 <Box>
                   <Typography variant="h5" data-testid="ship-name">
                     {ship.name}
                   </Typography>
                   <Typography variant="body2" color="text.secondary">
-                    IMO {ship.imo ?? NOT_SPECIFIED} · {ship.primaryOrganizationName} · {ship.scrubberSystemType || NOT_SPECIFIED} · {ship.numberOfScrubbers ?? NOT_SPECIFIED} scrubber(s) ·{' '}
-                    {ship.systemManufacturer ?? UNKNOWN} · {ship.totalEffectKW ? `${ship.totalEffectKW.toLocaleString('en-US')} kW` : NOT_SPECIFIED}
+                    IMO {ship.imo ?? NOT_SPECIFIED} · {ship.primaryOrganizationName} ·{' '}
+                    {ship.scrubberSystemType || NOT_SPECIFIED} · {ship.numberOfScrubbers ?? NOT_SPECIFIED}{' '}
+                    scrubber(s) · {ship.systemManufacturer ?? UNKNOWN} ·{' '}
+                    {ship.totalEffectKW ? `${ship.totalEffectKW.toLocaleString('en-US')} kW` : NOT_SPECIFIED}
                   </Typography>
                   <Typography variant="caption" color="text.secondary">
                     Latest data: {latestDataLabel(ship.dataTimeStampMax)}
                   </Typography>
                 </Box>
                 {admin ? (
-                  <Button variant="outlined" component={Link} to={`/facilities/${ship.id}/config/info`} data-testid="edit-ship">
+                  <Button
+                    variant="outlined"
+                    component={Link}
+                    to={`/facilities/${ship.id}/config/info`}
+                    data-testid="edit-ship"
+                  >
                     Edit ship
                   </Button>
                 ) : null}
@@ -143,7 +165,9 @@ export default function ShipDashboardPage() {
             <ComplianceChart values={compliance} days={periodDays(period)} />
           </KpiWidget>
         </Grid>
-        <Grid size={{ xs: 12, md: 4 }}>{kpi(C.shipOperationalAvailability, 'Operational availability', 'kpi-availability', true)}</Grid>
+        <Grid size={{ xs: 12, md: 4 }}>
+          {kpi(C.shipOperationalAvailability, 'Operational availability', 'kpi-availability', true)}
+        </Grid>
         <Grid size={{ xs: 12, md: 4 }}>{kpi(C.shipCo2Reduction, 'CO2 reduction', 'kpi-co2-reduction')}</Grid>
 
         <Grid size={12}>
@@ -153,18 +177,29 @@ export default function ShipDashboardPage() {
                 <Typography variant="h6">SO2/CO2 ratio</Typography>
                 {admin ? <ExportShortcut reportCode={C.shipSo2Co2Ratio} facilityId={ship.id} /> : null}
               </Stack>
-              <Typography variant="body2" color="text.secondary" data-testid="ship-ratio-value" data-value={numberValue(ratio, 'ActualAverage') ?? 'null'}>
-                Average {formatFieldValue(numberValue(ratio, 'ActualAverage'), 'Ratio')} · margin {formatFieldValue(margin, 'Percent')}
+              <Typography
+                variant="body2"
+                color="text.secondary"
+                data-testid="ship-ratio-value"
+                data-value={numberValue(ratio, 'ActualAverage') ?? 'null'}
+              >
+                Average {formatFieldValue(numberValue(ratio, 'ActualAverage'), 'Ratio')} · margin{' '}
+                {formatFieldValue(margin, 'Percent')}
                 {margin === null ? '' : ` (${ratioMarginBand(margin)})`} · limits 4.3 in an ECA, 21.7 outside
               </Typography>
               {loading && !ratio ? (
                 <Skeleton variant="rounded" height={260} />
               ) : (
-                <Box data-testid="ratio-series" data-points={ratioValues.length} data-max={Math.max(0, ...ratioValues.map((p) => p.value ?? 0))}>
+                <Box
+                  data-testid="ratio-series"
+                  data-points={ratioValues.length}
+                  data-max={Math.max(0, ...ratioValues.map((p) => p.value ?? 0))}
+                >
                   <RatioTimeChart values={ratioValues} limits={limitValues} period={period} />
                   {ratioValues.some((p) => p.value !== null && capShipChartValue(p.value).capped) ? (
                     <Typography variant="caption" color="text.secondary" data-testid="ratio-cap-note">
-                      Values above {SHIP_RATIO_CHART_CAP} are drawn at {SHIP_RATIO_CHART_CAP}; the highest actual value is{' '}
+                      Values above {SHIP_RATIO_CHART_CAP} are drawn at {SHIP_RATIO_CHART_CAP}; the highest
+                      actual value is{' '}
                       {formatFieldValue(Math.max(...ratioValues.map((p) => p.value ?? 0)), 'Ratio')}.
                     </Typography>
                   ) : null}
@@ -174,9 +209,13 @@ export default function ShipDashboardPage() {
           </Card>
         </Grid>
 
-        <Grid size={{ xs: 12, md: 4 }}>{kpi(C.shipExtraRemovalOfSulfur, 'Extra removal of sulfur', 'kpi-extra-removal-of-sulfur')}</Grid>
+        <Grid size={{ xs: 12, md: 4 }}>
+          {kpi(C.shipExtraRemovalOfSulfur, 'Extra removal of sulfur', 'kpi-extra-removal-of-sulfur')}
+        </Grid>
         <Grid size={{ xs: 12, md: 4 }}>{kpi(C.shipSfocImpact, 'SFOC impact %', 'kpi-sfoc', true)}</Grid>
-        <Grid size={{ xs: 12, md: 4 }}>{kpi(C.shipTotalCo2Emission, 'Total CO2 emission', 'kpi-total-co2-emission')}</Grid>
+        <Grid size={{ xs: 12, md: 4 }}>
+          {kpi(C.shipTotalCo2Emission, 'Total CO2 emission', 'kpi-total-co2-emission')}
+        </Grid>
 
         <Grid size={12}>
           <Card data-testid="uptime-matrix" data-mode={matrix.mode} data-cells={JSON.stringify(matrix.cells)}>
@@ -186,8 +225,10 @@ export default function ShipDashboardPage() {
                 {admin ? <ExportShortcut reportCode={C.shipUptime} facilityId={ship.id} /> : null}
               </Stack>
               <Typography variant="body2" color="text.secondary">
-                {matrix.mode === 'hourly' ? 'Hourly values (UTC), a column per day' : 'Daily averages, a column per month'} · average{' '}
-                {formatFieldValue(numberValue(uptime, 'ActualAverage'), 'Percent')}
+                {matrix.mode === 'hourly'
+                  ? 'Hourly values (UTC), a column per day'
+                  : 'Daily averages, a column per month'}{' '}
+                · average {formatFieldValue(numberValue(uptime, 'ActualAverage'), 'Percent')}
               </Typography>
               <Stack direction="row" spacing={2} sx={{ my: 1, flexWrap: 'wrap' }}>
                 {[
@@ -202,7 +243,11 @@ export default function ShipDashboardPage() {
                   </Stack>
                 ))}
               </Stack>
-              {loading && !uptime ? <Skeleton variant="rounded" height={300} /> : <UptimeMatrixChart matrix={matrix} />}
+              {loading && !uptime ? (
+                <Skeleton variant="rounded" height={300} />
+              ) : (
+                <UptimeMatrixChart matrix={matrix} />
+              )}
               <Typography variant="caption" color="text.secondary">
                 {formatDateTime(period.from)} – {formatDateTime(period.to)} UTC
               </Typography>

@@ -11,7 +11,10 @@ import FleetDashboardPage from './FleetDashboardPage';
 // Ship and organization names are stored literally (security-input.test.ts); the fleet dashboard's ship cards
 // must show them as text.
 
-vi.mock('../../app/auth', () => ({ userManager: () => ({ getUser: async () => null }), redirectToLogin: vi.fn() }));
+vi.mock('../../app/auth', () => ({
+  userManager: () => ({ getUser: async () => null }),
+  redirectToLogin: vi.fn(),
+}));
 // jsdom has no canvas: the charts are left out; the ship cards are plain DOM.
 vi.mock('../../ui/charts/EChart', () => ({ EChart: () => null }));
 
@@ -36,16 +39,38 @@ const ship = (k: number, name: string): Facility => ({
 });
 const ships = HOSTILE_TEXTS.map((name, k) => ship(k, name));
 
-vi.mock('../../app/session', () => ({ useSession: () => ({ profile: { sub: 'u', username: 'north.anna', organizationId: 'n', organizationName: 'Nordic', organizationPriority: false, roles: ['User'] } }) }));
+vi.mock('../../app/session', () => ({
+  useSession: () => ({
+    profile: {
+      sub: 'u',
+      username: 'north.anna',
+      organizationId: 'n',
+      organizationName: 'Nordic',
+      organizationPriority: false,
+      roles: ['User'],
+    },
+  }),
+}));
 vi.mock('../../app/fleet-context', () => ({
-  useFleet: () => ({ period: lastMonthPeriod(new Date('2026-02-10T00:00:00Z')), setPeriod: vi.fn(), filter: emptyFleetFilter(), setFilter: vi.fn(), facilities: ships, filteredFacilities: ships, currentFacility: ships[0] }),
+  useFleet: () => ({
+    period: lastMonthPeriod(new Date('2026-02-10T00:00:00Z')),
+    setPeriod: vi.fn(),
+    filter: emptyFleetFilter(),
+    setFilter: vi.fn(),
+    facilities: ships,
+    filteredFacilities: ships,
+    currentFacility: ships[0],
+  }),
 }));
 
 beforeEach(() => {
   window.__pwned = undefined;
   window.settings = { apiBaseUrl: '/api/' } as typeof window.settings;
   // No report data: the cards still show each ship's name, organization and dates.
-  vi.stubGlobal('fetch', vi.fn(async () => Response.json({ message: 'Report not found' }, { status: 404 })));
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => Response.json({ message: 'Report not found' }, { status: 404 })),
+  );
 });
 afterEach(() => {
   cleanup();

@@ -28,13 +28,26 @@ export function fetchReportData(input: ReportDataInput, signal?: AbortSignal): P
     duration: input.duration,
   });
   const path = `reports/${encodeURIComponent(input.reportId)}/data`;
-  if (facilityIds) return apiRequest<ReportData>(path, { method: 'POST', body: { from, to, facilityId, facilityIds, duration }, signal });
+  if (facilityIds)
+    return apiRequest<ReportData>(path, {
+      method: 'POST',
+      body: { from, to, facilityId, facilityIds, duration },
+      signal,
+    });
   return apiRequest<ReportData>(path, { query: { from, to, facilityId, duration }, signal });
 }
 
 export const reportDataQuery = (input: ReportDataInput) =>
   queryOptions({
-    queryKey: ['report-data', input.reportId, input.from.toISOString(), input.to.toISOString(), input.facilityId ?? null, input.facilityIds ?? null, input.duration ?? null],
+    queryKey: [
+      'report-data',
+      input.reportId,
+      input.from.toISOString(),
+      input.to.toISOString(),
+      input.facilityId ?? null,
+      input.facilityIds ?? null,
+      input.duration ?? null,
+    ],
     queryFn: ({ signal }) => fetchReportData(input, signal),
     retry: false,
   });
@@ -43,7 +56,10 @@ export const reportDataQuery = (input: ReportDataInput) =>
  * Several reports at once, keyed by report id. A failed fetch shows the default error notification
  * (once per failure).
  */
-export function useReportsData(inputs: ReportDataInput[], enabled = true): { data: Record<string, ReportData | undefined>; loading: boolean } {
+export function useReportsData(
+  inputs: ReportDataInput[],
+  enabled = true,
+): { data: Record<string, ReportData | undefined>; loading: boolean } {
   const notify = useNotify();
   const results = useQueries({ queries: inputs.map((input) => ({ ...reportDataQuery(input), enabled })) });
   const failedAt = results.map((r) => (r.isError ? r.errorUpdatedAt : 0)).join(',');

@@ -47,7 +47,8 @@ type Selection = { dataSourceId: string; raw?: RawChannel; mapping?: DataSourceC
 /** A mapping chip beside the channel name: on a narrow screen the long names are cut with an ellipsis, not pushed out. */
 const CHIP_SX = { maxWidth: '55%', flexShrink: 0, ml: 1 } as const;
 
-const matches = (search: string, ...texts: (string | null | undefined)[]) => !search || texts.some((t) => t?.toLowerCase().includes(search));
+const matches = (search: string, ...texts: (string | null | undefined)[]) =>
+  !search || texts.some((t) => t?.toLowerCase().includes(search));
 
 /** A data source in the tree: its raw sample channels with their mapping state, then mappings without a sample channel and custom channels. */
 function DataSourceNode({
@@ -73,7 +74,8 @@ function DataSourceNode({
   const bySource = new Map(dataSource.channels.filter((c) => !c.isCustom).map((c) => [c.source, c]));
   const rawNames = new Set(raw.map((r) => r.channel));
   const extra = dataSource.channels.filter((c) => c.isCustom || !rawNames.has(c.source));
-  const isSelected = (key: string) => selected?.dataSourceId === dataSource.id && (selected.raw?.channel ?? selected.mapping?.id) === key;
+  const isSelected = (key: string) =>
+    selected?.dataSourceId === dataSource.id && (selected.raw?.channel ?? selected.mapping?.id) === key;
   return (
     <Box component="li" sx={{ listStyle: 'none' }} data-testid={`datasource-${dataSource.name}`}>
       <Stack direction="row" sx={{ alignItems: 'center', pr: 1 }}>
@@ -106,17 +108,35 @@ function DataSourceNode({
             .map((r) => {
               const mapping = bySource.get(r.channel);
               return (
-                <ListItemButton key={r.channel} selected={isSelected(r.channel)} onClick={() => onSelect({ dataSourceId: dataSource.id, raw: r, mapping })}>
-                  <ListItemText primary={r.channel} secondary={`${r.dataType}${r.unit ? `, ${r.unit}` : ''}`} />
-                  {mapping ? <Chip size="small" color="success" label={mapping.name} sx={CHIP_SX} /> : <Chip size="small" variant="outlined" label="Not mapped" sx={CHIP_SX} />}
+                <ListItemButton
+                  key={r.channel}
+                  selected={isSelected(r.channel)}
+                  onClick={() => onSelect({ dataSourceId: dataSource.id, raw: r, mapping })}
+                >
+                  <ListItemText
+                    primary={r.channel}
+                    secondary={`${r.dataType}${r.unit ? `, ${r.unit}` : ''}`}
+                  />
+                  {mapping ? (
+                    <Chip size="small" color="success" label={mapping.name} sx={CHIP_SX} />
+                  ) : (
+                    <Chip size="small" variant="outlined" label="Not mapped" sx={CHIP_SX} />
+                  )}
                 </ListItemButton>
               );
             })}
           {extra
             .filter((c) => matches(search, c.name, c.source))
             .map((c) => (
-              <ListItemButton key={c.id} selected={isSelected(c.id)} onClick={() => onSelect({ dataSourceId: dataSource.id, mapping: c })}>
-                <ListItemText primary={c.source} secondary={c.isCustom ? 'Custom channel' : 'Not in the sample file'} />
+              <ListItemButton
+                key={c.id}
+                selected={isSelected(c.id)}
+                onClick={() => onSelect({ dataSourceId: dataSource.id, mapping: c })}
+              >
+                <ListItemText
+                  primary={c.source}
+                  secondary={c.isCustom ? 'Custom channel' : 'Not in the sample file'}
+                />
                 <Chip size="small" color={c.isCustom ? 'secondary' : 'success'} label={c.name} sx={CHIP_SX} />
               </ListItemButton>
             ))}
@@ -138,13 +158,26 @@ function ImportConfigurationDialog({ facilityId, onClose }: { facilityId: string
   const notify = useNotify();
   const ships = (facilities ?? []).filter((f) => f.id !== facilityId && f.dataSourceCount > 0);
   return (
-    <Dialog open onClose={onClose} fullWidth maxWidth={false} slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}>
+    <Dialog
+      open
+      onClose={onClose}
+      fullWidth
+      maxWidth={false}
+      slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}
+    >
       <DialogTitle>Import configuration</DialogTitle>
       <DialogContent>
-        <DialogContentText sx={{ mb: 2 }}>Copy the data sources, channels and calculations of another ship.</DialogContentText>
+        <DialogContentText sx={{ mb: 2 }}>
+          Copy the data sources, channels and calculations of another ship.
+        </DialogContentText>
         <FormControl fullWidth>
           <InputLabel id="source-ship-label">Ship</InputLabel>
-          <Select labelId="source-ship-label" label="Ship" value={source} onChange={(e) => setSource(e.target.value)}>
+          <Select
+            labelId="source-ship-label"
+            label="Ship"
+            value={source}
+            onChange={(e) => setSource(e.target.value)}
+          >
             {ships.map((s) => (
               <MenuItem key={s.id} value={s.id}>
                 {s.name}
@@ -183,17 +216,29 @@ export default function ChannelsPage() {
   const notify = useNotify();
   const [search, setSearch] = useState('');
   const [selected, setSelected] = useState<Selection | null>(null);
-  const [dialog, setDialog] = useState<{ kind: 'add' } | { kind: 'edit'; dataSource: DataSource } | { kind: 'delete'; dataSource: DataSource } | { kind: 'custom'; dataSourceId: string } | { kind: 'import' } | null>(null);
+  const [dialog, setDialog] = useState<
+    | { kind: 'add' }
+    | { kind: 'edit'; dataSource: DataSource }
+    | { kind: 'delete'; dataSource: DataSource }
+    | { kind: 'custom'; dataSourceId: string }
+    | { kind: 'import' }
+    | null
+  >(null);
   const list = useMemo(() => dataSources.data ?? [], [dataSources.data]);
   const panelRef = useRef<HTMLDivElement>(null);
   // Below md the mapping panel sits under the long tree: bring it into view when a channel is chosen.
   useEffect(() => {
     const panel = panelRef.current;
-    if (selected && panel && panel.getBoundingClientRect().top > window.innerHeight) panel.scrollIntoView?.({ behavior: 'smooth', block: 'start' });
+    if (selected && panel && panel.getBoundingClientRect().top > window.innerHeight)
+      panel.scrollIntoView?.({ behavior: 'smooth', block: 'start' });
   }, [selected]);
   // The panel follows the data: after a save, the selected channel's mapping comes from the refreshed list.
   const current = selected && list.find((d) => d.id === selected.dataSourceId);
-  const selectedMapping = current && (selected.raw ? current.channels.find((c) => !c.isCustom && c.source === selected.raw!.channel) : current.channels.find((c) => c.id === selected.mapping?.id));
+  const selectedMapping =
+    current &&
+    (selected.raw
+      ? current.channels.find((c) => !c.isCustom && c.source === selected.raw!.channel)
+      : current.channels.find((c) => c.id === selected.mapping?.id));
 
   if (dataSources.isError) return <Alert severity="error">{MESSAGES.DATA_SOURCES_LOAD_ERROR}</Alert>;
   return (
@@ -205,10 +250,23 @@ export default function ChannelsPage() {
           placeholder="Search channels"
           value={search}
           onChange={(e) => setSearch(e.target.value)}
-          slotProps={{ input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> } }}
+          slotProps={{
+            input: {
+              startAdornment: (
+                <InputAdornment position="start">
+                  <SearchIcon fontSize="small" />
+                </InputAdornment>
+              ),
+            },
+          }}
         />
         <Box sx={{ flex: 1, display: { xs: 'none', sm: 'block' } }} />
-        <Button variant="contained" startIcon={<AddIcon />} onClick={() => setDialog({ kind: 'add' })} sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}>
+        <Button
+          variant="contained"
+          startIcon={<AddIcon />}
+          onClick={() => setDialog({ kind: 'add' })}
+          sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
+        >
           Add data source
         </Button>
       </Stack>
@@ -226,7 +284,12 @@ export default function ChannelsPage() {
       )}
       {list.length > 0 && (
         <Stack sx={{ alignItems: 'flex-start' }} direction={{ xs: 'column', md: 'row' }} spacing={2}>
-          <Paper variant="outlined" sx={{ flex: 1, minWidth: 0, width: { xs: '100%', md: 'auto' }, py: 1, m: 0, pl: 0 }} component="ul" data-testid="datasource-tree">
+          <Paper
+            variant="outlined"
+            sx={{ flex: 1, minWidth: 0, width: { xs: '100%', md: 'auto' }, py: 1, m: 0, pl: 0 }}
+            component="ul"
+            data-testid="datasource-tree"
+          >
             {list.map((d) => (
               <DataSourceNode
                 key={d.id}
@@ -255,10 +318,31 @@ export default function ChannelsPage() {
           </Box>
         </Stack>
       )}
-      {dialog?.kind === 'add' && <DataSourceDialog facilityId={facilityId} isFirst={list.length === 0} onClose={() => setDialog(null)} />}
-      {dialog?.kind === 'edit' && <DataSourceDialog facilityId={facilityId} dataSource={dialog.dataSource} isFirst={false} onClose={() => setDialog(null)} />}
-      {dialog?.kind === 'custom' && <CustomChannelDialog facilityId={facilityId} dataSourceId={dialog.dataSourceId} onClose={() => setDialog(null)} />}
-      {dialog?.kind === 'import' && <ImportConfigurationDialog facilityId={facilityId} onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'add' && (
+        <DataSourceDialog
+          facilityId={facilityId}
+          isFirst={list.length === 0}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog?.kind === 'edit' && (
+        <DataSourceDialog
+          facilityId={facilityId}
+          dataSource={dialog.dataSource}
+          isFirst={false}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog?.kind === 'custom' && (
+        <CustomChannelDialog
+          facilityId={facilityId}
+          dataSourceId={dialog.dataSourceId}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog?.kind === 'import' && (
+        <ImportConfigurationDialog facilityId={facilityId} onClose={() => setDialog(null)} />
+      )}
       {dialog?.kind === 'delete' && (
         <Dialog open onClose={() => setDialog(null)}>
           <DialogTitle>Delete data source {dialog.dataSource.name}?</DialogTitle>

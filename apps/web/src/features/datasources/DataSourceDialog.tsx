@@ -35,7 +35,17 @@ interface FormState {
 }
 
 /** Add or edit a data source: name, reader, parser configuration (prefilled with the reader's default), frequency, offset, note, primary, sample file. */
-export function DataSourceDialog({ facilityId, dataSource, isFirst, onClose }: { facilityId: string; dataSource?: DataSource; isFirst: boolean; onClose(): void }) {
+export function DataSourceDialog({
+  facilityId,
+  dataSource,
+  isFirst,
+  onClose,
+}: {
+  facilityId: string;
+  dataSource?: DataSource;
+  isFirst: boolean;
+  onClose(): void;
+}) {
   const readers = useReaders();
   const save = useSaveDataSource(facilityId);
   const notify = useNotify();
@@ -80,11 +90,24 @@ export function DataSourceDialog({ facilityId, dataSource, isFirst, onClose }: {
   };
 
   return (
-    <Dialog open onClose={onClose} fullWidth maxWidth={false} slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.wide } } }}>
+    <Dialog
+      open
+      onClose={onClose}
+      fullWidth
+      maxWidth={false}
+      slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.wide } } }}
+    >
       <DialogTitle>{dataSource ? `Edit data source ${dataSource.name}` : 'Add data source'}</DialogTitle>
       <DialogContent>
         <Stack spacing={2} sx={{ mt: 1 }}>
-          <TextField label="Name" required value={values.name} onChange={(e) => set({ name: e.target.value })} error={!!show('name')} helperText={show('name') ?? 'Letters, digits and underscore; no spaces'} />
+          <TextField
+            label="Name"
+            required
+            value={values.name}
+            onChange={(e) => set({ name: e.target.value })}
+            error={!!show('name')}
+            helperText={show('name') ?? 'Letters, digits and underscore; no spaces'}
+          />
           <FormControl required error={!!show('dataSourceReaderId')}>
             <InputLabel id="reader-label">Reader</InputLabel>
             <Select
@@ -93,7 +116,11 @@ export function DataSourceDialog({ facilityId, dataSource, isFirst, onClose }: {
               value={values.dataSourceReaderId}
               onChange={(e) => {
                 const next = readers.data?.find((r) => r.id === e.target.value);
-                set({ dataSourceReaderId: e.target.value, dataSourceReaderConfiguration: next?.defaultConfiguration ?? values.dataSourceReaderConfiguration });
+                set({
+                  dataSourceReaderId: e.target.value,
+                  dataSourceReaderConfiguration:
+                    next?.defaultConfiguration ?? values.dataSourceReaderConfiguration,
+                });
               }}
             >
               {(readers.data ?? []).map((r) => (
@@ -134,8 +161,19 @@ export function DataSourceDialog({ facilityId, dataSource, isFirst, onClose }: {
               fullWidth
             />
           </Stack>
-          <TextField label="Note" multiline minRows={2} value={values.note} onChange={(e) => set({ note: e.target.value })} />
-          <FormControlLabel control={<Switch checked={values.isPrimary} onChange={(e) => set({ isPrimary: e.target.checked })} />} label="Primary data source (its timestamps drive the measurement field calculations)" />
+          <TextField
+            label="Note"
+            multiline
+            minRows={2}
+            value={values.note}
+            onChange={(e) => set({ note: e.target.value })}
+          />
+          <FormControlLabel
+            control={
+              <Switch checked={values.isPrimary} onChange={(e) => set({ isPrimary: e.target.checked })} />
+            }
+            label="Primary data source (its timestamps drive the measurement field calculations)"
+          />
           <Stack sx={{ alignItems: 'center' }} direction="row" spacing={2}>
             <Button variant="outlined" component="label">
               {dataSource?.sampleFileName ? 'Replace sample file' : 'Choose sample file'}

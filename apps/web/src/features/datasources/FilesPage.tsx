@@ -65,7 +65,10 @@ function DataSourceFiles({
           {open ? <ExpandLess /> : <ExpandMore />}
         </IconButton>
         <Typography sx={{ fontWeight: 600, flex: 1 }}>
-          {dataSource.name} <Typography component="span" variant="body2" color="text.secondary">({files.length} files)</Typography>
+          {dataSource.name}{' '}
+          <Typography component="span" variant="body2" color="text.secondary">
+            ({files.length} files)
+          </Typography>
         </Typography>
         <Button size="small" startIcon={<UploadFileIcon />} onClick={onUpload}>
           Add file
@@ -92,15 +95,27 @@ function DataSourceFiles({
           </TableHead>
           <TableBody>
             {files.map((f) => (
-              <TableRow key={f.id} hover selected={selected.has(f.id)} onClick={() => toggle(f)} sx={{ cursor: 'pointer' }}>
+              <TableRow
+                key={f.id}
+                hover
+                selected={selected.has(f.id)}
+                onClick={() => toggle(f)}
+                sx={{ cursor: 'pointer' }}
+              >
                 <TableCell padding="checkbox">
-                  <Checkbox size="small" checked={selected.has(f.id)} slotProps={{ input: { 'aria-label': `Select ${f.fileName}` } }} />
+                  <Checkbox
+                    size="small"
+                    checked={selected.has(f.id)}
+                    slotProps={{ input: { 'aria-label': `Select ${f.fileName}` } }}
+                  />
                 </TableCell>
                 <TableCell sx={{ wordBreak: 'break-all' }}>{f.fileName}</TableCell>
                 <TableCell>
                   {formatDateTime(f.timeStampMin)} – {formatDateTime(f.timeStampMax)}
                 </TableCell>
-                <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{formatDateTime(f.importedOn)}</TableCell>
+                <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>
+                  {formatDateTime(f.importedOn)}
+                </TableCell>
               </TableRow>
             ))}
             {!loading && files.length === 0 && (
@@ -171,7 +186,11 @@ export default function FilesPage() {
 
   return (
     <Box sx={{ p: 2 }}>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={{ xs: 1, sm: 2 }} sx={{ alignItems: { xs: 'stretch', sm: 'center' }, mb: 2 }}>
+      <Stack
+        direction={{ xs: 'column', sm: 'row' }}
+        spacing={{ xs: 1, sm: 2 }}
+        sx={{ alignItems: { xs: 'stretch', sm: 'center' }, mb: 2 }}
+      >
         <Box sx={{ flex: 1, minWidth: 0 }}>
           <Typography variant="h5">Files</Typography>
           {ship && (
@@ -182,17 +201,39 @@ export default function FilesPage() {
           )}
         </Box>
         <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>
-          <Button variant="outlined" color="error" startIcon={<DeleteIcon />} disabled={selected.size === 0} onClick={() => { setDeleteData(false); setConfirm(true); }}>
+          <Button
+            variant="outlined"
+            color="error"
+            startIcon={<DeleteIcon />}
+            disabled={selected.size === 0}
+            onClick={() => {
+              setDeleteData(false);
+              setConfirm(true);
+            }}
+          >
             Delete files
           </Button>
-          <Button variant="contained" startIcon={<UploadFileIcon />} disabled={list.length === 0} onClick={() => setUpload({})}>
+          <Button
+            variant="contained"
+            startIcon={<UploadFileIcon />}
+            disabled={list.length === 0}
+            onClick={() => setUpload({})}
+          >
             Add file
           </Button>
         </Stack>
       </Stack>
-      {(dataSources.isError || filesFailed) && <Alert severity="error" sx={{ mb: 2 }}>{MESSAGES.DEFAULT_ERROR}</Alert>}
+      {(dataSources.isError || filesFailed) && (
+        <Alert severity="error" sx={{ mb: 2 }}>
+          {MESSAGES.DEFAULT_ERROR}
+        </Alert>
+      )}
       {dataSources.isLoading && <LinearProgress />}
-      {dataSources.isSuccess && list.length === 0 && <Alert severity="info">This ship has no data sources yet; a system administrator configures them.</Alert>}
+      {dataSources.isSuccess && list.length === 0 && (
+        <Alert severity="info">
+          This ship has no data sources yet; a system administrator configures them.
+        </Alert>
+      )}
       {/* Below lg the Run panel comes first, so a long file list does not push it out of reach; beside the list it stays in view. */}
       <Stack sx={{ alignItems: 'flex-start' }} direction={{ xs: 'column-reverse', lg: 'row' }} spacing={2}>
         <Box sx={{ flex: 2, minWidth: 0, width: '100%' }}>
@@ -209,16 +250,28 @@ export default function FilesPage() {
             />
           ))}
         </Box>
-        <Box sx={{ flex: 1, minWidth: { lg: 280 }, width: '100%', position: { lg: 'sticky' }, top: { lg: 16 } }}>
+        <Box
+          sx={{ flex: 1, minWidth: { lg: 280 }, width: '100%', position: { lg: 'sticky' }, top: { lg: 16 } }}
+        >
           <RunPanel facilityId={facilityId} selectedFiles={selectedFiles} />
         </Box>
       </Stack>
-      {upload && <UploadDialog facilityId={facilityId} dataSources={list} initialDataSourceId={upload.dataSourceId} onClose={() => setUpload(null)} />}
+      {upload && (
+        <UploadDialog
+          facilityId={facilityId}
+          dataSources={list}
+          initialDataSourceId={upload.dataSourceId}
+          onClose={() => setUpload(null)}
+        />
+      )}
       <Dialog open={confirm} onClose={() => setConfirm(false)}>
         <DialogTitle>Delete files</DialogTitle>
         <DialogContent>
           <DialogContentText>Delete {selected.size} file(s)?</DialogContentText>
-          <FormControlLabel control={<Checkbox checked={deleteData} onChange={(e) => setDeleteData(e.target.checked)} />} label={MESSAGES.ALSO_DELETE_ASSOCIATED_DATA} />
+          <FormControlLabel
+            control={<Checkbox checked={deleteData} onChange={(e) => setDeleteData(e.target.checked)} />}
+            label={MESSAGES.ALSO_DELETE_ASSOCIATED_DATA}
+          />
         </DialogContent>
         <DialogActions>
           <Button onClick={() => setConfirm(false)}>Cancel</Button>

@@ -1,5 +1,22 @@
 import { useState } from 'react';
-import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, FormControl, FormHelperText, InputLabel, MenuItem, Paper, Rating, Select, Stack, TextField, Typography } from '@mui/material';
+import {
+  Box,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  FormControl,
+  FormHelperText,
+  InputLabel,
+  MenuItem,
+  Paper,
+  Rating,
+  Select,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
 import type { DataSourceChannel, RawChannel } from '@portal/contracts/datasources';
 import { validateChannelMapping, validateCustomChannel } from '@portal/contracts/forms';
 import { CHANNEL_DATA_TYPES, DIALOG_WIDTHS } from '@portal/contracts/rules';
@@ -24,14 +41,45 @@ const formFrom = (raw: RawChannel | undefined, mapping: DataSourceChannel | unde
   qualityScore: mapping?.qualityScore ?? null,
 });
 
-function ChannelFields({ values, set, errors, custom }: { values: ChannelForm; set(patch: Partial<ChannelForm>): void; errors: Partial<Record<string, string>>; custom: boolean }) {
+function ChannelFields({
+  values,
+  set,
+  errors,
+  custom,
+}: {
+  values: ChannelForm;
+  set(patch: Partial<ChannelForm>): void;
+  errors: Partial<Record<string, string>>;
+  custom: boolean;
+}) {
   return (
     <Stack spacing={2}>
-      {custom && <TextField label="Source" required value={values.source} onChange={(e) => set({ source: e.target.value })} error={!!errors.source} helperText={errors.source} />}
-      <TextField label="Name" required value={values.name} onChange={(e) => set({ name: e.target.value })} error={!!errors.name} helperText={errors.name ?? 'Letters, digits and underscore; no spaces'} />
+      {custom && (
+        <TextField
+          label="Source"
+          required
+          value={values.source}
+          onChange={(e) => set({ source: e.target.value })}
+          error={!!errors.source}
+          helperText={errors.source}
+        />
+      )}
+      <TextField
+        label="Name"
+        required
+        value={values.name}
+        onChange={(e) => set({ name: e.target.value })}
+        error={!!errors.name}
+        helperText={errors.name ?? 'Letters, digits and underscore; no spaces'}
+      />
       <FormControl required error={!!errors.dataType}>
         <InputLabel id="channel-type-label">Data type</InputLabel>
-        <Select labelId="channel-type-label" label="Data type" value={values.dataType} onChange={(e) => set({ dataType: e.target.value })}>
+        <Select
+          labelId="channel-type-label"
+          label="Data type"
+          value={values.dataType}
+          onChange={(e) => set({ dataType: e.target.value })}
+        >
           {CHANNEL_DATA_TYPES.map((t) => (
             <MenuItem key={t} value={t}>
               {t}
@@ -41,19 +89,38 @@ function ChannelFields({ values, set, errors, custom }: { values: ChannelForm; s
         {errors.dataType && <FormHelperText>{errors.dataType}</FormHelperText>}
       </FormControl>
       <TextField label="Unit" value={values.unit} onChange={(e) => set({ unit: e.target.value })} />
-      <TextField label="Description" multiline value={values.description} onChange={(e) => set({ description: e.target.value })} />
+      <TextField
+        label="Description"
+        multiline
+        value={values.description}
+        onChange={(e) => set({ description: e.target.value })}
+      />
       <Box>
         <Typography variant="caption" color="text.secondary" component="div">
           Quality score
         </Typography>
-        <Rating name="qualityScore" value={values.qualityScore} onChange={(_e, v) => set({ qualityScore: v })} />
+        <Rating
+          name="qualityScore"
+          value={values.qualityScore}
+          onChange={(_e, v) => set({ qualityScore: v })}
+        />
       </Box>
     </Stack>
   );
 }
 
 /** Maps a raw channel (create), or updates or removes its mapping. */
-export function MappingPanel({ facilityId, dataSourceId, raw, mapping }: { facilityId: string; dataSourceId: string; raw?: RawChannel; mapping?: DataSourceChannel }) {
+export function MappingPanel({
+  facilityId,
+  dataSourceId,
+  raw,
+  mapping,
+}: {
+  facilityId: string;
+  dataSourceId: string;
+  raw?: RawChannel;
+  mapping?: DataSourceChannel;
+}) {
   const [values, setValues] = useState(() => formFrom(raw, mapping));
   const [touched, setTouched] = useState(false);
   const save = useSaveChannel(facilityId);
@@ -64,12 +131,17 @@ export function MappingPanel({ facilityId, dataSourceId, raw, mapping }: { facil
   const submit = () => {
     setTouched(true);
     if (Object.keys(custom ? validateCustomChannel(values) : validateChannelMapping(values)).length) return;
-    save.mutate({ dataSourceId, channelId: mapping?.id, values: { ...values, isCustom: custom } }, { onSuccess: () => notify.success(), onError: (e) => notify.error(undefined, e) });
+    save.mutate(
+      { dataSourceId, channelId: mapping?.id, values: { ...values, isCustom: custom } },
+      { onSuccess: () => notify.success(), onError: (e) => notify.error(undefined, e) },
+    );
   };
   return (
     <Paper variant="outlined" sx={{ p: 2 }} data-testid="mapping-panel">
       <Typography variant="h6" gutterBottom>
-        {mapping ? `${custom ? 'Custom channel' : 'Mapping'} ${mapping.fullName}` : `Map channel ${raw?.channel}`}
+        {mapping
+          ? `${custom ? 'Custom channel' : 'Mapping'} ${mapping.fullName}`
+          : `Map channel ${raw?.channel}`}
       </Typography>
       {raw && (
         <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
@@ -84,7 +156,16 @@ export function MappingPanel({ facilityId, dataSourceId, raw, mapping }: { facil
           {mapping ? 'Update mapping' : 'Map channel'}
         </Button>
         {mapping && (
-          <Button color="error" disabled={save.isPending} onClick={() => save.mutate({ dataSourceId, channelId: mapping.id, remove: true }, { onSuccess: () => notify.success(), onError: (e) => notify.error(undefined, e) })}>
+          <Button
+            color="error"
+            disabled={save.isPending}
+            onClick={() =>
+              save.mutate(
+                { dataSourceId, channelId: mapping.id, remove: true },
+                { onSuccess: () => notify.success(), onError: (e) => notify.error(undefined, e) },
+              )
+            }
+          >
             Remove mapping
           </Button>
         )}
@@ -94,7 +175,15 @@ export function MappingPanel({ facilityId, dataSourceId, raw, mapping }: { facil
 }
 
 /** A custom channel names its own source (required). */
-export function CustomChannelDialog({ facilityId, dataSourceId, onClose }: { facilityId: string; dataSourceId: string; onClose(): void }) {
+export function CustomChannelDialog({
+  facilityId,
+  dataSourceId,
+  onClose,
+}: {
+  facilityId: string;
+  dataSourceId: string;
+  onClose(): void;
+}) {
   const [values, setValues] = useState<ChannelForm>(() => formFrom(undefined, undefined));
   const [touched, setTouched] = useState(false);
   const save = useSaveChannel(facilityId);
@@ -115,11 +204,22 @@ export function CustomChannelDialog({ facilityId, dataSourceId, onClose }: { fac
     );
   };
   return (
-    <Dialog open onClose={onClose} fullWidth maxWidth={false} slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}>
+    <Dialog
+      open
+      onClose={onClose}
+      fullWidth
+      maxWidth={false}
+      slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}
+    >
       <DialogTitle>Custom channel</DialogTitle>
       <DialogContent>
         <Box sx={{ mt: 1 }}>
-          <ChannelFields values={values} set={(patch) => setValues((v) => ({ ...v, ...patch }))} errors={errors} custom />
+          <ChannelFields
+            values={values}
+            set={(patch) => setValues((v) => ({ ...v, ...patch }))}
+            errors={errors}
+            custom
+          />
         </Box>
       </DialogContent>
       <DialogActions>

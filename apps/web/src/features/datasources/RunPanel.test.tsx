@@ -5,13 +5,19 @@ import { MESSAGES } from '@portal/contracts/rules';
 import { NotificationProvider } from '../../app/notifications';
 import { RunPanel, type SelectedFile } from './RunPanel';
 
-vi.mock('../../app/auth', () => ({ userManager: () => ({ getUser: async () => null }), redirectToLogin: vi.fn() }));
+vi.mock('../../app/auth', () => ({
+  userManager: () => ({ getUser: async () => null }),
+  redirectToLogin: vi.fn(),
+}));
 
 let status = 202;
 const requests: { url: string; body: unknown }[] = [];
 const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
   requests.push({ url: String(input), body: init?.body ? JSON.parse(String(init.body)) : undefined });
-  return new Response(JSON.stringify(status < 400 ? { id: 'e1', state: 'queued' } : { code: 'INTERNAL', message: 'x' }), { status, headers: { 'content-type': 'application/json' } });
+  return new Response(
+    JSON.stringify(status < 400 ? { id: 'e1', state: 'queued' } : { code: 'INTERNAL', message: 'x' }),
+    { status, headers: { 'content-type': 'application/json' } },
+  );
 });
 
 const FILES: SelectedFile[] = [
@@ -48,7 +54,12 @@ afterEach(() => {
 describe('RunPanel', () => {
   it('sets the period from the selected files, clears it with the selection, and needs all four parts', () => {
     const { select } = renderPanel(FILES);
-    expect([field('From date').value, field('From time').value, field('To date').value, field('To time').value]).toEqual(['2025-03-07', '00:05', '2025-03-08', '23:59']);
+    expect([
+      field('From date').value,
+      field('From time').value,
+      field('To date').value,
+      field('To time').value,
+    ]).toEqual(['2025-03-07', '00:05', '2025-03-08', '23:59']);
     expect((screen.getByRole('button', { name: 'Run' }) as HTMLButtonElement).disabled).toBe(false);
     fireEvent.change(field('To time'), { target: { value: '' } });
     expect(screen.getByText('Not filled out')).toBeTruthy();
@@ -78,8 +89,15 @@ describe('RunPanel', () => {
     renderPanel(FILES);
     fireEvent.click(screen.getByRole('button', { name: 'Run' }));
     expect(await screen.findByText(MESSAGES.EXECUTION_SUCCESS)).toBeTruthy();
-    const execute = requests.find((r) => r.url.endsWith('/api/algorithm/calculations/measurement-field/execute'));
-    expect(execute!.body).toEqual({ facilityId: 'ship-1', from: '2025-03-07T00:05:00.000Z', to: '2025-03-08T23:59:59.999Z', facilityDataSourceFileIds: ['f2', 'f1'] });
+    const execute = requests.find((r) =>
+      r.url.endsWith('/api/algorithm/calculations/measurement-field/execute'),
+    );
+    expect(execute!.body).toEqual({
+      facilityId: 'ship-1',
+      from: '2025-03-07T00:05:00.000Z',
+      to: '2025-03-08T23:59:59.999Z',
+      facilityDataSourceFileIds: ['f2', 'f1'],
+    });
   });
 
   it('shows the default error when the request fails', async () => {

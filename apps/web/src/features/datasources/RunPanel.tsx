@@ -1,6 +1,14 @@
 import { useEffect, useState } from 'react';
 import { Button, Paper, Stack, TextField, Typography } from '@mui/material';
-import { canRun, executionPeriodErrors, executionPeriodFromFiles, executionRequestRange, MESSAGES, type ExecutionPeriod, type ExecutionPeriodField } from '@portal/contracts/rules';
+import {
+  canRun,
+  executionPeriodErrors,
+  executionPeriodFromFiles,
+  executionRequestRange,
+  MESSAGES,
+  type ExecutionPeriod,
+  type ExecutionPeriodField,
+} from '@portal/contracts/rules';
 import { useNotify } from '../../app/notifications';
 import { useExecute } from './execute-api';
 
@@ -91,7 +99,10 @@ export function RunPanel({
         </Button>
       </Stack>
       <Typography variant="body2" color="text.secondary">
-        {note ?? (selectedFiles.length ? `${selectedFiles.length} file(s) selected` : 'Select files to set the period.')}
+        {note ??
+          (selectedFiles.length
+            ? `${selectedFiles.length} file(s) selected`
+            : 'Select files to set the period.')}
       </Typography>
     </Paper>
   );

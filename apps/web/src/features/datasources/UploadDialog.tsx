@@ -1,6 +1,19 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, FormControl, InputLabel, MenuItem, Select, Stack, Typography } from '@mui/material';
+import {
+  Alert,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  FormControl,
+  InputLabel,
+  MenuItem,
+  Select,
+  Stack,
+  Typography,
+} from '@mui/material';
 import type { DataSource } from '@portal/contracts/datasources';
 import type { UploadResponse } from '@portal/contracts/files';
 import { DIALOG_WIDTHS, MESSAGES } from '@portal/contracts/rules';
@@ -33,20 +46,36 @@ export function UploadDialog({
   // The upload refreshes the data source's files; the imported ones give the range to run for.
   const files = useQuery({ ...dataSourceFilesQuery(dataSourceId), enabled: imported.length > 0 });
   const uploadedFiles = (files.data ?? []).filter((f) => imported.includes(f.id));
-  const accept = dataSource ? [dataSource.dataSourceReaderAcceptedFileExtensionsByComma, '.zip'].filter(Boolean).join(',') : undefined;
+  const accept = dataSource
+    ? [dataSource.dataSourceReaderAcceptedFileExtensionsByComma, '.zip'].filter(Boolean).join(',')
+    : undefined;
   const submit = () => {
     if (!file || !dataSourceId) return;
     setResult(null);
-    upload.mutate({ dataSourceId, file }, { onSuccess: setResult, onError: (e) => notify.error(undefined, e) });
+    upload.mutate(
+      { dataSourceId, file },
+      { onSuccess: setResult, onError: (e) => notify.error(undefined, e) },
+    );
   };
   return (
-    <Dialog open onClose={onClose} fullWidth maxWidth={false} slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}>
+    <Dialog
+      open
+      onClose={onClose}
+      fullWidth
+      maxWidth={false}
+      slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}
+    >
       <DialogTitle>Add file</DialogTitle>
       <DialogContent>
         <Stack spacing={2} sx={{ mt: 1 }}>
           <FormControl fullWidth>
             <InputLabel id="upload-datasource-label">Data source</InputLabel>
-            <Select labelId="upload-datasource-label" label="Data source" value={dataSourceId} onChange={(e) => setDataSourceId(e.target.value)}>
+            <Select
+              labelId="upload-datasource-label"
+              label="Data source"
+              value={dataSourceId}
+              onChange={(e) => setDataSourceId(e.target.value)}
+            >
               {dataSources.map((d) => (
                 <MenuItem key={d.id} value={d.id}>
                   {d.name}
@@ -57,13 +86,24 @@ export function UploadDialog({
           <Stack sx={{ alignItems: 'center' }} direction="row" spacing={2}>
             <Button variant="outlined" component="label">
               Choose file
-              <input hidden type="file" accept={accept} data-testid="upload-file-input" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
+              <input
+                hidden
+                type="file"
+                accept={accept}
+                data-testid="upload-file-input"
+                onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+              />
             </Button>
             <Typography variant="body2" color="text.secondary">
-              {file?.name ?? `A ${dataSource?.dataSourceReaderAcceptedFileExtensionsByComma ?? ''} file or a .zip of them`}
+              {file?.name ??
+                `A ${dataSource?.dataSourceReaderAcceptedFileExtensionsByComma ?? ''} file or a .zip of them`}
             </Typography>
           </Stack>
-          {result && <Alert severity={result.ids.length ? 'success' : 'info'}>{MESSAGES.filesImported(result.ids.length)}</Alert>}
+          {result && (
+            <Alert severity={result.ids.length ? 'success' : 'info'}>
+              {MESSAGES.filesImported(result.ids.length)}
+            </Alert>
+          )}
           {result?.errorMessages.map((m, i) => (
             <Alert key={i} severity="error">
               {m}

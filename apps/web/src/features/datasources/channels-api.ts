@@ -9,7 +9,8 @@ export { channelMappingSchema, customChannelSchema };
 export const sampleChannelsQuery = (dataSourceId: string) =>
   queryOptions({
     queryKey: ['samplechannels', dataSourceId],
-    queryFn: ({ signal }) => apiRequest<RawChannel[]>(`algorithm/facilitydatasource/${dataSourceId}/samplechannels`, { signal }),
+    queryFn: ({ signal }) =>
+      apiRequest<RawChannel[]>(`algorithm/facilitydatasource/${dataSourceId}/samplechannels`, { signal }),
   });
 
 export const useSampleChannels = (dataSourceId: string) => useQuery(sampleChannelsQuery(dataSourceId));
@@ -29,7 +30,17 @@ export interface ChannelInput {
 export function useSaveChannel(facilityId: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async ({ dataSourceId, channelId, values, remove }: { dataSourceId: string; channelId?: string; values?: ChannelInput; remove?: boolean }): Promise<DataSourceChannel | null> => {
+    mutationFn: async ({
+      dataSourceId,
+      channelId,
+      values,
+      remove,
+    }: {
+      dataSourceId: string;
+      channelId?: string;
+      values?: ChannelInput;
+      remove?: boolean;
+    }): Promise<DataSourceChannel | null> => {
       const base = `algorithm/facilitydatasource/${dataSourceId}/facilitydatasourcechannels`;
       if (remove && channelId) {
         await apiRequest<void>(`${base}/${channelId}`, { method: 'DELETE', responseType: 'none' });

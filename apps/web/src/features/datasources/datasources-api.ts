@@ -9,7 +9,8 @@ export { dataSourceSchema };
 export const dataSourcesQuery = (facilityId: string) =>
   queryOptions({
     queryKey: ['datasources', facilityId],
-    queryFn: ({ signal }) => apiRequest<DataSource[]>(`algorithm/facility/${facilityId}/datasource`, { signal }),
+    queryFn: ({ signal }) =>
+      apiRequest<DataSource[]>(`algorithm/facility/${facilityId}/datasource`, { signal }),
   });
 
 export const useDataSources = (facilityId: string) => useQuery(dataSourcesQuery(facilityId));
@@ -24,17 +25,42 @@ function fileBody(file: File): FormData {
 export function useSaveDataSource(facilityId: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async ({ id, values, sampleFile }: { id?: string; values: DataSourceBody; sampleFile?: File | null }) => {
+    mutationFn: async ({
+      id,
+      values,
+      sampleFile,
+    }: {
+      id?: string;
+      values: DataSourceBody;
+      sampleFile?: File | null;
+    }) => {
       const body = dataSourceSchema.parse(values);
       const saved = id
-        ? await apiRequest<DataSource>(`algorithm/facility/${facilityId}/datasource/${id}`, { method: 'PUT', body })
-        : await apiRequest<DataSource>(`algorithm/facility/${facilityId}/datasource`, { method: 'POST', body });
+        ? await apiRequest<DataSource>(`algorithm/facility/${facilityId}/datasource/${id}`, {
+            method: 'PUT',
+            body,
+          })
+        : await apiRequest<DataSource>(`algorithm/facility/${facilityId}/datasource`, {
+            method: 'POST',
+            body,
+          });
       if (sampleFile) {
         try {
-          if (id) await apiRequest(`algorithm/facility/${facilityId}/datasource/${id}/samplefileandsamplechannels`, { method: 'DELETE', responseType: 'none' });
-          await apiRequest<RawChannel[]>(`algorithm/facility/${facilityId}/datasource/${saved.id}/SampleFile`, { method: 'PUT', rawBody: fileBody(sampleFile) });
+          if (id)
+            await apiRequest(
+              `algorithm/facility/${facilityId}/datasource/${id}/samplefileandsamplechannels`,
+              { method: 'DELETE', responseType: 'none' },
+            );
+          await apiRequest<RawChannel[]>(
+            `algorithm/facility/${facilityId}/datasource/${saved.id}/SampleFile`,
+            { method: 'PUT', rawBody: fileBody(sampleFile) },
+          );
         } catch (error) {
-          if (!id) await apiRequest(`algorithm/facility/${facilityId}/datasource/${saved.id}`, { method: 'DELETE', responseType: 'none' }).catch(() => undefined);
+          if (!id)
+            await apiRequest(`algorithm/facility/${facilityId}/datasource/${saved.id}`, {
+              method: 'DELETE',
+              responseType: 'none',
+            }).catch(() => undefined);
           throw new SampleUploadError(error);
         }
       }
@@ -58,7 +84,11 @@ export class SampleUploadError extends Error {
 export function useDeleteDataSource(facilityId: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiRequest(`algorithm/facility/${facilityId}/datasource/${id}`, { method: 'DELETE', responseType: 'none' }),
+    mutationFn: (id: string) =>
+      apiRequest(`algorithm/facility/${facilityId}/datasource/${id}`, {
+        method: 'DELETE',
+        responseType: 'none',
+      }),
     onSettled: () => {
       void client.invalidateQueries({ queryKey: ['datasources', facilityId] });
       void client.invalidateQueries({ queryKey: ['facilities'] });
@@ -70,7 +100,11 @@ export function useDeleteDataSource(facilityId: string) {
 export function useImportConfiguration(facilityId: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (sourceFacilityId: string) => apiRequest(`algorithm/facilities/${facilityId}/configurations`, { method: 'PUT', body: { sourceFacilityId } }),
+    mutationFn: (sourceFacilityId: string) =>
+      apiRequest(`algorithm/facilities/${facilityId}/configurations`, {
+        method: 'PUT',
+        body: { sourceFacilityId },
+      }),
     onSettled: () => client.invalidateQueries({ queryKey: ['datasources', facilityId] }),
   });
 }

@@ -6,7 +6,11 @@ import { apiRequest } from '../../app/api';
 export function useExecute() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: ExecuteBody) => apiRequest<ExecuteResponse>('algorithm/calculations/measurement-field/execute', { method: 'POST', body }),
+    mutationFn: (body: ExecuteBody) =>
+      apiRequest<ExecuteResponse>('algorithm/calculations/measurement-field/execute', {
+        method: 'POST',
+        body,
+      }),
     onSuccess: () => {
       // The ship list shows Processing while it runs.
       void client.invalidateQueries({ queryKey: ['executions'] });

@@ -6,10 +6,12 @@ import { apiRequest } from '../../app/api';
 export const dataSourceFilesQuery = (dataSourceId: string) =>
   queryOptions({
     queryKey: ['datasourcefiles', dataSourceId],
-    queryFn: ({ signal }) => apiRequest<DataFile[]>(`algorithm/facilitydatasource/${dataSourceId}/file`, { signal }),
+    queryFn: ({ signal }) =>
+      apiRequest<DataFile[]>(`algorithm/facilitydatasource/${dataSourceId}/file`, { signal }),
   });
 
-export const useFilesOfDataSources = (dataSourceIds: string[]) => useQueries({ queries: dataSourceIds.map((id) => dataSourceFilesQuery(id)) });
+export const useFilesOfDataSources = (dataSourceIds: string[]) =>
+  useQueries({ queries: dataSourceIds.map((id) => dataSourceFilesQuery(id)) });
 
 /** POST algorithm/facilitydatasource/{id}/file (multipart): one file or a .zip; answers ids and errorMessages. */
 export function useUploadFile() {
@@ -18,7 +20,10 @@ export function useUploadFile() {
     mutationFn: ({ dataSourceId, file }: { dataSourceId: string; file: File }) => {
       const form = new FormData();
       form.append('file', file, file.name);
-      return apiRequest<UploadResponse>(`algorithm/facilitydatasource/${dataSourceId}/file`, { method: 'POST', rawBody: form });
+      return apiRequest<UploadResponse>(`algorithm/facilitydatasource/${dataSourceId}/file`, {
+        method: 'POST',
+        rawBody: form,
+      });
     },
     onSettled: (_data, _error, { dataSourceId }) => {
       void client.invalidateQueries({ queryKey: ['datasourcefiles', dataSourceId] });
@@ -32,9 +37,19 @@ export function useUploadFile() {
 export function useDeleteFiles() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async ({ files, deleteData }: { files: { id: string; dataSourceId: string }[]; deleteData: boolean }) => {
+    mutationFn: async ({
+      files,
+      deleteData,
+    }: {
+      files: { id: string; dataSourceId: string }[];
+      deleteData: boolean;
+    }) => {
       for (const f of files) {
-        await apiRequest(`algorithm/facilitydatasource/${f.dataSourceId}/file/${f.id}`, { method: 'DELETE', query: { deleteData }, responseType: 'none' });
+        await apiRequest(`algorithm/facilitydatasource/${f.dataSourceId}/file/${f.id}`, {
+          method: 'DELETE',
+          query: { deleteData },
+          responseType: 'none',
+        });
       }
     },
     onSettled: () => {

@@ -4,6 +4,10 @@ import { apiRequest } from '../../app/api';
 
 /** GET algorithm/datasourcereader: the readers (parser providers) with their default configuration. */
 export const readersQuery = () =>
-  queryOptions({ queryKey: ['datasourcereaders'], queryFn: ({ signal }) => apiRequest<DataSourceReader[]>('algorithm/datasourcereader', { signal }), staleTime: Infinity });
+  queryOptions({
+    queryKey: ['datasourcereaders'],
+    queryFn: ({ signal }) => apiRequest<DataSourceReader[]>('algorithm/datasourcereader', { signal }),
+    staleTime: Infinity,
+  });
 
 export const useReaders = () => useQuery(readersQuery());

@@ -1,5 +1,23 @@
 import { Fragment, useEffect, useMemo, useRef, useState } from 'react';
-import { Alert, Box, Button, IconButton, InputAdornment, Paper, Skeleton, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField, Tooltip, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  IconButton,
+  InputAdornment,
+  Paper,
+  Skeleton,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  TextField,
+  Tooltip,
+  Typography,
+} from '@mui/material';
 import DeleteIcon from '@mui/icons-material/Delete';
 import DownloadIcon from '@mui/icons-material/Download';
 import SearchIcon from '@mui/icons-material/Search';
@@ -16,7 +34,8 @@ import { documentsQuery, downloadDocument, useDeleteDocument, useRecordVisit } f
 
 const dateOrNoDate = (value: string | null) => (value ? formatDateOnly(value) : MESSAGES.NO_DATE);
 const textOrNA = (value: string | null) => value?.trim() || MESSAGES.NOT_AVAILABLE;
-const visitTime = (d: FacilityDocument) => (d.visitOrActionDate ? new Date(d.visitOrActionDate).getTime() : -Infinity);
+const visitTime = (d: FacilityDocument) =>
+  d.visitOrActionDate ? new Date(d.visitOrActionDate).getTime() : -Infinity;
 
 function saveBlob(blob: Blob, fileName: string) {
   const url = URL.createObjectURL(blob);
@@ -58,7 +77,16 @@ export default function DocumentsPage() {
     const shown = (documents.data ?? []).filter(
       (d) =>
         allowed.has(d.facilityId) &&
-        (!needle || [d.facilityName, d.fileName, d.docType, d.equipmentTag, dateOrNoDate(d.visitOrActionDate), dateOrNoDate(d.docDate), dateOrNoDate(d.expiry)].some((v) => v?.toLowerCase().includes(needle))),
+        (!needle ||
+          [
+            d.facilityName,
+            d.fileName,
+            d.docType,
+            d.equipmentTag,
+            dateOrNoDate(d.visitOrActionDate),
+            dateOrNoDate(d.docDate),
+            dateOrNoDate(d.expiry),
+          ].some((v) => v?.toLowerCase().includes(needle))),
     );
     const byShip = new Map<string, { name: string; items: FacilityDocument[] }>();
     for (const d of shown) {
@@ -88,7 +116,16 @@ export default function DocumentsPage() {
           placeholder="Search"
           value={search}
           onChange={(e) => setSearch(e.target.value)}
-          slotProps={{ input: { startAdornment: <InputAdornment position="start"><SearchIcon /></InputAdornment> }, htmlInput: { 'aria-label': 'Search documents' } }}
+          slotProps={{
+            input: {
+              startAdornment: (
+                <InputAdornment position="start">
+                  <SearchIcon />
+                </InputAdornment>
+              ),
+            },
+            htmlInput: { 'aria-label': 'Search documents' },
+          }}
         />
         {systemAdmin && (
           <Button variant="contained" startIcon={<UploadFileIcon />} onClick={() => setUploading(true)}>
@@ -139,13 +176,21 @@ export default function DocumentsPage() {
                         <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
                           <span>{d.fileName}</span>
                           <Tooltip title="Download">
-                            <IconButton size="small" aria-label={`Download ${d.fileName}`} onClick={() => void download(d)}>
+                            <IconButton
+                              size="small"
+                              aria-label={`Download ${d.fileName}`}
+                              onClick={() => void download(d)}
+                            >
                               <DownloadIcon fontSize="small" />
                             </IconButton>
                           </Tooltip>
                           {systemAdmin && (
                             <Tooltip title="Delete">
-                              <IconButton size="small" aria-label="Delete document" onClick={() => setDeleting(d)}>
+                              <IconButton
+                                size="small"
+                                aria-label="Delete document"
+                                onClick={() => setDeleting(d)}
+                              >
                                 <DeleteIcon fontSize="small" />
                               </IconButton>
                             </Tooltip>

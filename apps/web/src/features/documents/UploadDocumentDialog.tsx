@@ -1,5 +1,18 @@
 import { useState } from 'react';
-import { Button, Dialog, DialogActions, DialogContent, DialogTitle, FormControl, InputLabel, MenuItem, Select, Stack, TextField, Typography } from '@mui/material';
+import {
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  FormControl,
+  InputLabel,
+  MenuItem,
+  Select,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
 import type { Facility } from '@portal/contracts/facilities';
 import { DOCUMENT_MESSAGES } from '@portal/contracts/documents';
 import { DIALOG_WIDTHS } from '@portal/contracts/rules';
@@ -35,13 +48,24 @@ export function UploadDocumentDialog({ ships, onClose }: { ships: Facility[]; on
     );
 
   return (
-    <Dialog open onClose={onClose} fullWidth maxWidth={false} slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}>
+    <Dialog
+      open
+      onClose={onClose}
+      fullWidth
+      maxWidth={false}
+      slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}
+    >
       <DialogTitle>Upload document</DialogTitle>
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>
           <FormControl fullWidth>
             <InputLabel id="document-ship">Ship</InputLabel>
-            <Select labelId="document-ship" label="Ship" value={facilityId} onChange={(e) => setFacilityId(e.target.value)}>
+            <Select
+              labelId="document-ship"
+              label="Ship"
+              value={facilityId}
+              onChange={(e) => setFacilityId(e.target.value)}
+            >
               {ships.map((s) => (
                 <MenuItem key={s.id} value={s.id}>
                   {s.name}
@@ -52,7 +76,12 @@ export function UploadDocumentDialog({ ships, onClose }: { ships: Facility[]; on
           <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
             <Button component="label" variant="outlined">
               Choose file
-              <input hidden type="file" aria-label="Document file" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
+              <input
+                hidden
+                type="file"
+                aria-label="Document file"
+                onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+              />
             </Button>
             <Typography variant="body2" color={file ? 'text.primary' : 'text.secondary'}>
               {file?.name ?? DOCUMENT_MESSAGES.fileRequired}

@@ -7,17 +7,28 @@ export { documentFieldsSchema };
 
 /** GET facilities/documents: the documents of the ships the user sees. */
 export const documentsQuery = () =>
-  queryOptions({ queryKey: ['documents'], queryFn: ({ signal }) => apiRequest<FacilityDocument[]>('facilities/documents', { signal }) });
+  queryOptions({
+    queryKey: ['documents'],
+    queryFn: ({ signal }) => apiRequest<FacilityDocument[]>('facilities/documents', { signal }),
+  });
 
 /** POST facilities/documents/download with fileRef: the file as a blob. */
 export const downloadDocument = (fileRef: string) =>
-  apiRequest<Blob>('facilities/documents/download', { method: 'POST', body: { fileRef }, responseType: 'blob' });
+  apiRequest<Blob>('facilities/documents/download', {
+    method: 'POST',
+    body: { fileRef },
+    responseType: 'blob',
+  });
 
 /** PUT users/{id}/visit with section FacilityDocuments: marks the active document messages read. */
 export function useRecordVisit() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (userId: string) => apiRequest(`users/${encodeURIComponent(userId)}/visit`, { method: 'PUT', body: { section: 'FacilityDocuments' } }),
+    mutationFn: (userId: string) =>
+      apiRequest(`users/${encodeURIComponent(userId)}/visit`, {
+        method: 'PUT',
+        body: { section: 'FacilityDocuments' },
+      }),
     onSuccess: () => client.invalidateQueries({ queryKey: ['messages'] }),
   });
 }
@@ -26,14 +37,29 @@ export function useRecordVisit() {
 export function useUploadDocument() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ facilityId, file, fields }: { facilityId: string; file: File; fields: Record<string, string> }) => {
+    mutationFn: ({
+      facilityId,
+      file,
+      fields,
+    }: {
+      facilityId: string;
+      file: File;
+      fields: Record<string, string>;
+    }) => {
       documentFieldsSchema.parse(fields);
       const form = new FormData();
       for (const [k, v] of Object.entries(fields)) form.append(k, v);
       form.append('file', file, file.name);
-      return apiRequest<FacilityDocument>(`facilities/${encodeURIComponent(facilityId)}/documents`, { method: 'POST', rawBody: form });
+      return apiRequest<FacilityDocument>(`facilities/${encodeURIComponent(facilityId)}/documents`, {
+        method: 'POST',
+        rawBody: form,
+      });
     },
-    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: ['documents'] }), client.invalidateQueries({ queryKey: ['messages'] })]),
+    onSuccess: () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: ['documents'] }),
+        client.invalidateQueries({ queryKey: ['messages'] }),
+      ]),
   });
 }
 
@@ -41,7 +67,11 @@ export function useUploadDocument() {
 export function useDeleteDocument() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (fileId: string) => apiRequest(`facilities/documents/${encodeURIComponent(fileId)}`, { method: 'DELETE', responseType: 'none' }),
+    mutationFn: (fileId: string) =>
+      apiRequest(`facilities/documents/${encodeURIComponent(fileId)}`, {
+        method: 'DELETE',
+        responseType: 'none',
+      }),
     onSuccess: () => client.invalidateQueries({ queryKey: documentsQuery().queryKey }),
   });
 }

@@ -59,7 +59,14 @@ export default function DataExportPage() {
     if (!from || !to) return;
     const p = customPeriod(from, to);
     download.mutate(
-      { reportCode, fieldNames: fieldNames.length ? fieldNames : undefined, facilityIds: chosenShips, from: p.from.toISOString(), to: p.to.toISOString(), resolution },
+      {
+        reportCode,
+        fieldNames: fieldNames.length ? fieldNames : undefined,
+        facilityIds: chosenShips,
+        from: p.from.toISOString(),
+        to: p.to.toISOString(),
+        resolution,
+      },
       { onError: (error) => notify.error(undefined, error) },
     );
   };
@@ -96,7 +103,9 @@ export default function DataExportPage() {
             value={fieldNames}
             onChange={(_e, v) => setFieldNames(v)}
             disabled={!reportCode}
-            renderInput={(p) => <TextField {...p} label="Fields" helperText="All distinct values when none is chosen" />}
+            renderInput={(p) => (
+              <TextField {...p} label="Fields" helperText="All distinct values when none is chosen" />
+            )}
           />
         </Grid>
         <Grid size={12}>
@@ -107,10 +116,22 @@ export default function DataExportPage() {
             getOptionLabel={(id) => ships.find((s) => s.id === id)?.name ?? id}
             value={chosenShips}
             onChange={(_e, v) => setShipIds(v)}
-            renderInput={(p) => <TextField {...p} label="Ships" error={chosenShips.length === 0} helperText={chosenShips.length === 0 ? 'Choose at least one ship' : undefined} />}
+            renderInput={(p) => (
+              <TextField
+                {...p}
+                label="Ships"
+                error={chosenShips.length === 0}
+                helperText={chosenShips.length === 0 ? 'Choose at least one ship' : undefined}
+              />
+            )}
           />
           <FormControlLabel
-            control={<Checkbox checked={chosenShips.length === ships.length && ships.length > 0} onChange={(e) => setShipIds(e.target.checked ? ships.map((s) => s.id) : [])} />}
+            control={
+              <Checkbox
+                checked={chosenShips.length === ships.length && ships.length > 0}
+                onChange={(e) => setShipIds(e.target.checked ? ships.map((s) => s.id) : [])}
+              />
+            }
             label="Select all"
           />
         </Grid>
@@ -129,13 +150,23 @@ export default function DataExportPage() {
             value={toDay}
             onChange={setTo}
             format={DATE_ONLY}
-            slotProps={{ textField: { fullWidth: true, error: !validPeriod, helperText: validPeriod ? undefined : 'From must be before to' } }}
+            slotProps={{
+              textField: {
+                fullWidth: true,
+                error: !validPeriod,
+                helperText: validPeriod ? undefined : 'From must be before to',
+              },
+            }}
           />
         </Grid>
         <Grid size={{ xs: 12, md: 6 }}>
           <FormControl>
             <FormLabel>Resolution</FormLabel>
-            <RadioGroup row value={resolution} onChange={(e) => setResolution(e.target.value as ExportResolution)}>
+            <RadioGroup
+              row
+              value={resolution}
+              onChange={(e) => setResolution(e.target.value as ExportResolution)}
+            >
               <FormControlLabel value="hour" control={<Radio />} label="Hour" />
               <FormControlLabel value="day" control={<Radio />} label="Day" />
             </RadioGroup>

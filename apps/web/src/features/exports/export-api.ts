@@ -6,7 +6,11 @@ export { exportBodySchema };
 
 /** POST algorithm/exports: the .xlsx as a blob, saved as export.xlsx. */
 export async function downloadExport(body: ExportBody): Promise<void> {
-  const blob = await apiRequest<Blob>('algorithm/exports', { method: 'POST', body: exportBodySchema.parse(body), responseType: 'blob' });
+  const blob = await apiRequest<Blob>('algorithm/exports', {
+    method: 'POST',
+    body: exportBodySchema.parse(body),
+    responseType: 'blob',
+  });
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;

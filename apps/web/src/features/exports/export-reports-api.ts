@@ -4,7 +4,10 @@ import { apiRequest } from '../../app/api';
 
 /** GET algorithm/reports (the report choice of the export). */
 export const exportReportsQuery = () =>
-  queryOptions({ queryKey: ['algorithm-reports'], queryFn: ({ signal }) => apiRequest<ReportListItem[]>('algorithm/reports', { signal }) });
+  queryOptions({
+    queryKey: ['algorithm-reports'],
+    queryFn: ({ signal }) => apiRequest<ReportListItem[]>('algorithm/reports', { signal }),
+  });
 
 /** GET algorithm/reports/{id} (its fields). */
 export const exportReportQuery = (id: string) =>

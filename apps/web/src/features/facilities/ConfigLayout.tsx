@@ -18,13 +18,24 @@ export default function ConfigLayout() {
   const { facilities } = useFleet();
   const segment = pathname.replace(/\/+$/, '').split('/').pop();
   // The detail page of a measurement field belongs to the Measurement fields tab.
-  const current = segment === 'detail' ? 'list' : (CONFIG_TABS.find((t) => t.path === segment)?.path ?? false);
+  const current =
+    segment === 'detail' ? 'list' : (CONFIG_TABS.find((t) => t.path === segment)?.path ?? false);
   const known = !facilities || facilities.some((f) => f.id === facilityId);
   return (
     <Box>
-      <ScrollableTabs value={current} sx={{ borderBottom: 1, borderColor: 'divider', mb: 2 }} aria-label="Ship configuration">
+      <ScrollableTabs
+        value={current}
+        sx={{ borderBottom: 1, borderColor: 'divider', mb: 2 }}
+        aria-label="Ship configuration"
+      >
         {CONFIG_TABS.map((tab) => (
-          <Tab key={tab.path} value={tab.path} label={tab.label} component={RouterLink} to={`/facilities/${facilityId}/config/${tab.path}`} />
+          <Tab
+            key={tab.path}
+            value={tab.path}
+            label={tab.label}
+            component={RouterLink}
+            to={`/facilities/${facilityId}/config/${tab.path}`}
+          />
         ))}
       </ScrollableTabs>
       {known ? <Outlet /> : <Alert severity="warning">{MESSAGES.SHIP_NOT_FOUND}</Alert>}

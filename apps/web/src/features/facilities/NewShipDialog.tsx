@@ -1,5 +1,18 @@
 import { useState } from 'react';
-import { Button, Dialog, DialogActions, DialogContent, DialogTitle, FormControl, FormHelperText, InputLabel, MenuItem, Select, Stack, TextField } from '@mui/material';
+import {
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  FormControl,
+  FormHelperText,
+  InputLabel,
+  MenuItem,
+  Select,
+  Stack,
+  TextField,
+} from '@mui/material';
 import { DIALOG_WIDTHS } from '@portal/contracts/rules';
 import { validateNewShip } from '@portal/contracts/forms';
 import { useNotify } from '../../app/notifications';
@@ -10,7 +23,15 @@ import type { OrganizationChoice } from './organizations-api';
  * New ship (SystemAdmin): organization and name, both required. A message shows once the field was left;
  * Create stays disabled until the form is valid. A failure shows the default error.
  */
-export function NewShipDialog({ organizations, onClose, onCreated }: { organizations: OrganizationChoice[]; onClose(): void; onCreated(id: string): void }) {
+export function NewShipDialog({
+  organizations,
+  onClose,
+  onCreated,
+}: {
+  organizations: OrganizationChoice[];
+  onClose(): void;
+  onCreated(id: string): void;
+}) {
   const [values, setValues] = useState({ organizationId: '', name: '' });
   const [touched, setTouched] = useState({ organizationId: false, name: false });
   const create = useCreateFacility();
@@ -30,7 +51,13 @@ export function NewShipDialog({ organizations, onClose, onCreated }: { organizat
   };
 
   return (
-    <Dialog open onClose={onClose} fullWidth maxWidth={false} slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}>
+    <Dialog
+      open
+      onClose={onClose}
+      fullWidth
+      maxWidth={false}
+      slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}
+    >
       <DialogTitle>New ship</DialogTitle>
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>

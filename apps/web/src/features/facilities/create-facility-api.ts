@@ -8,7 +8,8 @@ export { newShipSchema };
 export function useCreateFacility() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (values: NewShipValues) => apiRequest<{ id: string }>('facilities', { method: 'POST', body: newShipSchema.parse(values) }),
+    mutationFn: (values: NewShipValues) =>
+      apiRequest<{ id: string }>('facilities', { method: 'POST', body: newShipSchema.parse(values) }),
     onSuccess: () => client.invalidateQueries({ queryKey: ['facilities'] }),
   });
 }

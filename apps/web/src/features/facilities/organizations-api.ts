@@ -7,10 +7,13 @@ export interface OrganizationChoice {
   name: string;
 }
 
-const byName = (a: OrganizationChoice, b: OrganizationChoice) => a.name.localeCompare(b.name, 'en', { sensitivity: 'base' });
+const byName = (a: OrganizationChoice, b: OrganizationChoice) =>
+  a.name.localeCompare(b.name, 'en', { sensitivity: 'base' });
 
 /** The owners of the ships in the list: the choices when the organizations call is not available. */
-export function organizationsFromFacilities(facilities: readonly Pick<Facility, 'primaryOrganizationId' | 'primaryOrganizationName'>[]): OrganizationChoice[] {
+export function organizationsFromFacilities(
+  facilities: readonly Pick<Facility, 'primaryOrganizationId' | 'primaryOrganizationName'>[],
+): OrganizationChoice[] {
   const seen = new Map<string, string>();
   for (const f of facilities) seen.set(f.primaryOrganizationId, f.primaryOrganizationName);
   return [...seen].map(([id, name]) => ({ id, name })).sort(byName);
@@ -20,7 +23,10 @@ export function organizationsFromFacilities(facilities: readonly Pick<Facility, 
  * The organizations a new ship can belong to: GET organizations when it answers (SystemAdmin), else derived
  * from the ship list (an organization without ships is then missing).
  */
-export function useOrganizationChoices(facilities: readonly Facility[] | undefined, enabled: boolean): OrganizationChoice[] {
+export function useOrganizationChoices(
+  facilities: readonly Facility[] | undefined,
+  enabled: boolean,
+): OrganizationChoice[] {
   const { data } = useQuery({
     queryKey: ['organizations', 'choices'],
     enabled,

@@ -9,11 +9,21 @@ describe('shipStatus', () => {
       { facilityId: 'a', startedOn: '2025-02-01T10:15:00Z' },
       { facilityId: 'a', startedOn: '2025-02-01T09:05:30Z' },
     ];
-    expect(shipStatus(ship, running)).toEqual({ kind: 'processing', label: 'Processing', since: '2025.02.01 09:05' });
+    expect(shipStatus(ship, running)).toEqual({
+      kind: 'processing',
+      label: 'Processing',
+      since: '2025.02.01 09:05',
+    });
   });
   it('is Ready with data and No data without, when nothing runs', () => {
-    expect(shipStatus(ship, [{ facilityId: 'b', startedOn: '2025-01-01T00:00:00Z' }])).toEqual({ kind: 'ready', label: 'Ready' });
-    expect(shipStatus({ id: 'a', dataTimeStampMax: null }, [])).toEqual({ kind: 'no-data', label: 'No data' });
+    expect(shipStatus(ship, [{ facilityId: 'b', startedOn: '2025-01-01T00:00:00Z' }])).toEqual({
+      kind: 'ready',
+      label: 'Ready',
+    });
+    expect(shipStatus({ id: 'a', dataTimeStampMax: null }, [])).toEqual({
+      kind: 'no-data',
+      label: 'No data',
+    });
   });
 });
 

@@ -2,7 +2,10 @@ import type { Facility } from '@portal/contracts/facilities';
 import type { RunningExecution } from '@portal/contracts/executions';
 import { formatDateTime, MESSAGES, toDate } from '@portal/contracts/rules';
 
-export type ShipStatus = { kind: 'processing'; label: string; since: string } | { kind: 'ready'; label: string } | { kind: 'no-data'; label: string };
+export type ShipStatus =
+  | { kind: 'processing'; label: string; since: string }
+  | { kind: 'ready'; label: string }
+  | { kind: 'no-data'; label: string };
 
 export const READY = 'Ready';
 
@@ -10,17 +13,23 @@ export const READY = 'Ready';
  * The status column of the ship list: Processing with the start time while an execution runs (the earliest,
  * when several do), else Ready when the ship has data, else No data.
  */
-export function shipStatus(facility: Pick<Facility, 'id' | 'dataTimeStampMax'>, running: readonly Pick<RunningExecution, 'facilityId' | 'startedOn'>[]): ShipStatus {
+export function shipStatus(
+  facility: Pick<Facility, 'id' | 'dataTimeStampMax'>,
+  running: readonly Pick<RunningExecution, 'facilityId' | 'startedOn'>[],
+): ShipStatus {
   const starts = running
     .filter((e) => e.facilityId === facility.id)
     .map((e) => toDate(e.startedOn))
     .filter((d): d is Date => d !== null)
     .sort((a, b) => a.getTime() - b.getTime());
-  if (starts.length) return { kind: 'processing', label: MESSAGES.PROCESSING, since: formatDateTime(starts[0]) };
+  if (starts.length)
+    return { kind: 'processing', label: MESSAGES.PROCESSING, since: formatDateTime(starts[0]) };
   if (toDate(facility.dataTimeStampMax)) return { kind: 'ready', label: READY };
   return { kind: 'no-data', label: MESSAGES.NO_DATA };
 }
 
 /** Data coverage % with one decimal, or No data. */
 export const coverageText = (coverage: number | null | undefined) =>
-  coverage === null || coverage === undefined || Number.isNaN(coverage) ? MESSAGES.NO_DATA : `${(Math.round(coverage * 10) / 10).toFixed(1)} %`;
+  coverage === null || coverage === undefined || Number.isNaN(coverage)
+    ? MESSAGES.NO_DATA
+    : `${(Math.round(coverage * 10) / 10).toFixed(1)} %`;

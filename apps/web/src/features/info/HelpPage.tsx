@@ -25,7 +25,9 @@ const SECTIONS: { title: string; paragraphs: string[] }[] = [
   },
   {
     title: 'Messages',
-    paragraphs: ['The bell in the top bar shows messages from the portal team, such as planned maintenance. Mark a message as read to clear it from the count.'],
+    paragraphs: [
+      'The bell in the top bar shows messages from the portal team, such as planned maintenance. Mark a message as read to clear it from the count.',
+    ],
   },
   {
     title: 'Dates and numbers',

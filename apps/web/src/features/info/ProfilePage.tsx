@@ -1,5 +1,19 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Box, Button, Card, CardContent, Chip, List, ListItem, ListItemIcon, ListItemText, Stack, TextField, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Chip,
+  List,
+  ListItem,
+  ListItemIcon,
+  ListItemText,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import RadioButtonUncheckedIcon from '@mui/icons-material/RadioButtonUnchecked';
 import { passwordChecklist, validateNewPassword } from '@portal/contracts/forms';
@@ -36,7 +50,13 @@ export default function ProfilePage() {
           </Typography>
           <Stack direction="row" spacing={1}>
             {profile?.roles.map((role) => (
-              <Chip key={role} label={role} title={ROLES[role]?.summary} data-testid="signed-in-role" size="small" />
+              <Chip
+                key={role}
+                label={role}
+                title={ROLES[role]?.summary}
+                data-testid="signed-in-role"
+                size="small"
+              />
             ))}
           </Stack>
         </CardContent>
@@ -53,10 +73,14 @@ function ChangePasswordCard({ userId }: { userId: string | undefined }) {
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
   const change = useChangePassword(userId);
   const { success, error } = useNotify();
-  const errors = { ...validateNewPassword(values), ...(values.currentPassword ? {} : { currentPassword: CURRENT_REQUIRED }) };
+  const errors = {
+    ...validateNewPassword(values),
+    ...(values.currentPassword ? {} : { currentPassword: CURRENT_REQUIRED }),
+  };
   const checklist = passwordChecklist(values.password);
   const show = (field: 'currentPassword' | 'password' | 'confirmPassword') =>
-    serverErrors[field] ?? (submitted || (field !== 'currentPassword' && values[field]) ? errors[field] : undefined);
+    serverErrors[field] ??
+    (submitted || (field !== 'currentPassword' && values[field]) ? errors[field] : undefined);
 
   const set = (field: keyof typeof empty) => (e: { target: { value: string } }) => {
     setValues((v) => ({ ...v, [field]: e.target.value }));
@@ -76,7 +100,11 @@ function ChangePasswordCard({ userId }: { userId: string | undefined }) {
         },
         onError: (cause) => {
           const fields = cause instanceof ApiRequestError ? cause.body?.fields : undefined;
-          if (fields) setServerErrors({ currentPassword: fields.currentPassword ?? '', password: fields.newPassword ?? '' });
+          if (fields)
+            setServerErrors({
+              currentPassword: fields.currentPassword ?? '',
+              password: fields.newPassword ?? '',
+            });
           else error(undefined, cause);
         },
       },
@@ -84,7 +112,13 @@ function ChangePasswordCard({ userId }: { userId: string | undefined }) {
   };
   const rule = (ok: boolean, text: string) => (
     <ListItem disableGutters sx={{ py: 0 }}>
-      <ListItemIcon sx={{ minWidth: 28 }}>{ok ? <CheckCircleIcon color="success" fontSize="small" /> : <RadioButtonUncheckedIcon fontSize="small" />}</ListItemIcon>
+      <ListItemIcon sx={{ minWidth: 28 }}>
+        {ok ? (
+          <CheckCircleIcon color="success" fontSize="small" />
+        ) : (
+          <RadioButtonUncheckedIcon fontSize="small" />
+        )}
+      </ListItemIcon>
       <ListItemText primary={text} slotProps={{ primary: { variant: 'body2' } }} />
     </ListItem>
   );
@@ -94,14 +128,38 @@ function ChangePasswordCard({ userId }: { userId: string | undefined }) {
         <Typography variant="h6" component="h2">
           Change password
         </Typography>
-        <TextField label="Current password" type="password" autoComplete="current-password" value={values.currentPassword} onChange={set('currentPassword')} error={Boolean(show('currentPassword'))} helperText={show('currentPassword') || ' '} />
-        <TextField label="New password" type="password" autoComplete="new-password" value={values.password} onChange={set('password')} error={Boolean(show('password'))} helperText={show('password') || ' '} />
+        <TextField
+          label="Current password"
+          type="password"
+          autoComplete="current-password"
+          value={values.currentPassword}
+          onChange={set('currentPassword')}
+          error={Boolean(show('currentPassword'))}
+          helperText={show('currentPassword') || ' '}
+        />
+        <TextField
+          label="New password"
+          type="password"
+          autoComplete="new-password"
+          value={values.password}
+          onChange={set('password')}
+          error={Boolean(show('password'))}
+          helperText={show('password') || ' '}
+        />
         <List dense disablePadding aria-label="Password rules">
           {rule(checklist.minLength, 'At least 8 characters')}
           {rule(checklist.number, 'At least 1 number')}
           {rule(checklist.letter, 'At least 1 letter')}
         </List>
-        <TextField label="Confirm new password" type="password" autoComplete="new-password" value={values.confirmPassword} onChange={set('confirmPassword')} error={Boolean(show('confirmPassword'))} helperText={show('confirmPassword') || ' '} />
+        <TextField
+          label="Confirm new password"
+          type="password"
+          autoComplete="new-password"
+          value={values.confirmPassword}
+          onChange={set('confirmPassword')}
+          error={Boolean(show('confirmPassword'))}
+          helperText={show('confirmPassword') || ' '}
+        />
         {change.isSuccess && <Alert severity="success">Your password was changed.</Alert>}
         <Box>
           <Button type="submit" variant="contained" disabled={change.isPending}>

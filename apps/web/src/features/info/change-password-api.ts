@@ -10,6 +10,10 @@ export interface ChangePasswordBody {
 export function useChangePassword(userId: string | undefined) {
   return useMutation({
     mutationFn: (body: ChangePasswordBody) =>
-      apiRequest<void>(`users/${encodeURIComponent(userId ?? '')}/change-password`, { method: 'PATCH', body, responseType: 'none' }),
+      apiRequest<void>(`users/${encodeURIComponent(userId ?? '')}/change-password`, {
+        method: 'PATCH',
+        body,
+        responseType: 'none',
+      }),
   });
 }

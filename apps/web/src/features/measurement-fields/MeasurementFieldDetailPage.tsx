@@ -1,6 +1,20 @@
 import { useMemo, type ReactNode } from 'react';
 import { Link as RouterLink, useParams, useSearchParams } from 'react-router';
-import { Alert, Box, Button, Card, CardContent, CardHeader, Chip, Grid, Link, Rating, Skeleton, Stack, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  CardHeader,
+  Chip,
+  Grid,
+  Link,
+  Rating,
+  Skeleton,
+  Stack,
+  Typography,
+} from '@mui/material';
 import { versionLabel } from '@portal/contracts/rules';
 import type { OutputType } from '@portal/contracts/calculations';
 import { CalculationEditor, type InputOption } from '../../ui/calculation-editor';
@@ -31,8 +45,12 @@ export default function MeasurementFieldDetailPage() {
   const catalogue = useFacilityMeasurementFields(facilityId);
 
   const inputOptions = useMemo<InputOption[]>(() => {
-    const channels = (field.data?.dataSources ?? []).flatMap((s) => s.channels.map((c) => ({ id: c.id, name: c.name, group: s.name })));
-    const fields = (catalogue.data ?? []).filter((f) => f.id !== fieldId).map((f) => ({ id: f.id, name: f.name, group: MEASUREMENT_FIELDS_GROUP }));
+    const channels = (field.data?.dataSources ?? []).flatMap((s) =>
+      s.channels.map((c) => ({ id: c.id, name: c.name, group: s.name })),
+    );
+    const fields = (catalogue.data ?? [])
+      .filter((f) => f.id !== fieldId)
+      .map((f) => ({ id: f.id, name: f.name, group: MEASUREMENT_FIELDS_GROUP }));
     return [...channels, ...fields];
   }, [field.data, catalogue.data, fieldId]);
 
@@ -40,7 +58,9 @@ export default function MeasurementFieldDetailPage() {
   if (field.isError) return <Alert severity="error">Something went wrong! Please try again</Alert>;
   if (field.isPending) return <Skeleton variant="rounded" height={400} sx={{ m: 2 }} />;
   const f = field.data;
-  const configured = f.dataSources.map((s) => ({ ...s, channels: s.channels.filter((c) => c.usedByField) })).filter((s) => s.channels.length > 0);
+  const configured = f.dataSources
+    .map((s) => ({ ...s, channels: s.channels.filter((c) => c.usedByField) }))
+    .filter((s) => s.channels.length > 0);
 
   return (
     <Box sx={{ p: 2 }}>
@@ -64,7 +84,9 @@ export default function MeasurementFieldDetailPage() {
                   <Property label="Unit">{f.unit || '—'}</Property>
                 </Grid>
                 <Grid size={6}>
-                  <Property label="Version">{f.version !== null && f.revision !== null ? versionLabel(f.version, f.revision) : '—'}</Property>
+                  <Property label="Version">
+                    {f.version !== null && f.revision !== null ? versionLabel(f.version, f.revision) : '—'}
+                  </Property>
                 </Grid>
                 <Grid size={6}>
                   <Property label="Required sample interval">{f.requiredSampleIntervalInSeconds} s</Property>
@@ -107,7 +129,11 @@ export default function MeasurementFieldDetailPage() {
                       <Typography variant="subtitle2">{s.name}</Typography>
                       {s.isPrimary && <Chip size="small" label="Primary" />}
                       <Box sx={{ flexGrow: 1 }} />
-                      <Link component={RouterLink} to={`/facilities/${facilityId}/config/channels`} variant="body2">
+                      <Link
+                        component={RouterLink}
+                        to={`/facilities/${facilityId}/config/channels`}
+                        variant="body2"
+                      >
                         Edit
                       </Link>
                     </Stack>
@@ -124,7 +150,14 @@ export default function MeasurementFieldDetailPage() {
           </Card>
         </Grid>
       </Grid>
-      <CalculationEditor key={`${facilityId}:${f.id}`} kind="measurement-field" facilityId={facilityId} measurementFieldId={f.id} inputOptions={inputOptions} defaultOutputType={f.dataType as OutputType} />
+      <CalculationEditor
+        key={`${facilityId}:${f.id}`}
+        kind="measurement-field"
+        facilityId={facilityId}
+        measurementFieldId={f.id}
+        inputOptions={inputOptions}
+        defaultOutputType={f.dataType as OutputType}
+      />
     </Box>
   );
 }

@@ -23,7 +23,11 @@ import { isApprovable } from '@portal/contracts/measurement-fields';
 import { useNotify } from '../../app/notifications';
 import { ValidityDialog } from '../../ui/calculation-editor';
 import { approveAll, type ApproveAllProgress } from './approve-all';
-import { approveFieldCalculation, fetchFieldCalculations, useFacilityMeasurementFields } from './measurement-fields-api';
+import {
+  approveFieldCalculation,
+  fetchFieldCalculations,
+  useFacilityMeasurementFields,
+} from './measurement-fields-api';
 import { StatusChip } from './StatusChip';
 
 const COMMENT_PREVIEW = 80;
@@ -53,17 +57,24 @@ export default function MeasurementFieldListPage() {
   const client = useQueryClient();
   const [dialogOpen, setDialogOpen] = useState(false);
   const [progress, setProgress] = useState<ApproveAllProgress | null>(null);
-  const running = progress !== null && progress.completed + progress.failed + progress.skipped < progress.total;
+  const running =
+    progress !== null && progress.completed + progress.failed + progress.skipped < progress.total;
   const approvable = (fields.data ?? []).filter(isApprovable).length;
 
   const runApproveAll = async (validity: { validFrom: string; validTo: string | null }) => {
     setDialogOpen(false);
     const result = await approveAll(
       fields.data ?? [],
-      { list: (fieldId) => fetchFieldCalculations(facilityId, fieldId), approve: (fieldId, calcId) => approveFieldCalculation(facilityId, fieldId, calcId, validity) },
+      {
+        list: (fieldId) => fetchFieldCalculations(facilityId, fieldId),
+        approve: (fieldId, calcId) => approveFieldCalculation(facilityId, fieldId, calcId, validity),
+      },
       setProgress,
     );
-    notify.notify(`Approve all: ${result.completed} completed, ${result.failed} failed, ${result.skipped} skipped`, result.failed ? 'warning' : 'success');
+    notify.notify(
+      `Approve all: ${result.completed} completed, ${result.failed} failed, ${result.skipped} skipped`,
+      result.failed ? 'warning' : 'success',
+    );
     await client.invalidateQueries({ queryKey: ['measurement-fields'] });
     await client.invalidateQueries({ queryKey: ['calculations'] });
   };
@@ -74,15 +85,28 @@ export default function MeasurementFieldListPage() {
         <Typography variant="h5" sx={{ flexGrow: 1, fontSize: { xs: '1.25rem', sm: '1.5rem' } }}>
           Measurement fields
         </Typography>
-        <Button variant="contained" sx={{ whiteSpace: 'nowrap', flexShrink: 0 }} disabled={running || approvable === 0} onClick={() => setDialogOpen(true)}>
+        <Button
+          variant="contained"
+          sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
+          disabled={running || approvable === 0}
+          onClick={() => setDialogOpen(true)}
+        >
           Approve all
         </Button>
       </Stack>
       {progress && (
         <Box sx={{ mb: 2 }} data-testid="approve-all-progress">
-          <LinearProgress variant="determinate" value={progress.total ? ((progress.completed + progress.failed + progress.skipped) / progress.total) * 100 : 100} />
+          <LinearProgress
+            variant="determinate"
+            value={
+              progress.total
+                ? ((progress.completed + progress.failed + progress.skipped) / progress.total) * 100
+                : 100
+            }
+          />
           <Typography variant="body2" sx={{ mt: 0.5 }}>
-            {progress.completed + progress.failed + progress.skipped} of {progress.total}: {progress.completed} completed, {progress.failed} failed, {progress.skipped} skipped
+            {progress.completed + progress.failed + progress.skipped} of {progress.total}:{' '}
+            {progress.completed} completed, {progress.failed} failed, {progress.skipped} skipped
           </Typography>
         </Box>
       )}
@@ -111,7 +135,12 @@ export default function MeasurementFieldListPage() {
                   </TableCell>
                   <TableCell sx={WIDE_ONLY}>{f.dataType}</TableCell>
                   <TableCell sx={WIDE_ONLY}>
-                    <Rating size="small" readOnly value={f.activeCalculationRating} aria-label={`Rating ${f.activeCalculationRating ?? 0}`} />
+                    <Rating
+                      size="small"
+                      readOnly
+                      value={f.activeCalculationRating}
+                      aria-label={`Rating ${f.activeCalculationRating ?? 0}`}
+                    />
                   </TableCell>
                   <TableCell>
                     <StatusChip status={f.status} />
@@ -125,7 +154,12 @@ export default function MeasurementFieldListPage() {
           </Table>
         </TableContainer>
       )}
-      <ValidityDialog open={dialogOpen} title={`Approve ${approvable} field(s)`} onClose={() => setDialogOpen(false)} onConfirm={runApproveAll} />
+      <ValidityDialog
+        open={dialogOpen}
+        title={`Approve ${approvable} field(s)`}
+        onClose={() => setDialogOpen(false)}
+        onConfirm={runApproveAll}
+      />
     </Box>
   );
 }

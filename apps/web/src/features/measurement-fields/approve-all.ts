@@ -11,9 +11,14 @@ export interface ApproveAllProgress {
  * Approve all: each approvable field in turn (has calculations, none approved), approving the first calculation
  * listed; skipped when the field has no calculation by the time it comes up, failed when the approval is refused.
  */
-export async function approveAll<F extends { id: string; calculations: number; approvedCalculations: number }>(
+export async function approveAll<
+  F extends { id: string; calculations: number; approvedCalculations: number },
+>(
   fields: readonly F[],
-  deps: { list(fieldId: string): Promise<{ id: string }[]>; approve(fieldId: string, calcId: string): Promise<unknown> },
+  deps: {
+    list(fieldId: string): Promise<{ id: string }[]>;
+    approve(fieldId: string, calcId: string): Promise<unknown>;
+  },
   onProgress: (p: ApproveAllProgress) => void,
 ): Promise<ApproveAllProgress> {
   const todo = fields.filter(isApprovable);

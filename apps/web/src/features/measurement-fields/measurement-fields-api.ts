@@ -7,20 +7,35 @@ import { apiRequest } from '../../app/api';
 export const facilityMeasurementFieldsQuery = (facilityId: string) =>
   queryOptions({
     queryKey: ['measurement-fields', 'facility', facilityId],
-    queryFn: ({ signal }) => apiRequest<MeasurementField[]>(`algorithm/measurement-fields/facility/${facilityId}`, { signal }),
+    queryFn: ({ signal }) =>
+      apiRequest<MeasurementField[]>(`algorithm/measurement-fields/facility/${facilityId}`, { signal }),
   });
-export const useFacilityMeasurementFields = (facilityId: string) => useQuery(facilityMeasurementFieldsQuery(facilityId));
+export const useFacilityMeasurementFields = (facilityId: string) =>
+  useQuery(facilityMeasurementFieldsQuery(facilityId));
 
 /** GET algorithm/measurement-fields/{id}?facilityId: the field, its counts on the ship and the ship's channels. */
 export const measurementFieldQuery = (id: string, facilityId: string) =>
   queryOptions({
     queryKey: ['measurement-fields', 'detail', id, facilityId],
-    queryFn: ({ signal }) => apiRequest<MeasurementFieldDetail>(`algorithm/measurement-fields/${id}`, { query: { facilityId }, signal }),
+    queryFn: ({ signal }) =>
+      apiRequest<MeasurementFieldDetail>(`algorithm/measurement-fields/${id}`, {
+        query: { facilityId },
+        signal,
+      }),
   });
-export const useMeasurementField = (id: string, facilityId: string) => useQuery({ ...measurementFieldQuery(id, facilityId), enabled: Boolean(id) });
+export const useMeasurementField = (id: string, facilityId: string) =>
+  useQuery({ ...measurementFieldQuery(id, facilityId), enabled: Boolean(id) });
 
 /** GET the field's calculations on the ship (newest first) and PUT approve: what Approve all uses. */
 export const fetchFieldCalculations = (facilityId: string, fieldId: string) =>
   apiRequest<Calculation[]>(`algorithm/facility/${facilityId}/measurement-field/${fieldId}/calculations`);
-export const approveFieldCalculation = (facilityId: string, fieldId: string, calcId: string, validity: { validFrom: string; validTo: string | null }) =>
-  apiRequest<unknown>(`algorithm/facility/${facilityId}/measurement-field/${fieldId}/calculations/${calcId}/approve`, { method: 'PUT', body: validity });
+export const approveFieldCalculation = (
+  facilityId: string,
+  fieldId: string,
+  calcId: string,
+  validity: { validFrom: string; validTo: string | null },
+) =>
+  apiRequest<unknown>(
+    `algorithm/facility/${facilityId}/measurement-field/${fieldId}/calculations/${calcId}/approve`,
+    { method: 'PUT', body: validity },
+  );

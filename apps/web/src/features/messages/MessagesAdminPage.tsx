@@ -3,14 +3,39 @@ import dayjs, { type Dayjs } from 'dayjs';
 import utc from 'dayjs/plugin/utc';
 import timezone from 'dayjs/plugin/timezone';
 import { DateTimePicker } from '@mui/x-date-pickers/DateTimePicker';
-import { Alert, Box, Button, Card, CardContent, Chip, FormControlLabel, IconButton, List, ListItem, ListItemText, Paper, Skeleton, Stack, Switch, TextField, Tooltip, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Chip,
+  FormControlLabel,
+  IconButton,
+  List,
+  ListItem,
+  ListItemText,
+  Paper,
+  Skeleton,
+  Stack,
+  Switch,
+  TextField,
+  Tooltip,
+  Typography,
+} from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import { useQuery } from '@tanstack/react-query';
 import type { Message } from '@portal/contracts/messages';
 import { isDraftEmpty, validateMessageForm } from '@portal/contracts/forms';
-import { adminMessageLists, DEFAULT_MAINTENANCE_TEXT, DEFAULT_MESSAGE_TITLE, formatDateTime, MESSAGES } from '@portal/contracts/rules';
+import {
+  adminMessageLists,
+  DEFAULT_MAINTENANCE_TEXT,
+  DEFAULT_MESSAGE_TITLE,
+  formatDateTime,
+  MESSAGES,
+} from '@portal/contracts/rules';
 import { useNotify } from '../../app/notifications';
 import { ConfirmDialog } from '../../ui/dialogs/ConfirmDialog';
 import { allMessagesQuery, useCreateMessage, useDeleteMessage } from './messages-api';
@@ -57,7 +82,8 @@ export default function MessagesAdminPage() {
   const errors = draft ? validateMessageForm(formValues(draft)) : {};
   const valid = Object.keys(errors).length === 0;
   const shown = (field: Field) => (touched[field] ? errors[field] : undefined);
-  const set = <K extends keyof Draft>(field: K, value: Draft[K]) => setDraft((d) => (d ? { ...d, [field]: value } : d));
+  const set = <K extends keyof Draft>(field: K, value: Draft[K]) =>
+    setDraft((d) => (d ? { ...d, [field]: value } : d));
   const touch = (field: Field) => setTouched((t) => ({ ...t, [field]: true }));
 
   const open = (message?: Message) => {
@@ -65,7 +91,13 @@ export default function MessagesAdminPage() {
     setTouched({});
     setDraft(
       message
-        ? { title: message.title ?? '', text: message.text, showFrom: dayjs.utc(message.showFrom), showTo: dayjs.utc(message.showTo), notify: message.notify }
+        ? {
+            title: message.title ?? '',
+            text: message.text,
+            showFrom: dayjs.utc(message.showFrom),
+            showTo: dayjs.utc(message.showTo),
+            notify: message.notify,
+          }
         : { ...EMPTY },
     );
   };
@@ -84,14 +116,20 @@ export default function MessagesAdminPage() {
     if (!valid) return;
     create.mutate(formValues(draft), {
       onSuccess: () => {
-        if (editing) remove.mutate(editing.id, { onError: (cause) => error(MESSAGES.MESSAGE_DELETE_ERROR, cause) });
+        if (editing)
+          remove.mutate(editing.id, { onError: (cause) => error(MESSAGES.MESSAGE_DELETE_ERROR, cause) });
         success();
         close();
       },
       onError: (cause) => error(MESSAGES.MESSAGE_CREATE_ERROR, cause),
     });
   };
-  const insertDefault = () => setDraft((d) => (d ? { ...d, title: d.title.trim() ? d.title : DEFAULT_MESSAGE_TITLE, text: DEFAULT_MAINTENANCE_TEXT } : d));
+  const insertDefault = () =>
+    setDraft((d) =>
+      d
+        ? { ...d, title: d.title.trim() ? d.title : DEFAULT_MESSAGE_TITLE, text: DEFAULT_MAINTENANCE_TEXT }
+        : d,
+    );
 
   const picker = (field: 'showFrom' | 'showTo', label: string) => (
     <DateTimePicker
@@ -102,7 +140,15 @@ export default function MessagesAdminPage() {
       timezone="UTC"
       ampm={false}
       format={PICKER_FORMAT}
-      slotProps={{ textField: { fullWidth: true, onBlur: () => touch(field), error: Boolean(shown(field)), helperText: shown(field), name: field } }}
+      slotProps={{
+        textField: {
+          fullWidth: true,
+          onBlur: () => touch(field),
+          error: Boolean(shown(field)),
+          helperText: shown(field),
+          name: field,
+        },
+      }}
     />
   );
 
@@ -128,7 +174,10 @@ export default function MessagesAdminPage() {
                       </IconButton>
                     </Tooltip>
                     <Tooltip title="Delete">
-                      <IconButton aria-label={`Delete ${m.title ?? 'message'}`} onClick={() => setDeleting(m)}>
+                      <IconButton
+                        aria-label={`Delete ${m.title ?? 'message'}`}
+                        onClick={() => setDeleting(m)}
+                      >
                         <DeleteIcon />
                       </IconButton>
                     </Tooltip>
@@ -145,7 +194,11 @@ export default function MessagesAdminPage() {
                   }
                   secondary={
                     <>
-                      <Typography component="span" variant="body2" sx={{ display: 'block', whiteSpace: 'pre-line' }}>
+                      <Typography
+                        component="span"
+                        variant="body2"
+                        sx={{ display: 'block', whiteSpace: 'pre-line' }}
+                      >
                         {m.text}
                       </Typography>
                       <Typography component="span" variant="caption">
@@ -178,7 +231,13 @@ export default function MessagesAdminPage() {
           <CardContent>
             <Stack spacing={2}>
               <Typography variant="h6">{editing ? 'Edit message' : 'New message'}</Typography>
-              <TextField label="Title" value={draft.title} onChange={(e) => set('title', e.target.value)} onBlur={() => touch('title')} fullWidth />
+              <TextField
+                label="Title"
+                value={draft.title}
+                onChange={(e) => set('title', e.target.value)}
+                onBlur={() => touch('title')}
+                fullWidth
+              />
               <TextField
                 label="Message"
                 value={draft.text}
@@ -194,7 +253,10 @@ export default function MessagesAdminPage() {
                 {picker('showFrom', 'Show from (UTC)')}
                 {picker('showTo', 'Show until (UTC)')}
               </Stack>
-              <FormControlLabel control={<Switch checked={draft.notify} onChange={(e) => set('notify', e.target.checked)} />} label="Notify users" />
+              <FormControlLabel
+                control={<Switch checked={draft.notify} onChange={(e) => set('notify', e.target.checked)} />}
+                label="Notify users"
+              />
               <Stack direction="row" spacing={1}>
                 <Button onClick={insertDefault}>Insert default text</Button>
                 <Box sx={{ flex: 1 }} />
@@ -247,7 +309,15 @@ export default function MessagesAdminPage() {
           }
         />
       )}
-      {discarding && <ConfirmDialog title="Discard the message?" text="What you have written will be lost." confirmLabel="Discard" onClose={() => setDiscarding(false)} onConfirm={close} />}
+      {discarding && (
+        <ConfirmDialog
+          title="Discard the message?"
+          text="What you have written will be lost."
+          confirmLabel="Discard"
+          onClose={() => setDiscarding(false)}
+          onConfirm={close}
+        />
+      )}
     </Box>
   );
 }

@@ -7,13 +7,17 @@ export { messageFormSchema };
 
 /** GET messages without isActive: every message (the admin lists). */
 export const allMessagesQuery = () =>
-  queryOptions({ queryKey: ['messages', 'all'], queryFn: ({ signal }) => apiRequest<Message[]>('messages', { signal }) });
+  queryOptions({
+    queryKey: ['messages', 'all'],
+    queryFn: ({ signal }) => apiRequest<Message[]>('messages', { signal }),
+  });
 
 /** POST messages with the compose form's values. */
 export function useCreateMessage() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (values: unknown) => apiRequest<Message>('messages', { method: 'POST', body: messageFormSchema.parse(values) }),
+    mutationFn: (values: unknown) =>
+      apiRequest<Message>('messages', { method: 'POST', body: messageFormSchema.parse(values) }),
     onSuccess: () => client.invalidateQueries({ queryKey: ['messages'] }),
   });
 }
@@ -22,7 +26,8 @@ export function useCreateMessage() {
 export function useDeleteMessage() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiRequest(`messages/${encodeURIComponent(id)}`, { method: 'DELETE', responseType: 'none' }),
+    mutationFn: (id: string) =>
+      apiRequest(`messages/${encodeURIComponent(id)}`, { method: 'DELETE', responseType: 'none' }),
     onSuccess: () => client.invalidateQueries({ queryKey: ['messages'] }),
   });
 }

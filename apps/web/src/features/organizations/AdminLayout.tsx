@@ -1,6 +1,18 @@
 import { useEffect, useState } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate, useParams, Link as RouterLink } from 'react-router';
-import { Box, Button, FormControl, InputLabel, MenuItem, Paper, Select, Skeleton, Stack, Toolbar, Typography } from '@mui/material';
+import {
+  Box,
+  Button,
+  FormControl,
+  InputLabel,
+  MenuItem,
+  Paper,
+  Select,
+  Skeleton,
+  Stack,
+  Toolbar,
+  Typography,
+} from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { administrationPath, canManageAllOrganizations, isAdmin } from '@portal/contracts/rules';
 import { useSession } from '../../app/session';
@@ -22,7 +34,8 @@ export default function AdminLayout() {
   const navigate = useNavigate();
   const organizations = useQuery({ ...organizationsQuery(), enabled: isAdmin(roles) });
   const [remembered, setRemembered] = useState<string | null>(() => sessionStorage.getItem(CURRENT_KEY));
-  const currentOrganizationId = params.organizationId ?? (systemAdmin ? remembered : (profile?.organizationId ?? null));
+  const currentOrganizationId =
+    params.organizationId ?? (systemAdmin ? remembered : (profile?.organizationId ?? null));
 
   useEffect(() => {
     if (systemAdmin && params.organizationId) {
@@ -34,7 +47,8 @@ export default function AdminLayout() {
   if (!profile) return null;
   if (!isAdmin(roles)) return <Navigate to="/" replace />;
   // A UserAdmin's administration is the own organization's access matrix.
-  if (!systemAdmin && !location.pathname.endsWith('/manage')) return <Navigate to={administrationPath(roles, profile.organizationId)!} replace />;
+  if (!systemAdmin && !location.pathname.endsWith('/manage'))
+    return <Navigate to={administrationPath(roles, profile.organizationId)!} replace />;
 
   const current = organizations.data?.find((o) => o.id === currentOrganizationId);
   const setCurrentOrganizationId = (id: string) => {
@@ -42,17 +56,28 @@ export default function AdminLayout() {
     setRemembered(id);
     navigate(`/admin/${encodeURIComponent(id)}/manage`);
   };
-  const context: AdminContext = { organizations: organizations.data ?? [], currentOrganizationId, setCurrentOrganizationId };
+  const context: AdminContext = {
+    organizations: organizations.data ?? [],
+    currentOrganizationId,
+    setCurrentOrganizationId,
+  };
   const on = (suffix: string) => location.pathname.endsWith(suffix);
 
   return (
     <Box sx={{ p: { xs: 1, sm: 3 } }}>
       <Paper variant="outlined" sx={{ mb: 2 }}>
-        <Toolbar sx={{ gap: { xs: 1, sm: 2 }, flexWrap: 'wrap', py: 1, px: { xs: 1.5, sm: 2 } }} data-testid="admin-toolbar">
+        <Toolbar
+          sx={{ gap: { xs: 1, sm: 2 }, flexWrap: 'wrap', py: 1, px: { xs: 1.5, sm: 2 } }}
+          data-testid="admin-toolbar"
+        >
           {organizations.isPending ? (
             <Skeleton variant="text" width={240} height={40} data-testid="admin-skeleton" />
           ) : (
-            <Typography variant="h6" sx={{ flex: 1, minWidth: 200, overflowWrap: 'anywhere' }} data-testid="admin-organization-name">
+            <Typography
+              variant="h6"
+              sx={{ flex: 1, minWidth: 200, overflowWrap: 'anywhere' }}
+              data-testid="admin-organization-name"
+            >
               {current?.name ?? (systemAdmin ? 'Administration' : profile.organizationName)}
             </Typography>
           )}
@@ -68,16 +93,27 @@ export default function AdminLayout() {
                 '& .MuiButton-root': { whiteSpace: 'nowrap' },
               }}
             >
-              <Button component={RouterLink} to="/admin/messages" variant={on('/messages') ? 'contained' : 'outlined'}>
+              <Button
+                component={RouterLink}
+                to="/admin/messages"
+                variant={on('/messages') ? 'contained' : 'outlined'}
+              >
                 Messages
               </Button>
-              <Button component={RouterLink} to="/admin/organizations" variant={on('/organizations') ? 'contained' : 'outlined'}>
+              <Button
+                component={RouterLink}
+                to="/admin/organizations"
+                variant={on('/organizations') ? 'contained' : 'outlined'}
+              >
                 Organizations
               </Button>
               <Button
                 variant={on('/manage') ? 'contained' : 'outlined'}
                 disabled={!currentOrganizationId}
-                onClick={() => currentOrganizationId && navigate(`/admin/${encodeURIComponent(currentOrganizationId)}/manage`)}
+                onClick={() =>
+                  currentOrganizationId &&
+                  navigate(`/admin/${encodeURIComponent(currentOrganizationId)}/manage`)
+                }
                 sx={{ gridColumn: { xs: '1 / -1', md: 'auto' } }}
               >
                 Access management

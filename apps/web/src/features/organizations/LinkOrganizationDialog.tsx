@@ -1,5 +1,15 @@
 import { useState } from 'react';
-import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField, Typography } from '@mui/material';
+import {
+  Alert,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import { validateLinkKey } from '@portal/contracts/forms';
 import { DIALOG_WIDTHS } from '@portal/contracts/rules';
@@ -8,7 +18,15 @@ import { useNotify } from '../../app/notifications';
 import { useLinkOrganization } from './access-api';
 
 /** The own link key with Copy, how linking works, and another organization's key to link to. */
-export function LinkOrganizationDialog({ organizationId, ownKey, onClose }: { organizationId: string; ownKey: string; onClose(): void }) {
+export function LinkOrganizationDialog({
+  organizationId,
+  ownKey,
+  onClose,
+}: {
+  organizationId: string;
+  ownKey: string;
+  onClose(): void;
+}) {
   const [linkKey, setLinkKey] = useState('');
   const [touched, setTouched] = useState(false);
   const link = useLinkOrganization(organizationId);
@@ -30,11 +48,18 @@ export function LinkOrganizationDialog({ organizationId, ownKey, onClose }: { or
         success(`Linked to ${other.name}`);
         onClose();
       },
-      onError: (cause) => error(cause instanceof ApiRequestError && cause.status < 500 ? cause.message : undefined, cause),
+      onError: (cause) =>
+        error(cause instanceof ApiRequestError && cause.status < 500 ? cause.message : undefined, cause),
     });
 
   return (
-    <Dialog open onClose={onClose} fullWidth maxWidth={false} slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}>
+    <Dialog
+      open
+      onClose={onClose}
+      fullWidth
+      maxWidth={false}
+      slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}
+    >
       <DialogTitle>Link organization</DialogTitle>
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>
@@ -48,9 +73,9 @@ export function LinkOrganizationDialog({ organizationId, ownKey, onClose }: { or
             </Button>
           </Stack>
           <Alert severity="info">
-            To get access to another organization's ships, enter that organization's link key below; its administrator then chooses which
-            ships you see, and you choose which of your users see them. To give another organization access to your ships, give it your
-            link key.
+            To get access to another organization's ships, enter that organization's link key below; its
+            administrator then chooses which ships you see, and you choose which of your users see them. To
+            give another organization access to your ships, give it your link key.
           </Alert>
           <TextField
             label="Link key of the other organization"

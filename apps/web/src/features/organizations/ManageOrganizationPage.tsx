@@ -1,6 +1,23 @@
 import { useState } from 'react';
 import { useParams } from 'react-router';
-import { Alert, Box, Button, Checkbox, IconButton, Paper, Skeleton, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Tooltip, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  Checkbox,
+  IconButton,
+  Paper,
+  Skeleton,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Tooltip,
+  Typography,
+} from '@mui/material';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import { useQuery } from '@tanstack/react-query';
@@ -16,7 +33,8 @@ import { UserDialog } from './UserDialog';
 import { useOrganizationFacilityLink, useUnlinkOrganization, useUserFacilityLink } from './access-api';
 import { organizationQuery, organizationUsersQuery } from './organizations-api';
 
-type Confirming = { kind: 'unlink'; id: string; name: string } | { kind: 'remove-access'; facilityId: string; name: string };
+type Confirming =
+  { kind: 'unlink'; id: string; name: string } | { kind: 'remove-access'; facilityId: string; name: string };
 
 /**
  * The ship access matrix of an organization: a row per ship it sees, a column per user and per linked organization.
@@ -56,7 +74,10 @@ export default function ManageOrganizationPage() {
   const confirm = () => {
     if (!confirming) return;
     // Fixed defect of the described product: these failures were only logged (docs/decisions/0012).
-    const done = { onSuccess: () => (success(), setConfirming(null)), onError: (cause: Error) => (failed(cause), setConfirming(null)) };
+    const done = {
+      onSuccess: () => (success(), setConfirming(null)),
+      onError: (cause: Error) => (failed(cause), setConfirming(null)),
+    };
     if (confirming.kind === 'unlink') unlink.mutate(confirming.id, done);
     else organizationLink.mutate({ organizationId, facilityId: confirming.facilityId, granted: false }, done);
   };
@@ -87,7 +108,11 @@ export default function ManageOrganizationPage() {
                   <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'center' }}>
                     <span>{u.username}</span>
                     <Tooltip title="Edit user">
-                      <IconButton size="small" aria-label={`Edit ${u.username}`} onClick={() => setEditingUser(u)}>
+                      <IconButton
+                        size="small"
+                        aria-label={`Edit ${u.username}`}
+                        onClick={() => setEditingUser(u)}
+                      >
                         <EditIcon fontSize="small" />
                       </IconButton>
                     </Tooltip>
@@ -99,7 +124,11 @@ export default function ManageOrganizationPage() {
                   <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'center' }}>
                     <span>{l.name}</span>
                     <Tooltip title="Unlink organization">
-                      <IconButton size="small" aria-label={`Unlink ${l.name}`} onClick={() => setConfirming({ kind: 'unlink', id: l.id, name: l.name })}>
+                      <IconButton
+                        size="small"
+                        aria-label={`Unlink ${l.name}`}
+                        onClick={() => setConfirming({ kind: 'unlink', id: l.id, name: l.name })}
+                      >
                         <DeleteIcon fontSize="small" />
                       </IconButton>
                     </Tooltip>
@@ -111,7 +140,9 @@ export default function ManageOrganizationPage() {
           <TableBody>
             {ships.data.length === 0 && (
               <TableRow>
-                <TableCell colSpan={1 + users.data.length + linked.length}>{MESSAGES.NO_SHIPS_IN_ORGANIZATION}</TableCell>
+                <TableCell colSpan={1 + users.data.length + linked.length}>
+                  {MESSAGES.NO_SHIPS_IN_ORGANIZATION}
+                </TableCell>
               </TableRow>
             )}
             {ships.data.map((ship) => {
@@ -127,7 +158,13 @@ export default function ManageOrganizationPage() {
                             ({ship.primaryOrganizationName})
                           </Typography>
                           <Tooltip title="Remove your access">
-                            <IconButton size="small" aria-label={`Remove access to ${ship.name}`} onClick={() => setConfirming({ kind: 'remove-access', facilityId: ship.id, name: ship.name })}>
+                            <IconButton
+                              size="small"
+                              aria-label={`Remove access to ${ship.name}`}
+                              onClick={() =>
+                                setConfirming({ kind: 'remove-access', facilityId: ship.id, name: ship.name })
+                              }
+                            >
                               <DeleteIcon fontSize="small" />
                             </IconButton>
                           </Tooltip>
@@ -140,7 +177,12 @@ export default function ManageOrganizationPage() {
                       <Checkbox
                         checked={u.facilityIds.includes(ship.id)}
                         slotProps={{ input: { 'aria-label': `${u.username} access to ${ship.name}` } }}
-                        onChange={(e) => userLink.mutate({ userId: u.id, facilityId: ship.id, granted: e.target.checked }, { onError: failed })}
+                        onChange={(e) =>
+                          userLink.mutate(
+                            { userId: u.id, facilityId: ship.id, granted: e.target.checked },
+                            { onError: failed },
+                          )
+                        }
                       />
                     </TableCell>
                   ))}
@@ -150,7 +192,12 @@ export default function ManageOrganizationPage() {
                         <Checkbox
                           checked={l.facilityIds.includes(ship.id)}
                           slotProps={{ input: { 'aria-label': `${l.name} access to ${ship.name}` } }}
-                          onChange={(e) => organizationLink.mutate({ organizationId: l.id, facilityId: ship.id, granted: e.target.checked }, { onError: failed })}
+                          onChange={(e) =>
+                            organizationLink.mutate(
+                              { organizationId: l.id, facilityId: ship.id, granted: e.target.checked },
+                              { onError: failed },
+                            )
+                          }
                         />
                       )}
                     </TableCell>
@@ -162,13 +209,34 @@ export default function ManageOrganizationPage() {
         </Table>
       </TableContainer>
 
-      {dialog === 'edit' && <OrganizationDialog organization={org} systemAdmin={systemAdmin} onClose={() => setDialog(null)} />}
-      {dialog === 'link' && <LinkOrganizationDialog organizationId={organizationId} ownKey={org.linkKey} onClose={() => setDialog(null)} />}
-      {dialog === 'add-user' && <UserDialog organizationId={organizationId} roles={org.roles} onClose={() => setDialog(null)} />}
-      {editingUser && <UserDialog organizationId={organizationId} user={editingUser} roles={org.roles} onClose={() => setEditingUser(null)} />}
+      {dialog === 'edit' && (
+        <OrganizationDialog organization={org} systemAdmin={systemAdmin} onClose={() => setDialog(null)} />
+      )}
+      {dialog === 'link' && (
+        <LinkOrganizationDialog
+          organizationId={organizationId}
+          ownKey={org.linkKey}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog === 'add-user' && (
+        <UserDialog organizationId={organizationId} roles={org.roles} onClose={() => setDialog(null)} />
+      )}
+      {editingUser && (
+        <UserDialog
+          organizationId={organizationId}
+          user={editingUser}
+          roles={org.roles}
+          onClose={() => setEditingUser(null)}
+        />
+      )}
       {confirming && (
         <ConfirmDialog
-          title={confirming.kind === 'unlink' ? `Are you sure you want to unlink ${confirming.name}?` : MESSAGES.removeAccessConfirm(confirming.name)}
+          title={
+            confirming.kind === 'unlink'
+              ? `Are you sure you want to unlink ${confirming.name}?`
+              : MESSAGES.removeAccessConfirm(confirming.name)
+          }
           text={
             confirming.kind === 'unlink'
               ? 'Both organizations lose access to the ships they shared with each other.'

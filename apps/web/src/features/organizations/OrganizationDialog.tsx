@@ -1,5 +1,15 @@
 import { useState } from 'react';
-import { Button, Dialog, DialogActions, DialogContent, DialogTitle, FormControlLabel, Stack, Switch, TextField } from '@mui/material';
+import {
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  FormControlLabel,
+  Stack,
+  Switch,
+  TextField,
+} from '@mui/material';
 import type { OrganizationDetail } from '@portal/contracts/organizations';
 import { validateOrganization, type OrganizationValues } from '@portal/contracts/forms';
 import { DIALOG_WIDTHS } from '@portal/contracts/rules';
@@ -13,7 +23,15 @@ type Field = keyof OrganizationValues;
  * Add or edit an organization: Name (SystemAdmin only when editing), Contact email, Contact phone number, Priority
  * (SystemAdmin only). Add and Save stay disabled while the form is invalid.
  */
-export function OrganizationDialog({ organization, systemAdmin, onClose }: { organization?: OrganizationDetail; systemAdmin: boolean; onClose(): void }) {
+export function OrganizationDialog({
+  organization,
+  systemAdmin,
+  onClose,
+}: {
+  organization?: OrganizationDetail;
+  systemAdmin: boolean;
+  onClose(): void;
+}) {
   const editing = Boolean(organization);
   const [values, setValues] = useState<OrganizationValues>({
     name: organization?.name ?? '',
@@ -37,13 +55,18 @@ export function OrganizationDialog({ organization, systemAdmin, onClose }: { org
         onClose();
       },
       // Fixed defect of the described product: a failed create showed the success notice (docs/decisions/0010).
-      onError: (cause: Error) => error(cause instanceof ApiRequestError && cause.status === 409 ? cause.message : undefined, cause),
+      onError: (cause: Error) =>
+        error(cause instanceof ApiRequestError && cause.status === 409 ? cause.message : undefined, cause),
     };
     if (editing) update.mutate(values, callbacks);
     else create.mutate(values, callbacks);
   };
 
-  const field = (name: 'name' | 'email' | 'phone', label: string, extra: { disabled?: boolean; type?: string } = {}) => (
+  const field = (
+    name: 'name' | 'email' | 'phone',
+    label: string,
+    extra: { disabled?: boolean; type?: string } = {},
+  ) => (
     <TextField
       label={label}
       value={values[name]}
@@ -57,7 +80,13 @@ export function OrganizationDialog({ organization, systemAdmin, onClose }: { org
   );
 
   return (
-    <Dialog open onClose={onClose} fullWidth maxWidth={false} slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}>
+    <Dialog
+      open
+      onClose={onClose}
+      fullWidth
+      maxWidth={false}
+      slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}
+    >
       <DialogTitle>{editing ? 'Edit organization' : 'Add organization'}</DialogTitle>
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>
@@ -66,7 +95,12 @@ export function OrganizationDialog({ organization, systemAdmin, onClose }: { org
           {field('phone', 'Contact phone number')}
           {systemAdmin && (
             <FormControlLabel
-              control={<Switch checked={values.priority} onChange={(e) => setValues((v) => ({ ...v, priority: e.target.checked }))} />}
+              control={
+                <Switch
+                  checked={values.priority}
+                  onChange={(e) => setValues((v) => ({ ...v, priority: e.target.checked }))}
+                />
+              }
               label="Priority organization"
             />
           )}

@@ -1,6 +1,21 @@
 import { useMemo, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { Box, Button, InputAdornment, Link, Paper, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField, Typography } from '@mui/material';
+import {
+  Box,
+  Button,
+  InputAdornment,
+  Link,
+  Paper,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  TextField,
+  Typography,
+} from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import SearchIcon from '@mui/icons-material/Search';
 import { canManageAllOrganizations } from '@portal/contracts/rules';
@@ -31,10 +46,24 @@ export default function OrganizationsPage() {
           placeholder="Search"
           value={search}
           onChange={(e) => setSearch(e.target.value)}
-          slotProps={{ input: { startAdornment: <InputAdornment position="start"><SearchIcon /></InputAdornment> }, htmlInput: { 'aria-label': 'Search organizations' } }}
+          slotProps={{
+            input: {
+              startAdornment: (
+                <InputAdornment position="start">
+                  <SearchIcon />
+                </InputAdornment>
+              ),
+            },
+            htmlInput: { 'aria-label': 'Search organizations' },
+          }}
         />
         <Box sx={{ flex: 1, display: { xs: 'none', sm: 'block' } }} />
-        <Button variant="contained" startIcon={<AddIcon />} onClick={() => setAdding(true)} sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}>
+        <Button
+          variant="contained"
+          startIcon={<AddIcon />}
+          onClick={() => setAdding(true)}
+          sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
+        >
           Add organization
         </Button>
       </Stack>
@@ -56,7 +85,11 @@ export default function OrganizationsPage() {
                     {o.name}
                   </Link>
                   {o.email && (
-                    <Typography variant="body2" color="text.secondary" sx={{ display: { xs: 'block', sm: 'none' }, overflowWrap: 'anywhere' }}>
+                    <Typography
+                      variant="body2"
+                      color="text.secondary"
+                      sx={{ display: { xs: 'block', sm: 'none' }, overflowWrap: 'anywhere' }}
+                    >
                       {o.email}
                     </Typography>
                   )}
@@ -69,7 +102,12 @@ export default function OrganizationsPage() {
           </TableBody>
         </Table>
       </TableContainer>
-      {adding && <OrganizationDialog systemAdmin={canManageAllOrganizations(profile?.roles ?? [])} onClose={() => setAdding(false)} />}
+      {adding && (
+        <OrganizationDialog
+          systemAdmin={canManageAllOrganizations(profile?.roles ?? [])}
+          onClose={() => setAdding(false)}
+        />
+      )}
     </Box>
   );
 }

@@ -36,7 +36,17 @@ type Field = keyof UserFormValues;
  * Add or edit a user: Username (used for login), set new password (always when adding), password and confirmation
  * with the live checklist, one role, Delete (with "Delete user?"), Close, Add or Save.
  */
-export function UserDialog({ organizationId, user, roles, onClose }: { organizationId: string; user?: OrganizationUser; roles: AssignableRole[]; onClose(): void }) {
+export function UserDialog({
+  organizationId,
+  user,
+  roles,
+  onClose,
+}: {
+  organizationId: string;
+  user?: OrganizationUser;
+  roles: AssignableRole[];
+  onClose(): void;
+}) {
   const mode = user ? 'update' : 'create';
   const [values, setValues] = useState<UserFormValues>({
     username: user?.username ?? '',
@@ -58,8 +68,10 @@ export function UserDialog({ organizationId, user, roles, onClose }: { organizat
   const shown = (field: Field) => (touched[field] ? errors[field] : undefined);
   const checklist = passwordChecklist(values.password);
   const passwordShown = mode === 'create' || values.setNewPassword;
-  const failed = (cause: Error) => error(cause instanceof ApiRequestError && cause.status === 409 ? cause.message : undefined, cause);
-  const set = <K extends Field>(field: K, value: UserFormValues[K]) => setValues((v) => ({ ...v, [field]: value }));
+  const failed = (cause: Error) =>
+    error(cause instanceof ApiRequestError && cause.status === 409 ? cause.message : undefined, cause);
+  const set = <K extends Field>(field: K, value: UserFormValues[K]) =>
+    setValues((v) => ({ ...v, [field]: value }));
   const touch = (field: Field) => setTouched((t) => ({ ...t, [field]: true }));
 
   const submit = () => {
@@ -88,7 +100,13 @@ export function UserDialog({ organizationId, user, roles, onClose }: { organizat
 
   if (generated) {
     return (
-      <Dialog open onClose={onClose} fullWidth maxWidth={false} slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}>
+      <Dialog
+        open
+        onClose={onClose}
+        fullWidth
+        maxWidth={false}
+        slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}
+      >
         <DialogTitle>Password of {generated.username}</DialogTitle>
         <DialogContent>
           <Typography>The password was generated. Give it to the user now: it is not shown again.</Typography>
@@ -108,13 +126,25 @@ export function UserDialog({ organizationId, user, roles, onClose }: { organizat
 
   const check = (ok: boolean, text: string) => (
     <ListItem dense disableGutters>
-      <ListItemIcon sx={{ minWidth: 32 }}>{ok ? <CheckCircleIcon color="success" fontSize="small" /> : <RadioButtonUncheckedIcon fontSize="small" />}</ListItemIcon>
+      <ListItemIcon sx={{ minWidth: 32 }}>
+        {ok ? (
+          <CheckCircleIcon color="success" fontSize="small" />
+        ) : (
+          <RadioButtonUncheckedIcon fontSize="small" />
+        )}
+      </ListItemIcon>
       <ListItemText primary={text} />
     </ListItem>
   );
 
   return (
-    <Dialog open onClose={onClose} fullWidth maxWidth={false} slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}>
+    <Dialog
+      open
+      onClose={onClose}
+      fullWidth
+      maxWidth={false}
+      slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}
+    >
       <DialogTitle>{user ? 'Edit user' : 'Add user'}</DialogTitle>
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>
@@ -129,7 +159,15 @@ export function UserDialog({ organizationId, user, roles, onClose }: { organizat
             fullWidth
           />
           {mode === 'update' && (
-            <FormControlLabel control={<Switch checked={values.setNewPassword} onChange={(e) => set('setNewPassword', e.target.checked)} />} label="Set new password" />
+            <FormControlLabel
+              control={
+                <Switch
+                  checked={values.setNewPassword}
+                  onChange={(e) => set('setNewPassword', e.target.checked)}
+                />
+              }
+              label="Set new password"
+            />
           )}
           {passwordShown && (
             <>
@@ -140,7 +178,9 @@ export function UserDialog({ organizationId, user, roles, onClose }: { organizat
                 onChange={(e) => set('password', e.target.value)}
                 onBlur={() => touch('password')}
                 error={Boolean(shown('password'))}
-                helperText={shown('password') ?? (mode === 'create' ? 'Leave empty to generate a password' : undefined)}
+                helperText={
+                  shown('password') ?? (mode === 'create' ? 'Leave empty to generate a password' : undefined)
+                }
                 autoComplete="new-password"
                 fullWidth
               />
@@ -164,7 +204,11 @@ export function UserDialog({ organizationId, user, roles, onClose }: { organizat
           )}
           <FormControl>
             <FormLabel id="user-role">Role</FormLabel>
-            <RadioGroup aria-labelledby="user-role" value={values.role} onChange={(e) => set('role', e.target.value as UserFormValues['role'])}>
+            <RadioGroup
+              aria-labelledby="user-role"
+              value={values.role}
+              onChange={(e) => set('role', e.target.value as UserFormValues['role'])}
+            >
               {roles.map((r) => (
                 <FormControlLabel
                   key={r.name}
@@ -184,7 +228,9 @@ export function UserDialog({ organizationId, user, roles, onClose }: { organizat
               ))}
             </RadioGroup>
           </FormControl>
-          {mode === 'create' && values.password === '' && <Alert severity="info">A password of 8 characters will be generated and shown once.</Alert>}
+          {mode === 'create' && values.password === '' && (
+            <Alert severity="info">A password of 8 characters will be generated and shown once.</Alert>
+          )}
         </Stack>
       </DialogContent>
       <DialogActions>
@@ -194,7 +240,11 @@ export function UserDialog({ organizationId, user, roles, onClose }: { organizat
           </Button>
         )}
         <Button onClick={onClose}>Close</Button>
-        <Button variant="contained" disabled={!valid || create.isPending || update.isPending} onClick={submit}>
+        <Button
+          variant="contained"
+          disabled={!valid || create.isPending || update.isPending}
+          onClick={submit}
+        >
           {user ? 'Save' : 'Add'}
         </Button>
       </DialogActions>
@@ -211,7 +261,11 @@ export function UserDialog({ organizationId, user, roles, onClose }: { organizat
                 success(MESSAGES.USER_DELETED);
                 onClose();
               },
-              onError: (cause) => error(cause instanceof ApiRequestError && cause.status === 400 ? cause.message : undefined, cause),
+              onError: (cause) =>
+                error(
+                  cause instanceof ApiRequestError && cause.status === 400 ? cause.message : undefined,
+                  cause,
+                ),
             })
           }
         />

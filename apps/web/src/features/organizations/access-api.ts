@@ -10,7 +10,11 @@ const e = encodeURIComponent;
 /** After any access change the matrix, the counts and the ship lists are stale. */
 function useInvalidateAccess() {
   const client = useQueryClient();
-  return () => Promise.all([client.invalidateQueries({ queryKey: ['organizations'] }), client.invalidateQueries({ queryKey: ['facilities'] })]);
+  return () =>
+    Promise.all([
+      client.invalidateQueries({ queryKey: ['organizations'] }),
+      client.invalidateQueries({ queryKey: ['facilities'] }),
+    ]);
 }
 
 /** POST or DELETE organizations/facilities/{userId}/{facilityId}/user-facility-link. */
@@ -18,7 +22,10 @@ export function useUserFacilityLink() {
   const invalidate = useInvalidateAccess();
   return useMutation({
     mutationFn: ({ userId, facilityId, granted }: { userId: string; facilityId: string; granted: boolean }) =>
-      apiRequest(`organizations/facilities/${e(userId)}/${e(facilityId)}/user-facility-link`, { method: granted ? 'POST' : 'DELETE', responseType: 'none' }),
+      apiRequest(`organizations/facilities/${e(userId)}/${e(facilityId)}/user-facility-link`, {
+        method: granted ? 'POST' : 'DELETE',
+        responseType: 'none',
+      }),
     onSettled: invalidate,
   });
 }
@@ -27,8 +34,19 @@ export function useUserFacilityLink() {
 export function useOrganizationFacilityLink() {
   const invalidate = useInvalidateAccess();
   return useMutation({
-    mutationFn: ({ organizationId, facilityId, granted }: { organizationId: string; facilityId: string; granted: boolean }) =>
-      apiRequest(`organizations/${e(organizationId)}/${e(facilityId)}/organization-facility-link`, { method: granted ? 'POST' : 'DELETE', responseType: 'none' }),
+    mutationFn: ({
+      organizationId,
+      facilityId,
+      granted,
+    }: {
+      organizationId: string;
+      facilityId: string;
+      granted: boolean;
+    }) =>
+      apiRequest(`organizations/${e(organizationId)}/${e(facilityId)}/organization-facility-link`, {
+        method: granted ? 'POST' : 'DELETE',
+        responseType: 'none',
+      }),
     onSettled: invalidate,
   });
 }
@@ -39,7 +57,9 @@ export function useLinkOrganization(organizationId: string) {
   return useMutation({
     mutationFn: (linkKey: string) => {
       const { linkKey: key } = linkOrganizationSchema.parse({ linkKey });
-      return apiRequest<OrganizationRef>(`organizations/${e(organizationId)}/${e(key)}/organization-link`, { method: 'POST' });
+      return apiRequest<OrganizationRef>(`organizations/${e(organizationId)}/${e(key)}/organization-link`, {
+        method: 'POST',
+      });
     },
     onSuccess: invalidate,
   });
@@ -49,7 +69,11 @@ export function useLinkOrganization(organizationId: string) {
 export function useUnlinkOrganization(organizationId: string) {
   const invalidate = useInvalidateAccess();
   return useMutation({
-    mutationFn: (otherId: string) => apiRequest(`organizations/${e(organizationId)}/${e(otherId)}`, { method: 'DELETE', responseType: 'none' }),
+    mutationFn: (otherId: string) =>
+      apiRequest(`organizations/${e(organizationId)}/${e(otherId)}`, {
+        method: 'DELETE',
+        responseType: 'none',
+      }),
     onSettled: invalidate,
   });
 }

@@ -1,5 +1,11 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { CreateOrganizationBody, OrganizationDetail, OrganizationListItem, OrganizationUser, UpdateOrganizationBody } from '@portal/contracts/organizations';
+import type {
+  CreateOrganizationBody,
+  OrganizationDetail,
+  OrganizationListItem,
+  OrganizationUser,
+  UpdateOrganizationBody,
+} from '@portal/contracts/organizations';
 import { generateLinkKey, organizationSchema } from '@portal/contracts/forms';
 import { apiRequest } from '../../app/api';
 
@@ -7,20 +13,25 @@ export { organizationSchema };
 
 /** GET organizations: every organization for SystemAdmin, the own one for others. */
 export const organizationsQuery = () =>
-  queryOptions({ queryKey: ['organizations'], queryFn: ({ signal }) => apiRequest<OrganizationListItem[]>('organizations', { signal }) });
+  queryOptions({
+    queryKey: ['organizations'],
+    queryFn: ({ signal }) => apiRequest<OrganizationListItem[]>('organizations', { signal }),
+  });
 
 /** GET organizations/{id}/organization. */
 export const organizationQuery = (id: string) =>
   queryOptions({
     queryKey: ['organizations', id, 'detail'],
-    queryFn: ({ signal }) => apiRequest<OrganizationDetail>(`organizations/${encodeURIComponent(id)}/organization`, { signal }),
+    queryFn: ({ signal }) =>
+      apiRequest<OrganizationDetail>(`organizations/${encodeURIComponent(id)}/organization`, { signal }),
   });
 
 /** GET organizations/{id}/users. */
 export const organizationUsersQuery = (id: string) =>
   queryOptions({
     queryKey: ['organizations', id, 'users'],
-    queryFn: ({ signal }) => apiRequest<OrganizationUser[]>(`organizations/${encodeURIComponent(id)}/users`, { signal }),
+    queryFn: ({ signal }) =>
+      apiRequest<OrganizationUser[]>(`organizations/${encodeURIComponent(id)}/users`, { signal }),
   });
 
 /** POST organizations with a generated 7-character link key. */
@@ -28,7 +39,10 @@ export function useCreateOrganization() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (values: CreateOrganizationBody) =>
-      apiRequest<OrganizationDetail>('organizations', { method: 'POST', body: { ...organizationSchema.parse(values), linkKey: generateLinkKey() } }),
+      apiRequest<OrganizationDetail>('organizations', {
+        method: 'POST',
+        body: { ...organizationSchema.parse(values), linkKey: generateLinkKey() },
+      }),
     onSuccess: () => client.invalidateQueries({ queryKey: ['organizations'] }),
   });
 }
@@ -38,7 +52,10 @@ export function useUpdateOrganization(id: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (values: UpdateOrganizationBody) =>
-      apiRequest<OrganizationDetail>(`organizations/${encodeURIComponent(id)}/update-organization`, { method: 'PUT', body: organizationSchema.parse(values) }),
+      apiRequest<OrganizationDetail>(`organizations/${encodeURIComponent(id)}/update-organization`, {
+        method: 'PUT',
+        body: organizationSchema.parse(values),
+      }),
     onSuccess: () => client.invalidateQueries({ queryKey: ['organizations'] }),
   });
 }

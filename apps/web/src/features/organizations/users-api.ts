@@ -13,7 +13,10 @@ export function useCreateUser(organizationId: string) {
   return useMutation({
     mutationFn: async (values: UserFormValues) => {
       const body = userRequestBody(userFormSchema('create').parse(values) as UserFormValues, 'create');
-      const user = await apiRequest<OrganizationUser>(`organizations/${e(organizationId)}/users`, { method: 'POST', body });
+      const user = await apiRequest<OrganizationUser>(`organizations/${e(organizationId)}/users`, {
+        method: 'POST',
+        body,
+      });
       return { user, generatedPassword: values.password ? null : body.password! };
     },
     onSuccess: () => client.invalidateQueries({ queryKey: ['organizations'] }),
@@ -25,7 +28,10 @@ export function useUpdateUser() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ id, values }: { id: string; values: UserFormValues }) =>
-      apiRequest<OrganizationUser>(`users/${e(id)}`, { method: 'PUT', body: userRequestBody(userFormSchema('update').parse(values) as UserFormValues, 'update') }),
+      apiRequest<OrganizationUser>(`users/${e(id)}`, {
+        method: 'PUT',
+        body: userRequestBody(userFormSchema('update').parse(values) as UserFormValues, 'update'),
+      }),
     onSuccess: () => client.invalidateQueries({ queryKey: ['organizations'] }),
   });
 }

@@ -6,7 +6,10 @@ import type { RecalculationRequest } from '@portal/contracts/execution';
 import { NotificationProvider } from '../../app/notifications';
 import CalculationQueuePage from './CalculationQueuePage';
 
-vi.mock('../../app/auth', () => ({ userManager: () => ({ getUser: async () => null }), redirectToLogin: vi.fn() }));
+vi.mock('../../app/auth', () => ({
+  userManager: () => ({ getUser: async () => null }),
+  redirectToLogin: vi.fn(),
+}));
 
 const row = (over: Partial<RecalculationRequest>): RecalculationRequest => ({
   id: 'r',
@@ -39,7 +42,10 @@ function renderAt(path: string) {
       <NotificationProvider>
         <MemoryRouter initialEntries={[path]}>
           <Routes>
-            <Route path="/facilities/:facilityId/config/calculation-queue" element={<CalculationQueuePage />} />
+            <Route
+              path="/facilities/:facilityId/config/calculation-queue"
+              element={<CalculationQueuePage />}
+            />
             <Route path="/report-config/calculation-queue" element={<CalculationQueuePage />} />
           </Routes>
         </MemoryRouter>
@@ -49,7 +55,11 @@ function renderAt(path: string) {
 }
 
 const button = (name: string) => screen.getByRole('button', { name }) as HTMLButtonElement;
-const enabled = () => ({ remove: !button('Remove from queue').disabled, cancel: !button('Cancel execution').disabled, execute: !button('Execute').disabled });
+const enabled = () => ({
+  remove: !button('Remove from queue').disabled,
+  cancel: !button('Cancel execution').disabled,
+  execute: !button('Execute').disabled,
+});
 const bodyRows = () => within(screen.getByRole('table')).getAllByRole('row').slice(1);
 
 beforeEach(() => {
@@ -65,25 +75,54 @@ afterEach(() => {
 describe('CalculationQueuePage', () => {
   it('lists the ship’s measurement field requests oldest first with version.revision and both dates', async () => {
     pending = [
-      row({ id: 'b', fieldName: 'WASHWATER_PH', version: 3, revision: 2, recalculationRequestedOn: '2025-03-08T09:00:00.000Z' }),
-      row({ id: 'a', fieldName: 'SO2_PPM', version: 1, revision: 0, recalculationRequestedOn: '2025-03-07T10:15:00.000Z', recalculationQueuedOn: '2025-03-07T11:00:00.000Z' }),
+      row({
+        id: 'b',
+        fieldName: 'WASHWATER_PH',
+        version: 3,
+        revision: 2,
+        recalculationRequestedOn: '2025-03-08T09:00:00.000Z',
+      }),
+      row({
+        id: 'a',
+        fieldName: 'SO2_PPM',
+        version: 1,
+        revision: 0,
+        recalculationRequestedOn: '2025-03-07T10:15:00.000Z',
+        recalculationQueuedOn: '2025-03-07T11:00:00.000Z',
+      }),
     ];
     renderAt('/facilities/ship-1/config/calculation-queue');
     expect(screen.getByText('Pending report field or measurement field recalculations')).toBeTruthy();
     await screen.findByText('SO2_PPM');
-    expect(within(screen.getByRole('table')).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['', 'Measurement field', 'Calculation version', 'Requested on', 'Queued on']);
-    expect(bodyRows().map((r) => within(r).getAllByRole('cell').map((c) => c.textContent))).toEqual([
+    expect(
+      within(screen.getByRole('table'))
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['', 'Measurement field', 'Calculation version', 'Requested on', 'Queued on']);
+    expect(
+      bodyRows().map((r) =>
+        within(r)
+          .getAllByRole('cell')
+          .map((c) => c.textContent),
+      ),
+    ).toEqual([
       ['', 'SO2_PPM', '1.0', '2025.03.07 10:15', '2025.03.07 11:00'],
       ['', 'WASHWATER_PH', '3.2', '2025.03.08 09:00', ''],
     ]);
-    expect(calls[0]!.url).toContain('/api/algorithm/calculations/measurement-fields?recalculationRequested=true&facilityId=ship-1');
+    expect(calls[0]!.url).toContain(
+      '/api/algorithm/calculations/measurement-fields?recalculationRequested=true&facilityId=ship-1',
+    );
   });
 
   it('shows No pending recalculations for an empty queue, and the report field columns under report config', async () => {
     pending = [];
     renderAt('/report-config/calculation-queue');
     await screen.findByText('No pending recalculations');
-    expect(within(screen.getByRole('table')).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['', 'Report', 'Report field', 'Calculation version', 'Requested on', 'Queued on']);
+    expect(
+      within(screen.getByRole('table'))
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['', 'Report', 'Report field', 'Calculation version', 'Requested on', 'Queued on']);
     expect(calls[0]!.url).toContain('/api/algorithm/calculations/report-fields?recalculationRequested=true');
     expect(enabled()).toEqual({ remove: false, cancel: false, execute: false });
   });
@@ -91,7 +130,12 @@ describe('CalculationQueuePage', () => {
   it('enables Execute and Remove for requested rows only, and Cancel for queued rows only', async () => {
     pending = [
       row({ id: 'requested', fieldName: 'SO2_PPM' }),
-      row({ id: 'queued', fieldName: 'CO2_PCT', recalculationRequestedOn: '2025-03-08T00:00:00.000Z', recalculationQueuedOn: '2025-03-08T01:00:00.000Z' }),
+      row({
+        id: 'queued',
+        fieldName: 'CO2_PCT',
+        recalculationRequestedOn: '2025-03-08T00:00:00.000Z',
+        recalculationQueuedOn: '2025-03-08T01:00:00.000Z',
+      }),
     ];
     renderAt('/facilities/ship-1/config/calculation-queue');
     await screen.findByText('SO2_PPM');
@@ -108,7 +152,10 @@ describe('CalculationQueuePage', () => {
     ['Execute', 'POST', '/recalculation/execute', '2 recalculation(s) queued for execution'],
     ['Remove from queue', 'DELETE', '/recalculation', '2 recalculation(s) removed from queue'],
   ])('%s sends the selected ids and tells how many', async (name, method, path, text) => {
-    pending = [row({ id: 'a', fieldName: 'SO2_PPM' }), row({ id: 'b', fieldName: 'CO2_PCT', recalculationRequestedOn: '2025-03-09T00:00:00.000Z' })];
+    pending = [
+      row({ id: 'a', fieldName: 'SO2_PPM' }),
+      row({ id: 'b', fieldName: 'CO2_PCT', recalculationRequestedOn: '2025-03-09T00:00:00.000Z' }),
+    ];
     renderAt('/facilities/ship-1/config/calculation-queue');
     await screen.findByText('SO2_PPM');
     fireEvent.click(screen.getByLabelText('Select all'));

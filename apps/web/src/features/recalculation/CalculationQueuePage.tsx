@@ -46,7 +46,9 @@ const SUCCESS: Record<QueueAction, (n: number) => string> = {
 export default function CalculationQueuePage() {
   const { facilityId } = useParams();
   const { pathname } = useLocation();
-  const kind: RecalculationKind = pathname.startsWith('/report-config') ? 'report-fields' : 'measurement-fields';
+  const kind: RecalculationKind = pathname.startsWith('/report-config')
+    ? 'report-fields'
+    : 'measurement-fields';
   const pending = usePendingRecalculations(kind, facilityId);
   const action = useQueueAction(kind);
   const notify = useNotify();
@@ -123,14 +125,31 @@ export default function CalculationQueuePage() {
       <Typography variant={compact ? 'h6' : 'h5'} component="h2" sx={{ mb: 2 }}>
         {RECALCULATION_QUEUE_TITLE}
       </Typography>
-      <Stack direction="row" spacing={1} useFlexGap sx={{ mb: 2, flexWrap: 'wrap', '& .MuiButton-root': { whiteSpace: 'nowrap' } }}>
-        <Button variant="outlined" disabled={!canExecuteOrRemove(selected) || action.isPending} onClick={() => run('remove')}>
+      <Stack
+        direction="row"
+        spacing={1}
+        useFlexGap
+        sx={{ mb: 2, flexWrap: 'wrap', '& .MuiButton-root': { whiteSpace: 'nowrap' } }}
+      >
+        <Button
+          variant="outlined"
+          disabled={!canExecuteOrRemove(selected) || action.isPending}
+          onClick={() => run('remove')}
+        >
           Remove from queue
         </Button>
-        <Button variant="outlined" disabled={!canCancel(selected) || action.isPending} onClick={() => run('cancel')}>
+        <Button
+          variant="outlined"
+          disabled={!canCancel(selected) || action.isPending}
+          onClick={() => run('cancel')}
+        >
           Cancel execution
         </Button>
-        <Button variant="contained" disabled={!canExecuteOrRemove(selected) || action.isPending} onClick={() => run('execute')}>
+        <Button
+          variant="contained"
+          disabled={!canExecuteOrRemove(selected) || action.isPending}
+          onClick={() => run('execute')}
+        >
           Execute
         </Button>
       </Stack>
@@ -160,15 +179,28 @@ export default function CalculationQueuePage() {
               </TableRow>
             ) : rows.length === 0 ? (
               <TableRow>
-                <TableCell colSpan={columns.length + 1} align="center" sx={{ color: 'text.secondary', py: 4 }}>
+                <TableCell
+                  colSpan={columns.length + 1}
+                  align="center"
+                  sx={{ color: 'text.secondary', py: 4 }}
+                >
                   {NO_PENDING_RECALCULATIONS}
                 </TableCell>
               </TableRow>
             ) : (
               rows.map((r) => (
-                <TableRow key={r.id} hover selected={selectedIds.has(r.id)} onClick={() => toggle(r.id)} sx={{ cursor: 'pointer' }}>
+                <TableRow
+                  key={r.id}
+                  hover
+                  selected={selectedIds.has(r.id)}
+                  onClick={() => toggle(r.id)}
+                  sx={{ cursor: 'pointer' }}
+                >
                   <TableCell padding="checkbox">
-                    <Checkbox checked={selectedIds.has(r.id)} slotProps={{ input: { 'aria-label': `Select ${r.fieldName}` } }} />
+                    <Checkbox
+                      checked={selectedIds.has(r.id)}
+                      slotProps={{ input: { 'aria-label': `Select ${r.fieldName}` } }}
+                    />
                   </TableCell>
                   {columns.map((c) => (
                     <TableCell key={c.label}>{c.value(r)}</TableCell>

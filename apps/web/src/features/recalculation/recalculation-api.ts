@@ -1,5 +1,9 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { RecalculationActionResponse, RecalculationKind, RecalculationRequest } from '@portal/contracts/execution';
+import type {
+  RecalculationActionResponse,
+  RecalculationKind,
+  RecalculationRequest,
+} from '@portal/contracts/execution';
 import { apiRequest } from '../../app/api';
 
 /** GET algorithm/calculations/{measurement-fields|report-fields}?recalculationRequested=true[&facilityId]: the pending recalculations. */
@@ -7,11 +11,17 @@ export const pendingRecalculationsQuery = (kind: RecalculationKind, facilityId?:
   queryOptions({
     queryKey: ['recalculations', kind, facilityId ?? null],
     queryFn: ({ signal }) =>
-      apiRequest<RecalculationRequest[]>(`algorithm/calculations/${kind}`, { signal, query: { recalculationRequested: true, facilityId } }),
+      apiRequest<RecalculationRequest[]>(`algorithm/calculations/${kind}`, {
+        signal,
+        query: { recalculationRequested: true, facilityId },
+      }),
   });
 
 export const usePendingRecalculations = (kind: RecalculationKind, facilityId?: string) =>
-  useQuery({ ...pendingRecalculationsQuery(kind, facilityId), enabled: kind === 'report-fields' || Boolean(facilityId) });
+  useQuery({
+    ...pendingRecalculationsQuery(kind, facilityId),
+    enabled: kind === 'report-fields' || Boolean(facilityId),
+  });
 
 export type QueueAction = 'remove' | 'cancel' | 'execute';
 
@@ -21,7 +31,8 @@ export function useQueueAction(kind: RecalculationKind) {
   return useMutation({
     mutationFn: ({ action, ids }: { action: QueueAction; ids: string[] }) => {
       const base = `algorithm/calculations/${kind}/recalculation`;
-      if (action === 'remove') return apiRequest<RecalculationActionResponse>(base, { method: 'DELETE', body: { ids } });
+      if (action === 'remove')
+        return apiRequest<RecalculationActionResponse>(base, { method: 'DELETE', body: { ids } });
       return apiRequest<RecalculationActionResponse>(`${base}/${action}`, { method: 'POST', body: { ids } });
     },
     onSettled: () => void client.invalidateQueries({ queryKey: ['recalculations', kind] }),

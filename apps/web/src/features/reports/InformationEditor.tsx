@@ -1,5 +1,16 @@
 import { useState, type ReactNode } from 'react';
-import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, Divider, IconButton, Stack, Tooltip } from '@mui/material';
+import {
+  Box,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  Divider,
+  IconButton,
+  Stack,
+  Tooltip,
+} from '@mui/material';
 import FormatBold from '@mui/icons-material/FormatBold';
 import FormatItalic from '@mui/icons-material/FormatItalic';
 import FormatUnderlined from '@mui/icons-material/FormatUnderlined';
@@ -12,19 +23,54 @@ import { DIALOG_WIDTHS } from '@portal/contracts/rules';
 
 /** Only what the server keeps: bold, italic, underline, headings 1-3, bullet and ordered lists, horizontal rule. */
 export const informationExtensions = [
-  StarterKit.configure({ heading: { levels: [1, 2, 3] }, code: false, codeBlock: false, blockquote: false, strike: false, link: false }),
+  StarterKit.configure({
+    heading: { levels: [1, 2, 3] },
+    code: false,
+    codeBlock: false,
+    blockquote: false,
+    strike: false,
+    link: false,
+  }),
 ];
 
-export function InformationEditorDialog({ open, html, saving, onCancel, onSave }: { open: boolean; html: string; saving: boolean; onCancel(): void; onSave(html: string): void }) {
+export function InformationEditorDialog({
+  open,
+  html,
+  saving,
+  onCancel,
+  onSave,
+}: {
+  open: boolean;
+  html: string;
+  saving: boolean;
+  onCancel(): void;
+  onSave(html: string): void;
+}) {
   return (
-    <Dialog open={open} onClose={onCancel} fullWidth maxWidth={false} slotProps={{ paper: { sx: { width: DIALOG_WIDTHS.wide } } }}>
+    <Dialog
+      open={open}
+      onClose={onCancel}
+      fullWidth
+      maxWidth={false}
+      slotProps={{ paper: { sx: { width: DIALOG_WIDTHS.wide } } }}
+    >
       <DialogTitle>Edit information</DialogTitle>
       {open ? <EditorBody html={html} saving={saving} onCancel={onCancel} onSave={onSave} /> : null}
     </Dialog>
   );
 }
 
-function EditorBody({ html, saving, onCancel, onSave }: { html: string; saving: boolean; onCancel(): void; onSave(html: string): void }) {
+function EditorBody({
+  html,
+  saving,
+  onCancel,
+  onSave,
+}: {
+  html: string;
+  saving: boolean;
+  onCancel(): void;
+  onSave(html: string): void;
+}) {
   const [initial] = useState(html);
   const editor = useEditor({ extensions: informationExtensions, content: initial, immediatelyRender: true });
   const state = useEditorState({
@@ -43,7 +89,13 @@ function EditorBody({ html, saving, onCancel, onSave }: { html: string; saving: 
   const chain = () => editor!.chain().focus();
   const button = (label: string, active: boolean, run: () => void, icon: ReactNode) => (
     <Tooltip title={label} key={label}>
-      <IconButton size="small" aria-label={label} aria-pressed={active} color={active ? 'primary' : 'default'} onClick={run}>
+      <IconButton
+        size="small"
+        aria-label={label}
+        aria-pressed={active}
+        color={active ? 'primary' : 'default'}
+        onClick={run}
+      >
         {icon}
       </IconButton>
     </Tooltip>
@@ -51,22 +103,54 @@ function EditorBody({ html, saving, onCancel, onSave }: { html: string; saving: 
   return (
     <>
       <DialogContent>
-        <Stack direction="row" spacing={0.5} sx={{ mb: 1, flexWrap: 'wrap' }} data-testid="information-toolbar">
+        <Stack
+          direction="row"
+          spacing={0.5}
+          sx={{ mb: 1, flexWrap: 'wrap' }}
+          data-testid="information-toolbar"
+        >
           {button('Bold', Boolean(state?.bold), () => chain().toggleBold().run(), <FormatBold />)}
           {button('Italic', Boolean(state?.italic), () => chain().toggleItalic().run(), <FormatItalic />)}
-          {button('Underline', Boolean(state?.underline), () => chain().toggleUnderline().run(), <FormatUnderlined />)}
-          <Divider orientation="vertical" flexItem />
-          {([1, 2, 3] as const).map((level) =>
-            button(`Heading ${level}`, Boolean(state?.[`h${level}`]), () => chain().toggleHeading({ level }).run(), <Box component="span" sx={{ fontSize: 14, fontWeight: 700, width: 24 }}>{`H${level}`}</Box>),
+          {button(
+            'Underline',
+            Boolean(state?.underline),
+            () => chain().toggleUnderline().run(),
+            <FormatUnderlined />,
           )}
           <Divider orientation="vertical" flexItem />
-          {button('Bullet list', Boolean(state?.bullet), () => chain().toggleBulletList().run(), <FormatListBulleted />)}
-          {button('Ordered list', Boolean(state?.ordered), () => chain().toggleOrderedList().run(), <FormatListNumbered />)}
+          {([1, 2, 3] as const).map((level) =>
+            button(
+              `Heading ${level}`,
+              Boolean(state?.[`h${level}`]),
+              () => chain().toggleHeading({ level }).run(),
+              <Box component="span" sx={{ fontSize: 14, fontWeight: 700, width: 24 }}>{`H${level}`}</Box>,
+            ),
+          )}
+          <Divider orientation="vertical" flexItem />
+          {button(
+            'Bullet list',
+            Boolean(state?.bullet),
+            () => chain().toggleBulletList().run(),
+            <FormatListBulleted />,
+          )}
+          {button(
+            'Ordered list',
+            Boolean(state?.ordered),
+            () => chain().toggleOrderedList().run(),
+            <FormatListNumbered />,
+          )}
           {button('Horizontal rule', false, () => chain().setHorizontalRule().run(), <HorizontalRule />)}
         </Stack>
         <Box
           data-testid="information-editor"
-          sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 1.5, minHeight: 240, '& .ProseMirror': { outline: 'none', minHeight: 220 } }}
+          sx={{
+            border: 1,
+            borderColor: 'divider',
+            borderRadius: 1,
+            p: 1.5,
+            minHeight: 240,
+            '& .ProseMirror': { outline: 'none', minHeight: 220 },
+          }}
         >
           <EditorContent editor={editor} />
         </Box>

@@ -39,7 +39,11 @@ export default function ReportDetailPage() {
   const { id } = useParams();
   if (!id) {
     const remembered = rememberedReport();
-    return remembered ? <Navigate to={`/report-config/detail/${encodeURIComponent(remembered)}`} replace /> : <Navigate to="/report-config/overview" replace />;
+    return remembered ? (
+      <Navigate to={`/report-config/detail/${encodeURIComponent(remembered)}`} replace />
+    ) : (
+      <Navigate to="/report-config/overview" replace />
+    );
   }
   return <ReportDetail key={id} id={id} />;
 }
@@ -49,7 +53,11 @@ function ReportDetail({ id }: { id: string }) {
   const report = useQuery(reportQuery(id));
   const measurementFields = useQuery(measurementFieldsQuery());
   // A report field's calculation reads measurement fields.
-  const inputOptions = useMemo<InputOption[]>(() => (measurementFields.data ?? []).map((f) => ({ id: f.id, name: f.name, group: 'Measurement fields' })), [measurementFields.data]);
+  const inputOptions = useMemo<InputOption[]>(
+    () =>
+      (measurementFields.data ?? []).map((f) => ({ id: f.id, name: f.name, group: 'Measurement fields' })),
+    [measurementFields.data],
+  );
   const update = useUpdateReport(id);
   const [editing, setEditing] = useState(false);
   const [selectedId, setSelectedId] = useState<string | null>(null);
@@ -71,7 +79,13 @@ function ReportDetail({ id }: { id: string }) {
               <Typography variant="h5" data-testid="report-name">
                 {r.name}
               </Typography>
-              <Chip label={r.target} size="small" color="primary" variant="outlined" data-testid="report-target" />
+              <Chip
+                label={r.target}
+                size="small"
+                color="primary"
+                variant="outlined"
+                data-testid="report-target"
+              />
               <Typography variant="caption" color="text.secondary">
                 {r.id}
               </Typography>
@@ -94,7 +108,10 @@ function ReportDetail({ id }: { id: string }) {
             }
           />
           <CardContent sx={{ pt: 0 }}>
-            <Box data-testid="report-information" dangerouslySetInnerHTML={{ __html: DOMPurify.sanitize(r.information ?? '') }} />
+            <Box
+              data-testid="report-information"
+              dangerouslySetInnerHTML={{ __html: DOMPurify.sanitize(r.information ?? '') }}
+            />
           </CardContent>
         </Card>
         <InformationEditorDialog
@@ -118,9 +135,18 @@ function ReportDetail({ id }: { id: string }) {
           <CardHeader title="Report fields" slotProps={{ title: { variant: 'h6' } }} />
           <List dense data-testid="report-fields">
             {r.fields.map((f) => (
-              <ListItemButton key={f.id} selected={f.id === selected?.id} onClick={() => setSelectedId(f.id)} data-testid="report-field">
+              <ListItemButton
+                key={f.id}
+                selected={f.id === selected?.id}
+                onClick={() => setSelectedId(f.id)}
+                data-testid="report-field"
+              >
                 <ListItemIcon sx={{ minWidth: 32 }}>
-                  {f.isApproved ? <CheckCircle color="success" fontSize="small" titleAccess="Approved" /> : <RadioButtonUnchecked fontSize="small" titleAccess="Not approved" />}
+                  {f.isApproved ? (
+                    <CheckCircle color="success" fontSize="small" titleAccess="Approved" />
+                  ) : (
+                    <RadioButtonUnchecked fontSize="small" titleAccess="Not approved" />
+                  )}
                 </ListItemIcon>
                 <ListItemText primary={f.name} secondary={f.interfaceType} />
               </ListItemButton>
@@ -131,7 +157,13 @@ function ReportDetail({ id }: { id: string }) {
       <Grid size={{ xs: 12, md: 8 }}>{selected ? <FieldProperties field={selected} /> : null}</Grid>
       {selected ? (
         <Grid size={12} data-testid="field-calculation" aria-label={`Calculation of ${selected.name}`}>
-          <CalculationEditor key={selected.id} kind="report-field" reportId={r.id} reportFieldId={selected.id} inputOptions={inputOptions} />
+          <CalculationEditor
+            key={selected.id}
+            kind="report-field"
+            reportId={r.id}
+            reportFieldId={selected.id}
+            inputOptions={inputOptions}
+          />
         </Grid>
       ) : null}
     </Grid>
@@ -156,7 +188,11 @@ function FieldProperties({ field }: { field: ReportField }) {
   ];
   return (
     <Card data-testid="field-properties">
-      <CardHeader title={field.name} subheader={field.isApproved ? 'Approved' : 'Not approved'} slotProps={{ title: { variant: 'h6' } }} />
+      <CardHeader
+        title={field.name}
+        subheader={field.isApproved ? 'Approved' : 'Not approved'}
+        slotProps={{ title: { variant: 'h6' } }}
+      />
       <Table size="small">
         <TableBody>
           {rows.map(([label, value]) => (

@@ -1,5 +1,17 @@
 import { Link } from 'react-router';
-import { Box, Chip, LinearProgress, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
+import {
+  Box,
+  Chip,
+  LinearProgress,
+  Paper,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { reportsQuery } from './reports-api';
 import { approvedProgress } from './progress';
@@ -19,56 +31,73 @@ export default function ReportOverviewPage() {
         </Typography>
       ) : null}
       <TableContainer>
-      <Table size="small">
-        <TableHead>
-          <TableRow>
-            <TableCell>Name</TableCell>
-            <TableCell sx={wideOnly}>Target</TableCell>
-            <TableCell sx={{ width: { xs: 112, sm: '35%' }, whiteSpace: 'nowrap' }}>Approved fields</TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {(reports.data ?? []).map((r) => {
-            const progress = approvedProgress(r.approvedFieldsCount, r.totalFieldsCount);
-            return (
-              <TableRow key={r.id} hover component={Link} to={`../detail/${encodeURIComponent(r.id)}`} sx={{ textDecoration: 'none' }} data-testid="report-row">
-                <TableCell sx={{ overflowWrap: 'anywhere' }}>
-                  <Typography variant="body2" sx={{ fontWeight: 600 }}>
-                    {r.name}
-                  </Typography>
-                  <Typography variant="caption" color="text.secondary">
-                    {r.id}
-                  </Typography>
-                  <Box sx={{ display: { xs: 'block', sm: 'none' }, mt: 0.5 }}>
-                    <Chip size="small" label={r.target} />
-                  </Box>
-                </TableCell>
-                <TableCell sx={wideOnly}>
-                  <Chip size="small" label={r.target} />
-                </TableCell>
-                <TableCell sx={{ minWidth: 112 }}>
-                  <Box sx={{ position: 'relative' }}>
-                    <LinearProgress
-                      variant="determinate"
-                      value={progress.percent}
-                      color={progress.complete ? 'success' : 'primary'}
-                      sx={{ height: 20, borderRadius: 1 }}
-                      aria-label={`${r.approvedFieldsCount} of ${r.totalFieldsCount} fields approved`}
-                    />
-                    <Typography
-                      variant="caption"
-                      data-testid="report-progress"
-                      sx={{ position: 'absolute', inset: 0, textAlign: 'center', lineHeight: '20px', whiteSpace: 'nowrap', color: progress.complete ? '#fff' : 'text.primary', fontWeight: 600 }}
-                    >
-                      {progress.text}
+        <Table size="small">
+          <TableHead>
+            <TableRow>
+              <TableCell>Name</TableCell>
+              <TableCell sx={wideOnly}>Target</TableCell>
+              <TableCell sx={{ width: { xs: 112, sm: '35%' }, whiteSpace: 'nowrap' }}>
+                Approved fields
+              </TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {(reports.data ?? []).map((r) => {
+              const progress = approvedProgress(r.approvedFieldsCount, r.totalFieldsCount);
+              return (
+                <TableRow
+                  key={r.id}
+                  hover
+                  component={Link}
+                  to={`../detail/${encodeURIComponent(r.id)}`}
+                  sx={{ textDecoration: 'none' }}
+                  data-testid="report-row"
+                >
+                  <TableCell sx={{ overflowWrap: 'anywhere' }}>
+                    <Typography variant="body2" sx={{ fontWeight: 600 }}>
+                      {r.name}
                     </Typography>
-                  </Box>
-                </TableCell>
-              </TableRow>
-            );
-          })}
-        </TableBody>
-      </Table>
+                    <Typography variant="caption" color="text.secondary">
+                      {r.id}
+                    </Typography>
+                    <Box sx={{ display: { xs: 'block', sm: 'none' }, mt: 0.5 }}>
+                      <Chip size="small" label={r.target} />
+                    </Box>
+                  </TableCell>
+                  <TableCell sx={wideOnly}>
+                    <Chip size="small" label={r.target} />
+                  </TableCell>
+                  <TableCell sx={{ minWidth: 112 }}>
+                    <Box sx={{ position: 'relative' }}>
+                      <LinearProgress
+                        variant="determinate"
+                        value={progress.percent}
+                        color={progress.complete ? 'success' : 'primary'}
+                        sx={{ height: 20, borderRadius: 1 }}
+                        aria-label={`${r.approvedFieldsCount} of ${r.totalFieldsCount} fields approved`}
+                      />
+                      <Typography
+                        variant="caption"
+                        data-testid="report-progress"
+                        sx={{
+                          position: 'absolute',
+                          inset: 0,
+                          textAlign: 'center',
+                          lineHeight: '20px',
+                          whiteSpace: 'nowrap',
+                          color: progress.complete ? '#fff' : 'text.primary',
+                          fontWeight: 600,
+                        }}
+                      >
+                        {progress.text}
+                      </Typography>
+                    </Box>
+                  </TableCell>
+                </TableRow>
+              );
+            })}
+          </TableBody>
+        </Table>
       </TableContainer>
     </Paper>
   );

@@ -14,11 +14,8 @@ export function rememberedReport(): string | null {
 }
 
 export function useRememberedReport(): string | null {
-  return useSyncExternalStore(
-    (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    rememberedReport,
-  );
+  return useSyncExternalStore((listener) => {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  }, rememberedReport);
 }

@@ -10,7 +10,10 @@ import ReportDetailPage from './ReportDetailPage';
 // Report information is HTML from the editor (bold, italic, lists, links). The view sanitises it: the editor's
 // formatting stays, anything that could run script goes. Name and documentation are plain text.
 
-vi.mock('../../app/auth', () => ({ userManager: () => ({ getUser: async () => null }), redirectToLogin: vi.fn() }));
+vi.mock('../../app/auth', () => ({
+  userManager: () => ({ getUser: async () => null }),
+  redirectToLogin: vi.fn(),
+}));
 
 const information = [
   '<p><b>Bold</b> and <i>italic</i> notes</p>',
@@ -70,7 +73,9 @@ describe('hostile report information in the real report view', () => {
     expect(view.querySelector('b')?.textContent).toBe('Bold');
     expect(view.querySelector('i')?.textContent).toBe('italic');
     expect(view.querySelector('li')?.textContent).toBe('first point');
-    expect(within(view).getByRole('link', { name: 'the guide' }).getAttribute('href')).toBe('https://example.com/guide');
+    expect(within(view).getByRole('link', { name: 'the guide' }).getAttribute('href')).toBe(
+      'https://example.com/guide',
+    );
     for (const text of ['open', 'entity link', 'styled', 'go']) expect(view.textContent).toContain(text);
     // Nothing that runs.
     expect(activeContent(view)).toEqual([]);

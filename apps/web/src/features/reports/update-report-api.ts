@@ -9,7 +9,10 @@ export function useUpdateReport(id: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (information: string) =>
-      apiRequest<Report>(`algorithm/reports/${encodeURIComponent(id)}/update-report`, { method: 'PUT', body: updateReportBodySchema.parse({ information }) }),
+      apiRequest<Report>(`algorithm/reports/${encodeURIComponent(id)}/update-report`, {
+        method: 'PUT',
+        body: updateReportBodySchema.parse({ information }),
+      }),
     onSuccess: (report) => {
       client.setQueryData(['algorithm-reports', id], report);
     },

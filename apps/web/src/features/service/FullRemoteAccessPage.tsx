@@ -35,8 +35,8 @@ export default function FullRemoteAccessPage() {
       ]}
     >
       <Typography>
-        Remote access is set up during a port call in about half a day. The Automate file upload card on a ship&apos;s configuration page prepares the
-        package for the onboard uploader.
+        Remote access is set up during a port call in about half a day. The Automate file upload card on a
+        ship&apos;s configuration page prepares the package for the onboard uploader.
       </Typography>
     </ServiceArticle>
   );

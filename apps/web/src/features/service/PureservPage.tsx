@@ -35,8 +35,8 @@ export default function PureservPage() {
       ]}
     >
       <Typography>
-        Call the support number at the bottom of the page, or ask your coordinator to plan a visit. Existing service agreements cover most of the work above;
-        the rest is offered at fixed prices before we start.
+        Call the support number at the bottom of the page, or ask your coordinator to plan a visit. Existing
+        service agreements cover most of the work above; the rest is offered at fixed prices before we start.
       </Typography>
     </ServiceArticle>
   );

@@ -17,9 +17,21 @@ export default function ServiceLayout() {
       <Typography variant="h5" component="h1" gutterBottom>
         Service
       </Typography>
-      <Tabs value={current} variant="scrollable" allowScrollButtonsMobile sx={{ borderBottom: 1, borderColor: 'divider', mb: 3 }} aria-label="Service">
+      <Tabs
+        value={current}
+        variant="scrollable"
+        allowScrollButtonsMobile
+        sx={{ borderBottom: 1, borderColor: 'divider', mb: 3 }}
+        aria-label="Service"
+      >
         {TABS.map((tab) => (
-          <Tab key={tab.path} value={tab.path} label={tab.label} component={RouterLink} to={`/service/${tab.path}`} />
+          <Tab
+            key={tab.path}
+            value={tab.path}
+            label={tab.label}
+            component={RouterLink}
+            to={`/service/${tab.path}`}
+          />
         ))}
       </Tabs>
       <Outlet />

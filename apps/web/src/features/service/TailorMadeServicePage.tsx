@@ -34,7 +34,10 @@ export default function TailorMadeServicePage() {
         },
       ]}
     >
-      <Typography>Ask your service coordinator for a proposal: we need the ship list, the trades and your current maintenance plan.</Typography>
+      <Typography>
+        Ask your service coordinator for a proposal: we need the ship list, the trades and your current
+        maintenance plan.
+      </Typography>
     </ServiceArticle>
   );
 }

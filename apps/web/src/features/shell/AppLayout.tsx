@@ -33,7 +33,14 @@ export function AppLayout() {
     <Box sx={{ display: 'flex', minHeight: '100vh' }}>
       <TopBar onToggleDrawer={() => setMobileOpen((o) => !o)} />
       {wide ? (
-        <Drawer variant="permanent" sx={{ width: DRAWER_WIDTH, flexShrink: 0, '& .MuiDrawer-paper': { width: DRAWER_WIDTH, boxSizing: 'border-box' } }}>
+        <Drawer
+          variant="permanent"
+          sx={{
+            width: DRAWER_WIDTH,
+            flexShrink: 0,
+            '& .MuiDrawer-paper': { width: DRAWER_WIDTH, boxSizing: 'border-box' },
+          }}
+        >
           {drawer}
         </Drawer>
       ) : (
@@ -51,7 +58,11 @@ export function AppLayout() {
         <Toolbar />
         <Box component="main" sx={{ flex: 1, minWidth: 0 }}>
           {ships.isError ? (
-            <Alert severity="error" sx={{ m: 3 }} action={<Button onClick={() => void ships.refetch()}>Try again</Button>}>
+            <Alert
+              severity="error"
+              sx={{ m: 3 }}
+              action={<Button onClick={() => void ships.refetch()}>Try again</Button>}
+            >
               The ships could not be loaded.
             </Alert>
           ) : initialising ? (

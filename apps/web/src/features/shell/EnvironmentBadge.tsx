@@ -9,8 +9,17 @@ export function EnvironmentBadge() {
   const html = DOMPurify.sanitize(environment.html ?? '');
   return (
     <Box data-testid="environment">
-      <Chip label={environment.name} size="small" sx={{ bgcolor: environment.color, color: '#fff', fontWeight: 600 }} />
-      {html && <Box sx={{ mt: 1, typography: 'caption', color: 'text.secondary', '& p': { m: 0 } }} dangerouslySetInnerHTML={{ __html: html }} />}
+      <Chip
+        label={environment.name}
+        size="small"
+        sx={{ bgcolor: environment.color, color: '#fff', fontWeight: 600 }}
+      />
+      {html && (
+        <Box
+          sx={{ mt: 1, typography: 'caption', color: 'text.secondary', '& p': { m: 0 } }}
+          dangerouslySetInnerHTML={{ __html: html }}
+        />
+      )}
     </Box>
   );
 }

@@ -25,16 +25,36 @@ const ship = (id: string, name: string, organization: string, type: string | nul
   dataSourceCount: 0,
   organizationIds: [organization],
 });
-const ships = [ship('1', 'Alpha', 'n', 'Hybrid'), ship('2', 'Bravo', 'n', 'Open Loop'), ship('3', 'Charlie', 's', 'Hybrid')];
+const ships = [
+  ship('1', 'Alpha', 'n', 'Hybrid'),
+  ship('2', 'Bravo', 'n', 'Open Loop'),
+  ship('3', 'Charlie', 's', 'Hybrid'),
+];
 
 afterEach(cleanup);
 
 describe('FleetFilterDialog', () => {
   it('for a SystemAdmin: all groups, and Apply disabled when excluding every ship', async () => {
     const onApply = vi.fn();
-    render(<FleetFilterDialog open facilities={ships} filter={emptyFleetFilter()} roles={['SystemAdmin']} onClose={() => undefined} onApply={onApply} />);
+    render(
+      <FleetFilterDialog
+        open
+        facilities={ships}
+        filter={emptyFleetFilter()}
+        roles={['SystemAdmin']}
+        onClose={() => undefined}
+        onApply={onApply}
+      />,
+    );
     const dialog = screen.getByRole('dialog');
-    for (const group of ['Organizations', 'Ships', 'Scrubber system types', 'Number of scrubbers', 'System manufacturers']) expect(within(dialog).getByRole('group', { name: group })).toBeTruthy();
+    for (const group of [
+      'Organizations',
+      'Ships',
+      'Scrubber system types',
+      'Number of scrubbers',
+      'System manufacturers',
+    ])
+      expect(within(dialog).getByRole('group', { name: group })).toBeTruthy();
     const apply = within(dialog).getByRole('button', { name: 'Apply' }) as HTMLButtonElement;
     await userEvent.click(within(dialog).getByRole('button', { name: 'Exclude selected' }));
     await userEvent.click(within(dialog).getByLabelText('Select all'));
@@ -43,20 +63,46 @@ describe('FleetFilterDialog', () => {
     await userEvent.click(within(dialog).getByLabelText('Alpha'));
     expect(apply.disabled).toBe(false);
     await userEvent.click(apply);
-    expect(onApply).toHaveBeenCalledWith(expect.objectContaining({ facilities: ['2', '3'], facilitiesMode: 'exclude' }));
+    expect(onApply).toHaveBeenCalledWith(
+      expect.objectContaining({ facilities: ['2', '3'], facilitiesMode: 'exclude' }),
+    );
   });
 
   it('combines groups: Apply is disabled when organization and type leave no ship', async () => {
-    render(<FleetFilterDialog open facilities={ships} filter={emptyFleetFilter()} roles={['SystemAdmin']} onClose={() => undefined} onApply={() => undefined} />);
+    render(
+      <FleetFilterDialog
+        open
+        facilities={ships}
+        filter={emptyFleetFilter()}
+        roles={['SystemAdmin']}
+        onClose={() => undefined}
+        onApply={() => undefined}
+      />,
+    );
     const dialog = screen.getByRole('dialog');
-    await userEvent.click(within(within(dialog).getByRole('group', { name: 'Organizations' })).getByLabelText('Southern'));
-    await userEvent.click(within(within(dialog).getByRole('group', { name: 'Scrubber system types' })).getByLabelText('Open Loop'));
+    await userEvent.click(
+      within(within(dialog).getByRole('group', { name: 'Organizations' })).getByLabelText('Southern'),
+    );
+    await userEvent.click(
+      within(within(dialog).getByRole('group', { name: 'Scrubber system types' })).getByLabelText(
+        'Open Loop',
+      ),
+    );
     expect((within(dialog).getByRole('button', { name: 'Apply' }) as HTMLButtonElement).disabled).toBe(true);
   });
 
   it('for a User: only the ships, with Select all and no include/exclude toggle', async () => {
     const onApply = vi.fn();
-    render(<FleetFilterDialog open facilities={ships} filter={emptyFleetFilter()} roles={['User']} onClose={() => undefined} onApply={onApply} />);
+    render(
+      <FleetFilterDialog
+        open
+        facilities={ships}
+        filter={emptyFleetFilter()}
+        roles={['User']}
+        onClose={() => undefined}
+        onApply={onApply}
+      />,
+    );
     const dialog = screen.getByRole('dialog');
     expect(within(dialog).getAllByRole('group')).toHaveLength(1);
     expect(within(dialog).queryByRole('button', { name: 'Exclude selected' })).toBeNull();
@@ -64,7 +110,9 @@ describe('FleetFilterDialog', () => {
     expect(within(dialog).getByText('3 of 3 ships')).toBeTruthy();
     await userEvent.click(within(dialog).getByLabelText('Bravo'));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Apply' }));
-    expect(onApply).toHaveBeenCalledWith(expect.objectContaining({ facilities: ['1', '3'], facilitiesMode: 'include' }));
+    expect(onApply).toHaveBeenCalledWith(
+      expect.objectContaining({ facilities: ['1', '3'], facilitiesMode: 'include' }),
+    );
   });
 });
 

@@ -57,7 +57,14 @@ export interface FleetFilterDialogProps {
  * the include/exclude toggle for SystemAdmin. Mount it when it opens: it starts from the saved filter.
  * An empty group restricts nothing. Apply is disabled when no ships remain.
  */
-export function FleetFilterDialog({ open, facilities, filter, roles, onClose, onApply }: FleetFilterDialogProps) {
+export function FleetFilterDialog({
+  open,
+  facilities,
+  filter,
+  roles,
+  onClose,
+  onApply,
+}: FleetFilterDialogProps) {
   const [draft, setDraft] = useState<FleetFilter>(filter);
   const groups = fleetFilterGroupsFor(roles);
   const options = useMemo(() => filterOptions(facilities), [facilities]);
@@ -65,19 +72,33 @@ export function FleetFilterDialog({ open, facilities, filter, roles, onClose, on
   const canApply = canApplyFilter(facilities, draft, roles);
   const wide = groups.length > 1;
 
-  const set = <G extends FleetFilterGroup>(group: G, values: FleetFilter[G]) => setDraft((d) => ({ ...d, [group]: values }));
+  const set = <G extends FleetFilterGroup>(group: G, values: FleetFilter[G]) =>
+    setDraft((d) => ({ ...d, [group]: values }));
 
   const shipIds = options.facilities.map((o) => o.value);
   const allShips = shipIds.length > 0 && shipIds.every((id) => draft.facilities.includes(id));
   const someShips = draft.facilities.length > 0 && !allShips;
 
   return (
-    <Dialog open={open} onClose={onClose} fullWidth maxWidth={false} slotProps={{ paper: { sx: { maxWidth: wide ? DIALOG_WIDTHS.wide : DIALOG_WIDTHS.normal } } }}>
+    <Dialog
+      open={open}
+      onClose={onClose}
+      fullWidth
+      maxWidth={false}
+      slotProps={{ paper: { sx: { maxWidth: wide ? DIALOG_WIDTHS.wide : DIALOG_WIDTHS.normal } } }}
+    >
       <DialogTitle>Fleet filter</DialogTitle>
       <DialogContent dividers>
-        <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', sm: wide ? '1fr 1fr' : '1fr' } }}>
+        <Box
+          sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', sm: wide ? '1fr 1fr' : '1fr' } }}
+        >
           {groups.map((group) => (
-            <Box key={group} component="fieldset" sx={{ border: 0, p: 0, m: 0, minWidth: 0 }} aria-label={GROUP_LABELS[group]}>
+            <Box
+              key={group}
+              component="fieldset"
+              sx={{ border: 0, p: 0, m: 0, minWidth: 0 }}
+              aria-label={GROUP_LABELS[group]}
+            >
               <Typography component="legend" variant="subtitle2" sx={{ mb: 0.5 }}>
                 {GROUP_LABELS[group]}
               </Typography>
@@ -88,7 +109,9 @@ export function FleetFilterDialog({ open, facilities, filter, roles, onClose, on
                       exclusive
                       size="small"
                       value={draft.facilitiesMode}
-                      onChange={(_e, mode: FleetFilter['facilitiesMode'] | null) => mode && setDraft((d) => ({ ...d, facilitiesMode: mode }))}
+                      onChange={(_e, mode: FleetFilter['facilitiesMode'] | null) =>
+                        mode && setDraft((d) => ({ ...d, facilitiesMode: mode }))
+                      }
                       sx={{ mb: 1 }}
                       aria-label="Ship filter mode"
                     >
@@ -97,13 +120,21 @@ export function FleetFilterDialog({ open, facilities, filter, roles, onClose, on
                     </ToggleButtonGroup>
                   )}
                   <FormControlLabel
-                    control={<Checkbox checked={allShips} indeterminate={someShips} onChange={() => set('facilities', allShips ? [] : shipIds)} />}
+                    control={
+                      <Checkbox
+                        checked={allShips}
+                        indeterminate={someShips}
+                        onChange={() => set('facilities', allShips ? [] : shipIds)}
+                      />
+                    }
                     label="Select all"
                   />
                   <Divider />
                 </>
               )}
-              <FormGroup sx={{ maxHeight: group === 'facilities' ? 280 : 200, overflow: 'auto', flexWrap: 'nowrap' }}>
+              <FormGroup
+                sx={{ maxHeight: group === 'facilities' ? 280 : 200, overflow: 'auto', flexWrap: 'nowrap' }}
+              >
                 {options[group].map((option) => (
                   <FormControlLabel
                     key={String(option.value)}
@@ -112,7 +143,12 @@ export function FleetFilterDialog({ open, facilities, filter, roles, onClose, on
                       <Checkbox
                         size="small"
                         checked={(draft[group] as Value[]).includes(option.value)}
-                        onChange={() => set(group, toggle(draft[group] as Value[], option.value) as FleetFilter[typeof group])}
+                        onChange={() =>
+                          set(
+                            group,
+                            toggle(draft[group] as Value[], option.value) as FleetFilter[typeof group],
+                          )
+                        }
                       />
                     }
                   />
@@ -123,7 +159,11 @@ export function FleetFilterDialog({ open, facilities, filter, roles, onClose, on
         </Box>
       </DialogContent>
       <DialogActions sx={{ justifyContent: 'space-between', px: 3 }}>
-        <Typography variant="body2" color={canApply ? 'text.secondary' : 'error'} data-testid="filter-remaining">
+        <Typography
+          variant="body2"
+          color={canApply ? 'text.secondary' : 'error'}
+          data-testid="filter-remaining"
+        >
           {canApply ? `${remaining} of ${facilities.length} ships` : 'No ships remain with this filter'}
         </Typography>
         <Stack direction="row" spacing={1}>

@@ -8,7 +8,20 @@ export function Footer() {
   const { data: version } = useQuery(versionQuery());
   const { supportPhone, companyText } = portalSettings();
   return (
-    <Box component="footer" sx={{ px: 3, py: 1.5, borderTop: 1, borderColor: 'divider', bgcolor: 'background.paper', display: 'flex', flexWrap: 'wrap', gap: { xs: 0.5, sm: 3 }, justifyContent: 'space-between' }}>
+    <Box
+      component="footer"
+      sx={{
+        px: 3,
+        py: 1.5,
+        borderTop: 1,
+        borderColor: 'divider',
+        bgcolor: 'background.paper',
+        display: 'flex',
+        flexWrap: 'wrap',
+        gap: { xs: 0.5, sm: 3 },
+        justifyContent: 'space-between',
+      }}
+    >
       <Typography variant="caption" color="text.secondary" data-testid="footer-version">
         {version ? `Version ${version.version} (build ${version.build})` : 'Version …'}
       </Typography>

@@ -1,6 +1,17 @@
 import { useEffect, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Badge, Box, Button, ClickAwayListener, Divider, IconButton, Paper, Popper, Stack, Typography } from '@mui/material';
+import {
+  Badge,
+  Box,
+  Button,
+  ClickAwayListener,
+  Divider,
+  IconButton,
+  Paper,
+  Popper,
+  Stack,
+  Typography,
+} from '@mui/material';
 import NotificationsIcon from '@mui/icons-material/Notifications';
 import { MESSAGE_AUTO_OPEN_DELAY_MS, shouldAutoOpenMessages, unreadCount } from '@portal/contracts/rules';
 import { activeMessagesQuery, useMarkAsRead } from './messages-api';
@@ -29,14 +40,30 @@ export function MessageBell() {
   const unread = unreadCount(messages);
   return (
     <>
-      <IconButton ref={anchor} color="inherit" aria-label={`Messages, ${unread} unread`} onClick={() => setOpen((o) => !o)} data-testid="message-bell">
+      <IconButton
+        ref={anchor}
+        color="inherit"
+        aria-label={`Messages, ${unread} unread`}
+        onClick={() => setOpen((o) => !o)}
+        data-testid="message-bell"
+      >
         <Badge badgeContent={unread} color="error" data-testid="unread-count">
           <NotificationsIcon />
         </Badge>
       </IconButton>
-      <Popper open={open} anchorEl={anchor.current} placement="bottom-end" sx={{ zIndex: (t) => t.zIndex.modal }}>
+      <Popper
+        open={open}
+        anchorEl={anchor.current}
+        placement="bottom-end"
+        sx={{ zIndex: (t) => t.zIndex.modal }}
+      >
         <ClickAwayListener onClickAway={(e) => !anchor.current?.contains(e.target as Node) && setOpen(false)}>
-          <Paper elevation={8} sx={{ width: { xs: 'calc(100vw - 16px)', sm: 380 }, maxHeight: '70vh', overflow: 'auto', mt: 1 }} role="region" aria-label="Messages">
+          <Paper
+            elevation={8}
+            sx={{ width: { xs: 'calc(100vw - 16px)', sm: 380 }, maxHeight: '70vh', overflow: 'auto', mt: 1 }}
+            role="region"
+            aria-label="Messages"
+          >
             <Typography variant="subtitle1" sx={{ px: 2, py: 1.5, fontWeight: 600 }}>
               Messages
             </Typography>
@@ -47,7 +74,17 @@ export function MessageBell() {
               </Typography>
             )}
             {messages.map((m, i) => (
-              <Box key={m.id} sx={{ px: 2, py: 1.5, borderTop: i ? 1 : 0, borderColor: 'divider', bgcolor: m.isRead ? undefined : 'action.hover' }} data-testid="message">
+              <Box
+                key={m.id}
+                sx={{
+                  px: 2,
+                  py: 1.5,
+                  borderTop: i ? 1 : 0,
+                  borderColor: 'divider',
+                  bgcolor: m.isRead ? undefined : 'action.hover',
+                }}
+                data-testid="message"
+              >
                 {m.title && (
                   <Typography variant="subtitle2" component="h3">
                     {m.title}
@@ -62,7 +99,11 @@ export function MessageBell() {
                       Read
                     </Typography>
                   ) : (
-                    <Button size="small" onClick={() => markAsRead.mutate(m.id)} disabled={markAsRead.isPending && markAsRead.variables === m.id}>
+                    <Button
+                      size="small"
+                      onClick={() => markAsRead.mutate(m.id)}
+                      disabled={markAsRead.isPending && markAsRead.variables === m.id}
+                    >
                       Mark as read
                     </Button>
                   )}

@@ -1,6 +1,17 @@
 import { useState } from 'react';
 import { matchPath, NavLink, useLocation, useNavigate } from 'react-router';
-import { Box, Divider, IconButton, List, ListItemButton, ListItemText, ListSubheader, Skeleton, Tooltip, Typography } from '@mui/material';
+import {
+  Box,
+  Divider,
+  IconButton,
+  List,
+  ListItemButton,
+  ListItemText,
+  ListSubheader,
+  Skeleton,
+  Tooltip,
+  Typography,
+} from '@mui/material';
 import FilterListIcon from '@mui/icons-material/FilterList';
 import DirectionsBoatIcon from '@mui/icons-material/DirectionsBoat';
 import { isFacilityVisible, latestDataLabel, type FleetFilter } from '@portal/contracts/rules';
@@ -12,7 +23,11 @@ import { PeriodPicker } from './PeriodPicker';
 
 /** The ship being viewed, if any: /ship/{id} or /facilities/{facilityId}/... */
 export function viewedFacilityId(pathname: string): string | undefined {
-  return matchPath('/ship/:id', pathname)?.params.id ?? matchPath('/facilities/:facilityId/*', pathname)?.params.facilityId ?? undefined;
+  return (
+    matchPath('/ship/:id', pathname)?.params.id ??
+    matchPath('/facilities/:facilityId/*', pathname)?.params.facilityId ??
+    undefined
+  );
 }
 
 /** The drawer: environment, period, My fleet with the filter button, the filtered ships with their latest data date. */
@@ -29,10 +44,17 @@ export function NavDrawer({ onNavigate }: { onNavigate?: () => void }) {
     setFilterOpen(false);
     const viewed = viewedFacilityId(location.pathname);
     // A ship being viewed that the filter now excludes: back to the fleet.
-    if (viewed && facilities?.some((f) => f.id === viewed) && !isFacilityVisible(viewed, facilities, next, roles)) navigate('/');
+    if (
+      viewed &&
+      facilities?.some((f) => f.id === viewed) &&
+      !isFacilityVisible(viewed, facilities, next, roles)
+    )
+      navigate('/');
   };
 
-  const filtered = filter.facilities.length > 0 || (filteredFacilities && facilities && filteredFacilities.length < facilities.length);
+  const filtered =
+    filter.facilities.length > 0 ||
+    (filteredFacilities && facilities && filteredFacilities.length < facilities.length);
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%' }} component="nav" aria-label="Fleet">
       <Box sx={{ p: 2, display: 'grid', gap: 2 }}>
@@ -42,17 +64,30 @@ export function NavDrawer({ onNavigate }: { onNavigate?: () => void }) {
       <Divider />
       <List dense disablePadding sx={{ flex: 1, overflow: 'auto' }}>
         <Box sx={{ display: 'flex', alignItems: 'center', pr: 1 }}>
-          <ListItemButton component={NavLink} to="/" end onClick={onNavigate} sx={{ '&.active': { bgcolor: 'action.selected' } }}>
+          <ListItemButton
+            component={NavLink}
+            to="/"
+            end
+            onClick={onNavigate}
+            sx={{ '&.active': { bgcolor: 'action.selected' } }}
+          >
             <ListItemText primary="My fleet" slotProps={{ primary: { sx: { fontWeight: 600 } } }} />
           </ListItemButton>
           <Tooltip title="Filter ships">
-            <IconButton aria-label="Filter ships" onClick={() => setFilterOpen(true)} color={filtered ? 'primary' : 'default'} data-testid="fleet-filter-button" disabled={!facilities}>
+            <IconButton
+              aria-label="Filter ships"
+              onClick={() => setFilterOpen(true)}
+              color={filtered ? 'primary' : 'default'}
+              data-testid="fleet-filter-button"
+              disabled={!facilities}
+            >
               <FilterListIcon />
             </IconButton>
           </Tooltip>
         </Box>
         <ListSubheader sx={{ lineHeight: '32px' }}>
-          Ships {filteredFacilities && facilities ? `(${filteredFacilities.length} of ${facilities.length})` : ''}
+          Ships{' '}
+          {filteredFacilities && facilities ? `(${filteredFacilities.length} of ${facilities.length})` : ''}
         </ListSubheader>
         {!filteredFacilities && [0, 1, 2].map((i) => <Skeleton key={i} sx={{ mx: 2, my: 1 }} height={36} />)}
         {filteredFacilities?.length === 0 && (
@@ -62,7 +97,13 @@ export function NavDrawer({ onNavigate }: { onNavigate?: () => void }) {
         )}
         <Box data-testid="drawer-ships">
           {filteredFacilities?.map((f) => (
-            <ListItemButton key={f.id} component={NavLink} to={`/ship/${f.id}`} onClick={onNavigate} sx={{ '&.active': { bgcolor: 'action.selected' } }}>
+            <ListItemButton
+              key={f.id}
+              component={NavLink}
+              to={`/ship/${f.id}`}
+              onClick={onNavigate}
+              sx={{ '&.active': { bgcolor: 'action.selected' } }}
+            >
               <DirectionsBoatIcon fontSize="small" color="action" sx={{ mr: 1.5 }} />
               <ListItemText primary={f.name} secondary={latestDataLabel(f.dataTimeStampMax)} />
             </ListItemButton>
@@ -70,7 +111,14 @@ export function NavDrawer({ onNavigate }: { onNavigate?: () => void }) {
         </Box>
       </List>
       {filterOpen && facilities && (
-        <FleetFilterDialog open facilities={facilities} filter={filter} roles={roles} onClose={() => setFilterOpen(false)} onApply={apply} />
+        <FleetFilterDialog
+          open
+          facilities={facilities}
+          filter={filter}
+          roles={roles}
+          onClose={() => setFilterOpen(false)}
+          onApply={apply}
+        />
       )}
     </Box>
   );

@@ -1,15 +1,39 @@
 import { useState } from 'react';
-import { Button, Dialog, DialogActions, DialogContent, DialogTitle, ListItemText, Menu, MenuItem, Stack, Typography } from '@mui/material';
+import {
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  ListItemText,
+  Menu,
+  MenuItem,
+  Stack,
+  Typography,
+} from '@mui/material';
 import DateRangeIcon from '@mui/icons-material/DateRange';
 import { DatePicker } from '@mui/x-date-pickers/DatePicker';
 import dayjs, { type Dayjs } from 'dayjs';
-import { canSetCustomPeriod, customPeriod, formatDate, lastMonthPeriod, OFFERED_PERIOD_TYPES, type Period, type PeriodType } from '@portal/contracts/rules';
+import {
+  canSetCustomPeriod,
+  customPeriod,
+  formatDate,
+  lastMonthPeriod,
+  OFFERED_PERIOD_TYPES,
+  type Period,
+  type PeriodType,
+} from '@portal/contracts/rules';
 import { DIALOG_WIDTHS } from '@portal/contracts/rules';
 import { useFleet } from '../../app/fleet-context';
 
-export const PERIOD_LABELS: Record<PeriodType, string> = { lastMonth: 'Last month', custom: 'Custom period', latest90: 'Latest 90 days' };
+export const PERIOD_LABELS: Record<PeriodType, string> = {
+  lastMonth: 'Last month',
+  custom: 'Custom period',
+  latest90: 'Latest 90 days',
+};
 
-export const periodRangeText = (period: Pick<Period, 'from' | 'to'>) => `${formatDate(period.from)} – ${formatDate(period.to)}`;
+export const periodRangeText = (period: Pick<Period, 'from' | 'to'>) =>
+  `${formatDate(period.from)} – ${formatDate(period.to)}`;
 
 /** The picker's day as 'YYYY-MM-DD' (the calendar day the user clicked), or null. */
 const dayText = (value: Dayjs | null) => (value && value.isValid() ? value.format('YYYY-MM-DD') : null);
@@ -59,19 +83,44 @@ export function PeriodPicker() {
       <Menu anchorEl={menu} open={Boolean(menu)} onClose={() => setMenu(null)}>
         {OFFERED_PERIOD_TYPES.map((type) => (
           <MenuItem key={type} selected={period.type === type} onClick={() => choose(type)}>
-            <ListItemText primary={PERIOD_LABELS[type]} secondary={type === 'lastMonth' ? periodRangeText(lastMonthPeriod(new Date())) : 'Choose two dates'} />
+            <ListItemText
+              primary={PERIOD_LABELS[type]}
+              secondary={
+                type === 'lastMonth' ? periodRangeText(lastMonthPeriod(new Date())) : 'Choose two dates'
+              }
+            />
           </MenuItem>
         ))}
       </Menu>
-      <Dialog open={customOpen} onClose={() => setCustomOpen(false)} fullWidth maxWidth={false} slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}>
+      <Dialog
+        open={customOpen}
+        onClose={() => setCustomOpen(false)}
+        fullWidth
+        maxWidth={false}
+        slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}
+      >
         <DialogTitle>Custom period</DialogTitle>
         <DialogContent>
           <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
             From the start of the first day to the end of the last day, UTC.
           </Typography>
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-            <DatePicker label="From" value={from} onChange={setFrom} format="YYYY-MM-DD" disableFuture slotProps={{ textField: { fullWidth: true } }} />
-            <DatePicker label="To" value={to} onChange={setTo} format="YYYY-MM-DD" disableFuture slotProps={{ textField: { fullWidth: true } }} />
+            <DatePicker
+              label="From"
+              value={from}
+              onChange={setFrom}
+              format="YYYY-MM-DD"
+              disableFuture
+              slotProps={{ textField: { fullWidth: true } }}
+            />
+            <DatePicker
+              label="To"
+              value={to}
+              onChange={setTo}
+              format="YYYY-MM-DD"
+              disableFuture
+              slotProps={{ textField: { fullWidth: true } }}
+            />
           </Stack>
         </DialogContent>
         <DialogActions>

@@ -1,6 +1,19 @@
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { AppBar, Box, Button, Divider, IconButton, ListItemIcon, Menu, MenuItem, Toolbar, Typography, useMediaQuery, useTheme } from '@mui/material';
+import {
+  AppBar,
+  Box,
+  Button,
+  Divider,
+  IconButton,
+  ListItemIcon,
+  Menu,
+  MenuItem,
+  Toolbar,
+  Typography,
+  useMediaQuery,
+  useTheme,
+} from '@mui/material';
 import MenuIcon from '@mui/icons-material/Menu';
 import AccountCircleIcon from '@mui/icons-material/AccountCircle';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
@@ -42,14 +55,26 @@ export function TopBar({ onToggleDrawer }: { onToggleDrawer(): void }) {
             <MenuIcon />
           </IconButton>
         )}
-        <Typography variant="h6" noWrap sx={{ flexShrink: 1, minWidth: 0, fontWeight: 600 }} data-testid="organization-name">
+        <Typography
+          variant="h6"
+          noWrap
+          sx={{ flexShrink: 1, minWidth: 0, fontWeight: 600 }}
+          data-testid="organization-name"
+        >
           {profile?.organizationName}
         </Typography>
         <Box sx={{ flex: 1 }} />
         {wide ? (
           <Box component="nav" aria-label="Main menu" sx={{ display: 'flex', gap: 0.5 }}>
             {items.map((item) => (
-              <Button key={item.to} color="inherit" component={RouterLink} to={item.to} disabled={item.disabled} sx={{ '&.Mui-disabled': { color: 'rgba(255,255,255,0.5)' } }}>
+              <Button
+                key={item.to}
+                color="inherit"
+                component={RouterLink}
+                to={item.to}
+                disabled={item.disabled}
+                sx={{ '&.Mui-disabled': { color: 'rgba(255,255,255,0.5)' } }}
+              >
                 {item.label}
               </Button>
             ))}
@@ -61,7 +86,13 @@ export function TopBar({ onToggleDrawer }: { onToggleDrawer(): void }) {
             </IconButton>
             <Menu anchorEl={navMenu} open={Boolean(navMenu)} onClose={() => setNavMenu(null)}>
               {items.map((item) => (
-                <MenuItem key={item.to} component={RouterLink} to={item.to} disabled={item.disabled} onClick={() => setNavMenu(null)}>
+                <MenuItem
+                  key={item.to}
+                  component={RouterLink}
+                  to={item.to}
+                  disabled={item.disabled}
+                  onClick={() => setNavMenu(null)}
+                >
                   {item.label}
                 </MenuItem>
               ))}
@@ -69,10 +100,21 @@ export function TopBar({ onToggleDrawer }: { onToggleDrawer(): void }) {
           </>
         )}
         <MessageBell />
-        <IconButton color="inherit" aria-label="User menu" onClick={(e) => setUserMenu(e.currentTarget)} data-testid="user-menu-button">
+        <IconButton
+          color="inherit"
+          aria-label="User menu"
+          onClick={(e) => setUserMenu(e.currentTarget)}
+          data-testid="user-menu-button"
+        >
           <AccountCircleIcon />
         </IconButton>
-        <Menu anchorEl={userMenu} open={Boolean(userMenu)} onClose={closeUser} anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }} transformOrigin={{ vertical: 'top', horizontal: 'right' }}>
+        <Menu
+          anchorEl={userMenu}
+          open={Boolean(userMenu)}
+          onClose={closeUser}
+          anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+          transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+        >
           <Box sx={{ px: 2, py: 1 }}>
             <Typography variant="subtitle2">{profile?.username}</Typography>
             <Typography variant="caption" color="text.secondary">

@@ -12,7 +12,10 @@ import { NavDrawer } from './NavDrawer';
 
 // Hostile messages and ship names go through the real bell list and drawer: React must show them as text.
 
-vi.mock('../../app/auth', () => ({ userManager: () => ({ getUser: async () => null }), redirectToLogin: vi.fn() }));
+vi.mock('../../app/auth', () => ({
+  userManager: () => ({ getUser: async () => null }),
+  redirectToLogin: vi.fn(),
+}));
 
 const ship = (id: string, name: string): Facility => ({
   id,
@@ -35,9 +38,28 @@ const ship = (id: string, name: string): Facility => ({
 });
 const ships = HOSTILE_TEXTS.map((name, k) => ship(`ship-${k}`, name));
 
-vi.mock('../../app/session', () => ({ useSession: () => ({ profile: { sub: 'u', username: 'north.anna', organizationId: 'n', organizationName: 'Nordic', organizationPriority: false, roles: ['User'] } }) }));
+vi.mock('../../app/session', () => ({
+  useSession: () => ({
+    profile: {
+      sub: 'u',
+      username: 'north.anna',
+      organizationId: 'n',
+      organizationName: 'Nordic',
+      organizationPriority: false,
+      roles: ['User'],
+    },
+  }),
+}));
 vi.mock('../../app/fleet-context', () => ({
-  useFleet: () => ({ period: lastMonthPeriod(new Date('2026-02-10T00:00:00Z')), setPeriod: vi.fn(), filter: emptyFleetFilter(), setFilter: vi.fn(), facilities: ships, filteredFacilities: ships, currentFacility: ships[0] }),
+  useFleet: () => ({
+    period: lastMonthPeriod(new Date('2026-02-10T00:00:00Z')),
+    setPeriod: vi.fn(),
+    filter: emptyFleetFilter(),
+    setFilter: vi.fn(),
+    facilities: ships,
+    filteredFacilities: ships,
+    currentFacility: ships[0],
+  }),
 }));
 
 const messages: Message[] = HOSTILE_TEXTS.map((text, k) => ({
@@ -58,7 +80,9 @@ beforeEach(() => {
   window.settings = { apiBaseUrl: '/api/' } as typeof window.settings;
   vi.stubGlobal(
     'fetch',
-    vi.fn(async (input: RequestInfo | URL) => (String(input).includes('/api/messages') ? Response.json(messages) : Response.json({}))),
+    vi.fn(async (input: RequestInfo | URL) =>
+      String(input).includes('/api/messages') ? Response.json(messages) : Response.json({}),
+    ),
   );
 });
 afterEach(() => {
@@ -85,7 +109,14 @@ describe('hostile text in the shell', () => {
       unsafe.innerHTML = text;
       return activeContent(unsafe);
     }).join('\n');
-    for (const expected of ['<script> element', 'onerror attribute on <img>', 'javascript: URL in href of <a>', 'onload attribute on <svg>', '<iframe> element']) expect(found).toContain(expected);
+    for (const expected of [
+      '<script> element',
+      'onerror attribute on <img>',
+      'javascript: URL in href of <a>',
+      'onload attribute on <svg>',
+      '<iframe> element',
+    ])
+      expect(found).toContain(expected);
   });
 
   it('the message bell lists script, event handlers, javascript: links, SVG and mutation XSS as plain text', async () => {
@@ -95,7 +126,9 @@ describe('hostile text in the shell', () => {
     expect(shown).toHaveLength(HOSTILE_TEXTS.length);
     shown.forEach((item, k) => {
       // The exact text (and, on every other message, the title too), readable, with nothing parsed out of it.
-      expect(within(item).getAllByText(HOSTILE_TEXTS[k], { normalizer: (s) => s })).toHaveLength(k % 2 ? 2 : 1);
+      expect(within(item).getAllByText(HOSTILE_TEXTS[k], { normalizer: (s) => s })).toHaveLength(
+        k % 2 ? 2 : 1,
+      );
       if (k % 2) expect(within(item).getByRole('heading').textContent).toBe(HOSTILE_TEXTS[k]);
       expect(item.querySelectorAll('img, svg:not([data-testid]), a, noscript, math, iframe')).toHaveLength(0);
     });

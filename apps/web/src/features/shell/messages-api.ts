@@ -16,9 +16,15 @@ export function useMarkAsRead() {
   const client = useQueryClient();
   const { error } = useNotify();
   return useMutation({
-    mutationFn: (id: string) => apiRequest<void>(`messages/${encodeURIComponent(id)}/mark-as-read`, { method: 'POST', responseType: 'none' }),
+    mutationFn: (id: string) =>
+      apiRequest<void>(`messages/${encodeURIComponent(id)}/mark-as-read`, {
+        method: 'POST',
+        responseType: 'none',
+      }),
     onSuccess: (_data, id) =>
-      client.setQueryData<Message[]>(activeMessagesQuery().queryKey, (list) => list?.map((m) => (m.id === id ? { ...m, isRead: true } : m))),
+      client.setQueryData<Message[]>(activeMessagesQuery().queryKey, (list) =>
+        list?.map((m) => (m.id === id ? { ...m, isRead: true } : m)),
+      ),
     onError: (cause) => error(MESSAGES.MESSAGE_MARK_READ_ERROR, cause),
   });
 }

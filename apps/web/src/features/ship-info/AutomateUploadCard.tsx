@@ -1,11 +1,31 @@
 import { useState } from 'react';
-import { Alert, Button, Card, CardActions, CardContent, Dialog, DialogActions, DialogContent, DialogTitle, List, ListItem, ListItemText, Typography } from '@mui/material';
+import {
+  Alert,
+  Button,
+  Card,
+  CardActions,
+  CardContent,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  List,
+  ListItem,
+  ListItemText,
+  Typography,
+} from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import type { Facility } from '@portal/contracts/facilities';
 import { canProvision, provisionFileName } from '@portal/contracts/forms';
 import { DIALOG_WIDTHS, formatDateTime, MESSAGES } from '@portal/contracts/rules';
 import { useNotify } from '../../app/notifications';
-import { downloadPackage, saveBlob, uploadCredentialsQuery, useProvision, useRevokeCredential } from './ship-info-api';
+import {
+  downloadPackage,
+  saveBlob,
+  uploadCredentialsQuery,
+  useProvision,
+  useRevokeCredential,
+} from './ship-info-api';
 
 /**
  * Automate file upload: Provision creates an upload credential for this ship and downloads the uploader package with
@@ -38,7 +58,8 @@ export function AutomateUploadCard({ ship }: { ship: Facility }) {
       <CardContent>
         <Typography variant="h6">Automate file upload</Typography>
         <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-          Provision downloads an uploader for the ship's computer: it watches a folder and uploads new logger files to this ship by itself.
+          Provision downloads an uploader for the ship's computer: it watches a folder and uploads new logger
+          files to this ship by itself.
         </Typography>
         {active.length > 0 && (
           <List dense aria-label="Upload credentials">
@@ -47,12 +68,24 @@ export function AutomateUploadCard({ ship }: { ship: Facility }) {
                 key={c.id}
                 disableGutters
                 secondaryAction={
-                  <Button size="small" color="error" onClick={() => revoke.mutate(c.id, { onSuccess: () => success(), onError: (cause) => error(undefined, cause) })}>
+                  <Button
+                    size="small"
+                    color="error"
+                    onClick={() =>
+                      revoke.mutate(c.id, {
+                        onSuccess: () => success(),
+                        onError: (cause) => error(undefined, cause),
+                      })
+                    }
+                  >
                     Revoke
                   </Button>
                 }
               >
-                <ListItemText primary={`Provisioned ${formatDateTime(c.createdOn)}`} secondary={c.lastUsedOn ? `Last upload ${formatDateTime(c.lastUsedOn)}` : 'Not used yet'} />
+                <ListItemText
+                  primary={`Provisioned ${formatDateTime(c.createdOn)}`}
+                  secondary={c.lastUsedOn ? `Last upload ${formatDateTime(c.lastUsedOn)}` : 'Not used yet'}
+                />
               </ListItem>
             ))}
           </List>
@@ -64,11 +97,18 @@ export function AutomateUploadCard({ ship }: { ship: Facility }) {
         </Button>
       </CardActions>
       {token && (
-        <Dialog open onClose={() => setToken(null)} fullWidth maxWidth={false} slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.wide } } }}>
+        <Dialog
+          open
+          onClose={() => setToken(null)}
+          fullWidth
+          maxWidth={false}
+          slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.wide } } }}
+        >
           <DialogTitle>Upload token</DialogTitle>
           <DialogContent>
             <Alert severity="info" sx={{ mb: 2 }}>
-              The package's config.json holds this token. It is shown only now; keep it secret. Revoke it here if it leaks.
+              The package's config.json holds this token. It is shown only now; keep it secret. Revoke it here
+              if it leaks.
             </Alert>
             <Typography sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }} data-testid="upload-token">
               {token}

@@ -4,7 +4,24 @@ import dayjs, { type Dayjs } from 'dayjs';
 import utc from 'dayjs/plugin/utc';
 import timezone from 'dayjs/plugin/timezone';
 import { DatePicker } from '@mui/x-date-pickers/DatePicker';
-import { Alert, Autocomplete, Avatar, Box, Button, Card, CardActions, CardContent, FormControl, InputLabel, MenuItem, Select, Skeleton, Stack, TextField, Typography } from '@mui/material';
+import {
+  Alert,
+  Autocomplete,
+  Avatar,
+  Box,
+  Button,
+  Card,
+  CardActions,
+  CardContent,
+  FormControl,
+  InputLabel,
+  MenuItem,
+  Select,
+  Skeleton,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
 import DirectionsBoatIcon from '@mui/icons-material/DirectionsBoat';
 import { useQuery } from '@tanstack/react-query';
 import type { Facility } from '@portal/contracts/facilities';
@@ -88,8 +105,10 @@ export default function ShipInfoPage() {
 
   const errors = validateShipInfo(toValues(form));
   const valid = Object.keys(errors).length === 0;
-  const shown = (field: Field) => (touched[field] ? (errors as Record<string, string | undefined>)[field] : undefined);
-  const set = <K extends Field>(field: K, value: FormState[K]) => setForm((f) => (f ? { ...f, [field]: value } : f));
+  const shown = (field: Field) =>
+    touched[field] ? (errors as Record<string, string | undefined>)[field] : undefined;
+  const set = <K extends Field>(field: K, value: FormState[K]) =>
+    setForm((f) => (f ? { ...f, [field]: value } : f));
   const touch = (field: Field) => setTouched((t) => ({ ...t, [field]: true }));
 
   const onImage = async (event: ChangeEvent<HTMLInputElement>) => {
@@ -107,7 +126,11 @@ export default function ShipInfoPage() {
     save.mutate(toValues(form), { onSuccess: () => success(), onError: (cause) => error(undefined, cause) });
   };
 
-  const text = (field: 'name' | 'imo' | 'numberOfScrubbers' | 'totalEffectKW', label: string, type = 'text') => (
+  const text = (
+    field: 'name' | 'imo' | 'numberOfScrubbers' | 'totalEffectKW',
+    label: string,
+    type = 'text',
+  ) => (
     <TextField
       label={label}
       value={form[field]}
@@ -126,7 +149,10 @@ export default function ShipInfoPage() {
       onChange={(value) => set(field, value)}
       timezone="UTC"
       format="YYYY-MM-DD"
-      slotProps={{ field: { readOnly: true }, textField: { fullWidth: true, error: Boolean(shown(field)), helperText: shown(field), name: field } }}
+      slotProps={{
+        field: { readOnly: true },
+        textField: { fullWidth: true, error: Boolean(shown(field)), helperText: shown(field), name: field },
+      }}
     />
   );
 
@@ -137,7 +163,12 @@ export default function ShipInfoPage() {
           <Stack direction={{ xs: 'column', md: 'row' }} spacing={3}>
             <Stack spacing={1} sx={{ alignItems: 'center', minWidth: 200 }}>
               {form.imageBase64 ? (
-                <Box component="img" src={form.imageBase64} alt={`${form.name} image`} sx={{ width: 200, height: 150, objectFit: 'cover', borderRadius: 1 }} />
+                <Box
+                  component="img"
+                  src={form.imageBase64}
+                  alt={`${form.name} image`}
+                  sx={{ width: 200, height: 150, objectFit: 'cover', borderRadius: 1 }}
+                />
               ) : (
                 <Avatar variant="rounded" sx={{ width: 200, height: 150 }} aria-label="No ship image">
                   <DirectionsBoatIcon sx={{ fontSize: 80 }} />
@@ -145,7 +176,13 @@ export default function ShipInfoPage() {
               )}
               <Button component="label" size="small">
                 Upload image
-                <input hidden type="file" accept="image/*" aria-label="Ship image" onChange={(e) => void onImage(e)} />
+                <input
+                  hidden
+                  type="file"
+                  accept="image/*"
+                  aria-label="Ship image"
+                  onChange={(e) => void onImage(e)}
+                />
               </Button>
               {form.imageBase64 && (
                 <Button size="small" color="inherit" onClick={() => set('imageBase64', null)}>
@@ -158,7 +195,12 @@ export default function ShipInfoPage() {
               {text('imo', 'IMO')}
               <FormControl fullWidth>
                 <InputLabel id="scrubber-system-type">Scrubber system type</InputLabel>
-                <Select labelId="scrubber-system-type" label="Scrubber system type" value={form.scrubberSystemType} onChange={(e) => set('scrubberSystemType', e.target.value)}>
+                <Select
+                  labelId="scrubber-system-type"
+                  label="Scrubber system type"
+                  value={form.scrubberSystemType}
+                  onChange={(e) => set('scrubberSystemType', e.target.value)}
+                >
                   {SCRUBBER_SYSTEM_TYPES.map((t) => (
                     <MenuItem key={t || 'none'} value={t}>
                       {t || <em>None</em>}
@@ -180,7 +222,11 @@ export default function ShipInfoPage() {
                 onKeyDown={(e) => {
                   // Enter on a name that is not in the list creates it.
                   const typed = manufacturerInput.trim();
-                  if (e.key === 'Enter' && typed && !manufacturers.some((m) => m.toLowerCase() === typed.toLowerCase())) {
+                  if (
+                    e.key === 'Enter' &&
+                    typed &&
+                    !manufacturers.some((m) => m.toLowerCase() === typed.toLowerCase())
+                  ) {
                     e.preventDefault();
                     set('systemManufacturer', typed);
                   }

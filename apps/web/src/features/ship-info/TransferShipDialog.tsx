@@ -1,5 +1,17 @@
 import { useState } from 'react';
-import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, FormControl, InputLabel, MenuItem, Select, Stack } from '@mui/material';
+import {
+  Alert,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  FormControl,
+  InputLabel,
+  MenuItem,
+  Select,
+  Stack,
+} from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import type { Facility } from '@portal/contracts/facilities';
 import { transferSuccessText, transferTargets } from '@portal/contracts/forms';
@@ -26,17 +38,33 @@ export function TransferShipDialog({ ship, onClose }: { ship: Facility; onClose(
     });
 
   return (
-    <Dialog open onClose={onClose} fullWidth maxWidth={false} slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}>
+    <Dialog
+      open
+      onClose={onClose}
+      fullWidth
+      maxWidth={false}
+      slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}
+    >
       <DialogTitle>Transfer ship</DialogTitle>
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>
           <Alert severity="warning">
-            Transferring {ship.name} cannot be undone. {ship.primaryOrganizationName} and its users lose access to the ship.
+            Transferring {ship.name} cannot be undone. {ship.primaryOrganizationName} and its users lose
+            access to the ship.
           </Alert>
-          {secondary.data && <Alert severity="info">The ship is shared with other organizations. They will lose access to it too.</Alert>}
+          {secondary.data && (
+            <Alert severity="info">
+              The ship is shared with other organizations. They will lose access to it too.
+            </Alert>
+          )}
           <FormControl fullWidth>
             <InputLabel id="transfer-target">Organization</InputLabel>
-            <Select labelId="transfer-target" label="Organization" value={target} onChange={(e) => setTarget(e.target.value)}>
+            <Select
+              labelId="transfer-target"
+              label="Organization"
+              value={target}
+              onChange={(e) => setTarget(e.target.value)}
+            >
               {targets.map((o) => (
                 <MenuItem key={o.id} value={o.id}>
                   {o.name}
@@ -48,7 +76,12 @@ export function TransferShipDialog({ ship, onClose }: { ship: Facility; onClose(
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>Cancel</Button>
-        <Button variant="contained" color="warning" disabled={!target || transfer.isPending} onClick={confirm}>
+        <Button
+          variant="contained"
+          color="warning"
+          disabled={!target || transfer.isPending}
+          onClick={confirm}
+        >
           Confirm transfer
         </Button>
       </DialogActions>

@@ -13,34 +13,55 @@ const e = encodeURIComponent;
 
 /** GET facilities/{id}/facility. */
 export const shipQuery = (id: string) =>
-  queryOptions({ queryKey: ['facilities', id, 'facility'], queryFn: ({ signal }) => apiRequest<Facility>(`facilities/${e(id)}/facility`, { signal }) });
+  queryOptions({
+    queryKey: ['facilities', id, 'facility'],
+    queryFn: ({ signal }) => apiRequest<Facility>(`facilities/${e(id)}/facility`, { signal }),
+  });
 
 /** PUT facilities/{id}/facility. */
 export function useSaveShip(id: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (values: unknown) => apiRequest<Facility>(`facilities/${e(id)}/facility`, { method: 'PUT', body: shipInfoSchema.parse(values) satisfies ShipInfoValues }),
+    mutationFn: (values: unknown) =>
+      apiRequest<Facility>(`facilities/${e(id)}/facility`, {
+        method: 'PUT',
+        body: shipInfoSchema.parse(values) satisfies ShipInfoValues,
+      }),
     onSuccess: () => client.invalidateQueries({ queryKey: ['facilities'] }),
   });
 }
 
 /** GET organizations (the transfer targets). */
 export const organizationsQuery = () =>
-  queryOptions({ queryKey: ['organizations'], queryFn: ({ signal }) => apiRequest<OrganizationListItem[]>('organizations', { signal }) });
+  queryOptions({
+    queryKey: ['organizations'],
+    queryFn: ({ signal }) => apiRequest<OrganizationListItem[]>('organizations', { signal }),
+  });
 
 /** GET organizations/facilities/{facilityId}/has-secondary-organizations. */
 export const hasSecondaryOrganizationsQuery = (facilityId: string) =>
   queryOptions({
     queryKey: ['facilities', facilityId, 'has-secondary-organizations'],
-    queryFn: ({ signal }) => apiRequest<boolean>(`organizations/facilities/${e(facilityId)}/has-secondary-organizations`, { signal }),
+    queryFn: ({ signal }) =>
+      apiRequest<boolean>(`organizations/facilities/${e(facilityId)}/has-secondary-organizations`, {
+        signal,
+      }),
   });
 
 /** POST organizations/{orgId}/{facilityId}/migrate-facility. */
 export function useTransferShip(facilityId: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (targetOrganizationId: string) => apiRequest<OrganizationRef>(`organizations/${e(targetOrganizationId)}/${e(facilityId)}/migrate-facility`, { method: 'POST' }),
-    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: ['facilities'] }), client.invalidateQueries({ queryKey: ['organizations'] })]),
+    mutationFn: (targetOrganizationId: string) =>
+      apiRequest<OrganizationRef>(
+        `organizations/${e(targetOrganizationId)}/${e(facilityId)}/migrate-facility`,
+        { method: 'POST' },
+      ),
+    onSuccess: () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: ['facilities'] }),
+        client.invalidateQueries({ queryKey: ['organizations'] }),
+      ]),
   });
 }
 
@@ -48,13 +69,15 @@ export function useTransferShip(facilityId: string) {
 export const uploadCredentialsQuery = (facilityId: string) =>
   queryOptions({
     queryKey: ['facilities', facilityId, 'upload-credentials'],
-    queryFn: ({ signal }) => apiRequest<UploadCredential[]>(`facilities/${e(facilityId)}/upload-credentials`, { signal }),
+    queryFn: ({ signal }) =>
+      apiRequest<UploadCredential[]>(`facilities/${e(facilityId)}/upload-credentials`, { signal }),
   });
 
 export function useProvision(facilityId: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => apiRequest<ProvisionedCredential>(`facilities/${e(facilityId)}/upload-credentials`, { method: 'POST' }),
+    mutationFn: () =>
+      apiRequest<ProvisionedCredential>(`facilities/${e(facilityId)}/upload-credentials`, { method: 'POST' }),
     onSuccess: () => client.invalidateQueries({ queryKey: ['facilities', facilityId, 'upload-credentials'] }),
   });
 }
@@ -62,7 +85,11 @@ export function useProvision(facilityId: string) {
 export function useRevokeCredential(facilityId: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (credentialId: string) => apiRequest(`facilities/${e(facilityId)}/upload-credentials/${e(credentialId)}`, { method: 'DELETE', responseType: 'none' }),
+    mutationFn: (credentialId: string) =>
+      apiRequest(`facilities/${e(facilityId)}/upload-credentials/${e(credentialId)}`, {
+        method: 'DELETE',
+        responseType: 'none',
+      }),
     onSettled: () => client.invalidateQueries({ queryKey: ['facilities', facilityId, 'upload-credentials'] }),
   });
 }
@@ -76,7 +103,10 @@ export async function downloadPackage(facilityId: string, token: string | null):
   const headers: Record<string, string> = {};
   if (user?.access_token) headers.authorization = `Bearer ${user.access_token}`;
   if (token) headers[UPLOAD_TOKEN_HEADER] = token;
-  const url = new URL(`${portalSettings().apiBaseUrl}scripts/psdu/facilities/${e(facilityId)}`, window.location.origin);
+  const url = new URL(
+    `${portalSettings().apiBaseUrl}scripts/psdu/facilities/${e(facilityId)}`,
+    window.location.origin,
+  );
   const response = await fetch(url, { headers });
   if (response.status === 401 || response.status === 403) redirectToLogin();
   if (!response.ok) throw new ApiRequestError(response.status, await response.json().catch(() => undefined));

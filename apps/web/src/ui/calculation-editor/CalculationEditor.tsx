@@ -26,7 +26,12 @@ import HistoryIcon from '@mui/icons-material/History';
 import LockIcon from '@mui/icons-material/Lock';
 import { CHANNEL_DATA_TYPES, formatDateTime, MESSAGES, versionLabel } from '@portal/contracts/rules';
 import { validateCalculationSettings } from '@portal/contracts/forms';
-import type { Calculation, FormulaErrorDto, OutputType, ValidationResult } from '@portal/contracts/calculations';
+import type {
+  Calculation,
+  FormulaErrorDto,
+  OutputType,
+  ValidationResult,
+} from '@portal/contracts/calculations';
 import { ApiRequestError } from '../../app/api';
 import { useNotify } from '../../app/notifications';
 import {
@@ -43,7 +48,14 @@ import {
 } from './calculations-api';
 import { defaultTestTimestamps, enablement, validationKey } from './enablement';
 import FormulaCodeEditor from './FormulaCodeEditor';
-import { DEFAULT_CONSTANTS, TestDataEditor, toConstants, toInputData, type ConstantsForm, type TestRow } from './TestDataEditor';
+import {
+  DEFAULT_CONSTANTS,
+  TestDataEditor,
+  toConstants,
+  toInputData,
+  type ConstantsForm,
+  type TestRow,
+} from './TestDataEditor';
 import { ValidityDialog } from './ValidityDialog';
 
 export interface InputOption {
@@ -96,9 +108,20 @@ function formOf(calc: Calculation | undefined, defaultOutputType: OutputType): F
 
 function bodyOf(form: FormValues, kind: CalculationEditorProps['kind']): CalculationBody {
   const n = (s: string) => (s.trim() === '' ? null : Number(s));
-  const common = { comment: form.comment, documentation: form.documentation, inputIds: form.inputIds, transformAlgorithm: form.transformAlgorithm, qualityScore: form.qualityScore };
+  const common = {
+    comment: form.comment,
+    documentation: form.documentation,
+    inputIds: form.inputIds,
+    transformAlgorithm: form.transformAlgorithm,
+    qualityScore: form.qualityScore,
+  };
   return kind === 'measurement-field'
-    ? { ...common, requiredSampleIntervalInSeconds: n(form.requiredSampleIntervalInSeconds), preloadIntervalInSeconds: n(form.preloadIntervalInSeconds), outputType: form.outputType }
+    ? {
+        ...common,
+        requiredSampleIntervalInSeconds: n(form.requiredSampleIntervalInSeconds),
+        preloadIntervalInSeconds: n(form.preloadIntervalInSeconds),
+        outputType: form.outputType,
+      }
     : { ...common, algorithmSecondsSpan: Number(form.algorithmSecondsSpan) };
 }
 
@@ -115,15 +138,23 @@ function stateLabel(calc: Calculation): string {
   }
 }
 
-const messageOf = (error: unknown, fallback: string) => (error instanceof ApiRequestError && error.status < 500 && error.body?.message ? error.body.message : fallback);
+const messageOf = (error: unknown, fallback: string) =>
+  error instanceof ApiRequestError && error.status < 500 && error.body?.message
+    ? error.body.message
+    : fallback;
 
 /** The one calculation editor, for measurement field and report field calculations (spec part 2, sections 2 and 4). */
 export function CalculationEditor(props: CalculationEditorProps) {
   const { kind, inputOptions } = props;
   const defaultOutputType = props.defaultOutputType ?? 'Double';
   const target = useMemo<CalculationTarget | undefined>(() => {
-    if (kind === 'measurement-field') return props.facilityId && props.measurementFieldId ? { kind, facilityId: props.facilityId, measurementFieldId: props.measurementFieldId } : undefined;
-    return props.reportId && props.reportFieldId ? { kind, reportId: props.reportId, reportFieldId: props.reportFieldId } : undefined;
+    if (kind === 'measurement-field')
+      return props.facilityId && props.measurementFieldId
+        ? { kind, facilityId: props.facilityId, measurementFieldId: props.measurementFieldId }
+        : undefined;
+    return props.reportId && props.reportFieldId
+      ? { kind, reportId: props.reportId, reportFieldId: props.reportFieldId }
+      : undefined;
   }, [kind, props.facilityId, props.measurementFieldId, props.reportId, props.reportFieldId]);
   const notify = useNotify();
   const refresh = useRefreshAfterChange();
@@ -131,45 +162,72 @@ export function CalculationEditor(props: CalculationEditorProps) {
   const list = useMemo(() => calculations.data ?? [], [calculations.data]);
 
   const [mode, setMode] = useState<Mode>({ type: 'current' });
-  const selected = mode.type === 'current' ? list[0] : mode.type === 'history' ? list.find((c) => c.id === mode.id) : undefined;
+  const selected =
+    mode.type === 'current'
+      ? list[0]
+      : mode.type === 'history'
+        ? list.find((c) => c.id === mode.id)
+        : undefined;
   const isNew = mode.type === 'new' || (mode.type === 'current' && list.length === 0);
   const viewingHistory = mode.type === 'history' && selected !== undefined && selected.id !== list[0]?.id;
-  const initialForm = mode.type === 'new' ? formOf(mode.from, defaultOutputType) : formOf(selected, defaultOutputType);
+  const initialForm =
+    mode.type === 'new' ? formOf(mode.from, defaultOutputType) : formOf(selected, defaultOutputType);
   const sourceKey = `${mode.type}:${mode.type === 'new' ? (mode.from?.id ?? '') : (selected?.id ?? '')}:${selected?.updatedOn ?? ''}`;
 
   // The form follows its source (a saved calculation, a restored one, a new one) and is the user's in between.
   const [formState, setFormState] = useState({ key: sourceKey, form: initialForm });
   if (formState.key !== sourceKey) setFormState({ key: sourceKey, form: initialForm });
   const form = formState.key === sourceKey ? formState.form : initialForm;
-  const setForm = (patch: Partial<FormValues>) => setFormState({ key: sourceKey, form: { ...form, ...patch } });
+  const setForm = (patch: Partial<FormValues>) =>
+    setFormState({ key: sourceKey, form: { ...form, ...patch } });
 
   const [validation, setValidation] = useState<{ key: string; result: ValidationResult } | null>(null);
-  const [output, setOutput] = useState<{ errors: FormulaErrorDto[]; results: ValidationResult['results'] } | null>(null);
+  const [output, setOutput] = useState<{
+    errors: FormulaErrorDto[];
+    results: ValidationResult['results'];
+  } | null>(null);
   const [busy, setBusy] = useState(false);
   const [approveOpen, setApproveOpen] = useState(false);
   const [deleteOpen, setDeleteOpen] = useState(false);
   const [historyAnchor, setHistoryAnchor] = useState<HTMLElement | null>(null);
-  const [rows, setRows] = useState<TestRow[]>(() => defaultTestTimestamps().map((timestamp) => ({ timestamp, values: {} })));
+  const [rows, setRows] = useState<TestRow[]>(() =>
+    defaultTestTimestamps().map((timestamp) => ({ timestamp, values: {} })),
+  );
   const [constants, setConstants] = useState<ConstantsForm>(DEFAULT_CONSTANTS);
 
   const optionById = useMemo(() => new Map(inputOptions.map((o) => [o.id, o])), [inputOptions]);
-  const inputNames = useMemo(() => form.inputIds.map((id) => optionById.get(id)?.name).filter((n): n is string => Boolean(n)), [form.inputIds, optionById]);
+  const inputNames = useMemo(
+    () => form.inputIds.map((id) => optionById.get(id)?.name).filter((n): n is string => Boolean(n)),
+    [form.inputIds, optionById],
+  );
 
   const settingsErrors = validateCalculationSettings({
     comment: form.comment,
     documentation: form.documentation,
-    requiredSampleIntervalInSeconds: kind === 'measurement-field' ? form.requiredSampleIntervalInSeconds : null,
+    requiredSampleIntervalInSeconds:
+      kind === 'measurement-field' ? form.requiredSampleIntervalInSeconds : null,
     preloadIntervalInSeconds: kind === 'measurement-field' ? form.preloadIntervalInSeconds : null,
     inputIds: form.inputIds,
     qualityScore: form.qualityScore,
   });
-  const spanError = kind === 'report-field' && !(Number.isInteger(Number(form.algorithmSecondsSpan)) && Number(form.algorithmSecondsSpan) > 0) ? 'Must be a whole number of seconds above 0' : undefined;
+  const spanError =
+    kind === 'report-field' &&
+    !(Number.isInteger(Number(form.algorithmSecondsSpan)) && Number(form.algorithmSecondsSpan) > 0)
+      ? 'Must be a whole number of seconds above 0'
+      : undefined;
   const formValid = Object.keys(settingsErrors).length === 0 && !spanError;
 
-  const currentKey = validationKey({ ...form, outputType: kind === 'measurement-field' ? form.outputType : null, algorithmSecondsSpan: kind === 'report-field' ? form.algorithmSecondsSpan : null });
+  const currentKey = validationKey({
+    ...form,
+    outputType: kind === 'measurement-field' ? form.outputType : null,
+    algorithmSecondsSpan: kind === 'report-field' ? form.algorithmSecondsSpan : null,
+  });
   const validated = validation?.key === currentKey && validation.result.success !== null;
   const savedForm = selected ? formOf(selected, defaultOutputType) : undefined;
-  const dirty = !isNew && savedForm !== undefined && JSON.stringify(bodyOf(form, kind)) !== JSON.stringify(bodyOf(savedForm, kind));
+  const dirty =
+    !isNew &&
+    savedForm !== undefined &&
+    JSON.stringify(bodyOf(form, kind)) !== JSON.stringify(bodyOf(savedForm, kind));
   const locked = !isNew && Boolean(selected?.locked);
   const can = enablement({
     isNew,
@@ -186,7 +244,11 @@ export function CalculationEditor(props: CalculationEditorProps) {
 
   if (!target) return <Alert severity="info">Choose a field to edit its calculation.</Alert>;
   if (calculations.isError) {
-    return <Alert severity="error">{kind === 'report-field' ? MESSAGES.CALCULATIONS_NOT_FOUND : MESSAGES.DEFAULT_ERROR}</Alert>;
+    return (
+      <Alert severity="error">
+        {kind === 'report-field' ? MESSAGES.CALCULATIONS_NOT_FOUND : MESSAGES.DEFAULT_ERROR}
+      </Alert>
+    );
   }
   if (calculations.isPending) return <Skeleton variant="rounded" height={320} />;
 
@@ -222,7 +284,10 @@ export function CalculationEditor(props: CalculationEditorProps) {
   const onTest = () =>
     run(async () => {
       try {
-        const result = await validateLogic(target, algorithm, { inputData: toInputData(rows, inputNames), constants: toConstants(constants) });
+        const result = await validateLogic(target, algorithm, {
+          inputData: toInputData(rows, inputNames),
+          constants: toConstants(constants),
+        });
         setOutput({ errors: result.errors, results: result.results });
         if (result.success) notify.success(result.success);
       } catch (error) {
@@ -275,7 +340,12 @@ export function CalculationEditor(props: CalculationEditorProps) {
     });
 
   const errors = output?.errors ?? [];
-  const shown = isNew ? { version: mode.type === 'new' && list.length ? Math.max(...list.map((c) => c.version)) + 1 : 1, revision: 0 } : selected!;
+  const shown = isNew
+    ? {
+        version: mode.type === 'new' && list.length ? Math.max(...list.map((c) => c.version)) + 1 : 1,
+        revision: 0,
+      }
+    : selected!;
 
   return (
     <Paper variant="outlined" sx={{ p: 2 }} data-testid="calculation-editor">
@@ -284,14 +354,28 @@ export function CalculationEditor(props: CalculationEditorProps) {
         <Typography variant="body2" color="text.secondary" data-testid="calculation-version">
           Version {versionLabel(shown.version, shown.revision)}
         </Typography>
-        {isNew ? <Chip label="NEW" color="secondary" size="small" /> : <Chip label={stateLabel(selected!)} size="small" color={selected!.approvedOn ? 'success' : 'default'} variant="outlined" />}
+        {isNew ? (
+          <Chip label="NEW" color="secondary" size="small" />
+        ) : (
+          <Chip
+            label={stateLabel(selected!)}
+            size="small"
+            color={selected!.approvedOn ? 'success' : 'default'}
+            variant="outlined"
+          />
+        )}
         {!isNew && selected?.approvedOn && (
           <Typography variant="caption" color="text.secondary">
-            Valid from {formatDateTime(selected.validFrom)} {selected.validTo ? `to ${formatDateTime(selected.validTo)}` : 'until another is approved'}
+            Valid from {formatDateTime(selected.validFrom)}{' '}
+            {selected.validTo ? `to ${formatDateTime(selected.validTo)}` : 'until another is approved'}
           </Typography>
         )}
         <Box sx={{ flexGrow: 1 }} />
-        <Button startIcon={<HistoryIcon />} disabled={!can.history} onClick={(e) => setHistoryAnchor(e.currentTarget)}>
+        <Button
+          startIcon={<HistoryIcon />}
+          disabled={!can.history}
+          onClick={(e) => setHistoryAnchor(e.currentTarget)}
+        >
           Versions
         </Button>
         <Menu anchorEl={historyAnchor} open={Boolean(historyAnchor)} onClose={() => setHistoryAnchor(null)}>
@@ -304,7 +388,10 @@ export function CalculationEditor(props: CalculationEditorProps) {
                 setMode(i === 0 ? { type: 'current' } : { type: 'history', id: c.id });
               }}
             >
-              <ListItemText primary={`Version ${versionLabel(c.version, c.revision)}${i === 0 ? ' (latest)' : ''}`} secondary={`${stateLabel(c)} · ${formatDateTime(c.updatedOn)}`} />
+              <ListItemText
+                primary={`Version ${versionLabel(c.version, c.revision)}${i === 0 ? ' (latest)' : ''}`}
+                secondary={`${stateLabel(c)} · ${formatDateTime(c.updatedOn)}`}
+              />
             </MenuItem>
           ))}
         </Menu>
@@ -333,7 +420,16 @@ export function CalculationEditor(props: CalculationEditorProps) {
         {locked && (
           <Box
             data-testid="locked-overlay"
-            sx={{ position: 'absolute', inset: 0, zIndex: 2, bgcolor: 'rgba(255,255,255,0.7)', display: 'flex', alignItems: 'center', justifyContent: 'center', gap: 1 }}
+            sx={{
+              position: 'absolute',
+              inset: 0,
+              zIndex: 2,
+              bgcolor: 'rgba(255,255,255,0.7)',
+              display: 'flex',
+              alignItems: 'center',
+              justifyContent: 'center',
+              gap: 1,
+            }}
           >
             <LockIcon color="action" />
             <Typography>Locked: a recalculation with this calculation is queued.</Typography>
@@ -341,7 +437,13 @@ export function CalculationEditor(props: CalculationEditorProps) {
         )}
         <Stack direction={{ xs: 'column', lg: 'row' }} spacing={2}>
           <Stack spacing={2} sx={{ width: { lg: 340 }, flexShrink: 0 }} aria-label="Settings">
-            <TextField size="small" label="Comment" value={form.comment} disabled={!can.editable} onChange={(e) => setForm({ comment: e.target.value })} />
+            <TextField
+              size="small"
+              label="Comment"
+              value={form.comment}
+              disabled={!can.editable}
+              onChange={(e) => setForm({ comment: e.target.value })}
+            />
             <TextField
               size="small"
               label="Documentation"
@@ -371,7 +473,14 @@ export function CalculationEditor(props: CalculationEditorProps) {
                   error={Boolean(settingsErrors.preloadIntervalInSeconds)}
                   helperText={settingsErrors.preloadIntervalInSeconds}
                 />
-                <TextField size="small" select label="Output type" value={form.outputType} disabled={!can.editable} onChange={(e) => setForm({ outputType: e.target.value as OutputType })}>
+                <TextField
+                  size="small"
+                  select
+                  label="Output type"
+                  value={form.outputType}
+                  disabled={!can.editable}
+                  onChange={(e) => setForm({ outputType: e.target.value as OutputType })}
+                >
                   {CHANNEL_DATA_TYPES.map((t) => (
                     <MenuItem key={t} value={t}>
                       {t}
@@ -406,12 +515,20 @@ export function CalculationEditor(props: CalculationEditorProps) {
               <Typography variant="caption" color="text.secondary" component="div">
                 Quality score
               </Typography>
-              <Rating name="qualityScore" value={form.qualityScore} disabled={!can.editable} onChange={(_e, value) => setForm({ qualityScore: value })} />
+              <Rating
+                name="qualityScore"
+                value={form.qualityScore}
+                disabled={!can.editable}
+                onChange={(_e, value) => setForm({ qualityScore: value })}
+              />
             </Box>
           </Stack>
 
           <Box sx={{ flexGrow: 1, minWidth: 0 }}>
-            <Box sx={{ border: 1, borderColor: 'divider', borderRadius: 1, overflow: 'hidden' }} data-testid="algorithm-editor">
+            <Box
+              sx={{ border: 1, borderColor: 'divider', borderRadius: 1, overflow: 'hidden' }}
+              data-testid="algorithm-editor"
+            >
               <FormulaCodeEditor
                 value={form.transformAlgorithm}
                 onChange={(transformAlgorithm) => setForm({ transformAlgorithm })}
@@ -427,7 +544,12 @@ export function CalculationEditor(props: CalculationEditorProps) {
               <Button variant="outlined" onClick={onTest} disabled={!can.test}>
                 Test
               </Button>
-              <Button variant="outlined" color="success" onClick={() => setApproveOpen(true)} disabled={!can.approve}>
+              <Button
+                variant="outlined"
+                color="success"
+                onClick={() => setApproveOpen(true)}
+                disabled={!can.approve}
+              >
                 Approve
               </Button>
               <Box sx={{ flexGrow: 1 }} />
@@ -445,7 +567,11 @@ export function CalculationEditor(props: CalculationEditorProps) {
             <Typography variant="subtitle2" sx={{ mt: 2 }}>
               Output
             </Typography>
-            <Paper variant="outlined" sx={{ minHeight: 56, maxHeight: 240, overflow: 'auto', fontFamily: 'monospace', fontSize: 13 }} data-testid="calculation-output">
+            <Paper
+              variant="outlined"
+              sx={{ minHeight: 56, maxHeight: 240, overflow: 'auto', fontFamily: 'monospace', fontSize: 13 }}
+              data-testid="calculation-output"
+            >
               <List dense disablePadding>
                 {!output && (
                   <ListItem>
@@ -454,10 +580,14 @@ export function CalculationEditor(props: CalculationEditorProps) {
                 )}
                 {errors.map((e, i) => (
                   <ListItem key={`e${i}`} sx={{ color: 'error.main' }}>
-                    {e.startLine > 0 ? `Line ${e.startLine}, character ${e.startCharacter}: ${e.message}` : e.message}
+                    {e.startLine > 0
+                      ? `Line ${e.startLine}, character ${e.startCharacter}: ${e.message}`
+                      : e.message}
                   </ListItem>
                 ))}
-                {output && errors.length === 0 && output.results.length === 0 && <ListItem>{validation?.result.success ?? ''}</ListItem>}
+                {output && errors.length === 0 && output.results.length === 0 && (
+                  <ListItem>{validation?.result.success ?? ''}</ListItem>
+                )}
                 {output?.results.map((r, i) => (
                   <ListItem key={`r${i}`}>
                     {formatDateTime(r.timestamp)} → {r.value === null ? 'null' : String(r.value)}
@@ -468,13 +598,27 @@ export function CalculationEditor(props: CalculationEditorProps) {
           </Box>
         </Stack>
         <Divider sx={{ my: 2 }} />
-        <TestDataEditor rows={rows} onRows={setRows} inputNames={inputNames} constants={constants} onConstants={setConstants} disabled={locked} />
+        <TestDataEditor
+          rows={rows}
+          onRows={setRows}
+          inputNames={inputNames}
+          constants={constants}
+          onConstants={setConstants}
+          disabled={locked}
+        />
       </Box>
 
-      <ValidityDialog open={approveOpen} onClose={() => setApproveOpen(false)} onConfirm={onApprove} busy={busy} />
+      <ValidityDialog
+        open={approveOpen}
+        onClose={() => setApproveOpen(false)}
+        onConfirm={onApprove}
+        busy={busy}
+      />
       <Dialog open={deleteOpen} onClose={() => setDeleteOpen(false)}>
         <DialogTitle>Delete calculation?</DialogTitle>
-        <DialogContent>Version {selected ? versionLabel(selected.version, selected.revision) : ''} will be deleted.</DialogContent>
+        <DialogContent>
+          Version {selected ? versionLabel(selected.version, selected.revision) : ''} will be deleted.
+        </DialogContent>
         <DialogActions>
           <Button onClick={() => setDeleteOpen(false)}>Cancel</Button>
           <Button color="error" variant="contained" onClick={onDelete} disabled={busy}>

@@ -79,7 +79,12 @@ export function toDiagnostics(text: string, errors: readonly FormulaErrorDto[]):
     .map((e) => {
       const from = offsetAt(lines, e.startLine, e.startCharacter);
       const word = /^\w+/.exec(text.slice(from))?.[0].length ?? 0;
-      return { from, to: Math.min(text.length, from + Math.max(word, 1)), severity: 'error' as const, message: e.message };
+      return {
+        from,
+        to: Math.min(text.length, from + Math.max(word, 1)),
+        severity: 'error' as const,
+        message: e.message,
+      };
     });
 }
 
@@ -91,10 +96,23 @@ export interface FormulaCodeEditorProps {
   readOnly: boolean;
 }
 
-export default function FormulaCodeEditor({ value, onChange, inputNames, errors, readOnly }: FormulaCodeEditorProps) {
+export default function FormulaCodeEditor({
+  value,
+  onChange,
+  inputNames,
+  errors,
+  readOnly,
+}: FormulaCodeEditorProps) {
   const view = useRef<UiwEditorView | null>(null);
   const extensions = useMemo(
-    () => [highlighter, theme, lintGutter(), autocompletion({ override: [completions(inputNames)] }), EditorState.tabSize.of(EDITOR_TAB_SIZE), indentUnit.of(' '.repeat(EDITOR_TAB_SIZE))],
+    () => [
+      highlighter,
+      theme,
+      lintGutter(),
+      autocompletion({ override: [completions(inputNames)] }),
+      EditorState.tabSize.of(EDITOR_TAB_SIZE),
+      indentUnit.of(' '.repeat(EDITOR_TAB_SIZE)),
+    ],
     [inputNames],
   );
   // Markers belong to the text they were found in; the next edit clears them until the next validation.

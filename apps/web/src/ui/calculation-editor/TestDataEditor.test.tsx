@@ -54,6 +54,13 @@ describe('test data timestamps', () => {
 
   it('parses only real days and times', () => {
     expect(parseDisplayedTimestamp('2024.02.29 23:59')).toBe('2024-02-29T23:59:00.000Z');
-    for (const text of ['2023.02.29 10:00', '2026.11.22 24:00', '2026-11-22 10:00', '2026.11.22', '2026.11.22 10:00 extra']) expect(parseDisplayedTimestamp(text)).toBeNull();
+    for (const text of [
+      '2023.02.29 10:00',
+      '2026.11.22 24:00',
+      '2026-11-22 10:00',
+      '2026.11.22',
+      '2026.11.22 10:00 extra',
+    ])
+      expect(parseDisplayedTimestamp(text)).toBeNull();
   });
 });

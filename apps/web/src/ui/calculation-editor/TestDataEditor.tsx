@@ -1,7 +1,26 @@
 import { useState } from 'react';
-import { Box, Button, IconButton, MenuItem, Stack, Table, TableBody, TableCell, TableHead, TableRow, TextField, Typography } from '@mui/material';
+import {
+  Box,
+  Button,
+  IconButton,
+  MenuItem,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  TextField,
+  Typography,
+} from '@mui/material';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
-import { formatDateTime, parseDateOnly, parseTimeOnly, SCRUBBER_SYSTEM_TYPES, toDate } from '@portal/contracts/rules';
+import {
+  formatDateTime,
+  parseDateOnly,
+  parseTimeOnly,
+  SCRUBBER_SYSTEM_TYPES,
+  toDate,
+} from '@portal/contracts/rules';
 import type { TestInputRow, TestValue } from '@portal/contracts/calculations';
 
 export interface TestRow {
@@ -17,7 +36,12 @@ export interface ConstantsForm {
 }
 
 /** The spec's defaults: empty IMO, 0 scrubbers, empty system type, 0 power. */
-export const DEFAULT_CONSTANTS: ConstantsForm = { Facility_IMO: '', Facility_NumberOfScrubbers: '0', Facility_ScrubberSystemType: '', Facility_InstalledPower: '0' };
+export const DEFAULT_CONSTANTS: ConstantsForm = {
+  Facility_IMO: '',
+  Facility_NumberOfScrubbers: '0',
+  Facility_ScrubberSystemType: '',
+  Facility_InstalledPower: '0',
+};
 
 /** Text of a test cell as the value the server takes: blank is null, true/false booleans, numbers as numbers. */
 export function cellValue(text: string): TestValue {
@@ -29,7 +53,10 @@ export function cellValue(text: string): TestValue {
 }
 
 export function toInputData(rows: readonly TestRow[], inputNames: readonly string[]): TestInputRow[] {
-  return rows.map((r) => ({ timestamp: r.timestamp, inputValues: Object.fromEntries(inputNames.map((name) => [name, cellValue(r.values[name] ?? '')])) }));
+  return rows.map((r) => ({
+    timestamp: r.timestamp,
+    inputValues: Object.fromEntries(inputNames.map((name) => [name, cellValue(r.values[name] ?? '')])),
+  }));
 }
 
 export function toConstants(c: ConstantsForm) {
@@ -55,7 +82,12 @@ export function parseDisplayedTimestamp(text: string): string | null {
  * A sample's timestamp: shown as 'YYYY.MM.DD HH:mm' (UTC) and, while focused, as the exact value sent to the
  * server (ISO with seconds), so editing never rounds it. A typed 'YYYY.MM.DD HH:mm' becomes ISO on leaving.
  */
-function TimestampField(props: { value: string; index: number; disabled: boolean; onChange(text: string): void }) {
+function TimestampField(props: {
+  value: string;
+  index: number;
+  disabled: boolean;
+  onChange(text: string): void;
+}) {
   const { value, index, disabled, onChange } = props;
   const [focused, setFocused] = useState(false);
   const shown = focused || !toDate(value) ? value : formatDateTime(value);
@@ -88,10 +120,21 @@ export function TestDataEditor(props: {
 }) {
   const { rows, onRows, inputNames, constants, onConstants, disabled } = props;
   const setCell = (i: number, name: string | null, text: string) =>
-    onRows(rows.map((r, j) => (j !== i ? r : name === null ? { ...r, timestamp: text } : { ...r, values: { ...r.values, [name]: text } })));
+    onRows(
+      rows.map((r, j) =>
+        j !== i
+          ? r
+          : name === null
+            ? { ...r, timestamp: text }
+            : { ...r, values: { ...r.values, [name]: text } },
+      ),
+    );
   const addRow = () => {
     const last = rows[rows.length - 1];
-    const next = last && !Number.isNaN(Date.parse(last.timestamp)) ? new Date(Date.parse(last.timestamp) + 3_600_000).toISOString() : new Date().toISOString();
+    const next =
+      last && !Number.isNaN(Date.parse(last.timestamp))
+        ? new Date(Date.parse(last.timestamp) + 3_600_000).toISOString()
+        : new Date().toISOString();
     onRows([...rows, { timestamp: next, values: {} }]);
   };
   return (
@@ -114,7 +157,12 @@ export function TestDataEditor(props: {
             {rows.map((row, i) => (
               <TableRow key={i}>
                 <TableCell sx={{ minWidth: { xs: 150, sm: 200 } }}>
-                  <TimestampField value={row.timestamp} index={i} disabled={disabled} onChange={(text) => setCell(i, null, text)} />
+                  <TimestampField
+                    value={row.timestamp}
+                    index={i}
+                    disabled={disabled}
+                    onChange={(text) => setCell(i, null, text)}
+                  />
                 </TableCell>
                 {inputNames.map((name) => (
                   <TableCell key={name} sx={{ minWidth: 100 }}>
@@ -129,7 +177,12 @@ export function TestDataEditor(props: {
                   </TableCell>
                 ))}
                 <TableCell padding="checkbox">
-                  <IconButton size="small" aria-label={`Remove sample ${i + 1}`} disabled={disabled} onClick={() => onRows(rows.filter((_, j) => j !== i))}>
+                  <IconButton
+                    size="small"
+                    aria-label={`Remove sample ${i + 1}`}
+                    disabled={disabled}
+                    onClick={() => onRows(rows.filter((_, j) => j !== i))}
+                  >
                     <DeleteOutlineIcon fontSize="small" />
                   </IconButton>
                 </TableCell>
@@ -145,7 +198,13 @@ export function TestDataEditor(props: {
         Facility constants
       </Typography>
       <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
-        <TextField size="small" label="Facility_IMO" value={constants.Facility_IMO} disabled={disabled} onChange={(e) => onConstants({ ...constants, Facility_IMO: e.target.value })} />
+        <TextField
+          size="small"
+          label="Facility_IMO"
+          value={constants.Facility_IMO}
+          disabled={disabled}
+          onChange={(e) => onConstants({ ...constants, Facility_IMO: e.target.value })}
+        />
         <TextField
           size="small"
           type="number"

@@ -1,5 +1,14 @@
 import { useState } from 'react';
-import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Stack, TextField } from '@mui/material';
+import {
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
+  Stack,
+  TextField,
+} from '@mui/material';
 import { DIALOG_WIDTHS } from '@portal/contracts/rules';
 import { validateApproveValidity, type ApproveValidityValues } from '@portal/contracts/forms';
 
@@ -15,7 +24,13 @@ export interface ValidityDialogProps {
 }
 
 /** The Approve dialog: Valid from (required) and Valid to (optional, not before Valid from), in UTC. */
-export function ValidityDialog({ open, title = 'Approve calculation', onClose, onConfirm, busy }: ValidityDialogProps) {
+export function ValidityDialog({
+  open,
+  title = 'Approve calculation',
+  onClose,
+  onConfirm,
+  busy,
+}: ValidityDialogProps) {
   const [validFrom, setValidFrom] = useState('');
   const [validTo, setValidTo] = useState('');
   const [touched, setTouched] = useState(false);
@@ -25,14 +40,23 @@ export function ValidityDialog({ open, title = 'Approve calculation', onClose, o
   const submit = () => {
     setTouched(true);
     if (!valid) return;
-    void onConfirm({ validFrom: new Date(values.validFrom).toISOString(), validTo: values.validTo ? new Date(values.validTo).toISOString() : null });
+    void onConfirm({
+      validFrom: new Date(values.validFrom).toISOString(),
+      validTo: values.validTo ? new Date(values.validTo).toISOString() : null,
+    });
   };
   return (
-    <Dialog open={open} onClose={onClose} maxWidth={false} slotProps={{ paper: { sx: { width: DIALOG_WIDTHS.normal } } }}>
+    <Dialog
+      open={open}
+      onClose={onClose}
+      maxWidth={false}
+      slotProps={{ paper: { sx: { width: DIALOG_WIDTHS.normal } } }}
+    >
       <DialogTitle>{title}</DialogTitle>
       <DialogContent>
         <DialogContentText sx={{ mb: 2 }}>
-          Times are UTC. Without a Valid to date the calculation stays valid until another calculation is approved, from that one&apos;s Valid from on.
+          Times are UTC. Without a Valid to date the calculation stays valid until another calculation is
+          approved, from that one&apos;s Valid from on.
         </DialogContentText>
         <Stack spacing={2}>
           <TextField

@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { defaultTestTimestamps, enablement, offsetAt, validationKey, type EditorFacts } from './enablement';
 
-const saved: EditorFacts = { isNew: false, locked: false, approved: false, canDelete: true, dirty: false, formValid: true, validated: false, viewingHistory: false, busy: false, versions: 1 };
+const saved: EditorFacts = {
+  isNew: false,
+  locked: false,
+  approved: false,
+  canDelete: true,
+  dirty: false,
+  formValid: true,
+  validated: false,
+  viewingHistory: false,
+  busy: false,
+  versions: 1,
+};
 
 describe('calculation editor enablement', () => {
   it('needs a successful validation before Test and Approve', () => {
@@ -25,12 +36,24 @@ describe('calculation editor enablement', () => {
   it('saves a new calculation or changes; Save without queuing only for a saved one', () => {
     expect(enablement(saved)).toMatchObject({ save: false, saveWithoutQueuing: false });
     expect(enablement({ ...saved, dirty: true })).toMatchObject({ save: true, saveWithoutQueuing: true });
-    expect(enablement({ ...saved, isNew: true })).toMatchObject({ save: true, saveWithoutQueuing: false, delete: false });
+    expect(enablement({ ...saved, isNew: true })).toMatchObject({
+      save: true,
+      saveWithoutQueuing: false,
+      delete: false,
+    });
   });
 
   it('locks save, validate, test, approve and delete while a recalculation is queued', () => {
     const locked = enablement({ ...saved, locked: true, validated: true, dirty: true });
-    expect(locked).toMatchObject({ validate: false, test: false, approve: false, save: false, saveWithoutQueuing: false, delete: false, editable: false });
+    expect(locked).toMatchObject({
+      validate: false,
+      test: false,
+      approve: false,
+      save: false,
+      saveWithoutQueuing: false,
+      delete: false,
+      editable: false,
+    });
   });
 
   it('deletes only what canDelete allows', () => {
@@ -39,7 +62,13 @@ describe('calculation editor enablement', () => {
   });
 
   it('shows an older version read-only', () => {
-    expect(enablement({ ...saved, viewingHistory: true, dirty: true, validated: true })).toMatchObject({ editable: false, save: false, validate: false, approve: false, delete: false });
+    expect(enablement({ ...saved, viewingHistory: true, dirty: true, validated: true })).toMatchObject({
+      editable: false,
+      save: false,
+      validate: false,
+      approve: false,
+      delete: false,
+    });
   });
 
   it('enables the version history from 2 versions on', () => {

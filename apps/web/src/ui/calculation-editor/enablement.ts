@@ -52,8 +52,18 @@ export function enablement(f: EditorFacts): Enablement {
 }
 
 /** The part of the form a validation result belongs to: a change here needs a new validation. */
-export function validationKey(v: { transformAlgorithm: string; inputIds: readonly string[]; outputType?: string | null; algorithmSecondsSpan?: string | number | null }): string {
-  return JSON.stringify([v.transformAlgorithm, [...v.inputIds], v.outputType ?? null, v.algorithmSecondsSpan ?? null]);
+export function validationKey(v: {
+  transformAlgorithm: string;
+  inputIds: readonly string[];
+  outputType?: string | null;
+  algorithmSecondsSpan?: string | number | null;
+}): string {
+  return JSON.stringify([
+    v.transformAlgorithm,
+    [...v.inputIds],
+    v.outputType ?? null,
+    v.algorithmSecondsSpan ?? null,
+  ]);
 }
 
 /** Default test data: two samples an hour apart, ending at the start of the current UTC hour. */

@@ -40,7 +40,8 @@ export function EChart({ option, height, width, sx, ariaLabel, ...rest }: EChart
       afterNextPaint(() => {
         if (cancelled) return;
         instance = echarts.init(element, undefined, { renderer: 'canvas' });
-        observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => instance?.resize());
+        observer =
+          typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => instance?.resize());
         observer?.observe(element);
         setChart(instance);
       });
@@ -56,5 +57,14 @@ export function EChart({ option, height, width, sx, ariaLabel, ...rest }: EChart
     chart?.setOption(option, { notMerge: true });
   }, [chart, option]);
 
-  return <Box ref={ref} role="img" aria-label={ariaLabel} data-testid={rest['data-testid']} data-ready={chart ? 'true' : 'false'} sx={{ height, width: width ?? '100%', ...sx }} />;
+  return (
+    <Box
+      ref={ref}
+      role="img"
+      aria-label={ariaLabel}
+      data-testid={rest['data-testid']}
+      data-ready={chart ? 'true' : 'false'}
+      sx={{ height, width: width ?? '100%', ...sx }}
+    />
+  );
 }

@@ -2,9 +2,29 @@ import { Button, Dialog, DialogActions, DialogContent, DialogContentText, Dialog
 import { DIALOG_WIDTHS } from '@portal/contracts/rules';
 
 /** A yes/no question before something that cannot be undone. */
-export function ConfirmDialog({ title, text, confirmLabel, busy, onConfirm, onClose }: { title: string; text?: string; confirmLabel: string; busy?: boolean; onConfirm(): void; onClose(): void }) {
+export function ConfirmDialog({
+  title,
+  text,
+  confirmLabel,
+  busy,
+  onConfirm,
+  onClose,
+}: {
+  title: string;
+  text?: string;
+  confirmLabel: string;
+  busy?: boolean;
+  onConfirm(): void;
+  onClose(): void;
+}) {
   return (
-    <Dialog open onClose={onClose} fullWidth maxWidth={false} slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}>
+    <Dialog
+      open
+      onClose={onClose}
+      fullWidth
+      maxWidth={false}
+      slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}
+    >
       <DialogTitle>{title}</DialogTitle>
       {text && (
         <DialogContent>

@@ -7,7 +7,13 @@ export function ExportShortcut({ reportCode, facilityId }: { reportCode: string;
   const query = new URLSearchParams({ reportCode, ...(facilityId ? { facilityId } : {}) });
   return (
     <Tooltip title="Export data">
-      <IconButton size="small" component={Link} to={`/report-config/data-export?${query}`} aria-label="Export data" data-testid={`export-${reportCode}`}>
+      <IconButton
+        size="small"
+        component={Link}
+        to={`/report-config/data-export?${query}`}
+        aria-label="Export data"
+        data-testid={`export-${reportCode}`}
+      >
         <FileDownloadOutlined fontSize="small" />
       </IconButton>
     </Tooltip>

@@ -18,22 +18,45 @@ export interface GaugeCardProps {
 }
 
 /** A large card: a gauge, a caption and (children) a chart. */
-export function GaugeCard({ title, gauge, value, loading, exportReportCode, exportFacilityId, testId, caption, children }: GaugeCardProps) {
+export function GaugeCard({
+  title,
+  gauge,
+  value,
+  loading,
+  exportReportCode,
+  exportFacilityId,
+  testId,
+  caption,
+  children,
+}: GaugeCardProps) {
   const option = useMemo(() => gaugeOption(gauge), [gauge]);
   return (
     <Card data-testid={testId} sx={{ height: '100%' }}>
       <CardContent>
         <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between' }}>
           <Typography variant="h6">{title}</Typography>
-          {exportReportCode ? <ExportShortcut reportCode={exportReportCode} facilityId={exportFacilityId} /> : null}
+          {exportReportCode ? (
+            <ExportShortcut reportCode={exportReportCode} facilityId={exportFacilityId} />
+          ) : null}
         </Stack>
         {loading ? (
           <Skeleton variant="rounded" height={200} />
         ) : (
-          <EChart option={option} height={200} data-testid={`${testId}-gauge`} ariaLabel={`${title}: ${gauge.text}`} />
+          <EChart
+            option={option}
+            height={200}
+            data-testid={`${testId}-gauge`}
+            ariaLabel={`${title}: ${gauge.text}`}
+          />
         )}
         {/* The number under the needle: text (painted before the chart library arrives), drawn into the dial's foot. */}
-        <Typography variant="h5" sx={{ textAlign: 'center', fontWeight: 600, mt: -6, position: 'relative' }} data-testid={`${testId}-value`} data-value={value ?? 'null'} data-needle={gauge.needle}>
+        <Typography
+          variant="h5"
+          sx={{ textAlign: 'center', fontWeight: 600, mt: -6, position: 'relative' }}
+          data-testid={`${testId}-value`}
+          data-value={value ?? 'null'}
+          data-needle={gauge.needle}
+        >
           {loading ? '…' : gauge.text}
         </Typography>
         {caption ? (

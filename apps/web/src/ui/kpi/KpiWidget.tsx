@@ -18,7 +18,17 @@ export interface KpiWidgetProps {
 }
 
 /** A header KPI: the period value large, lifetime or fleet values below. */
-export function KpiWidget({ title, value, format, details = [], loading, exportReportCode, exportFacilityId, testId, children }: KpiWidgetProps) {
+export function KpiWidget({
+  title,
+  value,
+  format,
+  details = [],
+  loading,
+  exportReportCode,
+  exportFacilityId,
+  testId,
+  children,
+}: KpiWidgetProps) {
   return (
     <Card data-testid={testId} sx={{ height: '100%' }}>
       <CardContent>
@@ -26,17 +36,30 @@ export function KpiWidget({ title, value, format, details = [], loading, exportR
           <Typography variant="subtitle2" color="text.secondary">
             {title}
           </Typography>
-          {exportReportCode ? <ExportShortcut reportCode={exportReportCode} facilityId={exportFacilityId} /> : null}
+          {exportReportCode ? (
+            <ExportShortcut reportCode={exportReportCode} facilityId={exportFacilityId} />
+          ) : null}
         </Stack>
         {loading ? (
           <Skeleton width="60%" height={48} />
         ) : (
-          <Typography variant="h4" sx={{ fontWeight: 600 }} data-testid={`${testId}-value`} data-value={value ?? 'null'}>
+          <Typography
+            variant="h4"
+            sx={{ fontWeight: 600 }}
+            data-testid={`${testId}-value`}
+            data-value={value ?? 'null'}
+          >
             {formatFieldValue(value, format)}
           </Typography>
         )}
         {details.map((d) => (
-          <Typography key={d.label} variant="body2" color="text.secondary" data-testid={`${testId}-${d.label.toLowerCase().replace(/\s+/g, '-')}`} data-value={d.value ?? 'null'}>
+          <Typography
+            key={d.label}
+            variant="body2"
+            color="text.secondary"
+            data-testid={`${testId}-${d.label.toLowerCase().replace(/\s+/g, '-')}`}
+            data-value={d.value ?? 'null'}
+          >
             {d.label}: {loading ? '…' : formatFieldValue(d.value, d.format ?? format)}
           </Typography>
         ))}

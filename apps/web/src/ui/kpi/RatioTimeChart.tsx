@@ -4,9 +4,27 @@ import { EChart } from '../charts/EChart';
 import { ratioTimeOption, type RatioPoint } from './ship-options';
 
 /** The ship's SO2/CO2 ratio over the period (capped at 25) with its limit line; the time axis spans the period when given. */
-export default function RatioTimeChart({ values, limits, period }: { values: RatioPoint[]; limits: RatioPoint[]; period?: { from: Date; to: Date } }) {
+export default function RatioTimeChart({
+  values,
+  limits,
+  period,
+}: {
+  values: RatioPoint[];
+  limits: RatioPoint[];
+  period?: { from: Date; to: Date };
+}) {
   const from = period?.from.getTime();
   const to = period?.to.getTime();
-  const option = useMemo(() => ratioTimeOption(values, limits, from !== undefined && to !== undefined ? { from: new Date(from), to: new Date(to) } : undefined), [values, limits, from, to]);
-  return <EChart option={option} height={260} data-testid="ratio-time-chart" ariaLabel="SO2/CO2 ratio over time" />;
+  const option = useMemo(
+    () =>
+      ratioTimeOption(
+        values,
+        limits,
+        from !== undefined && to !== undefined ? { from: new Date(from), to: new Date(to) } : undefined,
+      ),
+    [values, limits, from, to],
+  );
+  return (
+    <EChart option={option} height={260} data-testid="ratio-time-chart" ariaLabel="SO2/CO2 ratio over time" />
+  );
 }

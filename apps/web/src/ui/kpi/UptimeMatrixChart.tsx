@@ -14,7 +14,13 @@ export default function UptimeMatrixChart({ matrix }: { matrix: UptimeMatrix }) 
   const width = compact ? Math.max(320, matrix.columns.length * 18 + 60) : undefined;
   return (
     <Box sx={{ overflowX: compact ? 'auto' : 'visible' }}>
-      <EChart option={option} height={height} width={width} data-testid="uptime-heatmap" ariaLabel={`Operational availability matrix, ${matrix.mode}`} />
+      <EChart
+        option={option}
+        height={height}
+        width={width}
+        data-testid="uptime-heatmap"
+        ariaLabel={`Operational availability matrix, ${matrix.mode}`}
+      />
     </Box>
   );
 }

@@ -1,7 +1,10 @@
 import { formatTonnes, NO_DATA } from '@portal/contracts/rules';
 
 /** A report field's number as a widget prints it, by the field's format (Percent, Tonnes, Ratio). */
-export function formatFieldValue(value: number | null | undefined, format: string | null | undefined): string {
+export function formatFieldValue(
+  value: number | null | undefined,
+  format: string | null | undefined,
+): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return NO_DATA;
   switch (format) {
     case 'Tonnes':

@@ -17,7 +17,13 @@ import {
 } from '@portal/contracts/rules';
 
 /** Colours of the gauge bands, worst to best. */
-export const BAND_COLOURS = { bad: '#e53935', warn: '#fbc02d', good: '#4caf50', neutral: '#90a4ae', info: '#1e88e5' } as const;
+export const BAND_COLOURS = {
+  bad: '#e53935',
+  warn: '#fbc02d',
+  good: '#4caf50',
+  neutral: '#90a4ae',
+  info: '#1e88e5',
+} as const;
 
 export interface GaugeModel {
   min: number;
@@ -33,7 +39,8 @@ export interface GaugeModel {
   label?: (axisValue: number) => string;
 }
 
-const percentText = (v: number | null) => (v === null || !Number.isFinite(v) ? 'No data' : `${v.toFixed(1)} %`);
+const percentText = (v: number | null) =>
+  v === null || !Number.isFinite(v) ? 'No data' : `${v.toFixed(1)} %`;
 
 /** Marpol compliance: 80 to 100, stops 80/90/95/100, needle at least 80; the fleet average text is truncated from 99.5. */
 export function marpolGauge(value: number | null, scope: 'ship' | 'fleet'): GaugeModel {
@@ -42,7 +49,12 @@ export function marpolGauge(value: number | null, scope: 'ship' | 'fleet'): Gaug
     min: MARPOL_GAUGE.min,
     max: MARPOL_GAUGE.max,
     needle: value === null ? MARPOL_GAUGE.min : marpolNeedle(value),
-    text: value === null ? 'No data' : scope === 'fleet' ? `${marpolFleetAverageDisplay(value)} %` : percentText(value),
+    text:
+      value === null
+        ? 'No data'
+        : scope === 'fleet'
+          ? `${marpolFleetAverageDisplay(value)} %`
+          : percentText(value),
     splitNumber: 4,
     bands: [
       [s90, BAND_COLOURS.bad],
@@ -93,7 +105,8 @@ export function sfocGauge(value: number | null): GaugeModel {
  */
 export function ratioGauge(margin: number | null): GaugeModel {
   const span = RATIO_GAUGE.max - RATIO_GAUGE.min;
-  const colour = (band: (typeof RATIO_MARGIN_BANDS)[number]) => RATIO_BAR_COLOURS[ratioBarColour(band.to + 1e-9)];
+  const colour = (band: (typeof RATIO_MARGIN_BANDS)[number]) =>
+    RATIO_BAR_COLOURS[ratioBarColour(band.to + 1e-9)];
   return {
     min: 0,
     max: span,
@@ -103,7 +116,9 @@ export function ratioGauge(margin: number | null): GaugeModel {
     bands: RATIO_MARGIN_BANDS.map((band) => [RATIO_GAUGE.max - band.to, colour(band)] as [number, string]),
     label: (axisValue) => {
       const margin = RATIO_GAUGE.max - axisValue;
-      return (RATIO_GAUGE.stops as readonly number[]).includes(Math.round(margin)) ? String(Math.round(margin)) : '';
+      return (RATIO_GAUGE.stops as readonly number[]).includes(Math.round(margin))
+        ? String(Math.round(margin))
+        : '';
     },
   };
 }
@@ -122,11 +137,20 @@ export function gaugeOption(model: GaugeModel): EChartsCoreOption {
         center: ['50%', '60%'],
         startAngle: 200,
         endAngle: -20,
-        axisLine: { lineStyle: { width: 14, color: model.bands.map(([to, colour]) => [(to - model.min) / range, colour]) } },
+        axisLine: {
+          lineStyle: {
+            width: 14,
+            color: model.bands.map(([to, colour]) => [(to - model.min) / range, colour]),
+          },
+        },
         pointer: { width: 5, length: '70%' },
         axisTick: { distance: -14, length: 6 },
         splitLine: { distance: -14, length: 14 },
-        axisLabel: { distance: 18, fontSize: 10, formatter: model.label ?? ((v: number) => String(Math.round(v * 10) / 10)) },
+        axisLabel: {
+          distance: 18,
+          fontSize: 10,
+          formatter: model.label ?? ((v: number) => String(Math.round(v * 10) / 10)),
+        },
         // The value is printed by the card under the dial (GaugeCard), not twice.
         detail: { show: false },
         data: [{ value: model.needle }],
@@ -156,14 +180,20 @@ export interface ShipBarOptions {
 }
 
 /** Per-ship bars: 40 px a ship; above 25 ships the chart is wider than its card and scrolls (chartWidthForShips). */
-export function shipBarOption(bars: readonly ShipBar[], options: ShipBarOptions, compact = false): { option: EChartsCoreOption; widthPx: number; scroll: boolean } {
+export function shipBarOption(
+  bars: readonly ShipBar[],
+  options: ShipBarOptions,
+  compact = false,
+): { option: EChartsCoreOption; widthPx: number; scroll: boolean } {
   const { widthPx, scroll } = chartWidthForShips(bars.length);
   const plotted = bars.map((bar) => {
     if (bar.value === null) return { value: null, actual: null, colour: bar.colour };
     const capped = options.cap ? options.cap(bar.value) : { plotted: bar.value, actual: bar.value };
     return { value: capped.plotted, actual: capped.actual, colour: bar.colour };
   });
-  const max = options.max ?? (options.axisStep ? sfocAxisTicks(Math.max(0, ...plotted.map((p) => p.value ?? 0))).at(-1) : undefined);
+  const max =
+    options.max ??
+    (options.axisStep ? sfocAxisTicks(Math.max(0, ...plotted.map((p) => p.value ?? 0))).at(-1) : undefined);
   return {
     widthPx,
     scroll,
@@ -179,15 +209,32 @@ export function shipBarOption(bars: readonly ShipBar[], options: ShipBarOptions,
           return `${escapeHtml(bar.name)}: ${actual === null ? 'No data' : `${round(actual)} ${options.unit}`}`;
         },
       },
-      xAxis: { type: 'category', data: bars.map((b) => b.name), axisLabel: { interval: 0, rotate: rotate(bars.length, compact) ? 40 : 0, fontSize: 10, width: compact ? 70 : 90, overflow: 'truncate' } },
+      xAxis: {
+        type: 'category',
+        data: bars.map((b) => b.name),
+        axisLabel: {
+          interval: 0,
+          rotate: rotate(bars.length, compact) ? 40 : 0,
+          fontSize: 10,
+          width: compact ? 70 : 90,
+          overflow: 'truncate',
+        },
+      },
       yAxis: { type: 'value', min: options.min, max, interval: options.axisStep },
       series: [
         {
           type: 'bar',
           barMaxWidth: 28,
-          data: plotted.map((p) => ({ value: p.value, itemStyle: p.colour ? { color: p.colour } : undefined })),
+          data: plotted.map((p) => ({
+            value: p.value,
+            itemStyle: p.colour ? { color: p.colour } : undefined,
+          })),
           markLine: options.lines?.length
-            ? { symbol: 'none', data: options.lines.map((l) => ({ yAxis: l.value, label: { formatter: l.label } })), lineStyle: { type: 'dashed' } }
+            ? {
+                symbol: 'none',
+                data: options.lines.map((l) => ({ yAxis: l.value, label: { formatter: l.label } })),
+                lineStyle: { type: 'dashed' },
+              }
             : undefined,
         },
       ],
@@ -200,10 +247,19 @@ const round = (v: number) => Math.round(v * 100) / 100;
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The fleet ratio chart: each ship's ratio (capped at 20), coloured by its margin band. */
-export function ratioBars(ratios: readonly { facilityId: string; name: string; value: number | null }[], margins: ReadonlyMap<string, number | null>): ShipBar[] {
+export function ratioBars(
+  ratios: readonly { facilityId: string; name: string; value: number | null }[],
+  margins: ReadonlyMap<string, number | null>,
+): ShipBar[] {
   return ratios.map((r) => {
     const margin = margins.get(r.facilityId);
-    return { ...r, colour: margin === null || margin === undefined ? RATIO_BAR_COLOURS.grey : RATIO_BAR_COLOURS[ratioBarColour(margin)] };
+    return {
+      ...r,
+      colour:
+        margin === null || margin === undefined
+          ? RATIO_BAR_COLOURS.grey
+          : RATIO_BAR_COLOURS[ratioBarColour(margin)],
+    };
   });
 }
 
@@ -213,8 +269,18 @@ export function complianceSlotsOption(slots: readonly { from: Date; value: numbe
     animation: false,
     grid: { left: 32, right: 8, top: 8, bottom: 20 },
     tooltip: { trigger: 'axis' },
-    xAxis: { type: 'category', data: slots.map((s) => s.from.toISOString().slice(0, 16).replace('T', ' ')), axisLabel: { show: false } },
+    xAxis: {
+      type: 'category',
+      data: slots.map((s) => s.from.toISOString().slice(0, 16).replace('T', ' ')),
+      axisLabel: { show: false },
+    },
     yAxis: { type: 'value', min: 0, max: 100, interval: 50 },
-    series: [{ type: 'bar', data: slots.map((s) => Math.round(s.value * 10) / 10), itemStyle: { color: BAND_COLOURS.info } }],
+    series: [
+      {
+        type: 'bar',
+        data: slots.map((s) => Math.round(s.value * 10) / 10),
+        itemStyle: { color: BAND_COLOURS.info },
+      },
+    ],
   };
 }

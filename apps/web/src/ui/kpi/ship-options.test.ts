@@ -23,7 +23,10 @@ describe('ship charts', () => {
 
   it('spans the time axis over the whole period, not only the hours with data', () => {
     const values = [{ timestamp: '2024-03-10T00:00:00.000Z', value: 3 }];
-    const option = ratioTimeOption(values, [], { from: '2024-03-01T00:00:00.000Z', to: '2024-03-31T23:59:59.999Z' }) as any;
+    const option = ratioTimeOption(values, [], {
+      from: '2024-03-01T00:00:00.000Z',
+      to: '2024-03-31T23:59:59.999Z',
+    }) as any;
     expect(option.xAxis.min).toBe(Date.parse('2024-03-01T00:00:00.000Z'));
     expect(option.xAxis.max).toBe(Date.parse('2024-03-31T23:59:59.999Z'));
     expect((ratioTimeOption(values, []) as any).xAxis.min).toBeUndefined();
@@ -43,7 +46,13 @@ describe('ship charts', () => {
     const option = uptimeHeatmapOption(matrix) as any;
     expect(option.yAxis.data).toHaveLength(24);
     expect(option.xAxis.data).toEqual(['2024.03.01', '2024.03.02']);
-    const colourAt = (column: number, row: number) => option.series[0].data.find((d: any) => d.value[0] === column && d.value[1] === row).itemStyle.color;
-    expect([colourAt(0, 0), colourAt(0, 1), colourAt(0, 2), colourAt(0, 3)]).toEqual([UPTIME_COLOURS.full, UPTIME_COLOURS.below, UPTIME_COLOURS.above, UPTIME_COLOURS.noData]);
+    const colourAt = (column: number, row: number) =>
+      option.series[0].data.find((d: any) => d.value[0] === column && d.value[1] === row).itemStyle.color;
+    expect([colourAt(0, 0), colourAt(0, 1), colourAt(0, 2), colourAt(0, 3)]).toEqual([
+      UPTIME_COLOURS.full,
+      UPTIME_COLOURS.below,
+      UPTIME_COLOURS.above,
+      UPTIME_COLOURS.noData,
+    ]);
   });
 });

@@ -1,5 +1,12 @@
 import type { EChartsCoreOption } from 'echarts/core';
-import { capShipChartValue, formatDate, formatDateTime, SHIP_RATIO_CHART_CAP, uptimeCellColour, type UptimeMatrix } from '@portal/contracts/rules';
+import {
+  capShipChartValue,
+  formatDate,
+  formatDateTime,
+  SHIP_RATIO_CHART_CAP,
+  uptimeCellColour,
+  type UptimeMatrix,
+} from '@portal/contracts/rules';
 
 export interface RatioPoint {
   timestamp: string;
@@ -11,7 +18,11 @@ export interface RatioPoint {
  * (4.3 in an ECA, 21.7 outside) as a stepped line. The time axis spans the chosen period (when given), so a gap at
  * its start or end shows as a gap, not as a stretched chart.
  */
-export function ratioTimeOption(values: readonly RatioPoint[], limits: readonly RatioPoint[], period?: { from: Date | string; to: Date | string }): EChartsCoreOption {
+export function ratioTimeOption(
+  values: readonly RatioPoint[],
+  limits: readonly RatioPoint[],
+  period?: { from: Date | string; to: Date | string },
+): EChartsCoreOption {
   const ratio = values.map((p) => {
     if (p.value === null) return { t: p.timestamp, plotted: null, actual: null, capped: false };
     const c = capShipChartValue(p.value);
@@ -31,11 +42,27 @@ export function ratioTimeOption(values: readonly RatioPoint[], limits: readonly 
         return `${formatDateTime(point.t)} UTC<br/>Ratio: ${actual}${point.capped ? ` (shown at ${SHIP_RATIO_CHART_CAP})` : ''}${limit != null ? `<br/>Limit: ${limit}` : ''}`;
       },
     },
-    xAxis: period ? { type: 'time', min: new Date(period.from).getTime(), max: new Date(period.to).getTime() } : { type: 'time' },
+    xAxis: period
+      ? { type: 'time', min: new Date(period.from).getTime(), max: new Date(period.to).getTime() }
+      : { type: 'time' },
     yAxis: { type: 'value', min: 0, max: SHIP_RATIO_CHART_CAP },
     series: [
-      { name: 'SO2/CO2 ratio', type: 'line', showSymbol: false, connectNulls: false, data: ratio.map((p) => [p.t, p.plotted]) },
-      { name: 'Limit', type: 'line', step: 'end', showSymbol: false, lineStyle: { type: 'dashed', color: '#e53935' }, itemStyle: { color: '#e53935' }, data: limits.map((p) => [p.timestamp, p.value]) },
+      {
+        name: 'SO2/CO2 ratio',
+        type: 'line',
+        showSymbol: false,
+        connectNulls: false,
+        data: ratio.map((p) => [p.t, p.plotted]),
+      },
+      {
+        name: 'Limit',
+        type: 'line',
+        step: 'end',
+        showSymbol: false,
+        lineStyle: { type: 'dashed', color: '#e53935' },
+        itemStyle: { color: '#e53935' },
+        data: limits.map((p) => [p.timestamp, p.value]),
+      },
     ],
   };
 }
@@ -46,7 +73,10 @@ export function uptimeHeatmapOption(matrix: UptimeMatrix): EChartsCoreOption {
   matrix.cells.forEach((row, r) =>
     row.forEach((cell, c) => {
       // ECharts skips heatmap cells without a number: NO_DATA and INVALID_DATE are drawn as -1 in their own colour.
-      data.push({ value: [c, r, typeof cell === 'number' ? Math.round(cell * 10) / 10 : -1], itemStyle: { color: uptimeCellColour(cell), borderColor: '#e0e0e0' } });
+      data.push({
+        value: [c, r, typeof cell === 'number' ? Math.round(cell * 10) / 10 : -1],
+        itemStyle: { color: uptimeCellColour(cell), borderColor: '#e0e0e0' },
+      });
     }),
   );
   return {
@@ -57,12 +87,25 @@ export function uptimeHeatmapOption(matrix: UptimeMatrix): EChartsCoreOption {
         const [c, r] = p.value;
         const v = matrix.cells[r]?.[c];
         const column = matrix.columns[c];
-        const when = matrix.mode === 'hourly' ? `${column ? formatDate(column.start) : ''} ${matrix.rowLabels[r]}:00 UTC` : `${column?.label}.${matrix.rowLabels[r]?.padStart(2, '0')}`;
-        const text = v === 'NO_DATA' ? 'No data' : v === 'INVALID_DATE' || v === undefined ? '' : `${Math.round(v * 10) / 10} %`;
+        const when =
+          matrix.mode === 'hourly'
+            ? `${column ? formatDate(column.start) : ''} ${matrix.rowLabels[r]}:00 UTC`
+            : `${column?.label}.${matrix.rowLabels[r]?.padStart(2, '0')}`;
+        const text =
+          v === 'NO_DATA'
+            ? 'No data'
+            : v === 'INVALID_DATE' || v === undefined
+              ? ''
+              : `${Math.round(v * 10) / 10} %`;
         return `${when}<br/>${text}`;
       },
     },
-    xAxis: { type: 'category', data: matrix.columns.map((c) => c.label), splitArea: { show: false }, axisLabel: { rotate: 60, fontSize: 9 } },
+    xAxis: {
+      type: 'category',
+      data: matrix.columns.map((c) => c.label),
+      splitArea: { show: false },
+      axisLabel: { rotate: 60, fontSize: 9 },
+    },
     yAxis: { type: 'category', data: matrix.rowLabels, inverse: true, axisLabel: { fontSize: 9 } },
     series: [{ type: 'heatmap', data, progressive: 0 }],
   };

@@ -17,7 +17,9 @@ function revealSelectedTab(root: HTMLElement) {
  * scroll-into-view runs before the arrows appear and shrink the scroller, which leaves the selected tab half
  * hidden on a phone; this reveals it again whenever the selection or the scroller's width changes.
  */
-export function ScrollableTabs(props: Omit<TabsProps, 'variant' | 'scrollButtons' | 'allowScrollButtonsMobile'>) {
+export function ScrollableTabs(
+  props: Omit<TabsProps, 'variant' | 'scrollButtons' | 'allowScrollButtonsMobile'>,
+) {
   const ref = useRef<HTMLDivElement>(null);
   const { value } = props;
   // MUI animates its own scroll for this long and would overwrite ours meanwhile: reveal again once it is done.

@@ -9,7 +9,7 @@ export const HOSTILE_TEXTS = [
   '<svg onload="window.__pwned = \'svg\'"><circle r="1"/></svg>',
   // Mutation XSS: harmless as parsed once, an <img onerror> once the noscript is re-parsed.
   '<noscript><p title="</noscript><img src=x onerror=window.__pwned=\'mxss\'>">',
-  '<math><mtext><table><mglyph><style><img src=x onerror=window.__pwned=\'math\'>',
+  "<math><mtext><table><mglyph><style><img src=x onerror=window.__pwned='math'>",
   '"><iframe srcdoc="<script>parent.__pwned=1</script>"></iframe>',
   "'; drop table users; -- %_\\",
 ] as const;
@@ -23,7 +23,8 @@ declare global {
 const URL_ATTRIBUTES = ['href', 'src', 'xlink:href', 'action', 'formaction', 'data', 'srcdoc'];
 
 /** A URL as a browser reads it: control characters and spaces dropped, case ignored. */
-const scriptUrl = (value: string) => /^javascript:/i.test([...value].filter((c) => c.charCodeAt(0) > 0x20).join(''));
+const scriptUrl = (value: string) =>
+  /^javascript:/i.test([...value].filter((c) => c.charCodeAt(0) > 0x20).join(''));
 
 /**
  * What in `root` (and the root itself) could run script: script, iframe, object and embed elements, on*
@@ -37,7 +38,8 @@ export function activeContent(root: Element): string[] {
     for (const attribute of Array.from(element.attributes)) {
       const name = attribute.name.toLowerCase();
       if (name.startsWith('on')) found.push(`${name} attribute on <${tag}>`);
-      if (URL_ATTRIBUTES.includes(name) && scriptUrl(attribute.value)) found.push(`javascript: URL in ${name} of <${tag}>`);
+      if (URL_ATTRIBUTES.includes(name) && scriptUrl(attribute.value))
+        found.push(`javascript: URL in ${name} of <${tag}>`);
       if (name === 'srcdoc') found.push(`srcdoc attribute on <${tag}>`);
     }
   }

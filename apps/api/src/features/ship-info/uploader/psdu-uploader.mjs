@@ -16,7 +16,9 @@ const config = JSON.parse(fs.readFileSync(configPath, 'utf8'));
 
 const token = process.env.PSDU_TOKEN || config.token;
 if (!token) {
-  console.error('No upload token: put it in config.json ("token") or in the PSDU_TOKEN environment variable.');
+  console.error(
+    'No upload token: put it in config.json ("token") or in the PSDU_TOKEN environment variable.',
+  );
   process.exit(2);
 }
 const serverUrl = String(config.serverUrl).replace(/\/$/, '');
@@ -68,11 +70,14 @@ function candidates() {
 async function upload(file, stat) {
   const form = new FormData();
   form.append('file', new Blob([fs.readFileSync(file.full)]), path.basename(file.full));
-  const response = await fetch(`${serverUrl}/api/algorithm/facilitydatasource/${encodeURIComponent(file.dataSourceId)}/file`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}` },
-    body: form,
-  });
+  const response = await fetch(
+    `${serverUrl}/api/algorithm/facilitydatasource/${encodeURIComponent(file.dataSourceId)}/file`,
+    {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    },
+  );
   const text = await response.text();
   return { ok: response.ok, status: response.status, text: text.slice(0, 20000), size: stat.size };
 }
@@ -104,13 +109,25 @@ async function cycle() {
           try {
             errors = JSON.parse(result.text).errorMessages ?? [];
           } catch {}
-          state.sent[file.key] = { size: stat.size, mtimeMs: stat.mtimeMs, sentOn: new Date().toISOString(), status: result.status, ...(errors.length ? { errors } : {}) };
+          state.sent[file.key] = {
+            size: stat.size,
+            mtimeMs: stat.mtimeMs,
+            sentOn: new Date().toISOString(),
+            status: result.status,
+            ...(errors.length ? { errors } : {}),
+          };
           saveState(state);
-          log(errors.length ? 'refused by the server' : 'uploaded', file.key, result.status, errors.join('; '));
+          log(
+            errors.length ? 'refused by the server' : 'uploaded',
+            file.key,
+            result.status,
+            errors.join('; '),
+          );
         } else {
           failed++;
           log('upload failed', file.key, result.status, result.text);
-          if (result.status === 401) log('The upload token was refused: it may have been revoked. Provision a new one.');
+          if (result.status === 401)
+            log('The upload token was refused: it may have been revoked. Provision a new one.');
         }
       } catch (error) {
         failed++;
