@@ -3,7 +3,7 @@
 // plain JavaScript (the ceiling) and against expr-eval and mathjs (reference libraries).
 // Run: npx tsx bench/formula/run.ts   (writes bench/results/formula.md)
 import { writeFileSync } from 'node:fs';
-import { cpus, totalmem, platform, release } from 'node:os';
+import { cpus, loadavg, totalmem, platform, release } from 'node:os';
 import { join } from 'node:path';
 import { Parser } from 'expr-eval';
 import { create, all } from 'mathjs';
@@ -12,6 +12,11 @@ import { compile, DEFAULT_MEASUREMENT_FIELDS } from '@portal/formula';
 const ROWS = 525_600;
 // The reference libraries are 100x slower; they run over a tenth of the year.
 const REFERENCE_ROWS = 52_560;
+// Compiled and hand-written runs of each calculation, taken in turns; the best of each counts.
+const loadAtStart = loadavg()
+  .map((l) => l.toFixed(1))
+  .join(', ');
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
 const constants = {
   Facility_IMO: '9312345',
   Facility_NumberOfScrubbers: 1,
@@ -105,12 +110,21 @@ const expressions: Record<string, string> = {
   CO2_SAVED: 'SCRUBBER_RUNNING == 1 ? (0.015 * KW - SCRUBBER_POWER) * 200 / 1000000 * 3.114 : 0',
 };
 
+// CPU time of this process (user + system), not the wall clock: on a shared machine the wall clock also counts
+// the time other processes had the core. BENCH_CLOCK=wall measures wall time instead.
+const cpuClock = process.env.BENCH_CLOCK !== 'wall';
+const now = () => {
+  if (!cpuClock) return performance.now();
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+
 function best(runs: number, f: () => void): number {
   let fastest = Infinity;
   for (let k = 0; k < runs; k++) {
-    const t = performance.now();
+    const t = now();
     f();
-    fastest = Math.min(fastest, performance.now() - t);
+    fastest = Math.min(fastest, now() - t);
   }
   return fastest;
 }
@@ -139,13 +153,24 @@ for (const field of derived) {
   const calc = result.program;
   const inputs = Object.fromEntries(calc.inputNames.map((n) => [n, columns[n]]));
   let compiled: Float64Array = new Float64Array(0);
-  const compiledMs = best(
-    7,
-    () => (compiled = calc.evaluateTimestamps({ timestamps, inputs, isEcaZone: inEca, constants })),
-  );
   // Like evaluateTimestamps, the hand-written run allocates its output column.
   let handOut: Float64Array = new Float64Array(0);
-  const handMs = best(7, () => hand[field.name](columns, inEca, (handOut = new Float64Array(ROWS))));
+  // Taken in turns, so that a slower moment of the machine falls on both alike.
+  let compiledMs = Infinity;
+  let handMs = Infinity;
+  for (let round = 0; round < ROUNDS; round++) {
+    compiledMs = Math.min(
+      compiledMs,
+      best(
+        1,
+        () => (compiled = calc.evaluateTimestamps({ timestamps, inputs, isEcaZone: inEca, constants })),
+      ),
+    );
+    handMs = Math.min(
+      handMs,
+      best(1, () => hand[field.name](columns, inEca, (handOut = new Float64Array(ROWS)))),
+    );
+  }
   if (!sameValues(compiled, handOut))
     throw new Error(`${field.name}: compiled and hand-written results differ`);
 
@@ -203,15 +228,16 @@ for (const field of derived) {
 
 const min = (xs: number[]) => Math.min(...xs);
 const geo = (xs: number[]) => Math.exp(xs.reduce((s, x) => s + Math.log(x), 0) / xs.length);
-const goalHand = min(ratios.hand) >= 0.5;
+const goalHand = min(ratios.hand) >= 0.85;
 const goalExprEval = min(ratios.exprEval) >= 50;
 
 const report = `# Calculation language benchmark
 
 Each default derived measurement calculation (DOMAIN.md) evaluated over one year of 1-minute
 samples (${ROWS.toLocaleString('en')} rows, inputs as Float64Arrays with about 1 % NaN gaps and a
-one-day gap). Rows per second, best of 7 runs (3 for the reference libraries, which run over the
-first ${REFERENCE_ROWS.toLocaleString('en')} rows). The compiled results are checked equal to the hand-written ones.
+one-day gap). Rows per second of ${cpuClock ? 'CPU time (this process, user + system)' : 'wall time'}: compiled and hand-written
+best of ${ROUNDS} runs each, taken in turns; the reference libraries best of 3 over the first
+${REFERENCE_ROWS.toLocaleString('en')} rows. The compiled results are checked equal to the hand-written ones.
 
 - compiled: \`compile(...).evaluateTimestamps(...)\` of @portal/formula, time budget checks included
 - hand-written: the same logic as a plain JavaScript loop over the columns (the ceiling)
@@ -220,14 +246,15 @@ first ${REFERENCE_ROWS.toLocaleString('en')} rows). The compiled results are che
 
 Machine: ${cpus()[0]?.model ?? 'unknown'} (${cpus().length} cores), ${(totalmem() / 2 ** 30).toFixed(0)} GB, ${platform()} ${release()}, Node ${process.version}
 Date: ${new Date().toISOString().slice(0, 10)}
-Command: \`npx tsx bench/formula/run.ts\`
+Command: \`npx tsx bench/formula/run.ts\`${cpuClock ? '' : ' with BENCH_CLOCK=wall'}
+Load average when it started: ${loadAtStart}
 
 | calculation | compiled rows/s | hand-written rows/s | compiled / hand | expr-eval rows/s | compiled / expr-eval | expr-eval toJSFunction rows/s | compiled / toJSFunction | mathjs rows/s | compiled / mathjs |
 |---|---|---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 
 Summary (lowest, geometric mean over the ${derived.length} calculations):
-- compiled / hand-written: ${min(ratios.hand).toFixed(2)}, ${geo(ratios.hand).toFixed(2)} (goal >= 0.5: ${goalHand ? 'met' : 'NOT met'})
+- compiled / hand-written: ${min(ratios.hand).toFixed(2)}, ${geo(ratios.hand).toFixed(2)} (goal >= 0.85 on every calculation: ${goalHand ? 'met' : 'NOT met'})
 - compiled / expr-eval evaluate: ${min(ratios.exprEval).toFixed(0)}x, ${geo(ratios.exprEval).toFixed(0)}x (goal >= 50x: ${goalExprEval ? 'met' : 'NOT met'})
 - compiled / expr-eval toJSFunction: ${min(ratios.exprEvalJs).toFixed(0)}x, ${geo(ratios.exprEvalJs).toFixed(0)}x
 - compiled / mathjs: ${min(ratios.mathjs).toFixed(0)}x, ${geo(ratios.mathjs).toFixed(0)}x
@@ -236,7 +263,7 @@ Figures from one run on a shared machine; expect a few percent of noise between 
 calculations (SO2_CO2_LIMIT, SCRUBBER_FUEL) are dominated by memory traffic in both compiled and
 hand-written form.
 `;
-const out = join(import.meta.dirname, '..', 'results', 'formula.md');
+const out = process.env.BENCH_OUT ?? join(import.meta.dirname, '..', 'results', 'formula.md');
 writeFileSync(out, report);
 console.log(`\nwritten ${out}`);
 console.log(report.split('Summary')[1]);
