@@ -135,10 +135,12 @@ class Emitter {
       case 'isNaN':
         return `(${this.cond(e)} ? 1 : 0)`;
       case 'and': {
+        if (neverNull(e.l) && neverNull(e.r)) return `((${this.cond(e.l)} && ${this.cond(e.r)}) ? 1 : 0)`;
         const t = this.temp();
         return `((${t} = ${this.value(e.l)}) === 0 ? 0 : ${this.h('and')}(${t}, ${this.value(e.r)}))`;
       }
       case 'or': {
+        if (neverNull(e.l) && neverNull(e.r)) return `((${this.cond(e.l)} || ${this.cond(e.r)}) ? 1 : 0)`;
         const t = this.temp();
         return `((${t} = ${this.value(e.l)}) !== 0 && ${t} === ${t} ? 1 : ${this.h('or')}(${t}, ${this.value(e.r)}))`;
       }
@@ -246,6 +248,80 @@ class Emitter {
   }
 }
 
+/** A boolean that is 0 or 1, never null: comparisons, equality, null tests, and and/or/not of such. */
+function neverNull(e: CExpr): boolean {
+  switch (e.k) {
+    case 'cmp':
+    case 'eq':
+    case 'isNull':
+    case 'isNaN':
+      return true;
+    case 'and':
+    case 'or':
+      return neverNull(e.l) && neverNull(e.r);
+    case 'not':
+      return neverNull(e.e);
+    case 'cond':
+      return neverNull(e.then) && neverNull(e.otherwise);
+    default:
+      return false;
+  }
+}
+
+/** A value that is never infinite: literals, null, booleans, and choices between such. */
+function neverInfinite(e: CExpr): boolean {
+  switch (e.k) {
+    case 'num':
+    case 'null':
+    case 'cmp':
+    case 'eq':
+    case 'isNull':
+    case 'isNaN':
+    case 'and':
+    case 'or':
+    case 'not':
+      return true;
+    case 'const':
+      return e.name === 'ISECAZONE';
+    case 'cond':
+      return neverInfinite(e.then) && neverInfinite(e.otherwise);
+    default:
+      return false;
+  }
+}
+
+/** Whether every value the program returns is never infinite (then the store needs no guard). */
+function returnsFinite(stmts: CStmt[]): boolean {
+  return stmts.every((s) =>
+    s.k === 'return'
+      ? neverInfinite(s.value)
+      : s.k === 'if'
+        ? returnsFinite(s.then) && returnsFinite(s.otherwise)
+        : true,
+  );
+}
+
+/**
+ * The statement that stores the row's result. A numeric column holds no infinity (x / 0 is null, as in the
+ * editor's Test): `v - v === 0` is false for ±Infinity and NaN alike, so the guard costs one subtraction in the
+ * loop instead of a second pass over the column.
+ */
+function storeStatement(
+  program: CheckedForEmit,
+  outputType: OutputType | undefined,
+  target: string,
+  e: Emitter,
+  finite: boolean,
+): string {
+  const value = outputConversion(program, outputType, 'r', (h) => e.h(h));
+  const booleanStore = outputType === 'Boolean' && program.returnType !== 'boolean';
+  if (!finite || booleanStore || program.returnType === 'string' || returnsFinite(program.body))
+    return `${target} = ${value};`;
+  return value === 'r'
+    ? `${target} = r - r === 0 ? r : NaN;`
+    : `r = ${value};\n      ${target} = r - r === 0 ? r : NaN;`;
+}
+
 const isSlot = (e: CExpr) => e.k === 'input' || e.k === 'local' || e.k === 'param' || e.k === 'const';
 
 function numberLiteral(v: number): string {
@@ -294,13 +370,16 @@ export interface CheckedForEmit extends CheckedProgram {
   kind: CalculationKind;
 }
 
-/** JavaScript text of a measurement-field run: (cols, ts, E, K, out, budgetMs) => out, one output per row. */
-export function emitMeasurement(program: CheckedForEmit, outputType?: OutputType): string {
+/**
+ * JavaScript text of a measurement-field run: (cols, ts, E, K, out, budgetMs) => out, one output per row.
+ * `finite`: the output is a numeric column, where an infinite result is stored as null (NaN).
+ */
+export function emitMeasurement(program: CheckedForEmit, outputType?: OutputType, finite = false): string {
   const e = new Emitter();
   const body = e.statements(program.body, '      ');
   const usesTs = program.constants.has('TARGETTIMESTAMP');
   const usesEca = program.constants.has('ISECAZONE');
-  const store = outputConversion(program, outputType, 'r', (h) => e.h(h));
+  const store = storeStatement(program, outputType, 'out[i]', e, finite);
   const now = e.h('now');
   const over = e.h('overBudget');
   const loads = [
@@ -326,7 +405,7 @@ export function emitMeasurement(program: CheckedForEmit, outputType?: OutputType
     '      b: {\n' +
     body.replace(/^ {6}/gm, '        ') +
     '      }\n' +
-    `      out[i] = ${store};\n` +
+    `      ${store}\n` +
     '    }\n' +
     '  }\n' +
     '  return out;\n' +
@@ -335,11 +414,11 @@ export function emitMeasurement(program: CheckedForEmit, outputType?: OutputType
 }
 
 /** JavaScript text of a report-field run: (cols, ts, spanStarts, spanMs, K, out, budgetMs) => out, one output per span. */
-export function emitSpans(program: CheckedForEmit, outputType?: OutputType): string {
+export function emitSpans(program: CheckedForEmit, outputType?: OutputType, finite = false): string {
   const e = new Emitter();
   const body = e.statements(program.body, '      ');
   const usesTs = program.constants.has('TARGETTIMESTAMP');
-  const store = outputConversion(program, outputType, 'r', (h) => e.h(h));
+  const store = storeStatement(program, outputType, 'out[j]', e, finite).replace(/\n {6}/, '\n    ');
   const lowerBound = e.h('lowerBound');
   const tick = e.h('tick');
   const start = e.h('startBudget');
@@ -362,7 +441,7 @@ export function emitSpans(program: CheckedForEmit, outputType?: OutputType): str
     '    b: {\n' +
     body +
     '    }\n' +
-    `    out[j] = ${store};\n` +
+    `    ${store}\n` +
     '  }\n' +
     '  return out;\n' +
     '};\n'
@@ -396,7 +475,7 @@ function instantiate<T>(code: string): T {
   }
 }
 
-export const buildMeasurementRun = (program: CheckedForEmit, outputType?: OutputType) =>
-  instantiate<MeasurementRun>(emitMeasurement(program, outputType));
-export const buildSpanRun = (program: CheckedForEmit, outputType?: OutputType) =>
-  instantiate<SpanRun>(emitSpans(program, outputType));
+export const buildMeasurementRun = (program: CheckedForEmit, outputType?: OutputType, finite = false) =>
+  instantiate<MeasurementRun>(emitMeasurement(program, outputType, finite));
+export const buildSpanRun = (program: CheckedForEmit, outputType?: OutputType, finite = false) =>
+  instantiate<SpanRun>(emitSpans(program, outputType, finite));

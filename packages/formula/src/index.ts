@@ -106,14 +106,6 @@ function constantValues(c: Constants): unknown[] {
  * An infinite result (x / 0, an overflow) leaves a calculation as null, as NaN does (0/0): inside an expression
  * infinity follows C# (`1 / (1 / 0)` is 0), but no stored or shown value is ever infinite.
  */
-function nullIfInfinite(out: Float64Array): Float64Array {
-  for (let i = 0; i < out.length; i++) {
-    const v = out[i];
-    if (v === Infinity || v === -Infinity) out[i] = NaN;
-  }
-  return out;
-}
-
 class Calculation implements CompiledCalculation {
   readonly kind: CalculationKind;
   readonly inputNames: readonly string[];
@@ -138,9 +130,7 @@ class Calculation implements CompiledCalculation {
       throw new FormulaRuntimeError(
         'A calculation with String output cannot be evaluated into a numeric column',
       );
-    return nullIfInfinite(
-      this.runTimestamps(args, new Float64Array(args.timestamps.length), true) as Float64Array,
-    );
+    return this.runTimestamps(args, new Float64Array(args.timestamps.length), true) as Float64Array;
   }
 
   evaluateSpans(args: Parameters<CompiledCalculation['evaluateSpans']>[0]): Float64Array {
@@ -148,9 +138,7 @@ class Calculation implements CompiledCalculation {
       throw new FormulaRuntimeError(
         'A calculation with String output cannot be evaluated into a numeric column',
       );
-    return nullIfInfinite(
-      this.runSpans(args, new Float64Array(args.spanStarts.length), true) as Float64Array,
-    );
+    return this.runSpans(args, new Float64Array(args.spanStarts.length), true) as Float64Array;
   }
 
   /** Shared by the columnar API and runTest (which collects strings in a plain array). */
@@ -180,7 +168,7 @@ class Calculation implements CompiledCalculation {
         );
     }
     const run = this.run(numeric, () =>
-      buildMeasurementRun(this.program, this.outputType),
+      buildMeasurementRun(this.program, this.outputType, numeric),
     ) as unknown as ReturnType<typeof buildMeasurementRun>;
     return run(
       cols,
@@ -216,9 +204,9 @@ class Calculation implements CompiledCalculation {
         throw new FormulaRuntimeError('Timestamps must be sorted ascending for a report-field calculation');
     }
     const cols = this.columns(args.inputs, ts.length);
-    const run = this.run(numeric, () => buildSpanRun(this.program, this.outputType)) as unknown as ReturnType<
-      typeof buildSpanRun
-    >;
+    const run = this.run(numeric, () =>
+      buildSpanRun(this.program, this.outputType, numeric),
+    ) as unknown as ReturnType<typeof buildSpanRun>;
     return run(
       cols,
       ts,
@@ -291,7 +279,7 @@ function presentValue(v: unknown, kind: OutputType): TestValue {
   if (v === null || v === undefined) return null;
   if (kind === 'String') return typeof v === 'string' ? v : String(v);
   const n = v as number;
-  // NaN is null, and so is infinity (see nullIfInfinite).
+  // NaN is null, and so is infinity (as the numeric columns store it: compile.ts, storeStatement).
   if (!Number.isFinite(n)) return null;
   if (kind === 'Boolean') return n !== 0;
   if (kind === 'UTCDateTime') {
