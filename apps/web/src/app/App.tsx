@@ -10,10 +10,12 @@ import { NotificationProvider } from './notifications';
 import { FleetProvider } from './fleet-context';
 import { CookieConsentGate } from './cookie-consent';
 import { MaintenanceGate } from './maintenance';
+import { startFirstRequests } from './startup';
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 30_000 } },
 });
+void startFirstRequests(queryClient);
 
 /**
  * Application start: maintenance (only its view while flagged), then cookie consent (nothing usable until
