@@ -62,6 +62,23 @@ export function trustProxySetting(value: string | undefined): boolean | string[]
     .filter(Boolean);
 }
 
+/**
+ * The build's assets/ folder holds only files named by their content's hash (Vite's `[name]-[hash]`): kept a
+ * year, never revalidated. Everything else, index.html first, is revalidated on every use, so a new build is
+ * seen at the next load and the old chunk names it refers to are never asked for.
+ */
+export const IMMUTABLE_ASSET = 'public, max-age=31536000, immutable';
+export const REVALIDATE = 'no-cache';
+export function staticCacheControl(pathInDist: string): string {
+  return /^assets[\\/]/.test(pathInDist) ? IMMUTABLE_ASSET : REVALIDATE;
+}
+
+/**
+ * API answers hold one caller's data: never stored by a proxy or the browser, unless a route says otherwise
+ * (report data: `private, no-cache` with its ETag).
+ */
+const API_CACHE_CONTROL = 'no-store';
+
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { services } = options;
   const app = Fastify({
@@ -95,6 +112,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('services', services);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control'))
+      reply.header('cache-control', API_CACHE_CONTROL);
   });
 
   // Layer 1: external plugins.
@@ -208,13 +227,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(authRoutes, { provider: options.provider });
   for (const routes of featureRoutes) await app.register(routes);
 
-  if (options.webDist && fs.existsSync(path.join(options.webDist, 'index.html'))) {
+  const webDist = options.webDist;
+  if (webDist && fs.existsSync(path.join(webDist, 'index.html'))) {
     await app.register(fastifyStatic, {
-      root: options.webDist,
+      root: webDist,
       wildcard: false,
       index: false,
-      maxAge: '1h',
-      immutable: false,
+      // The build writes .br and .gz beside every text asset (apps/web/vite.config.ts): sent by Accept-Encoding.
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (reply, filePath) =>
+        reply.header('cache-control', staticCacheControl(path.relative(webDist, filePath))),
     });
   }
   return app;

@@ -38,7 +38,13 @@ export async function resetPostgres(url: string): Promise<void> {
  * runs the workers in this process (fast polling); 'none' starts no queue (the test starts its own).
  */
 export async function startTestServer(
-  options: { seed?: boolean; database?: DatabaseHandle; jobs?: 'send' | 'work' | 'none' } = {},
+  options: {
+    seed?: boolean;
+    database?: DatabaseHandle;
+    jobs?: 'send' | 'work' | 'none';
+    /** A web build to serve (apps/web/dist or a test's own); none by default. */
+    webDist?: string;
+  } = {},
 ): Promise<TestServer> {
   const databaseUrl = process.env.DATABASE_URL;
   if (databaseUrl && !options.database) await resetPostgres(databaseUrl);
@@ -52,7 +58,7 @@ export async function startTestServer(
     [],
   );
   config.dataDir = 'memory://';
-  const server = await createServer(config, { webDist: null, database: options.database });
+  const server = await createServer(config, { webDist: options.webDist ?? null, database: options.database });
   const jobs = options.jobs ?? 'send';
   let queue: Queue | undefined;
   if (jobs !== 'none') {

@@ -10,6 +10,7 @@ import { NotificationProvider } from './notifications';
 import { FleetProvider } from './fleet-context';
 import { CookieConsentGate } from './cookie-consent';
 import { MaintenanceGate } from './maintenance';
+import { startFirstRequests } from './startup';
 
 // networkMode 'always': with the browser offline a request fails (offline mode starts) instead of waiting
 // unseen with its skeleton on screen; the offline mode, not TanStack Query, decides when to try again.
@@ -19,6 +20,7 @@ const queryClient = new QueryClient({
     mutations: { networkMode: 'always' },
   },
 });
+void startFirstRequests(queryClient);
 
 /**
  * Application start: maintenance (only its view while flagged), then cookie consent (nothing usable until

@@ -1,9 +1,11 @@
 import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { User } from 'oidc-client-ts';
+import { useQueryClient } from '@tanstack/react-query';
 import type { UserProfile } from '@portal/contracts/auth';
 import { redirectToLogin, userManager } from './auth';
 import { useNotify } from './notifications';
 import { apiRequest } from './api';
+import { profileQuery } from './queries/profile';
 
 export interface Session {
   /** undefined while loading; null when signed out */
@@ -21,6 +23,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState<User | null | undefined>(undefined);
   const [profile, setProfile] = useState<UserProfile | undefined>(undefined);
   const { notify } = useNotify();
+  const client = useQueryClient();
   const notifyRef = useRef(notify);
   notifyRef.current = notify;
 
@@ -59,11 +62,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       return;
     }
     let cancelled = false;
-    void apiRequest<UserProfile>('auth/me').then((p) => !cancelled && setProfile(p));
+    // Usually in flight already (app/startup.ts): the query cache shares the one request.
+    void client.fetchQuery(profileQuery(user.profile.sub)).then((p) => !cancelled && setProfile(p));
     return () => {
       cancelled = true;
     };
-  }, [user?.profile.sub, user]);
+  }, [user?.profile.sub, user, client]);
 
   const value = useMemo<Session>(
     () => ({

@@ -34,8 +34,8 @@ const MAX_HOURLY_DAYS = 400;
 export async function reportRoutes(app: FastifyInstance) {
   const server = app.withTypeProvider<ZodTypeProvider>();
   const { db } = app;
-  // Answers as sent (JSON bytes and their ETag), and the partial sums the reports of a dashboard share.
-  const answers = new AnswerCache<{ body: Buffer; etag: string }>();
+  // Answers as sent (JSON bytes), and the partial sums the reports of a dashboard share.
+  const answers = new AnswerCache<Buffer>();
   const partials = new AnswerCache<Promise<Map<string, Partial>>>(200);
   const definitions = new AnswerCache<Promise<Definitions>>(100);
   type Definitions = {
@@ -129,12 +129,41 @@ export async function reportRoutes(app: FastifyInstance) {
     return value;
   };
 
-  const answer = async (
-    caller: Caller,
-    id: string,
-    input: { from: string; to: string; facilityId?: string; facilityIds?: string[]; duration?: UptimeMode },
-  ): Promise<{ body: Buffer; etag: string }> => {
-    const version = await reportsVersion(db);
+  type DataInput = {
+    from: string;
+    to: string;
+    facilityId?: string;
+    facilityIds?: string[];
+    duration?: UptimeMode;
+  };
+
+  /**
+   * The ETag of an answer, known before any of it is computed: it names the version of everything report answers
+   * depend on (values, calculations, fields, texts), the caller's access version (role, organization, the ships
+   * it sees: any change moves it) and the request. So a browser that holds the answer gets its 304 after two
+   * cached version reads and a hash, in any process. Undefined for a caller without an access version (the answer
+   * then carries no ETag).
+   */
+  const etagOf = (caller: Caller, version: string, id: string, input: DataInput) =>
+    caller.accessVersion === undefined
+      ? undefined
+      : `"${createHash('sha1')
+          .update(
+            JSON.stringify([
+              version,
+              caller.accessVersion,
+              caller.userId,
+              id,
+              input.facilityId ?? null,
+              input.facilityIds ?? null,
+              input.from,
+              input.to,
+              input.duration ?? null,
+            ]),
+          )
+          .digest('base64url')}"`;
+
+  const answer = async (caller: Caller, version: string, id: string, input: DataInput): Promise<Buffer> => {
     const { report, fields, sourceOf } = await definitionsOf(version, id);
     if (!report) throw notFound('Report not found');
     const from = new Date(input.from);
@@ -162,7 +191,7 @@ export async function reportRoutes(app: FastifyInstance) {
     );
     if (facilityId && !visible.some((f) => f.id === facilityId)) throw notFound('Ship not found');
     const fleet = visible.filter((f) => !fleetIds || fleetIds.includes(f.id)).map((f) => f.id);
-    // The key holds the ships the caller may see, so an answer is never shared beyond them.
+    // Shared by every caller who sees the same ships: the key holds them, so an answer never goes beyond them.
     const key = createHash('sha1')
       .update(
         JSON.stringify([
@@ -192,19 +221,23 @@ export async function reportRoutes(app: FastifyInstance) {
         ? sharedPartials(db, version, [...new Set(sourceOf.values())], partials)
         : undefined,
     });
-    const sent = { body: Buffer.from(JSON.stringify(reportDataSchema.parse(data))), etag: `"${key}"` };
-    answers.set(key, sent);
-    return sent;
+    const body = Buffer.from(JSON.stringify(reportDataSchema.parse(data)));
+    answers.set(key, body);
+    return body;
   };
 
   /**
-   * The answer, or 304 when the browser holds it already: the ETag names the reports version, the report, the
-   * period and the ships the caller sees, so it changes whenever the answer could.
+   * 304 when the browser holds the answer already (checked before anything is read for it), otherwise the answer.
+   * `private, no-cache`: only the browser keeps it, and asks again (with If-None-Match) on every use.
    */
-  const send = (request: FastifyRequest, reply: FastifyReply, sent: { body: Buffer; etag: string }) => {
-    reply.header('etag', sent.etag).header('cache-control', 'private, no-cache');
-    if (request.headers['if-none-match'] === sent.etag) return reply.code(304).send();
-    return reply.type('application/json; charset=utf-8').send(sent.body);
+  const send = async (request: FastifyRequest, reply: FastifyReply, id: string, input: DataInput) => {
+    const caller = request.caller!;
+    const version = await reportsVersion(db);
+    const etag = etagOf(caller, version, id, input);
+    const headers = { 'cache-control': 'private, no-cache', ...(etag ? { etag } : {}) };
+    if (etag && request.headers['if-none-match'] === etag) return reply.code(304).headers(headers).send();
+    const body = await answer(caller, version, id, input);
+    return reply.headers(headers).type('application/json; charset=utf-8').send(body);
   };
 
   server.get(
@@ -217,8 +250,7 @@ export async function reportRoutes(app: FastifyInstance) {
         response: { 200: reportDataSchema },
       },
     },
-    async (request, reply) =>
-      send(request, reply, await answer(request.caller!, request.params.id, request.query)),
+    async (request, reply) => send(request, reply, request.params.id, request.query),
   );
 
   server.post(
@@ -231,8 +263,7 @@ export async function reportRoutes(app: FastifyInstance) {
         response: { 200: reportDataSchema },
       },
     },
-    async (request, reply) =>
-      send(request, reply, await answer(request.caller!, request.params.id, request.body)),
+    async (request, reply) => send(request, reply, request.params.id, request.body),
   );
 
   server.delete(

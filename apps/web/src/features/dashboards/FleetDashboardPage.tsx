@@ -49,6 +49,18 @@ const availabilityBars: ShipBarOptions = { unit: '%', min: 0 };
 const sfocBars: ShipBarOptions = { unit: '%', min: 0, axisStep: SFOC_GAUGE.chartAxisStep };
 const ratioBarsOptions: ShipBarOptions = { unit: 'ppm/%', min: 0, max: 20, cap: capFleetChartValue };
 
+/** The report calls of the fleet dashboard (also started at application start, app/startup.ts). */
+export const fleetDashboardInputs = (
+  period: { from: Date; to: Date },
+  facilityIds: string[] | undefined,
+): ReportDataInput[] =>
+  [...HEADER.map((h) => h.id), ...LARGE].map((reportId) => ({
+    reportId,
+    from: period.from,
+    to: period.to,
+    facilityIds,
+  }));
+
 /** The fleet dashboard (/): header KPIs, the large cards, an info card per ship of the fleet filter. */
 export default function FleetDashboardPage() {
   const { isSystemAdmin } = useSessionInfo();
@@ -68,16 +80,7 @@ export default function FleetDashboardPage() {
     () => (filterActive ? (filteredFacilities ?? []).map((f) => f.id) : undefined),
     [filterActive, filteredFacilities],
   );
-  const inputs = useMemo<ReportDataInput[]>(
-    () =>
-      [...HEADER.map((h) => h.id), ...LARGE].map((reportId) => ({
-        reportId,
-        from: period.from,
-        to: period.to,
-        facilityIds,
-      })),
-    [period.from, period.to, facilityIds],
-  );
+  const inputs = useMemo(() => fleetDashboardInputs(period, facilityIds), [period, facilityIds]);
   const { data, loading } = useReportsData(inputs, noCriteria || Boolean(filteredFacilities));
   const names = useMemo(() => new Map((facilities ?? []).map((f) => [f.id, f.name])), [facilities]);
   const exportCode = (code: string) => (isSystemAdmin ? code : undefined);

@@ -1,0 +1,98 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { QueryClient } from '@tanstack/react-query';
+import { REPORT_CODES } from '@portal/contracts/reports';
+import { COOKIE_CONSENT_KEY } from './cookie-consent';
+import { FLEET_FILTER_STORAGE_KEY } from './fleet-context';
+import { startFirstRequests } from './startup';
+
+const user = { access_token: 'token', expired: false, profile: { sub: 'user-1' } };
+let storedUser: typeof user | null = user;
+vi.mock('./auth', () => ({
+  userManager: () => ({ getUser: async () => storedUser }),
+  redirectToLogin: vi.fn(),
+}));
+
+/** Requests as the server sees them; none is answered until the test says so. */
+let requested: string[];
+let answerAll: () => void;
+
+beforeEach(() => {
+  requested = [];
+  storedUser = user;
+  localStorage.clear();
+  localStorage.setItem(COOKIE_CONSENT_KEY, 'true');
+  window.settings = { apiBaseUrl: '/api/', maintenance: false } as typeof window.settings;
+  let release!: () => void;
+  const answered = new Promise<void>((resolve) => (release = resolve));
+  answerAll = release;
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL) => {
+      const url = new URL(String(input));
+      requested.push(url.pathname + (url.pathname.includes('/reports/') ? '' : url.search));
+      await answered;
+      return Response.json(
+        url.pathname.endsWith('/messages') || url.pathname.endsWith('/facilities') ? [] : {},
+      );
+    }),
+  );
+});
+afterEach(() => {
+  answerAll();
+  vi.unstubAllGlobals();
+});
+
+const fleetReports = [
+  REPORT_CODES.fleetExtraRemovalOfSulfur,
+  REPORT_CODES.fleetCo2Reduction,
+  REPORT_CODES.fleetTotalCo2Emission,
+  REPORT_CODES.fleetMarpolCompliance,
+  REPORT_CODES.fleetSo2Co2Ratio,
+  REPORT_CODES.fleetOperationalAvailability,
+  REPORT_CODES.fleetSfocImpact,
+];
+
+describe('the first API calls of a signed-in browser', () => {
+  it('start together on the fleet dashboard: profile, ships, messages and the seven report calls', async () => {
+    const client = new QueryClient();
+    await startFirstRequests(client, '/');
+    // All ten are asked for before any one of them is answered.
+    await vi.waitFor(() => expect(requested).toHaveLength(10));
+    expect(requested).toEqual(
+      expect.arrayContaining([
+        '/api/auth/me',
+        '/api/facilities',
+        '/api/messages?isActive=true',
+        ...fleetReports.map((r) => `/api/reports/${r}/data`),
+      ]),
+    );
+    answerAll();
+    // The components that need them find them in the query cache: nothing is asked twice.
+    await vi.waitFor(() => expect(client.isFetching()).toBe(0));
+    expect(client.getQueryData(['profile', 'user-1'])).toEqual({});
+    expect(requested).toHaveLength(10);
+  });
+
+  it('start without the report calls on another page, or when the fleet filter needs the ship list', async () => {
+    await startFirstRequests(new QueryClient(), '/ship/abc');
+    await vi.waitFor(() => expect(requested).toHaveLength(3));
+    localStorage.setItem(FLEET_FILTER_STORAGE_KEY, JSON.stringify({ scrubberSystemTypes: ['Hybrid'] }));
+    requested = [];
+    await startFirstRequests(new QueryClient(), '/');
+    await vi.waitFor(() => expect(requested).toHaveLength(3));
+    expect(requested.some((r) => r.includes('/reports/'))).toBe(false);
+  });
+
+  it('do not start without a sign-in, before cookie consent or in maintenance', async () => {
+    storedUser = null;
+    await startFirstRequests(new QueryClient(), '/');
+    storedUser = user;
+    localStorage.removeItem(COOKIE_CONSENT_KEY);
+    await startFirstRequests(new QueryClient(), '/');
+    localStorage.setItem(COOKIE_CONSENT_KEY, 'true');
+    window.settings = { apiBaseUrl: '/api/', maintenance: true } as typeof window.settings;
+    await startFirstRequests(new QueryClient(), '/');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(requested).toEqual([]);
+  });
+});
