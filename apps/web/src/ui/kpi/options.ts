@@ -3,14 +3,17 @@ import {
   AVAILABILITY_GAUGE,
   availabilityNeedle,
   chartWidthForShips,
+  formatByFormat,
   MARPOL_GAUGE,
-  marpolFleetAverageDisplay,
   marpolNeedle,
+  NO_DATA,
+  type Needle,
   RATIO_BAR_COLOURS,
   RATIO_GAUGE,
   RATIO_MARGIN_BANDS,
   ratioBarColour,
   ratioGaugeNeedle,
+  ratioMarginBand,
   SFOC_GAUGE,
   sfocAxisTicks,
   sfocNeedle,
@@ -28,10 +31,12 @@ export const BAND_COLOURS = {
 export interface GaugeModel {
   min: number;
   max: number;
-  /** Where the needle points (clamped by the rules). */
-  needle: number;
-  /** The number as text under the needle. */
+  /** Where the needle points (clamped by the rules); null: no value, no needle. */
+  needle: Needle;
+  /** The number as text under the needle ('No data' without a value). */
   text: string;
+  /** Band names drawn on the dial ({ from, to, label } in axis values). */
+  bandLabels?: { from: number; to: number; label: string }[];
   splitNumber: number;
   /** [up to this axis value, colour], ascending, the last at max. */
   bands: [number, string][];
@@ -39,22 +44,17 @@ export interface GaugeModel {
   label?: (axisValue: number) => string;
 }
 
-const percentText = (v: number | null) =>
-  v === null || !Number.isFinite(v) ? 'No data' : `${v.toFixed(1)} %`;
+/** A percent by the Percent format: truncated from 99.5 below 100, so it never reads 100.0 when it is not. */
+const percentText = (v: number | null) => formatByFormat(v, 'Percent');
 
-/** Marpol compliance: 80 to 100, stops 80/90/95/100, needle at least 80; the fleet average text is truncated from 99.5. */
-export function marpolGauge(value: number | null, scope: 'ship' | 'fleet'): GaugeModel {
+/** Marpol compliance: 80 to 100, stops 80/90/95/100, needle at least 80; the text is truncated from 99.5. */
+export function marpolGauge(value: number | null): GaugeModel {
   const [, s90, s95, s100] = MARPOL_GAUGE.stops;
   return {
     min: MARPOL_GAUGE.min,
     max: MARPOL_GAUGE.max,
-    needle: value === null ? MARPOL_GAUGE.min : marpolNeedle(value),
-    text:
-      value === null
-        ? 'No data'
-        : scope === 'fleet'
-          ? `${marpolFleetAverageDisplay(value)} %`
-          : percentText(value),
+    needle: marpolNeedle(value),
+    text: percentText(value),
     splitNumber: 4,
     bands: [
       [s90, BAND_COLOURS.bad],
@@ -71,7 +71,7 @@ export function availabilityGauge(value: number | null, scope: 'ship' | 'fleet')
     min: AVAILABILITY_GAUGE.min,
     max: AVAILABILITY_GAUGE.max,
     // The fleet needle's floor is 80, below the dial's start, as the rule says.
-    needle: value === null ? AVAILABILITY_GAUGE.min : availabilityNeedle(value, scope),
+    needle: availabilityNeedle(value, scope),
     text: percentText(value),
     splitNumber: 5,
     bands: [
@@ -88,8 +88,8 @@ export function sfocGauge(value: number | null): GaugeModel {
   return {
     min: SFOC_GAUGE.min,
     max: SFOC_GAUGE.max,
-    needle: value === null ? SFOC_GAUGE.min : sfocNeedle(value),
-    text: value === null ? 'No data' : `${value.toFixed(2)} %`,
+    needle: sfocNeedle(value),
+    text: percentText(value),
     splitNumber: SFOC_GAUGE.segments,
     bands: [
       [low, BAND_COLOURS.good],
@@ -110,10 +110,15 @@ export function ratioGauge(margin: number | null): GaugeModel {
   return {
     min: 0,
     max: span,
-    needle: margin === null ? 0 : RATIO_GAUGE.max - ratioGaugeNeedle(margin),
-    text: margin === null ? 'No data' : `${margin.toFixed(1)} %`,
+    needle: margin === null ? null : RATIO_GAUGE.max - ratioGaugeNeedle(margin)!,
+    text: percentText(margin),
     splitNumber: 13,
     bands: RATIO_MARGIN_BANDS.map((band) => [RATIO_GAUGE.max - band.to, colour(band)] as [number, string]),
+    bandLabels: RATIO_MARGIN_BANDS.map((band) => ({
+      from: RATIO_GAUGE.max - band.from,
+      to: RATIO_GAUGE.max - band.to,
+      label: band.label,
+    })),
     label: (axisValue) => {
       const margin = RATIO_GAUGE.max - axisValue;
       return (RATIO_GAUGE.stops as readonly number[]).includes(Math.round(margin))
@@ -123,40 +128,76 @@ export function ratioGauge(margin: number | null): GaugeModel {
   };
 }
 
+/** Band names ride on their own axis, at the middle of each band (an axis step that hits every middle). */
+function bandLabelStep(labels: NonNullable<GaugeModel['bandLabels']>, range: number): number {
+  const middles = labels.map((b) => (b.from + b.to) / 2);
+  for (const step of [10, 5, 2.5, 1])
+    if (middles.every((m) => Math.abs(m / step - Math.round(m / step)) < 1e-9)) return step;
+  return range / 100;
+}
+
 export function gaugeOption(model: GaugeModel): EChartsCoreOption {
   const range = model.max - model.min;
-  return {
-    animation: false,
-    series: [
-      {
-        type: 'gauge',
-        min: model.min,
-        max: model.max,
-        splitNumber: model.splitNumber,
-        radius: '95%',
-        center: ['50%', '60%'],
-        startAngle: 200,
-        endAngle: -20,
-        axisLine: {
-          lineStyle: {
-            width: 14,
-            color: model.bands.map(([to, colour]) => [(to - model.min) / range, colour]),
-          },
-        },
-        pointer: { width: 5, length: '70%' },
-        axisTick: { distance: -14, length: 6 },
-        splitLine: { distance: -14, length: 14 },
-        axisLabel: {
-          distance: 18,
-          fontSize: 10,
-          formatter: model.label ?? ((v: number) => String(Math.round(v * 10) / 10)),
-        },
-        // The value is printed by the card under the dial (GaugeCard), not twice.
-        detail: { show: false },
-        data: [{ value: model.needle }],
-      },
-    ],
+  const hasNeedle = model.needle !== null;
+  const base = {
+    type: 'gauge',
+    min: model.min,
+    max: model.max,
+    radius: '95%',
+    center: ['50%', '60%'],
+    startAngle: 200,
+    endAngle: -20,
   };
+  const series: Record<string, unknown>[] = [
+    {
+      ...base,
+      splitNumber: model.splitNumber,
+      axisLine: {
+        lineStyle: {
+          width: 14,
+          color: model.bands.map(([to, colour]) => [(to - model.min) / range, colour]),
+        },
+      },
+      // No value, no needle: the card says No data instead.
+      pointer: { show: hasNeedle, width: 5, length: '70%' },
+      anchor: { show: false },
+      axisTick: { distance: -14, length: 6 },
+      splitLine: { distance: -14, length: 14 },
+      axisLabel: {
+        distance: 18,
+        fontSize: 10,
+        formatter: model.label ?? ((v: number) => String(Math.round(v * 10) / 10)),
+      },
+      // The value is printed by the card under the dial (GaugeCard), not twice.
+      detail: { show: false },
+      data: hasNeedle ? [{ value: model.needle }] : [],
+    },
+  ];
+  if (model.bandLabels?.length) {
+    const labels = model.bandLabels;
+    const step = bandLabelStep(labels, range);
+    series.push({
+      ...base,
+      splitNumber: Math.round(range / step),
+      axisLine: { show: false },
+      axisTick: { show: false },
+      splitLine: { show: false },
+      pointer: { show: false },
+      anchor: { show: false },
+      title: { show: false },
+      detail: { show: false },
+      axisLabel: {
+        distance: 44,
+        fontSize: 10,
+        fontWeight: 600,
+        color: '#37474f',
+        formatter: (v: number) =>
+          labels.find((b) => Math.abs((b.from + b.to) / 2 - v) < step / 2)?.label.replace('-', '-\n') ?? '',
+      },
+      data: [],
+    });
+  }
+  return { animation: false, series };
 }
 
 export interface ShipBar {
@@ -165,6 +206,8 @@ export interface ShipBar {
   value: number | null;
   /** Bar colour; default the primary colour. */
   colour?: string;
+  /** More lines for the tooltip (already formatted text), e.g. the ratio and the limit behind a margin. */
+  detail?: string[];
 }
 
 export interface ShipBarOptions {
@@ -175,6 +218,10 @@ export interface ShipBarOptions {
   min?: number;
   max?: number;
   unit: string;
+  /** The field's format: the tooltip prints the value by it (formatByFormat). */
+  format?: string;
+  /** The value axis' name, e.g. 'Margin to the limit (%)'. */
+  axisName?: string;
   /** Horizontal line(s), e.g. a limit. */
   lines?: { value: number; label: string }[];
 }
@@ -200,13 +247,24 @@ export function shipBarOption(
     option: {
       animation: false,
       // Names turn on a narrow screen or with many ships, so they do not run into each other.
-      grid: { left: 40, right: 12, top: 16, bottom: rotate(bars.length, compact) ? 64 : 28 },
+      grid: {
+        left: options.axisName ? 56 : 40,
+        right: 12,
+        top: options.axisName ? 28 : 16,
+        bottom: rotate(bars.length, compact) ? 64 : 28,
+      },
       tooltip: {
         trigger: 'item',
         formatter: (p: { dataIndex: number }) => {
           const bar = bars[p.dataIndex]!;
           const actual = plotted[p.dataIndex]!.actual;
-          return `${escapeHtml(bar.name)}: ${actual === null ? 'No data' : `${round(actual)} ${options.unit}`}`;
+          const text =
+            actual === null
+              ? NO_DATA
+              : options.format
+                ? formatByFormat(actual, options.format)
+                : `${round(actual)} ${options.unit}`;
+          return [`${escapeHtml(bar.name)}: ${text}`, ...(bar.detail ?? []).map(escapeHtml)].join('<br/>');
         },
       },
       xAxis: {
@@ -220,7 +278,15 @@ export function shipBarOption(
           overflow: 'truncate',
         },
       },
-      yAxis: { type: 'value', min: options.min, max, interval: options.axisStep },
+      yAxis: {
+        type: 'value',
+        min: options.min,
+        max,
+        interval: options.axisStep,
+        ...(options.axisName
+          ? { name: options.axisName, nameLocation: 'end', nameTextStyle: { align: 'left', fontSize: 11 } }
+          : {}),
+      },
       series: [
         {
           type: 'bar',
@@ -246,22 +312,28 @@ const rotate = (ships: number, compact: boolean) => ships > (compact ? 2 : 6);
 const round = (v: number) => Math.round(v * 100) / 100;
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** The fleet ratio chart: each ship's ratio (capped at 20), coloured by its margin band. */
-export function ratioBars(
-  ratios: readonly { facilityId: string; name: string; value: number | null }[],
-  margins: ReadonlyMap<string, number | null>,
+/**
+ * The fleet SO2/CO2 chart: one measure with the gauge, each ship's margin to its limit (%), coloured by its band
+ * (the spec's bar colours), drawn on the gauge's scale 100 to -30 (a deeper margin at -30, the tooltip keeps it);
+ * the tooltip adds the band, the ship's average ratio and its average limit, each by its field's format.
+ */
+export function marginBars(
+  margins: readonly { facilityId: string; name: string; value: number | null }[],
+  ratios: ReadonlyMap<string, number | null>,
+  limits: ReadonlyMap<string, number | null>,
 ): ShipBar[] {
-  return ratios.map((r) => {
-    const margin = margins.get(r.facilityId);
-    return {
-      ...r,
-      colour:
-        margin === null || margin === undefined
-          ? RATIO_BAR_COLOURS.grey
-          : RATIO_BAR_COLOURS[ratioBarColour(margin)],
-    };
-  });
+  return margins.map((m) => ({
+    ...m,
+    colour: m.value === null ? RATIO_BAR_COLOURS.grey : RATIO_BAR_COLOURS[ratioBarColour(m.value)],
+    detail: [
+      ...(m.value === null ? [] : [ratioMarginBand(m.value)]),
+      `Ratio: ${formatByFormat(ratios.get(m.facilityId), 'Ratio')}`,
+      `Limit: ${formatByFormat(limits.get(m.facilityId), 'Ratio')}`,
+    ],
+  }));
 }
+
+export const MARGIN_AXIS_NAME = 'Margin to the limit (%)';
 
 /** The compliance chart: hourly values averaged into 24, 12, 8, 6, 4 or 3 slots a day by the period's length. */
 export function complianceSlotsOption(slots: readonly { from: Date; value: number }[]): EChartsCoreOption {
