@@ -84,19 +84,23 @@ describe('gauges without a value', () => {
     expect(needleOf(gaugeOption(marpolGauge(95)))).toBe(true);
   });
 
-  it('name the four ratio bands on the dial, each at the middle of its band', () => {
+  it('name the four ratio bands on the dial, outside the ring at the middle of each band', () => {
     const option = gaugeOption(ratioGauge(20)) as { series: Record<string, any>[] };
     const names = option.series[1]!;
-    const step = (names.max - names.min) / names.splitNumber;
-    const labels = Array.from({ length: names.splitNumber + 1 }, (_, i) =>
-      names.axisLabel.formatter(names.min + i * step),
-    ).filter(Boolean);
-    expect(labels.map((l: string) => l.replace('\n', ''))).toEqual([
+    expect(names.data.map((d: { name: string }) => d.name.replace('\n', ''))).toEqual([
       'Over-scrubbing',
       'Optimal',
       'Risk',
       'Under-scrubbing',
     ]);
+    // Over-scrubbing (100..50) on the left, Optimal (50..10) at the top, Under-scrubbing (0..-30) on the right.
+    const [over, optimal, , under] = names.data.map((d: { title: any }) => d.title);
+    expect(optimal.verticalAlign).toBe('bottom');
+    expect(Math.abs(parseFloat(optimal.offsetCenter[0]))).toBeLessThan(50);
+    expect(parseFloat(over.offsetCenter[0])).toBeLessThan(0);
+    expect(parseFloat(under.offsetCenter[0])).toBeGreaterThan(0);
+    // No needle on the names' dial.
+    expect(names.pointer.show).toBe(false);
   });
 });
 

@@ -128,25 +128,40 @@ export function ratioGauge(margin: number | null): GaugeModel {
   };
 }
 
-/** Band names ride on their own axis, at the middle of each band (an axis step that hits every middle). */
-function bandLabelStep(labels: NonNullable<GaugeModel['bandLabels']>, range: number): number {
-  const middles = labels.map((b) => (b.from + b.to) / 2);
-  for (const step of [10, 5, 2.5, 1])
-    if (middles.every((m) => Math.abs(m / step - Math.round(m / step)) < 1e-9)) return step;
-  return range / 100;
+const START_ANGLE = 200;
+const END_ANGLE = -20;
+
+/**
+ * Where a band's name sits: outside the ring at the middle of the band, as an offset from the dial's centre in % of
+ * its radius; names beside the dial sit further out than those above it, as they are wider than tall.
+ */
+export function bandLabelPlace(
+  middle: number,
+  min: number,
+  max: number,
+): { offsetCenter: [string, string]; verticalAlign: 'middle' | 'bottom' } {
+  const angle = ((START_ANGLE - ((middle - min) / (max - min)) * (START_ANGLE - END_ANGLE)) * Math.PI) / 180;
+  const beside = Math.abs(Math.cos(angle)) > 0.5;
+  const r = beside ? 148 : 114;
+  return {
+    offsetCenter: [`${Math.round(r * Math.cos(angle))}%`, `${Math.round(-r * Math.sin(angle))}%`],
+    verticalAlign: beside ? 'middle' : 'bottom',
+  };
 }
 
 export function gaugeOption(model: GaugeModel): EChartsCoreOption {
   const range = model.max - model.min;
   const hasNeedle = model.needle !== null;
+  const named = Boolean(model.bandLabels?.length);
   const base = {
     type: 'gauge',
     min: model.min,
     max: model.max,
-    radius: '95%',
-    center: ['50%', '60%'],
-    startAngle: 200,
-    endAngle: -20,
+    // With band names around the dial, a smaller dial leaves them room outside it.
+    radius: named ? '76%' : '95%',
+    center: ['50%', named ? '64%' : '60%'],
+    startAngle: START_ANGLE,
+    endAngle: END_ANGLE,
   };
   const series: Record<string, unknown>[] = [
     {
@@ -174,27 +189,28 @@ export function gaugeOption(model: GaugeModel): EChartsCoreOption {
     },
   ];
   if (model.bandLabels?.length) {
-    const labels = model.bandLabels;
-    const step = bandLabelStep(labels, range);
+    // The band names: one more dial without ring, ticks or needle, whose data items are the names.
     series.push({
       ...base,
-      splitNumber: Math.round(range / step),
       axisLine: { show: false },
       axisTick: { show: false },
       splitLine: { show: false },
+      axisLabel: { show: false },
       pointer: { show: false },
       anchor: { show: false },
-      title: { show: false },
       detail: { show: false },
-      axisLabel: {
-        distance: 44,
-        fontSize: 10,
-        fontWeight: 600,
-        color: '#37474f',
-        formatter: (v: number) =>
-          labels.find((b) => Math.abs((b.from + b.to) / 2 - v) < step / 2)?.label.replace('-', '-\n') ?? '',
-      },
-      data: [],
+      data: model.bandLabels.map((band) => ({
+        value: model.min,
+        // Two lines for the long names, so they fit beside the dial on a phone.
+        name: band.label.replace('-', '-\n'),
+        title: {
+          ...bandLabelPlace((band.from + band.to) / 2, model.min, model.max),
+          fontSize: 11,
+          fontWeight: 600,
+          lineHeight: 13,
+          color: '#37474f',
+        },
+      })),
     });
   }
   return { animation: false, series };
