@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import ExcelJS from 'exceljs';
-import { availabilityNeedle, marpolNeedle, sfocNeedle } from '@portal/contracts/rules';
+import { availabilityNeedle, formatByFormat, marpolNeedle, sfocNeedle } from '@portal/contracts/rules';
 import { signInAs } from '../support';
 
 /**
@@ -98,7 +98,8 @@ test('the fleet dashboard shows the API numbers in its widgets, gauges and chart
   }
   const gauges = [
     ['FacilityGroupMarpolComplianceLarge', 'card-marpol', 'chart-marpol', 'Facilities'],
-    ['FacilityGroupSO2CO2Ratio', 'card-ratio', 'chart-ratio', 'Values'],
+    // One measure with the gauge: the bars are the ships' margins.
+    ['FacilityGroupSO2CO2Ratio', 'card-ratio', 'chart-ratio', 'Facilities'],
     ['FacilityGroupOperationalAvailabilitylarge', 'card-availability', 'chart-availability', 'Facilities'],
     ['FacilityGroupSFOCimpactPctlarge', 'card-sfoc', 'chart-sfoc', 'Facilities'],
   ] as const;
@@ -123,18 +124,18 @@ test('the fleet dashboard shows the API numbers in its widgets, gauges and chart
   const needle = async (card: string) =>
     Number(await page.getByTestId(`${card}-value`).getAttribute('data-needle'));
   expect(await needle('card-marpol')).toBeCloseTo(
-    marpolNeedle(num(answers.get('FacilityGroupMarpolComplianceLarge')!.data, 'ActualAverage')!),
+    marpolNeedle(num(answers.get('FacilityGroupMarpolComplianceLarge')!.data, 'ActualAverage'))!,
     9,
   );
   expect(await needle('card-availability')).toBeCloseTo(
     availabilityNeedle(
-      num(answers.get('FacilityGroupOperationalAvailabilitylarge')!.data, 'ActualAverage')!,
+      num(answers.get('FacilityGroupOperationalAvailabilitylarge')!.data, 'ActualAverage'),
       'fleet',
-    ),
+    )!,
     9,
   );
   expect(await needle('card-sfoc')).toBeCloseTo(
-    sfocNeedle(num(answers.get('FacilityGroupSFOCimpactPctlarge')!.data, 'ActualAverage')!),
+    sfocNeedle(num(answers.get('FacilityGroupSFOCimpactPctlarge')!.data, 'ActualAverage'))!,
     9,
   );
   // Each ship card shows its Marpol compliance from the list.
@@ -146,9 +147,7 @@ test('the fleet dashboard shows the API numbers in its widgets, gauges and chart
   expect(marpolList.filter((item) => item.value !== null).length).toBeGreaterThanOrEqual(6);
   for (const item of marpolList) {
     const card = page.locator(`[data-testid="ship-card"][data-facility-id="${item.facilityId}"]`);
-    await expect(card).toContainText(
-      item.value === null ? 'Marpol compliance: No data' : `Marpol compliance: ${item.value.toFixed(1)}`,
-    );
+    await expect(card).toContainText(`Marpol compliance: ${formatByFormat(item.value, 'Percent')}`);
   }
   // An independent call gives the same numbers.
   const fromPage = answers.get('FacilityGroupMarpolComplianceLarge')!;

@@ -73,7 +73,8 @@ describe('GET /api/algorithm/calculations', () => {
       startedOn: '2025-02-01T09:30:00.000Z',
       state: 'queued',
     });
-    expect(body.failed).toBeUndefined();
+    // Failed executions are reported to everyone who sees the ship: Anna does not see Pacific Kestrel.
+    expect(body.failed).toEqual([]);
   });
 
   it("never shows another organization's ships, nor ships not assigned to a user", async () => {
@@ -91,6 +92,83 @@ describe('GET /api/algorithm/calculations', () => {
     expect(
       facilityIds((await (await server.as('north.admin')).get('/api/algorithm/calculations')).json()),
     ).toEqual([f.baltic_tern!, f.straits_pioneer!].sort());
+  });
+
+  it("reports a ship's last execution when it failed, to anyone who sees the ship, until a later run succeeds", async () => {
+    const f = server.seed.facilityIds;
+    const db = server.services.database.db;
+    const base = {
+      kind: 'execute' as const,
+      period_from: at('2025-01-01T00:00:00Z'),
+      period_to: at('2025-01-31T23:59:59.999Z'),
+    };
+    // Baltic Tern (North, shared with South): done, then failed; Straits Pioneer: failed, then done.
+    const rows = await db
+      .insertInto('executions')
+      .values([
+        {
+          ...base,
+          facility_id: f.baltic_tern!,
+          state: 'done',
+          requested_on: at('2025-01-10T09:00:00Z'),
+          finished_on: at('2025-01-10T09:01:00Z'),
+        },
+        {
+          ...base,
+          facility_id: f.baltic_tern!,
+          state: 'failed',
+          requested_on: at('2025-01-11T09:00:00Z'),
+          started_on: at('2025-01-11T09:00:01Z'),
+          finished_on: at('2025-01-11T09:00:40Z'),
+          error: 'Measurement field SO2_CO2_RATIO, calculation 2.0: unknown name X (line 1, character 8)',
+        },
+        {
+          ...base,
+          facility_id: f.straits_pioneer!,
+          state: 'failed',
+          requested_on: at('2025-01-10T09:00:00Z'),
+          finished_on: at('2025-01-10T09:00:30Z'),
+          error: 'An older failure',
+        },
+        {
+          ...base,
+          facility_id: f.straits_pioneer!,
+          state: 'done',
+          requested_on: at('2025-01-11T09:00:00Z'),
+          finished_on: at('2025-01-11T09:02:00Z'),
+        },
+      ])
+      .returning('id')
+      .execute();
+    try {
+      const expected = expect.objectContaining({
+        facilityId: f.baltic_tern,
+        finishedOn: '2025-01-11T09:00:40.000Z',
+        error: 'Measurement field SO2_CO2_RATIO, calculation 2.0: unknown name X (line 1, character 8)',
+      });
+      // A User assigned to the ship, the other organization it is shared with, the owner's administrator.
+      for (const username of ['north.olav', 'south.admin', 'north.admin', 'north.anna']) {
+        const body = (await (await server.as(username)).get('/api/algorithm/calculations')).json();
+        expect(body.failed, username).toContainEqual(expected);
+        // Straits Pioneer's failure was followed by a successful run: no longer reported.
+        expect(
+          body.failed.some((e: { facilityId: string }) => e.facilityId === f.straits_pioneer),
+          username,
+        ).toBe(false);
+      }
+      // South's User does not see Baltic Tern: nothing about it.
+      const lee = (await (await server.as('south.lee')).get('/api/algorithm/calculations')).json();
+      expect(lee.failed).toEqual([]);
+    } finally {
+      await db
+        .deleteFrom('executions')
+        .where(
+          'id',
+          'in',
+          rows.map((r) => r.id),
+        )
+        .execute();
+    }
   });
 
   it('gives a SystemAdmin every ship and the failed executions with their error', async () => {

@@ -605,6 +605,82 @@ describe('exports', () => {
     expect(sheet.getRow(3).getCell(4).value).toBeCloseTo(sum(A_CO2.slice(24, 48)), 9);
   });
 
+  it('writes timestamps as UTC date cells in the display format and values rounded by their format', async () => {
+    kpiField.RatioMargin = await fieldId('FacilityGroupSO2CO2Ratio', 'ActualAverage');
+    const start = '2024-04-01T00:00:00Z';
+    const noisy = {
+      [kpiField.SO2CO2Ratio!]: [3.14159265, 15.555555],
+      [kpiField.SO2CO2Limit!]: [21.700000000000024, 4.299999999999999],
+      [kpiField.RatioMargin]: [99.958, 28.84],
+    };
+    for (const [field, values] of Object.entries(noisy)) await insertHours(shipB, field, start, values);
+    try {
+      const body = {
+        reportCode: 'FacilitySO2CO2Ratio',
+        fieldNames: ['ActualAverage', 'Facility', 'Limit'],
+        facilityIds: [shipB],
+        from: '2024-04-01T00:00:00.000Z',
+        to: '2024-04-01T23:59:59.999Z',
+        resolution: 'hour',
+      };
+      const load = async (payload: object) => {
+        const response = await exportAs('admin', payload);
+        expect(response.statusCode).toBe(200);
+        const workbook = new ExcelJS.Workbook();
+        await workbook.xlsx.load(response.rawPayload as unknown as ArrayBuffer);
+        const sheet = workbook.worksheets[0]!;
+        const headers = (sheet.getRow(1).values as unknown[]).slice(1) as string[];
+        const cell = (row: number, header: string) => {
+          const column = headers.indexOf(header) + 1;
+          expect(column, header).toBeGreaterThan(0);
+          return sheet.getRow(row).getCell(column);
+        };
+        return { sheet, headers, cell };
+      };
+
+      const { headers, cell } = await load(body);
+      expect(headers).toEqual([
+        'Ship',
+        'IMO',
+        'Timestamp (UTC)',
+        'ActualAverage (ppm/%)',
+        'Facility (%)',
+        'Limit (ppm/%)',
+      ]);
+      const time = cell(2, 'Timestamp (UTC)');
+      expect(time.type).toBe(ExcelJS.ValueType.Date);
+      expect((time.value as Date).toISOString()).toBe('2024-04-01T00:00:00.000Z');
+      expect(time.numFmt).toBe('yyyy.mm.dd hh:mm');
+      // Ratio 2 decimals, percent 1 (99.958 truncated, never 100.0), no floating-point noise.
+      expect([2, 3].map((r) => cell(r, 'ActualAverage (ppm/%)').value)).toEqual([3.14, 15.56]);
+      expect([2, 3].map((r) => cell(r, 'Limit (ppm/%)').value)).toEqual([21.7, 4.3]);
+      expect([2, 3].map((r) => cell(r, 'Facility (%)').value)).toEqual([99.9, 28.8]);
+      expect(cell(2, 'Limit (ppm/%)').numFmt).toBe('#,##0.00');
+      expect(cell(2, 'Facility (%)').numFmt).toBe('#,##0.0');
+
+      // Full precision only when asked: a second column per field with the value as stored.
+      const full = await load({ ...body, fullPrecision: true });
+      expect(full.headers).toContain('Limit (ppm/%), full precision');
+      expect(full.cell(2, 'Limit (ppm/%)').value).toBe(21.7);
+      expect(full.cell(2, 'Limit (ppm/%), full precision').value).toBe(21.700000000000024);
+      expect(full.cell(2, 'Facility (%), full precision').value).toBe(99.958);
+
+      // Day rows: date cells in the date format.
+      const day = await load({ ...body, resolution: 'day' });
+      expect(day.cell(2, 'Timestamp (UTC)').type).toBe(ExcelJS.ValueType.Date);
+      expect(day.cell(2, 'Timestamp (UTC)').numFmt).toBe('yyyy.mm.dd');
+      expect(day.cell(2, 'Limit (ppm/%)').value).toBe(13);
+    } finally {
+      await db
+        .deleteFrom('report_values')
+        .where('facility_id', '=', shipB)
+        .where('span_start', '>=', new Date(start))
+        .where('span_start', '<', new Date('2024-04-02T00:00:00Z'))
+        .execute();
+      await refreshDailyRollup(db, shipB, 'all', new Date(start), new Date('2024-04-02T00:00:00Z'));
+    }
+  });
+
   it('is for system administrators only and refuses bad input', async () => {
     const body = { reportCode: 'FacilityCO2reduction', facilityIds: [shipA], ...PERIOD, resolution: 'hour' };
     expect((await exportAs('north.admin', body)).statusCode).toBe(403);

@@ -10,6 +10,7 @@ export const runningExecutionSchema = z.object({
 });
 export type RunningExecution = z.infer<typeof runningExecutionSchema>;
 
+/** The last execution of a ship, when it failed: Failed with its time and error on the ship list and the files screen. */
 export const failedExecutionSchema = z.object({
   id: z.string(),
   facilityId: z.string(),
@@ -19,7 +20,10 @@ export const failedExecutionSchema = z.object({
 });
 export type FailedExecution = z.infer<typeof failedExecutionSchema>;
 
-/** GET /api/algorithm/calculations: processing status of the caller's ships. `failed` is for SystemAdmin only. */
+/**
+ * GET /api/algorithm/calculations: processing status of the caller's ships. `failed`: per ship its last execution when
+ * that failed (a later successful one clears it), for every ship the caller sees.
+ */
 export const executionStatusSchema = z.object({
   items: z.array(runningExecutionSchema),
   failed: z.array(failedExecutionSchema).optional(),

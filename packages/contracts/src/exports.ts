@@ -7,6 +7,15 @@ export type ExportResolution = (typeof EXPORT_RESOLUTIONS)[number];
 
 export const EXPORT_FILE_NAME = 'export.xlsx';
 
+/** Excel number formats of the export's timestamps: the portal's display formats, UTC (spec part 1 section 9). */
+export const EXPORT_TIMESTAMP_FORMATS: Record<ExportResolution, string> = {
+  hour: 'yyyy.mm.dd hh:mm',
+  day: 'yyyy.mm.dd',
+};
+
+/** The header of a field's full-precision column. */
+export const fullPrecisionHeader = (header: string) => `${header}, full precision`;
+
 /** A year of hourly values for 100 ships is about 876 000 rows per field; more is refused. */
 export const EXPORT_MAX_DAYS = 800;
 
@@ -19,6 +28,11 @@ export const exportBodySchema = z
     from: z.iso.datetime({ offset: true }),
     to: z.iso.datetime({ offset: true }),
     resolution: z.enum(EXPORT_RESOLUTIONS),
+    /**
+     * Values are rounded to their field format's decimals; with fullPrecision each field also gets a column with the
+     * value as stored (all its digits). Off unless asked.
+     */
+    fullPrecision: z.boolean().optional(),
   })
   .refine((b) => new Date(b.from).getTime() <= new Date(b.to).getTime(), {
     message: 'From must be before to',

@@ -4,7 +4,9 @@ import {
   EMPTY_EXECUTION_PERIOD,
   executionPeriodErrors,
   executionPeriodFromFiles,
+  executionFailure,
   executionRequestRange,
+  readableExecutionError,
 } from './executions';
 
 const period = (fromDate: string, fromTime: string, toDate: string, toTime: string) => ({
@@ -108,5 +110,47 @@ describe('executionRequestRange', () => {
       from: '2024-05-01T00:00:00.000Z',
       to: '2024-05-31T23:59:59.999Z',
     });
+  });
+});
+
+describe('executionFailure', () => {
+  const failed = [
+    {
+      facilityId: 'a',
+      startedOn: '2025-02-01T06:00:01Z',
+      finishedOn: '2025-02-01T06:00:30Z',
+      error: 'Measurement field SCRUBBER_FUEL, calculation 9.0: a String output (line 1, character 1)',
+    },
+    {
+      facilityId: 'b',
+      startedOn: '2025-02-02T07:00:00Z',
+      finishedOn: null,
+      error: 'Error: connection terminated\n    at Client.query (node_modules/pg/lib/client.js:1:1)',
+    },
+  ];
+
+  it('gives Failed with the time it failed and its error', () => {
+    expect(executionFailure('a', failed)).toEqual({
+      label: 'Failed',
+      at: '2025.02.01 06:00',
+      error: 'Measurement field SCRUBBER_FUEL, calculation 9.0: a String output (line 1, character 1)',
+    });
+  });
+
+  it('keeps the first line of a technical error, without the stack, and falls back to the start time', () => {
+    expect(executionFailure('b', failed)).toEqual({
+      label: 'Failed',
+      at: '2025.02.02 07:00',
+      error: 'connection terminated',
+    });
+  });
+
+  it('is null for a ship whose last execution did not fail', () => {
+    expect(executionFailure('c', failed)).toBeNull();
+  });
+
+  it('says so when no error was recorded and cuts a long one', () => {
+    expect(readableExecutionError(null)).toBe('The calculation stopped without an error message.');
+    expect(readableExecutionError('x'.repeat(500))).toHaveLength(300);
   });
 });

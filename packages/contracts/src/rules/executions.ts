@@ -1,5 +1,6 @@
 import {
   formatDateOnly,
+  formatDateTime,
   formatTimeOnly,
   parseDateOnly,
   parseTimeOnly,
@@ -94,4 +95,46 @@ export function executionRequestRange(period: ExecutionPeriod): { from: string; 
     from: `${period.fromDate.trim()}T${period.fromTime.trim()}:00.000Z`,
     to: `${period.toDate.trim()}T${period.toTime.trim()}:59.999Z`,
   };
+}
+
+// --- Failed executions -------------------------------------------------------------------------
+
+export const FAILED = 'Failed';
+const MAX_ERROR_LENGTH = 300;
+
+export interface ExecutionFailure {
+  label: typeof FAILED;
+  /** When it failed, 'YYYY.MM.DD HH:mm' UTC (or when it started, if the end is unknown). */
+  at: string;
+  /** The error as a user reads it: one line, at most 300 characters. */
+  error: string;
+}
+
+/**
+ * A ship's last execution when it failed (the API reports only those): Failed with its time and a readable error.
+ * The error keeps its first line only (no stack), without a leading "Error: ", cut at 300 characters.
+ */
+export function executionFailure(
+  facilityId: string,
+  failed: readonly {
+    facilityId: string;
+    startedOn: string | null;
+    finishedOn: string | null;
+    error: string | null;
+  }[],
+): ExecutionFailure | null {
+  const last = failed.find((f) => f.facilityId === facilityId);
+  if (!last) return null;
+  const when = toDate(last.finishedOn) ?? toDate(last.startedOn);
+  return { label: FAILED, at: when ? formatDateTime(when) : '', error: readableExecutionError(last.error) };
+}
+
+export function readableExecutionError(error: string | null | undefined): string {
+  const line = (error ?? '')
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => l.length > 0)
+    ?.replace(/^(\w*Error):\s*/, '');
+  if (!line) return 'The calculation stopped without an error message.';
+  return line.length > MAX_ERROR_LENGTH ? `${line.slice(0, MAX_ERROR_LENGTH - 1)}…` : line;
 }

@@ -4,6 +4,7 @@ import {
   AVAILABILITY_GAUGE,
   availabilityNeedle,
   capFleetChartValue,
+  capMarginChartValue,
   capShipChartValue,
   MARPOL_GAUGE,
   marpolFleetAverageDisplay,
@@ -148,5 +149,30 @@ describe('SO2/CO2 ratio gauge', () => {
   it('caps the fleet chart at 20', () => {
     expect(capFleetChartValue(20)).toEqual({ plotted: 20, actual: 20, capped: false });
     expect(capFleetChartValue(21.7)).toEqual({ plotted: 20, actual: 21.7, capped: true });
+  });
+});
+
+describe('gauges without a value', () => {
+  it('have no needle: a floor is never a stand-in for a missing value', () => {
+    expect(marpolNeedle(null)).toBeNull();
+    expect(marpolNeedle(undefined)).toBeNull();
+    expect(availabilityNeedle(null, 'ship')).toBeNull();
+    expect(availabilityNeedle(null, 'fleet')).toBeNull();
+    expect(sfocNeedle(null)).toBeNull();
+    expect(ratioGaugeNeedle(null)).toBeNull();
+    expect(ratioGaugeNeedle(Number.NaN)).toBeNull();
+  });
+
+  it('keep the needle of a value at its floor', () => {
+    expect(availabilityNeedle(85, 'ship')).toBe(90);
+    expect(availabilityNeedle(85, 'fleet')).toBe(85);
+    expect(availabilityNeedle(107, 'ship')).toBe(100);
+  });
+});
+
+describe('fleet margin chart', () => {
+  it('draws a margin on the gauge scale and keeps the real value', () => {
+    expect(capMarginChartValue(28.8)).toEqual({ plotted: 28.8, actual: 28.8, capped: false });
+    expect(capMarginChartValue(-75)).toEqual({ plotted: -30, actual: -75, capped: true });
   });
 });

@@ -1,15 +1,24 @@
 import { NO_DATA } from './dates';
+import { roundPercent } from './format';
 
-/** Gauge and chart display rules of the dashboards (spec part 1 section 9). */
+/**
+ * Gauge and chart display rules of the dashboards (spec part 1 section 9).
+ * A needle shows a value: without one (no data in the period) every needle rule gives null, and the gauge draws
+ * no needle and says No data; a floor (80, 90) is never a stand-in for a missing value.
+ */
 
-const clamp = (v: number, min: number, max: number) => Math.min(max, Math.max(min, v));
+/** Where a needle points: a value on the dial, or null (no value: no needle). */
+export type Needle = number | null;
+
+const clamp = (v: number | null | undefined, min: number, max: number): Needle =>
+  v === null || v === undefined || !Number.isFinite(v) ? null : Math.min(max, Math.max(min, v));
 
 // --- Marpol compliance -------------------------------------------------------------------------
 
 export const MARPOL_GAUGE = { min: 80, max: 100, stops: [80, 90, 95, 100] } as const;
 
-/** The needle never goes below 80 (the gauge's start); it stays on the dial at 100 too. */
-export function marpolNeedle(percent: number): number {
+/** The needle never goes below 80 (the gauge's start); it stays on the dial at 100 too. No value, no needle. */
+export function marpolNeedle(percent: number | null | undefined): Needle {
   return clamp(percent, MARPOL_GAUGE.min, MARPOL_GAUGE.max);
 }
 
@@ -20,11 +29,7 @@ export function marpolNeedle(percent: number): number {
  */
 export function marpolFleetAverageDisplay(percent: number | null | undefined): string {
   if (percent === null || percent === undefined || !Number.isFinite(percent)) return NO_DATA;
-  if (percent >= 99.5 && percent < 100) {
-    // The epsilon keeps 99.7 (stored as 99.69999...) at 99.7.
-    return (Math.floor(percent * 10 + 1e-9) / 10).toFixed(1);
-  }
-  return percent.toFixed(1);
+  return roundPercent(percent).toFixed(1);
 }
 
 // --- Operational availability ------------------------------------------------------------------
@@ -40,8 +45,9 @@ export const AVAILABILITY_GAUGE = {
 /**
  * The needle floor is 90 on a ship gauge and 80 on the fleet gauge. Availability can exceed 100
  * (the scrubber ran while not required): the needle stops at the end of the dial, the text shows the value.
+ * No value, no needle.
  */
-export function availabilityNeedle(percent: number, scope: 'ship' | 'fleet'): number {
+export function availabilityNeedle(percent: number | null | undefined, scope: 'ship' | 'fleet'): Needle {
   const min = scope === 'ship' ? AVAILABILITY_GAUGE.shipNeedleMin : AVAILABILITY_GAUGE.fleetNeedleMin;
   return clamp(percent, min, AVAILABILITY_GAUGE.max);
 }
@@ -57,7 +63,7 @@ export const SFOC_GAUGE = {
   chartAxisStep: 0.5,
 } as const;
 
-export function sfocNeedle(percent: number): number {
+export function sfocNeedle(percent: number | null | undefined): Needle {
   return clamp(percent, SFOC_GAUGE.min, SFOC_GAUGE.max);
 }
 
@@ -110,7 +116,7 @@ export function ratioBarColour(margin: number): RatioBarColour {
   return 'red';
 }
 
-export function ratioGaugeNeedle(margin: number): number {
+export function ratioGaugeNeedle(margin: number | null | undefined): Needle {
   return clamp(margin, RATIO_GAUGE.min, RATIO_GAUGE.max);
 }
 
@@ -138,4 +144,13 @@ export function capShipChartValue(value: number): CappedChartValue {
 
 export function capFleetChartValue(value: number): CappedChartValue {
   return cap(value, FLEET_RATIO_CHART_CAP);
+}
+
+/**
+ * The fleet SO2/CO2 chart shows each ship's margin on the gauge's scale (one measure with the gauge): a margin
+ * deeper than -30 is drawn at -30, the note (tooltip) keeps the real value.
+ */
+export function capMarginChartValue(margin: number): CappedChartValue {
+  const plotted = Math.min(RATIO_GAUGE.max, Math.max(RATIO_GAUGE.min, margin));
+  return { plotted, actual: margin, capped: plotted !== margin };
 }

@@ -11,3 +11,4 @@ export * from './constants';
 export * from './roles';
 export * from './fleet-filter';
 export * from './coverage';
+export * from './format';

@@ -116,8 +116,9 @@ const MARPOL_INFO = info(
 );
 const AVAILABILITY_INFO = info(
   'Operational availability',
-  'Minutes the scrubber ran divided by the minutes it was required, in %. It is above 100 % when the scrubber also ran while it was not required.',
-  'The period value is the average of the hourly values; the fleet value is the average of the ships. The uptime matrix shows the hourly values, or daily averages when the period is longer than 3 months.',
+  'How much of the time the scrubber was needed it was running: the minutes the scrubber ran divided by the minutes it was required (fuel flow over 50 kg/h with fuel above the sulfur cap of the area), in %.',
+  'Each hour gives its own value; an hour without a required minute, or with fewer than 30 samples, gives no value. The period value is the average of the hours; the fleet value is the average of the ships. The uptime matrix shows the hourly values, or daily averages when the period is longer than 3 months.',
+  'Why it can be above 100 %: every minute the scrubber runs counts, also when it was not required (in port, on compliant fuel, or with the engines nearly idle), while only the required minutes are divided by. A value above 100 % is no error: the scrubber ran more than it had to.',
 );
 const RATIO_INFO = info(
   'SO2/CO2 ratio',

@@ -1,7 +1,12 @@
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { ExportResolution } from '@portal/contracts/exports';
+import {
+  EXPORT_TIMESTAMP_FORMATS,
+  fullPrecisionHeader,
+  type ExportResolution,
+} from '@portal/contracts/exports';
+import { excelNumberFormat, roundByFormat } from '@portal/contracts/rules';
 import type { Database } from '../../db/schema';
 import type { ReportFieldsTable } from '../../db/tables/calculations';
 import { timeAggregate } from './values';
@@ -17,12 +22,16 @@ export interface ExportRequest {
   from: Date;
   to: Date;
   resolution: ExportResolution;
+  /** Also a column per field with the value as stored. */
+  fullPrecision?: boolean;
 }
 
 /**
  * Streams the report's values as an .xlsx: one sheet per report, a row per ship and hour (or UTC day),
- * a column per field with its unit in the header; timestamps are UTC. Day values aggregate the hours by the
- * field's time aggregate type.
+ * a column per field with its unit in the header. Timestamps are date cells (UTC) in the portal's display format;
+ * values are rounded to their field format's decimals (roundByFormat, the dashboards' rule) with that many decimals
+ * as the cells' number format; with fullPrecision each field is followed by a column of the value as stored.
+ * Day values aggregate the hours by the field's time aggregate type.
  */
 export function exportWorkbook(db: Kysely<Database>, request: ExportRequest): PassThrough {
   const stream = new PassThrough();
@@ -32,7 +41,7 @@ export function exportWorkbook(db: Kysely<Database>, request: ExportRequest): Pa
 
 async function writeWorkbook(
   db: Kysely<Database>,
-  { report, fields, sourceOf, ships, from, to, resolution }: ExportRequest,
+  { report, fields, sourceOf, ships, from, to, resolution, fullPrecision = false }: ExportRequest,
   stream: PassThrough,
 ) {
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
@@ -50,9 +59,15 @@ async function writeWorkbook(
       header: 'Timestamp (UTC)',
       key: 'timestamp',
       width: 20,
-      style: { numFmt: resolution === 'hour' ? 'yyyy-mm-dd hh:mm' : 'yyyy-mm-dd' },
+      style: { numFmt: EXPORT_TIMESTAMP_FORMATS[resolution] },
     },
-    ...fields.map((f) => ({ header: f.unit ? `${f.name} (${f.unit})` : f.name, key: f.id, width: 18 })),
+    ...fields.flatMap((f) => {
+      const header = f.unit ? `${f.name} (${f.unit})` : f.name;
+      const rounded = { header, key: f.id, width: 18, style: { numFmt: excelNumberFormat(f.format) } };
+      return fullPrecision
+        ? [rounded, { header: fullPrecisionHeader(header), key: `${f.id}:full`, width: 24 }]
+        : [rounded];
+    }),
   ];
 
   const sources = [...new Set(fields.map((f) => sourceOf.get(f.id) ?? f.id))];
@@ -103,10 +118,12 @@ async function writeWorkbook(
       const record: Record<string, unknown> = { ship: ship.name, imo: ship.imo, timestamp: new Date(t) };
       for (const f of fields) {
         const p = values.get(sourceOf.get(f.id) ?? f.id);
-        record[f.id] =
+        const value =
           f.time_aggregate_type === 'Last'
             ? (p?.last ?? null)
             : timeAggregate(f.time_aggregate_type, p ? { ...p, latest: null } : undefined);
+        record[f.id] = roundByFormat(value, f.format);
+        if (fullPrecision) record[`${f.id}:full`] = value;
       }
       sheet.addRow(record).commit();
     }

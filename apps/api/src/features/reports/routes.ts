@@ -312,7 +312,7 @@ export async function reportRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const caller = request.caller!;
       requireSystemAdmin(caller);
-      const { reportCode, fieldNames, facilityIds, from, to, resolution } = request.body;
+      const { reportCode, fieldNames, facilityIds, from, to, resolution, fullPrecision } = request.body;
       const report = await findReport(db, reportCode);
       if (!report) throw notFound('Report not found');
       const allFields = await reportFields(db, reportCode);
@@ -344,6 +344,7 @@ export async function reportRoutes(app: FastifyInstance) {
         from: new Date(from),
         to: new Date(to),
         resolution,
+        fullPrecision,
       });
       return reply
         .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')

@@ -4,7 +4,7 @@ import { Box, Card, CardActionArea, CardContent, Grid, Stack, Typography } from 
 import { REPORT_CODES, facilityListValue, numberValue } from '@portal/contracts/reports';
 import {
   canUseReportConfigurator,
-  capFleetChartValue,
+  capMarginChartValue,
   formatDate,
   latestDataLabel,
   NOT_SPECIFIED,
@@ -19,8 +19,9 @@ import { GaugeCard } from '../../ui/kpi/GaugeCard';
 import { ShipBarChart } from '../../ui/kpi/ShipBarChart';
 import {
   availabilityGauge,
+  MARGIN_AXIS_NAME,
+  marginBars,
   marpolGauge,
-  ratioBars,
   ratioGauge,
   sfocGauge,
   type ShipBarOptions,
@@ -44,10 +45,24 @@ const LARGE = [
   C.fleetSfocImpact,
 ] as const;
 
-const percentBars: ShipBarOptions = { unit: '%', min: 0, max: 100 };
-const availabilityBars: ShipBarOptions = { unit: '%', min: 0 };
-const sfocBars: ShipBarOptions = { unit: '%', min: 0, axisStep: SFOC_GAUGE.chartAxisStep };
-const ratioBarsOptions: ShipBarOptions = { unit: 'ppm/%', min: 0, max: 20, cap: capFleetChartValue };
+const percentBars: ShipBarOptions = { unit: '%', format: 'Percent', min: 0, max: 100 };
+const availabilityBars: ShipBarOptions = { unit: '%', format: 'Percent', min: 0 };
+const sfocBars: ShipBarOptions = {
+  unit: '%',
+  format: 'Percent',
+  min: 0,
+  axisStep: SFOC_GAUGE.chartAxisStep,
+};
+/** One measure with the gauge: the margin, on the gauge's scale, the limit (margin 0) marked. */
+const marginBarsOptions: ShipBarOptions = {
+  unit: '%',
+  format: 'Percent',
+  min: -30,
+  max: 100,
+  cap: capMarginChartValue,
+  axisName: MARGIN_AXIS_NAME,
+  lines: [{ value: 0, label: 'Limit' }],
+};
 
 /** The report calls of the fleet dashboard (also started at application start, app/startup.ts). */
 export const fleetDashboardInputs = (
@@ -95,7 +110,8 @@ export default function FleetDashboardPage() {
   const ratio = data[C.fleetSo2Co2Ratio];
   const availability = data[C.fleetOperationalAvailability];
   const sfoc = data[C.fleetSfocImpact];
-  const margins = new Map(facilityListValue(ratio, 'Facilities').map((i) => [i.facilityId, i.value]));
+  const shipRatios = new Map(facilityListValue(ratio, 'Values').map((i) => [i.facilityId, i.value]));
+  const shipLimits = new Map(facilityListValue(ratio, 'Limit').map((i) => [i.facilityId, i.value]));
   const fleetMargin = numberValue(ratio, 'ActualAverage');
   const marpolByShip = new Map(facilityListValue(marpol, 'Facilities').map((i) => [i.facilityId, i.value]));
 
@@ -124,6 +140,7 @@ export default function FleetDashboardPage() {
               value={numberValue(data[h.id], 'ActualAverage')}
               format={data[h.id]?.fields.ActualAverage?.format ?? 'Tonnes'}
               details={[{ label: 'Lifetime', value: numberValue(data[h.id], 'Lifetime') }]}
+              information={data[h.id]?.information}
               exportReportCode={exportCode(h.id)}
             />
           </Grid>
@@ -135,7 +152,8 @@ export default function FleetDashboardPage() {
             testId="card-marpol"
             loading={loading && !marpol}
             value={numberValue(marpol, 'ActualAverage')}
-            gauge={marpolGauge(numberValue(marpol, 'ActualAverage'), 'fleet')}
+            gauge={marpolGauge(numberValue(marpol, 'ActualAverage'))}
+            information={marpol?.information}
             caption={`Lifetime: ${formatFieldValueText(numberValue(marpol, 'Lifetime'), 'Percent')}`}
             exportReportCode={exportCode(C.fleetMarpolCompliance)}
           >
@@ -149,12 +167,15 @@ export default function FleetDashboardPage() {
             loading={loading && !ratio}
             value={fleetMargin}
             gauge={ratioGauge(fleetMargin)}
-            caption={fleetMargin === null ? undefined : ratioMarginBand(fleetMargin)}
+            caption={
+              fleetMargin === null ? undefined : `${ratioMarginBand(fleetMargin)} · margin to the limit`
+            }
+            information={ratio?.information}
             exportReportCode={exportCode(C.fleetSo2Co2Ratio)}
           >
             <ShipBarChart
-              bars={ratioBars(bars(C.fleetSo2Co2Ratio, 'Values'), margins)}
-              options={ratioBarsOptions}
+              bars={marginBars(bars(C.fleetSo2Co2Ratio), shipRatios, shipLimits)}
+              options={marginBarsOptions}
               testId="chart-ratio"
             />
           </GaugeCard>
@@ -166,6 +187,7 @@ export default function FleetDashboardPage() {
             loading={loading && !availability}
             value={numberValue(availability, 'ActualAverage')}
             gauge={availabilityGauge(numberValue(availability, 'ActualAverage'), 'fleet')}
+            information={availability?.information}
             caption={`Lifetime: ${formatFieldValueText(numberValue(availability, 'Lifetime'), 'Percent')}`}
             exportReportCode={exportCode(C.fleetOperationalAvailability)}
           >
@@ -183,6 +205,7 @@ export default function FleetDashboardPage() {
             loading={loading && !sfoc}
             value={numberValue(sfoc, 'ActualAverage')}
             gauge={sfocGauge(numberValue(sfoc, 'ActualAverage'))}
+            information={sfoc?.information}
             caption={`Industry standard ${SFOC_GAUGE.industryBand[0].toFixed(1)}–${SFOC_GAUGE.industryBand[1].toFixed(1)} %`}
             exportReportCode={exportCode(C.fleetSfocImpact)}
           >

@@ -1,13 +1,20 @@
 import { useMemo } from 'react';
 import { Box, Card, CardContent, Grid, Typography } from '@mui/material';
-import { buildUptimeMatrix, capFleetChartValue, customPeriod, SFOC_GAUGE } from '@portal/contracts/rules';
+import { buildUptimeMatrix, capMarginChartValue, customPeriod, SFOC_GAUGE } from '@portal/contracts/rules';
 import { KpiWidget } from '../../ui/kpi/KpiWidget';
 import { GaugeCard } from '../../ui/kpi/GaugeCard';
 import { ShipBarChart } from '../../ui/kpi/ShipBarChart';
 import { ComplianceChart } from '../../ui/kpi/ComplianceChart';
 import RatioTimeChart from '../../ui/kpi/RatioTimeChart';
 import UptimeMatrixChart from '../../ui/kpi/UptimeMatrixChart';
-import { availabilityGauge, marpolGauge, ratioBars, ratioGauge, sfocGauge } from '../../ui/kpi/options';
+import {
+  availabilityGauge,
+  MARGIN_AXIS_NAME,
+  marginBars,
+  marpolGauge,
+  ratioGauge,
+  sfocGauge,
+} from '../../ui/kpi/options';
 
 // Hard-coded sample numbers: a design gallery with no behaviour.
 const SHIPS = ['Aurora', 'Borealis', 'Cassiopeia', 'Draco', 'Eridanus', 'Fornax'].map((name, i) => ({
@@ -86,7 +93,7 @@ export default function KpiWidgetPreviewPage() {
             title="Marpol compliance"
             testId="preview-marpol"
             value={99.97}
-            gauge={marpolGauge(99.97, 'fleet')}
+            gauge={marpolGauge(99.97)}
           >
             <ShipBarChart
               bars={SHIPS.map((s, i) => ({ ...s, value: [100, 99.2, 97.5, 92.1, 100, 88.4][i]! }))}
@@ -104,11 +111,19 @@ export default function KpiWidgetPreviewPage() {
             caption="Optimal"
           >
             <ShipBarChart
-              bars={ratioBars(
-                SHIPS.map((s, i) => ({ ...s, value: [1.2, 2.8, 3.5, 4.0, 22.6, 2.5][i]! })),
-                margins,
+              bars={marginBars(
+                SHIPS.map((s) => ({ ...s, value: margins.get(s.facilityId) ?? null })),
+                new Map(SHIPS.map((s, i) => [s.facilityId, [1.2, 2.8, 3.5, 4.0, 22.6, 2.5][i]!])),
+                new Map(SHIPS.map((s, i) => [s.facilityId, [4.3, 4.3, 4.3, 4.3, 21.7, 4.3][i]!])),
               )}
-              options={{ unit: 'ppm/%', min: 0, max: 20, cap: capFleetChartValue }}
+              options={{
+                unit: '%',
+                format: 'Percent',
+                min: -30,
+                max: 100,
+                cap: capMarginChartValue,
+                axisName: MARGIN_AXIS_NAME,
+              }}
               testId="preview-ratio-chart"
             />
           </GaugeCard>

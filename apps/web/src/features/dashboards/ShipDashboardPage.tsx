@@ -24,6 +24,9 @@ import { formatFieldValue } from '../../ui/kpi/format';
 import RatioTimeChart from '../../ui/kpi/RatioTimeChart';
 import UptimeMatrixChart from '../../ui/kpi/UptimeMatrixChart';
 import { ExportShortcut } from '../../ui/kpi/ExportShortcut';
+import { ReportInfoButton } from '../../ui/kpi/ReportInfoButton';
+import { ShipImage } from '../../ui/ship/ShipImage';
+import { availabilityGauge, marpolGauge } from '../../ui/kpi/options';
 import { useReportsData, type ReportDataInput } from './report-data-api';
 
 const C = REPORT_CODES;
@@ -92,8 +95,13 @@ export default function ShipDashboardPage() {
   }
   if (!ship) return <Skeleton variant="rounded" height={240} sx={{ m: 3 }} />;
 
+  const availabilityValue = numberValue(data[C.shipOperationalAvailability], 'ActualAverage');
   const kpi = (reportId: string, title: string, testId: string, withFleet = false) => (
     <KpiWidget
+      information={data[reportId]?.information}
+      gauge={
+        reportId === C.shipOperationalAvailability ? availabilityGauge(availabilityValue, 'ship') : undefined
+      }
       title={title}
       testId={testId}
       loading={loading && !data[reportId]}
@@ -119,20 +127,25 @@ export default function ShipDashboardPage() {
                 sx={{ justifyContent: 'space-between', alignItems: { sm: 'flex-start' } }}
                 spacing={1}
               >
-                <Box>
-                  <Typography variant="h5" data-testid="ship-name">
-                    {ship.name}
-                  </Typography>
-                  <Typography variant="body2" color="text.secondary">
-                    IMO {ship.imo ?? NOT_SPECIFIED} · {ship.primaryOrganizationName} ·{' '}
-                    {ship.scrubberSystemType || NOT_SPECIFIED} · {ship.numberOfScrubbers ?? NOT_SPECIFIED}{' '}
-                    scrubber(s) · {ship.systemManufacturer ?? UNKNOWN} ·{' '}
-                    {ship.totalEffectKW ? `${ship.totalEffectKW.toLocaleString('en-US')} kW` : NOT_SPECIFIED}
-                  </Typography>
-                  <Typography variant="caption" color="text.secondary">
-                    Latest data: {latestDataLabel(ship.dataTimeStampMax)}
-                  </Typography>
-                </Box>
+                <Stack direction="row" spacing={2} sx={{ alignItems: 'center', minWidth: 0 }}>
+                  <ShipImage name={ship.name} image={ship.imageBase64} size={72} />
+                  <Box sx={{ minWidth: 0 }}>
+                    <Typography variant="h5" data-testid="ship-name">
+                      {ship.name}
+                    </Typography>
+                    <Typography variant="body2" color="text.secondary">
+                      IMO {ship.imo ?? NOT_SPECIFIED} · {ship.primaryOrganizationName} ·{' '}
+                      {ship.scrubberSystemType || NOT_SPECIFIED} · {ship.numberOfScrubbers ?? NOT_SPECIFIED}{' '}
+                      scrubber(s) · {ship.systemManufacturer ?? UNKNOWN} ·{' '}
+                      {ship.totalEffectKW
+                        ? `${ship.totalEffectKW.toLocaleString('en-US')} kW`
+                        : NOT_SPECIFIED}
+                    </Typography>
+                    <Typography variant="caption" color="text.secondary">
+                      Latest data: {latestDataLabel(ship.dataTimeStampMax)}
+                    </Typography>
+                  </Box>
+                </Stack>
                 {admin ? (
                   <Button
                     variant="outlined"
@@ -155,6 +168,8 @@ export default function ShipDashboardPage() {
             loading={loading && !marpol}
             value={numberValue(marpol, 'ActualAverage')}
             format="Percent"
+            information={marpol?.information}
+            gauge={marpolGauge(numberValue(marpol, 'ActualAverage'))}
             details={[
               { label: 'Lifetime', value: numberValue(marpol, 'Lifetime') },
               { label: 'Fleet', value: numberValue(marpol, 'FleetActual') },
@@ -175,18 +190,30 @@ export default function ShipDashboardPage() {
             <CardContent>
               <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'center' }}>
                 <Typography variant="h6">SO2/CO2 ratio</Typography>
-                {admin ? <ExportShortcut reportCode={C.shipSo2Co2Ratio} facilityId={ship.id} /> : null}
+                <Stack direction="row">
+                  <ReportInfoButton
+                    title="SO2/CO2 ratio"
+                    information={ratio?.information}
+                    testId="card-ship-ratio"
+                  />
+                  {admin ? <ExportShortcut reportCode={C.shipSo2Co2Ratio} facilityId={ship.id} /> : null}
+                </Stack>
               </Stack>
-              <Typography
-                variant="body2"
-                color="text.secondary"
-                data-testid="ship-ratio-value"
-                data-value={numberValue(ratio, 'ActualAverage') ?? 'null'}
-              >
-                Average {formatFieldValue(numberValue(ratio, 'ActualAverage'), 'Ratio')} · margin{' '}
-                {formatFieldValue(margin, 'Percent')}
-                {margin === null ? '' : ` (${ratioMarginBand(margin)})`} · limits 4.3 in an ECA, 21.7 outside
-              </Typography>
+              {loading && !ratio ? (
+                <Skeleton width="50%" />
+              ) : (
+                <Typography
+                  variant="body2"
+                  color="text.secondary"
+                  data-testid="ship-ratio-value"
+                  data-value={numberValue(ratio, 'ActualAverage') ?? 'null'}
+                >
+                  Average {formatFieldValue(numberValue(ratio, 'ActualAverage'), 'Ratio')} · margin{' '}
+                  {formatFieldValue(margin, 'Percent')}
+                  {margin === null ? '' : ` (${ratioMarginBand(margin)})`} · limits 4.3 in an ECA, 21.7
+                  outside
+                </Typography>
+              )}
               {loading && !ratio ? (
                 <Skeleton variant="rounded" height={260} />
               ) : (
@@ -222,7 +249,14 @@ export default function ShipDashboardPage() {
             <CardContent>
               <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'center' }}>
                 <Typography variant="h6">Operational availability</Typography>
-                {admin ? <ExportShortcut reportCode={C.shipUptime} facilityId={ship.id} /> : null}
+                <Stack direction="row">
+                  <ReportInfoButton
+                    title="Operational availability"
+                    information={uptime?.information}
+                    testId="uptime-matrix"
+                  />
+                  {admin ? <ExportShortcut reportCode={C.shipUptime} facilityId={ship.id} /> : null}
+                </Stack>
               </Stack>
               <Typography variant="body2" color="text.secondary">
                 {matrix.mode === 'hourly'

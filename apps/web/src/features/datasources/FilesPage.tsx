@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import { useParams } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
 import {
   Alert,
   Box,
@@ -29,8 +30,9 @@ import ExpandMore from '@mui/icons-material/ExpandMore';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import type { DataSource } from '@portal/contracts/datasources';
 import type { DataFile } from '@portal/contracts/files';
-import { formatDateTime, MESSAGES } from '@portal/contracts/rules';
+import { executionFailure, formatDateTime, MESSAGES } from '@portal/contracts/rules';
 import { useFleet } from '../../app/fleet-context';
+import { executionStatusQuery } from '../../app/queries/execution-status';
 import { useNotify } from '../../app/notifications';
 import { useDataSources } from './datasources-api';
 import { useDeleteFiles, useFilesOfDataSources } from './files-api';
@@ -149,6 +151,10 @@ export default function FilesPage() {
   const [confirm, setConfirm] = useState(false);
   const [deleteData, setDeleteData] = useState(false);
   const filesFailed = files.some((f) => f.isError);
+  // The ship's last execution, when it failed: shown until a later run succeeds.
+  const { data: status } = useQuery(executionStatusQuery());
+  const failure = executionFailure(facilityId, status?.failed ?? []);
+  const processing = (status?.items ?? []).some((e) => e.facilityId === facilityId);
 
   const toggle = (dataSourceId: string) => (file: DataFile) =>
     setSelected((current) => {
@@ -226,6 +232,11 @@ export default function FilesPage() {
       {(dataSources.isError || filesFailed) && (
         <Alert severity="error" sx={{ mb: 2 }}>
           {MESSAGES.DEFAULT_ERROR}
+        </Alert>
+      )}
+      {failure && !processing && (
+        <Alert severity="error" sx={{ mb: 2 }} data-testid="execution-failed">
+          <strong>{failure.label}</strong> {failure.at}: {failure.error}
         </Alert>
       )}
       {dataSources.isLoading && <LinearProgress />}

@@ -47,6 +47,7 @@ export default function DataExportPage() {
   const from = dayText(fromDay);
   const to = dayText(toDay);
   const [resolution, setResolution] = useState<ExportResolution>('hour');
+  const [fullPrecision, setFullPrecision] = useState(false);
   const download = useDownloadExport();
 
   const ships = facilities ?? [];
@@ -66,6 +67,7 @@ export default function DataExportPage() {
         from: p.from.toISOString(),
         to: p.to.toISOString(),
         resolution,
+        ...(fullPrecision ? { fullPrecision } : {}),
       },
       { onError: (error) => notify.error(undefined, error) },
     );
@@ -171,6 +173,15 @@ export default function DataExportPage() {
               <FormControlLabel value="day" control={<Radio />} label="Day" />
             </RadioGroup>
           </FormControl>
+        </Grid>
+        <Grid size={12}>
+          <FormControlLabel
+            control={
+              <Checkbox checked={fullPrecision} onChange={(e) => setFullPrecision(e.target.checked)} />
+            }
+            label="Full precision: beside each rounded value, a column with the value as stored"
+            data-testid="export-full-precision"
+          />
         </Grid>
         <Grid size={12}>
           <Button variant="contained" disabled={!canDownload} onClick={submit} data-testid="export-download">

@@ -26,7 +26,8 @@ import SettingsIcon from '@mui/icons-material/Settings';
 import { canConfigureShips, formatDate, MESSAGES, SHIP_LIST_PAGE_SIZE } from '@portal/contracts/rules';
 import { useFleet } from '../../app/fleet-context';
 import { useSession } from '../../app/session';
-import { executionStatusQuery } from './execution-status-api';
+import { executionStatusQuery } from '../../app/queries/execution-status';
+import { ShipImage } from '../../ui/ship/ShipImage';
 import { NewShipDialog } from './NewShipDialog';
 import { useOrganizationChoices } from './organizations-api';
 import { coverageText, shipStatus } from './ship-status';
@@ -90,23 +91,28 @@ export default function ShipListPage() {
             </TableHead>
             <TableBody>
               {rows.map((ship) => {
-                const state = shipStatus(ship, status?.items ?? []);
+                const state = shipStatus(ship, status?.items ?? [], status?.failed ?? []);
                 return (
                   <TableRow key={ship.id} hover data-testid="ship-row">
                     <TableCell>
-                      <Typography variant="body2" sx={{ fontWeight: 600 }}>
-                        {ship.name}
-                      </Typography>
-                      <Typography variant="caption" color="text.secondary" component="div">
-                        IMO {ship.imo || 'Not specified'}
-                      </Typography>
-                      {compact && (
-                        <Typography variant="caption" color="text.secondary" component="div">
-                          {ship.dataTimeStampMax
-                            ? `${formatDate(ship.dataTimeStampMin)} – ${formatDate(ship.dataTimeStampMax)} · ${coverageText(ship.dataCoverage)}`
-                            : MESSAGES.NO_DATA}
-                        </Typography>
-                      )}
+                      <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
+                        <ShipImage name={ship.name} image={ship.imageBase64} size={compact ? 32 : 40} />
+                        <Box sx={{ minWidth: 0 }}>
+                          <Typography variant="body2" sx={{ fontWeight: 600 }}>
+                            {ship.name}
+                          </Typography>
+                          <Typography variant="caption" color="text.secondary" component="div">
+                            IMO {ship.imo || 'Not specified'}
+                          </Typography>
+                          {compact && (
+                            <Typography variant="caption" color="text.secondary" component="div">
+                              {ship.dataTimeStampMax
+                                ? `${formatDate(ship.dataTimeStampMin)} – ${formatDate(ship.dataTimeStampMax)} · ${coverageText(ship.dataCoverage)}`
+                                : MESSAGES.NO_DATA}
+                            </Typography>
+                          )}
+                        </Box>
+                      </Stack>
                     </TableCell>
                     {!compact && (
                       <>
@@ -132,6 +138,26 @@ export default function ShipListPage() {
                           />
                           <Typography variant="caption" color="text.secondary">
                             since {state.since}
+                          </Typography>
+                        </Stack>
+                      ) : state.kind === 'failed' ? (
+                        <Stack sx={{ maxWidth: 320 }}>
+                          <Chip
+                            size="small"
+                            color="error"
+                            label={state.label}
+                            sx={{ alignSelf: 'flex-start' }}
+                          />
+                          <Typography variant="caption" color="text.secondary">
+                            {state.at}
+                          </Typography>
+                          <Typography
+                            variant="caption"
+                            color="error"
+                            sx={{ overflowWrap: 'anywhere' }}
+                            data-testid="ship-status-error"
+                          >
+                            {state.error}
                           </Typography>
                         </Stack>
                       ) : (

@@ -27,6 +27,31 @@ describe('shipStatus', () => {
   });
 });
 
+describe('shipStatus of a failed execution', () => {
+  const ship = { id: 'a', dataTimeStampMax: '2025-03-01T00:00:00Z' };
+  const failed = [
+    {
+      facilityId: 'a',
+      startedOn: '2025-02-01T06:00:01Z',
+      finishedOn: '2025-02-01T06:00:30Z',
+      error: 'Division by zero in SO2/CO2 ratio',
+    },
+  ];
+  it('shows Failed with its time and error instead of Ready', () => {
+    expect(shipStatus(ship, [], failed)).toEqual({
+      kind: 'failed',
+      label: 'Failed',
+      at: '2025.02.01 06:00',
+      error: 'Division by zero in SO2/CO2 ratio',
+    });
+  });
+  it('shows Processing while a new run is on its way', () => {
+    expect(shipStatus(ship, [{ facilityId: 'a', startedOn: '2025-02-02T00:00:00Z' }], failed).kind).toBe(
+      'processing',
+    );
+  });
+});
+
 describe('coverageText', () => {
   it('shows one decimal and a percent sign, or No data', () => {
     expect(coverageText(96.94)).toBe('96.9 %');

@@ -3,6 +3,7 @@ import { Card, CardContent, Skeleton, Stack, Typography } from '@mui/material';
 import { EChart } from '../charts/EChart';
 import { gaugeOption, type GaugeModel } from './options';
 import { ExportShortcut } from './ExportShortcut';
+import { ReportInfoButton } from './ReportInfoButton';
 
 export interface GaugeCardProps {
   title: string;
@@ -10,6 +11,8 @@ export interface GaugeCardProps {
   /** The value the gauge shows (for tests and screen readers). */
   value: number | null | undefined;
   loading?: boolean;
+  /** The report's information (HTML), behind the info button. */
+  information?: string | null;
   exportReportCode?: string;
   exportFacilityId?: string;
   testId: string;
@@ -17,12 +20,13 @@ export interface GaugeCardProps {
   children?: ReactNode;
 }
 
-/** A large card: a gauge, a caption and (children) a chart. */
+/** A large card: a gauge, a caption and (children) a chart. Without a value the dial has no needle and says No data. */
 export function GaugeCard({
   title,
   gauge,
   value,
   loading,
+  information,
   exportReportCode,
   exportFacilityId,
   testId,
@@ -35,9 +39,12 @@ export function GaugeCard({
       <CardContent>
         <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between' }}>
           <Typography variant="h6">{title}</Typography>
-          {exportReportCode ? (
-            <ExportShortcut reportCode={exportReportCode} facilityId={exportFacilityId} />
-          ) : null}
+          <Stack direction="row">
+            <ReportInfoButton title={title} information={information} testId={testId} />
+            {exportReportCode ? (
+              <ExportShortcut reportCode={exportReportCode} facilityId={exportFacilityId} />
+            ) : null}
+          </Stack>
         </Stack>
         {loading ? (
           <Skeleton variant="rounded" height={200} />
@@ -55,11 +62,11 @@ export function GaugeCard({
           sx={{ textAlign: 'center', fontWeight: 600, mt: -6, position: 'relative' }}
           data-testid={`${testId}-value`}
           data-value={value ?? 'null'}
-          data-needle={gauge.needle}
+          data-needle={gauge.needle ?? 'none'}
         >
           {loading ? '…' : gauge.text}
         </Typography>
-        {caption ? (
+        {caption && !loading ? (
           <Typography variant="body2" color="text.secondary" sx={{ textAlign: 'center' }}>
             {caption}
           </Typography>

@@ -1,7 +1,10 @@
-import type { ReactNode } from 'react';
-import { Card, CardContent, Skeleton, Stack, Typography } from '@mui/material';
+import { useMemo, type ReactNode } from 'react';
+import { Box, Card, CardContent, Skeleton, Stack, Typography } from '@mui/material';
+import { EChart } from '../charts/EChart';
 import { formatFieldValue } from './format';
 import { ExportShortcut } from './ExportShortcut';
+import { gaugeOption, type GaugeModel } from './options';
+import { ReportInfoButton } from './ReportInfoButton';
 
 export interface KpiWidgetProps {
   title: string;
@@ -10,6 +13,10 @@ export interface KpiWidgetProps {
   /** Secondary lines, e.g. lifetime or the fleet value. */
   details?: { label: string; value: number | null | undefined; format?: string | null }[];
   loading?: boolean;
+  /** The report's information (HTML), behind the info button. */
+  information?: string | null;
+  /** A small gauge of the value (ship dashboard header KPIs); no needle without a value. */
+  gauge?: GaugeModel;
   /** Shown to system administrators: the report to export. */
   exportReportCode?: string;
   exportFacilityId?: string;
@@ -17,18 +24,21 @@ export interface KpiWidgetProps {
   children?: ReactNode;
 }
 
-/** A header KPI: the period value large, lifetime or fleet values below. */
+/** A header KPI: the period value large (with a gauge when given), lifetime or fleet values below. */
 export function KpiWidget({
   title,
   value,
   format,
   details = [],
   loading,
+  information,
+  gauge,
   exportReportCode,
   exportFacilityId,
   testId,
   children,
 }: KpiWidgetProps) {
+  const option = useMemo(() => (gauge ? gaugeOption(gauge) : null), [gauge]);
   return (
     <Card data-testid={testId} sx={{ height: '100%' }}>
       <CardContent>
@@ -36,33 +46,48 @@ export function KpiWidget({
           <Typography variant="subtitle2" color="text.secondary">
             {title}
           </Typography>
-          {exportReportCode ? (
-            <ExportShortcut reportCode={exportReportCode} facilityId={exportFacilityId} />
-          ) : null}
+          <Stack direction="row">
+            <ReportInfoButton title={title} information={information} testId={testId} />
+            {exportReportCode ? (
+              <ExportShortcut reportCode={exportReportCode} facilityId={exportFacilityId} />
+            ) : null}
+          </Stack>
         </Stack>
+        {gauge && option ? (
+          loading ? (
+            <Skeleton variant="rounded" height={150} />
+          ) : (
+            <Box data-testid={`${testId}-gauge`} data-needle={gauge.needle ?? 'none'}>
+              <EChart option={option} height={150} ariaLabel={`${title}: ${gauge.text}`} />
+            </Box>
+          )
+        ) : null}
         {loading ? (
           <Skeleton width="60%" height={48} />
         ) : (
           <Typography
             variant="h4"
-            sx={{ fontWeight: 600 }}
+            sx={{ fontWeight: 600, ...(gauge ? { textAlign: 'center', mt: -4, position: 'relative' } : {}) }}
             data-testid={`${testId}-value`}
             data-value={value ?? 'null'}
           >
             {formatFieldValue(value, format)}
           </Typography>
         )}
-        {details.map((d) => (
-          <Typography
-            key={d.label}
-            variant="body2"
-            color="text.secondary"
-            data-testid={`${testId}-${d.label.toLowerCase().replace(/\s+/g, '-')}`}
-            data-value={d.value ?? 'null'}
-          >
-            {d.label}: {loading ? '…' : formatFieldValue(d.value, d.format ?? format)}
-          </Typography>
-        ))}
+        {/* While loading, the secondary lines wait too: never "No data" over a skeleton. */}
+        {loading
+          ? details.map((d) => <Skeleton key={d.label} width="45%" />)
+          : details.map((d) => (
+              <Typography
+                key={d.label}
+                variant="body2"
+                color="text.secondary"
+                data-testid={`${testId}-${d.label.toLowerCase().replace(/\s+/g, '-')}`}
+                data-value={d.value ?? 'null'}
+              >
+                {d.label}: {formatFieldValue(d.value, d.format ?? format)}
+              </Typography>
+            ))}
         {children}
       </CardContent>
     </Card>

@@ -10,3 +10,11 @@ describe('formatFieldValue', () => {
     expect(formatFieldValue(null, 'Percent')).toBe('No data');
   });
 });
+
+describe('formatFieldValue of compliance and availability', () => {
+  it('truncates a value below 100 so it never reads 100.0', () => {
+    expect(formatFieldValue(99.958, 'Percent')).toBe('99.9 %');
+    expect(formatFieldValue(100, 'Percent')).toBe('100.0 %');
+    expect(formatFieldValue(107.46, 'Percent')).toBe('107.5 %');
+  });
+});

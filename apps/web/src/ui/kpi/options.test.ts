@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { capFleetChartValue, RATIO_BAR_COLOURS } from '@portal/contracts/rules';
+import { capFleetChartValue, capMarginChartValue, RATIO_BAR_COLOURS } from '@portal/contracts/rules';
 import {
   availabilityGauge,
   gaugeOption,
+  marginBars,
   marpolGauge,
-  ratioBars,
   ratioGauge,
   sfocGauge,
   shipBarOption,
@@ -13,12 +13,11 @@ import {
 const series = (option: object) => (option as { series: Record<string, any>[] }).series[0]!;
 
 describe('gauges', () => {
-  it('keeps the Marpol needle at 80 or above and truncates a fleet average from 99.5', () => {
-    expect(marpolGauge(62, 'ship').needle).toBe(80);
-    expect(marpolGauge(99.97, 'fleet').text).toBe('99.9 %');
-    expect(marpolGauge(99.97, 'ship').text).toBe('100.0 %');
-    expect(marpolGauge(null, 'fleet').text).toBe('No data');
-    const axis = series(gaugeOption(marpolGauge(95, 'fleet')));
+  it('keeps the Marpol needle at 80 or above and truncates a value from 99.5, for the fleet and a ship', () => {
+    expect(marpolGauge(62).needle).toBe(80);
+    expect(marpolGauge(99.97).text).toBe('99.9 %');
+    expect(marpolGauge(99.958).text).toBe('99.9 %');
+    const axis = series(gaugeOption(marpolGauge(95)));
     expect([axis.min, axis.max]).toEqual([80, 100]);
     // Bands end at the stops 90, 95 and 100, as fractions of the dial.
     expect(axis.axisLine.lineStyle.color.map((c: [number, string]) => c[0])).toEqual([0.5, 0.75, 1]);
@@ -66,6 +65,45 @@ describe('gauges', () => {
   });
 });
 
+describe('gauges without a value', () => {
+  const needleOf = (option: object) => series(option).pointer.show as boolean;
+
+  it('draw no needle and say No data', () => {
+    for (const model of [
+      marpolGauge(null),
+      availabilityGauge(null, 'fleet'),
+      availabilityGauge(null, 'ship'),
+      sfocGauge(null),
+      ratioGauge(null),
+    ]) {
+      expect(model.needle).toBeNull();
+      expect(model.text).toBe('No data');
+      expect(needleOf(gaugeOption(model))).toBe(false);
+      expect(series(gaugeOption(model)).data).toEqual([]);
+    }
+    expect(needleOf(gaugeOption(marpolGauge(95)))).toBe(true);
+  });
+
+  it('name the four ratio bands on the dial, outside the ring at the middle of each band', () => {
+    const option = gaugeOption(ratioGauge(20)) as { series: Record<string, any>[] };
+    const names = option.series[1]!;
+    expect(names.data.map((d: { name: string }) => d.name.replace('\n', ''))).toEqual([
+      'Over-scrubbing',
+      'Optimal',
+      'Risk',
+      'Under-scrubbing',
+    ]);
+    // Over-scrubbing (100..50) on the left, Optimal (50..10) at the top, Under-scrubbing (0..-30) on the right.
+    const [over, optimal, , under] = names.data.map((d: { title: any }) => d.title);
+    expect(optimal.verticalAlign).toBe('bottom');
+    expect(Math.abs(parseFloat(optimal.offsetCenter[0]))).toBeLessThan(50);
+    expect(parseFloat(over.offsetCenter[0])).toBeLessThan(0);
+    expect(parseFloat(under.offsetCenter[0])).toBeGreaterThan(0);
+    // No needle on the names' dial.
+    expect(names.pointer.show).toBe(false);
+  });
+});
+
 describe('per-ship bars', () => {
   const ships = (n: number) =>
     Array.from({ length: n }, (_, i) => ({ facilityId: `s${i}`, name: `Ship ${i}`, value: i }));
@@ -84,17 +122,46 @@ describe('per-ship bars', () => {
     ]);
   });
 
-  it('caps the fleet ratio chart at 20 and keeps the real value for the tooltip', () => {
-    const { option } = shipBarOption(
+  it('draws the fleet SO2/CO2 chart as margins on the gauge scale, the tooltip with band, ratio and limit', () => {
+    const bars = marginBars(
       [
-        { facilityId: 'a', name: 'A', value: 31.5 },
-        { facilityId: 'b', name: 'B', value: 3 },
+        { facilityId: 'a', name: 'A', value: 26.74418604651163 },
+        { facilityId: 'b', name: 'B', value: -75 },
       ],
-      { unit: 'ppm/%', cap: capFleetChartValue },
+      new Map([
+        ['a', 3.15],
+        ['b', 37.975],
+      ]),
+      new Map([
+        ['a', 4.300000000000001],
+        ['b', 21.700000000000024],
+      ]),
     );
+    const { option } = shipBarOption(bars, {
+      unit: '%',
+      format: 'Percent',
+      min: -30,
+      max: 100,
+      cap: capMarginChartValue,
+      axisName: 'Margin to the limit (%)',
+    });
     const bar = series(option);
-    expect(bar.data.map((d: { value: number }) => d.value)).toEqual([20, 3]);
-    expect((option as any).tooltip.formatter({ dataIndex: 0 })).toBe('A: 31.5 ppm/%');
+    expect(bar.data.map((d: { value: number }) => d.value)).toEqual([26.74418604651163, -30]);
+    expect((option as any).yAxis).toMatchObject({ min: -30, max: 100, name: 'Margin to the limit (%)' });
+    expect((option as any).tooltip.formatter({ dataIndex: 0 })).toBe(
+      'A: 26.7 %<br/>Optimal<br/>Ratio: 3.15<br/>Limit: 4.30',
+    );
+    expect((option as any).tooltip.formatter({ dataIndex: 1 })).toBe(
+      'B: -75.0 %<br/>Under-scrubbing<br/>Ratio: 37.98<br/>Limit: 21.70',
+    );
+  });
+
+  it('keeps the old ratio cap for callers that still draw a ratio', () => {
+    const { option } = shipBarOption([{ facilityId: 'a', name: 'A', value: 31.5 }], {
+      unit: 'ppm/%',
+      cap: capFleetChartValue,
+    });
+    expect(series(option).data[0].value).toBe(20);
   });
 
   it('sets SFOC ticks 0.5 apart up to at least 4', () => {
@@ -106,19 +173,15 @@ describe('per-ship bars', () => {
   });
 
   it('colours each ship by its margin band', () => {
-    const bars = ratioBars(
+    const bars = marginBars(
       [
-        { facilityId: 'a', name: 'A', value: 1 },
-        { facilityId: 'b', name: 'B', value: 2 },
-        { facilityId: 'c', name: 'C', value: 3 },
-        { facilityId: 'd', name: 'D', value: 30 },
+        { facilityId: 'a', name: 'A', value: 60 },
+        { facilityId: 'b', name: 'B', value: 10 },
+        { facilityId: 'c', name: 'C', value: 0 },
+        { facilityId: 'd', name: 'D', value: -5 },
       ],
-      new Map([
-        ['a', 60],
-        ['b', 10],
-        ['c', 0],
-        ['d', -5],
-      ]),
+      new Map(),
+      new Map(),
     );
     expect(bars.map((b) => b.colour)).toEqual([
       RATIO_BAR_COLOURS.grey,

@@ -18,7 +18,18 @@ describe('ship charts', () => {
     expect(option.yAxis.max).toBe(25);
     const note = option.tooltip.formatter([{ dataIndex: 0, seriesIndex: 0 }]);
     expect(note).toContain('Ratio: 40.00 (shown at 25)');
-    expect(note).toContain('Limit: 4.3');
+    expect(note).toContain('Limit: 4.30');
+  });
+
+  it('prints ratio and limit by the Ratio format, without floating-point noise', () => {
+    const option = ratioTimeOption(
+      [{ timestamp: '2024-03-01T00:00:00.000Z', value: 15.123456789 }],
+      [{ timestamp: '2024-03-01T00:00:00.000Z', value: 21.700000000000024 }],
+    ) as any;
+    const note = option.tooltip.formatter([{ dataIndex: 0, seriesIndex: 0 }]);
+    expect(note).toContain('Ratio: 15.12');
+    expect(note).toContain('Limit: 21.70');
+    expect(note).not.toContain('21.7000');
   });
 
   it('spans the time axis over the whole period, not only the hours with data', () => {

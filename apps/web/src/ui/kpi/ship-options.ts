@@ -1,6 +1,7 @@
 import type { EChartsCoreOption } from 'echarts/core';
 import {
   capShipChartValue,
+  formatByFormat,
   formatDate,
   formatDateTime,
   SHIP_RATIO_CHART_CAP,
@@ -38,8 +39,9 @@ export function ratioTimeOption(
         const point = ratio[i];
         if (!point) return '';
         const limit = limits.find((l) => l.timestamp === point.t)?.value;
-        const actual = point.actual === null ? 'No data' : point.actual.toFixed(2);
-        return `${formatDateTime(point.t)} UTC<br/>Ratio: ${actual}${point.capped ? ` (shown at ${SHIP_RATIO_CHART_CAP})` : ''}${limit != null ? `<br/>Limit: ${limit}` : ''}`;
+        // Both by the Ratio format: an hourly average limit is 21.700000000000024, never shown as such.
+        const actual = formatByFormat(point.actual, 'Ratio');
+        return `${formatDateTime(point.t)} UTC<br/>Ratio: ${actual}${point.capped ? ` (shown at ${SHIP_RATIO_CHART_CAP})` : ''}${limit != null ? `<br/>Limit: ${formatByFormat(limit, 'Ratio')}` : ''}`;
       },
     },
     xAxis: period
@@ -96,7 +98,7 @@ export function uptimeHeatmapOption(matrix: UptimeMatrix): EChartsCoreOption {
             ? 'No data'
             : v === 'INVALID_DATE' || v === undefined
               ? ''
-              : `${Math.round(v * 10) / 10} %`;
+              : formatByFormat(v, 'Percent');
         return `${when}<br/>${text}`;
       },
     },
