@@ -12,6 +12,10 @@ import { FleetProvider } from './fleet-context';
 import { CookieConsentGate } from './cookie-consent';
 import { MaintenanceGate } from './maintenance';
 
+/** The router's location changes, for the maintenance gate. */
+const subscribeToPath = (listener: (pathname: string) => void) =>
+  router.subscribe((state) => listener(state.location.pathname));
+
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 30_000 } },
 });
@@ -25,7 +29,7 @@ export function App() {
     <ThemeProvider theme={theme}>
       <CssBaseline />
       <LocalizationProvider dateAdapter={AdapterDayjs} dateLibInstance={utcDayjs}>
-        <MaintenanceGate maintenance={window.settings?.maintenance ?? false}>
+        <MaintenanceGate maintenance={window.settings?.maintenance ?? false} subscribe={subscribeToPath}>
           <CookieConsentGate>
             <QueryClientProvider client={queryClient}>
               <NotificationProvider>

@@ -111,6 +111,8 @@ export const router = createBrowserRouter([
             element: page(() => import('../features/organizations/OrganizationsPage')),
           },
           { path: 'messages', element: page(() => import('../features/messages/MessagesAdminPage')) },
+          // SystemAdmin only (AdminLayout sends everyone else away; the API refuses them).
+          { path: 'maintenance', element: page(() => import('../features/maintenance/MaintenancePage')) },
           {
             path: ':organizationId/manage',
             element: page(() => import('../features/organizations/ManageOrganizationPage')),
