@@ -452,6 +452,42 @@ describe('measurement field calculations: states and versions', () => {
     expect((await admin.get(mfUrl(northShip, 'WASHWATER_PH'))).json()[0].approvedOn).toBeNull();
   });
 
+  it('never queues a recalculation of code that does not check: Save refuses, Save without queuing keeps a draft, execute refuses', async () => {
+    const url = mfUrl(northShip, 'FUEL_SULFUR');
+    const calc = await create(northShip, 'FUEL_SULFUR', { transformAlgorithm: '', inputIds: [] });
+    const broken = { transformAlgorithm: 'return T +;', inputIds: [] };
+
+    const save = await admin.put(`${url}/${calc.id}`, broken);
+    expect(save.statusCode).toBe(400);
+    expect(save.json().message).toMatch(
+      /^The algorithm has errors, so no recalculation can be queued with it; fix them, or save it as a draft without queuing: .*\(line 1, character \d+\)$/,
+    );
+    let saved = (await admin.get(url)).json()[0];
+    expect(saved).toMatchObject({ transformAlgorithm: '', recalculationRequestedOn: null, revision: 0 });
+
+    const draft = await admin.put(`${url}/${calc.id}?recalculate=false`, broken);
+    expect(draft.statusCode).toBe(200);
+    expect(draft.json().calculation).toMatchObject({
+      transformAlgorithm: 'return T +;',
+      state: 'draft',
+      recalculationRequestedOn: null,
+    });
+
+    // A recalculation requested earlier with code that checked, and broken since by a draft save, is not queued.
+    await db()
+      .updateTable('measurement_field_calculations')
+      .set({ recalculation_requested_on: new Date() })
+      .where('id', '=', calc.id)
+      .execute();
+    const execute = await admin.post('/api/algorithm/calculations/measurement-fields/recalculation/execute', {
+      ids: [calc.id],
+    });
+    expect(execute.statusCode).toBe(400);
+    expect(execute.json().message).toContain('no recalculation can be queued');
+    saved = (await admin.get(url)).json()[0];
+    expect(saved).toMatchObject({ recalculationQueuedOn: null, locked: false });
+  });
+
   it('ends the open validity of the previous approved calculation where the new one begins', async () => {
     const first = await create(northShip, 'WASHWATER_PAH', { transformAlgorithm: 'return 1;', inputIds: [] });
     await admin.put(`${mfUrl(northShip, 'WASHWATER_PAH')}/${first.id}/approve`, {

@@ -396,5 +396,40 @@ describe('demo seed', () => {
       .execute();
     expect(listed.map((f) => f.file_name)).toContain(day.fileName);
     expect(new Date(listed.at(-1)!.time_stamp_max).getTime()).toBeLessThan(until.getTime());
+
+    // Its first file is the data source's sample file: every mapped channel is in it.
+    const admin = await server.as('admin');
+    const source = await db
+      .selectFrom('facility_data_sources')
+      .select(['id', 'sample_file_name'])
+      .where('facility_id', '=', facilityIds.atlantic_meridian!)
+      .executeTakeFirstOrThrow();
+    const firstDay = await writeShipDayFile(atlantic, new Date(Date.UTC(2026, 2, 8)));
+    expect(source.sample_file_name).toBe(firstDay.fileName);
+    const sample = (await admin.get(`/api/algorithm/facilitydatasource/${source.id}/samplechannels`)).json();
+    const mapped = (
+      await admin.get(`/api/algorithm/facilitydatasource/${source.id}/facilitydatasourcechannels`)
+    ).json();
+    const inSample = new Set(sample.map((c: { channel: string }) => c.channel));
+    expect(mapped.length).toBeGreaterThan(0);
+    expect(mapped.filter((m: { source: string }) => !inSample.has(m.source))).toEqual([]);
+  });
+
+  it('gives a demo data source seeded before without a sample file its sample file', async () => {
+    const db = server.services.database.db;
+    const until = new Date(Date.UTC(2026, 2, 10));
+    const facilityIds = { atlantic_meridian: server.seed.facilityIds.atlantic_meridian! };
+    await db
+      .updateTable('facility_data_sources')
+      .set({ sample_file: null, sample_file_name: null, sample_channels: null })
+      .where('facility_id', '=', facilityIds.atlantic_meridian)
+      .execute();
+    await seedDemoData(server.services.database, { facilityIds, days: 2, until });
+    const source = await db
+      .selectFrom('facility_data_sources')
+      .select('sample_file_name')
+      .where('facility_id', '=', facilityIds.atlantic_meridian)
+      .executeTakeFirstOrThrow();
+    expect(source.sample_file_name).toMatch(/./);
   });
 });

@@ -184,11 +184,14 @@ describe('the administration calls', () => {
       title: 'Planned downtime',
       text: 'Line one\nLine two & more\nLine three',
       notify: true,
-      isRead: false,
+      // Its author has read it: the bell does not open for one's own message.
+      isRead: true,
       isPersonal: false,
     });
     const forLee = (await (await server.as('south.lee')).get('/api/messages?isActive=true')).json();
-    expect(titles(forLee)).toContain('Planned downtime');
+    expect(forLee.find((m: { title: string }) => m.title === 'Planned downtime')).toMatchObject({
+      isRead: false,
+    });
   });
 
   it("answers the form's messages for a bad message", async () => {
@@ -254,6 +257,97 @@ describe('the administration calls', () => {
     expect(titles((await admin.get('/api/messages')).json())).not.toContain('Short-lived');
     expect((await admin.delete(`/api/messages/${id}`)).statusCode).toBe(404);
     expect((await admin.delete('/api/messages/nope')).statusCode).toBe(404);
+  });
+});
+
+describe('PUT /api/messages/{id}', () => {
+  const readers = async (id: string) =>
+    (
+      await server.services.database.db
+        .selectFrom('message_reads')
+        .select('user_id')
+        .where('message_id', '=', id)
+        .execute()
+    ).map((r) => r.user_id);
+  const readBy = async (username: string, id: string) =>
+    (await (await server.as(username)).get('/api/messages?isActive=true'))
+      .json()
+      .find((m: { id: string }) => m.id === id)?.isRead;
+
+  it('changes the message in place and keeps who read it when only the period, notify or white space changed', async () => {
+    const admin = await server.as('admin');
+    const created = (
+      await admin.post('/api/messages', {
+        title: 'Dry dock',
+        text: 'Upload pauses on Friday.',
+        showFrom: iso(-1),
+        showTo: iso(1),
+      })
+    ).json();
+    expect(
+      (await (await server.as('south.lee')).post(`/api/messages/${created.id}/mark-as-read`)).statusCode,
+    ).toBe(204);
+    const response = await admin.put(`/api/messages/${created.id}`, {
+      title: 'Dry dock ',
+      text: 'Upload pauses\non Friday.',
+      showFrom: iso(-1),
+      showTo: iso(3),
+      notify: true,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      id: created.id,
+      text: 'Upload pauses\non Friday.',
+      notify: true,
+    });
+    expect(await readBy('south.lee', created.id)).toBe(true);
+    const all = titles((await admin.get('/api/messages')).json());
+    expect(all.filter((t) => t === 'Dry dock')).toHaveLength(1);
+    const entry = await server.services.database.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'message.update')
+      .where('subject', '=', created.id)
+      .executeTakeFirstOrThrow();
+    expect(entry.detail).toMatchObject({ readsKept: true, notify: true });
+  });
+
+  it('makes it unread again for everyone but its editor when its words changed', async () => {
+    const admin = await server.as('admin');
+    const id = await insertMessage({ title: 'Window', from: -1, to: 1 });
+    await (await server.as('south.lee')).post(`/api/messages/${id}/mark-as-read`);
+    await (await server.as('north.anna')).post(`/api/messages/${id}/mark-as-read`);
+    expect(await readers(id)).toHaveLength(2);
+    const response = await admin.put(`/api/messages/${id}`, {
+      title: 'Window',
+      text: 'The window moved to Saturday.',
+      showFrom: iso(-1),
+      showTo: iso(1),
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().isRead).toBe(true);
+    expect(await readBy('south.lee', id)).toBe(false);
+    expect(await readBy('north.anna', id)).toBe(false);
+    expect(await readers(id)).toEqual([server.seed.userIds.admin]);
+  });
+
+  it("answers the form's messages, 404 for an unknown or malformed id, 403 for anyone but a SystemAdmin", async () => {
+    const admin = await server.as('admin');
+    const id = await insertMessage({ title: 'Guarded', from: -1, to: 1 });
+    const body = { title: 'x', text: 'y', showFrom: iso(-1), showTo: iso(1) };
+    const reversed = await admin.put(`/api/messages/${id}`, { ...body, showFrom: iso(2) });
+    expect(reversed.statusCode).toBe(400);
+    expect(reversed.json().fields).toMatchObject({ showFrom: 'Must be before "Show to"' });
+    const noText = await admin.put(`/api/messages/${id}`, { ...body, text: '<b></b>' });
+    expect(noText.statusCode).toBe(400);
+    expect(noText.json().fields.text).toBe('Message is required');
+    expect((await admin.put('/api/messages/00000000-0000-4000-8000-000000000000', body)).statusCode).toBe(
+      404,
+    );
+    expect((await admin.put('/api/messages/nope', body)).statusCode).toBe(404);
+    expect((await (await server.as('north.admin')).put(`/api/messages/${id}`, body)).statusCode).toBe(403);
+    expect((await (await server.as('south.maria')).put(`/api/messages/${id}`, body)).statusCode).toBe(403);
+    expect(titles((await admin.get('/api/messages')).json())).toContain('Guarded');
   });
 });
 

@@ -225,6 +225,8 @@ export const CALCULATION_TEXTS = {
   notDeletable: 'An approved calculation cannot be deleted',
   alreadyApproved: 'The calculation is already approved',
   hasErrors: 'The algorithm has errors; validate it and fix them before approving',
+  notQueuedWithErrors:
+    'The algorithm has errors, so no recalculation can be queued with it; fix them, or save it as a draft without queuing',
   cycle: (names: string[]) => `The measurement fields use each other in a cycle: ${names.join(' -> ')}`,
   unknownInput: (id: string) => `Unknown input '${id}'`,
   duplicateInputName: (name: string) => `Two inputs are named '${name}'`,

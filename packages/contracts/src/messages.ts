@@ -24,4 +24,10 @@ export const messageListQuerySchema = z.object({ isActive: z.stringbool().option
 /** POST /api/messages: the compose form's rules (title, text, showFrom, showTo, notify). */
 export const createMessageBodySchema = messageFormSchema;
 
+/**
+ * PUT /api/messages/{id}: the same form, edited. Read records are kept unless the title or text changed in more
+ * than white space (messageChangedMaterially, docs/decisions/0065-message-edit.md).
+ */
+export const updateMessageBodySchema = messageFormSchema;
+
 export const messageIdParamsSchema = z.object({ id: z.string() });

@@ -13,6 +13,7 @@ import { shipInfoRoutes } from './ship-info/routes';
 import { documentRoutes } from './documents/routes';
 import { calculationRoutes } from './calculations/routes';
 import { reportRoutes } from './reports/routes';
+import { auditLogRoutes } from './audit/routes';
 
 /** Route plugins of every domain, registered in this order after the auth routes (app.ts). */
 export const featureRoutes: ((app: FastifyInstance) => Promise<void>)[] = [
@@ -30,4 +31,5 @@ export const featureRoutes: ((app: FastifyInstance) => Promise<void>)[] = [
   documentRoutes,
   calculationRoutes,
   reportRoutes,
+  auditLogRoutes,
 ];

@@ -1,6 +1,7 @@
 import { CssBaseline, ThemeProvider } from '@mui/material';
 import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
 import { AdapterDayjs } from '@mui/x-date-pickers/AdapterDayjs';
+import { utcDayjs } from '../ui/dates/pickers';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
 import { router } from './router';
@@ -11,6 +12,10 @@ import { FleetProvider } from './fleet-context';
 import { CookieConsentGate } from './cookie-consent';
 import { MaintenanceGate } from './maintenance';
 import { startFirstRequests } from './startup';
+
+/** The router's location changes, for the maintenance gate. */
+const subscribeToPath = (listener: (pathname: string) => void) =>
+  router.subscribe((state) => listener(state.location.pathname));
 
 // networkMode 'always': with the browser offline a request fails (offline mode starts) instead of waiting
 // unseen with its skeleton on screen; the offline mode, not TanStack Query, decides when to try again.
@@ -30,8 +35,8 @@ export function App() {
   return (
     <ThemeProvider theme={theme}>
       <CssBaseline />
-      <LocalizationProvider dateAdapter={AdapterDayjs}>
-        <MaintenanceGate maintenance={window.settings?.maintenance ?? false}>
+      <LocalizationProvider dateAdapter={AdapterDayjs} dateLibInstance={utcDayjs}>
+        <MaintenanceGate maintenance={window.settings?.maintenance ?? false} subscribe={subscribeToPath}>
           <CookieConsentGate>
             <QueryClientProvider client={queryClient}>
               <NotificationProvider>

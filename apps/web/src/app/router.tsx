@@ -143,6 +143,11 @@ export const routes: RouteObject[] = withErrorBoundaries([
             element: page(() => import('../features/messages/MessagesAdminPage')),
           },
           {
+            path: 'maintenance',
+            handle: only(SYSTEM_ADMIN_ONLY),
+            element: page(() => import('../features/maintenance/MaintenancePage')),
+          },
+          {
             path: ':organizationId/manage',
             element: page(() => import('../features/organizations/ManageOrganizationPage')),
           },

@@ -5,6 +5,7 @@ import {
   DEFAULT_MESSAGE_TITLE,
   MESSAGE_AUTO_OPEN_DELAY_MS,
   messageTiming,
+  messageChangedMaterially,
   shouldAutoOpenMessages,
   unreadCount,
 } from './messages';
@@ -73,6 +74,19 @@ describe('the bell', () => {
     expect(MESSAGE_AUTO_OPEN_DELAY_MS).toBe(200);
   });
 
+  it('auto-opens once per message: one already opened for in this session does not open it again', () => {
+    const messages = [
+      { id: 'a', notify: true, isRead: false },
+      { id: 'b', notify: false, isRead: false },
+    ];
+    expect(shouldAutoOpenMessages(messages, new Set())).toBe(true);
+    expect(shouldAutoOpenMessages(messages, new Set(['a']))).toBe(false);
+    // A new notify message opens it again.
+    expect(
+      shouldAutoOpenMessages([...messages, { id: 'c', notify: true, isRead: false }], new Set(['a'])),
+    ).toBe(true);
+  });
+
   it('counts unread messages', () => {
     expect(unreadCount([{ isRead: false }, { isRead: true }, { isRead: false }])).toBe(2);
   });
@@ -80,5 +94,27 @@ describe('the bell', () => {
   it('offers a default title and maintenance text', () => {
     expect(DEFAULT_MESSAGE_TITLE).toBe('Maintenance update');
     expect(DEFAULT_MAINTENANCE_TEXT.length).toBeGreaterThan(20);
+  });
+});
+
+describe('messageChangedMaterially', () => {
+  const before = { title: 'Maintenance update', text: 'Down on Friday\nfrom 10:00 UTC.' };
+
+  it('keeps read records for changes of white space only', () => {
+    expect(
+      messageChangedMaterially(before, {
+        title: ' Maintenance  update',
+        text: 'Down on Friday from 10:00 UTC. ',
+      }),
+    ).toBe(false);
+  });
+
+  it('resets them when a word of the title or text changed', () => {
+    expect(messageChangedMaterially(before, { ...before, text: 'Down on Friday\nfrom 11:00 UTC.' })).toBe(
+      true,
+    );
+    expect(messageChangedMaterially(before, { ...before, title: 'Maintenance' })).toBe(true);
+    expect(messageChangedMaterially(before, { ...before, title: null })).toBe(true);
+    expect(messageChangedMaterially({ title: null, text: 'x' }, { title: '', text: 'x' })).toBe(false);
   });
 });

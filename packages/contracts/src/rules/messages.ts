@@ -50,12 +50,45 @@ export function adminMessageLists<T extends TimedMessage & { isPersonal?: boolea
   return lists;
 }
 
-/** The bell opens by itself (after 200 ms) when an unread message is flagged notify. */
-export function shouldAutoOpenMessages(messages: readonly { notify: boolean; isRead: boolean }[]): boolean {
-  return messages.some((m) => m.notify && !m.isRead);
+/**
+ * The bell opens by itself (after 200 ms) when an unread message is flagged notify, once per message per user and
+ * session: `opened` holds the ids it has already opened for in this session.
+ */
+export function shouldAutoOpenMessages(
+  messages: readonly { id?: string; notify: boolean; isRead: boolean }[],
+  opened: ReadonlySet<string> = new Set(),
+): boolean {
+  return autoOpenMessageIds(messages, opened).length > 0;
+}
+
+/** The unread notify messages the bell has not opened for yet in this session. */
+export function autoOpenMessageIds(
+  messages: readonly { id?: string; notify: boolean; isRead: boolean }[],
+  opened: ReadonlySet<string>,
+): string[] {
+  return messages
+    .filter((m) => m.notify && !m.isRead && !(m.id !== undefined && opened.has(m.id)))
+    .map((m) => m.id ?? '');
 }
 
 /** Unread messages for the bell's badge. */
 export function unreadCount(messages: readonly { isRead: boolean }[]): number {
   return messages.filter((m) => !m.isRead).length;
+}
+
+const normalizedWords = (text: string | null | undefined) => (text ?? '').replace(/\s+/g, ' ').trim();
+
+/**
+ * Whether an edit changes what readers have read (docs/decisions/0065-message-edit.md): the title or the text
+ * differs in anything but white space (line breaks, doubled spaces, spaces at the ends). Then the read records go
+ * and the message is new to everyone; a changed period, notify flag or white space keeps them.
+ */
+export function messageChangedMaterially(
+  before: { title: string | null; text: string },
+  after: { title: string | null; text: string },
+): boolean {
+  return (
+    normalizedWords(before.title) !== normalizedWords(after.title) ||
+    normalizedWords(before.text) !== normalizedWords(after.text)
+  );
 }

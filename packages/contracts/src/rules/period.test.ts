@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   canSetCustomPeriod,
+  CUSTOM_PERIOD_MESSAGES,
   customPeriod,
   lastMonthPeriod,
   latest90Period,
@@ -8,6 +9,7 @@ import {
   periodDays,
   restorePeriod,
   serializePeriod,
+  validateCustomPeriod,
 } from './period';
 
 const iso = (p: { from: Date; to: Date }) => [p.from.toISOString(), p.to.toISOString()];
@@ -85,6 +87,50 @@ describe('canSetCustomPeriod', () => {
     expect(canSetCustomPeriod(null)).toBe(false);
     expect(canSetCustomPeriod(['2024-01-01', null])).toBe(false);
     expect(canSetCustomPeriod(['2024-01-01', 'nonsense'])).toBe(false);
+  });
+
+  const now = new Date('2024-03-10T08:00:00Z');
+
+  it('refuses From after To instead of swapping them', () => {
+    expect(canSetCustomPeriod(['2024-02-05', '2024-02-01'], now)).toBe(false);
+    expect(canSetCustomPeriod(['2024-02-01', '2024-02-01'], now)).toBe(true);
+  });
+
+  it('refuses a day after today (UTC)', () => {
+    expect(canSetCustomPeriod(['2024-03-01', '2024-03-10'], now)).toBe(true);
+    expect(canSetCustomPeriod(['2024-03-01', '2024-03-11'], now)).toBe(false);
+    expect(canSetCustomPeriod(['2024-03-11', '2024-03-12'], now)).toBe(false);
+  });
+});
+
+describe('validateCustomPeriod', () => {
+  const now = new Date('2024-03-10T23:30:00Z');
+
+  it('says nothing about empty or valid fields', () => {
+    expect(validateCustomPeriod(null, null, now)).toEqual({});
+    expect(validateCustomPeriod('2024-03-01', null, now)).toEqual({});
+    expect(validateCustomPeriod('2024-03-01', '2024-03-10', now)).toEqual({});
+  });
+
+  it('puts From after To on the To field', () => {
+    expect(validateCustomPeriod('2024-03-05', '2024-03-01', now)).toEqual({
+      to: CUSTOM_PERIOD_MESSAGES.toBeforeFrom,
+    });
+  });
+
+  it('refuses days after the current UTC day on the field that has one', () => {
+    expect(validateCustomPeriod('2024-03-11', null, now)).toEqual({ from: CUSTOM_PERIOD_MESSAGES.future });
+    expect(validateCustomPeriod('2024-03-01', '2024-03-11', now)).toEqual({
+      to: CUSTOM_PERIOD_MESSAGES.future,
+    });
+    // A local evening already on the next day elsewhere is still today in UTC.
+    expect(validateCustomPeriod('2024-03-10', '2024-03-10', now)).toEqual({});
+  });
+
+  it('refuses a text that is no day', () => {
+    expect(validateCustomPeriod('2023-02-29', '2023-03-01', now)).toEqual({
+      from: CUSTOM_PERIOD_MESSAGES.invalidDay,
+    });
   });
 });
 

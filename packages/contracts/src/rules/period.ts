@@ -55,12 +55,52 @@ export function customPeriod(fromDay: DayInput, toDay: DayInput): Period {
   return { type: 'custom', from: startOfUtcDay(first), to: endOfUtcDay(last) };
 }
 
-/** The Set button of the custom period picker needs exactly two dates. */
+export const CUSTOM_PERIOD_MESSAGES = {
+  invalidDay: 'Enter a day as YYYY-MM-DD',
+  future: 'Must not be after today (UTC)',
+  toBeforeFrom: 'Must not be before From',
+} as const;
+
+export interface CustomPeriodErrors {
+  from?: string;
+  to?: string;
+}
+
+/**
+ * The custom period picker's rule: each day given, a real day, not after today (UTC), and From not after To.
+ * An empty field has no message (it is not wrong yet, only incomplete); canSetCustomPeriod needs both.
+ */
+export function validateCustomPeriod(
+  fromDay: DayInput | null | undefined,
+  toDay: DayInput | null | undefined,
+  now: Date,
+): CustomPeriodErrors {
+  const errors: CustomPeriodErrors = {};
+  const today = startOfUtcDay(now).getTime();
+  const check = (day: DayInput | null | undefined, key: keyof CustomPeriodErrors): Date | null => {
+    if (day === null || day === undefined || day === '') return null;
+    const date = dayOf(day);
+    if (!date) errors[key] = CUSTOM_PERIOD_MESSAGES.invalidDay;
+    else if (startOfUtcDay(date).getTime() > today) errors[key] = CUSTOM_PERIOD_MESSAGES.future;
+    return date;
+  };
+  const from = check(fromDay, 'from');
+  const to = check(toDay, 'to');
+  if (from && to && !errors.from && !errors.to && startOfUtcDay(from) > startOfUtcDay(to))
+    errors.to = CUSTOM_PERIOD_MESSAGES.toBeforeFrom;
+  return errors;
+}
+
+/** The Set button of the custom period picker needs exactly two dates that make a valid period. */
 export function canSetCustomPeriod(
   dates: readonly (DayInput | null | undefined)[] | null | undefined,
+  now: Date = new Date(),
 ): boolean {
   return (
-    !!dates && dates.length === 2 && dates.every((d) => d !== null && d !== undefined && dayOf(d) !== null)
+    !!dates &&
+    dates.length === 2 &&
+    dates.every((d) => d !== null && d !== undefined && dayOf(d) !== null) &&
+    Object.keys(validateCustomPeriod(dates[0], dates[1], now)).length === 0
   );
 }
 

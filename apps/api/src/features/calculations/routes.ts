@@ -254,6 +254,22 @@ export async function calculationRoutes(app: FastifyInstance) {
     async (request) => {
       const { facilityId, fieldId, calcId } = request.params;
       const scope = await measurementScope(request.caller!, facilityId, fieldId);
+      // A recalculation is never queued with code that does not check: Save refuses, Save without queuing keeps a draft.
+      if (request.query.recalculate) {
+        const saved = await getCalculation(db, scope, calcId);
+        const result = await validateMeasurementSyntax(
+          db,
+          {
+            transformAlgorithm: request.body.transformAlgorithm,
+            inputIds: request.body.inputIds,
+            outputType: (request.body.outputType ?? saved.output_type) as never,
+            facilityId,
+            measurementFieldId: fieldId,
+          },
+          logError,
+        );
+        assertValid(result, CALCULATION_TEXTS.notQueuedWithErrors);
+      }
       const row = await saveCalculation(
         db,
         scope,
@@ -396,6 +412,15 @@ export async function calculationRoutes(app: FastifyInstance) {
     async (request) => {
       const { reportId, fieldId, calcId } = request.params;
       const scope = await reportScope(request.caller!, reportId, fieldId);
+      if (request.query.recalculate)
+        assertValid(
+          await validateReportSyntax(
+            db,
+            { transformAlgorithm: request.body.transformAlgorithm, inputIds: request.body.inputIds },
+            logError,
+          ),
+          CALCULATION_TEXTS.notQueuedWithErrors,
+        );
       const row = await saveCalculation(
         db,
         scope,
@@ -533,11 +558,11 @@ function parseValidity(body: { validFrom?: string | null; validTo?: string | nul
   };
 }
 
-function assertValid(result: ValidationResult): void {
+export function assertValid(result: ValidationResult, reason: string = CALCULATION_TEXTS.hasErrors): void {
   const first = result.errors[0];
   if (!first) return;
   const where = first.startLine > 0 ? ` (line ${first.startLine}, character ${first.startCharacter})` : '';
-  throw badRequest(`${CALCULATION_TEXTS.hasErrors}: ${first.message}${where}`);
+  throw badRequest(`${reason}: ${first.message}${where}`);
 }
 
 /** Validation of a saved calculation refuses when it is locked; the ship must be visible and the caller a SystemAdmin. */

@@ -157,3 +157,63 @@ function testData(test: TestInput) {
     },
   };
 }
+
+/**
+ * The saved calculations among `ids` whose code does not check (syntax, inputs, cycle), with the first error:
+ * no recalculation is queued with them.
+ */
+export async function brokenCalculations(
+  db: Kysely<Database>,
+  kind: 'measurement-field' | 'report-field',
+  ids: readonly string[],
+  log?: (e: unknown) => void,
+): Promise<{ id: string; fieldName: string; error: FormulaError }[]> {
+  if (ids.length === 0) return [];
+  const broken: { id: string; fieldName: string; error: FormulaError }[] = [];
+  if (kind === 'measurement-field') {
+    const rows = await db
+      .selectFrom('measurement_field_calculations as c')
+      .innerJoin('measurement_fields as f', 'f.id', 'c.measurement_field_id')
+      .select([
+        'c.id',
+        'f.name',
+        'c.facility_id',
+        'c.measurement_field_id',
+        'c.transform_algorithm',
+        'c.input_ids',
+        'c.output_type',
+      ])
+      .where('c.id', 'in', [...ids])
+      .execute();
+    for (const r of rows) {
+      const result = await validateMeasurementSyntax(
+        db,
+        {
+          transformAlgorithm: r.transform_algorithm,
+          inputIds: r.input_ids,
+          outputType: r.output_type as OutputType,
+          facilityId: r.facility_id,
+          measurementFieldId: r.measurement_field_id,
+        },
+        log,
+      );
+      if (result.errors[0]) broken.push({ id: r.id, fieldName: r.name, error: result.errors[0] });
+    }
+  } else {
+    const rows = await db
+      .selectFrom('report_field_calculations as c')
+      .innerJoin('report_fields as f', 'f.id', 'c.report_field_id')
+      .select(['c.id', 'f.name', 'c.transform_algorithm', 'c.input_ids'])
+      .where('c.id', 'in', [...ids])
+      .execute();
+    for (const r of rows) {
+      const result = await validateReportSyntax(
+        db,
+        { transformAlgorithm: r.transform_algorithm, inputIds: r.input_ids },
+        log,
+      );
+      if (result.errors[0]) broken.push({ id: r.id, fieldName: r.name, error: result.errors[0] });
+    }
+  }
+  return broken;
+}

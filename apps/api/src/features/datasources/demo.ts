@@ -2,7 +2,7 @@ import cliProgress from 'cli-progress';
 import { DAY_MS } from '@portal/contracts/rules';
 import { dataSourceDefinition, demoShips, writeShipDayFile } from '@portal/demo-fleet';
 import { importUploadedFile, type ImportTarget } from '../files/import';
-import { createDataSource } from './service';
+import { createDataSource, saveSampleFile } from './service';
 
 export interface DemoSeedProgress {
   ship: string;
@@ -22,7 +22,9 @@ export interface DemoSeedResult {
 /**
  * The demo fleet's data: for each demo ship (by key) its data source, marked primary, with the channel mappings
  * of its logger, then its logger files of the last `days` days up to the day before `until` (default: today),
- * imported through the same upload service as a user's upload. A ship that already has its data source is skipped.
+ * imported through the same upload service as a user's upload, and its first file kept as the data source's sample
+ * file (as a user's SampleFile upload does), so its channels show as in the sample file. A ship that already has
+ * its data source is skipped, but gets the sample file when it has none.
  */
 export async function seedDemoData(
   target: ImportTarget,
@@ -49,7 +51,10 @@ export async function seedDemoData(
       .where('facility_id', '=', facilityId)
       .where('name', '=', definition.name)
       .executeTakeFirst();
-    if (existing) continue;
+    if (existing) {
+      await ensureSampleFile(db, ship, existing.id, new Date(untilMs - options.days * DAY_MS));
+      continue;
+    }
     const dataSourceId = await createDataSource(db, facilityId, {
       name: definition.name,
       dataSourceReaderId: definition.dataSourceReaderId,
@@ -92,12 +97,33 @@ export async function seedDemoData(
         content: file.content,
         importedBy: null,
       });
+      if (d === options.days) await ensureSampleFile(db, ship, dataSourceId, file);
       result.files += imported.ids.length;
       result.errors.push(...imported.errorMessages.map((m) => `${ship.name}: ${m}`));
       options.onProgress?.({ ship: ship.name, done: ++done, total });
     }
   }
   return result;
+}
+
+/**
+ * The data source's sample file, when it has none: the ship's file of `first` (or that file itself), through the
+ * sample file service a user's upload takes.
+ */
+async function ensureSampleFile(
+  db: ImportTarget['db'],
+  ship: Parameters<typeof writeShipDayFile>[0],
+  dataSourceId: string,
+  first: Date | { fileName: string; content: Buffer },
+): Promise<void> {
+  const dataSource = await db
+    .selectFrom('facility_data_sources')
+    .select(['id', 'reader_id', 'reader_configuration', 'utc_offset_minutes', 'sample_file_name'])
+    .where('id', '=', dataSourceId)
+    .executeTakeFirstOrThrow();
+  if (dataSource.sample_file_name) return;
+  const file = first instanceof Date ? await writeShipDayFile(ship, first) : first;
+  await saveSampleFile(db, dataSource, { fileName: file.fileName, content: Buffer.from(file.content) });
 }
 
 /** seedDemoData for the start-up: a progress bar on a terminal, a log line per ship otherwise. */

@@ -16,12 +16,14 @@ import {
   type RecalculationKind,
   type RecalculationRequest,
 } from '@portal/contracts/execution';
+import { CALCULATION_TEXTS } from '@portal/contracts/calculations';
 import type { Database } from '../../db/schema';
 import { badRequest, notFound } from '../../errors';
 import { queueOf } from '../../jobs/queue';
 import { assertFacilityVisible, isUuid, requireSystemAdmin } from '../access/policy';
 import { audit } from '../audit/audit';
 import { deleteMeasurementValues, enqueueExecution } from './derived';
+import { brokenCalculations } from '../calculations/validation';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 /** Longest period one execute request may cover. */
@@ -238,8 +240,20 @@ export async function executeRoutes(app: FastifyInstance) {
         throw badRequest('A selected recalculation is queued already', {
           ids: 'A selected recalculation is queued already',
         });
-      const queue = queueOf(app.services);
       const ids = rows.map((r) => r.id);
+      // Never queue broken code: a calculation saved as a draft with errors stays requested until it is fixed.
+      const broken = await brokenCalculations(
+        db,
+        kind === 'measurement-fields' ? 'measurement-field' : 'report-field',
+        ids,
+        (error) => app.log.error({ err: error }, 'calculation evaluation failed'),
+      );
+      if (broken.length)
+        throw badRequest(
+          `${CALCULATION_TEXTS.notQueuedWithErrors}: ${broken.map((b) => `${b.fieldName}: ${b.error.message}`).join('; ')}`,
+          { ids: 'A selected calculation has errors' },
+        );
+      const queue = queueOf(app.services);
       const count = await db.transaction().execute(async (trx) => {
         const result = await trx
           .updateTable(tableOf(kind))

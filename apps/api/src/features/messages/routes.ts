@@ -6,11 +6,13 @@ import {
   messageIdParamsSchema,
   messageListQuerySchema,
   messageSchema,
+  updateMessageBodySchema,
 } from '@portal/contracts/messages';
+import { messageChangedMaterially } from '@portal/contracts/rules';
 import { MESSAGE_FORM_MESSAGES } from '@portal/contracts/forms';
 import { badRequest, notFound } from '../../errors';
 import { isUuid, requireSystemAdmin } from '../access/policy';
-import { audit } from '../audit/audit';
+import { audit, auditedChange } from '../audit/audit';
 import { activeNow, messagesFor, messageVisibleTo, toMessage, toPlainMessageText } from './queries';
 
 /** Broadcast and personal messages: the bell (active ones, read marks) and the administration screen. */
@@ -67,6 +69,8 @@ export async function messageRoutes(app: FastifyInstance) {
         })
         .returning('id')
         .executeTakeFirstOrThrow();
+      // Its author has read it: the bell does not open for one's own message.
+      await db.insertInto('message_reads').values({ message_id: id, user_id: caller.userId }).execute();
       await audit(db, {
         userId: caller.userId,
         organizationId: caller.organizationId,
@@ -76,6 +80,60 @@ export async function messageRoutes(app: FastifyInstance) {
       });
       const row = await messagesFor(db, caller).where('m.id', '=', id).executeTakeFirstOrThrow();
       return reply.code(201).send(toMessage(row));
+    },
+  );
+
+  server.put(
+    '/api/messages/:id',
+    {
+      schema: {
+        tags: ['messages'],
+        params: messageIdParamsSchema,
+        body: updateMessageBodySchema,
+        response: { 200: messageSchema },
+      },
+    },
+    async (request) => {
+      const caller = request.caller!;
+      requireSystemAdmin(caller);
+      const { id } = request.params;
+      if (!isUuid(id)) throw notFound('Message not found');
+      const { showFrom, showTo, notify } = request.body;
+      const text = toPlainMessageText(request.body.text);
+      if (!text)
+        throw badRequest(MESSAGE_FORM_MESSAGES.textRequired, { text: MESSAGE_FORM_MESSAGES.textRequired });
+      const title = request.body.title ? toPlainMessageText(request.body.title) || null : null;
+      const detail = { title, showFrom, showTo, notify, readsKept: true };
+      await auditedChange(db, caller, { action: 'message.update', subject: id, detail }, async (trx) => {
+        const before = await trx
+          .selectFrom('messages')
+          .select(['title', 'text'])
+          .where('id', '=', id)
+          .forUpdate()
+          .executeTakeFirst();
+        if (!before) throw notFound('Message not found');
+        await trx
+          .updateTable('messages')
+          .set({ title, text, show_from: showFrom, show_to: showTo, notify })
+          .where('id', '=', id)
+          .execute();
+        // A material change makes it a new message for everyone but the one who wrote it.
+        if (messageChangedMaterially(before, { title, text })) {
+          detail.readsKept = false;
+          await trx
+            .deleteFrom('message_reads')
+            .where('message_id', '=', id)
+            .where('user_id', '!=', caller.userId)
+            .execute();
+          await trx
+            .insertInto('message_reads')
+            .values({ message_id: id, user_id: caller.userId })
+            .onConflict((oc) => oc.columns(['message_id', 'user_id']).doNothing())
+            .execute();
+        }
+      });
+      const row = await messagesFor(db, caller).where('m.id', '=', id).executeTakeFirstOrThrow();
+      return toMessage(row);
     },
   );
 

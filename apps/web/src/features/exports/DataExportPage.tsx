@@ -16,20 +16,14 @@ import {
   Typography,
 } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import { DatePicker } from '@mui/x-date-pickers/DatePicker';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import type { ExportResolution } from '@portal/contracts/exports';
 import { customPeriod } from '@portal/contracts/rules';
 import { useFleet } from '../../app/fleet-context';
 import { useNotify } from '../../app/notifications';
 import { exportReportQuery, exportReportsQuery } from './export-reports-api';
 import { useDownloadExport } from './export-api';
-
-/** A period bound (UTC) as the picker's calendar day: the picker shows the UTC day, whatever the browser's zone. */
-const pickerDay = (d: Date) => dayjs(d.toISOString().slice(0, 10));
-/** The picked calendar day as 'YYYY-MM-DD' (a UTC day for the export), or null while incomplete or invalid. */
-const dayText = (value: Dayjs | null) => (value && value.isValid() ? value.format('YYYY-MM-DD') : null);
-const DATE_ONLY = 'YYYY-MM-DD';
+import { pickerDayText, toPickerValue, UtcDatePicker } from '../../ui/dates/pickers';
 
 /** /report-config/data-export?reportCode&facilityId: report, fields, ships, period and resolution; downloads export.xlsx. */
 export default function DataExportPage() {
@@ -42,10 +36,10 @@ export default function DataExportPage() {
   const [fieldNames, setFieldNames] = useState<string[]>([]);
   const initialShip = params.get('facilityId');
   const [shipIds, setShipIds] = useState<string[] | null>(initialShip ? [initialShip] : null);
-  const [fromDay, setFrom] = useState<Dayjs | null>(() => pickerDay(period.from));
-  const [toDay, setTo] = useState<Dayjs | null>(() => pickerDay(period.to));
-  const from = dayText(fromDay);
-  const to = dayText(toDay);
+  const [fromDay, setFrom] = useState<Dayjs | null>(() => toPickerValue(period.from));
+  const [toDay, setTo] = useState<Dayjs | null>(() => toPickerValue(period.to));
+  const from = pickerDayText(fromDay);
+  const to = pickerDayText(toDay);
   const [resolution, setResolution] = useState<ExportResolution>('hour');
   const [fullPrecision, setFullPrecision] = useState(false);
   const download = useDownloadExport();
@@ -138,20 +132,18 @@ export default function DataExportPage() {
           />
         </Grid>
         <Grid size={{ xs: 6, md: 3 }}>
-          <DatePicker
+          <UtcDatePicker
             label="From (UTC)"
             value={fromDay}
             onChange={setFrom}
-            format={DATE_ONLY}
             slotProps={{ textField: { fullWidth: true, error: !validPeriod } }}
           />
         </Grid>
         <Grid size={{ xs: 6, md: 3 }}>
-          <DatePicker
+          <UtcDatePicker
             label="To (UTC)"
             value={toDay}
             onChange={setTo}
-            format={DATE_ONLY}
             slotProps={{
               textField: {
                 fullWidth: true,

@@ -1,8 +1,5 @@
 import { useMemo, useState } from 'react';
-import dayjs, { type Dayjs } from 'dayjs';
-import utc from 'dayjs/plugin/utc';
-import timezone from 'dayjs/plugin/timezone';
-import { DateTimePicker } from '@mui/x-date-pickers/DateTimePicker';
+import type { Dayjs } from 'dayjs';
 import {
   Alert,
   Box,
@@ -38,10 +35,8 @@ import {
 } from '@portal/contracts/rules';
 import { useNotify } from '../../app/notifications';
 import { ConfirmDialog } from '../../ui/dialogs/ConfirmDialog';
-import { allMessagesQuery, useCreateMessage, useDeleteMessage } from './messages-api';
-
-dayjs.extend(utc);
-dayjs.extend(timezone);
+import { toPickerValue, UtcDateTimePicker } from '../../ui/dates/pickers';
+import { allMessagesQuery, useCreateMessage, useDeleteMessage, useUpdateMessage } from './messages-api';
 
 interface Draft {
   title: string;
@@ -52,7 +47,6 @@ interface Draft {
 }
 type Field = 'title' | 'text' | 'showFrom' | 'showTo';
 const EMPTY: Draft = { title: '', text: '', showFrom: null, showTo: null, notify: false };
-const PICKER_FORMAT = 'YYYY.MM.DD HH:mm';
 
 const formValues = (d: Draft) => ({
   title: d.title,
@@ -64,14 +58,17 @@ const formValues = (d: Draft) => ({
 
 /**
  * Broadcast messages (SystemAdmin): compose or edit, and the Active, Upcoming and past lists. Times are entered and
- * shown in UTC on a 24-hour clock. A message has no update call, so editing saves a new message and deletes the old.
+ * shown in UTC on a 24-hour clock. Editing saves the same message (PUT), so who has read it is kept unless its
+ * words changed. Cancelling a new draft with content or an edit with changes asks first.
  */
 export default function MessagesAdminPage() {
   const messages = useQuery(allMessagesQuery());
   const create = useCreateMessage();
+  const update = useUpdateMessage();
   const remove = useDeleteMessage();
   const { error, success } = useNotify();
   const [draft, setDraft] = useState<Draft | null>(null);
+  const [original, setOriginal] = useState<Draft | null>(null);
   const [editing, setEditing] = useState<Message | null>(null);
   const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>({});
   const [showPast, setShowPast] = useState(false);
@@ -89,40 +86,47 @@ export default function MessagesAdminPage() {
   const open = (message?: Message) => {
     setEditing(message ?? null);
     setTouched({});
-    setDraft(
-      message
-        ? {
-            title: message.title ?? '',
-            text: message.text,
-            showFrom: dayjs.utc(message.showFrom),
-            showTo: dayjs.utc(message.showTo),
-            notify: message.notify,
-          }
-        : { ...EMPTY },
-    );
+    const start: Draft = message
+      ? {
+          title: message.title ?? '',
+          text: message.text,
+          showFrom: toPickerValue(message.showFrom),
+          showTo: toPickerValue(message.showTo),
+          notify: message.notify,
+        }
+      : { ...EMPTY };
+    setDraft(start);
+    setOriginal(start);
   };
   const close = () => {
     setDraft(null);
+    setOriginal(null);
     setEditing(null);
     setDiscarding(false);
   };
+  const changed =
+    draft !== null &&
+    (editing
+      ? original !== null && JSON.stringify(formValues(draft)) !== JSON.stringify(formValues(original))
+      : !isDraftEmpty(formValues(draft)));
   const cancel = () => {
-    if (draft && !editing && !isDraftEmpty(formValues(draft))) setDiscarding(true);
+    if (changed) setDiscarding(true);
     else close();
   };
   const save = () => {
     if (!draft) return;
     setTouched({ title: true, text: true, showFrom: true, showTo: true });
     if (!valid) return;
-    create.mutate(formValues(draft), {
+    const done = {
       onSuccess: () => {
-        if (editing)
-          remove.mutate(editing.id, { onError: (cause) => error(MESSAGES.MESSAGE_DELETE_ERROR, cause) });
         success();
         close();
       },
-      onError: (cause) => error(MESSAGES.MESSAGE_CREATE_ERROR, cause),
-    });
+      onError: (cause: unknown) =>
+        error(editing ? MESSAGES.SAVE_ERROR : MESSAGES.MESSAGE_CREATE_ERROR, cause),
+    };
+    if (editing) update.mutate({ id: editing.id, values: formValues(draft) }, done);
+    else create.mutate(formValues(draft), done);
   };
   const insertDefault = () =>
     setDraft((d) =>
@@ -132,14 +136,11 @@ export default function MessagesAdminPage() {
     );
 
   const picker = (field: 'showFrom' | 'showTo', label: string) => (
-    <DateTimePicker
+    <UtcDateTimePicker
       label={label}
       value={draft![field]}
       onChange={(value) => set(field, value)}
       onClose={() => touch(field)}
-      timezone="UTC"
-      ampm={false}
-      format={PICKER_FORMAT}
       slotProps={{
         textField: {
           fullWidth: true,
@@ -261,7 +262,7 @@ export default function MessagesAdminPage() {
                 <Button onClick={insertDefault}>Insert default text</Button>
                 <Box sx={{ flex: 1 }} />
                 <Button onClick={cancel}>Cancel</Button>
-                <Button variant="contained" disabled={create.isPending} onClick={save}>
+                <Button variant="contained" disabled={create.isPending || update.isPending} onClick={save}>
                   Save
                 </Button>
               </Stack>
@@ -311,8 +312,8 @@ export default function MessagesAdminPage() {
       )}
       {discarding && (
         <ConfirmDialog
-          title="Discard the message?"
-          text="What you have written will be lost."
+          title={editing ? 'Discard your changes?' : 'Discard the message?'}
+          text={editing ? 'Your changes to the message will be lost.' : 'What you have written will be lost.'}
           confirmLabel="Discard"
           onClose={() => setDiscarding(false)}
           onConfirm={close}

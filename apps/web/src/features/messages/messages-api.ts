@@ -31,3 +31,16 @@ export function useDeleteMessage() {
     onSuccess: () => client.invalidateQueries({ queryKey: ['messages'] }),
   });
 }
+
+/** PUT messages/{id}: the edited form; the message keeps its id and, unless its words changed, who read it. */
+export function useUpdateMessage() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, values }: { id: string; values: unknown }) =>
+      apiRequest<Message>(`messages/${encodeURIComponent(id)}`, {
+        method: 'PUT',
+        body: messageFormSchema.parse(values),
+      }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['messages'] }),
+  });
+}

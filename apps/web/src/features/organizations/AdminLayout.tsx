@@ -22,8 +22,8 @@ import type { AdminContext } from './admin-context';
 const CURRENT_KEY = 'portal.admin.organization';
 
 /**
- * Administration (/admin): a toolbar with the organization's name; for SystemAdmin the Messages, Organizations
- * and Access management buttons and the organization switcher. A skeleton shows until the organizations load.
+ * Administration (/admin): a toolbar with the organization's name; for SystemAdmin the Messages, Organizations,
+ * Maintenance and Access management buttons and the organization switcher. A skeleton shows until the organizations load.
  */
 export default function AdminLayout() {
   const { profile } = useSession();
@@ -82,14 +82,14 @@ export default function AdminLayout() {
             </Typography>
           )}
           {systemAdmin && (
-            // A phone gets an even grid: Messages | Organizations, then Access management and the switcher full width.
+            // A phone gets an even grid: Messages | Organizations, Maintenance | Access management, then the switcher.
             <Box
               sx={{
                 display: 'grid',
                 gap: 1,
                 alignItems: 'center',
                 width: { xs: '100%', md: 'auto' },
-                gridTemplateColumns: { xs: '1fr 1fr', md: 'auto auto auto 220px' },
+                gridTemplateColumns: { xs: '1fr 1fr', md: 'auto auto auto auto 220px' },
                 '& .MuiButton-root': { whiteSpace: 'nowrap' },
               }}
             >
@@ -108,13 +108,19 @@ export default function AdminLayout() {
                 Organizations
               </Button>
               <Button
+                component={RouterLink}
+                to="/admin/maintenance"
+                variant={on('/maintenance') ? 'contained' : 'outlined'}
+              >
+                Maintenance
+              </Button>
+              <Button
                 variant={on('/manage') ? 'contained' : 'outlined'}
                 disabled={!currentOrganizationId}
                 onClick={() =>
                   currentOrganizationId &&
                   navigate(`/admin/${encodeURIComponent(currentOrganizationId)}/manage`)
                 }
-                sx={{ gridColumn: { xs: '1 / -1', md: 'auto' } }}
               >
                 Access management
               </Button>

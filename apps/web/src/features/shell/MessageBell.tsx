@@ -13,29 +13,52 @@ import {
   Typography,
 } from '@mui/material';
 import NotificationsIcon from '@mui/icons-material/Notifications';
-import { MESSAGE_AUTO_OPEN_DELAY_MS, shouldAutoOpenMessages, unreadCount } from '@portal/contracts/rules';
+import { autoOpenMessageIds, MESSAGE_AUTO_OPEN_DELAY_MS, unreadCount } from '@portal/contracts/rules';
+import { useSession } from '../../app/session';
 import { activeMessagesQuery, useMarkAsRead } from './messages-api';
+
+/** The messages the bell has opened for in this browser session, per user (sessionStorage). */
+const openedKey = (userId: string) => `messages.autoOpened.${userId}`;
+function readOpened(userId: string): Set<string> {
+  try {
+    const ids: unknown = JSON.parse(sessionStorage.getItem(openedKey(userId)) ?? '[]');
+    return new Set(Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : []);
+  } catch {
+    return new Set();
+  }
+}
+function rememberOpened(userId: string, ids: readonly string[]) {
+  try {
+    const all = new Set([...readOpened(userId), ...ids]);
+    sessionStorage.setItem(openedKey(userId), JSON.stringify([...all]));
+  } catch {
+    // Without storage the bell still opens only once per page load.
+  }
+}
 
 /**
  * The bell: unread count, the list of active messages (title, text with line breaks kept, Mark as read).
- * Opens by itself after 200 ms when an unread message is flagged notify. The list does not block the page.
+ * Opens by itself after 200 ms when an unread message is flagged notify, once per message per user and browser
+ * session (not on every page load). The list does not block the page.
  */
 export function MessageBell() {
   const anchor = useRef<HTMLButtonElement>(null);
   const [open, setOpen] = useState(false);
   const { data: messages = [] } = useQuery(activeMessagesQuery());
   const markAsRead = useMarkAsRead();
+  const userId = useSession().profile?.sub;
   const autoOpened = useRef(false);
 
-  const autoOpen = shouldAutoOpenMessages(messages);
+  const pending = userId ? autoOpenMessageIds(messages, readOpened(userId)).join(',') : '';
   useEffect(() => {
-    if (!autoOpen || autoOpened.current) return;
+    if (!pending || !userId || autoOpened.current) return;
     const timer = setTimeout(() => {
       autoOpened.current = true;
+      rememberOpened(userId, pending.split(','));
       setOpen(true);
     }, MESSAGE_AUTO_OPEN_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [autoOpen]);
+  }, [pending, userId]);
 
   const unread = unreadCount(messages);
   return (

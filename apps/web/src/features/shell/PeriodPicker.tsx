@@ -12,8 +12,7 @@ import {
   Typography,
 } from '@mui/material';
 import DateRangeIcon from '@mui/icons-material/DateRange';
-import { DatePicker } from '@mui/x-date-pickers/DatePicker';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import {
   canSetCustomPeriod,
   customPeriod,
@@ -22,9 +21,11 @@ import {
   OFFERED_PERIOD_TYPES,
   type Period,
   type PeriodType,
+  validateCustomPeriod,
 } from '@portal/contracts/rules';
 import { DIALOG_WIDTHS } from '@portal/contracts/rules';
 import { useFleet } from '../../app/fleet-context';
+import { pickerDayText, toPickerValue, UtcDatePicker } from '../../ui/dates/pickers';
 
 export const PERIOD_LABELS: Record<PeriodType, string> = {
   lastMonth: 'Last month',
@@ -35,12 +36,10 @@ export const PERIOD_LABELS: Record<PeriodType, string> = {
 export const periodRangeText = (period: Pick<Period, 'from' | 'to'>) =>
   `${formatDate(period.from)} – ${formatDate(period.to)}`;
 
-/** The picker's day as 'YYYY-MM-DD' (the calendar day the user clicked), or null. */
-const dayText = (value: Dayjs | null) => (value && value.isValid() ? value.format('YYYY-MM-DD') : null);
-/** A period bound (UTC) as the picker's local calendar day. */
-const toPickerDay = (date: Date) => dayjs(date.toISOString().slice(0, 10));
-
-/** The period of the dashboards: last month or a custom range (Set needs exactly two dates). */
+/**
+ * The period of the dashboards: last month or a custom range. Set needs two days, From not after To and neither
+ * after today (UTC); a wrong field says why.
+ */
 export function PeriodPicker() {
   const { period, setPeriod } = useFleet();
   const [menu, setMenu] = useState<HTMLElement | null>(null);
@@ -52,13 +51,17 @@ export function PeriodPicker() {
     setMenu(null);
     if (type === 'lastMonth') setPeriod(lastMonthPeriod(new Date()));
     if (type === 'custom') {
-      setFrom(period.type === 'custom' ? toPickerDay(period.from) : null);
-      setTo(period.type === 'custom' ? toPickerDay(period.to) : null);
+      setFrom(period.type === 'custom' ? toPickerValue(period.from) : null);
+      setTo(period.type === 'custom' ? toPickerValue(period.to) : null);
       setCustomOpen(true);
     }
   };
-  const days = [dayText(from), dayText(to)];
-  const canSet = canSetCustomPeriod(days);
+  const days = [pickerDayText(from), pickerDayText(to)];
+  const now = new Date();
+  // A typed text that is not a day yet is invalid, not empty.
+  const fieldDay = (value: Dayjs | null) => (value && !value.isValid() ? 'invalid' : pickerDayText(value));
+  const errors = validateCustomPeriod(fieldDay(from), fieldDay(to), now);
+  const canSet = canSetCustomPeriod(days, now);
 
   return (
     <>
@@ -105,21 +108,33 @@ export function PeriodPicker() {
             From the start of the first day to the end of the last day, UTC.
           </Typography>
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-            <DatePicker
+            <UtcDatePicker
               label="From"
               value={from}
               onChange={setFrom}
-              format="YYYY-MM-DD"
               disableFuture
-              slotProps={{ textField: { fullWidth: true } }}
+              slotProps={{
+                textField: {
+                  fullWidth: true,
+                  error: Boolean(errors.from),
+                  helperText: errors.from,
+                  name: 'from',
+                },
+              }}
             />
-            <DatePicker
+            <UtcDatePicker
               label="To"
               value={to}
               onChange={setTo}
-              format="YYYY-MM-DD"
               disableFuture
-              slotProps={{ textField: { fullWidth: true } }}
+              slotProps={{
+                textField: {
+                  fullWidth: true,
+                  error: Boolean(errors.to),
+                  helperText: errors.to,
+                  name: 'to',
+                },
+              }}
             />
           </Stack>
         </DialogContent>

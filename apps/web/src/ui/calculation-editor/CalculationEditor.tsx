@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactElement } from 'react';
 import {
   Alert,
   Autocomplete,
@@ -20,6 +20,7 @@ import {
   Skeleton,
   Stack,
   TextField,
+  Tooltip,
   Typography,
 } from '@mui/material';
 import HistoryIcon from '@mui/icons-material/History';
@@ -46,7 +47,7 @@ import {
   type CalculationBody,
   type CalculationTarget,
 } from './calculations-api';
-import { defaultTestTimestamps, enablement, validationKey } from './enablement';
+import { defaultTestTimestamps, disabledReasons, enablement, validationKey } from './enablement';
 import FormulaCodeEditor from './FormulaCodeEditor';
 import {
   DEFAULT_CONSTANTS,
@@ -138,6 +139,16 @@ function stateLabel(calc: Calculation): string {
   }
 }
 
+/** A disabled button says why in a tooltip (a disabled button gets no pointer events, so a span carries it). */
+function WhyDisabled({ reason, children }: { reason: string | undefined; children: ReactElement }) {
+  if (!reason) return children;
+  return (
+    <Tooltip title={reason} describeChild>
+      <span style={{ display: 'inline-flex' }}>{children}</span>
+    </Tooltip>
+  );
+}
+
 const messageOf = (error: unknown, fallback: string) =>
   error instanceof ApiRequestError && error.status < 500 && error.body?.message
     ? error.body.message
@@ -189,6 +200,7 @@ export function CalculationEditor(props: CalculationEditorProps) {
   const [busy, setBusy] = useState(false);
   const [approveOpen, setApproveOpen] = useState(false);
   const [deleteOpen, setDeleteOpen] = useState(false);
+  const [draftOpen, setDraftOpen] = useState(false);
   const [historyAnchor, setHistoryAnchor] = useState<HTMLElement | null>(null);
   const [rows, setRows] = useState<TestRow[]>(() =>
     defaultTestTimestamps().map((timestamp) => ({ timestamp, values: {} })),
@@ -229,7 +241,7 @@ export function CalculationEditor(props: CalculationEditorProps) {
     savedForm !== undefined &&
     JSON.stringify(bodyOf(form, kind)) !== JSON.stringify(bodyOf(savedForm, kind));
   const locked = !isNew && Boolean(selected?.locked);
-  const can = enablement({
+  const facts = {
     isNew,
     locked,
     approved: !isNew && Boolean(selected?.approvedOn),
@@ -240,7 +252,9 @@ export function CalculationEditor(props: CalculationEditorProps) {
     viewingHistory,
     busy,
     versions: list.length,
-  });
+  };
+  const can = enablement(facts);
+  const why = disabledReasons(facts);
 
   if (!target) return <Alert severity="info">Choose a field to edit its calculation.</Alert>;
   if (calculations.isError) {
@@ -295,18 +309,45 @@ export function CalculationEditor(props: CalculationEditorProps) {
       }
     });
 
+  const store = async (recalculate: boolean) => {
+    if (isNew) {
+      const created = await createCalculation(target, bodyOf(form, kind));
+      notify.success(created.message);
+    } else {
+      const saved = await saveCalculation(target, selected!.id, bodyOf(form, kind), recalculate);
+      notify.success(saved.message);
+    }
+    setMode({ type: 'current' });
+    await refresh();
+  };
+
+  /**
+   * Save validates first: code with errors is never saved with a recalculation; the user may keep it as a draft
+   * (saved without queuing) by choosing so. Save without queuing is that choice already.
+   */
   const onSave = (recalculate: boolean) =>
     run(async () => {
       try {
-        if (isNew) {
-          const created = await createCalculation(target, bodyOf(form, kind));
-          notify.success(created.message);
-        } else {
-          const saved = await saveCalculation(target, selected!.id, bodyOf(form, kind), recalculate);
-          notify.success(saved.message);
+        if (recalculate) {
+          const result = await validateSyntax(target, algorithm);
+          setValidation({ key: currentKey, result });
+          setOutput({ errors: result.errors, results: [] });
+          if (result.errors.length) {
+            setDraftOpen(true);
+            return;
+          }
         }
-        setMode({ type: 'current' });
-        await refresh();
+        await store(recalculate);
+      } catch (error) {
+        notify.error(messageOf(error, MESSAGES.SAVE_ERROR), error);
+      }
+    });
+
+  const onSaveDraft = () =>
+    run(async () => {
+      try {
+        await store(false);
+        setDraftOpen(false);
       } catch (error) {
         notify.error(messageOf(error, MESSAGES.SAVE_ERROR), error);
       }
@@ -371,13 +412,15 @@ export function CalculationEditor(props: CalculationEditorProps) {
           </Typography>
         )}
         <Box sx={{ flexGrow: 1 }} />
-        <Button
-          startIcon={<HistoryIcon />}
-          disabled={!can.history}
-          onClick={(e) => setHistoryAnchor(e.currentTarget)}
-        >
-          Versions
-        </Button>
+        <WhyDisabled reason={why.history}>
+          <Button
+            startIcon={<HistoryIcon />}
+            disabled={!can.history}
+            onClick={(e) => setHistoryAnchor(e.currentTarget)}
+          >
+            Versions
+          </Button>
+        </WhyDisabled>
         <Menu anchorEl={historyAnchor} open={Boolean(historyAnchor)} onClose={() => setHistoryAnchor(null)}>
           {list.map((c, i) => (
             <MenuItem
@@ -538,30 +581,42 @@ export function CalculationEditor(props: CalculationEditorProps) {
               />
             </Box>
             <Stack direction="row" spacing={1} useFlexGap sx={{ mt: 1.5, flexWrap: 'wrap' }}>
-              <Button variant="outlined" onClick={onValidate} disabled={!can.validate}>
-                Validate
-              </Button>
-              <Button variant="outlined" onClick={onTest} disabled={!can.test}>
-                Test
-              </Button>
-              <Button
-                variant="outlined"
-                color="success"
-                onClick={() => setApproveOpen(true)}
-                disabled={!can.approve}
-              >
-                Approve
-              </Button>
+              <WhyDisabled reason={why.validate}>
+                <Button variant="outlined" onClick={onValidate} disabled={!can.validate}>
+                  Validate
+                </Button>
+              </WhyDisabled>
+              <WhyDisabled reason={why.test}>
+                <Button variant="outlined" onClick={onTest} disabled={!can.test}>
+                  Test
+                </Button>
+              </WhyDisabled>
+              <WhyDisabled reason={why.approve}>
+                <Button
+                  variant="outlined"
+                  color="success"
+                  onClick={() => setApproveOpen(true)}
+                  disabled={!can.approve}
+                >
+                  Approve
+                </Button>
+              </WhyDisabled>
               <Box sx={{ flexGrow: 1 }} />
-              <Button color="error" onClick={() => setDeleteOpen(true)} disabled={!can.delete}>
-                Delete
-              </Button>
-              <Button onClick={() => onSave(false)} disabled={!can.saveWithoutQueuing}>
-                Save without queuing
-              </Button>
-              <Button variant="contained" onClick={() => onSave(true)} disabled={!can.save}>
-                Save
-              </Button>
+              <WhyDisabled reason={why.delete}>
+                <Button color="error" onClick={() => setDeleteOpen(true)} disabled={!can.delete}>
+                  Delete
+                </Button>
+              </WhyDisabled>
+              <WhyDisabled reason={why.saveWithoutQueuing}>
+                <Button onClick={() => onSave(false)} disabled={!can.saveWithoutQueuing}>
+                  Save without queuing
+                </Button>
+              </WhyDisabled>
+              <WhyDisabled reason={why.save}>
+                <Button variant="contained" onClick={() => onSave(true)} disabled={!can.save}>
+                  Save
+                </Button>
+              </WhyDisabled>
             </Stack>
 
             <Typography variant="subtitle2" sx={{ mt: 2 }}>
@@ -614,6 +669,29 @@ export function CalculationEditor(props: CalculationEditorProps) {
         onConfirm={onApprove}
         busy={busy}
       />
+      <Dialog open={draftOpen} onClose={() => setDraftOpen(false)} aria-labelledby="draft-dialog-title">
+        <DialogTitle id="draft-dialog-title">The algorithm has errors</DialogTitle>
+        <DialogContent>
+          <Typography variant="body2" sx={{ mb: 1 }}>
+            {isNew
+              ? 'It can be saved as a draft only. Fix the errors shown under Output before you approve it.'
+              : 'No recalculation can be queued with it. Save it as a draft without queuing, or keep editing and fix the errors shown under Output.'}
+          </Typography>
+          {errors[0] && (
+            <Typography variant="body2" color="error" data-testid="draft-first-error">
+              {errors[0].startLine > 0
+                ? `Line ${errors[0].startLine}, character ${errors[0].startCharacter}: ${errors[0].message}`
+                : errors[0].message}
+            </Typography>
+          )}
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setDraftOpen(false)}>Keep editing</Button>
+          <Button variant="contained" onClick={onSaveDraft} disabled={busy}>
+            Save as draft
+          </Button>
+        </DialogActions>
+      </Dialog>
       <Dialog open={deleteOpen} onClose={() => setDeleteOpen(false)}>
         <DialogTitle>Delete calculation?</DialogTitle>
         <DialogContent>

@@ -7,13 +7,14 @@ import {
   DialogContentText,
   DialogTitle,
   Stack,
-  TextField,
 } from '@mui/material';
+import type { Dayjs } from 'dayjs';
 import { DIALOG_WIDTHS } from '@portal/contracts/rules';
 import { validateApproveValidity, type ApproveValidityValues } from '@portal/contracts/forms';
+import { pickerInstant, UtcDateTimePicker } from '../dates/pickers';
 
-/** datetime-local text (read as UTC) to an ISO instant; '' stays ''. */
-const utc = (local: string) => (!local ? '' : local.length === 16 ? `${local}:00Z` : `${local}Z`);
+/** A picker value as the form's text: an ISO instant, '' when empty, 'invalid' while it is no time. */
+const instantText = (value: Dayjs | null) => (value ? (pickerInstant(value) ?? 'invalid') : '');
 
 export interface ValidityDialogProps {
   open: boolean;
@@ -31,10 +32,10 @@ export function ValidityDialog({
   onConfirm,
   busy,
 }: ValidityDialogProps) {
-  const [validFrom, setValidFrom] = useState('');
-  const [validTo, setValidTo] = useState('');
+  const [validFrom, setValidFrom] = useState<Dayjs | null>(null);
+  const [validTo, setValidTo] = useState<Dayjs | null>(null);
   const [touched, setTouched] = useState(false);
-  const values = { validFrom: utc(validFrom), validTo: utc(validTo) };
+  const values = { validFrom: instantText(validFrom), validTo: instantText(validTo) };
   const errors = validateApproveValidity(values);
   const valid = Object.keys(errors).length === 0;
   const submit = () => {
@@ -59,25 +60,32 @@ export function ValidityDialog({
           approved, from that one&apos;s Valid from on.
         </DialogContentText>
         <Stack spacing={2}>
-          <TextField
+          <UtcDateTimePicker
             label="Valid from"
-            type="datetime-local"
             value={validFrom}
-            onChange={(e) => setValidFrom(e.target.value)}
-            onBlur={() => setTouched(true)}
-            error={touched && Boolean(errors.validFrom)}
-            helperText={touched ? errors.validFrom : undefined}
-            slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'valid-from' } }}
-            required
+            onChange={setValidFrom}
+            onClose={() => setTouched(true)}
+            slotProps={{
+              textField: {
+                required: true,
+                name: 'validFrom',
+                onBlur: () => setTouched(true),
+                error: touched && Boolean(errors.validFrom),
+                helperText: touched ? errors.validFrom : undefined,
+              },
+            }}
           />
-          <TextField
+          <UtcDateTimePicker
             label="Valid to"
-            type="datetime-local"
             value={validTo}
-            onChange={(e) => setValidTo(e.target.value)}
-            error={Boolean(errors.validTo)}
-            helperText={errors.validTo ?? 'Optional'}
-            slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'valid-to' } }}
+            onChange={setValidTo}
+            slotProps={{
+              textField: {
+                name: 'validTo',
+                error: Boolean(errors.validTo),
+                helperText: errors.validTo ?? 'Optional',
+              },
+            }}
           />
         </Stack>
       </DialogContent>

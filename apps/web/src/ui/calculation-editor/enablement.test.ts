@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { defaultTestTimestamps, enablement, offsetAt, validationKey, type EditorFacts } from './enablement';
+import {
+  defaultTestTimestamps,
+  DISABLED_REASONS,
+  disabledReasons,
+  enablement,
+  offsetAt,
+  validationKey,
+  type EditorFacts,
+} from './enablement';
 
 const saved: EditorFacts = {
   isNew: false,
@@ -96,5 +104,47 @@ describe('editor helpers', () => {
     expect(offsetAt(lines, 2, 8)).toBe(9 + 7);
     expect(offsetAt(lines, 1, 1)).toBe(0);
     expect(offsetAt(lines, 9, 99)).toBe(9 + lines[1]!.length);
+  });
+});
+
+describe('why a button is disabled', () => {
+  it('gives no reason for an enabled button', () => {
+    const reasons = disabledReasons({ ...saved, validated: true });
+    expect(reasons.validate).toBeUndefined();
+    expect(reasons.test).toBeUndefined();
+    expect(reasons.approve).toBeUndefined();
+  });
+
+  it('says Test and Approve need a successful validation', () => {
+    expect(disabledReasons(saved)).toMatchObject({
+      test: DISABLED_REASONS.notValidated,
+      approve: DISABLED_REASONS.notValidated,
+    });
+  });
+
+  it('says to save first before approving a new calculation or changes', () => {
+    expect(disabledReasons({ ...saved, validated: true, isNew: true }).approve).toBe(
+      DISABLED_REASONS.notSaved,
+    );
+    expect(disabledReasons({ ...saved, validated: true, dirty: true }).approve).toBe(
+      DISABLED_REASONS.unsavedChanges,
+    );
+    expect(disabledReasons({ ...saved, validated: true, approved: true }).approve).toBe(
+      DISABLED_REASONS.approved,
+    );
+  });
+
+  it('names the lock, the read-only history and the settings errors', () => {
+    const locked = disabledReasons({ ...saved, locked: true, dirty: true });
+    expect(locked.save).toBe(DISABLED_REASONS.locked);
+    expect(locked.validate).toBe(DISABLED_REASONS.locked);
+    expect(disabledReasons({ ...saved, viewingHistory: true }).test).toBe(DISABLED_REASONS.history);
+    expect(disabledReasons({ ...saved, dirty: true, formValid: false }).save).toBe(
+      DISABLED_REASONS.formInvalid,
+    );
+    expect(disabledReasons(saved).save).toBe(DISABLED_REASONS.noChanges);
+    expect(disabledReasons({ ...saved, isNew: true }).saveWithoutQueuing).toBe(
+      DISABLED_REASONS.newQueuesNothing,
+    );
   });
 });

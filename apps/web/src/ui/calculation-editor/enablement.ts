@@ -51,6 +51,57 @@ export function enablement(f: EditorFacts): Enablement {
   };
 }
 
+export type EditorAction = Exclude<keyof Enablement, 'editable'>;
+
+export const DISABLED_REASONS = {
+  locked: 'Locked: a recalculation with this calculation is queued',
+  history: 'An older version is shown read-only',
+  busy: 'Wait until the running call has finished',
+  notValidated: 'Validate the algorithm successfully first',
+  notSaved: 'Save the calculation first',
+  unsavedChanges: 'Save your changes first',
+  approved: 'The calculation is approved already',
+  formInvalid: 'Correct the settings marked in red first',
+  noChanges: 'Nothing has changed since the last save',
+  newQueuesNothing: 'A new calculation queues no recalculation: use Save',
+  notDeletable: 'An approved calculation cannot be deleted',
+  fewVersions: 'There is only one version so far',
+} as const;
+
+/**
+ * Why each disabled button of the editor is disabled (its tooltip); an enabled button has no entry. The first
+ * reason that applies is given, in the order the user can act on them.
+ */
+export function disabledReasons(f: EditorFacts): Partial<Record<EditorAction, string>> {
+  const can = enablement(f);
+  const R = DISABLED_REASONS;
+  const blocked = f.locked ? R.locked : f.viewingHistory ? R.history : f.busy ? R.busy : undefined;
+  const saveReason = blocked ?? (!f.formValid ? R.formInvalid : R.noChanges);
+  const reasons: Record<EditorAction, string> = {
+    validate: blocked ?? '',
+    test: blocked ?? R.notValidated,
+    approve:
+      blocked ??
+      (f.isNew
+        ? R.notSaved
+        : f.approved
+          ? R.approved
+          : f.dirty
+            ? R.unsavedChanges
+            : !f.formValid
+              ? R.formInvalid
+              : R.notValidated),
+    save: saveReason,
+    saveWithoutQueuing: f.isNew && !blocked ? R.newQueuesNothing : saveReason,
+    delete: blocked ?? (f.isNew ? R.notSaved : R.notDeletable),
+    history: f.busy ? R.busy : R.fewVersions,
+  };
+  const out: Partial<Record<EditorAction, string>> = {};
+  for (const action of Object.keys(reasons) as EditorAction[])
+    if (!can[action]) out[action] = reasons[action];
+  return out;
+}
+
 /** The part of the form a validation result belongs to: a change here needs a new validation. */
 export function validationKey(v: {
   transformAlgorithm: string;
