@@ -11,6 +11,9 @@ export const ENVIRONMENT_STAGE_COLOURS: Record<EnvironmentStageName, string> = {
   'Demo site': '#0277bd',
 };
 
+export const versionSchema = z.object({ version: z.string(), build: z.string() });
+export type VersionInfo = z.infer<typeof versionSchema>;
+
 export const environmentSchema = z.object({ name: z.string(), color: z.string(), html: z.string() });
 export type Environment = z.infer<typeof environmentSchema>;
 
@@ -23,8 +26,9 @@ export const portalSettingsSchema = z.object({
   supportPhone: z.string(),
   companyText: z.string(),
   traceSampleRate: z.number(),
+  /** The address the portal is served at (PUBLIC_URL): sign-in works only there. */
+  publicUrl: z.string().optional(),
+  /** The version served when the page loaded: the build this tab runs (update notification, chunk failures). */
+  version: versionSchema.optional(),
 });
 export type PortalSettings = z.infer<typeof portalSettingsSchema>;
-
-export const versionSchema = z.object({ version: z.string(), build: z.string() });
-export type VersionInfo = z.infer<typeof versionSchema>;

@@ -11,8 +11,13 @@ import { FleetProvider } from './fleet-context';
 import { CookieConsentGate } from './cookie-consent';
 import { MaintenanceGate } from './maintenance';
 
+// networkMode 'always': with the browser offline a request fails (offline mode starts) instead of waiting
+// unseen with its skeleton on screen; the offline mode, not TanStack Query, decides when to try again.
 const queryClient = new QueryClient({
-  defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 30_000 } },
+  defaultOptions: {
+    queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 30_000, networkMode: 'always' },
+    mutations: { networkMode: 'always' },
+  },
 });
 
 /**

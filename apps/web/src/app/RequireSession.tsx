@@ -1,14 +1,41 @@
-import { useEffect, type ReactNode } from 'react';
-import { redirectToLogin } from './auth';
+import { useEffect, useState, type ReactNode } from 'react';
+import { Box, Button, Paper, Typography } from '@mui/material';
+import { rememberRedirectPath, redirectToLogin } from './auth';
 import { LoadingScreen } from './loading';
 import { useSession } from './session';
 
-/** Sends a visitor without a valid sign-in (or with an expired token) to /login, remembering the path. */
+/**
+ * Sends a visitor without a valid sign-in (or with an expired token) to /login, remembering the path: at most
+ * once per path per minute, so a sign-in that does not hold ends here with a button instead of a loop.
+ */
 export function RequireSession({ children }: { children: ReactNode }) {
   const { user, profile } = useSession();
+  const [held, setHeld] = useState(false);
   useEffect(() => {
-    if (user === null) redirectToLogin();
+    if (user === null) setHeld(!redirectToLogin());
   }, [user]);
+  if (held && user === null)
+    return (
+      <Box sx={{ minHeight: '100vh', display: 'grid', placeItems: 'center', p: 2 }}>
+        <Paper variant="outlined" sx={{ p: 4, maxWidth: 520 }} data-testid="signed-out">
+          <Typography variant="h5" component="h1" gutterBottom>
+            Your sign-in was not accepted
+          </Typography>
+          <Typography color="text.secondary" sx={{ mb: 3 }}>
+            The sign-in for this page ended again right away. Sign in again, or try later.
+          </Typography>
+          <Button
+            variant="contained"
+            onClick={() => {
+              rememberRedirectPath(window.location.pathname + window.location.search);
+              window.location.assign('/login');
+            }}
+          >
+            Sign in again
+          </Button>
+        </Paper>
+      </Box>
+    );
   if (!user || !profile) return <LoadingScreen />;
   return <>{children}</>;
 }

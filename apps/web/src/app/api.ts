@@ -1,5 +1,5 @@
 import type { ApiError } from '@portal/contracts/errors';
-import { redirectToLogin, userManager } from './auth';
+import { forgetRedirectPath, redirectToLogin, userManager } from './auth';
 import { portalSettings } from './settings';
 
 export class ApiRequestError extends Error {
@@ -19,7 +19,23 @@ export const onConnectivityChange = (listener: Listener) => {
     connectivityListeners.delete(listener);
   };
 };
-const reportConnectivity = (online: boolean) => connectivityListeners.forEach((l) => l(online));
+export const reportConnectivity = (online: boolean) => connectivityListeners.forEach((l) => l(online));
+
+/**
+ * A refused read: `forbidden` (403: the signed-in user may not see this page) or `signed-out` (401 that did not
+ * go to sign-in again, because this path went there less than a minute ago). The shell shows its view.
+ */
+export type AccessDenial = 'forbidden' | 'signed-out';
+type DenialListener = (denial: AccessDenial, path: string) => void;
+const denialListeners = new Set<DenialListener>();
+export const onAccessDenied = (listener: DenialListener) => {
+  denialListeners.add(listener);
+  return () => {
+    denialListeners.delete(listener);
+  };
+};
+const reportDenial = (denial: AccessDenial) =>
+  denialListeners.forEach((l) => l(denial, window.location.pathname));
 
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -31,7 +47,10 @@ export interface RequestOptions {
   responseType?: 'json' | 'blob' | 'none';
 }
 
-/** Every API call: base address from settings, the bearer token, the spec's 401/403 and offline rules. */
+/**
+ * Every API call: base address from settings, the bearer token, the offline rule, and access failures: a 401
+ * goes to sign-in (once per path per minute), a 403 never does (decision 0060).
+ */
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const base = portalSettings().apiBaseUrl;
   const url = new URL(base + path.replace(/^\//, ''), window.location.origin);
@@ -54,8 +73,15 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     throw error;
   }
   reportConnectivity(true);
-  if (response.status === 401 || response.status === 403) {
-    redirectToLogin();
+  if (response.status === 401) {
+    if (!redirectToLogin()) reportDenial('signed-out');
+    throw new ApiRequestError(response.status, await response.json().catch(() => undefined));
+  }
+  if (response.status === 403) {
+    // Signing in again changes nothing: no redirect, and the remembered path must not come back later.
+    forgetRedirectPath();
+    // A refused read means the page cannot be shown; a refused change is the caller's error to show.
+    if ((options.method ?? 'GET') === 'GET') reportDenial('forbidden');
     throw new ApiRequestError(response.status, await response.json().catch(() => undefined));
   }
   if (!response.ok) throw new ApiRequestError(response.status, await response.json().catch(() => undefined));

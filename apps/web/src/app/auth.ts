@@ -1,7 +1,9 @@
 import { UserManager, WebStorageStateStore, type User } from 'oidc-client-ts';
+import { mayRedirectToLogin, parseLoginRedirects, recordLoginRedirect } from './access';
 import { portalSettings } from './settings';
 
 const REDIRECT_PATH_KEY = 'portal.redirectPath';
+const LOGIN_REDIRECTS_KEY = 'portal.loginRedirects';
 
 let manager: UserManager | undefined;
 
@@ -27,16 +29,41 @@ export function rememberRedirectPath(path: string): void {
   window.sessionStorage.setItem(REDIRECT_PATH_KEY, path);
 }
 
-export function takeRedirectPath(): string {
+/** The remembered path (or /), left in place. */
+export function peekRedirectPath(): string {
   const path = window.sessionStorage.getItem(REDIRECT_PATH_KEY) ?? '/';
-  window.sessionStorage.removeItem(REDIRECT_PATH_KEY);
   return path.startsWith('/') && !path.startsWith('//') ? path : '/';
 }
 
-/** Sends the browser to sign-in, remembering where it was (the spec's rule for 401/403 and expiry). */
-export function redirectToLogin(): void {
-  rememberRedirectPath(window.location.pathname + window.location.search);
+export function takeRedirectPath(): string {
+  const path = peekRedirectPath();
+  window.sessionStorage.removeItem(REDIRECT_PATH_KEY);
+  return path;
+}
+
+/** Forgets the remembered path (a 403: the path must not come back after the next sign-in). */
+export function forgetRedirectPath(): void {
+  window.sessionStorage.removeItem(REDIRECT_PATH_KEY);
+}
+
+/**
+ * Sends the browser to sign-in, remembering where it was (the spec's rule for 401 and expiry), at most once
+ * per path per minute: when a fresh sign-in is refused again, the page stays and says so instead of looping.
+ * Returns whether it redirected.
+ */
+let leaving = false;
+export function redirectToLogin(): boolean {
+  // Several calls refused at once (or a second effect run): the first one already goes.
+  if (leaving) return true;
+  const path = window.location.pathname + window.location.search;
+  const now = Date.now();
+  const history = parseLoginRedirects(window.sessionStorage.getItem(LOGIN_REDIRECTS_KEY));
+  if (!mayRedirectToLogin(history, path, now)) return false;
+  window.sessionStorage.setItem(LOGIN_REDIRECTS_KEY, JSON.stringify(recordLoginRedirect(history, path, now)));
+  rememberRedirectPath(path);
+  leaving = true;
   window.location.assign('/login');
+  return true;
 }
 
 export const isExpired = (user: User | null | undefined) => !user || user.expired === true;

@@ -100,8 +100,6 @@ describe('update notification', () => {
     expect(screen.queryByTestId('update-available')).toBeNull();
     build = 'def';
     await act(async () => void (await vi.advanceTimersByTimeAsync(300_000)));
-    expect(screen.getByTestId('update-available').textContent).toContain(
-      'A new version of the portal is available.',
-    );
+    expect(screen.getByTestId('update-available').textContent).toContain('A new version is available');
   });
 });

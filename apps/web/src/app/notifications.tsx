@@ -9,16 +9,15 @@ import {
   type ReactNode,
 } from 'react';
 import { Alert, Button, Snackbar } from '@mui/material';
-import type { VersionInfo } from '@portal/contracts/environment';
 import {
   MAINTENANCE_CHECK_INTERVAL_MS,
   MESSAGES,
   NOTIFICATION_HIDE_MS,
   OFFLINE_POLL_INTERVAL_MS,
 } from '@portal/contracts/rules';
-import { onConnectivityChange } from './api';
+import { onConnectivityChange, reportConnectivity } from './api';
 import { reportClientError } from './error-reporting';
-import { portalSettings } from './settings';
+import { fetchServedVersion, isNewVersion, loadedVersion } from './version';
 
 export type Severity = 'success' | 'error' | 'info' | 'warning';
 export interface Notification {
@@ -45,23 +44,12 @@ const defaultReload = () => window.location.reload();
 /** How long "Connection established" shows before the page reloads. */
 export const RECONNECT_RELOAD_DELAY_MS = 1_500;
 
-async function fetchVersion(): Promise<VersionInfo | null> {
-  const base = (() => {
-    try {
-      return portalSettings().apiBaseUrl;
-    } catch {
-      return '/api/';
-    }
-  })();
-  const response = await fetch(new URL(`${base}version`, window.location.origin), { cache: 'no-store' });
-  return response.ok ? ((await response.json()) as VersionInfo) : null;
-}
-
 /**
  * The snackbar system: hides after 5 s unless persistent; shows nothing while offline. Also the offline mode
- * (a request failed without a response: the offline snackbar, GET version every 10 s, "Connection established"
- * and a reload once the server answers) and the update notification (the served version differs from the one
- * loaded at start).
+ * (a request failed without a response, or the browser reports itself offline: the offline snackbar, GET version
+ * every 10 s and as soon as the browser is back online, "Connection established" and a reload once the server
+ * answers) and the update notification (GET version every 5 minutes and when the tab comes back into view; a
+ * version other than the one this tab loaded offers a reload).
  */
 export function NotificationProvider({
   children,
@@ -87,11 +75,11 @@ export function NotificationProvider({
     [],
   );
 
-  // Offline: poll the version endpoint until the server answers.
+  // Offline: poll the version endpoint until the server answers (at once when the browser is back online).
   useEffect(() => {
     if (online) return;
-    const timer = setInterval(() => {
-      fetchVersion()
+    const check = () =>
+      fetchServedVersion()
         .then((v) => {
           if (v && !onlineRef.current) {
             onlineRef.current = true;
@@ -100,9 +88,21 @@ export function NotificationProvider({
           }
         })
         .catch(() => undefined);
-    }, OFFLINE_POLL_INTERVAL_MS);
-    return () => clearInterval(timer);
+    const timer = setInterval(check, OFFLINE_POLL_INTERVAL_MS);
+    window.addEventListener('online', check);
+    return () => {
+      clearInterval(timer);
+      window.removeEventListener('online', check);
+    };
   }, [online]);
+
+  // The browser's own word: offline mode starts when it reports offline (queries would only wait otherwise).
+  useEffect(() => {
+    const wentOffline = () => reportConnectivity(false);
+    if (!navigator.onLine) wentOffline();
+    window.addEventListener('offline', wentOffline);
+    return () => window.removeEventListener('offline', wentOffline);
+  }, []);
 
   useEffect(() => {
     if (!reconnected) return;
@@ -110,20 +110,24 @@ export function NotificationProvider({
     return () => clearTimeout(timer);
   }, [reconnected, reload]);
 
-  // Update notification: compare the served version with the one seen at start.
+  // Update notification: compare the served version with the one this tab loaded.
   useEffect(() => {
-    let loaded: VersionInfo | null = null;
     const check = () =>
-      fetchVersion()
-        .then((v) => {
-          if (!v) return;
-          if (!loaded) loaded = v;
-          else if (v.version !== loaded.version || v.build !== loaded.build) setUpdateAvailable(true);
+      fetchServedVersion()
+        .then((served) => {
+          if (isNewVersion(loadedVersion(), served)) setUpdateAvailable(true);
         })
         .catch(() => undefined);
+    const whenVisible = () => {
+      if (document.visibilityState === 'visible') void check();
+    };
     void check();
     const timer = setInterval(check, MAINTENANCE_CHECK_INTERVAL_MS);
-    return () => clearInterval(timer);
+    document.addEventListener('visibilitychange', whenVisible);
+    return () => {
+      clearInterval(timer);
+      document.removeEventListener('visibilitychange', whenVisible);
+    };
   }, []);
 
   const notify = useCallback<Notifier['notify']>((text, severity = 'info', options) => {
@@ -185,11 +189,16 @@ export function NotificationProvider({
           }
           onClose={() => setUpdateAvailable(false)}
         >
-          A new version of the portal is available.
+          A new version is available
         </Alert>
       </Snackbar>
     </NotifierContext.Provider>
   );
+}
+
+/** Whether the portal is online (true outside the provider). */
+export function useOnline(): boolean {
+  return useContext(NotifierContext)?.online ?? true;
 }
 
 export function useNotify(): Notifier {

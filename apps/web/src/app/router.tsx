@@ -1,9 +1,12 @@
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
-import { createBrowserRouter, Navigate } from 'react-router';
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { LinearProgress } from '@mui/material';
+import { administrationPath, type Role } from '@portal/contracts/rules';
 import { LoginPage, LogoffPage } from '../features/auth/LoginPage';
 import FleetDashboardPage from '../features/dashboards/FleetDashboardPage';
 import { AppLayout } from '../features/shell/AppLayout';
+import { RouteErrorView } from '../features/shell/RouteErrorView';
+import { ADMINISTRATORS, SYSTEM_ADMIN_ONLY, type RouteAccess } from './access';
 import { RequireSession } from './RequireSession';
 import { useSession } from './session';
 
@@ -22,8 +25,28 @@ function Logoff() {
   return <LogoffPage signOut={signOut} />;
 }
 
-/** The route table of both parts of the spec. Signed-in routes render inside the shell (top bar, drawer, footer). */
-export const router = createBrowserRouter([
+/** /admin: the organizations for a SystemAdmin, the own organization's page for a UserAdmin. */
+function AdministrationHome() {
+  const { profile } = useSession();
+  return <Navigate to={administrationPath(profile?.roles ?? [], profile?.organizationId) ?? '/'} replace />;
+}
+
+/** Who may open a route (decision 0004): the shell shows the no-access view to anyone else. */
+const only = (roles: readonly Role[]): RouteAccess => ({ roles });
+
+/** Every route gets the error boundary: a failure (a page chunk that did not load) replaces the page, not the shell. */
+const withErrorBoundaries = (table: RouteObject[]): RouteObject[] =>
+  table.map((route) => ({
+    ...route,
+    errorElement: route.errorElement ?? <RouteErrorView />,
+    ...(route.children ? { children: withErrorBoundaries(route.children) } : {}),
+  })) as RouteObject[];
+
+/**
+ * The route table of both parts of the spec. Signed-in routes render inside the shell (top bar, drawer, footer);
+ * `handle.roles` says which roles may open a route and everything under it.
+ */
+export const routes: RouteObject[] = withErrorBoundaries([
   { path: '/login', element: <LoginPage /> },
   { path: '/logoff', element: <Logoff /> },
   {
@@ -49,6 +72,7 @@ export const router = createBrowserRouter([
           { path: ':facilityId/files', element: page(() => import('../features/datasources/FilesPage')) },
           {
             path: ':facilityId/config',
+            handle: only(SYSTEM_ADMIN_ONLY),
             element: page(() => import('../features/facilities/ConfigLayout')),
             children: [
               { index: true, element: <Navigate to="channels" replace /> },
@@ -89,6 +113,7 @@ export const router = createBrowserRouter([
       },
       {
         path: 'report-config',
+        handle: only(SYSTEM_ADMIN_ONLY),
         element: page(() => import('../features/reports/ReportConfigLayout')),
         children: [
           { index: true, element: <Navigate to="overview" replace /> },
@@ -103,14 +128,20 @@ export const router = createBrowserRouter([
       },
       {
         path: 'admin',
+        handle: only(ADMINISTRATORS),
         element: page(() => import('../features/organizations/AdminLayout')),
         children: [
-          { index: true, element: <Navigate to="organizations" replace /> },
+          { index: true, element: <AdministrationHome /> },
           {
             path: 'organizations',
+            handle: only(SYSTEM_ADMIN_ONLY),
             element: page(() => import('../features/organizations/OrganizationsPage')),
           },
-          { path: 'messages', element: page(() => import('../features/messages/MessagesAdminPage')) },
+          {
+            path: 'messages',
+            handle: only(SYSTEM_ADMIN_ONLY),
+            element: page(() => import('../features/messages/MessagesAdminPage')),
+          },
           {
             path: ':organizationId/manage',
             element: page(() => import('../features/organizations/ManageOrganizationPage')),
@@ -124,3 +155,5 @@ export const router = createBrowserRouter([
     ],
   },
 ]);
+
+export const router = createBrowserRouter(routes);

@@ -24,10 +24,12 @@ const pagesDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'pages'
 const authCss = readFileSync(path.join(pagesDir, 'auth.css'), 'utf8');
 const authJs = readFileSync(path.join(pagesDir, 'auth.js'), 'utf8');
 
-function loginPage(uid: string, username: string, error?: string): string {
+/** The sign-in page; away from the portal's address (PUBLIC_URL) auth.js shows where to open it instead. */
+function loginPage(uid: string, username: string, error: string | undefined, portalAddress: string): string {
   return pageShell(
     'Sign in',
-    `${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
+    `<p class="error" role="alert" hidden data-portal-address="${escapeHtml(portalAddress)}"></p>
+${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
 <form method="post" action="/interaction/${encodeURIComponent(uid)}/login" autocomplete="on">
   <label for="username">Username</label>
   <input id="username" name="username" value="${escapeHtml(username)}" autocomplete="username" required autofocus>
@@ -43,6 +45,8 @@ function loginPage(uid: string, username: string, error?: string): string {
 export async function authRoutes(app: FastifyInstance, opts: { provider?: Provider }) {
   const server = app.withTypeProvider<ZodTypeProvider>();
   const { db } = app;
+  const signInPage = (uid: string, username: string, error?: string) =>
+    loginPage(uid, username, error, app.config.publicUrl);
 
   server.get(
     '/auth-pages/auth.css',
@@ -65,7 +69,7 @@ export async function authRoutes(app: FastifyInstance, opts: { provider?: Provid
         if (details.prompt.name === 'login')
           return reply
             .type('text/html')
-            .send(loginPage(details.uid, String(details.params.login_hint ?? '')));
+            .send(signInPage(details.uid, String(details.params.login_hint ?? '')));
         // Consent is granted by loadExistingGrant for our own client; finish any other prompt as is.
         const redirectTo = await provider.interactionResult(
           request.raw,
@@ -116,7 +120,7 @@ export async function authRoutes(app: FastifyInstance, opts: { provider?: Provid
             .header('retry-after', String(limited.ttlInSeconds))
             .type('text/html')
             .send(
-              loginPage(request.params.uid, String(request.body.username ?? ''), LOGIN_RATE_LIMITED_TEXT),
+              signInPage(request.params.uid, String(request.body.username ?? ''), LOGIN_RATE_LIMITED_TEXT),
             );
         },
       },
@@ -139,7 +143,7 @@ export async function authRoutes(app: FastifyInstance, opts: { provider?: Provid
           return reply
             .code(200)
             .type('text/html')
-            .send(loginPage(details.uid, username, LOGIN_FAILED_TEXT));
+            .send(signInPage(details.uid, username, LOGIN_FAILED_TEXT));
         }
         await audit(db, {
           userId: user.id,

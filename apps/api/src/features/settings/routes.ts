@@ -58,6 +58,8 @@ export async function settingsRoutes(app: FastifyInstance) {
       supportPhone: config.SUPPORT_PHONE,
       companyText: config.COMPANY_TEXT,
       traceSampleRate: config.TRACE_SAMPLE_RATE,
+      publicUrl: config.publicUrl,
+      version: { version: PACKAGE_VERSION, build },
     };
     // JSON is valid JavaScript; escaping "<" keeps a "</script>" in a disclaimer harmless.
     const json = JSON.stringify(settings).replace(/</g, '\\u003c');

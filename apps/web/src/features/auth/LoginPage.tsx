@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Alert, Box, CircularProgress, Typography } from '@mui/material';
 import { useNavigate } from 'react-router';
 import { takeRedirectPath, userManager } from '../../app/auth';
+import { WrongHostNotice, wrongHostAddress } from '../../app/wrong-host';
 
 /**
  * /login: starts the sign-in at the identity provider, or, when the provider sends the browser back with a
@@ -11,9 +12,11 @@ export function LoginPage() {
   const navigate = useNavigate();
   const [error, setError] = useState<string>();
   const started = useRef(false);
+  // Away from the public address the identity provider cannot be reached (the browser's security policy): explain.
+  const wrongHost = wrongHostAddress() !== null;
 
   useEffect(() => {
-    if (started.current) return;
+    if (started.current || wrongHost) return;
     started.current = true;
     const params = new URLSearchParams(window.location.search);
     const manager = userManager();
@@ -25,11 +28,13 @@ export function LoginPage() {
     } else {
       void manager.signinRedirect().catch((e: Error) => setError(e.message));
     }
-  }, [navigate]);
+  }, [navigate, wrongHost]);
 
   return (
-    <Box sx={{ minHeight: '100vh', display: 'grid', placeItems: 'center' }}>
-      {error ? (
+    <Box sx={{ minHeight: '100vh', display: 'grid', placeItems: 'center', p: 2 }}>
+      {wrongHost ? (
+        <WrongHostNotice sx={{ maxWidth: 560 }} />
+      ) : error ? (
         <Alert severity="error" action={<a href="/login">Try again</a>}>
           {error}
         </Alert>

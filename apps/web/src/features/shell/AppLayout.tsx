@@ -8,6 +8,8 @@ import { NavDrawer } from './NavDrawer';
 import { TopBar } from './TopBar';
 import { Footer } from './Footer';
 import { activeMessagesQuery } from './messages-api';
+import { AccessGate } from './AccessViews';
+import { WrongHostNotice } from '../../app/wrong-host';
 
 export const DRAWER_WIDTH = 280;
 
@@ -57,6 +59,7 @@ export function AppLayout() {
       <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
         <Toolbar />
         <Box component="main" sx={{ flex: 1, minWidth: 0 }}>
+          <WrongHostNotice sx={{ m: { xs: 2, sm: 3 }, mb: 0 }} />
           {ships.isError ? (
             <Alert
               severity="error"
@@ -69,7 +72,9 @@ export function AppLayout() {
             <LoadingScreen />
           ) : (
             <Suspense fallback={<LoadingScreen />}>
-              <Outlet />
+              <AccessGate>
+                <Outlet />
+              </AccessGate>
             </Suspense>
           )}
         </Box>

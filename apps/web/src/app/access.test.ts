@@ -1,0 +1,155 @@
+import { describe, expect, it } from 'vitest';
+import { matchRoutes } from 'react-router';
+import type { Role } from '@portal/contracts/rules';
+import {
+  LOGIN_REDIRECT_WINDOW_MS,
+  mayOpen,
+  mayRedirectToLogin,
+  parseLoginRedirects,
+  portalAddressElsewhere,
+  recordLoginRedirect,
+  requiredRoles,
+} from './access';
+import { routes } from './router';
+
+const ship = '1c6058dc-b296-4c92-b2cf-f30254d3947e';
+const org = 'f401cd48-e835-4070-82e7-3320896e4beb';
+
+/** Whether a user with `roles` may open `path` by the real route table. */
+const opens = (roles: Role[], path: string) => {
+  const matches = matchRoutes(routes, path);
+  expect(matches, path).not.toBeNull();
+  return mayOpen(roles, requiredRoles(matches!.map((m) => m.route)));
+};
+
+const SYSTEM_ADMIN_ONLY_PATHS = [
+  '/report-config',
+  '/report-config/overview',
+  '/report-config/calculation-queue',
+  '/report-config/data-export',
+  '/report-config/detail',
+  `/report-config/detail/${ship}`,
+  `/facilities/${ship}/config`,
+  `/facilities/${ship}/config/info`,
+  `/facilities/${ship}/config/channels`,
+  `/facilities/${ship}/config/calculation-queue`,
+  `/facilities/${ship}/config/list`,
+  `/facilities/${ship}/config/detail`,
+  '/admin/organizations',
+  '/admin/messages',
+];
+const EVERYONE_PATHS = [
+  '/',
+  `/ship/${ship}`,
+  '/facilities/overview',
+  `/facilities/${ship}/files`,
+  '/service/pureserv',
+  '/service/documents',
+  '/help',
+  '/legal',
+  '/profile',
+  '/KPIWidgetPreview',
+  '/no/such/page',
+];
+
+describe('which roles may open which route', () => {
+  it('a SystemAdmin opens every route', () => {
+    for (const path of [...SYSTEM_ADMIN_ONLY_PATHS, ...EVERYONE_PATHS, `/admin/${org}/manage`])
+      expect(opens(['SystemAdmin'], path), path).toBe(true);
+  });
+
+  it('a UserAdmin and a User open no SystemAdmin-only route (configuration, reports, organizations, messages)', () => {
+    for (const path of SYSTEM_ADMIN_ONLY_PATHS) {
+      expect(opens(['UserAdmin'], path), path).toBe(false);
+      expect(opens(['User'], path), path).toBe(false);
+    }
+  });
+
+  it("a UserAdmin opens an organization's administration, a User does not", () => {
+    expect(opens(['UserAdmin'], `/admin/${org}/manage`)).toBe(true);
+    expect(opens(['UserAdmin'], '/admin')).toBe(true);
+    expect(opens(['User'], `/admin/${org}/manage`)).toBe(false);
+    expect(opens(['User'], '/admin')).toBe(false);
+  });
+
+  it('dashboards, ships, upload, service and the info pages are for every role', () => {
+    for (const path of EVERYONE_PATHS)
+      for (const role of ['UserAdmin', 'User'] as Role[]) expect(opens([role], path), path).toBe(true);
+  });
+
+  it('a user without a role opens only the unrestricted routes', () => {
+    expect(opens([], '/')).toBe(true);
+    expect(opens([], '/report-config/overview')).toBe(false);
+  });
+
+  it('a child route cannot widen what its parent allows', () => {
+    const parent = { handle: { roles: ['SystemAdmin'] } };
+    const child = { handle: { roles: ['SystemAdmin', 'UserAdmin', 'User'] } };
+    expect(mayOpen(['User'], requiredRoles([parent, child]))).toBe(false);
+  });
+});
+
+describe('sign-in redirects: at most once per path per minute', () => {
+  const t0 = Date.UTC(2026, 10, 23, 12, 0, 0);
+
+  it('the first redirect of a path goes', () => {
+    expect(mayRedirectToLogin({}, '/report-config', t0)).toBe(true);
+  });
+
+  it('the same path again within a minute does not, after a minute it does', () => {
+    const history = recordLoginRedirect({}, '/ship/1', t0);
+    expect(mayRedirectToLogin(history, '/ship/1', t0 + 1_300)).toBe(false);
+    expect(mayRedirectToLogin(history, '/ship/1', t0 + LOGIN_REDIRECT_WINDOW_MS - 1)).toBe(false);
+    expect(mayRedirectToLogin(history, '/ship/1', t0 + LOGIN_REDIRECT_WINDOW_MS)).toBe(true);
+  });
+
+  it('another path is not held back', () => {
+    const history = recordLoginRedirect({}, '/ship/1', t0);
+    expect(mayRedirectToLogin(history, '/ship/2', t0 + 1_000)).toBe(true);
+  });
+
+  it('a clock set back does not hold a path forever', () => {
+    const history = recordLoginRedirect({}, '/ship/1', t0);
+    expect(mayRedirectToLogin(history, '/ship/1', t0 - 5_000)).toBe(true);
+  });
+
+  it('the stored history forgets entries older than the window', () => {
+    let history = recordLoginRedirect({}, '/a', t0);
+    history = recordLoginRedirect(history, '/b', t0 + LOGIN_REDIRECT_WINDOW_MS + 1);
+    expect(Object.keys(history)).toEqual(['/b']);
+  });
+
+  it('a malformed stored history counts as empty', () => {
+    expect(parseLoginRedirects(null)).toEqual({});
+    expect(parseLoginRedirects('not json')).toEqual({});
+    expect(parseLoginRedirects('[1,2]')).toEqual({});
+    expect(parseLoginRedirects('{"/a":"x","/b":5}')).toEqual({ '/b': 5 });
+  });
+});
+
+describe('the portal opened away from its public address', () => {
+  it('is fine at the public address', () => {
+    expect(portalAddressElsewhere('http://localhost:8080/ship/1', 'http://localhost:8080')).toBeNull();
+    expect(portalAddressElsewhere('https://portal.example/x', 'https://portal.example/')).toBeNull();
+  });
+
+  it('names the same page at the public address', () => {
+    expect(portalAddressElsewhere('http://127.0.0.1:8080/ship/1?x=1', 'http://localhost:8080')).toBe(
+      'http://localhost:8080/ship/1?x=1',
+    );
+    expect(portalAddressElsewhere('http://10.0.0.5/', 'https://portal.example')).toBe(
+      'https://portal.example/',
+    );
+  });
+
+  it("sends the sign-in pages' addresses to the portal's home", () => {
+    expect(portalAddressElsewhere('http://127.0.0.1:8080/login?code=x', 'http://localhost:8080')).toBe(
+      'http://localhost:8080/',
+    );
+  });
+
+  it('says nothing without a public address or with a malformed one', () => {
+    expect(portalAddressElsewhere('http://127.0.0.1/', undefined)).toBeNull();
+    expect(portalAddressElsewhere('http://127.0.0.1/', 'not a url')).toBeNull();
+  });
+});

@@ -1,0 +1,52 @@
+import { useEffect } from 'react';
+import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
+import { Button } from '@mui/material';
+import { reportClientError } from '../../app/error-reporting';
+import { isChunkLoadError, reloadIfNewVersion } from '../../app/version';
+import NotFoundPage from './NotFoundPage';
+import { ShellNotice } from './AccessViews';
+
+export const CHUNK_FAILED_TITLE = 'This page could not be loaded';
+
+const reload = () => window.location.reload();
+
+/**
+ * The error boundary of every route (errorElement in the route table). Inside the shell it replaces only the
+ * page: a page chunk that failed to load offers Reload, and reloads by itself once when a new version of the
+ * portal is served (its chunk names changed); any other failure offers Reload too and is reported.
+ */
+export function RouteErrorView() {
+  const error = useRouteError();
+  const chunk = isChunkLoadError(error);
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+
+  useEffect(() => {
+    if (chunk) void reloadIfNewVersion();
+    else if (!notFound) {
+      console.error(error);
+      reportClientError(error);
+    }
+  }, [chunk, notFound, error]);
+
+  if (notFound) return <NotFoundPage />;
+  const actions = (
+    <>
+      <Button variant="contained" onClick={reload}>
+        Reload
+      </Button>
+      <Button component={Link} to="/" variant="outlined" reloadDocument>
+        Go to My fleet
+      </Button>
+    </>
+  );
+  return chunk ? (
+    <ShellNotice title={CHUNK_FAILED_TITLE} testId="chunk-failed" actions={actions}>
+      A part of the portal did not arrive: the connection may have dropped, or a new version of the portal was
+      installed. Reload to continue.
+    </ShellNotice>
+  ) : (
+    <ShellNotice title="Something went wrong on this page" testId="page-failed" actions={actions}>
+      The page stopped because of an error. It has been reported. Reload to try again.
+    </ShellNotice>
+  );
+}
