@@ -7,11 +7,10 @@ import {
   messageListQuerySchema,
   messageSchema,
 } from '@portal/contracts/messages';
-import { MESSAGE_FORM_MESSAGES } from '@portal/contracts/forms';
-import { badRequest, notFound } from '../../errors';
+import { notFound } from '../../errors';
 import { isUuid, requireSystemAdmin } from '../access/policy';
 import { audit } from '../audit/audit';
-import { activeNow, messagesFor, messageVisibleTo, toMessage, toPlainMessageText } from './queries';
+import { activeNow, messagesFor, messageVisibleTo, toMessage } from './queries';
 
 /** Broadcast and personal messages: the bell (active ones, read marks) and the administration screen. */
 export async function messageRoutes(app: FastifyInstance) {
@@ -52,14 +51,12 @@ export async function messageRoutes(app: FastifyInstance) {
       const caller = request.caller!;
       requireSystemAdmin(caller);
       const { title, text, showFrom, showTo, notify } = request.body;
-      const plain = toPlainMessageText(text);
-      if (!plain)
-        throw badRequest(MESSAGE_FORM_MESSAGES.textRequired, { text: MESSAGE_FORM_MESSAGES.textRequired });
+      // Stored exactly as written (the text rule, docs/decisions/0062-text-input.md); shown as text, never as HTML.
       const { id } = await db
         .insertInto('messages')
         .values({
-          title: title ? toPlainMessageText(title) || null : null,
-          text: plain,
+          title: title || null,
+          text,
           show_from: showFrom,
           show_to: showTo,
           notify,
