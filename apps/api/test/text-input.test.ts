@@ -311,6 +311,22 @@ describe('the backstop: text no schema checks as text never reaches the database
     }
   });
 
+  it('refuses a sign-in with NUL in the username or password (400), never a 500', async () => {
+    // A form cannot carry a lone surrogate: the browser (and URLSearchParams) encodes it as U+FFFD.
+    const { signInFlow } = await import('./harness');
+    for (const [username, password] of [
+      ['admin\u0000', 'Admin1234'],
+      ['admin', 'Admin1234\u0000'],
+    ]) {
+      const result = await signInFlow(server.app, username!, password!);
+      expect(result.accessToken).toBeUndefined();
+      expect(JSON.parse(result.loginPage!)).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        message: expect.stringContaining(TEXT_MESSAGES.nul),
+      });
+    }
+  });
+
   it('refuses a raw NUL byte inside a JSON string as a malformed body (400)', async () => {
     const token = await server.tokenFor('admin');
     const response = await server.app.inject({
