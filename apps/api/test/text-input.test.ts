@@ -327,6 +327,37 @@ describe('the backstop: text no schema checks as text never reaches the database
     }
   });
 
+  it('refuses an uploaded document or logger file whose name holds NUL (400, was a 500), storing nothing', async () => {
+    const db = server.services.database.db;
+    const token = await server.tokenFor('admin');
+    const boundary = 'TextInputBoundary';
+    for (const url of [
+      `/api/facilities/${ids.ship}/documents`,
+      `/api/algorithm/facilitydatasource/${ids.dataSource}/file`,
+    ]) {
+      for (const disposition of ['filename="a\u0000b.csv"', "filename*=UTF-8''a%00b.csv"]) {
+        const before = await snapshotTables(db, tables);
+        const payload = Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; ${disposition}\r\n` +
+            `Content-Type: text/csv\r\n\r\nhello\r\n--${boundary}--\r\n`,
+          'latin1',
+        );
+        const response = await server.app.inject({
+          method: 'POST',
+          url,
+          headers: {
+            authorization: `Bearer ${token}`,
+            'content-type': `multipart/form-data; boundary=${boundary}`,
+          },
+          payload,
+        });
+        expect(response.statusCode, `${url} ${disposition} ${response.body}`).toBe(400);
+        expect(response.json().message).toBe(`file: ${TEXT_MESSAGES.nul}`);
+        expect(changedTables(before, await snapshotTables(db, tables))).toEqual([]);
+      }
+    }
+  });
+
   it('refuses a raw NUL byte inside a JSON string as a malformed body (400)', async () => {
     const token = await server.tokenFor('admin');
     const response = await server.app.inject({
