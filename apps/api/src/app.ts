@@ -16,8 +16,10 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import type Provider from 'oidc-provider';
+import { ZodError } from 'zod';
+import { findForbiddenText } from '@portal/contracts/forms';
 import { PACKAGE_VERSION } from '@portal/contracts/version';
-import { AppError } from './errors';
+import { AppError, badRequest } from './errors';
 import type { Services } from './services';
 import type { CallerResolver } from './features/auth/verify';
 import { featureRoutes } from './features';
@@ -178,6 +180,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         requestId: request.id,
       });
     }
+    if (error instanceof ZodError) {
+      // A schema applied by hand in a handler: the same 400 as the route's own schemas.
+      const issue = error.issues[0];
+      const key = issue?.path.join('.') ?? '';
+      const message = issue?.message ?? 'The request is not valid';
+      return reply.code(400).send({
+        code: 'VALIDATION_FAILED',
+        message: key ? `${key}: ${message}` : message,
+        fields: { [key]: message },
+        requestId: request.id,
+      });
+    }
     if (error instanceof AppError) {
       if (error.status >= 500) request.log.error({ err: error }, 'request failed');
       return reply.code(error.status).send({
@@ -216,6 +230,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (!request.url.startsWith('/api/')) return;
     if (request.url.startsWith('/api/docs')) return;
     request.caller = await options.resolveCaller(request.headers.authorization);
+  });
+  // The text rule's backstop (docs/decisions/0062-text-input.md): after the route's schemas have given their field
+  // messages, no NUL or lone surrogate left anywhere in the path, query or body (ids, keys) reaches the database.
+  app.addHook('preHandler', async (request) => {
+    for (const [part, value] of [
+      ['params', request.params],
+      ['query', request.query],
+      ['body', request.body],
+    ] as const) {
+      const found = findForbiddenText(value);
+      if (found) {
+        const key = found.path || part;
+        throw badRequest(`${key}: ${found.message}`, { [key]: found.message });
+      }
+    }
   });
 
   // Layer 3: routes.

@@ -32,8 +32,8 @@ import {
  * Tenant isolation across the whole API (issue 9, docs/decisions/0004-permissions.md), generated from the app's own
  * route table: a route added tomorrow is walked by itself. For each /api route, as a North User and a North UserAdmin,
  * South's objects are put into every path parameter (each kind into each parameter) and into the ids of bodies and
- * queries. The answer must be 400, 403 or 404, never 2xx; it must be the same answer as for an id that does not
- * exist (so South's objects are not revealed); and no table may change.
+ * queries. The answer must be 400, 403 or 404, never 2xx; it must be the same answer (status, code and text) as for
+ * an id that does not exist (so South's objects are not revealed); and no table may change.
  */
 
 const ROLES = ['north.anna', 'north.admin'] as const;
@@ -104,7 +104,7 @@ afterAll(async () => {
 /**
  * Routes that forget the policy, added before the app is ready: the matrix must report each of them, or it could
  * pass without looking. A ship read without facilityVisibleTo; a 403-or-404 that tells existing from unknown; a
- * write that happens before the 404.
+ * 404 whose text tells them apart; a write that happens before the 404.
  */
 function addCanaryRoutes(target: TestServer) {
   const { db } = target.services.database;
@@ -127,6 +127,13 @@ function addCanaryRoutes(target: TestServer) {
       : undefined;
     throw row ? forbidden() : notFound('Ship not found');
   });
+  // Same status and code, another text: "Organization not found" for a foreign object told it exists (issue 14).
+  app.get('/api/isolation-canary/tells/:id', { schema: { params } }, async (request) => {
+    const row = isUuid(request.params.id)
+      ? await db.selectFrom('facilities').select('id').where('id', '=', request.params.id).executeTakeFirst()
+      : undefined;
+    throw notFound(row ? 'Organization not found' : 'Ship not found');
+  });
   app.post('/api/isolation-canary/message/:id/read', { schema: { params } }, async (request) => {
     const { id } = request.params;
     if (
@@ -146,6 +153,8 @@ function addCanaryRoutes(target: TestServer) {
 interface Answer {
   status: number;
   code?: string;
+  /** The error's text: it must not differ between a foreign object and a missing one either. */
+  message?: string;
   body: string;
 }
 
@@ -171,12 +180,13 @@ async function send(
     ...(body !== undefined ? { payload: body as object } : {}),
   });
   let code: string | undefined;
+  let message: string | undefined;
   try {
-    code = (response.json() as { code?: string }).code;
+    ({ code, message } = response.json() as { code?: string; message?: string });
   } catch {
     code = undefined;
   }
-  return { status: response.statusCode, code, body: response.body };
+  return { status: response.statusCode, code, message, body: response.body };
 }
 
 /** Ids and values of South that North must never be shown (South's organization itself is linked to North, so its name and id are not secret). */
@@ -225,10 +235,12 @@ async function runMatrix(list: RouteEntry[]): Promise<string[]> {
         if (
           unknown &&
           !options.mayReveal &&
-          (unknown.status !== answer.status || unknown.code !== answer.code)
+          (unknown.status !== answer.status ||
+            unknown.code !== answer.code ||
+            unknown.message !== answer.message)
         ) {
           failures.push(
-            `${where}: answered ${answer.status} ${answer.code} but ${unknown.status} ${unknown.code} for an unknown id: the object's existence shows (${answer.body.slice(0, 160)} / ${unknown.body.slice(0, 160)})`,
+            `${where}: answered ${answer.status} ${answer.code} "${answer.message}" but ${unknown.status} ${unknown.code} "${unknown.message}" for an unknown id: the object's existence shows`,
           );
         }
         if (secrets.some((s) => answer.body.includes(s)))
@@ -359,6 +371,11 @@ describe('isolation matrix', () => {
     expect(
       failures.some(
         (f) => f.includes('GET /api/isolation-canary/reveals/:id') && f.includes('existence shows'),
+      ),
+    ).toBe(true);
+    expect(
+      failures.some(
+        (f) => f.includes('GET /api/isolation-canary/tells/:id') && f.includes('existence shows'),
       ),
     ).toBe(true);
     expect(

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { userText } from './forms/text';
 
 export const ROLE_NAMES = ['SystemAdmin', 'UserAdmin', 'User'] as const;
 export const roleSchema = z.enum(ROLE_NAMES);
@@ -25,9 +26,9 @@ export const accessTokenClaimsSchema = z.object({
 });
 
 export const clientErrorReportSchema = z.object({
-  message: z.string().max(2000),
-  stack: z.string().max(10000).optional(),
-  url: z.string().max(2000).optional(),
+  message: userText().max(2000),
+  stack: userText().max(10000).optional(),
+  url: userText().max(2000).optional(),
 });
 
 /** The text the sign-in page shows for an unknown user or a wrong password (it does not say which). */

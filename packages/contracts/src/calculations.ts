@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { userText } from './forms/text';
 import { CALCULATION_MESSAGES } from './forms/calculation';
 import { QUALITY_SCORE_MAX, QUALITY_SCORE_MESSAGE } from './forms/fields';
 import { CHANNEL_DATA_TYPES } from './rules/constants';
@@ -39,20 +40,20 @@ export const outputTypeSchema = z.enum(CHANNEL_DATA_TYPES);
 export type OutputType = z.infer<typeof outputTypeSchema>;
 
 /** Longer than the language's own limit, so that the language answers "too long" with a position. */
-const algorithmText = z.string().max(250_000);
+const algorithmText = userText().max(250_000);
 const ids = z.array(z.string().max(100)).max(500);
 
 export const testInputRowSchema = z.object({
-  timestamp: z.string().max(64),
-  inputValues: z.record(z.string().max(200), testValueSchema),
+  timestamp: userText().max(64),
+  inputValues: z.record(userText().max(200), testValueSchema),
 });
 export type TestInputRow = z.infer<typeof testInputRowSchema>;
 
 /** The facility constant fields of the editor (defaults: empty IMO, 0 scrubbers, empty type, 0 power). */
 export const testConstantsSchema = z.object({
-  Facility_IMO: z.string().max(50).nullish(),
+  Facility_IMO: userText().max(50).nullish(),
   Facility_NumberOfScrubbers: z.number().nullish(),
-  Facility_ScrubberSystemType: z.string().max(50).nullish(),
+  Facility_ScrubberSystemType: userText().max(50).nullish(),
   Facility_InstalledPower: z.number().nullish(),
 });
 export type TestConstants = z.infer<typeof testConstantsSchema>;
@@ -157,8 +158,8 @@ const seconds = (refine: (n: z.ZodNumber) => z.ZodNumber) =>
 
 /** The body of POST (create) and PUT (save) of a calculation; the editor's settings panel and algorithm. */
 const calculationBodyBase = z.object({
-  comment: z.string().max(10_000).nullish(),
-  documentation: z.string().max(100_000).nullish(),
+  comment: userText().max(10_000).nullish(),
+  documentation: userText().max(100_000).nullish(),
   requiredSampleIntervalInSeconds: seconds((n) => n.gt(0, M.sampleIntervalMoreThanZero)),
   preloadIntervalInSeconds: seconds((n) => n.min(0, M.preloadNotNegative)),
   inputIds: ids.default([]),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { userText } from './forms/text';
 
 /** A service document of a ship (spec part 2 section 3), with the ship it belongs to. Dates are UTC ISO strings. */
 export const facilityDocumentSchema = z.object({
@@ -34,7 +35,7 @@ const optionalDate = z.preprocess(
 );
 const optionalText = z.preprocess(
   (v) => (typeof v === 'string' ? v.trim() || null : (v ?? null)),
-  z.string().max(200).nullable(),
+  userText().max(200).nullable(),
 );
 
 /** The fields sent with a document upload (multipart form fields). */

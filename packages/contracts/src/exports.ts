@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { userText } from './forms/text';
 
 /** Data export (spec part 2: POST algorithm/exports, an .xlsx named export.xlsx by default). */
 
@@ -21,9 +22,9 @@ export const EXPORT_MAX_DAYS = 800;
 
 export const exportBodySchema = z
   .object({
-    reportCode: z.string().min(1, 'Choose a report').max(200),
+    reportCode: userText().min(1, 'Choose a report').max(200),
     /** Only these fields of the report; all when absent or empty. */
-    fieldNames: z.array(z.string().max(200)).max(100).optional(),
+    fieldNames: z.array(userText().max(200)).max(100).optional(),
     facilityIds: z.array(z.string()).min(1, 'Choose at least one ship').max(10_000),
     from: z.iso.datetime({ offset: true }),
     to: z.iso.datetime({ offset: true }),

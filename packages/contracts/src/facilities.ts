@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { newShipSchema } from './forms/ship';
 
 const isoDateTime = z.string();
 
@@ -31,10 +32,6 @@ export const facilityListQuerySchema = z.object({
   userId: z.string().optional(),
 });
 
-export const createFacilityBodySchema = z.object({
-  organizationId: z
-    .string({ message: 'Please select an organization' })
-    .min(1, 'Please select an organization'),
-  name: z.string({ message: 'Ship name is required' }).trim().min(1, 'Ship name is required').max(200),
-});
+/** POST facilities: the new ship dialog's rules. */
+export const createFacilityBodySchema = newShipSchema;
 export const createFacilityResponseSchema = z.object({ id: z.string() });

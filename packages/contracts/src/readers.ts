@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { userText } from './forms/text';
 
 /**
  * Configuration of the data source readers (parser providers). A data source stores its reader id and
@@ -18,17 +19,17 @@ const rowNumber = z.number().int('Must be a whole number').min(1, 'Rows are coun
 
 export const delimitedReaderConfigurationSchema = z
   .object({
-    delimiter: z.string().min(1, 'Provide a delimiter').max(1, 'The delimiter is one character'),
+    delimiter: userText().min(1, 'Provide a delimiter').max(1, 'The delimiter is one character'),
     decimalSeparator: z.enum(['.', ','], { message: 'The decimal separator is "." or ","' }),
     headerRow: rowNumber,
     unitRow: rowNumber.nullable().default(null),
     descriptionRow: rowNumber.nullable().default(null),
     firstDataRow: rowNumber,
     timestampColumns: z
-      .array(z.string().min(1))
+      .array(userText().min(1))
       .min(1, 'Name the timestamp column')
       .max(2, 'At most two timestamp columns (date and time)'),
-    timestampFormat: z.string().min(1, 'Provide a timestamp format'),
+    timestampFormat: userText().min(1, 'Provide a timestamp format'),
     encoding: z.enum(['utf-8', 'latin1', 'utf-16le']).default('utf-8'),
   })
   .refine((c) => c.delimiter !== c.decimalSeparator, {
@@ -43,16 +44,16 @@ export type DelimitedReaderConfiguration = z.infer<typeof delimitedReaderConfigu
 
 export const xlsxReaderConfigurationSchema = z
   .object({
-    sheet: z.union([z.string().min(1), z.number().int().min(1)]).default(1),
+    sheet: z.union([userText().min(1), z.number().int().min(1)]).default(1),
     headerRow: rowNumber,
     unitRow: rowNumber.nullable().default(null),
     descriptionRow: rowNumber.nullable().default(null),
     firstDataRow: rowNumber,
     timestampColumns: z
-      .array(z.string().min(1))
+      .array(userText().min(1))
       .min(1, 'Name the timestamp column')
       .max(2, 'At most two timestamp columns (date and time)'),
-    timestampFormat: z.string().min(1, 'Provide a timestamp format'),
+    timestampFormat: userText().min(1, 'Provide a timestamp format'),
   })
   .refine((c) => c.firstDataRow > c.headerRow, {
     message: 'The first data row must come after the header row',

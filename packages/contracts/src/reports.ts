@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { userText } from './forms/text';
 
 /**
  * Reports, their fields and their values (spec part 1 sections 3 and 7, part 2 sections 3 and 7).
@@ -118,7 +119,8 @@ export type Report = z.infer<typeof reportSchema>;
 
 export const reportIdParamsSchema = z.object({ id: z.string().min(1).max(200) });
 
-export const updateReportBodySchema = z.object({ information: z.string().max(100_000) });
+/** The report information's rich text: sanitised HTML (the server keeps only the editor's tags), under the text rule. */
+export const updateReportBodySchema = z.object({ information: userText().max(100_000) });
 
 const isoInstant = z.iso.datetime({ offset: true });
 

@@ -1,14 +1,11 @@
 import { z } from 'zod';
 import { roleSchema } from './auth';
 import { newPasswordSchema } from './forms/password';
-import { USER_MESSAGES } from './forms/user';
+import { nameText } from './forms/text';
+import { USER_MESSAGES, USERNAME_MAX_LENGTH } from './forms/user';
 import { organizationUserSchema } from './organizations';
 
-const username = z
-  .string({ error: USER_MESSAGES.usernameRequired })
-  .trim()
-  .min(1, USER_MESSAGES.usernameRequired)
-  .max(100);
+const username = nameText(USER_MESSAGES.usernameRequired, USERNAME_MAX_LENGTH);
 /** One role per user, sent as a list of one. */
 const roles = z.array(roleSchema).length(1, USER_MESSAGES.roleInvalid);
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CHANNEL_DATA_TYPES } from '../rules/constants';
 import { fieldErrors, numberFromInput, type FieldErrors } from './errors';
 import { optionalText, qualityScoreSchema } from './fields';
+import { userText } from './text';
 
 export const DATA_SOURCE_MESSAGES = {
   nameRequired: 'Name is required',
@@ -45,8 +46,7 @@ export const utcOffsetSchema = requiredNumber(M.offsetRequired).pipe(
   z.number().int(M.wholeNumber).min(-720, M.offsetRange).max(840, M.offsetRange),
 );
 
-export const parserConfigurationSchema = z
-  .string({ error: M.configurationRequired })
+export const parserConfigurationSchema = userText({ error: M.configurationRequired })
   .trim()
   .min(1, M.configurationRequired)
   .refine((text) => {
@@ -60,7 +60,7 @@ export const parserConfigurationSchema = z
 
 export const dataSourceSchema = z.object({
   name: nameSchema,
-  dataSourceReaderId: z.string({ error: M.readerRequired }).trim().min(1, M.readerRequired),
+  dataSourceReaderId: userText({ error: M.readerRequired }).trim().min(1, M.readerRequired),
   dataSourceReaderConfiguration: parserConfigurationSchema,
   measureFrequencyInSeconds: measureFrequencySchema,
   utcTimezoneOffsetInMinutes: utcOffsetSchema,
@@ -80,14 +80,14 @@ const channelFields = {
 };
 
 /** Mapping a raw channel of the sample: the source is the raw channel's name, given by the mapping panel. */
-export const channelMappingSchema = z.object({ source: z.string(), ...channelFields });
+export const channelMappingSchema = z.object({ source: userText(), ...channelFields });
 export type ChannelMappingValues = z.infer<typeof channelMappingSchema>;
 export const validateChannelMapping = (values: unknown): FieldErrors<keyof ChannelMappingValues> =>
   fieldErrors(channelMappingSchema, values);
 
 /** A custom channel names its source itself. */
 export const customChannelSchema = z.object({
-  source: z.string({ error: M.sourceRequired }).trim().min(1, M.sourceRequired),
+  source: userText({ error: M.sourceRequired }).trim().min(1, M.sourceRequired),
   ...channelFields,
 });
 export type CustomChannelValues = z.infer<typeof customChannelSchema>;

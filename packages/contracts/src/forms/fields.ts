@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { numberFromInput } from './errors';
+import { userText } from './text';
 
 /** Field schemas shared by several forms. */
 
@@ -18,5 +19,5 @@ export const qualityScoreSchema = z.preprocess(
     .nullable(),
 );
 
-/** Optional free text; null and undefined become ''. */
-export const optionalText = z.preprocess((v) => v ?? '', z.string());
+/** Optional free text; null and undefined become ''. Stored as written (the text rule: no NUL, no lone surrogate). */
+export const optionalText = z.preprocess((v) => v ?? '', userText());

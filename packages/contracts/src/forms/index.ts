@@ -7,3 +7,4 @@ export * from './calculation';
 export * from './organization';
 export * from './user';
 export * from './message';
+export * from './text';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { toDate } from '../rules/dates';
 import { fieldErrors, type FieldErrors } from './errors';
+import { optionalNameText, userText } from './text';
 
 export const MESSAGE_FORM_MESSAGES = {
   textRequired: 'Message is required',
@@ -12,6 +13,10 @@ export const MESSAGE_FORM_MESSAGES = {
   invalidDate: 'Must be a valid date',
 } as const;
 const M = MESSAGE_FORM_MESSAGES;
+
+/** Ours: the spec gives no limits. */
+export const MESSAGE_TITLE_MAX_LENGTH = 200;
+export const MESSAGE_TEXT_MAX_LENGTH = 10_000;
 
 const instant = (requiredMessage: string) =>
   z.preprocess(
@@ -33,11 +38,16 @@ const instant = (requiredMessage: string) =>
       }),
   );
 
-/** Compose or edit a broadcast message. Show from and show until are UTC instants; from must be strictly before to. */
+/**
+ * Compose or edit a broadcast message. Show from and show until are UTC instants; from must be strictly before to.
+ * The title is a name (trimmed, the name rule); the text is stored exactly as written and always shown as text.
+ */
 export const messageFormSchema = z
   .object({
-    title: z.preprocess((v) => (typeof v === 'string' ? v.trim() : (v ?? '')), z.string()),
-    text: z.string({ error: M.textRequired }).refine((t) => t.trim() !== '', M.textRequired),
+    title: z.preprocess((v) => v ?? '', optionalNameText(MESSAGE_TITLE_MAX_LENGTH)),
+    text: userText({ error: M.textRequired })
+      .max(MESSAGE_TEXT_MAX_LENGTH, `Cannot be longer than ${MESSAGE_TEXT_MAX_LENGTH} characters`)
+      .refine((t) => t.trim() !== '', M.textRequired),
     showFrom: instant(M.showFromRequired),
     showTo: instant(M.showToRequired),
     notify: z.boolean().default(false),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { LINK_KEY_LENGTH } from '../rules/constants';
 import { fieldErrors, type FieldErrors } from './errors';
 import { randomString } from './password';
+import { nameText, userText } from './text';
 
 export const ORGANIZATION_MESSAGES = {
   nameRequired: 'Name is required',
@@ -14,12 +15,12 @@ const M = ORGANIZATION_MESSAGES;
 
 /** Organization dialog. Email and phone may be empty (stored as ''). */
 export const organizationSchema = z.object({
-  name: z.string({ error: M.nameRequired }).trim().min(1, M.nameRequired),
+  name: nameText(M.nameRequired),
   email: z.preprocess(
     (v) => (typeof v === 'string' ? v.trim() : (v ?? '')),
     z.union([z.literal(''), z.email(M.emailInvalid)]),
   ),
-  phone: z.preprocess((v) => (typeof v === 'string' ? v.trim() : (v ?? '')), z.string()),
+  phone: z.preprocess((v) => (typeof v === 'string' ? v.trim() : (v ?? '')), userText().max(100)),
   priority: z.boolean().default(false),
 });
 export type OrganizationValues = z.infer<typeof organizationSchema>;

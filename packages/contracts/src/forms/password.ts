@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { GENERATED_PASSWORD_LENGTH, PASSWORD_MIN_LENGTH } from '../rules/constants';
 import { fieldErrors, type FieldErrors } from './errors';
+import { textCheck } from './text';
 
 export const PASSWORD_MESSAGES = {
   required: 'A new password is required',
@@ -23,7 +24,8 @@ export const newPasswordSchema = z
   .min(PASSWORD_MIN_LENGTH, PASSWORD_MESSAGES.minLength)
   .regex(HAS_NUMBER, PASSWORD_MESSAGES.number)
   .regex(HAS_LETTER, PASSWORD_MESSAGES.letter)
-  .refine((v) => !HAS_SPACE.test(v), PASSWORD_MESSAGES.noSpaces);
+  .refine((v) => !HAS_SPACE.test(v), PASSWORD_MESSAGES.noSpaces)
+  .superRefine(textCheck);
 
 /** Confirmation check shared by the schemas that carry a password and its confirmation. */
 export function checkPasswordConfirmation(

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MESSAGES, SCRUBBER_SYSTEM_TYPES, SHIP_IMAGE_MAX_BYTES } from '../rules/constants';
 import { parseDateOnly, toDate } from '../rules/dates';
 import { fieldErrors, numberFromInput, type FieldErrors } from './errors';
+import { nameText, userText } from './text';
 
 export const SHIP_MESSAGES = {
   organizationRequired: 'Please select an organization',
@@ -24,9 +25,13 @@ const requiredText = (message: string) => z.string({ error: message }).trim().mi
 
 // --- New ship --------------------------------------------------------------------------------
 
+/** Ours: the spec gives no limit. */
+export const SHIP_NAME_MAX_LENGTH = 200;
+const shipName = (requiredMessage: string) => nameText(requiredMessage, SHIP_NAME_MAX_LENGTH);
+
 export const newShipSchema = z.object({
   organizationId: requiredText(M.organizationRequired),
-  name: requiredText(M.shipNameRequired),
+  name: shipName(M.shipNameRequired),
 });
 export type NewShipValues = z.infer<typeof newShipSchema>;
 export const validateNewShip = (values: unknown): FieldErrors<keyof NewShipValues> =>
@@ -62,8 +67,8 @@ export const startOfDayIsoSchema = z.preprocess(
 
 export const shipInfoSchema = z
   .object({
-    name: requiredText(M.nameRequired),
-    imo: z.preprocess((v) => (v === null || v === undefined ? '' : String(v)), z.string().trim()),
+    name: shipName(M.nameRequired),
+    imo: z.preprocess((v) => (v === null || v === undefined ? '' : String(v)), userText().trim().max(50)),
     scrubberSystemType: z.preprocess(
       (v) => v ?? '',
       z.enum(SCRUBBER_SYSTEM_TYPES, { error: M.scrubberSystemType }),
@@ -73,7 +78,7 @@ export const shipInfoSchema = z
     /** An empty manufacturer is stored as null. */
     systemManufacturer: z.preprocess(
       (v) => (typeof v === 'string' ? v.trim() || null : (v ?? null)),
-      z.string().nullable(),
+      userText().max(200).nullable(),
     ),
     startDate: startOfDayIsoSchema,
     endDate: startOfDayIsoSchema,
@@ -125,7 +130,7 @@ export function transferTargets<T extends { id: string; name: string }>(
 export const transferSuccessText = (organizationName: string) => MESSAGES.shipTransferred(organizationName);
 
 /** The Provision button (automated file upload package) needs the ship's name. */
-export const provisionSchema = z.object({ name: requiredText(M.shipNameRequired) });
+export const provisionSchema = z.object({ name: shipName(M.shipNameRequired) });
 export const canProvision = (name: string | null | undefined) => provisionSchema.safeParse({ name }).success;
 
 /** The PSDU package is saved as a zip named after the ship in lower case. */

@@ -2,12 +2,16 @@ import { z } from 'zod';
 import { DEFAULT_ROLE, ROLE_NAMES, type Role } from '../rules/constants';
 import { fieldErrors, type FieldErrors } from './errors';
 import { checkPasswordConfirmation, generatePassword, newPasswordSchema } from './password';
+import { nameText } from './text';
 
 export const USER_MESSAGES = {
   usernameRequired: 'Username is required',
   // Ours: the role comes from a radio group, so this only guards the server.
   roleInvalid: 'Choose one of the roles',
 } as const;
+
+/** Ours: the spec gives no limit. */
+export const USERNAME_MAX_LENGTH = 100;
 
 export type UserFormMode = 'create' | 'update';
 
@@ -27,10 +31,7 @@ export interface UserFormValues {
 export function userFormSchema(mode: UserFormMode) {
   return z
     .object({
-      username: z
-        .string({ error: USER_MESSAGES.usernameRequired })
-        .trim()
-        .min(1, USER_MESSAGES.usernameRequired),
+      username: nameText(USER_MESSAGES.usernameRequired, USERNAME_MAX_LENGTH),
       role: z.enum(ROLE_NAMES, { error: USER_MESSAGES.roleInvalid }).default(DEFAULT_ROLE),
       setNewPassword: z.boolean().default(mode === 'create'),
       password: z

@@ -14,6 +14,7 @@ import {
   newDocumentMessage,
 } from '@portal/contracts/documents';
 import { DAY_MS } from '@portal/contracts/rules';
+import { textProblem } from '@portal/contracts/forms';
 import { AppError, badRequest, notFound } from '../../errors';
 import type { Caller } from '../access/caller';
 import { assertFacilityVisible, facilityVisibleTo, isUuid, requireSystemAdmin } from '../access/policy';
@@ -99,6 +100,8 @@ export async function documentRoutes(app: FastifyInstance) {
       }
       if (!file || !file.name || file.content.length === 0)
         throw badRequest(DOCUMENT_MESSAGES.fileRequired, { file: DOCUMENT_MESSAGES.fileRequired });
+      const fileNameProblem = textProblem(file.name);
+      if (fileNameProblem) throw badRequest(`file: ${fileNameProblem}`, { file: fileNameProblem });
       const parsed = documentFieldsSchema.safeParse(fields);
       if (!parsed.success) {
         const errors = Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message]));

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { idParamSchema } from '@portal/contracts/datasources';
+import { textProblem } from '@portal/contracts/forms';
 import {
   dataFileParamsSchema,
   dataFileSchema,
@@ -89,6 +90,8 @@ export async function fileRoutes(app: FastifyInstance) {
       // One byte over the limit reaches the reader, which then rejects the upload with its message.
       const part = await request.file({ limits: { fileSize: maxUploadBytes + 1 } });
       if (!part) throw badRequest('No file was sent');
+      const fileNameProblem = textProblem(part.filename);
+      if (fileNameProblem) throw badRequest(`file: ${fileNameProblem}`, { file: fileNameProblem });
       const result = await importUploadedFile(app.services.database, {
         facilityId: dataSource.facility_id,
         dataSourceId: dataSource.id,

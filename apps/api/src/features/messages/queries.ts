@@ -1,5 +1,4 @@
 import { sql, type Kysely, type SqlBool, type Expression } from 'kysely';
-import sanitizeHtml from 'sanitize-html';
 import type { Message } from '@portal/contracts/messages';
 import type { Database } from '../../db/schema';
 import type { Caller } from '../access/caller';
@@ -50,31 +49,4 @@ export function toMessage(row: MessageRow): Message {
     facilityId: row.facility_id,
     isRead: Boolean(row.is_read),
   };
-}
-
-const ENTITIES: Record<string, string> = {
-  '&amp;': '&',
-  '&lt;': '<',
-  '&gt;': '>',
-  '&quot;': '"',
-  '&#39;': "'",
-  '&#x27;': "'",
-  '&nbsp;': ' ',
-};
-
-/**
- * A message is plain text shown with its line breaks. Markup is removed (scripts and styles with their content);
- * paragraph and line-break tags become line breaks. The result is rendered as text, never as HTML, so the
- * entities sanitize-html escapes are turned back into their characters.
- */
-export function toPlainMessageText(input: string): string {
-  const withBreaks = input
-    .replace(/\r\n?/g, '\n')
-    .replace(/<br\s*\/?>/gi, '\n')
-    .replace(/<\/(p|div|li|h[1-6])>/gi, '$&\n');
-  const stripped = sanitizeHtml(withBreaks, { allowedTags: [], allowedAttributes: {} });
-  return stripped
-    .replace(/&(amp|lt|gt|quot|nbsp|#39|#x27);/g, (m) => ENTITIES[m] ?? m)
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
 }

@@ -9,11 +9,10 @@ import {
   updateMessageBodySchema,
 } from '@portal/contracts/messages';
 import { messageChangedMaterially } from '@portal/contracts/rules';
-import { MESSAGE_FORM_MESSAGES } from '@portal/contracts/forms';
-import { badRequest, notFound } from '../../errors';
+import { notFound } from '../../errors';
 import { isUuid, requireSystemAdmin } from '../access/policy';
 import { audit, auditedChange } from '../audit/audit';
-import { activeNow, messagesFor, messageVisibleTo, toMessage, toPlainMessageText } from './queries';
+import { activeNow, messagesFor, messageVisibleTo, toMessage } from './queries';
 
 /** Broadcast and personal messages: the bell (active ones, read marks) and the administration screen. */
 export async function messageRoutes(app: FastifyInstance) {
@@ -54,14 +53,12 @@ export async function messageRoutes(app: FastifyInstance) {
       const caller = request.caller!;
       requireSystemAdmin(caller);
       const { title, text, showFrom, showTo, notify } = request.body;
-      const plain = toPlainMessageText(text);
-      if (!plain)
-        throw badRequest(MESSAGE_FORM_MESSAGES.textRequired, { text: MESSAGE_FORM_MESSAGES.textRequired });
+      // Stored exactly as written (the text rule, docs/decisions/0062-text-input.md); shown as text, never as HTML.
       const { id } = await db
         .insertInto('messages')
         .values({
-          title: title ? toPlainMessageText(title) || null : null,
-          text: plain,
+          title: title || null,
+          text,
           show_from: showFrom,
           show_to: showTo,
           notify,
@@ -98,11 +95,9 @@ export async function messageRoutes(app: FastifyInstance) {
       requireSystemAdmin(caller);
       const { id } = request.params;
       if (!isUuid(id)) throw notFound('Message not found');
-      const { showFrom, showTo, notify } = request.body;
-      const text = toPlainMessageText(request.body.text);
-      if (!text)
-        throw badRequest(MESSAGE_FORM_MESSAGES.textRequired, { text: MESSAGE_FORM_MESSAGES.textRequired });
-      const title = request.body.title ? toPlainMessageText(request.body.title) || null : null;
+      // Stored exactly as written, as a new message is (docs/decisions/0062-text-input.md).
+      const { text, showFrom, showTo, notify } = request.body;
+      const title = request.body.title || null;
       const detail = { title, showFrom, showTo, notify, readsKept: true };
       await auditedChange(db, caller, { action: 'message.update', subject: id, detail }, async (trx) => {
         const before = await trx

@@ -44,12 +44,16 @@ export async function userRoutes(app: FastifyInstance) {
   };
   const taken = () => conflict('A user with this username already exists');
 
-  /** The user to change: another organization's is not revealed; a SystemAdmin is changed only by a SystemAdmin. */
+  /**
+   * The user to change. Another organization's user answers exactly as a missing one ("User not found"), so an id
+   * tells nothing; a SystemAdmin is changed only by a SystemAdmin.
+   */
   const findManagedUser = async (caller: Caller, id: string) => {
     const user = isUuid(id)
       ? await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
       : undefined;
-    if (!user) throw notFound('User not found');
+    if (!user || (!isSystemAdmin(caller) && user.organization_id !== caller.organizationId))
+      throw notFound('User not found');
     requireManageOrganization(caller, user.organization_id);
     if (user.role === 'SystemAdmin' && !isSystemAdmin(caller))
       throw forbidden('Only a system administrator may change a system administrator');

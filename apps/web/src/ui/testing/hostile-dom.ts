@@ -12,6 +12,9 @@ export const HOSTILE_TEXTS = [
   "<math><mtext><table><mglyph><style><img src=x onerror=window.__pwned='math'>",
   '"><iframe srcdoc="<script>parent.__pwned=1</script>"></iframe>',
   "'; drop table users; -- %_\\",
+  // Issue 14: markup and entities that a stripping or decoding step would have changed are shown as typed.
+  '<foo val="bar" />',
+  '&lt;script&gt;',
 ] as const;
 
 declare global {
