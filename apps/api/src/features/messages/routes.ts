@@ -10,7 +10,7 @@ import {
 import { MESSAGE_FORM_MESSAGES } from '@portal/contracts/forms';
 import { badRequest, notFound } from '../../errors';
 import { isUuid, requireSystemAdmin } from '../access/policy';
-import { audit } from '../audit/audit';
+import { auditedChange } from '../audit/audit';
 import { activeNow, messagesFor, messageVisibleTo, toMessage, toPlainMessageText } from './queries';
 
 /** Broadcast and personal messages: the bell (active ones, read marks) and the administration screen. */
@@ -55,25 +55,24 @@ export async function messageRoutes(app: FastifyInstance) {
       const plain = toPlainMessageText(text);
       if (!plain)
         throw badRequest(MESSAGE_FORM_MESSAGES.textRequired, { text: MESSAGE_FORM_MESSAGES.textRequired });
-      const { id } = await db
-        .insertInto('messages')
-        .values({
-          title: title ? toPlainMessageText(title) || null : null,
-          text: plain,
-          show_from: showFrom,
-          show_to: showTo,
-          notify,
-          created_by: caller.userId,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await audit(db, {
-        userId: caller.userId,
-        organizationId: caller.organizationId,
-        action: 'message.create',
-        subject: id,
-        detail: { title, showFrom, showTo, notify },
-      });
+      const { id } = await auditedChange(
+        db,
+        caller,
+        (trx) =>
+          trx
+            .insertInto('messages')
+            .values({
+              title: title ? toPlainMessageText(title) || null : null,
+              text: plain,
+              show_from: showFrom,
+              show_to: showTo,
+              notify,
+              created_by: caller.userId,
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow(),
+        ({ id }) => ({ action: 'message.create', subject: id, detail: { title, showFrom, showTo, notify } }),
+      );
       const row = await messagesFor(db, caller).where('m.id', '=', id).executeTakeFirstOrThrow();
       return reply.code(201).send(toMessage(row));
     },
@@ -88,14 +87,19 @@ export async function messageRoutes(app: FastifyInstance) {
       const { id } = request.params;
       if (!isUuid(id)) throw notFound('Message not found');
       // Read records and recipients go with it (ON DELETE CASCADE).
-      const deleted = await db.deleteFrom('messages').where('id', '=', id).returning('id').executeTakeFirst();
-      if (!deleted) throw notFound('Message not found');
-      await audit(db, {
-        userId: caller.userId,
-        organizationId: caller.organizationId,
-        action: 'message.delete',
-        subject: id,
-      });
+      await auditedChange(
+        db,
+        caller,
+        async (trx) => {
+          const deleted = await trx
+            .deleteFrom('messages')
+            .where('id', '=', id)
+            .returning('id')
+            .executeTakeFirst();
+          if (!deleted) throw notFound('Message not found');
+        },
+        { action: 'message.delete', subject: id },
+      );
       return reply.code(204).send(null);
     },
   );
