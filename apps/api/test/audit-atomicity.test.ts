@@ -117,6 +117,27 @@ function auditedActionsInSource(): Set<string> {
 }
 
 describe('a change and its audit entry are one transaction', () => {
+  it('stores nothing when a lone surrogate in a name makes the audit entry fail (issue 14, seen #6)', async () => {
+    const admin = await as('admin');
+    const named = () =>
+      server.services.database.db
+        .selectFrom('organizations')
+        .select('id')
+        .where('name', 'like', 'Lone %')
+        .execute();
+    // Twice, as a client that retries: neither attempt leaves an organization behind.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const response = await admin.post('/api/organizations', {
+        name: 'Lone \uD800 Lines',
+        email: 'lone@example.com',
+        phone: '1',
+        priority: false,
+      });
+      expect(response.statusCode).toBeGreaterThanOrEqual(400);
+    }
+    expect(await named()).toEqual([]);
+  });
+
   it('on every audited route, a refused audit insert answers an error and leaves nothing behind', async () => {
     const { organizationIds, userIds } = server.seed;
     const north = organizationIds.north!;
