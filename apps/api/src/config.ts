@@ -30,6 +30,9 @@ export const configSchema = z.object({
     .min(1024)
     .default(512 * 1024 * 1024),
   WEB_DIST: z.string().optional(),
+  /** The first SystemAdmin, created at start when no SystemAdmin exists (docs/operations.md); never overwrites. */
+  ADMIN_USERNAME: z.string().optional(),
+  ADMIN_PASSWORD: z.string().optional(),
 });
 
 export type RawConfig = z.infer<typeof configSchema>;
@@ -55,6 +58,10 @@ export function loadConfig(
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const raw = parsed.data;
+  if (Boolean(raw.ADMIN_USERNAME) !== Boolean(raw.ADMIN_PASSWORD))
+    throw new ConfigError(
+      'Invalid configuration:\n  ADMIN_USERNAME and ADMIN_PASSWORD go together: set both or neither',
+    );
   const publicUrl = (raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/$/, '');
   const servicesArg = argv.find((a) => a.startsWith('--services='))?.slice('--services='.length);
   const services = servicesArg ? servicesArg.split(',') : ['web', 'worker'];

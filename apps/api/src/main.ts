@@ -5,6 +5,7 @@ import { loadDemoFleet } from './db/demo';
 import { startJobs } from './jobs';
 import { startParseWorker, stopParseWorker } from './features/files/parse-off-thread';
 import { originalsCompressed } from './db/originals';
+import { createFirstAdministrator } from './features/users/first-admin';
 
 async function main(): Promise<void> {
   let config: Config;
@@ -32,6 +33,27 @@ async function main(): Promise<void> {
     work: config.services.worker,
     onError: (error) => server.app.log.error({ err: error }, 'job queue error'),
   });
+
+  if (config.ADMIN_USERNAME && config.ADMIN_PASSWORD) {
+    // Read once: only while no SystemAdmin exists; a weak password stops the start with the rule it breaks.
+    const outcome = await createFirstAdministrator(db, {
+      username: config.ADMIN_USERNAME,
+      password: config.ADMIN_PASSWORD,
+      by: 'ADMIN_USERNAME',
+    });
+    if (outcome.created)
+      server.app.log.info(
+        `Created the first SystemAdmin ${outcome.username} from ADMIN_USERNAME and ADMIN_PASSWORD`,
+      );
+    else if (outcome.reason === 'exists')
+      server.app.log.info('ADMIN_USERNAME is set but a SystemAdmin exists already: nothing was changed');
+    else {
+      console.error(`ADMIN_USERNAME and ADMIN_PASSWORD were not used: ${outcome.message}`);
+      await queue.stop();
+      await server.close();
+      process.exit(2);
+    }
+  }
 
   const empty = !(await db.selectFrom('organizations').select('id').limit(1).executeTakeFirst());
   const demo = config.DEMO ? config.DEMO === 'on' : empty;

@@ -144,7 +144,13 @@ export async function signInFlow(
   app: FastifyInstance,
   username: string,
   password: string,
-): Promise<{ accessToken?: string; refreshToken?: string; idToken?: string; loginPage?: string }> {
+): Promise<{
+  accessToken?: string;
+  refreshToken?: string;
+  idToken?: string;
+  loginPage?: string;
+  loginStatus?: number;
+}> {
   const jar = cookieJar();
   const verifier = randomBytes(32).toString('base64url');
   const challenge = createHash('sha256').update(verifier).digest('base64url');
@@ -168,7 +174,7 @@ export async function signInFlow(
     payload: new URLSearchParams({ username, password }).toString(),
   });
   jar.store(login.headers['set-cookie'] as string[]);
-  if (login.statusCode !== 303) return { loginPage: login.body };
+  if (login.statusCode !== 303) return { loginPage: login.body, loginStatus: login.statusCode };
   let location = String(login.headers.location);
   for (let i = 0; i < 5 && !location.startsWith(redirectUri); i++) {
     const next = await app.inject({

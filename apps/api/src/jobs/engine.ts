@@ -10,6 +10,7 @@ import {
 } from '@portal/formula';
 import { ecaZoneColumn } from '@portal/contracts/eca';
 import type { Database } from '../db/schema';
+import { inTransaction } from '../db/transaction';
 import { packFloat64 } from '../features/files/packed';
 import { readRawSamples } from '../features/files/samples';
 import { refreshDailyRollup } from '../features/reports/rollup';
@@ -651,20 +652,7 @@ export async function storeComputed(
   return { measurementRows, reportRows };
 }
 
-/**
- * A view of a transaction for helpers that open their own (`db.transaction().execute(fn)`): their work runs
- * inside ours, so the whole replacement commits or rolls back as one.
- */
-export function inTransaction(trx: Transaction<Database>): Kysely<Database> {
-  return new Proxy(trx, {
-    get(target, property) {
-      if (property === 'transaction')
-        return () => ({ execute: <T>(fn: (t: Transaction<Database>) => Promise<T>) => fn(target) });
-      const value = Reflect.get(target, property, target) as unknown;
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  }) as unknown as Kysely<Database>;
-}
+export { inTransaction };
 
 // --- KPI correctness fix (reports engineer; apps/api/test/correctness.test.ts) -------------------------------
 /**

@@ -1,17 +1,29 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
+import { inTransaction } from '../../db/transaction';
 
-export interface AuditEntry {
+/** Who did it: a signed-in caller, or nobody (the onboard uploader, a failed sign-in of an unknown name). */
+export interface AuditActor {
   userId: string | null;
   organizationId: string | null;
+}
+
+/** What was done, to what. */
+export interface AuditAction {
   action: string;
   subject?: string | null;
   detail?: unknown;
 }
 
-/** Records who did what (sign-ins, approvals, transfers, access changes, deletions); SystemAdmin reads it. */
-export async function audit(db: Kysely<Database>, entry: AuditEntry): Promise<void> {
-  await db
+export type AuditEntry = AuditActor & AuditAction;
+
+/**
+ * Writes an audit entry inside the transaction of its change (docs/decisions/0063-audited-changes.md). It takes a
+ * `Transaction`, never the database: an entry written beside its change could outlive a change that failed, or a
+ * change could stay without its entry. Routes use `auditedChange`; `auditEvent` is for what changes nothing.
+ */
+export async function audit(trx: Transaction<Database>, entry: AuditEntry): Promise<void> {
+  await trx
     .insertInto('audit_log')
     .values({
       user_id: entry.userId,
@@ -24,17 +36,34 @@ export async function audit(db: Kysely<Database>, entry: AuditEntry): Promise<vo
 }
 
 /**
- * A change and its audit entry by the caller, committed together: a server stopped in between leaves neither
- * (faults.test.ts kills it there).
+ * Records who did what (sign-ins, approvals, transfers, access changes, deletions); SystemAdmin reads it.
+ *
+ * A change and its audit entry, committed together: when either fails (a statement refused, the audit insert
+ * refused, a server stopped in between) neither stays, so a client that retries makes no duplicate.
+ * `change` gets the transaction (helpers it calls that open their own transaction join this one) and returns the
+ * change's result, which `auditedChange` returns; `entry` may be computed from that result (a created row's id).
+ * Inside `change` only `trx` is used: the database itself is outside the transaction (and on the embedded
+ * database, with its one connection, waits for it). Work outside the database (files removed, caches
+ * invalidated) belongs after `auditedChange` returns.
  */
-export async function auditedChange(
+export async function auditedChange<T>(
   db: Kysely<Database>,
-  caller: { userId: string; organizationId: string },
-  entry: Omit<AuditEntry, 'userId' | 'organizationId'>,
-  change: (trx: Kysely<Database>) => Promise<unknown>,
-): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await change(trx);
-    await audit(trx, { userId: caller.userId, organizationId: caller.organizationId, ...entry });
+  actor: AuditActor,
+  change: (trx: Transaction<Database>) => Promise<T>,
+  entry: AuditAction | ((result: T) => AuditAction),
+): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    const result = await change(inTransaction(trx));
+    const action = typeof entry === 'function' ? entry(result) : entry;
+    await audit(trx, { userId: actor.userId, organizationId: actor.organizationId, ...action });
+    return result;
   });
+}
+
+/**
+ * An audited event that changes nothing by itself (a sign-in, a refused sign-in, an export): its entry is written
+ * before the answer, so a failing audit insert refuses the event rather than letting it pass unrecorded.
+ */
+export async function auditEvent(db: Kysely<Database>, actor: AuditActor, entry: AuditAction): Promise<void> {
+  await db.transaction().execute((trx) => audit(trx, { ...actor, ...entry }));
 }

@@ -9,7 +9,7 @@ import { LOGIN_FAILED_TEXT, clientErrorReportSchema, userProfileSchema } from '@
 import { dummyPasswordHash, verifyPassword } from './passwords';
 import { escapeHtml, pageShell } from './provider';
 import { revokeProviderStateOf } from './oidc-adapter';
-import { audit } from '../audit/audit';
+import { auditedChange, auditEvent } from '../audit/audit';
 
 /** The per-address limit is this many times the per-account one: an office behind one address signs in several people. */
 export const LOGIN_ADDRESS_FACTOR = 3;
@@ -108,13 +108,15 @@ export async function authRoutes(app: FastifyInstance, opts: { provider?: Provid
           const address = await perAddress(request);
           const limited = exceeded(address) ? address : await perAccount(request);
           if (!exceeded(limited) || limited.isAllowed) return;
-          await audit(db, {
-            userId: null,
-            organizationId: null,
-            action: 'sign-in.rate-limited',
-            subject: accountKey(request.body).slice(0, 100),
-            detail: { ip: request.ip },
-          });
+          await auditEvent(
+            db,
+            { userId: null, organizationId: null },
+            {
+              action: 'sign-in.rate-limited',
+              subject: accountKey(request.body).slice(0, 100),
+              detail: { ip: request.ip },
+            },
+          );
           return reply
             .code(429)
             .header('retry-after', String(limited.ttlInSeconds))
@@ -134,23 +136,21 @@ export async function authRoutes(app: FastifyInstance, opts: { provider?: Provid
           .executeTakeFirst();
         const ok = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), password);
         if (!user || !ok) {
-          await audit(db, {
-            userId: user?.id ?? null,
-            organizationId: user?.organization_id ?? null,
-            action: 'sign-in.failed',
-            subject: username.slice(0, 100),
-          });
+          await auditEvent(
+            db,
+            { userId: user?.id ?? null, organizationId: user?.organization_id ?? null },
+            { action: 'sign-in.failed', subject: username.slice(0, 100) },
+          );
           return reply
             .code(200)
             .type('text/html')
             .send(signInPage(details.uid, username, LOGIN_FAILED_TEXT));
         }
-        await audit(db, {
-          userId: user.id,
-          organizationId: user.organization_id,
-          action: 'sign-in',
-          subject: username,
-        });
+        await auditEvent(
+          db,
+          { userId: user.id, organizationId: user.organization_id },
+          { action: 'sign-in', subject: username },
+        );
         const redirectTo = await provider.interactionResult(
           request.raw,
           reply.raw,
@@ -184,18 +184,19 @@ export async function authRoutes(app: FastifyInstance, opts: { provider?: Provid
     async (request, reply) => {
       const caller = request.caller!;
       // Tokens issued up to this second are refused from now on; sessions, grants and refresh tokens end.
-      await db
-        .updateTable('users')
-        .set({ tokens_valid_after: new Date(Math.ceil(Date.now() / 1000) * 1000) })
-        .where('id', '=', caller.userId)
-        .execute();
-      await revokeProviderStateOf(db, caller.userId);
-      await audit(db, {
-        userId: caller.userId,
-        organizationId: caller.organizationId,
-        action: 'sign-out',
-        subject: caller.username,
-      });
+      await auditedChange(
+        db,
+        caller,
+        async (trx) => {
+          await trx
+            .updateTable('users')
+            .set({ tokens_valid_after: new Date(Math.ceil(Date.now() / 1000) * 1000) })
+            .where('id', '=', caller.userId)
+            .execute();
+          await revokeProviderStateOf(trx, caller.userId);
+        },
+        { action: 'sign-out', subject: caller.username },
+      );
       return reply.code(204).send(null);
     },
   );

@@ -29,12 +29,12 @@ import {
   measurementFieldIdParamsSchema,
   measurementFieldSchema,
 } from '@portal/contracts/measurement-fields';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
 import { badRequest, notFound } from '../../errors';
 import type { Caller } from '../access/caller';
 import { assertFacilityVisible, isUuid, requireSystemAdmin } from '../access/policy';
-import { audit } from '../audit/audit';
+import { auditedChange } from '../audit/audit';
 import {
   calculationSummaries,
   dataSourcesWithChannels,
@@ -225,15 +225,16 @@ export async function calculationRoutes(app: FastifyInstance) {
       const { facilityId, fieldId } = request.params;
       const scope = await measurementScope(request.caller!, facilityId, fieldId);
       const field = await findField(db, fieldId);
-      const row = await createCalculation(db, scope, {
-        output_type: field.data_type,
-        required_sample_interval_seconds: field.required_sample_interval_seconds,
-        ...measurementValues(request.body),
-      });
-      await auditCalculation(request.caller!, 'calculation.create', row, {
+      const row = await auditedCalculation(request.caller!, 'calculation.create', () => ({
         facilityId,
         measurementFieldId: fieldId,
-      });
+      }))((trx) =>
+        createCalculation(trx, scope, {
+          output_type: field.data_type,
+          required_sample_interval_seconds: field.required_sample_interval_seconds,
+          ...measurementValues(request.body),
+        }),
+      );
       return reply
         .code(201)
         .send({ message: CALCULATION_TEXTS.created, calculation: toMeasurementFieldCalculation(row) });
@@ -270,18 +271,13 @@ export async function calculationRoutes(app: FastifyInstance) {
         );
         assertValid(result, CALCULATION_TEXTS.notQueuedWithErrors);
       }
-      const row = await saveCalculation(
-        db,
-        scope,
-        calcId,
-        measurementValues(request.body),
-        request.query.recalculate,
-      );
-      await auditCalculation(request.caller!, 'calculation.save', row, {
+      const row = await auditedCalculation(request.caller!, 'calculation.save', () => ({
         facilityId,
         measurementFieldId: fieldId,
         recalculate: request.query.recalculate,
-      });
+      }))((trx) =>
+        saveCalculation(trx, scope, calcId, measurementValues(request.body), request.query.recalculate),
+      );
       return { message: CALCULATION_TEXTS.saved, calculation: toMeasurementFieldCalculation(row) };
     },
   );
@@ -320,13 +316,13 @@ export async function calculationRoutes(app: FastifyInstance) {
           );
           assertValid(result);
         },
+        auditedCalculation(request.caller!, 'calculation.approve', (row) => ({
+          facilityId,
+          measurementFieldId: fieldId,
+          validFrom: row.valid_from,
+          validTo: row.valid_to,
+        })),
       );
-      await auditCalculation(request.caller!, 'calculation.approve', row, {
-        facilityId,
-        measurementFieldId: fieldId,
-        validFrom: row.valid_from,
-        validTo: row.valid_to,
-      });
       return { message: CALCULATION_TEXTS.approved, calculation: toMeasurementFieldCalculation(row) };
     },
   );
@@ -337,11 +333,10 @@ export async function calculationRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const { facilityId, fieldId, calcId } = request.params;
       const scope = await measurementScope(request.caller!, facilityId, fieldId);
-      const row = await deleteCalculation(db, scope, calcId);
-      await auditCalculation(request.caller!, 'calculation.delete', row, {
+      await auditedCalculation(request.caller!, 'calculation.delete', () => ({
         facilityId,
         measurementFieldId: fieldId,
-      });
+      }))((trx) => deleteCalculation(trx, scope, calcId));
       return reply.code(204).send();
     },
   );
@@ -387,11 +382,10 @@ export async function calculationRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const { reportId, fieldId } = request.params;
       const scope = await reportScope(request.caller!, reportId, fieldId);
-      const row = await createCalculation(db, scope, reportValues(request.body));
-      await auditCalculation(request.caller!, 'calculation.create', row, {
+      const row = await auditedCalculation(request.caller!, 'calculation.create', () => ({
         reportId,
         reportFieldId: fieldId,
-      });
+      }))((trx) => createCalculation(trx, scope, reportValues(request.body)));
       return reply
         .code(201)
         .send({ message: CALCULATION_TEXTS.created, calculation: toReportFieldCalculation(row) });
@@ -421,18 +415,13 @@ export async function calculationRoutes(app: FastifyInstance) {
           ),
           CALCULATION_TEXTS.notQueuedWithErrors,
         );
-      const row = await saveCalculation(
-        db,
-        scope,
-        calcId,
-        reportValues(request.body),
-        request.query.recalculate,
-      );
-      await auditCalculation(request.caller!, 'calculation.save', row, {
+      const row = await auditedCalculation(request.caller!, 'calculation.save', () => ({
         reportId,
         reportFieldId: fieldId,
         recalculate: request.query.recalculate,
-      });
+      }))((trx) =>
+        saveCalculation(trx, scope, calcId, reportValues(request.body), request.query.recalculate),
+      );
       return { message: CALCULATION_TEXTS.saved, calculation: toReportFieldCalculation(row) };
     },
   );
@@ -466,13 +455,13 @@ export async function calculationRoutes(app: FastifyInstance) {
             ),
           );
         },
+        auditedCalculation(request.caller!, 'calculation.approve', (row) => ({
+          reportId,
+          reportFieldId: fieldId,
+          validFrom: row.valid_from,
+          validTo: row.valid_to,
+        })),
       );
-      await auditCalculation(request.caller!, 'calculation.approve', row, {
-        reportId,
-        reportFieldId: fieldId,
-        validFrom: row.valid_from,
-        validTo: row.valid_to,
-      });
       return { message: CALCULATION_TEXTS.approved, calculation: toReportFieldCalculation(row) };
     },
   );
@@ -483,28 +472,26 @@ export async function calculationRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const { reportId, fieldId, calcId } = request.params;
       const scope = await reportScope(request.caller!, reportId, fieldId);
-      const row = await deleteCalculation(db, scope, calcId);
-      await auditCalculation(request.caller!, 'calculation.delete', row, {
+      await auditedCalculation(request.caller!, 'calculation.delete', () => ({
         reportId,
         reportFieldId: fieldId,
-      });
+      }))((trx) => deleteCalculation(trx, scope, calcId));
       return reply.code(204).send();
     },
   );
 
-  async function auditCalculation(
+  /** A change of a calculation with its audit entry, in one transaction: the entry names the row it returns. */
+  function auditedCalculation(
     caller: Caller,
     action: string,
-    row: CalculationRow,
-    detail: Record<string, unknown>,
+    detail: (row: CalculationRow) => Record<string, unknown>,
   ) {
-    await audit(db, {
-      userId: caller.userId,
-      organizationId: caller.organizationId,
-      action,
-      subject: row.id,
-      detail: { ...detail, version: row.version, revision: row.revision },
-    });
+    return (change: (trx: Transaction<Database>) => Promise<CalculationRow>) =>
+      auditedChange(db, caller, change, (row) => ({
+        action,
+        subject: row.id,
+        detail: { ...detail(row), version: row.version, revision: row.revision },
+      }));
   }
 }
 

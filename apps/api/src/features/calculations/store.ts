@@ -225,6 +225,10 @@ export async function approveCalculation(
   validity: { validFrom: Date; validTo: Date | null },
   approvedBy: string,
   check: (row: CalculationRow) => Promise<void>,
+  /** Runs the approval's writes in a transaction: the route's audited change (features/audit). */
+  inTransaction: (
+    change: (trx: Transaction<Database>) => Promise<CalculationRow>,
+  ) => Promise<CalculationRow> = (change) => db.transaction().execute(change),
 ): Promise<CalculationRow> {
   const assertApprovable = (row: CalculationRow) => {
     assertUnlocked(row);
@@ -235,7 +239,7 @@ export async function approveCalculation(
   const checked = await getCalculation(db, scope, id);
   assertApprovable(checked);
   await check(checked);
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(async (trx) => {
     await lockOwner(trx, scope);
     const row = await getCalculation(trx, scope, id, true);
     assertApprovable(row);

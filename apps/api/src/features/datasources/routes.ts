@@ -18,7 +18,7 @@ import {
 import { badRequest, notFound } from '../../errors';
 import { formatBytes, READER_DEFINITIONS, readerDefinition, type ReaderDefinition } from '../../readers';
 import { assertFacilityVisible, isUuid, requireSystemAdmin } from '../access/policy';
-import { audit } from '../audit/audit';
+import { auditedChange } from '../audit/audit';
 import {
   findFacilityDataSource,
   findVisibleDataSource,
@@ -103,14 +103,16 @@ export async function dataSourceRoutes(app: FastifyInstance) {
       const caller = request.caller!;
       await assertFacilityVisible(db, caller, request.params.id);
       requireSystemAdmin(caller);
-      const id = await createDataSource(db, request.params.id, request.body);
-      await audit(db, {
-        userId: caller.userId,
-        organizationId: caller.organizationId,
-        action: 'datasource.create',
-        subject: id,
-        detail: { facilityId: request.params.id, name: request.body.name },
-      });
+      const id = await auditedChange(
+        db,
+        caller,
+        (trx) => createDataSource(trx, request.params.id, request.body),
+        (id) => ({
+          action: 'datasource.create',
+          subject: id,
+          detail: { facilityId: request.params.id, name: request.body.name },
+        }),
+      );
       const [created] = await listDataSources(db, request.params.id, id);
       return reply.code(201).send(created!);
     },
@@ -131,14 +133,16 @@ export async function dataSourceRoutes(app: FastifyInstance) {
       const { id, dataSourceId } = request.params;
       const existing = await findFacilityDataSource(db, caller, id, dataSourceId);
       requireSystemAdmin(caller);
-      await updateDataSource(db, id, dataSourceId, request.body, existing.is_primary);
-      await audit(db, {
-        userId: caller.userId,
-        organizationId: caller.organizationId,
-        action: 'datasource.update',
-        subject: dataSourceId,
-        detail: { facilityId: id, name: request.body.name },
-      });
+      await auditedChange(
+        db,
+        caller,
+        (trx) => updateDataSource(trx, id, dataSourceId, request.body, existing.is_primary),
+        {
+          action: 'datasource.update',
+          subject: dataSourceId,
+          detail: { facilityId: id, name: request.body.name },
+        },
+      );
       const [updated] = await listDataSources(db, id, dataSourceId);
       return updated!;
     },
@@ -152,14 +156,12 @@ export async function dataSourceRoutes(app: FastifyInstance) {
       const { id, dataSourceId } = request.params;
       const existing = await findFacilityDataSource(db, caller, id, dataSourceId);
       requireSystemAdmin(caller);
-      await deleteDataSource(app.services.database, id, dataSourceId);
-      await audit(db, {
-        userId: caller.userId,
-        organizationId: caller.organizationId,
+      const files = await auditedChange(db, caller, (trx) => deleteDataSource(trx, id, dataSourceId), {
         action: 'datasource.delete',
         subject: dataSourceId,
         detail: { facilityId: id, name: existing.name },
       });
+      await app.services.database.originals.removeDeleted(files);
       return reply.code(204).send();
     },
   );
@@ -292,15 +294,16 @@ export async function dataSourceRoutes(app: FastifyInstance) {
     { schema: { tags, params: channelParamsSchema } },
     async (request, reply) => {
       const { row } = await findChannel(request);
-      await db.deleteFrom('data_source_channels').where('id', '=', row.id).execute();
-      const caller = request.caller!;
-      await audit(db, {
-        userId: caller.userId,
-        organizationId: caller.organizationId,
-        action: 'channel.delete',
-        subject: row.id,
-        detail: { facilityId: row.facility_id, dataSourceId: row.data_source_id, name: row.name },
-      });
+      await auditedChange(
+        db,
+        request.caller!,
+        (trx) => trx.deleteFrom('data_source_channels').where('id', '=', row.id).execute(),
+        {
+          action: 'channel.delete',
+          subject: row.id,
+          detail: { facilityId: row.facility_id, dataSourceId: row.data_source_id, name: row.name },
+        },
+      );
       return reply.code(204).send();
     },
   );
@@ -326,14 +329,16 @@ export async function dataSourceRoutes(app: FastifyInstance) {
         throw badRequest('Choose another ship to copy from', {
           sourceFacilityId: 'Choose another ship to copy from',
         });
-      const result = await importConfiguration(db, id, sourceFacilityId);
-      await audit(db, {
-        userId: caller.userId,
-        organizationId: caller.organizationId,
-        action: 'facility.import-configuration',
-        subject: id,
-        detail: { sourceFacilityId, ...result },
-      });
+      const result = await auditedChange(
+        db,
+        caller,
+        (trx) => importConfiguration(trx, id, sourceFacilityId),
+        (result) => ({
+          action: 'facility.import-configuration',
+          subject: id,
+          detail: { sourceFacilityId, ...result },
+        }),
+      );
       return result;
     },
   );

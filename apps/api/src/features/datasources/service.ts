@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { DataSourceChannelValues } from '@portal/contracts/datasources';
 import type { DataSourceValues } from '@portal/contracts/forms';
 import { parseReaderConfiguration } from '@portal/contracts/readers';
-import type { DatabaseHandle } from '../../db/connection';
+import type { OriginalKey } from '../../db/originals';
 import type { Database } from '../../db/schema';
 import { badRequest, conflict } from '../../errors';
 import {
@@ -148,13 +148,15 @@ export async function updateDataSource(
   await updateFacilityDataRange(db, facilityId);
 }
 
-/** Deletes a data source with its channels, files, their originals and samples; another data source becomes primary if this one was. */
+/**
+ * Deletes a data source with its channels, files and samples; another data source becomes primary if this one was.
+ * Returns the deleted files, whose originals the caller removes once this is committed (`originals.removeDeleted`).
+ */
 export async function deleteDataSource(
-  database: Pick<DatabaseHandle, 'db' | 'originals'>,
+  db: Kysely<Database>,
   facilityId: string,
   dataSourceId: string,
-): Promise<void> {
-  const { db } = database;
+): Promise<OriginalKey[]> {
   const files = await db.transaction().execute(async (trx) => {
     const files = await trx
       .selectFrom('data_files')
@@ -183,8 +185,8 @@ export async function deleteDataSource(
     }
     return files;
   });
-  await database.originals.removeDeleted(files.map((f) => ({ facilityId, dataFileId: f.id })));
   await updateFacilityDataRange(db, facilityId);
+  return files.map((f) => ({ facilityId, dataFileId: f.id }));
 }
 
 /** Parses a sample file with the data source's reader and keeps it with its raw channels; replaces an earlier sample. */

@@ -18,7 +18,7 @@ import { textProblem } from '@portal/contracts/forms';
 import { AppError, badRequest, notFound } from '../../errors';
 import type { Caller } from '../access/caller';
 import { assertFacilityVisible, facilityVisibleTo, isUuid, requireSystemAdmin } from '../access/policy';
-import { audit } from '../audit/audit';
+import { auditedChange } from '../audit/audit';
 import { attachmentDisposition } from './content-disposition';
 
 export const DOCUMENT_MAX_BYTES = 50 * 1024 * 1024;
@@ -113,45 +113,47 @@ export async function documentRoutes(app: FastifyInstance) {
         .select('name')
         .where('id', '=', id)
         .executeTakeFirstOrThrow();
-      const row = await db.transaction().execute(async (trx) => {
-        const inserted = await trx
-          .insertInto('facility_documents')
-          .values({
-            facility_id: id,
-            file_name: file.name,
-            content_type: file.type,
-            content: file.content,
-            doc_type: values.docType,
-            visit_or_action_date: values.visitOrActionDate,
-            doc_date: values.docDate,
-            expiry: values.expiry,
-            equipment_tag: values.equipmentTag,
-            uploaded_by: caller.userId,
-          })
-          .returning(['id', 'file_ref', 'uploaded_on'])
-          .executeTakeFirstOrThrow();
-        // The ship's users learn about it from the bell; opening the documents marks it read.
-        const now = new Date();
-        await trx
-          .insertInto('messages')
-          .values({
-            ...newDocumentMessage(facility.name, file.name),
-            type: DOCUMENT_MESSAGE_TYPE,
-            facility_id: id,
-            show_from: now,
-            show_to: new Date(now.getTime() + DOCUMENT_MESSAGE_DAYS * DAY_MS),
-            created_by: caller.userId,
-          })
-          .execute();
-        return inserted;
-      });
-      await audit(db, {
-        userId: caller.userId,
-        organizationId: caller.organizationId,
-        action: 'document.upload',
-        subject: id,
-        detail: { fileRef: row.file_ref, fileName: file.name },
-      });
+      const row = await auditedChange(
+        db,
+        caller,
+        async (trx) => {
+          const inserted = await trx
+            .insertInto('facility_documents')
+            .values({
+              facility_id: id,
+              file_name: file.name,
+              content_type: file.type,
+              content: file.content,
+              doc_type: values.docType,
+              visit_or_action_date: values.visitOrActionDate,
+              doc_date: values.docDate,
+              expiry: values.expiry,
+              equipment_tag: values.equipmentTag,
+              uploaded_by: caller.userId,
+            })
+            .returning(['id', 'file_ref', 'uploaded_on'])
+            .executeTakeFirstOrThrow();
+          // The ship's users learn about it from the bell; opening the documents marks it read.
+          const now = new Date();
+          await trx
+            .insertInto('messages')
+            .values({
+              ...newDocumentMessage(facility.name, file.name),
+              type: DOCUMENT_MESSAGE_TYPE,
+              facility_id: id,
+              show_from: now,
+              show_to: new Date(now.getTime() + DOCUMENT_MESSAGE_DAYS * DAY_MS),
+              created_by: caller.userId,
+            })
+            .execute();
+          return inserted;
+        },
+        (row) => ({
+          action: 'document.upload',
+          subject: id,
+          detail: { fileRef: row.file_ref, fileName: file.name },
+        }),
+      );
       return reply.code(201).send({
         fileRef: row.file_ref,
         fileId: row.id,
@@ -215,19 +217,23 @@ export async function documentRoutes(app: FastifyInstance) {
       );
       requireSystemAdmin(caller);
       // The bytes live in the row (facility_documents.content), so they go with it.
-      const deleted = await db
-        .deleteFrom('facility_documents')
-        .where('id', '=', document.id)
-        .returning('id')
-        .executeTakeFirst();
-      if (!deleted) throw notFound(DOCUMENT_MESSAGES.notFound);
-      await audit(db, {
-        userId: caller.userId,
-        organizationId: caller.organizationId,
-        action: 'document.delete',
-        subject: document.facility_id,
-        detail: { fileId: document.id, fileRef: document.file_ref, fileName: document.file_name },
-      });
+      await auditedChange(
+        db,
+        caller,
+        async (trx) => {
+          const deleted = await trx
+            .deleteFrom('facility_documents')
+            .where('id', '=', document.id)
+            .returning('id')
+            .executeTakeFirst();
+          if (!deleted) throw notFound(DOCUMENT_MESSAGES.notFound);
+        },
+        {
+          action: 'document.delete',
+          subject: document.facility_id,
+          detail: { fileId: document.id, fileRef: document.file_ref, fileName: document.file_name },
+        },
+      );
       return reply.code(204).send(null);
     },
   );

@@ -104,10 +104,17 @@ export interface EnqueueExecution {
   requestedBy?: string | null;
 }
 
-/** Inserts an execution row (queued) and its job in one transaction; returns the row id. */
-export async function enqueueExecution(services: Services, input: EnqueueExecution): Promise<string> {
+/**
+ * Inserts an execution row (queued) and its job in one transaction (or in `db`'s, when it is one: an audited
+ * change's); returns the row id.
+ */
+export async function enqueueExecution(
+  services: Services,
+  input: EnqueueExecution,
+  db: Kysely<Database> = services.database.db,
+): Promise<string> {
   const queue = queueOf(services);
-  return services.database.db.transaction().execute(async (trx) => {
+  return db.transaction().execute(async (trx) => {
     const row = await trx
       .insertInto('executions')
       .values({
@@ -136,12 +143,17 @@ export async function requestRecalculation(
   facilityId: string,
   from: Date,
   to: Date,
+  db: Kysely<Database> = services.database.db,
 ): Promise<string> {
-  return enqueueExecution(services, {
-    facilityId,
-    from: new Date(floorDay(from.getTime())),
-    to: new Date(floorDay(to.getTime()) + DAY_MS - 1),
-  });
+  return enqueueExecution(
+    services,
+    {
+      facilityId,
+      from: new Date(floorDay(from.getTime())),
+      to: new Date(floorDay(to.getTime()) + DAY_MS - 1),
+    },
+    db,
+  );
 }
 
 /** Executions of these rows that are not finished yet. */

@@ -21,7 +21,7 @@ import type { Database } from '../../db/schema';
 import { badRequest, notFound } from '../../errors';
 import { queueOf } from '../../jobs/queue';
 import { assertFacilityVisible, isUuid, requireSystemAdmin } from '../access/policy';
-import { audit } from '../audit/audit';
+import { auditedChange } from '../audit/audit';
 import { deleteMeasurementValues, enqueueExecution } from './derived';
 import { brokenCalculations } from '../calculations/validation';
 
@@ -63,20 +63,21 @@ export async function executeRoutes(app: FastifyInstance) {
         throw badRequest('A selected file does not belong to the ship', {
           facilityDataSourceFileIds: 'A selected file does not belong to the ship',
         });
-      const id = await enqueueExecution(app.services, {
-        facilityId,
-        from: fromDate,
-        to: toDate,
-        dataFileIds: fileIds,
-        requestedBy: caller.userId,
-      });
-      await audit(db, {
-        userId: caller.userId,
-        organizationId: caller.organizationId,
-        action: 'execution.request',
-        subject: id,
-        detail: { facilityId, from, to, files: fileIds.length },
-      });
+      const id = await auditedChange(
+        db,
+        caller,
+        (trx) =>
+          enqueueExecution(
+            app.services,
+            { facilityId, from: fromDate, to: toDate, dataFileIds: fileIds, requestedBy: caller.userId },
+            trx,
+          ),
+        (id) => ({
+          action: 'execution.request',
+          subject: id,
+          detail: { facilityId, from, to, files: fileIds.length },
+        }),
+      );
       return reply.code(202).send({ id, state: 'queued' as const });
     },
   );
@@ -181,22 +182,22 @@ export async function executeRoutes(app: FastifyInstance) {
         throw badRequest('A queued recalculation cannot be removed; cancel its execution first', {
           ids: 'A selected recalculation is queued',
         });
-      const result = await db
-        .updateTable(tableOf(kind))
-        .set({ recalculation_requested_on: null })
-        .where(
-          'id',
-          'in',
-          rows.map((r) => r.id),
-        )
-        .where('recalculation_queued_on', 'is', null)
-        .executeTakeFirst();
-      await audit(db, {
-        userId: caller.userId,
-        organizationId: caller.organizationId,
-        action: 'recalculation.remove',
-        detail: { kind, ids: request.body.ids },
-      });
+      const result = await auditedChange(
+        db,
+        caller,
+        (trx) =>
+          trx
+            .updateTable(tableOf(kind))
+            .set({ recalculation_requested_on: null })
+            .where(
+              'id',
+              'in',
+              rows.map((r) => r.id),
+            )
+            .where('recalculation_queued_on', 'is', null)
+            .executeTakeFirst(),
+        { action: 'recalculation.remove', detail: { kind, ids: request.body.ids } },
+      );
       return { count: Number(result.numUpdatedRows) };
     });
 
@@ -209,25 +210,25 @@ export async function executeRoutes(app: FastifyInstance) {
         throw badRequest('Only queued recalculations can be cancelled', {
           ids: 'A selected recalculation is not queued',
         });
-      const result = await db
-        .updateTable(tableOf(kind))
-        .set((eb) => ({
-          recalculation_queued_on: null,
-          recalculation_requested_on: eb.fn.coalesce('recalculation_requested_on', sql<Date>`now()`),
-        }))
-        .where(
-          'id',
-          'in',
-          rows.map((r) => r.id),
-        )
-        .where('recalculation_queued_on', 'is not', null)
-        .executeTakeFirst();
-      await audit(db, {
-        userId: caller.userId,
-        organizationId: caller.organizationId,
-        action: 'recalculation.cancel',
-        detail: { kind, ids: request.body.ids },
-      });
+      const result = await auditedChange(
+        db,
+        caller,
+        (trx) =>
+          trx
+            .updateTable(tableOf(kind))
+            .set((eb) => ({
+              recalculation_queued_on: null,
+              recalculation_requested_on: eb.fn.coalesce('recalculation_requested_on', sql<Date>`now()`),
+            }))
+            .where(
+              'id',
+              'in',
+              rows.map((r) => r.id),
+            )
+            .where('recalculation_queued_on', 'is not', null)
+            .executeTakeFirst(),
+        { action: 'recalculation.cancel', detail: { kind, ids: request.body.ids } },
+      );
       return { count: Number(result.numUpdatedRows) };
     });
 
@@ -254,25 +255,24 @@ export async function executeRoutes(app: FastifyInstance) {
           { ids: 'A selected calculation has errors' },
         );
       const queue = queueOf(app.services);
-      const count = await db.transaction().execute(async (trx) => {
-        const result = await trx
-          .updateTable(tableOf(kind))
-          .set({ recalculation_queued_on: new Date() })
-          .where('id', 'in', ids)
-          .where('recalculation_queued_on', 'is', null)
-          .executeTakeFirst();
-        await queue.sendInTransaction(trx, 'recalculation', {
-          kind: kind === 'measurement-fields' ? 'measurement-field' : 'report-field',
-          calculationIds: ids,
-        });
-        return Number(result.numUpdatedRows);
-      });
-      await audit(db, {
-        userId: caller.userId,
-        organizationId: caller.organizationId,
-        action: 'recalculation.execute',
-        detail: { kind, ids },
-      });
+      const count = await auditedChange(
+        db,
+        caller,
+        async (trx) => {
+          const result = await trx
+            .updateTable(tableOf(kind))
+            .set({ recalculation_queued_on: new Date() })
+            .where('id', 'in', ids)
+            .where('recalculation_queued_on', 'is', null)
+            .executeTakeFirst();
+          await queue.sendInTransaction(trx, 'recalculation', {
+            kind: kind === 'measurement-fields' ? 'measurement-field' : 'report-field',
+            calculationIds: ids,
+          });
+          return Number(result.numUpdatedRows);
+        },
+        { action: 'recalculation.execute', detail: { kind, ids } },
+      );
       return { count };
     });
   }
@@ -291,16 +291,12 @@ export async function executeRoutes(app: FastifyInstance) {
       requireSystemAdmin(caller);
       const { facilityId, from, to } = request.query;
       await assertFacilityVisible(db, caller, facilityId);
-      const measurementChunks = await db
-        .transaction()
-        .execute((trx) => deleteMeasurementValues(trx, facilityId, new Date(from), new Date(to)));
-      await audit(db, {
-        userId: caller.userId,
-        organizationId: caller.organizationId,
-        action: 'measurement-values.delete',
-        subject: facilityId,
-        detail: { from, to },
-      });
+      const measurementChunks = await auditedChange(
+        db,
+        caller,
+        (trx) => deleteMeasurementValues(trx, facilityId, new Date(from), new Date(to)),
+        { action: 'measurement-values.delete', subject: facilityId, detail: { from, to } },
+      );
       return { measurementChunks };
     },
   );

@@ -10,7 +10,7 @@ import {
 } from '@portal/contracts/facilities';
 import { notFound } from '../../errors';
 import { canManageOrganization, isUuid, requireSystemAdmin } from '../access/policy';
-import { audit } from '../audit/audit';
+import { auditedChange } from '../audit/audit';
 import { facilitiesVisibleTo, toFacility } from './queries';
 
 export async function facilityRoutes(app: FastifyInstance) {
@@ -92,18 +92,17 @@ export async function facilityRoutes(app: FastifyInstance) {
             .executeTakeFirst()
         : undefined;
       if (!organization) throw notFound('Organization not found');
-      const { id } = await db
-        .insertInto('facilities')
-        .values({ name, primary_organization_id: organizationId })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await audit(db, {
-        userId: caller.userId,
-        organizationId: caller.organizationId,
-        action: 'facility.create',
-        subject: id,
-        detail: { name, organizationId },
-      });
+      const { id } = await auditedChange(
+        db,
+        caller,
+        (trx) =>
+          trx
+            .insertInto('facilities')
+            .values({ name, primary_organization_id: organizationId })
+            .returning('id')
+            .executeTakeFirstOrThrow(),
+        ({ id }) => ({ action: 'facility.create', subject: id, detail: { name, organizationId } }),
+      );
       return reply.code(201).send({ id });
     },
   );

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Readable } from 'node:stream';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { formatDateTime } from '@portal/contracts/rules';
 import {
   parseReaderConfiguration,
@@ -12,6 +12,7 @@ import type { DatabaseHandle } from '../../db/connection';
 import type { OriginalKey } from '../../db/originals';
 import type { Database } from '../../db/schema';
 import { notFound } from '../../errors';
+import { audit, type AuditActor } from '../audit/audit';
 import { ReaderError, readerDefinition, type UploadRules } from '../../readers';
 import { eachUploadedFile } from '../../readers/archive';
 import type { PackedHead } from './parse-and-pack';
@@ -30,6 +31,11 @@ export interface ImportUploadInput {
   rules?: Partial<UploadRules>;
   /** Stage timings (ms) are added here when given (benchmarks). */
   timings?: Record<string, number>;
+  /**
+   * Who uploaded, for the audit log: each imported file's entry ('datafile.upload') is written in the file's own
+   * transaction. Absent for the demo seed.
+   */
+  auditedBy?: { actor: AuditActor; detail?: Record<string, unknown> };
 }
 
 export interface ImportResult {
@@ -109,6 +115,7 @@ export async function importUploadedFile(
         content: file.content,
         importedBy: input.importedBy,
         timings: input.timings,
+        auditedBy: input.auditedBy,
       });
       if ('error' in outcome) fileErrors.push(outcome.error);
       else {
@@ -137,6 +144,23 @@ interface OneFile {
   content: Buffer;
   importedBy: string | null;
   timings?: Record<string, number>;
+  auditedBy?: ImportUploadInput['auditedBy'];
+}
+
+/** The audit entry of one imported file, written in the transaction that imports it. */
+async function auditUpload(trx: Transaction<Database>, file: OneFile, dataFileId: string): Promise<void> {
+  if (!file.auditedBy) return;
+  await audit(trx, {
+    ...file.auditedBy.actor,
+    action: 'datafile.upload',
+    subject: file.dataSourceId,
+    detail: {
+      facilityId: file.facilityId,
+      ids: [dataFileId],
+      fileName: file.fileName,
+      ...file.auditedBy.detail,
+    },
+  });
 }
 
 /** Bytes hashed per turn of the event loop: other requests wait at most a few milliseconds. */
@@ -179,11 +203,14 @@ async function alreadyImported(
   if (!existing) return null;
   // Deleted from the list with its samples kept: uploading it again lists it again.
   if (existing.removed_on) {
-    await db
-      .updateTable('data_files')
-      .set({ removed_on: null, file_name: file.fileName })
-      .where('id', '=', existing.id)
-      .execute();
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('data_files')
+        .set({ removed_on: null, file_name: file.fileName })
+        .where('id', '=', existing.id)
+        .execute();
+      await auditUpload(trx, file, existing.id);
+    });
     return { id: existing.id };
   }
   return { error: `${file.fileName}: already imported on ${formatDateTime(existing.imported_on)}` };
@@ -347,6 +374,7 @@ async function importOneFile(target: ImportTarget, file: OneFile): Promise<FileO
         .forNoKeyUpdate()
         .execute();
       await updateFacilityDataRange(trx, file.facilityId);
+      await auditUpload(trx, file, row.id);
       return row.id;
     });
     lap('commit');

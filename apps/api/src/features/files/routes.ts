@@ -12,11 +12,11 @@ import {
 import { AppError, badRequest, notFound } from '../../errors';
 import { formatBytes } from '../../readers';
 import { isUuid } from '../access/policy';
-import { audit } from '../audit/audit';
+import { auditedChange } from '../audit/audit';
 import { findVisibleDataSource } from '../datasources/queries';
 import { resolveUploadCredential, isUploadAuthorization } from '../ship-info/credentials';
 import { JOB_NAMES } from '../../jobs/queue';
-import { importUploadedFile, type ImportResult } from './import';
+import { importUploadedFile, type ImportResult, type ImportUploadInput } from './import';
 import { updateFacilityDataRange } from './range';
 import { deleteDerivedValues, requestRecalculation } from '../executions/derived';
 
@@ -83,6 +83,7 @@ export async function fileRoutes(app: FastifyInstance) {
     request: FastifyRequest,
     dataSource: { id: string; facility_id: string },
     importedBy: string | null,
+    auditedBy: ImportUploadInput['auditedBy'],
   ): Promise<ImportResult> => {
     if (!request.isMultipart()) throw badRequest('Send the file as multipart/form-data');
     const maxUploadBytes = app.config.UPLOAD_MAX_BYTES;
@@ -99,6 +100,7 @@ export async function fileRoutes(app: FastifyInstance) {
         content: part.file,
         importedBy,
         rules: { maxUploadBytes },
+        auditedBy,
       });
       // This process compresses the raw originals once they are committed; a sweep a minute later picks up what a
       // stopped process left raw (and a worker sweeps when it starts).
@@ -128,17 +130,9 @@ export async function fileRoutes(app: FastifyInstance) {
     async (request) => {
       const caller = request.caller!;
       const dataSource = await findVisibleDataSource(db, caller, request.params.id);
-      const result = await upload(request, dataSource, caller.userId);
-      if (result.ids.length) {
-        await audit(db, {
-          userId: caller.userId,
-          organizationId: caller.organizationId,
-          action: 'datafile.upload',
-          subject: dataSource.id,
-          detail: { facilityId: dataSource.facility_id, ids: result.ids },
-        });
-      }
-      return result;
+      return upload(request, dataSource, caller.userId, {
+        actor: { userId: caller.userId, organizationId: caller.organizationId },
+      });
     },
   );
 
@@ -165,17 +159,10 @@ export async function fileRoutes(app: FastifyInstance) {
             .executeTakeFirst()
         : undefined;
       if (!dataSource) throw notFound('Data source not found');
-      const result = await upload(request, dataSource, null);
-      if (result.ids.length) {
-        await audit(db, {
-          userId: null,
-          organizationId: null,
-          action: 'datafile.upload',
-          subject: dataSource.id,
-          detail: { facilityId: dataSource.facility_id, ids: result.ids, by: 'uploader' },
-        });
-      }
-      return result;
+      return upload(request, dataSource, null, {
+        actor: { userId: null, organizationId: null },
+        detail: { by: 'uploader' },
+      });
     },
   );
 
@@ -196,36 +183,39 @@ export async function fileRoutes(app: FastifyInstance) {
             .executeTakeFirst()
         : undefined;
       if (!file) throw notFound('File not found');
-      if (request.query.deleteData) {
-        // The cascade takes the original, the timestamps and every raw column of the file; the values derived from
-        // its range go too, and the range is calculated again from the files that remain.
-        const from = new Date(file.time_stamp_min);
-        const to = new Date(file.time_stamp_max);
-        await db.deleteFrom('data_files').where('id', '=', file.id).execute();
+      const { deleteData } = request.query;
+      await auditedChange(
+        db,
+        caller,
+        async (trx) => {
+          if (deleteData) {
+            // The cascade takes the original, the timestamps and every raw column of the file; the values derived
+            // from its range go too, and the range is calculated again from the files that remain.
+            const from = new Date(file.time_stamp_min);
+            const to = new Date(file.time_stamp_max);
+            await trx.deleteFrom('data_files').where('id', '=', file.id).execute();
+            await deleteDerivedValues(trx, dataSource.facility_id, from, to);
+            await requestRecalculation(app.services, dataSource.facility_id, from, to, trx);
+          } else {
+            await trx
+              .updateTable('data_files')
+              .set({ removed_on: new Date() })
+              .where('id', '=', file.id)
+              .execute();
+          }
+          await updateFacilityDataRange(trx, dataSource.facility_id);
+        },
+        {
+          action: 'datafile.delete',
+          subject: file.id,
+          detail: { facilityId: dataSource.facility_id, fileName: file.file_name, deleteData },
+        },
+      );
+      // The original stored beside the database goes once the deletion is committed.
+      if (deleteData)
         await app.services.database.originals.removeDeleted([
           { facilityId: dataSource.facility_id, dataFileId: file.id },
         ]);
-        await deleteDerivedValues(db, dataSource.facility_id, from, to);
-        await requestRecalculation(app.services, dataSource.facility_id, from, to);
-      } else {
-        await db
-          .updateTable('data_files')
-          .set({ removed_on: new Date() })
-          .where('id', '=', file.id)
-          .execute();
-      }
-      await updateFacilityDataRange(db, dataSource.facility_id);
-      await audit(db, {
-        userId: caller.userId,
-        organizationId: caller.organizationId,
-        action: 'datafile.delete',
-        subject: file.id,
-        detail: {
-          facilityId: dataSource.facility_id,
-          fileName: file.file_name,
-          deleteData: request.query.deleteData,
-        },
-      });
       return reply.code(204).send();
     },
   );

@@ -11,7 +11,7 @@ import {
 import { messageChangedMaterially } from '@portal/contracts/rules';
 import { notFound } from '../../errors';
 import { isUuid, requireSystemAdmin } from '../access/policy';
-import { audit, auditedChange } from '../audit/audit';
+import { auditedChange } from '../audit/audit';
 import { activeNow, messagesFor, messageVisibleTo, toMessage } from './queries';
 
 /** Broadcast and personal messages: the bell (active ones, read marks) and the administration screen. */
@@ -54,27 +54,31 @@ export async function messageRoutes(app: FastifyInstance) {
       requireSystemAdmin(caller);
       const { title, text, showFrom, showTo, notify } = request.body;
       // Stored exactly as written (the text rule, docs/decisions/0062-text-input.md); shown as text, never as HTML.
-      const { id } = await db
-        .insertInto('messages')
-        .values({
-          title: title || null,
-          text,
-          show_from: showFrom,
-          show_to: showTo,
-          notify,
-          created_by: caller.userId,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      // Its author has read it: the bell does not open for one's own message.
-      await db.insertInto('message_reads').values({ message_id: id, user_id: caller.userId }).execute();
-      await audit(db, {
-        userId: caller.userId,
-        organizationId: caller.organizationId,
-        action: 'message.create',
-        subject: id,
-        detail: { title, showFrom, showTo, notify },
-      });
+      const { id } = await auditedChange(
+        db,
+        caller,
+        async (trx) => {
+          const created = await trx
+            .insertInto('messages')
+            .values({
+              title: title || null,
+              text,
+              show_from: showFrom,
+              show_to: showTo,
+              notify,
+              created_by: caller.userId,
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          // Its author has read it: the bell does not open for one's own message.
+          await trx
+            .insertInto('message_reads')
+            .values({ message_id: created.id, user_id: caller.userId })
+            .execute();
+          return created;
+        },
+        ({ id }) => ({ action: 'message.create', subject: id, detail: { title, showFrom, showTo, notify } }),
+      );
       const row = await messagesFor(db, caller).where('m.id', '=', id).executeTakeFirstOrThrow();
       return reply.code(201).send(toMessage(row));
     },
@@ -98,35 +102,44 @@ export async function messageRoutes(app: FastifyInstance) {
       // Stored exactly as written, as a new message is (docs/decisions/0062-text-input.md).
       const { text, showFrom, showTo, notify } = request.body;
       const title = request.body.title || null;
-      const detail = { title, showFrom, showTo, notify, readsKept: true };
-      await auditedChange(db, caller, { action: 'message.update', subject: id, detail }, async (trx) => {
-        const before = await trx
-          .selectFrom('messages')
-          .select(['title', 'text'])
-          .where('id', '=', id)
-          .forUpdate()
-          .executeTakeFirst();
-        if (!before) throw notFound('Message not found');
-        await trx
-          .updateTable('messages')
-          .set({ title, text, show_from: showFrom, show_to: showTo, notify })
-          .where('id', '=', id)
-          .execute();
-        // A material change makes it a new message for everyone but the one who wrote it.
-        if (messageChangedMaterially(before, { title, text })) {
-          detail.readsKept = false;
+      await auditedChange(
+        db,
+        caller,
+        async (trx) => {
+          const before = await trx
+            .selectFrom('messages')
+            .select(['title', 'text'])
+            .where('id', '=', id)
+            .forUpdate()
+            .executeTakeFirst();
+          if (!before) throw notFound('Message not found');
           await trx
-            .deleteFrom('message_reads')
-            .where('message_id', '=', id)
-            .where('user_id', '!=', caller.userId)
+            .updateTable('messages')
+            .set({ title, text, show_from: showFrom, show_to: showTo, notify })
+            .where('id', '=', id)
             .execute();
-          await trx
-            .insertInto('message_reads')
-            .values({ message_id: id, user_id: caller.userId })
-            .onConflict((oc) => oc.columns(['message_id', 'user_id']).doNothing())
-            .execute();
-        }
-      });
+          // A material change makes it a new message for everyone but the one who wrote it.
+          const readsKept = !messageChangedMaterially(before, { title, text });
+          if (!readsKept) {
+            await trx
+              .deleteFrom('message_reads')
+              .where('message_id', '=', id)
+              .where('user_id', '!=', caller.userId)
+              .execute();
+            await trx
+              .insertInto('message_reads')
+              .values({ message_id: id, user_id: caller.userId })
+              .onConflict((oc) => oc.columns(['message_id', 'user_id']).doNothing())
+              .execute();
+          }
+          return { readsKept };
+        },
+        ({ readsKept }) => ({
+          action: 'message.update',
+          subject: id,
+          detail: { title, showFrom, showTo, notify, readsKept },
+        }),
+      );
       const row = await messagesFor(db, caller).where('m.id', '=', id).executeTakeFirstOrThrow();
       return toMessage(row);
     },
@@ -141,14 +154,19 @@ export async function messageRoutes(app: FastifyInstance) {
       const { id } = request.params;
       if (!isUuid(id)) throw notFound('Message not found');
       // Read records and recipients go with it (ON DELETE CASCADE).
-      const deleted = await db.deleteFrom('messages').where('id', '=', id).returning('id').executeTakeFirst();
-      if (!deleted) throw notFound('Message not found');
-      await audit(db, {
-        userId: caller.userId,
-        organizationId: caller.organizationId,
-        action: 'message.delete',
-        subject: id,
-      });
+      await auditedChange(
+        db,
+        caller,
+        async (trx) => {
+          const deleted = await trx
+            .deleteFrom('messages')
+            .where('id', '=', id)
+            .returning('id')
+            .executeTakeFirst();
+          if (!deleted) throw notFound('Message not found');
+        },
+        { action: 'message.delete', subject: id },
+      );
       return reply.code(204).send(null);
     },
   );

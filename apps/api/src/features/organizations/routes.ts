@@ -30,7 +30,7 @@ import {
   requireManageOrganization,
   requireSystemAdmin,
 } from '../access/policy';
-import { audit, auditedChange } from '../audit/audit';
+import { auditedChange } from '../audit/audit';
 import { findOrganization, listOrganizations, organizationDetail, organizationUsers } from './queries';
 
 const noContent = { 204: z.null() };
@@ -102,18 +102,17 @@ export async function organizationRoutes(app: FastifyInstance) {
       // A key the client generated may (rarely) be taken already: draw a new one.
       while (await db.selectFrom('organizations').select('id').where('link_key', '=', key).executeTakeFirst())
         key = generateLinkKey();
-      const { id } = await db
-        .insertInto('organizations')
-        .values({ name, email, phone, priority, link_key: key })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await audit(db, {
-        userId: caller.userId,
-        organizationId: caller.organizationId,
-        action: 'organization.create',
-        subject: id,
-        detail: { name },
-      });
+      const { id } = await auditedChange(
+        db,
+        caller,
+        (trx) =>
+          trx
+            .insertInto('organizations')
+            .values({ name, email, phone, priority, link_key: key })
+            .returning('id')
+            .executeTakeFirstOrThrow(),
+        ({ id }) => ({ action: 'organization.create', subject: id, detail: { name } }),
+      );
       return reply.code(201).send(await organizationDetail(db, caller, id));
     },
   );
@@ -154,18 +153,17 @@ export async function organizationRoutes(app: FastifyInstance) {
         .where('id', '<>', id)
         .executeTakeFirst();
       if (sameName) throw conflict('An organization with this name already exists');
-      await db
-        .updateTable('organizations')
-        .set({ name, email, phone, priority })
-        .where('id', '=', id)
-        .execute();
-      await audit(db, {
-        userId: caller.userId,
-        organizationId: caller.organizationId,
-        action: 'organization.update',
-        subject: id,
-        detail: { name, email, phone, priority },
-      });
+      await auditedChange(
+        db,
+        caller,
+        (trx) =>
+          trx
+            .updateTable('organizations')
+            .set({ name, email, phone, priority })
+            .where('id', '=', id)
+            .execute(),
+        { action: 'organization.update', subject: id, detail: { name, email, phone, priority } },
+      );
       return organizationDetail(db, caller, id);
     },
   );
@@ -211,21 +209,20 @@ export async function organizationRoutes(app: FastifyInstance) {
         .where('linked_organization_id', '=', other.id)
         .executeTakeFirst();
       if (existing) throw conflict(`Already linked to ${other.name}`);
-      await db
-        .insertInto('organization_links')
-        .values([
-          { organization_id: id, linked_organization_id: other.id },
-          { organization_id: other.id, linked_organization_id: id },
-        ])
-        .onConflict((oc) => oc.doNothing())
-        .execute();
-      await audit(db, {
-        userId: caller.userId,
-        organizationId: caller.organizationId,
-        action: 'organization.link',
-        subject: id,
-        detail: { linkedOrganizationId: other.id },
-      });
+      await auditedChange(
+        db,
+        caller,
+        (trx) =>
+          trx
+            .insertInto('organization_links')
+            .values([
+              { organization_id: id, linked_organization_id: other.id },
+              { organization_id: other.id, linked_organization_id: id },
+            ])
+            .onConflict((oc) => oc.doNothing())
+            .execute(),
+        { action: 'organization.link', subject: id, detail: { linkedOrganizationId: other.id } },
+      );
       return other;
     },
   );
@@ -250,7 +247,6 @@ export async function organizationRoutes(app: FastifyInstance) {
       await auditedChange(
         db,
         caller,
-        { action: 'organization.unlink', subject: id, detail: { linkedOrganizationId: otherId } },
         async (trx) => {
           await trx
             .deleteFrom('organization_links')
@@ -273,6 +269,7 @@ export async function organizationRoutes(app: FastifyInstance) {
           await removeOrganizationAccess(trx, otherId, await owned(id));
           await removeOrganizationAccess(trx, id, await owned(otherId));
         },
+        { action: 'organization.unlink', subject: id, detail: { linkedOrganizationId: otherId } },
       );
       return reply.code(204).send(null);
     },
@@ -308,17 +305,17 @@ export async function organizationRoutes(app: FastifyInstance) {
       await auditedChange(
         db,
         caller,
-        {
-          action: 'access.user.grant',
-          subject: facilityId,
-          detail: { userId, organizationId: user.organization_id },
-        },
         async (trx) => {
           await trx
             .insertInto('user_facility_access')
             .values({ user_id: userId, facility_id: facilityId })
             .onConflict((oc) => oc.doNothing())
             .execute();
+        },
+        {
+          action: 'access.user.grant',
+          subject: facilityId,
+          detail: { userId, organizationId: user.organization_id },
         },
       );
       return reply.code(204).send(null);
@@ -335,17 +332,17 @@ export async function organizationRoutes(app: FastifyInstance) {
       await auditedChange(
         db,
         caller,
-        {
-          action: 'access.user.revoke',
-          subject: facilityId,
-          detail: { userId, organizationId: user.organization_id },
-        },
         async (trx) => {
           await trx
             .deleteFrom('user_facility_access')
             .where('user_id', '=', userId)
             .where('facility_id', '=', facilityId)
             .execute();
+        },
+        {
+          action: 'access.user.revoke',
+          subject: facilityId,
+          detail: { userId, organizationId: user.organization_id },
         },
       );
       return reply.code(204).send(null);
@@ -376,7 +373,6 @@ export async function organizationRoutes(app: FastifyInstance) {
       await auditedChange(
         db,
         caller,
-        { action: 'access.organization.grant', subject: facilityId, detail: { organizationId: orgId } },
         async (trx) => {
           await trx
             .insertInto('organization_facility_access')
@@ -384,6 +380,7 @@ export async function organizationRoutes(app: FastifyInstance) {
             .onConflict((oc) => oc.doNothing())
             .execute();
         },
+        { action: 'access.organization.grant', subject: facilityId, detail: { organizationId: orgId } },
       );
       return reply.code(204).send(null);
     },
@@ -413,10 +410,10 @@ export async function organizationRoutes(app: FastifyInstance) {
       await auditedChange(
         db,
         caller,
-        { action: 'access.organization.revoke', subject: facilityId, detail: { organizationId: orgId } },
         async (trx) => {
           await removeOrganizationAccess(trx, orgId, [facilityId]);
         },
+        { action: 'access.organization.revoke', subject: facilityId, detail: { organizationId: orgId } },
       );
       return reply.code(204).send(null);
     },
@@ -454,11 +451,6 @@ export async function organizationRoutes(app: FastifyInstance) {
       await auditedChange(
         db,
         caller,
-        {
-          action: 'facility.transfer',
-          subject: facilityId,
-          detail: { from: facility.primary_organization_id, to: target.id },
-        },
         async (trx) => {
           await trx
             .updateTable('facilities')
@@ -479,6 +471,11 @@ export async function organizationRoutes(app: FastifyInstance) {
               trx.selectFrom('users').select('id').where('organization_id', '=', target.id),
             )
             .execute();
+        },
+        {
+          action: 'facility.transfer',
+          subject: facilityId,
+          detail: { from: facility.primary_organization_id, to: target.id },
         },
       );
       return { id: target.id, name: target.name };

@@ -19,7 +19,7 @@ import type { UptimeMode } from '@portal/contracts/rules';
 import { badRequest, notFound } from '../../errors';
 import type { Caller } from '../access/caller';
 import { isUuid, requireSystemAdmin } from '../access/policy';
-import { audit } from '../audit/audit';
+import { auditedChange, auditEvent } from '../audit/audit';
 import { AnswerCache, CACHE_ENABLED, invalidateReportsVersion, reportsVersion } from './cache';
 import { exportWorkbook } from './export';
 import { findReport, listReports, reportDetail, reportFields, visibleFleet } from './queries';
@@ -91,20 +91,21 @@ export async function reportRoutes(app: FastifyInstance) {
       requireSystemAdmin(caller);
       const { id } = request.params;
       const information = sanitizeInformation(request.body.information);
-      const updated = await db
-        .updateTable('reports')
-        .set({ information })
-        .where('id', '=', id)
-        .returning('id')
-        .executeTakeFirst();
-      if (!updated) throw notFound('Report not found');
+      await auditedChange(
+        db,
+        caller,
+        async (trx) => {
+          const updated = await trx
+            .updateTable('reports')
+            .set({ information })
+            .where('id', '=', id)
+            .returning('id')
+            .executeTakeFirst();
+          if (!updated) throw notFound('Report not found');
+        },
+        { action: 'report.update', subject: id },
+      );
       invalidateReportsVersion(db);
-      await audit(db, {
-        userId: caller.userId,
-        organizationId: caller.organizationId,
-        action: 'report.update',
-        subject: id,
-      });
       return (await reportDetail(db, id))!;
     },
   );
@@ -287,21 +288,22 @@ export async function reportRoutes(app: FastifyInstance) {
         ? await db.selectFrom('facilities').select('id').where('id', '=', facilityId).executeTakeFirst()
         : undefined;
       if (!facility) throw notFound('Ship not found');
-      const result = await db
-        .deleteFrom('report_values')
-        .where('facility_id', '=', facilityId)
-        .where('span_start', '>=', from)
-        .where('span_start', '<=', to)
-        .executeTakeFirst();
-      await refreshDailyRollup(db, facilityId, 'all', from, to);
-      const deleted = Number(result.numDeletedRows);
-      await audit(db, {
-        userId: caller.userId,
-        organizationId: caller.organizationId,
-        action: 'report-values.delete',
-        subject: facilityId,
-        detail: { from, to, deleted },
-      });
+      const deleted = await auditedChange(
+        db,
+        caller,
+        async (trx) => {
+          const result = await trx
+            .deleteFrom('report_values')
+            .where('facility_id', '=', facilityId)
+            .where('span_start', '>=', from)
+            .where('span_start', '<=', to)
+            .executeTakeFirst();
+          await refreshDailyRollup(trx, facilityId, 'all', from, to);
+          return Number(result.numDeletedRows);
+        },
+        (deleted) => ({ action: 'report-values.delete', subject: facilityId, detail: { from, to, deleted } }),
+      );
+      invalidateReportsVersion(db);
       return { deleted };
     },
   );
@@ -329,9 +331,7 @@ export async function reportRoutes(app: FastifyInstance) {
         : allFields.filter((f, i) => allFields.findIndex((g) => sourceOf(g) === sourceOf(f)) === i);
       const ships = await visibleFleet(db, caller, facilityIds);
       if (ships.length === 0) throw notFound('Ship not found');
-      await audit(db, {
-        userId: caller.userId,
-        organizationId: caller.organizationId,
+      await auditEvent(db, caller, {
         action: 'report.export',
         subject: reportCode,
         detail: { from, to, resolution, ships: ships.length },

@@ -7,7 +7,7 @@ import { versionSchema, type PortalSettings } from '@portal/contracts/environmen
 import { PACKAGE_VERSION } from '@portal/contracts/version';
 import { maintenanceSchema } from '@portal/contracts/settings';
 import { requireSystemAdmin } from '../access/policy';
-import { audit } from '../audit/audit';
+import { auditedChange } from '../audit/audit';
 import { readMaintenance, writeMaintenance } from './maintenance';
 
 function buildNumber(): string {
@@ -81,10 +81,7 @@ export async function settingsRoutes(app: FastifyInstance) {
     async (request) => {
       const caller = request.caller!;
       requireSystemAdmin(caller);
-      await writeMaintenance(app.db, request.body);
-      await audit(app.db, {
-        userId: caller.userId,
-        organizationId: caller.organizationId,
+      await auditedChange(app.db, caller, (trx) => writeMaintenance(trx, request.body), {
         action: 'maintenance.set',
         detail: request.body,
       });

@@ -17,7 +17,7 @@ import {
 import { AppError, badRequest, notFound } from '../../errors';
 import type { Caller } from '../access/caller';
 import { assertFacilityVisible, isUuid, requireSystemAdmin } from '../access/policy';
-import { audit } from '../audit/audit';
+import { auditedChange } from '../audit/audit';
 import { attachmentDisposition } from '../documents/content-disposition';
 import { facilitiesVisibleTo, toFacility } from '../facilities/queries';
 import { createUploadCredential, resolveUploadToken } from './credentials';
@@ -73,28 +73,27 @@ export async function shipInfoRoutes(app: FastifyInstance) {
       if (body.imageBase64 && !isAcceptableShipImage(body.imageBase64)) {
         throw badRequest(SHIP_MESSAGES.imageTooLarge, { imageBase64: SHIP_MESSAGES.imageTooLarge });
       }
-      await db
-        .updateTable('facilities')
-        .set({
-          name: body.name,
-          imo: body.imo || null,
-          scrubber_system_type: body.scrubberSystemType || null,
-          number_of_scrubbers: body.numberOfScrubbers,
-          total_effect_kw: body.totalEffectKW,
-          system_manufacturer: body.systemManufacturer,
-          start_date: body.startDate,
-          end_date: body.endDate,
-          image_base64: body.imageBase64,
-        })
-        .where('id', '=', id)
-        .execute();
-      await audit(db, {
-        userId: caller.userId,
-        organizationId: caller.organizationId,
-        action: 'facility.update',
-        subject: id,
-        detail: { name: body.name },
-      });
+      await auditedChange(
+        db,
+        caller,
+        (trx) =>
+          trx
+            .updateTable('facilities')
+            .set({
+              name: body.name,
+              imo: body.imo || null,
+              scrubber_system_type: body.scrubberSystemType || null,
+              number_of_scrubbers: body.numberOfScrubbers,
+              total_effect_kw: body.totalEffectKW,
+              system_manufacturer: body.systemManufacturer,
+              start_date: body.startDate,
+              end_date: body.endDate,
+              image_base64: body.imageBase64,
+            })
+            .where('id', '=', id)
+            .execute(),
+        { action: 'facility.update', subject: id, detail: { name: body.name } },
+      );
       return loadFacility(caller, id);
     },
   );
@@ -133,14 +132,12 @@ export async function shipInfoRoutes(app: FastifyInstance) {
         .executeTakeFirstOrThrow();
       if (!facility.name.trim())
         throw badRequest(SHIP_MESSAGES.shipNameRequired, { name: SHIP_MESSAGES.shipNameRequired });
-      const { row, token } = await createUploadCredential(db, id, caller.userId);
-      await audit(db, {
-        userId: caller.userId,
-        organizationId: caller.organizationId,
-        action: 'facility.provision',
-        subject: id,
-        detail: { credentialId: row.id },
-      });
+      const { row, token } = await auditedChange(
+        db,
+        caller,
+        (trx) => createUploadCredential(trx, id, caller.userId),
+        ({ row }) => ({ action: 'facility.provision', subject: id, detail: { credentialId: row.id } }),
+      );
       return reply.code(201).send({ ...toCredential(row), token });
     },
   );
@@ -153,22 +150,21 @@ export async function shipInfoRoutes(app: FastifyInstance) {
       const { id, credentialId } = request.params;
       await assertFacilityVisible(db, caller, id);
       requireSystemAdmin(caller);
-      const updated = isUuid(credentialId)
-        ? await db
+      if (!isUuid(credentialId)) throw notFound('Upload credential not found');
+      await auditedChange(
+        db,
+        caller,
+        async (trx) => {
+          const updated = await trx
             .updateTable('upload_credentials')
             .set({ revoked_on: sql<Date>`coalesce(revoked_on, now())` })
             .where('id', '=', credentialId)
             .where('facility_id', '=', id)
-            .executeTakeFirst()
-        : undefined;
-      if (!updated || Number(updated.numUpdatedRows) === 0) throw notFound('Upload credential not found');
-      await audit(db, {
-        userId: caller.userId,
-        organizationId: caller.organizationId,
-        action: 'facility.revoke-upload-credential',
-        subject: id,
-        detail: { credentialId },
-      });
+            .executeTakeFirst();
+          if (Number(updated.numUpdatedRows) === 0) throw notFound('Upload credential not found');
+        },
+        { action: 'facility.revoke-upload-credential', subject: id, detail: { credentialId } },
+      );
       return reply.code(204).send(null);
     },
   );

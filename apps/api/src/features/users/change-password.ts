@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { newPasswordSchema } from '@portal/contracts/forms';
 import { badRequest, forbidden } from '../../errors';
-import { audit } from '../audit/audit';
+import { auditedChange, auditEvent } from '../audit/audit';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 
 export const CURRENT_PASSWORD_REQUIRED = 'Your current password is required';
@@ -50,25 +50,21 @@ export async function changePasswordRoutes(app: FastifyInstance) {
         .where('id', '=', caller.userId)
         .executeTakeFirstOrThrow();
       if (!(await verifyPassword(user.password_hash, currentPassword))) {
-        await audit(db, {
-          userId: caller.userId,
-          organizationId: caller.organizationId,
-          action: 'password.change-failed',
-          subject: caller.username,
-        });
+        await auditEvent(db, caller, { action: 'password.change-failed', subject: caller.username });
         throw badRequest(CURRENT_PASSWORD_WRONG, { currentPassword: CURRENT_PASSWORD_WRONG });
       }
-      await db
-        .updateTable('users')
-        .set({ password_hash: await hashPassword(newPassword) })
-        .where('id', '=', caller.userId)
-        .execute();
-      await audit(db, {
-        userId: caller.userId,
-        organizationId: caller.organizationId,
-        action: 'password.change',
-        subject: caller.username,
-      });
+      const passwordHash = await hashPassword(newPassword);
+      await auditedChange(
+        db,
+        caller,
+        (trx) =>
+          trx
+            .updateTable('users')
+            .set({ password_hash: passwordHash })
+            .where('id', '=', caller.userId)
+            .execute(),
+        { action: 'password.change', subject: caller.username },
+      );
       return reply.code(204).send(null);
     },
   );

@@ -15,7 +15,7 @@ import {
 import { badRequest, conflict, forbidden, notFound } from '../../errors';
 import type { Caller } from '../access/caller';
 import { facilityVisibleTo, isSystemAdmin, isUuid, requireManageOrganization } from '../access/policy';
-import { audit } from '../audit/audit';
+import { auditedChange } from '../audit/audit';
 import { hashPassword } from '../auth/passwords';
 import { assignableRoles, findOrganization, organizationUsers } from '../organizations/queries';
 
@@ -80,23 +80,22 @@ export async function userRoutes(app: FastifyInstance) {
       const { username, password, roles } = request.body;
       checkRole(caller, organization, roles[0]!);
       if (await usernameTaken(username)) throw taken();
-      const { id } = await db
-        .insertInto('users')
-        .values({
-          organization_id: orgId,
-          username,
-          password_hash: await hashPassword(password),
-          role: roles[0]!,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await audit(db, {
-        userId: caller.userId,
-        organizationId: caller.organizationId,
-        action: 'user.create',
-        subject: id,
-        detail: { username, role: roles[0], organizationId: orgId },
-      });
+      const passwordHash = await hashPassword(password);
+      const { id } = await auditedChange(
+        db,
+        caller,
+        (trx) =>
+          trx
+            .insertInto('users')
+            .values({ organization_id: orgId, username, password_hash: passwordHash, role: roles[0]! })
+            .returning('id')
+            .executeTakeFirstOrThrow(),
+        ({ id }) => ({
+          action: 'user.create',
+          subject: id,
+          detail: { username, role: roles[0], organizationId: orgId },
+        }),
+      );
       return reply.code(201).send(await answer(orgId, id));
     },
   );
@@ -118,28 +117,32 @@ export async function userRoutes(app: FastifyInstance) {
       const { username, password, roles } = request.body;
       if (roles[0] !== user.role) checkRole(caller, organization, roles[0]!);
       if (await usernameTaken(username, user.id)) throw taken();
-      await db
-        .updateTable('users')
-        .set({
-          username,
-          role: roles[0]!,
-          ...(password
-            ? {
-                password_hash: await hashPassword(password),
-                // A password set by an administrator ends the user's sessions (not the administrator's own).
-                ...(user.id !== caller.userId ? { tokens_valid_after: sql<Date>`now()` } : {}),
-              }
-            : {}),
-        })
-        .where('id', '=', user.id)
-        .execute();
-      await audit(db, {
-        userId: caller.userId,
-        organizationId: caller.organizationId,
-        action: 'user.update',
-        subject: user.id,
-        detail: { username, role: roles[0], passwordChanged: Boolean(password) },
-      });
+      const passwordHash = password ? await hashPassword(password) : null;
+      await auditedChange(
+        db,
+        caller,
+        (trx) =>
+          trx
+            .updateTable('users')
+            .set({
+              username,
+              role: roles[0]!,
+              ...(passwordHash
+                ? {
+                    password_hash: passwordHash,
+                    // A password set by an administrator ends the user's sessions (not the administrator's own).
+                    ...(user.id !== caller.userId ? { tokens_valid_after: sql<Date>`now()` } : {}),
+                  }
+                : {}),
+            })
+            .where('id', '=', user.id)
+            .execute(),
+        {
+          action: 'user.update',
+          subject: user.id,
+          detail: { username, role: roles[0], passwordChanged: Boolean(password) },
+        },
+      );
       return answer(user.organization_id, user.id);
     },
   );
@@ -151,10 +154,7 @@ export async function userRoutes(app: FastifyInstance) {
       const caller = request.caller!;
       const user = await findManagedUser(caller, request.params.id);
       if (user.id === caller.userId) throw badRequest('You cannot delete your own user');
-      await db.deleteFrom('users').where('id', '=', user.id).execute();
-      await audit(db, {
-        userId: caller.userId,
-        organizationId: caller.organizationId,
+      await auditedChange(db, caller, (trx) => trx.deleteFrom('users').where('id', '=', user.id).execute(), {
         action: 'user.delete',
         subject: user.id,
         detail: { username: user.username },

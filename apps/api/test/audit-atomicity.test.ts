@@ -1,0 +1,729 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUploadCredential } from '../src/features/ship-info/credentials';
+import { signInFlow, startTestServer, type TestServer } from './harness';
+import { UNTIL, buildWorld, type IsolationWorld } from './isolation/fixtures';
+import { CSV_CONFIGURATION, createCsvDataSource, csvFile, multipartFile } from './upload-helpers';
+
+/**
+ * One transaction for a change and its audit entry (docs/decisions/0063-audited-changes.md): on every route that
+ * audits, a refused audit insert (a trigger on audit_log raising for the route's action, on PGlite and PostgreSQL
+ * alike) answers an error and leaves the database as it was; the same call without the fault changes it and writes
+ * the entry.
+ */
+
+let server: TestServer;
+let world: IsolationWorld;
+const DAY_MS = 86_400_000;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  world = await buildWorld(server);
+  await sql`
+    CREATE TABLE audit_fault (action text PRIMARY KEY);
+    CREATE FUNCTION audit_fault_raise() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF EXISTS (SELECT 1 FROM audit_fault WHERE action = NEW.action) THEN
+        RAISE EXCEPTION 'audit insert refused for %', NEW.action;
+      END IF;
+      RETURN NEW;
+    END $$;
+    CREATE TRIGGER audit_fault BEFORE INSERT ON audit_log FOR EACH ROW EXECUTE FUNCTION audit_fault_raise();
+  `.execute(server.services.database.db);
+}, 180_000);
+afterAll(async () => {
+  await server?.close();
+});
+
+/** Tables an audited call must leave as they were; the audit log itself and the provider's sessions aside. */
+const UNWATCHED = new Set([
+  'audit_log',
+  'audit_fault',
+  'oidc_payloads',
+  'kysely_migration',
+  'kysely_migration_lock',
+]);
+
+/** Every row of every watched table (as text, hashed per table) and the originals stored beside the database. */
+async function fingerprint(): Promise<Record<string, string>> {
+  const { db, originals } = server.services.database;
+  const tables = await sql<{ name: string }>`
+    select table_name as name from information_schema.tables
+    where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`.execute(db);
+  const result: Record<string, string> = {};
+  for (const { name } of tables.rows) {
+    if (UNWATCHED.has(name)) continue;
+    const row = await sql<{ h: string }>`
+      select count(*) || ':' || coalesce(md5(string_agg(t::text, '|' order by t::text)), '') as h
+      from ${sql.table(name)} t`.execute(db);
+    result[name] = row.rows[0]!.h;
+  }
+  result.originals = (await originals.storedFileIds(db)).sort().join(',');
+  return result;
+}
+
+async function entries(action: string): Promise<number> {
+  const rows = await server.services.database.db
+    .selectFrom('audit_log')
+    .select('id')
+    .where('action', '=', action)
+    .execute();
+  return rows.length;
+}
+
+async function refuseAudit(action: string | null) {
+  const { db } = server.services.database;
+  await sql`DELETE FROM audit_fault`.execute(db);
+  if (action) await sql`INSERT INTO audit_fault (action) VALUES (${action})`.execute(db);
+}
+
+type Answer = { statusCode: number };
+interface Case {
+  route: string;
+  action: string;
+  /** Runs before (without a fault): makes what the call acts on. */
+  prepare?: () => Promise<void>;
+  call: () => Promise<Answer>;
+  /** The status of the call when the audit insert succeeds (2xx by default). */
+  ok?: number;
+  /** False for an event that changes nothing by itself (a sign-in, an export). */
+  changes?: boolean;
+  /** Tables written before the change, whatever becomes of it (the onboard uploader's last use). */
+  besides?: string[];
+}
+
+const as = (username: string) => server.as(username);
+const iso = (days: number) => new Date(Date.now() + days * DAY_MS).toISOString();
+
+/** The routes' own words: every action written anywhere in apps/api/src. */
+function auditedActionsInSource(): Set<string> {
+  const found = new Set<string>();
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (path.endsWith('.ts')) {
+        const text = readFileSync(path, 'utf8');
+        for (const m of text.matchAll(/action: '([a-z.-]+)'/g)) found.add(m[1]!);
+        for (const m of text.matchAll(/auditedCalculation\(request\.caller!, '([a-z.-]+)'/g))
+          found.add(m[1]!);
+      }
+    }
+  };
+  walk(join(__dirname, '../src'));
+  return found;
+}
+
+describe('a change and its audit entry are one transaction', () => {
+  it('stores nothing when a lone surrogate in a name makes the audit entry fail (issue 14, seen #6)', async () => {
+    const admin = await as('admin');
+    const named = () =>
+      server.services.database.db
+        .selectFrom('organizations')
+        .select('id')
+        .where('name', 'like', 'Lone %')
+        .execute();
+    // Twice, as a client that retries: neither attempt leaves an organization behind.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const response = await admin.post('/api/organizations', {
+        name: 'Lone \uD800 Lines',
+        email: 'lone@example.com',
+        phone: '1',
+        priority: false,
+      });
+      expect(response.statusCode).toBeGreaterThanOrEqual(400);
+    }
+    expect(await named()).toEqual([]);
+  });
+
+  it('on every audited route, a refused audit insert answers an error and leaves nothing behind', async () => {
+    const { organizationIds, userIds } = server.seed;
+    const north = organizationIds.north!;
+    const south = organizationIds.south!;
+    const db = server.services.database.db;
+    const admin = await as('admin');
+    const northAdmin = await as('north.admin');
+
+    // A ship of North's for the uploads, data sources, documents and credentials below.
+    const ship = (
+      await admin.post('/api/facilities', { organizationId: north, name: 'MV Audit Trail' })
+    ).json().id as string;
+    const csvSource = await createCsvDataSource(server, ship);
+    const { token: uploaderToken } = await createUploadCredential(db, ship, userIds.admin!);
+    const uploadAs = async (token: string, name: string, content: string) => {
+      const { payload, headers } = multipartFile(name, content);
+      return server.app.inject({
+        method: 'POST',
+        url: `/api/algorithm/facilitydatasource/${csvSource}/file`,
+        payload,
+        headers: { ...headers, authorization: `Bearer ${token}` },
+      });
+    };
+    let uploaded = 0;
+    const newCsv = () =>
+      csvFile({ start: `2026-05-${String(++uploaded).padStart(2, '0')} 00:00:00`, rows: 30 });
+    const uploadedFile = async () => {
+      const response = await uploadAs(await server.tokenFor('admin'), 'made.csv', newCsv());
+      return (response.json() as { ids: string[] }).ids[0]!;
+    };
+
+    // Calculations: a measurement field of North's ship and the first report field.
+    const calculation = await db
+      .selectFrom('measurement_field_calculations')
+      .select(['id', 'measurement_field_id'])
+      .where('id', '=', world.north.measurementCalculation)
+      .executeTakeFirstOrThrow();
+    const mfBase = `/api/algorithm/facility/${world.north.facility}/measurement-field/${calculation.measurement_field_id}/calculations`;
+    const rfBase = `/api/algorithm/reports/${world.global.report}/fields/${world.global.reportField}/calculations`;
+    const draft = async (base: string) => {
+      const created = await admin.post(base, {
+        transformAlgorithm: 'return 1;',
+        inputIds: [],
+        comment: 'draft',
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      return created.json().calculation.id as string;
+    };
+    const reportCalculation = await db
+      .insertInto('report_field_calculations')
+      .values({
+        report_field_id: world.global.reportField,
+        version: 900,
+        revision: 0,
+        transform_algorithm: 'return 1;',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const pending = (
+      table: 'measurement_field_calculations' | 'report_field_calculations',
+      id: string,
+      queued: boolean,
+    ) =>
+      db
+        .updateTable(table)
+        .set({ recalculation_requested_on: new Date(), recalculation_queued_on: queued ? new Date() : null })
+        .where('id', '=', id)
+        .execute()
+        .then(() => undefined);
+
+    let target = '';
+    const remember = async (value: Promise<string>) => {
+      target = await value;
+    };
+    const newOrganization = async (name: string) =>
+      (
+        await admin.post('/api/organizations', {
+          name,
+          email: 'ops@example.com',
+          phone: '+1',
+          priority: false,
+        })
+      ).json() as {
+        id: string;
+        linkKey: string;
+      };
+
+    const cases: Case[] = [
+      // organizations and access
+      {
+        route: 'POST /api/organizations',
+        action: 'organization.create',
+        call: () =>
+          admin.post('/api/organizations', {
+            name: 'Audit Lines',
+            email: 'a@example.com',
+            phone: '1',
+            priority: false,
+          }),
+      },
+      {
+        route: 'PUT /api/organizations/{id}/update-organization',
+        action: 'organization.update',
+        call: async () => {
+          const current = (await admin.get(`/api/organizations/${north}/organization`)).json();
+          return admin.put(`/api/organizations/${north}/update-organization`, {
+            name: current.name,
+            email: `ops${Date.now()}@north.example`,
+            phone: current.phone ?? '',
+            priority: current.priority,
+          });
+        },
+      },
+      {
+        route: 'POST /api/organizations/{id}/{linkKey}/organization-link',
+        action: 'organization.link',
+        prepare: () => remember(newOrganization('Link Target').then((o) => o.linkKey)),
+        call: () => northAdmin.post(`/api/organizations/${north}/${target}/organization-link`),
+      },
+      {
+        route: 'DELETE /api/organizations/{id}/{otherId}',
+        action: 'organization.unlink',
+        prepare: async () => {
+          const other = await newOrganization('Unlink Target');
+          await northAdmin.post(`/api/organizations/${north}/${other.linkKey}/organization-link`);
+          target = other.id;
+        },
+        call: () => northAdmin.delete(`/api/organizations/${north}/${target}`),
+      },
+      {
+        route: 'DELETE /api/organizations/facilities/{userId}/{facilityId}/user-facility-link',
+        action: 'access.user.revoke',
+        call: () =>
+          northAdmin.delete(
+            `/api/organizations/facilities/${userIds['north.olav']}/${world.north.facility}/user-facility-link`,
+          ),
+      },
+      {
+        route: 'POST /api/organizations/facilities/{userId}/{facilityId}/user-facility-link',
+        action: 'access.user.grant',
+        call: () =>
+          northAdmin.post(
+            `/api/organizations/facilities/${userIds['north.olav']}/${world.north.facility}/user-facility-link`,
+          ),
+      },
+      {
+        route: 'DELETE /api/organizations/{orgId}/{facilityId}/organization-facility-link',
+        action: 'access.organization.revoke',
+        call: () =>
+          admin.delete(`/api/organizations/${north}/${world.sharedSouthFacility}/organization-facility-link`),
+      },
+      {
+        route: 'POST /api/organizations/{orgId}/{facilityId}/organization-facility-link',
+        action: 'access.organization.grant',
+        call: () =>
+          admin.post(`/api/organizations/${north}/${world.sharedSouthFacility}/organization-facility-link`),
+      },
+      {
+        route: 'POST /api/organizations/{orgId}/{facilityId}/migrate-facility',
+        action: 'facility.transfer',
+        prepare: () =>
+          remember(
+            admin
+              .post('/api/facilities', { organizationId: south, name: 'MV Transferred' })
+              .then((r) => r.json().id),
+          ),
+        call: () => admin.post(`/api/organizations/${north}/${target}/migrate-facility`),
+      },
+      // users
+      {
+        route: 'POST /api/organizations/{orgId}/users',
+        action: 'user.create',
+        call: () =>
+          northAdmin.post(`/api/organizations/${north}/users`, {
+            username: 'north.audited',
+            password: 'Audited1234',
+            roles: ['User'],
+          }),
+      },
+      {
+        route: 'PUT /api/users/{id}',
+        action: 'user.update',
+        call: () =>
+          northAdmin.put(`/api/users/${userIds['north.olav']}`, {
+            username: 'north.olav',
+            roles: ['User'],
+            password: `Olav${Date.now()}`,
+          }),
+      },
+      {
+        route: 'DELETE /api/users/{id}',
+        action: 'user.delete',
+        prepare: () =>
+          remember(
+            northAdmin
+              .post(`/api/organizations/${north}/users`, {
+                username: 'north.gone',
+                password: 'Gone12345',
+                roles: ['User'],
+              })
+              .then((r) => r.json().id),
+          ),
+        call: () => northAdmin.delete(`/api/users/${target}`),
+      },
+      {
+        route: 'PATCH /api/users/{id}/change-password (wrong current password)',
+        action: 'password.change-failed',
+        call: async () =>
+          (await as('south.lee')).patch(`/api/users/${userIds['south.lee']}/change-password`, {
+            currentPassword: 'not-it-1',
+            newPassword: 'Lee7654321',
+          }),
+        ok: 400,
+        changes: false,
+      },
+      {
+        route: 'PATCH /api/users/{id}/change-password',
+        action: 'password.change',
+        call: async () =>
+          (await as('south.lee')).patch(`/api/users/${userIds['south.lee']}/change-password`, {
+            currentPassword: 'Lee123456',
+            newPassword: 'Lee7654321',
+          }),
+      },
+      // sign-in and sign-out
+      {
+        route: 'POST /interaction/{uid}/login',
+        action: 'sign-in',
+        call: async () => {
+          const result = await signInFlow(server.app, 'south.admin', 'South1234');
+          return { statusCode: result.accessToken ? 200 : (result.loginStatus ?? 0) };
+        },
+        changes: false,
+      },
+      {
+        route: 'POST /interaction/{uid}/login (wrong password)',
+        action: 'sign-in.failed',
+        call: async () => {
+          const result = await signInFlow(server.app, 'south.admin', 'Wrong12345');
+          return { statusCode: result.loginStatus ?? 0 };
+        },
+        ok: 200,
+        changes: false,
+      },
+      {
+        route: 'POST /interaction/{uid}/login (rate limited)',
+        action: 'sign-in.rate-limited',
+        prepare: async () => {
+          for (let i = 0; i < server.app.config.LOGIN_ATTEMPTS_PER_MINUTE; i++)
+            await signInFlow(server.app, 'nobody.limited', 'Wrong12345');
+        },
+        call: async () => {
+          const result = await signInFlow(server.app, 'nobody.limited', 'Wrong12345');
+          return { statusCode: result.loginStatus ?? 0 };
+        },
+        ok: 429,
+        changes: false,
+      },
+      {
+        route: 'POST /api/auth/logout',
+        action: 'sign-out',
+        call: async () => (await as('north.anna')).post('/api/auth/logout'),
+      },
+      // files
+      {
+        route: 'POST /api/algorithm/facilitydatasource/{id}/file',
+        action: 'datafile.upload',
+        call: async () => uploadAs(await server.tokenFor('admin'), 'audit.csv', newCsv()),
+      },
+      {
+        route: 'POST /api/algorithm/facilitydatasource/{id}/file (onboard uploader)',
+        action: 'datafile.upload',
+        call: () => uploadAs(uploaderToken, 'onboard.csv', newCsv()),
+        // The credential's last use is recorded when it is checked, before the upload begins.
+        besides: ['upload_credentials'],
+      },
+      {
+        route: 'DELETE /api/algorithm/facilitydatasource/{id}/file/{fileId}',
+        action: 'datafile.delete',
+        prepare: () => remember(uploadedFile()),
+        call: () => admin.delete(`/api/algorithm/facilitydatasource/${csvSource}/file/${target}`),
+      },
+      {
+        route: 'DELETE /api/algorithm/facilitydatasource/{id}/file/{fileId}?deleteData=true',
+        action: 'datafile.delete',
+        prepare: () => remember(uploadedFile()),
+        call: () =>
+          admin.delete(`/api/algorithm/facilitydatasource/${csvSource}/file/${target}?deleteData=true`),
+      },
+      // data sources
+      {
+        route: 'POST /api/algorithm/facility/{id}/datasource',
+        action: 'datasource.create',
+        call: () =>
+          admin.post(`/api/algorithm/facility/${ship}/datasource`, {
+            name: `Second${++uploaded}`,
+            dataSourceReaderId: 'delimited-text',
+            dataSourceReaderConfiguration: CSV_CONFIGURATION,
+            measureFrequencyInSeconds: 60,
+            utcTimezoneOffsetInMinutes: 0,
+            note: '',
+            isPrimary: false,
+          }),
+      },
+      {
+        route: 'PUT /api/algorithm/facility/{id}/datasource/{dataSourceId}',
+        action: 'datasource.update',
+        call: () =>
+          admin.put(`/api/algorithm/facility/${ship}/datasource/${csvSource}`, {
+            name: 'Logger',
+            dataSourceReaderId: 'delimited-text',
+            dataSourceReaderConfiguration: CSV_CONFIGURATION,
+            measureFrequencyInSeconds: 60,
+            utcTimezoneOffsetInMinutes: 0,
+            note: `checked ${Date.now()}`,
+            isPrimary: true,
+          }),
+      },
+      {
+        route: 'DELETE /api/algorithm/facility/{id}/datasource/{dataSourceId}',
+        action: 'datasource.delete',
+        prepare: () => remember(createCsvDataSource(server, ship, { name: `Doomed${++uploaded}` })),
+        call: () => admin.delete(`/api/algorithm/facility/${ship}/datasource/${target}`),
+      },
+      {
+        route: 'DELETE /api/algorithm/facilitydatasource/{id}/facilitydatasourcechannels/{channelId}',
+        action: 'channel.delete',
+        call: () =>
+          admin.delete(
+            `/api/algorithm/facilitydatasource/${world.north.dataSource}/facilitydatasourcechannels/${world.north.channel}`,
+          ),
+      },
+      {
+        route: 'PUT /api/algorithm/facilities/{id}/configurations',
+        action: 'facility.import-configuration',
+        prepare: () =>
+          remember(
+            admin
+              .post('/api/facilities', { organizationId: north, name: 'MV Configured' })
+              .then((r) => r.json().id),
+          ),
+        call: () =>
+          admin.put(`/api/algorithm/facilities/${target}/configurations`, {
+            sourceFacilityId: world.north.facility,
+          }),
+      },
+      // settings, ships
+      {
+        route: 'PUT /api/settings/maintenance',
+        action: 'maintenance.set',
+        call: () => admin.put('/api/settings/maintenance', { maintenance: false }),
+      },
+      {
+        route: 'POST /api/facilities',
+        action: 'facility.create',
+        call: () => admin.post('/api/facilities', { organizationId: north, name: 'MV Created' }),
+      },
+      {
+        route: 'PUT /api/facilities/{id}/facility',
+        action: 'facility.update',
+        call: () =>
+          admin.put(`/api/facilities/${ship}/facility`, {
+            name: 'MV Audit Trail',
+            imo: '9300001',
+            scrubberSystemType: 'Hybrid',
+            numberOfScrubbers: 2,
+            totalEffectKW: 1000 + uploaded++,
+            systemManufacturer: 'Wartsila',
+            startDate: '2024-03-05',
+            endDate: null,
+            imageBase64: null,
+          }),
+      },
+      {
+        route: 'POST /api/facilities/{id}/upload-credentials',
+        action: 'facility.provision',
+        call: () => admin.post(`/api/facilities/${ship}/upload-credentials`),
+      },
+      {
+        route: 'DELETE /api/facilities/{id}/upload-credentials/{credentialId}',
+        action: 'facility.revoke-upload-credential',
+        call: () =>
+          admin.delete(
+            `/api/facilities/${world.north.facility}/upload-credentials/${world.north.credential}`,
+          ),
+      },
+      // documents, messages, reports
+      {
+        route: 'POST /api/facilities/{id}/documents',
+        action: 'document.upload',
+        call: () => {
+          const form = new FormData();
+          form.append('docType', 'Survey');
+          form.append('file', new Blob(['%PDF audit'], { type: 'application/pdf' }), 'audit.pdf');
+          return server.tokenFor('admin').then((token) =>
+            server.app.inject({
+              method: 'POST',
+              url: `/api/facilities/${ship}/documents`,
+              headers: { authorization: `Bearer ${token}` },
+              payload: form,
+            }),
+          );
+        },
+      },
+      {
+        route: 'DELETE /api/facilities/documents/{fileId}',
+        action: 'document.delete',
+        call: () => admin.delete(`/api/facilities/documents/${world.north.document}`),
+      },
+      {
+        route: 'POST /api/messages',
+        action: 'message.create',
+        call: () =>
+          admin.post('/api/messages', {
+            title: 'Audit',
+            text: 'Checked',
+            showFrom: iso(-1),
+            showTo: iso(1),
+            notify: false,
+          }),
+      },
+      {
+        route: 'DELETE /api/messages/{id}',
+        action: 'message.delete',
+        call: () => admin.delete(`/api/messages/${world.north.message}`),
+      },
+      {
+        route: 'PUT /api/algorithm/reports/{id}/update-report',
+        action: 'report.update',
+        call: () =>
+          admin.put(`/api/algorithm/reports/${world.global.report}/update-report`, {
+            information: `Audited ${Date.now()}`,
+          }),
+      },
+      {
+        route: 'DELETE /api/algorithm/reports/values',
+        action: 'report-values.delete',
+        call: () =>
+          admin.delete(
+            `/api/algorithm/reports/values?facilityId=${world.south.facility}&from=${encodeURIComponent(new Date(UNTIL.getTime() - 2 * DAY_MS).toISOString())}&to=${encodeURIComponent(UNTIL.toISOString())}`,
+          ),
+      },
+      {
+        route: 'POST /api/algorithm/exports',
+        action: 'report.export',
+        call: () =>
+          admin.post('/api/algorithm/exports', {
+            reportCode: world.global.report,
+            facilityIds: [world.north.facility],
+            from: new Date(UNTIL.getTime() - DAY_MS).toISOString(),
+            to: UNTIL.toISOString(),
+            resolution: 'day',
+          }),
+        changes: false,
+      },
+      // executions and recalculations
+      {
+        route: 'POST /api/algorithm/calculations/measurement-field/execute',
+        action: 'execution.request',
+        call: () =>
+          admin.post('/api/algorithm/calculations/measurement-field/execute', {
+            facilityId: world.north.facility,
+            from: new Date(UNTIL.getTime() - DAY_MS).toISOString(),
+            to: UNTIL.toISOString(),
+            facilityDataSourceFileIds: [world.north.file],
+          }),
+      },
+      ...(['measurement-fields', 'report-fields'] as const).flatMap((kind): Case[] => {
+        const table =
+          kind === 'measurement-fields' ? 'measurement_field_calculations' : 'report_field_calculations';
+        const id = () =>
+          kind === 'measurement-fields' ? world.north.measurementCalculation : reportCalculation.id;
+        const base = `/api/algorithm/calculations/${kind}/recalculation`;
+        return [
+          {
+            route: `DELETE ${base}`,
+            action: 'recalculation.remove',
+            prepare: () => pending(table, id(), false),
+            call: () => admin.delete(base, { ids: [id()] }),
+          },
+          {
+            route: `POST ${base}/cancel`,
+            action: 'recalculation.cancel',
+            prepare: () => pending(table, id(), true),
+            call: () => admin.post(`${base}/cancel`, { ids: [id()] }),
+          },
+          {
+            route: `POST ${base}/execute`,
+            action: 'recalculation.execute',
+            prepare: () => pending(table, id(), false),
+            call: () => admin.post(`${base}/execute`, { ids: [id()] }),
+          },
+        ];
+      }),
+      {
+        route: 'DELETE /api/algorithm/measurement-fields/values',
+        action: 'measurement-values.delete',
+        // A day of values of North's ship, inside the period deleted.
+        prepare: async () => {
+          const day = new Date(UNTIL.getTime() - 2 * DAY_MS);
+          await db
+            .insertInto('measurement_values')
+            .values({
+              facility_id: world.north.facility,
+              measurement_field_id: calculation.measurement_field_id,
+              day: day.toISOString().slice(0, 10),
+              row_count: 1,
+              timestamps: Buffer.from(new Float64Array([day.getTime()]).buffer),
+              values: Buffer.from(new Float64Array([1]).buffer),
+            })
+            .onConflict((oc) => oc.doNothing())
+            .execute();
+        },
+        call: () =>
+          admin.delete(
+            `/api/algorithm/measurement-fields/values?facilityId=${world.north.facility}&from=${encodeURIComponent(new Date(UNTIL.getTime() - 3 * DAY_MS).toISOString())}&to=${encodeURIComponent(UNTIL.toISOString())}`,
+          ),
+      },
+      // calculations, of a measurement field and of a report field
+      ...[
+        ['measurement field', mfBase],
+        ['report field', rfBase],
+      ].flatMap(([kind, base]): Case[] => [
+        {
+          route: `POST ${kind} calculations`,
+          action: 'calculation.create',
+          call: () =>
+            admin.post(base!, { transformAlgorithm: 'return 1;', inputIds: [], comment: 'created' }),
+        },
+        {
+          route: `PUT ${kind} calculations/{calcId}`,
+          action: 'calculation.save',
+          prepare: () => remember(draft(base!)),
+          call: () =>
+            admin.put(`${base}/${target}`, {
+              transformAlgorithm: 'return 2;',
+              inputIds: [],
+              comment: 'saved',
+            }),
+        },
+        {
+          route: `PUT ${kind} calculations/{calcId}/approve`,
+          action: 'calculation.approve',
+          prepare: () => remember(draft(base!)),
+          call: () => admin.put(`${base}/${target}/approve`, { validFrom: '2025-01-01T00:00:00.000Z' }),
+        },
+        {
+          route: `DELETE ${kind} calculations/{calcId}`,
+          action: 'calculation.delete',
+          prepare: () => remember(draft(base!)),
+          call: () => admin.delete(`${base}/${target}`),
+        },
+      ]),
+    ];
+
+    // Every action the code writes has its route here.
+    const covered = new Set(cases.map((c) => c.action));
+    expect([...auditedActionsInSource()].filter((a) => !covered.has(a))).toEqual([]);
+
+    const failures: string[] = [];
+    for (const c of cases) {
+      await refuseAudit(null);
+      await c.prepare?.();
+      const before = await fingerprint();
+      const entriesBefore = await entries(c.action);
+      await refuseAudit(c.action);
+      const refused = await c.call();
+      await refuseAudit(null);
+      const after = await fingerprint();
+      const changed = Object.keys(before).filter((t) => before[t] !== after[t] && !c.besides?.includes(t));
+      if (refused.statusCode < 500)
+        failures.push(`${c.route}: answered ${refused.statusCode} with the audit refused`);
+      if (changed.length) failures.push(`${c.route}: changed ${changed.join(', ')} with the audit refused`);
+      if ((await entries(c.action)) !== entriesBefore) failures.push(`${c.route}: an entry was written`);
+      // The same call without the fault goes through: it changes the database and writes its entry.
+      const done = await c.call();
+      const ok = c.ok ? done.statusCode === c.ok : done.statusCode >= 200 && done.statusCode < 300;
+      if (!ok) failures.push(`${c.route}: answered ${done.statusCode} without a fault`);
+      if ((await entries(c.action)) <= entriesBefore)
+        failures.push(`${c.route}: no ${c.action} entry without a fault`);
+      if (c.changes !== false) {
+        const final = await fingerprint();
+        if (!Object.keys(after).some((t) => after[t] !== final[t]))
+          failures.push(`${c.route}: changed nothing without a fault`);
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 300_000);
+});
