@@ -293,3 +293,65 @@ test('a failed execution shows Failed with its time and error on the ship list a
     page.getByTestId('ship-row').filter({ hasText: ship.name }).getByTestId('ship-status'),
   ).not.toContainText('Failed');
 });
+
+/** A 1x1 PNG, as the Info screen stores an uploaded image (a data URL). */
+const PIXEL =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
+test('the ship image from the Info screen shows on the ship list, the ship cards and the ship dashboard', async ({
+  page,
+}) => {
+  await signInAs(page, 'admin', '/facilities/overview');
+  const client = await api(page);
+  const ships = await client.get<{ id: string; name: string }[]>('/api/facilities');
+  const ship = ships[0]!;
+  const info = await client.get<Record<string, unknown>>(`/api/facilities/${ship.id}/facility`);
+  const save = (imageBase64: unknown) =>
+    client.put(`/api/facilities/${ship.id}/facility`, {
+      name: info.name,
+      imo: info.imo,
+      scrubberSystemType: info.scrubberSystemType ?? '',
+      numberOfScrubbers: info.numberOfScrubbers,
+      totalEffectKW: info.totalEffectKW,
+      systemManufacturer: info.systemManufacturer,
+      startDate: info.startDate,
+      endDate: info.endDate,
+      imageBase64,
+    });
+  const saved = await save(PIXEL);
+  expect(saved.status(), await saved.text()).toBe(200);
+  try {
+    await page.goto('/facilities/overview');
+    const row = page.getByTestId('ship-row').filter({ hasText: ship.name });
+    await expect(row.getByRole('img', { name: `Image of ${ship.name}` })).toHaveAttribute('src', PIXEL);
+    await page.goto('/');
+    const card = page.locator(`[data-testid="ship-card"][data-facility-id="${ship.id}"]`);
+    await expect(card.getByRole('img', { name: `Image of ${ship.name}` })).toHaveAttribute('src', PIXEL);
+    await page.goto(`/ship/${ship.id}`);
+    await expect(
+      page.getByTestId('ship-info').getByRole('img', { name: `Image of ${ship.name}` }),
+    ).toHaveAttribute('src', PIXEL);
+    // A ship without an image shows a ship icon, no broken image.
+    const other = ships.find((s) => s.id !== ship.id);
+    if (other) {
+      await page.goto('/facilities/overview');
+      await expect(
+        page.getByTestId('ship-row').filter({ hasText: other.name }).getByTestId('ship-image'),
+      ).toHaveAttribute('data-has-image', 'false');
+    }
+  } finally {
+    expect((await save(info.imageBase64 ?? null)).status()).toBe(200);
+  }
+});
+
+test("an unknown ship's files page says Ship not found, without asking the API for it", async ({ page }) => {
+  const asked: string[] = [];
+  page.on('request', (request) => {
+    if (/\/api\/algorithm\/facility\//.test(request.url())) asked.push(request.url());
+  });
+  await signInAs(page, 'north.anna', '/facilities/00000000-0000-4000-8000-000000000000/files');
+  await expect(page.getByTestId('ship-not-found')).toHaveText('Ship not found');
+  await expect(page.getByRole('heading', { name: 'Ship', exact: true })).toHaveCount(0);
+  await expect(page.getByText('Something went wrong! Please try again')).toHaveCount(0);
+  expect(asked).toEqual([]);
+});

@@ -8,6 +8,7 @@ import {
   formatDate,
   latestDataLabel,
   NOT_SPECIFIED,
+  RATIO_GAUGE,
   ratioMarginBand,
   SFOC_GAUGE,
 } from '@portal/contracts/rules';
@@ -26,6 +27,7 @@ import {
   sfocGauge,
   type ShipBarOptions,
 } from '../../ui/kpi/options';
+import { ShipImage } from '../../ui/ship/ShipImage';
 import { useReportsData, type ReportDataInput } from './report-data-api';
 
 const C = REPORT_CODES;
@@ -57,8 +59,10 @@ const sfocBars: ShipBarOptions = {
 const marginBarsOptions: ShipBarOptions = {
   unit: '%',
   format: 'Percent',
-  min: -30,
-  max: 100,
+  min: RATIO_GAUGE.min,
+  max: RATIO_GAUGE.max,
+  axisStep: 10,
+  labelsAt: RATIO_GAUGE.stops,
   cap: capMarginChartValue,
   axisName: MARGIN_AXIS_NAME,
   lines: [{ value: 0, label: 'Limit' }],
@@ -218,9 +222,12 @@ export default function FleetDashboardPage() {
             <Card data-testid="ship-card" data-facility-id={ship.id}>
               <CardActionArea component={Link} to={`/ship/${ship.id}`}>
                 <CardContent>
-                  <Typography variant="subtitle1" sx={{ fontWeight: 600 }}>
-                    {ship.name}
-                  </Typography>
+                  <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', mb: 0.5 }}>
+                    <ShipImage name={ship.name} image={ship.imageBase64} size={48} />
+                    <Typography variant="subtitle1" sx={{ fontWeight: 600 }}>
+                      {ship.name}
+                    </Typography>
+                  </Stack>
                   <Typography variant="body2" color="text.secondary">
                     IMO {ship.imo ?? NOT_SPECIFIED} · {ship.primaryOrganizationName}
                   </Typography>

@@ -144,8 +144,13 @@ describe('per-ship bars', () => {
       max: 100,
       cap: capMarginChartValue,
       axisName: 'Margin to the limit (%)',
+      axisStep: 10,
+      labelsAt: [100, 50, 10, 0, -30],
     });
     const bar = series(option);
+    // The value axis is labelled at the gauge's stops only.
+    const label = (option as any).yAxis.axisLabel.formatter;
+    expect([100, 90, 50, 30, 10, 0, -30].map(label)).toEqual(['100', '', '50', '', '10', '0', '-30']);
     expect(bar.data.map((d: { value: number }) => d.value)).toEqual([26.74418604651163, -30]);
     expect((option as any).yAxis).toMatchObject({ min: -30, max: 100, name: 'Margin to the limit (%)' });
     expect((option as any).tooltip.formatter({ dataIndex: 0 })).toBe(

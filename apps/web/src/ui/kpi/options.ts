@@ -238,6 +238,8 @@ export interface ShipBarOptions {
   format?: string;
   /** The value axis' name, e.g. 'Margin to the limit (%)'. */
   axisName?: string;
+  /** Only these values are labelled on the value axis (ticks every axisStep), e.g. the gauge's stops. */
+  labelsAt?: readonly number[];
   /** Horizontal line(s), e.g. a limit. */
   lines?: { value: number; label: string }[];
 }
@@ -299,6 +301,15 @@ export function shipBarOption(
         min: options.min,
         max,
         interval: options.axisStep,
+        ...(options.labelsAt
+          ? {
+              axisLabel: {
+                formatter: (v: number) =>
+                  options.labelsAt!.some((l) => Math.abs(l - v) < 1e-9) ? String(v) : '',
+              },
+              splitLine: { lineStyle: { opacity: 0.4 } },
+            }
+          : {}),
         ...(options.axisName
           ? { name: options.axisName, nameLocation: 'end', nameTextStyle: { align: 'left', fontSize: 11 } }
           : {}),
@@ -314,7 +325,10 @@ export function shipBarOption(
           markLine: options.lines?.length
             ? {
                 symbol: 'none',
-                data: options.lines.map((l) => ({ yAxis: l.value, label: { formatter: l.label } })),
+                data: options.lines.map((l) => ({
+                  yAxis: l.value,
+                  label: { formatter: l.label, position: 'insideEndTop' },
+                })),
                 lineStyle: { type: 'dashed' },
               }
             : undefined,
