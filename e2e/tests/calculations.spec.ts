@@ -98,10 +98,30 @@ test('a configurator writes, fixes, validates, tests, saves and approves a measu
   await expect(approve).toBeEnabled();
   await approve.click();
   const dialog = page.getByRole('dialog');
-  await dialog.getByTestId('valid-from').fill('2024-01-01T00:00');
-  await dialog.getByTestId('valid-to').fill('2030-12-31T00:00');
+  // UTC on a 24-hour clock in the spec's format, whatever the browser's locale.
+  for (const [label, digits] of [
+    ['Valid from', '202401010000'],
+    ['Valid to', '203012312300'],
+  ] as const) {
+    await dialog.getByRole('group', { name: label }).getByRole('spinbutton').first().click();
+    await page.keyboard.type(digits);
+  }
+  await expect(dialog.locator('input[name="validTo"]')).toHaveValue('2030.12.31 23:00');
+  await page.screenshot({ path: 'e2e/.artifacts/editors-approve-dialog-desktop.png' });
   await dialog.getByRole('button', { name: 'Approve' }).click();
   await expect(page.getByText('Calculation approved')).toBeVisible();
+  const [approved] = await (
+    await page.request.get(
+      `/api/algorithm/facility/${facilityId}/measurement-field/${field.id}/calculations`,
+      {
+        headers,
+      },
+    )
+  ).json();
+  expect(approved).toMatchObject({
+    validFrom: '2024-01-01T00:00:00.000Z',
+    validTo: '2030-12-31T23:00:00.000Z',
+  });
   await expect(editor.getByRole('button', { name: 'Approve' })).toBeDisabled();
   await expect(page.getByTestId('field-status')).toHaveText('Approved');
 

@@ -167,6 +167,8 @@ export default function MessagesAdminPage() {
               <ListItem
                 key={m.id}
                 divider
+                // Room for both action buttons: the text wraps before them instead of running under them.
+                sx={{ pr: 13 }}
                 secondaryAction={
                   <Stack direction="row">
                     <Tooltip title="Edit">

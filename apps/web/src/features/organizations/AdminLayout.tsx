@@ -82,7 +82,8 @@ export default function AdminLayout() {
             </Typography>
           )}
           {systemAdmin && (
-            // A phone gets an even grid: Messages | Organizations, Maintenance | Access management, then the switcher.
+            // A phone gets an even grid: Messages | Organizations, then Maintenance, Access management and the switcher
+            // full width.
             <Box
               sx={{
                 display: 'grid',
@@ -111,6 +112,7 @@ export default function AdminLayout() {
                 component={RouterLink}
                 to="/admin/maintenance"
                 variant={on('/maintenance') ? 'contained' : 'outlined'}
+                sx={{ gridColumn: { xs: '1 / -1', md: 'auto' } }}
               >
                 Maintenance
               </Button>
@@ -121,6 +123,7 @@ export default function AdminLayout() {
                   currentOrganizationId &&
                   navigate(`/admin/${encodeURIComponent(currentOrganizationId)}/manage`)
                 }
+                sx={{ gridColumn: { xs: '1 / -1', md: 'auto' } }}
               >
                 Access management
               </Button>

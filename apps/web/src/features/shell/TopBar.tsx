@@ -55,10 +55,25 @@ export function TopBar({ onToggleDrawer }: { onToggleDrawer(): void }) {
             <MenuIcon />
           </IconButton>
         )}
+        {/* A phone wraps the name onto two smaller lines rather than cutting it. */}
         <Typography
           variant="h6"
-          noWrap
-          sx={{ flexShrink: 1, minWidth: 0, fontWeight: 600 }}
+          noWrap={wide}
+          title={profile?.organizationName}
+          sx={{
+            flexShrink: 1,
+            minWidth: 0,
+            fontWeight: 600,
+            ...(!wide && {
+              fontSize: '1rem',
+              lineHeight: 1.2,
+              overflowWrap: 'anywhere',
+              display: '-webkit-box',
+              WebkitLineClamp: 2,
+              WebkitBoxOrient: 'vertical',
+              overflow: 'hidden',
+            }),
+          }}
           data-testid="organization-name"
         >
           {profile?.organizationName}

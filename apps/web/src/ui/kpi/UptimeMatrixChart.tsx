@@ -5,19 +5,19 @@ import type { UptimeMatrix } from '@portal/contracts/rules';
 import { EChart } from '../charts/EChart';
 import { uptimeHeatmapOption } from './ship-options';
 
-/** The uptime matrix: 24 hourly rows (a column per day) or 31 daily rows (a column per month). */
+/**
+ * The uptime matrix: 24 hourly rows (a column per day) or 31 daily rows (a column per month). Every column of the
+ * period fits the width, on a phone too (narrower cells, fewer axis labels): nothing hides behind a sideways scroll.
+ */
 export default function UptimeMatrixChart({ matrix }: { matrix: UptimeMatrix }) {
-  const option = useMemo(() => uptimeHeatmapOption(matrix), [matrix]);
-  const height = matrix.rowLabels.length * 14 + 80;
-  // On a phone a month of day columns would squeeze the cells and their dates together: the matrix scrolls instead.
   const compact = useMediaQuery(useTheme().breakpoints.down('sm'));
-  const width = compact ? Math.max(320, matrix.columns.length * 18 + 60) : undefined;
+  const option = useMemo(() => uptimeHeatmapOption(matrix, { compact }), [matrix, compact]);
+  const height = matrix.rowLabels.length * 14 + 80;
   return (
-    <Box sx={{ overflowX: compact ? 'auto' : 'visible' }}>
+    <Box sx={{ width: '100%' }}>
       <EChart
         option={option}
         height={height}
-        width={width}
         data-testid="uptime-heatmap"
         ariaLabel={`Operational availability matrix, ${matrix.mode}`}
       />

@@ -70,7 +70,10 @@ export function ratioTimeOption(
 }
 
 /** The uptime matrix as a heatmap: a column per day (hourly mode) or month (daily), a row per hour or day of month. */
-export function uptimeHeatmapOption(matrix: UptimeMatrix): EChartsCoreOption {
+export function uptimeHeatmapOption(
+  matrix: UptimeMatrix,
+  { compact = false }: { compact?: boolean } = {},
+): EChartsCoreOption {
   const data: { value: [number, number, number]; itemStyle: { color: string; borderColor: string } }[] = [];
   matrix.cells.forEach((row, r) =>
     row.forEach((cell, c) => {
@@ -83,7 +86,8 @@ export function uptimeHeatmapOption(matrix: UptimeMatrix): EChartsCoreOption {
   );
   return {
     animation: false,
-    grid: { left: 40, right: 8, top: 8, bottom: 56 },
+    // A phone fits every column in its width: a narrower margin, and the axis labels ECharts has room for.
+    grid: compact ? { left: 26, right: 4, top: 8, bottom: 48 } : { left: 40, right: 8, top: 8, bottom: 56 },
     tooltip: {
       formatter: (p: { value: [number, number, number] }) => {
         const [c, r] = p.value;
@@ -106,7 +110,7 @@ export function uptimeHeatmapOption(matrix: UptimeMatrix): EChartsCoreOption {
       type: 'category',
       data: matrix.columns.map((c) => c.label),
       splitArea: { show: false },
-      axisLabel: { rotate: 60, fontSize: 9 },
+      axisLabel: compact ? { rotate: 90, fontSize: 9, hideOverlap: true } : { rotate: 60, fontSize: 9 },
     },
     yAxis: { type: 'category', data: matrix.rowLabels, inverse: true, axisLabel: { fontSize: 9 } },
     series: [{ type: 'heatmap', data, progressive: 0 }],

@@ -1,0 +1,332 @@
+import fs from 'node:fs';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { signInAs } from '../support';
+
+/**
+ * Editors and administration (issue 15): the custom period refuses what it cannot show, a broken formula is never
+ * queued, an edited message keeps who read it, the maintenance screen switches and shows the audit log, and the
+ * phone shows every day of the uptime matrix. Screenshots go to e2e/.artifacts/editors-*.png.
+ */
+
+// A browser far from UTC with a 12-hour locale: the inputs must still be UTC, 24-hour, in the spec's format.
+test.use({ locale: 'en-US', timezoneId: 'America/New_York' });
+
+const SHOTS = 'e2e/.artifacts';
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1440, height: 900 };
+const unique = () => Date.now().toString(36).slice(-5);
+const iso = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString();
+
+async function shot(page: Page, name: string) {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: `${SHOTS}/editors-${name}.png`, fullPage: true });
+}
+
+/** Calls the API as the signed-in user of `page` (oidc-client-ts keeps the user in session storage). */
+async function api(page: Page) {
+  const token = await page.evaluate(() => {
+    const key = Object.keys(sessionStorage).find((k) => k.startsWith('oidc.user:'))!;
+    return (JSON.parse(sessionStorage.getItem(key)!) as { access_token: string }).access_token;
+  });
+  const headers = { authorization: `Bearer ${token}` };
+  const call = async (method: string, url: string, data?: unknown) => {
+    const response = await page.request.fetch(url, { method, headers, data });
+    expect(response.ok(), `${method} ${url}: ${response.status()} ${await response.text()}`).toBe(true);
+    return response.status() === 204 ? undefined : response.json();
+  };
+  return {
+    get: (url: string) => call('GET', url),
+    post: (url: string, data?: unknown) => call('POST', url, data),
+    put: (url: string, data?: unknown) => call('PUT', url, data),
+    delete: (url: string) => call('DELETE', url),
+  };
+}
+
+async function newPage(browser: Browser, viewport = DESKTOP) {
+  const context = await browser.newContext({ viewport });
+  return context.newPage();
+}
+
+/** Types into a MUI X date field of the open dialog: its sections take the digits in order. */
+async function typeDate(page: Page, label: string, day: string) {
+  const field = page.getByRole('dialog').getByRole('group', { name: label });
+  await field.getByRole('spinbutton').first().click();
+  await page.keyboard.type(day.replace(/-/g, ''));
+}
+
+test('the custom period refuses From after To and days after today; Set waits until it is valid', async ({
+  page,
+}) => {
+  await signInAs(page, 'south.lee');
+  await page.getByTestId('period-button').click();
+  await page.getByRole('menuitem', { name: /Custom period/ }).click();
+  const dialog = page.getByRole('dialog');
+  const set = dialog.getByRole('button', { name: 'Set' });
+
+  await typeDate(page, 'From', '2025-03-15');
+  await typeDate(page, 'To', '2025-03-01');
+  await expect(dialog.getByText('Must not be before From')).toBeVisible();
+  await expect(set).toBeDisabled();
+  await shot(page, 'period-reversed-desktop');
+
+  const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+  await typeDate(page, 'To', tomorrow);
+  await expect(dialog.getByText('Must not be after today (UTC)')).toBeVisible();
+  await expect(set).toBeDisabled();
+
+  await typeDate(page, 'To', '2025-03-31');
+  await expect(dialog.getByText(/Must not be/)).toHaveCount(0);
+  await expect(set).toBeEnabled();
+  await set.click();
+  await expect(page.getByTestId('period-range')).toHaveText('2025.03.15 – 2025.03.31');
+});
+
+test('a broken formula cannot be queued: Save offers a draft only, and disabled buttons say why', async ({
+  page,
+}) => {
+  await signInAs(page, 'admin', '/profile');
+  const call = await api(page);
+  const me = await call.get('/api/auth/me');
+  const { id: facilityId } = await call.post('/api/facilities', {
+    organizationId: me.organizationId,
+    name: `Draft test ${unique()}`,
+  });
+  const fields = (await call.get('/api/algorithm/measurement-fields')) as { id: string; name: string }[];
+  const field = fields.find((f) => f.name === 'SCRUBBER_FUEL')!;
+  const url = `/api/algorithm/facility/${facilityId}/measurement-field/${field.id}/calculations`;
+  await call.post(url, { transformAlgorithm: 'return 1;', inputIds: [] });
+
+  await page.goto(`/facilities/${facilityId}/config/detail?id=${field.id}`);
+  const editor = page.getByTestId('calculation-editor');
+  await expect(editor.getByTestId('calculation-version')).toHaveText('Version 1.0');
+  // Test needs a validation first, and says so.
+  await editor.getByRole('button', { name: 'Test' }).hover({ force: true });
+  await expect(page.getByRole('tooltip')).toHaveText('Validate the algorithm successfully first');
+
+  const content = page.getByTestId('algorithm-editor').locator('.cm-content');
+  await content.click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText('return 1 +;');
+  await page.keyboard.press('Escape');
+
+  await editor.getByRole('button', { name: 'Save', exact: true }).click();
+  const draft = page.getByRole('dialog', { name: 'The algorithm has errors' });
+  await expect(draft).toBeVisible();
+  await expect(draft).toContainText('No recalculation can be queued with it');
+  await expect(draft.getByTestId('draft-first-error')).toContainText('Line 1');
+  await shot(page, 'broken-formula-desktop');
+  await draft.getByRole('button', { name: 'Keep editing' }).click();
+  let saved = (await call.get(url))[0];
+  expect(saved).toMatchObject({ transformAlgorithm: 'return 1;', recalculationRequestedOn: null });
+
+  await editor.getByRole('button', { name: 'Save', exact: true }).click();
+  await draft.getByRole('button', { name: 'Save as draft' }).click();
+  await expect(page.getByTestId('notification')).toContainText('Changes were saved');
+  saved = (await call.get(url))[0];
+  expect(saved).toMatchObject({
+    transformAlgorithm: 'return 1 +;',
+    state: 'draft',
+    recalculationRequestedOn: null,
+  });
+  await expect(editor.getByText('Draft', { exact: true })).toBeVisible();
+  // Approve says why it is off: the saved code never validated.
+  await editor.getByRole('button', { name: 'Approve' }).hover({ force: true });
+  await expect(page.getByRole('tooltip')).toHaveText('Validate the algorithm successfully first');
+
+  // The server refuses to queue it too, whatever the client: Save (recalculate) answers 400 and changes nothing.
+  const token = await page.evaluate(() => {
+    const key = Object.keys(sessionStorage).find((k) => k.startsWith('oidc.user:'))!;
+    return (JSON.parse(sessionStorage.getItem(key)!) as { access_token: string }).access_token;
+  });
+  const refused = await page.request.put(`${url}/${saved.id}`, {
+    headers: { authorization: `Bearer ${token}` },
+    data: { transformAlgorithm: 'return 1 +;', inputIds: [] },
+  });
+  expect(refused.status()).toBe(400);
+  expect((await call.get(url))[0].recalculationRequestedOn).toBeNull();
+});
+
+test('an edited message keeps who read it; the bell opens once per message per session, not for its author', async ({
+  page,
+  browser,
+}) => {
+  await signInAs(page, 'admin', '/admin/messages');
+  const call = await api(page);
+  const title = `Dry dock ${unique()}`;
+  const other = `Port call ${unique()}`;
+  const created: string[] = [];
+  for (const [t, text] of [
+    [title, 'Uploads pause on Friday.'],
+    [other, 'Another notice.'],
+  ] as const)
+    created.push(
+      (await call.post('/api/messages', { title: t, text, showFrom: iso(-1), showTo: iso(2), notify: true }))
+        .id,
+    );
+  // Other specs count the messages: these go again whatever happens.
+  try {
+    // The reader: the bell opens by itself once; marked read, the message stays read.
+    const reader = await newPage(browser);
+    await signInAs(reader, 'south.lee');
+    const popover = reader.getByRole('region', { name: 'Messages' });
+    await expect(popover).toBeVisible();
+    const message = popover.getByTestId('message').filter({ hasText: title });
+    await message.getByRole('button', { name: 'Mark as read' }).click();
+    await expect(message).toContainText('Read');
+    await reader.reload();
+    await expect(reader.getByTestId('message-bell')).toBeVisible();
+    await reader.waitForTimeout(1000);
+    // Still an unread notify message (the other), but the bell opened for it in this session already.
+    await expect(popover).toBeHidden();
+
+    // The author's bell does not open for the messages they wrote.
+    await page.reload();
+    await expect(page.getByRole('button', { name: 'Add message' })).toBeVisible();
+    await page.waitForTimeout(1000);
+    await expect(page.getByRole('region', { name: 'Messages' })).toBeHidden();
+
+    // Edit: a change, cancelled, asks first; then saved in place.
+    const active = page.getByTestId('messages-active');
+    await active.getByRole('button', { name: `Edit ${title}` }).click();
+    await page.getByRole('textbox', { name: 'Message' }).fill('Uploads pause\non Friday.');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    const discard = page.getByRole('dialog', { name: 'Discard your changes?' });
+    await expect(discard).toBeVisible();
+    await shot(page, 'message-discard-desktop');
+    await discard.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByLabel('Notify users').uncheck();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByTestId('notification')).toHaveText('Changes were saved');
+    await expect(active.getByText(title)).toHaveCount(1);
+    // On a phone the texts keep clear of the edit and delete buttons.
+    await page.setViewportSize(PHONE);
+    const row = active.getByRole('listitem').filter({ hasText: title });
+    const text = (await row.getByText('Uploads pause').boundingBox())!;
+    const edit = (await row.getByRole('button', { name: `Edit ${title}` }).boundingBox())!;
+    expect(text.y + text.height <= edit.y || text.x + text.width <= edit.x).toBe(true);
+    await shot(page, 'messages-admin-phone');
+    await page.setViewportSize(DESKTOP);
+
+    await reader.reload();
+    await reader.getByTestId('message-bell').click();
+    const edited = popover.getByTestId('message').filter({ hasText: title });
+    await expect(edited).toContainText('Uploads pause');
+    await expect(edited).toContainText('Read');
+    await expect(edited.getByRole('button', { name: 'Mark as read' })).toHaveCount(0);
+    await reader.setViewportSize(PHONE);
+    await shot(reader, 'messages-phone');
+    await reader.context().close();
+  } finally {
+    for (const id of created) await call.delete(`/api/messages/${id}`);
+  }
+});
+
+test('the maintenance screen switches maintenance mode with a confirmation and shows the audit log', async ({
+  page,
+  browser,
+}) => {
+  await signInAs(page, 'admin', '/admin/maintenance');
+  const call = await api(page);
+  try {
+    const state = page.getByTestId('maintenance-state');
+    await expect(state).toHaveText('Off');
+    await page.getByRole('button', { name: 'Switch maintenance mode on' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Switch maintenance mode on?' });
+    await expect(confirm).toBeVisible();
+    await confirm.getByRole('button', { name: 'Switch on' }).click();
+    await expect(state).toHaveText('On');
+    expect(await call.get('/api/settings/maintenance')).toEqual({ maintenance: true });
+
+    const log = page.getByTestId('audit-log');
+    const first = log.getByTestId('audit-entry').first();
+    await expect(first).toContainText('maintenance.set');
+    await expect(first).toContainText('admin');
+    await expect(first).toContainText('maintenance: true');
+
+    // While on, everyone sees the maintenance page, but this screen stays open to switch it off.
+    const user = await newPage(browser);
+    await user.goto('/');
+    await expect(user.getByRole('heading', { name: 'Under maintenance' })).toBeVisible();
+    await user.context().close();
+    await page.reload();
+    await expect(state).toHaveText('On');
+
+    // Filters: the action, the organization, the period; paged.
+    await page.getByLabel('Action').click();
+    await page.getByRole('option', { name: 'maintenance.set' }).click();
+    await expect(log.getByTestId('audit-entry').first()).toContainText('maintenance.set');
+    for (const text of await log.getByTestId('audit-entry').allTextContents())
+      expect(text).toContain('maintenance.set');
+    await expect(page.getByText(/1–\d+ of \d+/)).toBeVisible();
+    await shot(page, 'maintenance-desktop');
+    await page.setViewportSize(PHONE);
+    await shot(page, 'maintenance-phone');
+    await page.setViewportSize(DESKTOP);
+
+    await page.getByRole('button', { name: 'Switch maintenance mode off' }).click();
+    await page
+      .getByRole('dialog', { name: 'Switch maintenance mode off?' })
+      .getByRole('button', { name: 'Switch off' })
+      .click();
+    await expect(state).toHaveText('Off');
+    await expect(log.getByTestId('audit-entry').first()).toContainText('maintenance: false');
+  } finally {
+    await call.put('/api/settings/maintenance', { maintenance: false });
+  }
+});
+
+test('a UserAdmin is sent away from the maintenance screen', async ({ page }) => {
+  await signInAs(page, 'north.admin', '/admin/maintenance');
+  await expect(page).not.toHaveURL(/\/admin\/maintenance$/);
+  await expect(page.getByTestId('maintenance-state')).toHaveCount(0);
+});
+
+test('on a phone the uptime matrix shows every day of the period without a sideways scroll', async ({
+  browser,
+}) => {
+  const page = await newPage(browser, PHONE);
+  await signInAs(page, 'admin');
+  const ships = (await (await api(page)).get('/api/facilities')) as { id: string; name: string }[];
+  await page.goto(`/ship/${ships[0]!.id}`);
+  const matrix = page.getByTestId('uptime-matrix');
+  await expect(page.getByTestId('uptime-heatmap')).toHaveAttribute('data-ready', 'true');
+  const cells = JSON.parse((await matrix.getAttribute('data-cells'))!) as unknown[][];
+  const days = Number((await page.getByTestId('period-range').textContent())!.match(/(\d{2})$/)![1]);
+  expect(cells[0]!.length).toBe(days);
+  // The chart fits the phone: nothing of it lies outside the card, and nothing scrolls sideways.
+  const chart = (await page.getByTestId('uptime-heatmap').boundingBox())!;
+  const card = (await matrix.boundingBox())!;
+  expect(chart.x).toBeGreaterThanOrEqual(card.x);
+  expect(chart.x + chart.width).toBeLessThanOrEqual(card.x + card.width + 0.5);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+  const scrolls = await matrix.evaluate((el) =>
+    [...el.querySelectorAll('*')].some(
+      (e) => e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible',
+    ),
+  );
+  expect(scrolls).toBe(false);
+  // The top bar shows the whole organization name.
+  const name = page.getByTestId('organization-name');
+  expect(
+    await name.evaluate(
+      (el) => el.scrollHeight <= el.clientHeight + 1 && el.scrollWidth <= el.clientWidth + 1,
+    ),
+  ).toBe(true);
+  await matrix.scrollIntoViewIfNeeded();
+  await matrix.screenshot({ path: `${SHOTS}/editors-uptime-phone.png` });
+  await page.setViewportSize(DESKTOP);
+  await shot(page, 'uptime-desktop');
+  await page.context().close();
+});
+
+test("a demo ship's channels come from its sample file, none is missing from it", async ({ page }) => {
+  await signInAs(page, 'admin', '/profile');
+  const ships = (await (await api(page)).get('/api/facilities')) as { id: string; name: string }[];
+  const ship = ships.find((s) => s.name === 'Atlantic Meridian')!;
+  await page.goto(`/facilities/${ship.id}/config/channels`);
+  await expect(page.getByText('EGCS1_SO2_ppm')).toBeVisible();
+  await expect(page.getByText('Not mapped').or(page.getByText('Not in the sample file'))).toHaveCount(0);
+  await shot(page, 'channels-desktop');
+});
