@@ -1,7 +1,12 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import helmet from '@fastify/helmet';
 import middie from '@fastify/middie';
 import multipart from '@fastify/multipart';
@@ -74,6 +79,16 @@ export const REVALIDATE = 'no-cache';
 export function staticCacheControl(pathInDist: string): string {
   return /^assets[\\/]/.test(pathInDist) ? IMMUTABLE_ASSET : REVALIDATE;
 }
+
+/** The settings script as the build's index.html loads it (apps/web/index.html). */
+const SETTINGS_TAG = '<script src="/settings.js"></script>';
+const readIndexHtml = (webDist: string) => {
+  try {
+    return fs.readFileSync(path.join(webDist, 'index.html'), 'utf8');
+  } catch {
+    return undefined;
+  }
+};
 
 /**
  * API answers hold one caller's data: never stored by a proxy or the browser, unless a route says otherwise
@@ -218,11 +233,36 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     request.log.error({ err: error }, 'request failed');
     return reply.code(500).send({ code: 'INTERNAL', message: 'Something went wrong', requestId: request.id });
   });
+  const indexHtml = options.webDist ? readIndexHtml(options.webDist) : undefined;
+  /**
+   * index.html with the settings script inline (under a CSP hash): a load needs no round trip of its own for
+   * /settings.js, 600 ms over a satellite link. The same script /settings.js answers; without the tag (another
+   * build) the file is sent as it is.
+   */
+  const sendIndex = async (request: FastifyRequest, reply: FastifyReply) => {
+    const settings = indexHtml?.includes(SETTINGS_TAG)
+      ? await app.inject({ url: '/settings.js' }).catch(() => undefined)
+      : undefined;
+    const csp = String(reply.getHeader('content-security-policy') ?? '');
+    if (!indexHtml || !settings || settings.statusCode !== 200 || !/script-src /.test(csp))
+      return reply.type('text/html').sendFile('index.html');
+    const script = settings.body;
+    const html = indexHtml.replace(SETTINGS_TAG, () => `<script>${script}</script>`);
+    const hash = createHash('sha256').update(script).digest('base64');
+    const etag = `"${createHash('sha1').update(html).digest('base64url')}"`;
+    reply
+      .header('content-security-policy', csp.replace(/script-src ([^;]*)/, `script-src $1 'sha256-${hash}'`))
+      .header('cache-control', REVALIDATE)
+      .header('etag', etag)
+      .type('text/html; charset=utf-8');
+    if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+    return reply.send(html);
+  };
   app.setNotFoundHandler((request, reply) => {
     if (request.url.startsWith('/api/') || !options.webDist)
       return reply.code(404).send({ code: 'NOT_FOUND', message: 'Not found', requestId: request.id });
     // Routes of the single-page app: the browser router decides.
-    return reply.type('text/html').sendFile('index.html');
+    return sendIndex(request, reply);
   });
 
   app.addHook('preHandler', async (request) => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -150,7 +151,7 @@ describe('the web build: cache headers and compression', () => {
   let server: TestServer;
   const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-dist-'));
   const script = `console.log(${JSON.stringify('fleet '.repeat(2000))});\n`;
-  const html = `<!doctype html><html><head><script type="module" src="/assets/index-AbCd1234.js"></script></head><body><div id="root"></div>${' '.repeat(2000)}</body></html>\n`;
+  const html = `<!doctype html><html><head><script src="/settings.js"></script><script type="module" src="/assets/index-AbCd1234.js"></script></head><body><div id="root"></div>${' '.repeat(2000)}</body></html>\n`;
 
   beforeAll(async () => {
     fs.mkdirSync(path.join(dist, 'assets'));
@@ -177,8 +178,8 @@ describe('the web build: cache headers and compression', () => {
       expect(response.statusCode, url).toBe(200);
       expect(response.headers['content-type'], url).toMatch(/^text\/html/);
       expect(response.headers['cache-control'], url).toBe('no-cache');
-      expect(response.body, url).toBe(html);
     }
+    expect((await server.app.inject({ url: '/index.html' })).body).toBe(html);
     // Revalidation: the browser's copy is still good.
     const first = await server.app.inject({ url: '/' });
     const revalidated = await server.app.inject({
@@ -186,6 +187,18 @@ describe('the web build: cache headers and compression', () => {
       headers: { 'if-none-match': String(first.headers.etag) },
     });
     expect(revalidated.statusCode).toBe(304);
+  });
+
+  it('carries the settings inline on the routes of the app, allowed by their hash in the CSP', async () => {
+    const settings = (await server.app.inject({ url: '/settings.js' })).body;
+    expect(settings).toMatch(/^window\.settings = /);
+    const page = await server.app.inject({ url: '/ship/abc' });
+    expect(page.body).toBe(
+      html.replace('<script src="/settings.js"></script>', `<script>${settings}</script>`),
+    );
+    const hash = createHash('sha256').update(settings).digest('base64');
+    const scriptSrc = String(page.headers['content-security-policy']).match(/script-src ([^;]*)/)![1];
+    expect(scriptSrc.split(' ')).toEqual(["'self'", `'sha256-${hash}'`]);
   });
 
   it('keeps hashed assets a year, immutable; other files are revalidated', async () => {
@@ -214,7 +227,7 @@ describe('the web build: cache headers and compression', () => {
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body).toBe(script);
 
-    const page = await server.app.inject({ url: '/', headers: { 'accept-encoding': 'br' } });
+    const page = await server.app.inject({ url: '/index.html', headers: { 'accept-encoding': 'br' } });
     expect(page.headers['content-encoding']).toBe('br');
     expect(page.headers['cache-control']).toBe('no-cache');
     expect(brotliDecompressSync(page.rawPayload).toString()).toBe(html);
