@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEXT_MESSAGES } from '@portal/contracts/forms';
+import { nameText, TEXT_MESSAGES } from '@portal/contracts/forms';
 import { startTestServer, type TestServer } from './harness';
 import { changedTables, snapshotTables, tableNames } from './isolation/fixtures';
 import { CSV_CONFIGURATION } from './upload-helpers';
@@ -26,6 +26,10 @@ const ids = {
 
 beforeAll(async () => {
   server = await startTestServer({ jobs: 'none' });
+  // A handler that applies a contracts schema by hand: its ZodError must be the same 400, never a 500.
+  server.app.post('/api/text-input-canary', async (request) => ({
+    name: nameText('Name is required').parse((request.body as { name?: unknown }).name),
+  }));
   admin = await server.as('admin');
   const db = server.services.database.db;
   // Tables a refused request may still touch: the audit log and the sign-in provider's sessions.
@@ -356,6 +360,17 @@ describe('the backstop: text no schema checks as text never reaches the database
         expect(changedTables(before, await snapshotTables(db, tables))).toEqual([]);
       }
     }
+  });
+
+  it('answers a schema a handler applies by hand with the same 400 and message', async () => {
+    const refused = await admin.post('/api/text-input-canary', { name: '\u202Atest\u202A' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: TEXT_MESSAGES.bidi,
+      fields: { '': TEXT_MESSAGES.bidi },
+    });
+    expect((await admin.post('/api/text-input-canary', { name: ' ok ' })).json()).toEqual({ name: 'ok' });
   });
 
   it('refuses a raw NUL byte inside a JSON string as a malformed body (400)', async () => {
