@@ -560,6 +560,18 @@ describe('a change and its audit entry are one transaction', () => {
           }),
       },
       {
+        route: 'PUT /api/messages/{id}',
+        action: 'message.update',
+        call: () =>
+          admin.put(`/api/messages/${world.north.message}`, {
+            title: 'Audit',
+            text: `Edited ${Date.now()}`,
+            showFrom: iso(-1),
+            showTo: iso(1),
+            notify: false,
+          }),
+      },
+      {
         route: 'DELETE /api/messages/{id}',
         action: 'message.delete',
         call: () => admin.delete(`/api/messages/${world.north.message}`),
@@ -627,7 +639,15 @@ describe('a change and its audit entry are one transaction', () => {
           {
             route: `POST ${base}/execute`,
             action: 'recalculation.execute',
-            prepare: () => pending(table, id(), false),
+            // Only code that checks is queued (a draft with errors is refused): the calculation queued returns 1.
+            prepare: async () => {
+              await pending(table, id(), false);
+              await db
+                .updateTable(table)
+                .set({ transform_algorithm: 'return 1;', input_ids: JSON.stringify([]) })
+                .where('id', '=', id())
+                .execute();
+            },
             call: () => admin.post(`${base}/execute`, { ids: [id()] }),
           },
         ];

@@ -4,6 +4,7 @@ import type { Services } from '../services';
 import { computePeriod, storeComputed, ExecutionError, type ComputeRequest } from './engine';
 import { ceilDayExclusive, floorDay } from './series';
 import type { ExecutionJob, JobOutcome, RecalculationJob } from './queue';
+import { invalidateReportsVersion } from '../features/reports/cache';
 
 /**
  * The jobs. An execution row (executions) is what users see: queued -> running -> done | failed. The job is
@@ -98,6 +99,8 @@ export async function runExecution(
         .where('id', '=', claimed.id)
         .execute();
     });
+    // Committed: the next report answer in this process reads the new version (other processes within its TTL).
+    invalidateReportsVersion();
     if (options.timings)
       options.timings['commit'] = (options.timings['commit'] ?? 0) + (performance.now() - started);
     if (t.crashAfterCommit) process.kill(process.pid, 'SIGKILL');

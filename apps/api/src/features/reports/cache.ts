@@ -20,21 +20,31 @@ export async function bumpReportValuesVersion(db: Kysely<Database>): Promise<voi
   await sql`
     insert into settings (key, value, updated_on) values (${VERSION_KEY}, ${value}::jsonb, now())
     on conflict (key) do update set value = excluded.value, updated_on = excluded.updated_on`.execute(db);
-  versions.delete(db);
+  // `db` is usually a transaction (or a view of one), not the handle the report routes read through: the
+  // version read so far is dropped for every handle of this process, now and once more after the commit.
+  invalidateReportsVersion();
 }
 
-const versions = new WeakMap<object, { at: number; value: Promise<string> }>();
+/**
+ * The version read per database handle, with the generation it was read in. A change made by this process moves
+ * the generation, whichever handle (transaction, view of one) it was made through.
+ */
+const versions = new WeakMap<object, { at: number; generation: number; value: Promise<string> }>();
+let generation = 0;
 
-/** After a change made by this process: the next read sees it at once. */
-export function invalidateReportsVersion(db: Kysely<Database>): void {
-  versions.delete(db);
+/**
+ * After a change made by this process: the next read, through any handle, sees it at once. Call it again once
+ * the change's transaction has committed (a read between the bump and the commit still saw the old version).
+ */
+export function invalidateReportsVersion(): void {
+  generation++;
 }
 
 /** The current version of everything report answers depend on (cached for VERSION_TTL_MS). */
 export function reportsVersion(db: Kysely<Database>): Promise<string> {
   const now = Date.now();
   const cached = versions.get(db);
-  if (cached && now - cached.at < VERSION_TTL_MS) return cached.value;
+  if (cached && cached.generation === generation && now - cached.at < VERSION_TTL_MS) return cached.value;
   const value = sql<{ v: string }>`
     select coalesce((select value::text from settings where key = ${VERSION_KEY}), '0')
       || '|' || (select count(*) || ':' || coalesce(max(updated_on)::text, '') || ':' || count(approved_on) from report_field_calculations)
@@ -42,7 +52,7 @@ export function reportsVersion(db: Kysely<Database>): Promise<string> {
       || '|' || (select coalesce(md5(string_agg(id || coalesce(information, ''), ',' order by id)), '') from reports) as v`
     .execute(db)
     .then((r) => r.rows[0]!.v);
-  versions.set(db, { at: now, value });
+  versions.set(db, { at: now, generation, value });
   value.catch(() => versions.delete(db));
   return value;
 }

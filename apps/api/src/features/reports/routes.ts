@@ -105,7 +105,7 @@ export async function reportRoutes(app: FastifyInstance) {
         },
         { action: 'report.update', subject: id },
       );
-      invalidateReportsVersion(db);
+      invalidateReportsVersion();
       return (await reportDetail(db, id))!;
     },
   );
@@ -303,7 +303,7 @@ export async function reportRoutes(app: FastifyInstance) {
         },
         (deleted) => ({ action: 'report-values.delete', subject: facilityId, detail: { from, to, deleted } }),
       );
-      invalidateReportsVersion(db);
+      invalidateReportsVersion();
       return { deleted };
     },
   );
