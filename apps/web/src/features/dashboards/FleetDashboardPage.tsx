@@ -104,7 +104,9 @@ export default function FleetDashboardPage() {
         sx={{ alignItems: { sm: 'baseline' }, justifyContent: 'space-between', mb: 2 }}
       >
         <Box>
-          <Typography variant="h5">My fleet</Typography>
+          <Typography variant="h5" component="h1">
+            My fleet
+          </Typography>
           <Typography variant="body2" color="text.secondary" data-testid="dashboard-period">
             {formatDate(period.from)} – {formatDate(period.to)} · {filteredFacilities?.length ?? 0} ship(s)
           </Typography>
@@ -192,7 +194,7 @@ export default function FleetDashboardPage() {
             <Card data-testid="ship-card" data-facility-id={ship.id}>
               <CardActionArea component={Link} to={`/ship/${ship.id}`}>
                 <CardContent>
-                  <Typography variant="subtitle1" sx={{ fontWeight: 600 }}>
+                  <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
                     {ship.name}
                   </Typography>
                   <Typography variant="body2" color="text.secondary">

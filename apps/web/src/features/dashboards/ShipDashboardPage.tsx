@@ -120,7 +120,7 @@ export default function ShipDashboardPage() {
                 spacing={1}
               >
                 <Box>
-                  <Typography variant="h5" data-testid="ship-name">
+                  <Typography variant="h5" component="h1" data-testid="ship-name">
                     {ship.name}
                   </Typography>
                   <Typography variant="body2" color="text.secondary">
@@ -174,7 +174,9 @@ export default function ShipDashboardPage() {
           <Card data-testid="card-ship-ratio">
             <CardContent>
               <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'center' }}>
-                <Typography variant="h6">SO2/CO2 ratio</Typography>
+                <Typography variant="h6" component="h2">
+                  SO2/CO2 ratio
+                </Typography>
                 {admin ? <ExportShortcut reportCode={C.shipSo2Co2Ratio} facilityId={ship.id} /> : null}
               </Stack>
               <Typography
@@ -221,7 +223,9 @@ export default function ShipDashboardPage() {
           <Card data-testid="uptime-matrix" data-mode={matrix.mode} data-cells={JSON.stringify(matrix.cells)}>
             <CardContent>
               <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'center' }}>
-                <Typography variant="h6">Operational availability</Typography>
+                <Typography variant="h6" component="h2">
+                  Operational availability
+                </Typography>
                 {admin ? <ExportShortcut reportCode={C.shipUptime} facilityId={ship.id} /> : null}
               </Stack>
               <Typography variant="body2" color="text.secondary">

@@ -57,6 +57,7 @@ export function TopBar({ onToggleDrawer }: { onToggleDrawer(): void }) {
         )}
         <Typography
           variant="h6"
+          component="div"
           noWrap
           sx={{ flexShrink: 1, minWidth: 0, fontWeight: 600 }}
           data-testid="organization-name"

@@ -139,7 +139,7 @@ export function TestDataEditor(props: {
   };
   return (
     <Box>
-      <Typography variant="subtitle2" sx={{ mb: 1 }}>
+      <Typography variant="subtitle2" component="h4" sx={{ mb: 1 }}>
         Test data
       </Typography>
       <Box sx={{ overflowX: 'auto' }}>
@@ -194,7 +194,7 @@ export function TestDataEditor(props: {
       <Button size="small" onClick={addRow} disabled={disabled} sx={{ mt: 1 }}>
         Add sample
       </Button>
-      <Typography variant="subtitle2" sx={{ mt: 2, mb: 1 }}>
+      <Typography variant="subtitle2" component="h4" sx={{ mt: 2, mb: 1 }}>
         Facility constants
       </Typography>
       <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>

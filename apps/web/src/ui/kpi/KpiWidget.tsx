@@ -33,7 +33,7 @@ export function KpiWidget({
     <Card data-testid={testId} sx={{ height: '100%' }}>
       <CardContent>
         <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', minHeight: 34 }}>
-          <Typography variant="subtitle2" color="text.secondary">
+          <Typography variant="subtitle2" component="h2" color="text.secondary">
             {title}
           </Typography>
           {exportReportCode ? (
@@ -45,6 +45,7 @@ export function KpiWidget({
         ) : (
           <Typography
             variant="h4"
+            component="div"
             sx={{ fontWeight: 600 }}
             data-testid={`${testId}-value`}
             data-value={value ?? 'null'}
