@@ -205,6 +205,17 @@ test.describe('accessibility (axe, WCAG 2.1 A and AA)', () => {
             expect(refused, `${role} may not open ${url}`).toEqual([]);
             const settled = Date.now();
             found.push(...(await scan(page, role, size, url)));
+            // E2E_SCREENSHOTS=1: each page as scanned, to look at (e2e/.artifacts/accessibility/screens).
+            if (process.env.E2E_SCREENSHOTS)
+              await page.screenshot({
+                path: path.join(
+                  artifacts,
+                  'accessibility',
+                  'screens',
+                  `${role}-${size}${url.replace(/\W+/g, '_')}.png`,
+                ),
+                fullPage: true,
+              });
             const outline = await page
               .locator('h1, h2, h3, h4, h5, h6')
               .evaluateAll((list) =>

@@ -22,6 +22,7 @@ import {
   toDate,
 } from '@portal/contracts/rules';
 import type { TestInputRow, TestValue } from '@portal/contracts/calculations';
+import { visuallyHidden } from '../a11y/visually-hidden';
 
 export interface TestRow {
   timestamp: string;
@@ -150,7 +151,11 @@ export function TestDataEditor(props: {
               {inputNames.map((name) => (
                 <TableCell key={name}>{name}</TableCell>
               ))}
-              <TableCell />
+              <TableCell>
+                <Box component="span" sx={visuallyHidden}>
+                  Remove
+                </Box>
+              </TableCell>
             </TableRow>
           </TableHead>
           <TableBody>
