@@ -137,7 +137,7 @@ async function idsFor(page: Page, role: string): Promise<Ids> {
  */
 async function settle(page: Page): Promise<void> {
   await expect(page.locator('h1'), 'one h1 on the page').toHaveCount(1);
-  await expect(page.locator('.MuiSkeleton-root, .MuiLinearProgress-root, [data-ready="false"]'))
+  await expect(page.locator('.MuiSkeleton-root, .MuiLinearProgress-indeterminate, [data-ready="false"]'))
     .toHaveCount(0, { timeout: 5_000 })
     .catch(() => undefined);
 }
