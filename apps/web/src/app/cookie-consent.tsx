@@ -40,7 +40,7 @@ export function CookieConsentGate({ children }: { children: ReactNode }) {
         <Container maxWidth="md">
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
             <Box sx={{ flex: 1 }}>
-              <Typography id="cookie-consent-title" variant="h6" gutterBottom>
+              <Typography id="cookie-consent-title" variant="h6" component="h2" gutterBottom>
                 Cookies
               </Typography>
               <Typography variant="body2" color="text.secondary">

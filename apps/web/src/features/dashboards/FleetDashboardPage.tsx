@@ -127,7 +127,9 @@ export default function FleetDashboardPage() {
         sx={{ alignItems: { sm: 'baseline' }, justifyContent: 'space-between', mb: 2 }}
       >
         <Box>
-          <Typography variant="h5">My fleet</Typography>
+          <Typography variant="h5" component="h1">
+            My fleet
+          </Typography>
           <Typography variant="body2" color="text.secondary" data-testid="dashboard-period">
             {formatDate(period.from)} – {formatDate(period.to)} · {filteredFacilities?.length ?? 0} ship(s)
           </Typography>
@@ -224,7 +226,7 @@ export default function FleetDashboardPage() {
                 <CardContent>
                   <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', mb: 0.5 }}>
                     <ShipImage name={ship.name} image={ship.imageBase64} size={48} />
-                    <Typography variant="subtitle1" sx={{ fontWeight: 600 }}>
+                    <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
                       {ship.name}
                     </Typography>
                   </Stack>

@@ -53,7 +53,7 @@ export default function KpiWidgetPreviewPage() {
 
   return (
     <Box sx={{ p: 3 }} data-testid="kpi-preview">
-      <Typography variant="h5" gutterBottom>
+      <Typography variant="h5" component="h1" gutterBottom>
         KPI widget preview
       </Typography>
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }} data-testid="sulfur-baseline">
@@ -168,7 +168,9 @@ export default function KpiWidgetPreviewPage() {
         <Grid size={{ xs: 12, md: 8 }}>
           <Card>
             <CardContent>
-              <Typography variant="h6">SO2/CO2 ratio</Typography>
+              <Typography variant="h6" component="h2">
+                SO2/CO2 ratio
+              </Typography>
               <RatioTimeChart values={ratioSeries} limits={limits} />
             </CardContent>
           </Card>
@@ -176,7 +178,9 @@ export default function KpiWidgetPreviewPage() {
         <Grid size={12}>
           <Card>
             <CardContent>
-              <Typography variant="h6">Operational availability</Typography>
+              <Typography variant="h6" component="h2">
+                Operational availability
+              </Typography>
               <UptimeMatrixChart matrix={matrix} />
             </CardContent>
           </Card>

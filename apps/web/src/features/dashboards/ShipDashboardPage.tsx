@@ -130,7 +130,7 @@ export default function ShipDashboardPage() {
                 <Stack direction="row" spacing={2} sx={{ alignItems: 'center', minWidth: 0 }}>
                   <ShipImage name={ship.name} image={ship.imageBase64} size={72} />
                   <Box sx={{ minWidth: 0 }}>
-                    <Typography variant="h5" data-testid="ship-name">
+                    <Typography variant="h5" component="h1" data-testid="ship-name">
                       {ship.name}
                     </Typography>
                     <Typography variant="body2" color="text.secondary">
@@ -189,7 +189,9 @@ export default function ShipDashboardPage() {
           <Card data-testid="card-ship-ratio">
             <CardContent>
               <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'center' }}>
-                <Typography variant="h6">SO2/CO2 ratio</Typography>
+                <Typography variant="h6" component="h2">
+                  SO2/CO2 ratio
+                </Typography>
                 <Stack direction="row">
                   <ReportInfoButton
                     title="SO2/CO2 ratio"
@@ -248,7 +250,9 @@ export default function ShipDashboardPage() {
           <Card data-testid="uptime-matrix" data-mode={matrix.mode} data-cells={JSON.stringify(matrix.cells)}>
             <CardContent>
               <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'center' }}>
-                <Typography variant="h6">Operational availability</Typography>
+                <Typography variant="h6" component="h2">
+                  Operational availability
+                </Typography>
                 <Stack direction="row">
                   <ReportInfoButton
                     title="Operational availability"

@@ -17,6 +17,7 @@ import {
   InputLabel,
   LinearProgress,
   List,
+  ListItem,
   ListItemButton,
   ListItemText,
   MenuItem,
@@ -101,51 +102,58 @@ function DataSourceNode({
         </Tooltip>
       </Stack>
       <Collapse in={open}>
+        {sample.isLoading && <LinearProgress aria-label="Loading the sample file's channels" />}
         <List dense disablePadding sx={{ pl: { xs: 1, sm: 4 } }}>
-          {sample.isLoading && <LinearProgress />}
           {raw
             .filter((r) => matches(search, r.channel, bySource.get(r.channel)?.name))
             .map((r) => {
               const mapping = bySource.get(r.channel);
               return (
-                <ListItemButton
-                  key={r.channel}
-                  selected={isSelected(r.channel)}
-                  onClick={() => onSelect({ dataSourceId: dataSource.id, raw: r, mapping })}
-                >
-                  <ListItemText
-                    primary={r.channel}
-                    secondary={`${r.dataType}${r.unit ? `, ${r.unit}` : ''}`}
-                  />
-                  {mapping ? (
-                    <Chip size="small" color="success" label={mapping.name} sx={CHIP_SX} />
-                  ) : (
-                    <Chip size="small" variant="outlined" label="Not mapped" sx={CHIP_SX} />
-                  )}
-                </ListItemButton>
+                <ListItem key={r.channel} disablePadding>
+                  <ListItemButton
+                    selected={isSelected(r.channel)}
+                    onClick={() => onSelect({ dataSourceId: dataSource.id, raw: r, mapping })}
+                  >
+                    <ListItemText
+                      primary={r.channel}
+                      secondary={`${r.dataType}${r.unit ? `, ${r.unit}` : ''}`}
+                    />
+                    {mapping ? (
+                      <Chip size="small" color="success" label={mapping.name} sx={CHIP_SX} />
+                    ) : (
+                      <Chip size="small" variant="outlined" label="Not mapped" sx={CHIP_SX} />
+                    )}
+                  </ListItemButton>
+                </ListItem>
               );
             })}
           {extra
             .filter((c) => matches(search, c.name, c.source))
             .map((c) => (
-              <ListItemButton
-                key={c.id}
-                selected={isSelected(c.id)}
-                onClick={() => onSelect({ dataSourceId: dataSource.id, mapping: c })}
-              >
-                <ListItemText
-                  primary={c.source}
-                  secondary={c.isCustom ? 'Custom channel' : 'Not in the sample file'}
-                />
-                <Chip size="small" color={c.isCustom ? 'secondary' : 'success'} label={c.name} sx={CHIP_SX} />
-              </ListItemButton>
+              <ListItem key={c.id} disablePadding>
+                <ListItemButton
+                  selected={isSelected(c.id)}
+                  onClick={() => onSelect({ dataSourceId: dataSource.id, mapping: c })}
+                >
+                  <ListItemText
+                    primary={c.source}
+                    secondary={c.isCustom ? 'Custom channel' : 'Not in the sample file'}
+                  />
+                  <Chip
+                    size="small"
+                    color={c.isCustom ? 'secondary' : 'success'}
+                    label={c.name}
+                    sx={CHIP_SX}
+                  />
+                </ListItemButton>
+              </ListItem>
             ))}
-          {!sample.isLoading && raw.length === 0 && extra.length === 0 && (
-            <Typography variant="body2" color="text.secondary" sx={{ py: 1 }}>
-              No channels: add a sample file to the data source to see its channels.
-            </Typography>
-          )}
         </List>
+        {!sample.isLoading && raw.length === 0 && extra.length === 0 && (
+          <Typography variant="body2" color="text.secondary" sx={{ py: 1, pl: { xs: 1, sm: 4 } }}>
+            No channels: add a sample file to the data source to see its channels.
+          </Typography>
+        )}
       </Collapse>
     </Box>
   );

@@ -198,7 +198,9 @@ export default function FilesPage() {
         sx={{ alignItems: { xs: 'stretch', sm: 'center' }, mb: 2 }}
       >
         <Box sx={{ flex: 1, minWidth: 0 }}>
-          <Typography variant="h5">Files</Typography>
+          <Typography variant="h5" component="h2">
+            Files
+          </Typography>
           {ship && (
             <Typography variant="body2" color="text.secondary" data-testid="ship-data-range">
               Data {formatDateTime(ship.dataTimeStampMin)} – {formatDateTime(ship.dataTimeStampMax)}

@@ -138,7 +138,7 @@ export function MappingPanel({
   };
   return (
     <Paper variant="outlined" sx={{ p: 2 }} data-testid="mapping-panel">
-      <Typography variant="h6" gutterBottom>
+      <Typography variant="h6" component="h2" gutterBottom>
         {mapping
           ? `${custom ? 'Custom channel' : 'Mapping'} ${mapping.fullName}`
           : `Map channel ${raw?.channel}`}

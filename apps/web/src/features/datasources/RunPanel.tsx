@@ -74,7 +74,7 @@ export function RunPanel({
 
   return (
     <Paper variant="outlined" sx={{ p: 2 }} data-testid="run-panel" data-facility-id={facilityId}>
-      <Typography variant="subtitle1" gutterBottom>
+      <Typography variant="subtitle1" component="h3" gutterBottom>
         {title}
       </Typography>
       <Stack sx={{ flexWrap: 'wrap', alignItems: 'flex-start' }} direction="row" spacing={1} useFlexGap>

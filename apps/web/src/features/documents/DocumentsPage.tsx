@@ -138,7 +138,14 @@ export default function DocumentsPage() {
       ) : documents.isPending ? (
         <Skeleton variant="rounded" height={200} />
       ) : (
-        <TableContainer component={Paper} variant="outlined">
+        <TableContainer
+          component={Paper}
+          variant="outlined"
+          // On a phone the table scrolls sideways: focusable, so a keyboard can scroll it too.
+          tabIndex={0}
+          role="region"
+          aria-label="Documents table"
+        >
           <Table size="small" aria-label="Documents">
             <TableHead>
               <TableRow>

@@ -69,7 +69,7 @@ export default function DataExportPage() {
 
   return (
     <Paper sx={{ p: 3 }} data-testid="data-export">
-      <Typography variant="h6" gutterBottom>
+      <Typography variant="h6" component="h2" gutterBottom>
         Export data
       </Typography>
       <Grid container spacing={2}>

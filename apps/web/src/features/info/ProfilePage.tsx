@@ -38,7 +38,7 @@ export default function ProfilePage() {
           <Typography variant="overline" color="text.secondary">
             Username
           </Typography>
-          <Typography variant="h6" data-testid="signed-in-user">
+          <Typography variant="h6" component="div" data-testid="signed-in-user">
             {profile?.username}
           </Typography>
           <Typography variant="overline" color="text.secondary" component="p" sx={{ mt: 1 }}>

@@ -68,7 +68,9 @@ export default function MeasurementFieldDetailPage() {
         <Button component={RouterLink} to={`/facilities/${facilityId}/config/list`} size="small">
           Measurement fields
         </Button>
-        <Typography variant="h5">{f.name}</Typography>
+        <Typography variant="h5" component="h2">
+          {f.name}
+        </Typography>
         <StatusChip status={f.status} />
       </Stack>
       <Grid container spacing={2} sx={{ mb: 2 }}>
@@ -126,7 +128,9 @@ export default function MeasurementFieldDetailPage() {
                 {configured.map((s) => (
                   <Box key={s.id}>
                     <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-                      <Typography variant="subtitle2">{s.name}</Typography>
+                      <Typography variant="subtitle2" component="h3">
+                        {s.name}
+                      </Typography>
                       {s.isPrimary && <Chip size="small" label="Primary" />}
                       <Box sx={{ flexGrow: 1 }} />
                       <Link

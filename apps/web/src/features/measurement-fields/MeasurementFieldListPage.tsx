@@ -82,7 +82,11 @@ export default function MeasurementFieldListPage() {
   return (
     <Box sx={{ pt: 2 }}>
       <Stack direction="row" spacing={2} sx={{ mb: 2, alignItems: 'center' }}>
-        <Typography variant="h5" sx={{ flexGrow: 1, fontSize: { xs: '1.25rem', sm: '1.5rem' } }}>
+        <Typography
+          variant="h5"
+          component="h2"
+          sx={{ flexGrow: 1, fontSize: { xs: '1.25rem', sm: '1.5rem' } }}
+        >
           Measurement fields
         </Typography>
         <Button
@@ -98,6 +102,7 @@ export default function MeasurementFieldListPage() {
         <Box sx={{ mb: 2 }} data-testid="approve-all-progress">
           <LinearProgress
             variant="determinate"
+            aria-label="Approving all"
             value={
               progress.total
                 ? ((progress.completed + progress.failed + progress.skipped) / progress.total) * 100

@@ -155,7 +155,7 @@ export default function MessagesAdminPage() {
 
   const section = (title: string, items: Message[], testId: string) => (
     <Box sx={{ mb: 3 }} data-testid={testId}>
-      <Typography variant="h6" sx={{ mb: 1 }}>
+      <Typography variant="h6" component="h3" sx={{ mb: 1 }}>
         {title}
       </Typography>
       {items.length === 0 ? (
@@ -221,7 +221,7 @@ export default function MessagesAdminPage() {
   return (
     <Box>
       <Stack direction="row" spacing={2} sx={{ mb: 2, alignItems: 'center' }}>
-        <Typography variant="h5" sx={{ flex: 1 }}>
+        <Typography variant="h5" component="h2" sx={{ flex: 1 }}>
           Messages
         </Typography>
         <Button variant="contained" startIcon={<AddIcon />} disabled={Boolean(draft)} onClick={() => open()}>
@@ -233,7 +233,9 @@ export default function MessagesAdminPage() {
         <Card variant="outlined" sx={{ mb: 3 }}>
           <CardContent>
             <Stack spacing={2}>
-              <Typography variant="h6">{editing ? 'Edit message' : 'New message'}</Typography>
+              <Typography variant="h6" component="h3">
+                {editing ? 'Edit message' : 'New message'}
+              </Typography>
               <TextField
                 label="Title"
                 value={draft.title}

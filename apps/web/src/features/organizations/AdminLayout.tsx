@@ -11,11 +11,11 @@ import {
   Skeleton,
   Stack,
   Toolbar,
-  Typography,
 } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { administrationPath, canManageAllOrganizations, isAdmin } from '@portal/contracts/rules';
 import { useSession } from '../../app/session';
+import { PageHeading } from '../../ui/headings/PageHeading';
 import { organizationsQuery } from './organizations-api';
 import type { AdminContext } from './admin-context';
 
@@ -73,13 +73,13 @@ export default function AdminLayout() {
           {organizations.isPending ? (
             <Skeleton variant="text" width={240} height={40} data-testid="admin-skeleton" />
           ) : (
-            <Typography
+            <PageHeading
               variant="h6"
               sx={{ flex: 1, minWidth: 200, overflowWrap: 'anywhere' }}
               data-testid="admin-organization-name"
             >
               {current?.name ?? (systemAdmin ? 'Administration' : profile.organizationName)}
-            </Typography>
+            </PageHeading>
           )}
           {systemAdmin && (
             // A phone gets an even grid: Messages | Organizations, then Maintenance, Access management and the switcher

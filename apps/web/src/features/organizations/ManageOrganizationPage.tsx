@@ -85,7 +85,7 @@ export default function ManageOrganizationPage() {
   return (
     <Box>
       <Stack direction="row" spacing={1} sx={{ mb: 2, alignItems: 'center', flexWrap: 'wrap' }}>
-        <Typography variant="h6" sx={{ flex: 1 }} data-testid="manage-organization-name">
+        <Typography variant="h6" component="h2" sx={{ flex: 1 }} data-testid="manage-organization-name">
           {org.name}
         </Typography>
         <Button variant="outlined" onClick={() => setDialog('edit')}>

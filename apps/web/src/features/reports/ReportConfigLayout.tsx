@@ -3,6 +3,7 @@ import { Link, Outlet, useLocation } from 'react-router';
 import { Box, Paper, Tab } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { useNotify } from '../../app/notifications';
+import { PageHeading } from '../../ui/headings/PageHeading';
 import { ScrollableTabs } from '../../ui/tabs/ScrollableTabs';
 import { measurementFieldsQuery } from './measurement-fields-api';
 import { useRememberedReport } from './current-report';
@@ -28,6 +29,7 @@ export default function ReportConfigLayout() {
   const value = TABS.some((t) => t.path === segment) ? segment : 'overview';
   return (
     <Box sx={{ p: { xs: 2, md: 3 } }}>
+      <PageHeading hidden>Report Configurator</PageHeading>
       <Paper sx={{ mb: 2 }}>
         <ScrollableTabs value={value} aria-label="Report configuration">
           {TABS.map((tab) => (

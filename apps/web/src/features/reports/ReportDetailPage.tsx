@@ -12,6 +12,7 @@ import {
   Grid,
   LinearProgress,
   List,
+  ListItem,
   ListItemButton,
   ListItemIcon,
   ListItemText,
@@ -76,7 +77,7 @@ function ReportDetail({ id }: { id: string }) {
         <Card>
           <CardContent>
             <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
-              <Typography variant="h5" data-testid="report-name">
+              <Typography variant="h5" component="h2" data-testid="report-name">
                 {r.name}
               </Typography>
               <Chip
@@ -100,7 +101,7 @@ function ReportDetail({ id }: { id: string }) {
         <Card>
           <CardHeader
             title="Information"
-            slotProps={{ title: { variant: 'h6' } }}
+            slotProps={{ title: { variant: 'h6', component: 'h2' } }}
             action={
               <Button onClick={() => setEditing(true)} data-testid="edit-information">
                 Edit
@@ -132,31 +133,38 @@ function ReportDetail({ id }: { id: string }) {
       </Grid>
       <Grid size={{ xs: 12, md: 4 }}>
         <Card>
-          <CardHeader title="Report fields" slotProps={{ title: { variant: 'h6' } }} />
+          <CardHeader title="Report fields" slotProps={{ title: { variant: 'h6', component: 'h2' } }} />
           <List dense data-testid="report-fields">
             {r.fields.map((f) => (
-              <ListItemButton
-                key={f.id}
-                selected={f.id === selected?.id}
-                onClick={() => setSelectedId(f.id)}
-                data-testid="report-field"
-              >
-                <ListItemIcon sx={{ minWidth: 32 }}>
-                  {f.isApproved ? (
-                    <CheckCircle color="success" fontSize="small" titleAccess="Approved" />
-                  ) : (
-                    <RadioButtonUnchecked fontSize="small" titleAccess="Not approved" />
-                  )}
-                </ListItemIcon>
-                <ListItemText primary={f.name} secondary={f.interfaceType} />
-              </ListItemButton>
+              <ListItem key={f.id} disablePadding>
+                <ListItemButton
+                  selected={f.id === selected?.id}
+                  aria-current={f.id === selected?.id ? 'true' : undefined}
+                  onClick={() => setSelectedId(f.id)}
+                  data-testid="report-field"
+                >
+                  <ListItemIcon sx={{ minWidth: 32 }}>
+                    {f.isApproved ? (
+                      <CheckCircle color="success" fontSize="small" titleAccess="Approved" />
+                    ) : (
+                      <RadioButtonUnchecked fontSize="small" titleAccess="Not approved" />
+                    )}
+                  </ListItemIcon>
+                  <ListItemText primary={f.name} secondary={f.interfaceType} />
+                </ListItemButton>
+              </ListItem>
             ))}
           </List>
         </Card>
       </Grid>
       <Grid size={{ xs: 12, md: 8 }}>{selected ? <FieldProperties field={selected} /> : null}</Grid>
       {selected ? (
-        <Grid size={12} data-testid="field-calculation" aria-label={`Calculation of ${selected.name}`}>
+        <Grid
+          size={12}
+          data-testid="field-calculation"
+          role="region"
+          aria-label={`Calculation of ${selected.name}`}
+        >
           <CalculationEditor
             key={selected.id}
             kind="report-field"
@@ -191,7 +199,7 @@ function FieldProperties({ field }: { field: ReportField }) {
       <CardHeader
         title={field.name}
         subheader={field.isApproved ? 'Approved' : 'Not approved'}
-        slotProps={{ title: { variant: 'h6' } }}
+        slotProps={{ title: { variant: 'h6', component: 'h2' } }}
       />
       <Table size="small">
         <TableBody>

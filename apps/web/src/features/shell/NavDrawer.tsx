@@ -5,6 +5,7 @@ import {
   Divider,
   IconButton,
   List,
+  ListItem,
   ListItemButton,
   ListItemText,
   ListSubheader,
@@ -62,12 +63,14 @@ export function NavDrawer({ onNavigate }: { onNavigate?: () => void }) {
         <PeriodPicker />
       </Box>
       <Divider />
-      <List dense disablePadding sx={{ flex: 1, overflow: 'auto' }}>
+      {/* A list holds list items only: the My fleet row and the heading sit beside the ships' list. */}
+      <Box sx={{ flex: 1, overflow: 'auto' }}>
         <Box sx={{ display: 'flex', alignItems: 'center', pr: 1 }}>
           <ListItemButton
             component={NavLink}
             to="/"
             end
+            dense
             onClick={onNavigate}
             sx={{ '&.active': { bgcolor: 'action.selected' } }}
           >
@@ -85,7 +88,7 @@ export function NavDrawer({ onNavigate }: { onNavigate?: () => void }) {
             </IconButton>
           </Tooltip>
         </Box>
-        <ListSubheader sx={{ lineHeight: '32px' }}>
+        <ListSubheader component="div" id="drawer-ships-heading" sx={{ lineHeight: '32px' }}>
           Ships{' '}
           {filteredFacilities && facilities ? `(${filteredFacilities.length} of ${facilities.length})` : ''}
         </ListSubheader>
@@ -95,21 +98,22 @@ export function NavDrawer({ onNavigate }: { onNavigate?: () => void }) {
             No ships
           </Typography>
         )}
-        <Box data-testid="drawer-ships">
+        <List dense disablePadding data-testid="drawer-ships" aria-labelledby="drawer-ships-heading">
           {filteredFacilities?.map((f) => (
-            <ListItemButton
-              key={f.id}
-              component={NavLink}
-              to={`/ship/${f.id}`}
-              onClick={onNavigate}
-              sx={{ '&.active': { bgcolor: 'action.selected' } }}
-            >
-              <DirectionsBoatIcon fontSize="small" color="action" sx={{ mr: 1.5 }} />
-              <ListItemText primary={f.name} secondary={latestDataLabel(f.dataTimeStampMax)} />
-            </ListItemButton>
+            <ListItem key={f.id} disablePadding>
+              <ListItemButton
+                component={NavLink}
+                to={`/ship/${f.id}`}
+                onClick={onNavigate}
+                sx={{ '&.active': { bgcolor: 'action.selected' } }}
+              >
+                <DirectionsBoatIcon fontSize="small" color="action" sx={{ mr: 1.5 }} />
+                <ListItemText primary={f.name} secondary={latestDataLabel(f.dataTimeStampMax)} />
+              </ListItemButton>
+            </ListItem>
           ))}
-        </Box>
-      </List>
+        </List>
+      </Box>
       {filterOpen && facilities && (
         <FleetFilterDialog
           open

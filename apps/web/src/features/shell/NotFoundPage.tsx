@@ -1,12 +1,13 @@
 import { Box, Button, Typography } from '@mui/material';
 import { Link } from 'react-router';
+import { PageHeading } from '../../ui/headings/PageHeading';
 
 export default function NotFoundPage() {
   return (
     <Box sx={{ p: 6, textAlign: 'center' }}>
-      <Typography variant="h4" gutterBottom>
+      <PageHeading variant="h4" gutterBottom>
         Page not found
-      </Typography>
+      </PageHeading>
       <Typography color="text.secondary" sx={{ mb: 3 }}>
         There is nothing at this address.
       </Typography>

@@ -58,6 +58,7 @@ export function TopBar({ onToggleDrawer }: { onToggleDrawer(): void }) {
         {/* A phone wraps the name onto two smaller lines rather than cutting it. */}
         <Typography
           variant="h6"
+          component="div"
           noWrap={wide}
           title={profile?.organizationName}
           sx={{

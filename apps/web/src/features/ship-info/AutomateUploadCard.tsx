@@ -56,7 +56,9 @@ export function AutomateUploadCard({ ship }: { ship: Facility }) {
   return (
     <Card variant="outlined">
       <CardContent>
-        <Typography variant="h6">Automate file upload</Typography>
+        <Typography variant="h6" component="h2">
+          Automate file upload
+        </Typography>
         <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
           Provision downloads an uploader for the ship's computer: it watches a folder and uploads new logger
           files to this ship by itself.

@@ -170,7 +170,12 @@ export default function ShipInfoPage() {
                   sx={{ width: 200, height: 150, objectFit: 'cover', borderRadius: 1 }}
                 />
               ) : (
-                <Avatar variant="rounded" sx={{ width: 200, height: 150 }} aria-label="No ship image">
+                <Avatar
+                  variant="rounded"
+                  sx={{ width: 200, height: 150 }}
+                  role="img"
+                  aria-label="No ship image"
+                >
                   <DirectionsBoatIcon sx={{ fontSize: 80 }} />
                 </Avatar>
               )}
@@ -253,7 +258,9 @@ export default function ShipInfoPage() {
 
       <Card variant="outlined">
         <CardContent>
-          <Typography variant="h6">Transfer ship</Typography>
+          <Typography variant="h6" component="h2">
+            Transfer ship
+          </Typography>
           <Typography variant="body2" color="text.secondary">
             Give the ship to another organization. Owner now: {ship.data.primaryOrganizationName}.
           </Typography>

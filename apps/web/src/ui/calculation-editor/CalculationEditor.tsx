@@ -391,7 +391,9 @@ export function CalculationEditor(props: CalculationEditorProps) {
   return (
     <Paper variant="outlined" sx={{ p: 2 }} data-testid="calculation-editor">
       <Stack direction="row" spacing={1} useFlexGap sx={{ mb: 2, alignItems: 'center', flexWrap: 'wrap' }}>
-        <Typography variant="h6">Calculation</Typography>
+        <Typography variant="h6" component="h3">
+          Calculation
+        </Typography>
         <Typography variant="body2" color="text.secondary" data-testid="calculation-version">
           Version {versionLabel(shown.version, shown.revision)}
         </Typography>
@@ -619,13 +621,16 @@ export function CalculationEditor(props: CalculationEditorProps) {
               </WhyDisabled>
             </Stack>
 
-            <Typography variant="subtitle2" sx={{ mt: 2 }}>
+            <Typography variant="subtitle2" component="h4" sx={{ mt: 2 }}>
               Output
             </Typography>
             <Paper
               variant="outlined"
               sx={{ minHeight: 56, maxHeight: 240, overflow: 'auto', fontFamily: 'monospace', fontSize: 13 }}
               data-testid="calculation-output"
+              tabIndex={0}
+              role="region"
+              aria-label="Output"
             >
               <List dense disablePadding>
                 {!output && (

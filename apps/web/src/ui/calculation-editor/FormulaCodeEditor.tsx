@@ -33,13 +33,14 @@ function build(view: EditorView): DecorationSet {
   return builder.finish();
 }
 
+// Every colour reads at 4.5:1 or more on white and on the active line's tint (WCAG 2.1 AA, docs/accessibility.md).
 const theme = EditorView.baseTheme({
   '.cm-formula-keyword': { color: '#7b1fa2', fontWeight: '600' },
   '.cm-formula-number': { color: '#1565c0' },
   '.cm-formula-string': { color: '#2e7d32' },
   '.cm-formula-constant': { color: '#c62828' },
-  '.cm-formula-function': { color: '#00838f' },
-  '.cm-formula-comment': { color: '#757575', fontStyle: 'italic' },
+  '.cm-formula-function': { color: '#00695c' },
+  '.cm-formula-comment': { color: '#616161', fontStyle: 'italic' },
   '.cm-formula-operator': { color: '#5d4037' },
   '.cm-formula-invalid': { textDecoration: 'underline wavy #c62828' },
 });
@@ -111,9 +112,16 @@ export default function FormulaCodeEditor({
       lintGutter(),
       autocompletion({ override: [completions(inputNames)] }),
       EditorState.tabSize.of(EDITOR_TAB_SIZE),
+      // The text box itself carries the name (the wrapper's label is not read on the contenteditable).
+      // tabindex: the text box is what makes its scroller reachable by keyboard (axe counts it only with one).
+      EditorView.contentAttributes.of({
+        'aria-label': 'Algorithm',
+        'aria-readonly': String(readOnly),
+        tabindex: '0',
+      }),
       indentUnit.of(' '.repeat(EDITOR_TAB_SIZE)),
     ],
-    [inputNames],
+    [inputNames, readOnly],
   );
   // Markers belong to the text they were found in; the next edit clears them until the next validation.
   useEffect(() => {
@@ -126,12 +134,12 @@ export default function FormulaCodeEditor({
       value={value}
       onChange={onChange}
       extensions={extensions}
+      // A read-only formula stays focusable (editable, but refusing changes): keyboard and screen reader users
+      // can still move through and read the code, and its scroller is reachable by keyboard.
       readOnly={readOnly}
-      editable={!readOnly}
       minHeight="220px"
       maxHeight="480px"
       basicSetup={{ tabSize: EDITOR_TAB_SIZE, foldGutter: false, autocompletion: false }}
-      aria-label="Algorithm"
       onCreateEditor={(v) => {
         view.current = v;
         v.dispatch(setDiagnostics(v.state, toDiagnostics(v.state.doc.toString(), errors)));

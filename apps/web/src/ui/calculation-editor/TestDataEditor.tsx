@@ -22,6 +22,7 @@ import {
   toDate,
 } from '@portal/contracts/rules';
 import type { TestInputRow, TestValue } from '@portal/contracts/calculations';
+import { visuallyHidden } from '../a11y/visually-hidden';
 
 export interface TestRow {
   timestamp: string;
@@ -139,7 +140,7 @@ export function TestDataEditor(props: {
   };
   return (
     <Box>
-      <Typography variant="subtitle2" sx={{ mb: 1 }}>
+      <Typography variant="subtitle2" component="h4" sx={{ mb: 1 }}>
         Test data
       </Typography>
       <Box sx={{ overflowX: 'auto' }}>
@@ -150,7 +151,11 @@ export function TestDataEditor(props: {
               {inputNames.map((name) => (
                 <TableCell key={name}>{name}</TableCell>
               ))}
-              <TableCell />
+              <TableCell>
+                <Box component="span" sx={visuallyHidden}>
+                  Remove
+                </Box>
+              </TableCell>
             </TableRow>
           </TableHead>
           <TableBody>
@@ -194,7 +199,7 @@ export function TestDataEditor(props: {
       <Button size="small" onClick={addRow} disabled={disabled} sx={{ mt: 1 }}>
         Add sample
       </Button>
-      <Typography variant="subtitle2" sx={{ mt: 2, mb: 1 }}>
+      <Typography variant="subtitle2" component="h4" sx={{ mt: 2, mb: 1 }}>
         Facility constants
       </Typography>
       <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>

@@ -4,6 +4,7 @@ import { EChart } from '../charts/EChart';
 import { gaugeOption, type GaugeModel } from './options';
 import { ExportShortcut } from './ExportShortcut';
 import { ReportInfoButton } from './ReportInfoButton';
+import { gaugeTextAlternative } from './gauge-text';
 
 export interface GaugeCardProps {
   title: string;
@@ -38,7 +39,9 @@ export function GaugeCard({
     <Card data-testid={testId} sx={{ height: '100%' }}>
       <CardContent>
         <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between' }}>
-          <Typography variant="h6">{title}</Typography>
+          <Typography variant="h6" component="h2">
+            {title}
+          </Typography>
           <Stack direction="row">
             <ReportInfoButton title={title} information={information} testId={testId} />
             {exportReportCode ? (
@@ -53,12 +56,13 @@ export function GaugeCard({
             option={option}
             height={200}
             data-testid={`${testId}-gauge`}
-            ariaLabel={`${title}: ${gauge.text}`}
+            ariaLabel={gaugeTextAlternative(title, gauge)}
           />
         )}
         {/* The number under the needle: text (painted before the chart library arrives), drawn into the dial's foot. */}
         <Typography
           variant="h5"
+          component="div"
           sx={{ textAlign: 'center', fontWeight: 600, mt: -6, position: 'relative' }}
           data-testid={`${testId}-value`}
           data-value={value ?? 'null'}

@@ -5,6 +5,7 @@ import { formatFieldValue } from './format';
 import { ExportShortcut } from './ExportShortcut';
 import { gaugeOption, type GaugeModel } from './options';
 import { ReportInfoButton } from './ReportInfoButton';
+import { gaugeTextAlternative } from './gauge-text';
 
 export interface KpiWidgetProps {
   title: string;
@@ -43,7 +44,7 @@ export function KpiWidget({
     <Card data-testid={testId} sx={{ height: '100%' }}>
       <CardContent>
         <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', minHeight: 34 }}>
-          <Typography variant="subtitle2" color="text.secondary">
+          <Typography variant="subtitle2" component="h2" color="text.secondary">
             {title}
           </Typography>
           <Stack direction="row">
@@ -58,7 +59,7 @@ export function KpiWidget({
             <Skeleton variant="rounded" height={150} />
           ) : (
             <Box data-testid={`${testId}-gauge`} data-needle={gauge.needle ?? 'none'}>
-              <EChart option={option} height={150} ariaLabel={`${title}: ${gauge.text}`} />
+              <EChart option={option} height={150} ariaLabel={gaugeTextAlternative(title, gauge)} />
             </Box>
           )
         ) : null}
@@ -67,6 +68,7 @@ export function KpiWidget({
         ) : (
           <Typography
             variant="h4"
+            component="div"
             sx={{ fontWeight: 600, ...(gauge ? { textAlign: 'center', mt: -4, position: 'relative' } : {}) }}
             data-testid={`${testId}-value`}
             data-value={value ?? 'null'}

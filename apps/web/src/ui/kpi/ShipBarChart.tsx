@@ -29,6 +29,8 @@ export function ShipBarChart({
       data-testid={testId}
       data-points={points}
       data-scroll={scroll}
+      // Scrolling sideways: a keyboard reaches and scrolls it too.
+      {...(scroll ? { tabIndex: 0, role: 'region', 'aria-label': 'Value per ship' } : {})}
     >
       <EChart
         option={option}

@@ -4,6 +4,7 @@ import { Box, useMediaQuery, useTheme } from '@mui/material';
 import type { UptimeMatrix } from '@portal/contracts/rules';
 import { EChart } from '../charts/EChart';
 import { uptimeHeatmapOption } from './ship-options';
+import { UptimeMatrixTable } from './UptimeMatrixTable';
 
 /**
  * The uptime matrix: 24 hourly rows (a column per day) or 31 daily rows (a column per month). Every column of the
@@ -21,6 +22,7 @@ export default function UptimeMatrixChart({ matrix }: { matrix: UptimeMatrix }) 
         data-testid="uptime-heatmap"
         ariaLabel={`Operational availability matrix, ${matrix.mode}`}
       />
+      <UptimeMatrixTable matrix={matrix} />
     </Box>
   );
 }

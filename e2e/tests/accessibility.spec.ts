@@ -1,0 +1,239 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { acceptCookiesIfAsked, fillSignIn } from '../support';
+
+/**
+ * Axe (WCAG 2.1 A and AA) on every page of the route table (apps/web/src/app/router.tsx), for each role, at
+ * desktop and phone size. Nothing critical or serious may be found; the moderate and minor findings are written
+ * to e2e/.artifacts/accessibility.json and listed with their reasons in docs/accessibility.md.
+ */
+
+const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+// Axe's best practices too (headings, landmarks): reported, and held to the same bar (nothing serious).
+const TAGS = [...WCAG_TAGS, 'best-practice'];
+const SIZES = {
+  desktop: { width: 1440, height: 900 },
+  phone: { width: 390, height: 844 },
+} as const;
+type Size = keyof typeof SIZES;
+
+interface Ids {
+  facilityId: string;
+  fieldId: string;
+  reportId?: string;
+  organizationId?: string;
+}
+
+/** Pages every role opens. */
+const shared = (ids: Ids) => [
+  '/',
+  `/ship/${ids.facilityId}`,
+  '/KPIWidgetPreview',
+  '/facilities/overview',
+  `/facilities/${ids.facilityId}/files`,
+  `/facilities/${ids.facilityId}/config/channels`,
+  `/facilities/${ids.facilityId}/config/list`,
+  '/service/pureserv',
+  '/service/full-remote-access',
+  '/service/tailor-made-service-agreements',
+  '/service/documents',
+  '/help',
+  '/legal',
+  '/profile',
+  '/no/such/page',
+];
+
+/**
+ * The pages each role may open. Report Configurator and most of Administration are SystemAdmin's. So are, by the
+ * API, a ship's Info screen (it reads the organizations list for Transfer ship), its calculation queue and a
+ * measurement field's calculations: a UserAdmin or User gets 403 there, a no-access page (issue 14, h1-web).
+ */
+const ROLES: { role: string; username: string; pages(ids: Ids): string[] }[] = [
+  {
+    role: 'SystemAdmin',
+    username: 'admin',
+    pages: (ids) => [
+      ...shared(ids),
+      `/facilities/${ids.facilityId}/config/info`,
+      `/facilities/${ids.facilityId}/config/calculation-queue`,
+      `/facilities/${ids.facilityId}/config/detail?id=${ids.fieldId}`,
+      '/report-config/overview',
+      '/report-config/calculation-queue',
+      '/report-config/data-export',
+      `/report-config/detail/${ids.reportId}`,
+      '/admin/organizations',
+      '/admin/messages',
+      `/admin/${ids.organizationId}/manage`,
+    ],
+  },
+  {
+    role: 'UserAdmin',
+    username: 'north.admin',
+    pages: (ids) => [...shared(ids), `/admin/${ids.organizationId}/manage`],
+  },
+  { role: 'User', username: 'north.anna', pages: shared },
+];
+
+interface Finding {
+  role: string;
+  size: Size;
+  page: string;
+  rule: string;
+  impact: string;
+  help: string;
+  targets: string[];
+}
+
+const artifacts = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.artifacts');
+/** Every finding of a test in e2e/.artifacts/accessibility/{role}-{size}.json (moderate ones feed docs/accessibility.md). */
+function record(role: string, size: Size, found: Finding[]): void {
+  const folder = path.join(artifacts, 'accessibility');
+  fs.mkdirSync(folder, { recursive: true });
+  fs.writeFileSync(path.join(folder, `${role}-${size}.json`), JSON.stringify(found, null, 2));
+}
+
+async function api<T>(page: Page, url: string): Promise<T> {
+  // Right after sign-in the app may still be leaving the callback address: ask until the token is there.
+  let token: string | null = null;
+  await expect
+    .poll(async () => {
+      token = await page
+        .evaluate(() => {
+          const key = Object.keys(sessionStorage).find((k) => k.startsWith('oidc.user:'));
+          return key ? (JSON.parse(sessionStorage.getItem(key)!).access_token as string) : null;
+        })
+        .catch(() => null);
+      return token;
+    })
+    .not.toBeNull();
+  const response = await page.request.get(url, { headers: { authorization: `Bearer ${token}` } });
+  expect(response.ok(), `GET ${url}: ${response.status()}`).toBe(true);
+  return (await response.json()) as T;
+}
+
+async function idsFor(page: Page, role: string): Promise<Ids> {
+  const facilities = await api<{ id: string }[]>(page, '/api/facilities');
+  const facilityId = facilities[0]!.id;
+  const fields = await api<{ id: string }[]>(
+    page,
+    `/api/algorithm/measurement-fields/facility/${facilityId}`,
+  );
+  const ids: Ids = { facilityId, fieldId: fields[0]!.id };
+  if (role === 'SystemAdmin') {
+    ids.reportId = (await api<{ id: string }[]>(page, '/api/algorithm/reports'))[0]!.id;
+    ids.organizationId = (await api<{ id: string }[]>(page, '/api/organizations'))[0]!.id;
+  } else {
+    ids.organizationId = (await api<{ organizationId: string }>(page, '/api/auth/me')).organizationId;
+  }
+  return ids;
+}
+
+/**
+ * Waits until the page shows its one h1 (every page has one: part of the check) and its data: no skeleton or
+ * progress bar left and the charts drawn, within reason (a queue may keep a progress bar running).
+ */
+async function settle(page: Page): Promise<void> {
+  await expect(page.locator('h1'), 'one h1 on the page').toHaveCount(1);
+  await expect(page.locator('.MuiSkeleton-root, .MuiLinearProgress-indeterminate, [data-ready="false"]'))
+    .toHaveCount(0, { timeout: 5_000 })
+    .catch(() => undefined);
+}
+
+async function scan(page: Page, role: string, size: Size, url: string): Promise<Finding[]> {
+  const result = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+  return result.violations.map((v) => ({
+    role,
+    size,
+    page: url,
+    rule: v.id,
+    impact: v.impact ?? 'unknown',
+    help: v.help,
+    targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')),
+  }));
+}
+
+async function signedIn(browser: Browser, username: string, size: Size) {
+  const context = await browser.newContext({ viewport: SIZES[size] });
+  const page = await context.newPage();
+  await page.goto('/');
+  await acceptCookiesIfAsked(page);
+  return { context, page };
+}
+
+const blocking = (f: Finding) => f.impact === 'critical' || f.impact === 'serious';
+const describe = (list: Finding[]) =>
+  list.map((f) => `${f.impact} ${f.rule} on ${f.page}: ${f.help} (${f.targets.join(', ')})`).join('\n');
+
+test.describe('accessibility (axe, WCAG 2.1 A and AA)', () => {
+  for (const size of Object.keys(SIZES) as Size[]) {
+    test(`the sign-in page has nothing critical or serious (${size})`, async ({ browser }) => {
+      const { context, page } = await signedIn(browser, '', size);
+      await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+      const found = await scan(page, 'anonymous', size, 'sign-in');
+      record('anonymous', size, found);
+      await context.close();
+      expect(found.filter(blocking), describe(found.filter(blocking))).toEqual([]);
+    });
+  }
+
+  for (const { role, username, pages } of ROLES) {
+    for (const size of Object.keys(SIZES) as Size[]) {
+      test(`every page of a ${role} has nothing critical or serious (${size})`, async ({ browser }) => {
+        test.setTimeout(300_000);
+        const { context, page } = await signedIn(browser, username, size);
+        await fillSignIn(page, username);
+        await acceptCookiesIfAsked(page);
+        await expect(page.getByRole('banner')).toBeVisible();
+        const ids = await idsFor(page, role);
+        const found: Finding[] = [];
+        const timings: string[] = [];
+        for (const url of pages(ids)) {
+          await test.step(url, async () => {
+            const started = Date.now();
+            // A page in a role's list must be one the role may open: a refused call sends it back to sign-in.
+            const refused: string[] = [];
+            const onResponse = (r: { status(): number; url(): string }) => {
+              if (r.status() === 403) refused.push(r.url());
+            };
+            page.on('response', onResponse);
+            await page.goto(url);
+            await settle(page);
+            page.off('response', onResponse);
+            expect(refused, `${role} may not open ${url}`).toEqual([]);
+            const settled = Date.now();
+            found.push(...(await scan(page, role, size, url)));
+            // E2E_SCREENSHOTS=1: each page as scanned, to look at (e2e/.artifacts/accessibility/screens).
+            if (process.env.E2E_SCREENSHOTS)
+              await page.screenshot({
+                path: path.join(
+                  artifacts,
+                  'accessibility',
+                  'screens',
+                  `${role}-${size}${url.replace(/\W+/g, '_')}.png`,
+                ),
+                fullPage: true,
+              });
+            const outline = await page
+              .locator('h1, h2, h3, h4, h5, h6')
+              .evaluateAll((list) =>
+                list.map((h) => `${h.tagName} ${h.textContent?.slice(0, 30)}`).join(' | '),
+              );
+            timings.push(
+              `${url} settle ${settled - started} ms, axe ${Date.now() - settled} ms\n   ${outline}`,
+            );
+          });
+        }
+        record(role, size, found);
+        fs.writeFileSync(
+          path.join(artifacts, 'accessibility', `${role}-${size}.pages.txt`),
+          timings.join('\n'),
+        );
+        await context.close();
+        expect(found.filter(blocking), describe(found.filter(blocking))).toEqual([]);
+      });
+    }
+  }
+});
