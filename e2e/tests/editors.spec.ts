@@ -277,9 +277,9 @@ test('the maintenance screen switches maintenance mode with a confirmation and s
   }
 });
 
-test('a UserAdmin is sent away from the maintenance screen', async ({ page }) => {
+test('a UserAdmin opening the maintenance screen sees the no-access view', async ({ page }) => {
   await signInAs(page, 'north.admin', '/admin/maintenance');
-  await expect(page).not.toHaveURL(/\/admin\/maintenance$/);
+  await expect(page.getByText('You do not have access to this page')).toBeVisible();
   await expect(page.getByTestId('maintenance-state')).toHaveCount(0);
 });
 
@@ -303,7 +303,9 @@ test('on a phone the uptime matrix shows every day of the period without a sidew
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
   const scrolls = await matrix.evaluate((el) =>
     [...el.querySelectorAll('*')].some(
-      (e) => e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible',
+      // The screen readers' table is clipped to one pixel on purpose: only what is seen counts.
+      (e) =>
+        e.clientWidth > 1 && e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible',
     ),
   );
   expect(scrolls).toBe(false);
@@ -327,6 +329,7 @@ test("a demo ship's channels come from its sample file, none is missing from it"
   const ship = ships.find((s) => s.name === 'Atlantic Meridian')!;
   await page.goto(`/facilities/${ship.id}/config/channels`);
   await expect(page.getByText('EGCS1_SO2_ppm')).toBeVisible();
-  await expect(page.getByText('Not mapped').or(page.getByText('Not in the sample file'))).toHaveCount(0);
+  // Every channel is in the sample file (other tests may add channels of their own that are not mapped yet).
+  await expect(page.getByText('Not in the sample file')).toHaveCount(0);
   await shot(page, 'channels-desktop');
 });

@@ -66,4 +66,13 @@ export function redirectToLogin(): boolean {
   return true;
 }
 
+/**
+ * Forgets the sign-in redirects of this tab: a deliberate sign-out starts afresh, so signing in again (as the
+ * same or another user) within the minute is not taken for a refused sign-in.
+ */
+export function forgetLoginRedirects(): void {
+  window.sessionStorage.removeItem(LOGIN_REDIRECTS_KEY);
+  forgetRedirectPath();
+}
+
 export const isExpired = (user: User | null | undefined) => !user || user.expired === true;

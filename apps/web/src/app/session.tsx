@@ -2,7 +2,7 @@ import { createContext, useContext, useEffect, useMemo, useRef, useState, type R
 import type { User } from 'oidc-client-ts';
 import { useQueryClient } from '@tanstack/react-query';
 import type { UserProfile } from '@portal/contracts/auth';
-import { redirectToLogin, userManager } from './auth';
+import { forgetLoginRedirects, redirectToLogin, userManager } from './auth';
 import { useNotify } from './notifications';
 import { apiRequest } from './api';
 import { profileQuery } from './queries/profile';
@@ -78,6 +78,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         const manager = userManager();
         const current = await manager.getUser();
         await manager.removeUser();
+        forgetLoginRedirects();
         await manager.signoutRedirect({ id_token_hint: current?.id_token });
       },
     }),
