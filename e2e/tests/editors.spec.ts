@@ -11,7 +11,7 @@ import { signInAs } from '../support';
 // A browser far from UTC with a 12-hour locale: the inputs must still be UTC, 24-hour, in the spec's format.
 test.use({ locale: 'en-US', timezoneId: 'America/New_York' });
 
-const SHOTS = 'e2e/.artifacts';
+const SHOTS = new URL('../.artifacts', import.meta.url).pathname;
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1440, height: 900 };
 const unique = () => Date.now().toString(36).slice(-5);
