@@ -42,3 +42,36 @@ export async function signInAs(page: Page, username: string, path = '/'): Promis
   await fillSignIn(page, username);
   await acceptCookiesIfAsked(page);
 }
+
+/** A report's answer as reports/{id}/data gives it. */
+export interface ReportData {
+  information: string | null;
+  fields: Record<string, { value: unknown; format: string | null }>;
+}
+
+/** A report answer the page received, with the request that asked for it. */
+export interface ReceivedReport {
+  data: ReportData;
+  method: string;
+  url: string;
+  body: any;
+}
+
+/**
+ * Collects the report data answers the page gets, by report id: the dashboards ask for all their reports in one
+ * call (reports/data), each answer as reports/{id}/data gives it.
+ */
+export function collectReports(page: Page): Map<string, ReceivedReport> {
+  const answers = new Map<string, ReceivedReport>();
+  page.on('response', async (response) => {
+    if (!/\/api\/reports\/data(\?|$)/.test(response.url()) || response.status() !== 200) return;
+    const request = response.request();
+    // A response of a page navigated away from has no body any more: it is not one we compare.
+    const answer = (await response.json().catch(() => null)) as {
+      reports: Record<string, ReportData>;
+    } | null;
+    for (const [id, data] of Object.entries(answer?.reports ?? {}))
+      answers.set(id, { data, method: request.method(), url: request.url(), body: request.postDataJSON() });
+  });
+  return answers;
+}

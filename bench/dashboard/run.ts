@@ -89,9 +89,17 @@ async function main() {
     C.shipSfocImpact,
     C.shipTotalCo2Emission,
   ];
-  const fleetCalls = (p: typeof YEAR) =>
-    fleetReports.map((r) => `/api/reports/${r}/data?${new URLSearchParams(p)}`);
+  // As the dashboards ask since session 5: all their reports in one call (reports/data).
+  const fleetCalls = (p: typeof YEAR) => [
+    `/api/reports/data?${new URLSearchParams({ ...p, reportIds: fleetReports.join(',') })}`,
+  ];
   const shipCalls = (p: typeof YEAR, duration: 'hourly' | 'daily') => [
+    `/api/reports/data?${new URLSearchParams({ ...p, facilityId: ship, duration, reportIds: [...shipReports, C.shipUptime].join(',') })}`,
+  ];
+  // The spec's call per report, as the dashboards asked before: the reference for the revalidation goal.
+  const fleetCallsPerReport = (p: typeof YEAR) =>
+    fleetReports.map((r) => `/api/reports/${r}/data?${new URLSearchParams(p)}`);
+  const shipCallsPerReport = (p: typeof YEAR, duration: 'hourly' | 'daily') => [
     ...shipReports.map((r) => `/api/reports/${r}/data?${new URLSearchParams({ ...p, facilityId: ship })}`),
     `/api/reports/${C.shipUptime}/data?${new URLSearchParams({ ...p, facilityId: ship, duration })}`,
   ];
@@ -100,6 +108,8 @@ async function main() {
     { name: 'fleet dashboard, year', calls: fleetCalls(YEAR) },
     { name: 'ship dashboard, month', calls: shipCalls(MONTH, 'hourly') },
     { name: 'ship dashboard, year', calls: shipCalls(YEAR, 'daily') },
+    { name: 'fleet dashboard, year, a call per report', calls: fleetCallsPerReport(YEAR) },
+    { name: 'ship dashboard, year, a call per report', calls: shipCallsPerReport(YEAR, 'daily') },
   ];
 
   const percentile = (xs: number[], p: number) => {
@@ -163,7 +173,7 @@ async function main() {
   out('|---|---|---|---|---|---|---|');
   const revalidating = (list: typeof scenarios) =>
     list
-      .filter((s) => s.name.endsWith('year'))
+      .filter((s) => s.name.includes('year'))
       .map((s) => ({ ...s, name: `${s.name}, browser revalidates (ETag)`, etag: true }));
   for (const s of [...scenarios, ...revalidating(scenarios)]) {
     // Revalidation: the warm-up loads give this user its ETags, every measured load then sends If-None-Match.

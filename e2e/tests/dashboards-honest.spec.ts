@@ -7,18 +7,13 @@ import {
   ratioGaugeNeedle,
   serializePeriod,
 } from '@portal/contracts/rules';
-import { signInAs } from '../support';
+import { collectReports, signInAs, type ReceivedReport } from '../support';
 
 /**
  * Issue 15, honest dashboards in the browser: no needle without data, the fleet SO2/CO2 card as one measure (the
  * margins of the API), an info button on every KPI with the report's information, and a failed execution shown as
  * Failed on the ship list and the files screen.
  */
-
-interface ReportData {
-  information: string | null;
-  fields: Record<string, { value: unknown; format: string | null }>;
-}
 
 const token = (page: Page) =>
   page.evaluate(() => {
@@ -38,18 +33,6 @@ async function api(page: Page) {
     put: (url: string, data: unknown) => page.request.put(url, { headers, data }),
     delete: (url: string, data?: unknown) => page.request.delete(url, { headers, data }),
   };
-}
-
-/** The report data answers the page receives, by report id. */
-function collectReports(page: Page) {
-  const answers = new Map<string, ReportData>();
-  page.on('response', async (response) => {
-    const match = /\/api\/reports\/([^/]+)\/data/.exec(response.url());
-    if (!match || response.status() !== 200) return;
-    const data = (await response.json().catch(() => null)) as ReportData | null;
-    if (data) answers.set(decodeURIComponent(match[1]!), data);
-  });
-  return answers;
 }
 
 /** Where the web app keeps the chosen period (apps/web/src/app/fleet-context.tsx). */
@@ -95,7 +78,7 @@ test("the fleet SO2/CO2 card's gauge and bars show the API's margins", async ({ 
   await signInAs(page, 'admin');
   await expect(page.getByTestId('fleet-dashboard')).toBeVisible();
   await expect.poll(() => answers.has('FacilityGroupSO2CO2Ratio')).toBe(true);
-  const ratio = answers.get('FacilityGroupSO2CO2Ratio')!;
+  const ratio = answers.get('FacilityGroupSO2CO2Ratio')!.data;
   const margin = ratio.fields.ActualAverage!.value as number;
   expect(typeof margin).toBe('number');
 
@@ -126,9 +109,13 @@ test("the fleet SO2/CO2 card's gauge and bars show the API's margins", async ({ 
 });
 
 /** Opens each KPI's info button and compares the dialog's text with the report information of the API. */
-async function expectInformation(page: Page, answers: Map<string, ReportData>, widgets: [string, string][]) {
+async function expectInformation(
+  page: Page,
+  answers: Map<string, ReceivedReport>,
+  widgets: [string, string][],
+) {
   for (const [report, testId] of widgets) {
-    const information = answers.get(report)?.information;
+    const information = answers.get(report)?.data.information;
     expect(information, report).toBeTruthy();
     const text = await page.evaluate((html) => {
       const box = document.createElement('div');
@@ -176,7 +163,8 @@ test('the info button of each KPI shows its report information, on both dashboar
     ['FacilityOperationalAvailabilitylarge', 'uptime-matrix'],
   ]);
   // The ship dashboard's header KPIs have gauges, with the ship's needle floor of 90 for availability.
-  const availability = answers.get('FacilityOperationalavailability')!.fields.ActualAverage!.value as number;
+  const availability = answers.get('FacilityOperationalavailability')!.data.fields.ActualAverage!
+    .value as number;
   await expect(page.getByTestId('kpi-availability-gauge')).toHaveAttribute(
     'data-needle',
     String(Math.min(100, Math.max(90, availability))),

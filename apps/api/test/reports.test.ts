@@ -425,6 +425,83 @@ describe('report values', () => {
     await insertHours(shipA, kpiField.CO2Reduction!, '2024-03-02T05:00:00Z', [A_CO2[29]!]);
   });
 
+  it('answers several reports in one request, each as it would be alone, under one ETag', async () => {
+    const anna = await server.as('north.anna');
+    const fleet = [
+      'FacilityGroupCO2reduction',
+      'FacilityGroupMarpolComplianceLarge',
+      'FacilityGroupSFOCimpactPctlarge',
+    ];
+    const many = await anna.get(`/api/reports/data?${query({ ...PERIOD, reportIds: fleet.join(',') })}`);
+    expect(many.statusCode).toBe(200);
+    expect(many.headers['cache-control']).toBe('private, no-cache');
+    const reports = many.json().reports as Record<string, unknown>;
+    expect(Object.keys(reports)).toEqual(fleet);
+    for (const id of fleet)
+      expect(reports[id], id).toEqual((await anna.get(`/api/reports/${id}/data?${query(PERIOD)}`)).json());
+    // Posted ships and a ship's reports with the uptime mode, as the dashboards ask.
+    const posted = await anna.post('/api/reports/data', {
+      ...PERIOD,
+      facilityIds: [shipB],
+      reportIds: ['FacilityGroupCO2reduction'],
+    });
+    expect(posted.json().reports.FacilityGroupCO2reduction).toEqual(
+      (
+        await anna.post('/api/reports/FacilityGroupCO2reduction/data', { ...PERIOD, facilityIds: [shipB] })
+      ).json(),
+    );
+    const ship = await anna.get(
+      `/api/reports/data?${query({ ...PERIOD, facilityId: shipA, duration: 'hourly', reportIds: 'FacilityCO2reduction,FacilityOperationalAvailabilitylarge' })}`,
+    );
+    expect(ship.statusCode).toBe(200);
+    expect(ship.json().reports.FacilityOperationalAvailabilitylarge).toEqual(
+      (
+        await anna.get(
+          `/api/reports/FacilityOperationalAvailabilitylarge/data?${query({ ...PERIOD, facilityId: shipA, duration: 'hourly' })}`,
+        )
+      ).json(),
+    );
+
+    // The browser's copy of the whole answer is revalidated at once.
+    const url = `/api/reports/data?${query({ ...PERIOD, reportIds: fleet.join(',') })}`;
+    const again = await server.app.inject({
+      url,
+      headers: {
+        authorization: `Bearer ${await server.tokenFor('north.anna')}`,
+        'if-none-match': String(many.headers.etag),
+      },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    const fewer = await anna.get(`/api/reports/data?${query({ ...PERIOD, reportIds: fleet[0]! })}`);
+    expect(fewer.headers.etag).not.toBe(many.headers.etag);
+
+    // Any report or ship not found: the whole request, with the single report's answer; a foreign ship as a missing one.
+    const missing = await anna.get(
+      `/api/reports/data?${query({ ...PERIOD, reportIds: `${fleet[0]},Nope` })}`,
+    );
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().message).toBe('Report not found');
+    const lee = await server.as('south.lee');
+    const foreign = await lee.get(
+      `/api/reports/data?${query({ ...PERIOD, facilityId: shipA, reportIds: 'FacilityCO2reduction' })}`,
+    );
+    const none = await lee.get(
+      `/api/reports/data?${query({ ...PERIOD, facilityId: '00000000-0000-4000-8000-000000000000', reportIds: 'FacilityCO2reduction' })}`,
+    );
+    expect([foreign.statusCode, foreign.json().message]).toEqual([404, 'Ship not found']);
+    expect([none.statusCode, none.json().message]).toEqual([404, 'Ship not found']);
+    // No ids, or more than a dashboard would ever ask for: a bad request.
+    expect((await anna.get(`/api/reports/data?${query({ ...PERIOD, reportIds: '' })}`)).statusCode).toBe(400);
+    expect(
+      (
+        await anna.get(
+          `/api/reports/data?${query({ ...PERIOD, reportIds: Array(21).fill(fleet[0]).join(',') })}`,
+        )
+      ).statusCode,
+    ).toBe(400);
+  });
+
   it('refuses bad input', async () => {
     const admin = await server.as('admin');
     expect((await admin.get(`/api/reports/FacilityMarpolcompliance/data?${query(PERIOD)}`)).statusCode).toBe(

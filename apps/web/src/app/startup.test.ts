@@ -14,6 +14,8 @@ vi.mock('./auth', () => ({
 
 /** Requests as the server sees them; none is answered until the test says so. */
 let requested: string[];
+/** The whole URL of the reports call. */
+let reportsCall: string | undefined;
 let answerAll: () => void;
 
 beforeEach(() => {
@@ -30,6 +32,7 @@ beforeEach(() => {
     vi.fn(async (input: RequestInfo | URL) => {
       const url = new URL(String(input));
       requested.push(url.pathname + (url.pathname.includes('/reports/') ? '' : url.search));
+      if (url.pathname.includes('/reports/')) reportsCall = url.href;
       await answered;
       return Response.json(
         url.pathname.endsWith('/messages') || url.pathname.endsWith('/facilities') ? [] : {},
@@ -53,24 +56,25 @@ const fleetReports = [
 ];
 
 describe('the first API calls of a signed-in browser', () => {
-  it('start together on the fleet dashboard: profile, ships, messages and the seven report calls', async () => {
+  it('start together on the fleet dashboard: profile, ships, messages and the seven reports in one call', async () => {
     const client = new QueryClient();
     await startFirstRequests(client, '/');
-    // All ten are asked for before any one of them is answered.
-    await vi.waitFor(() => expect(requested).toHaveLength(10));
+    // All four are asked for before any one of them is answered: they fit the browser's six connections per host.
+    await vi.waitFor(() => expect(requested).toHaveLength(4));
     expect(requested).toEqual(
       expect.arrayContaining([
         '/api/auth/me',
         '/api/facilities',
         '/api/messages?isActive=true',
-        ...fleetReports.map((r) => `/api/reports/${r}/data`),
+        '/api/reports/data',
       ]),
     );
+    expect(new URL(reportsCall!).searchParams.get('reportIds')!.split(',')).toEqual(fleetReports);
     answerAll();
     // The components that need them find them in the query cache: nothing is asked twice.
     await vi.waitFor(() => expect(client.isFetching()).toBe(0));
     expect(client.getQueryData(['profile', 'user-1'])).toEqual({});
-    expect(requested).toHaveLength(10);
+    expect(requested).toHaveLength(4);
   });
 
   it('start without the report calls on another page, or when the fleet filter needs the ship list', async () => {

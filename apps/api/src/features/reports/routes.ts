@@ -10,6 +10,9 @@ import {
   reportDataSchema,
   reportIdParamsSchema,
   reportListItemSchema,
+  reportsDataBodySchema,
+  reportsDataQuerySchema,
+  reportsDataSchema,
   reportSchema,
   updateReportBodySchema,
 } from '@portal/contracts/reports';
@@ -145,7 +148,7 @@ export async function reportRoutes(app: FastifyInstance) {
    * cached version reads and a hash, in any process. Undefined for a caller without an access version (the answer
    * then carries no ETag).
    */
-  const etagOf = (caller: Caller, version: string, id: string, input: DataInput) =>
+  const etagOf = (caller: Caller, version: string, id: string | string[], input: DataInput) =>
     caller.accessVersion === undefined
       ? undefined
       : `"${createHash('sha1')
@@ -240,6 +243,51 @@ export async function reportRoutes(app: FastifyInstance) {
     const body = await answer(caller, version, id, input);
     return reply.headers(headers).type('application/json; charset=utf-8').send(body);
   };
+
+  /**
+   * Several reports with the same parameters as one answer, `{"reports":{"<id>":<data>,…}}`, built from the answers
+   * each report would get alone (and their cache), under one ETag. Any report or ship that is not found makes the
+   * whole request not found, with the single report's text.
+   */
+  const sendMany = async (request: FastifyRequest, reply: FastifyReply, ids: string[], input: DataInput) => {
+    const caller = request.caller!;
+    const unique = [...new Set(ids)];
+    const version = await reportsVersion(db);
+    const etag = etagOf(caller, version, unique, input);
+    const headers = { 'cache-control': 'private, no-cache', ...(etag ? { etag } : {}) };
+    if (etag && request.headers['if-none-match'] === etag) return reply.code(304).headers(headers).send();
+    const bodies = await Promise.all(unique.map((id) => answer(caller, version, id, input)));
+    const parts: Buffer[] = [Buffer.from('{"reports":{')];
+    unique.forEach((id, i) => {
+      parts.push(Buffer.from(`${i === 0 ? '' : ','}${JSON.stringify(id)}:`), bodies[i]!);
+    });
+    parts.push(Buffer.from('}}'));
+    return reply.headers(headers).type('application/json; charset=utf-8').send(Buffer.concat(parts));
+  };
+
+  server.get(
+    '/api/reports/data',
+    {
+      schema: {
+        tags: ['reports'],
+        querystring: reportsDataQuerySchema,
+        response: { 200: reportsDataSchema },
+      },
+    },
+    async (request, reply) => sendMany(request, reply, request.query.reportIds, request.query),
+  );
+
+  server.post(
+    '/api/reports/data',
+    {
+      schema: {
+        tags: ['reports'],
+        body: reportsDataBodySchema,
+        response: { 200: reportsDataSchema },
+      },
+    },
+    async (request, reply) => sendMany(request, reply, request.body.reportIds, request.body),
+  );
 
   server.get(
     '/api/reports/:id/data',

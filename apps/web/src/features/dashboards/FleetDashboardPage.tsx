@@ -28,7 +28,7 @@ import {
   type ShipBarOptions,
 } from '../../ui/kpi/options';
 import { ShipImage } from '../../ui/ship/ShipImage';
-import { useReportsData, type ReportDataInput } from './report-data-api';
+import { useReportsData, type ReportsDataInput } from './report-data-api';
 
 const C = REPORT_CODES;
 const HEADER = [
@@ -68,17 +68,16 @@ const marginBarsOptions: ShipBarOptions = {
   lines: [{ value: 0, label: 'Limit' }],
 };
 
-/** The report calls of the fleet dashboard (also started at application start, app/startup.ts). */
+/** The report call of the fleet dashboard (also started at application start, app/startup.ts). */
 export const fleetDashboardInputs = (
   period: { from: Date; to: Date },
   facilityIds: string[] | undefined,
-): ReportDataInput[] =>
-  [...HEADER.map((h) => h.id), ...LARGE].map((reportId) => ({
-    reportId,
-    from: period.from,
-    to: period.to,
-    facilityIds,
-  }));
+): ReportsDataInput => ({
+  reportIds: [...HEADER.map((h) => h.id), ...LARGE],
+  from: period.from,
+  to: period.to,
+  facilityIds,
+});
 
 /** The fleet dashboard (/): header KPIs, the large cards, an info card per ship of the fleet filter. */
 export default function FleetDashboardPage() {

@@ -27,7 +27,7 @@ import { ExportShortcut } from '../../ui/kpi/ExportShortcut';
 import { ReportInfoButton } from '../../ui/kpi/ReportInfoButton';
 import { ShipImage } from '../../ui/ship/ShipImage';
 import { availabilityGauge, marpolGauge } from '../../ui/kpi/options';
-import { useReportsData, type ReportDataInput } from './report-data-api';
+import { useReportsData, type ReportsDataInput } from './report-data-api';
 
 const C = REPORT_CODES;
 
@@ -53,22 +53,26 @@ export default function ShipDashboardPage() {
     [filterActive, filteredFacilities],
   );
   const mode = uptimeMode(period);
-  const inputs = useMemo<ReportDataInput[]>(() => {
-    const base = { from: period.from, to: period.to, facilityId: id, facilityIds };
-    const reports: string[] = [
-      C.shipMarpolCompliance,
-      C.shipOperationalAvailability,
-      C.shipCo2Reduction,
-      C.shipSo2Co2Ratio,
-      C.shipExtraRemovalOfSulfur,
-      C.shipSfocImpact,
-      C.shipTotalCo2Emission,
-    ];
-    return [
-      ...reports.map((reportId) => ({ reportId, ...base })),
-      { reportId: C.shipUptime, ...base, duration: mode },
-    ];
-  }, [period.from, period.to, id, facilityIds, mode]);
+  const inputs = useMemo<ReportsDataInput>(
+    () => ({
+      reportIds: [
+        C.shipMarpolCompliance,
+        C.shipOperationalAvailability,
+        C.shipCo2Reduction,
+        C.shipSo2Co2Ratio,
+        C.shipExtraRemovalOfSulfur,
+        C.shipSfocImpact,
+        C.shipTotalCo2Emission,
+        C.shipUptime,
+      ],
+      from: period.from,
+      to: period.to,
+      facilityId: id,
+      facilityIds,
+      duration: mode,
+    }),
+    [period.from, period.to, id, facilityIds, mode],
+  );
   const { data, loading } = useReportsData(inputs, Boolean(ship) && !excluded);
 
   const marpol = data[C.shipMarpolCompliance];

@@ -1,76 +1,75 @@
 import { useEffect } from 'react';
-import { queryOptions, useQueries } from '@tanstack/react-query';
-import { reportDataBodySchema, type ReportData } from '@portal/contracts/reports';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { reportsDataBodySchema, type ReportData, type ReportsData } from '@portal/contracts/reports';
 import type { UptimeMode } from '@portal/contracts/rules';
 import { apiRequest } from '../../app/api';
 import { useNotify } from '../../app/notifications';
 
-export interface ReportDataInput {
-  reportId: string;
+/** A dashboard's reports, asked for with the same period and ships. */
+export interface ReportsDataInput {
+  reportIds: string[];
   from: Date;
   to: Date;
+  /** The ship of ship reports. */
   facilityId?: string;
   /** Set when the fleet filter is active: the request becomes a POST with the filtered ships. */
   facilityIds?: string[];
+  /** The uptime matrix's mode (the reports without a mode ignore it). */
   duration?: UptimeMode;
 }
 
-/** The request as the API's schema checks it (reportDataBodySchema). */
-export const reportDataInputSchema = reportDataBodySchema;
-
-/** GET reports/{id}/data, or POST with the facility ids when the fleet filter is active. */
-export function fetchReportData(input: ReportDataInput, signal?: AbortSignal): Promise<ReportData> {
-  const { from, to, facilityId, facilityIds, duration } = reportDataInputSchema.parse({
+/**
+ * GET reports/data with the report ids (one request for all of a dashboard's reports: over a satellite link each
+ * further round trip costs 0.6 s), or POST with the facility ids when the fleet filter is active.
+ */
+export function fetchReportsData(input: ReportsDataInput, signal?: AbortSignal): Promise<ReportsData> {
+  const { reportIds, from, to, facilityId, facilityIds, duration } = reportsDataBodySchema.parse({
+    reportIds: input.reportIds,
     from: input.from.toISOString(),
     to: input.to.toISOString(),
     facilityId: input.facilityId,
     facilityIds: input.facilityIds,
     duration: input.duration,
   });
-  const path = `reports/${encodeURIComponent(input.reportId)}/data`;
   if (facilityIds)
-    return apiRequest<ReportData>(path, {
+    return apiRequest<ReportsData>('reports/data', {
       method: 'POST',
-      body: { from, to, facilityId, facilityIds, duration },
+      body: { reportIds, from, to, facilityId, facilityIds, duration },
       signal,
     });
-  return apiRequest<ReportData>(path, { query: { from, to, facilityId, duration }, signal });
+  return apiRequest<ReportsData>('reports/data', {
+    query: { reportIds: reportIds.join(','), from, to, facilityId, duration },
+    signal,
+  });
 }
 
-export const reportDataQuery = (input: ReportDataInput) =>
+export const reportsDataQuery = (input: ReportsDataInput) =>
   queryOptions({
     queryKey: [
       'report-data',
-      input.reportId,
+      input.reportIds,
       input.from.toISOString(),
       input.to.toISOString(),
       input.facilityId ?? null,
       input.facilityIds ?? null,
       input.duration ?? null,
     ],
-    queryFn: ({ signal }) => fetchReportData(input, signal),
+    queryFn: ({ signal }) => fetchReportsData(input, signal),
     retry: false,
   });
 
-/**
- * Several reports at once, keyed by report id. A failed fetch shows the default error notification
- * (once per failure).
- */
+/** A dashboard's reports in one request, keyed by report id. A failed fetch shows the default error notification. */
 export function useReportsData(
-  inputs: ReportDataInput[],
+  input: ReportsDataInput,
   enabled = true,
 ): { data: Record<string, ReportData | undefined>; loading: boolean } {
   const notify = useNotify();
-  const results = useQueries({ queries: inputs.map((input) => ({ ...reportDataQuery(input), enabled })) });
-  const failedAt = results.map((r) => (r.isError ? r.errorUpdatedAt : 0)).join(',');
+  const result = useQuery({ ...reportsDataQuery(input), enabled });
+  const failedAt = result.isError ? result.errorUpdatedAt : 0;
   useEffect(() => {
-    if (results.some((r) => r.isError)) notify.error();
+    if (failedAt) notify.error();
     // Only when a new failure arrives.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [failedAt]);
-  const data: Record<string, ReportData | undefined> = {};
-  inputs.forEach((input, i) => {
-    data[input.reportId] = results[i]?.data;
-  });
-  return { data, loading: results.some((r) => r.isPending && enabled) };
+  return { data: result.data?.reports ?? {}, loading: result.isPending && enabled };
 }
