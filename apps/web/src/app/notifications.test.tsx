@@ -73,6 +73,37 @@ describe('offline mode', () => {
     expect(reload).toHaveBeenCalledTimes(1);
   });
 
+  it('stays offline while the browser reports offline, even when an answer sent before arrives late', async () => {
+    const reload = vi.fn();
+    const onLine = vi.spyOn(navigator, 'onLine', 'get');
+    render(
+      <NotificationProvider reload={reload}>
+        <Probe />
+      </NotificationProvider>,
+    );
+    await flush();
+    onLine.mockReturnValue(false);
+    await act(async () => void window.dispatchEvent(new Event('offline')));
+    expect(screen.getByText(MESSAGES.OFFLINE)).toBeTruthy();
+    // A request that was under way when the link went down gets its answer now (the server was reached before).
+    await act(async () => screen.getByText('load').click());
+    await flush();
+    await act(async () => void (await vi.advanceTimersByTimeAsync(10_000)));
+    // Reloading now would show the browser's own offline page instead of the portal.
+    expect(screen.queryByText(MESSAGES.CONNECTION_ESTABLISHED)).toBeNull();
+    expect(screen.getByText(MESSAGES.OFFLINE)).toBeTruthy();
+    await act(async () => void (await vi.advanceTimersByTimeAsync(5_000)));
+    expect(reload).not.toHaveBeenCalled();
+    // The browser is back: the version answers, Connection established, then the reload.
+    onLine.mockReturnValue(true);
+    await act(async () => void window.dispatchEvent(new Event('online')));
+    await flush();
+    expect(screen.getByText(MESSAGES.CONNECTION_ESTABLISHED)).toBeTruthy();
+    await act(async () => void (await vi.advanceTimersByTimeAsync(1_500)));
+    expect(reload).toHaveBeenCalledTimes(1);
+    onLine.mockRestore();
+  });
+
   it('shows notifications while online, and the default error text', async () => {
     function Errors() {
       const { error } = useNotify();

@@ -41,6 +41,9 @@ let nextId = 1;
 
 const defaultReload = () => window.location.reload();
 
+/** The browser says it has no network (`navigator.onLine` false); unknown counts as online. */
+const browserReportsOffline = () => typeof navigator !== 'undefined' && navigator.onLine === false;
+
 /** How long "Connection established" shows before the page reloads. */
 export const RECONNECT_RELOAD_DELAY_MS = 1_500;
 
@@ -67,6 +70,9 @@ export function NotificationProvider({
   useEffect(
     () =>
       onConnectivityChange((isOnline) => {
+        // While the browser reports offline its word wins: an answer that arrives late (sent before the link
+        // went down) must not end offline mode, whose reload would show the browser's own offline page.
+        if (isOnline && browserReportsOffline()) return;
         if (onlineRef.current === isOnline) return;
         onlineRef.current = isOnline;
         setOnline(isOnline);
@@ -81,7 +87,7 @@ export function NotificationProvider({
     const check = () =>
       fetchServedVersion()
         .then((v) => {
-          if (v && !onlineRef.current) {
+          if (v && !onlineRef.current && !browserReportsOffline()) {
             onlineRef.current = true;
             setOnline(true);
             setReconnected(true);
