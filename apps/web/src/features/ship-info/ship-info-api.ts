@@ -112,14 +112,3 @@ export async function downloadPackage(facilityId: string, token: string | null):
   if (!response.ok) throw new ApiRequestError(response.status, await response.json().catch(() => undefined));
   return response.blob();
 }
-
-export function saveBlob(blob: Blob, fileName: string) {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
