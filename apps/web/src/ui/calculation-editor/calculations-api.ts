@@ -8,7 +8,7 @@ import type {
   ValidationResult,
 } from '@portal/contracts/calculations';
 import { apiRequest } from '../../app/api';
-import { calculationKeys, measurementFieldKeys } from '../../app/queries/keys';
+import { calculationKeys, measurementFieldKeys, reportKeys } from '../../app/queries/keys';
 
 /** Where a calculation belongs: a measurement field of a ship, or a report field. */
 export type CalculationTarget =
@@ -118,6 +118,6 @@ export function useRefreshAfterChange() {
     Promise.all([
       client.invalidateQueries({ queryKey: calculationKeys.all }),
       client.invalidateQueries({ queryKey: measurementFieldKeys.all }),
-      client.invalidateQueries({ queryKey: ['reports'] }),
+      client.invalidateQueries({ queryKey: reportKeys.all }),
     ]);
 }
