@@ -47,18 +47,22 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
-      // A feature may use the app shell, the shared ui and contracts, but not another feature's insides
-      // (bulletproof-react): shared pieces move to src/ui or contracts.
+      // A feature may use the app shell, the shared ui and contracts, and another feature only through its public
+      // entry (features/<name>/index.ts, e.g. the calculation editor the measurement field and report screens
+      // embed), never another feature's insides (bulletproof-react): other shared pieces move to src/ui or contracts.
       'import-x/no-restricted-paths': [
         'error',
         {
-          zones: webFeatures.map((feature) => ({
-            target: `./apps/web/src/features/${feature}`,
-            from: './apps/web/src/features',
-            except: [`./${feature}`],
-            message:
-              'Features do not import from each other: move the shared piece to src/ui or packages/contracts.',
-          })),
+          zones: webFeatures.flatMap((feature) =>
+            webFeatures
+              .filter((other) => other !== feature)
+              .map((other) => ({
+                target: `./apps/web/src/features/${feature}`,
+                from: `./apps/web/src/features/${other}`,
+                except: ['./index.ts'],
+                message: `Features do not import each other's insides: import what ${other} offers from its index.ts, or move the shared piece to src/ui or packages/contracts.`,
+              })),
+          ),
         },
       ],
     },

@@ -21,7 +21,7 @@ import {
 } from '@mui/material';
 import { isApprovable } from '@portal/contracts/measurement-fields';
 import { useNotify } from '../../app/notifications';
-import { ValidityDialog } from '../../ui/calculation-editor';
+import { ValidityDialog } from '../calculations';
 import { approveAll, type ApproveAllProgress } from './approve-all';
 import {
   approveFieldCalculation,
