@@ -1,28 +1,14 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
-import importX from 'eslint-plugin-import-x';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
-const webFeatures = [
-  'auth',
-  'shell',
-  'dashboards',
-  'facilities',
-  'datasources',
-  'measurement-fields',
-  'calculations',
-  'recalculation',
-  'reports',
-  'exports',
-  'organizations',
-  'users',
-  'messages',
-  'documents',
-  'settings',
-  'service',
-  'info',
-];
+// The web app's features are its folders under src/features, read when the config loads, so the list cannot go stale.
+const webFeatures = readdirSync(new URL('./apps/web/src/features', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
 
 export default tseslint.config(
   {
@@ -56,21 +42,27 @@ export default tseslint.config(
     files: ['apps/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
+    // Without a resolver that knows .ts and .tsx, import-x resolves no relative import and the zones below never fire.
+    settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] })] },
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
-      // A feature may use the app shell, the shared ui and contracts, but not another feature's insides
-      // (bulletproof-react): shared pieces move to src/ui or contracts.
+      // A feature may use the app shell, the shared ui and contracts, and another feature only through its public
+      // entry (features/<name>/index.ts, e.g. the calculation editor the measurement field and report screens
+      // embed), never another feature's insides (bulletproof-react): other shared pieces move to src/ui or contracts.
       'import-x/no-restricted-paths': [
         'error',
         {
-          zones: webFeatures.map((feature) => ({
-            target: `./apps/web/src/features/${feature}`,
-            from: './apps/web/src/features',
-            except: [`./${feature}`],
-            message:
-              'Features do not import from each other: move the shared piece to src/ui or packages/contracts.',
-          })),
+          zones: webFeatures.flatMap((feature) =>
+            webFeatures
+              .filter((other) => other !== feature)
+              .map((other) => ({
+                target: `./apps/web/src/features/${feature}`,
+                from: `./apps/web/src/features/${other}`,
+                except: ['./index.ts'],
+                message: `Features do not import each other's insides: import what ${other} offers from its index.ts, or move the shared piece to src/ui or packages/contracts.`,
+              })),
+          ),
         },
       ],
     },

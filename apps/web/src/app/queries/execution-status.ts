@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { ExecutionStatus } from '@portal/contracts/executions';
 import { apiRequest } from '../api';
+import { executionKeys } from './keys';
 
 export const EXECUTION_STATUS_POLL_MS = 10_000;
 
@@ -10,7 +11,7 @@ export const EXECUTION_STATUS_POLL_MS = 10_000;
  */
 export const executionStatusQuery = () =>
   queryOptions({
-    queryKey: ['executions', 'status'],
+    queryKey: executionKeys.status(),
     queryFn: ({ signal }) => apiRequest<ExecutionStatus>('algorithm/calculations', { signal }),
     refetchInterval: EXECUTION_STATUS_POLL_MS,
   });

@@ -4,6 +4,7 @@ import { reportsDataBodySchema, type ReportData, type ReportsData } from '@porta
 import type { UptimeMode } from '@portal/contracts/rules';
 import { apiRequest } from '../../app/api';
 import { useNotify } from '../../app/notifications';
+import { reportDataKeys } from './keys';
 
 /** A dashboard's reports, asked for with the same period and ships. */
 export interface ReportsDataInput {
@@ -45,15 +46,7 @@ export function fetchReportsData(input: ReportsDataInput, signal?: AbortSignal):
 
 export const reportsDataQuery = (input: ReportsDataInput) =>
   queryOptions({
-    queryKey: [
-      'report-data',
-      input.reportIds,
-      input.from.toISOString(),
-      input.to.toISOString(),
-      input.facilityId ?? null,
-      input.facilityIds ?? null,
-      input.duration ?? null,
-    ],
+    queryKey: reportDataKeys.request(input),
     queryFn: ({ signal }) => fetchReportsData(input, signal),
     retry: false,
   });

@@ -2,13 +2,14 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import type { DataSourceChannel, RawChannel } from '@portal/contracts/datasources';
 import { channelMappingSchema, customChannelSchema } from '@portal/contracts/forms';
 import { apiRequest } from '../../app/api';
+import { channelKeys, dataSourceKeys } from './keys';
 
 export { channelMappingSchema, customChannelSchema };
 
 /** GET algorithm/facilitydatasource/{id}/samplechannels: the raw channels of the data source's sample file. */
 export const sampleChannelsQuery = (dataSourceId: string) =>
   queryOptions({
-    queryKey: ['samplechannels', dataSourceId],
+    queryKey: channelKeys.sampleChannels(dataSourceId),
     queryFn: ({ signal }) =>
       apiRequest<RawChannel[]>(`algorithm/facilitydatasource/${dataSourceId}/samplechannels`, { signal }),
   });
@@ -52,6 +53,6 @@ export function useSaveChannel(facilityId: string) {
         ? apiRequest<DataSourceChannel>(`${base}/${channelId}`, { method: 'PUT', body })
         : apiRequest<DataSourceChannel>(base, { method: 'POST', body });
     },
-    onSettled: () => client.invalidateQueries({ queryKey: ['datasources', facilityId] }),
+    onSettled: () => client.invalidateQueries({ queryKey: dataSourceKeys.facility(facilityId) }),
   });
 }

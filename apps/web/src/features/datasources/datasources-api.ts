@@ -2,13 +2,15 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import type { DataSource, DataSourceBody, RawChannel } from '@portal/contracts/datasources';
 import { dataSourceSchema } from '@portal/contracts/forms';
 import { apiRequest } from '../../app/api';
+import { facilityKeys } from '../../app/queries/keys';
+import { channelKeys, dataSourceKeys } from './keys';
 
 export { dataSourceSchema };
 
 /** GET algorithm/facility/{id}/datasource: the ship's data sources with their channel mappings and files count. */
 export const dataSourcesQuery = (facilityId: string) =>
   queryOptions({
-    queryKey: ['datasources', facilityId],
+    queryKey: dataSourceKeys.facility(facilityId),
     queryFn: ({ signal }) =>
       apiRequest<DataSource[]>(`algorithm/facility/${facilityId}/datasource`, { signal }),
   });
@@ -67,9 +69,9 @@ export function useSaveDataSource(facilityId: string) {
       return saved;
     },
     onSettled: () => {
-      void client.invalidateQueries({ queryKey: ['datasources', facilityId] });
-      void client.invalidateQueries({ queryKey: ['samplechannels'] });
-      void client.invalidateQueries({ queryKey: ['facilities'] });
+      void client.invalidateQueries({ queryKey: dataSourceKeys.facility(facilityId) });
+      void client.invalidateQueries({ queryKey: channelKeys.all });
+      void client.invalidateQueries({ queryKey: facilityKeys.all });
     },
   });
 }
@@ -90,8 +92,8 @@ export function useDeleteDataSource(facilityId: string) {
         responseType: 'none',
       }),
     onSettled: () => {
-      void client.invalidateQueries({ queryKey: ['datasources', facilityId] });
-      void client.invalidateQueries({ queryKey: ['facilities'] });
+      void client.invalidateQueries({ queryKey: dataSourceKeys.facility(facilityId) });
+      void client.invalidateQueries({ queryKey: facilityKeys.all });
     },
   });
 }
@@ -105,6 +107,6 @@ export function useImportConfiguration(facilityId: string) {
         method: 'PUT',
         body: { sourceFacilityId },
       }),
-    onSettled: () => client.invalidateQueries({ queryKey: ['datasources', facilityId] }),
+    onSettled: () => client.invalidateQueries({ queryKey: dataSourceKeys.facility(facilityId) }),
   });
 }

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ExecuteBody, ExecuteResponse } from '@portal/contracts/execution';
 import { apiRequest } from '../../app/api';
+import { executionKeys, facilityKeys } from '../../app/queries/keys';
 
 /** POST algorithm/calculations/measurement-field/execute: queues an execution; it runs in the background. */
 export function useExecute() {
@@ -13,8 +14,8 @@ export function useExecute() {
       }),
     onSuccess: () => {
       // The ship list shows Processing while it runs.
-      void client.invalidateQueries({ queryKey: ['executions'] });
-      void client.invalidateQueries({ queryKey: ['facilities'] });
+      void client.invalidateQueries({ queryKey: executionKeys.all });
+      void client.invalidateQueries({ queryKey: facilityKeys.all });
     },
   });
 }

@@ -1,11 +1,13 @@
 import { queryOptions, useMutation, useQueries, useQueryClient } from '@tanstack/react-query';
 import type { DataFile, UploadResponse } from '@portal/contracts/files';
 import { apiRequest } from '../../app/api';
+import { facilityKeys } from '../../app/queries/keys';
+import { dataSourceFileKeys, dataSourceKeys } from './keys';
 
 /** GET algorithm/facilitydatasource/{id}/file: the files of a data source. */
 export const dataSourceFilesQuery = (dataSourceId: string) =>
   queryOptions({
-    queryKey: ['datasourcefiles', dataSourceId],
+    queryKey: dataSourceFileKeys.dataSource(dataSourceId),
     queryFn: ({ signal }) =>
       apiRequest<DataFile[]>(`algorithm/facilitydatasource/${dataSourceId}/file`, { signal }),
   });
@@ -26,9 +28,9 @@ export function useUploadFile() {
       });
     },
     onSettled: (_data, _error, { dataSourceId }) => {
-      void client.invalidateQueries({ queryKey: ['datasourcefiles', dataSourceId] });
-      void client.invalidateQueries({ queryKey: ['facilities'] });
-      void client.invalidateQueries({ queryKey: ['datasources'] });
+      void client.invalidateQueries({ queryKey: dataSourceFileKeys.dataSource(dataSourceId) });
+      void client.invalidateQueries({ queryKey: facilityKeys.all });
+      void client.invalidateQueries({ queryKey: dataSourceKeys.all });
     },
   });
 }
@@ -53,9 +55,9 @@ export function useDeleteFiles() {
       }
     },
     onSettled: () => {
-      void client.invalidateQueries({ queryKey: ['datasourcefiles'] });
-      void client.invalidateQueries({ queryKey: ['facilities'] });
-      void client.invalidateQueries({ queryKey: ['datasources'] });
+      void client.invalidateQueries({ queryKey: dataSourceFileKeys.all });
+      void client.invalidateQueries({ queryKey: facilityKeys.all });
+      void client.invalidateQueries({ queryKey: dataSourceKeys.all });
     },
   });
 }

@@ -29,6 +29,7 @@ import { useFleet } from '../../app/fleet-context';
 import { useNotify } from '../../app/notifications';
 import { useSession } from '../../app/session';
 import { ConfirmDialog } from '../../ui/dialogs/ConfirmDialog';
+import { saveBlob } from '../../ui/files/save-blob';
 import { UploadDocumentDialog } from './UploadDocumentDialog';
 import { documentsQuery, downloadDocument, useDeleteDocument, useRecordVisit } from './documents-api';
 
@@ -36,17 +37,6 @@ const dateOrNoDate = (value: string | null) => (value ? formatDateOnly(value) : 
 const textOrNA = (value: string | null) => value?.trim() || MESSAGES.NOT_AVAILABLE;
 const visitTime = (d: FacilityDocument) =>
   d.visitOrActionDate ? new Date(d.visitOrActionDate).getTime() : -Infinity;
-
-function saveBlob(blob: Blob, fileName: string) {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 /**
  * Service documents (/service/documents): grouped by ship, newest visit first, with search and the fleet filter; no

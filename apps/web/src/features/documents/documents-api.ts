@@ -2,13 +2,15 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import type { FacilityDocument } from '@portal/contracts/documents';
 import { documentFieldsSchema } from '@portal/contracts/documents';
 import { apiRequest } from '../../app/api';
+import { messageKeys } from '../../app/queries/keys';
+import { documentKeys } from './keys';
 
 export { documentFieldsSchema };
 
 /** GET facilities/documents: the documents of the ships the user sees. */
 export const documentsQuery = () =>
   queryOptions({
-    queryKey: ['documents'],
+    queryKey: documentKeys.all,
     queryFn: ({ signal }) => apiRequest<FacilityDocument[]>('facilities/documents', { signal }),
   });
 
@@ -29,7 +31,7 @@ export function useRecordVisit() {
         method: 'PUT',
         body: { section: 'FacilityDocuments' },
       }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['messages'] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: messageKeys.all }),
   });
 }
 
@@ -57,8 +59,8 @@ export function useUploadDocument() {
     },
     onSuccess: () =>
       Promise.all([
-        client.invalidateQueries({ queryKey: ['documents'] }),
-        client.invalidateQueries({ queryKey: ['messages'] }),
+        client.invalidateQueries({ queryKey: documentKeys.all }),
+        client.invalidateQueries({ queryKey: messageKeys.all }),
       ]),
   });
 }

@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { EXPORT_FILE_NAME, exportBodySchema, type ExportBody } from '@portal/contracts/exports';
 import { apiRequest } from '../../app/api';
+import { saveBlob } from '../../ui/files/save-blob';
 
 export { exportBodySchema };
 
@@ -11,14 +12,7 @@ export async function downloadExport(body: ExportBody): Promise<void> {
     body: exportBodySchema.parse(body),
     responseType: 'blob',
   });
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = EXPORT_FILE_NAME;
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  saveBlob(blob, EXPORT_FILE_NAME);
 }
 
 export const useDownloadExport = () => useMutation({ mutationFn: downloadExport });

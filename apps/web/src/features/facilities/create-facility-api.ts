@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { newShipSchema, type NewShipValues } from '@portal/contracts/forms';
 import { apiRequest } from '../../app/api';
+import { facilityKeys } from '../../app/queries/keys';
 
 export { newShipSchema };
 
@@ -10,6 +11,6 @@ export function useCreateFacility() {
   return useMutation({
     mutationFn: (values: NewShipValues) =>
       apiRequest<{ id: string }>('facilities', { method: 'POST', body: newShipSchema.parse(values) }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['facilities'] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: facilityKeys.all }),
   });
 }

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Facility } from '@portal/contracts/facilities';
 import { apiRequest } from '../../app/api';
+import { organizationKeys } from '../../app/queries/keys';
 
 export interface OrganizationChoice {
   id: string;
@@ -28,7 +29,7 @@ export function useOrganizationChoices(
   enabled: boolean,
 ): OrganizationChoice[] {
   const { data } = useQuery({
-    queryKey: ['organizations', 'choices'],
+    queryKey: organizationKeys.choices(),
     enabled,
     retry: false,
     queryFn: async ({ signal }) => {

@@ -3,11 +3,13 @@ import type { AuditLogPage, AuditLogQuery } from '@portal/contracts/audit';
 import type { OrganizationListItem } from '@portal/contracts/organizations';
 import type { Maintenance } from '@portal/contracts/settings';
 import { apiRequest } from '../../app/api';
+import { organizationKeys } from '../../app/queries/keys';
+import { auditLogKeys, settingsKeys } from './keys';
 
 /** GET settings/maintenance. */
 export const maintenanceQuery = () =>
   queryOptions({
-    queryKey: ['settings', 'maintenance'],
+    queryKey: settingsKeys.maintenance(),
     queryFn: ({ signal }) => apiRequest<Maintenance>('settings/maintenance', { signal }),
   });
 
@@ -17,15 +19,15 @@ export function useSetMaintenance() {
   return useMutation({
     mutationFn: (maintenance: boolean) =>
       apiRequest<Maintenance>('settings/maintenance', { method: 'PUT', body: { maintenance } }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['settings'] }),
-    onSettled: () => client.invalidateQueries({ queryKey: ['audit-log'] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: settingsKeys.all }),
+    onSettled: () => client.invalidateQueries({ queryKey: auditLogKeys.all }),
   });
 }
 
 /** GET audit-log with the screen's filters; the last page stays shown while the next loads. */
 export const auditLogQuery = (query: AuditLogQuery) =>
   queryOptions({
-    queryKey: ['audit-log', query],
+    queryKey: auditLogKeys.page(query),
     queryFn: ({ signal }) =>
       apiRequest<AuditLogPage>('audit-log', { signal, query: { ...query } as Record<string, string> }),
     placeholderData: keepPreviousData,
@@ -34,13 +36,13 @@ export const auditLogQuery = (query: AuditLogQuery) =>
 /** GET audit-log/actions: the actions recorded so far. */
 export const auditActionsQuery = () =>
   queryOptions({
-    queryKey: ['audit-log', 'actions'],
+    queryKey: auditLogKeys.actions(),
     queryFn: ({ signal }) => apiRequest<string[]>('audit-log/actions', { signal }),
   });
 
 /** GET organizations (SystemAdmin: all), for the organization filter. */
 export const organizationOptionsQuery = () =>
   queryOptions({
-    queryKey: ['organizations'],
+    queryKey: organizationKeys.list(),
     queryFn: ({ signal }) => apiRequest<OrganizationListItem[]>('organizations', { signal }),
   });

@@ -17,7 +17,7 @@ import {
 } from '@mui/material';
 import { versionLabel } from '@portal/contracts/rules';
 import type { OutputType } from '@portal/contracts/calculations';
-import { CalculationEditor, type InputOption } from '../../ui/calculation-editor';
+import { CalculationEditor, type InputOption } from '../calculations';
 import { useFacilityMeasurementFields, useMeasurementField } from './measurement-fields-api';
 import { StatusChip } from './StatusChip';
 

@@ -21,7 +21,7 @@ import {
 } from '@mui/material';
 import { isApprovable } from '@portal/contracts/measurement-fields';
 import { useNotify } from '../../app/notifications';
-import { ValidityDialog } from '../../ui/calculation-editor';
+import { ValidityDialog } from '../calculations';
 import { approveAll, type ApproveAllProgress } from './approve-all';
 import {
   approveFieldCalculation,
@@ -29,6 +29,7 @@ import {
   useFacilityMeasurementFields,
 } from './measurement-fields-api';
 import { StatusChip } from './StatusChip';
+import { calculationKeys, measurementFieldKeys } from '../../app/queries/keys';
 
 const COMMENT_PREVIEW = 80;
 
@@ -75,8 +76,8 @@ export default function MeasurementFieldListPage() {
       `Approve all: ${result.completed} completed, ${result.failed} failed, ${result.skipped} skipped`,
       result.failed ? 'warning' : 'success',
     );
-    await client.invalidateQueries({ queryKey: ['measurement-fields'] });
-    await client.invalidateQueries({ queryKey: ['calculations'] });
+    await client.invalidateQueries({ queryKey: measurementFieldKeys.all });
+    await client.invalidateQueries({ queryKey: calculationKeys.all });
   };
 
   return (

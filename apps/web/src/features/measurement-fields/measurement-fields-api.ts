@@ -2,11 +2,12 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { MeasurementField, MeasurementFieldDetail } from '@portal/contracts/measurement-fields';
 import type { Calculation } from '@portal/contracts/calculations';
 import { apiRequest } from '../../app/api';
+import { measurementFieldKeys } from '../../app/queries/keys';
 
 /** GET algorithm/measurement-fields/facility/{id}: the catalogue with the ship's status per field. */
 export const facilityMeasurementFieldsQuery = (facilityId: string) =>
   queryOptions({
-    queryKey: ['measurement-fields', 'facility', facilityId],
+    queryKey: measurementFieldKeys.facility(facilityId),
     queryFn: ({ signal }) =>
       apiRequest<MeasurementField[]>(`algorithm/measurement-fields/facility/${facilityId}`, { signal }),
   });
@@ -16,7 +17,7 @@ export const useFacilityMeasurementFields = (facilityId: string) =>
 /** GET algorithm/measurement-fields/{id}?facilityId: the field, its counts on the ship and the ship's channels. */
 export const measurementFieldQuery = (id: string, facilityId: string) =>
   queryOptions({
-    queryKey: ['measurement-fields', 'detail', id, facilityId],
+    queryKey: measurementFieldKeys.detail(id, facilityId),
     queryFn: ({ signal }) =>
       apiRequest<MeasurementFieldDetail>(`algorithm/measurement-fields/${id}`, {
         query: { facilityId },

@@ -2,13 +2,14 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import type { Message } from '@portal/contracts/messages';
 import { messageFormSchema } from '@portal/contracts/forms';
 import { apiRequest } from '../../app/api';
+import { messageKeys } from '../../app/queries/keys';
 
 export { messageFormSchema };
 
 /** GET messages without isActive: every message (the admin lists). */
 export const allMessagesQuery = () =>
   queryOptions({
-    queryKey: ['messages', 'all'],
+    queryKey: messageKeys.list(),
     queryFn: ({ signal }) => apiRequest<Message[]>('messages', { signal }),
   });
 
@@ -18,7 +19,7 @@ export function useCreateMessage() {
   return useMutation({
     mutationFn: (values: unknown) =>
       apiRequest<Message>('messages', { method: 'POST', body: messageFormSchema.parse(values) }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['messages'] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: messageKeys.all }),
   });
 }
 
@@ -28,7 +29,7 @@ export function useDeleteMessage() {
   return useMutation({
     mutationFn: (id: string) =>
       apiRequest(`messages/${encodeURIComponent(id)}`, { method: 'DELETE', responseType: 'none' }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['messages'] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: messageKeys.all }),
   });
 }
 
@@ -41,6 +42,6 @@ export function useUpdateMessage() {
         method: 'PUT',
         body: messageFormSchema.parse(values),
       }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['messages'] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: messageKeys.all }),
   });
 }

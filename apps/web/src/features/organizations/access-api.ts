@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { OrganizationRef } from '@portal/contracts/organizations';
 import { linkOrganizationSchema } from '@portal/contracts/forms';
 import { apiRequest } from '../../app/api';
+import { facilityKeys, organizationKeys } from '../../app/queries/keys';
 
 export { linkOrganizationSchema };
 
@@ -12,8 +13,8 @@ function useInvalidateAccess() {
   const client = useQueryClient();
   return () =>
     Promise.all([
-      client.invalidateQueries({ queryKey: ['organizations'] }),
-      client.invalidateQueries({ queryKey: ['facilities'] }),
+      client.invalidateQueries({ queryKey: organizationKeys.all }),
+      client.invalidateQueries({ queryKey: facilityKeys.all }),
     ]);
 }
 

@@ -8,20 +8,21 @@ import type {
 } from '@portal/contracts/organizations';
 import { generateLinkKey, organizationSchema } from '@portal/contracts/forms';
 import { apiRequest } from '../../app/api';
+import { organizationKeys } from '../../app/queries/keys';
 
 export { organizationSchema };
 
 /** GET organizations: every organization for SystemAdmin, the own one for others. */
 export const organizationsQuery = () =>
   queryOptions({
-    queryKey: ['organizations'],
+    queryKey: organizationKeys.list(),
     queryFn: ({ signal }) => apiRequest<OrganizationListItem[]>('organizations', { signal }),
   });
 
 /** GET organizations/{id}/organization. */
 export const organizationQuery = (id: string) =>
   queryOptions({
-    queryKey: ['organizations', id, 'detail'],
+    queryKey: organizationKeys.detail(id),
     queryFn: ({ signal }) =>
       apiRequest<OrganizationDetail>(`organizations/${encodeURIComponent(id)}/organization`, { signal }),
   });
@@ -29,7 +30,7 @@ export const organizationQuery = (id: string) =>
 /** GET organizations/{id}/users. */
 export const organizationUsersQuery = (id: string) =>
   queryOptions({
-    queryKey: ['organizations', id, 'users'],
+    queryKey: organizationKeys.users(id),
     queryFn: ({ signal }) =>
       apiRequest<OrganizationUser[]>(`organizations/${encodeURIComponent(id)}/users`, { signal }),
   });
@@ -43,7 +44,7 @@ export function useCreateOrganization() {
         method: 'POST',
         body: { ...organizationSchema.parse(values), linkKey: generateLinkKey() },
       }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['organizations'] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: organizationKeys.all }),
   });
 }
 
@@ -56,6 +57,6 @@ export function useUpdateOrganization(id: string) {
         method: 'PUT',
         body: organizationSchema.parse(values),
       }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['organizations'] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: organizationKeys.all }),
   });
 }

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { OrganizationUser } from '@portal/contracts/organizations';
 import { userFormSchema, userRequestBody, type UserFormValues } from '@portal/contracts/forms';
 import { apiRequest } from '../../app/api';
+import { organizationKeys } from '../../app/queries/keys';
 
 export { userFormSchema };
 
@@ -19,7 +20,7 @@ export function useCreateUser(organizationId: string) {
       });
       return { user, generatedPassword: values.password ? null : body.password! };
     },
-    onSuccess: () => client.invalidateQueries({ queryKey: ['organizations'] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: organizationKeys.all }),
   });
 }
 
@@ -32,7 +33,7 @@ export function useUpdateUser() {
         method: 'PUT',
         body: userRequestBody(userFormSchema('update').parse(values) as UserFormValues, 'update'),
       }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['organizations'] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: organizationKeys.all }),
   });
 }
 
@@ -41,6 +42,6 @@ export function useDeleteUser() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => apiRequest(`users/${e(id)}`, { method: 'DELETE', responseType: 'none' }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['organizations'] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: organizationKeys.all }),
   });
 }

@@ -5,11 +5,12 @@ import type {
   RecalculationRequest,
 } from '@portal/contracts/execution';
 import { apiRequest } from '../../app/api';
+import { recalculationKeys } from './keys';
 
 /** GET algorithm/calculations/{measurement-fields|report-fields}?recalculationRequested=true[&facilityId]: the pending recalculations. */
 export const pendingRecalculationsQuery = (kind: RecalculationKind, facilityId?: string) =>
   queryOptions({
-    queryKey: ['recalculations', kind, facilityId ?? null],
+    queryKey: recalculationKeys.list(kind, facilityId),
     queryFn: ({ signal }) =>
       apiRequest<RecalculationRequest[]>(`algorithm/calculations/${kind}`, {
         signal,
@@ -35,6 +36,6 @@ export function useQueueAction(kind: RecalculationKind) {
         return apiRequest<RecalculationActionResponse>(base, { method: 'DELETE', body: { ids } });
       return apiRequest<RecalculationActionResponse>(`${base}/${action}`, { method: 'POST', body: { ids } });
     },
-    onSettled: () => void client.invalidateQueries({ queryKey: ['recalculations', kind] }),
+    onSettled: () => void client.invalidateQueries({ queryKey: recalculationKeys.kind(kind) }),
   });
 }

@@ -27,7 +27,7 @@ import RadioButtonUnchecked from '@mui/icons-material/RadioButtonUnchecked';
 import { useQuery } from '@tanstack/react-query';
 import type { ReportField } from '@portal/contracts/reports';
 import { NOT_SPECIFIED } from '@portal/contracts/rules';
-import { CalculationEditor, type InputOption } from '../../ui/calculation-editor';
+import { CalculationEditor, type InputOption } from '../calculations';
 import { useNotify } from '../../app/notifications';
 import { reportQuery } from './report-api';
 import { useUpdateReport } from './update-report-api';

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { updateReportBodySchema, type Report } from '@portal/contracts/reports';
 import { apiRequest } from '../../app/api';
+import { reportKeys } from '../../app/queries/keys';
 
 export { updateReportBodySchema };
 
@@ -14,7 +15,7 @@ export function useUpdateReport(id: string) {
         body: updateReportBodySchema.parse({ information }),
       }),
     onSuccess: (report) => {
-      client.setQueryData(['algorithm-reports', id], report);
+      client.setQueryData(reportKeys.detail(id), report);
     },
   });
 }

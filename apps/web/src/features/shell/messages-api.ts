@@ -3,11 +3,12 @@ import type { Message } from '@portal/contracts/messages';
 import { MESSAGES } from '@portal/contracts/rules';
 import { apiRequest } from '../../app/api';
 import { useNotify } from '../../app/notifications';
+import { messageKeys } from '../../app/queries/keys';
 
 /** GET messages?isActive=true: the caller's active messages with their read mark. */
 export const activeMessagesQuery = () =>
   queryOptions({
-    queryKey: ['messages', { isActive: true }],
+    queryKey: messageKeys.active(),
     queryFn: ({ signal }) => apiRequest<Message[]>('messages', { query: { isActive: true }, signal }),
   });
 

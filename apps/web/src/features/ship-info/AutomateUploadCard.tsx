@@ -19,13 +19,8 @@ import type { Facility } from '@portal/contracts/facilities';
 import { canProvision, provisionFileName } from '@portal/contracts/forms';
 import { DIALOG_WIDTHS, formatDateTime, MESSAGES } from '@portal/contracts/rules';
 import { useNotify } from '../../app/notifications';
-import {
-  downloadPackage,
-  saveBlob,
-  uploadCredentialsQuery,
-  useProvision,
-  useRevokeCredential,
-} from './ship-info-api';
+import { saveBlob } from '../../ui/files/save-blob';
+import { downloadPackage, uploadCredentialsQuery, useProvision, useRevokeCredential } from './ship-info-api';
 
 /**
  * Automate file upload: Provision creates an upload credential for this ship and downloads the uploader package with

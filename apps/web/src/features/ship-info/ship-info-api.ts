@@ -7,6 +7,7 @@ import { shipInfoSchema, type ShipInfoValues } from '@portal/contracts/forms';
 import { apiRequest, ApiRequestError } from '../../app/api';
 import { redirectToLogin, userManager } from '../../app/auth';
 import { portalSettings } from '../../app/settings';
+import { facilityKeys, organizationKeys } from '../../app/queries/keys';
 
 export { shipInfoSchema };
 const e = encodeURIComponent;
@@ -14,7 +15,7 @@ const e = encodeURIComponent;
 /** GET facilities/{id}/facility. */
 export const shipQuery = (id: string) =>
   queryOptions({
-    queryKey: ['facilities', id, 'facility'],
+    queryKey: facilityKeys.detail(id),
     queryFn: ({ signal }) => apiRequest<Facility>(`facilities/${e(id)}/facility`, { signal }),
   });
 
@@ -27,21 +28,21 @@ export function useSaveShip(id: string) {
         method: 'PUT',
         body: shipInfoSchema.parse(values) satisfies ShipInfoValues,
       }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['facilities'] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: facilityKeys.all }),
   });
 }
 
 /** GET organizations (the transfer targets). */
 export const organizationsQuery = () =>
   queryOptions({
-    queryKey: ['organizations'],
+    queryKey: organizationKeys.list(),
     queryFn: ({ signal }) => apiRequest<OrganizationListItem[]>('organizations', { signal }),
   });
 
 /** GET organizations/facilities/{facilityId}/has-secondary-organizations. */
 export const hasSecondaryOrganizationsQuery = (facilityId: string) =>
   queryOptions({
-    queryKey: ['facilities', facilityId, 'has-secondary-organizations'],
+    queryKey: facilityKeys.hasSecondaryOrganizations(facilityId),
     queryFn: ({ signal }) =>
       apiRequest<boolean>(`organizations/facilities/${e(facilityId)}/has-secondary-organizations`, {
         signal,
@@ -59,8 +60,8 @@ export function useTransferShip(facilityId: string) {
       ),
     onSuccess: () =>
       Promise.all([
-        client.invalidateQueries({ queryKey: ['facilities'] }),
-        client.invalidateQueries({ queryKey: ['organizations'] }),
+        client.invalidateQueries({ queryKey: facilityKeys.all }),
+        client.invalidateQueries({ queryKey: organizationKeys.all }),
       ]),
   });
 }
@@ -68,7 +69,7 @@ export function useTransferShip(facilityId: string) {
 /** GET, POST and DELETE facilities/{id}/upload-credentials. */
 export const uploadCredentialsQuery = (facilityId: string) =>
   queryOptions({
-    queryKey: ['facilities', facilityId, 'upload-credentials'],
+    queryKey: facilityKeys.uploadCredentials(facilityId),
     queryFn: ({ signal }) =>
       apiRequest<UploadCredential[]>(`facilities/${e(facilityId)}/upload-credentials`, { signal }),
   });
@@ -78,7 +79,7 @@ export function useProvision(facilityId: string) {
   return useMutation({
     mutationFn: () =>
       apiRequest<ProvisionedCredential>(`facilities/${e(facilityId)}/upload-credentials`, { method: 'POST' }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['facilities', facilityId, 'upload-credentials'] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: facilityKeys.uploadCredentials(facilityId) }),
   });
 }
 
@@ -90,7 +91,7 @@ export function useRevokeCredential(facilityId: string) {
         method: 'DELETE',
         responseType: 'none',
       }),
-    onSettled: () => client.invalidateQueries({ queryKey: ['facilities', facilityId, 'upload-credentials'] }),
+    onSettled: () => client.invalidateQueries({ queryKey: facilityKeys.uploadCredentials(facilityId) }),
   });
 }
 
@@ -111,15 +112,4 @@ export async function downloadPackage(facilityId: string, token: string | null):
   if (response.status === 401 || response.status === 403) redirectToLogin();
   if (!response.ok) throw new ApiRequestError(response.status, await response.json().catch(() => undefined));
   return response.blob();
-}
-
-export function saveBlob(blob: Blob, fileName: string) {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }

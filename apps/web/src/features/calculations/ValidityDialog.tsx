@@ -11,7 +11,7 @@ import {
 import type { Dayjs } from 'dayjs';
 import { DIALOG_WIDTHS } from '@portal/contracts/rules';
 import { validateApproveValidity, type ApproveValidityValues } from '@portal/contracts/forms';
-import { pickerInstant, UtcDateTimePicker } from '../dates/pickers';
+import { pickerInstant, UtcDateTimePicker } from '../../ui/dates/pickers';
 
 /** A picker value as the form's text: an ISO instant, '' when empty, 'invalid' while it is no time. */
 const instantText = (value: Dayjs | null) => (value ? (pickerInstant(value) ?? 'invalid') : '');

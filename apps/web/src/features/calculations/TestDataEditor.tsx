@@ -22,7 +22,7 @@ import {
   toDate,
 } from '@portal/contracts/rules';
 import type { TestInputRow, TestValue } from '@portal/contracts/calculations';
-import { visuallyHidden } from '../a11y/visually-hidden';
+import { visuallyHidden } from '../../ui/a11y/visually-hidden';
 
 export interface TestRow {
   timestamp: string;

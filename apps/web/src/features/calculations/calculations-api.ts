@@ -8,6 +8,7 @@ import type {
   ValidationResult,
 } from '@portal/contracts/calculations';
 import { apiRequest } from '../../app/api';
+import { calculationKeys, measurementFieldKeys, reportKeys } from '../../app/queries/keys';
 
 /** Where a calculation belongs: a measurement field of a ship, or a report field. */
 export type CalculationTarget =
@@ -22,13 +23,13 @@ export function calculationsPath(t: CalculationTarget): string {
 
 const targetKey = (t: CalculationTarget) =>
   t.kind === 'measurement-field'
-    ? [t.kind, t.facilityId, t.measurementFieldId]
-    : [t.kind, t.reportId, t.reportFieldId];
+    ? calculationKeys.measurementField(t.facilityId, t.measurementFieldId)
+    : calculationKeys.reportField(t.reportId, t.reportFieldId);
 
 /** GET .../calculations: newest first. */
 export const calculationsQuery = (t: CalculationTarget) =>
   queryOptions({
-    queryKey: ['calculations', ...targetKey(t)],
+    queryKey: targetKey(t),
     queryFn: ({ signal }) => apiRequest<Calculation[]>(calculationsPath(t), { signal }),
   });
 export const useCalculations = (t: CalculationTarget | undefined) =>
@@ -115,8 +116,8 @@ export function useRefreshAfterChange() {
   const client = useQueryClient();
   return () =>
     Promise.all([
-      client.invalidateQueries({ queryKey: ['calculations'] }),
-      client.invalidateQueries({ queryKey: ['measurement-fields'] }),
-      client.invalidateQueries({ queryKey: ['reports'] }),
+      client.invalidateQueries({ queryKey: calculationKeys.all }),
+      client.invalidateQueries({ queryKey: measurementFieldKeys.all }),
+      client.invalidateQueries({ queryKey: reportKeys.all }),
     ]);
 }

@@ -1,3 +1,3 @@
+// The calculations feature's public entry: what the measurement field and report screens embed.
 export { CalculationEditor, type CalculationEditorProps, type InputOption } from './CalculationEditor';
 export { ValidityDialog, type ValidityDialogProps } from './ValidityDialog';
-export { approveCalculation, calculationsQuery, type CalculationTarget } from './calculations-api';

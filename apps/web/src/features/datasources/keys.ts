@@ -1,0 +1,19 @@
+/** Query keys of the data sources feature (keys other features use too are in app/queries/keys.ts). */
+
+export const dataSourceKeys = {
+  all: ['datasources'] as const,
+  facility: (facilityId: string) => [...dataSourceKeys.all, facilityId] as const,
+};
+
+/** The raw channels of data sources' sample files (a data source's channel mappings are in its data source). */
+export const channelKeys = {
+  all: ['samplechannels'] as const,
+  sampleChannels: (dataSourceId: string) => [...channelKeys.all, dataSourceId] as const,
+};
+
+export const dataSourceFileKeys = {
+  all: ['datasourcefiles'] as const,
+  dataSource: (dataSourceId: string) => [...dataSourceFileKeys.all, dataSourceId] as const,
+};
+
+export const readerKeys = { all: ['datasourcereaders'] as const };

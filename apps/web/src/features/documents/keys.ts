@@ -1,0 +1,3 @@
+export const documentKeys = {
+  all: ['documents'] as const,
+};
