@@ -8,8 +8,8 @@ import { openDatabase } from '../../apps/api/src/db/connection';
 import { migrateToLatest } from '../../apps/api/src/db/migrate';
 import { startParseWorker } from '../../apps/api/src/features/files/parse-off-thread';
 import { importUploadedFile } from '../../apps/api/src/features/files/import';
-import { originalsCompressed } from '../../apps/api/src/db/originals';
-import { readRawSamples } from '../../apps/api/src/features/files/samples';
+import { originalsCompressed } from '../../apps/api/src/storage';
+import { readRawSamples } from '../../apps/api/src/storage';
 import { parseDataFile } from '../../apps/api/src/readers/parse';
 import {
   argument,

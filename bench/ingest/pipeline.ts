@@ -19,7 +19,7 @@ import { openDatabase, type DatabaseHandle } from '../../apps/api/src/db/connect
 import { migrateToLatest } from '../../apps/api/src/db/migrate';
 import { startParseWorker } from '../../apps/api/src/features/files/parse-off-thread';
 import { importUploadedFile } from '../../apps/api/src/features/files/import';
-import { originalsCompressed } from '../../apps/api/src/db/originals';
+import { originalsCompressed } from '../../apps/api/src/storage';
 import { parseDataFile } from '../../apps/api/src/readers/parse';
 import {
   argument,

@@ -19,7 +19,7 @@ import { openDatabase } from '../../apps/api/src/db/connection';
 import { migrateToLatest } from '../../apps/api/src/db/migrate';
 import { createDataSource } from '../../apps/api/src/features/datasources/service';
 import { importUploadedFile } from '../../apps/api/src/features/files/import';
-import { originalsCompressed } from '../../apps/api/src/db/originals';
+import { originalsCompressed } from '../../apps/api/src/storage';
 import { startParseWorker } from '../../apps/api/src/features/files/parse-off-thread';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

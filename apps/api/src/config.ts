@@ -4,6 +4,25 @@ import { ENVIRONMENT_STAGE_NAMES } from '@portal/contracts/environment';
 
 const onOff = z.enum(['on', 'off']);
 
+/**
+ * The job queue and the execution engine (docs/decisions/0040-execution.md): retries with exponential backoff, the
+ * worker's heartbeat and polling, and the time budget of one evaluation of a calculation. Defaults for production;
+ * tests shorten them.
+ */
+export const executionSettingsSchema = z.object({
+  QUEUE_RETRY_LIMIT: z.coerce.number().int().min(0).default(4),
+  QUEUE_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).default(5),
+  QUEUE_RETRY_DELAY_MAX_SECONDS: z.coerce.number().int().min(1).default(300),
+  /** A running job sends a heartbeat every half of this; without one for this long the job is retried. */
+  QUEUE_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).default(30),
+  QUEUE_SUPERVISE_SECONDS: z.coerce.number().int().min(1).default(15),
+  QUEUE_POLLING_SECONDS: z.coerce.number().min(0.5).default(1),
+  QUEUE_CONCURRENCY: z.coerce.number().int().min(1).default(1),
+  /** Time budget (ms) of one evaluation of a calculation; none when unset. */
+  EXECUTION_BUDGET_MS: z.coerce.number().positive().optional(),
+});
+export type ExecutionSettings = z.infer<typeof executionSettingsSchema>;
+
 /** Every setting the server reads, checked at start (README lists them). */
 export const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -33,6 +52,7 @@ export const configSchema = z.object({
   /** The first SystemAdmin, created at start when no SystemAdmin exists (docs/operations.md); never overwrites. */
   ADMIN_USERNAME: z.string().optional(),
   ADMIN_PASSWORD: z.string().optional(),
+  ...executionSettingsSchema.shape,
 });
 
 export type RawConfig = z.infer<typeof configSchema>;

@@ -4,7 +4,7 @@ import { DEMO_USERS, DEMO_ORGANIZATIONS } from './db/seed';
 import { loadDemoFleet } from './db/demo';
 import { startJobs } from './jobs';
 import { startParseWorker, stopParseWorker } from './features/files/parse-off-thread';
-import { originalsCompressed } from './db/originals';
+import { originalsCompressed } from './storage';
 import { createFirstAdministrator } from './features/users/first-admin';
 
 async function main(): Promise<void> {

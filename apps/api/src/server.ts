@@ -6,6 +6,7 @@ import { buildApp } from './app';
 import type { Config } from './config';
 import { openDatabase, type DatabaseHandle } from './db/connection';
 import { migrateToLatest } from './db/migrate';
+import { ensureMeasurementFieldCatalogue } from './features/calculations/fields';
 import { loadOrCreateProviderKeys, publicJwks } from './features/auth/keys';
 import { createProvider } from './features/auth/provider';
 import { createCallerResolver } from './features/auth/verify';
@@ -44,6 +45,8 @@ export async function createServer(
   const database =
     options.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir }));
   await migrateToLatest(database.db);
+  // The measurement field catalogue is product data, like the readers: present on every start.
+  await ensureMeasurementFieldCatalogue(database.db);
   const services: Services = { config, database };
 
   let provider: Provider | undefined;

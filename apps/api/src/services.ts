@@ -1,21 +1,34 @@
+import type { Kysely } from 'kysely';
 import type { DatabaseHandle } from './db/connection';
+import type { Database } from './db/schema';
 import type { Config } from './config';
 
 /**
  * What the routes and jobs share: one instance per process, made at start (main.ts) or by a test.
- * Later domains add their services here (queue, storage, ...).
  */
 export interface Services {
   config: Config;
   database: DatabaseHandle;
-  /** Fire-and-forget hooks that jobs register (e.g. the queue); absent until the worker service starts. */
+  /**
+   * The job queue (jobs/queue.ts), set when the queue starts: main.ts starts it in every process, with or without
+   * workers (every process sends jobs; `--services=worker` runs them). Absent in a test or bench that starts none.
+   */
   queue?: JobQueue;
 }
 
+/** Sending jobs, as the routes and the engine's callers see the queue (jobs/queue.ts implements it). */
 export interface JobQueue {
   send(
     name: string,
     data: object,
     options?: { singletonKey?: string; retryLimit?: number; startAfterSeconds?: number },
   ): Promise<string | null>;
+  /** Sends a job inside one of our transactions: the job exists exactly when the transaction commits. */
+  sendInTransaction(trx: Kysely<Database>, name: string, data: object): Promise<string>;
+}
+
+/** The queue of this process; an error when it was not started (main.ts starts it in every process). */
+export function jobQueueOf(services: Services): JobQueue {
+  if (!services.queue) throw new Error('The job queue is not started in this process');
+  return services.queue;
 }

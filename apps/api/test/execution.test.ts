@@ -4,7 +4,7 @@ import { startTestServer, type TestServer } from './harness';
 import { DAY, FAST_QUEUE, UNTIL, prepareShips, snapshot, waitForExecutions } from './execution-fixtures';
 import { startJobs, type Queue } from '../src/jobs';
 import { deleteDerivedValues, requestRecalculation } from '../src/features/executions/derived';
-import { readMeasurementValues } from '../src/jobs/engine';
+import { readMeasurementValues } from '../src/storage';
 
 // Two demo ships of North (visible to north.anna) and one of South; two days of logger files each.
 let server: TestServer;
@@ -262,14 +262,15 @@ describe('failing calculations', () => {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    process.env.EXECUTION_BUDGET_MS = '5';
+    // config.ts EXECUTION_BUDGET_MS, as a worker started with EXECUTION_BUDGET_MS=5 reads it.
+    server.services.config.EXECUTION_BUDGET_MS = 5;
     try {
       const row = await executeAndWait(north);
       expect(row.state).toBe('failed');
       expect(row.error).toMatch(/calculation 9\.0: Calculation stopped: it exceeded its time budget of 5 ms/);
       expect(await snapshot(db, north)).toEqual(before);
     } finally {
-      delete process.env.EXECUTION_BUDGET_MS;
+      delete server.services.config.EXECUTION_BUDGET_MS;
       await db.deleteFrom('report_field_calculations').where('id', '=', calc.id).execute();
     }
   });
@@ -474,7 +475,7 @@ describe('recalculation queue', () => {
 
 // The recalculation worker is stopped in the queue test while the states are checked; this starts it again.
 async function startRecalculationWorker() {
-  const { runRecalculation } = await import('../src/jobs/execute');
+  const { runRecalculation } = await import('../src/features/executions/run');
   await queue.boss.work(
     'recalculation',
     { pollingIntervalSeconds: 0.5, includeMetadata: true, perJobResults: true },

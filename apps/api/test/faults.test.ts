@@ -56,7 +56,7 @@ async function ingestionState(
     select coalesce(fa.data_timestamp_max is distinct from r.max or fa.data_timestamp_min is distinct from r.min, false) as stale
     from facilities fa, (select min(time_stamp_min) as min, max(time_stamp_max) as max from data_files where facility_id = ${facilityId} and has_samples) r
     where fa.id = ${facilityId}`.execute(db);
-  // Originals are in the database on PostgreSQL, in files beside PGlite (db/originals.ts).
+  // Originals are in the database on PostgreSQL, in files beside PGlite (storage/originals.ts).
   const fileIds = new Set((await db.selectFrom('data_files').select('id').execute()).map((f) => f.id));
   const originalIds = new Set(await originals.storedFileIds(db));
   const files_without_original = [...fileIds].filter((id) => !originalIds.has(id)).length;

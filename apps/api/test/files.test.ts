@@ -1,7 +1,7 @@
 import { zipSync, strToU8 } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OFF_THREAD_MIN_BYTES, TWO_PARTS_MIN_BYTES } from '../src/features/files/parse-off-thread';
-import { readRawSamples } from '../src/features/files/samples';
+import { readRawSamples } from '../src/storage';
 import { startTestServer, type TestServer } from './harness';
 import { CSV_CONFIGURATION, createCsvDataSource, csvFile, ingestionCounts, sendFile } from './upload-helpers';
 

@@ -2,13 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { originalsCompressed, type OriginalKey } from '../src/db/originals';
+import { originalsCompressed, type OriginalKey } from '../src/storage';
 import { importUploadedFile } from '../src/features/files/import';
 import { startTestServer, type TestServer } from './harness';
 import { createCsvDataSource, csvFile, sendFile } from './upload-helpers';
 
 /**
- * The originals of uploaded files (db/originals.ts): in the database on PostgreSQL, as files beside PGlite. Either
+ * The originals of uploaded files (storage/originals.ts): in the database on PostgreSQL, as files beside PGlite. Either
  * way an upload stores the original raw, this process gzips it once the import has committed, and the
  * compress-originals sweep finishes what a stopped process left.
  */

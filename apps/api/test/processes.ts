@@ -29,8 +29,10 @@ export interface SpawnOptions {
   databaseUrl?: string;
   services: 'web' | 'worker' | 'web,worker';
   port?: number;
-  /** Extra environment (DATA_DIR, EXECUTION_TEST_PAUSE_MS, ...). */
+  /** Extra environment (DATA_DIR, EXECUTION_TEST_PAUSE_MS for the hooked worker, ...). */
   env?: Record<string, string>;
+  /** The script to run instead of src/main.ts (relative to the repository): e.g. the worker with test hooks. */
+  entry?: string;
   /** Passed to node before the script (e.g. --max-old-space-size). */
   nodeOptions?: string[];
   /** Wraps the command (e.g. ['prlimit', '--fsize=...', '--']). */
@@ -60,7 +62,7 @@ export function spawnServer(options: SpawnOptions): ServerProcess {
     ...(options.nodeOptions ?? []),
     '--import',
     'tsx',
-    'apps/api/src/main.ts',
+    options.entry ?? 'apps/api/src/main.ts',
     `--services=${options.services}`,
   ];
   const child = spawn(command[0]!, command.slice(1), {
@@ -104,6 +106,9 @@ export async function killServer(server: ServerProcess): Promise<void> {
   }
   await server.exited;
 }
+
+/** The worker of src/main.ts with the engine's test hooks (worker-with-hooks.ts), for `entry`. */
+export const WORKER_WITH_HOOKS = 'apps/api/test/worker-with-hooks.ts';
 
 /** Kills every process started here that still runs. */
 export async function killAll(): Promise<void> {

@@ -11,7 +11,15 @@ import { startJobs, type Queue } from '../src/jobs';
 import { enqueueExecution } from '../src/features/executions/derived';
 import { PUBLIC_URL, startTestServer, type TestServer } from './harness';
 import { DAY, FAST_QUEUE, UNTIL, prepareShips, snapshot, waitForExecutions } from './execution-fixtures';
-import { killAll, killServer, spawnServer, until, type ServerProcess, type SpawnOptions } from './processes';
+import {
+  WORKER_WITH_HOOKS,
+  killAll,
+  killServer,
+  spawnServer,
+  until,
+  type ServerProcess,
+  type SpawnOptions,
+} from './processes';
 
 /**
  * Reliability of the execution jobs (ARCHITECTURE section 8). The multi-process cases need a PostgreSQL server
@@ -22,7 +30,10 @@ const DATABASE_URL = process.env.DATABASE_URL;
 const DAYS = 4;
 
 /** A server process on DATABASE_URL; when it exits with an error of its own (not our SIGKILL), its output is printed. */
-function start(services: 'worker' | 'web', options: Pick<SpawnOptions, 'port' | 'env'> = {}): ServerProcess {
+function start(
+  services: 'worker' | 'web',
+  options: Pick<SpawnOptions, 'port' | 'env' | 'entry'> = {},
+): ServerProcess {
   const server = spawnServer({ databaseUrl: DATABASE_URL!, services, ...options });
   server.child.once('exit', (code) => {
     if (code) console.error(`server child exited with ${code}:\n${server.output().slice(-2000)}`);
@@ -77,7 +88,7 @@ describe.skipIf(!DATABASE_URL)('execution jobs across processes (PostgreSQL)', (
     await killServer(worker);
 
     // This worker holds its transaction open for 60 s after deleting the period's rows: killed inside it.
-    const slow = start('worker', { env: { EXECUTION_TEST_PAUSE_MS: '60000' } });
+    const slow = start('worker', { entry: WORKER_WITH_HOOKS, env: { EXECUTION_TEST_PAUSE_MS: '60000' } });
     const id = await enqueueExecution(server.services, { facilityId: ship, from: FROM, to: TO });
     await until(
       async () =>
@@ -102,7 +113,10 @@ describe.skipIf(!DATABASE_URL)('execution jobs across processes (PostgreSQL)', (
   it('a crash after the values are committed but before the job is marked done: the rerun changes nothing', async () => {
     const ship = ships[0]!;
     await killAll();
-    const crashing = start('worker', { env: { EXECUTION_TEST_CRASH_AFTER_COMMIT: '1' } });
+    const crashing = start('worker', {
+      entry: WORKER_WITH_HOOKS,
+      env: { EXECUTION_TEST_CRASH_AFTER_COMMIT: '1' },
+    });
     const id = await enqueueExecution(server.services, { facilityId: ship, from: FROM, to: TO });
     await crashing.exited;
     const committed = await db()

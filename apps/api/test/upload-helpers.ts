@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { TestServer } from './harness';
-import { originalsCompressed } from '../src/db/originals';
+import { originalsCompressed } from '../src/storage';
 
 /** A multipart/form-data body with one file field, as a browser sends it. */
 export function multipartFile(

@@ -5,7 +5,7 @@ import { Kysely, PostgresDialect, type Dialect } from 'kysely';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import pg from 'pg';
 import type { Database } from './schema';
-import { databaseOriginalStore, embeddedOriginalStore, type OriginalStore } from './originals';
+import { databaseOriginalStore, embeddedOriginalStore, type OriginalStore } from '../storage/originals';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
@@ -16,7 +16,7 @@ export interface DatabaseHandle {
   pglite?: PGlite;
   /** The connection string, when running on a PostgreSQL server (pg-boss opens its own pool). */
   connectionString?: string;
-  /** Where uploaded files' originals are kept (db/originals.ts): in the database on PostgreSQL, in the data directory beside PGlite. */
+  /** Where uploaded files' originals are kept (storage/originals.ts): in the database on PostgreSQL, in the data directory beside PGlite. */
   originals: OriginalStore;
   close(): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import type { Services } from '../services';
-import { runExecution, runRecalculation, type RunOptions } from './execute';
+import { runExecution, runRecalculation, type RunOptions } from '../features/executions/run';
 import { JOB_NAMES, startQueue, type Queue, type QueueTuning } from './queue';
 
 export {
@@ -11,9 +11,11 @@ export {
   type ExecutionJob,
   type RecalculationJob,
 } from './queue';
-export { runExecution, runRecalculation } from './execute';
 
 /**
+ * The pg-boss adapter (queue.ts: the queue on either database, the job definitions with their typed payloads,
+ * retries and backoff) and the wiring of its jobs to the engine's runs (features/executions/run.ts).
+ *
  * Starts the queue of this process (every process sends jobs) and, when `work` is set, its workers.
  * main.ts calls it with `work: config.services.worker`.
  */

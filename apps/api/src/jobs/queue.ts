@@ -1,7 +1,8 @@
 import { CompiledQuery, type Kysely } from 'kysely';
 import { fromKysely, PgBoss, type JobResult, type JobWithMetadata } from 'pg-boss';
-import { z } from 'zod';
+import { executionSettingsSchema, type ExecutionSettings } from '../config';
 import type { Database } from '../db/schema';
+import type { JobContext, RunOutcome } from '../features/executions/run';
 import type { JobQueue, Services } from '../services';
 
 /**
@@ -32,7 +33,7 @@ export interface RecalculationJob {
   calculationIds: string[];
 }
 
-/** A sweep over the originals stored raw by uploads (the store's sweep, db/originals.ts); it carries nothing. */
+/** A sweep over the originals stored raw by uploads (the store's sweep, storage/originals.ts); it carries nothing. */
 export type CompressOriginalsJob = Record<string, never>;
 
 export interface JobPayloads {
@@ -41,30 +42,13 @@ export interface JobPayloads {
   'compress-originals': CompressOriginalsJob;
 }
 
-/** How a job ended: done (or nothing to do), or failed; a permanent failure is not retried. */
-export type JobOutcome =
-  | { status: 'done' }
-  | { status: 'skipped'; reason: string }
-  | { status: 'failed'; error: string; permanent: boolean };
-export type JobHandler<N extends JobName> = (
-  data: JobPayloads[N],
-  meta: { jobId: string; retryCount: number; retryLimit: number },
-) => Promise<JobOutcome>;
+/** How a job ended: done (or nothing to do), or failed; a permanent failure is not retried (deadletter). */
+export type JobOutcome = RunOutcome;
+export type JobHandler<N extends JobName> = (data: JobPayloads[N], meta: JobContext) => Promise<JobOutcome>;
 export type JobHandlers = { [N in JobName]: JobHandler<N> };
 
-/** Tuning read from the environment (defaults for production; tests shorten them). */
-const tuningSchema = z.object({
-  QUEUE_RETRY_LIMIT: z.coerce.number().int().min(0).default(4),
-  QUEUE_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).default(5),
-  QUEUE_RETRY_DELAY_MAX_SECONDS: z.coerce.number().int().min(1).default(300),
-  /** A running job sends a heartbeat every half of this; without one for this long the job is retried. */
-  QUEUE_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).default(30),
-  QUEUE_SUPERVISE_SECONDS: z.coerce.number().int().min(1).default(15),
-  QUEUE_POLLING_SECONDS: z.coerce.number().min(0.5).default(1),
-  QUEUE_CONCURRENCY: z.coerce.number().int().min(1).default(1),
-});
-export type QueueTuning = z.infer<typeof tuningSchema>;
-export const queueTuning = (env: NodeJS.ProcessEnv = process.env): QueueTuning => tuningSchema.parse(env);
+/** The queue's settings (config.ts: QUEUE_*); tests and benchmarks override some. */
+export type QueueTuning = Omit<ExecutionSettings, 'EXECUTION_BUDGET_MS'>;
 
 export interface Queue extends JobQueue {
   boss: PgBoss;
@@ -107,7 +91,8 @@ export async function startQueue(
   services: Services,
   options: { tuning?: Partial<QueueTuning>; onError?: (error: Error) => void } = {},
 ): Promise<Queue> {
-  const tuning = { ...queueTuning(), ...options.tuning };
+  // The process's configuration; a partial one (a benchmark's) gets the defaults.
+  const tuning = { ...executionSettingsSchema.parse(services.config ?? {}), ...options.tuning };
   const { database } = services;
   const common = {
     superviseIntervalSeconds: tuning.QUEUE_SUPERVISE_SECONDS,

@@ -81,7 +81,7 @@ export interface ColumnState {
  * A column of plain numbers (the delimited scanner's digits, at most 15 of them) is kept as integer codes:
  * `values[col]` then holds code = ±digits scaled to the column's decimals (`coded[col]`), value = code / 10^decimals.
  * That saves the scanner a division per cell and hands the storage its codes without a packing scan
- * (features/files/packed.ts `packCodes`). Any other value in the column (a number written otherwise, a boolean,
+ * (storage/packed.ts `packCodes`). Any other value in the column (a number written otherwise, a boolean,
  * a date), or a code that would pass 2^53, turns the column into values (`coded[col]` = -1).
  */
 export class ColumnSet {

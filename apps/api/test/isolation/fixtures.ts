@@ -4,7 +4,7 @@ import type { Database } from '../../src/db/schema';
 import { seedDemoData } from '../../src/features/datasources/demo';
 import { seedDefaultMeasurementCalculations } from '../../src/features/calculations/seed';
 import { createUploadCredential } from '../../src/features/ship-info/credentials';
-import { refreshDailyRollup } from '../../src/features/reports/rollup';
+import { refreshDailyRollup } from '../../src/features/executions/rollup';
 import type { TestServer } from '../harness';
 
 /** Kinds of objects a path, query or body can name. Global ones (reports, fields, readers) belong to nobody. */

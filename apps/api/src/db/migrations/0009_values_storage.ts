@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 /**
  * Storage of computed values (docs/decisions/0050-storage-performance.md):
  *
- * - Measurement field day chunks are packed or plain doubles (features/files/packed.ts), which pglz cannot shrink:
+ * - Measurement field day chunks are packed or plain doubles (storage/packed.ts), which pglz cannot shrink:
  *   EXTERNAL skips PostgreSQL's compression attempt on every chunk, as 0007 did for the raw columns.
  * - report_values: the two foreign keys checked every inserted row one by one (a ship-year is 359,160 rows; the
  *   checks took 85% of the insert: 7.1 s against 0.95 s without them). The same rules are now kept per statement:

@@ -35,13 +35,7 @@ import { badRequest, notFound } from '../../errors';
 import type { Caller } from '../access/caller';
 import { assertFacilityVisible, isUuid, requireSystemAdmin } from '../access/policy';
 import { auditedChange } from '../audit/audit';
-import {
-  calculationSummaries,
-  dataSourcesWithChannels,
-  ensureMeasurementFieldCatalogue,
-  fieldRows,
-  toMeasurementField,
-} from './fields';
+import { calculationSummaries, dataSourcesWithChannels, fieldRows, toMeasurementField } from './fields';
 import { toMeasurementFieldCalculation, toReportFieldCalculation } from './present';
 import {
   approveCalculation,
@@ -67,8 +61,6 @@ const TAGS = ['calculations'];
 export async function calculationRoutes(app: FastifyInstance) {
   const server = app.withTypeProvider<ZodTypeProvider>();
   const { db } = app;
-  // The catalogue is product data, like the readers: present on every start.
-  await ensureMeasurementFieldCatalogue(db);
   const logError = (error: unknown) => app.log.error({ err: error }, 'calculation evaluation failed');
 
   // ---- measurement field catalogue (reads: anyone who sees the ship)

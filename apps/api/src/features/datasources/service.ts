@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { DataSourceChannelValues } from '@portal/contracts/datasources';
 import type { DataSourceValues } from '@portal/contracts/forms';
 import { parseReaderConfiguration } from '@portal/contracts/readers';
-import type { OriginalKey } from '../../db/originals';
+import type { OriginalKey } from '../../storage';
 import type { Database } from '../../db/schema';
 import { badRequest, conflict } from '../../errors';
 import {

@@ -1,10 +1,9 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
-import type { Services } from '../../services';
-import { queueOf } from '../../jobs/queue';
-import { DAY_MS, bytesOf, dayText, float64Of, floorDay, lowerBound } from '../../jobs/series';
-import { refreshDailyRollup } from '../reports/rollup';
-import { inTransaction } from '../../jobs/engine';
+import { jobQueueOf, type Services } from '../../services';
+import { bytesOf, float64Of } from '../../storage';
+import { refreshDailyRollup } from './rollup';
+import { DAY_MS, dayText, floorDay, lowerBound } from './series';
 
 const HOUR_MS = 3_600_000;
 
@@ -91,7 +90,7 @@ export async function deleteDerivedValues(
       .where('span_start', '>=', new Date(firstHour))
       .where('span_start', '<=', to)
       .executeTakeFirst();
-    await refreshDailyRollup(inTransaction(trx), facilityId, 'all', new Date(firstHour), to);
+    await refreshDailyRollup(trx, facilityId, 'all', new Date(firstHour), to);
     return { measurementChunks, reportValues: Number(result.numDeletedRows ?? 0) };
   });
 }
@@ -113,7 +112,7 @@ export async function enqueueExecution(
   input: EnqueueExecution,
   db: Kysely<Database> = services.database.db,
 ): Promise<string> {
-  const queue = queueOf(services);
+  const queue = jobQueueOf(services);
   return db.transaction().execute(async (trx) => {
     const row = await trx
       .insertInto('executions')

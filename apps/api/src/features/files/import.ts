@@ -9,7 +9,7 @@ import {
   type XlsxReaderConfiguration,
 } from '@portal/contracts/readers';
 import type { DatabaseHandle } from '../../db/connection';
-import type { OriginalKey } from '../../db/originals';
+import type { OriginalKey } from '../../storage';
 import type { Database } from '../../db/schema';
 import { notFound } from '../../errors';
 import { audit, type AuditActor } from '../audit/audit';
@@ -59,12 +59,12 @@ function isUniqueViolation(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505';
 }
 
-/** What an import writes to: the database and the store of originals (db/originals.ts). */
+/** What an import writes to: the database and the store of originals (storage/originals.ts). */
 export type ImportTarget = Pick<DatabaseHandle, 'db' | 'originals'>;
 
 /**
  * The upload service (HTTP route, demo seed, onboard uploader): takes a data file or a .zip of them, and imports
- * each file whole or not at all (one transaction per file): the original (db/originals.ts), its UTC timestamps and
+ * each file whole or not at all (one transaction per file): the original (storage/originals.ts), its UTC timestamps and
  * every raw column, packed where exact (docs/decisions/0050-storage-performance.md). An archive is imported one file
  * at a time, each freed before the next is unpacked. A file whose content was imported before into the same data source is answered
  * as an error message instead of being imported twice. Keeps the ship's data range and coverage current.

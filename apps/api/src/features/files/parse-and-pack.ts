@@ -1,6 +1,6 @@
 import type { DelimitedReaderConfiguration, XlsxReaderConfiguration } from '@portal/contracts/readers';
 import { parseDataFile, type ChannelDataType, type ParsedDataFile, type ParseOptions } from '../../readers';
-import { packCodes, packFloat64 } from './packed';
+import { packCodes, packFloat64 } from '../../storage';
 
 export interface ReadRequest {
   fileName: string;
@@ -19,7 +19,7 @@ export interface PackedHead {
   timestamps: Uint8Array;
 }
 
-/** One channel's column, packed (features/files/packed.ts). */
+/** One channel's column, packed (storage/packed.ts). */
 export interface PackedColumn {
   channel: string;
   dataType: ChannelDataType;

@@ -26,7 +26,7 @@ import { auditedChange, auditEvent } from '../audit/audit';
 import { AnswerCache, CACHE_ENABLED, invalidateReportsVersion, reportsVersion } from './cache';
 import { exportWorkbook } from './export';
 import { findReport, listReports, reportDetail, reportFields, visibleFleet } from './queries';
-import { refreshDailyRollup } from './rollup';
+import { refreshDailyRollup } from '../executions/rollup';
 import { sanitizeInformation } from './sanitize';
 import { reportFieldValueSources } from './sources';
 import { reportData, sharedPartials, type Partial } from './values';

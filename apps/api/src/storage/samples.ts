@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Database } from '../db/schema';
 import { unpackFloat64 } from './packed';
 
 export interface RawSamples {
@@ -18,7 +18,7 @@ export interface RawSampleQuery {
   dataSourceId?: string;
 }
 
-/** A stored column (packed or plain doubles, features/files/packed.ts) as a Float64Array. */
+/** A stored column (packed or plain doubles, packed.ts) as a Float64Array. */
 export function float64FromBytes(bytes: Uint8Array): Float64Array {
   return unpackFloat64(bytes);
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { constants as zlibConstants, gunzip, gzip } from 'node:zlib';
 import type { Kysely } from 'kysely';
-import type { Database } from './schema';
+import type { Database } from '../db/schema';
 
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);

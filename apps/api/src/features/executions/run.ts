@@ -1,35 +1,58 @@
 import { sql, type Kysely } from 'kysely';
-import type { Database } from '../db/schema';
-import type { Services } from '../services';
+import type { Database } from '../../db/schema';
+import type { Services } from '../../services';
+import { invalidateReportsVersion } from '../reports/cache';
 import { computePeriod, storeComputed, ExecutionError, type ComputeRequest } from './engine';
 import { ceilDayExclusive, floorDay } from './series';
-import type { ExecutionJob, JobOutcome, RecalculationJob } from './queue';
-import { invalidateReportsVersion } from '../features/reports/cache';
 
 /**
- * The jobs. An execution row (executions) is what users see: queued -> running -> done | failed. The job is
- * idempotent: its values replace the period's values in one transaction that also marks the row done, so a rerun
- * after a crash finds the row done and changes nothing, and a rerun after a crash mid-way computes the same values
- * again (docs/decisions/0040-execution.md).
+ * Running executions, as the jobs do (jobs/ hands the queue's jobs to these). An execution row (executions) is what
+ * users see: queued -> running -> done | failed. A run is idempotent: its values replace the period's values in one
+ * transaction that also marks the row done, so a rerun after a crash finds the row done and changes nothing, and a
+ * rerun after a crash mid-way computes the same values again (docs/decisions/0040-execution.md).
  */
 
+/** The job's attempt: its id (recorded on the row) and how many retries it had and may have. */
 export interface JobContext {
   jobId: string;
   retryCount: number;
   retryLimit: number;
 }
 
-/** Engine options for tests and benchmarks. */
+/** How a run ended: done (or nothing to do), or failed; a permanent failure is not retried. */
+export type RunOutcome =
+  | { status: 'done' }
+  | { status: 'skipped'; reason: string }
+  | { status: 'failed'; error: string; permanent: boolean };
+
+/** An execution row (executions.id) to run: its facility, period and kind are in the row. */
+export interface ExecutionRun {
+  executionId: string;
+}
+
+/** A queued recalculation: the calculations whose fields (and dependents) are recomputed over their validity. */
+export interface RecalculationRun {
+  kind: 'measurement-field' | 'report-field';
+  calculationIds: string[];
+}
+
+/**
+ * Points inside a run where tests step in (apps/api/test/worker-with-hooks.ts): production passes none. Both run in
+ * the order of a real run, so a test can hold the replacing transaction open or end the process after its commit.
+ */
+export interface RunHooks {
+  /** Inside the replacing transaction, after the values are written and before the row is marked done. */
+  beforeCommit?: () => Promise<void>;
+  /** After the commit, before the queue hears of the outcome. */
+  afterCommit?: () => void;
+}
+
+/** Engine options: the time budget (config's EXECUTION_BUDGET_MS), and for tests and benchmarks timings and hooks. */
 export interface RunOptions {
   budgetMs?: number;
   timings?: Record<string, number>;
+  hooks?: RunHooks;
 }
-
-const env = () => ({
-  pauseMs: Number(process.env.EXECUTION_TEST_PAUSE_MS ?? 0),
-  crashAfterCommit: process.env.EXECUTION_TEST_CRASH_AFTER_COMMIT === '1',
-  budgetMs: process.env.EXECUTION_BUDGET_MS ? Number(process.env.EXECUTION_BUDGET_MS) : undefined,
-});
 
 /** Marks a failure: permanent errors and the last retry fail the row; earlier retries put it back in the queue. */
 async function recordFailure(
@@ -37,7 +60,7 @@ async function recordFailure(
   executionId: string,
   error: unknown,
   context: JobContext,
-): Promise<JobOutcome> {
+): Promise<RunOutcome> {
   const permanent = error instanceof ExecutionError;
   const message = error instanceof Error ? error.message : String(error);
   const last = permanent || context.retryCount >= context.retryLimit;
@@ -57,10 +80,10 @@ async function recordFailure(
 /** Runs one execution row: marks it running, computes its period and replaces the values, marking it done in the same transaction. */
 export async function runExecution(
   services: Services,
-  job: ExecutionJob,
+  job: ExecutionRun,
   context: JobContext,
   options: RunOptions = {},
-): Promise<JobOutcome> {
+): Promise<RunOutcome> {
   const { db } = services.database;
   const claimed = await db
     .updateTable('executions')
@@ -76,7 +99,6 @@ export async function runExecution(
     .returning(['id', 'facility_id', 'period_from', 'period_to', 'kind', 'detail'])
     .executeTakeFirst();
   if (!claimed) return { status: 'skipped', reason: 'The execution is done already or no longer exists' };
-  const t = env();
   try {
     const detail = (claimed.detail ?? {}) as { measurementFieldIds?: string[]; reportFieldIds?: string[] };
     const request: ComputeRequest = {
@@ -85,14 +107,14 @@ export async function runExecution(
       to: ceilDayExclusive(new Date(claimed.period_to).getTime() - 1),
       measurementFieldIds: detail.measurementFieldIds ? new Set(detail.measurementFieldIds) : 'all',
       reportFieldIds: detail.reportFieldIds ? new Set(detail.reportFieldIds) : 'all',
-      budgetMs: options.budgetMs ?? t.budgetMs,
+      budgetMs: options.budgetMs ?? services.config.EXECUTION_BUDGET_MS,
       timings: options.timings,
     };
     const computed = await computePeriod(db, request);
     const started = performance.now();
     await db.transaction().execute(async (trx) => {
       await storeComputed(trx, computed);
-      if (t.pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, t.pauseMs));
+      await options.hooks?.beforeCommit?.();
       await trx
         .updateTable('executions')
         .set({ state: 'done', finished_on: new Date(), error: null })
@@ -103,7 +125,7 @@ export async function runExecution(
     invalidateReportsVersion();
     if (options.timings)
       options.timings['commit'] = (options.timings['commit'] ?? 0) + (performance.now() - started);
-    if (t.crashAfterCommit) process.kill(process.pid, 'SIGKILL');
+    options.hooks?.afterCommit?.();
     return { status: 'done' };
   } catch (error) {
     return recordFailure(db, claimed.id, error, context);
@@ -118,10 +140,10 @@ export async function runExecution(
  */
 export async function runRecalculation(
   services: Services,
-  job: RecalculationJob,
+  job: RecalculationRun,
   context: JobContext,
   options: RunOptions = {},
-): Promise<JobOutcome> {
+): Promise<RunOutcome> {
   const { db } = services.database;
   const plans = await planRecalculation(db, job);
   if (plans.calculationIds.length === 0)
@@ -180,7 +202,7 @@ interface FacilityPlan {
 /** What a recalculation recomputes, per ship. */
 export async function planRecalculation(
   db: Kysely<Database>,
-  job: RecalculationJob,
+  job: RecalculationRun,
 ): Promise<{ calculationIds: string[]; facilities: FacilityPlan[] }> {
   if (job.calculationIds.length === 0) return { calculationIds: [], facilities: [] };
   const reportInputs = await db

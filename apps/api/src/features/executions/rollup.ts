@@ -1,15 +1,14 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
-import { bumpReportValuesVersion } from './cache';
-
-const DAY_MS = 86_400_000;
-const dayText = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+import { bumpReportValuesVersion } from '../reports/cache';
+import { DAY_MS, dayText } from './series';
 
 /**
  * Recomputes report_values_daily of a ship for the UTC days touching [from, to], from report_values:
  * per field and day the sum, count, min and max of the non-null hourly values and the number of spans.
- * Days without any span lose their roll-up row. Called by the execution engine after it wrote report
- * values, and after report values are deleted.
+ * Days without any span lose their roll-up row. Step "roll up" of the execution engine (after it wrote report
+ * values, inside its transaction), and after report values are deleted. Given a transaction, it runs in it;
+ * given the database, in a transaction of its own.
  */
 export async function refreshDailyRollup(
   db: Kysely<Database>,
@@ -23,7 +22,7 @@ export async function refreshDailyRollup(
   const afterLastDay = Math.floor(to.getTime() / DAY_MS) * DAY_MS + DAY_MS;
   const fieldFilter =
     reportFieldIds === 'all' ? sql`true` : sql`report_field_id = any(${reportFieldIds}::uuid[])`;
-  const rows = await db.transaction().execute(async (trx) => {
+  const rollUp = async (trx: Kysely<Database>) => {
     await sql`
       delete from report_values_daily
       where facility_id = ${facilityId} and ${fieldFilter}
@@ -39,7 +38,8 @@ export async function refreshDailyRollup(
       group by facility_id, report_field_id, (span_start at time zone 'UTC')::date
     `.execute(trx);
     return Number(result.numAffectedRows ?? 0);
-  });
+  };
+  const rows = db.isTransaction ? await rollUp(db) : await db.transaction().execute(rollUp);
   // Cached dashboard answers of every process are stale now.
   await bumpReportValuesVersion(db);
   return rows;

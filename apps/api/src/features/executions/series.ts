@@ -1,7 +1,5 @@
 /** Column helpers of the execution engine: pure functions over typed arrays (UTC epoch ms timestamps, NaN = null). */
 
-import { unpackFloat64 } from '../features/files/packed';
-
 export const DAY_MS = 86_400_000;
 
 export const floorDay = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS;
@@ -136,15 +134,6 @@ export function dayChunks(ts: Float64Array): { day: number; start: number; end: 
     start = end;
   }
   return chunks;
-}
-
-/** Bytes of a Float64Array for a bytea column (no copy). */
-export const bytesOf = (values: Float64Array) =>
-  Buffer.from(values.buffer, values.byteOffset, values.byteLength);
-
-/** A stored column as a Float64Array: packed (features/files/packed.ts) or plain doubles (as bytesOf writes them). */
-export function float64Of(bytes: Uint8Array): Float64Array {
-  return unpackFloat64(bytes);
 }
 
 /** A validity interval of a calculation: [from, to) in epoch ms (to = Infinity when open). */

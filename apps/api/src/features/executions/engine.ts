@@ -1,0 +1,85 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../db/schema';
+import { readMeasurementValues, type FieldSeries } from '../../storage';
+import { computeMeasurementFields, fieldSeriesOf } from './measurement-fields';
+import { loadPlan, type ComputeRequest } from './plan';
+import { readSamples } from './read-samples';
+import { computeReportFields } from './report-fields';
+import { refreshDailyRollup } from './rollup';
+import { storeMeasurementValues, storeReportValues, type Computed } from './store';
+
+/**
+ * The execution engine (docs/decisions/0040-execution.md): from a ship's raw samples to measurement field values
+ * (per target timestamp) and report values (per span), for whole UTC days, written in one transaction that replaces
+ * what the period held before. A pipeline of named steps, each a module of this folder:
+ *
+ *   load configuration and plan (plan.ts) -> read samples (read-samples.ts) -> measurement fields
+ *   (measurement-fields.ts) -> report fields (report-fields.ts) -> store (store.ts) -> roll up (rollup.ts)
+ *
+ * The first four compute (computePeriod, outside any transaction); the last two write (storeComputed, in the
+ * transaction the caller gives). Each step's time is added to `request.timings` under its name.
+ */
+
+export { ExecutionError } from './calculations';
+export type { ComputeRequest } from './plan';
+export type { Computed } from './store';
+
+async function step<T>(
+  timings: Record<string, number> | undefined,
+  name: string,
+  run: () => Promise<T>,
+): Promise<T> {
+  const started = performance.now();
+  const value = await run();
+  if (timings) timings[name] = (timings[name] ?? 0) + (performance.now() - started);
+  return value;
+}
+
+/** Computes (does not store) the values of a ship's period. */
+export async function computePeriod(db: Kysely<Database>, request: ComputeRequest): Promise<Computed> {
+  const { facilityId, from, to, timings } = request;
+  const plan = await step(timings, 'load configuration', () => loadPlan(db, request));
+  const samples = await step(timings, 'read samples', () => readSamples(db, plan));
+  // Fields not recomputed are read from storage when another field or a report field reads them, once each.
+  const stored = new Map<string, Promise<FieldSeries>>();
+  const readStored = (fieldId: string) => {
+    let series = stored.get(fieldId);
+    if (!series) stored.set(fieldId, (series = readMeasurementValues(db, facilityId, fieldId, from, to)));
+    return series;
+  };
+  const measurement = await step(timings, 'measurement fields', () =>
+    computeMeasurementFields(plan, samples, readStored),
+  );
+  const report = await step(timings, 'report fields', () =>
+    computeReportFields(plan, fieldSeriesOf(measurement, readStored)),
+  );
+  return {
+    request,
+    measurement,
+    report,
+    replaceMeasurementFieldIds:
+      request.measurementFieldIds === 'all' ? 'all' : [...request.measurementFieldIds],
+    replaceReportFieldIds: request.reportFieldIds === 'all' ? 'all' : [...request.reportFieldIds],
+  };
+}
+
+/**
+ * Replaces the stored values of the computed period in the given transaction: deletes the period's rows of the
+ * recomputed fields, inserts the new ones and refreshes the daily roll-up. Whole days, so no chunk is merged.
+ */
+export async function storeComputed(
+  trx: Transaction<Database>,
+  computed: Computed,
+): Promise<{ measurementRows: number; reportRows: number }> {
+  const { facilityId, from, to, timings } = computed.request;
+  const rIds = computed.replaceReportFieldIds;
+  const measurementRows = await step(timings, 'store measurement values', () =>
+    storeMeasurementValues(trx, computed),
+  );
+  const reportRows = await step(timings, 'store report values', () => storeReportValues(trx, computed));
+  await step(timings, 'daily roll-up', async () => {
+    if (rIds === 'all' || rIds.length > 0)
+      await refreshDailyRollup(trx, facilityId, rIds, new Date(from), new Date(to - 1));
+  });
+  return { measurementRows, reportRows };
+}

@@ -1,0 +1,169 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { ecaZoneColumn } from '@portal/contracts/eca';
+import { concatSeries, type FieldSeries } from '../../storage';
+import { ExecutionError, compileCalculation, runCalculation } from './calculations';
+import { nameOf, type Channel, type ExecutionPlan, type MeasurementCalc } from './plan';
+import type { PeriodSamples } from './read-samples';
+import { lowerBound, sampleAndHold, thinToInterval, validitySegments, type Validity } from './series';
+
+/** A measurement field's series in the period: freshly computed, or else as stored. */
+export type FieldSeriesOf = (fieldId: string) => Promise<FieldSeries>;
+
+/**
+ * The series of measurement fields as the later steps read them: the recomputed ones from `computed`, the others
+ * from storage (`readStored`, each read once).
+ */
+export function fieldSeriesOf(
+  computed: ReadonlyMap<string, FieldSeries>,
+  readStored: (fieldId: string) => Promise<FieldSeries>,
+): FieldSeriesOf {
+  const storedCache = new Map<string, Promise<FieldSeries>>();
+  return async (fieldId) => {
+    const fresh = computed.get(fieldId);
+    if (fresh) return fresh;
+    let stored = storedCache.get(fieldId);
+    if (!stored) storedCache.set(fieldId, (stored = readStored(fieldId)));
+    return stored;
+  };
+}
+
+/**
+ * Step "measurement fields": the recomputed fields in dependency order, each on the primary data source's
+ * timestamps thinned to its calculation's interval, with the calculation valid at each time. Inputs: raw channels
+ * sample-and-held within the preload interval, other fields at their latest calculated timestamp (`seriesOf` for
+ * fields not recomputed), ISECAZONE from the position.
+ */
+export async function computeMeasurementFields(
+  plan: ExecutionPlan,
+  samples: PeriodSamples,
+  readStored: (fieldId: string) => Promise<FieldSeries>,
+): Promise<Map<string, FieldSeries>> {
+  const { from, to, budgetMs } = plan.request;
+  const { channelById, fieldName, constants } = plan;
+  const { rawBySource, primaryTimestamps, latitude, longitude } = samples;
+  const measurement = new Map<string, FieldSeries>();
+  const seriesOf = fieldSeriesOf(measurement, readStored);
+  const name = (id: string) => nameOf(plan, id);
+
+  const eca = new Map<Float64Array, Uint8Array>();
+  const ecaFor = (targets: Float64Array, preload: number): Uint8Array => {
+    const cached = eca.get(targets);
+    if (cached) return cached;
+    const held = (ch: Channel | undefined) => {
+      const raw = ch ? rawBySource.get(ch.data_source_id) : undefined;
+      const column = raw && ch ? raw.columns[ch.source] : undefined;
+      return raw && column
+        ? sampleAndHold(raw.timestamps, column, targets, preload)
+        : new Float64Array(targets.length).fill(NaN);
+    };
+    const lat = held(latitude);
+    const lon = held(longitude);
+    const zone = ecaZoneColumn(lat, lon, targets);
+    // No position: unknown (null in the language), not "outside".
+    for (let i = 0; i < zone.length; i++) if (Number.isNaN(lat[i]!) || Number.isNaN(lon[i]!)) zone[i] = 255;
+    eca.set(targets, zone);
+    return zone;
+  };
+  const targetsByInterval = new Map<number, Float64Array>();
+  const targetsAt = (interval: number) => {
+    let t = targetsByInterval.get(interval);
+    if (!t) targetsByInterval.set(interval, (t = thinToInterval(primaryTimestamps, interval)));
+    return t;
+  };
+
+  for (const fieldId of plan.order) {
+    const calcs = plan.measurementCalcsByField.get(fieldId) ?? [];
+    const segments = validitySegments<MeasurementCalc>(
+      calcs.map(
+        (c) =>
+          ({
+            item: c,
+            from: c.validFrom,
+            to: c.validTo,
+            rank: c.approvedOn,
+          }) satisfies Validity<MeasurementCalc>,
+      ),
+      from,
+      to,
+    );
+    const parts: FieldSeries[] = [];
+    for (const segment of segments) {
+      const calc = segment.item;
+      const what = `Measurement field ${name(fieldId)}, calculation ${calc.version}.${calc.revision}`;
+      const allTargets = targetsAt(calc.interval);
+      const targets = allTargets.subarray(
+        lowerBound(allTargets, segment.from),
+        lowerBound(allTargets, segment.to),
+      );
+      if (targets.length === 0) continue;
+      const inputNames = calc.inputIds.map(name);
+      const program = compileCalculation(
+        'measurement-field',
+        what,
+        calc.algorithm,
+        inputNames,
+        calc.outputType,
+      );
+      const inputs: Record<string, Float64Array> = {};
+      for (const id of calc.inputIds) {
+        const inputName = name(id);
+        if (!program.inputNames.includes(inputName)) continue;
+        const channel = channelById.get(id);
+        if (channel) {
+          const raw = rawBySource.get(channel.data_source_id);
+          const column = raw?.columns[channel.source];
+          inputs[inputName] =
+            raw && column
+              ? sampleAndHold(raw.timestamps, column, targets, calc.preload)
+              : new Float64Array(targets.length).fill(NaN);
+        } else if (fieldName.has(id)) {
+          const series = await seriesOf(id);
+          inputs[inputName] = latestEntryAtOrBefore(series.timestamps, series.values, targets, calc.preload);
+        } else {
+          throw new ExecutionError(
+            `${what}: input ${id} is neither a channel of the ship nor a measurement field`,
+          );
+        }
+      }
+      const isEcaZone = program.usesEcaZone
+        ? ecaFor(allTargets, calc.preload).subarray(
+            lowerBound(allTargets, segment.from),
+            lowerBound(allTargets, segment.to),
+          )
+        : undefined;
+      const values = runCalculation(what, () =>
+        program.evaluateTimestamps({ timestamps: targets, inputs, isEcaZone, constants, budgetMs }),
+      );
+      parts.push({ timestamps: targets, values });
+    }
+    measurement.set(fieldId, concatSeries(parts));
+    // Let heartbeats and other requests through between fields.
+    await yieldToEventLoop();
+  }
+  return measurement;
+}
+
+/**
+ * A measurement field read by another one: its value at the latest timestamp it was calculated for, at or before
+ * each target and within the preload interval — null when that value is null. The hold over blank samples belongs
+ * to the raw channels (where a logger left a value out); holding a computed field's null (SO2_CO2_RATIO while the
+ * scrubber is off) would carry stale values into RATIO_MARGIN for 5 minutes, and each derived layer would add
+ * another preload interval to a raw gap (apps/api/test/correctness.test.ts).
+ */
+export function latestEntryAtOrBefore(
+  ts: Float64Array,
+  values: Float64Array,
+  targets: Float64Array,
+  preloadSeconds: number,
+): Float64Array {
+  if (ts === targets) return values;
+  const out = new Float64Array(targets.length);
+  const preload = preloadSeconds * 1000;
+  let j = 0;
+  for (let i = 0; i < targets.length; i++) {
+    const t = targets[i]!;
+    while (j < ts.length && ts[j]! <= t) j++;
+    out[i] = j > 0 && t - ts[j - 1]! <= preload ? values[j - 1]! : NaN;
+  }
+  return out;
+}
