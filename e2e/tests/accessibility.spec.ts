@@ -7,7 +7,7 @@ import { acceptCookiesIfAsked, fillSignIn } from '../support';
 
 /**
  * Axe (WCAG 2.1 A and AA) on every page of the route table (apps/web/src/app/router.tsx), for each role, at
- * desktop and phone size. Nothing critical or serious may be found; the moderate and minor findings are written
+ * desktop and phone size. Nothing critical or serious may be found, and no page is wider than the screen; the moderate and minor findings are written
  * to e2e/.artifacts/accessibility.json and listed with their reasons in docs/accessibility.md.
  */
 
@@ -204,6 +204,41 @@ test.describe('accessibility (axe, WCAG 2.1 A and AA)', () => {
             page.off('response', onResponse);
             expect(refused, `${role} may not open ${url}`).toEqual([]);
             const settled = Date.now();
+            // Nothing pushes the page wider than the screen (a sideways scroll on a phone); the message names
+            // the innermost elements that stick out.
+            const overflow = await page.evaluate(() => {
+              const width = document.documentElement.clientWidth;
+              const scrollWidth = document.documentElement.scrollWidth;
+              if (scrollWidth <= width) return { scrollWidth, width, out: [] as string[] };
+              // Sticking out, and not clipped by a scrolling or clipping box that itself fits.
+              const clipped = (e: Element) => {
+                for (let a = e.parentElement; a && a !== document.body; a = a.parentElement)
+                  if (
+                    getComputedStyle(a).overflowX !== 'visible' &&
+                    a.getBoundingClientRect().right <= width + 1
+                  )
+                    return true;
+                return false;
+              };
+              const out = [...document.body.querySelectorAll('*')].filter(
+                (e) => e.getBoundingClientRect().right > width + 1 && !clipped(e),
+              );
+              return {
+                scrollWidth,
+                width,
+                out: out
+                  .filter((e) => !out.some((o) => o !== e && e.contains(o)))
+                  .slice(0, 5)
+                  .map(
+                    (e) =>
+                      `${e.tagName.toLowerCase()}.${[...e.classList].slice(0, 2).join('.')} "${(e.textContent ?? '').slice(0, 40)}"`,
+                  ),
+              };
+            });
+            expect(
+              overflow.scrollWidth,
+              `${url} is wider than the screen (${overflow.width} px): ${overflow.out.join(', ')}`,
+            ).toBeLessThanOrEqual(overflow.width);
             found.push(...(await scan(page, role, size, url)));
             // E2E_SCREENSHOTS=1: each page as scanned, to look at (e2e/.artifacts/accessibility/screens).
             if (process.env.E2E_SCREENSHOTS)

@@ -64,11 +64,12 @@ export default function MeasurementFieldDetailPage() {
 
   return (
     <Box sx={{ p: 2 }}>
-      <Stack direction="row" spacing={2} sx={{ mb: 2, alignItems: 'center' }}>
+      {/* Wraps on a phone: the name and its status chip otherwise push the page wider than the screen. */}
+      <Stack direction="row" useFlexGap sx={{ mb: 2, alignItems: 'center', flexWrap: 'wrap', gap: 2 }}>
         <Button component={RouterLink} to={`/facilities/${facilityId}/config/list`} size="small">
           Measurement fields
         </Button>
-        <Typography variant="h5" component="h2">
+        <Typography variant="h5" component="h2" sx={{ overflowWrap: 'anywhere', minWidth: 0 }}>
           {f.name}
         </Typography>
         <StatusChip status={f.status} />
