@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { authenticatedRoutes } from '../access/authenticated';
 import { z } from 'zod';
 import {
   approveBodySchema,
@@ -65,7 +65,7 @@ import {
 const TAGS = ['calculations'];
 
 export async function calculationRoutes(app: FastifyInstance) {
-  const server = app.withTypeProvider<ZodTypeProvider>();
+  const routes = authenticatedRoutes(app);
   const { db } = app;
   // The catalogue is product data, like the readers: present on every start.
   await ensureMeasurementFieldCatalogue(db);
@@ -73,13 +73,13 @@ export async function calculationRoutes(app: FastifyInstance) {
 
   // ---- measurement field catalogue (reads: anyone who sees the ship)
 
-  server.get(
+  routes.get(
     '/api/algorithm/measurement-fields',
     { schema: { tags: TAGS, response: { 200: z.array(measurementFieldSchema) } } },
     async () => (await fieldRows(db)).map((f) => toMeasurementField(f, undefined)),
   );
 
-  server.get(
+  routes.get(
     '/api/algorithm/measurement-fields/facility/:id',
     {
       schema: {
@@ -89,7 +89,7 @@ export async function calculationRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      await assertFacilityVisible(db, request.caller!, request.params.id);
+      await assertFacilityVisible(db, request.caller, request.params.id);
       const [fields, calcs] = await Promise.all([fieldRows(db), calculationSummaries(db, request.params.id)]);
       return fields.map((f) =>
         toMeasurementField(
@@ -100,7 +100,7 @@ export async function calculationRoutes(app: FastifyInstance) {
     },
   );
 
-  server.get(
+  routes.get(
     '/api/algorithm/measurement-fields/:id',
     {
       schema: {
@@ -112,7 +112,7 @@ export async function calculationRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { facilityId } = request.query;
-      if (facilityId) await assertFacilityVisible(db, request.caller!, facilityId);
+      if (facilityId) await assertFacilityVisible(db, request.caller, facilityId);
       const field = await findField(db, request.params.id);
       if (!facilityId) return { ...toMeasurementField(field, undefined), dataSources: [] };
       const [calcs, dataSources] = await Promise.all([
@@ -125,7 +125,7 @@ export async function calculationRoutes(app: FastifyInstance) {
 
   // ---- validation and test (SystemAdmin)
 
-  server.post(
+  routes.post(
     '/api/algorithm/calculations/measurement-field/validate-syntax',
     {
       schema: {
@@ -135,12 +135,12 @@ export async function calculationRoutes(app: FastifyInstance) {
       },
     },
     async (request): Promise<ValidationResult> => {
-      await measurementValidationContext(db, request.caller!, request.body);
+      await measurementValidationContext(db, request.caller, request.body);
       return validateMeasurementSyntax(db, request.body, logError);
     },
   );
 
-  server.post(
+  routes.post(
     '/api/algorithm/calculations/measurement-field/validate-logic',
     {
       schema: {
@@ -150,25 +150,25 @@ export async function calculationRoutes(app: FastifyInstance) {
       },
     },
     async (request): Promise<ValidationResult> => {
-      await measurementValidationContext(db, request.caller!, request.body);
+      await measurementValidationContext(db, request.caller, request.body);
       return validateMeasurementLogic(db, request.body, request.body, logError);
     },
   );
 
-  server.post(
+  routes.post(
     '/api/algorithm/calculations/report-field/validate-syntax',
     { schema: { tags: TAGS, body: reportFieldSyntaxBodySchema, response: { 200: validationResultSchema } } },
     async (request): Promise<ValidationResult> => {
-      await reportValidationContext(db, request.caller!, request.body);
+      await reportValidationContext(db, request.caller, request.body);
       return validateReportSyntax(db, request.body, logError);
     },
   );
 
-  server.post(
+  routes.post(
     '/api/algorithm/calculations/report-field/validate-logic',
     { schema: { tags: TAGS, body: reportFieldLogicBodySchema, response: { 200: validationResultSchema } } },
     async (request): Promise<ValidationResult> => {
-      await reportValidationContext(db, request.caller!, request.body);
+      await reportValidationContext(db, request.caller, request.body);
       return validateReportLogic(db, request.body, request.body, logError);
     },
   );
@@ -192,7 +192,7 @@ export async function calculationRoutes(app: FastifyInstance) {
     output_type: body.outputType,
   });
 
-  server.get(
+  routes.get(
     mfBase,
     {
       schema: {
@@ -202,16 +202,12 @@ export async function calculationRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const scope = await measurementScope(
-        request.caller!,
-        request.params.facilityId,
-        request.params.fieldId,
-      );
+      const scope = await measurementScope(request.caller, request.params.facilityId, request.params.fieldId);
       return (await listCalculations(db, scope)).map(toMeasurementFieldCalculation);
     },
   );
 
-  server.post(
+  routes.post(
     mfBase,
     {
       schema: {
@@ -223,9 +219,9 @@ export async function calculationRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const { facilityId, fieldId } = request.params;
-      const scope = await measurementScope(request.caller!, facilityId, fieldId);
+      const scope = await measurementScope(request.caller, facilityId, fieldId);
       const field = await findField(db, fieldId);
-      const row = await auditedCalculation(request.caller!, 'calculation.create', () => ({
+      const row = await auditedCalculation(request.caller, 'calculation.create', () => ({
         facilityId,
         measurementFieldId: fieldId,
       }))((trx) =>
@@ -241,7 +237,7 @@ export async function calculationRoutes(app: FastifyInstance) {
     },
   );
 
-  server.put(
+  routes.put(
     `${mfBase}/:calcId`,
     {
       schema: {
@@ -254,7 +250,7 @@ export async function calculationRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { facilityId, fieldId, calcId } = request.params;
-      const scope = await measurementScope(request.caller!, facilityId, fieldId);
+      const scope = await measurementScope(request.caller, facilityId, fieldId);
       // A recalculation is never queued with code that does not check: Save refuses, Save without queuing keeps a draft.
       if (request.query.recalculate) {
         const saved = await getCalculation(db, scope, calcId);
@@ -271,7 +267,7 @@ export async function calculationRoutes(app: FastifyInstance) {
         );
         assertValid(result, CALCULATION_TEXTS.notQueuedWithErrors);
       }
-      const row = await auditedCalculation(request.caller!, 'calculation.save', () => ({
+      const row = await auditedCalculation(request.caller, 'calculation.save', () => ({
         facilityId,
         measurementFieldId: fieldId,
         recalculate: request.query.recalculate,
@@ -282,7 +278,7 @@ export async function calculationRoutes(app: FastifyInstance) {
     },
   );
 
-  server.put(
+  routes.put(
     `${mfBase}/:calcId/approve`,
     {
       schema: {
@@ -294,14 +290,14 @@ export async function calculationRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { facilityId, fieldId, calcId } = request.params;
-      const scope = await measurementScope(request.caller!, facilityId, fieldId);
+      const scope = await measurementScope(request.caller, facilityId, fieldId);
       const validity = parseValidity(request.body);
       const row = await approveCalculation(
         db,
         scope,
         calcId,
         validity,
-        request.caller!.userId,
+        request.caller.userId,
         async (calc) => {
           const result = await validateMeasurementSyntax(
             db,
@@ -316,7 +312,7 @@ export async function calculationRoutes(app: FastifyInstance) {
           );
           assertValid(result);
         },
-        auditedCalculation(request.caller!, 'calculation.approve', (row) => ({
+        auditedCalculation(request.caller, 'calculation.approve', (row) => ({
           facilityId,
           measurementFieldId: fieldId,
           validFrom: row.valid_from,
@@ -327,13 +323,13 @@ export async function calculationRoutes(app: FastifyInstance) {
     },
   );
 
-  server.delete(
+  routes.delete(
     `${mfBase}/:calcId`,
     { schema: { tags: TAGS, params: measurementFieldCalculationIdParamsSchema } },
     async (request, reply) => {
       const { facilityId, fieldId, calcId } = request.params;
-      const scope = await measurementScope(request.caller!, facilityId, fieldId);
-      await auditedCalculation(request.caller!, 'calculation.delete', () => ({
+      const scope = await measurementScope(request.caller, facilityId, fieldId);
+      await auditedCalculation(request.caller, 'calculation.delete', () => ({
         facilityId,
         measurementFieldId: fieldId,
       }))((trx) => deleteCalculation(trx, scope, calcId));
@@ -354,7 +350,7 @@ export async function calculationRoutes(app: FastifyInstance) {
     algorithm_seconds_span: body.algorithmSecondsSpan,
   });
 
-  server.get(
+  routes.get(
     rfBase,
     {
       schema: {
@@ -364,12 +360,12 @@ export async function calculationRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const scope = await reportScope(request.caller!, request.params.reportId, request.params.fieldId);
+      const scope = await reportScope(request.caller, request.params.reportId, request.params.fieldId);
       return (await listCalculations(db, scope)).map(toReportFieldCalculation);
     },
   );
 
-  server.post(
+  routes.post(
     rfBase,
     {
       schema: {
@@ -381,8 +377,8 @@ export async function calculationRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const { reportId, fieldId } = request.params;
-      const scope = await reportScope(request.caller!, reportId, fieldId);
-      const row = await auditedCalculation(request.caller!, 'calculation.create', () => ({
+      const scope = await reportScope(request.caller, reportId, fieldId);
+      const row = await auditedCalculation(request.caller, 'calculation.create', () => ({
         reportId,
         reportFieldId: fieldId,
       }))((trx) => createCalculation(trx, scope, reportValues(request.body)));
@@ -392,7 +388,7 @@ export async function calculationRoutes(app: FastifyInstance) {
     },
   );
 
-  server.put(
+  routes.put(
     `${rfBase}/:calcId`,
     {
       schema: {
@@ -405,7 +401,7 @@ export async function calculationRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { reportId, fieldId, calcId } = request.params;
-      const scope = await reportScope(request.caller!, reportId, fieldId);
+      const scope = await reportScope(request.caller, reportId, fieldId);
       if (request.query.recalculate)
         assertValid(
           await validateReportSyntax(
@@ -415,7 +411,7 @@ export async function calculationRoutes(app: FastifyInstance) {
           ),
           CALCULATION_TEXTS.notQueuedWithErrors,
         );
-      const row = await auditedCalculation(request.caller!, 'calculation.save', () => ({
+      const row = await auditedCalculation(request.caller, 'calculation.save', () => ({
         reportId,
         reportFieldId: fieldId,
         recalculate: request.query.recalculate,
@@ -426,7 +422,7 @@ export async function calculationRoutes(app: FastifyInstance) {
     },
   );
 
-  server.put(
+  routes.put(
     `${rfBase}/:calcId/approve`,
     {
       schema: {
@@ -438,14 +434,14 @@ export async function calculationRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { reportId, fieldId, calcId } = request.params;
-      const scope = await reportScope(request.caller!, reportId, fieldId);
+      const scope = await reportScope(request.caller, reportId, fieldId);
       const validity = parseValidity(request.body);
       const row = await approveCalculation(
         db,
         scope,
         calcId,
         validity,
-        request.caller!.userId,
+        request.caller.userId,
         async (calc) => {
           assertValid(
             await validateReportSyntax(
@@ -455,7 +451,7 @@ export async function calculationRoutes(app: FastifyInstance) {
             ),
           );
         },
-        auditedCalculation(request.caller!, 'calculation.approve', (row) => ({
+        auditedCalculation(request.caller, 'calculation.approve', (row) => ({
           reportId,
           reportFieldId: fieldId,
           validFrom: row.valid_from,
@@ -466,13 +462,13 @@ export async function calculationRoutes(app: FastifyInstance) {
     },
   );
 
-  server.delete(
+  routes.delete(
     `${rfBase}/:calcId`,
     { schema: { tags: TAGS, params: reportFieldCalculationIdParamsSchema } },
     async (request, reply) => {
       const { reportId, fieldId, calcId } = request.params;
-      const scope = await reportScope(request.caller!, reportId, fieldId);
-      await auditedCalculation(request.caller!, 'calculation.delete', () => ({
+      const scope = await reportScope(request.caller, reportId, fieldId);
+      await auditedCalculation(request.caller, 'calculation.delete', () => ({
         reportId,
         reportFieldId: fieldId,
       }))((trx) => deleteCalculation(trx, scope, calcId));

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { authenticatedRoutes } from '../access/authenticated';
 import { sql } from 'kysely';
 import { executionStatusSchema, type ExecutionStatus } from '@portal/contracts/executions';
 import { facilityVisibleTo } from '../access/policy';
@@ -12,14 +12,14 @@ const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOS
  * upload to it and run it again.
  */
 export async function executionStatusRoutes(app: FastifyInstance) {
-  const server = app.withTypeProvider<ZodTypeProvider>();
+  const routes = authenticatedRoutes(app);
   const { db } = app;
 
-  server.get(
+  routes.get(
     '/api/algorithm/calculations',
     { schema: { tags: ['executions'], response: { 200: executionStatusSchema } } },
     async (request): Promise<ExecutionStatus> => {
-      const caller = request.caller!;
+      const { caller } = request;
       const running = await db
         .selectFrom('executions as e')
         .select(['e.id', 'e.facility_id', 'e.state', 'e.started_on', 'e.requested_on'])

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { authenticatedRoutes } from '../access/authenticated';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import {
@@ -14,10 +14,10 @@ import { auditedChange } from '../audit/audit';
 import { facilitiesVisibleTo, toFacility } from './queries';
 
 export async function facilityRoutes(app: FastifyInstance) {
-  const server = app.withTypeProvider<ZodTypeProvider>();
+  const routes = authenticatedRoutes(app);
   const { db } = app;
 
-  server.get(
+  routes.get(
     '/api/facilities',
     {
       schema: {
@@ -27,7 +27,7 @@ export async function facilityRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const caller = request.caller!;
+      const { caller } = request;
       const { organizationId, userId } = request.query;
       let query = facilitiesVisibleTo(db, caller);
       if (organizationId) {
@@ -71,7 +71,7 @@ export async function facilityRoutes(app: FastifyInstance) {
     },
   );
 
-  server.post(
+  routes.post(
     '/api/facilities',
     {
       schema: {
@@ -81,7 +81,7 @@ export async function facilityRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const caller = request.caller!;
+      const { caller } = request;
       requireSystemAdmin(caller);
       const { organizationId, name } = request.body;
       const organization = isUuid(organizationId)

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { authenticatedRoutes } from '../access/authenticated';
 import { z } from 'zod';
 import {
   createMessageBodySchema,
@@ -16,10 +16,10 @@ import { activeNow, messagesFor, messageVisibleTo, toMessage } from './queries';
 
 /** Broadcast and personal messages: the bell (active ones, read marks) and the administration screen. */
 export async function messageRoutes(app: FastifyInstance) {
-  const server = app.withTypeProvider<ZodTypeProvider>();
+  const routes = authenticatedRoutes(app);
   const { db } = app;
 
-  server.get(
+  routes.get(
     '/api/messages',
     {
       schema: {
@@ -29,7 +29,7 @@ export async function messageRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const caller = request.caller!;
+      const { caller } = request;
       if (request.query.isActive === true) {
         const rows = await messagesFor(db, caller)
           .where(messageVisibleTo(db, caller))
@@ -46,11 +46,11 @@ export async function messageRoutes(app: FastifyInstance) {
     },
   );
 
-  server.post(
+  routes.post(
     '/api/messages',
     { schema: { tags: ['messages'], body: createMessageBodySchema, response: { 201: messageSchema } } },
     async (request, reply) => {
-      const caller = request.caller!;
+      const { caller } = request;
       requireSystemAdmin(caller);
       const { title, text, showFrom, showTo, notify } = request.body;
       // Stored exactly as written (the text rule, docs/decisions/0062-text-input.md); shown as text, never as HTML.
@@ -84,7 +84,7 @@ export async function messageRoutes(app: FastifyInstance) {
     },
   );
 
-  server.put(
+  routes.put(
     '/api/messages/:id',
     {
       schema: {
@@ -95,7 +95,7 @@ export async function messageRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const caller = request.caller!;
+      const { caller } = request;
       requireSystemAdmin(caller);
       const { id } = request.params;
       if (!isUuid(id)) throw notFound('Message not found');
@@ -145,11 +145,11 @@ export async function messageRoutes(app: FastifyInstance) {
     },
   );
 
-  server.delete(
+  routes.delete(
     '/api/messages/:id',
     { schema: { tags: ['messages'], params: messageIdParamsSchema, response: { 204: z.null() } } },
     async (request, reply) => {
-      const caller = request.caller!;
+      const { caller } = request;
       requireSystemAdmin(caller);
       const { id } = request.params;
       if (!isUuid(id)) throw notFound('Message not found');
@@ -171,11 +171,11 @@ export async function messageRoutes(app: FastifyInstance) {
     },
   );
 
-  server.post(
+  routes.post(
     '/api/messages/:id/mark-as-read',
     { schema: { tags: ['messages'], params: messageIdParamsSchema, response: { 204: z.null() } } },
     async (request, reply) => {
-      const caller = request.caller!;
+      const { caller } = request;
       const { id } = request.params;
       if (!isUuid(id)) throw notFound('Message not found');
       // A message the caller does not receive is not revealed.

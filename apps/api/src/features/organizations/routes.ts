@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { authenticatedRoutes } from '../access/authenticated';
 import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
 import { generateLinkKey } from '@portal/contracts/forms/organization';
@@ -72,24 +72,24 @@ async function removeOrganizationAccess(db: Kysely<Database>, organizationId: st
 }
 
 export async function organizationRoutes(app: FastifyInstance) {
-  const server = app.withTypeProvider<ZodTypeProvider>();
+  const routes = authenticatedRoutes(app);
   const { db } = app;
   const tags = ['organizations'];
 
-  server.get(
+  routes.get(
     '/api/organizations',
     { schema: { tags, response: { 200: z.array(organizationListItemSchema) } } },
     async (request) => {
-      const caller = request.caller!;
+      const { caller } = request;
       return listOrganizations(db, isSystemAdmin(caller) ? undefined : caller.organizationId);
     },
   );
 
-  server.post(
+  routes.post(
     '/api/organizations',
     { schema: { tags, body: createOrganizationBodySchema, response: { 201: organizationDetailSchema } } },
     async (request, reply) => {
-      const caller = request.caller!;
+      const { caller } = request;
       requireSystemAdmin(caller);
       const { name, email, phone, priority, linkKey } = request.body;
       const sameName = await db
@@ -117,17 +117,17 @@ export async function organizationRoutes(app: FastifyInstance) {
     },
   );
 
-  server.get(
+  routes.get(
     '/api/organizations/:id/organization',
     { schema: { tags, params: organizationIdParamsSchema, response: { 200: organizationDetailSchema } } },
     async (request) => {
-      const caller = request.caller!;
+      const { caller } = request;
       requireManageOrganization(caller, request.params.id);
       return organizationDetail(db, caller, request.params.id);
     },
   );
 
-  server.put(
+  routes.put(
     '/api/organizations/:id/update-organization',
     {
       schema: {
@@ -138,7 +138,7 @@ export async function organizationRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const caller = request.caller!;
+      const { caller } = request;
       const { id } = request.params;
       requireManageOrganization(caller, id);
       const current = await findOrganization(db, id);
@@ -168,7 +168,7 @@ export async function organizationRoutes(app: FastifyInstance) {
     },
   );
 
-  server.get(
+  routes.get(
     '/api/organizations/:id/users',
     {
       schema: {
@@ -178,17 +178,17 @@ export async function organizationRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      requireManageOrganization(request.caller!, request.params.id);
+      requireManageOrganization(request.caller, request.params.id);
       await findOrganization(db, request.params.id);
       return organizationUsers(db, request.params.id);
     },
   );
 
-  server.post(
+  routes.post(
     '/api/organizations/:id/:linkKey/organization-link',
     { schema: { tags, params: organizationLinkParamsSchema, response: { 200: organizationRefSchema } } },
     async (request) => {
-      const caller = request.caller!;
+      const { caller } = request;
       const { id, linkKey } = request.params;
       requireManageOrganization(caller, id);
       const own = await findOrganization(db, id);
@@ -227,11 +227,11 @@ export async function organizationRoutes(app: FastifyInstance) {
     },
   );
 
-  server.delete(
+  routes.delete(
     '/api/organizations/:id/:otherId',
     { schema: { tags, params: organizationUnlinkParamsSchema, response: noContent } },
     async (request, reply) => {
-      const caller = request.caller!;
+      const { caller } = request;
       const { id, otherId } = request.params;
       requireManageOrganization(caller, id);
       await findOrganization(db, id);
@@ -295,11 +295,11 @@ export async function organizationRoutes(app: FastifyInstance) {
     return user;
   };
 
-  server.post(
+  routes.post(
     '/api/organizations/facilities/:userId/:facilityId/user-facility-link',
     { schema: { tags, params: userFacilityLinkParamsSchema, response: noContent } },
     async (request, reply) => {
-      const caller = request.caller!;
+      const { caller } = request;
       const { userId, facilityId } = request.params;
       const user = await userFacilityLink(caller, userId, facilityId);
       await auditedChange(
@@ -322,11 +322,11 @@ export async function organizationRoutes(app: FastifyInstance) {
     },
   );
 
-  server.delete(
+  routes.delete(
     '/api/organizations/facilities/:userId/:facilityId/user-facility-link',
     { schema: { tags, params: userFacilityLinkParamsSchema, response: noContent } },
     async (request, reply) => {
-      const caller = request.caller!;
+      const { caller } = request;
       const { userId, facilityId } = request.params;
       const user = await userFacilityLink(caller, userId, facilityId);
       await auditedChange(
@@ -351,11 +351,11 @@ export async function organizationRoutes(app: FastifyInstance) {
 
   // --- ship access of linked organizations ------------------------------------------------------
 
-  server.post(
+  routes.post(
     '/api/organizations/:orgId/:facilityId/organization-facility-link',
     { schema: { tags, params: organizationFacilityParamsSchema, response: noContent } },
     async (request, reply) => {
-      const caller = request.caller!;
+      const { caller } = request;
       const { orgId, facilityId } = request.params;
       const facility = await findVisibleFacility(db, caller, facilityId);
       // Only the owner shares a ship.
@@ -386,11 +386,11 @@ export async function organizationRoutes(app: FastifyInstance) {
     },
   );
 
-  server.delete(
+  routes.delete(
     '/api/organizations/:orgId/:facilityId/organization-facility-link',
     { schema: { tags, params: organizationFacilityParamsSchema, response: noContent } },
     async (request, reply) => {
-      const caller = request.caller!;
+      const { caller } = request;
       const { orgId, facilityId } = request.params;
       const facility = await findVisibleFacility(db, caller, facilityId);
       // The owner takes a share back, or the secondary organization gives up its own access.
@@ -421,11 +421,11 @@ export async function organizationRoutes(app: FastifyInstance) {
 
   // --- transfer -----------------------------------------------------------------------------------
 
-  server.get(
+  routes.get(
     '/api/organizations/facilities/:facilityId/has-secondary-organizations',
     { schema: { tags, params: facilityIdParamsSchema, response: { 200: hasSecondaryOrganizationsSchema } } },
     async (request) => {
-      const caller = request.caller!;
+      const { caller } = request;
       await assertFacilityVisible(db, caller, request.params.facilityId);
       requireSystemAdmin(caller);
       const row = await db
@@ -437,11 +437,11 @@ export async function organizationRoutes(app: FastifyInstance) {
     },
   );
 
-  server.post(
+  routes.post(
     '/api/organizations/:orgId/:facilityId/migrate-facility',
     { schema: { tags, params: organizationFacilityParamsSchema, response: { 200: organizationRefSchema } } },
     async (request) => {
-      const caller = request.caller!;
+      const { caller } = request;
       const { orgId, facilityId } = request.params;
       const facility = await findVisibleFacility(db, caller, facilityId);
       requireSystemAdmin(caller);

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { authenticatedRoutes } from '../access/authenticated';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Role } from '@portal/contracts/rules';
@@ -30,7 +30,7 @@ function checkRole(caller: Caller, organization: { is_provider: boolean }, role:
 }
 
 export async function userRoutes(app: FastifyInstance) {
-  const server = app.withTypeProvider<ZodTypeProvider>();
+  const routes = authenticatedRoutes(app);
   const { db } = app;
   const tags = ['users'];
 
@@ -62,7 +62,7 @@ export async function userRoutes(app: FastifyInstance) {
   const answer = async (organizationId: string, id: string) =>
     (await organizationUsers(db, organizationId)).find((u) => u.id === id)!;
 
-  server.post(
+  routes.post(
     '/api/organizations/:orgId/users',
     {
       schema: {
@@ -73,7 +73,7 @@ export async function userRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const caller = request.caller!;
+      const { caller } = request;
       const { orgId } = request.params;
       requireManageOrganization(caller, orgId);
       const organization = await findOrganization(db, orgId);
@@ -100,7 +100,7 @@ export async function userRoutes(app: FastifyInstance) {
     },
   );
 
-  server.put(
+  routes.put(
     '/api/users/:id',
     {
       schema: {
@@ -111,7 +111,7 @@ export async function userRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const caller = request.caller!;
+      const { caller } = request;
       const user = await findManagedUser(caller, request.params.id);
       const organization = await findOrganization(db, user.organization_id);
       const { username, password, roles } = request.body;
@@ -147,11 +147,11 @@ export async function userRoutes(app: FastifyInstance) {
     },
   );
 
-  server.delete(
+  routes.delete(
     '/api/users/:id',
     { schema: { tags, params: userIdParamsSchema, response: { 204: z.null() } } },
     async (request, reply) => {
-      const caller = request.caller!;
+      const { caller } = request;
       const user = await findManagedUser(caller, request.params.id);
       if (user.id === caller.userId) throw badRequest('You cannot delete your own user');
       await auditedChange(db, caller, (trx) => trx.deleteFrom('users').where('id', '=', user.id).execute(), {
@@ -163,7 +163,7 @@ export async function userRoutes(app: FastifyInstance) {
     },
   );
 
-  server.put(
+  routes.put(
     '/api/users/:id/visit',
     {
       schema: {
@@ -174,7 +174,7 @@ export async function userRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const caller = request.caller!;
+      const { caller } = request;
       // Visits are the caller's own: nobody records one for somebody else.
       if (request.params.id !== caller.userId) {
         const other = isUuid(request.params.id)
