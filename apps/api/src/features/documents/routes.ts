@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { uuidParam } from '../access/params';
 import { authenticatedRoutes } from '../access/authenticated';
 import { sql } from 'kysely';
 import { z } from 'zod';
@@ -6,7 +7,6 @@ import {
   DOCUMENT_MESSAGE_DAYS,
   DOCUMENT_MESSAGE_TYPE,
   DOCUMENT_MESSAGES,
-  documentDeleteParamsSchema,
   documentDownloadBodySchema,
   documentFieldsSchema,
   documentUploadParamsSchema,
@@ -23,6 +23,9 @@ import { attachmentDisposition } from './content-disposition';
 
 export const DOCUMENT_MAX_BYTES = 50 * 1024 * 1024;
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+
+/** A document id of the path; anything else is a document that does not exist. */
+const documentDeleteParams = z.object({ fileId: uuidParam(DOCUMENT_MESSAGES.notFound) });
 
 export async function documentRoutes(app: FastifyInstance) {
   const routes = authenticatedRoutes(app);
@@ -202,18 +205,16 @@ export async function documentRoutes(app: FastifyInstance) {
 
   routes.delete(
     '/api/facilities/documents/:fileId',
-    { schema: { tags, params: documentDeleteParamsSchema, response: { 204: z.null() } } },
+    { schema: { tags, params: documentDeleteParams, response: { 204: z.null() } } },
     async (request, reply) => {
       const { caller } = request;
       const { fileId } = request.params;
       // A document of a ship the caller does not see is not revealed (404); one the caller sees is SystemAdmin's (403).
       const document = found(
-        isUuid(fileId)
-          ? await visibleDocuments(caller)
-              .select(['d.id', 'd.file_ref', 'd.file_name', 'd.facility_id'])
-              .where('d.id', '=', fileId)
-              .executeTakeFirst()
-          : undefined,
+        await visibleDocuments(caller)
+          .select(['d.id', 'd.file_ref', 'd.file_name', 'd.facility_id'])
+          .where('d.id', '=', fileId)
+          .executeTakeFirst(),
       );
       requireSystemAdmin(caller);
       // The bytes live in the row (facility_documents.content), so they go with it.

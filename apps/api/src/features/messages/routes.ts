@@ -1,20 +1,23 @@
 import type { FastifyInstance } from 'fastify';
+import { uuidParam } from '../access/params';
 import { authenticatedRoutes } from '../access/authenticated';
 import { z } from 'zod';
 import {
   createMessageBodySchema,
-  messageIdParamsSchema,
   messageListQuerySchema,
   messageSchema,
   updateMessageBodySchema,
 } from '@portal/contracts/messages';
 import { messageChangedMaterially } from '@portal/contracts/rules';
 import { notFound } from '../../errors';
-import { isUuid, requireSystemAdmin } from '../access/policy';
+import { requireSystemAdmin } from '../access/policy';
 import { auditedChange } from '../audit/audit';
 import { activeNow, messagesFor, messageVisibleTo, toMessage } from './queries';
 
 /** Broadcast and personal messages: the bell (active ones, read marks) and the administration screen. */
+/** A message id; anything else is a message that does not exist. */
+const messageIdParams = z.object({ id: uuidParam('Message not found') });
+
 export async function messageRoutes(app: FastifyInstance) {
   const routes = authenticatedRoutes(app);
   const { db } = app;
@@ -89,7 +92,7 @@ export async function messageRoutes(app: FastifyInstance) {
     {
       schema: {
         tags: ['messages'],
-        params: messageIdParamsSchema,
+        params: messageIdParams,
         body: updateMessageBodySchema,
         response: { 200: messageSchema },
       },
@@ -98,7 +101,6 @@ export async function messageRoutes(app: FastifyInstance) {
       const { caller } = request;
       requireSystemAdmin(caller);
       const { id } = request.params;
-      if (!isUuid(id)) throw notFound('Message not found');
       // Stored exactly as written, as a new message is (docs/decisions/0062-text-input.md).
       const { text, showFrom, showTo, notify } = request.body;
       const title = request.body.title || null;
@@ -147,12 +149,11 @@ export async function messageRoutes(app: FastifyInstance) {
 
   routes.delete(
     '/api/messages/:id',
-    { schema: { tags: ['messages'], params: messageIdParamsSchema, response: { 204: z.null() } } },
+    { schema: { tags: ['messages'], params: messageIdParams, response: { 204: z.null() } } },
     async (request, reply) => {
       const { caller } = request;
       requireSystemAdmin(caller);
       const { id } = request.params;
-      if (!isUuid(id)) throw notFound('Message not found');
       // Read records and recipients go with it (ON DELETE CASCADE).
       await auditedChange(
         db,
@@ -173,11 +174,10 @@ export async function messageRoutes(app: FastifyInstance) {
 
   routes.post(
     '/api/messages/:id/mark-as-read',
-    { schema: { tags: ['messages'], params: messageIdParamsSchema, response: { 204: z.null() } } },
+    { schema: { tags: ['messages'], params: messageIdParams, response: { 204: z.null() } } },
     async (request, reply) => {
       const { caller } = request;
       const { id } = request.params;
-      if (!isUuid(id)) throw notFound('Message not found');
       // A message the caller does not receive is not revealed.
       const visible = await db
         .selectFrom('messages as m')

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { uuidParam } from '../access/params';
 import { authenticatedRoutes } from '../access/authenticated';
 import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
@@ -9,14 +10,11 @@ import {
   hasSecondaryOrganizationsSchema,
   organizationDetailSchema,
   organizationFacilityParamsSchema,
-  organizationIdParamsSchema,
   organizationLinkParamsSchema,
   organizationListItemSchema,
   organizationRefSchema,
-  organizationUnlinkParamsSchema,
   organizationUserSchema,
   updateOrganizationBodySchema,
-  userFacilityLinkParamsSchema,
 } from '@portal/contracts/organizations';
 import type { Database } from '../../db/schema';
 import { badRequest, conflict, forbidden, notFound } from '../../errors';
@@ -71,6 +69,14 @@ async function removeOrganizationAccess(db: Kysely<Database>, organizationId: st
     .execute();
 }
 
+/** Organization and user ids of the path: anything else is one that does not exist (docs/decisions/0011). */
+const organizationIdParams = z.object({ id: uuidParam('Organization not found') });
+const organizationUnlinkParams = z.object({
+  id: uuidParam('Organization not found'),
+  otherId: uuidParam('Organization not found'),
+});
+const userFacilityLinkParams = z.object({ userId: uuidParam('User not found'), facilityId: z.string() });
+
 export async function organizationRoutes(app: FastifyInstance) {
   const routes = authenticatedRoutes(app);
   const { db } = app;
@@ -119,7 +125,7 @@ export async function organizationRoutes(app: FastifyInstance) {
 
   routes.get(
     '/api/organizations/:id/organization',
-    { schema: { tags, params: organizationIdParamsSchema, response: { 200: organizationDetailSchema } } },
+    { schema: { tags, params: organizationIdParams, response: { 200: organizationDetailSchema } } },
     async (request) => {
       const { caller } = request;
       requireManageOrganization(caller, request.params.id);
@@ -132,7 +138,7 @@ export async function organizationRoutes(app: FastifyInstance) {
     {
       schema: {
         tags,
-        params: organizationIdParamsSchema,
+        params: organizationIdParams,
         body: updateOrganizationBodySchema,
         response: { 200: organizationDetailSchema },
       },
@@ -173,7 +179,7 @@ export async function organizationRoutes(app: FastifyInstance) {
     {
       schema: {
         tags,
-        params: organizationIdParamsSchema,
+        params: organizationIdParams,
         response: { 200: z.array(organizationUserSchema) },
       },
     },
@@ -229,20 +235,18 @@ export async function organizationRoutes(app: FastifyInstance) {
 
   routes.delete(
     '/api/organizations/:id/:otherId',
-    { schema: { tags, params: organizationUnlinkParamsSchema, response: noContent } },
+    { schema: { tags, params: organizationUnlinkParams, response: noContent } },
     async (request, reply) => {
       const { caller } = request;
       const { id, otherId } = request.params;
       requireManageOrganization(caller, id);
       await findOrganization(db, id);
-      const link = isUuid(otherId)
-        ? await db
-            .selectFrom('organization_links')
-            .select('linked_organization_id')
-            .where('organization_id', '=', id)
-            .where('linked_organization_id', '=', otherId)
-            .executeTakeFirst()
-        : undefined;
+      const link = await db
+        .selectFrom('organization_links')
+        .select('linked_organization_id')
+        .where('organization_id', '=', id)
+        .where('linked_organization_id', '=', otherId)
+        .executeTakeFirst();
       if (!link) throw notFound('Organization not found');
       await auditedChange(
         db,
@@ -278,13 +282,11 @@ export async function organizationRoutes(app: FastifyInstance) {
   // --- ship access of users ---------------------------------------------------------------------
 
   const userFacilityLink = async (caller: Caller, userId: string, facilityId: string) => {
-    const user = isUuid(userId)
-      ? await db
-          .selectFrom('users')
-          .select(['id', 'organization_id'])
-          .where('id', '=', userId)
-          .executeTakeFirst()
-      : undefined;
+    const user = await db
+      .selectFrom('users')
+      .select(['id', 'organization_id'])
+      .where('id', '=', userId)
+      .executeTakeFirst();
     if (!user || !canManageOrganization(caller, user.organization_id)) {
       if (user && user.organization_id === caller.organizationId)
         throw forbidden('Only an administrator may do this');
@@ -297,7 +299,7 @@ export async function organizationRoutes(app: FastifyInstance) {
 
   routes.post(
     '/api/organizations/facilities/:userId/:facilityId/user-facility-link',
-    { schema: { tags, params: userFacilityLinkParamsSchema, response: noContent } },
+    { schema: { tags, params: userFacilityLinkParams, response: noContent } },
     async (request, reply) => {
       const { caller } = request;
       const { userId, facilityId } = request.params;
@@ -324,7 +326,7 @@ export async function organizationRoutes(app: FastifyInstance) {
 
   routes.delete(
     '/api/organizations/facilities/:userId/:facilityId/user-facility-link',
-    { schema: { tags, params: userFacilityLinkParamsSchema, response: noContent } },
+    { schema: { tags, params: userFacilityLinkParams, response: noContent } },
     async (request, reply) => {
       const { caller } = request;
       const { userId, facilityId } = request.params;
