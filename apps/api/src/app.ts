@@ -106,7 +106,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         ? req.headers['x-request-id']
         : randomUUID(),
     bodyLimit: 2 * 1024 * 1024,
-    trustProxy: trustProxySetting(process.env.TRUST_PROXY),
+    trustProxy: trustProxySetting(services.config.TRUST_PROXY),
   });
   const routes: RouteEntry[] = [];
   routeTables.set(app, routes);

@@ -23,7 +23,7 @@ import { badRequest, notFound } from '../../errors';
 import type { Caller } from '../access/caller';
 import { isUuid, requireSystemAdmin } from '../access/policy';
 import { auditedChange, auditEvent } from '../audit/audit';
-import { AnswerCache, CACHE_ENABLED, invalidateReportsVersion, reportsVersion } from './cache';
+import { AnswerCache, invalidateReportsVersion, reportsVersion } from './cache';
 import { exportWorkbook } from './export';
 import { findReport, listReports, reportDetail, reportFields, visibleFleet } from './queries';
 import { refreshDailyRollup } from './rollup';
@@ -38,7 +38,10 @@ export async function reportRoutes(app: FastifyInstance) {
   const routes = authenticatedRoutes(app);
   const { db } = app;
   // Answers as sent (JSON bytes), and the partial sums the reports of a dashboard share.
-  const answers = new AnswerCache<Buffer>();
+  const answerEntries = app.config.REPORT_DATA_CACHE_ENTRIES;
+  /** False with REPORT_DATA_CACHE_ENTRIES=0: every answer is computed afresh (the bench's uncached path). */
+  const cacheEnabled = answerEntries > 0;
+  const answers = new AnswerCache<Buffer>(answerEntries);
   const partials = new AnswerCache<Promise<Map<string, Partial>>>(200);
   const definitions = new AnswerCache<Promise<Definitions>>(100);
   type Definitions = {
@@ -114,7 +117,7 @@ export async function reportRoutes(app: FastifyInstance) {
   );
 
   // The ships a caller sees, per access version (features/auth/verify.ts): any change of access makes a new key.
-  const fleets = new AnswerCache<Promise<Awaited<ReturnType<typeof visibleFleet>>>>();
+  const fleets = new AnswerCache<Promise<Awaited<ReturnType<typeof visibleFleet>>>>(answerEntries);
   const visibleFleetOf = (caller: Caller, ids: string[] | undefined) => {
     if (!caller.accessVersion) return visibleFleet(db, caller, ids);
     const key = JSON.stringify([
@@ -221,7 +224,7 @@ export async function reportRoutes(app: FastifyInstance) {
       to,
       duration: input.duration,
       // Without the cache each report aggregates only its own fields (nothing to share the others with).
-      partials: CACHE_ENABLED
+      partials: cacheEnabled
         ? sharedPartials(db, version, [...new Set(sourceOf.values())], partials)
         : undefined,
     });

@@ -11,8 +11,8 @@ import { requireSystemAdmin } from '../access/policy';
 import { auditedChange } from '../audit/audit';
 import { readMaintenance, writeMaintenance } from './maintenance';
 
-function buildNumber(): string {
-  if (process.env.BUILD_NUMBER) return process.env.BUILD_NUMBER;
+function buildNumber(configured: string | undefined): string {
+  if (configured) return configured;
   try {
     return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { stdio: ['ignore', 'pipe', 'ignore'] })
       .toString()
@@ -34,7 +34,7 @@ const DEFAULT_DISCLAIMERS: Record<string, string> = {
 export async function settingsRoutes(app: FastifyInstance) {
   const server = app.withTypeProvider<ZodTypeProvider>();
   const routes = authenticatedRoutes(app);
-  const build = buildNumber();
+  const build = buildNumber(app.config.BUILD_NUMBER);
   const config = app.config;
 
   server.get(
