@@ -4,13 +4,14 @@ import { authenticatedRoutes } from '../access/authenticated';
 import { z } from 'zod';
 import {
   createMessageBodySchema,
+  messageIdParamsSchema,
   messageListQuerySchema,
   messageSchema,
   updateMessageBodySchema,
 } from '@portal/contracts/messages';
 import { messageChangedMaterially } from '@portal/contracts/rules';
 import { notFound } from '../../errors';
-import { requireSystemAdmin } from '../access/policy';
+import { isUuid, requireSystemAdmin } from '../access/policy';
 import { auditedChange } from '../audit/audit';
 import { activeNow, messagesFor, messageVisibleTo, toMessage } from './queries';
 
@@ -92,7 +93,7 @@ export async function messageRoutes(app: FastifyInstance) {
     {
       schema: {
         tags: ['messages'],
-        params: messageIdParams,
+        params: messageIdParamsSchema,
         body: updateMessageBodySchema,
         response: { 200: messageSchema },
       },
@@ -101,6 +102,8 @@ export async function messageRoutes(app: FastifyInstance) {
       const { caller } = request;
       requireSystemAdmin(caller);
       const { id } = request.params;
+      // After the role check: a User is refused (403) whatever the id.
+      if (!isUuid(id)) throw notFound('Message not found');
       // Stored exactly as written, as a new message is (docs/decisions/0062-text-input.md).
       const { text, showFrom, showTo, notify } = request.body;
       const title = request.body.title || null;
@@ -149,11 +152,13 @@ export async function messageRoutes(app: FastifyInstance) {
 
   routes.delete(
     '/api/messages/:id',
-    { schema: { tags: ['messages'], params: messageIdParams, response: { 204: z.null() } } },
+    { schema: { tags: ['messages'], params: messageIdParamsSchema, response: { 204: z.null() } } },
     async (request, reply) => {
       const { caller } = request;
       requireSystemAdmin(caller);
       const { id } = request.params;
+      // After the role check: a User is refused (403) whatever the id.
+      if (!isUuid(id)) throw notFound('Message not found');
       // Read records and recipients go with it (ON DELETE CASCADE).
       await auditedChange(
         db,

@@ -71,10 +71,8 @@ async function removeOrganizationAccess(db: Kysely<Database>, organizationId: st
 
 /** Organization and user ids of the path: anything else is one that does not exist (docs/decisions/0011). */
 const organizationIdParams = z.object({ id: uuidParam('Organization not found') });
-const organizationUnlinkParams = z.object({
-  id: uuidParam('Organization not found'),
-  otherId: uuidParam('Organization not found'),
-});
+// The other organization of an unlink is checked after the caller may manage the first (a User is refused, 403).
+const organizationUnlinkParams = z.object({ id: uuidParam('Organization not found'), otherId: z.string() });
 const userFacilityLinkParams = z.object({ userId: uuidParam('User not found'), facilityId: z.string() });
 
 export async function organizationRoutes(app: FastifyInstance) {
@@ -241,12 +239,14 @@ export async function organizationRoutes(app: FastifyInstance) {
       const { id, otherId } = request.params;
       requireManageOrganization(caller, id);
       await findOrganization(db, id);
-      const link = await db
-        .selectFrom('organization_links')
-        .select('linked_organization_id')
-        .where('organization_id', '=', id)
-        .where('linked_organization_id', '=', otherId)
-        .executeTakeFirst();
+      const link = isUuid(otherId)
+        ? await db
+            .selectFrom('organization_links')
+            .select('linked_organization_id')
+            .where('organization_id', '=', id)
+            .where('linked_organization_id', '=', otherId)
+            .executeTakeFirst()
+        : undefined;
       if (!link) throw notFound('Organization not found');
       await auditedChange(
         db,
