@@ -21,10 +21,11 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import type Provider from 'oidc-provider';
-import { ZodError } from 'zod';
+import { ZodError, ZodType } from 'zod';
 import { findForbiddenText } from '@portal/contracts/forms';
 import { PACKAGE_VERSION } from '@portal/contracts/version';
-import { AppError, badRequest } from './errors';
+import { AppError, badRequest, notFound } from './errors';
+import { notFoundTextOf } from './features/access/params';
 import type { Services } from './services';
 import type { CallerResolver } from './features/auth/verify';
 import { featureRoutes } from './features';
@@ -105,7 +106,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         ? req.headers['x-request-id']
         : randomUUID(),
     bodyLimit: 2 * 1024 * 1024,
-    trustProxy: trustProxySetting(process.env.TRUST_PROXY),
+    trustProxy: trustProxySetting(services.config.TRUST_PROXY),
   });
   const routes: RouteEntry[] = [];
   routeTables.set(app, routes);
@@ -178,22 +179,95 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
 
   // Layer 2: the application: errors, authentication.
-  app.setErrorHandler((error, request, reply) => {
-    if (hasZodFastifySchemaValidationErrors(error)) {
-      const fields: Record<string, string> = {};
-      for (const issue of error.validation) {
-        const key =
-          issue.instancePath.replace(/^\//, '').replace(/\//g, '.') ||
-          String((issue.params as { issue?: { path?: unknown[] } })?.issue?.path?.join('.') ?? '');
-        if (!fields[key]) fields[key] = issue.message ?? 'Invalid value';
+  /** The signed-in caller of every /api route that is not `config.public` (401 without a valid token). */
+  const authenticate = async (request: FastifyRequest) => {
+    if (request.routeOptions.config?.public) return;
+    if (!request.url.startsWith('/api/')) return;
+    if (request.url.startsWith('/api/docs')) return;
+    request.caller = await options.resolveCaller(request.headers.authorization);
+  };
+  // The text rule's backstop (docs/decisions/0062-text-input.md): after the route's schemas have given their field
+  // messages, no NUL or lone surrogate left anywhere in the path, query or body (ids, keys) reaches the database.
+  const checkText = (request: FastifyRequest) => {
+    for (const [part, value] of [
+      ['params', request.params],
+      ['query', request.query],
+      ['body', request.body],
+    ] as const) {
+      const found = findForbiddenText(value);
+      if (found) {
+        const key = found.path || part;
+        throw badRequest(`${key}: ${found.message}`, { [key]: found.message });
       }
-      const first = Object.entries(fields)[0];
-      return reply.code(400).send({
-        code: 'VALIDATION_FAILED',
-        message: first ? `${first[0] ? `${first[0]}: ` : ''}${first[1]}` : 'The request is not valid',
-        fields,
-        requestId: request.id,
-      });
+    }
+  };
+  const validationFailed = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    issues: { key: string; message?: string }[],
+  ) => {
+    const fields: Record<string, string> = {};
+    for (const { key, message } of issues) if (!fields[key]) fields[key] = message ?? 'Invalid value';
+    const first = Object.entries(fields)[0];
+    return reply.code(400).send({
+      code: 'VALIDATION_FAILED',
+      message: first ? `${first[0] ? `${first[0]}: ` : ''}${first[1]}` : 'The request is not valid',
+      fields,
+      requestId: request.id,
+    });
+  };
+  /**
+   * An id refused by its `uuidParam` (features/access/params.ts) is answered as an unknown id is: the route's other
+   * schemas (in fastify's order: params, body, querystring), the authentication and the text rule come first, as
+   * for any id; then 404 with the route's text.
+   */
+  const idNotFound = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    context: string,
+    issues: { key: string; message?: string; notFound?: string }[],
+  ) => {
+    const parts = ['params', 'body', 'querystring'] as const;
+    const schema = request.routeOptions.schema as
+      Partial<Record<(typeof parts)[number], unknown>> | undefined;
+    const values = { params: request.params, body: request.body, querystring: request.query };
+    let text: string | undefined;
+    for (const part of parts.slice(parts.indexOf(context as (typeof parts)[number]))) {
+      const partIssues =
+        part === context
+          ? issues
+          : schema?.[part] instanceof ZodType
+            ? (schema[part].safeParse(values[part]).error?.issues ?? []).map((issue) => ({
+                key: issue.path.join('.'),
+                message: issue.message,
+                notFound: notFoundTextOf(issue),
+              }))
+            : [];
+      const invalid = partIssues.filter((issue) => issue.notFound === undefined);
+      if (invalid.length) return validationFailed(request, reply, invalid);
+      text ??= partIssues.find((issue) => issue.notFound !== undefined)?.notFound;
+    }
+    await authenticate(request);
+    checkText(request);
+    throw notFound(text);
+  };
+  const answerError = async (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const issues = error.validation.map((issue) => ({
+        key:
+          issue.instancePath.replace(/^\//, '').replace(/\//g, '.') ||
+          String((issue.params as { issue?: { path?: unknown[] } })?.issue?.path?.join('.') ?? ''),
+        message: issue.message,
+        notFound: notFoundTextOf(issue),
+      }));
+      if (issues.some((issue) => issue.notFound !== undefined)) {
+        try {
+          return await idNotFound(request, reply, error.validationContext ?? 'params', issues);
+        } catch (refused) {
+          return answerError(refused, request, reply);
+        }
+      }
+      return validationFailed(request, reply, issues);
     }
     if (error instanceof ZodError) {
       // A schema applied by hand in a handler: the same 400 as the route's own schemas.
@@ -232,7 +306,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
     request.log.error({ err: error }, 'request failed');
     return reply.code(500).send({ code: 'INTERNAL', message: 'Something went wrong', requestId: request.id });
-  });
+  };
+  app.setErrorHandler(answerError);
   const indexHtml = options.webDist ? readIndexHtml(options.webDist) : undefined;
   /**
    * index.html with the settings script inline (under a CSP hash): a load needs no round trip of its own for
@@ -265,27 +340,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return sendIndex(request, reply);
   });
 
-  app.addHook('preHandler', async (request) => {
-    if (request.routeOptions.config?.public) return;
-    if (!request.url.startsWith('/api/')) return;
-    if (request.url.startsWith('/api/docs')) return;
-    request.caller = await options.resolveCaller(request.headers.authorization);
-  });
-  // The text rule's backstop (docs/decisions/0062-text-input.md): after the route's schemas have given their field
-  // messages, no NUL or lone surrogate left anywhere in the path, query or body (ids, keys) reaches the database.
-  app.addHook('preHandler', async (request) => {
-    for (const [part, value] of [
-      ['params', request.params],
-      ['query', request.query],
-      ['body', request.body],
-    ] as const) {
-      const found = findForbiddenText(value);
-      if (found) {
-        const key = found.path || part;
-        throw badRequest(`${key}: ${found.message}`, { [key]: found.message });
-      }
-    }
-  });
+  app.addHook('preHandler', authenticate);
+  app.addHook('preHandler', async (request) => checkText(request));
 
   // Layer 3: routes.
   if (options.provider) {

@@ -53,6 +53,14 @@ export const configSchema = z.object({
   ADMIN_USERNAME: z.string().optional(),
   ADMIN_PASSWORD: z.string().optional(),
   ...executionSettingsSchema.shape,
+
+  // The HTTP layer and its routes (app.ts, features/reports, features/settings).
+  /** Proxies whose X-Forwarded-For is believed (app.ts trustProxySetting): unset or 'false' none, 'true' any, or a comma-separated list of addresses or CIDR ranges. */
+  TRUST_PROXY: z.string().optional(),
+  /** Report data answers kept per process (features/reports/cache.ts); 0 turns the answer cache off. */
+  REPORT_DATA_CACHE_ENTRIES: z.coerce.number().int().min(0).default(2000),
+  /** The build GET /api/version names; unset, the git commit of the checkout (or the day). */
+  BUILD_NUMBER: z.string().optional(),
 });
 
 export type RawConfig = z.infer<typeof configSchema>;

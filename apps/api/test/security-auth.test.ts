@@ -110,10 +110,13 @@ describe('sign-in rate limits', () => {
   });
 
   it('takes the address from X-Forwarded-For only behind a configured trusted proxy (TRUST_PROXY)', async () => {
-    const previous = process.env.TRUST_PROXY;
-    process.env.TRUST_PROXY = '10.3.0.1';
     const config = loadConfig(
-      { PUBLIC_URL, DATA_DIR: 'memory://', LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv,
+      {
+        PUBLIC_URL,
+        DATA_DIR: 'memory://',
+        LOG_LEVEL: 'silent',
+        TRUST_PROXY: '10.3.0.1',
+      } as NodeJS.ProcessEnv,
       [],
     );
     config.dataDir = 'memory://';
@@ -158,8 +161,6 @@ describe('sign-in rate limits', () => {
         );
       expect(direct.at(-1)).toBe(429);
     } finally {
-      if (previous === undefined) delete process.env.TRUST_PROXY;
-      else process.env.TRUST_PROXY = previous;
       await proxied.close();
     }
   });

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { authenticatedRoutes } from '../access/authenticated';
 import {
   auditLogActionsSchema,
   auditLogPageSchema,
@@ -10,14 +10,14 @@ import { requireSystemAdmin } from '../access/policy';
 
 /** The audit log for SystemAdmin: who did what, when; filtered by organization, action and period; paged. */
 export async function auditLogRoutes(app: FastifyInstance) {
-  const server = app.withTypeProvider<ZodTypeProvider>();
+  const routes = authenticatedRoutes(app);
   const { db } = app;
 
-  server.get(
+  routes.get(
     '/api/audit-log',
     { schema: { tags: ['audit'], querystring: auditLogQuerySchema, response: { 200: auditLogPageSchema } } },
     async (request) => {
-      requireSystemAdmin(request.caller!);
+      requireSystemAdmin(request.caller);
       const { organizationId, action, from, to, page, pageSize } = request.query;
       let filtered = db.selectFrom('audit_log as a');
       if (organizationId) filtered = filtered.where('a.organization_id', '=', organizationId);
@@ -65,11 +65,11 @@ export async function auditLogRoutes(app: FastifyInstance) {
     },
   );
 
-  server.get(
+  routes.get(
     '/api/audit-log/actions',
     { schema: { tags: ['audit'], response: { 200: auditLogActionsSchema } } },
     async (request) => {
-      requireSystemAdmin(request.caller!);
+      requireSystemAdmin(request.caller);
       const rows = await db.selectFrom('audit_log').select('action').distinct().orderBy('action').execute();
       return rows.map((r) => r.action);
     },

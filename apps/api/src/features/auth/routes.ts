@@ -2,6 +2,7 @@ import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
+import { authenticatedRoutes } from '../access/authenticated';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type Provider from 'oidc-provider';
 import { z } from 'zod';
@@ -44,6 +45,7 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
 /** The provider's sign-in interaction (our own page), the caller's profile, sign-out and browser error reports. */
 export async function authRoutes(app: FastifyInstance, opts: { provider?: Provider }) {
   const server = app.withTypeProvider<ZodTypeProvider>();
+  const routes = authenticatedRoutes(app);
   const { db } = app;
   const signInPage = (uid: string, username: string, error?: string) =>
     loginPage(uid, username, error, app.config.publicUrl);
@@ -162,11 +164,11 @@ export async function authRoutes(app: FastifyInstance, opts: { provider?: Provid
     );
   }
 
-  server.get(
+  routes.get(
     '/api/auth/me',
     { schema: { tags: ['auth'], response: { 200: userProfileSchema } } },
     async (request) => {
-      const caller = request.caller!;
+      const { caller } = request;
       return {
         sub: caller.userId,
         username: caller.username,
@@ -178,11 +180,11 @@ export async function authRoutes(app: FastifyInstance, opts: { provider?: Provid
     },
   );
 
-  server.post(
+  routes.post(
     '/api/auth/logout',
     { schema: { tags: ['auth'], response: { 204: z.null() } } },
     async (request, reply) => {
-      const caller = request.caller!;
+      const { caller } = request;
       // Tokens issued up to this second are refused from now on; sessions, grants and refresh tokens end.
       await auditedChange(
         db,

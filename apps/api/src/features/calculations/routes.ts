@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { authenticatedRoutes } from '../access/authenticated';
 import { z } from 'zod';
 import {
   approveBodySchema,
@@ -59,19 +59,19 @@ import {
 const TAGS = ['calculations'];
 
 export async function calculationRoutes(app: FastifyInstance) {
-  const server = app.withTypeProvider<ZodTypeProvider>();
+  const routes = authenticatedRoutes(app);
   const { db } = app;
   const logError = (error: unknown) => app.log.error({ err: error }, 'calculation evaluation failed');
 
   // ---- measurement field catalogue (reads: anyone who sees the ship)
 
-  server.get(
+  routes.get(
     '/api/algorithm/measurement-fields',
     { schema: { tags: TAGS, response: { 200: z.array(measurementFieldSchema) } } },
     async () => (await fieldRows(db)).map((f) => toMeasurementField(f, undefined)),
   );
 
-  server.get(
+  routes.get(
     '/api/algorithm/measurement-fields/facility/:id',
     {
       schema: {
@@ -81,7 +81,7 @@ export async function calculationRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      await assertFacilityVisible(db, request.caller!, request.params.id);
+      await assertFacilityVisible(db, request.caller, request.params.id);
       const [fields, calcs] = await Promise.all([fieldRows(db), calculationSummaries(db, request.params.id)]);
       return fields.map((f) =>
         toMeasurementField(
@@ -92,7 +92,7 @@ export async function calculationRoutes(app: FastifyInstance) {
     },
   );
 
-  server.get(
+  routes.get(
     '/api/algorithm/measurement-fields/:id',
     {
       schema: {
@@ -104,7 +104,7 @@ export async function calculationRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { facilityId } = request.query;
-      if (facilityId) await assertFacilityVisible(db, request.caller!, facilityId);
+      if (facilityId) await assertFacilityVisible(db, request.caller, facilityId);
       const field = await findField(db, request.params.id);
       if (!facilityId) return { ...toMeasurementField(field, undefined), dataSources: [] };
       const [calcs, dataSources] = await Promise.all([
@@ -117,7 +117,7 @@ export async function calculationRoutes(app: FastifyInstance) {
 
   // ---- validation and test (SystemAdmin)
 
-  server.post(
+  routes.post(
     '/api/algorithm/calculations/measurement-field/validate-syntax',
     {
       schema: {
@@ -127,12 +127,12 @@ export async function calculationRoutes(app: FastifyInstance) {
       },
     },
     async (request): Promise<ValidationResult> => {
-      await measurementValidationContext(db, request.caller!, request.body);
+      await measurementValidationContext(db, request.caller, request.body);
       return validateMeasurementSyntax(db, request.body, logError);
     },
   );
 
-  server.post(
+  routes.post(
     '/api/algorithm/calculations/measurement-field/validate-logic',
     {
       schema: {
@@ -142,25 +142,25 @@ export async function calculationRoutes(app: FastifyInstance) {
       },
     },
     async (request): Promise<ValidationResult> => {
-      await measurementValidationContext(db, request.caller!, request.body);
+      await measurementValidationContext(db, request.caller, request.body);
       return validateMeasurementLogic(db, request.body, request.body, logError);
     },
   );
 
-  server.post(
+  routes.post(
     '/api/algorithm/calculations/report-field/validate-syntax',
     { schema: { tags: TAGS, body: reportFieldSyntaxBodySchema, response: { 200: validationResultSchema } } },
     async (request): Promise<ValidationResult> => {
-      await reportValidationContext(db, request.caller!, request.body);
+      await reportValidationContext(db, request.caller, request.body);
       return validateReportSyntax(db, request.body, logError);
     },
   );
 
-  server.post(
+  routes.post(
     '/api/algorithm/calculations/report-field/validate-logic',
     { schema: { tags: TAGS, body: reportFieldLogicBodySchema, response: { 200: validationResultSchema } } },
     async (request): Promise<ValidationResult> => {
-      await reportValidationContext(db, request.caller!, request.body);
+      await reportValidationContext(db, request.caller, request.body);
       return validateReportLogic(db, request.body, request.body, logError);
     },
   );
@@ -184,7 +184,7 @@ export async function calculationRoutes(app: FastifyInstance) {
     output_type: body.outputType,
   });
 
-  server.get(
+  routes.get(
     mfBase,
     {
       schema: {
@@ -194,16 +194,12 @@ export async function calculationRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const scope = await measurementScope(
-        request.caller!,
-        request.params.facilityId,
-        request.params.fieldId,
-      );
+      const scope = await measurementScope(request.caller, request.params.facilityId, request.params.fieldId);
       return (await listCalculations(db, scope)).map(toMeasurementFieldCalculation);
     },
   );
 
-  server.post(
+  routes.post(
     mfBase,
     {
       schema: {
@@ -215,9 +211,9 @@ export async function calculationRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const { facilityId, fieldId } = request.params;
-      const scope = await measurementScope(request.caller!, facilityId, fieldId);
+      const scope = await measurementScope(request.caller, facilityId, fieldId);
       const field = await findField(db, fieldId);
-      const row = await auditedCalculation(request.caller!, 'calculation.create', () => ({
+      const row = await auditedCalculation(request.caller, 'calculation.create', () => ({
         facilityId,
         measurementFieldId: fieldId,
       }))((trx) =>
@@ -233,7 +229,7 @@ export async function calculationRoutes(app: FastifyInstance) {
     },
   );
 
-  server.put(
+  routes.put(
     `${mfBase}/:calcId`,
     {
       schema: {
@@ -246,7 +242,7 @@ export async function calculationRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { facilityId, fieldId, calcId } = request.params;
-      const scope = await measurementScope(request.caller!, facilityId, fieldId);
+      const scope = await measurementScope(request.caller, facilityId, fieldId);
       // A recalculation is never queued with code that does not check: Save refuses, Save without queuing keeps a draft.
       if (request.query.recalculate) {
         const saved = await getCalculation(db, scope, calcId);
@@ -263,7 +259,7 @@ export async function calculationRoutes(app: FastifyInstance) {
         );
         assertValid(result, CALCULATION_TEXTS.notQueuedWithErrors);
       }
-      const row = await auditedCalculation(request.caller!, 'calculation.save', () => ({
+      const row = await auditedCalculation(request.caller, 'calculation.save', () => ({
         facilityId,
         measurementFieldId: fieldId,
         recalculate: request.query.recalculate,
@@ -274,7 +270,7 @@ export async function calculationRoutes(app: FastifyInstance) {
     },
   );
 
-  server.put(
+  routes.put(
     `${mfBase}/:calcId/approve`,
     {
       schema: {
@@ -286,14 +282,14 @@ export async function calculationRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { facilityId, fieldId, calcId } = request.params;
-      const scope = await measurementScope(request.caller!, facilityId, fieldId);
+      const scope = await measurementScope(request.caller, facilityId, fieldId);
       const validity = parseValidity(request.body);
       const row = await approveCalculation(
         db,
         scope,
         calcId,
         validity,
-        request.caller!.userId,
+        request.caller.userId,
         async (calc) => {
           const result = await validateMeasurementSyntax(
             db,
@@ -308,7 +304,7 @@ export async function calculationRoutes(app: FastifyInstance) {
           );
           assertValid(result);
         },
-        auditedCalculation(request.caller!, 'calculation.approve', (row) => ({
+        auditedCalculation(request.caller, 'calculation.approve', (row) => ({
           facilityId,
           measurementFieldId: fieldId,
           validFrom: row.valid_from,
@@ -319,13 +315,13 @@ export async function calculationRoutes(app: FastifyInstance) {
     },
   );
 
-  server.delete(
+  routes.delete(
     `${mfBase}/:calcId`,
     { schema: { tags: TAGS, params: measurementFieldCalculationIdParamsSchema } },
     async (request, reply) => {
       const { facilityId, fieldId, calcId } = request.params;
-      const scope = await measurementScope(request.caller!, facilityId, fieldId);
-      await auditedCalculation(request.caller!, 'calculation.delete', () => ({
+      const scope = await measurementScope(request.caller, facilityId, fieldId);
+      await auditedCalculation(request.caller, 'calculation.delete', () => ({
         facilityId,
         measurementFieldId: fieldId,
       }))((trx) => deleteCalculation(trx, scope, calcId));
@@ -346,7 +342,7 @@ export async function calculationRoutes(app: FastifyInstance) {
     algorithm_seconds_span: body.algorithmSecondsSpan,
   });
 
-  server.get(
+  routes.get(
     rfBase,
     {
       schema: {
@@ -356,12 +352,12 @@ export async function calculationRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const scope = await reportScope(request.caller!, request.params.reportId, request.params.fieldId);
+      const scope = await reportScope(request.caller, request.params.reportId, request.params.fieldId);
       return (await listCalculations(db, scope)).map(toReportFieldCalculation);
     },
   );
 
-  server.post(
+  routes.post(
     rfBase,
     {
       schema: {
@@ -373,8 +369,8 @@ export async function calculationRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const { reportId, fieldId } = request.params;
-      const scope = await reportScope(request.caller!, reportId, fieldId);
-      const row = await auditedCalculation(request.caller!, 'calculation.create', () => ({
+      const scope = await reportScope(request.caller, reportId, fieldId);
+      const row = await auditedCalculation(request.caller, 'calculation.create', () => ({
         reportId,
         reportFieldId: fieldId,
       }))((trx) => createCalculation(trx, scope, reportValues(request.body)));
@@ -384,7 +380,7 @@ export async function calculationRoutes(app: FastifyInstance) {
     },
   );
 
-  server.put(
+  routes.put(
     `${rfBase}/:calcId`,
     {
       schema: {
@@ -397,7 +393,7 @@ export async function calculationRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { reportId, fieldId, calcId } = request.params;
-      const scope = await reportScope(request.caller!, reportId, fieldId);
+      const scope = await reportScope(request.caller, reportId, fieldId);
       if (request.query.recalculate)
         assertValid(
           await validateReportSyntax(
@@ -407,7 +403,7 @@ export async function calculationRoutes(app: FastifyInstance) {
           ),
           CALCULATION_TEXTS.notQueuedWithErrors,
         );
-      const row = await auditedCalculation(request.caller!, 'calculation.save', () => ({
+      const row = await auditedCalculation(request.caller, 'calculation.save', () => ({
         reportId,
         reportFieldId: fieldId,
         recalculate: request.query.recalculate,
@@ -418,7 +414,7 @@ export async function calculationRoutes(app: FastifyInstance) {
     },
   );
 
-  server.put(
+  routes.put(
     `${rfBase}/:calcId/approve`,
     {
       schema: {
@@ -430,14 +426,14 @@ export async function calculationRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { reportId, fieldId, calcId } = request.params;
-      const scope = await reportScope(request.caller!, reportId, fieldId);
+      const scope = await reportScope(request.caller, reportId, fieldId);
       const validity = parseValidity(request.body);
       const row = await approveCalculation(
         db,
         scope,
         calcId,
         validity,
-        request.caller!.userId,
+        request.caller.userId,
         async (calc) => {
           assertValid(
             await validateReportSyntax(
@@ -447,7 +443,7 @@ export async function calculationRoutes(app: FastifyInstance) {
             ),
           );
         },
-        auditedCalculation(request.caller!, 'calculation.approve', (row) => ({
+        auditedCalculation(request.caller, 'calculation.approve', (row) => ({
           reportId,
           reportFieldId: fieldId,
           validFrom: row.valid_from,
@@ -458,13 +454,13 @@ export async function calculationRoutes(app: FastifyInstance) {
     },
   );
 
-  server.delete(
+  routes.delete(
     `${rfBase}/:calcId`,
     { schema: { tags: TAGS, params: reportFieldCalculationIdParamsSchema } },
     async (request, reply) => {
       const { reportId, fieldId, calcId } = request.params;
-      const scope = await reportScope(request.caller!, reportId, fieldId);
-      await auditedCalculation(request.caller!, 'calculation.delete', () => ({
+      const scope = await reportScope(request.caller, reportId, fieldId);
+      await auditedCalculation(request.caller, 'calculation.delete', () => ({
         reportId,
         reportFieldId: fieldId,
       }))((trx) => deleteCalculation(trx, scope, calcId));

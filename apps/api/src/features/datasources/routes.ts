@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { authenticatedRoutes, type WithCaller } from '../access/authenticated';
 import { z } from 'zod';
 import {
   channelParamsSchema,
@@ -60,17 +60,17 @@ export async function readSingleFile(
 }
 
 export async function dataSourceRoutes(app: FastifyInstance) {
-  const server = app.withTypeProvider<ZodTypeProvider>();
+  const routes = authenticatedRoutes(app);
   const { db } = app;
   const tags = ['data sources'];
 
-  server.get(
+  routes.get(
     '/api/algorithm/datasourcereader',
     { schema: { tags, response: { 200: z.array(dataSourceReaderSchema) } } },
     async () => READER_DEFINITIONS.map(toReader),
   );
 
-  server.get(
+  routes.get(
     '/api/algorithm/datasourcereader/:id',
     { schema: { tags, params: idParamSchema, response: { 200: dataSourceReaderSchema } } },
     async (request) => {
@@ -80,16 +80,16 @@ export async function dataSourceRoutes(app: FastifyInstance) {
     },
   );
 
-  server.get(
+  routes.get(
     '/api/algorithm/facility/:id/datasource',
     { schema: { tags, params: idParamSchema, response: { 200: z.array(dataSourceSchemaResponse) } } },
     async (request) => {
-      await assertFacilityVisible(db, request.caller!, request.params.id);
+      await assertFacilityVisible(db, request.caller, request.params.id);
       return listDataSources(db, request.params.id);
     },
   );
 
-  server.post(
+  routes.post(
     '/api/algorithm/facility/:id/datasource',
     {
       schema: {
@@ -100,7 +100,7 @@ export async function dataSourceRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const caller = request.caller!;
+      const { caller } = request;
       await assertFacilityVisible(db, caller, request.params.id);
       requireSystemAdmin(caller);
       const id = await auditedChange(
@@ -118,7 +118,7 @@ export async function dataSourceRoutes(app: FastifyInstance) {
     },
   );
 
-  server.put(
+  routes.put(
     '/api/algorithm/facility/:id/datasource/:dataSourceId',
     {
       schema: {
@@ -129,7 +129,7 @@ export async function dataSourceRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const caller = request.caller!;
+      const { caller } = request;
       const { id, dataSourceId } = request.params;
       const existing = await findFacilityDataSource(db, caller, id, dataSourceId);
       requireSystemAdmin(caller);
@@ -148,11 +148,11 @@ export async function dataSourceRoutes(app: FastifyInstance) {
     },
   );
 
-  server.delete(
+  routes.delete(
     '/api/algorithm/facility/:id/datasource/:dataSourceId',
     { schema: { tags, params: facilityDataSourceParamsSchema } },
     async (request, reply) => {
-      const caller = request.caller!;
+      const { caller } = request;
       const { id, dataSourceId } = request.params;
       const existing = await findFacilityDataSource(db, caller, id, dataSourceId);
       requireSystemAdmin(caller);
@@ -166,11 +166,11 @@ export async function dataSourceRoutes(app: FastifyInstance) {
     },
   );
 
-  server.delete(
+  routes.delete(
     '/api/algorithm/facility/:id/datasource/:dataSourceId/samplefileandsamplechannels',
     { schema: { tags, params: facilityDataSourceParamsSchema } },
     async (request, reply) => {
-      const caller = request.caller!;
+      const { caller } = request;
       const { id, dataSourceId } = request.params;
       await findFacilityDataSource(db, caller, id, dataSourceId);
       requireSystemAdmin(caller);
@@ -183,13 +183,13 @@ export async function dataSourceRoutes(app: FastifyInstance) {
     },
   );
 
-  server.put(
+  routes.put(
     '/api/algorithm/facility/:id/datasource/:dataSourceId/SampleFile',
     {
       schema: { tags, params: facilityDataSourceParamsSchema, response: { 200: z.array(rawChannelSchema) } },
     },
     async (request) => {
-      const caller = request.caller!;
+      const { caller } = request;
       const { id, dataSourceId } = request.params;
       const dataSource = await findFacilityDataSource(db, caller, id, dataSourceId);
       requireSystemAdmin(caller);
@@ -207,26 +207,26 @@ export async function dataSourceRoutes(app: FastifyInstance) {
     },
   );
 
-  server.get(
+  routes.get(
     '/api/algorithm/facilitydatasource/:id/samplechannels',
     { schema: { tags, params: idParamSchema, response: { 200: z.array(rawChannelSchema) } } },
     async (request) => {
-      const dataSource = await findVisibleDataSource(db, request.caller!, request.params.id);
+      const dataSource = await findVisibleDataSource(db, request.caller, request.params.id);
       return sampleChannelsOf(dataSource);
     },
   );
 
-  server.get(
+  routes.get(
     '/api/algorithm/facilitydatasource/:id/facilitydatasourcechannels',
     { schema: { tags, params: idParamSchema, response: { 200: z.array(dataSourceChannelSchema) } } },
     async (request) => {
-      const dataSource = await findVisibleDataSource(db, request.caller!, request.params.id);
+      const dataSource = await findVisibleDataSource(db, request.caller, request.params.id);
       const [listed] = await listDataSources(db, dataSource.facility_id, dataSource.id);
       return listed?.channels ?? [];
     },
   );
 
-  server.post(
+  routes.post(
     '/api/algorithm/facilitydatasource/:id/facilitydatasourcechannels',
     {
       schema: {
@@ -237,7 +237,7 @@ export async function dataSourceRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const caller = request.caller!;
+      const { caller } = request;
       const dataSource = await findVisibleDataSource(db, caller, request.params.id);
       requireSystemAdmin(caller);
       const channelId = await createChannel(db, dataSource, request.body);
@@ -250,8 +250,10 @@ export async function dataSourceRoutes(app: FastifyInstance) {
     },
   );
 
-  const findChannel = async (request: FastifyRequest<{ Params: z.infer<typeof channelParamsSchema> }>) => {
-    const caller = request.caller!;
+  const findChannel = async (
+    request: WithCaller<FastifyRequest<{ Params: z.infer<typeof channelParamsSchema> }>>,
+  ) => {
+    const { caller } = request;
     const dataSource = await findVisibleDataSource(db, caller, request.params.id);
     const channelId = request.params.channelId;
     const row = isUuid(channelId)
@@ -267,7 +269,7 @@ export async function dataSourceRoutes(app: FastifyInstance) {
     return { dataSource, row };
   };
 
-  server.put(
+  routes.put(
     '/api/algorithm/facilitydatasource/:id/facilitydatasourcechannels/:channelId',
     {
       schema: {
@@ -289,14 +291,14 @@ export async function dataSourceRoutes(app: FastifyInstance) {
     },
   );
 
-  server.delete(
+  routes.delete(
     '/api/algorithm/facilitydatasource/:id/facilitydatasourcechannels/:channelId',
     { schema: { tags, params: channelParamsSchema } },
     async (request, reply) => {
       const { row } = await findChannel(request);
       await auditedChange(
         db,
-        request.caller!,
+        request.caller,
         (trx) => trx.deleteFrom('data_source_channels').where('id', '=', row.id).execute(),
         {
           action: 'channel.delete',
@@ -308,7 +310,7 @@ export async function dataSourceRoutes(app: FastifyInstance) {
     },
   );
 
-  server.put(
+  routes.put(
     '/api/algorithm/facilities/:id/configurations',
     {
       schema: {
@@ -319,7 +321,7 @@ export async function dataSourceRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const caller = request.caller!;
+      const { caller } = request;
       const { id } = request.params;
       const { sourceFacilityId } = request.body;
       await assertFacilityVisible(db, caller, id);

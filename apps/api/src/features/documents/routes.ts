@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { uuidParam } from '../access/params';
+import { authenticatedRoutes } from '../access/authenticated';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import {
   DOCUMENT_MESSAGE_DAYS,
   DOCUMENT_MESSAGE_TYPE,
   DOCUMENT_MESSAGES,
-  documentDeleteParamsSchema,
   documentDownloadBodySchema,
   documentFieldsSchema,
   documentUploadParamsSchema,
@@ -24,16 +24,19 @@ import { attachmentDisposition } from './content-disposition';
 export const DOCUMENT_MAX_BYTES = 50 * 1024 * 1024;
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
+/** A document id of the path; anything else is a document that does not exist. */
+const documentDeleteParams = z.object({ fileId: uuidParam(DOCUMENT_MESSAGES.notFound) });
+
 export async function documentRoutes(app: FastifyInstance) {
-  const server = app.withTypeProvider<ZodTypeProvider>();
+  const routes = authenticatedRoutes(app);
   const { db } = app;
   const tags = ['documents'];
 
-  server.get(
+  routes.get(
     '/api/facilities/documents',
     { schema: { tags, response: { 200: z.array(facilityDocumentSchema) } } },
     async (request) => {
-      const caller = request.caller!;
+      const { caller } = request;
       const rows = await db
         .selectFrom('facility_documents as d')
         .innerJoin('facilities as f', 'f.id', 'd.facility_id')
@@ -71,7 +74,7 @@ export async function documentRoutes(app: FastifyInstance) {
     },
   );
 
-  server.post(
+  routes.post(
     '/api/facilities/:id/documents',
     {
       schema: {
@@ -82,7 +85,7 @@ export async function documentRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const caller = request.caller!;
+      const { caller } = request;
       const { id } = request.params;
       await assertFacilityVisible(db, caller, id);
       requireSystemAdmin(caller);
@@ -178,11 +181,11 @@ export async function documentRoutes(app: FastifyInstance) {
     return document;
   };
 
-  server.post(
+  routes.post(
     '/api/facilities/documents/download',
     { schema: { tags, body: documentDownloadBodySchema } },
     async (request, reply) => {
-      const caller = request.caller!;
+      const { caller } = request;
       const { fileRef } = request.body;
       const document = found(
         isUuid(fileRef)
@@ -200,20 +203,18 @@ export async function documentRoutes(app: FastifyInstance) {
     },
   );
 
-  server.delete(
+  routes.delete(
     '/api/facilities/documents/:fileId',
-    { schema: { tags, params: documentDeleteParamsSchema, response: { 204: z.null() } } },
+    { schema: { tags, params: documentDeleteParams, response: { 204: z.null() } } },
     async (request, reply) => {
-      const caller = request.caller!;
+      const { caller } = request;
       const { fileId } = request.params;
       // A document of a ship the caller does not see is not revealed (404); one the caller sees is SystemAdmin's (403).
       const document = found(
-        isUuid(fileId)
-          ? await visibleDocuments(caller)
-              .select(['d.id', 'd.file_ref', 'd.file_name', 'd.facility_id'])
-              .where('d.id', '=', fileId)
-              .executeTakeFirst()
-          : undefined,
+        await visibleDocuments(caller)
+          .select(['d.id', 'd.file_ref', 'd.file_name', 'd.facility_id'])
+          .where('d.id', '=', fileId)
+          .executeTakeFirst(),
       );
       requireSystemAdmin(caller);
       // The bytes live in the row (facility_documents.content), so they go with it.

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { authenticatedRoutes } from '../access/authenticated';
 import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
 import {
@@ -34,14 +34,14 @@ const tableOf = (kind: RecalculationKind) =>
 
 /** Execute, the recalculation queue and the measurement field values delete (spec part 1 section 4, part 2 sections 4 and 7). */
 export async function executeRoutes(app: FastifyInstance) {
-  const server = app.withTypeProvider<ZodTypeProvider>();
+  const routes = authenticatedRoutes(app);
   const { db } = app;
 
-  server.post(
+  routes.post(
     '/api/algorithm/calculations/measurement-field/execute',
     { schema: { tags: ['executions'], body: executeBodySchema, response: { 202: executeResponseSchema } } },
     async (request, reply) => {
-      const caller = request.caller!;
+      const { caller } = request;
       const { facilityId, from, to, facilityDataSourceFileIds } = request.body;
       await assertFacilityVisible(db, caller, facilityId);
       const fromDate = new Date(from);
@@ -82,7 +82,7 @@ export async function executeRoutes(app: FastifyInstance) {
     },
   );
 
-  server.get(
+  routes.get(
     '/api/algorithm/calculations/measurement-fields',
     {
       schema: {
@@ -92,7 +92,7 @@ export async function executeRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const caller = request.caller!;
+      const { caller } = request;
       requireSystemAdmin(caller);
       const { facilityId, recalculationRequested } = request.query;
       await assertFacilityVisible(db, caller, facilityId);
@@ -124,7 +124,7 @@ export async function executeRoutes(app: FastifyInstance) {
     },
   );
 
-  server.get(
+  routes.get(
     '/api/algorithm/calculations/report-fields',
     {
       schema: {
@@ -134,7 +134,7 @@ export async function executeRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      requireSystemAdmin(request.caller!);
+      requireSystemAdmin(request.caller);
       const rows = await db
         .selectFrom('report_field_calculations as c')
         .innerJoin('report_fields as f', 'f.id', 'c.report_field_id')
@@ -174,8 +174,8 @@ export async function executeRoutes(app: FastifyInstance) {
     };
 
     // Remove from queue: requested, not queued -> no recalculation.
-    server.delete(base, { schema }, async (request) => {
-      const caller = request.caller!;
+    routes.delete(base, { schema }, async (request) => {
+      const { caller } = request;
       requireSystemAdmin(caller);
       const rows = await loadPending(db, kind, request.body.ids);
       if (rows.some((r) => r.recalculation_queued_on))
@@ -202,8 +202,8 @@ export async function executeRoutes(app: FastifyInstance) {
     });
 
     // Cancel execution: queued -> requested again.
-    server.post(`${base}/cancel`, { schema }, async (request) => {
-      const caller = request.caller!;
+    routes.post(`${base}/cancel`, { schema }, async (request) => {
+      const { caller } = request;
       requireSystemAdmin(caller);
       const rows = await loadPending(db, kind, request.body.ids);
       if (rows.some((r) => !r.recalculation_queued_on))
@@ -233,8 +233,8 @@ export async function executeRoutes(app: FastifyInstance) {
     });
 
     // Execute: requested -> queued, and one job recomputes them.
-    server.post(`${base}/execute`, { schema }, async (request) => {
-      const caller = request.caller!;
+    routes.post(`${base}/execute`, { schema }, async (request) => {
+      const { caller } = request;
       requireSystemAdmin(caller);
       const rows = await loadPending(db, kind, request.body.ids);
       if (rows.some((r) => r.recalculation_queued_on))
@@ -277,7 +277,7 @@ export async function executeRoutes(app: FastifyInstance) {
     });
   }
 
-  server.delete(
+  routes.delete(
     '/api/algorithm/measurement-fields/values',
     {
       schema: {
@@ -287,7 +287,7 @@ export async function executeRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const caller = request.caller!;
+      const { caller } = request;
       requireSystemAdmin(caller);
       const { facilityId, from, to } = request.query;
       await assertFacilityVisible(db, caller, facilityId);

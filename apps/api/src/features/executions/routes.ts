@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { sql } from 'kysely';
+import { authenticatedRoutes } from '../access/authenticated';
 import { executionStatusSchema, type ExecutionStatus } from '@portal/contracts/executions';
-import { facilityVisibleTo } from '../access/policy';
+import { lastFailedExecutions, runningExecutions } from './queries';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
@@ -12,21 +11,15 @@ const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOS
  * upload to it and run it again.
  */
 export async function executionStatusRoutes(app: FastifyInstance) {
-  const server = app.withTypeProvider<ZodTypeProvider>();
+  const routes = authenticatedRoutes(app);
   const { db } = app;
 
-  server.get(
+  routes.get(
     '/api/algorithm/calculations',
     { schema: { tags: ['executions'], response: { 200: executionStatusSchema } } },
     async (request): Promise<ExecutionStatus> => {
-      const caller = request.caller!;
-      const running = await db
-        .selectFrom('executions as e')
-        .select(['e.id', 'e.facility_id', 'e.state', 'e.started_on', 'e.requested_on'])
-        .where('e.state', 'in', ['running', 'queued'])
-        .where(facilityVisibleTo(db, caller, sql.ref('e.facility_id')))
-        .orderBy('e.requested_on')
-        .execute();
+      const { caller } = request;
+      const running = await runningExecutions(db, caller);
       const status: ExecutionStatus = {
         items: running.map((e) => ({
           id: e.id,
@@ -35,26 +28,7 @@ export async function executionStatusRoutes(app: FastifyInstance) {
           state: e.state as 'queued' | 'running',
         })),
       };
-      // The latest finished or failed execution of each ship; only a failed one is reported.
-      const failed = await db
-        .selectFrom((eb) =>
-          eb
-            .selectFrom('executions as e')
-            .select(['e.id', 'e.facility_id', 'e.state', 'e.started_on', 'e.finished_on', 'e.error'])
-            .select(
-              sql<number>`row_number() over (partition by e.facility_id order by e.requested_on desc, e.id desc)`.as(
-                'rank',
-              ),
-            )
-            .where('e.state', 'in', ['done', 'failed'])
-            .where(facilityVisibleTo(db, caller, sql.ref('e.facility_id')))
-            .as('last'),
-        )
-        .selectAll()
-        .where('last.rank', '=', 1)
-        .where('last.state', '=', 'failed')
-        .orderBy('last.finished_on', (ob) => ob.desc().nullsLast())
-        .execute();
+      const failed = await lastFailedExecutions(db, caller);
       status.failed = failed.map((e) => ({
         id: e.id,
         facilityId: e.facility_id,

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Facility } from '@portal/contracts/facilities';
 import type { Database } from '../../db/schema';
 import type { Caller } from '../access/caller';
@@ -24,6 +24,63 @@ export function facilitiesVisibleTo(db: Kysely<Database>, caller: Caller) {
       ),
     ])
     .where(facilityVisibleTo(db, caller, sql.ref('f.id')));
+}
+
+/**
+ * The ship list: what the caller sees, narrowed to the ships of an organization (its own and those shared with it)
+ * and to the ships assigned to a user, by name.
+ */
+export function listFacilities(
+  db: Kysely<Database>,
+  caller: Caller,
+  filter: { organizationId?: string; userId?: string },
+) {
+  let query = facilitiesVisibleTo(db, caller);
+  const { organizationId, userId } = filter;
+  if (organizationId) {
+    query = query.where((eb) =>
+      eb.or([
+        eb('f.primary_organization_id', '=', organizationId),
+        eb(
+          'f.id',
+          'in',
+          eb
+            .selectFrom('organization_facility_access')
+            .select('facility_id')
+            .where('organization_id', '=', organizationId),
+        ),
+      ]),
+    );
+  }
+  if (userId)
+    query = query.where(
+      'f.id',
+      'in',
+      db.selectFrom('user_facility_access').select('facility_id').where('user_id', '=', userId),
+    );
+  return query
+    .orderBy(sql`lower(f.name)`)
+    .orderBy('f.id')
+    .execute();
+}
+
+/** A user and its organization, for the ship list of a user. */
+export function findUser(db: Kysely<Database>, userId: string) {
+  return db.selectFrom('users').select(['id', 'organization_id']).where('id', '=', userId).executeTakeFirst();
+}
+
+export async function organizationExists(db: Kysely<Database>, organizationId: string): Promise<boolean> {
+  return Boolean(
+    await db.selectFrom('organizations').select('id').where('id', '=', organizationId).executeTakeFirst(),
+  );
+}
+
+export function insertFacility(trx: Transaction<Database>, ship: { name: string; organizationId: string }) {
+  return trx
+    .insertInto('facilities')
+    .values({ name: ship.name, primary_organization_id: ship.organizationId })
+    .returning('id')
+    .executeTakeFirstOrThrow();
 }
 
 type FacilityRow = Awaited<ReturnType<ReturnType<typeof facilitiesVisibleTo>['executeTakeFirstOrThrow']>>;

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { sql } from 'kysely';
+import { authenticatedRoutes } from '../access/authenticated';
 import { z } from 'zod';
 import {
   createFacilityBodySchema,
@@ -11,13 +10,13 @@ import {
 import { notFound } from '../../errors';
 import { canManageOrganization, isUuid, requireSystemAdmin } from '../access/policy';
 import { auditedChange } from '../audit/audit';
-import { facilitiesVisibleTo, toFacility } from './queries';
+import { findUser, insertFacility, listFacilities, organizationExists, toFacility } from './queries';
 
 export async function facilityRoutes(app: FastifyInstance) {
-  const server = app.withTypeProvider<ZodTypeProvider>();
+  const routes = authenticatedRoutes(app);
   const { db } = app;
 
-  server.get(
+  routes.get(
     '/api/facilities',
     {
       schema: {
@@ -27,51 +26,21 @@ export async function facilityRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const caller = request.caller!;
+      const { caller } = request;
       const { organizationId, userId } = request.query;
-      let query = facilitiesVisibleTo(db, caller);
-      if (organizationId) {
-        if (!isUuid(organizationId)) return [];
-        query = query.where((eb) =>
-          eb.or([
-            eb('f.primary_organization_id', '=', organizationId),
-            eb(
-              'f.id',
-              'in',
-              eb
-                .selectFrom('organization_facility_access')
-                .select('facility_id')
-                .where('organization_id', '=', organizationId),
-            ),
-          ]),
-        );
-      }
+      if (organizationId && !isUuid(organizationId)) return [];
       if (userId) {
-        const user = isUuid(userId)
-          ? await db
-              .selectFrom('users')
-              .select(['id', 'organization_id'])
-              .where('id', '=', userId)
-              .executeTakeFirst()
-          : undefined;
+        const user = isUuid(userId) ? await findUser(db, userId) : undefined;
         // Another organization's user is not revealed: their ships are none of the caller's business.
         if (!user || (user.id !== caller.userId && !canManageOrganization(caller, user.organization_id)))
           throw notFound('User not found');
-        query = query.where(
-          'f.id',
-          'in',
-          db.selectFrom('user_facility_access').select('facility_id').where('user_id', '=', userId),
-        );
       }
-      const rows = await query
-        .orderBy(sql`lower(f.name)`)
-        .orderBy('f.id')
-        .execute();
+      const rows = await listFacilities(db, caller, { organizationId, userId });
       return rows.map(toFacility);
     },
   );
 
-  server.post(
+  routes.post(
     '/api/facilities',
     {
       schema: {
@@ -81,26 +50,15 @@ export async function facilityRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const caller = request.caller!;
+      const { caller } = request;
       requireSystemAdmin(caller);
       const { organizationId, name } = request.body;
-      const organization = isUuid(organizationId)
-        ? await db
-            .selectFrom('organizations')
-            .select('id')
-            .where('id', '=', organizationId)
-            .executeTakeFirst()
-        : undefined;
-      if (!organization) throw notFound('Organization not found');
+      if (!isUuid(organizationId) || !(await organizationExists(db, organizationId)))
+        throw notFound('Organization not found');
       const { id } = await auditedChange(
         db,
         caller,
-        (trx) =>
-          trx
-            .insertInto('facilities')
-            .values({ name, primary_organization_id: organizationId })
-            .returning('id')
-            .executeTakeFirstOrThrow(),
+        (trx) => insertFacility(trx, { name, organizationId }),
         ({ id }) => ({ action: 'facility.create', subject: id, detail: { name, organizationId } }),
       );
       return reply.code(201).send({ id });

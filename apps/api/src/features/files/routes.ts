@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { authenticatedRoutes } from '../access/authenticated';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { idParamSchema } from '@portal/contracts/datasources';
@@ -42,14 +43,15 @@ const UPLOADER_CONSTRAINT: Parameters<FastifyInstance['addConstraintStrategy']>[
 
 export async function fileRoutes(app: FastifyInstance) {
   const server = app.withTypeProvider<ZodTypeProvider>();
+  const routes = authenticatedRoutes(app);
   const { db } = app;
   const tags = ['files'];
 
-  server.get(
+  routes.get(
     '/api/algorithm/facilitydatasource/:id/file',
     { schema: { tags, params: idParamSchema, response: { 200: z.array(dataFileSchema) } } },
     async (request) => {
-      const dataSource = await findVisibleDataSource(db, request.caller!, request.params.id);
+      const dataSource = await findVisibleDataSource(db, request.caller, request.params.id);
       const rows = await db
         .selectFrom('data_files')
         .select([
@@ -124,11 +126,11 @@ export async function fileRoutes(app: FastifyInstance) {
   };
 
   // Upload is for anyone who sees the ship (docs/decisions/0004-permissions.md).
-  server.post(
+  routes.post(
     '/api/algorithm/facilitydatasource/:id/file',
     { schema: { tags, params: idParamSchema, response: { 200: uploadResponseSchema } } },
     async (request) => {
-      const caller = request.caller!;
+      const { caller } = request;
       const dataSource = await findVisibleDataSource(db, caller, request.params.id);
       return upload(request, dataSource, caller.userId, {
         actor: { userId: caller.userId, organizationId: caller.organizationId },
@@ -166,11 +168,11 @@ export async function fileRoutes(app: FastifyInstance) {
     },
   );
 
-  server.delete(
+  routes.delete(
     '/api/algorithm/facilitydatasource/:id/file/:fileId',
     { schema: { tags, params: dataFileParamsSchema, querystring: deleteDataFileQuerySchema } },
     async (request, reply) => {
-      const caller = request.caller!;
+      const { caller } = request;
       const dataSource = await findVisibleDataSource(db, caller, request.params.id);
       const { fileId } = request.params;
       const file = isUuid(fileId)

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { uuidParam } from '../access/params';
+import { authenticatedRoutes } from '../access/authenticated';
 import { z } from 'zod';
 import {
   createMessageBodySchema,
@@ -15,11 +16,14 @@ import { auditedChange } from '../audit/audit';
 import { activeNow, messagesFor, messageVisibleTo, toMessage } from './queries';
 
 /** Broadcast and personal messages: the bell (active ones, read marks) and the administration screen. */
+/** A message id; anything else is a message that does not exist. */
+const messageIdParams = z.object({ id: uuidParam('Message not found') });
+
 export async function messageRoutes(app: FastifyInstance) {
-  const server = app.withTypeProvider<ZodTypeProvider>();
+  const routes = authenticatedRoutes(app);
   const { db } = app;
 
-  server.get(
+  routes.get(
     '/api/messages',
     {
       schema: {
@@ -29,7 +33,7 @@ export async function messageRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const caller = request.caller!;
+      const { caller } = request;
       if (request.query.isActive === true) {
         const rows = await messagesFor(db, caller)
           .where(messageVisibleTo(db, caller))
@@ -46,11 +50,11 @@ export async function messageRoutes(app: FastifyInstance) {
     },
   );
 
-  server.post(
+  routes.post(
     '/api/messages',
     { schema: { tags: ['messages'], body: createMessageBodySchema, response: { 201: messageSchema } } },
     async (request, reply) => {
-      const caller = request.caller!;
+      const { caller } = request;
       requireSystemAdmin(caller);
       const { title, text, showFrom, showTo, notify } = request.body;
       // Stored exactly as written (the text rule, docs/decisions/0062-text-input.md); shown as text, never as HTML.
@@ -84,7 +88,7 @@ export async function messageRoutes(app: FastifyInstance) {
     },
   );
 
-  server.put(
+  routes.put(
     '/api/messages/:id',
     {
       schema: {
@@ -95,9 +99,10 @@ export async function messageRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const caller = request.caller!;
+      const { caller } = request;
       requireSystemAdmin(caller);
       const { id } = request.params;
+      // After the role check: a User is refused (403) whatever the id.
       if (!isUuid(id)) throw notFound('Message not found');
       // Stored exactly as written, as a new message is (docs/decisions/0062-text-input.md).
       const { text, showFrom, showTo, notify } = request.body;
@@ -145,13 +150,14 @@ export async function messageRoutes(app: FastifyInstance) {
     },
   );
 
-  server.delete(
+  routes.delete(
     '/api/messages/:id',
     { schema: { tags: ['messages'], params: messageIdParamsSchema, response: { 204: z.null() } } },
     async (request, reply) => {
-      const caller = request.caller!;
+      const { caller } = request;
       requireSystemAdmin(caller);
       const { id } = request.params;
+      // After the role check: a User is refused (403) whatever the id.
       if (!isUuid(id)) throw notFound('Message not found');
       // Read records and recipients go with it (ON DELETE CASCADE).
       await auditedChange(
@@ -171,13 +177,12 @@ export async function messageRoutes(app: FastifyInstance) {
     },
   );
 
-  server.post(
+  routes.post(
     '/api/messages/:id/mark-as-read',
-    { schema: { tags: ['messages'], params: messageIdParamsSchema, response: { 204: z.null() } } },
+    { schema: { tags: ['messages'], params: messageIdParams, response: { 204: z.null() } } },
     async (request, reply) => {
-      const caller = request.caller!;
+      const { caller } = request;
       const { id } = request.params;
-      if (!isUuid(id)) throw notFound('Message not found');
       // A message the caller does not receive is not revealed.
       const visible = await db
         .selectFrom('messages as m')

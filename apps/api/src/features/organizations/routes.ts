@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { uuidParam } from '../access/params';
+import { authenticatedRoutes } from '../access/authenticated';
 import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
 import { generateLinkKey } from '@portal/contracts/forms/organization';
@@ -9,14 +10,11 @@ import {
   hasSecondaryOrganizationsSchema,
   organizationDetailSchema,
   organizationFacilityParamsSchema,
-  organizationIdParamsSchema,
   organizationLinkParamsSchema,
   organizationListItemSchema,
   organizationRefSchema,
-  organizationUnlinkParamsSchema,
   organizationUserSchema,
   updateOrganizationBodySchema,
-  userFacilityLinkParamsSchema,
 } from '@portal/contracts/organizations';
 import type { Database } from '../../db/schema';
 import { badRequest, conflict, forbidden, notFound } from '../../errors';
@@ -71,25 +69,31 @@ async function removeOrganizationAccess(db: Kysely<Database>, organizationId: st
     .execute();
 }
 
+/** Organization and user ids of the path: anything else is one that does not exist (docs/decisions/0011). */
+const organizationIdParams = z.object({ id: uuidParam('Organization not found') });
+// The other organization of an unlink is checked after the caller may manage the first (a User is refused, 403).
+const organizationUnlinkParams = z.object({ id: uuidParam('Organization not found'), otherId: z.string() });
+const userFacilityLinkParams = z.object({ userId: uuidParam('User not found'), facilityId: z.string() });
+
 export async function organizationRoutes(app: FastifyInstance) {
-  const server = app.withTypeProvider<ZodTypeProvider>();
+  const routes = authenticatedRoutes(app);
   const { db } = app;
   const tags = ['organizations'];
 
-  server.get(
+  routes.get(
     '/api/organizations',
     { schema: { tags, response: { 200: z.array(organizationListItemSchema) } } },
     async (request) => {
-      const caller = request.caller!;
+      const { caller } = request;
       return listOrganizations(db, isSystemAdmin(caller) ? undefined : caller.organizationId);
     },
   );
 
-  server.post(
+  routes.post(
     '/api/organizations',
     { schema: { tags, body: createOrganizationBodySchema, response: { 201: organizationDetailSchema } } },
     async (request, reply) => {
-      const caller = request.caller!;
+      const { caller } = request;
       requireSystemAdmin(caller);
       const { name, email, phone, priority, linkKey } = request.body;
       const sameName = await db
@@ -117,28 +121,28 @@ export async function organizationRoutes(app: FastifyInstance) {
     },
   );
 
-  server.get(
+  routes.get(
     '/api/organizations/:id/organization',
-    { schema: { tags, params: organizationIdParamsSchema, response: { 200: organizationDetailSchema } } },
+    { schema: { tags, params: organizationIdParams, response: { 200: organizationDetailSchema } } },
     async (request) => {
-      const caller = request.caller!;
+      const { caller } = request;
       requireManageOrganization(caller, request.params.id);
       return organizationDetail(db, caller, request.params.id);
     },
   );
 
-  server.put(
+  routes.put(
     '/api/organizations/:id/update-organization',
     {
       schema: {
         tags,
-        params: organizationIdParamsSchema,
+        params: organizationIdParams,
         body: updateOrganizationBodySchema,
         response: { 200: organizationDetailSchema },
       },
     },
     async (request) => {
-      const caller = request.caller!;
+      const { caller } = request;
       const { id } = request.params;
       requireManageOrganization(caller, id);
       const current = await findOrganization(db, id);
@@ -168,27 +172,27 @@ export async function organizationRoutes(app: FastifyInstance) {
     },
   );
 
-  server.get(
+  routes.get(
     '/api/organizations/:id/users',
     {
       schema: {
         tags,
-        params: organizationIdParamsSchema,
+        params: organizationIdParams,
         response: { 200: z.array(organizationUserSchema) },
       },
     },
     async (request) => {
-      requireManageOrganization(request.caller!, request.params.id);
+      requireManageOrganization(request.caller, request.params.id);
       await findOrganization(db, request.params.id);
       return organizationUsers(db, request.params.id);
     },
   );
 
-  server.post(
+  routes.post(
     '/api/organizations/:id/:linkKey/organization-link',
     { schema: { tags, params: organizationLinkParamsSchema, response: { 200: organizationRefSchema } } },
     async (request) => {
-      const caller = request.caller!;
+      const { caller } = request;
       const { id, linkKey } = request.params;
       requireManageOrganization(caller, id);
       const own = await findOrganization(db, id);
@@ -227,11 +231,11 @@ export async function organizationRoutes(app: FastifyInstance) {
     },
   );
 
-  server.delete(
+  routes.delete(
     '/api/organizations/:id/:otherId',
-    { schema: { tags, params: organizationUnlinkParamsSchema, response: noContent } },
+    { schema: { tags, params: organizationUnlinkParams, response: noContent } },
     async (request, reply) => {
-      const caller = request.caller!;
+      const { caller } = request;
       const { id, otherId } = request.params;
       requireManageOrganization(caller, id);
       await findOrganization(db, id);
@@ -278,13 +282,11 @@ export async function organizationRoutes(app: FastifyInstance) {
   // --- ship access of users ---------------------------------------------------------------------
 
   const userFacilityLink = async (caller: Caller, userId: string, facilityId: string) => {
-    const user = isUuid(userId)
-      ? await db
-          .selectFrom('users')
-          .select(['id', 'organization_id'])
-          .where('id', '=', userId)
-          .executeTakeFirst()
-      : undefined;
+    const user = await db
+      .selectFrom('users')
+      .select(['id', 'organization_id'])
+      .where('id', '=', userId)
+      .executeTakeFirst();
     if (!user || !canManageOrganization(caller, user.organization_id)) {
       if (user && user.organization_id === caller.organizationId)
         throw forbidden('Only an administrator may do this');
@@ -295,11 +297,11 @@ export async function organizationRoutes(app: FastifyInstance) {
     return user;
   };
 
-  server.post(
+  routes.post(
     '/api/organizations/facilities/:userId/:facilityId/user-facility-link',
-    { schema: { tags, params: userFacilityLinkParamsSchema, response: noContent } },
+    { schema: { tags, params: userFacilityLinkParams, response: noContent } },
     async (request, reply) => {
-      const caller = request.caller!;
+      const { caller } = request;
       const { userId, facilityId } = request.params;
       const user = await userFacilityLink(caller, userId, facilityId);
       await auditedChange(
@@ -322,11 +324,11 @@ export async function organizationRoutes(app: FastifyInstance) {
     },
   );
 
-  server.delete(
+  routes.delete(
     '/api/organizations/facilities/:userId/:facilityId/user-facility-link',
-    { schema: { tags, params: userFacilityLinkParamsSchema, response: noContent } },
+    { schema: { tags, params: userFacilityLinkParams, response: noContent } },
     async (request, reply) => {
-      const caller = request.caller!;
+      const { caller } = request;
       const { userId, facilityId } = request.params;
       const user = await userFacilityLink(caller, userId, facilityId);
       await auditedChange(
@@ -351,11 +353,11 @@ export async function organizationRoutes(app: FastifyInstance) {
 
   // --- ship access of linked organizations ------------------------------------------------------
 
-  server.post(
+  routes.post(
     '/api/organizations/:orgId/:facilityId/organization-facility-link',
     { schema: { tags, params: organizationFacilityParamsSchema, response: noContent } },
     async (request, reply) => {
-      const caller = request.caller!;
+      const { caller } = request;
       const { orgId, facilityId } = request.params;
       const facility = await findVisibleFacility(db, caller, facilityId);
       // Only the owner shares a ship.
@@ -386,11 +388,11 @@ export async function organizationRoutes(app: FastifyInstance) {
     },
   );
 
-  server.delete(
+  routes.delete(
     '/api/organizations/:orgId/:facilityId/organization-facility-link',
     { schema: { tags, params: organizationFacilityParamsSchema, response: noContent } },
     async (request, reply) => {
-      const caller = request.caller!;
+      const { caller } = request;
       const { orgId, facilityId } = request.params;
       const facility = await findVisibleFacility(db, caller, facilityId);
       // The owner takes a share back, or the secondary organization gives up its own access.
@@ -421,11 +423,11 @@ export async function organizationRoutes(app: FastifyInstance) {
 
   // --- transfer -----------------------------------------------------------------------------------
 
-  server.get(
+  routes.get(
     '/api/organizations/facilities/:facilityId/has-secondary-organizations',
     { schema: { tags, params: facilityIdParamsSchema, response: { 200: hasSecondaryOrganizationsSchema } } },
     async (request) => {
-      const caller = request.caller!;
+      const { caller } = request;
       await assertFacilityVisible(db, caller, request.params.facilityId);
       requireSystemAdmin(caller);
       const row = await db
@@ -437,11 +439,11 @@ export async function organizationRoutes(app: FastifyInstance) {
     },
   );
 
-  server.post(
+  routes.post(
     '/api/organizations/:orgId/:facilityId/migrate-facility',
     { schema: { tags, params: organizationFacilityParamsSchema, response: { 200: organizationRefSchema } } },
     async (request) => {
-      const caller = request.caller!;
+      const { caller } = request;
       const { orgId, facilityId } = request.params;
       const facility = await findVisibleFacility(db, caller, facilityId);
       requireSystemAdmin(caller);

@@ -7,13 +7,10 @@ import type { Database } from '../../db/schema';
  * fields or report texts change — in any process: writes of report values go through refreshDailyRollup,
  * which bumps a version row in `settings`; calculations carry updated_on. The version is read at most every
  * VERSION_TTL_MS, so another process's change shows within that time.
- * REPORT_DATA_CACHE_ENTRIES=0 turns the answer cache off (the bench measures both).
+ * REPORT_DATA_CACHE_ENTRIES=0 (config.ts) turns the answer cache off (the bench measures both).
  */
 const VERSION_KEY = 'report_values_version';
 const VERSION_TTL_MS = 500;
-const MAX_ENTRIES = Number(process.env.REPORT_DATA_CACHE_ENTRIES ?? 2000);
-/** False with REPORT_DATA_CACHE_ENTRIES=0: every answer is computed afresh (the bench's uncached path). */
-export const CACHE_ENABLED = MAX_ENTRIES > 0;
 
 export async function bumpReportValuesVersion(db: Kysely<Database>): Promise<void> {
   const value = JSON.stringify(`${Date.now()}-${Math.random().toString(36).slice(2)}`);
@@ -60,7 +57,7 @@ export function reportsVersion(db: Kysely<Database>): Promise<string> {
 /** A small LRU of answers; keys carry the version, so stale entries simply age out. */
 export class AnswerCache<T> {
   private readonly entries = new Map<string, T>();
-  constructor(private readonly max = MAX_ENTRIES) {}
+  constructor(private readonly max: number) {}
   get(key: string): T | undefined {
     const value = this.entries.get(key);
     if (value !== undefined) {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { authenticatedRoutes, type WithCaller } from '../access/authenticated';
 import { z } from 'zod';
 import {
   deleteReportValuesQuerySchema,
@@ -23,7 +23,7 @@ import { badRequest, notFound } from '../../errors';
 import type { Caller } from '../access/caller';
 import { isUuid, requireSystemAdmin } from '../access/policy';
 import { auditedChange, auditEvent } from '../audit/audit';
-import { AnswerCache, CACHE_ENABLED, invalidateReportsVersion, reportsVersion } from './cache';
+import { AnswerCache, invalidateReportsVersion, reportsVersion } from './cache';
 import { exportWorkbook } from './export';
 import { findReport, listReports, reportDetail, reportFields, visibleFleet } from './queries';
 import { refreshDailyRollup } from '../executions/rollup';
@@ -35,10 +35,13 @@ const MAX_HOURLY_DAYS = 400;
 
 /** Report definitions (configurator), report values (dashboards), deleting values and exports. */
 export async function reportRoutes(app: FastifyInstance) {
-  const server = app.withTypeProvider<ZodTypeProvider>();
+  const routes = authenticatedRoutes(app);
   const { db } = app;
   // Answers as sent (JSON bytes), and the partial sums the reports of a dashboard share.
-  const answers = new AnswerCache<Buffer>();
+  const answerEntries = app.config.REPORT_DATA_CACHE_ENTRIES;
+  /** False with REPORT_DATA_CACHE_ENTRIES=0: every answer is computed afresh (the bench's uncached path). */
+  const cacheEnabled = answerEntries > 0;
+  const answers = new AnswerCache<Buffer>(answerEntries);
   const partials = new AnswerCache<Promise<Map<string, Partial>>>(200);
   const definitions = new AnswerCache<Promise<Definitions>>(100);
   type Definitions = {
@@ -59,27 +62,27 @@ export async function reportRoutes(app: FastifyInstance) {
     return value;
   };
 
-  server.get(
+  routes.get(
     '/api/algorithm/reports',
     { schema: { tags: ['reports'], response: { 200: z.array(reportListItemSchema) } } },
     async (request) => {
-      requireSystemAdmin(request.caller!);
+      requireSystemAdmin(request.caller);
       return listReports(db);
     },
   );
 
-  server.get(
+  routes.get(
     '/api/algorithm/reports/:id',
     { schema: { tags: ['reports'], params: reportIdParamsSchema, response: { 200: reportSchema } } },
     async (request) => {
-      requireSystemAdmin(request.caller!);
+      requireSystemAdmin(request.caller);
       const report = await reportDetail(db, request.params.id);
       if (!report) throw notFound('Report not found');
       return report;
     },
   );
 
-  server.put(
+  routes.put(
     '/api/algorithm/reports/:id/update-report',
     {
       schema: {
@@ -90,7 +93,7 @@ export async function reportRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const caller = request.caller!;
+      const { caller } = request;
       requireSystemAdmin(caller);
       const { id } = request.params;
       const information = sanitizeInformation(request.body.information);
@@ -114,7 +117,7 @@ export async function reportRoutes(app: FastifyInstance) {
   );
 
   // The ships a caller sees, per access version (features/auth/verify.ts): any change of access makes a new key.
-  const fleets = new AnswerCache<Promise<Awaited<ReturnType<typeof visibleFleet>>>>();
+  const fleets = new AnswerCache<Promise<Awaited<ReturnType<typeof visibleFleet>>>>(answerEntries);
   const visibleFleetOf = (caller: Caller, ids: string[] | undefined) => {
     if (!caller.accessVersion) return visibleFleet(db, caller, ids);
     const key = JSON.stringify([
@@ -221,7 +224,7 @@ export async function reportRoutes(app: FastifyInstance) {
       to,
       duration: input.duration,
       // Without the cache each report aggregates only its own fields (nothing to share the others with).
-      partials: CACHE_ENABLED
+      partials: cacheEnabled
         ? sharedPartials(db, version, [...new Set(sourceOf.values())], partials)
         : undefined,
     });
@@ -234,8 +237,8 @@ export async function reportRoutes(app: FastifyInstance) {
    * 304 when the browser holds the answer already (checked before anything is read for it), otherwise the answer.
    * `private, no-cache`: only the browser keeps it, and asks again (with If-None-Match) on every use.
    */
-  const send = async (request: FastifyRequest, reply: FastifyReply, id: string, input: DataInput) => {
-    const caller = request.caller!;
+  const send = async (request: WithCaller, reply: FastifyReply, id: string, input: DataInput) => {
+    const { caller } = request;
     const version = await reportsVersion(db);
     const etag = etagOf(caller, version, id, input);
     const headers = { 'cache-control': 'private, no-cache', ...(etag ? { etag } : {}) };
@@ -249,8 +252,8 @@ export async function reportRoutes(app: FastifyInstance) {
    * each report would get alone (and their cache), under one ETag. Any report or ship that is not found makes the
    * whole request not found, with the single report's text.
    */
-  const sendMany = async (request: FastifyRequest, reply: FastifyReply, ids: string[], input: DataInput) => {
-    const caller = request.caller!;
+  const sendMany = async (request: WithCaller, reply: FastifyReply, ids: string[], input: DataInput) => {
+    const { caller } = request;
     const unique = [...new Set(ids)];
     const version = await reportsVersion(db);
     const etag = etagOf(caller, version, unique, input);
@@ -265,7 +268,7 @@ export async function reportRoutes(app: FastifyInstance) {
     return reply.headers(headers).type('application/json; charset=utf-8').send(Buffer.concat(parts));
   };
 
-  server.get(
+  routes.get(
     '/api/reports/data',
     {
       schema: {
@@ -277,7 +280,7 @@ export async function reportRoutes(app: FastifyInstance) {
     async (request, reply) => sendMany(request, reply, request.query.reportIds, request.query),
   );
 
-  server.post(
+  routes.post(
     '/api/reports/data',
     {
       schema: {
@@ -289,7 +292,7 @@ export async function reportRoutes(app: FastifyInstance) {
     async (request, reply) => sendMany(request, reply, request.body.reportIds, request.body),
   );
 
-  server.get(
+  routes.get(
     '/api/reports/:id/data',
     {
       schema: {
@@ -302,7 +305,7 @@ export async function reportRoutes(app: FastifyInstance) {
     async (request, reply) => send(request, reply, request.params.id, request.query),
   );
 
-  server.post(
+  routes.post(
     '/api/reports/:id/data',
     {
       schema: {
@@ -315,7 +318,7 @@ export async function reportRoutes(app: FastifyInstance) {
     async (request, reply) => send(request, reply, request.params.id, request.body),
   );
 
-  server.delete(
+  routes.delete(
     '/api/algorithm/reports/values',
     {
       schema: {
@@ -325,7 +328,7 @@ export async function reportRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const caller = request.caller!;
+      const { caller } = request;
       requireSystemAdmin(caller);
       const { facilityId } = request.query;
       const from = new Date(request.query.from);
@@ -356,11 +359,11 @@ export async function reportRoutes(app: FastifyInstance) {
     },
   );
 
-  server.post(
+  routes.post(
     '/api/algorithm/exports',
     { schema: { tags: ['reports'], body: exportBodySchema } },
     async (request, reply) => {
-      const caller = request.caller!;
+      const { caller } = request;
       requireSystemAdmin(caller);
       const { reportCode, fieldNames, facilityIds, from, to, resolution, fullPrecision } = request.body;
       const report = await findReport(db, reportCode);

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import type { FastifyInstance } from 'fastify';
+import { authenticatedRoutes } from '../access/authenticated';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ENVIRONMENT_STAGE_COLOURS } from '@portal/contracts/environment';
@@ -10,8 +11,8 @@ import { requireSystemAdmin } from '../access/policy';
 import { auditedChange } from '../audit/audit';
 import { readMaintenance, writeMaintenance } from './maintenance';
 
-function buildNumber(): string {
-  if (process.env.BUILD_NUMBER) return process.env.BUILD_NUMBER;
+function buildNumber(configured: string | undefined): string {
+  if (configured) return configured;
   try {
     return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { stdio: ['ignore', 'pipe', 'ignore'] })
       .toString()
@@ -32,7 +33,8 @@ const DEFAULT_DISCLAIMERS: Record<string, string> = {
 /** Version, the settings script the SPA loads first, and the run-time maintenance switch. */
 export async function settingsRoutes(app: FastifyInstance) {
   const server = app.withTypeProvider<ZodTypeProvider>();
-  const build = buildNumber();
+  const routes = authenticatedRoutes(app);
+  const build = buildNumber(app.config.BUILD_NUMBER);
   const config = app.config;
 
   server.get(
@@ -69,17 +71,17 @@ export async function settingsRoutes(app: FastifyInstance) {
       .send(`window.settings = ${json};\n`);
   });
 
-  server.get(
+  routes.get(
     '/api/settings/maintenance',
     { schema: { tags: ['settings'], response: { 200: maintenanceSchema } } },
     async () => readMaintenance(app.db),
   );
 
-  server.put(
+  routes.put(
     '/api/settings/maintenance',
     { schema: { tags: ['settings'], body: maintenanceSchema, response: { 200: maintenanceSchema } } },
     async (request) => {
-      const caller = request.caller!;
+      const { caller } = request;
       requireSystemAdmin(caller);
       await auditedChange(app.db, caller, (trx) => writeMaintenance(trx, request.body), {
         action: 'maintenance.set',
@@ -89,7 +91,7 @@ export async function settingsRoutes(app: FastifyInstance) {
     },
   );
 
-  server.get(
+  routes.get(
     '/api/settings/audit-log',
     {
       schema: {
@@ -98,7 +100,7 @@ export async function settingsRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      requireSystemAdmin(request.caller!);
+      requireSystemAdmin(request.caller);
       return app.db
         .selectFrom('audit_log')
         .selectAll()

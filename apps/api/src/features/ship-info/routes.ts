@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { authenticatedRoutes } from '../access/authenticated';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { provisionFileName, SHIP_MESSAGES } from '@portal/contracts/forms/ship';
@@ -39,7 +39,7 @@ const toCredential = (row: {
 });
 
 export async function shipInfoRoutes(app: FastifyInstance) {
-  const server = app.withTypeProvider<ZodTypeProvider>();
+  const routes = authenticatedRoutes(app);
   const { db, config } = app;
   const tags = ['ship info'];
 
@@ -48,13 +48,13 @@ export async function shipInfoRoutes(app: FastifyInstance) {
     return toFacility(await facilitiesVisibleTo(db, caller).where('f.id', '=', id).executeTakeFirstOrThrow());
   };
 
-  server.get(
+  routes.get(
     '/api/facilities/:id/facility',
     { schema: { tags, params: shipIdParamsSchema, response: { 200: facilitySchema } } },
-    async (request) => loadFacility(request.caller!, request.params.id),
+    async (request) => loadFacility(request.caller, request.params.id),
   );
 
-  server.put(
+  routes.put(
     '/api/facilities/:id/facility',
     {
       schema: {
@@ -65,7 +65,7 @@ export async function shipInfoRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const caller = request.caller!;
+      const { caller } = request;
       const { id } = request.params;
       await assertFacilityVisible(db, caller, id);
       requireSystemAdmin(caller);
@@ -100,11 +100,11 @@ export async function shipInfoRoutes(app: FastifyInstance) {
 
   // --- Automate file upload -----------------------------------------------------------------------
 
-  server.get(
+  routes.get(
     '/api/facilities/:id/upload-credentials',
     { schema: { tags, params: shipIdParamsSchema, response: { 200: z.array(uploadCredentialSchema) } } },
     async (request) => {
-      const caller = request.caller!;
+      const { caller } = request;
       await assertFacilityVisible(db, caller, request.params.id);
       requireSystemAdmin(caller);
       const rows = await db
@@ -117,11 +117,11 @@ export async function shipInfoRoutes(app: FastifyInstance) {
     },
   );
 
-  server.post(
+  routes.post(
     '/api/facilities/:id/upload-credentials',
     { schema: { tags, params: shipIdParamsSchema, response: { 201: provisionedCredentialSchema } } },
     async (request, reply) => {
-      const caller = request.caller!;
+      const { caller } = request;
       const { id } = request.params;
       await assertFacilityVisible(db, caller, id);
       requireSystemAdmin(caller);
@@ -142,11 +142,11 @@ export async function shipInfoRoutes(app: FastifyInstance) {
     },
   );
 
-  server.delete(
+  routes.delete(
     '/api/facilities/:id/upload-credentials/:credentialId',
     { schema: { tags, params: credentialParamsSchema, response: { 204: z.null() } } },
     async (request, reply) => {
-      const caller = request.caller!;
+      const { caller } = request;
       const { id, credentialId } = request.params;
       await assertFacilityVisible(db, caller, id);
       requireSystemAdmin(caller);
@@ -169,11 +169,11 @@ export async function shipInfoRoutes(app: FastifyInstance) {
     },
   );
 
-  server.get(
+  routes.get(
     '/api/scripts/psdu/facilities/:id',
     { schema: { tags, params: shipIdParamsSchema } },
     async (request, reply) => {
-      const caller = request.caller!;
+      const { caller } = request;
       const { id } = request.params;
       await assertFacilityVisible(db, caller, id);
       requireSystemAdmin(caller);

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { authenticatedRoutes } from '../access/authenticated';
 import { z } from 'zod';
 import { newPasswordSchema } from '@portal/contracts/forms';
 import { badRequest, forbidden } from '../../errors';
@@ -19,10 +19,10 @@ export const changePasswordBodySchema = z.object({
  * signed-in session, so a stolen token cannot be used to guess the current password quickly.
  */
 export async function changePasswordRoutes(app: FastifyInstance) {
-  const server = app.withTypeProvider<ZodTypeProvider>();
+  const routes = authenticatedRoutes(app);
   const { db } = app;
 
-  server.patch(
+  routes.patch(
     '/api/users/:id/change-password',
     {
       config: {
@@ -40,7 +40,7 @@ export async function changePasswordRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const caller = request.caller!;
+      const { caller } = request;
       // Only one's own: for anyone else's id the answer is the same whether that user exists or not.
       if (request.params.id !== caller.userId) throw forbidden('You can only change your own password');
       const { currentPassword, newPassword } = request.body;

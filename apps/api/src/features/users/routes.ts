@@ -1,20 +1,19 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { uuidParam } from '../access/params';
+import { authenticatedRoutes } from '../access/authenticated';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Role } from '@portal/contracts/rules';
 import {
   createUserBodySchema,
-  createUserParamsSchema,
   updateUserBodySchema,
-  userIdParamsSchema,
   userResponseSchema,
   visitBodySchema,
   visitResponseSchema,
 } from '@portal/contracts/users';
 import { badRequest, conflict, forbidden, notFound } from '../../errors';
 import type { Caller } from '../access/caller';
-import { facilityVisibleTo, isSystemAdmin, isUuid, requireManageOrganization } from '../access/policy';
+import { facilityVisibleTo, isSystemAdmin, requireManageOrganization } from '../access/policy';
 import { auditedChange } from '../audit/audit';
 import { hashPassword } from '../auth/passwords';
 import { assignableRoles, findOrganization, organizationUsers } from '../organizations/queries';
@@ -29,8 +28,13 @@ function checkRole(caller: Caller, organization: { is_provider: boolean }, role:
   });
 }
 
+/** A user id of the path; anything else is a user that does not exist. */
+const userIdParams = z.object({ id: uuidParam('User not found') });
+/** The organization a user is created in. */
+const createUserParams = z.object({ orgId: uuidParam('Organization not found') });
+
 export async function userRoutes(app: FastifyInstance) {
-  const server = app.withTypeProvider<ZodTypeProvider>();
+  const routes = authenticatedRoutes(app);
   const { db } = app;
   const tags = ['users'];
 
@@ -49,9 +53,7 @@ export async function userRoutes(app: FastifyInstance) {
    * tells nothing; a SystemAdmin is changed only by a SystemAdmin.
    */
   const findManagedUser = async (caller: Caller, id: string) => {
-    const user = isUuid(id)
-      ? await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
-      : undefined;
+    const user = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
     if (!user || (!isSystemAdmin(caller) && user.organization_id !== caller.organizationId))
       throw notFound('User not found');
     requireManageOrganization(caller, user.organization_id);
@@ -62,18 +64,18 @@ export async function userRoutes(app: FastifyInstance) {
   const answer = async (organizationId: string, id: string) =>
     (await organizationUsers(db, organizationId)).find((u) => u.id === id)!;
 
-  server.post(
+  routes.post(
     '/api/organizations/:orgId/users',
     {
       schema: {
         tags,
-        params: createUserParamsSchema,
+        params: createUserParams,
         body: createUserBodySchema,
         response: { 201: userResponseSchema },
       },
     },
     async (request, reply) => {
-      const caller = request.caller!;
+      const { caller } = request;
       const { orgId } = request.params;
       requireManageOrganization(caller, orgId);
       const organization = await findOrganization(db, orgId);
@@ -100,18 +102,18 @@ export async function userRoutes(app: FastifyInstance) {
     },
   );
 
-  server.put(
+  routes.put(
     '/api/users/:id',
     {
       schema: {
         tags,
-        params: userIdParamsSchema,
+        params: userIdParams,
         body: updateUserBodySchema,
         response: { 200: userResponseSchema },
       },
     },
     async (request) => {
-      const caller = request.caller!;
+      const { caller } = request;
       const user = await findManagedUser(caller, request.params.id);
       const organization = await findOrganization(db, user.organization_id);
       const { username, password, roles } = request.body;
@@ -147,11 +149,11 @@ export async function userRoutes(app: FastifyInstance) {
     },
   );
 
-  server.delete(
+  routes.delete(
     '/api/users/:id',
-    { schema: { tags, params: userIdParamsSchema, response: { 204: z.null() } } },
+    { schema: { tags, params: userIdParams, response: { 204: z.null() } } },
     async (request, reply) => {
-      const caller = request.caller!;
+      const { caller } = request;
       const user = await findManagedUser(caller, request.params.id);
       if (user.id === caller.userId) throw badRequest('You cannot delete your own user');
       await auditedChange(db, caller, (trx) => trx.deleteFrom('users').where('id', '=', user.id).execute(), {
@@ -163,27 +165,25 @@ export async function userRoutes(app: FastifyInstance) {
     },
   );
 
-  server.put(
+  routes.put(
     '/api/users/:id/visit',
     {
       schema: {
         tags,
-        params: userIdParamsSchema,
+        params: userIdParams,
         body: visitBodySchema,
         response: { 200: visitResponseSchema },
       },
     },
     async (request) => {
-      const caller = request.caller!;
+      const { caller } = request;
       // Visits are the caller's own: nobody records one for somebody else.
       if (request.params.id !== caller.userId) {
-        const other = isUuid(request.params.id)
-          ? await db
-              .selectFrom('users')
-              .select('organization_id')
-              .where('id', '=', request.params.id)
-              .executeTakeFirst()
-          : undefined;
+        const other = await db
+          .selectFrom('users')
+          .select('organization_id')
+          .where('id', '=', request.params.id)
+          .executeTakeFirst();
         if (other && other.organization_id === caller.organizationId)
           throw forbidden('Only the user may record a visit');
         throw notFound('User not found');
