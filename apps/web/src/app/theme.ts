@@ -20,6 +20,9 @@ export const theme = createTheme({
     MuiLinearProgress: { defaultProps: { 'aria-label': 'Loading' } },
     MuiCircularProgress: { defaultProps: { 'aria-label': 'Loading' } },
     // The helper text of a disabled field still explains it (why it is disabled, what it will do): readable.
+    // A table that scrolls sideways contains its visually hidden texts (position: absolute): without a positioned
+    // scroll box they escape it and make the whole page scroll sideways on a phone.
+    MuiTableContainer: { styleOverrides: { root: { position: 'relative' } } },
     MuiFormHelperText: {
       styleOverrides: {
         root: ({ theme }) => ({ '&.Mui-disabled': { color: theme.palette.text.secondary } }),

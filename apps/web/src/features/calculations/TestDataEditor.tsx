@@ -8,6 +8,7 @@ import {
   Table,
   TableBody,
   TableCell,
+  TableContainer,
   TableHead,
   TableRow,
   TextField,
@@ -143,7 +144,7 @@ export function TestDataEditor(props: {
       <Typography variant="subtitle2" component="h4" sx={{ mb: 1 }}>
         Test data
       </Typography>
-      <Box sx={{ overflowX: 'auto' }}>
+      <TableContainer>
         <Table size="small" aria-label="Test data">
           <TableHead>
             <TableRow>
@@ -195,7 +196,7 @@ export function TestDataEditor(props: {
             ))}
           </TableBody>
         </Table>
-      </Box>
+      </TableContainer>
       <Button size="small" onClick={addRow} disabled={disabled} sx={{ mt: 1 }}>
         Add sample
       </Button>
