@@ -67,6 +67,7 @@ export default tseslint.config(
       ],
     },
   },
+  ...checkedHabits(),
   {
     files: ['packages/contracts/**/*.ts'],
     rules: {
@@ -84,3 +85,91 @@ export default tseslint.config(
     },
   },
 );
+
+/**
+ * Type-aware no-floating-promises, import cycles and the API's layer zones (issue 16). A function declaration, so
+ * that it can sit below the export that spreads it.
+ */
+function checkedHabits() {
+  // The TypeScript files of the tsconfig projects (one per workspace, as their "include" lists them): linted with
+  // type information. Other files (the root vitest.config.ts) are linted without.
+  const typedFiles = [
+    'packages/*/src/**/*.ts',
+    'packages/formula/test/**/*.ts',
+    'apps/api/src/**/*.ts',
+    'apps/api/test/**/*.ts',
+    'apps/web/src/**/*.{ts,tsx}',
+    'apps/web/vite.config.ts',
+    'e2e/**/*.ts',
+    'bench/**/*.ts',
+  ];
+
+  // The API's layers, one direction of imports: routes -> services -> engine (features/executions) -> storage -> db.
+  const api = './apps/api/src';
+  const apiRouteFiles = [`${api}/features/*/routes.ts`, `${api}/features/*/*-routes.ts`];
+  const apiLayerZones = [
+    {
+      target: `${api}/db`,
+      from: [`${api}/features`, `${api}/storage`, `${api}/jobs`],
+      message: 'db is the lowest layer: it imports nothing from features, storage or jobs.',
+    },
+    {
+      target: `${api}/storage`,
+      from: [`${api}/features`, `${api}/jobs`],
+      message: 'storage sits below the engine and the services: it imports nothing from features or jobs.',
+    },
+  ];
+  // Route files are leaves: only app.ts and features/index.ts, which register them, import them (see the blocks
+  // below). This also keeps the engine (features/executions) from importing route handlers; a separate zone for
+  // it would report each such import twice.
+  const apiRouteZone = {
+    target: `${api}/**`,
+    from: apiRouteFiles,
+    message:
+      'Route handlers are imported by features/index.ts only: import the service or queries they call instead.',
+  };
+
+  return [
+    {
+      // Type-aware rules: each file is checked with the tsconfig.json nearest to it.
+      files: typedFiles,
+      languageOptions: {
+        parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      },
+      rules: {
+        '@typescript-eslint/no-floating-promises': 'error',
+      },
+    },
+    {
+      // import-x reads TypeScript modules (for no-cycle) with the TypeScript parser, resolving them as Node does.
+      settings: {
+        'import-x/extensions': ['.ts', '.tsx', '.mts', '.js', '.mjs'],
+        'import-x/external-module-folders': ['node_modules', 'node_modules/@types'],
+        'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx', '.mts'] },
+        'import-x/resolver-next': [
+          importX.createNodeResolver({ extensions: ['.ts', '.tsx', '.mts', '.js', '.mjs', '.json'] }),
+        ],
+      },
+    },
+    {
+      files: ['apps/api/src/**/*.ts', 'apps/web/src/**/*.{ts,tsx}', 'packages/*/src/**/*.ts'],
+      rules: {
+        'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      },
+    },
+    {
+      files: ['apps/api/src/**/*.ts'],
+      ignores: ['apps/api/src/app.ts', 'apps/api/src/features/index.ts'],
+      rules: {
+        'import-x/no-restricted-paths': ['error', { zones: [...apiLayerZones, apiRouteZone] }],
+      },
+    },
+    {
+      // The app's registration imports the route files.
+      files: ['apps/api/src/app.ts', 'apps/api/src/features/index.ts'],
+      rules: {
+        'import-x/no-restricted-paths': ['error', { zones: apiLayerZones }],
+      },
+    },
+  ];
+}

@@ -17,8 +17,8 @@ import autocannon from 'autocannon';
 // kysely is a dependency of apps/api only (bench/package.json stays as it is).
 import { sql } from 'kysely';
 import { REPORT_CODES } from '@portal/contracts/reports';
-import { openDatabase } from '../../apps/api/src/db/connection';
-import { seedPlatform } from '../../apps/api/src/db/seed';
+import { openDatabase } from '../../apps/api/src/storage/database';
+import { seedPlatform } from '../../apps/api/src/seed/platform';
 import { reportFieldValueSources } from '../../apps/api/src/features/reports/sources';
 import { resetPostgres, startTestServer } from '../../apps/api/test/harness';
 import { fillSyntheticReportValues } from '../shared/synthetic-values';

@@ -3,7 +3,7 @@
  * event loop. Opens the filled database (no reset), listens on a free port and prints one JSON line:
  * { "address": ..., "token": <SystemAdmin access token> }. Stops on SIGTERM.
  */
-import { openDatabase } from '../../apps/api/src/db/connection';
+import { openDatabase } from '../../apps/api/src/storage/database';
 import { startTestServer } from '../../apps/api/test/harness';
 
 const databaseUrl = process.env.DATABASE_URL;

@@ -49,50 +49,57 @@ const derived = DEFAULT_MEASUREMENT_FIELDS.filter(
 
 // ---- the same logic, hand-written (NaN = null, as in the compiled runs)
 type Columns = Record<string, Float64Array>;
+/** A column by name; checked once a call, outside the loops. */
+function need(c: Columns, name: string): Float64Array {
+  const column = c[name];
+  if (!column) throw new Error(`No column ${name}`);
+  return column;
+}
+// Every column and every output has ROWS entries, so the reads in the loops below are in range.
 const hand: Record<string, (c: Columns, eca: Uint8Array, out: Float64Array) => void> = {
   SO2_CO2_RATIO(c, _e, out) {
-    const run = c.SCRUBBER_RUNNING,
-      so2 = c.SO2_PPM,
-      co2 = c.CO2_PCT;
-    for (let i = 0; i < out.length; i++) out[i] = run[i] && co2[i] >= 0.5 ? so2[i] / co2[i] : NaN;
+    const run = need(c, 'SCRUBBER_RUNNING'),
+      so2 = need(c, 'SO2_PPM'),
+      co2 = need(c, 'CO2_PCT');
+    for (let i = 0; i < out.length; i++) out[i] = run[i] && co2[i]! >= 0.5 ? so2[i]! / co2[i]! : NaN;
   },
   SO2_CO2_LIMIT(_c, e, out) {
     for (let i = 0; i < out.length; i++) out[i] = e[i] === 1 ? 4.3 : 21.7;
   },
   SCRUBBER_REQUIRED(c, e, out) {
-    const flow = c.FUEL_FLOW,
-      s = c.FUEL_SULFUR;
-    for (let i = 0; i < out.length; i++) out[i] = flow[i] > 50 && s[i] > (e[i] === 1 ? 0.1 : 0.5) ? 1 : 0;
+    const flow = need(c, 'FUEL_FLOW'),
+      s = need(c, 'FUEL_SULFUR');
+    for (let i = 0; i < out.length; i++) out[i] = flow[i]! > 50 && s[i]! > (e[i] === 1 ? 0.1 : 0.5) ? 1 : 0;
   },
   COMPLIANT(c, _e, out) {
-    const req = c.SCRUBBER_REQUIRED,
-      run = c.SCRUBBER_RUNNING,
-      ratio = c.SO2_CO2_RATIO,
-      limit = c.SO2_CO2_LIMIT;
-    for (let i = 0; i < out.length; i++) out[i] = req[i] ? (run[i] && ratio[i] <= limit[i] ? 1 : 0) : NaN;
+    const req = need(c, 'SCRUBBER_REQUIRED'),
+      run = need(c, 'SCRUBBER_RUNNING'),
+      ratio = need(c, 'SO2_CO2_RATIO'),
+      limit = need(c, 'SO2_CO2_LIMIT');
+    for (let i = 0; i < out.length; i++) out[i] = req[i] ? (run[i] && ratio[i]! <= limit[i]! ? 1 : 0) : NaN;
   },
   RATIO_MARGIN(c, _e, out) {
-    const ratio = c.SO2_CO2_RATIO,
-      limit = c.SO2_CO2_LIMIT;
-    for (let i = 0; i < out.length; i++) out[i] = ((limit[i] - ratio[i]) / limit[i]) * 100;
+    const ratio = need(c, 'SO2_CO2_RATIO'),
+      limit = need(c, 'SO2_CO2_LIMIT');
+    for (let i = 0; i < out.length; i++) out[i] = ((limit[i]! - ratio[i]!) / limit[i]!) * 100;
   },
   SCRUBBER_FUEL(c, _e, out) {
-    const p = c.SCRUBBER_POWER;
-    for (let i = 0; i < out.length; i++) out[i] = (p[i] * 200) / 1000;
+    const p = need(c, 'SCRUBBER_POWER');
+    for (let i = 0; i < out.length; i++) out[i] = (p[i]! * 200) / 1000;
   },
   EXCESS_SULFUR_REMOVED(c, e, out) {
-    const flow = c.FUEL_FLOW,
-      ratio = c.SO2_CO2_RATIO;
+    const flow = need(c, 'FUEL_FLOW'),
+      ratio = need(c, 'SO2_CO2_RATIO');
     for (let i = 0; i < out.length; i++) {
-      const r = ratio[i];
-      out[i] = r !== r ? 0 : (flow[i] * Math.max(0, (e[i] === 1 ? 0.1 : 0.5) - r / 43.3)) / 100;
+      const r = ratio[i]!;
+      out[i] = r !== r ? 0 : (flow[i]! * Math.max(0, (e[i] === 1 ? 0.1 : 0.5) - r / 43.3)) / 100;
     }
   },
   CO2_SAVED(c, _e, out) {
-    const run = c.SCRUBBER_RUNNING,
-      p = c.SCRUBBER_POWER,
+    const run = need(c, 'SCRUBBER_RUNNING'),
+      p = need(c, 'SCRUBBER_POWER'),
       kw = constants.Facility_TotalEffectKW;
-    for (let i = 0; i < out.length; i++) out[i] = run[i] ? (((0.015 * kw - p[i]) * 200) / 1e6) * 3.114 : 0;
+    for (let i = 0; i < out.length; i++) out[i] = run[i] ? (((0.015 * kw - p[i]!) * 200) / 1e6) * 3.114 : 0;
   },
 };
 
@@ -130,10 +137,13 @@ function best(runs: number, f: () => void): number {
 }
 
 const sameValues = (a: Float64Array, b: Float64Array) =>
-  a.every((v, i) => Object.is(v, b[i]) || Math.abs(v - b[i]) <= 1e-12 * Math.max(1, Math.abs(v)));
+  a.length === b.length &&
+  a.every((v, i) => Object.is(v, b[i]) || Math.abs(v - b[i]!) <= 1e-12 * Math.max(1, Math.abs(v)));
 
 const columns: Columns = { ...raw };
 const parser = new Parser();
+// mathjs declares its factory bundles as entries of a record, so the type allows undefined.
+if (!all) throw new Error('mathjs exports no factory bundle "all"');
 const math = create(all);
 const rows: string[] = [];
 const ratios = {
@@ -151,7 +161,11 @@ for (const field of derived) {
   });
   if (!result.ok) throw new Error(`${field.name}: ${JSON.stringify(result.errors)}`);
   const calc = result.program;
-  const inputs = Object.fromEntries(calc.inputNames.map((n) => [n, columns[n]]));
+  const inputs = Object.fromEntries(calc.inputNames.map((n) => [n, need(columns, n)]));
+  const handRun = hand[field.name];
+  const expression = expressions[field.name];
+  if (!handRun || expression === undefined)
+    throw new Error(`${field.name}: no hand-written or reference form`);
   let compiled: Float64Array = new Float64Array(0);
   // Like evaluateTimestamps, the hand-written run allocates its output column.
   let handOut: Float64Array = new Float64Array(0);
@@ -168,7 +182,7 @@ for (const field of derived) {
     );
     handMs = Math.min(
       handMs,
-      best(1, () => hand[field.name](columns, inEca, (handOut = new Float64Array(ROWS)))),
+      best(1, () => handRun(columns, inEca, (handOut = new Float64Array(ROWS)))),
     );
   }
   if (!sameValues(compiled, handOut))
@@ -176,13 +190,15 @@ for (const field of derived) {
 
   const names = [...new Set([...field.inputNames, 'ECA', 'KW', 'NULL'])];
   const scope: Record<string, number> = { KW: constants.Facility_TotalEffectKW, NULL: NaN };
-  const exprEval = parser.parse(expressions[field.name]);
+  const exprEval = parser.parse(expression);
   const exprEvalJs = exprEval.toJSFunction(names.join(','));
-  const mathjs = math.compile(expressions[field.name]);
+  const mathjs = math.compile(expression);
   const refOut = new Float64Array(REFERENCE_ROWS);
+  for (const n of field.inputNames) need(columns, n);
+  // Each input was checked just above, and i < REFERENCE_ROWS < ROWS.
   const fill = (i: number) => {
-    for (const n of field.inputNames) scope[n] = columns[n][i];
-    scope.ECA = inEca[i];
+    for (const n of field.inputNames) scope[n] = columns[n]![i]!;
+    scope.ECA = inEca[i]!;
   };
   const exprEvalMs = best(3, () => {
     for (let i = 0; i < REFERENCE_ROWS; i++) {
@@ -194,7 +210,7 @@ for (const field of derived) {
   const exprEvalJsMs = best(3, () => {
     for (let i = 0; i < REFERENCE_ROWS; i++) {
       fill(i);
-      for (let k = 0; k < names.length; k++) args[k] = scope[names[k]];
+      for (let k = 0; k < names.length; k++) args[k] = scope[names[k]!];
       refOut[i] = exprEvalJs(...args);
     }
   });

@@ -9,7 +9,7 @@ import {
   DEFAULT_DELIMITED_CONFIGURATION,
   type DelimitedReaderConfiguration,
 } from '@portal/contracts/readers';
-import type { DatabaseHandle } from '../../apps/api/src/db/connection';
+import type { DatabaseHandle } from '../../apps/api/src/storage/database';
 import { createDataSource } from '../../apps/api/src/features/datasources/service';
 
 export const WORK_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '.work');

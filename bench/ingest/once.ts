@@ -4,7 +4,7 @@
  * unless --data-dir names its directory (as `npm start` runs it: on disk, the originals as files beside it).
  */
 import { readFileSync } from 'node:fs';
-import { openDatabase } from '../../apps/api/src/db/connection';
+import { openDatabase } from '../../apps/api/src/storage/database';
 import { migrateToLatest } from '../../apps/api/src/db/migrate';
 import { startParseWorker } from '../../apps/api/src/features/files/parse-off-thread';
 import { importUploadedFile } from '../../apps/api/src/features/files/import';

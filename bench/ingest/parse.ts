@@ -72,7 +72,7 @@ const parsers: Record<string, (content: Buffer) => Promise<number>> = {
     const text = content.toString('utf8');
     const schema = inferSchema(text);
     const cols = initParser(schema).typedCols(text);
-    return cols[0].length;
+    return cols[0]?.length ?? 0;
   },
   async papaparse(content) {
     const text = content.toString('utf8');
@@ -87,12 +87,14 @@ const parsers: Record<string, (content: Buffer) => Promise<number>> = {
 };
 
 async function runOne(name: string, file: string): Promise<void> {
+  const parse = parsers[name];
+  if (!parse) throw new Error(`No parser ${name}`);
   const content = readFileSync(file);
   const times: number[] = [];
   let rows = 0;
   for (let i = 0; i < RUNS; i++) {
     const t0 = performance.now();
-    rows = await parsers[name](content);
+    rows = await parse(content);
     times.push(performance.now() - t0);
   }
   const peakRssMb = process.resourceUsage().maxRSS / 1024;
@@ -128,8 +130,10 @@ async function main(): Promise<void> {
     const r = JSON.parse(line) as { name: string; rows: number; times: number[]; peakRssMb: number };
     if (r.rows !== rows) throw new Error(`${name} read ${r.rows} rows, expected ${rows}`);
     const sorted = [...r.times].sort((a, b) => a - b);
-    const best = sorted[0] / 1000;
-    const median = sorted[Math.floor(sorted.length / 2)] / 1000;
+    if (sorted.length === 0) throw new Error(`${name} reported no runs`);
+    // Both indexes are in range of a non-empty list.
+    const best = sorted[0]! / 1000;
+    const median = sorted[Math.floor(sorted.length / 2)]! / 1000;
     console.log(
       `| ${name} | ${best.toFixed(2)} | ${median.toFixed(2)} | ${(mb / best).toFixed(0)} | ${(mb / median).toFixed(0)} | ${r.peakRssMb.toFixed(0)} |`,
     );

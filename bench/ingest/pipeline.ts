@@ -15,7 +15,7 @@ import { promisify } from 'node:util';
 import { constants as zlibConstants, gzip } from 'node:zlib';
 import Papa from 'papaparse';
 import { inferSchema, initParser } from 'udsv';
-import { openDatabase, type DatabaseHandle } from '../../apps/api/src/db/connection';
+import { openDatabase, type DatabaseHandle } from '../../apps/api/src/storage/database';
 import { migrateToLatest } from '../../apps/api/src/db/migrate';
 import { startParseWorker } from '../../apps/api/src/features/files/parse-off-thread';
 import { importUploadedFile } from '../../apps/api/src/features/files/import';

@@ -3,9 +3,9 @@
  * service, on an in-memory PGlite (or DATABASE_URL). Run: npx tsx bench/ingest/seed.ts [--ships 6] [--days 60]
  */
 import { loadConfig } from '../../apps/api/src/config';
-import { openDatabase } from '../../apps/api/src/db/connection';
+import { openDatabase } from '../../apps/api/src/storage/database';
 import { migrateToLatest } from '../../apps/api/src/db/migrate';
-import { seedPlatform } from '../../apps/api/src/db/seed';
+import { seedPlatform } from '../../apps/api/src/seed/platform';
 import { seedDemoData } from '../../apps/api/src/features/datasources/demo';
 
 const argument = (name: string) => {

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Zip, ZipPassThrough } from 'fflate';
 import { demoShips, writeBigCsv } from '@portal/demo-fleet';
-import { openDatabase } from '../../apps/api/src/db/connection';
+import { openDatabase } from '../../apps/api/src/storage/database';
 import { migrateToLatest } from '../../apps/api/src/db/migrate';
 import { createDataSource } from '../../apps/api/src/features/datasources/service';
 import { importUploadedFile } from '../../apps/api/src/features/files/import';

@@ -22,9 +22,9 @@ import autocannon from 'autocannon';
 // kysely is a dependency of apps/api only (bench/package.json stays as it is).
 import { sql, type Kysely } from 'kysely';
 import { REPORT_CODES } from '@portal/contracts/reports';
-import { openDatabase } from '../../apps/api/src/db/connection';
+import { openDatabase } from '../../apps/api/src/storage/database';
 import type { Database } from '../../apps/api/src/db/schema';
-import { DEMO_USERS, seedPlatform } from '../../apps/api/src/db/seed';
+import { DEMO_USERS, seedPlatform } from '../../apps/api/src/seed/platform';
 import { prepareShips } from '../../apps/api/test/execution-fixtures';
 import { resetPostgres, startTestServer } from '../../apps/api/test/harness';
 import {
@@ -194,7 +194,9 @@ async function main() {
         timeout: 30,
         ...options,
       }) as unknown as autocannon.Instance & Promise<autocannon.Result>;
-      instance.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) =>
+      // Listening is not awaiting: through the emitter's type, .on answers the emitter, not the run's promise.
+      const emitter: autocannon.Instance = instance;
+      emitter.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) =>
         times.push(ms),
       );
       const result = await instance;

@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig, type Config } from './config';
 import { createServer } from './server';
-import { DEMO_USERS, DEMO_ORGANIZATIONS } from './db/seed';
-import { loadDemoFleet } from './db/demo';
+import { DEMO_USERS, DEMO_ORGANIZATIONS } from './seed/platform';
+import { loadDemoFleet } from './seed/demo';
 import { startJobs } from './jobs';
 import { startParseWorker, stopParseWorker } from './features/files/parse-off-thread';
 import { originalsCompressed } from './storage';

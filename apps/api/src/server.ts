@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type Provider from 'oidc-provider';
 import { buildApp } from './app';
 import type { Config } from './config';
-import { openDatabase, type DatabaseHandle } from './db/connection';
+import { openDatabase, type DatabaseHandle } from './storage/database';
 import { migrateToLatest } from './db/migrate';
 import { ensureMeasurementFieldCatalogue } from './features/calculations/fields';
 import { loadOrCreateProviderKeys, publicJwks } from './features/auth/keys';

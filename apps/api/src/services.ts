@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { DatabaseHandle } from './db/connection';
+import type { DatabaseHandle } from './storage/database';
 import type { Database } from './db/schema';
 import type { Config } from './config';
 

@@ -197,7 +197,7 @@ describe('the web build: cache headers and compression', () => {
       html.replace('<script src="/settings.js"></script>', `<script>${settings}</script>`),
     );
     const hash = createHash('sha256').update(settings).digest('base64');
-    const scriptSrc = String(page.headers['content-security-policy']).match(/script-src ([^;]*)/)![1];
+    const scriptSrc = String(page.headers['content-security-policy']).match(/script-src ([^;]*)/)![1]!;
     expect(scriptSrc.split(' ')).toEqual(["'self'", `'sha256-${hash}'`]);
   });
 

@@ -1,6 +1,6 @@
-import { openDatabase, type DatabaseHandle } from '../src/db/connection';
+import { openDatabase, type DatabaseHandle } from '../src/storage/database';
 import { migrateToLatest } from '../src/db/migrate';
-import { seedPlatform } from '../src/db/seed';
+import { seedPlatform } from '../src/seed/platform';
 import type { ComputeRequest } from '../src/features/executions/plan';
 import { DAY, UNTIL, prepareShips } from './execution-fixtures';
 

@@ -7,8 +7,8 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config';
-import { openDatabase, type DatabaseHandle } from '../src/db/connection';
-import { DEMO_USERS, seedPlatform } from '../src/db/seed';
+import { openDatabase, type DatabaseHandle } from '../src/storage/database';
+import { DEMO_USERS, seedPlatform } from '../src/seed/platform';
 import { createServer } from '../src/server';
 import { PUBLIC_URL, signIn, startTestServer, type TestServer } from './harness';
 import {

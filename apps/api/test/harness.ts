@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../src/config';
-import { openDatabase, type DatabaseHandle } from '../src/db/connection';
+import { openDatabase, type DatabaseHandle } from '../src/storage/database';
 import { createServer, type Server } from '../src/server';
-import { seedPlatform, DEMO_USERS, type SeedResult } from '../src/db/seed';
+import { seedPlatform, DEMO_USERS, type SeedResult } from '../src/seed/platform';
 import { sql } from 'kysely';
 import { startJobs, type Queue } from '../src/jobs';
 

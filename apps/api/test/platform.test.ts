@@ -5,7 +5,7 @@ import { SignJWT, importJWK, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config';
 import { createServer } from '../src/server';
-import { seedPlatform } from '../src/db/seed';
+import { seedPlatform } from '../src/seed/platform';
 import { loadOrCreateProviderKeys } from '../src/features/auth/keys';
 import { PUBLIC_URL, signInFlow, startTestServer, type TestServer } from './harness';
 

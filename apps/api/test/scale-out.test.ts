@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_USERS } from '../src/db/seed';
+import { DEMO_USERS } from '../src/seed/platform';
 import { startTestServer, type TestServer } from './harness';
 import { DAY, UNTIL, prepareShips, waitForExecutions } from './execution-fixtures';
 import {

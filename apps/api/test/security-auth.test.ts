@@ -6,7 +6,7 @@ import { SignJWT, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config';
 import { createServer, type Server } from '../src/server';
-import { seedPlatform } from '../src/db/seed';
+import { seedPlatform } from '../src/seed/platform';
 import { loadOrCreateProviderKeys } from '../src/features/auth/keys';
 import { LOGIN_ADDRESS_FACTOR, LOGIN_RATE_LIMITED_TEXT } from '../src/features/auth/routes';
 import { PUBLIC_URL, startTestServer, type TestServer } from './harness';

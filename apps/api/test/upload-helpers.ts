@@ -40,12 +40,19 @@ export async function sendFile(
   return { statusCode: response.statusCode, json: () => response.json(), body: response.body };
 }
 
+export interface IngestionCounts {
+  files: number;
+  timestamps: number;
+  values: number;
+  originals: number;
+}
+
 /** Rows of every ingestion table and the originals stored: what a rejected upload must leave unchanged. */
-export async function ingestionCounts(server: TestServer): Promise<Record<string, number>> {
+export async function ingestionCounts(server: TestServer): Promise<IngestionCounts> {
   const { db, originals } = server.services.database;
   // A deletion during an original's compression removes it when the compression ends: count what stays.
   await originalsCompressed();
-  const result = await sql<Record<string, number>>`
+  const result = await sql<Omit<IngestionCounts, 'originals'>>`
     select (select count(*) from data_files)::int as files,
            (select count(*) from raw_timestamps)::int as timestamps,
            (select count(*) from raw_values)::int as "values"`.execute(db);

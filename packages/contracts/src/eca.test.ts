@@ -75,7 +75,7 @@ describe('isInEca', () => {
 
 describe('ecaZoneColumn', () => {
   it('agrees with isInEca row by row, NaN rows outside', () => {
-    const rows = [
+    const rows: [number, number, number][] = [
       [51.95, 4.05, NOW],
       [40.0, -40.0, NOW],
       [43.2, 5.3, Date.parse('2025-01-01')],

@@ -301,11 +301,12 @@ function insidePolygon(p: PreparedPolygon, latitude: number, longitude: number):
     return false;
   const { lon, lat } = p;
   let inside = false;
+  // lat and lon have the same length; i and j stay in 0..length-1.
   for (let i = 0, j = lon.length - 1; i < lon.length; j = i++) {
-    const yi = lat[i];
-    const yj = lat[j];
+    const yi = lat[i]!;
+    const yj = lat[j]!;
     if (yi > latitude !== yj > latitude) {
-      const x = lon[i] + ((latitude - yi) / (yj - yi)) * (lon[j] - lon[i]);
+      const x = lon[i]! + ((latitude - yi) / (yj - yi)) * (lon[j]! - lon[i]!);
       if (longitude < x) inside = !inside;
     }
   }
@@ -340,9 +341,10 @@ export function ecaZoneColumn(
   const n = Math.min(latitudes.length, longitudes.length, timestamps.length);
   const out = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
-    const lat = latitudes[i];
-    const lon = longitudes[i];
-    const t = timestamps[i];
+    // n is the shortest of the three lengths.
+    const lat = latitudes[i]!;
+    const lon = longitudes[i]!;
+    const t = timestamps[i]!;
     if (Number.isNaN(lat) || Number.isNaN(lon) || Number.isNaN(t)) continue;
     out[i] = inEcaAt(lat, normalizeLongitude(lon), t) ? 1 : 0;
   }

@@ -4,7 +4,7 @@ import { READER_IDS, type DelimitedReaderConfiguration } from '@portal/contracts
 import { CHANNELS, rawChannelNames } from './channels';
 import type { DemoChannelMapping, DemoDataSource } from './formats';
 import { formatTimestamp } from './formats';
-import { generateShipDay } from './generate';
+import { channelColumn, generateShipDay } from './generate';
 import { uniform } from './random';
 import type { DemoShip } from './ships';
 
@@ -46,7 +46,7 @@ function bigColumns(
   return Array.from({ length: count }, (_, j) => {
     const base = j % CHANNELS.length;
     const copy = Math.floor(j / CHANNELS.length);
-    const c = CHANNELS[base];
+    const c = CHANNELS[base]!; // base = j % CHANNELS.length
     const source = copy === 0 ? raw[c.field] : `${raw[c.field]}_${copy + 1}`;
     const name = copy === 0 ? c.field : `${c.field}_${copy + 1}`;
     const scale = copy === 0 || c.dataType !== 'Double' ? 1 : 0.97 + 0.06 * uniform(7, copy, base);
@@ -77,14 +77,15 @@ export async function writeBigCsv(path: string, options: BigCsvOptions): Promise
   const from = Date.UTC(options.from.getUTCFullYear(), options.from.getUTCMonth(), options.from.getUTCDate());
   while (bytes < limit) {
     const { samples } = generateShipDay(options.ship, new Date(from + days * 86_400_000));
-    const sources = columns.map((c) => samples.channels[CHANNELS[c.base].field]);
-    const decimals = columns.map((c) => CHANNELS[c.base].decimals);
+    const sources = columns.map((c) => channelColumn(samples, CHANNELS[c.base]!.field));
+    const decimals = columns.map((c) => CHANNELS[c.base]!.decimals);
     const lines: string[] = [];
+    // sources, decimals and columns have one entry per column, and every channel one value per timestamp.
     for (let r = 0; r < samples.timestamps.length; r++) {
-      let line = formatTimestamp(samples.timestamps[r], BIG_READER_CONFIGURATION.timestampFormat);
+      let line = formatTimestamp(samples.timestamps[r]!, BIG_READER_CONFIGURATION.timestampFormat);
       for (let k = 0; k < columns.length; k++) {
-        const v = sources[k][r];
-        line += Number.isNaN(v) ? ',' : `,${(v * columns[k].scale).toFixed(decimals[k])}`;
+        const v = sources[k]![r]!;
+        line += Number.isNaN(v) ? ',' : `,${(v * columns[k]!.scale).toFixed(decimals[k])}`;
       }
       lines.push(line);
     }

@@ -12,7 +12,7 @@ export interface ChannelDefinition {
   description: string;
 }
 
-export const CHANNELS: ChannelDefinition[] = [
+export const CHANNELS = [
   {
     field: 'FUEL_FLOW',
     unit: 'kg/h',
@@ -152,7 +152,10 @@ export const CHANNELS: ChannelDefinition[] = [
     decimals: 1,
     description: 'Caustic soda (NaOH 50 %) dosing, closed loop',
   },
-];
+] as const satisfies readonly ChannelDefinition[];
+
+/** The portal name of a channel in {@link CHANNELS}. */
+export type ChannelField = (typeof CHANNELS)[number]['field'];
 
 export const CHANNEL_FIELDS = CHANNELS.map((c) => c.field);
 
@@ -275,6 +278,9 @@ const NAMES: Record<ChannelNaming, string[]> = {
 };
 
 /** Raw (logger) channel name for a portal channel, per naming style. */
-export function rawChannelNames(naming: ChannelNaming): Record<string, string> {
-  return Object.fromEntries(CHANNELS.map((c, i) => [c.field, NAMES[naming][i]]));
+export function rawChannelNames(naming: ChannelNaming): Record<ChannelField, string> {
+  const names = NAMES[naming];
+  if (names.length !== CHANNELS.length)
+    throw new Error(`${naming} naming has ${names.length} names for ${CHANNELS.length} channels`);
+  return Object.fromEntries(CHANNELS.map((c, i) => [c.field, names[i]!])) as Record<ChannelField, string>;
 }

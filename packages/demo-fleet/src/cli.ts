@@ -61,7 +61,7 @@ async function main() {
     const result = await writeBigCsv(path, {
       megabytes,
       channels,
-      ship: demoShips(1)[0],
+      ship: demoShips(1)[0]!, // demoShips(n) answers n ships
       from: new Date(Date.UTC(2026, 0, 1)),
       onProgress: (bytes) => bar.update(Math.min(megabytes, Math.floor(bytes / 1_000_000))),
     });

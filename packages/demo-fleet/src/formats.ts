@@ -7,7 +7,7 @@ import {
   type XlsxReaderConfiguration,
 } from '@portal/contracts/readers';
 import { CHANNELS, printedUnit, rawChannelNames, type ChannelDataType } from './channels';
-import { generateShipDay, type DaySamples } from './generate';
+import { channelColumn, generateShipDay, type DaySamples } from './generate';
 import type { DemoShip, LoggerFormat } from './ships';
 
 export interface DemoChannelMapping {
@@ -122,6 +122,14 @@ function csvCell(text: string, delimiter: string): string {
     : text;
 }
 
+/** The date and the time part of a format written in two columns ('DD.MM.YYYY HH:mm:ss'). */
+function dateAndTimeFormats(format: string): [string, string] {
+  const [date, time, ...rest] = format.split(' ');
+  if (date === undefined || time === undefined || rest.length > 0)
+    throw new Error(`The timestamp format '${format}' is not a date and a time format`);
+  return [date, time];
+}
+
 /** Writes samples as the ship's CSV logger does (header, optional unit row, logger-clock timestamps, its decimal separator). */
 export function writeCsv(ship: DemoShip, samples: DaySamples): Buffer {
   const logger = ship.logger;
@@ -141,19 +149,19 @@ export function writeCsv(ship: DemoShip, samples: DaySamples): Buffer {
         ...CHANNELS.map((c) => csvCell(printedUnit(c.unit), delimiter)),
       ].join(delimiter),
     );
-  const twoColumns = logger.timestampColumns.length === 2;
-  const [dateFormat, timeFormat] = logger.timestampFormat.split(' ');
-  const columns = CHANNELS.map((c) => samples.channels[c.field]);
+  const twoFormats = logger.timestampColumns.length === 2 ? dateAndTimeFormats(logger.timestampFormat) : null;
+  const columns = CHANNELS.map((c) => channelColumn(samples, c.field));
   const decimals = CHANNELS.map((c) => c.decimals);
   const comma = decimalSeparator === ',';
   const offsetMs = logger.clockOffsetMinutes * MINUTE_MS;
+  // columns and decimals have one entry per channel, and every channel one value per timestamp.
   for (let r = 0; r < samples.timestamps.length; r++) {
-    const clock = samples.timestamps[r] + offsetMs;
-    const cells = twoColumns
-      ? [formatTimestamp(clock, dateFormat), formatTimestamp(clock, timeFormat)]
+    const clock = samples.timestamps[r]! + offsetMs;
+    const cells = twoFormats
+      ? [formatTimestamp(clock, twoFormats[0]), formatTimestamp(clock, twoFormats[1])]
       : [formatTimestamp(clock, logger.timestampFormat)];
     for (let k = 0; k < columns.length; k++) {
-      const value = columns[k][r];
+      const value = columns[k]![r]!;
       if (Number.isNaN(value)) cells.push('');
       else {
         const text = value.toFixed(decimals[k]);
@@ -217,11 +225,12 @@ export async function writeXlsx(ship: DemoShip, samples: DaySamples): Promise<Bu
     ...CHANNELS.map((c) => ({ header: raw[c.field], key: c.field, width: 14 })),
   ];
   const offsetMs = logger.clockOffsetMinutes * MINUTE_MS;
-  const columns = CHANNELS.map((c) => samples.channels[c.field]);
+  const columns = CHANNELS.map((c) => channelColumn(samples, c.field));
+  // Every channel has one value per timestamp.
   for (let r = 0; r < samples.timestamps.length; r++) {
     // exceljs turns a Date into the serial day number of its UTC fields: hand it the logger-clock instant.
-    const values: (Date | number | null)[] = [new Date(samples.timestamps[r] + offsetMs)];
-    for (const column of columns) values.push(Number.isNaN(column[r]) ? null : column[r]);
+    const values: (Date | number | null)[] = [new Date(samples.timestamps[r]! + offsetMs)];
+    for (const column of columns) values.push(Number.isNaN(column[r]) ? null : column[r]!);
     sheet.addRow(values).commit();
   }
   sheet.commit();

@@ -1,7 +1,7 @@
 import { isInEca } from '@portal/contracts/eca';
 import { describe, expect, it } from 'vitest';
-import { CHANNELS } from './channels';
-import { generateShipDay, type DaySamples } from './generate';
+import { CHANNELS, type ChannelField } from './channels';
+import { channelColumn, generateShipDay, type DaySamples } from './generate';
 import { DEMO_SHIPS, type DemoShip, type Scenario } from './ships';
 
 const DAY_MS = 86_400_000;
@@ -27,14 +27,17 @@ function lastDays(ship: DemoShip, days: number): DaySamples[] {
 interface Minute {
   t: number;
   eca: boolean;
-  c: Record<string, number>;
+  c: Record<ChannelField, number>;
 }
 function* minutes(days: DaySamples[]): Generator<Minute> {
   for (const day of days) {
+    const columns = Object.entries(day.channels);
+    // Every channel has one value per timestamp.
     for (let i = 0; i < day.timestamps.length; i++) {
-      const c: Record<string, number> = {};
-      for (const field in day.channels) c[field] = day.channels[field][i];
-      yield { t: day.timestamps[i], eca: isInEca(c.LATITUDE, c.LONGITUDE, day.timestamps[i]), c };
+      const c = {} as Record<ChannelField, number>;
+      for (const [field, column] of columns) c[field as ChannelField] = column[i]!;
+      const t = day.timestamps[i]!;
+      yield { t, eca: isInEca(c.LATITUDE, c.LONGITUDE, t), c };
     }
   }
 }
@@ -104,7 +107,7 @@ function shipKpis(days: DaySamples[]) {
 
 describe('generateShipDay', () => {
   it('gives one sample a minute of every channel for a day', () => {
-    const ship = DEMO_SHIPS[1];
+    const ship = DEMO_SHIPS[1]!;
     const { samples } = generateShipDay(ship, new Date('2026-10-05T15:00:00Z'));
     expect(samples.timestamps).toHaveLength(1440);
     expect(samples.timestamps[0]).toBe(Date.UTC(2026, 9, 5));
@@ -135,13 +138,13 @@ describe('generateShipDay', () => {
       const b = generateShipDay(ship, day).samples;
       expect(Buffer.from(a.timestamps.buffer).equals(Buffer.from(b.timestamps.buffer))).toBe(true);
       for (const field of Object.keys(a.channels))
-        expect(Buffer.from(a.channels[field].buffer).equals(Buffer.from(b.channels[field].buffer))).toBe(
-          true,
-        );
+        expect(
+          Buffer.from(channelColumn(a, field).buffer).equals(Buffer.from(channelColumn(b, field).buffer)),
+        ).toBe(true);
     }
     // and different days differ
-    expect(generateShipDay(DEMO_SHIPS[0], day).samples.channels.FUEL_FLOW).not.toEqual(
-      generateShipDay(DEMO_SHIPS[0], new Date('2026-10-06')).samples.channels.FUEL_FLOW,
+    expect(generateShipDay(DEMO_SHIPS[0]!, day).samples.channels.FUEL_FLOW).not.toEqual(
+      generateShipDay(DEMO_SHIPS[0]!, new Date('2026-10-06')).samples.channels.FUEL_FLOW,
     );
   });
 
@@ -171,14 +174,17 @@ describe('generateShipDay', () => {
 
   it('moves the position by the logged speed', () => {
     const { samples } = generateShipDay(shipWith('none'), new Date('2026-10-05'));
-    const { LATITUDE: lat, LONGITUDE: lon, SHIP_SPEED: sog } = samples.channels;
+    const lat = channelColumn(samples, 'LATITUDE');
+    const lon = channelColumn(samples, 'LONGITUDE');
+    const sog = channelColumn(samples, 'SHIP_SPEED');
     let checked = 0;
+    // Every channel has one value per timestamp.
     for (let i = 1; i < samples.timestamps.length; i++) {
-      if (sog[i] < 10) continue;
-      const dLatNm = (lat[i] - lat[i - 1]) * 60;
-      const dLonNm = (lon[i] - lon[i - 1]) * 60 * Math.cos((lat[i] * Math.PI) / 180);
+      if (sog[i]! < 10) continue;
+      const dLatNm = (lat[i]! - lat[i - 1]!) * 60;
+      const dLonNm = (lon[i]! - lon[i - 1]!) * 60 * Math.cos((lat[i]! * Math.PI) / 180);
       const knots = Math.hypot(dLatNm, dLonNm) * 60;
-      expect(Math.abs(knots - sog[i])).toBeLessThan(3);
+      expect(Math.abs(knots - sog[i]!)).toBeLessThan(3);
       checked++;
     }
     expect(checked).toBeGreaterThan(100);
@@ -254,8 +260,8 @@ describe('scenarios', () => {
     expect(shortDay).toBeDefined();
     // the rows left are still whole minutes in order
     const ts = shortDay?.timestamps as Float64Array;
-    for (let i = 1; i < ts.length; i++) expect(ts[i] - ts[i - 1]).toBeGreaterThanOrEqual(60_000);
-    const blankSo2 = days.reduce((n, d) => n + d.channels.SO2_PPM.filter(Number.isNaN).length, 0);
+    for (let i = 1; i < ts.length; i++) expect(ts[i]! - ts[i - 1]!).toBeGreaterThanOrEqual(60_000);
+    const blankSo2 = days.reduce((n, d) => n + channelColumn(d, 'SO2_PPM').filter(Number.isNaN).length, 0);
     expect(blankSo2).toBeGreaterThan(60);
     for (const ship of DEMO_SHIPS.filter((s) => s.scenario !== 'sensorGap'))
       for (const d of lastDays(ship, 7)) expect(d.timestamps).toHaveLength(1440);

@@ -1,5 +1,5 @@
 import { ecaZoneColumn } from '@portal/contracts/eca';
-import { CHANNELS } from './channels';
+import { CHANNELS, type ChannelField } from './channels';
 import { signed, smooth, uniform } from './random';
 import type { DemoShip } from './ships';
 import { voyageAt, type VoyageState } from './voyage';
@@ -9,6 +9,13 @@ export interface DaySamples {
   timestamps: Float64Array;
   /** One column per channel, keyed by the portal channel name (see CHANNELS); NaN where the logger wrote nothing. */
   channels: Record<string, Float64Array>;
+}
+
+/** The column of a channel; throws when the samples have none (not for per-row use). */
+export function channelColumn(samples: DaySamples, field: string): Float64Array {
+  const column = samples.channels[field];
+  if (!column) throw new Error(`The samples have no channel ${field}`);
+  return column;
 }
 
 const MINUTE_MS = 60_000;
@@ -136,8 +143,9 @@ export function generateShipDay(ship: DemoShip, day: Date): { samples: DaySample
   const lon = new Float64Array(span);
   const ts = new Float64Array(span);
   for (let i = 0; i < span; i++) {
-    ts[i] = (firstMinute - pad + i) * MINUTE_MS;
-    const v = voyageAt(ship, ts[i]);
+    const t = (firstMinute - pad + i) * MINUTE_MS;
+    ts[i] = t;
+    const v = voyageAt(ship, t);
     states[i] = v;
     lat[i] = v.latitude;
     lon[i] = v.longitude;
@@ -146,16 +154,17 @@ export function generateShipDay(ship: DemoShip, day: Date): { samples: DaySample
   // The crew switches to the ECA target before entering and keeps it a while after leaving: count ECA minutes in a window.
   const ecaAhead = new Uint8Array(DAY_MINUTES);
   let windowCount = 0;
-  for (let i = 0; i < 2 * pad; i++) windowCount += eca[i];
+  // eca has span = DAY_MINUTES + 2 * pad entries.
+  for (let i = 0; i < 2 * pad; i++) windowCount += eca[i]!;
   for (let i = 0; i < DAY_MINUTES; i++) {
-    windowCount += eca[i + 2 * pad];
-    if (i > 0) windowCount -= eca[i - 1];
+    windowCount += eca[i + 2 * pad]!;
+    if (i > 0) windowCount -= eca[i - 1]!;
     ecaAhead[i] = windowCount > 0 ? 1 : 0;
   }
 
   const columns = CHANNELS.map(() => new Float64Array(DAY_MINUTES));
-  const col = Object.fromEntries(CHANNELS.map((c, i) => [c.field, columns[i]])) as Record<
-    string,
+  const col = Object.fromEntries(CHANNELS.map((c, i) => [c.field, columns[i]!])) as Record<
+    ChannelField,
     Float64Array
   >;
   const dayOfYear = Math.floor((dayStart - Date.UTC(day.getUTCFullYear(), 0, 1)) / 86_400_000);
@@ -164,7 +173,7 @@ export function generateShipDay(ship: DemoShip, day: Date): { samples: DaySample
 
   for (let i = 0; i < DAY_MINUTES; i++) {
     const m = firstMinute + i;
-    const v = states[i + pad];
+    const v = states[i + pad]!; // states has span = DAY_MINUTES + 2 * pad entries, all set above
     const atSea = v.phase === 'sea';
     const controlEca = ecaAhead[i] === 1;
 
@@ -330,10 +339,10 @@ export function generateShipDay(ship: DemoShip, day: Date): { samples: DaySample
   }
 
   CHANNELS.forEach((c, k) => {
-    const column = columns[k];
-    for (let i = 0; i < DAY_MINUTES; i++) column[i] = roundTo(column[i], c.decimals);
+    const column = columns[k]!; // one column per channel, each DAY_MINUTES long
+    for (let i = 0; i < DAY_MINUTES; i++) column[i] = roundTo(column[i]!, c.decimals);
   });
-  for (let i = 0; i < DAY_MINUTES; i++) if (col.HEADING[i] >= 360) col.HEADING[i] -= 360;
+  for (let i = 0; i < DAY_MINUTES; i++) if (col.HEADING[i]! >= 360) col.HEADING[i]! -= 360;
 
   let keep: Uint8Array | null = null;
   if (ship.scenario === 'sensorGap') {

@@ -475,9 +475,9 @@ function slug(name: string): string {
 export function demoShips(count = 6): DemoShip[] {
   const ships: DemoShip[] = [];
   for (let i = 0; i < count; i++) {
-    const t = TEMPLATES[i % TEMPLATES.length];
+    const t = TEMPLATES[i % TEMPLATES.length]!;
     const round = Math.floor(i / TEMPLATES.length);
-    const baseName = t.names[round % t.names.length];
+    const baseName = t.names[round % t.names.length]!;
     const name = round < t.names.length ? baseName : `${baseName} ${Math.floor(round / t.names.length) + 1}`;
     const { names: _names, imoBase, ...rest } = t;
     ships.push({

@@ -71,7 +71,7 @@ function timelineOf(ship: DemoShip): Timeline {
   if (timeline) return timeline;
   const calls = ship.route;
   const legs = calls.map((call, i) => {
-    const next = calls[(i + 1) % calls.length];
+    const next = calls[(i + 1) % calls.length]!;
     const points: LatLon[] = [
       [call.port.latitude, call.port.longitude],
       ...call.via,
@@ -79,16 +79,20 @@ function timelineOf(ship: DemoShip): Timeline {
     ];
     // A route may store longitudes past 180; keep each leg continuous so that interpolation never jumps across the globe.
     for (let k = 1; k < points.length; k++) {
-      const prev = points[k - 1][1];
-      let lon = points[k][1];
+      const prev = points[k - 1]![1];
+      let lon = points[k]![1];
       while (lon - prev > 180) lon -= 360;
       while (prev - lon > 180) lon += 360;
-      points[k] = [points[k][0], lon];
+      points[k] = [points[k]![0], lon];
     }
+    // cumulativeNm gets one entry per point, so k - 1 is always there.
     const cumulativeNm = [0];
-    for (let k = 1; k < points.length; k++)
-      cumulativeNm.push(cumulativeNm[k - 1] + distanceNm(points[k - 1], points[k]));
-    return { points, cumulativeNm, lengthNm: cumulativeNm[cumulativeNm.length - 1] };
+    let lengthNm = 0;
+    for (let k = 1; k < points.length; k++) {
+      lengthNm = cumulativeNm[k - 1]! + distanceNm(points[k - 1]!, points[k]!);
+      cumulativeNm.push(lengthNm);
+    }
+    return { points, cumulativeNm, lengthNm };
   });
   const nominalCycleHours = legs.reduce((h, leg) => h + leg.lengthNm / ship.serviceSpeedKnots + 36, 0);
   const phaseMs = uniform(ship.seed, STREAM_PHASE, 0) * nominalCycleHours * HOUR_MS;
@@ -97,8 +101,9 @@ function timelineOf(ship: DemoShip): Timeline {
   return timeline;
 }
 
+// callIndex below is always an index of timeline.legs, which has one leg per call of ship.route.
 function stayHours(ship: DemoShip, cycle: number, callIndex: number): number {
-  const [min, max] = ship.route[callIndex].stayHours;
+  const [min, max] = ship.route[callIndex]!.stayHours;
   return min + (max - min) * uniform(ship.seed, STREAM_STAY, cycle * 64 + callIndex);
 }
 
@@ -115,23 +120,25 @@ function legHours(lengthNm: number, speed: number): number {
 function cycleHours(ship: DemoShip, timeline: Timeline, cycle: number): number {
   let hours = 0;
   for (let i = 0; i < timeline.legs.length; i++)
-    hours += stayHours(ship, cycle, i) + legHours(timeline.legs[i].lengthNm, legSpeed(ship, cycle, i));
+    hours += stayHours(ship, cycle, i) + legHours(timeline.legs[i]!.lengthNm, legSpeed(ship, cycle, i));
   return hours;
 }
 
 function cycleAt(ship: DemoShip, timeline: Timeline, tMs: number): number {
+  // starts is created with one entry and only grows; lo and hi stay in 0..starts.length - 2.
   const { starts } = timeline;
-  if (tMs < starts[0])
-    throw new RangeError(`The demo fleet's timeline starts in ${new Date(starts[0]).getUTCFullYear()}`);
-  while (starts[starts.length - 1] <= tMs) {
+  const first = starts[0]!;
+  if (tMs < first)
+    throw new RangeError(`The demo fleet's timeline starts in ${new Date(first).getUTCFullYear()}`);
+  while (starts[starts.length - 1]! <= tMs) {
     const k = starts.length - 1;
-    starts.push(starts[k] + cycleHours(ship, timeline, k) * HOUR_MS);
+    starts.push(starts[k]! + cycleHours(ship, timeline, k) * HOUR_MS);
   }
   let lo = 0;
   let hi = starts.length - 2;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
-    if (starts[mid] <= tMs) lo = mid;
+    if (starts[mid]! <= tMs) lo = mid;
     else hi = mid - 1;
   }
   return lo;
@@ -162,10 +169,11 @@ function normalizeLongitude(lon: number): number {
 export function voyageAt(ship: DemoShip, tMs: number): VoyageState {
   const timeline = timelineOf(ship);
   const cycle = cycleAt(ship, timeline, tMs);
-  let cursor = timeline.starts[cycle];
+  // cycleAt answers an index below starts.length - 1, so starts[cycle] and starts[cycle + 1] exist.
+  let cursor = timeline.starts[cycle]!;
   for (let i = 0; i < timeline.legs.length; i++) {
     const stay = stayHours(ship, cycle, i) * HOUR_MS;
-    const port = ship.route[i].port;
+    const port = ship.route[i]!.port;
     if (tMs < cursor + stay) {
       return {
         phase: 'port',
@@ -181,7 +189,7 @@ export function voyageAt(ship: DemoShip, tMs: number): VoyageState {
       };
     }
     cursor += stay;
-    const leg = timeline.legs[i];
+    const leg = timeline.legs[i]!;
     const speed = legSpeed(ship, cycle, i);
     const totalHours = legHours(leg.lengthNm, speed);
     if (tMs < cursor + totalHours * HOUR_MS) {
@@ -189,11 +197,12 @@ export function voyageAt(ship: DemoShip, tMs: number): VoyageState {
       const { nm, factor } = progress(hours, totalHours, speed);
       const along = Math.min(leg.lengthNm, Math.max(0, nm));
       let k = 1;
-      while (k < leg.cumulativeNm.length - 1 && leg.cumulativeNm[k] < along) k++;
-      const a = leg.points[k - 1];
-      const b = leg.points[k];
-      const segment = leg.cumulativeNm[k] - leg.cumulativeNm[k - 1];
-      const f = segment > 0 ? (along - leg.cumulativeNm[k - 1]) / segment : 0;
+      // A leg has at least two points (its two ports) and k stays in 1..points.length - 1.
+      while (k < leg.cumulativeNm.length - 1 && leg.cumulativeNm[k]! < along) k++;
+      const a = leg.points[k - 1]!;
+      const b = leg.points[k]!;
+      const segment = leg.cumulativeNm[k]! - leg.cumulativeNm[k - 1]!;
+      const f = segment > 0 ? (along - leg.cumulativeNm[k - 1]!) / segment : 0;
       return {
         phase: 'sea',
         cycle,
@@ -210,11 +219,12 @@ export function voyageAt(ship: DemoShip, tMs: number): VoyageState {
     cursor += totalHours * HOUR_MS;
   }
   // Floating-point rest at the very end of a cycle: the ship is arriving at the first port.
-  return voyageAt(ship, timeline.starts[cycle + 1]);
+  return voyageAt(ship, timeline.starts[cycle + 1]!);
 }
 
 /** Hours of the leg that starts at `callIndex` in `cycle` (sailing time including the speed ramps). */
 export function legDurationHours(ship: DemoShip, cycle: number, callIndex: number): number {
-  const timeline = timelineOf(ship);
-  return legHours(timeline.legs[callIndex].lengthNm, legSpeed(ship, cycle, callIndex));
+  const leg = timelineOf(ship).legs[callIndex];
+  if (!leg) throw new RangeError(`${ship.name} has no call ${callIndex}`);
+  return legHours(leg.lengthNm, legSpeed(ship, cycle, callIndex));
 }

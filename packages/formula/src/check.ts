@@ -243,13 +243,14 @@ class Checker {
     } else if (this.inputNames.has(name)) {
       this.error(pos, `'${name}' is an input and cannot be redeclared`);
     }
-    this.scopes[this.scopes.length - 1].set(name, { id, type });
+    // scopes starts with the top level's scope; blocks push and pop their own, so it is never empty.
+    this.scopes[this.scopes.length - 1]!.set(name, { id, type });
     return id;
   }
 
   private lookupLocal(name: string): Local | undefined {
     for (let i = this.scopes.length - 1; i >= 0; i--) {
-      const found = this.scopes[i].get(name);
+      const found = this.scopes[i]!.get(name);
       if (found) return found;
     }
     return undefined;
@@ -386,7 +387,7 @@ class Checker {
 
   private name(name: string, pos: Pos): CExpr {
     for (let i = this.params.length - 1; i >= 0; i--) {
-      const id = this.params[i].get(name);
+      const id = this.params[i]!.get(name);
       if (id !== undefined) return { k: 'param', id, type: 'number' };
     }
     const local = this.lookupLocal(name);
@@ -477,7 +478,7 @@ class Checker {
         );
       }
       if (e.args.length !== 1) return this.fail(callee.namePos, "'double.IsNaN' takes 1 argument");
-      const arg = this.numericArgument(e.args[0], 'double.IsNaN');
+      const arg = this.numericArgument(e.args[0]!, 'double.IsNaN');
       return { k: 'isNaN', e: arg, type: 'boolean' };
     }
     const target = this.expr(callee.object);
@@ -510,7 +511,7 @@ class Checker {
         );
       }
     } else {
-      const arg = e.args[0];
+      const arg = e.args[0]!; // exactly one argument here
       if (arg.kind !== 'lambda') {
         return this.fail(
           arg.pos,

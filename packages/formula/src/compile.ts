@@ -72,14 +72,15 @@ class Emitter {
     return `h_${name}`;
   }
 
+  // temps starts with the top level's list and lambdas push and pop their own, so it is never empty.
   private temp(): string {
     const t = `t${this.tempCount++}`;
-    this.temps[this.temps.length - 1].push(t);
+    this.temps[this.temps.length - 1]!.push(t);
     return t;
   }
 
   topTemps(): string[] {
-    return this.temps[0];
+    return this.temps[0]!;
   }
 
   statements(stmts: CStmt[], indent: string): string {

@@ -200,7 +200,7 @@ class Calculation implements CompiledCalculation {
       throw new FormulaRuntimeError(`spanSeconds must be positive, not ${args.spanSeconds}`);
     const ts = args.timestamps;
     for (let i = 1; i < ts.length; i++) {
-      if (!(ts[i - 1] <= ts[i]))
+      if (!(ts[i - 1]! <= ts[i]!))
         throw new FormulaRuntimeError('Timestamps must be sorted ascending for a report-field calculation');
     }
     const cols = this.columns(args.inputs, ts.length);

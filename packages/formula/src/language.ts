@@ -86,15 +86,16 @@ export function levenshtein(a: string, b: string): number {
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
     for (let j = 1; j <= b.length; j++) {
+      // previous has b.length + 1 entries and current is filled up to j - 1.
       current[j] = Math.min(
-        previous[j] + 1,
-        current[j - 1] + 1,
-        previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1),
+        previous[j]! + 1,
+        current[j - 1]! + 1,
+        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
       );
     }
     previous = current;
   }
-  return previous[b.length];
+  return previous[b.length]!;
 }
 
 /** Is `short` an abbreviation of `long`: same first letter, then its letters in order (avg -> average)? */

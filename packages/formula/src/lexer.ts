@@ -112,7 +112,7 @@ export function scan(source: string): Token[] {
   };
 
   while (offset < source.length) {
-    const c = source[offset];
+    const c = source[offset]!;
     const next = source[offset + 1];
     if (
       c === ' ' ||
@@ -125,7 +125,7 @@ export function scan(source: string): Token[] {
       c === '\ufeff'
     ) {
       let to = offset + 1;
-      while (to < source.length && /[ \t\n\r\f\v\u00a0\ufeff]/.test(source[to])) to++;
+      while (to < source.length && /[ \t\n\r\f\v\u00a0\ufeff]/.test(source[to]!)) to++;
       push('whitespace', to);
     } else if (c === '/' && next === '/') {
       let to = source.indexOf('\n', offset);
@@ -137,10 +137,10 @@ export function scan(source: string): Token[] {
       else push('comment', close + 2);
     } else if (isDigit(c) || (c === '.' && next !== undefined && isDigit(next))) {
       let to = offset;
-      while (to < source.length && isDigit(source[to])) to++;
+      while (to < source.length && isDigit(source[to]!)) to++;
       if (source[to] === '.' && isDigit(source[to + 1] ?? '')) {
         to++;
-        while (to < source.length && isDigit(source[to])) to++;
+        while (to < source.length && isDigit(source[to]!)) to++;
       }
       if (
         (source[to] === 'e' || source[to] === 'E') &&
@@ -148,13 +148,13 @@ export function scan(source: string): Token[] {
           ((source[to + 1] === '+' || source[to + 1] === '-') && isDigit(source[to + 2] ?? '')))
       ) {
         to += 2;
-        while (to < source.length && isDigit(source[to])) to++;
+        while (to < source.length && isDigit(source[to]!)) to++;
       }
       const digitsEnd = to;
       // C# real-literal suffixes (1.5d, 2f, 3m) are accepted and ignored.
       if (/[dDfFmM]/.test(source[to] ?? '') && !isNamePart(source[to + 1] ?? '')) to++;
-      if (to < source.length && isNamePart(source[to])) {
-        while (to < source.length && isNamePart(source[to])) to++;
+      if (to < source.length && isNamePart(source[to]!)) {
+        while (to < source.length && isNamePart(source[to]!)) to++;
         push('invalid', to, { error: `Invalid number '${source.slice(offset, to)}'` });
       } else {
         const value = Number(source.slice(offset, digitsEnd));
@@ -163,7 +163,7 @@ export function scan(source: string): Token[] {
       }
     } else if (isNameStart(c)) {
       let to = offset + 1;
-      while (to < source.length && isNamePart(source[to])) to++;
+      while (to < source.length && isNamePart(source[to]!)) to++;
       push(KEYWORD_SET.has(source.slice(offset, to)) ? 'keyword' : 'name', to);
     } else if (c === '"') {
       scanString();

@@ -336,12 +336,15 @@ class Parser {
       this.fail(this.peek().start, `Algorithm is too deeply nested (more than ${MAX_NESTING} levels)`);
   }
 
+  // The token list always ends with 'eof' (see scan), so the clamped index is in range.
   private peek(ahead = 0): Token {
-    return this.tokens[Math.min(this.i + ahead, this.tokens.length - 1)];
+    return this.tokens[Math.min(this.i + ahead, this.tokens.length - 1)]!;
   }
 
   private next(): Token {
-    return this.tokens[this.i++];
+    const token = this.peek();
+    this.i++;
+    return token;
   }
 
   private is(kind: Token['kind'], text: string): boolean {

@@ -178,19 +178,20 @@ describe('names from the user never reach the generated code', () => {
       '__proto__',
     ]) {
       const errors = validateSyntax(`return ${name};`, { kind: 'measurement-field', inputNames: [] });
-      expect(errors[0].message).toMatch(new RegExp(`^Unknown name '${name}'`));
+      expect(errors[0]?.message).toMatch(new RegExp(`^Unknown name '${name}'`));
     }
     expect(
-      validateSyntax('return Math.constructor(1);', { kind: 'measurement-field', inputNames: [] })[0].message,
+      validateSyntax('return Math.constructor(1);', { kind: 'measurement-field', inputNames: [] })[0]
+        ?.message,
     ).toBe("Unknown function 'Math.constructor'");
     expect(
-      validateSyntax('return "a".constructor;', { kind: 'measurement-field', inputNames: [] })[0].message,
+      validateSyntax('return "a".constructor;', { kind: 'measurement-field', inputNames: [] })[0]?.message,
     ).toBe("Unknown member 'constructor' of string");
     expect(
-      validateSyntax('return X.__proto__;', { kind: 'measurement-field', inputNames: ['X'] })[0].message,
+      validateSyntax('return X.__proto__;', { kind: 'measurement-field', inputNames: ['X'] })[0]?.message,
     ).toBe("Unknown member '__proto__' of double");
     expect(
-      validateSyntax('return X.constructor();', { kind: 'report-field', inputNames: ['X'] })[0].message,
+      validateSyntax('return X.constructor();', { kind: 'report-field', inputNames: ['X'] })[0]?.message,
     ).toBe("Unknown series method 'constructor'");
   });
 
@@ -271,7 +272,7 @@ describe('runaway work ends with an error', () => {
     );
     // 3000 samples in one span: about 18 million steps, well inside the default budget.
     expect(result.errors).toEqual([]);
-    expect(result.results[0].value).toBe(1500);
+    expect(result.results[0]?.value).toBe(1500);
   });
 });
 
@@ -297,8 +298,8 @@ describe('very deep or very long sources give an error, not a crash', () => {
     let errors: ReturnType<typeof validateSyntax> = [];
     expect(() => (errors = validateSyntax(source, options))).not.toThrow();
     expect(errors).toHaveLength(1);
-    expect(errors[0].message).toMatch(message);
-    expect(errors[0].startLine).toBeGreaterThanOrEqual(1);
+    expect(errors[0]?.message).toMatch(message);
+    expect(errors[0]?.startLine).toBeGreaterThanOrEqual(1);
   });
 
   it('ordinary nesting still works', () => {
@@ -307,7 +308,7 @@ describe('very deep or very long sources give an error, not a crash', () => {
       { ...options },
       { inputData: [{ timestamp: '2024-01-01T00:00:00Z', inputValues: { X: 1 } }], constants: {} },
     );
-    expect(result.results[0].value).toBe(2);
+    expect(result.results[0]?.value).toBe(2);
   });
 });
 
@@ -359,7 +360,8 @@ const STRING_CHARS = [
 ];
 
 function fuzzSource(random: () => number, kind: CalculationKind, inputs: string[]): string {
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)];
+  // random() is in [0, 1), so the index is in range of a non-empty list.
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
   const locals: string[] = [];
   const stringLiteral = () => {
     let s = '';

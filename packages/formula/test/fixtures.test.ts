@@ -38,7 +38,7 @@ const DEFAULT_CONSTANTS = {
 function parseInputs(text: string): Record<string, Value | Value[]> {
   const out: Record<string, Value | Value[]> = {};
   for (const m of text.matchAll(/(\w+)\s*=\s*(\[[^\]]*\]|"(?:[^"\\]|\\.)*"|[^,\s]+)/g))
-    out[m[1]] = JSON.parse(m[2]);
+    out[m[1]!] = JSON.parse(m[2]!); // both groups are not optional
   return out;
 }
 
@@ -46,7 +46,7 @@ function readCases(file: string): Case[] {
   const text = readFileSync(file, 'utf8').replace(/\r\n/g, '\n');
   const blocks = text.split(/^# /m).slice(1);
   return blocks.map((block) => {
-    const [head, ...rest] = block.split('\n');
+    const [head = '', ...rest] = block.split('\n');
     const body = rest.join('\n');
     const arrow = body.indexOf('\n==>\n');
     if (arrow < 0) throw new Error(`${file}: case '${head}' has no ==> line`);
@@ -65,7 +65,7 @@ function readCases(file: string): Case[] {
     for (const line of body.slice(0, arrow).split('\n')) {
       const header = inHeader ? /^(inputs|kind|output|constants|time): ?(.*)$/.exec(line) : null;
       if (header) {
-        const [, key, value] = header;
+        const [, key, value = ''] = header;
         if (key === 'inputs') c.inputs = parseInputs(value);
         if (key === 'kind') c.kind = value.trim() as CalculationKind;
         if (key === 'output') c.output = value.trim() as OutputType;
@@ -114,7 +114,9 @@ describe.each(files)('fixtures/%s', (file) => {
       outputType: c.output,
     };
     const errors = validateSyntax(c.source, options);
-    if (c.expected[0].startsWith('error:')) {
+    const [first] = c.expected;
+    if (first === undefined) throw new Error(`${c.file}: case '${c.name}' has nothing after ==>`);
+    if (first.startsWith('error:')) {
       expect(errors.map((e) => `error: ${e.startLine}:${e.startCharacter} ${e.message}`)).toEqual(c.expected);
       return;
     }
@@ -122,8 +124,8 @@ describe.each(files)('fixtures/%s', (file) => {
     const result = runTest(c.source, options, { ...testData(c), constants: c.constants });
     expect(result.errors).toEqual([]);
     expect(result.results.length).toBeGreaterThan(0);
-    const actual = result.results[0].value;
-    const expected = JSON.parse(c.expected[0]) as Value;
+    const actual = result.results[0]?.value;
+    const expected = JSON.parse(first) as Value;
     if (typeof expected === 'number' && typeof actual === 'number') {
       expect(actual).toBeCloseTo(expected, 9);
     } else {

@@ -5,19 +5,20 @@ import { Kysely, PostgresDialect, type Dialect } from 'kysely';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import pg from 'pg';
 import type { Database } from './schema';
-import { databaseOriginalStore, embeddedOriginalStore, type OriginalStore } from '../storage/originals';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
-export interface DatabaseHandle {
+/**
+ * The connection to the database, the lowest layer. What the app runs on is the `DatabaseHandle` of
+ * storage/database.ts: this connection and the store of uploaded files' originals beside it.
+ */
+export interface DatabaseConnection {
   db: Kysely<Database>;
   kind: DatabaseKind;
   /** The embedded database, when running on PGlite (pg-boss shares it). */
   pglite?: PGlite;
   /** The connection string, when running on a PostgreSQL server (pg-boss opens its own pool). */
   connectionString?: string;
-  /** Where uploaded files' originals are kept (storage/originals.ts): in the database on PostgreSQL, in the data directory beside PGlite. */
-  originals: OriginalStore;
   close(): Promise<void>;
 }
 
@@ -34,7 +35,7 @@ export interface OpenDatabaseOptions {
   poolSize?: number;
 }
 
-export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
+export async function openConnection(options: OpenDatabaseOptions): Promise<DatabaseConnection> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
     // A connection ended by the server (restart, failover, pg_terminate_backend) emits 'error'; unhandled, that
@@ -44,17 +45,11 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     pool.on('connect', (client) => client.on('error', () => undefined));
     const dialect: Dialect = new PostgresDialect({ pool });
     const db = new Kysely<Database>({ dialect });
-    const originals = databaseOriginalStore();
     return {
       db,
       kind: 'postgres',
       connectionString: options.databaseUrl,
-      originals,
-      // Compressions under way finish first: they write to the database.
-      close: async () => {
-        await originals.close();
-        await db.destroy();
-      },
+      close: () => db.destroy(),
     };
   }
   const dir = options.dataDir === 'memory://' ? 'memory://' : path.join(options.dataDir, 'pglite');
@@ -64,14 +59,11 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   // so a transaction holds it and other queries wait their turn.
   const pool = new pg.Pool(createPgConfig(pglite) as unknown as pg.PoolConfig);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  const originals = embeddedOriginalStore(options.dataDir);
   return {
     db,
     kind: 'pglite',
     pglite,
-    originals,
     close: async () => {
-      await originals.close();
       await db.destroy();
       if (!pglite.closed) await pglite.close();
     },

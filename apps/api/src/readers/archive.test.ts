@@ -105,7 +105,7 @@ describe('readUpload: single files', () => {
       { fileName: 'log.txt', stream: Readable.from([Buffer.from(CSV)]) },
       rules,
     );
-    expect(streamed.files[0].content.toString()).toBe(CSV);
+    expect(streamed.files[0]!.content.toString()).toBe(CSV);
   });
 
   it('rejects a file type the data source does not accept', async () => {

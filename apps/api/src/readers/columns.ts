@@ -37,7 +37,7 @@ export function parseNumberText(text: string, decimalSeparator: '.' | ','): numb
 }
 
 export function digitsAfterSeparator(text: string, decimalSeparator: '.' | ','): number {
-  const mantissa = text.split(/[eE]/)[0];
+  const mantissa = text.split(/[eE]/)[0]!;
   const at = mantissa.indexOf(decimalSeparator);
   return at < 0 ? 0 : mantissa.length - at - 1;
 }
@@ -46,12 +46,12 @@ export function digitsAfterSeparator(text: string, decimalSeparator: '.' | ','):
 function scaleCodes(codes: Float64Array, from: number, to: number, factor: number): boolean {
   let largest = 0;
   for (let i = from; i < to; i++) {
-    const k = codes[i];
+    const k = codes[i]!;
     if (k > largest) largest = k;
     else if (-k > largest) largest = -k;
   }
   if (largest * factor > MAX_SAFE) return false;
-  for (let i = from; i < to; i++) codes[i] *= factor;
+  for (let i = from; i < to; i++) codes[i]! *= factor;
   return true;
 }
 
@@ -59,7 +59,7 @@ function scaleCodes(codes: Float64Array, from: number, to: number, factor: numbe
 function codesToValues(codes: Float64Array, from: number, to: number, decimals: number): void {
   if (decimals <= 0) return;
   const p = POW10[decimals]!;
-  for (let i = from; i < to; i++) codes[i] /= p;
+  for (let i = from; i < to; i++) codes[i]! /= p;
 }
 
 /** The counts and codes of a ColumnSet, as one part of a file sends them to the other (structured clone). */
@@ -124,24 +124,24 @@ export class ColumnSet {
    * `mantissa` is its digits as an integer (< 10^15), `decimals` how many of them follow the separator.
    */
   digits(col: number, row: number, mantissa: number, decimals: number, negative: boolean): void {
-    let d = this.coded[col];
+    let d = this.coded[col]!;
     if (d >= 0 && decimals > d) d = this.rescale(col, row, decimals);
     if (d >= 0) {
       const k = mantissa * POW10[d - decimals]!;
       if (k <= MAX_SAFE) {
-        this.values[col][row] = negative ? -k : k;
+        this.values[col]![row] = negative ? -k : k;
         return;
       }
       this.toValues(col, row);
     }
     const v = decimals === 0 ? mantissa : mantissa / POW10[decimals]!;
-    this.values[col][row] = negative ? -v : v;
+    this.values[col]![row] = negative ? -v : v;
   }
 
   /** The codes of rows [0, rows) of a coded column scaled to more decimals; a column whose codes would pass 2^53 turns into values. Answers the column's decimals (-1: values). */
   private rescale(col: number, rows: number, decimals: number): number {
-    const codes = this.values[col];
-    const factor = POW10[decimals - this.coded[col]]!;
+    const codes = this.values[col]!;
+    const factor = POW10[decimals - this.coded[col]!]!;
     if (!scaleCodes(codes, this.firstRow, rows, factor)) {
       this.toValues(col, rows);
       return -1;
@@ -152,9 +152,9 @@ export class ColumnSet {
 
   /** Rows [firstRow, rows) of a coded column as values; the column holds values from then on. */
   private toValues(col: number, rows: number): void {
-    const d = this.coded[col];
+    const d = this.coded[col]!;
     if (d < 0) return;
-    codesToValues(this.values[col], this.firstRow, rows, d);
+    codesToValues(this.values[col]!, this.firstRow, rows, d);
     this.coded[col] = -1;
   }
 
@@ -171,9 +171,9 @@ export class ColumnSet {
    */
   absorb(rest: ColumnState, from: number, to: number): void {
     for (let col = 0; col < this.count; col++) {
-      const column = this.values[col];
-      const mine = this.coded[col];
-      const theirs = rest.coded[col];
+      const column = this.values[col]!;
+      const mine = this.coded[col]!;
+      const theirs = rest.coded[col]!;
       if (mine !== theirs) {
         if (mine >= 0 && theirs >= 0) {
           const finer = Math.max(mine, theirs);
@@ -190,40 +190,40 @@ export class ColumnSet {
           this.coded[col] = -1;
         }
       }
-      this.numbers[col] += rest.numbers[col];
-      this.maxDecimals[col] = Math.max(this.maxDecimals[col], rest.maxDecimals[col]);
-      this.booleans[col] += rest.booleans[col];
-      this.dates[col] += rest.dates[col];
-      this.texts[col] += rest.texts[col];
-      this.slowNumbers[col] |= rest.slowNumbers[col];
+      this.numbers[col]! += rest.numbers[col]!;
+      this.maxDecimals[col] = Math.max(this.maxDecimals[col]!, rest.maxDecimals[col]!);
+      this.booleans[col]! += rest.booleans[col]!;
+      this.dates[col]! += rest.dates[col]!;
+      this.texts[col]! += rest.texts[col]!;
+      this.slowNumbers[col]! |= rest.slowNumbers[col]!;
       this.firstNonNumeric[col] ??= rest.firstNonNumeric[col] ?? null;
     }
   }
 
   number(col: number, row: number, value: number, decimals: number): void {
     this.toValues(col, row);
-    this.values[col][row] = value;
-    this.numbers[col]++;
-    if (decimals > this.maxDecimals[col]) this.maxDecimals[col] = decimals;
+    this.values[col]![row] = value;
+    this.numbers[col]!++;
+    if (decimals > this.maxDecimals[col]!) this.maxDecimals[col] = decimals;
   }
 
   boolean(col: number, row: number, value: boolean, fileRow: number, text: string): void {
     this.toValues(col, row);
-    this.values[col][row] = value ? 1 : 0;
-    this.booleans[col]++;
+    this.values[col]![row] = value ? 1 : 0;
+    this.booleans[col]!++;
     this.noteNonNumeric(col, fileRow, text);
   }
 
   /** `naiveMs`: the logger's local clock read as UTC. */
   date(col: number, row: number, naiveMs: number, fileRow: number, text: string): void {
     this.toValues(col, row);
-    this.values[col][row] = naiveMs - this.offsetMs;
-    this.dates[col]++;
+    this.values[col]![row] = naiveMs - this.offsetMs;
+    this.dates[col]!++;
     this.noteNonNumeric(col, fileRow, text);
   }
 
   missing(col: number, row: number): void {
-    this.values[col][row] = NaN;
+    this.values[col]![row] = NaN;
   }
 
   /** Any cell given as text: a missing token, a number, a boolean word, a date, or free text. */
@@ -244,8 +244,8 @@ export class ColumnSet {
     }
     const d = this.parseDate(t);
     if (!Number.isNaN(d)) return this.date(col, row, d, fileRow, raw);
-    this.values[col][row] = NaN;
-    this.texts[col]++;
+    this.values[col]![row] = NaN;
+    this.texts[col]!++;
     this.noteNonNumeric(col, fileRow, raw);
   }
 
@@ -259,14 +259,14 @@ export class ColumnSet {
    * a fault to fix in the file, not a reason to import the channel as text.
    */
   dataType(col: number, rowCount: number, columnName: string): ChannelDataType {
-    const numbers = this.numbers[col];
-    const booleans = this.booleans[col];
-    const dates = this.dates[col];
-    const texts = this.texts[col];
+    const numbers = this.numbers[col]!;
+    const booleans = this.booleans[col]!;
+    const dates = this.dates[col]!;
+    const texts = this.texts[col]!;
     const others = booleans + dates + texts;
-    const values = this.values[col];
+    const values = this.values[col]!;
     if (others === 0) {
-      if (numbers === 0 || this.maxDecimals[col] > 0) return 'Double';
+      if (numbers === 0 || this.maxDecimals[col]! > 0) return 'Double';
       if (this.slowNumbers[col]) {
         for (let i = 0; i < rowCount; i++)
           if (!Number.isNaN(values[i]) && !Number.isInteger(values[i])) return 'Double';
@@ -276,7 +276,7 @@ export class ColumnSet {
     if (texts === 0 && dates === 0) {
       let zeroOne = true;
       for (let i = 0; i < rowCount && zeroOne; i++) {
-        const v = values[i];
+        const v = values[i]!;
         if (!Number.isNaN(v) && v !== 0 && v !== 1) zeroOne = false;
       }
       if (zeroOne) return 'Boolean';

@@ -275,7 +275,7 @@ export function readDelimitedRows(
   let row = firstRow;
   while (pos < len) {
     const fileRow = config.firstDataRow + row;
-    let c = buf[pos];
+    let c = buf[pos]!;
     if (c === LF || c === CR) {
       if (onlyBlankFrom(buf, pos)) break;
       if (columnCount > 1)
@@ -292,7 +292,7 @@ export function readDelimitedRows(
           `Row ${fileRow} has more values than the ${columnCount} columns of the header (row ${config.headerRow}).`,
         );
       }
-      c = pos < len ? buf[pos] : LF;
+      c = pos < len ? buf[pos]! : LF;
       if (c === 32 && delimiter !== 32) {
         // Spaces before a quoted value (`, "text"`): read it as quoted, as spreadsheet programs do.
         let q = pos;
@@ -302,7 +302,7 @@ export function readDelimitedRows(
           c = QUOTE;
         }
       }
-      const slot = timestampSlot[col];
+      const slot = timestampSlot[col]!;
       if (slot >= 0) {
         if (c === QUOTE) {
           const q = readQuoted(buf, pos, delimiter, fileRow);
@@ -314,7 +314,7 @@ export function readDelimitedRows(
           pos = end;
         }
       } else if (c === delimiter || c === LF || c === CR) {
-        values[col][row] = NaN;
+        values[col]![row] = NaN;
       } else if (c === QUOTE) {
         const q = readQuoted(buf, pos, delimiter, fileRow);
         columns.text(col, row, q.text, fileRow);
@@ -326,7 +326,7 @@ export function readDelimitedRows(
         if (c === MINUS || c === PLUS) {
           negative = c === MINUS;
           p++;
-          c = p < len ? buf[p] : LF;
+          c = p < len ? buf[p]! : LF;
         }
         let mantissa = 0;
         let digits = 0;
@@ -335,25 +335,25 @@ export function readDelimitedRows(
           mantissa = mantissa * 10 + (c - 48);
           digits++;
           p++;
-          c = p < len ? buf[p] : LF;
+          c = p < len ? buf[p]! : LF;
         }
         if (c === decimal) {
           p++;
-          c = p < len ? buf[p] : LF;
+          c = p < len ? buf[p]! : LF;
           while (c >= 48 && c <= 57) {
             mantissa = mantissa * 10 + (c - 48);
             digits++;
             decimals++;
             p++;
-            c = p < len ? buf[p] : LF;
+            c = p < len ? buf[p]! : LF;
           }
         }
         if (digits > 0 && digits <= 15 && (c === delimiter || c === LF || c === CR)) {
           // The column's code as it is (the usual cell: as many decimals as the column's codes), else ColumnSet.digits.
-          if (decimals === coded[col]) values[col][row] = negative ? -mantissa : mantissa;
+          if (decimals === coded[col]) values[col]![row] = negative ? -mantissa : mantissa;
           else columns.digits(col, row, mantissa, decimals, negative);
-          numbers[col]++;
-          if (decimals > maxDecimals[col]) maxDecimals[col] = decimals;
+          numbers[col]!++;
+          if (decimals > maxDecimals[col]!) maxDecimals[col] = decimals;
           pos = p;
         } else {
           const end = cellEnd(buf, p, delimiter);
@@ -375,8 +375,9 @@ export function readDelimitedRows(
       );
     }
     pos = skipLineBreak(buf, pos);
+    // One timestamp column or two (the reader configuration's schema).
     const stampText =
-      timestampParts.length === 1 ? timestampParts[0] : `${timestampParts[0]} ${timestampParts[1]}`;
+      timestampParts.length === 1 ? timestampParts[0]! : `${timestampParts[0]} ${timestampParts[1]}`;
     const t = parseTimestamp(stampText);
     if (Number.isNaN(t)) throw badTimestamp(fileRow, stampText, config.timestampFormat);
     timestamps[row] = t;
@@ -412,10 +413,10 @@ export function finishDelimited(
     rowNumbers: null,
     channels: layout.channels.map((ch, i) => ({
       ...ch,
-      dataType: dataTypes[i],
-      values: columns.values[ch.column],
-      codedDecimals: columns.coded[ch.column],
-      decimals: columns.maxDecimals[ch.column],
+      dataType: dataTypes[i]!,
+      values: columns.values[ch.column]!,
+      codedDecimals: columns.coded[ch.column]!,
+      decimals: columns.maxDecimals[ch.column]!,
       texts: texts.get(ch.column),
     })),
   };
@@ -436,7 +437,7 @@ function readTexts(
     const { cells, next } = readRecord(buf, pos, delimiter, firstDataRow + row, Number.MAX_SAFE_INTEGER);
     pos = next;
     for (const c of columns) {
-      const t = cells[c].trim();
+      const t = cells[c]!.trim();
       out.get(c)![row] = MISSING_TOKENS.has(t) ? null : t;
     }
   }

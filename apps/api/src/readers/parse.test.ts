@@ -148,13 +148,13 @@ describe('delimited text: files that are read', () => {
       delimiter: ';',
       encoding: 'latin1',
     });
-    expect(latin1.channels[0].channel).toBe('Öltemperatur');
+    expect(latin1.channels[0]!.channel).toBe('Öltemperatur');
     const utf16 = await parseCsv(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]), {
       delimiter: ';',
       encoding: 'utf-16le',
     });
-    expect(utf16.channels[0].channel).toBe('Öltemperatur');
-    expect(Array.from(utf16.channels[0].values)).toEqual([55]);
+    expect(utf16.channels[0]!.channel).toBe('Öltemperatur');
+    expect(Array.from(utf16.channels[0]!.values)).toEqual([55]);
     const bom = await parseCsv(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]), {
       delimiter: ';',
     });
@@ -199,8 +199,8 @@ describe('delimited text: files that are read', () => {
     const p = await parseCsv(
       'Timestamp,A\n2026-03-01 10:00:00,NaN\n2026-03-01 10:00:01,N/A\n2026-03-01 10:00:02,-\n2026-03-01 10:00:03,null\n2026-03-01 10:00:04,1.5e3\n2026-03-01 10:00:05,0.1\n',
     );
-    expect(Array.from(p.channels[0].values)).toEqual([NaN, NaN, NaN, NaN, 1500, 0.1]);
-    expect(p.channels[0].dataType).toBe('Double');
+    expect(Array.from(p.channels[0]!.values)).toEqual([NaN, NaN, NaN, NaN, 1500, 0.1]);
+    expect(p.channels[0]!.dataType).toBe('Double');
   });
 
   it('parses numbers from bytes exactly as JavaScript does', async () => {
@@ -218,7 +218,7 @@ describe('delimited text: files that are read', () => {
       'Timestamp,A\n' +
       samples.map((s, i) => `2026-03-01 10:00:${String(i).padStart(2, '0')},${s}\n`).join('');
     const p = await parseCsv(text);
-    expect(Array.from(p.channels[0].values)).toEqual(samples.map(Number));
+    expect(Array.from(p.channels[0]!.values)).toEqual(samples.map(Number));
   });
 
   it('ignores trailing empty lines and a delimiter at the end of every line', async () => {
@@ -235,8 +235,8 @@ describe('delimited text: files that are read', () => {
       {},
       60,
     );
-    expect(p.channels[0].dataType).toBe('UTCDateTime');
-    expect(p.channels[0].values[0]).toBe(utc('2026-02-01T07:00:00'));
+    expect(p.channels[0]!.dataType).toBe('UTCDateTime');
+    expect(p.channels[0]!.values[0]).toBe(utc('2026-02-01T07:00:00'));
   });
 });
 
@@ -485,6 +485,6 @@ describe('delimited text: other delimiters', () => {
       timestampFormat: 'ISO',
     });
     expect(space.channels.map((c) => c.dataType)).toEqual(['Double', 'String', 'Integer']);
-    expect(space.channels[1].texts).toEqual(['x y']);
+    expect(space.channels[1]!.texts).toEqual(['x y']);
   });
 });

@@ -165,18 +165,18 @@ function sortAndCheck(table: ReadTable, offsetMinutes: number): ParsedDataFile {
   const fileRow = (i: number) => (table.rowNumbers ? table.rowNumbers[i] : table.firstDataRow + i);
   const ts = table.timestamps;
   let ascending = true;
-  for (let i = 1; i < n && ascending; i++) if (ts[i] <= ts[i - 1]) ascending = false;
+  for (let i = 1; i < n && ascending; i++) if (ts[i]! <= ts[i - 1]!) ascending = false;
 
   let order: Uint32Array | null = null;
   if (!ascending) {
     order = new Uint32Array(n);
     for (let i = 0; i < n; i++) order[i] = i;
-    order.sort((a, b) => ts[a] - ts[b] || a - b);
+    order.sort((a, b) => ts[a]! - ts[b]! || a - b);
     for (let k = 1; k < n; k++) {
-      if (ts[order[k]] === ts[order[k - 1]]) {
+      if (ts[order[k]!] === ts[order[k - 1]!]) {
         throw new ReaderError(
           'DUPLICATE_TIMESTAMP',
-          `Rows ${fileRow(order[k - 1])} and ${fileRow(order[k])} have the same timestamp (${formatLocal(ts[order[k]], offsetMinutes)}). Each row needs its own time.`,
+          `Rows ${fileRow(order[k - 1]!)} and ${fileRow(order[k]!)} have the same timestamp (${formatLocal(ts[order[k]!]!, offsetMinutes)}). Each row needs its own time.`,
         );
       }
     }
@@ -184,7 +184,7 @@ function sortAndCheck(table: ReadTable, offsetMinutes: number): ParsedDataFile {
   const take = (column: Float64Array): Float64Array => {
     if (!order) return column.length === n ? column : column.slice(0, n);
     const out = new Float64Array(n);
-    for (let k = 0; k < n; k++) out[k] = column[order[k]];
+    for (let k = 0; k < n; k++) out[k] = column[order[k]!]!;
     return out;
   };
   const timestamps = take(ts);
@@ -218,8 +218,9 @@ function sortAndCheck(table: ReadTable, offsetMinutes: number): ParsedDataFile {
     timestamps,
     channels,
     rowCount: n,
-    timeStampMin: new Date(timestamps[0]),
-    timeStampMax: new Date(timestamps[n - 1]),
+    // The readers throw HEADER_ONLY for a file without rows: n >= 1.
+    timeStampMin: new Date(timestamps[0]!),
+    timeStampMax: new Date(timestamps[n - 1]!),
   };
 }
 

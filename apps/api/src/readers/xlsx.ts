@@ -79,7 +79,7 @@ export async function readXlsx(
 
   const headerCells = rowCells(ws, config.headerRow);
   let width = headerCells.length;
-  while (width > 0 && asText(headerCells[width - 1]).trim() === '') width--;
+  while (width > 0 && asText(headerCells[width - 1]!).trim() === '') width--;
   checkColumnCount(width, maxColumns);
   const header = headerCells.slice(0, width).map(asText);
   const units = config.unitRow ? rowCells(ws, config.unitRow).map(asText) : null;
@@ -108,7 +108,7 @@ export async function readXlsx(
     const cells = rowCells(ws, r);
     if (cells.every((c) => c === null || asText(c).trim() === '')) continue; // empty spreadsheet rows
     for (let c = width; c < cells.length; c++) {
-      if (cells[c] !== null && asText(cells[c]).trim() !== '') {
+      if (cells[c] !== null && asText(cells[c]!).trim() !== '') {
         throw new ReaderError(
           'ROW_LENGTH',
           `Row ${r} has a value in column ${c + 1}, beyond the ${width} columns of the header (row ${config.headerRow}).`,
@@ -136,7 +136,7 @@ export async function readXlsx(
     layout.channels.forEach((ch, i) => {
       const v = cells[ch.column] ?? null;
       const text = asText(v).trim();
-      texts[i][row] = MISSING_TOKENS.has(text) ? null : text;
+      texts[i]![row] = MISSING_TOKENS.has(text) ? null : text;
       if (v === null) columns.missing(ch.column, row);
       else if (typeof v === 'number') {
         columns.slowNumbers[ch.column] = 1; // decimals from the shortest text of a double say nothing about 1e-7
@@ -163,10 +163,10 @@ export async function readXlsx(
     rowNumbers,
     channels: layout.channels.map((ch, i) => ({
       ...ch,
-      dataType: dataTypes[i],
-      values: columns.values[ch.column],
-      codedDecimals: columns.coded[ch.column],
-      decimals: columns.maxDecimals[ch.column],
+      dataType: dataTypes[i]!,
+      values: columns.values[ch.column]!,
+      codedDecimals: columns.coded[ch.column]!,
+      decimals: columns.maxDecimals[ch.column]!,
       texts: dataTypes[i] === 'String' ? texts[i] : undefined,
     })),
   };

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type DatabaseHandle } from '../db/connection';
+import { openDatabase, type DatabaseHandle } from './database';
 import { migrateToLatest } from '../db/migrate';
 
 // Report values keep their references per statement (migration 0009) instead of one foreign key check per row.

@@ -11,7 +11,7 @@ import {
 
 const firstMessage = (pw: unknown) => {
   const r = newPasswordSchema.safeParse(pw);
-  return r.success ? null : r.error.issues[0].message;
+  return r.success ? null : r.error.issues[0]?.message;
 };
 
 describe('password policy', () => {

@@ -46,8 +46,9 @@ export function userFormSchema(mode: UserFormMode) {
     .superRefine((v, ctx) => {
       if (!passwordIsSent(mode, v)) return;
       const result = newPasswordSchema.safeParse(v.password);
+      // A failed parse has at least one issue; the first one is shown.
       if (!result.success)
-        ctx.addIssue({ code: 'custom', message: result.error.issues[0].message, path: ['password'] });
+        ctx.addIssue({ code: 'custom', message: result.error.issues[0]!.message, path: ['password'] });
       checkPasswordConfirmation(v, ctx);
     });
 }

@@ -53,7 +53,7 @@ describe('groupHourlyIntoSlots', () => {
     expect(result).toHaveLength(8);
     expect(result[0]).toMatchObject({ slot: 0, value: 1, count: 3 });
     expect(result[7]).toMatchObject({ slot: 7, value: 22, count: 3 });
-    expect(result[7].from.toISOString()).toBe('2024-01-01T21:00:00.000Z');
+    expect(result[7]?.from.toISOString()).toBe('2024-01-01T21:00:00.000Z');
   });
 
   it('keeps days apart across a month end and sorts by time', () => {
@@ -77,7 +77,7 @@ describe('groupHourlyIntoSlots', () => {
 
   it('uses the UTC hour of values with an offset', () => {
     const result = groupHourlyIntoSlots([{ complianceDate: '2024-03-01T02:00:00+03:00', value: 100 }], 11);
-    expect(result[0].from.toISOString()).toBe('2024-02-29T20:00:00.000Z');
-    expect(result[0].slot).toBe(5);
+    expect(result[0]?.from.toISOString()).toBe('2024-02-29T20:00:00.000Z');
+    expect(result[0]?.slot).toBe(5);
   });
 });

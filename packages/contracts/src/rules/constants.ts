@@ -141,7 +141,8 @@ export const LOADING_MESSAGES = [
 export function loadingMessage(elapsedMs: number): string | null {
   let text: string | null = null;
   LOADING_MESSAGE_THRESHOLDS_MS.forEach((threshold, i) => {
-    if (elapsedMs >= threshold) text = LOADING_MESSAGES[i];
+    const message = LOADING_MESSAGES[i];
+    if (elapsedMs >= threshold && message !== undefined) text = message;
   });
   return text;
 }

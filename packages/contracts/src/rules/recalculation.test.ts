@@ -56,6 +56,6 @@ describe('sortByRequested', () => {
       { id: 'c', recalculationRequestedOn: '2024-03-01T00:00:01Z' },
     ];
     expect(sortByRequested(rows).map((r) => r.id)).toEqual(['a', 'b', 'c', 'x']);
-    expect(rows[0].id).toBe('b');
+    expect(rows[0]?.id).toBe('b');
   });
 });

@@ -59,23 +59,23 @@ describe('buildUptimeMatrix, hourly', () => {
   });
 
   it('places values at their hour and day', () => {
-    expect(matrix.cells[0][0]).toBe(100);
-    expect(matrix.cells[13][1]).toBe(87.5);
-    expect(matrix.cells[23][2]).toBe(110);
+    expect(matrix.cells[0]?.[0]).toBe(100);
+    expect(matrix.cells[13]?.[1]).toBe(87.5);
+    expect(matrix.cells[23]?.[2]).toBe(110);
   });
 
   it('marks hours without a value as NO_DATA', () => {
-    expect(matrix.cells[5][2]).toBe('NO_DATA');
-    expect(matrix.cells[1][0]).toBe('NO_DATA');
+    expect(matrix.cells[5]?.[2]).toBe('NO_DATA');
+    expect(matrix.cells[1]?.[0]).toBe('NO_DATA');
   });
 
   it('marks hours outside the period as INVALID_DATE', () => {
     const p = { from: new Date('2024-01-01T06:00:00Z'), to: new Date('2024-01-02T17:59:59.999Z') };
     const m = buildUptimeMatrix([], p, 'hourly');
-    expect(m.cells[5][0]).toBe('INVALID_DATE');
-    expect(m.cells[6][0]).toBe('NO_DATA');
-    expect(m.cells[17][1]).toBe('NO_DATA');
-    expect(m.cells[18][1]).toBe('INVALID_DATE');
+    expect(m.cells[5]?.[0]).toBe('INVALID_DATE');
+    expect(m.cells[6]?.[0]).toBe('NO_DATA');
+    expect(m.cells[17]?.[1]).toBe('NO_DATA');
+    expect(m.cells[18]?.[1]).toBe('INVALID_DATE');
   });
 
   it('averages several points in one hour', () => {
@@ -87,7 +87,7 @@ describe('buildUptimeMatrix, hourly', () => {
       customPeriod('2024-01-01', '2024-01-01'),
       'hourly',
     );
-    expect(m.cells[10][0]).toBe(90);
+    expect(m.cells[10]?.[0]).toBe(90);
   });
 });
 
@@ -109,26 +109,26 @@ describe('buildUptimeMatrix, daily', () => {
   });
 
   it('places values by day of month', () => {
-    expect(matrix.cells[14][0]).toBe(95);
-    expect(matrix.cells[30][1]).toBe(100);
-    expect(matrix.cells[9][3]).toBe(101);
-    expect(matrix.cells[0][2]).toBe('NO_DATA');
+    expect(matrix.cells[14]?.[0]).toBe(95);
+    expect(matrix.cells[30]?.[1]).toBe(100);
+    expect(matrix.cells[9]?.[3]).toBe(101);
+    expect(matrix.cells[0]?.[2]).toBe('NO_DATA');
   });
 
   it('marks days that do not exist as INVALID_DATE', () => {
-    expect(matrix.cells[30][0]).toBe('INVALID_DATE'); // Nov 31
-    expect(matrix.cells[29][3]).toBe('INVALID_DATE'); // Feb 30
+    expect(matrix.cells[30]?.[0]).toBe('INVALID_DATE'); // Nov 31
+    expect(matrix.cells[29]?.[3]).toBe('INVALID_DATE'); // Feb 30
   });
 
   it('marks days outside the period as INVALID_DATE', () => {
-    expect(matrix.cells[13][0]).toBe('INVALID_DATE'); // Nov 14
-    expect(matrix.cells[10][3]).toBe('INVALID_DATE'); // Feb 11
+    expect(matrix.cells[13]?.[0]).toBe('INVALID_DATE'); // Nov 14
+    expect(matrix.cells[10]?.[3]).toBe('INVALID_DATE'); // Feb 11
   });
 
   it('keeps Feb 29 in a leap year only', () => {
     const leap = buildUptimeMatrix([], customPeriod('2024-02-01', '2024-02-29'), 'daily');
     const common = buildUptimeMatrix([], customPeriod('2023-02-01', '2023-02-28'), 'daily');
-    expect(leap.cells[28][0]).toBe('NO_DATA');
-    expect(common.cells[28][0]).toBe('INVALID_DATE');
+    expect(leap.cells[28]?.[0]).toBe('NO_DATA');
+    expect(common.cells[28]?.[0]).toBe('INVALID_DATE');
   });
 });

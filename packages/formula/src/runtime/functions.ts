@@ -124,7 +124,7 @@ export const scalarHelpers = {
     let hi = ts.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (ts[mid] < t) lo = mid + 1;
+      if (ts[mid]! < t) lo = mid + 1;
       else hi = mid;
     }
     return lo;

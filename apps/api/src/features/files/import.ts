@@ -8,7 +8,7 @@ import {
   type DelimitedReaderConfiguration,
   type XlsxReaderConfiguration,
 } from '@portal/contracts/readers';
-import type { DatabaseHandle } from '../../db/connection';
+import type { DatabaseHandle } from '../../storage/database';
 import type { OriginalKey } from '../../storage';
 import type { Database } from '../../db/schema';
 import { notFound } from '../../errors';

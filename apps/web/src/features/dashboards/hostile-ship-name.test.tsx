@@ -23,7 +23,7 @@ const ship = (k: number, name: string): Facility => ({
   name,
   imo: '9312345',
   primaryOrganizationId: 'n',
-  primaryOrganizationName: HOSTILE_TEXTS[(k + 1) % HOSTILE_TEXTS.length],
+  primaryOrganizationName: HOSTILE_TEXTS[(k + 1) % HOSTILE_TEXTS.length]!,
   scrubberSystemType: 'Hybrid',
   numberOfScrubbers: 1,
   systemManufacturer: null,
@@ -92,10 +92,10 @@ describe('hostile ship names on the fleet dashboard', () => {
     const cards = screen.getAllByTestId('ship-card');
     expect(cards).toHaveLength(ships.length);
     cards.forEach((card, k) => {
-      expect(card.getAttribute('data-facility-id')).toBe(ships[k].id);
-      expect(within(card).getByText(ships[k].name, { normalizer: (s) => s })).toBeTruthy();
-      expect(card.textContent).toContain(`IMO 9312345 · ${ships[k].primaryOrganizationName}`);
-      expect(within(card).getByRole('link').getAttribute('href')).toBe(`/ship/${ships[k].id}`);
+      expect(card.getAttribute('data-facility-id')).toBe(ships[k]!.id);
+      expect(within(card).getByText(ships[k]!.name, { normalizer: (s) => s })).toBeTruthy();
+      expect(card.textContent).toContain(`IMO 9312345 · ${ships[k]!.primaryOrganizationName}`);
+      expect(within(card).getByRole('link').getAttribute('href')).toBe(`/ship/${ships[k]!.id}`);
       expect(card.querySelectorAll('img, noscript, math, iframe, script')).toHaveLength(0);
     });
     expect(activeContent(container)).toEqual([]);

@@ -246,7 +246,7 @@ export default function ShipListPage() {
           onClose={() => setNewShipOpen(false)}
           onCreated={(id) => {
             setNewShipOpen(false);
-            navigate(`/facilities/${id}/config/info`);
+            void navigate(`/facilities/${id}/config/info`);
           }}
         />
       )}

@@ -54,7 +54,7 @@ export default function AdminLayout() {
   const setCurrentOrganizationId = (id: string) => {
     sessionStorage.setItem(CURRENT_KEY, id);
     setRemembered(id);
-    navigate(`/admin/${encodeURIComponent(id)}/manage`);
+    void navigate(`/admin/${encodeURIComponent(id)}/manage`);
   };
   const context: AdminContext = {
     organizations: organizations.data ?? [],

@@ -50,7 +50,7 @@ export function NavDrawer({ onNavigate }: { onNavigate?: () => void }) {
       facilities?.some((f) => f.id === viewed) &&
       !isFacilityVisible(viewed, facilities, next, roles)
     )
-      navigate('/');
+      void navigate('/');
   };
 
   const filtered =

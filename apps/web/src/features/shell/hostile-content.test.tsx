@@ -126,7 +126,7 @@ describe('hostile text in the shell', () => {
     expect(shown).toHaveLength(HOSTILE_TEXTS.length);
     shown.forEach((item, k) => {
       // The exact text (and, on every other message, the title too), readable, with nothing parsed out of it.
-      expect(within(item).getAllByText(HOSTILE_TEXTS[k], { normalizer: (s) => s })).toHaveLength(
+      expect(within(item).getAllByText(HOSTILE_TEXTS[k]!, { normalizer: (s) => s })).toHaveLength(
         k % 2 ? 2 : 1,
       );
       if (k % 2) expect(within(item).getByRole('heading').textContent).toBe(HOSTILE_TEXTS[k]);
@@ -141,8 +141,8 @@ describe('hostile text in the shell', () => {
     const entries = within(screen.getByTestId('drawer-ships')).getAllByRole('link');
     expect(entries).toHaveLength(ships.length);
     entries.forEach((entry, k) => {
-      expect(within(entry).getByText(ships[k].name, { normalizer: (s) => s })).toBeTruthy();
-      expect(entry.getAttribute('href')).toBe(`/ship/${ships[k].id}`);
+      expect(within(entry).getByText(ships[k]!.name, { normalizer: (s) => s })).toBeTruthy();
+      expect(entry.getAttribute('href')).toBe(`/ship/${ships[k]!.id}`);
       expect(entry.querySelectorAll('img, a, noscript, math, iframe, script')).toHaveLength(0);
     });
     expect(activeContent(container)).toEqual([]);

@@ -1,7 +1,7 @@
 import cliProgress from 'cli-progress';
 import { DAY_MS } from '@portal/contracts/rules';
 import type { Services } from '../services';
-import { seedPlatform } from './seed';
+import { seedPlatform } from './platform';
 import { seedDemoDataWithProgress } from '../features/datasources/demo';
 import { seedDefaultMeasurementCalculations } from '../features/calculations/seed';
 import { executeDemoFleet } from '../features/executions/demo';

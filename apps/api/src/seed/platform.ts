@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { generateLinkKey } from '@portal/contracts/forms/organization';
 import { demoShips } from '@portal/demo-fleet/ships';
-import type { Database } from './schema';
+import type { Database } from '../db/schema';
 import { hashPassword } from '../features/auth/passwords';
 import { seedMessages } from '../features/messages/seed';
 import { seedReports } from '../features/reports/seed';

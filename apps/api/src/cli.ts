@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config';
-import { createFirstAdministrator } from '../features/users/first-admin';
-import { openDatabase } from './connection';
-import { migrateToLatest } from './migrate';
-import { seedPlatform } from './seed';
+import { loadConfig } from './config';
+import { migrateToLatest } from './db/migrate';
+import { createFirstAdministrator } from './features/users/first-admin';
+import { seedPlatform } from './seed/platform';
+import { openDatabase } from './storage/database';
 
 const USAGE = `Usage: cli.ts migrate|seed
        cli.ts admin:create [--username NAME] [--organization NAME]
