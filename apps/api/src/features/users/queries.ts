@@ -66,3 +66,16 @@ export async function updateUser(
 export async function deleteUser(trx: Transaction<Database>, id: string): Promise<void> {
   await trx.deleteFrom('users').where('id', '=', id).execute();
 }
+
+/** The password hash of a user that exists. */
+export function passwordHashOf(db: Kysely<Database>, id: string) {
+  return db.selectFrom('users').select('password_hash').where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+export async function setPassword(
+  trx: Transaction<Database>,
+  id: string,
+  passwordHash: string,
+): Promise<void> {
+  await trx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', id).execute();
+}
