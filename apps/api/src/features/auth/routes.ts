@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { LOGIN_FAILED_TEXT, clientErrorReportSchema, userProfileSchema } from '@portal/contracts/auth';
 import { dummyPasswordHash, verifyPassword } from './passwords';
 import { escapeHtml, pageShell } from './provider';
-import { revokeProviderStateOf } from './oidc-adapter';
+import { recordClientError, signOut, userForSignIn } from './queries';
 import { auditedChange, auditEvent } from '../audit/audit';
 
 /** The per-address limit is this many times the per-account one: an office behind one address signs in several people. */
@@ -131,11 +131,7 @@ export async function authRoutes(app: FastifyInstance, opts: { provider?: Provid
       async (request, reply) => {
         const details = await provider.interactionDetails(request.raw, reply.raw);
         const { username, password } = request.body;
-        const user = await db
-          .selectFrom('users')
-          .select(['id', 'password_hash', 'organization_id'])
-          .where((eb) => eb(eb.fn('lower', ['username']), '=', username.trim().toLowerCase()))
-          .executeTakeFirst();
+        const user = await userForSignIn(db, username);
         const ok = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), password);
         if (!user || !ok) {
           await auditEvent(
@@ -186,19 +182,10 @@ export async function authRoutes(app: FastifyInstance, opts: { provider?: Provid
     async (request, reply) => {
       const { caller } = request;
       // Tokens issued up to this second are refused from now on; sessions, grants and refresh tokens end.
-      await auditedChange(
-        db,
-        caller,
-        async (trx) => {
-          await trx
-            .updateTable('users')
-            .set({ tokens_valid_after: new Date(Math.ceil(Date.now() / 1000) * 1000) })
-            .where('id', '=', caller.userId)
-            .execute();
-          await revokeProviderStateOf(trx, caller.userId);
-        },
-        { action: 'sign-out', subject: caller.username },
-      );
+      await auditedChange(db, caller, (trx) => signOut(trx, caller.userId), {
+        action: 'sign-out',
+        subject: caller.username,
+      });
       return reply.code(204).send(null);
     },
   );
@@ -211,10 +198,7 @@ export async function authRoutes(app: FastifyInstance, opts: { provider?: Provid
     },
     async (request, reply) => {
       request.log.warn({ clientError: request.body }, 'error reported by the browser');
-      await db
-        .insertInto('client_errors')
-        .values({ user_id: null, message: request.body.message, detail: JSON.stringify(request.body) })
-        .execute();
+      await recordClientError(db, request.body);
       return reply.code(204).send(null);
     },
   );

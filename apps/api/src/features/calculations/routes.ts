@@ -37,6 +37,7 @@ import { assertFacilityVisible, isUuid, requireSystemAdmin } from '../access/pol
 import { auditedChange } from '../audit/audit';
 import { calculationSummaries, dataSourcesWithChannels, fieldRows, toMeasurementField } from './fields';
 import { toMeasurementFieldCalculation, toReportFieldCalculation } from './present';
+import { findReportFieldOf } from './queries';
 import {
   approveCalculation,
   assertUnlocked,
@@ -504,14 +505,7 @@ async function findField(db: Kysely<Database>, id: string) {
 }
 
 async function findReportField(db: Kysely<Database>, reportId: string, fieldId: string) {
-  const field = isUuid(fieldId)
-    ? await db
-        .selectFrom('report_fields')
-        .select(['id', 'name'])
-        .where('id', '=', fieldId)
-        .where('report_id', '=', reportId)
-        .executeTakeFirst()
-    : undefined;
+  const field = isUuid(fieldId) ? await findReportFieldOf(db, reportId, fieldId) : undefined;
   if (!field) throw notFound('Report field not found');
   return field;
 }

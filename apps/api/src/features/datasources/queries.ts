@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DataSource, DataSourceChannel, RawChannel } from '@portal/contracts/datasources';
 import type { Database } from '../../db/schema';
 import type { DataSourceChannelsTable, FacilityDataSourcesTable } from '../../db/tables/ingestion';
@@ -124,4 +124,27 @@ export async function listDataSources(
     channels: channels.filter((c) => c.data_source_id === s.id).map((c) => toChannel(c, s.name)),
     filesCount: Number(s.files_count),
   }));
+}
+
+/** A channel that exists. */
+export function channelById(db: Kysely<Database>, channelId: string) {
+  return db
+    .selectFrom('data_source_channels')
+    .selectAll()
+    .where('id', '=', channelId)
+    .executeTakeFirstOrThrow();
+}
+
+/** A channel of a data source. */
+export function findDataSourceChannel(db: Kysely<Database>, dataSourceId: string, channelId: string) {
+  return db
+    .selectFrom('data_source_channels')
+    .selectAll()
+    .where('id', '=', channelId)
+    .where('data_source_id', '=', dataSourceId)
+    .executeTakeFirst();
+}
+
+export async function deleteChannel(trx: Transaction<Database>, channelId: string): Promise<void> {
+  await trx.deleteFrom('data_source_channels').where('id', '=', channelId).execute();
 }

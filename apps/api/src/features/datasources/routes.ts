@@ -20,6 +20,9 @@ import { formatBytes, READER_DEFINITIONS, readerDefinition, type ReaderDefinitio
 import { assertFacilityVisible, isUuid, requireSystemAdmin } from '../access/policy';
 import { auditedChange } from '../audit/audit';
 import {
+  channelById,
+  deleteChannel,
+  findDataSourceChannel,
   findFacilityDataSource,
   findVisibleDataSource,
   listDataSources,
@@ -27,6 +30,7 @@ import {
   toChannel,
 } from './queries';
 import {
+  clearSampleFile,
   createChannel,
   createDataSource,
   deleteDataSource,
@@ -174,11 +178,7 @@ export async function dataSourceRoutes(app: FastifyInstance) {
       const { id, dataSourceId } = request.params;
       await findFacilityDataSource(db, caller, id, dataSourceId);
       requireSystemAdmin(caller);
-      await db
-        .updateTable('facility_data_sources')
-        .set({ sample_file: null, sample_file_name: null, sample_channels: null })
-        .where('id', '=', dataSourceId)
-        .execute();
+      await clearSampleFile(db, dataSourceId);
       return reply.code(204).send();
     },
   );
@@ -241,11 +241,7 @@ export async function dataSourceRoutes(app: FastifyInstance) {
       const dataSource = await findVisibleDataSource(db, caller, request.params.id);
       requireSystemAdmin(caller);
       const channelId = await createChannel(db, dataSource, request.body);
-      const row = await db
-        .selectFrom('data_source_channels')
-        .selectAll()
-        .where('id', '=', channelId)
-        .executeTakeFirstOrThrow();
+      const row = await channelById(db, channelId);
       return reply.code(201).send(toChannel(row, dataSource.name));
     },
   );
@@ -256,14 +252,7 @@ export async function dataSourceRoutes(app: FastifyInstance) {
     const { caller } = request;
     const dataSource = await findVisibleDataSource(db, caller, request.params.id);
     const channelId = request.params.channelId;
-    const row = isUuid(channelId)
-      ? await db
-          .selectFrom('data_source_channels')
-          .selectAll()
-          .where('id', '=', channelId)
-          .where('data_source_id', '=', dataSource.id)
-          .executeTakeFirst()
-      : undefined;
+    const row = isUuid(channelId) ? await findDataSourceChannel(db, dataSource.id, channelId) : undefined;
     if (!row) throw notFound('Channel not found');
     requireSystemAdmin(caller);
     return { dataSource, row };
@@ -282,11 +271,7 @@ export async function dataSourceRoutes(app: FastifyInstance) {
     async (request) => {
       const { dataSource, row } = await findChannel(request);
       await updateChannel(db, row.id, request.body);
-      const updated = await db
-        .selectFrom('data_source_channels')
-        .selectAll()
-        .where('id', '=', row.id)
-        .executeTakeFirstOrThrow();
+      const updated = await channelById(db, row.id);
       return toChannel(updated, dataSource.name);
     },
   );
@@ -296,16 +281,11 @@ export async function dataSourceRoutes(app: FastifyInstance) {
     { schema: { tags, params: channelParamsSchema } },
     async (request, reply) => {
       const { row } = await findChannel(request);
-      await auditedChange(
-        db,
-        request.caller,
-        (trx) => trx.deleteFrom('data_source_channels').where('id', '=', row.id).execute(),
-        {
-          action: 'channel.delete',
-          subject: row.id,
-          detail: { facilityId: row.facility_id, dataSourceId: row.data_source_id, name: row.name },
-        },
-      );
+      await auditedChange(db, request.caller, (trx) => deleteChannel(trx, row.id), {
+        action: 'channel.delete',
+        subject: row.id,
+        detail: { facilityId: row.facility_id, dataSourceId: row.data_source_id, name: row.name },
+      });
       return reply.code(204).send();
     },
   );

@@ -189,6 +189,15 @@ export async function deleteDataSource(
   return files.map((f) => ({ facilityId, dataFileId: f.id }));
 }
 
+/** Forgets a data source's sample file and its raw channels. */
+export async function clearSampleFile(db: Kysely<Database>, dataSourceId: string): Promise<void> {
+  await db
+    .updateTable('facility_data_sources')
+    .set({ sample_file: null, sample_file_name: null, sample_channels: null })
+    .where('id', '=', dataSourceId)
+    .execute();
+}
+
 /** Parses a sample file with the data source's reader and keeps it with its raw channels; replaces an earlier sample. */
 export async function saveSampleFile(
   db: Kysely<Database>,

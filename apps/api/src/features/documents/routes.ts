@@ -1,25 +1,21 @@
 import type { FastifyInstance } from 'fastify';
 import { uuidParam } from '../access/params';
 import { authenticatedRoutes } from '../access/authenticated';
-import { sql } from 'kysely';
 import { z } from 'zod';
 import {
-  DOCUMENT_MESSAGE_DAYS,
-  DOCUMENT_MESSAGE_TYPE,
   DOCUMENT_MESSAGES,
   documentDownloadBodySchema,
   documentFieldsSchema,
   documentUploadParamsSchema,
   facilityDocumentSchema,
-  newDocumentMessage,
 } from '@portal/contracts/documents';
-import { DAY_MS } from '@portal/contracts/rules';
 import { textProblem } from '@portal/contracts/forms';
 import { AppError, badRequest, notFound } from '../../errors';
-import type { Caller } from '../access/caller';
-import { assertFacilityVisible, facilityVisibleTo, isUuid, requireSystemAdmin } from '../access/policy';
+import { assertFacilityVisible, isUuid, requireSystemAdmin } from '../access/policy';
 import { auditedChange } from '../audit/audit';
 import { attachmentDisposition } from './content-disposition';
+import { deleteDocument, documentContent, facilityName, findVisibleDocument, listDocuments } from './queries';
+import { addDocument } from './service';
 
 export const DOCUMENT_MAX_BYTES = 50 * 1024 * 1024;
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
@@ -37,27 +33,7 @@ export async function documentRoutes(app: FastifyInstance) {
     { schema: { tags, response: { 200: z.array(facilityDocumentSchema) } } },
     async (request) => {
       const { caller } = request;
-      const rows = await db
-        .selectFrom('facility_documents as d')
-        .innerJoin('facilities as f', 'f.id', 'd.facility_id')
-        .select([
-          'd.id',
-          'd.file_ref',
-          'd.file_name',
-          'd.doc_type',
-          'd.visit_or_action_date',
-          'd.doc_date',
-          'd.expiry',
-          'd.equipment_tag',
-          'd.uploaded_on',
-          'd.facility_id',
-          'f.name as facility_name',
-        ])
-        .where(facilityVisibleTo(db, caller, sql.ref('d.facility_id')))
-        .orderBy(sql`lower(f.name)`)
-        .orderBy(sql`d.visit_or_action_date desc nulls last`)
-        .orderBy('d.uploaded_on', 'desc')
-        .execute();
+      const rows = await listDocuments(db, caller);
       return rows.map((r) => ({
         fileRef: r.file_ref,
         fileId: r.id,
@@ -111,46 +87,12 @@ export async function documentRoutes(app: FastifyInstance) {
         throw badRequest(Object.values(errors)[0]!, errors);
       }
       const values = parsed.data;
-      const facility = await db
-        .selectFrom('facilities')
-        .select('name')
-        .where('id', '=', id)
-        .executeTakeFirstOrThrow();
+      const facility = await facilityName(db, id);
       const row = await auditedChange(
         db,
         caller,
-        async (trx) => {
-          const inserted = await trx
-            .insertInto('facility_documents')
-            .values({
-              facility_id: id,
-              file_name: file.name,
-              content_type: file.type,
-              content: file.content,
-              doc_type: values.docType,
-              visit_or_action_date: values.visitOrActionDate,
-              doc_date: values.docDate,
-              expiry: values.expiry,
-              equipment_tag: values.equipmentTag,
-              uploaded_by: caller.userId,
-            })
-            .returning(['id', 'file_ref', 'uploaded_on'])
-            .executeTakeFirstOrThrow();
-          // The ship's users learn about it from the bell; opening the documents marks it read.
-          const now = new Date();
-          await trx
-            .insertInto('messages')
-            .values({
-              ...newDocumentMessage(facility.name, file.name),
-              type: DOCUMENT_MESSAGE_TYPE,
-              facility_id: id,
-              show_from: now,
-              show_to: new Date(now.getTime() + DOCUMENT_MESSAGE_DAYS * DAY_MS),
-              created_by: caller.userId,
-            })
-            .execute();
-          return inserted;
-        },
+        // The ship's users learn about it from the bell; opening the documents marks it read.
+        (trx) => addDocument(trx, caller.userId, { id, name: facility.name }, file, values),
         (row) => ({
           action: 'document.upload',
           subject: id,
@@ -173,9 +115,6 @@ export async function documentRoutes(app: FastifyInstance) {
     },
   );
 
-  /** Documents of the ships the caller sees: a foreign document is not found, as if it did not exist. */
-  const visibleDocuments = (caller: Caller) =>
-    db.selectFrom('facility_documents as d').where(facilityVisibleTo(db, caller, sql.ref('d.facility_id')));
   const found = <T>(document: T | undefined): T => {
     if (!document) throw notFound(DOCUMENT_MESSAGES.notFound);
     return document;
@@ -187,14 +126,7 @@ export async function documentRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const { caller } = request;
       const { fileRef } = request.body;
-      const document = found(
-        isUuid(fileRef)
-          ? await visibleDocuments(caller)
-              .select(['d.file_name', 'd.content_type', 'd.content'])
-              .where('d.file_ref', '=', fileRef)
-              .executeTakeFirst()
-          : undefined,
-      );
+      const document = found(isUuid(fileRef) ? await documentContent(db, caller, fileRef) : undefined);
       return reply
         .header('content-type', document.content_type)
         .header('content-disposition', attachmentDisposition(document.file_name))
@@ -210,31 +142,14 @@ export async function documentRoutes(app: FastifyInstance) {
       const { caller } = request;
       const { fileId } = request.params;
       // A document of a ship the caller does not see is not revealed (404); one the caller sees is SystemAdmin's (403).
-      const document = found(
-        await visibleDocuments(caller)
-          .select(['d.id', 'd.file_ref', 'd.file_name', 'd.facility_id'])
-          .where('d.id', '=', fileId)
-          .executeTakeFirst(),
-      );
+      const document = found(await findVisibleDocument(db, caller, fileId));
       requireSystemAdmin(caller);
       // The bytes live in the row (facility_documents.content), so they go with it.
-      await auditedChange(
-        db,
-        caller,
-        async (trx) => {
-          const deleted = await trx
-            .deleteFrom('facility_documents')
-            .where('id', '=', document.id)
-            .returning('id')
-            .executeTakeFirst();
-          if (!deleted) throw notFound(DOCUMENT_MESSAGES.notFound);
-        },
-        {
-          action: 'document.delete',
-          subject: document.facility_id,
-          detail: { fileId: document.id, fileRef: document.file_ref, fileName: document.file_name },
-        },
-      );
+      await auditedChange(db, caller, (trx) => deleteDocument(trx, document.id), {
+        action: 'document.delete',
+        subject: document.facility_id,
+        detail: { fileId: document.id, fileRef: document.file_ref, fileName: document.file_name },
+      });
       return reply.code(204).send(null);
     },
   );

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { authenticatedRoutes } from '../access/authenticated';
-import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
 import {
   deleteValuesQuerySchema,
@@ -13,24 +12,28 @@ import {
   recalculationRequestSchema,
   reportRecalculationQuerySchema,
   RECALCULATION_KINDS,
-  type RecalculationKind,
   type RecalculationRequest,
 } from '@portal/contracts/execution';
 import { CALCULATION_TEXTS } from '@portal/contracts/calculations';
-import type { Database } from '../../db/schema';
-import { badRequest, notFound } from '../../errors';
+import { badRequest } from '../../errors';
 import { queueOf } from '../../jobs/queue';
 import { assertFacilityVisible, isUuid, requireSystemAdmin } from '../access/policy';
 import { auditedChange } from '../audit/audit';
 import { deleteMeasurementValues, enqueueExecution } from './derived';
 import { brokenCalculations } from '../calculations/validation';
+import {
+  cancelRecalculations,
+  facilityDataFiles,
+  loadPending,
+  markRecalculationsQueued,
+  measurementRecalculations,
+  removeRecalculations,
+  reportRecalculations,
+} from './queries';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 /** Longest period one execute request may cover. */
 const MAX_PERIOD_DAYS = 5 * 366;
-
-const tableOf = (kind: RecalculationKind) =>
-  kind === 'measurement-fields' ? 'measurement_field_calculations' : 'report_field_calculations';
 
 /** Execute, the recalculation queue and the measurement field values delete (spec part 1 section 4, part 2 sections 4 and 7). */
 export async function executeRoutes(app: FastifyInstance) {
@@ -51,14 +54,7 @@ export async function executeRoutes(app: FastifyInstance) {
           to: `At most ${MAX_PERIOD_DAYS} days after from`,
         });
       const fileIds = [...new Set(facilityDataSourceFileIds)];
-      const files = fileIds.every(isUuid)
-        ? await db
-            .selectFrom('data_files')
-            .select('id')
-            .where('facility_id', '=', facilityId)
-            .where('id', 'in', fileIds)
-            .execute()
-        : [];
+      const files = fileIds.every(isUuid) ? await facilityDataFiles(db, facilityId, fileIds) : [];
       if (files.length !== fileIds.length)
         throw badRequest('A selected file does not belong to the ship', {
           facilityDataSourceFileIds: 'A selected file does not belong to the ship',
@@ -96,22 +92,7 @@ export async function executeRoutes(app: FastifyInstance) {
       requireSystemAdmin(caller);
       const { facilityId, recalculationRequested } = request.query;
       await assertFacilityVisible(db, caller, facilityId);
-      const rows = await db
-        .selectFrom('measurement_field_calculations as c')
-        .innerJoin('measurement_fields as f', 'f.id', 'c.measurement_field_id')
-        .select([
-          'c.id',
-          'f.name as field_name',
-          'c.version',
-          'c.revision',
-          'c.recalculation_requested_on',
-          'c.recalculation_queued_on',
-        ])
-        .where('c.facility_id', '=', facilityId)
-        .where(pending(recalculationRequested))
-        .orderBy(sql`coalesce(c.recalculation_requested_on, c.recalculation_queued_on)`)
-        .orderBy('f.name')
-        .execute();
+      const rows = await measurementRecalculations(db, facilityId, recalculationRequested);
       return rows.map((r): RecalculationRequest => ({
         id: r.id,
         fieldName: r.field_name,
@@ -135,24 +116,7 @@ export async function executeRoutes(app: FastifyInstance) {
     },
     async (request) => {
       requireSystemAdmin(request.caller);
-      const rows = await db
-        .selectFrom('report_field_calculations as c')
-        .innerJoin('report_fields as f', 'f.id', 'c.report_field_id')
-        .innerJoin('reports as r', 'r.id', 'f.report_id')
-        .select([
-          'c.id',
-          'f.name as field_name',
-          'r.name as report_name',
-          'c.version',
-          'c.revision',
-          'c.recalculation_requested_on',
-          'c.recalculation_queued_on',
-        ])
-        .where(pending(request.query.recalculationRequested))
-        .orderBy(sql`coalesce(c.recalculation_requested_on, c.recalculation_queued_on)`)
-        .orderBy('r.name')
-        .orderBy('f.name')
-        .execute();
+      const rows = await reportRecalculations(db, request.query.recalculationRequested);
       return rows.map((r): RecalculationRequest => ({
         id: r.id,
         fieldName: r.field_name,
@@ -182,23 +146,18 @@ export async function executeRoutes(app: FastifyInstance) {
         throw badRequest('A queued recalculation cannot be removed; cancel its execution first', {
           ids: 'A selected recalculation is queued',
         });
-      const result = await auditedChange(
+      const count = await auditedChange(
         db,
         caller,
         (trx) =>
-          trx
-            .updateTable(tableOf(kind))
-            .set({ recalculation_requested_on: null })
-            .where(
-              'id',
-              'in',
-              rows.map((r) => r.id),
-            )
-            .where('recalculation_queued_on', 'is', null)
-            .executeTakeFirst(),
+          removeRecalculations(
+            trx,
+            kind,
+            rows.map((r) => r.id),
+          ),
         { action: 'recalculation.remove', detail: { kind, ids: request.body.ids } },
       );
-      return { count: Number(result.numUpdatedRows) };
+      return { count };
     });
 
     // Cancel execution: queued -> requested again.
@@ -210,26 +169,18 @@ export async function executeRoutes(app: FastifyInstance) {
         throw badRequest('Only queued recalculations can be cancelled', {
           ids: 'A selected recalculation is not queued',
         });
-      const result = await auditedChange(
+      const count = await auditedChange(
         db,
         caller,
         (trx) =>
-          trx
-            .updateTable(tableOf(kind))
-            .set((eb) => ({
-              recalculation_queued_on: null,
-              recalculation_requested_on: eb.fn.coalesce('recalculation_requested_on', sql<Date>`now()`),
-            }))
-            .where(
-              'id',
-              'in',
-              rows.map((r) => r.id),
-            )
-            .where('recalculation_queued_on', 'is not', null)
-            .executeTakeFirst(),
+          cancelRecalculations(
+            trx,
+            kind,
+            rows.map((r) => r.id),
+          ),
         { action: 'recalculation.cancel', detail: { kind, ids: request.body.ids } },
       );
-      return { count: Number(result.numUpdatedRows) };
+      return { count };
     });
 
     // Execute: requested -> queued, and one job recomputes them.
@@ -259,17 +210,12 @@ export async function executeRoutes(app: FastifyInstance) {
         db,
         caller,
         async (trx) => {
-          const result = await trx
-            .updateTable(tableOf(kind))
-            .set({ recalculation_queued_on: new Date() })
-            .where('id', 'in', ids)
-            .where('recalculation_queued_on', 'is', null)
-            .executeTakeFirst();
+          const queued = await markRecalculationsQueued(trx, kind, ids);
           await queue.sendInTransaction(trx, 'recalculation', {
             kind: kind === 'measurement-fields' ? 'measurement-field' : 'report-field',
             calculationIds: ids,
           });
-          return Number(result.numUpdatedRows);
+          return queued;
         },
         { action: 'recalculation.execute', detail: { kind, ids } },
       );
@@ -300,28 +246,4 @@ export async function executeRoutes(app: FastifyInstance) {
       return { measurementChunks };
     },
   );
-}
-
-function pending(requested: boolean) {
-  return sql<boolean>`(c.recalculation_requested_on is not null or c.recalculation_queued_on is not null) = ${requested}`;
-}
-
-/** The pending recalculations among `ids`; an id that is not pending is a 404. */
-async function loadPending(db: Kysely<Database>, kind: RecalculationKind, ids: string[]) {
-  const unique = [...new Set(ids)];
-  const rows = unique.every(isUuid)
-    ? await db
-        .selectFrom(tableOf(kind))
-        .select(['id', 'recalculation_requested_on', 'recalculation_queued_on'])
-        .where('id', 'in', unique)
-        .where((eb) =>
-          eb.or([
-            eb('recalculation_requested_on', 'is not', null),
-            eb('recalculation_queued_on', 'is not', null),
-          ]),
-        )
-        .execute()
-    : [];
-  if (rows.length !== unique.length) throw notFound('Recalculation not found');
-  return rows;
 }

@@ -18,8 +18,8 @@ import { findVisibleDataSource } from '../datasources/queries';
 import { resolveUploadCredential, isUploadAuthorization } from '../ship-info/credentials';
 import { JOB_NAMES } from '../../jobs/queue';
 import { importUploadedFile, type ImportResult, type ImportUploadInput } from './import';
-import { updateFacilityDataRange } from './range';
-import { deleteDerivedValues, requestRecalculation } from '../executions/derived';
+import { findDataFile, findFacilityDataSource, listDataFiles } from './queries';
+import { deleteDataFile } from './service';
 
 /** Routes a request to the uploader's variant of the upload when it carries an upload credential. */
 const UPLOADER_CONSTRAINT: Parameters<FastifyInstance['addConstraintStrategy']>[0] = {
@@ -52,23 +52,7 @@ export async function fileRoutes(app: FastifyInstance) {
     { schema: { tags, params: idParamSchema, response: { 200: z.array(dataFileSchema) } } },
     async (request) => {
       const dataSource = await findVisibleDataSource(db, request.caller, request.params.id);
-      const rows = await db
-        .selectFrom('data_files')
-        .select([
-          'id',
-          'file_name',
-          'time_stamp_min',
-          'time_stamp_max',
-          'imported_on',
-          'row_count',
-          'byte_size',
-        ])
-        .where('facility_id', '=', dataSource.facility_id)
-        .where('data_source_id', '=', dataSource.id)
-        .where('removed_on', 'is', null)
-        .orderBy('time_stamp_min', 'desc')
-        .orderBy('file_name')
-        .execute();
+      const rows = await listDataFiles(db, dataSource);
       return rows.map((r) => ({
         id: r.id,
         fileName: r.file_name,
@@ -153,12 +137,7 @@ export async function fileRoutes(app: FastifyInstance) {
       if (!credential)
         throw new AppError('UNAUTHORIZED', 'The upload credential is not valid or was revoked');
       const dataSource = isUuid(request.params.id)
-        ? await db
-            .selectFrom('facility_data_sources')
-            .select(['id', 'facility_id'])
-            .where('id', '=', request.params.id)
-            .where('facility_id', '=', credential.facilityId)
-            .executeTakeFirst()
+        ? await findFacilityDataSource(db, credential.facilityId, request.params.id)
         : undefined;
       if (!dataSource) throw notFound('Data source not found');
       return upload(request, dataSource, null, {
@@ -175,38 +154,15 @@ export async function fileRoutes(app: FastifyInstance) {
       const { caller } = request;
       const dataSource = await findVisibleDataSource(db, caller, request.params.id);
       const { fileId } = request.params;
-      const file = isUuid(fileId)
-        ? await db
-            .selectFrom('data_files')
-            .select(['id', 'file_name', 'time_stamp_min', 'time_stamp_max'])
-            .where('id', '=', fileId)
-            .where('data_source_id', '=', dataSource.id)
-            .where('removed_on', 'is', null)
-            .executeTakeFirst()
-        : undefined;
+      const file = isUuid(fileId) ? await findDataFile(db, dataSource.id, fileId) : undefined;
       if (!file) throw notFound('File not found');
       const { deleteData } = request.query;
       await auditedChange(
         db,
         caller,
-        async (trx) => {
-          if (deleteData) {
-            // The cascade takes the original, the timestamps and every raw column of the file; the values derived
-            // from its range go too, and the range is calculated again from the files that remain.
-            const from = new Date(file.time_stamp_min);
-            const to = new Date(file.time_stamp_max);
-            await trx.deleteFrom('data_files').where('id', '=', file.id).execute();
-            await deleteDerivedValues(trx, dataSource.facility_id, from, to);
-            await requestRecalculation(app.services, dataSource.facility_id, from, to, trx);
-          } else {
-            await trx
-              .updateTable('data_files')
-              .set({ removed_on: new Date() })
-              .where('id', '=', file.id)
-              .execute();
-          }
-          await updateFacilityDataRange(trx, dataSource.facility_id);
-        },
+        // The cascade takes the original, the timestamps and every raw column of the file; the values derived from
+        // its range go too, and the range is calculated again from the files that remain.
+        (trx) => deleteDataFile(trx, app.services, dataSource.facility_id, file, deleteData),
         {
           action: 'datafile.delete',
           subject: file.id,

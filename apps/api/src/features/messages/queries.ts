@@ -1,6 +1,7 @@
-import { sql, type Kysely, type SqlBool, type Expression } from 'kysely';
+import { sql, type Kysely, type SqlBool, type Expression, type Transaction } from 'kysely';
 import type { Message } from '@portal/contracts/messages';
 import type { Database } from '../../db/schema';
+import { notFound } from '../../errors';
 import type { Caller } from '../access/caller';
 import { facilityVisibleTo } from '../access/policy';
 
@@ -49,4 +50,33 @@ export function toMessage(row: MessageRow): Message {
     facilityId: row.facility_id,
     isRead: Boolean(row.is_read),
   };
+}
+
+/** Deletes a message, or "Message not found" (404); read records and recipients go with it (ON DELETE CASCADE). */
+export async function deleteMessage(trx: Transaction<Database>, id: string): Promise<void> {
+  const deleted = await trx.deleteFrom('messages').where('id', '=', id).returning('id').executeTakeFirst();
+  if (!deleted) throw notFound('Message not found');
+}
+
+/** Whether the caller receives the message. */
+export async function messageReceivedBy(db: Kysely<Database>, caller: Caller, id: string): Promise<boolean> {
+  const visible = await db
+    .selectFrom('messages as m')
+    .select('m.id')
+    .where('m.id', '=', id)
+    .where(messageVisibleTo(db, caller))
+    .executeTakeFirst();
+  return Boolean(visible);
+}
+
+export async function markMessageRead(
+  db: Kysely<Database>,
+  messageId: string,
+  userId: string,
+): Promise<void> {
+  await db
+    .insertInto('message_reads')
+    .values({ message_id: messageId, user_id: userId })
+    .onConflict((oc) => oc.columns(['message_id', 'user_id']).doNothing())
+    .execute();
 }

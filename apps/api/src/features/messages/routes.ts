@@ -9,11 +9,19 @@ import {
   messageSchema,
   updateMessageBodySchema,
 } from '@portal/contracts/messages';
-import { messageChangedMaterially } from '@portal/contracts/rules';
 import { notFound } from '../../errors';
 import { isUuid, requireSystemAdmin } from '../access/policy';
 import { auditedChange } from '../audit/audit';
-import { activeNow, messagesFor, messageVisibleTo, toMessage } from './queries';
+import {
+  activeNow,
+  deleteMessage,
+  markMessageRead,
+  messageReceivedBy,
+  messagesFor,
+  messageVisibleTo,
+  toMessage,
+} from './queries';
+import { createMessage, updateMessage } from './service';
 
 /** Broadcast and personal messages: the bell (active ones, read marks) and the administration screen. */
 /** A message id; anything else is a message that does not exist. */
@@ -61,26 +69,8 @@ export async function messageRoutes(app: FastifyInstance) {
       const { id } = await auditedChange(
         db,
         caller,
-        async (trx) => {
-          const created = await trx
-            .insertInto('messages')
-            .values({
-              title: title || null,
-              text,
-              show_from: showFrom,
-              show_to: showTo,
-              notify,
-              created_by: caller.userId,
-            })
-            .returning('id')
-            .executeTakeFirstOrThrow();
-          // Its author has read it: the bell does not open for one's own message.
-          await trx
-            .insertInto('message_reads')
-            .values({ message_id: created.id, user_id: caller.userId })
-            .execute();
-          return created;
-        },
+        // Its author has read it: the bell does not open for one's own message.
+        (trx) => createMessage(trx, caller.userId, { title: title || null, text, showFrom, showTo, notify }),
         ({ id }) => ({ action: 'message.create', subject: id, detail: { title, showFrom, showTo, notify } }),
       );
       const row = await messagesFor(db, caller).where('m.id', '=', id).executeTakeFirstOrThrow();
@@ -110,35 +100,8 @@ export async function messageRoutes(app: FastifyInstance) {
       await auditedChange(
         db,
         caller,
-        async (trx) => {
-          const before = await trx
-            .selectFrom('messages')
-            .select(['title', 'text'])
-            .where('id', '=', id)
-            .forUpdate()
-            .executeTakeFirst();
-          if (!before) throw notFound('Message not found');
-          await trx
-            .updateTable('messages')
-            .set({ title, text, show_from: showFrom, show_to: showTo, notify })
-            .where('id', '=', id)
-            .execute();
-          // A material change makes it a new message for everyone but the one who wrote it.
-          const readsKept = !messageChangedMaterially(before, { title, text });
-          if (!readsKept) {
-            await trx
-              .deleteFrom('message_reads')
-              .where('message_id', '=', id)
-              .where('user_id', '!=', caller.userId)
-              .execute();
-            await trx
-              .insertInto('message_reads')
-              .values({ message_id: id, user_id: caller.userId })
-              .onConflict((oc) => oc.columns(['message_id', 'user_id']).doNothing())
-              .execute();
-          }
-          return { readsKept };
-        },
+        // A material change makes it a new message for everyone but the one who wrote it.
+        (trx) => updateMessage(trx, caller.userId, id, { title, text, showFrom, showTo, notify }),
         ({ readsKept }) => ({
           action: 'message.update',
           subject: id,
@@ -160,19 +123,10 @@ export async function messageRoutes(app: FastifyInstance) {
       // After the role check: a User is refused (403) whatever the id.
       if (!isUuid(id)) throw notFound('Message not found');
       // Read records and recipients go with it (ON DELETE CASCADE).
-      await auditedChange(
-        db,
-        caller,
-        async (trx) => {
-          const deleted = await trx
-            .deleteFrom('messages')
-            .where('id', '=', id)
-            .returning('id')
-            .executeTakeFirst();
-          if (!deleted) throw notFound('Message not found');
-        },
-        { action: 'message.delete', subject: id },
-      );
+      await auditedChange(db, caller, (trx) => deleteMessage(trx, id), {
+        action: 'message.delete',
+        subject: id,
+      });
       return reply.code(204).send(null);
     },
   );
@@ -184,18 +138,8 @@ export async function messageRoutes(app: FastifyInstance) {
       const { caller } = request;
       const { id } = request.params;
       // A message the caller does not receive is not revealed.
-      const visible = await db
-        .selectFrom('messages as m')
-        .select('m.id')
-        .where('m.id', '=', id)
-        .where(messageVisibleTo(db, caller))
-        .executeTakeFirst();
-      if (!visible) throw notFound('Message not found');
-      await db
-        .insertInto('message_reads')
-        .values({ message_id: id, user_id: caller.userId })
-        .onConflict((oc) => oc.columns(['message_id', 'user_id']).doNothing())
-        .execute();
+      if (!(await messageReceivedBy(db, caller, id))) throw notFound('Message not found');
+      await markMessageRead(db, id, caller.userId);
       return reply.code(204).send(null);
     },
   );

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { uuidParam } from '../access/params';
 import { authenticatedRoutes } from '../access/authenticated';
-import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
 import { generateLinkKey } from '@portal/contracts/forms/organization';
 import {
@@ -16,7 +15,6 @@ import {
   organizationUserSchema,
   updateOrganizationBodySchema,
 } from '@portal/contracts/organizations';
-import type { Database } from '../../db/schema';
 import { badRequest, conflict, forbidden, notFound } from '../../errors';
 import type { Caller } from '../access/caller';
 import {
@@ -24,50 +22,36 @@ import {
   canManageOrganization,
   isSystemAdmin,
   isUuid,
-  organizationFacilityIds,
   requireManageOrganization,
   requireSystemAdmin,
 } from '../access/policy';
 import { auditedChange } from '../audit/audit';
-import { findOrganization, listOrganizations, organizationDetail, organizationUsers } from './queries';
+import {
+  facilitySharedWith,
+  findOrganization,
+  findUserOrganization,
+  findVisibleFacility,
+  grantUserFacility,
+  hasSecondaryOrganizations,
+  insertOrganization,
+  linkKeyTaken,
+  linkOrganizations,
+  listOrganizations,
+  organizationByLinkKey,
+  organizationDetail,
+  organizationSees,
+  organizationUsers,
+  organizationWithName,
+  organizationsLinked,
+  removeOrganizationAccess,
+  revokeUserFacility,
+  shareFacility,
+  transferFacility,
+  unlinkOrganizations,
+  updateOrganization,
+} from './queries';
 
 const noContent = { 204: z.null() };
-
-/** A ship by id, or "Ship not found" (404) when it does not exist or the caller may not see it. */
-async function findVisibleFacility(db: Kysely<Database>, caller: Caller, facilityId: string) {
-  await assertFacilityVisible(db, caller, facilityId);
-  return db
-    .selectFrom('facilities')
-    .select(['id', 'name', 'primary_organization_id'])
-    .where('id', '=', facilityId)
-    .executeTakeFirstOrThrow();
-}
-
-async function organizationSees(
-  db: Kysely<Database>,
-  organizationId: string,
-  facilityId: string,
-): Promise<boolean> {
-  const row = await organizationFacilityIds(db, organizationId)
-    .where('facilities.id', '=', facilityId)
-    .executeTakeFirst();
-  return Boolean(row);
-}
-
-/** Takes a ship away from an organization: the share and its users' access to the ship. */
-async function removeOrganizationAccess(db: Kysely<Database>, organizationId: string, facilityIds: string[]) {
-  if (!facilityIds.length) return;
-  await db
-    .deleteFrom('organization_facility_access')
-    .where('organization_id', '=', organizationId)
-    .where('facility_id', 'in', facilityIds)
-    .execute();
-  await db
-    .deleteFrom('user_facility_access')
-    .where('facility_id', 'in', facilityIds)
-    .where('user_id', 'in', db.selectFrom('users').select('id').where('organization_id', '=', organizationId))
-    .execute();
-}
 
 /** Organization and user ids of the path: anything else is one that does not exist (docs/decisions/0011). */
 const organizationIdParams = z.object({ id: uuidParam('Organization not found') });
@@ -96,25 +80,15 @@ export async function organizationRoutes(app: FastifyInstance) {
       const { caller } = request;
       requireSystemAdmin(caller);
       const { name, email, phone, priority, linkKey } = request.body;
-      const sameName = await db
-        .selectFrom('organizations')
-        .select('id')
-        .where(sql<boolean>`lower(name) = lower(${name})`)
-        .executeTakeFirst();
+      const sameName = await organizationWithName(db, name);
       if (sameName) throw conflict('An organization with this name already exists');
       let key = linkKey ?? generateLinkKey();
       // A key the client generated may (rarely) be taken already: draw a new one.
-      while (await db.selectFrom('organizations').select('id').where('link_key', '=', key).executeTakeFirst())
-        key = generateLinkKey();
+      while (await linkKeyTaken(db, key)) key = generateLinkKey();
       const { id } = await auditedChange(
         db,
         caller,
-        (trx) =>
-          trx
-            .insertInto('organizations')
-            .values({ name, email, phone, priority, link_key: key })
-            .returning('id')
-            .executeTakeFirstOrThrow(),
+        (trx) => insertOrganization(trx, { name, email, phone, priority, linkKey: key }),
         ({ id }) => ({ action: 'organization.create', subject: id, detail: { name } }),
       );
       return reply.code(201).send(await organizationDetail(db, caller, id));
@@ -150,22 +124,12 @@ export async function organizationRoutes(app: FastifyInstance) {
       if (!isSystemAdmin(caller) && (name !== current.name || priority !== current.priority)) {
         throw forbidden('Only a system administrator may change the name or the priority of an organization');
       }
-      const sameName = await db
-        .selectFrom('organizations')
-        .select('id')
-        .where(sql<boolean>`lower(name) = lower(${name})`)
-        .where('id', '<>', id)
-        .executeTakeFirst();
+      const sameName = await organizationWithName(db, name, id);
       if (sameName) throw conflict('An organization with this name already exists');
       await auditedChange(
         db,
         caller,
-        (trx) =>
-          trx
-            .updateTable('organizations')
-            .set({ name, email, phone, priority })
-            .where('id', '=', id)
-            .execute(),
+        (trx) => updateOrganization(trx, id, { name, email, phone, priority }),
         { action: 'organization.update', subject: id, detail: { name, email, phone, priority } },
       );
       return organizationDetail(db, caller, id);
@@ -196,37 +160,18 @@ export async function organizationRoutes(app: FastifyInstance) {
       const { id, linkKey } = request.params;
       requireManageOrganization(caller, id);
       const own = await findOrganization(db, id);
-      const other = await db
-        .selectFrom('organizations')
-        .select(['id', 'name'])
-        .where('link_key', '=', linkKey)
-        .executeTakeFirst();
+      const other = await organizationByLinkKey(db, linkKey);
       if (!other) throw notFound('No organization has this link key');
       if (other.id === own.id)
         throw badRequest('This is your own organization’s link key', {
           linkKey: 'This is your own organization’s link key',
         });
-      const existing = await db
-        .selectFrom('organization_links')
-        .select('organization_id')
-        .where('organization_id', '=', id)
-        .where('linked_organization_id', '=', other.id)
-        .executeTakeFirst();
-      if (existing) throw conflict(`Already linked to ${other.name}`);
-      await auditedChange(
-        db,
-        caller,
-        (trx) =>
-          trx
-            .insertInto('organization_links')
-            .values([
-              { organization_id: id, linked_organization_id: other.id },
-              { organization_id: other.id, linked_organization_id: id },
-            ])
-            .onConflict((oc) => oc.doNothing())
-            .execute(),
-        { action: 'organization.link', subject: id, detail: { linkedOrganizationId: other.id } },
-      );
+      if (await organizationsLinked(db, id, other.id)) throw conflict(`Already linked to ${other.name}`);
+      await auditedChange(db, caller, (trx) => linkOrganizations(trx, id, other.id), {
+        action: 'organization.link',
+        subject: id,
+        detail: { linkedOrganizationId: other.id },
+      });
       return other;
     },
   );
@@ -239,42 +184,13 @@ export async function organizationRoutes(app: FastifyInstance) {
       const { id, otherId } = request.params;
       requireManageOrganization(caller, id);
       await findOrganization(db, id);
-      const link = isUuid(otherId)
-        ? await db
-            .selectFrom('organization_links')
-            .select('linked_organization_id')
-            .where('organization_id', '=', id)
-            .where('linked_organization_id', '=', otherId)
-            .executeTakeFirst()
-        : undefined;
-      if (!link) throw notFound('Organization not found');
-      await auditedChange(
-        db,
-        caller,
-        async (trx) => {
-          await trx
-            .deleteFrom('organization_links')
-            .where((eb) =>
-              eb.or([
-                eb.and([eb('organization_id', '=', id), eb('linked_organization_id', '=', otherId)]),
-                eb.and([eb('organization_id', '=', otherId), eb('linked_organization_id', '=', id)]),
-              ]),
-            )
-            .execute();
-          // Without the link neither keeps the other's ships.
-          const owned = async (owner: string) =>
-            (
-              await trx
-                .selectFrom('facilities')
-                .select('id')
-                .where('primary_organization_id', '=', owner)
-                .execute()
-            ).map((f) => f.id);
-          await removeOrganizationAccess(trx, otherId, await owned(id));
-          await removeOrganizationAccess(trx, id, await owned(otherId));
-        },
-        { action: 'organization.unlink', subject: id, detail: { linkedOrganizationId: otherId } },
-      );
+      const linked = isUuid(otherId) && (await organizationsLinked(db, id, otherId));
+      if (!linked) throw notFound('Organization not found');
+      await auditedChange(db, caller, (trx) => unlinkOrganizations(trx, id, otherId), {
+        action: 'organization.unlink',
+        subject: id,
+        detail: { linkedOrganizationId: otherId },
+      });
       return reply.code(204).send(null);
     },
   );
@@ -282,11 +198,7 @@ export async function organizationRoutes(app: FastifyInstance) {
   // --- ship access of users ---------------------------------------------------------------------
 
   const userFacilityLink = async (caller: Caller, userId: string, facilityId: string) => {
-    const user = await db
-      .selectFrom('users')
-      .select(['id', 'organization_id'])
-      .where('id', '=', userId)
-      .executeTakeFirst();
+    const user = await findUserOrganization(db, userId);
     if (!user || !canManageOrganization(caller, user.organization_id)) {
       if (user && user.organization_id === caller.organizationId)
         throw forbidden('Only an administrator may do this');
@@ -304,22 +216,11 @@ export async function organizationRoutes(app: FastifyInstance) {
       const { caller } = request;
       const { userId, facilityId } = request.params;
       const user = await userFacilityLink(caller, userId, facilityId);
-      await auditedChange(
-        db,
-        caller,
-        async (trx) => {
-          await trx
-            .insertInto('user_facility_access')
-            .values({ user_id: userId, facility_id: facilityId })
-            .onConflict((oc) => oc.doNothing())
-            .execute();
-        },
-        {
-          action: 'access.user.grant',
-          subject: facilityId,
-          detail: { userId, organizationId: user.organization_id },
-        },
-      );
+      await auditedChange(db, caller, (trx) => grantUserFacility(trx, userId, facilityId), {
+        action: 'access.user.grant',
+        subject: facilityId,
+        detail: { userId, organizationId: user.organization_id },
+      });
       return reply.code(204).send(null);
     },
   );
@@ -331,22 +232,11 @@ export async function organizationRoutes(app: FastifyInstance) {
       const { caller } = request;
       const { userId, facilityId } = request.params;
       const user = await userFacilityLink(caller, userId, facilityId);
-      await auditedChange(
-        db,
-        caller,
-        async (trx) => {
-          await trx
-            .deleteFrom('user_facility_access')
-            .where('user_id', '=', userId)
-            .where('facility_id', '=', facilityId)
-            .execute();
-        },
-        {
-          action: 'access.user.revoke',
-          subject: facilityId,
-          detail: { userId, organizationId: user.organization_id },
-        },
-      );
+      await auditedChange(db, caller, (trx) => revokeUserFacility(trx, userId, facilityId), {
+        action: 'access.user.revoke',
+        subject: facilityId,
+        detail: { userId, organizationId: user.organization_id },
+      });
       return reply.code(204).send(null);
     },
   );
@@ -363,27 +253,14 @@ export async function organizationRoutes(app: FastifyInstance) {
       // Only the owner shares a ship.
       if (!canManageOrganization(caller, facility.primary_organization_id))
         throw forbidden('Only the organization that owns the ship may share it');
-      const linked = isUuid(orgId)
-        ? await db
-            .selectFrom('organization_links')
-            .select('linked_organization_id')
-            .where('organization_id', '=', facility.primary_organization_id)
-            .where('linked_organization_id', '=', orgId)
-            .executeTakeFirst()
-        : undefined;
+      const linked =
+        isUuid(orgId) && (await organizationsLinked(db, facility.primary_organization_id, orgId));
       if (!linked) throw notFound('Organization not found');
-      await auditedChange(
-        db,
-        caller,
-        async (trx) => {
-          await trx
-            .insertInto('organization_facility_access')
-            .values({ organization_id: orgId, facility_id: facilityId })
-            .onConflict((oc) => oc.doNothing())
-            .execute();
-        },
-        { action: 'access.organization.grant', subject: facilityId, detail: { organizationId: orgId } },
-      );
+      await auditedChange(db, caller, (trx) => shareFacility(trx, orgId, facilityId), {
+        action: 'access.organization.grant',
+        subject: facilityId,
+        detail: { organizationId: orgId },
+      });
       return reply.code(204).send(null);
     },
   );
@@ -400,23 +277,13 @@ export async function organizationRoutes(app: FastifyInstance) {
         canManageOrganization(caller, facility.primary_organization_id) ||
         canManageOrganization(caller, orgId);
       if (!mayAct) throw forbidden('Only an administrator may do this');
-      const share = isUuid(orgId)
-        ? await db
-            .selectFrom('organization_facility_access')
-            .select('organization_id')
-            .where('organization_id', '=', orgId)
-            .where('facility_id', '=', facilityId)
-            .executeTakeFirst()
-        : undefined;
+      const share = isUuid(orgId) && (await facilitySharedWith(db, orgId, facilityId));
       if (!share) throw notFound('Organization not found');
-      await auditedChange(
-        db,
-        caller,
-        async (trx) => {
-          await removeOrganizationAccess(trx, orgId, [facilityId]);
-        },
-        { action: 'access.organization.revoke', subject: facilityId, detail: { organizationId: orgId } },
-      );
+      await auditedChange(db, caller, (trx) => removeOrganizationAccess(trx, orgId, [facilityId]), {
+        action: 'access.organization.revoke',
+        subject: facilityId,
+        detail: { organizationId: orgId },
+      });
       return reply.code(204).send(null);
     },
   );
@@ -430,12 +297,7 @@ export async function organizationRoutes(app: FastifyInstance) {
       const { caller } = request;
       await assertFacilityVisible(db, caller, request.params.facilityId);
       requireSystemAdmin(caller);
-      const row = await db
-        .selectFrom('organization_facility_access')
-        .select('organization_id')
-        .where('facility_id', '=', request.params.facilityId)
-        .executeTakeFirst();
-      return Boolean(row);
+      return hasSecondaryOrganizations(db, request.params.facilityId);
     },
   );
 
@@ -450,36 +312,11 @@ export async function organizationRoutes(app: FastifyInstance) {
       const target = await findOrganization(db, orgId);
       if (target.id === facility.primary_organization_id)
         throw badRequest('The ship already belongs to this organization');
-      await auditedChange(
-        db,
-        caller,
-        async (trx) => {
-          await trx
-            .updateTable('facilities')
-            .set({ primary_organization_id: target.id })
-            .where('id', '=', facilityId)
-            .execute();
-          // Irreversible: the old owner and every secondary organization lose the ship, with their users.
-          await trx
-            .deleteFrom('organization_facility_access')
-            .where('facility_id', '=', facilityId)
-            .execute();
-          await trx
-            .deleteFrom('user_facility_access')
-            .where('facility_id', '=', facilityId)
-            .where(
-              'user_id',
-              'not in',
-              trx.selectFrom('users').select('id').where('organization_id', '=', target.id),
-            )
-            .execute();
-        },
-        {
-          action: 'facility.transfer',
-          subject: facilityId,
-          detail: { from: facility.primary_organization_id, to: target.id },
-        },
-      );
+      await auditedChange(db, caller, (trx) => transferFacility(trx, facilityId, target.id), {
+        action: 'facility.transfer',
+        subject: facilityId,
+        detail: { from: facility.primary_organization_id, to: target.id },
+      });
       return { id: target.id, name: target.name };
     },
   );

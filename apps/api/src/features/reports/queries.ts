@@ -1,6 +1,7 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Report, ReportField, ReportListItem } from '@portal/contracts/reports';
 import type { Database } from '../../db/schema';
+import { notFound } from '../../errors';
 import type { Caller } from '../access/caller';
 import { facilityVisibleTo, isUuid } from '../access/policy';
 
@@ -137,4 +138,25 @@ export async function visibleFleet(
     .orderBy(sql`lower(f.name)`)
     .orderBy('f.id')
     .execute();
+}
+
+/** Changes a report's information text, or "Report not found" (404). */
+export async function updateReportInformation(
+  trx: Transaction<Database>,
+  id: string,
+  information: string,
+): Promise<void> {
+  const updated = await trx
+    .updateTable('reports')
+    .set({ information })
+    .where('id', '=', id)
+    .returning('id')
+    .executeTakeFirst();
+  if (!updated) throw notFound('Report not found');
+}
+
+export async function facilityExists(db: Kysely<Database>, facilityId: string): Promise<boolean> {
+  return Boolean(
+    await db.selectFrom('facilities').select('id').where('id', '=', facilityId).executeTakeFirst(),
+  );
 }

@@ -25,8 +25,16 @@ import { isUuid, requireSystemAdmin } from '../access/policy';
 import { auditedChange, auditEvent } from '../audit/audit';
 import { AnswerCache, invalidateReportsVersion, reportsVersion } from './cache';
 import { exportWorkbook } from './export';
-import { findReport, listReports, reportDetail, reportFields, visibleFleet } from './queries';
-import { refreshDailyRollup } from '../executions/rollup';
+import {
+  facilityExists,
+  findReport,
+  listReports,
+  reportDetail,
+  reportFields,
+  updateReportInformation,
+  visibleFleet,
+} from './queries';
+import { deleteReportValues } from './service';
 import { sanitizeInformation } from './sanitize';
 import { reportFieldValueSources } from './sources';
 import { reportData, sharedPartials, type Partial } from './values';
@@ -97,20 +105,10 @@ export async function reportRoutes(app: FastifyInstance) {
       requireSystemAdmin(caller);
       const { id } = request.params;
       const information = sanitizeInformation(request.body.information);
-      await auditedChange(
-        db,
-        caller,
-        async (trx) => {
-          const updated = await trx
-            .updateTable('reports')
-            .set({ information })
-            .where('id', '=', id)
-            .returning('id')
-            .executeTakeFirst();
-          if (!updated) throw notFound('Report not found');
-        },
-        { action: 'report.update', subject: id },
-      );
+      await auditedChange(db, caller, (trx) => updateReportInformation(trx, id, information), {
+        action: 'report.update',
+        subject: id,
+      });
       invalidateReportsVersion();
       return (await reportDetail(db, id))!;
     },
@@ -335,23 +333,12 @@ export async function reportRoutes(app: FastifyInstance) {
       const to = new Date(request.query.to);
       if (from.getTime() > to.getTime())
         throw badRequest('From must be before to', { to: 'From must be before to' });
-      const facility = isUuid(facilityId)
-        ? await db.selectFrom('facilities').select('id').where('id', '=', facilityId).executeTakeFirst()
-        : undefined;
+      const facility = isUuid(facilityId) && (await facilityExists(db, facilityId));
       if (!facility) throw notFound('Ship not found');
       const deleted = await auditedChange(
         db,
         caller,
-        async (trx) => {
-          const result = await trx
-            .deleteFrom('report_values')
-            .where('facility_id', '=', facilityId)
-            .where('span_start', '>=', from)
-            .where('span_start', '<=', to)
-            .executeTakeFirst();
-          await refreshDailyRollup(trx, facilityId, 'all', from, to);
-          return Number(result.numDeletedRows);
-        },
+        (trx) => deleteReportValues(trx, facilityId, from, to),
         (deleted) => ({ action: 'report-values.delete', subject: facilityId, detail: { from, to, deleted } }),
       );
       invalidateReportsVersion();

@@ -9,6 +9,7 @@ import { PACKAGE_VERSION } from '@portal/contracts/version';
 import { maintenanceSchema } from '@portal/contracts/settings';
 import { requireSystemAdmin } from '../access/policy';
 import { auditedChange } from '../audit/audit';
+import { latestAuditEntries } from '../audit/queries';
 import { readMaintenance, writeMaintenance } from './maintenance';
 
 function buildNumber(configured: string | undefined): string {
@@ -101,12 +102,7 @@ export async function settingsRoutes(app: FastifyInstance) {
     },
     async (request) => {
       requireSystemAdmin(request.caller);
-      return app.db
-        .selectFrom('audit_log')
-        .selectAll()
-        .orderBy('id', 'desc')
-        .limit(request.query.limit)
-        .execute();
+      return latestAuditEntries(app.db, request.query.limit);
     },
   );
 }

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { authenticatedRoutes } from '../access/authenticated';
-import { sql } from 'kysely';
 import { z } from 'zod';
 import { provisionFileName, SHIP_MESSAGES } from '@portal/contracts/forms/ship';
 import { MESSAGES } from '@portal/contracts/rules';
@@ -22,6 +21,13 @@ import { attachmentDisposition } from '../documents/content-disposition';
 import { facilitiesVisibleTo, toFacility } from '../facilities/queries';
 import { createUploadCredential, resolveUploadToken } from './credentials';
 import { buildUploaderPackage } from './package';
+import {
+  facilityIdAndName,
+  revokeUploadCredential,
+  updateFacilityInfo,
+  uploadCredentials,
+  uploaderDataSources,
+} from './queries';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 const toCredential = (row: {
@@ -73,27 +79,11 @@ export async function shipInfoRoutes(app: FastifyInstance) {
       if (body.imageBase64 && !isAcceptableShipImage(body.imageBase64)) {
         throw badRequest(SHIP_MESSAGES.imageTooLarge, { imageBase64: SHIP_MESSAGES.imageTooLarge });
       }
-      await auditedChange(
-        db,
-        caller,
-        (trx) =>
-          trx
-            .updateTable('facilities')
-            .set({
-              name: body.name,
-              imo: body.imo || null,
-              scrubber_system_type: body.scrubberSystemType || null,
-              number_of_scrubbers: body.numberOfScrubbers,
-              total_effect_kw: body.totalEffectKW,
-              system_manufacturer: body.systemManufacturer,
-              start_date: body.startDate,
-              end_date: body.endDate,
-              image_base64: body.imageBase64,
-            })
-            .where('id', '=', id)
-            .execute(),
-        { action: 'facility.update', subject: id, detail: { name: body.name } },
-      );
+      await auditedChange(db, caller, (trx) => updateFacilityInfo(trx, id, body), {
+        action: 'facility.update',
+        subject: id,
+        detail: { name: body.name },
+      });
       return loadFacility(caller, id);
     },
   );
@@ -107,12 +97,7 @@ export async function shipInfoRoutes(app: FastifyInstance) {
       const { caller } = request;
       await assertFacilityVisible(db, caller, request.params.id);
       requireSystemAdmin(caller);
-      const rows = await db
-        .selectFrom('upload_credentials')
-        .selectAll()
-        .where('facility_id', '=', request.params.id)
-        .orderBy('created_on', 'desc')
-        .execute();
+      const rows = await uploadCredentials(db, request.params.id);
       return rows.map(toCredential);
     },
   );
@@ -125,11 +110,7 @@ export async function shipInfoRoutes(app: FastifyInstance) {
       const { id } = request.params;
       await assertFacilityVisible(db, caller, id);
       requireSystemAdmin(caller);
-      const facility = await db
-        .selectFrom('facilities')
-        .select('name')
-        .where('id', '=', id)
-        .executeTakeFirstOrThrow();
+      const facility = await facilityIdAndName(db, id);
       if (!facility.name.trim())
         throw badRequest(SHIP_MESSAGES.shipNameRequired, { name: SHIP_MESSAGES.shipNameRequired });
       const { row, token } = await auditedChange(
@@ -151,20 +132,11 @@ export async function shipInfoRoutes(app: FastifyInstance) {
       await assertFacilityVisible(db, caller, id);
       requireSystemAdmin(caller);
       if (!isUuid(credentialId)) throw notFound('Upload credential not found');
-      await auditedChange(
-        db,
-        caller,
-        async (trx) => {
-          const updated = await trx
-            .updateTable('upload_credentials')
-            .set({ revoked_on: sql<Date>`coalesce(revoked_on, now())` })
-            .where('id', '=', credentialId)
-            .where('facility_id', '=', id)
-            .executeTakeFirst();
-          if (Number(updated.numUpdatedRows) === 0) throw notFound('Upload credential not found');
-        },
-        { action: 'facility.revoke-upload-credential', subject: id, detail: { credentialId } },
-      );
+      await auditedChange(db, caller, (trx) => revokeUploadCredential(trx, id, credentialId), {
+        action: 'facility.revoke-upload-credential',
+        subject: id,
+        detail: { credentialId },
+      });
       return reply.code(204).send(null);
     },
   );
@@ -177,24 +149,14 @@ export async function shipInfoRoutes(app: FastifyInstance) {
       const { id } = request.params;
       await assertFacilityVisible(db, caller, id);
       requireSystemAdmin(caller);
-      const facility = await db
-        .selectFrom('facilities')
-        .select(['id', 'name'])
-        .where('id', '=', id)
-        .executeTakeFirstOrThrow();
+      const facility = await facilityIdAndName(db, id);
       if (!facility.name.trim()) throw badRequest(SHIP_MESSAGES.shipNameRequired);
       // A token provisioned a moment ago may come along to be written into the configuration; it must be this ship's.
       const header = request.headers[UPLOAD_TOKEN_HEADER];
       const token = typeof header === 'string' ? header.trim() : '';
       if (token && (await resolveUploadToken(db, token))?.facilityId !== id)
         throw badRequest('The upload token does not belong to this ship');
-      const dataSources = await db
-        .selectFrom('facility_data_sources')
-        .select(['id', 'name', 'is_primary'])
-        .where('facility_id', '=', id)
-        .orderBy('is_primary', 'desc')
-        .orderBy('name')
-        .execute();
+      const dataSources = await uploaderDataSources(db, id);
       if (!dataSources.length)
         throw new AppError(
           'UNPROCESSABLE',

@@ -5,6 +5,7 @@ import { newPasswordSchema } from '@portal/contracts/forms';
 import { badRequest, forbidden } from '../../errors';
 import { auditedChange, auditEvent } from '../audit/audit';
 import { hashPassword, verifyPassword } from '../auth/passwords';
+import { passwordHashOf, setPassword } from './queries';
 
 export const CURRENT_PASSWORD_REQUIRED = 'Your current password is required';
 export const CURRENT_PASSWORD_WRONG = 'The current password is not correct';
@@ -44,27 +45,16 @@ export async function changePasswordRoutes(app: FastifyInstance) {
       // Only one's own: for anyone else's id the answer is the same whether that user exists or not.
       if (request.params.id !== caller.userId) throw forbidden('You can only change your own password');
       const { currentPassword, newPassword } = request.body;
-      const user = await db
-        .selectFrom('users')
-        .select('password_hash')
-        .where('id', '=', caller.userId)
-        .executeTakeFirstOrThrow();
+      const user = await passwordHashOf(db, caller.userId);
       if (!(await verifyPassword(user.password_hash, currentPassword))) {
         await auditEvent(db, caller, { action: 'password.change-failed', subject: caller.username });
         throw badRequest(CURRENT_PASSWORD_WRONG, { currentPassword: CURRENT_PASSWORD_WRONG });
       }
       const passwordHash = await hashPassword(newPassword);
-      await auditedChange(
-        db,
-        caller,
-        (trx) =>
-          trx
-            .updateTable('users')
-            .set({ password_hash: passwordHash })
-            .where('id', '=', caller.userId)
-            .execute(),
-        { action: 'password.change', subject: caller.username },
-      );
+      await auditedChange(db, caller, (trx) => setPassword(trx, caller.userId, passwordHash), {
+        action: 'password.change',
+        subject: caller.username,
+      });
       return reply.code(204).send(null);
     },
   );

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { uuidParam } from '../access/params';
 import { authenticatedRoutes } from '../access/authenticated';
-import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Role } from '@portal/contracts/rules';
 import {
@@ -13,10 +12,12 @@ import {
 } from '@portal/contracts/users';
 import { badRequest, conflict, forbidden, notFound } from '../../errors';
 import type { Caller } from '../access/caller';
-import { facilityVisibleTo, isSystemAdmin, requireManageOrganization } from '../access/policy';
+import { isSystemAdmin, requireManageOrganization } from '../access/policy';
 import { auditedChange } from '../audit/audit';
 import { hashPassword } from '../auth/passwords';
 import { assignableRoles, findOrganization, organizationUsers } from '../organizations/queries';
+import { deleteUser, findUser, insertUser, updateUser, userOrganization, usernameTaken } from './queries';
+import { recordVisit } from './service';
 
 /** A UserAdmin cannot make a SystemAdmin (403); nobody makes one outside the provider organization (400). */
 function checkRole(caller: Caller, organization: { is_provider: boolean }, role: Role) {
@@ -38,14 +39,6 @@ export async function userRoutes(app: FastifyInstance) {
   const { db } = app;
   const tags = ['users'];
 
-  const usernameTaken = async (username: string, exceptId?: string) => {
-    let query = db
-      .selectFrom('users')
-      .select('id')
-      .where(sql<boolean>`lower(username) = lower(${username})`);
-    if (exceptId) query = query.where('id', '<>', exceptId);
-    return Boolean(await query.executeTakeFirst());
-  };
   const taken = () => conflict('A user with this username already exists');
 
   /**
@@ -53,7 +46,7 @@ export async function userRoutes(app: FastifyInstance) {
    * tells nothing; a SystemAdmin is changed only by a SystemAdmin.
    */
   const findManagedUser = async (caller: Caller, id: string) => {
-    const user = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    const user = await findUser(db, id);
     if (!user || (!isSystemAdmin(caller) && user.organization_id !== caller.organizationId))
       throw notFound('User not found');
     requireManageOrganization(caller, user.organization_id);
@@ -81,17 +74,12 @@ export async function userRoutes(app: FastifyInstance) {
       const organization = await findOrganization(db, orgId);
       const { username, password, roles } = request.body;
       checkRole(caller, organization, roles[0]!);
-      if (await usernameTaken(username)) throw taken();
+      if (await usernameTaken(db, username)) throw taken();
       const passwordHash = await hashPassword(password);
       const { id } = await auditedChange(
         db,
         caller,
-        (trx) =>
-          trx
-            .insertInto('users')
-            .values({ organization_id: orgId, username, password_hash: passwordHash, role: roles[0]! })
-            .returning('id')
-            .executeTakeFirstOrThrow(),
+        (trx) => insertUser(trx, { organizationId: orgId, username, passwordHash, role: roles[0]! }),
         ({ id }) => ({
           action: 'user.create',
           subject: id,
@@ -118,27 +106,19 @@ export async function userRoutes(app: FastifyInstance) {
       const organization = await findOrganization(db, user.organization_id);
       const { username, password, roles } = request.body;
       if (roles[0] !== user.role) checkRole(caller, organization, roles[0]!);
-      if (await usernameTaken(username, user.id)) throw taken();
+      if (await usernameTaken(db, username, user.id)) throw taken();
       const passwordHash = password ? await hashPassword(password) : null;
       await auditedChange(
         db,
         caller,
         (trx) =>
-          trx
-            .updateTable('users')
-            .set({
-              username,
-              role: roles[0]!,
-              ...(passwordHash
-                ? {
-                    password_hash: passwordHash,
-                    // A password set by an administrator ends the user's sessions (not the administrator's own).
-                    ...(user.id !== caller.userId ? { tokens_valid_after: sql<Date>`now()` } : {}),
-                  }
-                : {}),
-            })
-            .where('id', '=', user.id)
-            .execute(),
+          updateUser(trx, user.id, {
+            username,
+            role: roles[0]!,
+            passwordHash,
+            // A password set by an administrator ends the user's sessions (not the administrator's own).
+            endSessions: user.id !== caller.userId,
+          }),
         {
           action: 'user.update',
           subject: user.id,
@@ -156,7 +136,7 @@ export async function userRoutes(app: FastifyInstance) {
       const { caller } = request;
       const user = await findManagedUser(caller, request.params.id);
       if (user.id === caller.userId) throw badRequest('You cannot delete your own user');
-      await auditedChange(db, caller, (trx) => trx.deleteFrom('users').where('id', '=', user.id).execute(), {
+      await auditedChange(db, caller, (trx) => deleteUser(trx, user.id), {
         action: 'user.delete',
         subject: user.id,
         detail: { username: user.username },
@@ -179,41 +159,18 @@ export async function userRoutes(app: FastifyInstance) {
       const { caller } = request;
       // Visits are the caller's own: nobody records one for somebody else.
       if (request.params.id !== caller.userId) {
-        const other = await db
-          .selectFrom('users')
-          .select('organization_id')
-          .where('id', '=', request.params.id)
-          .executeTakeFirst();
+        const other = await userOrganization(db, request.params.id);
         if (other && other.organization_id === caller.organizationId)
           throw forbidden('Only the user may record a visit');
         throw notFound('User not found');
       }
       const { section } = request.body;
-      const visit = await db
-        .insertInto('user_visits')
-        .values({ user_id: caller.userId, section })
-        .onConflict((oc) => oc.columns(['user_id', 'section']).doUpdateSet({ visited_on: sql`now()` }))
-        .returning('visited_on')
-        .executeTakeFirstOrThrow();
       // Opening the documents marks the active document messages of the caller's ships as read.
-      const marked = await db
-        .insertInto('message_reads')
-        .columns(['message_id', 'user_id'])
-        .expression(
-          db
-            .selectFrom('messages as m')
-            .select(['m.id', sql<string>`${caller.userId}::uuid`.as('user_id')])
-            .where('m.type', '=', section)
-            .where(sql<boolean>`now() between m.show_from and m.show_to`)
-            .where('m.facility_id', 'is not', null)
-            .where(facilityVisibleTo(db, caller, sql.ref('m.facility_id'))),
-        )
-        .onConflict((oc) => oc.doNothing())
-        .executeTakeFirst();
+      const { visitedOn, messagesMarkedRead } = await recordVisit(db, caller, section);
       return {
         section,
-        visitedOn: new Date(visit.visited_on).toISOString(),
-        messagesMarkedRead: Number(marked.numInsertedOrUpdatedRows ?? 0),
+        visitedOn: new Date(visitedOn).toISOString(),
+        messagesMarkedRead,
       };
     },
   );

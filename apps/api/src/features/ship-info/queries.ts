@@ -1,0 +1,73 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { z } from 'zod';
+import type { updateFacilityBodySchema } from '@portal/contracts/ship-info';
+import type { Database } from '../../db/schema';
+import { notFound } from '../../errors';
+
+/** Changes a ship's information (its name, IMO, scrubber system, dates and image). */
+export async function updateFacilityInfo(
+  trx: Transaction<Database>,
+  id: string,
+  body: z.output<typeof updateFacilityBodySchema>,
+): Promise<void> {
+  await trx
+    .updateTable('facilities')
+    .set({
+      name: body.name,
+      imo: body.imo || null,
+      scrubber_system_type: body.scrubberSystemType || null,
+      number_of_scrubbers: body.numberOfScrubbers,
+      total_effect_kw: body.totalEffectKW,
+      system_manufacturer: body.systemManufacturer,
+      start_date: body.startDate,
+      end_date: body.endDate,
+      image_base64: body.imageBase64,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** A ship's upload credentials, newest first. */
+export function uploadCredentials(db: Kysely<Database>, facilityId: string) {
+  return db
+    .selectFrom('upload_credentials')
+    .selectAll()
+    .where('facility_id', '=', facilityId)
+    .orderBy('created_on', 'desc')
+    .execute();
+}
+
+/** A ship that exists: its id and name. */
+export function facilityIdAndName(db: Kysely<Database>, facilityId: string) {
+  return db
+    .selectFrom('facilities')
+    .select(['id', 'name'])
+    .where('id', '=', facilityId)
+    .executeTakeFirstOrThrow();
+}
+
+/** Revokes a ship's upload credential (once: a revoked one keeps its time), or "Upload credential not found" (404). */
+export async function revokeUploadCredential(
+  trx: Transaction<Database>,
+  facilityId: string,
+  credentialId: string,
+): Promise<void> {
+  const updated = await trx
+    .updateTable('upload_credentials')
+    .set({ revoked_on: sql<Date>`coalesce(revoked_on, now())` })
+    .where('id', '=', credentialId)
+    .where('facility_id', '=', facilityId)
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) throw notFound('Upload credential not found');
+}
+
+/** The data sources the ship's uploader sends to, the primary one first. */
+export function uploaderDataSources(db: Kysely<Database>, facilityId: string) {
+  return db
+    .selectFrom('facility_data_sources')
+    .select(['id', 'name', 'is_primary'])
+    .where('facility_id', '=', facilityId)
+    .orderBy('is_primary', 'desc')
+    .orderBy('name')
+    .execute();
+}
