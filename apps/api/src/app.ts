@@ -21,11 +21,10 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import type Provider from 'oidc-provider';
-import { ZodError, ZodType } from 'zod';
+import { ZodError } from 'zod';
 import { findForbiddenText } from '@portal/contracts/forms';
 import { PACKAGE_VERSION } from '@portal/contracts/version';
-import { AppError, badRequest, notFound } from './errors';
-import { notFoundTextOf } from './features/access/params';
+import { AppError, badRequest } from './errors';
 import type { Services } from './services';
 import type { CallerResolver } from './features/auth/verify';
 import { featureRoutes } from './features';
@@ -216,41 +215,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       requestId: request.id,
     });
   };
-  /**
-   * An id refused by its `uuidParam` (features/access/params.ts) is answered as an unknown id is: the route's other
-   * schemas (in fastify's order: params, body, querystring), the authentication and the text rule come first, as
-   * for any id; then 404 with the route's text.
-   */
-  const idNotFound = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    context: string,
-    issues: { key: string; message?: string; notFound?: string }[],
-  ) => {
-    const parts = ['params', 'body', 'querystring'] as const;
-    const schema = request.routeOptions.schema as
-      Partial<Record<(typeof parts)[number], unknown>> | undefined;
-    const values = { params: request.params, body: request.body, querystring: request.query };
-    let text: string | undefined;
-    for (const part of parts.slice(parts.indexOf(context as (typeof parts)[number]))) {
-      const partIssues =
-        part === context
-          ? issues
-          : schema?.[part] instanceof ZodType
-            ? (schema[part].safeParse(values[part]).error?.issues ?? []).map((issue) => ({
-                key: issue.path.join('.'),
-                message: issue.message,
-                notFound: notFoundTextOf(issue),
-              }))
-            : [];
-      const invalid = partIssues.filter((issue) => issue.notFound === undefined);
-      if (invalid.length) return validationFailed(request, reply, invalid);
-      text ??= partIssues.find((issue) => issue.notFound !== undefined)?.notFound;
-    }
-    await authenticate(request);
-    checkText(request);
-    throw notFound(text);
-  };
   const answerError = async (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     if (hasZodFastifySchemaValidationErrors(error)) {
       const issues = error.validation.map((issue) => ({
@@ -258,15 +222,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           issue.instancePath.replace(/^\//, '').replace(/\//g, '.') ||
           String((issue.params as { issue?: { path?: unknown[] } })?.issue?.path?.join('.') ?? ''),
         message: issue.message,
-        notFound: notFoundTextOf(issue),
       }));
-      if (issues.some((issue) => issue.notFound !== undefined)) {
-        try {
-          return await idNotFound(request, reply, error.validationContext ?? 'params', issues);
-        } catch (refused) {
-          return answerError(refused, request, reply);
-        }
-      }
       return validationFailed(request, reply, issues);
     }
     if (error instanceof ZodError) {

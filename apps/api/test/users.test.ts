@@ -214,6 +214,28 @@ describe('updating and deleting users', () => {
     expect((await northAdmin.delete('/api/users/00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
   });
 
+  it('answers a malformed id as a missing one, also when the body is not valid', async () => {
+    const admin = await server.as('admin');
+    const missing = '00000000-0000-4000-8000-000000000000';
+    for (const body of [
+      { username: 'renamed.user', roles: ['User'] },
+      { username: '', roles: [] },
+    ]) {
+      const answers = await Promise.all(
+        [missing, 'not-a-uuid'].map(async (id) => {
+          const response = await admin.put(`/api/users/${id}`, body);
+          const { requestId: _, ...rest } = response.json();
+          return [response.statusCode, rest];
+        }),
+      );
+      expect(answers[1], JSON.stringify(body)).toEqual(answers[0]);
+    }
+    const removed = await Promise.all(
+      [missing, 'not-a-uuid'].map(async (id) => (await admin.delete(`/api/users/${id}`)).json().message),
+    );
+    expect(removed).toEqual(['User not found', 'User not found']);
+  });
+
   it('keeps a UserAdmin of the provider organization away from its SystemAdmin', async () => {
     const admin = await server.as('admin');
     await admin.post(`/api/organizations/${org.provider}/users`, {

@@ -1,25 +1,33 @@
 import { z } from 'zod';
+import { findForbiddenText } from '@portal/contracts/forms';
 import { isUuid } from './policy';
 
-/** The key of a param schema's issue that carries the route's not-found text (read by the app's error handler). */
-const NOT_FOUND_TEXT = 'notFoundText';
+/** The id a malformed one becomes: the nil uuid, which no object has (every id is a random version 4 uuid). */
+export const NO_SUCH_ID = '00000000-0000-0000-0000-000000000000';
 
 /**
- * An id of the path (or of a body or query) checked by the route's schema: anything but a uuid is answered as an
- * unknown id is, 404 with the route's text ('Ship not found'), never a 400 that would tell the format from the
- * object (docs/decisions/0004-permissions.md). The app's error handler (app.ts) maps the issue to that answer,
- * after the authentication and text checks that an unknown id meets first.
+ * An id of the path, query or body, checked by the route's schema: anything but a uuid becomes `NO_SUCH_ID`, so the
+ * handler answers it exactly as it answers an id that does not exist — the same checks in the same order (a role
+ * check's 403 first where the route has one), the same status and text ('Ship not found'), never a 400 that would
+ * tell the format from the object (docs/decisions/0004-permissions.md, 0070). The handler needs no check of its
+ * own. A value the text rule refuses (NUL, a lone surrogate) is left as it is: the text rule answers it with 400.
  */
-export const uuidParam = (notFoundText: string) =>
-  z.string().refine(isUuid, { message: notFoundText, params: { [NOT_FOUND_TEXT]: notFoundText } });
+export const idParam = () =>
+  z.string().transform((id) => (isUuid(id) || findForbiddenText(id) ? id : NO_SUCH_ID));
 
-/**
- * The not-found text of a failed `uuidParam`, when the issue is one: a zod issue (its `params`), or the same issue as
- * fastify-type-provider-zod hands it to the error handler (the zod issue's fields under `params`).
- */
-export function notFoundTextOf(issue: object): string | undefined {
-  const params = (issue as { params?: Record<string, unknown> & { params?: Record<string, unknown> } })
-    .params;
-  const text = params?.params?.[NOT_FOUND_TEXT] ?? params?.[NOT_FOUND_TEXT];
-  return typeof text === 'string' ? text : undefined;
+/** `schema` with its id keys checked by `idParam` (the contracts' params schemas name ids as plain strings). */
+export function withIds<T extends z.ZodRawShape, K extends keyof T & string>(
+  schema: z.ZodObject<T>,
+  ...keys: K[]
+) {
+  const shape = schema.shape;
+  return schema.extend(
+    Object.fromEntries(
+      keys.map((key) => [key, shape[key] instanceof z.ZodOptional ? idParam().optional() : idParam()]),
+    ) as {
+      [P in K]: T[P] extends z.ZodOptional<z.ZodTypeAny>
+        ? z.ZodOptional<ReturnType<typeof idParam>>
+        : ReturnType<typeof idParam>;
+    },
+  );
 }

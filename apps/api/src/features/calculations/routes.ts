@@ -33,6 +33,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
 import { badRequest, notFound } from '../../errors';
 import type { Caller } from '../access/caller';
+import { withIds } from '../access/params';
 import { assertFacilityVisible, isUuid, requireSystemAdmin } from '../access/policy';
 import { auditedChange } from '../audit/audit';
 import { calculationSummaries, dataSourcesWithChannels, fieldRows, toMeasurementField } from './fields';
@@ -59,6 +60,18 @@ import {
 
 const TAGS = ['calculations'];
 
+// Ids of the path: a malformed one is answered as a missing one (features/access/params.ts).
+const fieldParams = withIds(measurementFieldIdParamsSchema, 'id');
+const fieldCalculationParams = withIds(measurementFieldCalculationParamsSchema, 'facilityId', 'fieldId');
+const fieldCalculationIdParams = withIds(
+  measurementFieldCalculationIdParamsSchema,
+  'facilityId',
+  'fieldId',
+  'calcId',
+);
+const reportFieldCalculationParams = withIds(reportFieldCalculationParamsSchema, 'fieldId');
+const reportFieldCalculationIdParams = withIds(reportFieldCalculationIdParamsSchema, 'fieldId', 'calcId');
+
 export async function calculationRoutes(app: FastifyInstance) {
   const routes = authenticatedRoutes(app);
   const { db } = app;
@@ -77,7 +90,7 @@ export async function calculationRoutes(app: FastifyInstance) {
     {
       schema: {
         tags: TAGS,
-        params: measurementFieldIdParamsSchema,
+        params: fieldParams,
         response: { 200: z.array(measurementFieldSchema) },
       },
     },
@@ -98,7 +111,7 @@ export async function calculationRoutes(app: FastifyInstance) {
     {
       schema: {
         tags: TAGS,
-        params: measurementFieldIdParamsSchema,
+        params: fieldParams,
         querystring: measurementFieldDetailQuerySchema,
         response: { 200: measurementFieldDetailSchema },
       },
@@ -190,7 +203,7 @@ export async function calculationRoutes(app: FastifyInstance) {
     {
       schema: {
         tags: TAGS,
-        params: measurementFieldCalculationParamsSchema,
+        params: fieldCalculationParams,
         response: { 200: z.array(measurementFieldCalculationSchema) },
       },
     },
@@ -205,7 +218,7 @@ export async function calculationRoutes(app: FastifyInstance) {
     {
       schema: {
         tags: TAGS,
-        params: measurementFieldCalculationParamsSchema,
+        params: fieldCalculationParams,
         body: measurementFieldCalculationBodySchema,
         response: { 201: measurementFieldCalculationMutationSchema },
       },
@@ -235,7 +248,7 @@ export async function calculationRoutes(app: FastifyInstance) {
     {
       schema: {
         tags: TAGS,
-        params: measurementFieldCalculationIdParamsSchema,
+        params: fieldCalculationIdParams,
         querystring: saveQuerySchema,
         body: measurementFieldCalculationBodySchema,
         response: { 200: measurementFieldCalculationMutationSchema },
@@ -276,7 +289,7 @@ export async function calculationRoutes(app: FastifyInstance) {
     {
       schema: {
         tags: TAGS,
-        params: measurementFieldCalculationIdParamsSchema,
+        params: fieldCalculationIdParams,
         body: approveBodySchema,
         response: { 200: measurementFieldCalculationMutationSchema },
       },
@@ -318,7 +331,7 @@ export async function calculationRoutes(app: FastifyInstance) {
 
   routes.delete(
     `${mfBase}/:calcId`,
-    { schema: { tags: TAGS, params: measurementFieldCalculationIdParamsSchema } },
+    { schema: { tags: TAGS, params: fieldCalculationIdParams } },
     async (request, reply) => {
       const { facilityId, fieldId, calcId } = request.params;
       const scope = await measurementScope(request.caller, facilityId, fieldId);
@@ -348,7 +361,7 @@ export async function calculationRoutes(app: FastifyInstance) {
     {
       schema: {
         tags: TAGS,
-        params: reportFieldCalculationParamsSchema,
+        params: reportFieldCalculationParams,
         response: { 200: z.array(reportFieldCalculationSchema) },
       },
     },
@@ -363,7 +376,7 @@ export async function calculationRoutes(app: FastifyInstance) {
     {
       schema: {
         tags: TAGS,
-        params: reportFieldCalculationParamsSchema,
+        params: reportFieldCalculationParams,
         body: reportFieldCalculationBodySchema,
         response: { 201: reportFieldCalculationMutationSchema },
       },
@@ -386,7 +399,7 @@ export async function calculationRoutes(app: FastifyInstance) {
     {
       schema: {
         tags: TAGS,
-        params: reportFieldCalculationIdParamsSchema,
+        params: reportFieldCalculationIdParams,
         querystring: saveQuerySchema,
         body: reportFieldCalculationBodySchema,
         response: { 200: reportFieldCalculationMutationSchema },
@@ -420,7 +433,7 @@ export async function calculationRoutes(app: FastifyInstance) {
     {
       schema: {
         tags: TAGS,
-        params: reportFieldCalculationIdParamsSchema,
+        params: reportFieldCalculationIdParams,
         body: approveBodySchema,
         response: { 200: reportFieldCalculationMutationSchema },
       },
@@ -457,7 +470,7 @@ export async function calculationRoutes(app: FastifyInstance) {
 
   routes.delete(
     `${rfBase}/:calcId`,
-    { schema: { tags: TAGS, params: reportFieldCalculationIdParamsSchema } },
+    { schema: { tags: TAGS, params: reportFieldCalculationIdParams } },
     async (request, reply) => {
       const { reportId, fieldId, calcId } = request.params;
       const scope = await reportScope(request.caller, reportId, fieldId);
@@ -498,6 +511,7 @@ function commonValues(
 }
 
 async function findField(db: Kysely<Database>, id: string) {
+  // Also called with a body's id, which no param schema has checked.
   if (!isUuid(id)) throw notFound('Measurement field not found');
   const [field] = await fieldRows(db, id);
   if (!field) throw notFound('Measurement field not found');
@@ -505,7 +519,7 @@ async function findField(db: Kysely<Database>, id: string) {
 }
 
 async function findReportField(db: Kysely<Database>, reportId: string, fieldId: string) {
-  const field = isUuid(fieldId) ? await findReportFieldOf(db, reportId, fieldId) : undefined;
+  const field = await findReportFieldOf(db, reportId, fieldId);
   if (!field) throw notFound('Report field not found');
   return field;
 }

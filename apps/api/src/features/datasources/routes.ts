@@ -17,7 +17,8 @@ import {
 } from '@portal/contracts/datasources';
 import { badRequest, notFound } from '../../errors';
 import { formatBytes, READER_DEFINITIONS, readerDefinition, type ReaderDefinition } from '../../readers';
-import { assertFacilityVisible, isUuid, requireSystemAdmin } from '../access/policy';
+import { withIds } from '../access/params';
+import { assertFacilityVisible, requireSystemAdmin } from '../access/policy';
 import { auditedChange } from '../audit/audit';
 import {
   channelById,
@@ -49,6 +50,8 @@ const toReader = (r: ReaderDefinition): DataSourceReader => ({
 });
 
 /** Sample files are small: the first rows of a logger file are enough to see its channels. */
+const channelParams = withIds(channelParamsSchema, 'id', 'channelId');
+
 const SAMPLE_MAX_BYTES = 50 * 1024 * 1024;
 
 /** The one file of a multipart request, read into memory up to `max` bytes. */
@@ -247,12 +250,12 @@ export async function dataSourceRoutes(app: FastifyInstance) {
   );
 
   const findChannel = async (
-    request: WithCaller<FastifyRequest<{ Params: z.infer<typeof channelParamsSchema> }>>,
+    request: WithCaller<FastifyRequest<{ Params: z.infer<typeof channelParams> }>>,
   ) => {
     const { caller } = request;
     const dataSource = await findVisibleDataSource(db, caller, request.params.id);
     const channelId = request.params.channelId;
-    const row = isUuid(channelId) ? await findDataSourceChannel(db, dataSource.id, channelId) : undefined;
+    const row = await findDataSourceChannel(db, dataSource.id, channelId);
     if (!row) throw notFound('Channel not found');
     requireSystemAdmin(caller);
     return { dataSource, row };
@@ -263,7 +266,7 @@ export async function dataSourceRoutes(app: FastifyInstance) {
     {
       schema: {
         tags,
-        params: channelParamsSchema,
+        params: channelParams,
         body: dataSourceChannelBodySchema,
         response: { 200: dataSourceChannelSchema },
       },
@@ -278,7 +281,7 @@ export async function dataSourceRoutes(app: FastifyInstance) {
 
   routes.delete(
     '/api/algorithm/facilitydatasource/:id/facilitydatasourcechannels/:channelId',
-    { schema: { tags, params: channelParamsSchema } },
+    { schema: { tags, params: channelParams } },
     async (request, reply) => {
       const { row } = await findChannel(request);
       await auditedChange(db, request.caller, (trx) => deleteChannel(trx, row.id), {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { uuidParam } from '../access/params';
+import { idParam } from '../access/params';
 import { authenticatedRoutes } from '../access/authenticated';
 import { z } from 'zod';
 import {
@@ -11,7 +11,7 @@ import {
 } from '@portal/contracts/documents';
 import { textProblem } from '@portal/contracts/forms';
 import { AppError, badRequest, notFound } from '../../errors';
-import { assertFacilityVisible, isUuid, requireSystemAdmin } from '../access/policy';
+import { assertFacilityVisible, requireSystemAdmin } from '../access/policy';
 import { auditedChange } from '../audit/audit';
 import { attachmentDisposition } from './content-disposition';
 import { deleteDocument, documentContent, facilityName, findVisibleDocument, listDocuments } from './queries';
@@ -21,7 +21,10 @@ export const DOCUMENT_MAX_BYTES = 50 * 1024 * 1024;
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
 /** A document id of the path; anything else is a document that does not exist. */
-const documentDeleteParams = z.object({ fileId: uuidParam(DOCUMENT_MESSAGES.notFound) });
+const documentDeleteParams = z.object({ fileId: idParam() });
+const documentDownloadBody = documentDownloadBodySchema.extend({
+  fileRef: documentDownloadBodySchema.shape.fileRef.pipe(idParam()),
+});
 
 export async function documentRoutes(app: FastifyInstance) {
   const routes = authenticatedRoutes(app);
@@ -122,11 +125,11 @@ export async function documentRoutes(app: FastifyInstance) {
 
   routes.post(
     '/api/facilities/documents/download',
-    { schema: { tags, body: documentDownloadBodySchema } },
+    { schema: { tags, body: documentDownloadBody } },
     async (request, reply) => {
       const { caller } = request;
       const { fileRef } = request.body;
-      const document = found(isUuid(fileRef) ? await documentContent(db, caller, fileRef) : undefined);
+      const document = found(await documentContent(db, caller, fileRef));
       return reply
         .header('content-type', document.content_type)
         .header('content-disposition', attachmentDisposition(document.file_name))

@@ -8,7 +8,8 @@ import {
   facilitySchema,
 } from '@portal/contracts/facilities';
 import { notFound } from '../../errors';
-import { canManageOrganization, isUuid, requireSystemAdmin } from '../access/policy';
+import { idParam, withIds } from '../access/params';
+import { canManageOrganization, requireSystemAdmin } from '../access/policy';
 import { auditedChange } from '../audit/audit';
 import { findUser, insertFacility, listFacilities, organizationExists, toFacility } from './queries';
 
@@ -21,16 +22,15 @@ export async function facilityRoutes(app: FastifyInstance) {
     {
       schema: {
         tags: ['facilities'],
-        querystring: facilityListQuerySchema,
+        querystring: withIds(facilityListQuerySchema, 'organizationId', 'userId'),
         response: { 200: z.array(facilitySchema) },
       },
     },
     async (request) => {
       const { caller } = request;
       const { organizationId, userId } = request.query;
-      if (organizationId && !isUuid(organizationId)) return [];
       if (userId) {
-        const user = isUuid(userId) ? await findUser(db, userId) : undefined;
+        const user = await findUser(db, userId);
         // Another organization's user is not revealed: their ships are none of the caller's business.
         if (!user || (user.id !== caller.userId && !canManageOrganization(caller, user.organization_id)))
           throw notFound('User not found');
@@ -45,7 +45,9 @@ export async function facilityRoutes(app: FastifyInstance) {
     {
       schema: {
         tags: ['facilities'],
-        body: createFacilityBodySchema,
+        body: createFacilityBodySchema.extend({
+          organizationId: createFacilityBodySchema.shape.organizationId.pipe(idParam()),
+        }),
         response: { 201: createFacilityResponseSchema },
       },
     },
@@ -53,8 +55,7 @@ export async function facilityRoutes(app: FastifyInstance) {
       const { caller } = request;
       requireSystemAdmin(caller);
       const { organizationId, name } = request.body;
-      if (!isUuid(organizationId) || !(await organizationExists(db, organizationId)))
-        throw notFound('Organization not found');
+      if (!(await organizationExists(db, organizationId))) throw notFound('Organization not found');
       const { id } = await auditedChange(
         db,
         caller,

@@ -12,7 +12,7 @@ import {
 } from '@portal/contracts/files';
 import { AppError, badRequest, notFound } from '../../errors';
 import { formatBytes } from '../../readers';
-import { isUuid } from '../access/policy';
+import { withIds } from '../access/params';
 import { auditedChange } from '../audit/audit';
 import { findVisibleDataSource } from '../datasources/queries';
 import { resolveUploadCredential, isUploadAuthorization } from '../ship-info/credentials';
@@ -130,15 +130,13 @@ export async function fileRoutes(app: FastifyInstance) {
     {
       constraints: { uploader: 'psdu' },
       config: { public: true },
-      schema: { hide: true, params: idParamSchema, response: { 200: uploadResponseSchema } },
+      schema: { hide: true, params: withIds(idParamSchema, 'id'), response: { 200: uploadResponseSchema } },
     },
     async (request) => {
       const credential = await resolveUploadCredential(db, request.headers.authorization);
       if (!credential)
         throw new AppError('UNAUTHORIZED', 'The upload credential is not valid or was revoked');
-      const dataSource = isUuid(request.params.id)
-        ? await findFacilityDataSource(db, credential.facilityId, request.params.id)
-        : undefined;
+      const dataSource = await findFacilityDataSource(db, credential.facilityId, request.params.id);
       if (!dataSource) throw notFound('Data source not found');
       return upload(request, dataSource, null, {
         actor: { userId: null, organizationId: null },
@@ -149,12 +147,18 @@ export async function fileRoutes(app: FastifyInstance) {
 
   routes.delete(
     '/api/algorithm/facilitydatasource/:id/file/:fileId',
-    { schema: { tags, params: dataFileParamsSchema, querystring: deleteDataFileQuerySchema } },
+    {
+      schema: {
+        tags,
+        params: withIds(dataFileParamsSchema, 'id', 'fileId'),
+        querystring: deleteDataFileQuerySchema,
+      },
+    },
     async (request, reply) => {
       const { caller } = request;
       const dataSource = await findVisibleDataSource(db, caller, request.params.id);
       const { fileId } = request.params;
-      const file = isUuid(fileId) ? await findDataFile(db, dataSource.id, fileId) : undefined;
+      const file = await findDataFile(db, dataSource.id, fileId);
       if (!file) throw notFound('File not found');
       const { deleteData } = request.query;
       await auditedChange(

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { uuidParam } from '../access/params';
+import { idParam, withIds } from '../access/params';
 import { authenticatedRoutes } from '../access/authenticated';
 import { z } from 'zod';
 import { generateLinkKey } from '@portal/contracts/forms/organization';
@@ -21,7 +21,6 @@ import {
   assertFacilityVisible,
   canManageOrganization,
   isSystemAdmin,
-  isUuid,
   requireManageOrganization,
   requireSystemAdmin,
 } from '../access/policy';
@@ -54,10 +53,11 @@ import {
 const noContent = { 204: z.null() };
 
 /** Organization and user ids of the path: anything else is one that does not exist (docs/decisions/0011). */
-const organizationIdParams = z.object({ id: uuidParam('Organization not found') });
+const organizationIdParams = z.object({ id: idParam() });
 // The other organization of an unlink is checked after the caller may manage the first (a User is refused, 403).
-const organizationUnlinkParams = z.object({ id: uuidParam('Organization not found'), otherId: z.string() });
-const userFacilityLinkParams = z.object({ userId: uuidParam('User not found'), facilityId: z.string() });
+const organizationUnlinkParams = z.object({ id: idParam(), otherId: idParam() });
+const userFacilityLinkParams = z.object({ userId: idParam(), facilityId: idParam() });
+const organizationFacilityParams = withIds(organizationFacilityParamsSchema, 'orgId', 'facilityId');
 
 export async function organizationRoutes(app: FastifyInstance) {
   const routes = authenticatedRoutes(app);
@@ -184,7 +184,7 @@ export async function organizationRoutes(app: FastifyInstance) {
       const { id, otherId } = request.params;
       requireManageOrganization(caller, id);
       await findOrganization(db, id);
-      const linked = isUuid(otherId) && (await organizationsLinked(db, id, otherId));
+      const linked = await organizationsLinked(db, id, otherId);
       if (!linked) throw notFound('Organization not found');
       await auditedChange(db, caller, (trx) => unlinkOrganizations(trx, id, otherId), {
         action: 'organization.unlink',
@@ -204,8 +204,7 @@ export async function organizationRoutes(app: FastifyInstance) {
         throw forbidden('Only an administrator may do this');
       throw notFound('User not found');
     }
-    if (!isUuid(facilityId) || !(await organizationSees(db, user.organization_id, facilityId)))
-      throw notFound('Ship not found');
+    if (!(await organizationSees(db, user.organization_id, facilityId))) throw notFound('Ship not found');
     return user;
   };
 
@@ -245,7 +244,7 @@ export async function organizationRoutes(app: FastifyInstance) {
 
   routes.post(
     '/api/organizations/:orgId/:facilityId/organization-facility-link',
-    { schema: { tags, params: organizationFacilityParamsSchema, response: noContent } },
+    { schema: { tags, params: organizationFacilityParams, response: noContent } },
     async (request, reply) => {
       const { caller } = request;
       const { orgId, facilityId } = request.params;
@@ -253,8 +252,7 @@ export async function organizationRoutes(app: FastifyInstance) {
       // Only the owner shares a ship.
       if (!canManageOrganization(caller, facility.primary_organization_id))
         throw forbidden('Only the organization that owns the ship may share it');
-      const linked =
-        isUuid(orgId) && (await organizationsLinked(db, facility.primary_organization_id, orgId));
+      const linked = await organizationsLinked(db, facility.primary_organization_id, orgId);
       if (!linked) throw notFound('Organization not found');
       await auditedChange(db, caller, (trx) => shareFacility(trx, orgId, facilityId), {
         action: 'access.organization.grant',
@@ -267,7 +265,7 @@ export async function organizationRoutes(app: FastifyInstance) {
 
   routes.delete(
     '/api/organizations/:orgId/:facilityId/organization-facility-link',
-    { schema: { tags, params: organizationFacilityParamsSchema, response: noContent } },
+    { schema: { tags, params: organizationFacilityParams, response: noContent } },
     async (request, reply) => {
       const { caller } = request;
       const { orgId, facilityId } = request.params;
@@ -277,7 +275,7 @@ export async function organizationRoutes(app: FastifyInstance) {
         canManageOrganization(caller, facility.primary_organization_id) ||
         canManageOrganization(caller, orgId);
       if (!mayAct) throw forbidden('Only an administrator may do this');
-      const share = isUuid(orgId) && (await facilitySharedWith(db, orgId, facilityId));
+      const share = await facilitySharedWith(db, orgId, facilityId);
       if (!share) throw notFound('Organization not found');
       await auditedChange(db, caller, (trx) => removeOrganizationAccess(trx, orgId, [facilityId]), {
         action: 'access.organization.revoke',
@@ -303,7 +301,7 @@ export async function organizationRoutes(app: FastifyInstance) {
 
   routes.post(
     '/api/organizations/:orgId/:facilityId/migrate-facility',
-    { schema: { tags, params: organizationFacilityParamsSchema, response: { 200: organizationRefSchema } } },
+    { schema: { tags, params: organizationFacilityParams, response: { 200: organizationRefSchema } } },
     async (request) => {
       const { caller } = request;
       const { orgId, facilityId } = request.params;

@@ -21,7 +21,8 @@ import type { ReportData } from '@portal/contracts/reports';
 import type { UptimeMode } from '@portal/contracts/rules';
 import { badRequest, notFound } from '../../errors';
 import type { Caller } from '../access/caller';
-import { isUuid, requireSystemAdmin } from '../access/policy';
+import { withIds } from '../access/params';
+import { requireSystemAdmin } from '../access/policy';
 import { auditedChange, auditEvent } from '../audit/audit';
 import { AnswerCache, invalidateReportsVersion, reportsVersion } from './cache';
 import { exportWorkbook } from './export';
@@ -183,7 +184,6 @@ export async function reportRoutes(app: FastifyInstance) {
     const facilityId = input.facilityId ?? null;
     if (!facilityId && report.target === 'Facility')
       throw badRequest('facilityId is required for a ship report', { facilityId: 'Required' });
-    if (facilityId && !isUuid(facilityId)) throw notFound('Ship not found');
     // A fleet report asked for one ship covers that ship; otherwise the posted ships, or all the caller sees.
     const fleetIds =
       report.target === 'FacilityGroup' && facilityId && !input.facilityIds
@@ -271,7 +271,7 @@ export async function reportRoutes(app: FastifyInstance) {
     {
       schema: {
         tags: ['reports'],
-        querystring: reportsDataQuerySchema,
+        querystring: withIds(reportsDataQuerySchema, 'facilityId'),
         response: { 200: reportsDataSchema },
       },
     },
@@ -283,7 +283,7 @@ export async function reportRoutes(app: FastifyInstance) {
     {
       schema: {
         tags: ['reports'],
-        body: reportsDataBodySchema,
+        body: withIds(reportsDataBodySchema, 'facilityId'),
         response: { 200: reportsDataSchema },
       },
     },
@@ -296,7 +296,7 @@ export async function reportRoutes(app: FastifyInstance) {
       schema: {
         tags: ['reports'],
         params: reportIdParamsSchema,
-        querystring: reportDataQuerySchema,
+        querystring: withIds(reportDataQuerySchema, 'facilityId'),
         response: { 200: reportDataSchema },
       },
     },
@@ -309,7 +309,7 @@ export async function reportRoutes(app: FastifyInstance) {
       schema: {
         tags: ['reports'],
         params: reportIdParamsSchema,
-        body: reportDataBodySchema,
+        body: withIds(reportDataBodySchema, 'facilityId'),
         response: { 200: reportDataSchema },
       },
     },
@@ -321,7 +321,7 @@ export async function reportRoutes(app: FastifyInstance) {
     {
       schema: {
         tags: ['reports'],
-        querystring: deleteReportValuesQuerySchema,
+        querystring: withIds(deleteReportValuesQuerySchema, 'facilityId'),
         response: { 200: deleteReportValuesResponseSchema },
       },
     },
@@ -333,7 +333,7 @@ export async function reportRoutes(app: FastifyInstance) {
       const to = new Date(request.query.to);
       if (from.getTime() > to.getTime())
         throw badRequest('From must be before to', { to: 'From must be before to' });
-      const facility = isUuid(facilityId) && (await facilityExists(db, facilityId));
+      const facility = await facilityExists(db, facilityId);
       if (!facility) throw notFound('Ship not found');
       const deleted = await auditedChange(
         db,

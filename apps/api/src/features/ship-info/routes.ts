@@ -13,9 +13,10 @@ import {
   UPLOAD_TOKEN_HEADER,
   uploadCredentialSchema,
 } from '@portal/contracts/ship-info';
-import { AppError, badRequest, notFound } from '../../errors';
+import { AppError, badRequest } from '../../errors';
 import type { Caller } from '../access/caller';
-import { assertFacilityVisible, isUuid, requireSystemAdmin } from '../access/policy';
+import { withIds } from '../access/params';
+import { assertFacilityVisible, requireSystemAdmin } from '../access/policy';
 import { auditedChange } from '../audit/audit';
 import { attachmentDisposition } from '../documents/content-disposition';
 import { facilitiesVisibleTo, toFacility } from '../facilities/queries';
@@ -125,13 +126,18 @@ export async function shipInfoRoutes(app: FastifyInstance) {
 
   routes.delete(
     '/api/facilities/:id/upload-credentials/:credentialId',
-    { schema: { tags, params: credentialParamsSchema, response: { 204: z.null() } } },
+    {
+      schema: {
+        tags,
+        params: withIds(credentialParamsSchema, 'id', 'credentialId'),
+        response: { 204: z.null() },
+      },
+    },
     async (request, reply) => {
       const { caller } = request;
       const { id, credentialId } = request.params;
       await assertFacilityVisible(db, caller, id);
       requireSystemAdmin(caller);
-      if (!isUuid(credentialId)) throw notFound('Upload credential not found');
       await auditedChange(db, caller, (trx) => revokeUploadCredential(trx, id, credentialId), {
         action: 'facility.revoke-upload-credential',
         subject: id,

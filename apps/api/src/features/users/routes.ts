@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { uuidParam } from '../access/params';
+import { idParam } from '../access/params';
 import { authenticatedRoutes } from '../access/authenticated';
 import { z } from 'zod';
 import type { Role } from '@portal/contracts/rules';
@@ -30,9 +30,9 @@ function checkRole(caller: Caller, organization: { is_provider: boolean }, role:
 }
 
 /** A user id of the path; anything else is a user that does not exist. */
-const userIdParams = z.object({ id: uuidParam('User not found') });
+const userIdParams = z.object({ id: idParam() });
 /** The organization a user is created in. */
-const createUserParams = z.object({ orgId: uuidParam('Organization not found') });
+const createUserParams = z.object({ orgId: idParam() });
 
 export async function userRoutes(app: FastifyInstance) {
   const routes = authenticatedRoutes(app);
