@@ -136,6 +136,10 @@ async function idsFor(page: Page, role: string): Promise<Ids> {
  * progress bar left and the charts drawn, within reason (a queue may keep a progress bar running).
  */
 async function settle(page: Page): Promise<void> {
+  // Colours are judged as they end up: a fade-in caught half-way (opacity) reads as too little contrast.
+  await page.addStyleTag({
+    content: '*, *::before, *::after { transition: none !important; animation: none !important; }',
+  });
   await expect(page.locator('h1'), 'one h1 on the page').toHaveCount(1);
   await expect(page.locator('.MuiSkeleton-root, .MuiLinearProgress-indeterminate, [data-ready="false"]'))
     .toHaveCount(0, { timeout: 5_000 })
