@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { packFloat64, unpackFloat64 } from './packed';
+import { lowerBound } from './search';
 
 /**
  * The stored measurement field series (`measurement_values`): one chunk per ship, field and UTC day, timestamps and
@@ -41,17 +42,6 @@ export function concatSeries(parts: FieldSeries[]): FieldSeries {
     at += p.timestamps.length;
   }
   return { timestamps, values };
-}
-
-function lowerBound(ts: Float64Array, value: number): number {
-  let lo = 0;
-  let hi = ts.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (ts[mid]! < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** Stored values of one measurement field of a ship within [from, to). */

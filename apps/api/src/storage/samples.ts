@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { unpackFloat64 } from './packed';
+import { lowerBound, upperBound } from './search';
 
 export interface RawSamples {
   dataSourceId: string;
@@ -133,28 +134,6 @@ export function mergeChunks(
     }
   }
   return { timestamps, columns };
-}
-
-function lowerBound(ts: Float64Array, value: number): number {
-  let lo = 0;
-  let hi = ts.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (ts[mid]! < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-function upperBound(ts: Float64Array, value: number): number {
-  let lo = 0;
-  let hi = ts.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (ts[mid]! <= value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** The usual case (daily files one after another): copy whole slices; null when chunks overlap in time. */

@@ -3,7 +3,8 @@ import type { Database } from '../../db/schema';
 import { jobQueueOf, type Services } from '../../services';
 import { bytesOf, float64Of } from '../../storage';
 import { refreshDailyRollup } from './rollup';
-import { DAY_MS, dayText, floorDay, lowerBound } from './series';
+import { DAY_MS, dayText, floorDay } from './series';
+import { lowerBound } from '../../storage/search';
 
 const HOUR_MS = 3_600_000;
 

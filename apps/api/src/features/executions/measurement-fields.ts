@@ -4,7 +4,8 @@ import { concatSeries, type FieldSeries } from '../../storage';
 import { ExecutionError, compileCalculation, runCalculation } from './calculations';
 import { nameOf, type Channel, type ExecutionPlan, type MeasurementCalc } from './plan';
 import type { PeriodSamples } from './read-samples';
-import { lowerBound, sampleAndHold, thinToInterval, validitySegments, type Validity } from './series';
+import { sampleAndHold, thinToInterval, validitySegments, type Validity } from './series';
+import { lowerBound } from '../../storage/search';
 
 /** A measurement field's series in the period: freshly computed, or else as stored. */
 export type FieldSeriesOf = (fieldId: string) => Promise<FieldSeries>;

@@ -3,7 +3,7 @@ import type { Database } from '../../db/schema';
 import { readRawSamples } from '../../storage';
 import { ExecutionError } from './calculations';
 import type { Channel, ExecutionPlan } from './plan';
-import { lowerBound } from './series';
+import { lowerBound } from '../../storage/search';
 
 /** Step 2's result: the raw samples the calculations read, per data source, and the targets' source. */
 export interface PeriodSamples {

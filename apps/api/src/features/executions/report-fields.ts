@@ -2,7 +2,8 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { ExecutionError, compileCalculation, runCalculation } from './calculations';
 import type { FieldSeriesOf } from './measurement-fields';
 import { nameOf, type ExecutionPlan, type ReportCalc } from './plan';
-import { alignExact, lowerBound, unionAxis, validitySegments } from './series';
+import { alignExact, unionAxis, validitySegments } from './series';
+import { lowerBound } from '../../storage/search';
 
 /** A report field's values: one per span (start, UTC epoch ms) that holds at least one target timestamp. */
 export interface ReportSeries {

@@ -1,4 +1,5 @@
 /** Column helpers of the execution engine: pure functions over typed arrays (UTC epoch ms timestamps, NaN = null). */
+import { lowerBound } from '../../storage/search';
 
 export const DAY_MS = 86_400_000;
 
@@ -6,18 +7,6 @@ export const floorDay = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS;
 /** The start of the day after the one holding `ms` (exclusive end of a whole-day period). */
 export const ceilDayExclusive = (ms: number) => floorDay(ms) + DAY_MS;
 export const dayText = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-
-/** The first index with ts[i] >= value. */
-export function lowerBound(ts: Float64Array, value: number, from = 0, to = ts.length): number {
-  let lo = from;
-  let hi = to;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (ts[mid]! < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
 /**
  * Target timestamps at a required interval: the first primary timestamp of every interval bucket (buckets aligned to
