@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { computeMeasurementFields, fieldSeriesOf, latestEntryAtOrBefore } from './measurement-fields';
 import type { ExecutionPlan, MeasurementCalc } from './plan';
+import { testPlan } from './test-plan';
 import type { PeriodSamples } from './read-samples';
 
 const M = 60_000;
@@ -27,21 +28,7 @@ const calc = (fieldId: string, algorithm: string, inputIds: string[], more: Part
 /** A plan of one ship with one channel (LOAD, on the primary data source) and two fields, the second reading the first. */
 function planOf(calcs: MeasurementCalc[], order: string[]): ExecutionPlan {
   const channel = { id: 'ch-load', data_source_id: 'ds', source: 'load', name: 'LOAD' };
-  return {
-    request: {
-      facilityId: 'ship',
-      from: FROM,
-      to: FROM + DAY,
-      measurementFieldIds: 'all',
-      reportFieldIds: 'all',
-    },
-    constants: {
-      Facility_IMO: '',
-      Facility_NumberOfScrubbers: 1,
-      Facility_ScrubberSystemType: '',
-      Facility_TotalEffectKW: 0,
-    },
-    primaryId: 'ds',
+  return testPlan(FROM, FROM + DAY, {
     channels: [channel],
     channelById: new Map([[channel.id, channel]]),
     fieldName: new Map([
@@ -50,9 +37,7 @@ function planOf(calcs: MeasurementCalc[], order: string[]): ExecutionPlan {
     ]),
     measurementCalcsByField: new Map(calcs.map((c) => [c.fieldId, [c]])),
     order,
-    reportCalcsByField: new Map(),
-    reportFieldNames: new Map(),
-  };
+  });
 }
 
 function samplesOf(timestamps: number[], load: number[]): PeriodSamples {

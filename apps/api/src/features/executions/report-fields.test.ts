@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ExecutionPlan, ReportCalc } from './plan';
+import { testPlan } from './test-plan';
 import { calculationKey, computeReportFields, shareCalculations } from './report-fields';
 
 const M = 60_000;
@@ -24,29 +25,11 @@ const calc = (fieldId: string, algorithm: string, more: Partial<ReportCalc> = {}
 function planOf(calcs: ReportCalc[]): ExecutionPlan {
   const byField = new Map<string, ReportCalc[]>();
   for (const c of calcs) byField.set(c.fieldId, [...(byField.get(c.fieldId) ?? []), c]);
-  return {
-    request: {
-      facilityId: 'ship',
-      from: FROM,
-      to: FROM + 2 * H,
-      measurementFieldIds: 'all',
-      reportFieldIds: 'all',
-    },
-    constants: {
-      Facility_IMO: '',
-      Facility_NumberOfScrubbers: 1,
-      Facility_ScrubberSystemType: '',
-      Facility_TotalEffectKW: 0,
-    },
-    primaryId: 'ds',
-    channels: [],
-    channelById: new Map(),
+  return testPlan(FROM, FROM + 2 * H, {
     fieldName: new Map([['f-load', 'LOAD']]),
-    measurementCalcsByField: new Map(),
-    order: [],
     reportCalcsByField: byField,
     reportFieldNames: new Map([...byField.keys()].map((id) => [id, `Report ${id}`])),
-  };
+  });
 }
 
 /** LOAD: 1 every minute of the first hour, 3 every minute of the second. */
