@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { originalsCompressed } from '../src/storage';
 import { createUploadCredential } from '../src/features/ship-info/credentials';
 import { signInFlow, startTestServer, type TestServer } from './harness';
 import { UNTIL, buildWorld, type IsolationWorld } from './isolation/fixtures';
@@ -49,6 +50,9 @@ const UNWATCHED = new Set([
 /** Every row of every watched table (as text, hashed per table) and the originals stored beside the database. */
 async function fingerprint(): Promise<Record<string, string>> {
   const { db, originals } = server.services.database;
+  // An upload's original is compressed after its commit, in the background: settled first, so that the compression
+  // of an earlier upload is not taken for a change made by the call under test (seen on a loaded machine).
+  await originalsCompressed();
   const tables = await sql<{ name: string }>`
     select table_name as name from information_schema.tables
     where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`.execute(db);
