@@ -52,41 +52,37 @@ function ConfidenceChip({ confidence, threshold }: { confidence: number | null; 
   );
 }
 
-function ProposalRow({
-  choice,
-  result,
-  reasons,
-  onColumn,
-  onAccepted,
-}: {
+interface RowProps {
   choice: MappingChoice;
   result: SuggestedMappings;
   reasons: string[];
   onColumn(column: string | null): void;
   onAccepted(accepted: boolean): void;
-}) {
+}
+
+/** The pieces of a row: the field with why, the column select with its unit, the confidence and the accept switch. */
+function rowParts({ choice, result, reasons, onColumn, onAccepted }: RowProps) {
   const unit = result.columns.find((c) => c.channel === choice.column)?.unit;
-  const labelId = `suggestion-${choice.field}`;
   const changed = choice.column !== choice.proposed;
-  return (
-    <TableRow data-testid={`suggestion-${choice.field}`}>
-      <TableCell sx={{ verticalAlign: 'top' }}>
-        <Typography id={labelId} variant="body2" sx={{ fontWeight: 600, wordBreak: 'break-word' }}>
-          {choice.field}
+  return {
+    field: (
+      <Typography variant="body2" sx={{ fontWeight: 600, wordBreak: 'break-word' }}>
+        {choice.field}
+      </Typography>
+    ),
+    why: changed ? (
+      <Typography variant="caption" color="text.secondary" component="div">
+        {choice.proposed ? `Changed from ${choice.proposed}` : 'Chosen by you'}
+      </Typography>
+    ) : (
+      reasons.map((r) => (
+        <Typography key={r} variant="caption" color="text.secondary" component="div">
+          {r}
         </Typography>
-        {changed ? (
-          <Typography variant="caption" color="text.secondary">
-            {choice.proposed ? `Changed from ${choice.proposed}` : 'Chosen by you'}
-          </Typography>
-        ) : (
-          reasons.map((r) => (
-            <Typography key={r} variant="caption" color="text.secondary" component="div">
-              {r}
-            </Typography>
-          ))
-        )}
-      </TableCell>
-      <TableCell sx={{ verticalAlign: 'top', minWidth: 140 }}>
+      ))
+    ),
+    column: (
+      <>
         <Select
           size="small"
           fullWidth
@@ -109,19 +105,56 @@ function ProposalRow({
             Unit: {unit}
           </Typography>
         )}
-      </TableCell>
+      </>
+    ),
+    confidence: (
+      <ConfidenceChip confidence={changed ? null : choice.confidence} threshold={result.acceptConfidence} />
+    ),
+    accept: (
+      <Switch
+        checked={choice.accepted}
+        disabled={choice.column === null}
+        onChange={(e) => onAccepted(e.target.checked)}
+        slotProps={{ input: { 'aria-label': `Accept ${choice.field}` } }}
+      />
+    ),
+  };
+}
+
+function ProposalRow(props: RowProps) {
+  const parts = rowParts(props);
+  return (
+    <TableRow data-testid={`suggestion-${props.choice.field}`}>
       <TableCell sx={{ verticalAlign: 'top' }}>
-        <ConfidenceChip confidence={changed ? null : choice.confidence} threshold={result.acceptConfidence} />
+        {parts.field}
+        {parts.why}
       </TableCell>
+      <TableCell sx={{ verticalAlign: 'top', minWidth: 140 }}>{parts.column}</TableCell>
+      <TableCell sx={{ verticalAlign: 'top' }}>{parts.confidence}</TableCell>
       <TableCell sx={{ verticalAlign: 'top' }} padding="checkbox">
-        <Switch
-          checked={choice.accepted}
-          disabled={choice.column === null}
-          onChange={(e) => onAccepted(e.target.checked)}
-          slotProps={{ input: { 'aria-label': `Accept ${choice.field}` } }}
-        />
+        {parts.accept}
       </TableCell>
     </TableRow>
+  );
+}
+
+/** On a phone, a row is a card: field, confidence and switch on a line, the column under them, then why. */
+function ProposalCard(props: RowProps) {
+  const parts = rowParts(props);
+  return (
+    <Box
+      component="li"
+      data-testid={`suggestion-${props.choice.field}`}
+      sx={{ listStyle: 'none', py: 1, borderBottom: 1, borderColor: 'divider' }}
+    >
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+        <Box sx={{ flex: 1, minWidth: 0 }}>{parts.field}</Box>
+        {parts.confidence}
+        {parts.accept}
+      </Stack>
+      <Box sx={{ my: 0.5 }}>{parts.column}</Box>
+      {parts.why}
+    </Box>
   );
 }
 
@@ -159,6 +192,13 @@ export function SuggestMappingsDialog({
   const list = result ? mappingListAfter(dataSource.channels, result, choices, removeUnused) : [];
   const changed = changedChoices(choices);
   const removable = result?.mappingsWithoutColumn.filter((m) => !m.readByCalculation) ?? [];
+  const rowProps = (choice: MappingChoice): RowProps => ({
+    choice,
+    result: result!, // rows exist only once the result is there
+    reasons: reasonsOf.get(choice.field) ?? [],
+    onColumn: (column) => setChoices((cs) => changeColumn(cs, choice.field, column)),
+    onAccepted: (accepted) => setChoices((cs) => setAccepted(cs, choice.field, accepted)),
+  });
 
   const onApply = () => {
     if (!result) return;
@@ -206,7 +246,13 @@ export function SuggestMappingsDialog({
               Columns of {result.fileName} proposed for the fields the calculations read. Accept, change or
               reject each, then apply them together.
             </DialogContentText>
-            <Box sx={{ overflowX: 'auto' }}>
+            {phone ? (
+              <Box component="ul" aria-label="Suggested mappings" sx={{ m: 0, p: 0 }}>
+                {choices.map((choice) => (
+                  <ProposalCard key={choice.field} {...rowProps(choice)} />
+                ))}
+              </Box>
+            ) : (
               <Table size="small" aria-label="Suggested mappings">
                 <TableHead>
                   <TableRow>
@@ -218,18 +264,11 @@ export function SuggestMappingsDialog({
                 </TableHead>
                 <TableBody>
                   {choices.map((choice) => (
-                    <ProposalRow
-                      key={choice.field}
-                      choice={choice}
-                      result={result}
-                      reasons={reasonsOf.get(choice.field) ?? []}
-                      onColumn={(column) => setChoices((cs) => changeColumn(cs, choice.field, column))}
-                      onAccepted={(accepted) => setChoices((cs) => setAccepted(cs, choice.field, accepted))}
-                    />
+                    <ProposalRow key={choice.field} {...rowProps(choice)} />
                   ))}
                 </TableBody>
               </Table>
-            </Box>
+            )}
             {result.unmatchedFields.length > 0 && (
               <Alert severity="warning">
                 No column found for {result.unmatchedFields.map((f) => f.field).join(', ')}.
