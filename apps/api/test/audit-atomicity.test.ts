@@ -475,6 +475,37 @@ describe('a change and its audit entry are one transaction', () => {
           ),
       },
       {
+        route: 'PUT /api/algorithm/facilitydatasource/{id}/facilitydatasourcechannels',
+        action: 'channel.replace',
+        call: () =>
+          admin.put(`/api/algorithm/facilitydatasource/${csvSource}/facilitydatasourcechannels`, [
+            { source: 'SO2', name: `SO2_${++uploaded}`, dataType: 'Double' },
+          ]),
+      },
+      {
+        route: 'POST /api/organizations/{id}/channel-aliases',
+        action: 'channel-alias.create',
+        call: () =>
+          northAdmin.post(`/api/organizations/${north}/channel-aliases`, {
+            field: 'SO2_PPM',
+            alias: `Gas analyser ${++uploaded}`,
+          }),
+      },
+      {
+        route: 'DELETE /api/organizations/{id}/channel-aliases/{aliasId}',
+        action: 'channel-alias.delete',
+        prepare: () =>
+          remember(
+            northAdmin
+              .post(`/api/organizations/${north}/channel-aliases`, {
+                field: 'CO2_PCT',
+                alias: `CO2 ${++uploaded}`,
+              })
+              .then((r) => r.json().id),
+          ),
+        call: () => northAdmin.delete(`/api/organizations/${north}/channel-aliases/${target}`),
+      },
+      {
         route: 'PUT /api/algorithm/facilities/{id}/configurations',
         action: 'facility.import-configuration',
         prepare: () =>

@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoShips, writeShipDayFile } from '@portal/demo-fleet';
+import {
+  demoShips,
+  foreignColumnFields,
+  foreignDataSource,
+  foreignLogger,
+  writeForeignDayFile,
+  writeShipDayFile,
+} from '@portal/demo-fleet';
+import { seedDefaultMeasurementCalculations } from '../src/features/calculations/seed';
 import { seedDemoData } from '../src/features/datasources/demo';
 import { startTestServer, type TestServer } from './harness';
 import { CSV_CONFIGURATION, csvFile, sendFile } from './upload-helpers';
@@ -431,5 +439,207 @@ describe('demo seed', () => {
       .where('facility_id', '=', facilityIds.atlantic_meridian)
       .executeTakeFirstOrThrow();
     expect(source.sample_file_name).toMatch(/./);
+  });
+});
+
+describe('suggested mappings and the list of mappings', () => {
+  const READ_CHANNELS = [
+    ...[
+      'FUEL_FLOW',
+      'FUEL_SULFUR',
+      'ENGINE_LOAD',
+      'SO2_PPM',
+      'CO2_PCT',
+      'SCRUBBER_RUNNING',
+      'SCRUBBER_POWER',
+    ],
+    ...['LATITUDE', 'LONGITUDE', 'WASHWATER_PH', 'WASHWATER_PAH', 'WASHWATER_TURBIDITY'],
+  ].sort();
+  /** Gulf Horizon (South) takes the configuration of Atlantic Meridian (North's demo ship, 25 mappings). */
+  let dataSourceId: string;
+  let target: string;
+  const ams = foreignLogger('ams');
+  const day = new Date(Date.UTC(2026, 2, 9));
+
+  beforeAll(async () => {
+    const until = new Date(Date.UTC(2026, 2, 10));
+    const from = server.seed.facilityIds.atlantic_meridian!;
+    await seedDemoData(server.services.database, {
+      facilityIds: { atlantic_meridian: from },
+      days: 1,
+      until,
+    });
+    await seedDefaultMeasurementCalculations(
+      server.services.database.db,
+      from,
+      new Date(Date.UTC(2026, 0, 1)),
+    );
+    target = server.seed.facilityIds.gulf_horizon!;
+    const admin = await server.as('admin');
+    expect(
+      (await admin.put(`/api/algorithm/facilities/${target}/configurations`, { sourceFacilityId: from }))
+        .statusCode,
+    ).toBe(200);
+    const [source] = (await admin.get(`/api/algorithm/facility/${target}/datasource`)).json();
+    dataSourceId = source.id;
+    // The new ship's logger is another: its reader settings, then one of its files as the sample.
+    const updated = await admin.put(`/api/algorithm/facility/${target}/datasource/${dataSourceId}`, {
+      name: source.name,
+      note: '',
+      isPrimary: true,
+      ...foreignDataSource(ams),
+    });
+    expect(updated.statusCode).toBe(200);
+    const file = writeForeignDayFile(demoShips()[1]!, day, ams);
+    const sample = await sendFile(
+      server,
+      'admin',
+      'PUT',
+      `/api/algorithm/facility/${target}/datasource/${dataSourceId}/SampleFile`,
+      file.fileName,
+      file.content,
+    );
+    expect(sample.statusCode).toBe(200);
+  });
+
+  it("proposes the new logger's column for each field the calculations read, and lists the rest", async () => {
+    const admin = await server.as('admin');
+    const response = await admin.get(`/api/algorithm/facilitydatasource/${dataSourceId}/suggested-mappings`);
+    expect(response.statusCode).toBe(200);
+    const result = response.json();
+    const right = foreignColumnFields(ams);
+    expect(result.fileName).toBe('AMS_TREND_20260309.csv');
+    // The 12 DOMAIN channels: those the default calculations read.
+    expect(result.proposals.map((p: { field: string }) => p.field).sort()).toEqual(READ_CHANNELS);
+    for (const p of result.proposals) {
+      expect(right[p.column], `${p.field} <- ${p.column}`).toBe(p.field);
+      expect(p.confidence).toBeGreaterThanOrEqual(result.acceptConfidence);
+      expect(p.mappingId).toEqual(expect.any(String));
+      expect(p.matchesExisting).toBe(false);
+      expect(p.reasons.length).toBeGreaterThan(0);
+    }
+    expect(result.proposals.find((p: { field: string }) => p.field === 'FUEL_FLOW')).toMatchObject({
+      column: 'ME1_FO_FLOW_KGH',
+      unit: 'KGH',
+    });
+    expect(result.unmatchedFields).toEqual([]);
+    expect(result.mappingsWithoutColumn).toHaveLength(25 - READ_CHANNELS.length);
+    expect(result.unmappedColumns.map((c: { channel: string }) => c.channel)).toContain('ME1_SPEED_RPM');
+  });
+
+  it('applies a list of mappings in one call, keeping the ids the calculations read, with one audit entry', async () => {
+    const admin = await server.as('admin');
+    const { db } = server.services.database;
+    const result = (
+      await admin.get(`/api/algorithm/facilitydatasource/${dataSourceId}/suggested-mappings`)
+    ).json();
+    const before = (
+      await admin.get(`/api/algorithm/facilitydatasource/${dataSourceId}/facilitydatasourcechannels`)
+    ).json() as { id: string; name: string; source: string; dataType: string; unit: string | null }[];
+    const column = new Map(
+      result.proposals.map((p: { mappingId: string; column: string }) => [p.mappingId, p.column]),
+    );
+    const list = before
+      .filter((c) => column.has(c.id))
+      .map((c) => ({ id: c.id, source: column.get(c.id), name: c.name, dataType: c.dataType, unit: c.unit }));
+    const entries = async () =>
+      (await db.selectFrom('audit_log').select('id').where('action', '=', 'channel.replace').execute())
+        .length;
+    const entriesBefore = await entries();
+    const applied = await admin.put(
+      `/api/algorithm/facilitydatasource/${dataSourceId}/facilitydatasourcechannels`,
+      list,
+    );
+    expect(applied.statusCode).toBe(200);
+    const after = applied.json() as { id: string; name: string; source: string }[];
+    expect(after).toHaveLength(READ_CHANNELS.length);
+    expect(new Set(after.map((c) => c.id))).toEqual(new Set(list.map((c) => c.id)));
+    expect(after.find((c) => c.name === 'SO2_PPM')?.source).toBe('SO2_OUT_PPM');
+    expect(await entries()).toBe(entriesBefore + 1);
+    // The calculations still read the mappings they read (by id).
+    const inputs = (
+      await db
+        .selectFrom('measurement_field_calculations')
+        .select('input_ids')
+        .where('facility_id', '=', target)
+        .where('approved_on', 'is not', null)
+        .execute()
+    ).flatMap((c) => c.input_ids ?? []);
+    for (const c of after) expect(inputs).toContain(c.id);
+    // Now every proposal matches its mapping.
+    const again = (
+      await admin.get(`/api/algorithm/facilitydatasource/${dataSourceId}/suggested-mappings`)
+    ).json();
+    expect(again.proposals.every((p: { matchesExisting: boolean }) => p.matchesExisting)).toBe(true);
+    expect(again.mappingsWithoutColumn).toEqual([]);
+  });
+
+  it('refuses a list with problems as a whole, naming each, and changes nothing', async () => {
+    const admin = await server.as('admin');
+    const url = `/api/algorithm/facilitydatasource/${dataSourceId}/facilitydatasourcechannels`;
+    const before = (await admin.get(url)).json();
+    const bad = await admin.put(url, [
+      { id: before[0].id, source: 'SO2_OUT_PPM', name: 'SO2_PPM', dataType: 'Double' },
+      { source: 'CO2_OUT_PCT', name: 'so2_ppm', dataType: 'Double' },
+      { source: 'SO2_OUT_PPM', name: 'OTHER', dataType: 'Decimal' },
+      { id: '00000000-0000-4000-8000-000000000000', source: 'X', name: 'has space', dataType: 'Double' },
+    ]);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toMatch(/^3 mappings of the list are not valid: 1\.name: /);
+    expect(bad.json().fields).toEqual({
+      '1.name': 'Another mapping of this list is also named so2_ppm',
+      '2.dataType': 'You have to select a data type',
+      '2.source': 'The channel SO2_OUT_PPM is also mapped as SO2_PPM',
+      '3.name': 'Name has forbidden characters',
+      '3.id': 'Not a channel of this data source',
+    });
+    expect((await admin.get(url)).json()).toEqual(before);
+  });
+
+  it("answers another organization's data source as missing, and 403 to a User who sees it", async () => {
+    const base = `/api/algorithm/facilitydatasource/${dataSourceId}`;
+    const north = await server.as('north.anna');
+    expect((await north.get(`${base}/suggested-mappings`)).statusCode).toBe(404);
+    expect((await north.put(`${base}/facilitydatasourcechannels`, [])).statusCode).toBe(404);
+    const maria = await server.as('south.maria');
+    expect((await maria.get(`${base}/suggested-mappings`)).statusCode).toBe(200);
+    expect((await maria.put(`${base}/facilitydatasourcechannels`, [])).statusCode).toBe(403);
+    const admin = await server.as('admin');
+    expect((await admin.get(`${base}/suggested-mappings?fileId=nope`)).statusCode).toBe(404);
+  });
+
+  it("reads an uploaded file's columns with ?fileId=, and uses the organization's aliases", async () => {
+    const admin = await server.as('admin');
+    const base = `/api/algorithm/facilitydatasource/${dataSourceId}`;
+    const file = writeForeignDayFile(demoShips()[1]!, new Date(Date.UTC(2026, 2, 8)), ams);
+    const upload = await sendFile(server, 'admin', 'POST', `${base}/file`, file.fileName, file.content);
+    expect(upload.statusCode).toBeLessThan(300);
+    const fileId = upload.json().ids[0];
+    const fromFile = (await admin.get(`${base}/suggested-mappings?fileId=${fileId}`)).json();
+    expect(fromFile.fileName).toBe(file.fileName);
+    expect(fromFile.proposals).toHaveLength(READ_CHANNELS.length);
+
+    // South's own name for the SO2 column.
+    const organizationId = fromFile.organizationId;
+    expect(organizationId).toBe(server.seed.organizationIds.south);
+    const aliases = `/api/organizations/${organizationId}/channel-aliases`;
+    const southAdmin = await server.as('south.admin');
+    const created = await southAdmin.post(aliases, { field: 'so2_ppm', alias: 'SO2_OUT_PPM' });
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toMatchObject({ field: 'SO2_PPM', alias: 'SO2_OUT_PPM' });
+    expect((await southAdmin.post(aliases, { field: 'SO2_PPM', alias: 'so2_out_ppm' })).statusCode).toBe(409);
+    expect((await southAdmin.post(aliases, { field: 'SO2 PPM', alias: 'x' })).statusCode).toBe(400);
+    const withAlias = (await admin.get(`${base}/suggested-mappings`)).json();
+    expect(withAlias.proposals.find((p: { field: string }) => p.field === 'SO2_PPM').reasons[0]).toBe(
+      'Your organization\'s alias "SO2_OUT_PPM"',
+    );
+    expect((await southAdmin.get(aliases)).json()).toHaveLength(1);
+    expect((await (await server.as('north.admin')).get(aliases)).statusCode).toBe(404);
+    expect((await (await server.as('south.maria')).get(aliases)).statusCode).toBe(403);
+    const id = created.json().id;
+    expect((await (await server.as('north.admin')).delete(`${aliases}/${id}`)).statusCode).toBe(404);
+    expect((await southAdmin.delete(`${aliases}/${id}`)).statusCode).toBe(204);
+    expect((await southAdmin.delete(`${aliases}/${id}`)).statusCode).toBe(404);
+    expect((await southAdmin.get(aliases)).json()).toEqual([]);
   });
 });

@@ -94,3 +94,72 @@ export const importConfigurationResponseSchema = z.object({
   calculations: z.number(),
 });
 export type ImportConfigurationResult = z.infer<typeof importConfigurationResponseSchema>;
+
+/** GET facilitydatasource/{id}/suggested-mappings: from the sample file, or from an uploaded file of the data source. */
+export const suggestedMappingsQuerySchema = z.object({ fileId: z.string().optional() });
+
+/** A column proposed for a measurement field (the name of a mapping its calculations read). */
+export const channelProposalSchema = z.object({
+  field: z.string(),
+  column: z.string(),
+  /** The column's unit, from the unit row or from its name. */
+  unit: z.string().nullable(),
+  /** 0 to 1; from `acceptConfidence` on, Accept all takes it. */
+  confidence: z.number(),
+  reasons: z.array(z.string()),
+  /** The data source's mapping of this field, if it has one. */
+  mappingId: z.string().nullable(),
+  /** That mapping already reads this column. */
+  matchesExisting: z.boolean(),
+});
+export type ChannelProposal = z.infer<typeof channelProposalSchema>;
+
+export const suggestedMappingsSchema = z.object({
+  /** The file the columns were read from. */
+  fileName: z.string(),
+  /** The organization whose aliases were used (the ship's owner): where a new alias goes. */
+  organizationId: z.string(),
+  acceptConfidence: z.number(),
+  proposals: z.array(channelProposalSchema),
+  /** Fields no column was proposed for, with their current mapping if any. */
+  unmatchedFields: z.array(
+    z.object({ field: z.string(), mappingId: z.string().nullable(), source: z.string().nullable() }),
+  ),
+  /** Columns of the file proposed for no field and read by no other mapping. */
+  unmappedColumns: z.array(rawChannelSchema),
+  /** Every column of the file, for choosing another than the proposed one. */
+  columns: z.array(rawChannelSchema),
+  /** Mappings (not custom) whose source is not a column of the file and that no proposal changes. */
+  mappingsWithoutColumn: z.array(
+    z.object({ id: z.string(), name: z.string(), source: z.string(), readByCalculation: z.boolean() }),
+  ),
+});
+export type SuggestedMappings = z.infer<typeof suggestedMappingsSchema>;
+
+/**
+ * One mapping of PUT facilitydatasourcechannels (a list: the data source's mappings after the call). With `id` an
+ * existing mapping is kept (its id, which calculations read) and changed; without, a mapping is added; the data
+ * source's mappings that the list leaves out are removed. Checked as a whole by `channelMappingListProblems`.
+ */
+export const channelMappingListItemSchema = z.object({
+  id: z.string().optional(),
+  source: z.string(),
+  name: z.string(),
+  dataType: z.string(),
+  unit: z.string().nullish(),
+  description: z.string().nullish(),
+  qualityScore: z.number().nullish(),
+  isCustom: z.boolean().optional(),
+});
+export type ChannelMappingListItem = z.infer<typeof channelMappingListItemSchema>;
+export const channelMappingListSchema = z.array(channelMappingListItemSchema).max(5_000);
+
+/** An organization's own name of a logger column for a measurement field, used by the suggested mappings. */
+export const channelAliasSchema = z.object({
+  id: z.string(),
+  field: z.string(),
+  alias: z.string(),
+  createdOn: z.string(),
+});
+export type ChannelAlias = z.infer<typeof channelAliasSchema>;
+export const channelAliasParamsSchema = z.object({ id: z.string(), aliasId: z.string() });

@@ -5,6 +5,8 @@
  *
  *   npx tsx packages/demo-fleet/src/cli.ts --out <dir> [--ships 6] [--days 60] [--until YYYY-MM-DD]
  *   npx tsx packages/demo-fleet/src/cli.ts --out <dir> --big <MB> [--channels 50]     one large CSV for the ingest benchmark
+ *   npx tsx packages/demo-fleet/src/cli.ts --out <dir> --foreign ams|bridge|opc [--ship 1] [--days 7] [--until YYYY-MM-DD]
+ *       a week of a demo ship (its number in the fleet, from 1) as a foreign logger writes it, plus datasource.json
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -12,6 +14,7 @@ import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { writeBigCsv } from './big';
 import { dataSourceDefinition, writeShipDayFile } from './formats';
+import { FOREIGN_LOGGERS, foreignColumnFields, foreignDataSource, writeForeignDayFile } from './foreign';
 import { demoShips } from './ships';
 
 const DAY_MS = 86_400_000;
@@ -32,16 +35,19 @@ async function main() {
     options: {
       out: { type: 'string' },
       ships: { type: 'string', default: '6' },
-      days: { type: 'string', default: '60' },
+      days: { type: 'string' },
       until: { type: 'string' },
       big: { type: 'string' },
       channels: { type: 'string', default: '50' },
+      foreign: { type: 'string' },
+      ship: { type: 'string', default: '1' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help || !values.out) {
     console.log(
-      'Usage: cli.ts --out <dir> [--ships 6] [--days 60] [--until YYYY-MM-DD]\n       cli.ts --out <dir> --big <MB> [--channels 50]',
+      'Usage: cli.ts --out <dir> [--ships 6] [--days 60] [--until YYYY-MM-DD]\n       cli.ts --out <dir> --big <MB> [--channels 50]\n' +
+        `       cli.ts --out <dir> --foreign ${FOREIGN_LOGGERS.map((l) => l.key).join('|')} [--ship 1] [--days 7] [--until YYYY-MM-DD]`,
     );
     process.exit(values.help ? 0 : 1);
   }
@@ -75,14 +81,42 @@ async function main() {
     return;
   }
 
-  const shipCount = positiveInteger(values.ships, 'ships');
-  const dayCount = positiveInteger(values.days, 'days');
   const now = Date.now();
   const untilMs = values.until
     ? Date.parse(`${values.until}T00:00:00Z`)
     : Math.floor(now / DAY_MS) * DAY_MS - DAY_MS;
   if (Number.isNaN(untilMs) || (values.until && !/^\d{4}-\d{2}-\d{2}$/.test(values.until)))
     fail('--until must be a date YYYY-MM-DD');
+
+  if (values.foreign !== undefined) {
+    const logger = FOREIGN_LOGGERS.find((l) => l.key === values.foreign);
+    if (!logger) fail(`--foreign must be one of ${FOREIGN_LOGGERS.map((l) => l.key).join(', ')}`);
+    const number = positiveInteger(values.ship, 'ship');
+    const ship = demoShips(Math.max(6, number))[number - 1]!; // demoShips(n) answers n ships
+    const dayCount = positiveInteger(values.days ?? '7', 'days');
+    let bytes = 0;
+    for (let d = dayCount - 1; d >= 0; d--) {
+      const file = writeForeignDayFile(ship, new Date(untilMs - d * DAY_MS), logger);
+      await writeFile(join(out, file.fileName), file.content);
+      bytes += file.content.length;
+    }
+    const definition = {
+      logger: logger.title,
+      samplesOf: ship.name,
+      from: new Date(untilMs - (dayCount - 1) * DAY_MS).toISOString().slice(0, 10),
+      until: new Date(untilMs).toISOString().slice(0, 10),
+      ...foreignDataSource(logger),
+      rightMappings: foreignColumnFields(logger),
+    };
+    await writeFile(join(out, 'datasource.json'), JSON.stringify(definition, null, 2));
+    console.log(
+      `${dayCount} ${logger.key} files of ${ship.name}, ${(bytes / 1e6).toFixed(1)} MB in ${out} (data source: datasource.json)`,
+    );
+    return;
+  }
+
+  const shipCount = positiveInteger(values.ships, 'ships');
+  const dayCount = positiveInteger(values.days ?? '60', 'days');
   const ships = demoShips(shipCount);
   const bar = new cliProgress.SingleBar(
     { format: 'demo fleet [{bar}] {percentage}% | {value}/{total} files | {ship}' },

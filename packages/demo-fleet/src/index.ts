@@ -4,3 +4,4 @@ export * from './generate';
 export * from './formats';
 export * from './big';
 export { voyageAt, legDurationHours, distanceNm, type VoyageState } from './voyage';
+export * from './foreign';

@@ -93,3 +93,86 @@ export const customChannelSchema = z.object({
 export type CustomChannelValues = z.infer<typeof customChannelSchema>;
 export const validateCustomChannel = (values: unknown): FieldErrors<keyof CustomChannelValues> =>
   fieldErrors(customChannelSchema, values);
+
+export const CHANNEL_LIST_MESSAGES = {
+  duplicateName: (name: string) => `Another mapping of this list is also named ${name}`,
+  duplicateSource: (source: string, name: string) => `The channel ${source} is also mapped as ${name}`,
+  duplicateId: 'The same mapping is in the list twice',
+  notValid: (count: number) =>
+    count === 1 ? 'A mapping of the list is not valid' : `${count} mappings of the list are not valid`,
+} as const;
+
+/** One thing wrong with a list of mappings: `path` is the item's index and its field ('3.name'). */
+export interface ChannelListProblem {
+  path: string;
+  message: string;
+}
+
+/**
+ * Everything wrong with a data source's list of mappings (PUT facilitydatasourcechannels), not only the first:
+ * each mapping's own rules (name, data type, source, rating), names used twice (case does not count), a raw
+ * channel mapped twice, an id twice.
+ */
+export function channelMappingListProblems(
+  list: readonly {
+    id?: string;
+    source: string;
+    name: string;
+    dataType: string;
+    unit?: string | null;
+    description?: string | null;
+    qualityScore?: number | null;
+    isCustom?: boolean;
+  }[],
+): ChannelListProblem[] {
+  const problems: ChannelListProblem[] = [];
+  const names = new Map<string, number>();
+  const sources = new Map<string, string>();
+  const ids = new Set<string>();
+  list.forEach((item, index) => {
+    const parsed = customChannelSchema.safeParse(item);
+    const seen = new Set<string>();
+    if (!parsed.success)
+      for (const issue of parsed.error.issues) {
+        const key = String(issue.path[0] ?? '');
+        if (seen.has(key)) continue;
+        seen.add(key);
+        problems.push({ path: `${index}.${key}`, message: issue.message });
+      }
+    if (item.id !== undefined) {
+      if (ids.has(item.id))
+        problems.push({ path: `${index}.id`, message: CHANNEL_LIST_MESSAGES.duplicateId });
+      ids.add(item.id);
+    }
+    const name = item.name.trim().toLowerCase();
+    if (name && !seen.has('name')) {
+      if (names.has(name))
+        problems.push({
+          path: `${index}.name`,
+          message: CHANNEL_LIST_MESSAGES.duplicateName(item.name.trim()),
+        });
+      else names.set(name, index);
+    }
+    const source = item.source.trim();
+    if (!item.isCustom && source && !seen.has('source')) {
+      const other = sources.get(source);
+      if (other !== undefined)
+        problems.push({
+          path: `${index}.source`,
+          message: CHANNEL_LIST_MESSAGES.duplicateSource(source, other),
+        });
+      else sources.set(source, item.name.trim());
+    }
+  });
+  return problems;
+}
+
+/** An organization's alias of a logger column for a measurement field. */
+export const channelAliasBodySchema = z.object({
+  field: nameSchema,
+  alias: userText({ error: 'Alias is required' })
+    .trim()
+    .min(1, 'Alias is required')
+    .max(200, 'At most 200 characters'),
+});
+export type ChannelAliasValues = z.infer<typeof channelAliasBodySchema>;

@@ -78,6 +78,16 @@ export interface RawValuesTable {
   values: Bytes;
 }
 
+/** An organization's own name of a logger column for a measurement field (migration 0014). */
+export interface ChannelAliasesTable {
+  id: Generated<string>;
+  organization_id: string;
+  field: string;
+  alias: string;
+  created_by: string | null;
+  created_on: GeneratedTimestamp;
+}
+
 export interface IngestionTables {
   facility_data_sources: FacilityDataSourcesTable;
   data_source_channels: DataSourceChannelsTable;
@@ -85,4 +95,5 @@ export interface IngestionTables {
   data_file_originals: DataFileOriginalsTable;
   raw_timestamps: RawTimestampsTable;
   raw_values: RawValuesTable;
+  channel_aliases: ChannelAliasesTable;
 }

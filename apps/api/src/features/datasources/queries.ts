@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { DataSource, DataSourceChannel, RawChannel } from '@portal/contracts/datasources';
+import type { ChannelAlias, DataSource, DataSourceChannel, RawChannel } from '@portal/contracts/datasources';
 import type { Database } from '../../db/schema';
 import type { DataSourceChannelsTable, FacilityDataSourcesTable } from '../../db/tables/ingestion';
 import type { Selectable } from 'kysely';
@@ -147,4 +147,28 @@ export function findDataSourceChannel(db: Kysely<Database>, dataSourceId: string
 
 export async function deleteChannel(trx: Transaction<Database>, channelId: string): Promise<void> {
   await trx.deleteFrom('data_source_channels').where('id', '=', channelId).execute();
+}
+
+/** An organization's channel aliases, by field and alias. */
+export async function listChannelAliases(
+  db: Kysely<Database>,
+  organizationId: string,
+): Promise<ChannelAlias[]> {
+  const rows = await db
+    .selectFrom('channel_aliases')
+    .select(['id', 'field', 'alias', 'created_on'])
+    .where('organization_id', '=', organizationId)
+    .orderBy('field')
+    .orderBy(sql`lower(alias)`)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    field: r.field,
+    alias: r.alias,
+    createdOn: r.created_on.toISOString(),
+  }));
+}
+
+export async function deleteChannelAlias(trx: Transaction<Database>, aliasId: string): Promise<void> {
+  await trx.deleteFrom('channel_aliases').where('id', '=', aliasId).execute();
 }

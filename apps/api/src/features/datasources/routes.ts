@@ -2,6 +2,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authenticatedRoutes, type WithCaller } from '../access/authenticated';
 import { z } from 'zod';
 import {
+  channelAliasParamsSchema,
+  channelAliasSchema,
+  channelMappingListSchema,
   channelParamsSchema,
   dataSourceBodySchema,
   dataSourceChannelBodySchema,
@@ -13,16 +16,22 @@ import {
   importConfigurationBodySchema,
   importConfigurationResponseSchema,
   rawChannelSchema,
+  suggestedMappingsQuerySchema,
+  suggestedMappingsSchema,
   type DataSourceReader,
 } from '@portal/contracts/datasources';
+import { channelAliasBodySchema } from '@portal/contracts/forms';
 import { badRequest, notFound } from '../../errors';
 import { formatBytes, READER_DEFINITIONS, readerDefinition, type ReaderDefinition } from '../../readers';
 import { withIds } from '../access/params';
-import { assertFacilityVisible, requireSystemAdmin } from '../access/policy';
+import { assertFacilityVisible, requireManageOrganization, requireSystemAdmin } from '../access/policy';
+import { findOrganization } from '../organizations/queries';
 import { auditedChange } from '../audit/audit';
 import {
   channelById,
   deleteChannel,
+  deleteChannelAlias,
+  listChannelAliases,
   findDataSourceChannel,
   findFacilityDataSource,
   findVisibleDataSource,
@@ -30,12 +39,15 @@ import {
   sampleChannelsOf,
   toChannel,
 } from './queries';
+import { mappingsWithUse, ownerAliases, presentSuggestions, suggestionColumns } from './suggestions';
 import {
   clearSampleFile,
   createChannel,
+  createChannelAlias,
   createDataSource,
   deleteDataSource,
   importConfiguration,
+  replaceChannels,
   saveSampleFile,
   updateChannel,
   updateDataSource,
@@ -51,6 +63,7 @@ const toReader = (r: ReaderDefinition): DataSourceReader => ({
 
 /** Sample files are small: the first rows of a logger file are enough to see its channels. */
 const channelParams = withIds(channelParamsSchema, 'id', 'channelId');
+const aliasParams = withIds(channelAliasParamsSchema, 'id', 'aliasId');
 
 const SAMPLE_MAX_BYTES = 50 * 1024 * 1024;
 
@@ -246,6 +259,134 @@ export async function dataSourceRoutes(app: FastifyInstance) {
       const channelId = await createChannel(db, dataSource, request.body);
       const row = await channelById(db, channelId);
       return reply.code(201).send(toChannel(row, dataSource.name));
+    },
+  );
+
+  routes.put(
+    '/api/algorithm/facilitydatasource/:id/facilitydatasourcechannels',
+    {
+      schema: {
+        tags,
+        description:
+          "Replaces the data source's channel mappings with the list, in one transaction: an item with the id of a " +
+          'mapping keeps that mapping (and the calculations that read it), an item without an id is added, a mapping ' +
+          'the list leaves out is removed. The list is checked as a whole; a 400 names every problem by index ' +
+          "('3.name') and changes nothing.",
+        params: idParamSchema,
+        body: channelMappingListSchema,
+        response: { 200: z.array(dataSourceChannelSchema) },
+      },
+    },
+    async (request) => {
+      const { caller } = request;
+      const dataSource = await findVisibleDataSource(db, caller, request.params.id);
+      requireSystemAdmin(caller);
+      await auditedChange(
+        db,
+        caller,
+        (trx) => replaceChannels(trx, dataSource, request.body),
+        (change) => ({
+          action: 'channel.replace',
+          subject: dataSource.id,
+          detail: { facilityId: dataSource.facility_id, ...change },
+        }),
+      );
+      const [listed] = await listDataSources(db, dataSource.facility_id, dataSource.id);
+      return listed?.channels ?? [];
+    },
+  );
+
+  routes.get(
+    '/api/algorithm/facilitydatasource/:id/suggested-mappings',
+    {
+      schema: {
+        tags,
+        description:
+          "Proposes a column of the file for every measurement field the ship's approved calculations read from " +
+          'this data source (every known field when none is read yet), by known and organization aliases, name ' +
+          'similarity, unit and the range of the values. The columns come from the uploaded file `fileId`, else ' +
+          'the sample file, else the latest uploaded file.',
+        params: idParamSchema,
+        querystring: withIds(suggestedMappingsQuerySchema, 'fileId'),
+        response: { 200: suggestedMappingsSchema },
+      },
+    },
+    async (request) => {
+      const dataSource = await findVisibleDataSource(db, request.caller, request.params.id);
+      const [{ fileName, columns }, mappings, { organizationId, aliases }] = await Promise.all([
+        suggestionColumns(db, app.services.database.originals, dataSource, request.query.fileId),
+        mappingsWithUse(db, dataSource),
+        ownerAliases(db, dataSource.facility_id),
+      ]);
+      return presentSuggestions({ fileName, organizationId, columns, mappings, aliases });
+    },
+  );
+
+  routes.get(
+    '/api/organizations/:id/channel-aliases',
+    {
+      schema: {
+        tags,
+        description:
+          "The organization's own names of logger columns per measurement field (suggested mappings).",
+        params: idParamSchema,
+        response: { 200: z.array(channelAliasSchema) },
+      },
+    },
+    async (request) => {
+      requireManageOrganization(request.caller, request.params.id);
+      await findOrganization(db, request.params.id);
+      const rows = await listChannelAliases(db, request.params.id);
+      return rows;
+    },
+  );
+
+  routes.post(
+    '/api/organizations/:id/channel-aliases',
+    {
+      schema: {
+        tags,
+        params: idParamSchema,
+        body: channelAliasBodySchema,
+        response: { 201: channelAliasSchema },
+      },
+    },
+    async (request, reply) => {
+      const { caller } = request;
+      const organizationId = request.params.id;
+      requireManageOrganization(caller, organizationId);
+      await findOrganization(db, organizationId);
+      const id = await auditedChange(
+        db,
+        caller,
+        (trx) => createChannelAlias(trx, organizationId, caller.userId, request.body),
+        (id) => ({
+          action: 'channel-alias.create',
+          subject: id,
+          detail: { organizationId, field: request.body.field, alias: request.body.alias },
+        }),
+      );
+      const [created] = (await listChannelAliases(db, organizationId)).filter((a) => a.id === id);
+      return reply.code(201).send(created!);
+    },
+  );
+
+  routes.delete(
+    '/api/organizations/:id/channel-aliases/:aliasId',
+    { schema: { tags, params: aliasParams } },
+    async (request, reply) => {
+      const { caller } = request;
+      const { id: organizationId, aliasId } = request.params;
+      requireManageOrganization(caller, organizationId);
+      await findOrganization(db, organizationId);
+      const alias = (await listChannelAliases(db, organizationId)).find((a) => a.id === aliasId);
+      if (!alias) throw notFound('Alias not found');
+      await auditedChange(db, caller, (trx) => deleteChannelAlias(trx, aliasId), {
+        action: 'channel-alias.delete',
+        subject: aliasId,
+        detail: { organizationId, field: alias.field, alias: alias.alias },
+      });
+      return reply.code(204).send();
     },
   );
 

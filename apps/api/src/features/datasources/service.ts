@@ -1,6 +1,11 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { DataSourceChannelValues } from '@portal/contracts/datasources';
-import type { DataSourceValues } from '@portal/contracts/forms';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { ChannelMappingListItem, DataSourceChannelValues } from '@portal/contracts/datasources';
+import {
+  CHANNEL_LIST_MESSAGES,
+  channelMappingListProblems,
+  type ChannelListProblem,
+  type DataSourceValues,
+} from '@portal/contracts/forms';
 import { parseReaderConfiguration } from '@portal/contracts/readers';
 import type { OriginalKey } from '../../storage';
 import type { Database } from '../../db/schema';
@@ -390,4 +395,113 @@ export async function importConfiguration(
   });
   await updateFacilityDataRange(db, targetFacilityId);
   return result;
+}
+
+export interface ChannelListChange {
+  added: number;
+  changed: number;
+  removed: number;
+}
+
+/**
+ * Replaces a data source's mappings with a list (PUT facilitydatasourcechannels): an item with the id of one of its
+ * mappings keeps that id (the calculations read channels by id) and takes the item's values, an item without an id
+ * is added, a mapping the list leaves out is removed. The whole list is checked first and refused with every
+ * problem named; nothing changes then. Runs inside the caller's transaction.
+ */
+export async function replaceChannels(
+  trx: Transaction<Database>,
+  dataSource: { id: string; facility_id: string },
+  list: readonly ChannelMappingListItem[],
+): Promise<ChannelListChange> {
+  const existing = await trx
+    .selectFrom('data_source_channels')
+    .selectAll()
+    .where('data_source_id', '=', dataSource.id)
+    .execute();
+  const byId = new Map(existing.map((c) => [c.id, c]));
+  const problems: ChannelListProblem[] = channelMappingListProblems(list);
+  list.forEach((item, index) => {
+    if (item.id !== undefined && !byId.has(item.id))
+      problems.push({ path: `${index}.id`, message: 'Not a channel of this data source' });
+  });
+  if (problems.length > 0) {
+    problems.sort((a, b) => Number.parseInt(a.path, 10) - Number.parseInt(b.path, 10));
+    throw badRequest(
+      `${CHANNEL_LIST_MESSAGES.notValid(new Set(problems.map((p) => p.path.split('.')[0])).size)}: ${problems
+        .map((p) => `${p.path}: ${p.message}`)
+        .join('; ')}`,
+      Object.fromEntries(problems.map((p) => [p.path, p.message])),
+    );
+  }
+  const rows = list.map((item) => {
+    const before = item.id === undefined ? undefined : byId.get(item.id);
+    return {
+      ...(before ? { id: before.id, created_on: before.created_on } : {}),
+      facility_id: dataSource.facility_id,
+      data_source_id: dataSource.id,
+      source: item.source.trim(),
+      name: item.name.trim(),
+      data_type: item.dataType as (typeof existing)[number]['data_type'],
+      unit: item.unit || null,
+      description: item.description || null,
+      quality_score: item.qualityScore ?? 0,
+      is_custom: item.isCustom === true,
+    };
+  });
+  const same = (row: (typeof rows)[number]) => {
+    const before = row.id === undefined ? undefined : byId.get(row.id);
+    return (
+      before !== undefined &&
+      before.source === row.source &&
+      before.name === row.name &&
+      before.data_type === row.data_type &&
+      before.unit === row.unit &&
+      before.description === row.description &&
+      before.quality_score === row.quality_score &&
+      before.is_custom === row.is_custom
+    );
+  };
+  const kept = new Set(rows.flatMap((r) => r.id ?? []));
+  // Names are unique per data source whatever their case: the rows go and come back with their ids, so that two
+  // mappings may swap names in one list.
+  if (existing.length > 0)
+    await trx.deleteFrom('data_source_channels').where('data_source_id', '=', dataSource.id).execute();
+  if (rows.length > 0) await trx.insertInto('data_source_channels').values(rows).execute();
+  return {
+    added: rows.filter((r) => r.id === undefined).length,
+    changed: rows.filter((r) => r.id !== undefined && !same(r)).length,
+    removed: existing.filter((c) => !kept.has(c.id)).length,
+  };
+}
+
+const aliasTaken = (alias: string, field: string) =>
+  conflict(`The alias ${alias} is already known for ${field}`);
+
+/** Adds an organization's alias of a logger column for a measurement field. */
+export async function createChannelAlias(
+  trx: Transaction<Database>,
+  organizationId: string,
+  userId: string,
+  values: { field: string; alias: string },
+): Promise<string> {
+  const taken = await trx
+    .selectFrom('channel_aliases')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where(sql<boolean>`upper(field) = upper(${values.field})`)
+    .where(sql<boolean>`lower(alias) = lower(${values.alias})`)
+    .executeTakeFirst();
+  if (taken) throw aliasTaken(values.alias, values.field.toUpperCase());
+  const row = await trx
+    .insertInto('channel_aliases')
+    .values({
+      organization_id: organizationId,
+      field: values.field.toUpperCase(),
+      alias: values.alias,
+      created_by: userId,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
 }

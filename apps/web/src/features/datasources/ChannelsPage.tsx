@@ -29,6 +29,7 @@ import {
   Typography,
 } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
+import AutoFixHighIcon from '@mui/icons-material/AutoFixHigh';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import ExpandLess from '@mui/icons-material/ExpandLess';
@@ -42,6 +43,7 @@ import { useDataSources, useDeleteDataSource, useImportConfiguration } from './d
 import { useSampleChannels } from './channels-api';
 import { DataSourceDialog } from './DataSourceDialog';
 import { CustomChannelDialog, MappingPanel } from './MappingPanel';
+import { SuggestMappingsDialog } from './SuggestMappingsDialog';
 
 type Selection = { dataSourceId: string; raw?: RawChannel; mapping?: DataSourceChannel };
 
@@ -60,6 +62,7 @@ function DataSourceNode({
   onEdit,
   onDelete,
   onCustom,
+  onSuggest,
 }: {
   dataSource: DataSource;
   search: string;
@@ -68,6 +71,7 @@ function DataSourceNode({
   onEdit(): void;
   onDelete(): void;
   onCustom(): void;
+  onSuggest(): void;
 }) {
   const [open, setOpen] = useState(true);
   const sample = useSampleChannels(dataSource.id);
@@ -85,6 +89,11 @@ function DataSourceNode({
         </IconButton>
         <Typography sx={{ fontWeight: 600, flex: 1 }}>{dataSource.name}</Typography>
         {dataSource.isPrimary && <Chip size="small" color="primary" label="Primary" sx={{ mr: 1 }} />}
+        <Tooltip title="Suggest mappings">
+          <IconButton size="small" onClick={onSuggest} aria-label={`Suggest mappings for ${dataSource.name}`}>
+            <AutoFixHighIcon fontSize="small" />
+          </IconButton>
+        </Tooltip>
         <Tooltip title="Custom channel">
           <IconButton size="small" onClick={onCustom} aria-label={`Add custom channel to ${dataSource.name}`}>
             <AddIcon fontSize="small" />
@@ -230,6 +239,7 @@ export default function ChannelsPage() {
     | { kind: 'delete'; dataSource: DataSource }
     | { kind: 'custom'; dataSourceId: string }
     | { kind: 'import' }
+    | { kind: 'suggest'; dataSource: DataSource }
     | null
   >(null);
   const list = useMemo(() => dataSources.data ?? [], [dataSources.data]);
@@ -308,6 +318,7 @@ export default function ChannelsPage() {
                 onEdit={() => setDialog({ kind: 'edit', dataSource: d })}
                 onDelete={() => setDialog({ kind: 'delete', dataSource: d })}
                 onCustom={() => setDialog({ kind: 'custom', dataSourceId: d.id })}
+                onSuggest={() => setDialog({ kind: 'suggest', dataSource: d })}
               />
             ))}
           </Paper>
@@ -345,6 +356,13 @@ export default function ChannelsPage() {
         <CustomChannelDialog
           facilityId={facilityId}
           dataSourceId={dialog.dataSourceId}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog?.kind === 'suggest' && (
+        <SuggestMappingsDialog
+          facilityId={facilityId}
+          dataSource={list.find((d) => d.id === dialog.dataSource.id) ?? dialog.dataSource}
           onClose={() => setDialog(null)}
         />
       )}

@@ -1,8 +1,13 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { DataSourceChannel, RawChannel } from '@portal/contracts/datasources';
+import type {
+  ChannelMappingListItem,
+  DataSourceChannel,
+  RawChannel,
+  SuggestedMappings,
+} from '@portal/contracts/datasources';
 import { channelMappingSchema, customChannelSchema } from '@portal/contracts/forms';
 import { apiRequest } from '../../app/api';
-import { channelKeys, dataSourceKeys } from './keys';
+import { channelKeys, dataSourceKeys, suggestionKeys } from './keys';
 
 export { channelMappingSchema, customChannelSchema };
 
@@ -54,5 +59,57 @@ export function useSaveChannel(facilityId: string) {
         : apiRequest<DataSourceChannel>(base, { method: 'POST', body });
     },
     onSettled: () => client.invalidateQueries({ queryKey: dataSourceKeys.facility(facilityId) }),
+  });
+}
+
+/** GET algorithm/facilitydatasource/{id}/suggested-mappings: a proposed column for every field its calculations read. */
+export const suggestedMappingsQuery = (dataSourceId: string, fileId?: string) =>
+  queryOptions({
+    queryKey: suggestionKeys.dataSource(dataSourceId, fileId),
+    queryFn: ({ signal }) =>
+      apiRequest<SuggestedMappings>(`algorithm/facilitydatasource/${dataSourceId}/suggested-mappings`, {
+        signal,
+        query: { fileId },
+      }),
+    // Proposals follow the mappings: read them afresh each time the dialog opens.
+    staleTime: 0,
+    gcTime: 0,
+  });
+
+export const useSuggestedMappings = (dataSourceId: string, fileId?: string) =>
+  useQuery(suggestedMappingsQuery(dataSourceId, fileId));
+
+/**
+ * PUT algorithm/facilitydatasource/{id}/facilitydatasourcechannels with the whole list, then (optionally) POST the
+ * organization's new aliases: the columns chosen instead of the proposed ones.
+ */
+export function useApplyMappings(facilityId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async ({
+      dataSourceId,
+      list,
+      aliases,
+    }: {
+      dataSourceId: string;
+      list: ChannelMappingListItem[];
+      aliases?: { organizationId: string; field: string; alias: string }[];
+    }) => {
+      const saved = await apiRequest<DataSourceChannel[]>(
+        `algorithm/facilitydatasource/${dataSourceId}/facilitydatasourcechannels`,
+        { method: 'PUT', body: list },
+      );
+      for (const { organizationId, field, alias } of aliases ?? [])
+        await apiRequest(`organizations/${organizationId}/channel-aliases`, {
+          method: 'POST',
+          body: { field, alias },
+        });
+      return saved;
+    },
+    onSettled: () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: dataSourceKeys.facility(facilityId) }),
+        client.invalidateQueries({ queryKey: suggestionKeys.all }),
+      ]),
   });
 }

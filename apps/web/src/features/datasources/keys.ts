@@ -11,6 +11,13 @@ export const channelKeys = {
   sampleChannels: (dataSourceId: string) => [...channelKeys.all, dataSourceId] as const,
 };
 
+/** Suggested mappings of a data source (from its sample file, or an uploaded file). */
+export const suggestionKeys = {
+  all: ['suggestedmappings'] as const,
+  dataSource: (dataSourceId: string, fileId?: string) =>
+    [...suggestionKeys.all, dataSourceId, fileId ?? 'sample'] as const,
+};
+
 export const dataSourceFileKeys = {
   all: ['datasourcefiles'] as const,
   dataSource: (dataSourceId: string) => [...dataSourceFileKeys.all, dataSourceId] as const,

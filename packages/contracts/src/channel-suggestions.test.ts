@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ACCEPT_CONFIDENCE,
+  KNOWN_FIELDS,
+  normaliseName,
+  scoreColumn,
+  suggestMappings,
+  unitKind,
+  type SuggestionColumn,
+} from './channel-suggestions';
+
+const column = (
+  channel: string,
+  min: number | null,
+  max: number | null,
+  more: Partial<SuggestionColumn> = {},
+) =>
+  ({
+    channel,
+    unit: null,
+    dataType: 'Double',
+    minSampleValue: min,
+    maxSampleValue: max,
+    ...more,
+  }) satisfies SuggestionColumn;
+
+describe('normaliseName', () => {
+  it('reads snake, dotted, camel and free-text names into the same words', () => {
+    expect(normaliseName('ME1_FO_FLOW_KGH')).toEqual({ words: ['engine', 'fuel', 'flow'], unit: 'KGH' });
+    expect(normaliseName('ME.FOFlow').words).toEqual(['engine', 'fuel', 'flow']);
+    expect(normaliseName('Fuel oil flow main engine (kg/h)')).toEqual({
+      words: ['fuel', 'flow', 'engine'],
+      unit: 'kg/h',
+    });
+    expect(normaliseName('EGCS.SO2Out').words).toEqual(['scrubber', 'so2', 'outlet']);
+    expect(normaliseName('SO2 Outlet [ppm]')).toEqual({ words: ['so2', 'outlet'], unit: 'ppm' });
+    expect(normaliseName('WashWater.Outlet.pH').words).toEqual(['washwater', 'outlet', 'ph']);
+    expect(normaliseName('FO_Sulphur_pct')).toEqual({ words: ['fuel', 'sulfur'], unit: 'pct' });
+    expect(normaliseName('GPS_Lat').words).toEqual(['latitude']);
+  });
+
+  it('keeps the digits that belong to a name (SO2, CO2) and drops unit numbers (ME1, EGCS2)', () => {
+    expect(normaliseName('EGCS2_CO2_pct').words).toEqual(['scrubber', 'co2']);
+    expect(normaliseName('WW_FLOW_M3H')).toEqual({ words: ['washwater', 'flow'], unit: 'M3H' });
+  });
+});
+
+describe('unitKind', () => {
+  it('knows the spellings loggers use', () => {
+    expect(unitKind('KGH')).toBe('kg/h');
+    expect(unitKind('kg/h')).toBe('kg/h');
+    expect(unitKind('% m/m')).toBe('%');
+    expect(unitKind('%vol')).toBe('%');
+    expect(unitKind('PCT')).toBe('%');
+    expect(unitKind('µg/l')).toBe('ug/L');
+    expect(unitKind('°')).toBe('deg');
+    expect(unitKind('°C')).toBe('degC');
+    expect(unitKind('m³/h')).toBe('m3/h');
+    expect(unitKind('-')).toBe('none');
+    expect(unitKind('furlongs')).toBeNull();
+    expect(unitKind(null)).toBeNull();
+  });
+});
+
+describe('scoreColumn', () => {
+  it('is confident for a known alias with the right unit and a possible range', () => {
+    const score = scoreColumn({ name: 'FUEL_FLOW' }, column('ME1_FO_FLOW_KGH', 0, 2300));
+    expect(score?.confidence).toBeGreaterThanOrEqual(ACCEPT_CONFIDENCE);
+    expect(score?.reasons).toEqual([
+      'Name like "fuel flow" (78 %)',
+      'Unit KGH agrees',
+      'Values 0 to 2300 within 0 to 200000',
+    ]);
+  });
+
+  it('lowers the confidence for a unit that disagrees, from the name or from the unit row', () => {
+    const right = scoreColumn({ name: 'ENGINE_LOAD' }, column('ME load', 0, 90, { unit: '%' }))!;
+    const rpm = scoreColumn({ name: 'ENGINE_LOAD' }, column('ME load', 0, 90, { unit: 'rpm' }))!;
+    expect(rpm.confidence).toBeLessThan(right.confidence - 0.3);
+    expect(rpm.reasons).toContain('Unit rpm is not %');
+  });
+
+  it('lowers the confidence for values a sensor of the field cannot show', () => {
+    const heading = scoreColumn({ name: 'LATITUDE' }, column('Lat', 0, 359.9))!;
+    expect(heading.confidence).toBeLessThan(ACCEPT_CONFIDENCE);
+    expect(heading.reasons).toContain('Values 0 to 359.9 outside -90 to 90');
+    const co2 = scoreColumn({ name: 'CO2_PCT' }, column('CO2', 0, 40))!;
+    expect(co2.confidence).toBeLessThan(ACCEPT_CONFIDENCE);
+    const running = scoreColumn({ name: 'SCRUBBER_RUNNING' }, column('Scrubber running', 0, 2))!;
+    expect(running.reasons).toContain('Values 0 to 2 are not on/off');
+    expect(running.confidence).toBeLessThan(ACCEPT_CONFIDENCE);
+    const onOff = scoreColumn(
+      { name: 'SCRUBBER_RUNNING' },
+      column('Scrubber running', 0, 1, { dataType: 'Boolean' }),
+    )!;
+    expect(onOff.confidence).toBe(1);
+  });
+
+  it("takes the organization's own aliases", () => {
+    expect(scoreColumn({ name: 'SO2_PPM' }, column('XQ_417', 2, 40))).toBeNull();
+    const own = scoreColumn({ name: 'SO2_PPM' }, column('XQ_417', 2, 40), ['XQ_417'])!;
+    expect(own.confidence).toBeGreaterThanOrEqual(ACCEPT_CONFIDENCE);
+    expect(own.reasons[0]).toBe('Your organization\'s alias "XQ_417"');
+  });
+
+  it('scores a field it does not know by its own name', () => {
+    const score = scoreColumn(
+      { name: 'BOILER_STEAM_FLOW', unit: 'kg/h' },
+      column('Boiler steam flow [kg/h]', 0, 900),
+    );
+    expect(score?.confidence).toBeGreaterThanOrEqual(ACCEPT_CONFIDENCE);
+  });
+});
+
+describe('suggestMappings', () => {
+  it('gives each column to one field at most, the most confident pair first', () => {
+    const result = suggestMappings({
+      fields: [{ name: 'WASHWATER_PH_INLET' }, { name: 'WASHWATER_PH' }],
+      columns: [column('Washwater pH', 6.5, 8.1), column('Engine speed', 0, 120)],
+    });
+    expect(result.proposals).toHaveLength(1);
+    expect(result.proposals[0]).toMatchObject({ field: 'WASHWATER_PH', column: 'Washwater pH' });
+    expect(result.unmatchedFields).toEqual(['WASHWATER_PH_INLET']);
+    expect(result.unmappedColumns).toEqual(['Engine speed']);
+  });
+
+  it('proposes nothing for a field no column resembles', () => {
+    const result = suggestMappings({
+      fields: [{ name: 'SO2_PPM' }],
+      columns: [column('Gyro heading', 0, 359)],
+    });
+    expect(result.proposals).toEqual([]);
+    expect(result.unmatchedFields).toEqual(['SO2_PPM']);
+  });
+
+  it('knows the channels of DOMAIN.md, washwater discharge included', () => {
+    expect(Object.keys(KNOWN_FIELDS)).toEqual(
+      expect.arrayContaining([
+        'FUEL_FLOW',
+        'FUEL_SULFUR',
+        'ENGINE_LOAD',
+        'SO2_PPM',
+        'CO2_PCT',
+        'SCRUBBER_RUNNING',
+        'SCRUBBER_POWER',
+        'LATITUDE',
+        'LONGITUDE',
+        'WASHWATER_PH',
+        'WASHWATER_PAH',
+        'WASHWATER_TURBIDITY',
+        'WASHWATER_PH_INLET',
+        'WASHWATER_PAH_INLET',
+        'WASHWATER_TURBIDITY_INLET',
+        'WASHWATER_FLOW',
+        'SCRUBBER_MODE',
+      ]),
+    );
+  });
+});
