@@ -84,6 +84,13 @@ export type DataSourceBody = z.input<typeof dataSourceBodySchema>;
 
 export const createdSchema = z.object({ id: z.string() });
 
+/** The start of imported calculations on a ship without data yet: an open start in practice, older than any logger's data. */
+export const IMPORT_VALID_FROM_WITHOUT_DATA = '2000-01-01T00:00:00.000Z';
+
+/** The start the import dialog offers and the API takes when none is picked: the ship's earliest data, else the open start. */
+export const defaultImportValidFrom = (dataTimeStampMin: string | Date | null | undefined): string =>
+  dataTimeStampMin ? new Date(dataTimeStampMin).toISOString() : IMPORT_VALID_FROM_WITHOUT_DATA;
+
 /** Import configuration: copy the data sources, channels and calculations of another ship. */
 export const importConfigurationBodySchema = z.object({
   sourceFacilityId: z.string().min(1, 'Choose a ship to copy from').describe('The ship to copy from.'),

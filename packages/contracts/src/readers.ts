@@ -78,6 +78,10 @@ const describedOptions = {
     ),
   timestampFormat: userText()
     .min(1, 'Provide a timestamp format')
+    .refine(
+      (f) => isNamedTimestampFormat(f) || ['YYYY', 'MM', 'DD'].every((t) => f.includes(t)),
+      'A pattern needs YYYY, MM and DD (e.g. DD.MM.YYYY HH:mm:ss)',
+    )
     .describe(
       'How the timestamp is written: ISO (ISO 8601, e.g. 2026-01-31T13:45:00, a zone such as Z or +02:00 in the text wins over the data source offset); UNIX_S (seconds since 1970-01-01 UTC, e.g. 1769867100, fractions allowed); UNIX_MS (milliseconds since 1970-01-01 UTC); EXCEL (serial day number, e.g. 46053.5729; xlsx date cells are read as dates whatever the format); or a pattern of the tokens YYYY MM DD HH mm ss SSS where every other character is literal (e.g. DD.MM.YYYY HH:mm:ss, MM/DD/YYYY HH:mm, YYYY-MM-DDTHH:mm:ss). With two timestamp columns the pattern covers both, joined by a space (e.g. DD.MM.YYYY HH:mm:ss for a date column and a time column). Unix times are UTC: the data source offset does not apply to them.',
     ),

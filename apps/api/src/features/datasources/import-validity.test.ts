@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { defaultImportValidFrom } from '@portal/contracts/datasources';
 import { importedValidity } from './import-validity';
 
 const d = (s: string) => new Date(`${s}T00:00:00.000Z`);
@@ -31,5 +32,10 @@ describe('importedValidity', () => {
       null,
       { validFrom: d('2026-06-01'), validTo: null },
     ]);
+  });
+
+  it("starts at the ship's earliest data, or at 2000-01-01 when it has none yet", () => {
+    expect(defaultImportValidFrom('2026-02-20T00:00:10Z')).toBe('2026-02-20T00:00:10.000Z');
+    expect(defaultImportValidFrom(null)).toBe('2000-01-01T00:00:00.000Z');
   });
 });

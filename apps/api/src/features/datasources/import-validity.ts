@@ -5,9 +5,6 @@
  * silently gets no values.
  */
 
-/** When the target ship has no data yet: an open start in practice, older than any scrubber logger's data. */
-export const IMPORT_VALID_FROM_WITHOUT_DATA = new Date('2000-01-01T00:00:00.000Z');
-
 export interface Validity {
   approved: boolean;
   validFrom: Date | null;

@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { DataSourceChannelValues } from '@portal/contracts/datasources';
+import { defaultImportValidFrom, type DataSourceChannelValues } from '@portal/contracts/datasources';
 import type { DataSourceValues } from '@portal/contracts/forms';
 import { parseReaderConfiguration } from '@portal/contracts/readers';
 import type { OriginalKey } from '../../storage';
@@ -14,7 +14,7 @@ import {
   type RawChannel,
 } from '../../readers';
 import { updateFacilityDataRange } from '../files/range';
-import { IMPORT_VALID_FROM_WITHOUT_DATA, importedValidity } from './import-validity';
+import { importedValidity } from './import-validity';
 
 const isUniqueViolation = (error: unknown) =>
   typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505';
@@ -314,7 +314,7 @@ export async function updateChannel(
  * Copies the data sources (with their sample files and raw channels, so the channels screen shows them at once),
  * channels and measurement field calculations of one ship to another that has none yet; the calculations' input ids
  * of channels point at the new channels, and their validity starts at `validFrom` (import-validity.ts): the date
- * picked in the import dialog, else the target's earliest data, else IMPORT_VALID_FROM_WITHOUT_DATA.
+ * picked in the import dialog, else defaultImportValidFrom (the target's earliest data, else an open start).
  */
 export async function importConfiguration(
   db: Kysely<Database>,
@@ -330,7 +330,7 @@ export async function importConfiguration(
       .executeTakeFirst();
     if (existing)
       throw conflict('The ship already has data sources; import a configuration into a ship without any');
-    const start = validFrom ?? (await earliestData(trx, targetFacilityId)) ?? IMPORT_VALID_FROM_WITHOUT_DATA;
+    const start = validFrom ?? new Date(defaultImportValidFrom(await earliestData(trx, targetFacilityId)));
     const sources = await trx
       .selectFrom('facility_data_sources')
       .selectAll()
