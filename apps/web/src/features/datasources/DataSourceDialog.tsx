@@ -27,6 +27,15 @@ import { useReaders } from './readers-api';
 import { ReaderConfigurationForm } from './ReaderConfigurationForm';
 import { ReaderPreviewTable } from './ReaderPreviewTable';
 
+/** A stored configuration shown under Advanced as the form writes it: indented (a text that is not JSON as it is). */
+function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
 interface FormState {
   name: string;
   dataSourceReaderId: string;
@@ -59,7 +68,7 @@ export function DataSourceDialog({
   const [values, setValues] = useState<FormState>(() => ({
     name: dataSource?.name ?? '',
     dataSourceReaderId: dataSource?.dataSourceReaderId ?? '',
-    dataSourceReaderConfiguration: dataSource?.dataSourceReaderConfiguration ?? '',
+    dataSourceReaderConfiguration: prettyJson(dataSource?.dataSourceReaderConfiguration ?? ''),
     measureFrequencyInSeconds: dataSource ? String(dataSource.measureFrequencyInSeconds) : '60',
     utcTimezoneOffsetInMinutes: dataSource ? String(dataSource.utcTimezoneOffsetInMinutes) : '0',
     note: dataSource?.note ?? '',
@@ -79,7 +88,8 @@ export function DataSourceDialog({
     : dataSource?.sampleFileName
       ? { kind: 'sample', dataSourceId: dataSource.id }
       : null;
-  const offset = Number(values.utcTimezoneOffsetInMinutes);
+  // The preview reads with the offset typed once it is one (the form says what is wrong with it meanwhile).
+  const offset = errors.utcTimezoneOffsetInMinutes ? 0 : Number(values.utcTimezoneOffsetInMinutes);
   const preview = useReaderPreview(
     facilityId,
     previewFile,
@@ -87,7 +97,7 @@ export function DataSourceDialog({
       ? {
           dataSourceReaderId: reader.id,
           dataSourceReaderConfiguration: values.dataSourceReaderConfiguration,
-          utcTimezoneOffsetInMinutes: Number.isInteger(offset) ? offset : 0,
+          utcTimezoneOffsetInMinutes: offset,
         }
       : null,
   );

@@ -188,7 +188,11 @@ export function ReaderConfigurationForm({
             label="Date and time in two columns"
           />
           {columnField('timestampColumn', form.twoTimestampColumns ? 'Date column' : 'Timestamp column')}
-          {form.twoTimestampColumns ? columnField('timeColumn', 'Time column') : <Box />}
+          {form.twoTimestampColumns ? (
+            columnField('timeColumn', 'Time column')
+          ) : (
+            <Box sx={{ display: { xs: 'none', sm: 'block' } }} />
+          )}
           <TextField
             select
             label="Timestamp format"
