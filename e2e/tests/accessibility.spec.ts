@@ -183,6 +183,42 @@ test.describe('accessibility (axe, WCAG 2.1 A and AA)', () => {
     });
   }
 
+  for (const size of Object.keys(SIZES) as Size[]) {
+    test(`the data source dialog with its reader form and preview has nothing critical or serious (${size})`, async ({
+      browser,
+    }) => {
+      const { context, page } = await signedIn(browser, 'admin', size);
+      await fillSignIn(page, 'admin');
+      await acceptCookiesIfAsked(page);
+      const { facilityId } = await idsFor(page, 'SystemAdmin');
+      await page.goto(`/facilities/${facilityId}/config/channels`);
+      await settle(page);
+      await page
+        .locator('[data-testid^="datasource-"]')
+        .first()
+        .getByRole('button', { name: /^Edit / })
+        .click();
+      const dialog = page.getByRole('dialog');
+      await expect(dialog.getByRole('region', { name: /^First rows of / })).toBeVisible();
+      await dialog.getByRole('button', { name: 'Advanced' }).click();
+      await expect(dialog.getByLabel('Parser configuration (JSON)')).toBeVisible();
+      const found = await scan(page, 'SystemAdmin', size, 'data source dialog');
+      // The dialog as it opens and scrolled to its preview, to look at (e2e/.artifacts/accessibility/screens).
+      const shot = (name: string) =>
+        dialog.screenshot({
+          path: path.join(artifacts, 'accessibility', 'screens', `data-source-dialog-${size}-${name}.png`),
+        });
+      await dialog.getByLabel('Name').scrollIntoViewIfNeeded();
+      await shot('top');
+      await dialog.getByRole('switch', { name: 'Date and time in two columns' }).scrollIntoViewIfNeeded();
+      await shot('form');
+      await dialog.getByRole('region', { name: /^First rows of / }).scrollIntoViewIfNeeded();
+      await shot('preview');
+      await context.close();
+      expect(found.filter(blocking), describe(found.filter(blocking))).toEqual([]);
+    });
+  }
+
   for (const { role, username, pages } of ROLES) {
     for (const size of Object.keys(SIZES) as Size[]) {
       test(`every page of a ${role} has nothing critical or serious (${size})`, async ({ browser }) => {

@@ -72,13 +72,29 @@ test('data sources, channel mapping, upload of demo files and delete with associ
   await dialog.getByLabel('Name').fill('Bridge_Gauges');
   await dialog.getByRole('combobox', { name: 'Reader' }).click();
   await page.getByRole('option', { name: 'Delimited text (CSV)' }).click();
-  await expect(dialog.getByLabel('Parser configuration (JSON)')).toHaveValue(
-    /"timestampFormat": "YYYY-MM-DD HH:mm:ss"/,
-  );
-  const sample = 'Timestamp,Gauge_A,Gauge_B\n2026-01-01 00:00:00,1.5,20\n2026-01-01 00:01:00,1.7,21\n';
+  // The reader's configuration is a form, the JSON under Advanced; the preview reads the chosen sample file.
+  await expect(dialog.getByRole('combobox', { name: 'Timestamp format' })).toHaveText(/ISO 8601/);
+  const sample = 'Timestamp;Gauge_A;Gauge_B\n01.01.2026 00:00:00;1,5;20\n01.01.2026 00:01:00;1,7;21\n';
   await dialog
     .getByTestId('sample-file-input')
     .setInputFiles({ name: 'gauges.csv', mimeType: 'text/csv', buffer: Buffer.from(sample) });
+  await expect(dialog.getByText(/The timestamp column 'Timestamp' is not in the header/)).toBeVisible();
+  await dialog.getByRole('combobox', { name: 'Delimiter' }).click();
+  await page.getByRole('option', { name: 'Semicolon ( ; )' }).click();
+  await dialog.getByRole('combobox', { name: 'Decimal separator' }).click();
+  await page.getByRole('option', { name: 'Comma ( , )' }).click();
+  await expect(
+    dialog.getByText(/Row 2: the timestamp '01\.01\.2026 00:00:00' does not match ISO 8601/),
+  ).toBeVisible();
+  await dialog.getByRole('combobox', { name: 'Timestamp format' }).click();
+  await page.getByRole('option', { name: 'Custom pattern' }).click();
+  await dialog.getByLabel('Pattern').fill('DD.MM.YYYY HH:mm:ss');
+  const rows = dialog.getByRole('region', { name: 'First rows of gauges.csv' });
+  await expect(rows.getByRole('row', { name: /2026\.01\.01 00:01:00/ })).toContainText('1.7');
+  await dialog.getByRole('button', { name: 'Advanced' }).click();
+  await expect(dialog.getByLabel('Parser configuration (JSON)')).toHaveValue(
+    /"timestampFormat": "DD.MM.YYYY HH:mm:ss"/,
+  );
   await dialog.getByRole('button', { name: 'Add' }).click();
   const node = page.getByTestId('datasource-Bridge_Gauges');
   await expect(node.getByText('Gauge_A', { exact: true })).toBeVisible();

@@ -9,8 +9,9 @@ import {
 } from '@portal/demo-fleet';
 import { seedDefaultMeasurementCalculations } from '../src/features/calculations/seed';
 import { seedDemoData } from '../src/features/datasources/demo';
+import { runExecution } from '../src/features/executions/run';
 import { startTestServer, type TestServer } from './harness';
-import { CSV_CONFIGURATION, csvFile, sendFile } from './upload-helpers';
+import { CSV_CONFIGURATION, csvFile, multipartFile, sendFile } from './upload-helpers';
 
 let server: TestServer;
 let ship: string;
@@ -181,7 +182,7 @@ describe('data sources', () => {
 
     const broken = await sendFile(server, 'admin', 'PUT', url, 'broken.csv', 'Timestamp,A\nnot a time,1\n');
     expect(broken.statusCode).toBe(400);
-    expect(broken.json().message).toMatch(/^broken\.csv: Row 2: timestamp/);
+    expect(broken.json().message).toMatch(/^broken\.csv: Row 2: the timestamp/);
     const wrongType = await sendFile(server, 'admin', 'PUT', url, 'sample.xlsx', 'x');
     expect(wrongType.statusCode).toBe(400);
 
@@ -327,7 +328,12 @@ describe('data sources', () => {
     const response = await admin.put(`/api/algorithm/facilities/${otherShip}/configurations`, {
       sourceFacilityId: ship,
     });
-    expect(response.json()).toEqual({ dataSources: 2, channels: 1, calculations: 1 });
+    expect(response.json()).toEqual({
+      dataSources: 2,
+      channels: 1,
+      calculations: 1,
+      validFrom: '2000-01-01T00:00:00.000Z',
+    });
     const copied = (await admin.get(`/api/algorithm/facility/${otherShip}/datasource`)).json();
     expect(copied.map((d: { name: string; isPrimary: boolean }) => [d.name, d.isPrimary])).toEqual([
       ['Logger', true],
@@ -439,6 +445,192 @@ describe('demo seed', () => {
       .where('facility_id', '=', facilityIds.atlantic_meridian)
       .executeTakeFirstOrThrow();
     expect(source.sample_file_name).toMatch(/./);
+  });
+
+  it("an imported configuration's calculations cover the new ship's data older than the source ship's first day", async () => {
+    const { db } = server.services.database;
+    const admin = await server.as('admin');
+    const atlantic = demoShips().find((s) => s.key === 'atlantic_meridian')!;
+    const source = server.seed.facilityIds.atlantic_meridian!;
+    // As the demo does: the demo ship's calculations are valid from its first data day (2026-03-08 here).
+    await seedDefaultMeasurementCalculations(db, source, new Date(Date.UTC(2026, 2, 8)));
+
+    const target = (
+      await admin.post('/api/facilities', {
+        organizationId: server.seed.organizationIds.north!,
+        name: 'MV New Logger',
+      })
+    ).json().id as string;
+    const imported = await admin.put(`/api/algorithm/facilities/${target}/configurations`, {
+      sourceFacilityId: source,
+    });
+    expect(imported.statusCode).toBe(200);
+    expect(imported.json()).toMatchObject({
+      dataSources: 1,
+      channels: 25,
+      validFrom: '2000-01-01T00:00:00.000Z',
+    });
+    expect(imported.json().calculations).toBeGreaterThan(0);
+
+    // The sample file came along: the raw channels show before any upload.
+    const [dataSource] = (await admin.get(`/api/algorithm/facility/${target}/datasource`)).json();
+    expect(dataSource.sampleFileName).toMatch(/./);
+    const sample = (
+      await admin.get(`/api/algorithm/facilitydatasource/${dataSource.id}/samplechannels`)
+    ).json();
+    expect(sample.length).toBeGreaterThanOrEqual(25);
+
+    // A week older than the source ship's first data day.
+    const day = new Date(Date.UTC(2026, 1, 20));
+    const file = await writeShipDayFile(atlantic, day);
+    const upload = await sendFile(
+      server,
+      'admin',
+      'POST',
+      `/api/algorithm/facilitydatasource/${dataSource.id}/file`,
+      file.fileName,
+      Buffer.from(file.content),
+    );
+    expect(upload.json().errorMessages).toEqual([]);
+    const execute = await admin.post('/api/algorithm/calculations/measurement-field/execute', {
+      facilityId: target,
+      from: day.toISOString(),
+      to: new Date(day.getTime() + 86_400_000).toISOString(),
+      facilityDataSourceFileIds: upload.json().ids,
+    });
+    expect(execute.statusCode).toBe(202);
+    const outcome = await runExecution(
+      server.services,
+      { executionId: execute.json().id },
+      { jobId: 'test', retryCount: 0, retryLimit: 0 },
+    );
+    expect(outcome).toEqual({ status: 'done' });
+    const values = await db
+      .selectFrom('measurement_values')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('facility_id', '=', target)
+      .executeTakeFirstOrThrow();
+    expect(Number(values.n)).toBeGreaterThan(0);
+
+    // A date picked in the dialog is the start instead.
+    const picked = (
+      await admin.post('/api/facilities', {
+        organizationId: server.seed.organizationIds.north!,
+        name: 'MV Picked',
+      })
+    ).json().id as string;
+    const withDate = await admin.put(`/api/algorithm/facilities/${picked}/configurations`, {
+      sourceFacilityId: source,
+      validFrom: '2025-06-01T00:00:00Z',
+    });
+    expect(withDate.json().validFrom).toBe('2025-06-01T00:00:00.000Z');
+    const starts = await db
+      .selectFrom('measurement_field_calculations')
+      .select('valid_from')
+      .where('facility_id', '=', picked)
+      .where('approved_on', 'is not', null)
+      .execute();
+    expect(starts.map((c) => new Date(c.valid_from!).toISOString())).toEqual(
+      starts.map(() => '2025-06-01T00:00:00.000Z'),
+    );
+  });
+});
+
+describe('reader preview', () => {
+  it("reads the first rows of a data source's sample file, an uploaded file or a file sent along, with the configuration sent", async () => {
+    const admin = await server.as('admin');
+    const source = server.seed.facilityIds.atlantic_meridian!;
+    const [dataSource] = (await admin.get(`/api/algorithm/facility/${source}/datasource`)).json();
+    const body = {
+      dataSourceReaderId: dataSource.dataSourceReaderId,
+      dataSourceReaderConfiguration: dataSource.dataSourceReaderConfiguration,
+      utcTimezoneOffsetInMinutes: dataSource.utcTimezoneOffsetInMinutes,
+    };
+    const url = `/api/algorithm/facility/${source}/datasource/preview`;
+    const sample = await admin.post(url, { ...body, dataSourceId: dataSource.id });
+    expect(sample.statusCode).toBe(200);
+    expect(sample.json()).toMatchObject({ fileName: dataSource.sampleFileName, errors: [] });
+    expect(sample.json().rows).toHaveLength(20);
+    expect(sample.json().rows[0].timestamp).toMatch(/^2026-03-08T/);
+
+    const [file] = (await admin.get(`/api/algorithm/facilitydatasource/${dataSource.id}/file`)).json();
+    const uploaded = await admin.post(url, { ...body, fileId: file.id });
+    expect(uploaded.json().fileName).toBe(file.fileName);
+
+    const wrongFormat = await admin.post(url, {
+      ...body,
+      dataSourceId: dataSource.id,
+      dataSourceReaderConfiguration: JSON.stringify({
+        ...JSON.parse(body.dataSourceReaderConfiguration),
+        timestampFormat: 'DD.MM.YYYY HH:mm',
+      }),
+    });
+    expect(wrongFormat.json().errors[0]).toMatch(
+      /^Row \d+: the timestamp '.+' does not match DD\.MM\.YYYY HH:mm\.$/,
+    );
+
+    // A new data source has no sample yet: the file comes with the request.
+    const token = await server.tokenFor('admin');
+    const { payload, headers } = multipartFile('new.csv', 'Zeit;SO2\n1772359200;1,5\n');
+    const request = JSON.stringify({
+      dataSourceReaderId: 'delimited-text',
+      dataSourceReaderConfiguration: JSON.stringify({
+        delimiter: ';',
+        decimalSeparator: ',',
+        headerRow: 1,
+        firstDataRow: 2,
+        timestampColumns: ['Zeit'],
+        timestampFormat: 'UNIX_S',
+      }),
+    });
+    const boundary = headers['content-type']!.split('boundary=')[1]!;
+    const field = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="request"\r\n\r\n${request}\r\n`,
+    );
+    const sent = await server.app.inject({
+      method: 'POST',
+      url: `${url}/file`,
+      payload: Buffer.concat([field, payload]),
+      headers: { ...headers, authorization: `Bearer ${token}` },
+    });
+    expect(sent.statusCode).toBe(200);
+    expect(sent.json()).toMatchObject({
+      fileName: 'new.csv',
+      header: ['Zeit', 'SO2'],
+      rows: [{ row: 2, timestampText: '1772359200', timestamp: '2026-03-01T10:00:00.000Z', values: [1.5] }],
+      errors: [],
+    });
+
+    // Who may: as for the data source dialog; another organization's ship and file are not found.
+    expect(
+      (await (await server.as('north.anna')).post(url, { ...body, dataSourceId: dataSource.id })).statusCode,
+    ).toBe(403);
+    const other = server.seed.facilityIds.pacific_kestrel!;
+    expect(
+      (await admin.post(`/api/algorithm/facility/${other}/datasource/preview`, { ...body, fileId: file.id }))
+        .statusCode,
+    ).toBe(404);
+    expect((await admin.post(url, { ...body, fileId: 'nope' })).statusCode).toBe(404);
+  });
+
+  it('explains every reader option in the OpenAPI document', async () => {
+    const doc = (await server.app.inject({ url: '/api/docs/json' })).json();
+    const delimited = doc.components.schemas.DelimitedReaderConfiguration;
+    for (const option of [
+      'delimiter',
+      'decimalSeparator',
+      'headerRow',
+      'unitRow',
+      'descriptionRow',
+      'firstDataRow',
+      'timestampColumns',
+      'timestampFormat',
+      'encoding',
+    ])
+      expect(delimited.properties[option].description, option).toMatch(/./);
+    expect(delimited.properties.timestampFormat.description).toContain('UNIX_MS');
+    expect(doc.components.schemas.XlsxReaderConfiguration.properties.sheet.description).toMatch(/./);
+    expect(doc.paths['/api/algorithm/facility/{id}/datasource/preview'].post).toBeDefined();
   });
 });
 

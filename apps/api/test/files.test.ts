@@ -249,7 +249,7 @@ describe('bad input: a clear message, nothing half-imported, the server keeps ru
       'unparseable timestamps',
       'times.csv',
       `${header}yesterday noon,1,2\n`,
-      /times\.csv: Row 2: timestamp 'yesterday noon' does not match the format/,
+      /times\.csv: Row 2: the timestamp 'yesterday noon' does not match/,
     ],
     [
       'duplicate timestamps',

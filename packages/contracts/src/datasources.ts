@@ -84,14 +84,29 @@ export type DataSourceBody = z.input<typeof dataSourceBodySchema>;
 
 export const createdSchema = z.object({ id: z.string() });
 
+/** The start of imported calculations on a ship without data yet: an open start in practice, older than any logger's data. */
+export const IMPORT_VALID_FROM_WITHOUT_DATA = '2000-01-01T00:00:00.000Z';
+
+/** The start the import dialog offers and the API takes when none is picked: the ship's earliest data, else the open start. */
+export const defaultImportValidFrom = (dataTimeStampMin: string | Date | null | undefined): string =>
+  dataTimeStampMin ? new Date(dataTimeStampMin).toISOString() : IMPORT_VALID_FROM_WITHOUT_DATA;
+
 /** Import configuration: copy the data sources, channels and calculations of another ship. */
 export const importConfigurationBodySchema = z.object({
-  sourceFacilityId: z.string().min(1, 'Choose a ship to copy from'),
+  sourceFacilityId: z.string().min(1, 'Choose a ship to copy from').describe('The ship to copy from.'),
+  validFrom: z.iso
+    .datetime({ offset: true, message: 'Valid from must be a date and time' })
+    .nullish()
+    .describe(
+      "When the copied calculations start to apply on this ship (ISO 8601). Left out: this ship's earliest data, or 2000-01-01T00:00:00Z when it has none yet, so that any older data uploaded later is covered.",
+    ),
 });
+export type ImportConfigurationBody = z.input<typeof importConfigurationBodySchema>;
 export const importConfigurationResponseSchema = z.object({
   dataSources: z.number(),
   channels: z.number(),
   calculations: z.number(),
+  validFrom: z.string().describe('The start of the copied calculations, UTC ISO 8601.'),
 });
 export type ImportConfigurationResult = z.infer<typeof importConfigurationResponseSchema>;
 
@@ -163,3 +178,61 @@ export const channelAliasSchema = z.object({
 });
 export type ChannelAlias = z.infer<typeof channelAliasSchema>;
 export const channelAliasParamsSchema = z.object({ id: z.string(), aliasId: z.string() });
+/**
+ * Body of POST algorithm/facility/{id}/datasource/preview: a reader configuration (possibly not saved) tried on a
+ * file: the data source's sample file, a file uploaded to the ship, or (with .../preview/file) a file sent along.
+ */
+export const readerPreviewBodySchema = z.object({
+  dataSourceReaderId: z.string().describe('The reader: delimited-text or excel-workbook.'),
+  dataSourceReaderConfiguration: z
+    .string()
+    .describe(
+      'The reader configuration as JSON text, as a data source stores it: #/components/schemas/DelimitedReaderConfiguration or #/components/schemas/XlsxReaderConfiguration.',
+    ),
+  utcTimezoneOffsetInMinutes: z
+    .number()
+    .int()
+    .min(-720)
+    .max(840)
+    .default(0)
+    .describe("The data source's offset of the logger clock: local = UTC + offset."),
+  dataSourceId: z
+    .string()
+    .optional()
+    .describe('Preview the sample file of this data source of the ship (ignored when fileId is given).'),
+  fileId: z.string().optional().describe('Preview this data file uploaded to the ship.'),
+});
+export type ReaderPreviewBody = z.input<typeof readerPreviewBodySchema>;
+
+export const readerPreviewSchema = z.object({
+  fileName: z.string(),
+  header: z.array(z.string()).describe('Every name of the header row, timestamp columns included.'),
+  channels: z
+    .array(z.object({ name: z.string(), unit: z.string().nullable(), description: z.string().nullable() }))
+    .describe('The columns read as raw channels, with their unit and description rows when those are set.'),
+  rows: z
+    .array(
+      z.object({
+        row: z.number().describe('Row number in the file (1-based).'),
+        timestampText: z.string().describe('The timestamp cells as written.'),
+        timestamp: z
+          .string()
+          .nullable()
+          .describe('The time read, UTC ISO 8601; null when it does not match.'),
+        values: z
+          .array(z.union([z.number(), z.string(), z.null()]))
+          .describe('One per channel: a number, a text, or null for a missing value.'),
+      }),
+    )
+    .describe('The first 20 data rows.'),
+  errors: z
+    .array(z.string())
+    .describe('Readable mistakes, e.g. "Row 3: the timestamp \'2026-13-01\' does not match DD.MM.YYYY."'),
+  file: z
+    .object({ rowCount: z.number(), timeStampMin: z.string(), timeStampMax: z.string() })
+    .nullable()
+    .describe(
+      'The whole file as an upload reads it (files up to 5 MB); null when it does not read or is larger.',
+    ),
+});
+export type ReaderPreview = z.infer<typeof readerPreviewSchema>;

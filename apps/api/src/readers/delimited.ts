@@ -1,10 +1,10 @@
-import type { DelimitedReaderConfiguration } from '@portal/contracts/readers';
+import { describeTimestampFormat, type DelimitedReaderConfiguration } from '@portal/contracts/readers';
 import type { ColumnArena } from './arena';
 import { ColumnSet, MISSING_TOKENS } from './columns';
 import { ReaderError, quoteCell } from './errors';
 import type { ReadTable } from './table';
 import { resolveColumns, checkColumnCount } from './table';
-import { compileTimestampFormat, timestampTextParser } from './timestamps';
+import { naiveFormatParser, timestampTextParser } from './timestamps';
 
 const LF = 10;
 const CR = 13;
@@ -46,7 +46,7 @@ export interface DelimitedRows {
 }
 
 /** The file as UTF-8 bytes without a byte order mark. */
-function toUtf8(content: Buffer, encoding: DelimitedReaderConfiguration['encoding']): Buffer {
+export function toUtf8(content: Buffer, encoding: DelimitedReaderConfiguration['encoding']): Buffer {
   if (encoding === 'utf-8') {
     return content.length >= 3 && content[0] === 0xef && content[1] === 0xbb && content[2] === 0xbf
       ? content.subarray(3)
@@ -126,7 +126,7 @@ function cellEnd(buf: Buffer, pos: number, delimiter: number): number {
 }
 
 /** One record as texts (the general path: header, unit and description rows, and text columns). */
-function readRecord(
+export function readRecord(
   buf: Buffer,
   pos: number,
   delimiter: number,
@@ -162,7 +162,7 @@ function skipLineBreak(buf: Buffer, pos: number): number {
   return pos;
 }
 
-function onlyBlankFrom(buf: Buffer, pos: number): boolean {
+export function onlyBlankFrom(buf: Buffer, pos: number): boolean {
   for (let i = pos; i < buf.length; i++) {
     const c = buf[i];
     if (c !== LF && c !== CR && c !== 32 && c !== 9) return false;
@@ -234,10 +234,7 @@ export function readDelimitedRows(
   const columnCount = header.length;
   const capacity = Math.max(1, lineCount - (config.firstDataRow - 1));
   const offsetMs = limits.offsetMinutes * 60_000;
-  const naiveFormat =
-    config.timestampFormat === 'ISO' || config.timestampFormat === 'EXCEL'
-      ? () => NaN
-      : compileTimestampFormat(config.timestampFormat);
+  const naiveFormat = naiveFormatParser(config.timestampFormat);
   if (part && ((part.rowsBefore > 0 && part.start < pos) || part.memory.length !== columnCount + 1))
     throw new Error('The parts of the file were planned wrongly');
   const memory = part?.memory ?? limits.arena?.columns(columnCount + 1, capacity);
@@ -445,15 +442,9 @@ function readTexts(
 }
 
 export function badTimestamp(fileRow: number, text: string, format: string): ReaderError {
-  const shown =
-    format === 'ISO'
-      ? 'ISO 8601 (e.g. 2026-01-31T13:45:00)'
-      : format === 'EXCEL'
-        ? 'an Excel date number'
-        : format;
   if (text.trim() === '') return new ReaderError('BAD_TIMESTAMP', `Row ${fileRow}: the timestamp is empty.`);
   return new ReaderError(
     'BAD_TIMESTAMP',
-    `Row ${fileRow}: timestamp ${quoteCell(text)} does not match the format ${shown}.`,
+    `Row ${fileRow}: the timestamp ${quoteCell(text)} does not match ${describeTimestampFormat(format)}.`,
   );
 }

@@ -14,6 +14,7 @@ export {
 export { ReaderError, type ReaderErrorCode } from './errors';
 export type { ChannelDataType } from './columns';
 export { sampleChannels, niceScale, type RawChannel } from './sample';
+export { previewDataFile, PREVIEW_ROWS, type PreviewRow, type ReaderPreview } from './preview';
 export {
   readUpload,
   extensionOf,

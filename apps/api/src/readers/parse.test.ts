@@ -182,6 +182,63 @@ describe('delimited text: files that are read', () => {
     expect(excel.timestamps[0]).toBe(utc('2026-03-01T12:00:00'));
   });
 
+  it('reads Unix seconds and milliseconds as UTC, whatever the data source offset', async () => {
+    const seconds = await parseCsv(
+      'Timestamp;A\n1772359200;1\n1772359260,5;2\n',
+      { delimiter: ';', decimalSeparator: ',', timestampFormat: 'UNIX_S' },
+      120,
+    );
+    expect(Array.from(seconds.timestamps)).toEqual([
+      utc('2026-03-01T10:00:00'),
+      utc('2026-03-01T10:01:00.500'),
+    ]);
+    const millis = await parseCsv(
+      'Timestamp,A\n1772359200000,1\n1772359200250,2\n',
+      { timestampFormat: 'UNIX_MS' },
+      -300,
+    );
+    expect(Array.from(millis.timestamps)).toEqual([
+      utc('2026-03-01T10:00:00'),
+      utc('2026-03-01T10:00:00.250'),
+    ]);
+    // A number column beside a Unix timestamp stays a number column.
+    expect(millis.channels[0]!.dataType).toBe('Integer');
+    const bad = await readerError(
+      parseCsv('Timestamp,A\n2026-03-01 10:00,1\n', { timestampFormat: 'UNIX_S' }),
+    );
+    expect(bad.message).toBe(
+      "Row 2: the timestamp '2026-03-01 10:00' does not match Unix seconds (e.g. 1769867100).",
+    );
+  });
+
+  it('reads the patterns loggers write: day first, month first, a T between date and time, date and time in two columns', async () => {
+    const at = (rows: string, timestampFormat: string, extra: Partial<DelimitedReaderConfiguration> = {}) =>
+      parseCsv(rows, { timestampFormat, ...extra }).then((p) => Array.from(p.timestamps));
+    expect(await at('Timestamp,A\n01.03.2026 10:00:05,1\n', 'DD.MM.YYYY HH:mm:ss')).toEqual([
+      utc('2026-03-01T10:00:05'),
+    ]);
+    expect(await at('Timestamp,A\n03/01/2026 10:07,1\n12/31/2025 23:59,2\n', 'MM/DD/YYYY HH:mm')).toEqual([
+      utc('2025-12-31T23:59:00'),
+      utc('2026-03-01T10:07:00'),
+    ]);
+    expect(await at('Timestamp,A\n2026-03-01T10:00:00,1\n', 'YYYY-MM-DDTHH:mm:ss')).toEqual([
+      utc('2026-03-01T10:00:00'),
+    ]);
+    expect(await at('Timestamp,A\n2026-03-01 10:00:00.250,1\n', 'YYYY-MM-DD HH:mm:ss.SSS')).toEqual([
+      utc('2026-03-01T10:00:00.250'),
+    ]);
+    expect(
+      await at('Date\tTime\tA\n2026/03/01\t10:00\t1\n', 'YYYY/MM/DD HH:mm', {
+        delimiter: '\t',
+        timestampColumns: ['Date', 'Time'],
+      }),
+    ).toEqual([utc('2026-03-01T10:00:00')]);
+    // The default reads ISO 8601 with a space or a T, with or without seconds.
+    expect(
+      Array.from((await parseCsv('Timestamp,A\n2026-03-01 10:00:00,1\n2026-03-01T10:01,2\n')).timestamps),
+    ).toEqual([utc('2026-03-01T10:00:00'), utc('2026-03-01T10:01:00')]);
+  });
+
   it('sorts rows that are out of order, keeping each value with its timestamp', async () => {
     const p = await parseCsv(
       'Timestamp,A,Note\n2026-03-01 10:00:20,3,c\n2026-03-01 10:00:00,1,a\n2026-03-01 10:00:10,2,b\n',
@@ -258,10 +315,16 @@ describe('delimited text: files that are rejected, with a message naming the pla
   });
 
   it('rejects a timestamp that does not match the format, naming the row', async () => {
-    const err = await readerError(parseCsv('Timestamp,A\n2026-03-01 10:00:00,1\n2026-13-01 00:00,2\n'));
+    const err = await readerError(
+      parseCsv('Timestamp,A\n01.03.2026 10:00:00,1\n2026-13-01 00:00,2\n', {
+        timestampFormat: 'DD.MM.YYYY HH:mm:ss',
+      }),
+    );
     expect(err.code).toBe('BAD_TIMESTAMP');
-    expect(err.message).toBe(
-      "Row 3: timestamp '2026-13-01 00:00' does not match the format YYYY-MM-DD HH:mm:ss.",
+    expect(err.message).toBe("Row 3: the timestamp '2026-13-01 00:00' does not match DD.MM.YYYY HH:mm:ss.");
+    const iso = await readerError(parseCsv('Timestamp,A\n2026-03-01 10:00:00,1\n01.03.2026 11:00,2\n'));
+    expect(iso.message).toBe(
+      "Row 3: the timestamp '01.03.2026 11:00' does not match ISO 8601 (e.g. 2026-01-31T13:45:00).",
     );
     const invalidDay = await readerError(parseCsv('Timestamp,A\n2026-02-30 10:00:00,1\n'));
     expect(invalidDay.message).toContain('Row 2');
@@ -438,6 +501,24 @@ describe('excel workbook', () => {
       { utcTimezoneOffsetInMinutes: 0 },
     );
     expect(p.timestamps[0]).toBe(utc('2026-03-01T10:00:00'));
+  });
+
+  it('reads Unix seconds written as numbers or as text', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Log');
+    for (const row of [
+      ['Timestamp', 'Load'],
+      [1772359200, 80],
+      ['1772359260', 81],
+    ])
+      ws.addRow(row);
+    const content = Buffer.from(await wb.xlsx.writeBuffer());
+    const p = await parseDataFile(
+      { fileName: 'log.xlsx', content },
+      xlsx({ sheet: 'Log', timestampFormat: 'UNIX_S' }),
+      { utcTimezoneOffsetInMinutes: 60 },
+    );
+    expect(Array.from(p.timestamps)).toEqual([utc('2026-03-01T10:00:00'), utc('2026-03-01T10:01:00')]);
   });
 
   it('rejects a broken workbook, a missing sheet, a header-only sheet and text in a numeric column', async () => {

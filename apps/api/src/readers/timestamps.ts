@@ -4,6 +4,8 @@
  * ISO texts with a zone are already absolute: they answer `{ absolute: true }` through `parseIsoTimestamp`.
  */
 
+import { TIMESTAMP_FORMATS, isNamedTimestampFormat } from '@portal/contracts/readers';
+
 const MS_PER_DAY = 86_400_000;
 /** Days between the Excel epoch (1899-12-30, Lotus leap-year bug included) and 1970-01-01. */
 const EXCEL_EPOCH_OFFSET_DAYS = 25_569;
@@ -129,6 +131,25 @@ export function excelSerialToMs(serial: number): number {
   return Math.round((serial - EXCEL_EPOCH_OFFSET_DAYS) * MS_PER_DAY);
 }
 
+const UNIX_TEXT = /^[+-]?\d+(?:\.\d+)?$/;
+
+/** Unix seconds or milliseconds (a fraction allowed) to UTC ms; NaN when the text is not such a number. */
+export function parseUnixTimestamp(
+  text: string,
+  unit: 'seconds' | 'milliseconds',
+  decimalSeparator: '.' | ',',
+): number {
+  const t = decimalSeparator === ',' ? text.trim().replace(',', '.') : text.trim();
+  if (!UNIX_TEXT.test(t)) return NaN;
+  const n = Number(t);
+  return Math.round(unit === 'seconds' ? n * 1000 : n);
+}
+
+/** The parser of naive local clock readings for a pattern; NaN for the named formats (which are not patterns). */
+export function naiveFormatParser(format: string): (text: string) => number {
+  return isNamedTimestampFormat(format) ? () => NaN : compileTimestampFormat(format);
+}
+
 /** A parser of timestamp texts per the reader configuration, answering UTC epoch ms (NaN when the text does not match). */
 export function timestampTextParser(
   format: string,
@@ -136,22 +157,28 @@ export function timestampTextParser(
   offsetMinutes: number,
 ): (text: string) => number {
   const offsetMs = offsetMinutes * 60_000;
-  if (format === 'ISO') {
-    return (text) => {
-      const r = parseIsoTimestamp(text);
-      if (!r) return NaN;
-      return r.absolute ? r.ms : r.ms - offsetMs;
-    };
+  switch (format) {
+    case TIMESTAMP_FORMATS.iso:
+      return (text) => {
+        const r = parseIsoTimestamp(text);
+        if (!r) return NaN;
+        return r.absolute ? r.ms : r.ms - offsetMs;
+      };
+    case TIMESTAMP_FORMATS.unixSeconds:
+      return (text) => parseUnixTimestamp(text, 'seconds', decimalSeparator);
+    case TIMESTAMP_FORMATS.unixMilliseconds:
+      return (text) => parseUnixTimestamp(text, 'milliseconds', decimalSeparator);
+    case TIMESTAMP_FORMATS.excel:
+      return (text) => {
+        const t = decimalSeparator === ',' ? text.trim().replace(',', '.') : text.trim();
+        if (!/^\d+(\.\d+)?$/.test(t)) return NaN;
+        return excelSerialToMs(Number(t)) - offsetMs;
+      };
+    default: {
+      const parse = compileTimestampFormat(format);
+      return (text) => parse(text) - offsetMs;
+    }
   }
-  if (format === 'EXCEL') {
-    return (text) => {
-      const t = decimalSeparator === ',' ? text.trim().replace(',', '.') : text.trim();
-      if (!/^\d+(\.\d+)?$/.test(t)) return NaN;
-      return excelSerialToMs(Number(t)) - offsetMs;
-    };
-  }
-  const parse = compileTimestampFormat(format);
-  return (text) => parse(text) - offsetMs;
 }
 
 /** Formats UTC epoch ms back in the logger's local clock, for messages. */

@@ -1,17 +1,18 @@
 import ExcelJS from 'exceljs';
-import type { XlsxReaderConfiguration } from '@portal/contracts/readers';
+import { TIMESTAMP_FORMATS, type XlsxReaderConfiguration } from '@portal/contracts/readers';
 import { ColumnSet, MISSING_TOKENS, digitsAfterSeparator, type ChannelDataType } from './columns';
 import { badTimestamp } from './delimited';
 import { ReaderError } from './errors';
 import { checkColumnCount, resolveColumns, type ReadTable } from './table';
-import { MS_IN_DAY, compileTimestampFormat, excelSerialToMs, timestampTextParser } from './timestamps';
+import { MS_IN_DAY, excelSerialToMs, naiveFormatParser, timestampTextParser } from './timestamps';
 
-type Plain = number | string | boolean | Date | null;
+export type Plain = number | string | boolean | Date | null;
 
 /** exceljs cell values (formulas, rich text, hyperlinks, errors) as plain values. Formula errors such as #DIV/0! count as missing. */
 function plain(v: ExcelJS.CellValue): Plain {
   if (v === null || v === undefined) return null;
-  if (typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean' || v instanceof Date) return v;
+  if (v instanceof Date) return Number.isNaN(v.getTime()) ? null : v; // a number too large for a date cell's format
+  if (typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean') return v;
   if ('result' in v) return plain(v.result as ExcelJS.CellValue);
   if ('formula' in v || 'sharedFormula' in v) return null;
   if ('richText' in v) return v.richText.map((r) => r.text).join('');
@@ -19,7 +20,7 @@ function plain(v: ExcelJS.CellValue): Plain {
   return null;
 }
 
-function asText(v: Plain): string {
+export function asText(v: Plain): string {
   if (v === null) return '';
   if (v instanceof Date)
     return v
@@ -30,7 +31,7 @@ function asText(v: Plain): string {
   return String(v);
 }
 
-function rowCells(ws: ExcelJS.Worksheet, r: number): Plain[] {
+export function rowCells(ws: ExcelJS.Worksheet, r: number): Plain[] {
   const values = ws.getRow(r).values;
   // exceljs answers a sparse array with index 0 unused (columns are 1-based).
   if (!Array.isArray(values)) return [];
@@ -40,15 +41,35 @@ function rowCells(ws: ExcelJS.Worksheet, r: number): Plain[] {
 }
 
 /**
- * Reads one sheet of an .xlsx workbook. Date cells come from exceljs as Dates holding the cell's clock
- * reading as if it were UTC; that reading is the logger's local clock, so the data source offset applies.
+ * The UTC time of a row's timestamp cells (one, or a date and a time): date cells (and numbers, for EXCEL) as the
+ * logger clock, text cells as the format says; NaN when they do not match.
  */
-export async function readXlsx(
+export function cellTimestampParser(format: string, offsetMinutes: number): (stamps: Plain[]) => number {
+  const offsetMs = offsetMinutes * 60_000;
+  const parseText = timestampTextParser(format, '.', offsetMinutes);
+  /** A timestamp cell as naive ms (Date, or Excel serial when the format is EXCEL), or null when it is text. */
+  const naiveOf = (v: Plain): number | null => {
+    if (v instanceof Date) return v.getTime();
+    if (typeof v === 'number' && format === TIMESTAMP_FORMATS.excel) return excelSerialToMs(v);
+    return null;
+  };
+  return (stamps) => {
+    const naive = stamps.map(naiveOf);
+    if (!naive.every((n) => n !== null)) return parseText(stamps.map(asText).join(' '));
+    // Date and time in two cells: the day of the first, the time of day of the second.
+    const t =
+      naive.length === 1
+        ? naive[0]!
+        : Math.floor(naive[0]! / MS_IN_DAY) * MS_IN_DAY + (((naive[1]! % MS_IN_DAY) + MS_IN_DAY) % MS_IN_DAY);
+    return t - offsetMs;
+  };
+}
+
+/** The configured sheet of an .xlsx workbook; a ReaderError when the workbook cannot be read or has no such sheet. */
+export async function openSheet(
   content: Buffer,
   config: XlsxReaderConfiguration,
-  offsetMinutes: number,
-  maxColumns: number,
-): Promise<ReadTable> {
+): Promise<ExcelJS.Worksheet> {
   const workbook = new ExcelJS.Workbook();
   try {
     await workbook.xlsx.load(content as unknown as ArrayBuffer);
@@ -69,6 +90,20 @@ export async function readXlsx(
       `The workbook has no sheet ${typeof config.sheet === 'number' ? `number ${config.sheet}` : `'${config.sheet}'`} (its sheets: ${names}).`,
     );
   }
+  return ws;
+}
+
+/**
+ * Reads one sheet of an .xlsx workbook. Date cells come from exceljs as Dates holding the cell's clock
+ * reading as if it were UTC; that reading is the logger's local clock, so the data source offset applies.
+ */
+export async function readXlsx(
+  content: Buffer,
+  config: XlsxReaderConfiguration,
+  offsetMinutes: number,
+  maxColumns: number,
+): Promise<ReadTable> {
+  const ws = await openSheet(content, config);
   const lastRow = ws.rowCount;
   if (lastRow === 0) throw new ReaderError('EMPTY_FILE', `The sheet '${ws.name}' is empty.`);
   if (lastRow < config.headerRow)
@@ -89,19 +124,13 @@ export async function readXlsx(
   const capacity = Math.max(1, lastRow - config.firstDataRow + 1);
   const offsetMs = offsetMinutes * 60_000;
   const format = config.timestampFormat;
-  const naiveFormat = format === 'ISO' || format === 'EXCEL' ? () => NaN : compileTimestampFormat(format);
+  const naiveFormat = naiveFormatParser(format);
   const columns = new ColumnSet(width, capacity, '.', naiveFormat, offsetMs);
-  const parseText = timestampTextParser(format, '.', offsetMinutes);
   const timestamps = new Float64Array(capacity);
   const rowNumbers = new Int32Array(capacity);
   const texts = layout.channels.map(() => new Array<string | null>(capacity));
 
-  /** A timestamp cell as naive ms (Date, or Excel serial when the format is EXCEL), or null when it is text. */
-  const naiveOf = (v: Plain): number | null => {
-    if (v instanceof Date) return v.getTime();
-    if (typeof v === 'number' && format === 'EXCEL') return excelSerialToMs(v);
-    return null;
-  };
+  const timestampOf = cellTimestampParser(format, offsetMinutes);
 
   let row = 0;
   for (let r = config.firstDataRow; r <= lastRow; r++) {
@@ -116,19 +145,7 @@ export async function readXlsx(
       }
     }
     const stamps = layout.timestampColumns.map((c) => cells[c] ?? null);
-    const naive = stamps.map(naiveOf);
-    let t: number;
-    if (naive.every((n) => n !== null)) {
-      // Date and time in two cells: the day of the first, the time of day of the second.
-      t =
-        naive.length === 1
-          ? naive[0]!
-          : Math.floor(naive[0]! / MS_IN_DAY) * MS_IN_DAY +
-            (((naive[1]! % MS_IN_DAY) + MS_IN_DAY) % MS_IN_DAY);
-      t -= offsetMs;
-    } else {
-      t = parseText(stamps.map(asText).join(' '));
-    }
+    const t = timestampOf(stamps);
     if (Number.isNaN(t)) throw badTimestamp(r, stamps.map(asText).join(' '), format);
     timestamps[row] = t;
     rowNumbers[row] = r;

@@ -56,7 +56,10 @@ export const parserConfigurationSchema = userText({ error: M.configurationRequir
     } catch {
       return false;
     }
-  }, M.configurationJson);
+  }, M.configurationJson)
+  .describe(
+    "The reader's configuration as JSON text: #/components/schemas/DelimitedReaderConfiguration for delimited-text, #/components/schemas/XlsxReaderConfiguration for excel-workbook (docs/readers.md).",
+  );
 
 export const dataSourceSchema = z.object({
   name: nameSchema,

@@ -3,6 +3,7 @@ export * from './fields';
 export * from './password';
 export * from './ship';
 export * from './data-source';
+export * from './reader-configuration';
 export * from './calculation';
 export * from './organization';
 export * from './user';

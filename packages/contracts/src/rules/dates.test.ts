@@ -5,6 +5,7 @@ import {
   formatDate,
   formatDateOnly,
   formatDateTime,
+  formatDateTimeSeconds,
   formatTimeOnly,
   latestDataLabel,
   NO_DATA,
@@ -29,6 +30,12 @@ describe('date display', () => {
     expect(formatDateOnly(d)).toBe('2025-01-05');
     expect(formatDateTime(d)).toBe('2025.01.05 07:03');
     expect(formatTimeOnly(d)).toBe('07:03');
+  });
+
+  it('shows the seconds, and milliseconds when there are some, for logger rows', () => {
+    expect(formatDateTimeSeconds('2026-03-01T09:00:10.000Z')).toBe('2026.03.01 09:00:10');
+    expect(formatDateTimeSeconds('2026-03-01T09:00:10.250Z')).toBe('2026.03.01 09:00:10.250');
+    expect(formatDateTimeSeconds(null)).toBe('No data');
   });
 
   it('uses a 24-hour clock at the last minute of the year', () => {

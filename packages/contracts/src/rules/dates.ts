@@ -52,6 +52,17 @@ export function formatDateTime(value: DateInput | null | undefined): string {
   return `${p.y}.${p.m}.${p.d} ${p.h}:${p.min}`;
 }
 
+/**
+ * 'YYYY.MM.DD HH:mm:ss' in UTC: the spec's date and time with the seconds, for logger rows a few seconds apart
+ * (the reader preview); '.SSS' follows when the time has milliseconds.
+ */
+export function formatDateTimeSeconds(value: DateInput | null | undefined): string {
+  const date = toDate(value);
+  if (!date) return NO_DATA;
+  const ms = date.getUTCMilliseconds();
+  return `${formatDateTime(date)}:${pad(date.getUTCSeconds())}${ms ? `.${pad(ms, 3)}` : ''}`;
+}
+
 /** 'HH:mm' in UTC. */
 export function formatTimeOnly(value: DateInput): string {
   const date = toDate(value);

@@ -18,6 +18,8 @@ import {
   rawChannelSchema,
   suggestedMappingsQuerySchema,
   suggestedMappingsSchema,
+  readerPreviewBodySchema,
+  readerPreviewSchema,
   type DataSourceReader,
 } from '@portal/contracts/datasources';
 import { channelAliasBodySchema } from '@portal/contracts/forms';
@@ -40,6 +42,7 @@ import {
   toChannel,
 } from './queries';
 import { mappingsWithUse, ownerAliases, presentSuggestions, suggestionColumns } from './suggestions';
+import { previewFileOf, previewReader } from './preview';
 import {
   clearSampleFile,
   createChannel,
@@ -66,6 +69,16 @@ const channelParams = withIds(channelParamsSchema, 'id', 'channelId');
 const aliasParams = withIds(channelAliasParamsSchema, 'id', 'aliasId');
 
 const SAMPLE_MAX_BYTES = 50 * 1024 * 1024;
+
+const previewBody = withIds(readerPreviewBodySchema, 'dataSourceId', 'fileId');
+const PREVIEW_DESCRIPTION =
+  'The first 20 data rows of a file read with a reader configuration that need not be saved yet: the header, ' +
+  'per row the timestamp read (UTC) and the values, and readable mistakes. The file is the sample file of ' +
+  'dataSourceId or the uploaded data file fileId of the ship; .../preview/file takes a file sent along instead ' +
+  '(multipart: a field `request` with this body as JSON text, then the file).';
+
+const sampleTooLarge = () =>
+  badRequest(`A sample file may have at most ${formatBytes(SAMPLE_MAX_BYTES)}; cut it to its first rows.`);
 
 /** The one file of a multipart request, read into memory up to `max` bytes. */
 export async function readSingleFile(
@@ -213,13 +226,69 @@ export async function dataSourceRoutes(app: FastifyInstance) {
       try {
         file = await readSingleFile(request, SAMPLE_MAX_BYTES);
       } catch (error) {
-        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
-          throw badRequest(
-            `A sample file may have at most ${formatBytes(SAMPLE_MAX_BYTES)}; cut it to its first rows.`,
-          );
+        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw sampleTooLarge();
         throw error;
       }
       return saveSampleFile(db, dataSource, file);
+    },
+  );
+
+  routes.post(
+    '/api/algorithm/facility/:id/datasource/preview',
+    {
+      schema: {
+        tags,
+        description: PREVIEW_DESCRIPTION,
+        params: idParamSchema,
+        body: previewBody,
+        response: { 200: readerPreviewSchema },
+      },
+    },
+    async (request) => {
+      const { caller, body } = request;
+      await assertFacilityVisible(db, caller, request.params.id);
+      requireSystemAdmin(caller);
+      const file = await previewFileOf(db, app.services.database.originals, request.params.id, body);
+      return previewReader(file, body);
+    },
+  );
+
+  routes.post(
+    '/api/algorithm/facility/:id/datasource/preview/file',
+    {
+      schema: {
+        tags,
+        description: PREVIEW_DESCRIPTION,
+        consumes: ['multipart/form-data'],
+        params: idParamSchema,
+        response: { 200: readerPreviewSchema },
+      },
+    },
+    async (request) => {
+      const { caller } = request;
+      await assertFacilityVisible(db, caller, request.params.id);
+      requireSystemAdmin(caller);
+      if (!request.isMultipart()) throw badRequest('Send the file as multipart/form-data');
+      const part = await request.file({ limits: { fileSize: SAMPLE_MAX_BYTES } });
+      if (!part) throw badRequest('No file was sent');
+      const field = part.fields.request;
+      const text = field && !Array.isArray(field) && field.type === 'field' ? String(field.value) : null;
+      if (text === null) throw badRequest('Send the preview request as the field request, before the file');
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        throw badRequest('The field request must be valid JSON');
+      }
+      const body = previewBody.parse(json);
+      let content: Buffer;
+      try {
+        content = await part.toBuffer();
+      } catch (error) {
+        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw sampleTooLarge();
+        throw error;
+      }
+      return previewReader({ fileName: part.filename, content }, body);
     },
   );
 
@@ -447,7 +516,7 @@ export async function dataSourceRoutes(app: FastifyInstance) {
     async (request) => {
       const { caller } = request;
       const { id } = request.params;
-      const { sourceFacilityId } = request.body;
+      const { sourceFacilityId, validFrom } = request.body;
       await assertFacilityVisible(db, caller, id);
       await assertFacilityVisible(db, caller, sourceFacilityId);
       requireSystemAdmin(caller);
@@ -458,7 +527,7 @@ export async function dataSourceRoutes(app: FastifyInstance) {
       const result = await auditedChange(
         db,
         caller,
-        (trx) => importConfiguration(trx, id, sourceFacilityId),
+        (trx) => importConfiguration(trx, id, sourceFacilityId, validFrom ? new Date(validFrom) : null),
         (result) => ({
           action: 'facility.import-configuration',
           subject: id,

@@ -1,5 +1,9 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { ChannelMappingListItem, DataSourceChannelValues } from '@portal/contracts/datasources';
+import {
+  defaultImportValidFrom,
+  type ChannelMappingListItem,
+  type DataSourceChannelValues,
+} from '@portal/contracts/datasources';
 import {
   CHANNEL_LIST_MESSAGES,
   channelMappingListProblems,
@@ -19,6 +23,7 @@ import {
   type RawChannel,
 } from '../../readers';
 import { updateFacilityDataRange } from '../files/range';
+import { importedValidity } from './import-validity';
 
 const isUniqueViolation = (error: unknown) =>
   typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505';
@@ -315,14 +320,17 @@ export async function updateChannel(
 }
 
 /**
- * Copies the data sources (with sample files), channels and measurement field calculations of one ship to
- * another that has none yet; the calculations' input ids of channels point at the new channels.
+ * Copies the data sources (with their sample files and raw channels, so the channels screen shows them at once),
+ * channels and measurement field calculations of one ship to another that has none yet; the calculations' input ids
+ * of channels point at the new channels, and their validity starts at `validFrom` (import-validity.ts): the date
+ * picked in the import dialog, else defaultImportValidFrom (the target's earliest data, else an open start).
  */
 export async function importConfiguration(
   db: Kysely<Database>,
   targetFacilityId: string,
   sourceFacilityId: string,
-): Promise<{ dataSources: number; channels: number; calculations: number }> {
+  validFrom: Date | null = null,
+): Promise<{ dataSources: number; channels: number; calculations: number; validFrom: string }> {
   const result = await db.transaction().execute(async (trx) => {
     const existing = await trx
       .selectFrom('facility_data_sources')
@@ -331,6 +339,7 @@ export async function importConfiguration(
       .executeTakeFirst();
     if (existing)
       throw conflict('The ship already has data sources; import a configuration into a ship without any');
+    const start = validFrom ?? new Date(defaultImportValidFrom(await earliestData(trx, targetFacilityId)));
     const sources = await trx
       .selectFrom('facility_data_sources')
       .selectAll()
@@ -374,24 +383,45 @@ export async function importConfiguration(
       .selectFrom('measurement_field_calculations')
       .selectAll()
       .where('facility_id', '=', sourceFacilityId)
+      .orderBy('valid_from')
       .execute();
-    for (const {
-      id: _id,
-      facility_id: _f,
-      created_on: _c,
-      updated_on: _u,
-      input_ids,
-      ...calculation
-    } of calculations) {
+    const validity = importedValidity(
+      calculations.map((c) => ({
+        fieldId: c.measurement_field_id,
+        approved: c.approved_on !== null,
+        validFrom: c.valid_from === null ? null : new Date(c.valid_from),
+        validTo: c.valid_to === null ? null : new Date(c.valid_to),
+      })),
+      start,
+    );
+    let copied = 0;
+    for (const [
+      i,
+      { id: _id, facility_id: _f, created_on: _c, updated_on: _u, input_ids, ...calculation },
+    ] of calculations.entries()) {
+      const valid = validity[i];
+      if (!valid) continue;
       const inputs = (
         typeof input_ids === 'string' ? (JSON.parse(input_ids) as string[]) : (input_ids ?? [])
       ).map((inputId) => channelIds.get(inputId) ?? inputId);
       await trx
         .insertInto('measurement_field_calculations')
-        .values({ ...calculation, facility_id: targetFacilityId, input_ids: JSON.stringify(inputs) })
+        .values({
+          ...calculation,
+          facility_id: targetFacilityId,
+          input_ids: JSON.stringify(inputs),
+          valid_from: valid.validFrom,
+          valid_to: valid.validTo,
+        })
         .execute();
+      copied++;
     }
-    return { dataSources: sources.length, channels: channelCount, calculations: calculations.length };
+    return {
+      dataSources: sources.length,
+      channels: channelCount,
+      calculations: copied,
+      validFrom: start.toISOString(),
+    };
   });
   await updateFacilityDataRange(db, targetFacilityId);
   return result;
@@ -504,4 +534,15 @@ export async function createChannelAlias(
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
+}
+
+/** The first sample time of a ship's data files, or null when it has none. */
+async function earliestData(db: Kysely<Database>, facilityId: string): Promise<Date | null> {
+  const row = await db
+    .selectFrom('data_files')
+    .select((eb) => eb.fn.min('time_stamp_min').as('min'))
+    .where('facility_id', '=', facilityId)
+    .where('has_samples', '=', true)
+    .executeTakeFirst();
+  return row?.min ? new Date(row.min) : null;
 }

@@ -11,18 +11,14 @@ import {
   DialogContent,
   DialogContentText,
   DialogTitle,
-  FormControl,
   IconButton,
   InputAdornment,
-  InputLabel,
   LinearProgress,
   List,
   ListItem,
   ListItemButton,
   ListItemText,
-  MenuItem,
   Paper,
-  Select,
   Stack,
   TextField,
   Tooltip,
@@ -36,12 +32,12 @@ import ExpandLess from '@mui/icons-material/ExpandLess';
 import ExpandMore from '@mui/icons-material/ExpandMore';
 import SearchIcon from '@mui/icons-material/Search';
 import type { DataSource, DataSourceChannel, RawChannel } from '@portal/contracts/datasources';
-import { DIALOG_WIDTHS, MESSAGES } from '@portal/contracts/rules';
-import { useFleet } from '../../app/fleet-context';
+import { MESSAGES } from '@portal/contracts/rules';
 import { useNotify } from '../../app/notifications';
-import { useDataSources, useDeleteDataSource, useImportConfiguration } from './datasources-api';
+import { useDataSources, useDeleteDataSource } from './datasources-api';
 import { useSampleChannels } from './channels-api';
 import { DataSourceDialog } from './DataSourceDialog';
+import { ImportConfigurationDialog } from './ImportConfigurationDialog';
 import { CustomChannelDialog, MappingPanel } from './MappingPanel';
 import { SuggestMappingsDialog } from './SuggestMappingsDialog';
 
@@ -165,63 +161,6 @@ function DataSourceNode({
         )}
       </Collapse>
     </Box>
-  );
-}
-
-function ImportConfigurationDialog({ facilityId, onClose }: { facilityId: string; onClose(): void }) {
-  const { facilities } = useFleet();
-  const [source, setSource] = useState('');
-  const importConfiguration = useImportConfiguration(facilityId);
-  const notify = useNotify();
-  const ships = (facilities ?? []).filter((f) => f.id !== facilityId && f.dataSourceCount > 0);
-  return (
-    <Dialog
-      open
-      onClose={onClose}
-      fullWidth
-      maxWidth={false}
-      slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}
-    >
-      <DialogTitle>Import configuration</DialogTitle>
-      <DialogContent>
-        <DialogContentText sx={{ mb: 2 }}>
-          Copy the data sources, channels and calculations of another ship.
-        </DialogContentText>
-        <FormControl fullWidth>
-          <InputLabel id="source-ship-label">Ship</InputLabel>
-          <Select
-            labelId="source-ship-label"
-            label="Ship"
-            value={source}
-            onChange={(e) => setSource(e.target.value)}
-          >
-            {ships.map((s) => (
-              <MenuItem key={s.id} value={s.id}>
-                {s.name}
-              </MenuItem>
-            ))}
-          </Select>
-        </FormControl>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>Cancel</Button>
-        <Button
-          variant="contained"
-          disabled={!source || importConfiguration.isPending}
-          onClick={() =>
-            importConfiguration.mutate(source, {
-              onSuccess: () => {
-                notify.success();
-                onClose();
-              },
-              onError: (e) => notify.error(undefined, e),
-            })
-          }
-        >
-          Import
-        </Button>
-      </DialogActions>
-    </Dialog>
   );
 }
 

@@ -18,11 +18,23 @@ import {
   Typography,
 } from '@mui/material';
 import type { DataSource } from '@portal/contracts/datasources';
-import { validateDataSource } from '@portal/contracts/forms';
+import { validateDataSource, validateReaderForm } from '@portal/contracts/forms';
 import { DIALOG_WIDTHS, MESSAGES } from '@portal/contracts/rules';
 import { useNotify } from '../../app/notifications';
 import { useSaveDataSource, SampleUploadError } from './datasources-api';
+import { useReaderPreview, type PreviewFile } from './reader-preview-api';
 import { useReaders } from './readers-api';
+import { ReaderConfigurationForm } from './ReaderConfigurationForm';
+import { ReaderPreviewTable } from './ReaderPreviewTable';
+
+/** A stored configuration shown under Advanced as the form writes it: indented (a text that is not JSON as it is). */
+function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
 
 interface FormState {
   name: string;
@@ -34,7 +46,11 @@ interface FormState {
   isPrimary: boolean;
 }
 
-/** Add or edit a data source: name, reader, parser configuration (prefilled with the reader's default), frequency, offset, note, primary, sample file. */
+/**
+ * Add or edit a data source: name, reader, sample file, the reader configuration as a form (prefilled with the
+ * reader's default; the JSON under Advanced) with a live preview of the sample's first rows, frequency, offset,
+ * note, primary.
+ */
 export function DataSourceDialog({
   facilityId,
   dataSource,
@@ -52,7 +68,7 @@ export function DataSourceDialog({
   const [values, setValues] = useState<FormState>(() => ({
     name: dataSource?.name ?? '',
     dataSourceReaderId: dataSource?.dataSourceReaderId ?? '',
-    dataSourceReaderConfiguration: dataSource?.dataSourceReaderConfiguration ?? '',
+    dataSourceReaderConfiguration: prettyJson(dataSource?.dataSourceReaderConfiguration ?? ''),
     measureFrequencyInSeconds: dataSource ? String(dataSource.measureFrequencyInSeconds) : '60',
     utcTimezoneOffsetInMinutes: dataSource ? String(dataSource.utcTimezoneOffsetInMinutes) : '0',
     note: dataSource?.note ?? '',
@@ -63,13 +79,36 @@ export function DataSourceDialog({
   const [serverError, setServerError] = useState<string | null>(null);
   const errors = validateDataSource(values);
   const reader = readers.data?.find((r) => r.id === values.dataSourceReaderId);
+  const readerErrors = reader ? validateReaderForm(reader.id, values.dataSourceReaderConfiguration) : {};
   const show = (field: keyof FormState) => (touched ? errors[field] : undefined);
   const set = (patch: Partial<FormState>) => setValues((v) => ({ ...v, ...patch }));
+
+  const previewFile: PreviewFile | null = sampleFile
+    ? { kind: 'file', file: sampleFile }
+    : dataSource?.sampleFileName
+      ? { kind: 'sample', dataSourceId: dataSource.id }
+      : null;
+  // The preview reads with the offset typed once it is one (the form says what is wrong with it meanwhile).
+  const offset = errors.utcTimezoneOffsetInMinutes ? 0 : Number(values.utcTimezoneOffsetInMinutes);
+  const preview = useReaderPreview(
+    facilityId,
+    previewFile,
+    reader && !readerErrors['']
+      ? {
+          dataSourceReaderId: reader.id,
+          dataSourceReaderConfiguration: values.dataSourceReaderConfiguration,
+          utcTimezoneOffsetInMinutes: offset,
+        }
+      : null,
+  );
+  const previewFailure = preview.error
+    ? ((preview.error as { body?: { message?: string } }).body?.message ?? MESSAGES.DEFAULT_ERROR)
+    : null;
 
   const submit = () => {
     setTouched(true);
     setServerError(null);
-    if (Object.keys(errors).length) return;
+    if (Object.keys(errors).length || Object.keys(readerErrors).length) return;
     save.mutate(
       { id: dataSource?.id, values, sampleFile },
       {
@@ -131,16 +170,43 @@ export function DataSourceDialog({
             </Select>
             {show('dataSourceReaderId') && <FormHelperText>{show('dataSourceReaderId')}</FormHelperText>}
           </FormControl>
-          <TextField
-            label="Parser configuration (JSON)"
-            multiline
-            minRows={8}
-            value={values.dataSourceReaderConfiguration}
-            onChange={(e) => set({ dataSourceReaderConfiguration: e.target.value })}
-            error={!!show('dataSourceReaderConfiguration')}
-            helperText={show('dataSourceReaderConfiguration')}
-            slotProps={{ htmlInput: { spellCheck: false, style: { fontFamily: 'monospace', fontSize: 13 } } }}
-          />
+          <Stack sx={{ alignItems: 'center' }} direction="row" spacing={2}>
+            <Button variant="outlined" component="label">
+              {dataSource?.sampleFileName || sampleFile ? 'Replace sample file' : 'Choose sample file'}
+              <input
+                hidden
+                type="file"
+                data-testid="sample-file-input"
+                accept={reader?.acceptedFileExtensionsByComma}
+                onChange={(e) => setSampleFile(e.target.files?.[0] ?? null)}
+              />
+            </Button>
+            <Typography variant="body2" color="text.secondary">
+              {sampleFile?.name ?? dataSource?.sampleFileName ?? 'No sample file (optional)'}
+            </Typography>
+          </Stack>
+          {reader && (
+            <ReaderConfigurationForm
+              readerId={reader.id}
+              value={values.dataSourceReaderConfiguration}
+              onChange={(json) => set({ dataSourceReaderConfiguration: json })}
+              header={preview.data?.header ?? []}
+              errors={touched ? readerErrors : { '': readerErrors[''] }}
+              jsonError={show('dataSourceReaderConfiguration')}
+            />
+          )}
+          {reader &&
+            (previewFile ? (
+              <ReaderPreviewTable
+                preview={preview.data}
+                loading={preview.isFetching}
+                failure={previewFailure}
+              />
+            ) : (
+              <Typography variant="body2" color="text.secondary">
+                Choose a sample file to see its first rows read with these settings.
+              </Typography>
+            ))}
           <Stack direction="row" spacing={2}>
             <TextField
               label="Measure frequency (seconds)"
@@ -174,21 +240,6 @@ export function DataSourceDialog({
             }
             label="Primary data source (its timestamps drive the measurement field calculations)"
           />
-          <Stack sx={{ alignItems: 'center' }} direction="row" spacing={2}>
-            <Button variant="outlined" component="label">
-              {dataSource?.sampleFileName ? 'Replace sample file' : 'Choose sample file'}
-              <input
-                hidden
-                type="file"
-                data-testid="sample-file-input"
-                accept={reader?.acceptedFileExtensionsByComma}
-                onChange={(e) => setSampleFile(e.target.files?.[0] ?? null)}
-              />
-            </Button>
-            <Typography variant="body2" color="text.secondary">
-              {sampleFile?.name ?? dataSource?.sampleFileName ?? 'No sample file (optional)'}
-            </Typography>
-          </Stack>
           {serverError && <Alert severity="error">{serverError}</Alert>}
         </Stack>
       </DialogContent>

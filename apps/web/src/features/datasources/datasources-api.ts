@@ -1,5 +1,11 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { DataSource, DataSourceBody, RawChannel } from '@portal/contracts/datasources';
+import type {
+  DataSource,
+  DataSourceBody,
+  ImportConfigurationBody,
+  ImportConfigurationResult,
+  RawChannel,
+} from '@portal/contracts/datasources';
 import { dataSourceSchema } from '@portal/contracts/forms';
 import { apiRequest } from '../../app/api';
 import { facilityKeys } from '../../app/queries/keys';
@@ -98,15 +104,22 @@ export function useDeleteDataSource(facilityId: string) {
   });
 }
 
-/** PUT algorithm/facilities/{id}/configurations: copy data sources, channels and calculations from another ship. */
+/**
+ * PUT algorithm/facilities/{id}/configurations: copy data sources (with sample files), channels and calculations from
+ * another ship, the calculations valid from `validFrom`.
+ */
 export function useImportConfiguration(facilityId: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (sourceFacilityId: string) =>
-      apiRequest(`algorithm/facilities/${facilityId}/configurations`, {
+    mutationFn: (body: ImportConfigurationBody) =>
+      apiRequest<ImportConfigurationResult>(`algorithm/facilities/${facilityId}/configurations`, {
         method: 'PUT',
-        body: { sourceFacilityId },
+        body,
       }),
-    onSettled: () => client.invalidateQueries({ queryKey: dataSourceKeys.facility(facilityId) }),
+    onSettled: () => {
+      void client.invalidateQueries({ queryKey: dataSourceKeys.facility(facilityId) });
+      void client.invalidateQueries({ queryKey: channelKeys.all });
+      void client.invalidateQueries({ queryKey: facilityKeys.all });
+    },
   });
 }

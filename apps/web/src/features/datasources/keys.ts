@@ -23,4 +23,9 @@ export const dataSourceFileKeys = {
   dataSource: (dataSourceId: string) => [...dataSourceFileKeys.all, dataSourceId] as const,
 };
 
-export const readerKeys = { all: ['datasourcereaders'] as const };
+export const readerKeys = {
+  all: ['datasourcereaders'] as const,
+  /** A reader preview: the ship, the file read (a data source's sample, or a chosen file) and the settings sent. */
+  preview: (facilityId: string, file: string, request: unknown) =>
+    [...readerKeys.all, 'preview', facilityId, file, request] as const,
+};
