@@ -64,6 +64,15 @@ describe('GET /api/algorithm/calculations/base', () => {
     expect(base.statusCode).toBe(200);
     expect(base.json().items.length).toBeGreaterThan(0);
     expect((await client.get('/api/algorithm/calculations')).json()).toEqual(base.json());
+    // Both, and the execution by id, are described in the OpenAPI document.
+    const paths = Object.keys((await server.app.inject({ url: '/api/docs/json' })).json().paths);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        '/api/algorithm/calculations/base',
+        '/api/algorithm/calculations',
+        '/api/executions/{id}',
+      ]),
+    );
   });
 
   it('answers one execution by its id to whoever sees the ship, with its times and error', async () => {
