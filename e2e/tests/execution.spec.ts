@@ -190,6 +190,10 @@ test('a user uploads files, runs an execution, sees Processing and then the new 
       "Execution successful! It's running in the background, so it might take a little time before the results are visible.",
     ),
   ).toBeVisible();
+  // The files screen follows the execution by its id: queued behind the busy worker, or already processing.
+  await expect(page.getByTestId('execution-progress')).toHaveText(
+    /^(Queued|Processing) since \d{4}\.\d{2}\.\d{2} \d{2}:\d{2}$/,
+  );
 
   // The ship list: Processing with the start time while it runs, then the new data range.
   await page.goto('/facilities');
@@ -261,6 +265,10 @@ test('the upload dialog offers to run for the uploaded files and queues that exe
     ),
   ).toBeVisible();
   await expect(page.getByRole('dialog')).toHaveCount(0);
+  // The dialog closed; the files screen follows the execution it queued until it is done.
+  await expect(page.getByTestId('execution-progress')).toHaveText(/^Done \d{4}\.\d{2}\.\d{2} \d{2}:\d{2}: /, {
+    timeout: 60_000,
+  });
 
   await page.goto('/facilities');
   const row = page.getByTestId('ship-row').filter({ hasText: SHIP });

@@ -343,7 +343,7 @@ test.describe('ship list', () => {
     const first = page.getByTestId('ship-row').first();
     await expect(first).toBeVisible();
     const ships = (await api(page, 'GET', '/api/facilities')) as { id: string; name: string }[];
-    await page.route('**/api/algorithm/calculations', (route) =>
+    await page.route('**/api/algorithm/calculations/base', (route) =>
       route.fulfill({
         json: {
           items: [
@@ -359,7 +359,7 @@ test.describe('ship list', () => {
     await expect(page.getByTestId('ship-row').nth(1).getByTestId('ship-status')).toHaveText(
       /^(Ready|No data)$/,
     );
-    await page.unroute('**/api/algorithm/calculations');
+    await page.unroute('**/api/algorithm/calculations/base');
     await page.getByTestId('ship-row').first().getByRole('link', { name: 'Upload data' }).click();
     await expect(page).toHaveURL(new RegExp(`/facilities/${ships[0]!.id}/files$`));
     await page.goBack();

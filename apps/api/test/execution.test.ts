@@ -5,12 +5,16 @@ import { DAY, FAST_QUEUE, UNTIL, prepareShips, snapshot, waitForExecutions } fro
 import { startJobs, type Queue } from '../src/jobs';
 import { deleteDerivedValues, requestRecalculation } from '../src/features/executions/derived';
 import { readMeasurementValues } from '../src/storage';
+import { seedDefaultMeasurementCalculations } from '../src/features/calculations/seed';
+import { createCsvDataSource, csvFile, sendFile } from './upload-helpers';
 
 // Two demo ships of North (visible to north.anna) and one of South; two days of logger files each.
 let server: TestServer;
 let queue: Queue;
 let north: string;
 let south: string;
+/** A North ship without data or configuration of its own. */
+let spare: string;
 const FROM = new Date(UNTIL.getTime() - 2 * DAY);
 const TO = new Date(UNTIL.getTime() - 1);
 const FIELDS = 20;
@@ -70,6 +74,7 @@ beforeAll(async () => {
     ).push(key);
   north = server.seed.facilityIds[northKeys[0]!]!;
   south = server.seed.facilityIds[southKeys[southKeys.length - 1]!]!;
+  spare = server.seed.facilityIds[northKeys[1]!]!;
   await prepareShips(
     server.services.database,
     { [northKeys[0]!]: north, [southKeys[southKeys.length - 1]!]: south },
@@ -186,6 +191,114 @@ describe('execute', () => {
   });
 });
 
+describe('following an execution by its id', () => {
+  it('answers queued or running, then done with what the run did', async () => {
+    const response = await execute('north.anna', north);
+    const { id } = response.json();
+    const anna = await server.as('north.anna');
+    const first = (await anna.get(`/api/executions/${id}`)).json();
+    expect(['queued', 'running']).toContain(first.state);
+    expect(first).toMatchObject({ id, facilityId: north, kind: 'execute', counts: null, error: null });
+    let body = first;
+    const deadline = Date.now() + 60_000;
+    while (body.state !== 'done' && body.state !== 'failed') {
+      if (Date.now() > deadline) throw new Error(`execution ${id} did not finish`);
+      await new Promise((r) => setTimeout(r, 200));
+      body = (await anna.get(`/api/executions/${id}`)).json();
+    }
+    expect(body).toMatchObject({
+      state: 'done',
+      period: { from: FROM.toISOString(), to: TO.toISOString() },
+      attempts: 1,
+      error: null,
+    });
+    expect(Date.parse(body.requestedOn)).toBeLessThanOrEqual(Date.parse(body.startedOn));
+    expect(Date.parse(body.startedOn)).toBeLessThanOrEqual(Date.parse(body.finishedOn));
+    const files = (await fileIds(north)).length;
+    expect(body.counts).toMatchObject({ files, targets: 2 * 1440, measurementFields: FIELDS });
+    expect(body.counts.samples).toBeGreaterThan(2 * 1440);
+    expect(body.counts.measurementValues).toBeGreaterThanOrEqual(2 * 1440);
+    expect(body.counts.reportFields).toBeGreaterThan(0);
+    expect(body.counts.reportValues).toBe((await snapshot(server.services.database.db, north)).report.length);
+  });
+
+  it("answers another organization's execution, an unknown and a malformed id as missing", async () => {
+    const response = await execute('admin', south);
+    const { id } = response.json();
+    const anna = await server.as('north.anna');
+    for (const url of [
+      `/api/executions/${id}`,
+      '/api/executions/00000000-0000-4000-8000-000000000000',
+      '/api/executions/not-an-id',
+    ]) {
+      const answer = await anna.get(url);
+      expect(answer.statusCode, url).toBe(404);
+      expect(answer.json().message, url).toBe('Execution not found');
+    }
+    await waitForExecutions(server.services.database.db, [id]);
+  });
+
+  it('fails with a reason when the file matches none of the mapped channels', async () => {
+    const { db } = server.services.database;
+    // The ship's logger is mapped as the demo's (SO2_PPM from column SO2, CO2_PCT from CO2); its file says otherwise.
+    const dataSourceId = await createCsvDataSource(server, spare, { name: 'StackLogger' });
+    await db
+      .insertInto('data_source_channels')
+      .values(
+        [
+          ['SO2', 'SO2_PPM'],
+          ['CO2', 'CO2_PCT'],
+          ['Running', 'SCRUBBER_RUNNING'],
+        ].map(([source, name]) => ({
+          facility_id: spare,
+          data_source_id: dataSourceId,
+          source: source!,
+          name: name!,
+          data_type: name === 'SCRUBBER_RUNNING' ? 'Boolean' : 'Double',
+          quality_score: 5,
+        })),
+      )
+      .execute();
+    await seedDefaultMeasurementCalculations(db, spare, new Date('2000-01-01T00:00:00.000Z'));
+    const upload = await sendFile(
+      server,
+      'admin',
+      'POST',
+      `/api/algorithm/facilitydatasource/${dataSourceId}/file`,
+      'stack.csv',
+      csvFile({ start: '2025-03-08 00:00:00', rows: 120, channels: ['SO2 Outlet [ppm]', 'CO2 Outlet [%]'] }),
+    );
+    expect(upload.statusCode).toBe(200);
+    const response = await (
+      await server.as('admin')
+    ).post('/api/algorithm/calculations/measurement-field/execute', {
+      facilityId: spare,
+      from: '2025-03-08T00:00:00.000Z',
+      to: '2025-03-08T01:59:59.999Z',
+      facilityDataSourceFileIds: await fileIds(spare),
+    });
+    expect(response.statusCode).toBe(202);
+    const [row] = await waitForExecutions(db, [response.json().id]);
+    const followed = (await (await server.as('admin')).get(`/api/executions/${row!.id}`)).json();
+    expect(followed).toMatchObject({
+      state: 'failed',
+      attempts: 1,
+      error:
+        'None of the mapped channels (CO2_PCT, SCRUBBER_RUNNING, SO2_PPM) has a value between 2025.03.08 00:00 and ' +
+        '2025.03.09 00:00 (UTC); check the channel mappings of data source StackLogger',
+    });
+    // A permanent failure: the job is not retried.
+    const job = await sql<{
+      state: string;
+      retry_count: number;
+    }>`select state, retry_count from pgboss.job where id = ${row!.job_id}::uuid`.execute(db);
+    expect(job.rows[0]).toMatchObject({ state: 'failed', retry_count: 0 });
+    // Whoever may upload to the ship sees the failure in the status.
+    const status = (await (await server.as('north.admin')).get('/api/algorithm/calculations/base')).json();
+    expect(status.failed).toContainEqual(expect.objectContaining({ id: row!.id, error: followed.error }));
+  });
+});
+
 describe('failing calculations', () => {
   async function approve(
     facilityId: string,
@@ -226,6 +339,16 @@ describe('failing calculations', () => {
       expect(row.state).toBe('failed');
       expect(row.error).toMatch(/^Measurement field SCRUBBER_FUEL, calculation 9\.0: .*String output/);
       expect(await snapshot(db, north)).toEqual(before);
+      // Followed by its id: failed, with the error, after one attempt.
+      const followed = await (await server.as('north.anna')).get(`/api/executions/${row.id}`);
+      expect(followed.json()).toMatchObject({
+        id: row.id,
+        state: 'failed',
+        error: row.error,
+        attempts: 1,
+        counts: null,
+        finishedOn: expect.any(String),
+      });
       // The queue's job is failed at once (no retries of an error that would repeat).
       const job = await sql<{
         state: string;
@@ -375,6 +498,25 @@ describe('recalculation queue', () => {
       ids: [v2.id],
     });
     expect(queued.json()).toEqual({ count: 1 });
+    // Queued from the moment it is requested: the status lists the ship's recalculation before its job runs.
+    const recalculations = () =>
+      db
+        .selectFrom('executions')
+        .select(['id', 'state'])
+        .where('facility_id', '=', north)
+        .where('kind', '=', 'recalculation')
+        .execute();
+    const [pendingRow] = await recalculations();
+    expect(pendingRow).toMatchObject({ state: 'queued' });
+    const listed = (await (await server.as('north.anna')).get('/api/algorithm/calculations/base')).json();
+    expect(listed.items).toContainEqual(
+      expect.objectContaining({ id: pendingRow!.id, facilityId: north, state: 'queued' }),
+    );
+    expect((await admin.get(`/api/executions/${pendingRow!.id}`)).json()).toMatchObject({
+      kind: 'recalculation',
+      state: 'queued',
+      startedOn: null,
+    });
     expect(
       (await admin.delete('/api/algorithm/calculations/measurement-fields/recalculation', { ids: [v2.id] }))
         .statusCode,
@@ -393,6 +535,8 @@ describe('recalculation queue', () => {
     ).json();
     expect(afterCancel[0].recalculationQueuedOn).toBeNull();
     expect(afterCancel[0].recalculationRequestedOn).not.toBeNull();
+    // Cancelled: its execution will not run, so it is no longer listed.
+    expect(await recalculations()).toEqual([]);
     expect(
       (
         await admin.post('/api/algorithm/calculations/measurement-fields/recalculation/execute', {

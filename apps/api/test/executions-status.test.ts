@@ -57,7 +57,53 @@ afterAll(async () => {
 
 const facilityIds = (body: { items: { facilityId: string }[] }) => body.items.map((i) => i.facilityId).sort();
 
-describe('GET /api/algorithm/calculations', () => {
+describe('GET /api/algorithm/calculations/base', () => {
+  it("answers at the spec's path, and the same at the earlier one", async () => {
+    const client = await server.as('north.anna');
+    const base = await client.get('/api/algorithm/calculations/base');
+    expect(base.statusCode).toBe(200);
+    expect(base.json().items.length).toBeGreaterThan(0);
+    expect((await client.get('/api/algorithm/calculations')).json()).toEqual(base.json());
+    // Both, and the execution by id, are described in the OpenAPI document.
+    const paths = Object.keys((await server.app.inject({ url: '/api/docs/json' })).json().paths);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        '/api/algorithm/calculations/base',
+        '/api/algorithm/calculations',
+        '/api/executions/{id}',
+      ]),
+    );
+  });
+
+  it('answers one execution by its id to whoever sees the ship, with its times and error', async () => {
+    const f = server.seed.facilityIds;
+    const db = server.services.database.db;
+    const failed = await db
+      .selectFrom('executions')
+      .select('id')
+      .where('facility_id', '=', f.pacific_kestrel!)
+      .executeTakeFirstOrThrow();
+    const response = await (await server.as('admin')).get(`/api/executions/${failed.id}`);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      id: failed.id,
+      facilityId: f.pacific_kestrel,
+      kind: 'execute',
+      state: 'failed',
+      period: { from: '2025-01-01T00:00:00.000Z', to: '2025-01-31T23:59:59.999Z' },
+      requestedOn: '2025-02-01T06:00:00.000Z',
+      startedOn: '2025-02-01T06:00:01.000Z',
+      finishedOn: '2025-02-01T06:00:30.000Z',
+      attempts: 0,
+      counts: null,
+      error: 'Division by zero in SO2/CO2 ratio',
+    });
+    // Anna does not see Pacific Kestrel: as if it did not exist.
+    const hidden = await (await server.as('north.anna')).get(`/api/executions/${failed.id}`);
+    expect(hidden.statusCode).toBe(404);
+    expect(hidden.json().message).toBe('Execution not found');
+  });
+
   it('lists the running and queued executions of the ships the caller sees, with their start time', async () => {
     const f = server.seed.facilityIds;
     const response = await (await server.as('north.anna')).get('/api/algorithm/calculations');

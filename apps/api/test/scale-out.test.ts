@@ -1,6 +1,9 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPORT_CODES } from '@portal/contracts/reports';
 import { DEMO_USERS } from '../src/seed/platform';
+import { deleteDerivedValues } from '../src/features/executions/derived';
+import { computePeriod, storeComputed } from '../src/features/executions/engine';
 import { startTestServer, type TestServer } from './harness';
 import { DAY, UNTIL, prepareShips, waitForExecutions } from './execution-fixtures';
 import {
@@ -187,5 +190,89 @@ describe.skipIf(!DATABASE_URL)(
       );
       expect(days.rows.map((d) => d.days)).toEqual(ships.map(() => DAYS));
     }, 300_000);
+
+    it("shows a done execution's values on the very next report call to the other API", async () => {
+      const [a, b] = apis as [ServerProcess, ServerProcess];
+      const token = tokens.admin!;
+      const from = new Date(UNTIL.getTime() - DAY);
+      const to = new Date(UNTIL.getTime() - 1);
+      const report = `/api/reports/${REPORT_CODES.shipCo2Reduction}/data?${new URLSearchParams({
+        from: from.toISOString(),
+        to: to.toISOString(),
+        facilityId: northOnly,
+      })}`;
+      const reportOf = async (api: ServerProcess) => {
+        const answer = await call(api.url!, token, 'GET', report);
+        expect(answer.status).toBe(200);
+        return JSON.stringify(answer.json);
+      };
+      // The day's values go, then come back through an execution requested on A and run by a worker.
+      await deleteDerivedValues(db(), northOnly, from, to);
+      const emptied = await reportOf(b);
+      const files = await db()
+        .selectFrom('data_files')
+        .select('id')
+        .where('facility_id', '=', northOnly)
+        .execute();
+      const executed = await call(
+        a.url!,
+        token,
+        'POST',
+        '/api/algorithm/calculations/measurement-field/execute',
+        {
+          facilityId: northOnly,
+          from: from.toISOString(),
+          to: to.toISOString(),
+          facilityDataSourceFileIds: files.map((f) => f.id),
+        },
+      );
+      expect(executed.status).toBe(202);
+      const id = (executed.json as { id: string }).id;
+      // B answers report calls all along (a dashboard open there), A is asked for the execution's state; the call to
+      // B right after A says done must show the values. With a version cached for 0.5 s B answered the old values.
+      const deadline = Date.now() + 120_000;
+      for (;;) {
+        await reportOf(b);
+        const state = (await call(a.url!, token, 'GET', `/api/executions/${id}`)).json as { state: string };
+        if (state.state === 'done') break;
+        expect(state.state).not.toBe('failed');
+        if (Date.now() > deadline) throw new Error('the execution did not finish');
+      }
+      const next = await reportOf(b);
+      expect(next).not.toBe(emptied);
+      await new Promise((r) => setTimeout(r, 600));
+      expect(next).toBe(await reportOf(b));
+
+      // The same without the race of the worker's timing: this process stands in for the worker. B reads the
+      // version, the values are committed here with their execution marked done, and B's very next answer (well
+      // within 0.5 s of its read) has them.
+      const request = {
+        facilityId: northOnly,
+        from: from.getTime(),
+        to: UNTIL.getTime(),
+        measurementFieldIds: 'all' as const,
+        reportFieldIds: 'all' as const,
+      };
+      const computed = await computePeriod(db(), request);
+      await deleteDerivedValues(db(), northOnly, from, to);
+      expect(await reportOf(b)).toBe(emptied);
+      await db()
+        .transaction()
+        .execute(async (trx) => {
+          await storeComputed(trx, computed);
+          await trx
+            .insertInto('executions')
+            .values({
+              facility_id: northOnly,
+              kind: 'execute',
+              period_from: from,
+              period_to: to,
+              state: 'done',
+              finished_on: new Date(),
+            })
+            .execute();
+        });
+      expect(await reportOf(b)).toBe(next);
+    }, 180_000);
   },
 );

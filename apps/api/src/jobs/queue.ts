@@ -31,6 +31,8 @@ export interface ExecutionJob {
 export interface RecalculationJob {
   kind: 'measurement-field' | 'report-field';
   calculationIds: string[];
+  /** The execution rows made (queued) with the request, one per ship; absent in jobs sent before they were. */
+  executionIds?: string[];
 }
 
 /** A sweep over the originals stored raw by uploads (the store's sweep, storage/originals.ts); it carries nothing. */

@@ -21,6 +21,7 @@ export const OBJECT_KINDS = [
   'document',
   'documentRef',
   'credential',
+  'execution',
 ] as const;
 export type ObjectKind = (typeof OBJECT_KINDS)[number];
 export type GlobalKind = 'report' | 'reportField' | 'measurementField' | 'reportCalculation' | 'reader';
@@ -150,6 +151,18 @@ export async function buildWorld(server: TestServer): Promise<IsolationWorld> {
       .returning(['id', 'file_ref'])
       .executeTakeFirstOrThrow();
     const { row: credential } = await createUploadCredential(db, facilityId, userIds.admin!);
+    const execution = await db
+      .insertInto('executions')
+      .values({
+        facility_id: facilityId,
+        kind: 'execute',
+        period_from: new Date(UNTIL.getTime() - DAY_MS),
+        period_to: new Date(UNTIL.getTime() - 1),
+        state: 'failed',
+        error: `${organization} execution failed`,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const message = await db
       .insertInto('messages')
       .values({
@@ -184,6 +197,7 @@ export async function buildWorld(server: TestServer): Promise<IsolationWorld> {
       document: document.id,
       documentRef: document.file_ref,
       credential: credential.id,
+      execution: execution.id,
     };
   };
   // The North user object is a colleague (north.olav), not the caller, so "own" paths name a manageable user.

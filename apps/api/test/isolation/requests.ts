@@ -28,6 +28,7 @@ export function kindOfParam(url: string, param: string): ObjectKind | GlobalKind
   if (segment === 'users') return 'user';
   if (segment === 'organizations') return 'organization';
   if (segment === 'messages') return 'message';
+  if (segment === 'executions') return 'execution';
   return undefined;
 }
 

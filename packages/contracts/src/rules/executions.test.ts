@@ -5,6 +5,7 @@ import {
   executionPeriodErrors,
   executionPeriodFromFiles,
   executionFailure,
+  executionProgress,
   executionRequestRange,
   readableExecutionError,
 } from './executions';
@@ -152,5 +153,64 @@ describe('executionFailure', () => {
   it('says so when no error was recorded and cuts a long one', () => {
     expect(readableExecutionError(null)).toBe('The calculation stopped without an error message.');
     expect(readableExecutionError('x'.repeat(500))).toHaveLength(300);
+  });
+});
+
+describe('executionProgress', () => {
+  const base = {
+    requestedOn: '2025-03-10T08:00:00.000Z',
+    startedOn: null,
+    finishedOn: null,
+    error: null,
+    counts: null,
+  };
+  it('says queued and processing while it is pending', () => {
+    expect(executionProgress({ ...base, state: 'queued' })).toEqual({
+      pending: true,
+      severity: 'info',
+      text: 'Queued since 2025.03.10 08:00',
+    });
+    expect(
+      executionProgress({
+        ...base,
+        state: 'queued',
+        error: 'Attempt 1 failed, retrying: Error: connection lost',
+      }),
+    ).toMatchObject({
+      pending: true,
+      text: 'Queued again after a failed attempt: Attempt 1 failed, retrying: Error: connection lost',
+    });
+    expect(executionProgress({ ...base, state: 'running', startedOn: '2025-03-10T08:01:00.000Z' })).toEqual({
+      pending: true,
+      severity: 'info',
+      text: 'Processing since 2025.03.10 08:01',
+    });
+  });
+
+  it('says what a done run wrote, and why a failed one failed', () => {
+    expect(
+      executionProgress({
+        ...base,
+        state: 'done',
+        finishedOn: '2025-03-10T08:02:00.000Z',
+        counts: { measurementValues: 57600, reportValues: 1488, targets: 2880 },
+      }),
+    ).toEqual({
+      pending: false,
+      severity: 'success',
+      text: 'Done 2025.03.10 08:02: 57,600 measurement field values at 2,880 timestamps, 1,488 report values',
+    });
+    expect(
+      executionProgress({
+        ...base,
+        state: 'failed',
+        finishedOn: '2025-03-10T08:02:00.000Z',
+        error: 'ExecutionError: None of the mapped channels (CO2_PCT, SO2_PPM) has a value\n  at read',
+      }),
+    ).toEqual({
+      pending: false,
+      severity: 'error',
+      text: 'Failed 2025.03.10 08:02: None of the mapped channels (CO2_PCT, SO2_PPM) has a value',
+    });
   });
 });

@@ -138,3 +138,61 @@ export function readableExecutionError(error: string | null | undefined): string
   if (!line) return 'The calculation stopped without an error message.';
   return line.length > MAX_ERROR_LENGTH ? `${line.slice(0, MAX_ERROR_LENGTH - 1)}…` : line;
 }
+
+// --- Following one execution -------------------------------------------------------------------
+
+export interface ExecutionProgress {
+  /** Still queued or running: ask again. */
+  pending: boolean;
+  severity: 'info' | 'success' | 'error';
+  text: string;
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * One line about an execution the user started (the Run panel follows it by its id until it is done or failed):
+ * queued, processing since, done with what it wrote, or failed with the readable error.
+ */
+export function executionProgress(execution: {
+  state: 'queued' | 'running' | 'done' | 'failed';
+  requestedOn: string;
+  startedOn: string | null;
+  finishedOn: string | null;
+  error: string | null;
+  counts: { measurementValues: number; reportValues: number; targets: number } | null;
+}): ExecutionProgress {
+  switch (execution.state) {
+    case 'queued':
+      return {
+        pending: true,
+        severity: 'info',
+        text: execution.error
+          ? `Queued again after a failed attempt: ${readableExecutionError(execution.error)}`
+          : `Queued since ${formatDateTime(execution.requestedOn)}`,
+      };
+    case 'running':
+      return {
+        pending: true,
+        severity: 'info',
+        text: `Processing since ${formatDateTime(execution.startedOn ?? execution.requestedOn)}`,
+      };
+    case 'done': {
+      const c = execution.counts;
+      const what = c
+        ? `: ${count(c.measurementValues)} measurement field values at ${count(c.targets)} timestamps, ${count(c.reportValues)} report values`
+        : '';
+      return {
+        pending: false,
+        severity: 'success',
+        text: `Done ${formatDateTime(execution.finishedOn)}${what}`,
+      };
+    }
+    case 'failed':
+      return {
+        pending: false,
+        severity: 'error',
+        text: `${FAILED} ${formatDateTime(execution.finishedOn ?? execution.startedOn)}: ${readableExecutionError(execution.error)}`,
+      };
+  }
+}

@@ -50,6 +50,14 @@ export interface ExecutionsTable {
   attempts: Generated<number>;
   error: string | null;
   job_id: string | null;
+  /** What a finished run did (ExecutionCounts of features/executions/engine.ts); null until it is done. */
+  counts: ColumnType<unknown, string | null | undefined, string | null> | null;
+}
+
+/** One row: changes with everything report answers depend on (migration 0012_execution_status). */
+export interface ReportsVersionTable {
+  singleton: Generated<boolean>;
+  version: ColumnType<string, never, never>;
 }
 
 export interface ValueTables {
@@ -57,4 +65,5 @@ export interface ValueTables {
   report_values: ReportValuesTable;
   report_values_daily: ReportValuesDailyTable;
   executions: ExecutionsTable;
+  reports_version: ReportsVersionTable;
 }

@@ -3,6 +3,7 @@ import type { Database } from '../../db/schema';
 import { jobQueueOf, type Services } from '../../services';
 import { bytesOf, float64Of } from '../../storage';
 import { refreshDailyRollup } from './rollup';
+import { planRecalculation, type RecalculationRun } from './run';
 import { DAY_MS, dayText, floorDay } from './series';
 import { lowerBound } from '../../storage/search';
 
@@ -132,6 +133,74 @@ export async function enqueueExecution(
     await trx.updateTable('executions').set({ job_id: jobId }).where('id', '=', row.id).execute();
     return row.id;
   });
+}
+
+/**
+ * Queues a recalculation (the queue screen's Execute) inside the request's transaction `trx`, where the
+ * calculations were just marked queued: one execution row per ship it concerns, state queued, so the processing
+ * status lists them at once, and one job that runs those rows (runRecalculation, run.ts). Returns the row ids.
+ */
+export async function enqueueRecalculation(
+  services: Services,
+  trx: Kysely<Database>,
+  job: { kind: RecalculationRun['kind']; calculationIds: string[] },
+): Promise<string[]> {
+  const queue = jobQueueOf(services);
+  const plan = await planRecalculation(trx, job);
+  const executionIds: string[] = [];
+  for (const facility of plan.facilities) {
+    const row = await trx
+      .insertInto('executions')
+      .values({
+        facility_id: facility.facilityId,
+        kind: 'recalculation',
+        period_from: new Date(facility.from),
+        period_to: new Date(facility.to),
+        state: 'queued',
+        detail: JSON.stringify({
+          calculationIds: plan.calculationIds,
+          measurementFieldIds: facility.measurementFieldIds,
+          reportFieldIds: facility.reportFieldIds,
+        }),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    executionIds.push(row.id);
+  }
+  const jobId = await queue.sendInTransaction(trx, 'recalculation', { ...job, executionIds });
+  if (executionIds.length)
+    await trx.updateTable('executions').set({ job_id: jobId }).where('id', 'in', executionIds).execute();
+  return executionIds;
+}
+
+/**
+ * Cancelling (queued -> requested) in `trx`: the queued recalculation rows none of whose calculations is still
+ * queued go (they never ran; their job then finds no row and does nothing). Returns how many went.
+ */
+export async function removeCancelledRecalculations(
+  trx: Kysely<Database>,
+  kind: RecalculationRun['kind'],
+  calculationIds: string[],
+): Promise<number> {
+  if (calculationIds.length === 0) return 0;
+  const table = kind === 'measurement-field' ? 'measurement_field_calculations' : 'report_field_calculations';
+  const result = await trx
+    .deleteFrom('executions as e')
+    .where('e.kind', '=', 'recalculation')
+    .where('e.state', '=', 'queued')
+    .where(sql<boolean>`e.detail->'calculationIds' ?| ${sql.val(calculationIds)}::text[]`)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom(table)
+            .select(sql`1`.as('one'))
+            .where(sql<boolean>`id::text in (select jsonb_array_elements_text(e.detail->'calculationIds'))`)
+            .where('recalculation_queued_on', 'is not', null),
+        ),
+      ),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows ?? 0);
 }
 
 /**

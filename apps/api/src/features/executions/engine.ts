@@ -22,7 +22,7 @@ import { storeMeasurementValues, storeReportValues, type Computed } from './stor
 
 export { ExecutionError } from './calculations';
 export type { ComputeRequest } from './plan';
-export type { Computed } from './store';
+export type { Computed, ComputedCounts } from './store';
 
 async function step<T>(
   timings: Record<string, number> | undefined,
@@ -53,10 +53,19 @@ export async function computePeriod(db: Kysely<Database>, request: ComputeReques
   const report = await step(timings, 'report fields', () =>
     computeReportFields(plan, fieldSeriesOf(measurement, readStored)),
   );
+  let measurementValues = 0;
+  for (const series of measurement.values()) measurementValues += series.timestamps.length;
   return {
     request,
     measurement,
     report,
+    counts: {
+      targets: samples.primaryTimestamps.length,
+      samples: samples.inputValues,
+      measurementFields: measurement.size,
+      measurementValues,
+      reportFields: report.size,
+    },
     replaceMeasurementFieldIds:
       request.measurementFieldIds === 'all' ? 'all' : [...request.measurementFieldIds],
     replaceReportFieldIds: request.reportFieldIds === 'all' ? 'all' : [...request.reportFieldIds],

@@ -12,14 +12,19 @@ import {
   recalculationRequestSchema,
   reportRecalculationQuerySchema,
   RECALCULATION_KINDS,
+  type RecalculationKind,
   type RecalculationRequest,
 } from '@portal/contracts/execution';
 import { CALCULATION_TEXTS } from '@portal/contracts/calculations';
 import { badRequest } from '../../errors';
-import { queueOf } from '../../jobs/queue';
 import { assertFacilityVisible, isUuid, requireSystemAdmin } from '../access/policy';
 import { auditedChange } from '../audit/audit';
-import { deleteMeasurementValues, enqueueExecution } from './derived';
+import {
+  deleteMeasurementValues,
+  enqueueExecution,
+  enqueueRecalculation,
+  removeCancelledRecalculations,
+} from './derived';
 import { brokenCalculations } from '../calculations/validation';
 import {
   cancelRecalculations,
@@ -32,6 +37,8 @@ import {
 } from './queries';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+const jobKind = (kind: RecalculationKind) =>
+  kind === 'measurement-fields' ? ('measurement-field' as const) : ('report-field' as const);
 /** Longest period one execute request may cover. */
 const MAX_PERIOD_DAYS = 5 * 366;
 
@@ -172,12 +179,12 @@ export async function executeRoutes(app: FastifyInstance) {
       const count = await auditedChange(
         db,
         caller,
-        (trx) =>
-          cancelRecalculations(
-            trx,
-            kind,
-            rows.map((r) => r.id),
-          ),
+        async (trx) => {
+          const ids = rows.map((r) => r.id);
+          const cancelled = await cancelRecalculations(trx, kind, ids);
+          await removeCancelledRecalculations(trx, jobKind(kind), ids);
+          return cancelled;
+        },
         { action: 'recalculation.cancel', detail: { kind, ids: request.body.ids } },
       );
       return { count };
@@ -194,27 +201,21 @@ export async function executeRoutes(app: FastifyInstance) {
         });
       const ids = rows.map((r) => r.id);
       // Never queue broken code: a calculation saved as a draft with errors stays requested until it is fixed.
-      const broken = await brokenCalculations(
-        db,
-        kind === 'measurement-fields' ? 'measurement-field' : 'report-field',
-        ids,
-        (error) => app.log.error({ err: error }, 'calculation evaluation failed'),
+      const broken = await brokenCalculations(db, jobKind(kind), ids, (error) =>
+        app.log.error({ err: error }, 'calculation evaluation failed'),
       );
       if (broken.length)
         throw badRequest(
           `${CALCULATION_TEXTS.notQueuedWithErrors}: ${broken.map((b) => `${b.fieldName}: ${b.error.message}`).join('; ')}`,
           { ids: 'A selected calculation has errors' },
         );
-      const queue = queueOf(app.services);
       const count = await auditedChange(
         db,
         caller,
         async (trx) => {
           const queued = await markRecalculationsQueued(trx, kind, ids);
-          await queue.sendInTransaction(trx, 'recalculation', {
-            kind: kind === 'measurement-fields' ? 'measurement-field' : 'report-field',
-            calculationIds: ids,
-          });
+          // Its execution rows (queued) commit with it: the processing status lists them at once.
+          await enqueueRecalculation(app.services, trx, { kind: jobKind(kind), calculationIds: ids });
           return queued;
         },
         { action: 'recalculation.execute', detail: { kind, ids } },

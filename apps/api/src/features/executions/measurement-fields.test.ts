@@ -47,6 +47,7 @@ function samplesOf(timestamps: number[], load: number[]): PeriodSamples {
     rawBySource: new Map([['ds', { timestamps: ts, columns: { load: Float64Array.from(load) } }]]),
     latitude: undefined,
     longitude: undefined,
+    inputValues: load.filter((v) => !Number.isNaN(v)).length,
   };
 }
 

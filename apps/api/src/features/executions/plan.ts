@@ -61,6 +61,8 @@ export interface ExecutionPlan {
   constants: FacilityConstants;
   /** The primary data source (its timestamps are the targets), if the ship has one. */
   primaryId: string | undefined;
+  /** Data source id -> name, for errors. */
+  dataSourceNames: Map<string, string>;
   channels: Channel[];
   channelById: Map<string, Channel>;
   /** Measurement field id -> name (every field of the catalogue). */
@@ -99,12 +101,12 @@ export async function loadPlan(db: Kysely<Database>, request: ComputeRequest): P
     Facility_ScrubberSystemType: facility.scrubber_system_type ?? '',
     Facility_TotalEffectKW: facility.total_effect_kw ?? 0,
   };
-  const primary = await db
+  const dataSources = await db
     .selectFrom('facility_data_sources')
-    .select(['id'])
+    .select(['id', 'name', 'is_primary'])
     .where('facility_id', '=', facilityId)
-    .where('is_primary', '=', true)
-    .executeTakeFirst();
+    .execute();
+  const primary = dataSources.find((d) => d.is_primary);
   const channels = await db
     .selectFrom('data_source_channels')
     .select(['id', 'data_source_id', 'source', 'name'])
@@ -222,6 +224,7 @@ export async function loadPlan(db: Kysely<Database>, request: ComputeRequest): P
     request,
     constants,
     primaryId: primary?.id,
+    dataSourceNames: new Map(dataSources.map((d) => [d.id, d.name])),
     channels,
     channelById,
     fieldName,

@@ -16,6 +16,29 @@ export function runningExecutions(db: Kysely<Database>, caller: Caller) {
     .execute();
 }
 
+/** One execution, if the caller sees its ship. */
+export function executionOf(db: Kysely<Database>, caller: Caller, id: string) {
+  return db
+    .selectFrom('executions as e')
+    .select([
+      'e.id',
+      'e.facility_id',
+      'e.kind',
+      'e.state',
+      'e.period_from',
+      'e.period_to',
+      'e.requested_on',
+      'e.started_on',
+      'e.finished_on',
+      'e.attempts',
+      'e.counts',
+      'e.error',
+    ])
+    .where('e.id', '=', id)
+    .where(facilityVisibleTo(db, caller, sql.ref('e.facility_id')))
+    .executeTakeFirst();
+}
+
 /** Per ship the caller sees, its latest finished or failed execution when that one failed, latest first. */
 export function lastFailedExecutions(db: Kysely<Database>, caller: Caller) {
   return db

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
+import type { ExecutionCounts } from '@portal/contracts/executions';
 import type { Database } from '../../db/schema';
 import type { Services } from '../../services';
-import { invalidateReportsVersion } from '../reports/cache';
 import { computePeriod, storeComputed, ExecutionError, type ComputeRequest } from './engine';
 import { ceilDayExclusive, floorDay } from './series';
 
@@ -34,6 +34,11 @@ export interface ExecutionRun {
 export interface RecalculationRun {
   kind: 'measurement-field' | 'report-field';
   calculationIds: string[];
+  /**
+   * The execution rows made (queued) with the request, one per ship (enqueueRecalculation, derived.ts). A job sent
+   * before they were made with it has none: it makes its own, found again by its job id.
+   */
+  executionIds?: string[];
 }
 
 /**
@@ -91,12 +96,13 @@ export async function runExecution(
       state: 'running',
       started_on: new Date(),
       finished_on: null,
+      counts: null,
       attempts: eb('attempts', '+', 1),
       job_id: context.jobId,
     }))
     .where('id', '=', job.executionId)
     .where('state', 'in', ['queued', 'running', 'failed'])
-    .returning(['id', 'facility_id', 'period_from', 'period_to', 'kind', 'detail'])
+    .returning(['id', 'facility_id', 'period_from', 'period_to', 'kind', 'detail', 'data_file_ids'])
     .executeTakeFirst();
   if (!claimed) return { status: 'skipped', reason: 'The execution is done already or no longer exists' };
   try {
@@ -113,16 +119,19 @@ export async function runExecution(
     const computed = await computePeriod(db, request);
     const started = performance.now();
     await db.transaction().execute(async (trx) => {
-      await storeComputed(trx, computed);
+      const { reportRows } = await storeComputed(trx, computed);
       await options.hooks?.beforeCommit?.();
+      const counts: ExecutionCounts = {
+        files: (claimed.data_file_ids ?? []).length,
+        ...computed.counts,
+        reportValues: reportRows,
+      };
       await trx
         .updateTable('executions')
-        .set({ state: 'done', finished_on: new Date(), error: null })
+        .set({ state: 'done', finished_on: new Date(), error: null, counts: JSON.stringify(counts) })
         .where('id', '=', claimed.id)
         .execute();
     });
-    // Committed: the next report answer in this process reads the new version (other processes within its TTL).
-    invalidateReportsVersion();
     if (options.timings)
       options.timings['commit'] = (options.timings['commit'] ?? 0) + (performance.now() - started);
     options.hooks?.afterCommit?.();
@@ -136,7 +145,9 @@ export async function runExecution(
  * A queued recalculation: for every calculation still queued, the field (and the measurement and report fields that
  * read it) is recomputed over the calculation's validity on every ship it concerns (a measurement field
  * calculation: its ship; a report field calculation: every ship with values), one execution row per ship; then
- * both recalculation dates are cleared.
+ * both recalculation dates are cleared. The rows were made (queued) with the request; the plan is made again here
+ * (a calculation may have been cancelled, a ship may have new data), each row takes its ship's period, a ship no
+ * longer concerned loses its row, and a ship newly concerned gets one. A retry reuses the rows (one per ship).
  */
 export async function runRecalculation(
   services: Services,
@@ -145,18 +156,32 @@ export async function runRecalculation(
   options: RunOptions = {},
 ): Promise<RunOutcome> {
   const { db } = services.database;
+  const rows = db.selectFrom('executions').select(['id', 'facility_id', 'state']);
+  const made = job.executionIds
+    ? job.executionIds.length
+      ? await rows.where('id', 'in', job.executionIds).execute()
+      : []
+    : await rows
+        .where('kind', '=', 'recalculation')
+        .where(sql<boolean>`detail->>'jobId' = ${context.jobId}`)
+        .execute();
+  // Cancelling removes the rows of a recalculation no calculation of which is still queued (cancelRecalculations).
+  if (job.executionIds?.length && made.length === 0)
+    return { status: 'skipped', reason: 'The recalculation was cancelled' };
   const plans = await planRecalculation(db, job);
+  const planned = new Set(plans.facilities.map((p) => p.facilityId));
+  const unneeded = made.filter((m) => m.state === 'queued' && !planned.has(m.facility_id)).map((m) => m.id);
+  if (unneeded.length) await db.deleteFrom('executions').where('id', 'in', unneeded).execute();
   if (plans.calculationIds.length === 0)
     return { status: 'skipped', reason: 'Nothing is queued any more (cancelled)' };
   for (const plan of plans.facilities) {
-    // One execution row per ship and job, reused by a retry.
-    let execution = await db
-      .selectFrom('executions')
-      .select(['id', 'state'])
-      .where('facility_id', '=', plan.facilityId)
-      .where('kind', '=', 'recalculation')
-      .where(sql<boolean>`detail->>'jobId' = ${context.jobId}`)
-      .executeTakeFirst();
+    const detail = JSON.stringify({
+      jobId: context.jobId,
+      calculationIds: plans.calculationIds,
+      measurementFieldIds: plan.measurementFieldIds,
+      reportFieldIds: plan.reportFieldIds,
+    });
+    let execution = made.find((m) => m.facility_id === plan.facilityId);
     if (!execution) {
       execution = await db
         .insertInto('executions')
@@ -166,15 +191,17 @@ export async function runRecalculation(
           period_from: new Date(plan.from),
           period_to: new Date(plan.to),
           state: 'queued',
-          detail: JSON.stringify({
-            jobId: context.jobId,
-            calculationIds: plans.calculationIds,
-            measurementFieldIds: plan.measurementFieldIds,
-            reportFieldIds: plan.reportFieldIds,
-          }),
+          detail,
         })
-        .returning(['id', 'state'])
+        .returning(['id', 'facility_id', 'state'])
         .executeTakeFirstOrThrow();
+    } else if (execution.state !== 'done') {
+      await db
+        .updateTable('executions')
+        .set({ period_from: new Date(plan.from), period_to: new Date(plan.to), detail })
+        .where('id', '=', execution.id)
+        .where('state', '!=', 'done')
+        .execute();
     }
     if (execution.state === 'done') continue;
     const outcome = await runExecution(services, { executionId: execution.id }, context, options);

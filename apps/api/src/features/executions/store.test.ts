@@ -29,6 +29,7 @@ describe('store step', () => {
       report: new Map(reportFields.map((f) => [f.id, shared])),
       replaceMeasurementFieldIds: 'all',
       replaceReportFieldIds: 'all',
+      counts: { targets: 3, samples: 3, measurementFields: 1, measurementValues: 3, reportFields: 2 },
     };
     const written = await db.transaction().execute(async (trx) => ({
       measurement: await storeMeasurementValues(trx, computed),

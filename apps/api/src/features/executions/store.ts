@@ -15,6 +15,19 @@ export interface Computed {
   /** The field ids whose stored rows the write replaces. */
   replaceMeasurementFieldIds: 'all' | string[];
   replaceReportFieldIds: 'all' | string[];
+  /** What was read and computed, for the execution's counts. */
+  counts: ComputedCounts;
+}
+
+export interface ComputedCounts {
+  /** Timestamps of the primary data source in the period. */
+  targets: number;
+  /** Values (not missing) of the mapped channels read. */
+  samples: number;
+  measurementFields: number;
+  /** Measurement field values computed (one per field and target timestamp of its interval). */
+  measurementValues: number;
+  reportFields: number;
 }
 
 const MEASUREMENT_ROWS_PER_INSERT = 1_000;

@@ -14,6 +14,7 @@ export function testPlan(from: number, to: number, parts: Partial<ExecutionPlan>
       Facility_TotalEffectKW: 0,
     },
     primaryId: 'ds',
+    dataSourceNames: new Map([['ds', 'Logger']]),
     channels: [],
     channelById: new Map(),
     fieldName: new Map(),

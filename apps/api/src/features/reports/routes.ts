@@ -24,7 +24,7 @@ import type { Caller } from '../access/caller';
 import { withIds } from '../access/params';
 import { requireSystemAdmin } from '../access/policy';
 import { auditedChange, auditEvent } from '../audit/audit';
-import { AnswerCache, invalidateReportsVersion, reportsVersion } from './cache';
+import { AnswerCache, reportsVersion } from './cache';
 import { exportWorkbook } from './export';
 import {
   facilityExists,
@@ -110,7 +110,6 @@ export async function reportRoutes(app: FastifyInstance) {
         action: 'report.update',
         subject: id,
       });
-      invalidateReportsVersion();
       return (await reportDetail(db, id))!;
     },
   );
@@ -341,7 +340,6 @@ export async function reportRoutes(app: FastifyInstance) {
         (trx) => deleteReportValues(trx, facilityId, from, to),
         (deleted) => ({ action: 'report-values.delete', subject: facilityId, detail: { from, to, deleted } }),
       );
-      invalidateReportsVersion();
       return { deleted };
     },
   );

@@ -60,6 +60,7 @@ export const reportKeys = {
 export const executionKeys = {
   all: ['executions'] as const,
   status: () => [...executionKeys.all, 'status'] as const,
+  detail: (id: string) => [...executionKeys.all, 'detail', id] as const,
 };
 
 export const profileKeys = {

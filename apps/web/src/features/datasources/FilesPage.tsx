@@ -38,6 +38,7 @@ import { useDataSources } from './datasources-api';
 import { useDeleteFiles, useFilesOfDataSources } from './files-api';
 import { RunPanel } from './RunPanel';
 import { UploadDialog } from './UploadDialog';
+import { ExecutionProgress } from './ExecutionProgress';
 
 type SelectedFile = DataFile & { dataSourceId: string };
 
@@ -148,12 +149,18 @@ export default function FilesPage() {
   const notify = useNotify();
   const [selected, setSelected] = useState<Map<string, SelectedFile>>(new Map());
   const [upload, setUpload] = useState<{ dataSourceId?: string } | null>(null);
+  // The execution the user started here (the Run panel or the upload dialog's), followed until it is over.
+  const [started, setStarted] = useState<{ facilityId: string; id: string } | null>(null);
+  const followed = started?.facilityId === facilityId ? started.id : null;
+  const follow = (id: string) => setStarted({ facilityId, id });
   const [confirm, setConfirm] = useState(false);
   const [deleteData, setDeleteData] = useState(false);
   const filesFailed = files.some((f) => f.isError);
   // The ship's last execution, when it failed: shown until a later run succeeds.
   const { data: status } = useQuery(executionStatusQuery());
-  const failure = executionFailure(facilityId, status?.failed ?? []);
+  const lastFailed = (status?.failed ?? []).find((f) => f.facilityId === facilityId);
+  // The followed execution says it itself when it fails.
+  const failure = lastFailed?.id === followed ? null : executionFailure(facilityId, status?.failed ?? []);
   const processing = (status?.items ?? []).some((e) => e.facilityId === facilityId);
 
   const toggle = (dataSourceId: string) => (file: DataFile) =>
@@ -266,7 +273,10 @@ export default function FilesPage() {
         <Box
           sx={{ flex: 1, minWidth: { lg: 280 }, width: '100%', position: { lg: 'sticky' }, top: { lg: 16 } }}
         >
-          <RunPanel facilityId={facilityId} selectedFiles={selectedFiles} />
+          <Stack spacing={1}>
+            <RunPanel facilityId={facilityId} selectedFiles={selectedFiles} onQueued={follow} />
+            {followed && <ExecutionProgress key={followed} executionId={followed} />}
+          </Stack>
         </Box>
       </Stack>
       {upload && (
@@ -275,6 +285,7 @@ export default function FilesPage() {
           dataSources={list}
           initialDataSourceId={upload.dataSourceId}
           onClose={() => setUpload(null)}
+          onQueued={follow}
         />
       )}
       <Dialog open={confirm} onClose={() => setConfirm(false)}>

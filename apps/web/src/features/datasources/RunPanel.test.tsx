@@ -25,12 +25,14 @@ const FILES: SelectedFile[] = [
   { id: 'f1', timeStampMin: '2025-03-07T00:05:00.000Z', timeStampMax: '2025-03-07T23:59:00.000Z' },
 ];
 
+const queued: string[] = [];
+
 function renderPanel(files: SelectedFile[]) {
   const client = new QueryClient();
   const view = (f: SelectedFile[]) => (
     <QueryClientProvider client={client}>
       <NotificationProvider>
-        <RunPanel facilityId="ship-1" selectedFiles={f} />
+        <RunPanel facilityId="ship-1" selectedFiles={f} onQueued={(id) => queued.push(id)} />
       </NotificationProvider>
     </QueryClientProvider>
   );
@@ -43,6 +45,7 @@ const field = (label: string) => screen.getByLabelText(label) as HTMLInputElemen
 beforeEach(() => {
   status = 202;
   requests.length = 0;
+  queued.length = 0;
   vi.stubGlobal('fetch', fetchMock);
   window.settings = { apiBaseUrl: '/api/' } as typeof window.settings;
 });
@@ -98,6 +101,8 @@ describe('RunPanel', () => {
       to: '2025-03-08T23:59:59.999Z',
       facilityDataSourceFileIds: ['f2', 'f1'],
     });
+    // The queued execution's id, for the files screen to follow it.
+    expect(queued).toEqual(['e1']);
   });
 
   it('shows the default error when the request fails', async () => {

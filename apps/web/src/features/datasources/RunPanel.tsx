@@ -27,7 +27,7 @@ const PARTS: { field: ExecutionPeriodField; label: string; placeholder: string }
 
 /**
  * The Run part of the files screen: the execution period (UTC) is set from the selected files and may be edited;
- * Run queues an execution of the ship for that period and the selected files.
+ * Run queues an execution of the ship for that period and the selected files, and hands its id to `onQueued`.
  */
 export function RunPanel({
   facilityId,
@@ -41,7 +41,8 @@ export function RunPanel({
   title?: string;
   /** The line under the period; by default how many files are selected. */
   note?: string;
-  onQueued?(): void;
+  /** The execution was queued: its id, to follow it (ExecutionProgress). */
+  onQueued?(executionId: string): void;
 }) {
   const selectionKey = selectedFiles.map((f) => `${f.id}:${f.timeStampMin}:${f.timeStampMax}`).join('|');
   const [period, setPeriod] = useState<ExecutionPeriod>(() => executionPeriodFromFiles(selectedFiles));
@@ -63,9 +64,9 @@ export function RunPanel({
     execute.mutate(
       { facilityId, from, to, facilityDataSourceFileIds: selectedFiles.map((f) => f.id) },
       {
-        onSuccess: () => {
+        onSuccess: (queued) => {
           notify.success(MESSAGES.EXECUTION_SUCCESS);
-          onQueued?.();
+          onQueued?.(queued.id);
         },
         onError: () => notify.error(),
       },

@@ -30,11 +30,14 @@ export function UploadDialog({
   dataSources,
   initialDataSourceId,
   onClose,
+  onQueued,
 }: {
   facilityId: string;
   dataSources: DataSource[];
   initialDataSourceId?: string;
   onClose(): void;
+  /** An execution was queued from the dialog (it closes): its id, for the files screen to follow. */
+  onQueued?(executionId: string): void;
 }) {
   const [dataSourceId, setDataSourceId] = useState(initialDataSourceId ?? dataSources[0]?.id ?? '');
   const [file, setFile] = useState<File | null>(null);
@@ -115,7 +118,10 @@ export function UploadDialog({
               selectedFiles={uploadedFiles}
               title="Run for the uploaded files (UTC)"
               note={`The period spans the ${uploadedFiles.length} uploaded file(s).`}
-              onQueued={onClose}
+              onQueued={(executionId) => {
+                onQueued?.(executionId);
+                onClose();
+              }}
             />
           )}
         </Stack>
