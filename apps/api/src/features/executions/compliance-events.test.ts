@@ -65,7 +65,10 @@ describe('deriving compliance events', () => {
     const inputs = day();
     set(inputs.running, 100, 160, 0);
     set(inputs.running, 400, 461, 0);
-    expect(brief(deriveEvents(inputs, DEFAULT_EVENT_RULES)).map((e) => e.reportRequired)).toEqual([false, true]);
+    expect(brief(deriveEvents(inputs, DEFAULT_EVENT_RULES)).map((e) => e.reportRequired)).toEqual([
+      false,
+      true,
+    ]);
   });
 
   it('joins an episode across a break of two samples, and splits it at three', () => {
@@ -135,7 +138,13 @@ describe('deriving compliance events', () => {
     set(inputs.eca, 299, 302, 255);
     set(inputs.limit, 300, 900, 4.3);
     expect(brief(deriveEvents(inputs, DEFAULT_EVENT_RULES))).toEqual([
-      { type: 'emission-exceedance', start: 300, end: 900, classification: 'malfunction', reportRequired: true },
+      {
+        type: 'emission-exceedance',
+        start: 300,
+        end: 900,
+        classification: 'malfunction',
+        reportRequired: true,
+      },
       { type: 'eca-entry', start: 302, end: 302, classification: null, reportRequired: false },
       { type: 'eca-exit', start: 900, end: 900, classification: null, reportRequired: false },
     ]);

@@ -77,7 +77,11 @@ export function episodes(
 }
 
 /** The events of a window of targets, in order of start (types interleaved). */
-export function deriveEvents(inputs: EventInputs, rules: EventRules, context: DeriveContext = {}): DerivedEvent[] {
+export function deriveEvents(
+  inputs: EventInputs,
+  rules: EventRules,
+  context: DeriveContext = {},
+): DerivedEvent[] {
   const { targets } = inputs;
   const n = targets.length;
   const stepMs = rules.stepSeconds * 1000;
@@ -119,7 +123,8 @@ export function deriveEvents(inputs: EventInputs, rules: EventRules, context: De
   // Scrubber off while required.
   const off = (i: number) =>
     truthy(inputs.required[i]!) && !Number.isNaN(inputs.running[i]!) && inputs.running[i]! === 0;
-  for (const e of episodes(targets, off, stepMs, rules.joinSamples)) classified.push(episodeEvent('scrubber-off', e));
+  for (const e of episodes(targets, off, stepMs, rules.joinSamples))
+    classified.push(episodeEvent('scrubber-off', e));
 
   // Classification: by duration, then the repeated rule over the ship's transients of both kinds in time order.
   classified.sort((a, b) => a.start - b.start);

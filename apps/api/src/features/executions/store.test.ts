@@ -29,6 +29,7 @@ describe('store step', () => {
       report: new Map(reportFields.map((f) => [f.id, shared])),
       replaceMeasurementFieldIds: 'all',
       replaceReportFieldIds: 'all',
+      events: null,
     };
     const written = await db.transaction().execute(async (trx) => ({
       measurement: await storeMeasurementValues(trx, computed),
