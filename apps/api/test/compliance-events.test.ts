@@ -204,7 +204,14 @@ async function storedEvents(): Promise<Expected[]> {
 
 beforeAll(async () => {
   server = await startTestServer({ jobs: 'none' });
-  facilityId = Object.values(server.seed.facilityIds)[0]!;
+  // A ship its organization shares with nobody.
+  const shared = await server.services.database.db
+    .selectFrom('organization_facility_access')
+    .select('facility_id')
+    .execute();
+  facilityId = Object.values(server.seed.facilityIds).find(
+    (id) => !shared.some((s) => s.facility_id === id),
+  )!;
   const dataSourceId = await createCsvDataSource(server, facilityId);
   const admin = await server.as('admin');
   for (const name of CHANNELS) {
@@ -285,6 +292,116 @@ describe('compliance events derived by the engine', () => {
     await execute(D0, D0 + DAYS * 24 * HOUR);
   });
 
+  it('are listed, acknowledged, closed and reported through the API, each step in the record book', async () => {
+    const { db } = server.services.database;
+    const ship = await db
+      .selectFrom('facilities as f')
+      .innerJoin('organizations as o', 'o.id', 'f.primary_organization_id')
+      .select(['o.id'])
+      .where('f.id', '=', facilityId)
+      .executeTakeFirstOrThrow();
+    const org = ship.id === server.seed.organizationIds.north ? 'north' : 'south';
+    const access = await db
+      .selectFrom('user_facility_access as a')
+      .innerJoin('users as u', 'u.id', 'a.user_id')
+      .select('u.username')
+      .where('a.facility_id', '=', facilityId)
+      .where('u.role', '=', 'User')
+      .executeTakeFirstOrThrow();
+    const user = await server.as(access.username);
+    const userAdmin = await server.as(`${org}.admin`);
+    const other = await server.as(org === 'north' ? 'south.admin' : 'north.admin');
+
+    const list = await user.get(`/api/events?facilityId=${facilityId}&reportRequired=true`);
+    expect(list.statusCode, list.body).toBe(200);
+    const due = list.json() as { items: { id: string; type: string; state: string }[]; reportsDue: number };
+    expect(due.items.length).toBeGreaterThan(0);
+    expect(due.reportsDue).toBe(due.items.length);
+    const event = due.items.find((e) => e.type === 'scrubber-off')!;
+    expect(event.state).toBe('open');
+    // Another organization sees neither the event nor the ship's book.
+    expect((await other.get(`/api/events/${event.id}`)).statusCode).toBe(404);
+    expect((await other.get(`/api/facilities/${facilityId}/record-book`)).statusCode).toBe(404);
+    expect((await other.get(`/api/events?facilityId=${facilityId}`)).json().items).toEqual([]);
+
+    const refused = await user.post(`/api/events/${event.id}/acknowledge`, {
+      cause: 'wrong',
+      actionsTaken: '',
+    });
+    expect(refused.statusCode).toBe(400);
+    const acknowledged = await user.post(`/api/events/${event.id}/acknowledge`, {
+      cause: 'scrubber-equipment',
+      actionsTaken: 'Circulation pump 2 restarted after its breaker tripped',
+      comment: 'Breaker replaced in port',
+    });
+    expect(acknowledged.statusCode, acknowledged.body).toBe(200);
+    expect(acknowledged.json()).toMatchObject({ state: 'acknowledged', cause: 'scrubber-equipment' });
+    expect((await user.post(`/api/events/${event.id}/close`, {})).statusCode).toBe(403);
+
+    const draft = await user.get(`/api/events/${event.id}/report`);
+    expect(draft.json()).toMatchObject({
+      actionsTaken: 'Circulation pump 2 restarted after its breaker tripped',
+    });
+    const edited = await user.put(`/api/events/${event.id}/report`, {
+      ...draft.json(),
+      sentOn: undefined,
+      expectedRepair: 'Repaired',
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    const pdf = await user.get(`/api/events/${event.id}/report/download`);
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(pdf.body.startsWith('%PDF-')).toBe(true);
+    expect(
+      (await user.post(`/api/events/${event.id}/report/sent`, { sentOn: '2025-05-07' })).json(),
+    ).toMatchObject({
+      sentOn: '2025-05-07',
+      expectedRepair: 'Repaired',
+    });
+
+    const closed = await userAdmin.post(`/api/events/${event.id}/close`, {
+      comment: 'Repaired and reported',
+    });
+    expect(closed.json()).toMatchObject({ state: 'closed', reportSentOn: '2025-05-07' });
+
+    const note = await user.post(`/api/facilities/${facilityId}/record-book`, {
+      kind: 'calibration',
+      occurredOn: '2025-05-07T10:00:00.000Z',
+      text: 'CEMS span calibration',
+    });
+    expect(note.statusCode, note.body).toBe(201);
+    const correction = await user.post(`/api/facilities/${facilityId}/record-book`, {
+      kind: 'correction',
+      occurredOn: '2025-05-07T10:00:00.000Z',
+      text: 'Zero and span calibration',
+      correctsId: note.json().id,
+    });
+    expect(correction.statusCode, correction.body).toBe(201);
+    const book = (await user.get(`/api/facilities/${facilityId}/record-book`)).json() as {
+      kind: string;
+      eventId: string | null;
+      recordedBy: string;
+      text: string;
+    }[];
+    expect(book.filter((e) => e.eventId === event.id).map((e) => e.kind)).toEqual(
+      expect.arrayContaining(['event', 'event-acknowledged', 'report-sent', 'event-closed']),
+    );
+    expect(book.at(-1)).toMatchObject({ kind: 'correction', recordedBy: access.username });
+    expect((await user.get(`/api/facilities/${facilityId}/record-book/verify`)).json()).toMatchObject({
+      valid: true,
+    });
+    const xlsx = await user.get(`/api/facilities/${facilityId}/record-book/export?from=2025-05-01T00:00:00Z`);
+    expect(xlsx.statusCode).toBe(200);
+    expect(xlsx.body.startsWith('PK')).toBe(true);
+    const audit = await db
+      .selectFrom('audit_log')
+      .select('action')
+      .where('subject', 'in', [event.id, facilityId])
+      .execute();
+    expect(audit.map((a) => a.action)).toEqual(
+      expect.arrayContaining(['event.acknowledge', 'event.close', 'event.report.sent', 'recordbook.correct']),
+    );
+  });
   it('keeps a record book whose chain verifies, and finds a row changed by hand', async () => {
     const { db } = server.services.database;
     const verified = await verifyRecordBook(db, facilityId);
