@@ -172,9 +172,12 @@ export type EventListQuery = z.input<typeof eventListQuerySchema>;
 export const eventListSchema = z.object({
   items: z.array(complianceEventSchema),
   total: z.number(),
-  /** Events not closed, per type, over the filter's ships and period (the fleet card). */
+  /**
+   * Events needing attention (malfunction, repeated, data gap, sensor fault) that nobody has acknowledged yet, or
+   * whose report is due, per type, over the filter's ships and period (the fleet card's "Open events").
+   */
   openByType: z.record(z.string(), z.number()),
-  /** Events not closed whose report to the flag State and port State is still to be sent. */
+  /** Events not closed whose report to the flag State and the port State is still to be sent. */
   reportsDue: z.number(),
 });
 export type EventList = z.infer<typeof eventListSchema>;

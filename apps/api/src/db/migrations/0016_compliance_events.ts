@@ -37,11 +37,22 @@ export async function up(db: Kysely<any>): Promise<void> {
       closed_on timestamptz,
       closed_by uuid REFERENCES users(id) ON DELETE SET NULL,
       report jsonb,
-      report_sent_on date
+      report_sent_on date,
+      -- The list's order (docs/decisions/0080): 0 report due, 1 open and needing attention (malfunction, repeated,
+      -- data gap, sensor fault), 2 open and informational (transients, ECA entry and exit), 3 acknowledged, 4 closed.
+      attention smallint GENERATED ALWAYS AS (
+        CASE
+          WHEN closed_on IS NOT NULL THEN 4
+          WHEN report_required AND report_sent_on IS NULL THEN 0
+          WHEN acknowledged_on IS NOT NULL THEN 3
+          WHEN classification IN ('malfunction', 'repeated') OR type IN ('data-gap', 'sensor-fault') THEN 1
+          ELSE 2
+        END
+      ) STORED
     );
     CREATE INDEX compliance_events_facility_start ON compliance_events (facility_id, start_on);
-    CREATE INDEX compliance_events_start ON compliance_events (start_on DESC);
-    CREATE INDEX compliance_events_open ON compliance_events (facility_id) WHERE closed_on IS NULL;
+    CREATE INDEX compliance_events_attention ON compliance_events (attention, start_on DESC, id);
+    CREATE INDEX compliance_events_needing_attention ON compliance_events (type, start_on) WHERE attention <= 1;
 
     CREATE TABLE record_book_entries (
       id uuid PRIMARY KEY DEFAULT gen_random_uuid(),

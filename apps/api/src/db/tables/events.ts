@@ -34,6 +34,8 @@ export interface ComplianceEventsTable {
   closed_by: string | null;
   report: NullableJson<unknown>;
   report_sent_on: NullableDay;
+  /** Generated: the list's order (0 report due, 1 needs attention, 2 informational, 3 acknowledged, 4 closed). */
+  attention: ColumnType<number, never, never>;
 }
 
 export interface RecordBookEntriesTable {

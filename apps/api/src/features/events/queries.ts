@@ -98,7 +98,11 @@ function conditions(filter: ListQuery): Expression<SqlBool>[] {
   return c;
 }
 
-/** The list: events not closed first (malfunctions needing a report first among them), then newest first. */
+/**
+ * The list, in the order of `attention` (migration 0016): reports due, then open events needing attention
+ * (malfunction, repeated, data gap, sensor fault), open informational ones, acknowledged, closed; newest first in
+ * each. The counts are of the events needing attention that nobody acknowledged or whose report is due.
+ */
 export async function listEvents(
   db: Kysely<Database>,
   caller: Caller,
@@ -106,8 +110,7 @@ export async function listEvents(
 ): Promise<EventList> {
   const rows = await eventRows(db, caller)
     .where((eb) => eb.and(conditions(filter)))
-    .orderBy(sql`e.closed_on is null`, 'desc')
-    .orderBy(sql`e.report_required and e.report_sent_on is null`, 'desc')
+    .orderBy(sql`e.attention`)
     .orderBy(sql`e.start_on`, 'desc')
     .orderBy(sql`e.id`)
     .limit(filter.limit)
@@ -124,7 +127,7 @@ export async function listEvents(
       .executeTakeFirstOrThrow(),
     base
       .where((eb) => eb.and(conditions({ ...filter, state: undefined })))
-      .where('e.closed_on', 'is', null)
+      .where('e.attention', '<=', 1)
       .select([
         'e.type',
         (eb) => eb.fn.countAll<string>().as('n'),
