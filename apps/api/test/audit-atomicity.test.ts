@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
+import { DEFAULT_EVENT_RULES } from '@portal/contracts/events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { originalsCompressed } from '../src/storage';
 import { createUploadCredential } from '../src/features/ship-info/credentials';
@@ -168,6 +169,22 @@ describe('a change and its audit entry are one transaction', () => {
     let uploaded = 0;
     const newCsv = () =>
       csvFile({ start: `2026-05-${String(++uploaded).padStart(2, '0')} 00:00:00`, rows: 30 });
+    const newEvent = async () =>
+      (
+        await db
+          .insertInto('compliance_events')
+          .values({
+            facility_id: ship,
+            type: 'emission-exceedance',
+            start_on: new Date('2025-03-09T01:00:00.000Z'),
+            end_on: new Date('2025-03-09T03:00:00.000Z'),
+            classification: 'malfunction',
+            report_required: true,
+            rules: JSON.stringify(DEFAULT_EVENT_RULES),
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
     const uploadedFile = async () => {
       const response = await uploadAs(await server.tokenFor('admin'), 'made.csv', newCsv());
       return (response.json() as { ids: string[] }).ids[0]!;
@@ -431,7 +448,51 @@ describe('a change and its audit entry are one transaction', () => {
         call: () =>
           admin.delete(`/api/algorithm/facilitydatasource/${csvSource}/file/${target}?deleteData=true`),
       },
-      // data sources
+      // compliance events and the record book
+      {
+        route: 'POST /api/events/{id}/acknowledge',
+        action: 'event.acknowledge',
+        prepare: () => remember(newEvent()),
+        call: () =>
+          admin.post(`/api/events/${target}/acknowledge`, {
+            cause: 'sensor',
+            actionsTaken: 'Probe cleaned',
+            comment: '',
+          }),
+      },
+      {
+        route: 'POST /api/events/{id}/close',
+        action: 'event.close',
+        prepare: () => remember(newEvent()),
+        call: () => admin.post(`/api/events/${target}/close`, { comment: 'Done' }),
+      },
+      {
+        route: 'PUT /api/events/{id}/report',
+        action: 'event.report.save',
+        prepare: () => remember(newEvent()),
+        call: async () =>
+          admin.put(`/api/events/${target}/report`, {
+            ...(await admin.get(`/api/events/${target}/report`)).json(),
+            sentOn: undefined,
+            actionsPlanned: 'New probe ordered',
+          }),
+      },
+      {
+        route: 'POST /api/events/{id}/report/sent',
+        action: 'event.report.sent',
+        prepare: () => remember(newEvent()),
+        call: () => admin.post(`/api/events/${target}/report/sent`, { sentOn: '2025-03-09' }),
+      },
+      {
+        route: 'POST /api/facilities/{id}/record-book',
+        action: 'recordbook.add',
+        call: () =>
+          admin.post(`/api/facilities/${ship}/record-book`, {
+            kind: 'note',
+            occurredOn: '2025-03-09T12:00:00.000Z',
+            text: 'Bunkering completed',
+          }),
+      },
       {
         route: 'POST /api/algorithm/facility/{id}/datasource',
         action: 'datasource.create',

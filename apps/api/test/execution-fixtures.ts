@@ -21,7 +21,7 @@ export async function prepareShips(
     await seedDefaultMeasurementCalculations(database.db, id, new Date('2000-01-01T00:00:00.000Z'));
 }
 
-/** Everything stored for a ship, as comparable text: measurement chunks (hashed) and report values. */
+/** Everything stored for a ship, as comparable text: measurement chunks (hashed), report values and events. */
 export async function snapshot(db: Kysely<Database>, facilityId: string) {
   const measurement = await db
     .selectFrom('measurement_values')
@@ -44,6 +44,13 @@ export async function snapshot(db: Kysely<Database>, facilityId: string) {
     .orderBy('report_field_id')
     .orderBy('day')
     .execute();
+  const events = await db
+    .selectFrom('compliance_events')
+    .select(['type', 'start_on', 'end_on', 'ongoing', 'classification', 'report_required', 'worst_value'])
+    .where('facility_id', '=', facilityId)
+    .orderBy('start_on')
+    .orderBy('type')
+    .execute();
   const hash = (b: Uint8Array) => createHash('sha1').update(b).digest('hex');
   return {
     measurement: measurement.map(
@@ -54,6 +61,10 @@ export async function snapshot(db: Kysely<Database>, facilityId: string) {
     daily: daily.map(
       (d) =>
         `${d.report_field_id} ${new Date(d.day).toISOString().slice(0, 10)} ${d.value_sum} ${d.value_count} ${d.span_count}`,
+    ),
+    events: events.map(
+      (e) =>
+        `${e.type} ${new Date(e.start_on).toISOString()} ${new Date(e.end_on).toISOString()} ${e.ongoing} ${e.classification} ${e.report_required} ${e.worst_value}`,
     ),
   };
 }

@@ -2,6 +2,7 @@ import type { ColumnType, Generated } from 'kysely';
 import type { IngestionTables } from './tables/ingestion';
 import type { CalculationTables } from './tables/calculations';
 import type { ValueTables } from './tables/values';
+import type { EventTables } from './tables/events';
 import type { AdministrationTables } from './tables/administration';
 
 /**
@@ -130,4 +131,10 @@ export interface PlatformTables {
 }
 
 export interface Database
-  extends PlatformTables, IngestionTables, CalculationTables, ValueTables, AdministrationTables {}
+  extends
+    PlatformTables,
+    IngestionTables,
+    CalculationTables,
+    ValueTables,
+    AdministrationTables,
+    EventTables {}

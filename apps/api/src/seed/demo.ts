@@ -5,6 +5,7 @@ import { seedPlatform } from './platform';
 import { seedDemoDataWithProgress } from '../features/datasources/demo';
 import { seedDefaultMeasurementCalculations } from '../features/calculations/seed';
 import { executeDemoFleet } from '../features/executions/demo';
+import { annotateDemoEvents } from '../features/events/demo';
 
 export interface DemoLoadResult {
   created: boolean;
@@ -17,7 +18,7 @@ export interface DemoLoadResult {
  * The living demo, through the real path: organizations, users and ships; each ship's data source, channel
  * mappings and logger files imported by the upload service; the default measurement calculations approved
  * from the first day of data; then one execution per ship through the job queue, until the dashboards' report
- * values are stored. Idempotent: what exists is kept, a ship that was executed before is not executed again.
+ * values and the compliance events are stored, and a few events annotated as their crews would. Idempotent: what exists is kept, a ship that was executed before is not executed again.
  */
 export async function loadDemoFleet(
   services: Services,
@@ -82,6 +83,8 @@ export async function loadDemoFleet(
   bar?.stop();
   for (const failure of result.failed)
     options.log(`Demo execution failed for ship ${failure.facilityId}: ${failure.error}`);
+  const annotated = await annotateDemoEvents(db);
+  if (annotated) options.log(`Demo events annotated: ${annotated}`);
   options.log(`Demo fleet ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return {
     created: seeded.created,

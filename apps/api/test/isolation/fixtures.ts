@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { DEFAULT_EVENT_RULES } from '@portal/contracts/events';
 import { demoShips } from '@portal/demo-fleet/ships';
 import type { Database } from '../../src/db/schema';
 import { seedDemoData } from '../../src/features/datasources/demo';
@@ -22,6 +23,7 @@ export const OBJECT_KINDS = [
   'documentRef',
   'credential',
   'execution',
+  'event',
 ] as const;
 export type ObjectKind = (typeof OBJECT_KINDS)[number];
 export type GlobalKind = 'report' | 'reportField' | 'measurementField' | 'reportCalculation' | 'reader';
@@ -179,6 +181,19 @@ export async function buildWorld(server: TestServer): Promise<IsolationWorld> {
       .insertInto('message_recipients')
       .values({ message_id: message.id, user_id: recipient })
       .execute();
+    const event = await db
+      .insertInto('compliance_events')
+      .values({
+        facility_id: facilityId,
+        type: 'scrubber-off',
+        start_on: new Date(UNTIL.getTime() - DAY_MS),
+        end_on: new Date(UNTIL.getTime() - DAY_MS + 90 * 60_000),
+        classification: 'malfunction',
+        report_required: true,
+        rules: JSON.stringify(DEFAULT_EVENT_RULES),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const org = await db
       .selectFrom('organizations')
       .select(['id', 'link_key'])
@@ -198,6 +213,7 @@ export async function buildWorld(server: TestServer): Promise<IsolationWorld> {
       documentRef: document.file_ref,
       credential: credential.id,
       execution: execution.id,
+      event: event.id,
     };
   };
   // The North user object is a colleague (north.olav), not the caller, so "own" paths name a manageable user.

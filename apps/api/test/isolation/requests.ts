@@ -29,6 +29,7 @@ export function kindOfParam(url: string, param: string): ObjectKind | GlobalKind
   if (segment === 'organizations') return 'organization';
   if (segment === 'messages') return 'message';
   if (segment === 'executions') return 'execution';
+  if (segment === 'events') return 'event';
   return undefined;
 }
 
@@ -84,6 +85,7 @@ function sample(schema: JsonSchema, name: string, resolve: Resolver, depth = 0, 
   const kind = kindOfField(name);
   if (/password/i.test(name)) return 'Isolation1234';
   if (/Configuration$/.test(name)) return CSV_CONFIGURATION;
+  if (schema.format === 'date') return '2025-03-08';
   if (/(Date|From|To|On)$/.test(name) || /^(from|to)$/.test(name))
     return /(to|To)$/.test(name) ? '2025-03-10T00:00:00.000Z' : '2025-03-08T00:00:00.000Z';
   if (schema.const !== undefined) return schema.const;

@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { jobQueueOf, type Services } from '../../services';
 import { bytesOf, float64Of } from '../../storage';
+import { withdrawEvents } from './store-events';
 import { refreshDailyRollup } from './rollup';
 import { planRecalculation, type RecalculationRun } from './run';
 import { DAY_MS, dayText, floorDay } from './series';
@@ -93,6 +94,8 @@ export async function deleteDerivedValues(
       .where('span_start', '<=', to)
       .executeTakeFirst();
     await refreshDailyRollup(trx, facilityId, 'all', new Date(firstHour), to);
+    // The events derived from the deleted values go too (the record book notes each).
+    await withdrawEvents(trx, facilityId, from.getTime(), to.getTime() + 1);
     return { measurementChunks, reportValues: Number(result.numDeletedRows ?? 0) };
   });
 }

@@ -5,6 +5,8 @@ import { computeMeasurementFields, fieldSeriesOf } from './measurement-fields';
 import { loadPlan, type ComputeRequest } from './plan';
 import { readSamples } from './read-samples';
 import { computeReportFields } from './report-fields';
+import { deriveComplianceEvents } from './derive-events';
+import { storeComplianceEvents } from './store-events';
 import { refreshDailyRollup } from './rollup';
 import { storeMeasurementValues, storeReportValues, type Computed } from './store';
 
@@ -14,9 +16,10 @@ import { storeMeasurementValues, storeReportValues, type Computed } from './stor
  * what the period held before. A pipeline of named steps, each a module of this folder:
  *
  *   load configuration and plan (plan.ts) -> read samples (read-samples.ts) -> measurement fields
- *   (measurement-fields.ts) -> report fields (report-fields.ts) -> store (store.ts) -> roll up (rollup.ts)
+ *   (measurement-fields.ts) -> report fields (report-fields.ts) -> compliance events (derive-events.ts, the rules
+ *   in compliance-events.ts) -> store (store.ts, store-events.ts with the record book) -> roll up (rollup.ts)
  *
- * The first four compute (computePeriod, outside any transaction); the last two write (storeComputed, in the
+ * The first five compute (computePeriod, outside any transaction); the last two write (storeComputed, in the
  * transaction the caller gives). Each step's time is added to `request.timings` under its name.
  */
 
@@ -55,6 +58,9 @@ export async function computePeriod(db: Kysely<Database>, request: ComputeReques
   );
   let measurementValues = 0;
   for (const series of measurement.values()) measurementValues += series.timestamps.length;
+  const events = await step(timings, 'compliance events', () =>
+    deriveComplianceEvents(db, plan, fieldSeriesOf(measurement, readStored)),
+  );
   return {
     request,
     measurement,
@@ -66,6 +72,7 @@ export async function computePeriod(db: Kysely<Database>, request: ComputeReques
       measurementValues,
       reportFields: report.size,
     },
+    events,
     replaceMeasurementFieldIds:
       request.measurementFieldIds === 'all' ? 'all' : [...request.measurementFieldIds],
     replaceReportFieldIds: request.reportFieldIds === 'all' ? 'all' : [...request.reportFieldIds],
@@ -86,6 +93,7 @@ export async function storeComputed(
     storeMeasurementValues(trx, computed),
   );
   const reportRows = await step(timings, 'store report values', () => storeReportValues(trx, computed));
+  await step(timings, 'store events', () => storeComplianceEvents(trx, facilityId, computed.events));
   await step(timings, 'daily roll-up', async () => {
     if (rIds === 'all' || rIds.length > 0)
       await refreshDailyRollup(trx, facilityId, rIds, new Date(from), new Date(to - 1));

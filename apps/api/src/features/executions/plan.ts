@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { FacilityConstants, OutputType } from '@portal/formula';
+import { DEFAULT_EVENT_RULES, eventRulesSchema, type EventRules } from '@portal/contracts/events';
 import type { Database } from '../../db/schema';
 import { ExecutionError } from './calculations';
 import { CycleError, dependencyOrder } from './series';
@@ -75,6 +76,8 @@ export interface ExecutionPlan {
   reportCalcsByField: Map<string, ReportCalc[]>;
   /** Report field id -> `<report> <field>`, for errors. */
   reportFieldNames: Map<string, string>;
+  /** The compliance event rules in force for the ship's organization, and the end of the ship's data (ms). */
+  events: { rules: EventRules; dataEnd: number | null };
 }
 
 const time = (d: Date | null | undefined, fallback: number) => (d ? new Date(d).getTime() : fallback);
@@ -91,7 +94,16 @@ export async function loadPlan(db: Kysely<Database>, request: ComputeRequest): P
   const { facilityId, from, to } = request;
   const facility = await db
     .selectFrom('facilities')
-    .select(['id', 'name', 'imo', 'number_of_scrubbers', 'scrubber_system_type', 'total_effect_kw'])
+    .select([
+      'id',
+      'name',
+      'imo',
+      'number_of_scrubbers',
+      'scrubber_system_type',
+      'total_effect_kw',
+      'primary_organization_id',
+      'data_timestamp_max',
+    ])
     .where('id', '=', facilityId)
     .executeTakeFirst();
   if (!facility) throw new ExecutionError('The ship no longer exists');
@@ -220,6 +232,16 @@ export async function loadPlan(db: Kysely<Database>, request: ComputeRequest): P
       : [],
   );
 
+  const organizationRules = await db
+    .selectFrom('organization_event_rules')
+    .select('rules')
+    .where('organization_id', '=', facility.primary_organization_id)
+    .executeTakeFirst();
+  const rules = eventRulesSchema.safeParse({
+    ...DEFAULT_EVENT_RULES,
+    ...((organizationRules?.rules as object | undefined) ?? {}),
+  });
+
   return {
     request,
     constants,
@@ -232,5 +254,9 @@ export async function loadPlan(db: Kysely<Database>, request: ComputeRequest): P
     order,
     reportCalcsByField,
     reportFieldNames,
+    events: {
+      rules: rules.success ? rules.data : DEFAULT_EVENT_RULES,
+      dataEnd: facility.data_timestamp_max ? new Date(facility.data_timestamp_max).getTime() : null,
+    },
   };
 }

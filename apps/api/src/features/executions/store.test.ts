@@ -30,6 +30,7 @@ describe('store step', () => {
       replaceMeasurementFieldIds: 'all',
       replaceReportFieldIds: 'all',
       counts: { targets: 3, samples: 3, measurementFields: 1, measurementValues: 3, reportFields: 2 },
+      events: null,
     };
     const written = await db.transaction().execute(async (trx) => ({
       measurement: await storeMeasurementValues(trx, computed),

@@ -3,6 +3,7 @@ import type { Database } from '../../db/schema';
 import { packColumn, type FieldSeries } from '../../storage';
 import type { ComputeRequest } from './plan';
 import type { ReportSeries } from './report-fields';
+import type { EventDerivation } from './derive-events';
 import { dayChunks, dayText } from './series';
 
 /** What a period's computation produced, ready to store. */
@@ -12,6 +13,8 @@ export interface Computed {
   measurement: Map<string, FieldSeries>;
   /** Recomputed report fields (ids), each with span starts and values (fields sharing a calculation share one). */
   report: Map<string, ReportSeries>;
+  /** The compliance events around the period (null: not derived in this run). */
+  events: EventDerivation | null;
   /** The field ids whose stored rows the write replaces. */
   replaceMeasurementFieldIds: 'all' | string[];
   replaceReportFieldIds: 'all' | string[];

@@ -1,3 +1,4 @@
+import { DEFAULT_EVENT_RULES } from '@portal/contracts/events';
 import type { ExecutionPlan } from './plan';
 
 /**
@@ -22,6 +23,7 @@ export function testPlan(from: number, to: number, parts: Partial<ExecutionPlan>
     order: [],
     reportCalcsByField: new Map(),
     reportFieldNames: new Map(),
+    events: { rules: DEFAULT_EVENT_RULES, dataEnd: null },
     ...parts,
   };
 }

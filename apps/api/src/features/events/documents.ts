@@ -1,0 +1,103 @@
+import ExcelJS from 'exceljs';
+import PDFDocument from 'pdfkit';
+import {
+  EVENT_TYPE_NAMES,
+  RECORD_BOOK_KIND_NAMES,
+  type ComplianceEvent,
+  type EventReport,
+  type RecordBookEntryView,
+} from '@portal/contracts/events';
+
+/**
+ * The documents a ship's compliance work hands to others: the record book of a period as .xlsx (with each entry's
+ * hash, so a reader can check the chain) and the report to the flag State and the port State as PDF.
+ */
+export async function recordBookWorkbook(
+  ship: { name: string; imo: string | null },
+  entries: readonly RecordBookEntryView[],
+  period: { from?: string; to?: string },
+): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  workbook.created = new Date();
+  const sheet = workbook.addWorksheet('Record book');
+  sheet.addRow([`EGCS record book of ${ship.name}${ship.imo ? ` (IMO ${ship.imo})` : ''}`]);
+  sheet.addRow([
+    `Entries that occurred from ${period.from ?? 'the first entry'} to ${period.to ?? 'the last entry'}; all times UTC`,
+  ]);
+  sheet.addRow([]);
+  const header = sheet.addRow([
+    'No.',
+    'Occurred (UTC)',
+    'Recorded (UTC)',
+    'Recorded by',
+    'Kind',
+    'Entry',
+    'Latitude',
+    'Longitude',
+    'Corrects entry',
+    'Previous hash',
+    'Hash (SHA-256)',
+  ]);
+  header.font = { bold: true };
+  const sequenceOf = new Map(entries.map((e) => [e.id, e.sequence]));
+  for (const e of entries) {
+    // Every text is a plain string cell (never a formula), so "=cmd|..." in an entry stays text.
+    sheet.addRow([
+      e.sequence,
+      e.occurredOn.slice(0, 19).replace('T', ' '),
+      e.recordedOn.slice(0, 19).replace('T', ' '),
+      e.recordedBy,
+      RECORD_BOOK_KIND_NAMES[e.kind] ?? e.kind,
+      e.text,
+      e.latitude,
+      e.longitude,
+      e.correctsId ? (sequenceOf.get(e.correctsId) ?? e.correctsId) : null,
+      e.previousHash,
+      e.hash,
+    ]);
+  }
+  sheet.columns.forEach((column, i) => {
+    column.width = [6, 18, 18, 16, 18, 80, 11, 11, 10, 20, 66][i] ?? 12;
+  });
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+/** The report to the flag State and the port State (MEPC.1/Circ.883/Rev.1) as a one-page PDF. */
+export function eventReportPdf(event: ComplianceEvent, report: EventReport): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const doc = new PDFDocument({ size: 'A4', margin: 56, info: { Title: 'EGCS malfunction report' } });
+    const chunks: Buffer[] = [];
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+    doc.fontSize(16).text('EGCS malfunction report', { underline: false });
+    doc
+      .moveDown(0.3)
+      .fontSize(9)
+      .fillColor('#444444')
+      .text('To the flag State Administration and the port State authority, as MEPC.1/Circ.883/Rev.1 asks.');
+    doc.moveDown(1).fillColor('#000000');
+    const field = (label: string, value: string) => {
+      doc.fontSize(9).fillColor('#444444').text(label);
+      doc
+        .fontSize(11)
+        .fillColor('#000000')
+        .text(value || '-');
+      doc.moveDown(0.5);
+    };
+    field('Ship', report.shipName);
+    field('IMO number', report.imo);
+    field('Event', `${EVENT_TYPE_NAMES[event.type]}${event.ongoing ? ' (still going on)' : ''}`);
+    field('Position at the start', report.position);
+    field('Start (UTC)', report.start);
+    field('Duration', report.duration);
+    field('EGCS concerned', report.egcs);
+    field('Instrument and readings', report.instrument);
+    field('Cause', report.cause);
+    field('Actions taken', report.actionsTaken);
+    field('Actions planned', report.actionsPlanned);
+    field('Expected time to repair', report.expectedRepair);
+    if (report.sentOn) field('Sent on', report.sentOn);
+    doc.end();
+  });
+}

@@ -1,0 +1,165 @@
+import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import {
+  DEFAULT_EVENT_RULES,
+  eventRulesSchema,
+  type ComplianceEvent,
+  type EventCause,
+  type EventClassification,
+  type EventList,
+  type EventState,
+  type EventType,
+  type eventListQuerySchema,
+} from '@portal/contracts/events';
+import type { z } from 'zod';
+import type { Database } from '../../db/schema';
+import { notFound } from '../../errors';
+import type { Caller } from '../access/caller';
+import { facilityVisibleTo } from '../access/policy';
+
+type ListQuery = z.output<typeof eventListQuerySchema>;
+
+/** The event's columns with its ship's name and the names of who acknowledged and closed it. */
+function eventRows(db: Kysely<Database>, caller: Caller) {
+  return db
+    .selectFrom('compliance_events as e')
+    .innerJoin('facilities as f', 'f.id', 'e.facility_id')
+    .leftJoin('users as a', 'a.id', 'e.acknowledged_by')
+    .leftJoin('users as c', 'c.id', 'e.closed_by')
+    .where(facilityVisibleTo(db, caller, sql.ref('e.facility_id')))
+    .selectAll('e')
+    .select([
+      'f.name as facility_name',
+      'a.username as acknowledged_by_name',
+      'c.username as closed_by_name',
+    ]);
+}
+type EventRow = Awaited<ReturnType<ReturnType<typeof eventRows>['executeTakeFirstOrThrow']>>;
+
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+const day = (d: Date | string | null) =>
+  d === null ? null : typeof d === 'string' ? d.slice(0, 10) : d.toISOString().slice(0, 10);
+
+export const stateOf = (row: { closed_on: Date | null; acknowledged_on: Date | null }): EventState =>
+  row.closed_on ? 'closed' : row.acknowledged_on ? 'acknowledged' : 'open';
+
+export function presentEvent(row: EventRow): ComplianceEvent {
+  const start = new Date(row.start_on).getTime();
+  const end = new Date(row.end_on).getTime();
+  const rules = eventRulesSchema.safeParse(row.rules);
+  const position = (latitude: number | null, longitude: number | null) =>
+    latitude === null || longitude === null ? null : { latitude, longitude };
+  return {
+    id: row.id,
+    facilityId: row.facility_id,
+    facilityName: row.facility_name,
+    type: row.type as EventType,
+    start: new Date(start).toISOString(),
+    end: row.ongoing ? null : new Date(end).toISOString(),
+    ongoing: row.ongoing,
+    durationMinutes: Math.round((end - start) / 60_000),
+    worstValue: row.worst_value,
+    limit: row.limit_value,
+    startPosition: position(row.start_latitude, row.start_longitude),
+    endPosition: position(row.end_latitude, row.end_longitude),
+    classification: row.classification as EventClassification | null,
+    reportRequired: row.report_required,
+    state: stateOf(row),
+    acknowledgedOn: iso(row.acknowledged_on),
+    acknowledgedBy: row.acknowledged_by_name ?? null,
+    cause: row.cause as EventCause | null,
+    actionsTaken: row.actions_taken,
+    comment: row.comment,
+    closedOn: iso(row.closed_on),
+    closedBy: row.closed_by_name ?? null,
+    reportSentOn: day(row.report_sent_on),
+    rules: rules.success ? rules.data : DEFAULT_EVENT_RULES,
+  };
+}
+
+/** The list's filters as conditions on `e` (compliance_events). */
+function conditions(filter: ListQuery): Expression<SqlBool>[] {
+  const c: Expression<SqlBool>[] = [];
+  if (filter.from) c.push(sql<SqlBool>`e.end_on >= ${new Date(filter.from)}`);
+  if (filter.to) c.push(sql<SqlBool>`e.start_on < ${new Date(filter.to)}`);
+  if (filter.facilityId) c.push(sql<SqlBool>`e.facility_id = ${filter.facilityId}`);
+  if (filter.type) c.push(sql<SqlBool>`e.type in (${sql.join(filter.type)})`);
+  if (filter.classification) c.push(sql<SqlBool>`e.classification in (${sql.join(filter.classification)})`);
+  if (filter.reportRequired) c.push(sql<SqlBool>`e.report_required = ${filter.reportRequired === 'true'}`);
+  if (filter.state) {
+    const states = filter.state.map((s) =>
+      s === 'closed'
+        ? sql<SqlBool>`e.closed_on is not null`
+        : s === 'acknowledged'
+          ? sql<SqlBool>`(e.closed_on is null and e.acknowledged_on is not null)`
+          : sql<SqlBool>`(e.closed_on is null and e.acknowledged_on is null)`,
+    );
+    c.push(sql<SqlBool>`(${sql.join(states, sql` or `)})`);
+  }
+  return c;
+}
+
+/**
+ * The list, in the order of `attention` (migration 0016): reports due, then open events needing attention
+ * (malfunction, repeated, data gap, sensor fault), open informational ones, acknowledged, closed; newest first in
+ * each. The counts are of the events needing attention that nobody acknowledged or whose report is due.
+ */
+export async function listEvents(
+  db: Kysely<Database>,
+  caller: Caller,
+  filter: ListQuery,
+): Promise<EventList> {
+  const rows = await eventRows(db, caller)
+    .where((eb) => eb.and(conditions(filter)))
+    .orderBy(sql`e.attention`)
+    .orderBy(sql`e.start_on`, 'desc')
+    .orderBy(sql`e.id`)
+    .limit(filter.limit)
+    .offset(filter.offset)
+    .execute();
+  const base = db
+    .selectFrom('compliance_events as e')
+    .innerJoin('facilities as f', 'f.id', 'e.facility_id')
+    .where(facilityVisibleTo(db, caller, sql.ref('e.facility_id')));
+  const [total, open] = await Promise.all([
+    base
+      .where((eb) => eb.and(conditions(filter)))
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow(),
+    base
+      .where((eb) => eb.and(conditions({ ...filter, state: undefined })))
+      .where('e.attention', '<=', 1)
+      .select([
+        'e.type',
+        (eb) => eb.fn.countAll<string>().as('n'),
+        sql<string>`count(*) filter (where e.report_required and e.report_sent_on is null)`.as('due'),
+      ])
+      .groupBy('e.type')
+      .execute(),
+  ]);
+  return {
+    items: rows.map(presentEvent),
+    total: Number(total.n),
+    openByType: Object.fromEntries(open.map((o) => [o.type, Number(o.n)])),
+    reportsDue: open.reduce((sum, o) => sum + Number(o.due), 0),
+  };
+}
+
+/** An event of a ship the caller sees; another organization's answers as a missing one. */
+export async function findVisibleEvent(db: Kysely<Database>, caller: Caller, id: string): Promise<EventRow> {
+  const row = await eventRows(db, caller).where('e.id', '=', id).executeTakeFirst();
+  if (!row) throw notFound('Event not found');
+  return row;
+}
+
+export async function findEvent(db: Kysely<Database>, caller: Caller, id: string): Promise<ComplianceEvent> {
+  return presentEvent(await findVisibleEvent(db, caller, id));
+}
+
+/** A ship's name and IMO number (its visibility checked before). */
+export function shipOf(db: Kysely<Database>, facilityId: string) {
+  return db
+    .selectFrom('facilities')
+    .select(['name', 'imo'])
+    .where('id', '=', facilityId)
+    .executeTakeFirstOrThrow();
+}

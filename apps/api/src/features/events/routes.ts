@@ -1,0 +1,199 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import {
+  acknowledgeEventSchema,
+  closeEventSchema,
+  complianceEventSchema,
+  eventListQuerySchema,
+  eventListSchema,
+  eventReportBodySchema,
+  eventReportSchema,
+  eventReportSentSchema,
+  newRecordBookEntrySchema,
+  recordBookEntrySchema,
+  recordBookQuerySchema,
+  recordBookVerifySchema,
+} from '@portal/contracts/events';
+import { verifyRecordBook } from '../../storage/record-book';
+import { authenticatedRoutes } from '../access/authenticated';
+import { idParam } from '../access/params';
+import { assertFacilityVisible } from '../access/policy';
+import { eventReportPdf, recordBookWorkbook } from './documents';
+import { findEvent, listEvents, shipOf } from './queries';
+import {
+  acknowledgeEvent,
+  addRecordBookEntry,
+  closeEvent,
+  eventReport,
+  markEventReportSent,
+  recordBook,
+  saveEventReport,
+} from './service';
+
+const idParams = z.object({ id: idParam() });
+const safeFileName = (name: string) => name.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 80) || 'ship';
+
+/**
+ * Compliance events and the record book (docs/decisions/0080-compliance-events.md). Everyone who sees a ship sees
+ * its events and record book, acknowledges events and adds entries (as for uploads); closing an event is for a
+ * UserAdmin or a SystemAdmin. Another organization's event or book answers as a missing one.
+ */
+export async function eventRoutes(app: FastifyInstance) {
+  const routes = authenticatedRoutes(app);
+  const { db } = app;
+  const tags = ['events'];
+
+  routes.get(
+    '/api/events',
+    {
+      schema: {
+        tags,
+        description:
+          'Events of the ships the caller sees, overlapping [from, to): those not closed first (reports due first among them), then newest first.',
+        querystring: eventListQuerySchema.extend({ facilityId: idParam().optional() }),
+        response: { 200: eventListSchema },
+      },
+    },
+    async (request) => listEvents(db, request.caller, request.query),
+  );
+
+  routes.get(
+    '/api/events/:id',
+    { schema: { tags, params: idParams, response: { 200: complianceEventSchema } } },
+    async (request) => findEvent(db, request.caller, request.params.id),
+  );
+
+  routes.post(
+    '/api/events/:id/acknowledge',
+    {
+      schema: {
+        tags,
+        params: idParams,
+        body: acknowledgeEventSchema,
+        response: { 200: complianceEventSchema },
+      },
+    },
+    async (request) => acknowledgeEvent(db, request.caller, request.params.id, request.body),
+  );
+
+  routes.post(
+    '/api/events/:id/close',
+    { schema: { tags, params: idParams, body: closeEventSchema, response: { 200: complianceEventSchema } } },
+    async (request) => closeEvent(db, request.caller, request.params.id, request.body.comment),
+  );
+
+  routes.get(
+    '/api/events/:id/report',
+    { schema: { tags, params: idParams, response: { 200: eventReportSchema } } },
+    async (request) => eventReport(db, request.caller, request.params.id),
+  );
+
+  routes.put(
+    '/api/events/:id/report',
+    {
+      schema: { tags, params: idParams, body: eventReportBodySchema, response: { 200: eventReportSchema } },
+    },
+    async (request) => saveEventReport(db, request.caller, request.params.id, request.body),
+  );
+
+  routes.post(
+    '/api/events/:id/report/sent',
+    {
+      schema: { tags, params: idParams, body: eventReportSentSchema, response: { 200: eventReportSchema } },
+    },
+    async (request) => markEventReportSent(db, request.caller, request.params.id, request.body.sentOn),
+  );
+
+  routes.get(
+    '/api/events/:id/report/download',
+    {
+      schema: {
+        tags,
+        params: idParams,
+        description: 'The report to the flag State and the port State as PDF.',
+      },
+    },
+    async (request, reply) => {
+      const event = await findEvent(db, request.caller, request.params.id);
+      const report = await eventReport(db, request.caller, request.params.id);
+      const pdf = await eventReportPdf(event, report);
+      const name = `${safeFileName(event.facilityName)}_${event.start.slice(0, 10)}_malfunction_report.pdf`;
+      return reply
+        .header('content-type', 'application/pdf')
+        .header('content-disposition', `attachment; filename="${name}"`)
+        .send(pdf);
+    },
+  );
+
+  routes.get(
+    '/api/facilities/:id/record-book',
+    {
+      schema: {
+        tags,
+        params: idParams,
+        querystring: recordBookQuerySchema,
+        response: { 200: z.array(recordBookEntrySchema) },
+      },
+    },
+    async (request) => {
+      await assertFacilityVisible(db, request.caller, request.params.id);
+      return recordBook(db, request.params.id, request.query);
+    },
+  );
+
+  routes.post(
+    '/api/facilities/:id/record-book',
+    {
+      schema: {
+        tags,
+        params: idParams,
+        body: newRecordBookEntrySchema,
+        response: { 201: recordBookEntrySchema },
+      },
+    },
+    async (request, reply) => {
+      await assertFacilityVisible(db, request.caller, request.params.id);
+      const entry = await addRecordBookEntry(db, request.caller, request.params.id, request.body);
+      return reply.code(201).send(entry);
+    },
+  );
+
+  routes.get(
+    '/api/facilities/:id/record-book/verify',
+    {
+      schema: {
+        tags,
+        params: idParams,
+        description:
+          'Recomputes the record book hash chain from its first entry; names the first entry that does not match.',
+        response: { 200: recordBookVerifySchema },
+      },
+    },
+    async (request) => {
+      await assertFacilityVisible(db, request.caller, request.params.id);
+      return verifyRecordBook(db, request.params.id);
+    },
+  );
+
+  routes.get(
+    '/api/facilities/:id/record-book/export',
+    {
+      schema: {
+        tags,
+        params: idParams,
+        querystring: recordBookQuerySchema,
+        description: 'The record book entries of a period as .xlsx, with each entry hash.',
+      },
+    },
+    async (request, reply) => {
+      await assertFacilityVisible(db, request.caller, request.params.id);
+      const ship = await shipOf(db, request.params.id);
+      const entries = await recordBook(db, request.params.id, request.query);
+      const workbook = await recordBookWorkbook(ship, entries, request.query);
+      return reply
+        .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+        .header('content-disposition', `attachment; filename="${safeFileName(ship.name)}_record_book.xlsx"`)
+        .send(workbook);
+    },
+  );
+}

@@ -1,0 +1,309 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { z } from 'zod';
+import {
+  EVENT_CAUSE_NAMES,
+  EVENT_CLASSIFICATION_NAMES,
+  EVENT_TYPE_NAMES,
+  RECORD_BOOK_KIND_NAMES,
+  type AcknowledgeEvent,
+  type ComplianceEvent,
+  type EventReport,
+  type RecordBookEntryView,
+  type eventReportBodySchema,
+  type newRecordBookEntrySchema,
+} from '@portal/contracts/events';
+import type { Database } from '../../db/schema';
+import { badRequest, forbidden, notFound } from '../../errors';
+import { appendRecordBookEntries, readRecordBook, type RecordBookEntry } from '../../storage/record-book';
+import type { Caller } from '../access/caller';
+import { auditedChange } from '../audit/audit';
+import { findVisibleEvent, presentEvent } from './queries';
+
+type EventRow = Awaited<ReturnType<typeof findVisibleEvent>>;
+const actor = (caller: Caller) => ({ userId: caller.userId, organizationId: caller.organizationId });
+
+/** The record book entry of something a person did to an event: at the event's start position, now. */
+function personEntry(
+  caller: Caller,
+  row: EventRow,
+  kind: string,
+  body: Record<string, unknown>,
+): Parameters<typeof appendRecordBookEntries>[2][number] {
+  return {
+    kind,
+    occurredOn: new Date(),
+    recordedBy: caller.userId,
+    recordedByName: caller.username,
+    latitude: row.end_latitude ?? row.start_latitude,
+    longitude: row.end_longitude ?? row.start_longitude,
+    eventId: row.id,
+    correctsId: null,
+    body: { type: row.type, typeName: EVENT_TYPE_NAMES[row.type as keyof typeof EVENT_TYPE_NAMES], ...body },
+  };
+}
+
+/** Acknowledges an event with its cause, actions and comment (again: the annotation is updated); audited, in the book. */
+export async function acknowledgeEvent(
+  db: Kysely<Database>,
+  caller: Caller,
+  id: string,
+  input: AcknowledgeEvent,
+): Promise<ComplianceEvent> {
+  const row = await findVisibleEvent(db, caller, id);
+  if (row.closed_on) throw badRequest('The event is closed');
+  await auditedChange(
+    db,
+    actor(caller),
+    async (trx) => {
+      await trx
+        .updateTable('compliance_events')
+        .set({
+          acknowledged_on: row.acknowledged_on ?? new Date(),
+          acknowledged_by: row.acknowledged_by ?? caller.userId,
+          cause: input.cause,
+          actions_taken: input.actionsTaken,
+          comment: input.comment,
+        })
+        .where('id', '=', id)
+        .execute();
+      await appendRecordBookEntries(trx, row.facility_id, [
+        personEntry(caller, row, 'event-acknowledged', {
+          cause: input.cause,
+          causeName: EVENT_CAUSE_NAMES[input.cause],
+          actionsTaken: input.actionsTaken,
+          comment: input.comment,
+        }),
+      ]);
+    },
+    { action: 'event.acknowledge', subject: id, detail: { facilityId: row.facility_id, cause: input.cause } },
+  );
+  return presentEvent(await findVisibleEvent(db, caller, id));
+}
+
+/** Closes an event: a UserAdmin of an organization that sees the ship, or a SystemAdmin. */
+export async function closeEvent(
+  db: Kysely<Database>,
+  caller: Caller,
+  id: string,
+  comment: string,
+): Promise<ComplianceEvent> {
+  const row = await findVisibleEvent(db, caller, id);
+  if (caller.role === 'User') throw forbidden('Only an administrator may close an event');
+  if (row.closed_on) throw badRequest('The event is closed already');
+  if (row.ongoing) throw badRequest('The event is still going on: it can be closed once it has ended');
+  await auditedChange(
+    db,
+    actor(caller),
+    async (trx) => {
+      await trx
+        .updateTable('compliance_events')
+        .set({ closed_on: new Date(), closed_by: caller.userId })
+        .where('id', '=', id)
+        .execute();
+      await appendRecordBookEntries(trx, row.facility_id, [
+        personEntry(caller, row, 'event-closed', { comment }),
+      ]);
+    },
+    { action: 'event.close', subject: id, detail: { facilityId: row.facility_id } },
+  );
+  return presentEvent(await findVisibleEvent(db, caller, id));
+}
+
+const formatPosition = (latitude: number | null, longitude: number | null) =>
+  latitude === null || longitude === null
+    ? 'Not known'
+    : `${Math.abs(latitude).toFixed(4)}° ${latitude >= 0 ? 'N' : 'S'}, ${Math.abs(longitude).toFixed(4)}° ${longitude >= 0 ? 'E' : 'W'}`;
+const utc = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+function formatDuration(minutes: number) {
+  const h = Math.floor(minutes / 60);
+  const m = minutes % 60;
+  return h ? `${h} h ${m} min` : `${m} min`;
+}
+
+/** The report's draft: what was saved, else filled from the event, the ship and the annotations. */
+export async function eventReport(db: Kysely<Database>, caller: Caller, id: string): Promise<EventReport> {
+  const row = await findVisibleEvent(db, caller, id);
+  const sentOn = presentEvent(row).reportSentOn;
+  if (row.report) return { ...(row.report as Omit<EventReport, 'sentOn'>), sentOn };
+  const ship = await db
+    .selectFrom('facilities')
+    .select(['name', 'imo', 'scrubber_system_type', 'number_of_scrubbers'])
+    .where('id', '=', row.facility_id)
+    .executeTakeFirstOrThrow();
+  const event = presentEvent(row);
+  const classification = event.classification ? EVENT_CLASSIFICATION_NAMES[event.classification] : '';
+  return {
+    shipName: ship.name,
+    imo: ship.imo ?? '',
+    position: formatPosition(row.start_latitude, row.start_longitude),
+    start: utc(new Date(row.start_on)),
+    duration: event.ongoing
+      ? `${formatDuration(event.durationMinutes)} so far (still going on)`
+      : formatDuration(event.durationMinutes),
+    egcs: [
+      ship.scrubber_system_type,
+      ship.number_of_scrubbers ? `${ship.number_of_scrubbers} scrubber(s)` : '',
+    ]
+      .filter(Boolean)
+      .join(', '),
+    instrument: `SO2/CO2 emission monitoring at the scrubber outlet. ${EVENT_TYPE_NAMES[event.type]} (${classification})${
+      event.worstValue !== null && event.limit !== null
+        ? `: SO2/CO2 ratio up to ${event.worstValue.toFixed(1)} against a limit of ${event.limit}`
+        : ''
+    }.`,
+    cause: event.cause ? `${EVENT_CAUSE_NAMES[event.cause]}${event.comment ? `: ${event.comment}` : ''}` : '',
+    actionsTaken: event.actionsTaken ?? '',
+    actionsPlanned: '',
+    expectedRepair: '',
+    sentOn,
+  };
+}
+
+export async function saveEventReport(
+  db: Kysely<Database>,
+  caller: Caller,
+  id: string,
+  input: z.output<typeof eventReportBodySchema>,
+): Promise<EventReport> {
+  const row = await findVisibleEvent(db, caller, id);
+  if (!row.report_required)
+    throw badRequest('This event needs no report to the flag State and the port State');
+  await auditedChange(
+    db,
+    actor(caller),
+    (trx) =>
+      trx
+        .updateTable('compliance_events')
+        .set({ report: JSON.stringify(input) })
+        .where('id', '=', id)
+        .execute(),
+    { action: 'event.report.save', subject: id, detail: { facilityId: row.facility_id } },
+  );
+  return eventReport(db, caller, id);
+}
+
+export async function markEventReportSent(
+  db: Kysely<Database>,
+  caller: Caller,
+  id: string,
+  sentOn: string,
+): Promise<EventReport> {
+  const row = await findVisibleEvent(db, caller, id);
+  if (!row.report_required)
+    throw badRequest('This event needs no report to the flag State and the port State');
+  const report = await eventReport(db, caller, id);
+  await auditedChange(
+    db,
+    actor(caller),
+    async (trx) => {
+      await trx
+        .updateTable('compliance_events')
+        .set({ report_sent_on: sentOn, report: JSON.stringify({ ...report, sentOn: undefined }) })
+        .where('id', '=', id)
+        .execute();
+      await appendRecordBookEntries(trx, row.facility_id, [
+        personEntry(caller, row, 'report-sent', { sentOn }),
+      ]);
+    },
+    { action: 'event.report.sent', subject: id, detail: { facilityId: row.facility_id, sentOn } },
+  );
+  return eventReport(db, caller, id);
+}
+
+/** One line saying what an entry records, for the screen and the export. */
+export function entryText(entry: RecordBookEntry): string {
+  const b = entry.body as Record<string, string | number | boolean | null | undefined>;
+  const name = (b.typeName as string | undefined) ?? '';
+  const when = (iso: unknown) => (typeof iso === 'string' ? utc(new Date(iso)) : 'still going on');
+  switch (entry.kind) {
+    case 'event':
+      return `${name} from ${when(b.start)} to ${when(b.end)}${b.classificationName ? `, ${String(b.classificationName).toLowerCase()}` : ''}${b.reportRequired ? ', report to flag and port State required' : ''}`;
+    case 'event-ended':
+      return `${name} ended at ${when(b.end)} after ${formatDuration(Number(b.durationMinutes ?? 0))}`;
+    case 'event-changed':
+      return `${name} now from ${when(b.start)} to ${when(b.end)}${b.classificationName ? `, ${String(b.classificationName).toLowerCase()}` : ''} (the data it is derived from changed)`;
+    case 'event-withdrawn':
+      return `${name} from ${when(b.start)} withdrawn: ${String(b.reason ?? '')}`;
+    case 'event-acknowledged':
+      return `${name} acknowledged. Cause: ${String(b.causeName ?? '')}. Actions taken: ${String(b.actionsTaken ?? '')}${b.comment ? `. ${String(b.comment)}` : ''}`;
+    case 'event-closed':
+      return `${name} closed${b.comment ? `: ${String(b.comment)}` : ''}`;
+    case 'report-sent':
+      return `${name}: report to the flag State and the port State sent on ${String(b.sentOn ?? '')}`;
+    default:
+      return String(b.text ?? '');
+  }
+}
+
+export function presentEntry(entry: RecordBookEntry): RecordBookEntryView {
+  return {
+    id: entry.id,
+    sequence: entry.sequence,
+    kind: entry.kind,
+    occurredOn: entry.occurredOn.toISOString(),
+    recordedOn: entry.recordedOn.toISOString(),
+    recordedBy: entry.recordedByName,
+    latitude: entry.latitude,
+    longitude: entry.longitude,
+    eventId: entry.eventId,
+    correctsId: entry.correctsId,
+    text: entryText(entry),
+    body: entry.body,
+    previousHash: entry.previousHash,
+    hash: entry.hash,
+  };
+}
+
+/** A person's entry in a ship's record book (a correction refers to an entry of the same book). */
+export async function addRecordBookEntry(
+  db: Kysely<Database>,
+  caller: Caller,
+  facilityId: string,
+  input: z.output<typeof newRecordBookEntrySchema>,
+): Promise<RecordBookEntryView> {
+  if (input.correctsId) {
+    const corrected = await db
+      .selectFrom('record_book_entries')
+      .select('id')
+      .where('id', '=', input.correctsId)
+      .where('facility_id', '=', facilityId)
+      .executeTakeFirst();
+    if (!corrected) throw notFound('Record book entry not found');
+  }
+  const [entry] = await auditedChange(
+    db,
+    actor(caller),
+    (trx: Transaction<Database>) =>
+      appendRecordBookEntries(trx, facilityId, [
+        {
+          kind: input.kind,
+          occurredOn: new Date(input.occurredOn),
+          recordedBy: caller.userId,
+          recordedByName: caller.username,
+          latitude: input.latitude,
+          longitude: input.longitude,
+          eventId: null,
+          correctsId: input.correctsId,
+          body: { text: input.text, kindName: RECORD_BOOK_KIND_NAMES[input.kind] },
+        },
+      ]),
+    (entries) => ({
+      action: input.kind === 'correction' ? 'recordbook.correct' : 'recordbook.add',
+      subject: facilityId,
+      detail: { entryId: entries[0]!.id, kind: input.kind, correctsId: input.correctsId },
+    }),
+  );
+  return presentEntry(entry!);
+}
+
+export async function recordBook(
+  db: Kysely<Database>,
+  facilityId: string,
+  range: { from?: string; to?: string },
+): Promise<RecordBookEntryView[]> {
+  const entries = await readRecordBook(db, facilityId, {
+    from: range.from ? new Date(range.from) : undefined,
+    to: range.to ? new Date(range.to) : undefined,
+  });
+  return entries.map(presentEntry);
+}

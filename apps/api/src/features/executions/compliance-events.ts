@@ -1,0 +1,194 @@
+import type { EventClassification, EventPosition, EventRules, EventType } from '@portal/contracts/events';
+
+/**
+ * Step "compliance events", the pure part: from the measurement values of a window of targets to the events of
+ * DOMAIN.md "Compliance events" (docs/decisions/0080-compliance-events.md). Every input is aligned to `targets`
+ * (NaN where a field has no value); `eca` is 1 inside, 0 outside, 255 unknown.
+ */
+export interface EventInputs {
+  /** Target timestamps (ms, ascending): the times the engine computed the ship's fields. */
+  targets: Float64Array;
+  required: Float64Array;
+  running: Float64Array;
+  ratio: Float64Array;
+  limit: Float64Array;
+  latitude: Float64Array;
+  longitude: Float64Array;
+  eca: Uint8Array;
+}
+
+export interface DerivedEvent {
+  type: EventType;
+  /** ms; the first counting sample's time (for a data gap: the first minute without a target). */
+  start: number;
+  /** ms, exclusive: the last counting sample's time plus one step (for an entry or exit: equal to start). */
+  end: number;
+  /** The episode reaches the last target of the ship's data: it lasts as long as nothing says otherwise. */
+  ongoing: boolean;
+  /** Emission exceedance: the highest SO2/CO2 ratio, and the limit in force at that sample. */
+  worstValue: number | null;
+  limit: number | null;
+  startPosition: EventPosition | null;
+  endPosition: EventPosition | null;
+  classification: EventClassification | null;
+  reportRequired: boolean;
+}
+
+export interface DeriveContext {
+  /** Start times (ms) of the ship's transients before the window, for the repeated rule. */
+  earlierTransientStarts?: readonly number[];
+  /** The window's last target is the ship's last: an episode reaching it is ongoing. */
+  dataEndsAtWindowEnd?: boolean;
+}
+
+const truthy = (v: number) => !Number.isNaN(v) && v !== 0;
+
+function positionAt(inputs: EventInputs, i: number): EventPosition | null {
+  const latitude = inputs.latitude[i]!;
+  const longitude = inputs.longitude[i]!;
+  return Number.isNaN(latitude) || Number.isNaN(longitude) ? null : { latitude, longitude };
+}
+
+interface Episode {
+  first: number;
+  last: number;
+}
+
+/** Runs of counting samples; a break of at most `joinSamples` samples (in time) does not split a run. */
+export function episodes(
+  targets: Float64Array,
+  counts: (i: number) => boolean,
+  stepMs: number,
+  joinSamples: number,
+): Episode[] {
+  const out: Episode[] = [];
+  const joinMs = (joinSamples + 1) * stepMs;
+  let current: Episode | null = null;
+  for (let i = 0; i < targets.length; i++) {
+    if (!counts(i)) continue;
+    if (current && targets[i]! - targets[current.last]! <= joinMs) current.last = i;
+    else {
+      if (current) out.push(current);
+      current = { first: i, last: i };
+    }
+  }
+  if (current) out.push(current);
+  return out;
+}
+
+/** The events of a window of targets, in order of start (types interleaved). */
+export function deriveEvents(
+  inputs: EventInputs,
+  rules: EventRules,
+  context: DeriveContext = {},
+): DerivedEvent[] {
+  const { targets } = inputs;
+  const n = targets.length;
+  const stepMs = rules.stepSeconds * 1000;
+  const lastIndex = n - 1;
+  const events: DerivedEvent[] = [];
+
+  const episodeEvent = (type: EventType, e: Episode): DerivedEvent => ({
+    type,
+    start: targets[e.first]!,
+    end: targets[e.last]! + stepMs,
+    ongoing: context.dataEndsAtWindowEnd === true && e.last === lastIndex,
+    worstValue: null,
+    limit: null,
+    startPosition: positionAt(inputs, e.first),
+    endPosition: positionAt(inputs, e.last),
+    classification: null,
+    reportRequired: false,
+  });
+
+  // Emission exceedance: required, running and over the limit.
+  const exceeding = (i: number) =>
+    truthy(inputs.required[i]!) &&
+    truthy(inputs.running[i]!) &&
+    !Number.isNaN(inputs.ratio[i]!) &&
+    !Number.isNaN(inputs.limit[i]!) &&
+    inputs.ratio[i]! > inputs.limit[i]!;
+  const classified: DerivedEvent[] = [];
+  for (const e of episodes(targets, exceeding, stepMs, rules.joinSamples)) {
+    const event = episodeEvent('emission-exceedance', e);
+    for (let i = e.first; i <= e.last; i++) {
+      if (!exceeding(i)) continue;
+      if (event.worstValue === null || inputs.ratio[i]! > event.worstValue) {
+        event.worstValue = inputs.ratio[i]!;
+        event.limit = inputs.limit[i]!;
+      }
+    }
+    classified.push(event);
+  }
+  // Scrubber off while required.
+  const off = (i: number) =>
+    truthy(inputs.required[i]!) && !Number.isNaN(inputs.running[i]!) && inputs.running[i]! === 0;
+  for (const e of episodes(targets, off, stepMs, rules.joinSamples))
+    classified.push(episodeEvent('scrubber-off', e));
+
+  // Classification: by duration, then the repeated rule over the ship's transients of both kinds in time order.
+  classified.sort((a, b) => a.start - b.start);
+  const transientMs = rules.transientMinutes * 60_000;
+  const windowMs = rules.repeatedWindowHours * 3_600_000;
+  const reportMs = rules.reportMinutes * 60_000;
+  const transients = [...(context.earlierTransientStarts ?? [])].sort((a, b) => a - b);
+  for (const event of classified) {
+    const duration = event.end - event.start;
+    // An ongoing episode is classified by its duration so far; it is classified again when it grows.
+    if (duration >= transientMs) event.classification = 'malfunction';
+    else {
+      const within = transients.filter((t) => t > event.start - windowMs && t <= event.start).length;
+      event.classification = within + 1 >= rules.repeatedCount ? 'repeated' : 'transient';
+      transients.push(event.start);
+    }
+    event.reportRequired =
+      event.classification === 'repeated' || (event.classification === 'malfunction' && duration > reportMs);
+  }
+  events.push(...classified);
+
+  // Data gaps: no target for longer than the limit between two that exist.
+  const gapMs = rules.dataGapMinutes * 60_000;
+  for (let i = 1; i < n; i++) {
+    const before = targets[i - 1]!;
+    const after = targets[i]!;
+    if (after - before > gapMs) {
+      events.push({
+        type: 'data-gap',
+        start: before + stepMs,
+        end: after,
+        ongoing: false,
+        worstValue: null,
+        limit: null,
+        startPosition: positionAt(inputs, i - 1),
+        endPosition: positionAt(inputs, i),
+        classification: null,
+        reportRequired: false,
+      });
+    }
+  }
+
+  // ECA entry and exit: the zone changes between two samples whose zone is known.
+  let previous = -1;
+  for (let i = 0; i < n; i++) {
+    const zone = inputs.eca[i]!;
+    if (zone === 255) continue;
+    if (previous !== -1 && zone !== inputs.eca[previous]!) {
+      const position = positionAt(inputs, i);
+      events.push({
+        type: zone === 1 ? 'eca-entry' : 'eca-exit',
+        start: targets[i]!,
+        end: targets[i]!,
+        ongoing: false,
+        worstValue: null,
+        limit: null,
+        startPosition: position,
+        endPosition: position,
+        classification: null,
+        reportRequired: false,
+      });
+    }
+    previous = i;
+  }
+
+  return events.sort((a, b) => a.start - b.start || a.type.localeCompare(b.type));
+}

@@ -1,0 +1,135 @@
+import type { Kysely } from 'kysely';
+import { ecaZoneColumn } from '@portal/contracts/eca';
+import type { EventRules } from '@portal/contracts/events';
+import type { Database } from '../../db/schema';
+import { concatSeries, readMeasurementValues, type FieldSeries } from '../../storage';
+import { deriveEvents, type DerivedEvent } from './compliance-events';
+import type { FieldSeriesOf } from './measurement-fields';
+import type { ExecutionPlan } from './plan';
+
+/** The measurement fields the events are derived from (DOMAIN.md "Compliance events"), by name. */
+export const EVENT_INPUT_FIELDS = {
+  required: 'SCRUBBER_REQUIRED',
+  running: 'SCRUBBER_RUNNING',
+  ratio: 'SO2_CO2_RATIO',
+  limit: 'SO2_CO2_LIMIT',
+  latitude: 'LATITUDE',
+  longitude: 'LONGITUDE',
+} as const;
+type InputKey = keyof typeof EVENT_INPUT_FIELDS;
+
+/** What the events step derived: the events starting inside [windowFrom, windowTo), which replace the stored ones there. */
+export interface EventDerivation {
+  windowFrom: number;
+  windowTo: number;
+  events: DerivedEvent[];
+  rules: EventRules;
+}
+
+const HOUR = 3_600_000;
+
+/** Values of `series` at `targets` (both ascending); NaN where the series has no value at that time. */
+export function alignTo(targets: Float64Array, series: FieldSeries): Float64Array {
+  const out = new Float64Array(targets.length).fill(NaN);
+  let j = 0;
+  for (let i = 0; i < targets.length; i++) {
+    const t = targets[i]!;
+    while (j < series.timestamps.length && series.timestamps[j]! < t) j++;
+    if (j < series.timestamps.length && series.timestamps[j] === t) out[i] = series.values[j]!;
+  }
+  return out;
+}
+
+/**
+ * Step "compliance events": re-derives the ship's events around the executed period (docs/decisions/
+ * 0080-compliance-events.md). The window reaches back to the start of any stored event crossing the period's start
+ * (so an episode crossing it is joined, not cut) and forward by the repeated rule's window (later transients may
+ * change class) and to the end of any stored event crossing that; values outside the period are read from storage,
+ * with a margin on both sides so that episodes, gaps and zone changes at the window's edges are seen whole. Skipped
+ * (null) when the ship has no SCRUBBER_REQUIRED field or the execution recomputes none of the inputs.
+ */
+export async function deriveComplianceEvents(
+  db: Kysely<Database>,
+  plan: ExecutionPlan,
+  seriesOf: FieldSeriesOf,
+): Promise<EventDerivation | null> {
+  const { facilityId, from, to, measurementFieldIds } = plan.request;
+  const { rules, dataEnd } = plan.events;
+  const idOf = new Map([...plan.fieldName].map(([id, name]) => [name.toUpperCase(), id]));
+  const ids = Object.fromEntries(
+    Object.entries(EVENT_INPUT_FIELDS).map(([key, name]) => [key, idOf.get(name)]),
+  ) as Record<InputKey, string | undefined>;
+  if (!ids.required || !plan.measurementCalcsByField.has(ids.required)) return null;
+  if (
+    measurementFieldIds !== 'all' &&
+    !Object.values(ids).some((id) => id !== undefined && measurementFieldIds.has(id))
+  )
+    return null;
+
+  const stepMs = rules.stepSeconds * 1000;
+  const joinMs = (rules.joinSamples + 1) * stepMs;
+  const marginMs = Math.max(joinMs, rules.dataGapMinutes * 60_000) + stepMs;
+  const crossing = async (at: number) =>
+    db
+      .selectFrom('compliance_events')
+      .select((eb) => [eb.fn.min('start_on').as('start'), eb.fn.max('end_on').as('end')])
+      .where('facility_id', '=', facilityId)
+      .where('start_on', '<', new Date(at))
+      .where('end_on', '>=', new Date(at - joinMs))
+      .executeTakeFirst();
+  const before = await crossing(from);
+  const windowFrom = Math.min(from, before?.start ? new Date(before.start).getTime() : from);
+  let windowTo = to + rules.repeatedWindowHours * HOUR;
+  const after = await crossing(windowTo);
+  if (after?.end) windowTo = Math.max(windowTo, new Date(after.end).getTime() + stepMs);
+  const readFrom = windowFrom - marginMs;
+  const readTo = windowTo + marginMs;
+
+  const read = async (fieldId: string | undefined): Promise<FieldSeries> => {
+    if (!fieldId) return { timestamps: new Float64Array(0), values: new Float64Array(0) };
+    const [head, middle, tail] = await Promise.all([
+      readMeasurementValues(db, facilityId, fieldId, readFrom, from),
+      seriesOf(fieldId),
+      readMeasurementValues(db, facilityId, fieldId, to, readTo),
+    ]);
+    return concatSeries([head, middle, tail]);
+  };
+  const required = await read(ids.required);
+  const targets = required.timestamps;
+  const [running, ratio, limit, latitude, longitude] = await Promise.all(
+    (['running', 'ratio', 'limit', 'latitude', 'longitude'] as const).map(async (key) =>
+      alignTo(targets, await read(ids[key])),
+    ),
+  );
+  // ISECAZONE as the engine supplies it to the calculations: from the position at the target's time.
+  const eca = ecaZoneColumn(latitude!, longitude!, targets);
+  for (let i = 0; i < eca.length; i++)
+    if (Number.isNaN(latitude![i]!) || Number.isNaN(longitude![i]!)) eca[i] = 255;
+
+  const earlier = await db
+    .selectFrom('compliance_events')
+    .select('start_on')
+    .where('facility_id', '=', facilityId)
+    .where('classification', 'in', ['transient', 'repeated'])
+    .where('start_on', '>=', new Date(windowFrom - rules.repeatedWindowHours * HOUR))
+    .where('start_on', '<', new Date(windowFrom))
+    .execute();
+  const events = deriveEvents(
+    {
+      targets,
+      required: required.values,
+      running: running!,
+      ratio: ratio!,
+      limit: limit!,
+      latitude: latitude!,
+      longitude: longitude!,
+      eca,
+    },
+    rules,
+    {
+      earlierTransientStarts: earlier.map((e) => new Date(e.start_on).getTime()),
+      dataEndsAtWindowEnd: dataEnd !== null && dataEnd < readTo,
+    },
+  ).filter((e) => e.start >= windowFrom && e.start < windowTo);
+  return { windowFrom, windowTo, events, rules };
+}

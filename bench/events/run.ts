@@ -1,0 +1,186 @@
+/**
+ * Latency of the fleet events list (GET /api/events) on PostgreSQL with 100 ships and a year of events each, as the
+ * engine derives them from a demo ship's year (ECA entries and exits, transients at departures and load changes, a
+ * few malfunctions, data gaps), inserted directly (the engine's own time is bench/pipeline's).
+ *
+ * Run: DATABASE_URL=postgres://postgres@127.0.0.1:5432/<own db> npx tsx bench/events/run.ts [--reuse]
+ * Results: bench/results/events.md.
+ */
+import { spawn } from 'node:child_process';
+import http from 'node:http';
+import { once } from 'node:events';
+import { writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { cpus, loadavg } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'kysely';
+import { DEFAULT_EVENT_RULES } from '@portal/contracts/events';
+import { openDatabase } from '../../apps/api/src/storage/database';
+import { seedPlatform } from '../../apps/api/src/seed/platform';
+import { resetPostgres, startTestServer } from '../../apps/api/test/harness';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const SHIPS = 100;
+const YEAR_FROM = Date.UTC(2025, 0, 1);
+const DAY = 86_400_000;
+const USERS = 50;
+const reuse = process.argv.includes('--reuse');
+const databaseUrl = process.env.DATABASE_URL;
+if (!databaseUrl) throw new Error('Set DATABASE_URL to a PostgreSQL database of your own');
+
+/** A small deterministic random source, so every run fills the same events. */
+function random(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+/** A ship-year of events with the mix the demo fleet's year shows. */
+function shipYear(facilityId: string, seed: number) {
+  const rnd = random(seed);
+  const rows: Record<string, unknown>[] = [];
+  const add = (type: string, start: number, minutes: number, classification: string | null) =>
+    rows.push({
+      facility_id: facilityId,
+      type,
+      start_on: new Date(start),
+      end_on: new Date(start + minutes * 60_000),
+      classification,
+      report_required: classification === 'repeated' || (classification === 'malfunction' && minutes > 60),
+      rules: JSON.stringify(DEFAULT_EVENT_RULES),
+      start_latitude: 50 + rnd() * 5,
+      start_longitude: rnd() * 10,
+      acknowledged_on: rnd() < 0.3 ? new Date(start + DAY) : null,
+      closed_on: rnd() < 0.2 ? new Date(start + 2 * DAY) : null,
+    });
+  for (let day = 0; day < 365; day++) {
+    const t = YEAR_FROM + day * DAY;
+    if (day % 4 === 0) add('eca-entry', t + rnd() * DAY, 0, null);
+    if (day % 4 === 2) add('eca-exit', t + rnd() * DAY, 0, null);
+    if (rnd() < 0.35) add('scrubber-off', t + rnd() * DAY, 3 + rnd() * 9, 'transient');
+    if (rnd() < 0.2)
+      add('emission-exceedance', t + rnd() * DAY, 2 + rnd() * 10, rnd() < 0.2 ? 'repeated' : 'transient');
+    if (rnd() < 0.02) add('scrubber-off', t + rnd() * DAY, 20 + rnd() * 900, 'malfunction');
+    if (rnd() < 0.02) add('emission-exceedance', t + rnd() * DAY, 20 + rnd() * 200, 'malfunction');
+    if (rnd() < 0.03) add('data-gap', t + rnd() * DAY, 61 + rnd() * 600, null);
+  }
+  return rows;
+}
+
+async function main() {
+  const database = reuse
+    ? await openDatabase({ databaseUrl, dataDir: 'memory://', poolSize: 10 })
+    : undefined;
+  if (!reuse) await resetPostgres(databaseUrl!);
+  const server = await startTestServer(database ? { database, jobs: 'none' } : { jobs: 'none' });
+  const db = server.services.database.db;
+  await seedPlatform(db, { ships: SHIPS });
+  const ships = await db.selectFrom('facilities').select(['id']).orderBy('name').execute();
+  const existing = await sql<{ n: number }>`select count(*)::int as n from compliance_events`.execute(db);
+  if (existing.rows[0]!.n === 0) {
+    for (const [i, ship] of ships.entries()) {
+      const rows = shipYear(ship.id, i + 1);
+      for (let at = 0; at < rows.length; at += 2000)
+        await db
+          .insertInto('compliance_events')
+          .values(rows.slice(at, at + 2000) as never)
+          .execute();
+    }
+    await sql`analyze compliance_events`.execute(db);
+  }
+  const total = (await sql<{ n: number }>`select count(*)::int as n from compliance_events`.execute(db))
+    .rows[0]!.n;
+  await server.close();
+
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(here, '..', 'dashboard', 'server.ts')],
+    {
+      env: process.env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
+  const { address, token } = JSON.parse(line) as { address: string; token: string };
+  const headers = { authorization: `Bearer ${token}` };
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
+  const get = (pathAndQuery: string) =>
+    new Promise<number>((resolve, reject) => {
+      const request = http.get(address + pathAndQuery, { agent, headers }, (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+        response.on('error', reject);
+      });
+      request.on('error', reject);
+    });
+  const year = { from: '2025-01-01T00:00:00.000Z', to: '2026-01-01T00:00:00.000Z' };
+  const month = { from: '2025-11-01T00:00:00.000Z', to: '2025-12-01T00:00:00.000Z' };
+  const scenarios = [
+    { name: 'fleet list, year (first 100)', url: `/api/events?${new URLSearchParams(year)}` },
+    { name: 'fleet list, month (first 100)', url: `/api/events?${new URLSearchParams(month)}` },
+    {
+      name: 'fleet list, year, malfunctions and repeated, open',
+      url: `/api/events?${new URLSearchParams(year)}&classification=malfunction&classification=repeated&state=open`,
+    },
+    { name: 'fleet card (counts), year', url: `/api/events?${new URLSearchParams(year)}&limit=1` },
+    {
+      name: 'ship list, year',
+      url: `/api/events?${new URLSearchParams({ ...year, facilityId: ships[0]!.id })}`,
+    },
+  ];
+  const percentile = (xs: number[], p: number) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? NaN;
+  };
+  const lines: string[] = [];
+  const out = (l = '') => {
+    console.log(l);
+    lines.push(l);
+  };
+  out('# Compliance events list: latency on PostgreSQL');
+  out();
+  out(
+    `${SHIPS} ships, a year (2025) of events each: ${total.toLocaleString('en-US')} rows in compliance_events. SystemAdmin (sees every ship). Server in a process of its own (bench/dashboard/server.ts), PostgreSQL on localhost; ${cpus().length} × ${cpus()[0]?.model.trim()}; load average at the start ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(
+        ' / ',
+      )}. \`npx tsx bench/events/run.ts\`, ${new Date().toISOString().slice(0, 10)}. Goal: fleet list p95 under 50 ms.`,
+  );
+  out();
+  out(`| scenario | one at a time p50 ms | p95 | ${USERS} users p50 ms | p95 | errors |`);
+  out('|---|---|---|---|---|---|');
+  for (const s of scenarios) {
+    for (let i = 0; i < 5; i++) await get(s.url);
+    const alone: number[] = [];
+    let errors = 0;
+    for (let i = 0; i < 40; i++) {
+      const t0 = performance.now();
+      if ((await get(s.url)) !== 200) errors++;
+      alone.push(performance.now() - t0);
+    }
+    const together: number[] = [];
+    await Promise.all(
+      Array.from({ length: USERS }, async () => {
+        for (let i = 0; i < 10; i++) {
+          const t0 = performance.now();
+          if ((await get(s.url)) !== 200) errors++;
+          together.push(performance.now() - t0);
+        }
+      }),
+    );
+    out(
+      `| ${s.name} | ${percentile(alone, 50).toFixed(1)} | ${percentile(alone, 95).toFixed(1)} | ${percentile(together, 50).toFixed(1)} | ${percentile(together, 95).toFixed(1)} | ${errors} |`,
+    );
+  }
+  child.kill('SIGTERM');
+  writeFileSync(path.join(here, '..', 'results', 'events.last.md'), `${lines.join('\n')}\n`);
+  process.exit(0);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,281 @@
+import { z } from 'zod';
+import { userText } from './forms/text';
+
+/**
+ * Compliance events (../shared/DOMAIN.md "Compliance events"; MEPC.1/Circ.883/Rev.1, EGCS Guidelines 2021
+ * MEPC.340(77), electronic record books MEPC.312(74)). The engine derives them from the measurement values at each
+ * target timestamp; docs/decisions/0080-compliance-events.md says how each rule is read.
+ */
+export const EVENT_TYPES = [
+  'emission-exceedance',
+  'scrubber-off',
+  'data-gap',
+  'sensor-fault',
+  'eca-entry',
+  'eca-exit',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** Names shown to users. */
+export const EVENT_TYPE_NAMES: Record<EventType, string> = {
+  'emission-exceedance': 'Emission exceedance',
+  'scrubber-off': 'Scrubber off while required',
+  'data-gap': 'Data gap',
+  'sensor-fault': 'Sensor fault',
+  'eca-entry': 'ECA entry',
+  'eca-exit': 'ECA exit',
+};
+
+/**
+ * transient: shorter than the transient limit (the scrubber's dynamic response, Circ.883 §7-8); malfunction: that
+ * long or longer; repeated: the third or later transient of the ship within the window (treated as a malfunction).
+ * Events of the other types are informational and have no classification.
+ */
+export const EVENT_CLASSIFICATIONS = ['transient', 'malfunction', 'repeated'] as const;
+export type EventClassification = (typeof EVENT_CLASSIFICATIONS)[number];
+
+export const EVENT_CLASSIFICATION_NAMES: Record<EventClassification, string> = {
+  transient: 'Transient',
+  malfunction: 'Malfunction',
+  repeated: 'Repeated',
+};
+
+/** The thresholds of the rules; each configurable per organization, the values in force stored with the event. */
+export const eventRulesSchema = z.object({
+  /** Seconds between target timestamps (the default calculations' 60 s). */
+  stepSeconds: z.number().int().min(1).max(3600),
+  /** A break of at most this many samples does not split an episode. */
+  joinSamples: z.number().int().min(0).max(60),
+  /** Episodes shorter than this are transient. */
+  transientMinutes: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60),
+  /** The n-th transient within the window (and later ones) is classified repeated. */
+  repeatedCount: z.number().int().min(2).max(100),
+  repeatedWindowHours: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 7),
+  /** A malfunction lasting more than this must be reported to the flag State and the port State. */
+  reportMinutes: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60),
+  /** No target timestamp for more than this between two that exist is a data gap. */
+  dataGapMinutes: z
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 60),
+});
+export type EventRules = z.infer<typeof eventRulesSchema>;
+
+export const DEFAULT_EVENT_RULES: EventRules = {
+  stepSeconds: 60,
+  joinSamples: 2,
+  transientMinutes: 15,
+  repeatedCount: 3,
+  repeatedWindowHours: 24,
+  reportMinutes: 60,
+  dataGapMinutes: 60,
+};
+
+export interface EventPosition {
+  latitude: number;
+  longitude: number;
+}
+
+/** Causes a user records on an event (a fixed list). */
+export const EVENT_CAUSES = [
+  'sensor',
+  'scrubber-equipment',
+  'operation',
+  'fuel-change-over',
+  'power-supply',
+  'other',
+] as const;
+export type EventCause = (typeof EVENT_CAUSES)[number];
+export const EVENT_CAUSE_NAMES: Record<EventCause, string> = {
+  sensor: 'Sensor',
+  'scrubber-equipment': 'Scrubber equipment',
+  operation: 'Operation',
+  'fuel-change-over': 'Fuel change-over',
+  'power-supply': 'Power supply',
+  other: 'Other',
+};
+
+/** open: nobody has looked at it yet; acknowledged: a cause and actions are recorded; closed: an administrator closed it. */
+export const EVENT_STATES = ['open', 'acknowledged', 'closed'] as const;
+export type EventState = (typeof EVENT_STATES)[number];
+export const EVENT_STATE_NAMES: Record<EventState, string> = {
+  open: 'Open',
+  acknowledged: 'Acknowledged',
+  closed: 'Closed',
+};
+
+const positionSchema = z.object({ latitude: z.number(), longitude: z.number() });
+const isoInstant = z.iso.datetime({ offset: true });
+
+export const complianceEventSchema = z.object({
+  id: z.string(),
+  facilityId: z.string(),
+  facilityName: z.string(),
+  type: z.enum(EVENT_TYPES),
+  start: z.string(),
+  /** null while the event lasts (ongoing). */
+  end: z.string().nullable(),
+  ongoing: z.boolean(),
+  durationMinutes: z.number(),
+  worstValue: z.number().nullable(),
+  limit: z.number().nullable(),
+  startPosition: positionSchema.nullable(),
+  endPosition: positionSchema.nullable(),
+  classification: z.enum(EVENT_CLASSIFICATIONS).nullable(),
+  reportRequired: z.boolean(),
+  state: z.enum(EVENT_STATES),
+  acknowledgedOn: z.string().nullable(),
+  acknowledgedBy: z.string().nullable(),
+  cause: z.enum(EVENT_CAUSES).nullable(),
+  actionsTaken: z.string().nullable(),
+  comment: z.string().nullable(),
+  closedOn: z.string().nullable(),
+  closedBy: z.string().nullable(),
+  reportSentOn: z.string().nullable(),
+  rules: eventRulesSchema,
+});
+export type ComplianceEvent = z.infer<typeof complianceEventSchema>;
+
+const listOf = <T extends string>(values: readonly [T, ...T[]]) =>
+  z
+    .union([z.enum(values), z.array(z.enum(values))])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]));
+
+/** GET /api/events: the events of the caller's ships overlapping [from, to), open ones first, newest first. */
+export const eventListQuerySchema = z.object({
+  from: isoInstant.optional(),
+  to: isoInstant.optional(),
+  facilityId: z.string().optional(),
+  type: listOf(EVENT_TYPES),
+  classification: listOf(EVENT_CLASSIFICATIONS),
+  state: listOf(EVENT_STATES),
+  reportRequired: z.enum(['true', 'false']).optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+export type EventListQuery = z.input<typeof eventListQuerySchema>;
+
+export const eventListSchema = z.object({
+  items: z.array(complianceEventSchema),
+  total: z.number(),
+  /**
+   * Events needing attention (malfunction, repeated, data gap, sensor fault) that nobody has acknowledged yet, or
+   * whose report is due, per type, over the filter's ships and period (the fleet card's "Open events").
+   */
+  openByType: z.record(z.string(), z.number()),
+  /** Events not closed whose report to the flag State and the port State is still to be sent. */
+  reportsDue: z.number(),
+});
+export type EventList = z.infer<typeof eventListSchema>;
+
+const longText = (max: number) => userText().max(max, `Cannot be longer than ${max} characters`);
+
+export const acknowledgeEventSchema = z.object({
+  cause: z.enum(EVENT_CAUSES, { message: 'Choose a cause' }),
+  actionsTaken: longText(4000),
+  comment: longText(4000).default(''),
+});
+export type AcknowledgeEvent = z.infer<typeof acknowledgeEventSchema>;
+
+export const closeEventSchema = z.object({ comment: longText(4000).default('') });
+
+/** The report to the flag State and the port State (MEPC.1/Circ.883/Rev.1), as drafted and edited. */
+export const eventReportSchema = z.object({
+  shipName: longText(200),
+  imo: longText(20),
+  position: longText(200),
+  start: longText(100),
+  duration: longText(100),
+  egcs: longText(1000),
+  instrument: longText(1000),
+  cause: longText(4000),
+  actionsTaken: longText(4000),
+  actionsPlanned: longText(4000),
+  expectedRepair: longText(1000),
+  sentOn: z.string().nullable(),
+});
+export type EventReport = z.infer<typeof eventReportSchema>;
+export const eventReportBodySchema = eventReportSchema.omit({ sentOn: true });
+export const eventReportSentSchema = z.object({
+  sentOn: z.iso.date({ message: 'Provide the date the report was sent' }),
+});
+
+/** Entries a person adds to a ship's record book (events are added by the portal). */
+export const RECORD_BOOK_ENTRY_KINDS = [
+  'maintenance',
+  'calibration',
+  'fuel-change-over',
+  'bunkering',
+  'note',
+] as const;
+export type RecordBookEntryKind = (typeof RECORD_BOOK_ENTRY_KINDS)[number];
+export const RECORD_BOOK_KIND_NAMES: Record<string, string> = {
+  maintenance: 'Maintenance',
+  calibration: 'Calibration',
+  'fuel-change-over': 'Fuel change-over',
+  bunkering: 'Bunkering',
+  note: 'Note',
+  correction: 'Correction',
+  event: 'Event',
+  'event-changed': 'Event changed',
+  'event-ended': 'Event ended',
+  'event-withdrawn': 'Event withdrawn',
+  'event-acknowledged': 'Event acknowledged',
+  'event-closed': 'Event closed',
+  'report-sent': 'Report sent',
+};
+
+export const recordBookEntrySchema = z.object({
+  id: z.string(),
+  sequence: z.number(),
+  kind: z.string(),
+  occurredOn: z.string(),
+  recordedOn: z.string(),
+  recordedBy: z.string(),
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
+  eventId: z.string().nullable(),
+  correctsId: z.string().nullable(),
+  text: z.string(),
+  body: z.record(z.string(), z.unknown()),
+  previousHash: z.string(),
+  hash: z.string(),
+});
+export type RecordBookEntryView = z.infer<typeof recordBookEntrySchema>;
+
+export const newRecordBookEntrySchema = z
+  .object({
+    kind: z.enum([...RECORD_BOOK_ENTRY_KINDS, 'correction'], { message: 'Choose the kind of entry' }),
+    occurredOn: isoInstant,
+    text: longText(4000).min(1, 'Describe the entry'),
+    latitude: z.number().min(-90).max(90).nullable().default(null),
+    longitude: z.number().min(-180).max(180).nullable().default(null),
+    correctsId: z.string().nullable().default(null),
+  })
+  .refine((e) => e.kind !== 'correction' || e.correctsId !== null, {
+    message: 'A correction names the entry it corrects',
+    path: ['correctsId'],
+  });
+export type NewRecordBookEntry = z.input<typeof newRecordBookEntrySchema>;
+
+export const recordBookQuerySchema = z.object({ from: isoInstant.optional(), to: isoInstant.optional() });
+
+export const recordBookVerifySchema = z.object({
+  valid: z.boolean(),
+  entries: z.number(),
+  firstInvalid: z.object({ id: z.string(), sequence: z.number(), reason: z.string() }).optional(),
+});
