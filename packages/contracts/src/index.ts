@@ -3,6 +3,7 @@
 export * from './audit';
 export * from './auth';
 export * from './calculations';
+export * from './data-health';
 export * from './datasources';
 export * from './documents';
 export * from './eca';

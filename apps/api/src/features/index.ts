@@ -14,6 +14,7 @@ import { documentRoutes } from './documents/routes';
 import { calculationRoutes } from './calculations/routes';
 import { reportRoutes } from './reports/routes';
 import { auditLogRoutes } from './audit/routes';
+import { dataHealthRoutes } from './data-health/routes';
 
 /** Route plugins of every domain, registered in this order after the auth routes (app.ts). */
 export const featureRoutes: ((app: FastifyInstance) => Promise<void>)[] = [
@@ -32,4 +33,5 @@ export const featureRoutes: ((app: FastifyInstance) => Promise<void>)[] = [
   calculationRoutes,
   reportRoutes,
   auditLogRoutes,
+  dataHealthRoutes,
 ];

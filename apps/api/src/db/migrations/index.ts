@@ -10,6 +10,7 @@ import * as originalParts from './0008_original_parts';
 import * as valuesStorage from './0009_values_storage';
 import * as accessVersion from './0010_access_version';
 import * as pendingOriginals from './0011_pending_originals';
+import * as dataHealth from './0015_data_health';
 
 /** Every migration, by name; applied in name order. Add a new one here. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '0009_values_storage': valuesStorage,
   '0010_access_version': accessVersion,
   '0011_pending_originals': pendingOriginals,
+  '0015_data_health': dataHealth,
 };
