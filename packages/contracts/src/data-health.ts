@@ -219,3 +219,23 @@ export function healthBadge(
   if (summary.outOfRange) parts.push(`${summary.outOfRange} out of range`);
   return parts.length ? { label: parts.join(', '), warn: true } : { label: 'Healthy', warn: false };
 }
+
+/** Coverage as the health view shows it: '98.5 %', or 'No data' when no sample was expected. */
+export function healthCoverageText(coverage: number | null): string {
+  return coverage === null ? 'No data' : `${(Math.round(coverage * 1000) / 10).toFixed(1)} %`;
+}
+
+const hours = (h: number) => `${h} h`;
+
+/** A field's thresholds in one line: 'Range 0 – 14 · stale after 2 h · flat-line after 2 h'. */
+export function thresholdText(
+  t: Pick<DataHealthThreshold, 'min' | 'max' | 'staleHours' | 'flatLineHours'>,
+): string {
+  const parts: string[] = [];
+  if (t.min !== null && t.max !== null) parts.push(`Range ${t.min} – ${t.max}`);
+  else if (t.min !== null) parts.push(`At least ${t.min}`);
+  else if (t.max !== null) parts.push(`At most ${t.max}`);
+  if (t.staleHours !== null) parts.push(`stale after ${hours(t.staleHours)}`);
+  if (t.flatLineHours !== null) parts.push(`flat-line after ${hours(t.flatLineHours)}`);
+  return parts.length ? parts.join(' · ') : 'Not checked';
+}
