@@ -11,7 +11,9 @@ export const dataFileSchema = z.object({
   rowCount: z.number(),
   byteSize: z.number(),
   /** What the upload warned about (data-health.ts), kept with the file. */
-  warnings: z.array(dataFileWarningSchema),
+  warnings: z
+    .array(dataFileWarningSchema)
+    .describe("The upload's warnings of the file, as the upload answered them."),
 });
 export type DataFile = z.infer<typeof dataFileSchema>;
 
@@ -23,7 +25,11 @@ export type DataFile = z.infer<typeof dataFileSchema>;
 export const uploadResponseSchema = z.object({
   ids: z.array(z.string()),
   errorMessages: z.array(z.string()),
-  warnings: z.array(uploadedFileWarningsSchema),
+  warnings: z
+    .array(uploadedFileWarningsSchema)
+    .describe(
+      "Per imported file, what it warns about: mapped channels missing from the file (missingChannels, by column name), columns no channel maps (unmappedColumns), rows refused (refusedRows), timestamps in the future, before 2000 or more than a year from the ship's other data (timestampsOutOfRange), and time gaps longer than UPLOAD_GAP_WARNING_SAMPLES samples (timeGaps). None stops the import; they are kept with the file.",
+    ),
 });
 export type UploadResponse = z.infer<typeof uploadResponseSchema>;
 
