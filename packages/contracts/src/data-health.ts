@@ -93,7 +93,7 @@ const t = (
 /**
  * The defaults per measurement field (DOMAIN.md's channels): physical ranges, and flat-line checks only where a
  * value that does not move while the engine runs means a stuck sensor (a fuel's sulfur, the scrubber's on/off and
- * mode legitimately stay the same for days). SO2 0–2000 ppm: outlet analysers measure up to a few hundred ppm,
+ * mode legitimately stay the same for days), and no upper bound for the scrubber mode, a code each logger encodes its own way. SO2 0–2000 ppm: outlet analysers measure up to a few hundred ppm,
  * inlet ranges go to about 2000; anything above is a wrong mapping or a broken sensor.
  */
 export const DEFAULT_DATA_HEALTH_THRESHOLDS: readonly DataHealthThreshold[] = [
@@ -113,7 +113,8 @@ export const DEFAULT_DATA_HEALTH_THRESHOLDS: readonly DataHealthThreshold[] = [
   t('WASHWATER_PAH_INLET', 0, null),
   t('WASHWATER_TURBIDITY_INLET', 0, null),
   t('WASHWATER_FLOW', 0, null),
-  t('SCRUBBER_MODE', 0, 1, null),
+  // An enumerated code whose encoding differs by logger (DOMAIN.md: 0 closed, 1 open loop; the demo fleet also logs 2).
+  t('SCRUBBER_MODE', 0, null, null),
 ];
 
 /** A field with no default: only the stale check, no range and no flat-line check. */
