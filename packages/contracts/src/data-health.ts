@@ -117,6 +117,12 @@ export const DEFAULT_DATA_HEALTH_THRESHOLDS: readonly DataHealthThreshold[] = [
   t('SCRUBBER_MODE', 0, null, null),
 ];
 
+/**
+ * Fields that only move while the scrubber runs (its washwater): their flat-line check counts only times when the
+ * scrubber runs too (SCRUBBER_RUNNING), else a scrubber stopped at sea flags them all.
+ */
+export const movesWithScrubber = (fieldName: string) => fieldName.startsWith('WASHWATER_');
+
 /** A field with no default: only the stale check, no range and no flat-line check. */
 export const fallbackThreshold = (fieldName: string): DataHealthThreshold => t(fieldName, null, null, null);
 

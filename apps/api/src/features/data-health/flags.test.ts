@@ -7,6 +7,7 @@ import {
   flatLineIntervals,
   outOfRangeIntervals,
   runningAt,
+  scrubberSeries,
   staleIntervals,
   type ChannelSeries,
 } from './flags';
@@ -59,6 +60,22 @@ describe('flat-lined', () => {
 
   it('is not checked without a flat-line time (a fuel sulfur may stay for days)', () => {
     expect(flatLineIntervals(series(repeat(600, () => 0.48)), null, new Uint8Array(600).fill(1))).toEqual([]);
+  });
+});
+
+describe('washwater channels', () => {
+  it('are not flat-lined while the scrubber is stopped, only while it runs', () => {
+    const flow = series(Array.from({ length: 300 }, () => 0));
+    const load = series(Array.from({ length: 300 }, () => 80));
+    const threshold = defaultThreshold('WASHWATER_FLOW');
+    const stopped = scrubberSeries(series(Array.from({ length: 300 }, () => 0)));
+    expect(flagChannel(flow, { threshold, engine: engineSeries(load, null), scrubber: stopped })).toEqual([]);
+    const running = scrubberSeries(series(Array.from({ length: 300 }, () => 1)));
+    expect(
+      flagChannel(flow, { threshold, engine: engineSeries(load, null), scrubber: running }).map(
+        (i) => i.kind,
+      ),
+    ).toEqual(['flatLined']);
   });
 });
 

@@ -41,6 +41,11 @@ export interface FlagOptions {
   /** When the engine runs; absent or null: it is taken to run all the time (flat-line checked throughout). */
   engine?: EngineSeries | null;
   /**
+   * For a channel that only moves while the scrubber runs (washwater): when it runs, from SCRUBBER_RUNNING. The
+   * flat-line check then counts only times when both run.
+   */
+  scrubber?: EngineSeries | null;
+  /**
    * Stale is measured up to here: the ship's latest data (not now, so a ship that uploads once a week is not stale
    * all week). Absent: the series' last row.
    */
@@ -68,6 +73,19 @@ export function engineSeries(
     running[i] = last;
   }
   return { timestamps: source.timestamps, running };
+}
+
+/** When the scrubber runs, from its SCRUBBER_RUNNING channel (on above 0.5; a missing value holds the one before). */
+export function scrubberSeries(scrubberRunning: ChannelSeries | null): EngineSeries | null {
+  if (!scrubberRunning) return null;
+  const running = new Uint8Array(scrubberRunning.timestamps.length);
+  let last = 1;
+  for (let i = 0; i < running.length; i++) {
+    const v = scrubberRunning.values[i]!;
+    if (!Number.isNaN(v)) last = v > 0.5 ? 1 : 0;
+    running[i] = last;
+  }
+  return { timestamps: scrubberRunning.timestamps, running };
 }
 
 /** For each row of `timestamps`, whether the engine runs then (its last state at or before; running before its first). */
@@ -208,6 +226,10 @@ export function staleIntervals(
 export function flagChannel(series: ChannelSeries, options: FlagOptions): FlaggedInterval[] {
   const { threshold } = options;
   const running = runningAt(series.timestamps, options.engine);
+  if (options.scrubber) {
+    const scrubber = runningAt(series.timestamps, options.scrubber);
+    for (let i = 0; i < running.length; i++) running[i] = running[i]! & scrubber[i]!;
+  }
   return [
     ...staleIntervals(series, threshold.staleHours, options),
     ...flatLineIntervals(series, threshold.flatLineHours, running),

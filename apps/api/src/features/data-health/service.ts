@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import {
   HEALTH_SUMMARY_DAYS,
+  movesWithScrubber,
   type ChannelHealth,
   type DataHealth,
   type DataHealthSummary,
@@ -9,7 +10,7 @@ import {
 import { DAY_MS } from '@portal/contracts/rules';
 import type { Database } from '../../db/schema';
 import { readRawSamples, type RawSamples } from '../../storage';
-import { channelHealth, engineSeries, type ChannelSeries } from './flags';
+import { channelHealth, engineSeries, scrubberSeries, type ChannelSeries } from './flags';
 import { mappedChannels, storeSummary, thresholdsOf } from './queries';
 
 /** Flagged intervals answered per channel; `intervalCount` says how many there were. */
@@ -59,6 +60,7 @@ export async function computeDataHealth(
     return c ? seriesOf(c) : null;
   };
   const engine = engineSeries(engineChannel('ENGINE_LOAD'), engineChannel('FUEL_FLOW'));
+  const scrubber = scrubberSeries(engineChannel('SCRUBBER_RUNNING'));
   const until = Number.isFinite(latest) ? latest : undefined;
 
   const result: ChannelHealth[] = channels.map((c) => {
@@ -66,6 +68,7 @@ export async function computeDataHealth(
     const health = channelHealth(seriesOf(c), {
       threshold,
       engine,
+      scrubber: movesWithScrubber(c.name) ? scrubber : null,
       from,
       to,
       now,

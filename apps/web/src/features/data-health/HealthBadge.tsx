@@ -5,7 +5,16 @@ import { Link as RouterLink } from 'react-router';
 import { healthBadge, type DataHealthSummary } from '@portal/contracts/data-health';
 
 /** The ship list's data health badge: flagged channels by kind, or Healthy; a link to the health view for configurators. */
-export function HealthBadge({ summary, to }: { summary: DataHealthSummary | undefined; to?: string }) {
+export function HealthBadge({
+  summary,
+  to,
+  compact = false,
+}: {
+  summary: DataHealthSummary | undefined;
+  to?: string;
+  /** On a phone the chip drops its 'Data health:' prefix (screen readers still hear it). */
+  compact?: boolean;
+}) {
   if (!summary) return null;
   const { label, warn } = healthBadge(summary);
   const link = to ? { component: RouterLink, to, clickable: true } : {};
@@ -15,7 +24,8 @@ export function HealthBadge({ summary, to }: { summary: DataHealthSummary | unde
       variant="outlined"
       color={warn ? 'warning' : summary.status === 'ok' ? 'success' : 'default'}
       icon={warn ? <WarningAmberIcon /> : summary.status === 'ok' ? <CheckCircleOutlineIcon /> : undefined}
-      label={`Data health: ${label}`}
+      label={compact ? label : `Data health: ${label}`}
+      aria-label={`Data health: ${label}`}
       data-testid="data-health-badge"
       sx={{ alignSelf: 'flex-start', maxWidth: '100%' }}
       {...link}

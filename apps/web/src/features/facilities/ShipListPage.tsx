@@ -98,6 +98,7 @@ export default function ShipListPage() {
                   <HealthBadge
                     summary={health?.find((h) => h.facilityId === ship.id)}
                     to={admin ? `/facilities/${ship.id}/config/data-health` : undefined}
+                    compact={compact}
                   />
                 );
                 return (
