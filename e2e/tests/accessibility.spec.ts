@@ -60,6 +60,7 @@ const ROLES: { role: string; username: string; pages(ids: Ids): string[] }[] = [
       `/facilities/${ids.facilityId}/config/info`,
       `/facilities/${ids.facilityId}/config/calculation-queue`,
       `/facilities/${ids.facilityId}/config/detail?id=${ids.fieldId}`,
+      `/facilities/${ids.facilityId}/config/data-health`,
       '/report-config/overview',
       '/report-config/calculation-queue',
       '/report-config/data-export',

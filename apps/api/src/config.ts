@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { ENVIRONMENT_STAGE_NAMES } from '@portal/contracts/environment';
+import { DEFAULT_GAP_WARNING_SAMPLES } from '@portal/contracts/data-health';
 
 const onOff = z.enum(['on', 'off']);
 
@@ -48,6 +49,8 @@ export const configSchema = z.object({
     .int()
     .min(1024)
     .default(512 * 1024 * 1024),
+  /** An upload warns of time gaps longer than this many samples of the data source's measure frequency. */
+  UPLOAD_GAP_WARNING_SAMPLES: z.coerce.number().int().min(1).default(DEFAULT_GAP_WARNING_SAMPLES),
   WEB_DIST: z.string().optional(),
   /** The first SystemAdmin, created at start when no SystemAdmin exists (docs/operations.md); never overwrites. */
   ADMIN_USERNAME: z.string().optional(),

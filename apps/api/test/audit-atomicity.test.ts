@@ -273,6 +273,14 @@ describe('a change and its audit entry are one transaction', () => {
         },
       },
       {
+        route: 'PUT /api/organizations/{id}/data-health-thresholds',
+        action: 'datahealth.thresholds',
+        call: () =>
+          northAdmin.put(`/api/organizations/${north}/data-health-thresholds`, {
+            thresholds: [{ fieldName: 'WASHWATER_PH', min: 0, max: 14.5, staleHours: 2, flatLineHours: 2 }],
+          }),
+      },
+      {
         route: 'POST /api/organizations/{id}/{linkKey}/organization-link',
         action: 'organization.link',
         prepare: () => remember(newOrganization('Link Target').then((o) => o.linkKey)),

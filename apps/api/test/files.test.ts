@@ -1,5 +1,6 @@
 import { zipSync, strToU8 } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DataHealth } from '@portal/contracts/data-health';
 import { OFF_THREAD_MIN_BYTES, TWO_PARTS_MIN_BYTES } from '../src/features/files/parse-off-thread';
 import { readRawSamples } from '../src/storage';
 import { startTestServer, type TestServer } from './harness';
@@ -48,7 +49,26 @@ describe('upload and storage', () => {
   it('imports a CSV: timestamps in UTC by the data source offset, every raw column stored, the ship range and coverage set', async () => {
     const response = await upload('day1.csv', csvFile({ start: '2026-03-01 01:00:00', rows: 120 }));
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ ids: [expect.any(String)], errorMessages: [] });
+    // The data source maps no channel yet: the upload says its columns are not used.
+    expect(response.json()).toEqual({
+      ids: [expect.any(String)],
+      errorMessages: [],
+      warnings: [
+        {
+          id: response.json().ids[0],
+          fileName: 'day1.csv',
+          warnings: [
+            {
+              kind: 'unmappedColumns',
+              message:
+                "The data source has no channel mappings yet: the file's 3 columns are stored but not used.",
+              names: ['SO2', 'CO2', 'Flow'],
+              count: 3,
+            },
+          ],
+        },
+      ],
+    });
     const files = (await (await server.as('admin')).get(uploadUrl)).json();
     // Local clock 01:00 at UTC+60 min is 00:00 UTC.
     expect(files).toEqual([
@@ -127,7 +147,7 @@ describe('upload and storage', () => {
     for (const content of contents) expect(content.length).toBeGreaterThan(OFF_THREAD_MIN_BYTES);
     const responses = await Promise.all(files.map((f, i) => upload(f.name, contents[i]!)));
     for (const [i, f] of files.entries()) {
-      expect(responses[i]!.json()).toEqual({ ids: [expect.any(String)], errorMessages: [] });
+      expect(responses[i]!.json()).toMatchObject({ ids: [expect.any(String)], errorMessages: [] });
       const start = Date.parse(`${f.start.replace(' ', 'T')}Z`);
       const [samples] = await readRawSamples(server.services.database.db, facilityId, {
         from: new Date(start - 86_400_000),
@@ -158,7 +178,7 @@ describe('upload and storage', () => {
     const content = csvFile({ start: '2026-10-01 00:00:00', rows: 130_000, channels, value });
     expect(content.length).toBeGreaterThan(TWO_PARTS_MIN_BYTES);
     const response = await upload('halves.csv', content);
-    expect(response.json()).toEqual({ ids: [expect.any(String)], errorMessages: [] });
+    expect(response.json()).toMatchObject({ ids: [expect.any(String)], errorMessages: [] });
     // The data source's clock runs an hour ahead of UTC.
     const start = Date.parse('2026-09-30T23:00:00Z');
     const [samples] = await readRawSamples(server.services.database.db, facilityId, {
@@ -184,6 +204,7 @@ describe('upload and storage', () => {
     expect(broken.json()).toEqual({
       ids: [],
       errorMessages: ['halves-broken.csv: Row 120002 has 5 values, but the header (row 1) has 11 columns.'],
+      warnings: [],
     });
     expect(await ingestionCounts(server)).toEqual(before);
   });
@@ -198,7 +219,7 @@ describe('upload and storage', () => {
     });
     expect(content.length).toBeGreaterThan(OFF_THREAD_MIN_BYTES);
     const response = await upload('large.csv', content);
-    expect(response.json()).toEqual({ ids: [expect.any(String)], errorMessages: [] });
+    expect(response.json()).toMatchObject({ ids: [expect.any(String)], errorMessages: [] });
     const [samples] = await readRawSamples(server.services.database.db, facilityId, {
       from: new Date('2026-05-01T00:00:00Z'),
       to: new Date('2026-06-01T00:00:00Z'),
@@ -352,6 +373,7 @@ describe('bad input: a clear message, nothing half-imported, the server keeps ru
       expect(response.json()).toEqual({
         ids: [],
         errorMessages: ['The upload is larger than 66 kB, the most accepted at once.'],
+        warnings: [],
       });
     } finally {
       server.services.config.UPLOAD_MAX_BYTES = limit;
@@ -434,5 +456,165 @@ describe('who may upload and delete', () => {
       values: counts.values - 3,
     });
     expect((await admin.delete(`${uploadUrl}/${earliest.id}?deleteData=true`)).statusCode).toBe(404);
+  });
+});
+
+/** Another ship of the seed with a data source of its own and the given channel mappings (source -> field). */
+async function shipWithMappings(index: number, name: string, mappings: Record<string, string>) {
+  const ship = Object.values(server.seed.facilityIds).filter((id) => id !== facilityId)[index];
+  if (!ship) throw new Error(`no seeded ship ${index}`);
+  const source = await createCsvDataSource(server, ship, { name });
+  const admin = await server.as('admin');
+  for (const [column, field] of Object.entries(mappings)) {
+    const mapped = await admin.post(
+      `/api/algorithm/facilitydatasource/${source}/facilitydatasourcechannels`,
+      {
+        source: column,
+        name: field,
+        dataType: 'Double',
+      },
+    );
+    if (mapped.statusCode !== 201) throw new Error(`mapping not made: ${mapped.body}`);
+  }
+  return { ship, source, url: `/api/algorithm/facilitydatasource/${source}/file` };
+}
+
+describe('data health: never silent', () => {
+  it('imports a file that matches none of the mapped channels with a warning listing them, kept with the file', async () => {
+    const { url } = await shipWithMappings(0, 'DemoNames', {
+      ME_FUEL_FLOW: 'FUEL_FLOW',
+      SO2_OUT: 'SO2_PPM',
+      CO2_OUT: 'CO2_PCT',
+    });
+    const file = csvFile({
+      start: '2026-05-01 00:00:00',
+      rows: 30,
+      channels: ['ME1_FO_FLOW_KGH', 'SO2 Outlet [ppm]'],
+    });
+    const response = await sendFile(server, 'admin', 'POST', url, 'own-names.csv', file);
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body.ids).toHaveLength(1);
+    expect(body.errorMessages).toEqual([]);
+    const missing = {
+      kind: 'missingChannels',
+      message:
+        'No column of the file matches a mapped channel, so its data is not used. Missing: CO2_OUT (CO2_PCT), ME_FUEL_FLOW (FUEL_FLOW) and SO2_OUT (SO2_PPM). Check the channel mappings of the data source.',
+      names: ['CO2_OUT', 'ME_FUEL_FLOW', 'SO2_OUT'],
+      count: 3,
+    };
+    expect(body.warnings).toEqual([
+      {
+        id: body.ids[0],
+        fileName: 'own-names.csv',
+        warnings: [missing, expect.objectContaining({ kind: 'unmappedColumns', count: 2 })],
+      },
+    ]);
+    // The files screen shows the same warnings later.
+    const listed = (await (await server.as('admin')).get(url)).json();
+    expect(listed[0].warnings[0]).toEqual(missing);
+  });
+
+  it('flags a stuck SO2 while the engine runs as flat-lined, a pH of 15 as out of range and a channel that stopped as stale', async () => {
+    const { ship, url } = await shipWithMappings(1, 'HealthLogger', {
+      Load: 'ENGINE_LOAD',
+      SO2: 'SO2_PPM',
+      CO2: 'CO2_PCT',
+      pH: 'WASHWATER_PH',
+    });
+    // Six hours: SO2 stuck at 12.3 ppm for 200 minutes, CO2 empty after the first hour, one pH of 15.
+    const file = csvFile({
+      start: '2026-04-01 00:00:00',
+      rows: 360,
+      channels: ['Load', 'SO2', 'CO2', 'pH'],
+      value: (r, c) =>
+        [
+          (80 + (r % 3)).toString(),
+          r < 200 ? '12.3' : (10 + (r % 7)).toString(),
+          r < 60 ? (5 + (r % 4) / 10).toFixed(1) : '',
+          r === 100 ? '15' : (7 + (r % 5) / 10).toFixed(1),
+        ][c]!,
+    });
+    const uploaded = await sendFile(server, 'admin', 'POST', url, 'health.csv', file);
+    expect(uploaded.json().warnings[0].warnings).toEqual([]);
+    const admin = await server.as('admin');
+    const started = performance.now();
+    const response = await admin.get(
+      `/api/facilities/${ship}/data-health?from=2026-04-01T00:00:00Z&to=2026-04-01T06:00:00Z`,
+    );
+    const took = performance.now() - started;
+    expect(response.statusCode).toBe(200);
+    const health = response.json() as DataHealth;
+    expect(took).toBeLessThan(1000);
+    const byName = Object.fromEntries(health.channels.map((c) => [c.name, c]));
+    expect(health.status).toBe('flagged');
+    expect(health.latestDataOn).toBe('2026-04-01T05:59:00.000Z');
+    expect(byName.ENGINE_LOAD!.flags).toEqual([]);
+    expect(byName.SO2_PPM!.flags).toEqual(['flatLined']);
+    expect(byName.SO2_PPM!.intervals).toEqual([
+      {
+        kind: 'flatLined',
+        from: '2026-04-01T00:00:00.000Z',
+        to: '2026-04-01T03:19:00.000Z',
+        samples: 200,
+        value: 12.3,
+      },
+    ]);
+    expect(byName.SO2_PPM!.coverage).toBe(1);
+    expect(byName.WASHWATER_PH!.flags).toEqual(['outOfRange']);
+    expect(byName.WASHWATER_PH!.intervals).toEqual([
+      expect.objectContaining({ from: '2026-04-01T01:40:00.000Z', value: 15 }),
+    ]);
+    expect(byName.CO2_PCT!.flags).toEqual(['stale']);
+    expect(byName.CO2_PCT!.lastValueOn).toBe('2026-04-01T00:59:00.000Z');
+    expect(byName.CO2_PCT!.coverage).toBeCloseTo(60 / 360);
+
+    // The ship list's badge counts them; a threshold changed by the organization's administrator changes it.
+    const badge = async () =>
+      ((await admin.get('/api/data-health/summaries')).json() as { facilityId: string }[]).find(
+        (s) => s.facilityId === ship,
+      );
+    expect(await badge()).toMatchObject({ status: 'flagged', stale: 1, flatLined: 1, outOfRange: 1 });
+    const organization = (await admin.get('/api/facilities'))
+      .json()
+      .find((f: { id: string }) => f.id === ship).primaryOrganizationId as string;
+    const put = await admin.put(`/api/organizations/${organization}/data-health-thresholds`, {
+      thresholds: [{ fieldName: 'WASHWATER_PH', min: 0, max: 16, staleHours: 2, flatLineHours: 2 }],
+    });
+    expect(put.statusCode).toBe(200);
+    expect(put.json()).toContainEqual({
+      fieldName: 'WASHWATER_PH',
+      min: 0,
+      max: 16,
+      staleHours: 2,
+      flatLineHours: 2,
+      isDefault: false,
+    });
+    expect(await badge()).toMatchObject({ status: 'flagged', stale: 1, flatLined: 1, outOfRange: 0 });
+    const reset = await admin.put(`/api/organizations/${organization}/data-health-thresholds`, {
+      thresholds: [
+        {
+          fieldName: 'WASHWATER_PH',
+          min: null,
+          max: null,
+          staleHours: null,
+          flatLineHours: null,
+          useDefault: true,
+        },
+      ],
+    });
+    expect(reset.json()).toContainEqual(
+      expect.objectContaining({ fieldName: 'WASHWATER_PH', max: 14, isDefault: true }),
+    );
+    // A User may read the thresholds but not set them.
+    expect(
+      (
+        await (
+          await server.as('north.anna')
+        ).put(`/api/organizations/${organization}/data-health-thresholds`, {
+          thresholds: [],
+        })
+      ).statusCode,
+    ).toBeGreaterThanOrEqual(403);
   });
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dataFileWarningSchema, uploadedFileWarningsSchema } from './data-health';
 
 /** Data files of a data source (spec part 1, sections 3 and 7). Times are UTC ISO strings. */
 export const dataFileSchema = z.object({
@@ -9,13 +10,26 @@ export const dataFileSchema = z.object({
   importedOn: z.string(),
   rowCount: z.number(),
   byteSize: z.number(),
+  /** What the upload warned about (data-health.ts), kept with the file. */
+  warnings: z
+    .array(dataFileWarningSchema)
+    .describe("The upload's warnings of the file, as the upload answered them."),
 });
 export type DataFile = z.infer<typeof dataFileSchema>;
 
-/** Answer of an upload: the ids of the imported files and one message per rejected file. */
+/**
+ * Answer of an upload: the ids of the imported files and one message per rejected file (the spec's two fields), and
+ * per imported file what it warns about (mapped channels missing, columns not mapped, timestamps out of range,
+ * time gaps); a file without warnings is listed with an empty list.
+ */
 export const uploadResponseSchema = z.object({
   ids: z.array(z.string()),
   errorMessages: z.array(z.string()),
+  warnings: z
+    .array(uploadedFileWarningsSchema)
+    .describe(
+      "Per imported file, what it warns about: mapped channels missing from the file (missingChannels, by column name), columns no channel maps (unmappedColumns), rows refused (refusedRows), timestamps in the future, before 2000 or more than a year from the ship's other data (timestampsOutOfRange), and time gaps longer than UPLOAD_GAP_WARNING_SAMPLES samples (timeGaps). None stops the import; they are kept with the file.",
+    ),
 });
 export type UploadResponse = z.infer<typeof uploadResponseSchema>;
 

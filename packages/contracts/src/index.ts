@@ -4,6 +4,7 @@ export * from './audit';
 export * from './auth';
 export * from './calculations';
 export * from './channel-suggestions';
+export * from './data-health';
 export * from './datasources';
 export * from './documents';
 export * from './eca';

@@ -15,6 +15,7 @@ import { calculationRoutes } from './calculations/routes';
 import { reportRoutes } from './reports/routes';
 import { auditLogRoutes } from './audit/routes';
 import { eventRoutes } from './events/routes';
+import { dataHealthRoutes } from './data-health/routes';
 
 /** Route plugins of every domain, registered in this order after the auth routes (app.ts). */
 export const featureRoutes: ((app: FastifyInstance) => Promise<void>)[] = [
@@ -34,4 +35,5 @@ export const featureRoutes: ((app: FastifyInstance) => Promise<void>)[] = [
   reportRoutes,
   auditLogRoutes,
   eventRoutes,
+  dataHealthRoutes,
 ];

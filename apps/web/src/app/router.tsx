@@ -90,6 +90,10 @@ export const routes: RouteObject[] = withErrorBoundaries([
                 path: 'detail',
                 element: page(() => import('../features/measurement-fields/MeasurementFieldDetailPage')),
               },
+              {
+                path: 'data-health',
+                element: page(() => import('../features/data-health/DataHealthPage')),
+              },
             ],
           },
         ],

@@ -12,6 +12,7 @@ import * as accessVersion from './0010_access_version';
 import * as pendingOriginals from './0011_pending_originals';
 import * as executionStatus from './0012_execution_status';
 import * as channelAliases from './0014_channel_aliases';
+import * as dataHealth from './0015_data_health';
 import * as complianceEvents from './0016_compliance_events';
 
 /** Every migration, by name; applied in name order. Add a new one here. */
@@ -29,5 +30,6 @@ export const migrations: Record<string, Migration> = {
   '0011_pending_originals': pendingOriginals,
   '0012_execution_status': executionStatus,
   '0014_channel_aliases': channelAliases,
+  '0015_data_health': dataHealth,
   '0016_compliance_events': complianceEvents,
 };

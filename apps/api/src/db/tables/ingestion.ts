@@ -50,6 +50,27 @@ export interface DataFilesTable {
   has_samples: Generated<boolean>;
   /** Set when the file was deleted from the list but its samples were kept (migration 0006). */
   removed_on: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** The upload's warnings (DataFileWarning[], migration 0015), as JSON text on insert. */
+  warnings: ColumnType<unknown, string | undefined, string>;
+}
+
+/** Thresholds of an organization per measurement field (migration 0015); a field without a row takes the default. */
+export interface DataHealthThresholdsTable {
+  organization_id: string;
+  field_name: string;
+  min: number | null;
+  max: number | null;
+  stale_hours: number | null;
+  flat_line_hours: number | null;
+  updated_on: GeneratedTimestamp;
+}
+
+/** The ship list's data health badge per ship, and the fingerprint of what it was computed from (migration 0015). */
+export interface DataHealthSummariesTable {
+  facility_id: string;
+  fingerprint: string;
+  summary: ColumnType<unknown, string, string>;
+  computed_on: GeneratedTimestamp;
 }
 
 export interface DataFileOriginalsTable {
@@ -96,4 +117,6 @@ export interface IngestionTables {
   raw_timestamps: RawTimestampsTable;
   raw_values: RawValuesTable;
   channel_aliases: ChannelAliasesTable;
+  data_health_thresholds: DataHealthThresholdsTable;
+  data_health_summaries: DataHealthSummariesTable;
 }

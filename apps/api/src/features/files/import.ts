@@ -4,12 +4,17 @@ import type { Readable } from 'node:stream';
 import type { Kysely, Transaction } from 'kysely';
 import { formatDateTime } from '@portal/contracts/rules';
 import {
+  DEFAULT_GAP_WARNING_SAMPLES,
+  type DataFileWarning,
+  type UploadedFileWarnings,
+} from '@portal/contracts/data-health';
+import {
   parseReaderConfiguration,
   type DelimitedReaderConfiguration,
   type XlsxReaderConfiguration,
 } from '@portal/contracts/readers';
 import type { DatabaseHandle } from '../../storage/database';
-import type { OriginalKey } from '../../storage';
+import { unpackFloat64, type OriginalKey } from '../../storage';
 import type { Database } from '../../db/schema';
 import { notFound } from '../../errors';
 import { audit, type AuditActor } from '../audit/audit';
@@ -18,6 +23,7 @@ import { eachUploadedFile } from '../../readers/archive';
 import type { PackedHead } from './parse-and-pack';
 import { readDataFile } from './parse-off-thread';
 import { updateFacilityDataRange } from './range';
+import { fileWarnings } from './warnings';
 
 export interface ImportUploadInput {
   facilityId: string;
@@ -36,11 +42,15 @@ export interface ImportUploadInput {
    * transaction. Absent for the demo seed.
    */
   auditedBy?: { actor: AuditActor; detail?: Record<string, unknown> };
+  /** A time gap longer than this many samples is warned about (default DEFAULT_GAP_WARNING_SAMPLES). */
+  gapWarningSamples?: number;
 }
 
 export interface ImportResult {
   ids: string[];
   errorMessages: string[];
+  /** Per imported file, what it warns about (features/files/warnings.ts); kept with the file too. */
+  warnings: UploadedFileWarnings[];
 }
 
 export const DEFAULT_UPLOAD_RULES: UploadRules = {
@@ -76,11 +86,38 @@ export async function importUploadedFile(
   const { db } = target;
   const source = await db
     .selectFrom('facility_data_sources')
-    .select(['id', 'reader_id', 'reader_configuration', 'utc_offset_minutes'])
+    .select(['id', 'reader_id', 'reader_configuration', 'utc_offset_minutes', 'measure_frequency_seconds'])
     .where('id', '=', input.dataSourceId)
     .where('facility_id', '=', input.facilityId)
     .executeTakeFirst();
   if (!source) throw notFound('Data source not found');
+  // What the warnings compare each file with: the data source's mappings and the ship's data before this upload.
+  const [mappings, ship] = await Promise.all([
+    db
+      .selectFrom('data_source_channels')
+      .select(['source', 'name'])
+      .where('data_source_id', '=', source.id)
+      .where('is_custom', '=', false)
+      .orderBy('name')
+      .execute(),
+    db
+      .selectFrom('facilities')
+      .select(['data_timestamp_min', 'data_timestamp_max'])
+      .where('id', '=', input.facilityId)
+      .executeTakeFirst(),
+  ]);
+  const warningContext: WarningContext = {
+    mappings,
+    measureFrequencySeconds: source.measure_frequency_seconds,
+    gapSamples: input.gapWarningSamples ?? DEFAULT_GAP_WARNING_SAMPLES,
+    otherData:
+      ship?.data_timestamp_min && ship.data_timestamp_max
+        ? {
+            min: new Date(ship.data_timestamp_min).getTime(),
+            max: new Date(ship.data_timestamp_max).getTime(),
+          }
+        : null,
+  };
   const reader = readerDefinition(source.reader_id);
   const rules: UploadRules = {
     ...DEFAULT_UPLOAD_RULES,
@@ -89,6 +126,7 @@ export async function importUploadedFile(
   };
   const configuration = parseReaderConfiguration(source.reader_id, source.reader_configuration);
   const ids: string[] = [];
+  const warnings: UploadedFileWarnings[] = [];
   const fileErrors: string[] = [];
   let skipped = 0;
   let previousCompressed: Promise<unknown> = Promise.resolve();
@@ -116,15 +154,17 @@ export async function importUploadedFile(
         importedBy: input.importedBy,
         timings: input.timings,
         auditedBy: input.auditedBy,
+        warningContext,
       });
       if ('error' in outcome) fileErrors.push(outcome.error);
       else {
         ids.push(outcome.id);
+        warnings.push({ id: outcome.id, fileName: file.fileName, warnings: outcome.warnings });
         previousCompressed = outcome.compressed ?? previousCompressed;
       }
     },
   );
-  const result: ImportResult = { ids, errorMessages: [...upload.errors, ...fileErrors] };
+  const result: ImportResult = { ids, errorMessages: [...upload.errors, ...fileErrors], warnings };
   if (!configuration.ok && skipped > 0) {
     result.errorMessages.push(
       `The parser configuration of the data source is not valid: ${configuration.errors.join('; ')}. No file was imported.`,
@@ -132,6 +172,14 @@ export async function importUploadedFile(
   }
   if (ids.length > 0) await updateFacilityDataRange(db, input.facilityId);
   return result;
+}
+
+/** What each file of an upload is compared with for its warnings. */
+interface WarningContext {
+  mappings: { source: string; name: string }[];
+  measureFrequencySeconds: number;
+  gapSamples: number;
+  otherData: { min: number; max: number } | null;
 }
 
 interface OneFile {
@@ -145,6 +193,7 @@ interface OneFile {
   importedBy: string | null;
   timings?: Record<string, number>;
   auditedBy?: ImportUploadInput['auditedBy'];
+  warningContext: WarningContext;
 }
 
 /** The audit entry of one imported file, written in the transaction that imports it. */
@@ -193,10 +242,10 @@ async function alreadyImported(
   db: Kysely<Database>,
   file: OneFile,
   sha256: string,
-): Promise<{ id: string } | { error: string } | null> {
+): Promise<{ id: string; warnings: DataFileWarning[] } | { error: string } | null> {
   const existing = await db
     .selectFrom('data_files')
-    .select(['id', 'imported_on', 'removed_on'])
+    .select(['id', 'imported_on', 'removed_on', 'warnings'])
     .where('data_source_id', '=', file.dataSourceId)
     .where('content_sha256', '=', sha256)
     .executeTakeFirst();
@@ -211,7 +260,7 @@ async function alreadyImported(
         .execute();
       await auditUpload(trx, file, existing.id);
     });
-    return { id: existing.id };
+    return { id: existing.id, warnings: storedWarnings(existing.warnings) };
   }
   return { error: `${file.fileName}: already imported on ${formatDateTime(existing.imported_on)}` };
 }
@@ -229,8 +278,15 @@ class UnreadableFile extends Error {
 const asBuffer = (bytes: Uint8Array) =>
   Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
-/** A file imported (with its original's compression under way), or why not. */
-type FileOutcome = { id: string; compressed?: Promise<unknown> } | { error: string };
+/** The warnings column as read (jsonb: parsed by the driver; text elsewhere). */
+export function storedWarnings(value: unknown): DataFileWarning[] {
+  const parsed: unknown = typeof value === 'string' ? JSON.parse(value) : value;
+  return Array.isArray(parsed) ? (parsed as DataFileWarning[]) : [];
+}
+
+/** A file imported (with its original's compression under way) and its warnings, or why not. */
+type FileOutcome =
+  { id: string; warnings: DataFileWarning[]; compressed?: Promise<unknown> } | { error: string };
 
 async function importOneFile(target: ImportTarget, file: OneFile): Promise<FileOutcome> {
   const { db, originals } = target;
@@ -256,6 +312,7 @@ async function importOneFile(target: ImportTarget, file: OneFile): Promise<FileO
   head.catch(() => undefined);
   let sha256: string | null = null;
   let original = null as OriginalKey | null;
+  let warnings: DataFileWarning[] = [];
   try {
     const id = await db.transaction().execute(async (trx) => {
       // The row comes first (the original refers to it), under a provisional hash until the real one is ready: the
@@ -343,7 +400,9 @@ async function importOneFile(target: ImportTarget, file: OneFile): Promise<FileO
       let storing: Promise<unknown> = Promise.resolve();
       let batch: Parameters<typeof insertColumns>[0] = [];
       let bytes = 0;
+      const columnNames: string[] = [];
       for await (const column of reading.columns) {
+        columnNames.push(column.channel);
         batch.push({
           facility_id: file.facilityId,
           data_file_id: row.id,
@@ -363,6 +422,18 @@ async function importOneFile(target: ImportTarget, file: OneFile): Promise<FileO
       await storing;
       if (batch.length) await insertColumns(batch);
       lap('store columns');
+      warnings = fileWarnings({
+        ...file.warningContext,
+        columns: columnNames,
+        timestamps: unpackFloat64(packed.timestamps),
+        now: Date.now(),
+      });
+      if (warnings.length > 0)
+        await trx
+          .updateTable('data_files')
+          .set({ warnings: JSON.stringify(warnings) })
+          .where('id', '=', row.id)
+          .execute();
       // The ship's range commits with the file, so a connection lost after the commit cannot leave it stale
       // (faults.test.ts); the row lock makes concurrent imports of one ship see each other's files. NO KEY UPDATE, the
       // lock the range update takes anyway: FOR UPDATE would wait for the key-share locks that a concurrent import's
@@ -380,6 +451,7 @@ async function importOneFile(target: ImportTarget, file: OneFile): Promise<FileO
     lap('commit');
     return {
       id,
+      warnings,
       compressed: originals.compressAfterCommit(
         db,
         { facilityId: file.facilityId, dataFileId: id },

@@ -5,7 +5,16 @@ import type { Database } from '../../db/schema';
 export function listDataFiles(db: Kysely<Database>, dataSource: { id: string; facility_id: string }) {
   return db
     .selectFrom('data_files')
-    .select(['id', 'file_name', 'time_stamp_min', 'time_stamp_max', 'imported_on', 'row_count', 'byte_size'])
+    .select([
+      'id',
+      'file_name',
+      'time_stamp_min',
+      'time_stamp_max',
+      'imported_on',
+      'row_count',
+      'byte_size',
+      'warnings',
+    ])
     .where('facility_id', '=', dataSource.facility_id)
     .where('data_source_id', '=', dataSource.id)
     .where('removed_on', 'is', null)

@@ -17,7 +17,7 @@ import { auditedChange } from '../audit/audit';
 import { findVisibleDataSource } from '../datasources/queries';
 import { resolveUploadCredential, isUploadAuthorization } from '../ship-info/credentials';
 import { JOB_NAMES } from '../../jobs/queue';
-import { importUploadedFile, type ImportResult, type ImportUploadInput } from './import';
+import { importUploadedFile, storedWarnings, type ImportResult, type ImportUploadInput } from './import';
 import { findDataFile, findFacilityDataSource, listDataFiles } from './queries';
 import { deleteDataFile } from './service';
 
@@ -61,6 +61,7 @@ export async function fileRoutes(app: FastifyInstance) {
         importedOn: new Date(r.imported_on).toISOString(),
         rowCount: r.row_count,
         byteSize: Number(r.byte_size),
+        warnings: storedWarnings(r.warnings),
       }));
     },
   );
@@ -87,6 +88,7 @@ export async function fileRoutes(app: FastifyInstance) {
         importedBy,
         rules: { maxUploadBytes },
         auditedBy,
+        gapWarningSamples: app.config.UPLOAD_GAP_WARNING_SAMPLES,
       });
       // This process compresses the raw originals once they are committed; a sweep a minute later picks up what a
       // stopped process left raw (and a worker sweeps when it starts).
@@ -103,6 +105,7 @@ export async function fileRoutes(app: FastifyInstance) {
           errorMessages: [
             `The upload is larger than ${formatBytes(maxUploadBytes)}, the most accepted at once.`,
           ],
+          warnings: [],
         };
       }
       throw error;

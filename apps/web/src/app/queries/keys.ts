@@ -71,3 +71,11 @@ export const profileKeys = {
 export const versionKeys = {
   all: ['version'] as const,
 };
+
+/** Data health: a ship's channels over a period, and the ship list's badges (uploads refresh both). */
+export const dataHealthKeys = {
+  all: ['data-health'] as const,
+  facility: (facilityId: string, period: { from?: string; to?: string }) =>
+    [...dataHealthKeys.all, 'facility', facilityId, period] as const,
+  summaries: () => [...dataHealthKeys.all, 'summaries'] as const,
+};

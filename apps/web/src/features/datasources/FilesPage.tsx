@@ -36,6 +36,7 @@ import { executionStatusQuery } from '../../app/queries/execution-status';
 import { useNotify } from '../../app/notifications';
 import { useDataSources } from './datasources-api';
 import { useDeleteFiles, useFilesOfDataSources } from './files-api';
+import { FileWarningsChip } from './FileWarnings';
 import { RunPanel } from './RunPanel';
 import { UploadDialog } from './UploadDialog';
 import { ExecutionProgress } from './ExecutionProgress';
@@ -112,7 +113,10 @@ function DataSourceFiles({
                     slotProps={{ input: { 'aria-label': `Select ${f.fileName}` } }}
                   />
                 </TableCell>
-                <TableCell sx={{ wordBreak: 'break-all' }}>{f.fileName}</TableCell>
+                <TableCell sx={{ wordBreak: 'break-all' }}>
+                  {f.fileName}
+                  <FileWarningsChip fileName={f.fileName} warnings={f.warnings ?? []} />
+                </TableCell>
                 <TableCell>
                   {formatDateTime(f.timeStampMin)} – {formatDateTime(f.timeStampMax)}
                 </TableCell>

@@ -19,11 +19,12 @@ import type { UploadResponse } from '@portal/contracts/files';
 import { DIALOG_WIDTHS, MESSAGES } from '@portal/contracts/rules';
 import { useNotify } from '../../app/notifications';
 import { dataSourceFilesQuery, useUploadFile } from './files-api';
+import { FileWarningList } from './FileWarnings';
 import { RunPanel } from './RunPanel';
 
 /**
- * Add file: one file with the data source's extensions or a .zip of them; shows "N file(s) imported" and each error
- * message, then offers to run an execution for the uploaded files' range.
+ * Add file: one file with the data source's extensions or a .zip of them; shows "N file(s) imported", each error
+ * message and each imported file's warnings, then offers to run an execution for the uploaded files' range.
  */
 export function UploadDialog({
   facilityId,
@@ -112,6 +113,11 @@ export function UploadDialog({
               {m}
             </Alert>
           ))}
+          {result?.warnings
+            ?.filter((f) => f.warnings.length > 0)
+            .map((f) => (
+              <FileWarningList key={f.id} title={f.fileName} warnings={f.warnings} />
+            ))}
           {uploadedFiles.length > 0 && uploadedFiles.length === imported.length && (
             <RunPanel
               facilityId={facilityId}

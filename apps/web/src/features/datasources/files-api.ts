@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQueries, useQueryClient } from '@tanstack/react-query';
 import type { DataFile, UploadResponse } from '@portal/contracts/files';
 import { apiRequest } from '../../app/api';
-import { facilityKeys } from '../../app/queries/keys';
+import { dataHealthKeys, facilityKeys } from '../../app/queries/keys';
 import { dataSourceFileKeys, dataSourceKeys } from './keys';
 
 /** GET algorithm/facilitydatasource/{id}/file: the files of a data source. */
@@ -15,7 +15,7 @@ export const dataSourceFilesQuery = (dataSourceId: string) =>
 export const useFilesOfDataSources = (dataSourceIds: string[]) =>
   useQueries({ queries: dataSourceIds.map((id) => dataSourceFilesQuery(id)) });
 
-/** POST algorithm/facilitydatasource/{id}/file (multipart): one file or a .zip; answers ids and errorMessages. */
+/** POST algorithm/facilitydatasource/{id}/file (multipart): one file or a .zip; answers ids, errorMessages and each file's warnings. */
 export function useUploadFile() {
   const client = useQueryClient();
   return useMutation({
@@ -31,6 +31,7 @@ export function useUploadFile() {
       void client.invalidateQueries({ queryKey: dataSourceFileKeys.dataSource(dataSourceId) });
       void client.invalidateQueries({ queryKey: facilityKeys.all });
       void client.invalidateQueries({ queryKey: dataSourceKeys.all });
+      void client.invalidateQueries({ queryKey: dataHealthKeys.all });
     },
   });
 }
@@ -58,6 +59,7 @@ export function useDeleteFiles() {
       void client.invalidateQueries({ queryKey: dataSourceFileKeys.all });
       void client.invalidateQueries({ queryKey: facilityKeys.all });
       void client.invalidateQueries({ queryKey: dataSourceKeys.all });
+      void client.invalidateQueries({ queryKey: dataHealthKeys.all });
     },
   });
 }

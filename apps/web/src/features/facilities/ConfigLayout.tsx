@@ -9,9 +9,10 @@ export const CONFIG_TABS = [
   { path: 'channels', label: 'Data sources' },
   { path: 'calculation-queue', label: 'Calculation queue' },
   { path: 'list', label: 'Measurement fields' },
+  { path: 'data-health', label: 'Data health' },
 ] as const;
 
-/** The ship configuration frame: tabs Info, Data sources (default), Calculation queue, Measurement fields. */
+/** The ship configuration frame: tabs Info, Data sources (default), Calculation queue, Measurement fields, Data health. */
 export default function ConfigLayout() {
   const { facilityId } = useParams();
   const { pathname } = useLocation();

@@ -28,6 +28,7 @@ import { useFleet } from '../../app/fleet-context';
 import { useSession } from '../../app/session';
 import { executionStatusQuery } from '../../app/queries/execution-status';
 import { ShipImage } from '../../ui/ship/ShipImage';
+import { HealthBadge, useDataHealthSummaries } from '../data-health';
 import { NewShipDialog } from './NewShipDialog';
 import { useOrganizationChoices } from './organizations-api';
 import { coverageText, shipStatus } from './ship-status';
@@ -44,6 +45,7 @@ export default function ShipListPage() {
   const [page, setPage] = useState(0);
   const [newShipOpen, setNewShipOpen] = useState(false);
   const { data: status } = useQuery(executionStatusQuery());
+  const { data: health } = useDataHealthSummaries();
   const organizations = useOrganizationChoices(facilities, admin && newShipOpen);
   const ships = facilities ?? [];
   const lastPage = Math.max(0, Math.ceil(ships.length / SHIP_LIST_PAGE_SIZE) - 1);
@@ -92,6 +94,13 @@ export default function ShipListPage() {
             <TableBody>
               {rows.map((ship) => {
                 const state = shipStatus(ship, status?.items ?? [], status?.failed ?? []);
+                const badge = (
+                  <HealthBadge
+                    summary={health?.find((h) => h.facilityId === ship.id)}
+                    to={admin ? `/facilities/${ship.id}/config/data-health` : undefined}
+                    compact={compact}
+                  />
+                );
                 return (
                   <TableRow key={ship.id} hover data-testid="ship-row">
                     <TableCell>
@@ -128,46 +137,50 @@ export default function ShipListPage() {
                       </>
                     )}
                     <TableCell data-testid="ship-status">
-                      {state.kind === 'processing' ? (
-                        <Stack>
+                      <Stack spacing={0.5}>
+                        {state.kind === 'processing' ? (
+                          <Stack>
+                            <Chip
+                              size="small"
+                              color="warning"
+                              label={state.label}
+                              sx={{ alignSelf: 'flex-start' }}
+                            />
+                            <Typography variant="caption" color="text.secondary">
+                              since {state.since}
+                            </Typography>
+                          </Stack>
+                        ) : state.kind === 'failed' ? (
+                          <Stack sx={{ maxWidth: 320 }}>
+                            <Chip
+                              size="small"
+                              color="error"
+                              label={state.label}
+                              sx={{ alignSelf: 'flex-start' }}
+                            />
+                            <Typography variant="caption" color="text.secondary">
+                              {state.at}
+                            </Typography>
+                            <Typography
+                              variant="caption"
+                              color="error"
+                              sx={{ overflowWrap: 'anywhere' }}
+                              data-testid="ship-status-error"
+                            >
+                              {state.error}
+                            </Typography>
+                          </Stack>
+                        ) : (
                           <Chip
                             size="small"
-                            color="warning"
+                            variant="outlined"
+                            color={state.kind === 'ready' ? 'success' : 'default'}
                             label={state.label}
                             sx={{ alignSelf: 'flex-start' }}
                           />
-                          <Typography variant="caption" color="text.secondary">
-                            since {state.since}
-                          </Typography>
-                        </Stack>
-                      ) : state.kind === 'failed' ? (
-                        <Stack sx={{ maxWidth: 320 }}>
-                          <Chip
-                            size="small"
-                            color="error"
-                            label={state.label}
-                            sx={{ alignSelf: 'flex-start' }}
-                          />
-                          <Typography variant="caption" color="text.secondary">
-                            {state.at}
-                          </Typography>
-                          <Typography
-                            variant="caption"
-                            color="error"
-                            sx={{ overflowWrap: 'anywhere' }}
-                            data-testid="ship-status-error"
-                          >
-                            {state.error}
-                          </Typography>
-                        </Stack>
-                      ) : (
-                        <Chip
-                          size="small"
-                          variant="outlined"
-                          color={state.kind === 'ready' ? 'success' : 'default'}
-                          label={state.label}
-                        />
-                      )}
+                        )}
+                        {badge}
+                      </Stack>
                     </TableCell>
                     <TableCell align="right">
                       {compact ? (

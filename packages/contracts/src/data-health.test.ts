@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import {
+  DEFAULT_DATA_HEALTH_THRESHOLDS,
+  dataHealthThresholdsBodySchema,
+  defaultThreshold,
+  healthBadge,
+  healthCoverageText,
+  thresholdText,
+} from './data-health';
+
+describe('data health defaults', () => {
+  it('bound the physical ranges of the DOMAIN channels', () => {
+    expect(defaultThreshold('WASHWATER_PH')).toMatchObject({ min: 0, max: 14 });
+    expect(defaultThreshold('CO2_PCT')).toMatchObject({ min: 0, max: 25 });
+    expect(defaultThreshold('LATITUDE')).toMatchObject({ min: -90, max: 90 });
+    expect(defaultThreshold('LONGITUDE')).toMatchObject({ min: -180, max: 180 });
+    expect(defaultThreshold('FUEL_SULFUR')).toMatchObject({ min: 0, max: 5, flatLineHours: null });
+    expect(defaultThreshold('ENGINE_LOAD')).toMatchObject({ min: 0, max: 120 });
+    expect(defaultThreshold('FUEL_FLOW')).toMatchObject({ min: 0, max: null });
+    expect(new Set(DEFAULT_DATA_HEALTH_THRESHOLDS.map((t) => t.fieldName)).size).toBe(
+      DEFAULT_DATA_HEALTH_THRESHOLDS.length,
+    );
+  });
+
+  it('check only staleness for a field without defaults', () => {
+    expect(defaultThreshold('MY_CUSTOM')).toEqual({
+      fieldName: 'MY_CUSTOM',
+      min: null,
+      max: null,
+      staleHours: 2,
+      flatLineHours: null,
+    });
+  });
+
+  it('refuse a lowest value above the highest', () => {
+    const body = (min: number, max: number) => ({
+      thresholds: [{ fieldName: 'SO2_PPM', min, max, staleHours: 1, flatLineHours: 1 }],
+    });
+    expect(dataHealthThresholdsBodySchema.safeParse(body(0, 10)).success).toBe(true);
+    expect(dataHealthThresholdsBodySchema.safeParse(body(10, 0)).success).toBe(false);
+  });
+});
+
+describe('data health texts', () => {
+  it('badges a ship by its flagged channels', () => {
+    const none = { stale: 0, flatLined: 0, outOfRange: 0 };
+    expect(healthBadge({ status: 'ok', ...none })).toEqual({ label: 'Healthy', warn: false });
+    expect(healthBadge({ status: 'flagged', ...none, stale: 2, outOfRange: 1 })).toEqual({
+      label: '2 stale, 1 out of range',
+      warn: true,
+    });
+    expect(healthBadge({ status: 'noData', ...none })).toEqual({ label: 'No data', warn: false });
+    expect(healthBadge({ status: 'noChannels', ...none })).toEqual({
+      label: 'No mapped channels',
+      warn: true,
+    });
+  });
+
+  it('writes coverage and thresholds', () => {
+    expect(healthCoverageText(0.98456)).toBe('98.5 %');
+    expect(healthCoverageText(1)).toBe('100.0 %');
+    expect(healthCoverageText(null)).toBe('No data');
+    expect(thresholdText(defaultThreshold('WASHWATER_PH'))).toBe(
+      'Range 0 – 14 · stale after 2 h · flat-line after 2 h',
+    );
+    expect(thresholdText(defaultThreshold('FUEL_FLOW'))).toBe(
+      'At least 0 · stale after 2 h · flat-line after 2 h',
+    );
+    expect(thresholdText({ min: null, max: null, staleHours: null, flatLineHours: null })).toBe(
+      'Not checked',
+    );
+  });
+});
