@@ -46,15 +46,31 @@ function samples(): Minute[] {
   for (let t = D0; t < D0 + DAYS * 24 * HOUR; t += MIN) {
     // A 2-hour data gap: the logger wrote nothing.
     if (within(t, 2 * 24 * HOUR + 14 * HOUR, 2 * 24 * HOUR + 16 * HOUR)) continue;
-    const m: Minute = { t, flow: 1000, sulfur: 2.5, so2: 20, co2: 5, running: 1, ...AT_SEA };
+    // Sensors move a little from minute to minute, and the ship moves; a stuck value is a sensor fault.
+    const i = (t - D0) / MIN;
+    const wobble = (i % 5) * 0.1;
+    const m: Minute = {
+      t,
+      flow: 1000,
+      sulfur: 2.5,
+      so2: 20 + wobble,
+      co2: 5 + (i % 3) * 0.01,
+      running: 1,
+      lat: AT_SEA.lat + i * 1e-5,
+      lon: AT_SEA.lon + i * 1e-5,
+    };
     // Transient excursions (10 min) and a short malfunction (20 min) on day 0.
     if (within(t, 1 * HOUR, 1 * HOUR + 10 * MIN)) m.so2 = 150;
     if (within(t, 3 * HOUR, 3 * HOUR + 20 * MIN)) m.so2 = 150;
     // A 10-hour scrubber stop while required, across midnight of day 1 to day 2.
     if (within(t, 24 * HOUR + 20 * HOUR, 2 * 24 * HOUR + 6 * HOUR)) m.running = 0;
     // Day 1: into the North Sea ECA at 07:00 and out at 12:00; a 3-hour SO2 excursion inside it.
-    if (within(t, 24 * HOUR + 7 * HOUR, 24 * HOUR + 12 * HOUR)) Object.assign(m, NORTH_SEA);
-    if (within(t, 24 * HOUR + 8 * HOUR, 24 * HOUR + 11 * HOUR)) m.so2 = 40;
+    if (within(t, 24 * HOUR + 7 * HOUR, 24 * HOUR + 12 * HOUR))
+      Object.assign(m, { lat: NORTH_SEA.lat + i * 1e-5, lon: NORTH_SEA.lon + i * 1e-5 });
+    if (within(t, 24 * HOUR + 8 * HOUR, 24 * HOUR + 11 * HOUR)) m.so2 = 40 + wobble;
+    // Sensor faults on day 0: SO2 stuck at 21.0 for 3 hours while the engine runs; CO2 reading 30 % for 20 min.
+    if (within(t, 14 * HOUR, 17 * HOUR)) m.so2 = 21;
+    if (within(t, 20 * HOUR, 20 * HOUR + 20 * MIN)) m.co2 = 30;
     // Three transients within a day: day 1 14:00, day 2 08:00 and 09:00 (the third is repeated).
     if (within(t, 24 * HOUR + 14 * HOUR, 24 * HOUR + 14 * HOUR + 10 * MIN)) m.so2 = 150;
     if (within(t, 2 * 24 * HOUR + 8 * HOUR, 2 * 24 * HOUR + 8 * HOUR + 10 * MIN)) m.so2 = 150;
@@ -125,6 +141,31 @@ function expectedEvents(rows: Minute[]): Expected[] {
       reportRequired: classification === 'repeated' || (classification === 'malfunction' && minutes > 60),
     });
   }
+  // Sensor faults (DOMAIN.md: a compliance channel flat-lined or out of range, data health's defaults: SO2 stuck for
+  // 2 hours or more while the engine runs, CO2 outside 0-25 %), each from its first sample to a minute after its last.
+  const runsOf = (counts: (m: Minute, previous: Minute | undefined) => boolean) => {
+    const result: { start: number; last: number }[] = [];
+    rows.forEach((m, k) => {
+      if (!counts(m, rows[k - 1])) return;
+      const last = result[result.length - 1];
+      if (last && rows[k - 1]?.t === last.last && counts(rows[k - 1]!, rows[k - 2])) last.last = m.t;
+      else result.push({ start: m.t, last: m.t });
+    });
+    return result;
+  };
+  const stuck = runsOf((m, previous) => m.flow > 50 && previous !== undefined && previous.so2 === m.so2)
+    .map((r) => ({ start: r.start - MIN, last: r.last }))
+    .filter((r) => r.last - r.start >= 2 * HOUR);
+  const outOfRange = runsOf((m) => m.co2 > 25);
+  for (const r of [...stuck, ...outOfRange])
+    out.push({
+      type: 'sensor-fault',
+      start: iso(r.start),
+      end: iso(r.last + MIN),
+      startMs: r.start,
+      classification: null,
+      reportRequired: false,
+    });
   for (let i = 1; i < flags.length; i++) {
     const a = flags[i - 1]!;
     const b = flags[i]!;
@@ -258,6 +299,7 @@ describe('compliance events derived by the engine', () => {
         'data-gap null',
         'eca-entry null',
         'eca-exit null',
+        'sensor-fault null',
       ]),
     );
     expect(await storedEvents()).toEqual(expected);

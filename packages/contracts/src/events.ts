@@ -84,6 +84,23 @@ export const DEFAULT_EVENT_RULES: EventRules = {
   dataGapMinutes: 60,
 };
 
+/** The compliance channels whose data health faults are events (DOMAIN.md; Circ.883 §9-11). */
+export const SENSOR_FAULT_CHANNELS = [
+  'SO2_PPM',
+  'CO2_PCT',
+  'SCRUBBER_RUNNING',
+  'FUEL_SULFUR',
+  'LATITUDE',
+  'LONGITUDE',
+] as const;
+
+/** The kinds of sensor fault (data health's flags). */
+export const SENSOR_FAULT_NAMES: Record<string, string> = {
+  stale: 'stale',
+  flatLined: 'flat-lined',
+  outOfRange: 'out of range',
+};
+
 export interface EventPosition {
   latitude: number;
   longitude: number;
@@ -136,6 +153,9 @@ export const complianceEventSchema = z.object({
   endPosition: positionSchema.nullable(),
   classification: z.enum(EVENT_CLASSIFICATIONS).nullable(),
   reportRequired: z.boolean(),
+  /** Sensor fault: the channel (measurement field) and the kind of fault (stale, flatLined, outOfRange). */
+  channel: z.string().nullable(),
+  fault: z.string().nullable(),
   state: z.enum(EVENT_STATES),
   acknowledgedOn: z.string().nullable(),
   acknowledgedBy: z.string().nullable(),

@@ -63,6 +63,8 @@ export function presentEvent(row: EventRow): ComplianceEvent {
     endPosition: position(row.end_latitude, row.end_longitude),
     classification: row.classification as EventClassification | null,
     reportRequired: row.report_required,
+    channel: row.channel,
+    fault: row.fault,
     state: stateOf(row),
     acknowledgedOn: iso(row.acknowledged_on),
     acknowledgedBy: row.acknowledged_by_name ?? null,

@@ -17,6 +17,8 @@ export const ENGINE_NAME = 'Portal (derived from the data)';
 interface StoredEvent {
   id: string;
   type: string;
+  channel: string | null;
+  fault: string | null;
   start_on: Date;
   end_on: Date;
   ongoing: boolean;
@@ -44,7 +46,7 @@ export function matchEvents(
     let best: StoredEvent | undefined;
     let bestOverlap = -Infinity;
     for (const s of free) {
-      if (s.type !== event.type) continue;
+      if (s.type !== event.type || s.channel !== event.channel || s.fault !== event.fault) continue;
       const instant = event.start === event.end;
       const overlap = instant
         ? ms(s.start_on) === event.start
@@ -66,6 +68,7 @@ export function matchEvents(
 
 const describe = (e: DerivedEvent) => ({
   type: e.type,
+  ...(e.channel ? { channel: e.channel, fault: e.fault } : {}),
   typeName: EVENT_TYPE_NAMES[e.type],
   start: new Date(e.start).toISOString(),
   end: e.ongoing ? null : new Date(e.end).toISOString(),
@@ -140,6 +143,8 @@ export async function storeComplianceEvents(
     end_longitude: e.endPosition?.longitude ?? null,
     classification: e.classification,
     report_required: e.reportRequired,
+    channel: e.channel,
+    fault: e.fault,
     rules: JSON.stringify(rules),
   });
 
