@@ -87,14 +87,20 @@ export async function deriveComplianceEvents(
   const readFrom = windowFrom - marginMs;
   const readTo = windowTo + marginMs;
 
-  const read = async (fieldId: string | undefined): Promise<FieldSeries> => {
-    if (!fieldId) return { timestamps: new Float64Array(0), values: new Float64Array(0) };
-    const [head, middle, tail] = await Promise.all([
-      readMeasurementValues(db, facilityId, fieldId, readFrom, from),
-      seriesOf(fieldId),
-      readMeasurementValues(db, facilityId, fieldId, to, readTo),
-    ]);
-    return concatSeries([head, middle, tail]);
+  // Each field read once: the stored series before and after the period around the computed (or stored) middle.
+  const reads = new Map<string, Promise<FieldSeries>>();
+  const read = (fieldId: string | undefined): Promise<FieldSeries> => {
+    if (!fieldId) return Promise.resolve({ timestamps: new Float64Array(0), values: new Float64Array(0) });
+    let series = reads.get(fieldId);
+    if (!series) {
+      series = Promise.all([
+        readMeasurementValues(db, facilityId, fieldId, readFrom, from),
+        seriesOf(fieldId),
+        readMeasurementValues(db, facilityId, fieldId, to, readTo),
+      ]).then((parts) => concatSeries(parts.filter((p) => p.timestamps.length > 0)));
+      reads.set(fieldId, series);
+    }
+    return series;
   };
   const required = await read(ids.required);
   const targets = required.timestamps;
