@@ -189,9 +189,14 @@ export const eventListQuerySchema = z.object({
 });
 export type EventListQuery = z.input<typeof eventListQuerySchema>;
 
+/** How far the list counts its matches (the total shown as "more than 5,000" beyond). */
+export const EVENT_COUNT_LIMIT = 5000;
+
 export const eventListSchema = z.object({
   items: z.array(complianceEventSchema),
+  /** Events matching the filter, counted up to EVENT_COUNT_LIMIT; `totalCapped`: there are more. */
   total: z.number(),
+  totalCapped: z.boolean(),
   /**
    * Events needing attention (malfunction, repeated, data gap, sensor fault) that nobody has acknowledged yet, or
    * whose report is due, per type, over the filter's ships and period (the fleet card's "Open events").

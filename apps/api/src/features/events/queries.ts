@@ -1,6 +1,7 @@
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import {
   DEFAULT_EVENT_RULES,
+  EVENT_COUNT_LIMIT,
   eventRulesSchema,
   type ComplianceEvent,
   type EventCause,
@@ -123,8 +124,16 @@ export async function listEvents(
     .innerJoin('facilities as f', 'f.id', 'e.facility_id')
     .where(facilityVisibleTo(db, caller, sql.ref('e.facility_id')));
   const [total, open] = await Promise.all([
-    base
-      .where((eb) => eb.and(conditions(filter)))
+    // Counted up to a bound: a fleet's year can hold tens of thousands (ECA crossings, transients), and no one
+    // pages that far; the list says "more than" instead.
+    db
+      .selectFrom(
+        base
+          .where((eb) => eb.and(conditions(filter)))
+          .select(sql`1`.as('one'))
+          .limit(EVENT_COUNT_LIMIT + 1)
+          .as('matching'),
+      )
       .select((eb) => eb.fn.countAll<string>().as('n'))
       .executeTakeFirstOrThrow(),
     base
@@ -140,7 +149,8 @@ export async function listEvents(
   ]);
   return {
     items: rows.map(presentEvent),
-    total: Number(total.n),
+    total: Math.min(Number(total.n), EVENT_COUNT_LIMIT),
+    totalCapped: Number(total.n) > EVENT_COUNT_LIMIT,
     openByType: Object.fromEntries(open.map((o) => [o.type, Number(o.n)])),
     reportsDue: open.reduce((sum, o) => sum + Number(o.due), 0),
   };
