@@ -126,18 +126,32 @@ export async function listEvents(
       .where((eb) => eb.and(conditions({ ...filter, state: undefined })))
       .where('e.closed_on', 'is', null)
       .select([
+        'e.facility_id',
         'e.type',
         (eb) => eb.fn.countAll<string>().as('n'),
         sql<string>`count(*) filter (where e.report_required and e.report_sent_on is null)`.as('due'),
+        sql<string>`count(*) filter (where e.classification in ('malfunction', 'repeated'))`.as(
+          'malfunctions',
+        ),
       ])
-      .groupBy('e.type')
+      .groupBy(['e.facility_id', 'e.type'])
       .execute(),
   ]);
+  const openByType: Record<string, number> = {};
+  const openByFacility: EventList['openByFacility'] = {};
+  for (const o of open) {
+    openByType[o.type] = (openByType[o.type] ?? 0) + Number(o.n);
+    const ship = (openByFacility[o.facility_id] ??= { open: 0, malfunctions: 0, reportsDue: 0 });
+    ship.open += Number(o.n);
+    ship.malfunctions += Number(o.malfunctions);
+    ship.reportsDue += Number(o.due);
+  }
   return {
     items: rows.map(presentEvent),
     total: Number(total.n),
-    openByType: Object.fromEntries(open.map((o) => [o.type, Number(o.n)])),
+    openByType,
     reportsDue: open.reduce((sum, o) => sum + Number(o.due), 0),
+    openByFacility,
   };
 }
 
