@@ -8,3 +8,4 @@ export * from './organization';
 export * from './user';
 export * from './message';
 export * from './text';
+export * from './event';
