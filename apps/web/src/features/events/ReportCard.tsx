@@ -19,6 +19,7 @@ import { fieldErrors, validateReportSent } from '@portal/contracts/forms';
 import { formatDate } from '@portal/contracts/rules';
 import { useNotify } from '../../app/notifications';
 import { pickerDayText, toPickerValue, UtcDatePicker } from '../../ui/dates/pickers';
+import { draftAfterAnswer } from './display';
 import {
   downloadEventReport,
   eventReportQuery,
@@ -64,7 +65,9 @@ export function ReportCard({ event }: { event: ComplianceEvent }) {
   useEffect(() => {
     if (!report.data) return;
     const next = draftOf(report.data);
-    setDraft((d) => (d === null || (lastSaved.current && sameDraft(d, lastSaved.current)) ? next : d));
+    // The updater may run later than this effect: it compares with the draft saved before this answer.
+    const before = lastSaved.current;
+    setDraft((d) => draftAfterAnswer(d, before, next));
     lastSaved.current = next;
   }, [report.data]);
   if (report.isError) return <Alert severity="error">The report could not be loaded.</Alert>;

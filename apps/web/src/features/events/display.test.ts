@@ -4,6 +4,7 @@ import {
   classificationChip,
   closeBlockedReason,
   correctionsOf,
+  draftAfterAnswer,
   durationText,
   eventBands,
   eventDurationText,
@@ -236,5 +237,16 @@ describe('bands and the timeline', () => {
     const book = [entry(3, 'a'), entry(1, 'a'), entry(2, 'b'), entry(4, null, 'e2'), entry(5, null, 'e2')];
     expect(eventTimeline(book, 'a').map((e) => e.sequence)).toEqual([1, 3]);
     expect(correctionsOf(book)).toEqual(new Map([['e2', [4, 5]]]));
+  });
+});
+
+describe('the report draft', () => {
+  const before = { cause: '', actionsTaken: '' };
+  const saved = { cause: 'Sensor', actionsTaken: 'Analyser purged' };
+  it('takes a newly saved draft unless the user has edited the form', () => {
+    expect(draftAfterAnswer(null, null, saved)).toBe(saved);
+    expect(draftAfterAnswer({ ...before }, before, saved)).toBe(saved);
+    const edited = { cause: '', actionsTaken: 'Typed by the user' };
+    expect(draftAfterAnswer(edited, before, saved)).toBe(edited);
   });
 });

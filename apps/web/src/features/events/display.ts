@@ -293,3 +293,21 @@ export function correctionsOf(entries: readonly RecordBookEntryView[]): Map<stri
     if (e.correctsId) corrections.set(e.correctsId, [...(corrections.get(e.correctsId) ?? []), e.sequence]);
   return corrections;
 }
+
+// ---- the report draft
+
+const sameTexts = (a: Record<string, string>, b: Record<string, string>) =>
+  Object.keys(b).every((k) => a[k] === b[k]);
+
+/**
+ * The report form when a new saved draft arrives (an acknowledgement fills its cause and actions): the new one,
+ * unless the user has edited the form since the draft before it, whose edits stay.
+ */
+export function draftAfterAnswer<T extends Record<string, string>>(
+  current: T | null,
+  before: T | null,
+  saved: T,
+): T {
+  if (current === null || before === null || sameTexts(current, before)) return saved;
+  return current;
+}
