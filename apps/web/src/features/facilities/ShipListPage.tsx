@@ -174,7 +174,8 @@ export default function ShipListPage() {
                     </TableCell>
                     <TableCell align="right">
                       {compact ? (
-                        <Stack direction="row" sx={{ justifyContent: 'flex-end' }}>
+                        // Stacked: three icons side by side would push Configure out of a phone's width.
+                        <Stack direction={admin ? 'column' : 'row'} sx={{ alignItems: 'flex-end' }}>
                           <Tooltip title="Events">
                             <IconButton
                               size="small"
