@@ -356,7 +356,10 @@ describe('compliance events derived by the engine', () => {
 
     const list = await user.get(`/api/events?facilityId=${facilityId}&reportRequired=true`);
     expect(list.statusCode, list.body).toBe(200);
-    const due = list.json() as { items: { id: string; type: string; state: string }[]; reportsDue: number };
+    const due = list.json() as {
+      items: { id: string; type: string; state: string; start: string }[];
+      reportsDue: number;
+    };
     expect(due.items.length).toBeGreaterThan(0);
     expect(due.reportsDue).toBe(due.items.length);
     const event = due.items.find((e) => e.type === 'scrubber-off')!;
@@ -365,6 +368,36 @@ describe('compliance events derived by the engine', () => {
     expect((await other.get(`/api/events/${event.id}`)).statusCode).toBe(404);
     expect((await other.get(`/api/facilities/${facilityId}/record-book`)).statusCode).toBe(404);
     expect((await other.get(`/api/events?facilityId=${facilityId}`)).json().items).toEqual([]);
+    expect((await other.get(`/api/events/${event.id}/inputs`)).statusCode).toBe(404);
+
+    // The ship's badge: its events not closed, and the reports due among them.
+    const notClosed = (
+      await user.get(`/api/events?facilityId=${facilityId}&state=open&state=acknowledged&limit=1`)
+    ).json() as { total: number; openByFacility: Record<string, unknown> };
+    const malfunctions = (
+      await user.get(
+        `/api/events?facilityId=${facilityId}&state=open&state=acknowledged&classification=malfunction&classification=repeated&limit=1`,
+      )
+    ).json() as { total: number };
+    expect(notClosed.openByFacility).toEqual({
+      [facilityId]: { open: notClosed.total, malfunctions: malfunctions.total, reportsDue: due.reportsDue },
+    });
+    expect(malfunctions.total).toBeGreaterThan(0);
+    // The event's chart: its inputs from 6 h before to 6 h after, the scrubber stopped inside it only.
+    const inputs = await user.get(`/api/events/${event.id}/inputs`);
+    expect(inputs.statusCode, inputs.body).toBe(200);
+    const chart = inputs.json() as {
+      from: string;
+      series: { field: string; timestamps: number[]; values: (number | null)[] }[];
+    };
+    const start = Date.parse(event.start);
+    expect(chart.from).toBe(new Date(start - 6 * HOUR).toISOString());
+    const running = chart.series.find((s) => s.field === 'SCRUBBER_RUNNING')!;
+    const runningAt = (t: number) => running.values[running.timestamps.indexOf(t)];
+    expect([runningAt(start - HOUR), runningAt(start), runningAt(start + 9 * HOUR)]).toEqual([1, 0, 0]);
+    expect(chart.series.map((s) => s.field)).toEqual(
+      expect.arrayContaining(['SO2_CO2_RATIO', 'SO2_CO2_LIMIT', 'SCRUBBER_REQUIRED']),
+    );
 
     const refused = await user.post(`/api/events/${event.id}/acknowledge`, {
       cause: 'wrong',

@@ -204,8 +204,47 @@ export const eventListSchema = z.object({
   openByType: z.record(z.string(), z.number()),
   /** Events not closed whose report to the flag State and the port State is still to be sent. */
   reportsDue: z.number(),
+  /**
+   * Per ship of the filter (the badges): its events not closed, the malfunctions among them (malfunction or
+   * repeated), and those whose report is still to be sent.
+   */
+  openByFacility: z.record(
+    z.string(),
+    z.object({ open: z.number(), malfunctions: z.number(), reportsDue: z.number() }),
+  ),
 });
 export type EventList = z.infer<typeof eventListSchema>;
+
+/** The event's chart: its inputs from this long before its start to this long after its end. */
+export const EVENT_INPUTS_MARGIN_HOURS = 6;
+/** The measurement fields the chart of an event shows (the events are derived from them). */
+export const EVENT_INPUT_FIELD_NAMES = [
+  'SO2_CO2_RATIO',
+  'SO2_CO2_LIMIT',
+  'SCRUBBER_RUNNING',
+  'SCRUBBER_REQUIRED',
+] as const;
+export type EventInputField = (typeof EVENT_INPUT_FIELD_NAMES)[number];
+
+/**
+ * GET /api/events/{id}/inputs: the stored values of the event's input fields from 6 h before its start to 6 h after
+ * its end (ongoing: its latest data), at most `maxPoints` per field (longer spans are reduced to the worst value
+ * of each bucket: the highest ratio and limit, the lowest running and required).
+ */
+export const eventInputsSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  series: z.array(
+    z.object({
+      field: z.enum(EVENT_INPUT_FIELD_NAMES),
+      /** UTC epoch milliseconds, ascending. */
+      timestamps: z.array(z.number()),
+      values: z.array(z.number().nullable()),
+    }),
+  ),
+});
+export type EventInputs = z.infer<typeof eventInputsSchema>;
+export const EVENT_INPUTS_MAX_POINTS = 2000;
 
 const longText = (max: number) => userText().max(max, `Cannot be longer than ${max} characters`);
 

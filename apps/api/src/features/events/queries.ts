@@ -140,19 +140,33 @@ export async function listEvents(
       .where((eb) => eb.and(conditions({ ...filter, state: undefined })))
       .where('e.attention', '<=', 1)
       .select([
+        'e.facility_id',
         'e.type',
         (eb) => eb.fn.countAll<string>().as('n'),
         sql<string>`count(*) filter (where e.report_required and e.report_sent_on is null)`.as('due'),
+        sql<string>`count(*) filter (where e.classification in ('malfunction', 'repeated'))`.as(
+          'malfunctions',
+        ),
       ])
-      .groupBy('e.type')
+      .groupBy(['e.facility_id', 'e.type'])
       .execute(),
   ]);
+  const openByType: Record<string, number> = {};
+  const openByFacility: EventList['openByFacility'] = {};
+  for (const o of open) {
+    openByType[o.type] = (openByType[o.type] ?? 0) + Number(o.n);
+    const ship = (openByFacility[o.facility_id] ??= { open: 0, malfunctions: 0, reportsDue: 0 });
+    ship.open += Number(o.n);
+    ship.malfunctions += Number(o.malfunctions);
+    ship.reportsDue += Number(o.due);
+  }
   return {
     items: rows.map(presentEvent),
     total: Math.min(Number(total.n), EVENT_COUNT_LIMIT),
     totalCapped: Number(total.n) > EVENT_COUNT_LIMIT,
-    openByType: Object.fromEntries(open.map((o) => [o.type, Number(o.n)])),
+    openByType,
     reportsDue: open.reduce((sum, o) => sum + Number(o.due), 0),
+    openByFacility,
   };
 }
 

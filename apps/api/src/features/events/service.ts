@@ -210,6 +210,12 @@ export async function markEventReportSent(
   return eventReport(db, caller, id);
 }
 
+/** A person's text as a sentence of the line: ended by one full stop, not two. */
+const sentence = (text: unknown) => {
+  const t = String(text ?? '').trim();
+  return /[.!?]$/.test(t) ? t : `${t}.`;
+};
+
 /** One line saying what an entry records, for the screen and the export. */
 export function entryText(entry: RecordBookEntry): string {
   const b = entry.body as Record<string, string | number | boolean | null | undefined>;
@@ -225,7 +231,7 @@ export function entryText(entry: RecordBookEntry): string {
     case 'event-withdrawn':
       return `${name} from ${when(b.start)} withdrawn: ${String(b.reason ?? '')}`;
     case 'event-acknowledged':
-      return `${name} acknowledged. Cause: ${String(b.causeName ?? '')}. Actions taken: ${String(b.actionsTaken ?? '')}${b.comment ? `. ${String(b.comment)}` : ''}`;
+      return `${name} acknowledged. Cause: ${String(b.causeName ?? '')}. Actions taken: ${sentence(b.actionsTaken)}${b.comment ? ` ${sentence(b.comment)}` : ''}`;
     case 'event-closed':
       return `${name} closed${b.comment ? `: ${String(b.comment)}` : ''}`;
     case 'report-sent':
