@@ -16,6 +16,20 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/**
+ * Does the event need someone's attention (a malfunction, a repeated transient, a data gap, a sensor fault)? The
+ * others (transients, ECA entry and exit) are recorded for the record book; nobody has to act on them. The same rule
+ * as the stored `attention` column's (migration 0016) that orders the list.
+ */
+export function needsAttention(event: { type: string; classification: string | null }): boolean {
+  return (
+    event.classification === 'malfunction' ||
+    event.classification === 'repeated' ||
+    event.type === 'data-gap' ||
+    event.type === 'sensor-fault'
+  );
+}
+
 /** Names shown to users. */
 export const EVENT_TYPE_NAMES: Record<EventType, string> = {
   'emission-exceedance': 'Emission exceedance',

@@ -48,17 +48,32 @@ describe('durations and ends', () => {
 });
 
 describe('chips', () => {
-  it('shows an open non-compliance in warning, an open ECA crossing plainly, and the later states calmer', () => {
-    expect(stateChip({ state: 'open', type: 'scrubber-off' })).toMatchObject({
+  it('shows an open malfunction in warning, a transient or ECA crossing as recorded, and the later states calmer', () => {
+    expect(stateChip({ state: 'open', type: 'scrubber-off', classification: 'malfunction' })).toMatchObject({
       label: 'Open',
       colour: 'warning',
     });
-    expect(stateChip({ state: 'open', type: 'eca-exit' })).toMatchObject({ colour: 'default' });
-    expect(stateChip({ state: 'acknowledged', type: 'scrubber-off' })).toMatchObject({
+    expect(stateChip({ state: 'open', type: 'data-gap', classification: null })).toMatchObject({
+      label: 'Open',
+    });
+    expect(stateChip({ state: 'open', type: 'eca-exit', classification: null })).toMatchObject({
+      label: 'Recorded',
+      colour: 'default',
+    });
+    expect(
+      stateChip({ state: 'open', type: 'emission-exceedance', classification: 'transient' }),
+    ).toMatchObject({
+      label: 'Recorded',
+    });
+    expect(
+      stateChip({ state: 'acknowledged', type: 'scrubber-off', classification: 'malfunction' }),
+    ).toMatchObject({
       label: 'Acknowledged',
       colour: 'info',
     });
-    expect(stateChip({ state: 'closed', type: 'scrubber-off' })).toMatchObject({ label: 'Closed' });
+    expect(stateChip({ state: 'closed', type: 'scrubber-off', classification: 'transient' })).toMatchObject({
+      label: 'Closed',
+    });
   });
 
   it('marks malfunctions and repeated transients red, transients plainly, informational events not at all', () => {

@@ -5,6 +5,7 @@ import {
   EVENT_STATE_NAMES,
   EVENT_TYPES,
   EVENT_TYPE_NAMES,
+  needsAttention,
   type ComplianceEvent,
   type EventClassification,
   type EventList,
@@ -60,12 +61,16 @@ export const STILL_GOING_ON = 'Still going on';
 export const eventEndText = (event: Pick<ComplianceEvent, 'end' | 'ongoing'>) =>
   event.ongoing || !event.end ? STILL_GOING_ON : formatDateTime(event.end);
 
-/** The state chip: open in an alarm colour unless the event is informational; acknowledged and closed calmer. */
-export function stateChip(event: Pick<ComplianceEvent, 'state' | 'type'>): ChipModel {
+/**
+ * The state chip: open in an alarm colour when the event needs attention; an event nobody has to act on (a
+ * transient, an ECA entry or exit) is "Recorded", not "Open"; acknowledged and closed calmer.
+ */
+export function stateChip(event: Pick<ComplianceEvent, 'state' | 'type' | 'classification'>): ChipModel {
   const label = EVENT_STATE_NAMES[event.state];
   if (event.state === 'closed') return { label, colour: 'success', variant: 'outlined' };
   if (event.state === 'acknowledged') return { label, colour: 'info', variant: 'outlined' };
-  return { label, colour: isInformational(event.type) ? 'default' : 'warning', variant: 'filled' };
+  if (!needsAttention(event)) return { label: 'Recorded', colour: 'default', variant: 'outlined' };
+  return { label, colour: 'warning', variant: 'filled' };
 }
 
 /** The classification chip; none for informational events. A transient is the scrubber's dynamic response. */
