@@ -370,17 +370,22 @@ describe('compliance events derived by the engine', () => {
     expect((await other.get(`/api/events?facilityId=${facilityId}`)).json().items).toEqual([]);
     expect((await other.get(`/api/events/${event.id}/inputs`)).statusCode).toBe(404);
 
-    // The ship's badge: its events not closed, and the reports due among them.
-    const notClosed = (
-      await user.get(`/api/events?facilityId=${facilityId}&state=open&state=acknowledged&limit=1`)
-    ).json() as { total: number; openByFacility: Record<string, unknown> };
-    const malfunctions = (
-      await user.get(
-        `/api/events?facilityId=${facilityId}&state=open&state=acknowledged&classification=malfunction&classification=repeated&limit=1`,
-      )
-    ).json() as { total: number };
-    expect(notClosed.openByFacility).toEqual({
-      [facilityId]: { open: notClosed.total, malfunctions: malfunctions.total, reportsDue: due.reportsDue },
+    // The ship's badge: its events needing attention that nobody acknowledged or whose report is due.
+    const badge = (await user.get(`/api/events?facilityId=${facilityId}&limit=1`)).json() as {
+      openByFacility: Record<string, unknown>;
+    };
+    const count = async (classifications?: string[]) => {
+      let q = db
+        .selectFrom('compliance_events')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('facility_id', '=', facilityId)
+        .where('attention', '<=', 1);
+      if (classifications) q = q.where('classification', 'in', classifications);
+      return Number((await q.executeTakeFirstOrThrow()).n);
+    };
+    const malfunctions = { total: await count(['malfunction', 'repeated']) };
+    expect(badge.openByFacility).toEqual({
+      [facilityId]: { open: await count(), malfunctions: malfunctions.total, reportsDue: due.reportsDue },
     });
     expect(malfunctions.total).toBeGreaterThan(0);
     // The event's chart: its inputs from 6 h before to 6 h after, the scrubber stopped inside it only.
@@ -477,6 +482,52 @@ describe('compliance events derived by the engine', () => {
       expect.arrayContaining(['event.acknowledge', 'event.close', 'event.report.sent', 'recordbook.correct']),
     );
   });
+  it('keeps what people added when a rerun moves the event, and notes the move in the record book', async () => {
+    const { db } = server.services.database;
+    const stop = await db
+      .selectFrom('compliance_events')
+      .select(['id', 'end_on'])
+      .where('facility_id', '=', facilityId)
+      .where('type', '=', 'scrubber-off')
+      .where('classification', '=', 'malfunction')
+      .executeTakeFirstOrThrow();
+    // Acknowledged, reported and closed by the test before.
+    const admin = await server.as('admin');
+    // The second day's values are deleted and the first executed again: the stop now ends where the data ends.
+    const day2 = D0 + 2 * 24 * HOUR;
+    await deleteDerivedValues(db, facilityId, new Date(day2), new Date(D0 + DAYS * 24 * HOUR - 1));
+    await execute(D0 + 24 * HOUR, day2);
+    const moved = await admin.get(`/api/events/${stop.id}`);
+    expect(moved.json()).toMatchObject({
+      state: 'closed',
+      cause: 'scrubber-equipment',
+      end: null,
+      ongoing: true,
+    });
+    await execute(D0, D0 + DAYS * 24 * HOUR);
+    const back = await admin.get(`/api/events/${stop.id}`);
+    expect(back.json()).toMatchObject({
+      state: 'closed',
+      actionsTaken: 'Circulation pump 2 restarted after its breaker tripped',
+      end: new Date(stop.end_on).toISOString(),
+    });
+    const entries = await db
+      .selectFrom('record_book_entries')
+      .select(['kind', 'body'])
+      .where('event_id', '=', stop.id)
+      .orderBy('sequence')
+      .execute();
+    expect(entries.map((e) => e.kind)).toEqual([
+      'event',
+      'event-acknowledged',
+      'report-sent',
+      'event-closed',
+      'event-changed',
+      'event-ended',
+    ]);
+    expect(entries[4]!.body).toMatchObject({ annotationsKept: true, end: null });
+  });
+
   it('keeps a record book whose chain verifies, and finds a row changed by hand', async () => {
     const { db } = server.services.database;
     const verified = await verifyRecordBook(db, facilityId);

@@ -193,11 +193,13 @@ export async function storeComplianceEvents(
     const moved = ms(s.start_on) !== e.start || (!e.ongoing && !s.ongoing && ms(s.end_on) !== e.end);
     const reclassified = s.classification !== e.classification || s.report_required !== e.reportRequired;
     const ended = s.ongoing && !e.ongoing;
+    // Its end is no longer known (the data after it was deleted): going on again, as far as the data tells.
+    const reopened = !s.ongoing && e.ongoing;
     const unchanged = !moved && !reclassified && !ended && ms(s.end_on) === e.end && s.ongoing === e.ongoing;
     if (unchanged) continue;
     await trx.updateTable('compliance_events').set(columns(e)).where('id', '=', s.id).execute();
     if (ended) entries.push(entry('event-ended', e, s.id, {}, e.end));
-    if (moved || reclassified)
+    if (moved || reclassified || reopened)
       entries.push(
         entry('event-changed', e, s.id, {
           previous: {
