@@ -12,6 +12,7 @@ import {
   type eventReportBodySchema,
   type newRecordBookEntrySchema,
 } from '@portal/contracts/events';
+import { formatDateTime } from '@portal/contracts/rules';
 import type { Database } from '../../db/schema';
 import { badRequest, forbidden, notFound } from '../../errors';
 import { appendRecordBookEntries, readRecordBook, type RecordBookEntry } from '../../storage/record-book';
@@ -113,7 +114,8 @@ const formatPosition = (latitude: number | null, longitude: number | null) =>
   latitude === null || longitude === null
     ? 'Not known'
     : `${Math.abs(latitude).toFixed(4)}° ${latitude >= 0 ? 'N' : 'S'}, ${Math.abs(longitude).toFixed(4)}° ${longitude >= 0 ? 'E' : 'W'}`;
-const utc = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+/** The spec's date format (YYYY.MM.DD HH:mm), in UTC and saying so. */
+const utc = (d: Date) => `${formatDateTime(d)} UTC`;
 function formatDuration(minutes: number) {
   const h = Math.floor(minutes / 60);
   const m = minutes % 60;
@@ -235,7 +237,7 @@ export function entryText(entry: RecordBookEntry): string {
     case 'event-closed':
       return `${name} closed${b.comment ? `: ${String(b.comment)}` : ''}`;
     case 'report-sent':
-      return `${name}: report to the flag State and the port State sent on ${String(b.sentOn ?? '')}`;
+      return `${name}: report to the flag State and the port State sent on ${String(b.sentOn ?? '').replaceAll('-', '.')}`;
     default:
       return String(b.text ?? '');
   }
