@@ -273,6 +273,7 @@ async function uploadAndRun(
   dataSource: string,
   logger: ForeignLogger,
   files: ReturnType<typeof loggerFiles>,
+  watch: ReturnType<typeof stopwatch>,
 ) {
   await page.goto('/facilities/overview');
   await page
@@ -292,6 +293,10 @@ async function uploadAndRun(
     `7 files, ${files.names[0]} to ${files.names[6]}: ${unmapped} columns of the file are not mapped to a channel`,
   );
   const run = dialog.getByTestId('run-panel');
+  if (logger.key === 'ams')
+    await watch.exclude(async () => {
+      await page.screenshot({ path: path.join(artifacts, 'onboarding-upload-desktop.png') });
+    });
   await expect(run.getByLabel('From date')).toHaveValue(isoDay(weekDays[0]!));
   await expect(run.getByLabel('To date')).toHaveValue(isoDay(weekDays[6]!));
   await expect(run.getByRole('button', { name: 'Run' })).toBeInViewport();
@@ -374,7 +379,7 @@ for (const key of ['ams', 'bridge', 'opc'] as const) {
     watch.lap('4 mappings');
     console.log(`[onboarding ${key}] DOMAIN channels proposed right: ${correct}/${DOMAIN_CHANNELS.length}`);
     expect(correct).toBe(DOMAIN_CHANNELS.length);
-    await uploadAndRun(page, name, dataSource, logger, files);
+    await uploadAndRun(page, name, dataSource, logger, files, watch);
     watch.lap('5 upload and run');
     // Step 6: the week on both dashboards (the period set in the period picker).
     await page.getByTestId('period-button').click();
