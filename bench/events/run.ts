@@ -4,12 +4,12 @@
  * few malfunctions, data gaps), inserted directly (the engine's own time is bench/pipeline's).
  *
  * Run: DATABASE_URL=postgres://postgres@127.0.0.1:5432/<own db> npx tsx bench/events/run.ts [--reuse]
- * Results: bench/results/events.md.
+ * The run's table goes to bench/.work/events.md; bench/results/events.md records the runs.
  */
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { once } from 'node:events';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
@@ -176,7 +176,9 @@ async function main() {
     );
   }
   child.kill('SIGTERM');
-  writeFileSync(path.join(here, '..', 'results', 'events.last.md'), `${lines.join('\n')}\n`);
+  // The table of this run; bench/results/events.md quotes the runs with what they mean.
+  mkdirSync(path.join(here, '..', '.work'), { recursive: true });
+  writeFileSync(path.join(here, '..', '.work', 'events.md'), `${lines.join('\n')}\n`);
   process.exit(0);
 }
 

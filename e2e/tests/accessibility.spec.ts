@@ -23,6 +23,8 @@ type Size = keyof typeof SIZES;
 interface Ids {
   facilityId: string;
   fieldId: string;
+  /** An event of the role's ships: one that needs a report where there is one (its page has the most on it). */
+  eventId: string;
   reportId?: string;
   organizationId?: string;
 }
@@ -34,6 +36,10 @@ const shared = (ids: Ids) => [
   '/KPIWidgetPreview',
   '/facilities/overview',
   `/facilities/${ids.facilityId}/files`,
+  `/facilities/${ids.facilityId}/events`,
+  `/facilities/${ids.facilityId}/record-book`,
+  '/events',
+  `/events/${ids.eventId}`,
   `/facilities/${ids.facilityId}/config/channels`,
   `/facilities/${ids.facilityId}/config/list`,
   '/service/pureserv',
@@ -122,7 +128,13 @@ async function idsFor(page: Page, role: string): Promise<Ids> {
     page,
     `/api/algorithm/measurement-fields/facility/${facilityId}`,
   );
-  const ids: Ids = { facilityId, fieldId: fields[0]!.id };
+  const reported = await api<{ items: { id: string }[] }>(page, '/api/events?reportRequired=true&limit=1');
+  const anyEvent = await api<{ items: { id: string }[] }>(page, '/api/events?limit=1');
+  const ids: Ids = {
+    facilityId,
+    fieldId: fields[0]!.id,
+    eventId: (reported.items[0] ?? anyEvent.items[0])!.id,
+  };
   if (role === 'SystemAdmin') {
     ids.reportId = (await api<{ id: string }[]>(page, '/api/algorithm/reports'))[0]!.id;
     ids.organizationId = (await api<{ id: string }[]>(page, '/api/organizations'))[0]!.id;

@@ -46,15 +46,31 @@ function samples(): Minute[] {
   for (let t = D0; t < D0 + DAYS * 24 * HOUR; t += MIN) {
     // A 2-hour data gap: the logger wrote nothing.
     if (within(t, 2 * 24 * HOUR + 14 * HOUR, 2 * 24 * HOUR + 16 * HOUR)) continue;
-    const m: Minute = { t, flow: 1000, sulfur: 2.5, so2: 20, co2: 5, running: 1, ...AT_SEA };
+    // Sensors move a little from minute to minute, and the ship moves; a stuck value is a sensor fault.
+    const i = (t - D0) / MIN;
+    const wobble = (i % 5) * 0.1;
+    const m: Minute = {
+      t,
+      flow: 1000,
+      sulfur: 2.5,
+      so2: 20 + wobble,
+      co2: 5 + (i % 3) * 0.01,
+      running: 1,
+      lat: AT_SEA.lat + i * 1e-5,
+      lon: AT_SEA.lon + i * 1e-5,
+    };
     // Transient excursions (10 min) and a short malfunction (20 min) on day 0.
     if (within(t, 1 * HOUR, 1 * HOUR + 10 * MIN)) m.so2 = 150;
     if (within(t, 3 * HOUR, 3 * HOUR + 20 * MIN)) m.so2 = 150;
     // A 10-hour scrubber stop while required, across midnight of day 1 to day 2.
     if (within(t, 24 * HOUR + 20 * HOUR, 2 * 24 * HOUR + 6 * HOUR)) m.running = 0;
     // Day 1: into the North Sea ECA at 07:00 and out at 12:00; a 3-hour SO2 excursion inside it.
-    if (within(t, 24 * HOUR + 7 * HOUR, 24 * HOUR + 12 * HOUR)) Object.assign(m, NORTH_SEA);
-    if (within(t, 24 * HOUR + 8 * HOUR, 24 * HOUR + 11 * HOUR)) m.so2 = 40;
+    if (within(t, 24 * HOUR + 7 * HOUR, 24 * HOUR + 12 * HOUR))
+      Object.assign(m, { lat: NORTH_SEA.lat + i * 1e-5, lon: NORTH_SEA.lon + i * 1e-5 });
+    if (within(t, 24 * HOUR + 8 * HOUR, 24 * HOUR + 11 * HOUR)) m.so2 = 40 + wobble;
+    // Sensor faults on day 0: SO2 stuck at 21.0 for 3 hours while the engine runs; CO2 reading 30 % for 20 min.
+    if (within(t, 14 * HOUR, 17 * HOUR)) m.so2 = 21;
+    if (within(t, 20 * HOUR, 20 * HOUR + 20 * MIN)) m.co2 = 30;
     // Three transients within a day: day 1 14:00, day 2 08:00 and 09:00 (the third is repeated).
     if (within(t, 24 * HOUR + 14 * HOUR, 24 * HOUR + 14 * HOUR + 10 * MIN)) m.so2 = 150;
     if (within(t, 2 * 24 * HOUR + 8 * HOUR, 2 * 24 * HOUR + 8 * HOUR + 10 * MIN)) m.so2 = 150;
@@ -125,6 +141,31 @@ function expectedEvents(rows: Minute[]): Expected[] {
       reportRequired: classification === 'repeated' || (classification === 'malfunction' && minutes > 60),
     });
   }
+  // Sensor faults (DOMAIN.md: a compliance channel flat-lined or out of range, data health's defaults: SO2 stuck for
+  // 2 hours or more while the engine runs, CO2 outside 0-25 %), each from its first sample to a minute after its last.
+  const runsOf = (counts: (m: Minute, previous: Minute | undefined) => boolean) => {
+    const result: { start: number; last: number }[] = [];
+    rows.forEach((m, k) => {
+      if (!counts(m, rows[k - 1])) return;
+      const last = result[result.length - 1];
+      if (last && rows[k - 1]?.t === last.last && counts(rows[k - 1]!, rows[k - 2])) last.last = m.t;
+      else result.push({ start: m.t, last: m.t });
+    });
+    return result;
+  };
+  const stuck = runsOf((m, previous) => m.flow > 50 && previous !== undefined && previous.so2 === m.so2)
+    .map((r) => ({ start: r.start - MIN, last: r.last }))
+    .filter((r) => r.last - r.start >= 2 * HOUR);
+  const outOfRange = runsOf((m) => m.co2 > 25);
+  for (const r of [...stuck, ...outOfRange])
+    out.push({
+      type: 'sensor-fault',
+      start: iso(r.start),
+      end: iso(r.last + MIN),
+      startMs: r.start,
+      classification: null,
+      reportRequired: false,
+    });
   for (let i = 1; i < flags.length; i++) {
     const a = flags[i - 1]!;
     const b = flags[i]!;
@@ -258,6 +299,7 @@ describe('compliance events derived by the engine', () => {
         'data-gap null',
         'eca-entry null',
         'eca-exit null',
+        'sensor-fault null',
       ]),
     );
     expect(await storedEvents()).toEqual(expected);
@@ -314,7 +356,10 @@ describe('compliance events derived by the engine', () => {
 
     const list = await user.get(`/api/events?facilityId=${facilityId}&reportRequired=true`);
     expect(list.statusCode, list.body).toBe(200);
-    const due = list.json() as { items: { id: string; type: string; state: string }[]; reportsDue: number };
+    const due = list.json() as {
+      items: { id: string; type: string; state: string; start: string }[];
+      reportsDue: number;
+    };
     expect(due.items.length).toBeGreaterThan(0);
     expect(due.reportsDue).toBe(due.items.length);
     const event = due.items.find((e) => e.type === 'scrubber-off')!;
@@ -323,6 +368,41 @@ describe('compliance events derived by the engine', () => {
     expect((await other.get(`/api/events/${event.id}`)).statusCode).toBe(404);
     expect((await other.get(`/api/facilities/${facilityId}/record-book`)).statusCode).toBe(404);
     expect((await other.get(`/api/events?facilityId=${facilityId}`)).json().items).toEqual([]);
+    expect((await other.get(`/api/events/${event.id}/inputs`)).statusCode).toBe(404);
+
+    // The ship's badge: its events needing attention that nobody acknowledged or whose report is due.
+    const badge = (await user.get(`/api/events?facilityId=${facilityId}&limit=1`)).json() as {
+      openByFacility: Record<string, unknown>;
+    };
+    const count = async (classifications?: string[]) => {
+      let q = db
+        .selectFrom('compliance_events')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('facility_id', '=', facilityId)
+        .where('attention', '<=', 1);
+      if (classifications) q = q.where('classification', 'in', classifications);
+      return Number((await q.executeTakeFirstOrThrow()).n);
+    };
+    const malfunctions = { total: await count(['malfunction', 'repeated']) };
+    expect(badge.openByFacility).toEqual({
+      [facilityId]: { open: await count(), malfunctions: malfunctions.total, reportsDue: due.reportsDue },
+    });
+    expect(malfunctions.total).toBeGreaterThan(0);
+    // The event's chart: its inputs from 6 h before to 6 h after, the scrubber stopped inside it only.
+    const inputs = await user.get(`/api/events/${event.id}/inputs`);
+    expect(inputs.statusCode, inputs.body).toBe(200);
+    const chart = inputs.json() as {
+      from: string;
+      series: { field: string; timestamps: number[]; values: (number | null)[] }[];
+    };
+    const start = Date.parse(event.start);
+    expect(chart.from).toBe(new Date(start - 6 * HOUR).toISOString());
+    const running = chart.series.find((s) => s.field === 'SCRUBBER_RUNNING')!;
+    const runningAt = (t: number) => running.values[running.timestamps.indexOf(t)];
+    expect([runningAt(start - HOUR), runningAt(start), runningAt(start + 9 * HOUR)]).toEqual([1, 0, 0]);
+    expect(chart.series.map((s) => s.field)).toEqual(
+      expect.arrayContaining(['SO2_CO2_RATIO', 'SO2_CO2_LIMIT', 'SCRUBBER_REQUIRED']),
+    );
 
     const refused = await user.post(`/api/events/${event.id}/acknowledge`, {
       cause: 'wrong',
@@ -402,6 +482,52 @@ describe('compliance events derived by the engine', () => {
       expect.arrayContaining(['event.acknowledge', 'event.close', 'event.report.sent', 'recordbook.correct']),
     );
   });
+  it('keeps what people added when a rerun moves the event, and notes the move in the record book', async () => {
+    const { db } = server.services.database;
+    const stop = await db
+      .selectFrom('compliance_events')
+      .select(['id', 'end_on'])
+      .where('facility_id', '=', facilityId)
+      .where('type', '=', 'scrubber-off')
+      .where('classification', '=', 'malfunction')
+      .executeTakeFirstOrThrow();
+    // Acknowledged, reported and closed by the test before.
+    const admin = await server.as('admin');
+    // The second day's values are deleted and the first executed again: the stop now ends where the data ends.
+    const day2 = D0 + 2 * 24 * HOUR;
+    await deleteDerivedValues(db, facilityId, new Date(day2), new Date(D0 + DAYS * 24 * HOUR - 1));
+    await execute(D0 + 24 * HOUR, day2);
+    const moved = await admin.get(`/api/events/${stop.id}`);
+    expect(moved.json()).toMatchObject({
+      state: 'closed',
+      cause: 'scrubber-equipment',
+      end: null,
+      ongoing: true,
+    });
+    await execute(D0, D0 + DAYS * 24 * HOUR);
+    const back = await admin.get(`/api/events/${stop.id}`);
+    expect(back.json()).toMatchObject({
+      state: 'closed',
+      actionsTaken: 'Circulation pump 2 restarted after its breaker tripped',
+      end: new Date(stop.end_on).toISOString(),
+    });
+    const entries = await db
+      .selectFrom('record_book_entries')
+      .select(['kind', 'body'])
+      .where('event_id', '=', stop.id)
+      .orderBy('sequence')
+      .execute();
+    expect(entries.map((e) => e.kind)).toEqual([
+      'event',
+      'event-acknowledged',
+      'report-sent',
+      'event-closed',
+      'event-changed',
+      'event-ended',
+    ]);
+    expect(entries[4]!.body).toMatchObject({ annotationsKept: true, end: null });
+  });
+
   it('keeps a record book whose chain verifies, and finds a row changed by hand', async () => {
     const { db } = server.services.database;
     const verified = await verifyRecordBook(db, facilityId);

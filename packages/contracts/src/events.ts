@@ -16,6 +16,20 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/**
+ * Does the event need someone's attention (a malfunction, a repeated transient, a data gap, a sensor fault)? The
+ * others (transients, ECA entry and exit) are recorded for the record book; nobody has to act on them. The same rule
+ * as the stored `attention` column's (migration 0016) that orders the list.
+ */
+export function needsAttention(event: { type: string; classification: string | null }): boolean {
+  return (
+    event.classification === 'malfunction' ||
+    event.classification === 'repeated' ||
+    event.type === 'data-gap' ||
+    event.type === 'sensor-fault'
+  );
+}
+
 /** Names shown to users. */
 export const EVENT_TYPE_NAMES: Record<EventType, string> = {
   'emission-exceedance': 'Emission exceedance',
@@ -84,6 +98,23 @@ export const DEFAULT_EVENT_RULES: EventRules = {
   dataGapMinutes: 60,
 };
 
+/** The compliance channels whose data health faults are events (DOMAIN.md; Circ.883 §9-11). */
+export const SENSOR_FAULT_CHANNELS = [
+  'SO2_PPM',
+  'CO2_PCT',
+  'SCRUBBER_RUNNING',
+  'FUEL_SULFUR',
+  'LATITUDE',
+  'LONGITUDE',
+] as const;
+
+/** The kinds of sensor fault (data health's flags). */
+export const SENSOR_FAULT_NAMES: Record<string, string> = {
+  stale: 'stale',
+  flatLined: 'flat-lined',
+  outOfRange: 'out of range',
+};
+
 export interface EventPosition {
   latitude: number;
   longitude: number;
@@ -136,6 +167,9 @@ export const complianceEventSchema = z.object({
   endPosition: positionSchema.nullable(),
   classification: z.enum(EVENT_CLASSIFICATIONS).nullable(),
   reportRequired: z.boolean(),
+  /** Sensor fault: the channel (measurement field) and the kind of fault (stale, flatLined, outOfRange). */
+  channel: z.string().nullable(),
+  fault: z.string().nullable(),
   state: z.enum(EVENT_STATES),
   acknowledgedOn: z.string().nullable(),
   acknowledgedBy: z.string().nullable(),
@@ -169,9 +203,14 @@ export const eventListQuerySchema = z.object({
 });
 export type EventListQuery = z.input<typeof eventListQuerySchema>;
 
+/** How far the list counts its matches (the total shown as "more than 5,000" beyond). */
+export const EVENT_COUNT_LIMIT = 5000;
+
 export const eventListSchema = z.object({
   items: z.array(complianceEventSchema),
+  /** Events matching the filter, counted up to EVENT_COUNT_LIMIT; `totalCapped`: there are more. */
   total: z.number(),
+  totalCapped: z.boolean(),
   /**
    * Events needing attention (malfunction, repeated, data gap, sensor fault) that nobody has acknowledged yet, or
    * whose report is due, per type, over the filter's ships and period (the fleet card's "Open events").
@@ -179,8 +218,47 @@ export const eventListSchema = z.object({
   openByType: z.record(z.string(), z.number()),
   /** Events not closed whose report to the flag State and the port State is still to be sent. */
   reportsDue: z.number(),
+  /**
+   * Per ship of the filter (the badges): its events not closed, the malfunctions among them (malfunction or
+   * repeated), and those whose report is still to be sent.
+   */
+  openByFacility: z.record(
+    z.string(),
+    z.object({ open: z.number(), malfunctions: z.number(), reportsDue: z.number() }),
+  ),
 });
 export type EventList = z.infer<typeof eventListSchema>;
+
+/** The event's chart: its inputs from this long before its start to this long after its end. */
+export const EVENT_INPUTS_MARGIN_HOURS = 6;
+/** The measurement fields the chart of an event shows (the events are derived from them). */
+export const EVENT_INPUT_FIELD_NAMES = [
+  'SO2_CO2_RATIO',
+  'SO2_CO2_LIMIT',
+  'SCRUBBER_RUNNING',
+  'SCRUBBER_REQUIRED',
+] as const;
+export type EventInputField = (typeof EVENT_INPUT_FIELD_NAMES)[number];
+
+/**
+ * GET /api/events/{id}/inputs: the stored values of the event's input fields from 6 h before its start to 6 h after
+ * its end (ongoing: its latest data), at most `maxPoints` per field (longer spans are reduced to the worst value
+ * of each bucket: the highest ratio and limit, the lowest running and required).
+ */
+export const eventInputsSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  series: z.array(
+    z.object({
+      field: z.enum(EVENT_INPUT_FIELD_NAMES),
+      /** UTC epoch milliseconds, ascending. */
+      timestamps: z.array(z.number()),
+      values: z.array(z.number().nullable()),
+    }),
+  ),
+});
+export type EventInputs = z.infer<typeof eventInputsSchema>;
+export const EVENT_INPUTS_MAX_POINTS = 2000;
 
 const longText = (max: number) => userText().max(max, `Cannot be longer than ${max} characters`);
 

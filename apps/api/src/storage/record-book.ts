@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/schema';
 
@@ -89,6 +89,7 @@ export async function appendRecordBookEntries(
     sequence += 1;
     const entry = {
       ...input,
+      id: randomUUID(),
       facilityId,
       sequence,
       recordedOn,
@@ -96,29 +97,32 @@ export async function appendRecordBookEntries(
       previousHash,
     };
     const hash = entryHash(entry);
-    const row = await trx
-      .insertInto('record_book_entries')
-      .values({
-        facility_id: facilityId,
-        sequence,
-        kind: entry.kind,
-        occurred_on: entry.occurredOn,
-        recorded_on: recordedOn,
-        recorded_by: entry.recordedBy,
-        recorded_by_name: entry.recordedByName,
-        latitude: entry.latitude,
-        longitude: entry.longitude,
-        event_id: entry.eventId,
-        corrects_id: entry.correctsId,
-        body: JSON.stringify(entry.body),
-        previous_hash: previousHash,
-        hash,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    stored.push({ ...entry, id: row.id, hash });
+    stored.push({ ...entry, hash });
     previousHash = hash;
   }
+  for (let at = 0; at < stored.length; at += 1000)
+    await trx
+      .insertInto('record_book_entries')
+      .values(
+        stored.slice(at, at + 1000).map((entry) => ({
+          id: entry.id,
+          facility_id: facilityId,
+          sequence: entry.sequence,
+          kind: entry.kind,
+          occurred_on: entry.occurredOn,
+          recorded_on: entry.recordedOn,
+          recorded_by: entry.recordedBy,
+          recorded_by_name: entry.recordedByName,
+          latitude: entry.latitude,
+          longitude: entry.longitude,
+          event_id: entry.eventId,
+          corrects_id: entry.correctsId,
+          body: JSON.stringify(entry.body),
+          previous_hash: entry.previousHash,
+          hash: entry.hash,
+        })),
+      )
+      .execute();
   return stored;
 }
 

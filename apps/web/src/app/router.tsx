@@ -70,6 +70,11 @@ export const routes: RouteObject[] = withErrorBoundaries([
           { index: true, element: <Navigate to="overview" replace /> },
           { path: 'overview', element: page(() => import('../features/facilities/ShipListPage')) },
           { path: ':facilityId/files', element: page(() => import('../features/datasources/FilesPage')) },
+          { path: ':facilityId/events', element: page(() => import('../features/events/ShipEventsPage')) },
+          {
+            path: ':facilityId/record-book',
+            element: page(() => import('../features/events/RecordBookPage')),
+          },
           {
             path: ':facilityId/config',
             handle: only(SYSTEM_ADMIN_ONLY),
@@ -98,6 +103,8 @@ export const routes: RouteObject[] = withErrorBoundaries([
           },
         ],
       },
+      { path: 'events', element: page(() => import('../features/events/EventsPage')) },
+      { path: 'events/:id', element: page(() => import('../features/events/EventDetailPage')) },
       {
         path: 'service',
         element: page(() => import('../features/service/ServiceLayout')),

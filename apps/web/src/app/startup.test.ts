@@ -56,16 +56,17 @@ const fleetReports = [
 ];
 
 describe('the first API calls of a signed-in browser', () => {
-  it('start together on the fleet dashboard: profile, ships, messages and the seven reports in one call', async () => {
+  it('start together on the fleet dashboard: profile, ships, messages, open events and the seven reports in one call', async () => {
     const client = new QueryClient();
     await startFirstRequests(client, '/');
-    // All four are asked for before any one of them is answered: they fit the browser's six connections per host.
-    await vi.waitFor(() => expect(requested).toHaveLength(4));
+    // All five are asked for before any one of them is answered: they fit the browser's six connections per host.
+    await vi.waitFor(() => expect(requested).toHaveLength(5));
     expect(requested).toEqual(
       expect.arrayContaining([
         '/api/auth/me',
         '/api/facilities',
         '/api/messages?isActive=true',
+        '/api/events?state=open&state=acknowledged&limit=1',
         '/api/reports/data',
       ]),
     );
@@ -74,7 +75,7 @@ describe('the first API calls of a signed-in browser', () => {
     // The components that need them find them in the query cache: nothing is asked twice.
     await vi.waitFor(() => expect(client.isFetching()).toBe(0));
     expect(client.getQueryData(['profile', 'user-1'])).toEqual({});
-    expect(requested).toHaveLength(4);
+    expect(requested).toHaveLength(5);
   });
 
   it('start without the report calls on another page, or when the fleet filter needs the ship list', async () => {
@@ -83,7 +84,8 @@ describe('the first API calls of a signed-in browser', () => {
     localStorage.setItem(FLEET_FILTER_STORAGE_KEY, JSON.stringify({ scrubberSystemTypes: ['Hybrid'] }));
     requested = [];
     await startFirstRequests(new QueryClient(), '/');
-    await vi.waitFor(() => expect(requested).toHaveLength(3));
+    // The open events are every ship's: they need no ship list.
+    await vi.waitFor(() => expect(requested).toHaveLength(4));
     expect(requested.some((r) => r.includes('/reports/'))).toBe(false);
   });
 

@@ -9,3 +9,4 @@ export * from './organization';
 export * from './user';
 export * from './message';
 export * from './text';
+export * from './event';

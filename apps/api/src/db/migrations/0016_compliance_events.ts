@@ -27,6 +27,8 @@ export async function up(db: Kysely<any>): Promise<void> {
       end_longitude double precision,
       classification text,
       report_required boolean NOT NULL DEFAULT false,
+      channel text,
+      fault text,
       rules jsonb NOT NULL,
       derived_on timestamptz NOT NULL DEFAULT now(),
       acknowledged_on timestamptz,

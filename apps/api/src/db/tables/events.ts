@@ -23,6 +23,8 @@ export interface ComplianceEventsTable {
   end_longitude: number | null;
   classification: string | null;
   report_required: Generated<boolean>;
+  channel: ColumnType<string | null, string | null | undefined, string | null>;
+  fault: ColumnType<string | null, string | null | undefined, string | null>;
   rules: Json<unknown>;
   derived_on: GeneratedTimestamp;
   acknowledged_on: NullableTimestamp;

@@ -5,8 +5,10 @@ import { acknowledgeEvent, closeEvent, markEventReportSent, saveEventReport, eve
 
 /**
  * What the crews and superintendents of the demo fleet wrote on its events, through the same services the screens
- * use: the longest scrubber stop acknowledged, reported and closed; the longest emission exceedance acknowledged;
- * a data gap explained. Idempotent: nothing is added once any demo event carries an acknowledgement.
+ * use: the latest scrubber stop that needs a report acknowledged and reported (and closed once it has ended); the
+ * longest emission exceedance acknowledged; a data gap explained. Earlier stops are left open, as a superintendent
+ * finds them on a fleet with a backlog (and as the browser test needs one: an ended malfunction to acknowledge,
+ * report and close). Idempotent: nothing is added once any demo event carries an acknowledgement.
  */
 export async function annotateDemoEvents(db: Kysely<Database>): Promise<number> {
   const annotated = await db
@@ -48,7 +50,14 @@ export async function annotateDemoEvents(db: Kysely<Database>): Promise<number> 
       .executeTakeFirst();
   let count = 0;
 
-  const stop = await longest('scrubber-off');
+  const stop = await db
+    .selectFrom('compliance_events')
+    .select(['id', 'facility_id', 'ongoing', 'report_required'])
+    .where('type', '=', 'scrubber-off')
+    .where('report_required', '=', true)
+    .orderBy('start_on', 'desc')
+    .limit(1)
+    .executeTakeFirst();
   const stopCaller = stop && (await callerFor(stop.facility_id));
   if (stop && stopCaller) {
     await acknowledgeEvent(db, stopCaller, stop.id, {

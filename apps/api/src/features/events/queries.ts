@@ -1,6 +1,7 @@
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import {
   DEFAULT_EVENT_RULES,
+  EVENT_COUNT_LIMIT,
   eventRulesSchema,
   type ComplianceEvent,
   type EventCause,
@@ -63,6 +64,8 @@ export function presentEvent(row: EventRow): ComplianceEvent {
     endPosition: position(row.end_latitude, row.end_longitude),
     classification: row.classification as EventClassification | null,
     reportRequired: row.report_required,
+    channel: row.channel,
+    fault: row.fault,
     state: stateOf(row),
     acknowledgedOn: iso(row.acknowledged_on),
     acknowledgedBy: row.acknowledged_by_name ?? null,
@@ -121,26 +124,49 @@ export async function listEvents(
     .innerJoin('facilities as f', 'f.id', 'e.facility_id')
     .where(facilityVisibleTo(db, caller, sql.ref('e.facility_id')));
   const [total, open] = await Promise.all([
-    base
-      .where((eb) => eb.and(conditions(filter)))
+    // Counted up to a bound: a fleet's year can hold tens of thousands (ECA crossings, transients), and no one
+    // pages that far; the list says "more than" instead.
+    db
+      .selectFrom(
+        base
+          .where((eb) => eb.and(conditions(filter)))
+          .select(sql`1`.as('one'))
+          .limit(EVENT_COUNT_LIMIT + 1)
+          .as('matching'),
+      )
       .select((eb) => eb.fn.countAll<string>().as('n'))
       .executeTakeFirstOrThrow(),
     base
       .where((eb) => eb.and(conditions({ ...filter, state: undefined })))
       .where('e.attention', '<=', 1)
       .select([
+        'e.facility_id',
         'e.type',
         (eb) => eb.fn.countAll<string>().as('n'),
         sql<string>`count(*) filter (where e.report_required and e.report_sent_on is null)`.as('due'),
+        sql<string>`count(*) filter (where e.classification in ('malfunction', 'repeated'))`.as(
+          'malfunctions',
+        ),
       ])
-      .groupBy('e.type')
+      .groupBy(['e.facility_id', 'e.type'])
       .execute(),
   ]);
+  const openByType: Record<string, number> = {};
+  const openByFacility: EventList['openByFacility'] = {};
+  for (const o of open) {
+    openByType[o.type] = (openByType[o.type] ?? 0) + Number(o.n);
+    const ship = (openByFacility[o.facility_id] ??= { open: 0, malfunctions: 0, reportsDue: 0 });
+    ship.open += Number(o.n);
+    ship.malfunctions += Number(o.malfunctions);
+    ship.reportsDue += Number(o.due);
+  }
   return {
     items: rows.map(presentEvent),
-    total: Number(total.n),
-    openByType: Object.fromEntries(open.map((o) => [o.type, Number(o.n)])),
+    total: Math.min(Number(total.n), EVENT_COUNT_LIMIT),
+    totalCapped: Number(total.n) > EVENT_COUNT_LIMIT,
+    openByType,
     reportsDue: open.reduce((sum, o) => sum + Number(o.due), 0),
+    openByFacility,
   };
 }
 

@@ -5,6 +5,7 @@ import {
   closeEventSchema,
   complianceEventSchema,
   eventListQuerySchema,
+  eventInputsSchema,
   eventListSchema,
   eventReportBodySchema,
   eventReportSchema,
@@ -19,7 +20,8 @@ import { authenticatedRoutes } from '../access/authenticated';
 import { idParam } from '../access/params';
 import { assertFacilityVisible } from '../access/policy';
 import { eventReportPdf, recordBookWorkbook } from './documents';
-import { findEvent, listEvents, shipOf } from './queries';
+import { eventInputs } from './inputs';
+import { findEvent, findVisibleEvent, listEvents, shipOf } from './queries';
 import {
   acknowledgeEvent,
   addRecordBookEntry,
@@ -61,6 +63,20 @@ export async function eventRoutes(app: FastifyInstance) {
     '/api/events/:id',
     { schema: { tags, params: idParams, response: { 200: complianceEventSchema } } },
     async (request) => findEvent(db, request.caller, request.params.id),
+  );
+
+  routes.get(
+    '/api/events/:id/inputs',
+    {
+      schema: {
+        tags,
+        params: idParams,
+        description:
+          "The event's input values (SO2/CO2 ratio and limit, scrubber running and required) from 6 h before its start to 6 h after its end: its chart.",
+        response: { 200: eventInputsSchema },
+      },
+    },
+    async (request) => eventInputs(db, await findVisibleEvent(db, request.caller, request.params.id)),
   );
 
   routes.post(

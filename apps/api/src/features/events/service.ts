@@ -12,6 +12,7 @@ import {
   type eventReportBodySchema,
   type newRecordBookEntrySchema,
 } from '@portal/contracts/events';
+import { formatDateTime } from '@portal/contracts/rules';
 import type { Database } from '../../db/schema';
 import { badRequest, forbidden, notFound } from '../../errors';
 import { appendRecordBookEntries, readRecordBook, type RecordBookEntry } from '../../storage/record-book';
@@ -113,7 +114,8 @@ const formatPosition = (latitude: number | null, longitude: number | null) =>
   latitude === null || longitude === null
     ? 'Not known'
     : `${Math.abs(latitude).toFixed(4)}° ${latitude >= 0 ? 'N' : 'S'}, ${Math.abs(longitude).toFixed(4)}° ${longitude >= 0 ? 'E' : 'W'}`;
-const utc = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+/** The spec's date format (YYYY.MM.DD HH:mm), in UTC and saying so. */
+const utc = (d: Date) => `${formatDateTime(d)} UTC`;
 function formatDuration(minutes: number) {
   const h = Math.floor(minutes / 60);
   const m = minutes % 60;
@@ -210,6 +212,12 @@ export async function markEventReportSent(
   return eventReport(db, caller, id);
 }
 
+/** A person's text as a sentence of the line: ended by one full stop, not two. */
+const sentence = (text: unknown) => {
+  const t = String(text ?? '').trim();
+  return /[.!?]$/.test(t) ? t : `${t}.`;
+};
+
 /** One line saying what an entry records, for the screen and the export. */
 export function entryText(entry: RecordBookEntry): string {
   const b = entry.body as Record<string, string | number | boolean | null | undefined>;
@@ -225,11 +233,11 @@ export function entryText(entry: RecordBookEntry): string {
     case 'event-withdrawn':
       return `${name} from ${when(b.start)} withdrawn: ${String(b.reason ?? '')}`;
     case 'event-acknowledged':
-      return `${name} acknowledged. Cause: ${String(b.causeName ?? '')}. Actions taken: ${String(b.actionsTaken ?? '')}${b.comment ? `. ${String(b.comment)}` : ''}`;
+      return `${name} acknowledged. Cause: ${String(b.causeName ?? '')}. Actions taken: ${sentence(b.actionsTaken)}${b.comment ? ` ${sentence(b.comment)}` : ''}`;
     case 'event-closed':
       return `${name} closed${b.comment ? `: ${String(b.comment)}` : ''}`;
     case 'report-sent':
-      return `${name}: report to the flag State and the port State sent on ${String(b.sentOn ?? '')}`;
+      return `${name}: report to the flag State and the port State sent on ${String(b.sentOn ?? '').replaceAll('-', '.')}`;
     default:
       return String(b.text ?? '');
   }

@@ -1,9 +1,11 @@
 import type { Kysely } from 'kysely';
 import { ecaZoneColumn } from '@portal/contracts/eca';
-import type { EventRules } from '@portal/contracts/events';
+import { SENSOR_FAULT_CHANNELS, type EventRules } from '@portal/contracts/events';
 import type { Database } from '../../db/schema';
 import { concatSeries, readMeasurementValues, type FieldSeries } from '../../storage';
-import { deriveEvents, type DerivedEvent } from './compliance-events';
+import { deriveEvents, sensorFaultEvents, type ChannelFault, type DerivedEvent } from './compliance-events';
+import { engineSeries, flagChannel } from '../data-health/flags';
+import { lowerBound } from '../../storage/search';
 import type { FieldSeriesOf } from './measurement-fields';
 import type { ExecutionPlan } from './plan';
 
@@ -85,14 +87,20 @@ export async function deriveComplianceEvents(
   const readFrom = windowFrom - marginMs;
   const readTo = windowTo + marginMs;
 
-  const read = async (fieldId: string | undefined): Promise<FieldSeries> => {
-    if (!fieldId) return { timestamps: new Float64Array(0), values: new Float64Array(0) };
-    const [head, middle, tail] = await Promise.all([
-      readMeasurementValues(db, facilityId, fieldId, readFrom, from),
-      seriesOf(fieldId),
-      readMeasurementValues(db, facilityId, fieldId, to, readTo),
-    ]);
-    return concatSeries([head, middle, tail]);
+  // Each field read once: the stored series before and after the period around the computed (or stored) middle.
+  const reads = new Map<string, Promise<FieldSeries>>();
+  const read = (fieldId: string | undefined): Promise<FieldSeries> => {
+    if (!fieldId) return Promise.resolve({ timestamps: new Float64Array(0), values: new Float64Array(0) });
+    let series = reads.get(fieldId);
+    if (!series) {
+      series = Promise.all([
+        readMeasurementValues(db, facilityId, fieldId, readFrom, from),
+        seriesOf(fieldId),
+        readMeasurementValues(db, facilityId, fieldId, to, readTo),
+      ]).then((parts) => concatSeries(parts.filter((p) => p.timestamps.length > 0)));
+      reads.set(fieldId, series);
+    }
+    return series;
   };
   const required = await read(ids.required);
   const targets = required.timestamps;
@@ -130,6 +138,38 @@ export async function deriveComplianceEvents(
       earlierTransientStarts: earlier.map((e) => new Date(e.start_on).getTime()),
       dataEndsAtWindowEnd: dataEnd !== null && dataEnd < readTo,
     },
-  ).filter((e) => e.start >= windowFrom && e.start < windowTo);
-  return { windowFrom, windowTo, events, rules };
+  );
+
+  // Sensor faults: data health's flags on the compliance channels, with the engine (and for none of them the
+  // scrubber) as the health view reads them; stale up to the window's last target.
+  const idOfName = (name: string) => idOf.get(name);
+  const present = async (name: string) => {
+    const series = await read(idOfName(name));
+    return series.timestamps.length ? series : null;
+  };
+  const engine = engineSeries(await present('ENGINE_LOAD'), await present('FUEL_FLOW'));
+  const faults: ChannelFault[] = [];
+  for (const channel of SENSOR_FAULT_CHANNELS) {
+    const fieldId = idOfName(channel);
+    if (!fieldId || !plan.measurementCalcsByField.has(fieldId)) continue;
+    const series = await read(fieldId);
+    const intervals = flagChannel(series, {
+      threshold: plan.events.thresholdOf(channel),
+      engine,
+      from: targets[0],
+      until: targets.length ? targets[targets.length - 1] : undefined,
+    });
+    for (const f of intervals) faults.push({ channel, kind: f.kind, from: f.from, to: f.to, value: f.value });
+  }
+  const positionAt = (t: number) => {
+    const i = Math.min(lowerBound(targets, t), targets.length - 1);
+    if (i < 0) return null;
+    const lat = latitude![i]!;
+    const lon = longitude![i]!;
+    return Number.isNaN(lat) || Number.isNaN(lon) ? null : { latitude: lat, longitude: lon };
+  };
+  const all = [...events, ...sensorFaultEvents(faults, positionAt, rules, dataEnd)]
+    .filter((e) => e.start >= windowFrom && e.start < windowTo)
+    .sort((a, b) => a.start - b.start || a.type.localeCompare(b.type));
+  return { windowFrom, windowTo, events: all, rules };
 }

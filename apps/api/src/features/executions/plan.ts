@@ -1,7 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { FacilityConstants, OutputType } from '@portal/formula';
 import { DEFAULT_EVENT_RULES, eventRulesSchema, type EventRules } from '@portal/contracts/events';
+import type { DataHealthThreshold } from '@portal/contracts/data-health';
 import type { Database } from '../../db/schema';
+import { thresholdsOf } from '../data-health/queries';
 import { ExecutionError } from './calculations';
 import { CycleError, dependencyOrder } from './series';
 
@@ -77,7 +79,11 @@ export interface ExecutionPlan {
   /** Report field id -> `<report> <field>`, for errors. */
   reportFieldNames: Map<string, string>;
   /** The compliance event rules in force for the ship's organization, and the end of the ship's data (ms). */
-  events: { rules: EventRules; dataEnd: number | null };
+  events: {
+    rules: EventRules;
+    dataEnd: number | null;
+    thresholdOf: (fieldName: string) => DataHealthThreshold;
+  };
 }
 
 const time = (d: Date | null | undefined, fallback: number) => (d ? new Date(d).getTime() : fallback);
@@ -257,6 +263,7 @@ export async function loadPlan(db: Kysely<Database>, request: ComputeRequest): P
     events: {
       rules: rules.success ? rules.data : DEFAULT_EVENT_RULES,
       dataEnd: facility.data_timestamp_max ? new Date(facility.data_timestamp_max).getTime() : null,
+      thresholdOf: await thresholdsOf(db, facility.primary_organization_id),
     },
   };
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import {
   DEFAULT_EVENT_RULES,
@@ -17,6 +18,8 @@ export const ENGINE_NAME = 'Portal (derived from the data)';
 interface StoredEvent {
   id: string;
   type: string;
+  channel: string | null;
+  fault: string | null;
   start_on: Date;
   end_on: Date;
   ongoing: boolean;
@@ -37,35 +40,48 @@ export function matchEvents(
   stored: readonly StoredEvent[],
   derived: readonly DerivedEvent[],
 ): { pairs: [StoredEvent, DerivedEvent][]; added: DerivedEvent[]; withdrawn: StoredEvent[] } {
-  const free = new Set(stored);
+  const key = (e: { type: string; channel: string | null; fault: string | null }) =>
+    `${e.type}|${e.channel ?? ''}|${e.fault ?? ''}`;
+  // Candidates per kind, with their times read once.
+  const byKey = new Map<string, { event: StoredEvent; start: number; end: number; free: boolean }[]>();
+  for (const event of stored) {
+    const list = byKey.get(key(event)) ?? [];
+    list.push({ event, start: ms(event.start_on), end: ms(event.end_on), free: true });
+    byKey.set(key(event), list);
+  }
   const pairs: [StoredEvent, DerivedEvent][] = [];
   const added: DerivedEvent[] = [];
   for (const event of derived) {
-    let best: StoredEvent | undefined;
+    let best: { event: StoredEvent; start: number; end: number; free: boolean } | undefined;
     let bestOverlap = -Infinity;
-    for (const s of free) {
-      if (s.type !== event.type) continue;
-      const instant = event.start === event.end;
+    const instant = event.start === event.end;
+    for (const candidate of byKey.get(key(event)) ?? []) {
+      if (!candidate.free) continue;
       const overlap = instant
-        ? ms(s.start_on) === event.start
+        ? candidate.start === event.start
           ? 0
           : -Infinity
-        : Math.min(ms(s.end_on), event.end) - Math.max(ms(s.start_on), event.start);
+        : Math.min(candidate.end, event.end) - Math.max(candidate.start, event.start);
       if ((instant ? overlap === 0 : overlap > 0) && overlap > bestOverlap) {
-        best = s;
+        best = candidate;
         bestOverlap = overlap;
       }
     }
     if (best) {
-      free.delete(best);
-      pairs.push([best, event]);
+      best.free = false;
+      pairs.push([best.event, event]);
     } else added.push(event);
   }
-  return { pairs, added, withdrawn: [...free] };
+  const withdrawn = [...byKey.values()]
+    .flat()
+    .filter((c) => c.free)
+    .map((c) => c.event);
+  return { pairs, added, withdrawn };
 }
 
 const describe = (e: DerivedEvent) => ({
   type: e.type,
+  ...(e.channel ? { channel: e.channel, fault: e.fault } : {}),
   typeName: EVENT_TYPE_NAMES[e.type],
   start: new Date(e.start).toISOString(),
   end: e.ongoing ? null : new Date(e.end).toISOString(),
@@ -140,6 +156,8 @@ export async function storeComplianceEvents(
     end_longitude: e.endPosition?.longitude ?? null,
     classification: e.classification,
     report_required: e.reportRequired,
+    channel: e.channel,
+    fault: e.fault,
     rules: JSON.stringify(rules),
   });
 
@@ -175,11 +193,13 @@ export async function storeComplianceEvents(
     const moved = ms(s.start_on) !== e.start || (!e.ongoing && !s.ongoing && ms(s.end_on) !== e.end);
     const reclassified = s.classification !== e.classification || s.report_required !== e.reportRequired;
     const ended = s.ongoing && !e.ongoing;
+    // Its end is no longer known (the data after it was deleted): going on again, as far as the data tells.
+    const reopened = !s.ongoing && e.ongoing;
     const unchanged = !moved && !reclassified && !ended && ms(s.end_on) === e.end && s.ongoing === e.ongoing;
     if (unchanged) continue;
     await trx.updateTable('compliance_events').set(columns(e)).where('id', '=', s.id).execute();
     if (ended) entries.push(entry('event-ended', e, s.id, {}, e.end));
-    if (moved || reclassified)
+    if (moved || reclassified || reopened)
       entries.push(
         entry('event-changed', e, s.id, {
           previous: {
@@ -192,14 +212,16 @@ export async function storeComplianceEvents(
         }),
       );
   }
-  for (const e of added) {
-    const row = await trx
+  // New events in one statement, their ids made here so each record book entry names its event.
+  const inserted = added.map((e) => ({ id: randomUUID(), e }));
+  for (let at = 0; at < inserted.length; at += 1000)
+    await trx
       .insertInto('compliance_events')
-      .values({ facility_id: facilityId, ...columns(e) })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    entries.push(entry('event', e, row.id, {}));
-  }
+      .values(
+        inserted.slice(at, at + 1000).map(({ id, e }) => ({ id, facility_id: facilityId, ...columns(e) })),
+      )
+      .execute();
+  for (const { id, e } of inserted) entries.push(entry('event', e, id, {}));
   entries.sort((a, b) => a.occurredOn.getTime() - b.occurredOn.getTime());
   await appendRecordBookEntries(trx, facilityId, entries);
   return pairs.length + added.length;

@@ -1,4 +1,5 @@
 import { DEFAULT_EVENT_RULES } from '@portal/contracts/events';
+import { defaultThreshold } from '@portal/contracts/data-health';
 import type { ExecutionPlan } from './plan';
 
 /**
@@ -23,7 +24,7 @@ export function testPlan(from: number, to: number, parts: Partial<ExecutionPlan>
     order: [],
     reportCalcsByField: new Map(),
     reportFieldNames: new Map(),
-    events: { rules: DEFAULT_EVENT_RULES, dataEnd: null },
+    events: { rules: DEFAULT_EVENT_RULES, dataEnd: null, thresholdOf: defaultThreshold },
     ...parts,
   };
 }

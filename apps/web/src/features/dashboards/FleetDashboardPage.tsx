@@ -28,6 +28,7 @@ import {
   type ShipBarOptions,
 } from '../../ui/kpi/options';
 import { ShipImage } from '../../ui/ship/ShipImage';
+import { OpenEventsCard, ShipEventBadge } from '../events';
 import { useReportsData, type ReportsDataInput } from './report-data-api';
 
 const C = REPORT_CODES;
@@ -79,7 +80,7 @@ export const fleetDashboardInputs = (
   facilityIds,
 });
 
-/** The fleet dashboard (/): header KPIs, the large cards, an info card per ship of the fleet filter. */
+/** The fleet dashboard (/): header KPIs, the open events, the large cards, an info card per ship of the fleet filter. */
 export default function FleetDashboardPage() {
   const { isSystemAdmin } = useSessionInfo();
   const { period, facilities, filteredFacilities, filter } = useFleet();
@@ -150,6 +151,10 @@ export default function FleetDashboardPage() {
             />
           </Grid>
         ))}
+
+        <Grid size={12}>
+          <OpenEventsCard />
+        </Grid>
 
         <Grid size={{ xs: 12, lg: 6 }}>
           <GaugeCard
@@ -239,9 +244,17 @@ export default function FleetDashboardPage() {
                   <Typography variant="body2">
                     Marpol compliance: {formatFieldValueText(marpolByShip.get(ship.id) ?? null, 'Percent')}
                   </Typography>
-                  <Typography variant="caption" color="text.secondary">
-                    Latest data: {latestDataLabel(ship.dataTimeStampMax)}
-                  </Typography>
+                  <Stack
+                    direction="row"
+                    spacing={1}
+                    sx={{ alignItems: 'center', justifyContent: 'space-between' }}
+                  >
+                    <Typography variant="caption" color="text.secondary">
+                      Latest data: {latestDataLabel(ship.dataTimeStampMax)}
+                    </Typography>
+                    {/* Inside the card's link: a badge, not a second link. */}
+                    <ShipEventBadge facilityId={ship.id} link={false} />
+                  </Stack>
                 </CardContent>
               </CardActionArea>
             </Card>

@@ -27,6 +27,7 @@ import { ExportShortcut } from '../../ui/kpi/ExportShortcut';
 import { ReportInfoButton } from '../../ui/kpi/ReportInfoButton';
 import { ShipImage } from '../../ui/ship/ShipImage';
 import { availabilityGauge, marpolGauge } from '../../ui/kpi/options';
+import { EventBandLegend, ShipEventBadge, useShipEventBands } from '../events';
 import { useReportsData, type ReportsDataInput } from './report-data-api';
 
 const C = REPORT_CODES;
@@ -74,6 +75,7 @@ export default function ShipDashboardPage() {
     [period.from, period.to, id, facilityIds, mode],
   );
   const { data, loading } = useReportsData(inputs, Boolean(ship) && !excluded);
+  const bands = useShipEventBands(id, period, Boolean(ship) && !excluded);
 
   const marpol = data[C.shipMarpolCompliance];
   const ratio = data[C.shipSo2Co2Ratio];
@@ -150,16 +152,25 @@ export default function ShipDashboardPage() {
                     </Typography>
                   </Box>
                 </Stack>
-                {admin ? (
-                  <Button
-                    variant="outlined"
-                    component={Link}
-                    to={`/facilities/${ship.id}/config/info`}
-                    data-testid="edit-ship"
-                  >
-                    Edit ship
+                <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap', alignItems: 'center' }}>
+                  <ShipEventBadge facilityId={ship.id} />
+                  <Button variant="outlined" component={Link} to={`/facilities/${ship.id}/events`}>
+                    Events
                   </Button>
-                ) : null}
+                  <Button variant="outlined" component={Link} to={`/facilities/${ship.id}/record-book`}>
+                    Record book
+                  </Button>
+                  {admin ? (
+                    <Button
+                      variant="outlined"
+                      component={Link}
+                      to={`/facilities/${ship.id}/config/info`}
+                      data-testid="edit-ship"
+                    >
+                      Edit ship
+                    </Button>
+                  ) : null}
+                </Stack>
               </Stack>
             </CardContent>
           </Card>
@@ -227,8 +238,10 @@ export default function ShipDashboardPage() {
                   data-testid="ratio-series"
                   data-points={ratioValues.length}
                   data-max={Math.max(0, ...ratioValues.map((p) => p.value ?? 0))}
+                  data-bands={bands.length}
                 >
-                  <RatioTimeChart values={ratioValues} limits={limitValues} period={period} />
+                  <RatioTimeChart values={ratioValues} limits={limitValues} period={period} bands={bands} />
+                  <EventBandLegend />
                   {ratioValues.some((p) => p.value !== null && capShipChartValue(p.value).capped) ? (
                     <Typography variant="caption" color="text.secondary" data-testid="ratio-cap-note">
                       Values above {SHIP_RATIO_CHART_CAP} are drawn at {SHIP_RATIO_CHART_CAP}; the highest

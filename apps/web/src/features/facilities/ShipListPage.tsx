@@ -23,12 +23,14 @@ import {
 import AddIcon from '@mui/icons-material/Add';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import SettingsIcon from '@mui/icons-material/Settings';
+import EventNoteIcon from '@mui/icons-material/EventNote';
 import { canConfigureShips, formatDate, MESSAGES, SHIP_LIST_PAGE_SIZE } from '@portal/contracts/rules';
 import { useFleet } from '../../app/fleet-context';
 import { useSession } from '../../app/session';
 import { executionStatusQuery } from '../../app/queries/execution-status';
 import { ShipImage } from '../../ui/ship/ShipImage';
 import { HealthBadge, useDataHealthSummaries } from '../data-health';
+import { ShipEventBadge } from '../events';
 import { NewShipDialog } from './NewShipDialog';
 import { useOrganizationChoices } from './organizations-api';
 import { coverageText, shipStatus } from './ship-status';
@@ -113,6 +115,7 @@ export default function ShipListPage() {
                           <Typography variant="caption" color="text.secondary" component="div">
                             IMO {ship.imo || 'Not specified'}
                           </Typography>
+                          <ShipEventBadge facilityId={ship.id} />
                           {compact && (
                             <Typography variant="caption" color="text.secondary" component="div">
                               {ship.dataTimeStampMax
@@ -184,7 +187,18 @@ export default function ShipListPage() {
                     </TableCell>
                     <TableCell align="right">
                       {compact ? (
-                        <Stack direction="row" sx={{ justifyContent: 'flex-end' }}>
+                        // Stacked: three icons side by side would push Configure out of a phone's width.
+                        <Stack direction={admin ? 'column' : 'row'} sx={{ alignItems: 'flex-end' }}>
+                          <Tooltip title="Events">
+                            <IconButton
+                              size="small"
+                              aria-label="Events"
+                              component={RouterLink}
+                              to={`/facilities/${ship.id}/events`}
+                            >
+                              <EventNoteIcon fontSize="small" />
+                            </IconButton>
+                          </Tooltip>
                           <Tooltip title="Upload data">
                             <IconButton
                               size="small"
@@ -210,6 +224,14 @@ export default function ShipListPage() {
                         </Stack>
                       ) : (
                         <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>
+                          <Button
+                            size="small"
+                            startIcon={<EventNoteIcon />}
+                            component={RouterLink}
+                            to={`/facilities/${ship.id}/events`}
+                          >
+                            Events
+                          </Button>
                           <Button
                             size="small"
                             startIcon={<UploadFileIcon />}

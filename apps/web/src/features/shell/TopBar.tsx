@@ -26,11 +26,12 @@ import { administrationPath, canUseReportConfigurator } from '@portal/contracts/
 import { useSession } from '../../app/session';
 import { MessageBell } from './MessageBell';
 
-/** Main menu entries: Report Configurator is enabled for SystemAdmin only. */
+/** Main menu entries: Report Configurator is enabled for SystemAdmin only; every role sees its ships' events. */
 function mainMenu(roles: Parameters<typeof canUseReportConfigurator>[0]) {
   return [
     { label: 'Service', to: '/service', disabled: false },
     { label: 'Ships', to: '/facilities', disabled: false },
+    { label: 'Events', to: '/events', disabled: false },
     { label: 'Report Configurator', to: '/report-config', disabled: !canUseReportConfigurator(roles) },
   ];
 }

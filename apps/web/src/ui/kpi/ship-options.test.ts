@@ -43,6 +43,28 @@ describe('ship charts', () => {
     expect((ratioTimeOption(values, []) as any).xAxis.min).toBeUndefined();
   });
 
+  it('draws bands behind the ratio: each from its start to its end, an instant at least a minute wide', () => {
+    const option = ratioTimeOption([], [], undefined, [
+      { from: '2026-11-01T00:00:00.000Z', to: '2026-11-01T02:00:00.000Z', colour: 'red', label: 'Stop' },
+      { from: '2026-11-02T00:00:00.000Z', to: '2026-11-02T00:00:00.000Z', colour: 'grey', label: 'Gap' },
+    ]) as { series: { markArea?: { data: [{ xAxis: number; name: string }, { xAxis: number }][] } }[] };
+    const areas = option.series[0]!.markArea!.data;
+    expect(areas.map(([a, b]) => [a.name, b.xAxis - a.xAxis])).toEqual([
+      ['Stop', 2 * 3_600_000],
+      ['Gap', 60_000],
+    ]);
+    expect(
+      (ratioTimeOption([], []) as { series: { markArea?: unknown }[] }).series[0]!.markArea,
+    ).toBeUndefined();
+    // On a period's axis a short event is drawn at least 1/400 of it wide: seen, not a hair.
+    const month = { from: new Date('2026-11-01T00:00:00Z'), to: new Date('2026-11-21T00:00:00Z') };
+    const onMonth = ratioTimeOption([], [], month, [
+      { from: '2026-11-02T00:00:00.000Z', to: '2026-11-02T00:05:00.000Z', colour: 'red', label: 'Transient' },
+    ]) as { series: { markArea?: { data: [{ xAxis: number }, { xAxis: number }][] } }[] };
+    const [[a, b]] = onMonth.series[0]!.markArea!.data as [[{ xAxis: number }, { xAxis: number }]];
+    expect(b.xAxis - a.xAxis).toBe(72 * 60_000);
+  });
+
   it('colours the uptime cells by the rules: 24 rows a day in hourly mode', () => {
     const period = customPeriod('2024-03-01', '2024-03-02');
     const matrix = buildUptimeMatrix(

@@ -14,6 +14,34 @@ export interface RatioPoint {
   value: number | null;
 }
 
+/** A span drawn behind a time chart's lines (an event: an exceedance, a scrubber stop, a data gap). */
+export interface ChartBand {
+  from: string;
+  to: string;
+  /** A see-through fill. */
+  colour: string;
+  label: string;
+}
+
+/** How much of a time axis a band covers at least: a 5-minute transient stays visible on a month's chart. */
+export const BAND_MIN_SHARE = 1 / 400;
+
+/**
+ * Spans as an ECharts markArea (on a series of a time axis), each at least `minWidthMs` wide (an instant or a
+ * short event would be thinner than a pixel); their label shows on hover only.
+ */
+export function bandMarkArea(bands: readonly ChartBand[], minWidthMs = 60_000) {
+  return {
+    silent: false,
+    label: { show: false },
+    emphasis: { label: { show: true, position: 'insideTop', fontSize: 11, color: '#333' } },
+    data: bands.map((b) => [
+      { name: b.label, xAxis: Date.parse(b.from), itemStyle: { color: b.colour } },
+      { xAxis: Math.max(Date.parse(b.to), Date.parse(b.from) + minWidthMs) },
+    ]),
+  };
+}
+
 /**
  * The ship's SO2/CO2 ratio over time, capped at 25 (the tooltip note shows the real value), with its limit
  * (4.3 in an ECA, 21.7 outside) as a stepped line. The time axis spans the chosen period (when given), so a gap at
@@ -23,6 +51,7 @@ export function ratioTimeOption(
   values: readonly RatioPoint[],
   limits: readonly RatioPoint[],
   period?: { from: Date | string; to: Date | string },
+  bands: readonly ChartBand[] = [],
 ): EChartsCoreOption {
   const ratio = values.map((p) => {
     if (p.value === null) return { t: p.timestamp, plotted: null, actual: null, capped: false };
@@ -55,6 +84,16 @@ export function ratioTimeOption(
         showSymbol: false,
         connectNulls: false,
         data: ratio.map((p) => [p.t, p.plotted]),
+        ...(bands.length
+          ? {
+              markArea: bandMarkArea(
+                bands,
+                period
+                  ? (new Date(period.to).getTime() - new Date(period.from).getTime()) * BAND_MIN_SHARE
+                  : undefined,
+              ),
+            }
+          : {}),
       },
       {
         name: 'Limit',

@@ -1,0 +1,176 @@
+import { useState } from 'react';
+import type { Dayjs } from 'dayjs';
+import {
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
+  FormControl,
+  FormHelperText,
+  InputLabel,
+  MenuItem,
+  Select,
+  Stack,
+  TextField,
+} from '@mui/material';
+import {
+  RECORD_BOOK_ENTRY_KINDS,
+  RECORD_BOOK_KIND_NAMES,
+  type RecordBookEntryView,
+} from '@portal/contracts/events';
+import {
+  recordBookEntryBody,
+  validateRecordBookEntry,
+  type RecordBookEntryFormValues,
+} from '@portal/contracts/forms';
+import { DIALOG_WIDTHS, formatDateTime } from '@portal/contracts/rules';
+import { useNotify } from '../../app/notifications';
+import { pickerInstant, toPickerValue, UtcDateTimePicker } from '../../ui/dates/pickers';
+import { failureMessage, useAddRecordBookEntry } from './events-api';
+
+type Field = keyof RecordBookEntryFormValues;
+
+/**
+ * A person's entry in a ship's record book (maintenance, calibration, fuel change-over, bunkering, a note), or the
+ * correction of an entry: a new entry that names the one it corrects, which stays as it was.
+ */
+export function RecordBookEntryDialog({
+  facilityId,
+  correcting,
+  onClose,
+}: {
+  facilityId: string;
+  /** The entry to correct; a new entry when absent. */
+  correcting?: RecordBookEntryView;
+  onClose(): void;
+}) {
+  const add = useAddRecordBookEntry(facilityId);
+  const notify = useNotify();
+  const [values, setValues] = useState<RecordBookEntryFormValues>(() => ({
+    kind: correcting ? 'correction' : '',
+    occurredOn: correcting ? correcting.occurredOn : new Date().toISOString(),
+    text: correcting ? correcting.text : '',
+    latitude: correcting?.latitude?.toString() ?? '',
+    longitude: correcting?.longitude?.toString() ?? '',
+    correctsId: correcting?.id ?? null,
+  }));
+  const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>({});
+  const errors = validateRecordBookEntry(values);
+  const shown = (f: Field) => (touched[f] ? errors[f] : undefined);
+  const set = (patch: Partial<RecordBookEntryFormValues>) => setValues((v) => ({ ...v, ...patch }));
+  const touch = (f: Field) => () => setTouched((t) => ({ ...t, [f]: true }));
+
+  const submit = () => {
+    setTouched({ kind: true, occurredOn: true, text: true, latitude: true, longitude: true });
+    if (Object.keys(errors).length) return;
+    add.mutate(recordBookEntryBody(values), {
+      onSuccess: () => {
+        notify.success();
+        onClose();
+      },
+      onError: (error) => notify.error(failureMessage(error), error),
+    });
+  };
+
+  return (
+    <Dialog
+      open
+      onClose={onClose}
+      fullWidth
+      maxWidth={false}
+      slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}
+    >
+      <DialogTitle>{correcting ? `Correct entry No. ${correcting.sequence}` : 'New entry'}</DialogTitle>
+      <DialogContent>
+        {correcting && (
+          <DialogContentText sx={{ mb: 2, overflowWrap: 'anywhere' }}>
+            The entry of {formatDateTime(correcting.occurredOn)} UTC stays in the book as it is; the
+            correction is a new entry that refers to it.
+          </DialogContentText>
+        )}
+        <Stack spacing={2} sx={{ pt: 1 }}>
+          {!correcting && (
+            <FormControl fullWidth required error={Boolean(shown('kind'))}>
+              <InputLabel id="entry-kind-label">Kind</InputLabel>
+              <Select
+                labelId="entry-kind-label"
+                label="Kind"
+                value={values.kind}
+                onChange={(e) => set({ kind: e.target.value })}
+                onClose={touch('kind')}
+                data-testid="entry-kind"
+              >
+                {RECORD_BOOK_ENTRY_KINDS.map((k) => (
+                  <MenuItem key={k} value={k}>
+                    {RECORD_BOOK_KIND_NAMES[k]}
+                  </MenuItem>
+                ))}
+              </Select>
+              {shown('kind') && <FormHelperText>{shown('kind')}</FormHelperText>}
+            </FormControl>
+          )}
+          <UtcDateTimePicker
+            label="Time (UTC)"
+            value={values.occurredOn ? toPickerValue(values.occurredOn) : null}
+            onChange={(v: Dayjs | null) => {
+              set({ occurredOn: pickerInstant(v) });
+              touch('occurredOn')();
+            }}
+            slotProps={{
+              textField: {
+                required: true,
+                fullWidth: true,
+                error: Boolean(shown('occurredOn')),
+                helperText: shown('occurredOn'),
+                onBlur: touch('occurredOn'),
+              },
+            }}
+          />
+          <TextField
+            label={correcting ? 'Corrected text' : 'Text'}
+            required
+            value={values.text}
+            onChange={(e) => set({ text: e.target.value })}
+            onBlur={touch('text')}
+            error={Boolean(shown('text'))}
+            helperText={shown('text')}
+            multiline
+            minRows={3}
+            fullWidth
+            slotProps={{ htmlInput: { 'data-testid': 'entry-text' } }}
+          />
+          <Stack direction="row" spacing={2}>
+            <TextField
+              label="Latitude"
+              value={values.latitude}
+              onChange={(e) => set({ latitude: e.target.value })}
+              onBlur={touch('latitude')}
+              error={Boolean(shown('latitude'))}
+              helperText={shown('latitude') ?? 'Decimal degrees, north positive'}
+              fullWidth
+              slotProps={{ htmlInput: { inputMode: 'decimal' } }}
+            />
+            <TextField
+              label="Longitude"
+              value={values.longitude}
+              onChange={(e) => set({ longitude: e.target.value })}
+              onBlur={touch('longitude')}
+              error={Boolean(shown('longitude'))}
+              helperText={shown('longitude') ?? 'Decimal degrees, east positive'}
+              fullWidth
+              slotProps={{ htmlInput: { inputMode: 'decimal' } }}
+            />
+          </Stack>
+        </Stack>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Cancel</Button>
+        <Button variant="contained" disabled={add.isPending} onClick={submit}>
+          {correcting ? 'Save correction' : 'Add entry'}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

@@ -1,0 +1,68 @@
+import { expect, test } from '@playwright/test';
+import { signInAs } from '../support';
+
+/**
+ * Compliance events on the demo fleet (issue 18): a crew member who may upload to the ship acknowledges the open
+ * malfunction that needs a report, an administrator closes it and downloads its report to the flag State, and the
+ * ship's record book shows each step and still verifies.
+ */
+test('a malfunction is acknowledged, closed and reported, each step in the verified record book', async ({
+  page,
+  browser,
+}) => {
+  // south.lee (User) may upload to Gulf Horizon, the demo ship whose scrubber fails once a voyage.
+  await signInAs(page, 'south.lee', '/events?state=open&classification=malfunction&report=required');
+  await expect(page.getByRole('heading', { name: 'Events' })).toBeVisible();
+  const first = page.getByTestId('event-row').first();
+  await expect(first.getByTestId('event-report')).toHaveText('Report required');
+  await first.getByTestId('event-link').click();
+  await expect(page).toHaveURL(/\/events\/[0-9a-f-]{36}$/);
+  const eventUrl = new URL(page.url()).pathname;
+  const eventId = eventUrl.split('/').pop()!;
+  await expect(page.getByTestId('event-title')).toHaveText('Scrubber off while required');
+  await expect(page.getByTestId('event-state')).toHaveText('Open');
+
+  // The form says what it needs; a User has no Close.
+  const annotation = page.getByTestId('event-annotation');
+  await annotation.getByRole('button', { name: 'Acknowledge' }).click();
+  await expect(annotation.getByText('Choose a cause')).toBeVisible();
+  await expect(annotation.getByText('Describe the actions taken')).toBeVisible();
+  await expect(annotation.getByRole('button', { name: 'Close event' })).toHaveCount(0);
+  await annotation.getByTestId('event-cause').click();
+  await page.getByRole('option', { name: 'Scrubber equipment' }).click();
+  await annotation.getByLabel('Actions taken').fill('Circulation pump 1 restarted after its breaker tripped');
+  await annotation.getByRole('button', { name: 'Acknowledge' }).click();
+  await expect(page.getByTestId('notification')).toHaveText('Changes were saved');
+  await expect(page.getByTestId('event-state')).toHaveText('Acknowledged');
+  // The report draft takes the acknowledgement.
+  await expect(page.getByTestId('report-actionsTaken')).toHaveValue(
+    'Circulation pump 1 restarted after its breaker tripped',
+  );
+
+  // The organization's administrator closes it and downloads the report to the flag State.
+  const admin = await browser.newPage();
+  await signInAs(admin, 'south.admin', eventUrl);
+  const adminAnnotation = admin.getByTestId('event-annotation');
+  await adminAnnotation.getByRole('button', { name: 'Close event' }).click();
+  await admin.getByRole('dialog').getByLabel('Comment').fill('Breaker replaced; scrubber tested at sea');
+  await admin.getByRole('dialog').getByRole('button', { name: 'Close event' }).click();
+  await expect(admin.getByTestId('notification')).toHaveText('Changes were saved');
+  await expect(admin.getByTestId('event-state')).toHaveText('Closed');
+  const [download] = await Promise.all([
+    admin.waitForEvent('download'),
+    admin.getByRole('button', { name: 'Download (PDF)' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(/^Gulf_Horizon_\d{4}-\d{2}-\d{2}_malfunction_report\.pdf$/);
+
+  // The ship's record book: the event, its acknowledgement and its closure, and the chain verifies.
+  await admin.getByRole('link', { name: 'Record book of Gulf Horizon' }).click();
+  await expect(admin.getByRole('tab', { name: 'Record book' })).toHaveAttribute('aria-selected', 'true');
+  const entry = (kind: string) =>
+    admin.locator(`[data-testid="record-book-row"][data-event-id="${eventId}"][data-kind="${kind}"]`);
+  await expect(entry('event')).toHaveCount(1);
+  await expect(entry('event-acknowledged')).toContainText('Circulation pump 1 restarted');
+  await expect(entry('event-closed')).toContainText('Breaker replaced; scrubber tested at sea');
+  await admin.getByRole('button', { name: 'Verify' }).click();
+  await expect(admin.getByTestId('verify-result')).toHaveText(/^Record book verified: \d+ entries$/);
+  await admin.close();
+});
