@@ -774,6 +774,64 @@ describe('exports', () => {
 });
 
 describe('daily roll-up', () => {
+  it('sums in time order, however the rows lie on disk: the same hours give the same total on every ship', async () => {
+    // 0.1 + 0.2 + 0.3 is 0.6000000000000001 in time order and 0.6 backwards. The rows are written last first, as a
+    // roll-up's grouped insert or a recalculation of older data may leave them.
+    const field = kpiField.CO2Reduction!;
+    const write = async (start: string, values: number[]) => {
+      const t0 = new Date(start).getTime();
+      for (let h = values.length - 1; h >= 0; h--)
+        await db
+          .insertInto('report_values')
+          .values({
+            facility_id: shipB,
+            report_field_id: field,
+            span_start: new Date(t0 + h * HOUR),
+            value: values[h]!,
+          })
+          .execute();
+      await refreshDailyRollup(db, shipB, [field], new Date(t0), new Date(t0 + values.length * HOUR));
+    };
+    const inTimeOrder = 0.1 + 0.2 + 0.3;
+    expect(inTimeOrder).not.toBe(0.3 + 0.2 + 0.1);
+    // On a small table the planner walks the primary key, in time order; on a big one it takes a bitmap or a
+    // sequential scan, in the order the rows lie on disk (an onboarded ship's week summed 1779.654255168 t where the
+    // demo ship's same hours summed 1779.6542551679997 t). Without index scans the small table is read that way too
+    // (on PGlite, one connection, the setting holds for the server's queries).
+    const oneConnection = server.services.database.kind === 'pglite';
+    if (oneConnection) await sql`set enable_indexscan = off`.execute(db);
+    try {
+      // A day's hours, last hour first: the day's roll-up.
+      await write('2024-01-01T00:00:00Z', [0.1, 0.2, 0.3]);
+      const day = await db
+        .selectFrom('report_values_daily')
+        .select('value_sum')
+        .where('facility_id', '=', shipB)
+        .where('report_field_id', '=', field)
+        .where('day', '=', '2024-01-01')
+        .executeTakeFirstOrThrow();
+      expect(day.value_sum).toBe(inTimeOrder);
+      // Three days of one hour each, the last day first: the period's sum of the days' roll-ups.
+      for (const [start, value] of [
+        ['2024-01-12T05:00:00Z', 0.3],
+        ['2024-01-11T05:00:00Z', 0.2],
+        ['2024-01-10T05:00:00Z', 0.1],
+      ] as const)
+        await write(start, [value]);
+      const admin = await server.as('admin');
+      const period = (from: string, to: string) =>
+        admin
+          .get(`/api/reports/FacilityCO2reduction/data?${query({ from, to, facilityId: shipB })}`)
+          .then((r) => r.json().fields.ActualAverage.value as number);
+      expect(await period('2024-01-10T00:00:00.000Z', '2024-01-12T23:59:59.999Z')).toBe(inTimeOrder);
+      // The same hours as edge hours of a period that is not whole days.
+      expect(await period('2024-01-10T01:00:00.000Z', '2024-01-12T23:59:59.999Z')).toBe(inTimeOrder);
+      expect(await period('2024-01-10T01:00:00.000Z', '2024-01-12T22:59:59.999Z')).toBe(inTimeOrder);
+    } finally {
+      if (oneConnection) await sql`reset enable_indexscan`.execute(db);
+    }
+  });
+
   it('recomputes the days touching the range and drops days without spans', async () => {
     const field = kpiField.CO2Reduction!;
     await insertHours(shipB, field, '2024-05-10T22:00:00Z', [1, 2, null, 4]);

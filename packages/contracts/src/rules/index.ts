@@ -12,3 +12,4 @@ export * from './roles';
 export * from './fleet-filter';
 export * from './coverage';
 export * from './format';
+export * from './upload-warnings';

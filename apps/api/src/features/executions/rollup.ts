@@ -5,7 +5,8 @@ import { DAY_MS, dayText } from './series';
 /**
  * Recomputes report_values_daily of a ship for the UTC days touching [from, to], from report_values:
  * per field and day the sum, count, min and max of the non-null hourly values and the number of spans.
- * Days without any span lose their roll-up row. Step "roll up" of the execution engine (after it wrote report
+ * Days without any span lose their roll-up row. The sum is taken in time order: a sum of doubles depends on its
+ * order, and the order a scan meets the rows in depends on how they lie on disk. Step "roll up" of the execution engine (after it wrote report
  * values, inside its transaction), and after report values are deleted. Given a transaction, it runs in it;
  * given the database, in a transaction of its own.
  */
@@ -30,7 +31,7 @@ export async function refreshDailyRollup(
     const result = await sql`
       insert into report_values_daily (facility_id, report_field_id, day, value_sum, value_count, value_min, value_max, span_count)
       select facility_id, report_field_id, (span_start at time zone 'UTC')::date,
-             coalesce(sum(value), 0), count(value), min(value), max(value), count(*)
+             coalesce(sum(value order by span_start), 0), count(value), min(value), max(value), count(*)
       from report_values
       where facility_id = ${facilityId} and ${fieldFilter}
         and span_start >= ${new Date(firstDay)} and span_start < ${new Date(afterLastDay)}

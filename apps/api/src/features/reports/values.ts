@@ -131,7 +131,8 @@ export function facilityAggregate(
 
 /**
  * The whole UTC days inside [from, to] come from the daily roll-up, the hours at the edges from report_values.
- * A period counts the hours that start inside it.
+ * A period counts the hours that start inside it. Sums are taken in time order (hours and days alike), so the same
+ * hours give the same total whatever order a scan meets the rows in.
  */
 function splitPeriod(from: Date, to: Date) {
   const firstWholeDay = Math.ceil(from.getTime() / DAY_MS) * DAY_MS;
@@ -163,7 +164,7 @@ async function periodPartials(
       mx: number | null;
       latest: number | null;
     }>`
-      select facility_id, report_field_id, sum(value_sum) as s, sum(value_count)::int as c, min(value_min) as mn, max(value_max) as mx,
+      select facility_id, report_field_id, sum(value_sum order by day) as s, sum(value_count)::int as c, min(value_min) as mn, max(value_max) as mx,
              max(case when value_count > 0 then extract(epoch from day::timestamp) * 1000 end) as latest
       from report_values_daily
       where facility_id = any(${facilityIds}::uuid[]) and report_field_id = any(${fieldIds}::uuid[])
@@ -177,7 +178,8 @@ async function periodPartials(
       ? sql`
         union all
         select facility_id, report_field_id, value_sum, value_count, value_min, value_max,
-               case when value_count > 0 then extract(epoch from day::timestamp) * 1000 end
+               case when value_count > 0 then extract(epoch from day::timestamp) * 1000 end,
+               extract(epoch from day::timestamp) * 1000
         from report_values_daily
         where facility_id = any(${facilityIds}::uuid[]) and report_field_id = any(${fieldIds}::uuid[])
           and day >= ${dayText(split.days.first)}::date and day < ${dayText(split.days.afterLast)}::date`
@@ -191,10 +193,11 @@ async function periodPartials(
       mx: number | null;
       latest: number | null;
     }>`
-      select facility_id, report_field_id, coalesce(sum(s), 0) as s, sum(c)::int as c, min(mn) as mn, max(mx) as mx, max(latest) as latest
+      select facility_id, report_field_id, coalesce(sum(s order by t), 0) as s, sum(c)::int as c, min(mn) as mn, max(mx) as mx, max(latest) as latest
       from (
         select facility_id, report_field_id, value as s, (value is not null)::int as c, value as mn, value as mx,
-               case when value is not null then extract(epoch from span_start) * 1000 end as latest
+               case when value is not null then extract(epoch from span_start) * 1000 end as latest,
+               extract(epoch from span_start) * 1000 as t
         from report_values
         where facility_id = any(${facilityIds}::uuid[]) and report_field_id = any(${fieldIds}::uuid[]) and ${hourly}
         ${daily}

@@ -16,7 +16,7 @@ import {
 } from '@mui/material';
 import type { DataSource } from '@portal/contracts/datasources';
 import type { UploadResponse } from '@portal/contracts/files';
-import { DIALOG_WIDTHS, MESSAGES } from '@portal/contracts/rules';
+import { DIALOG_WIDTHS, groupUploadWarnings, MESSAGES, uploadWarningFiles } from '@portal/contracts/rules';
 import { useNotify } from '../../app/notifications';
 import { dataSourceFilesQuery, useUploadFile } from './files-api';
 import { FileWarningList } from './FileWarnings';
@@ -24,7 +24,8 @@ import { RunPanel } from './RunPanel';
 
 /**
  * Add file: one file with the data source's extensions or a .zip of them; shows "N file(s) imported", each error
- * message and each imported file's warnings, then offers to run an execution for the uploaded files' range.
+ * message and the imported files' warnings (each distinct one once, with its files), then offers to run an
+ * execution for the uploaded files' range.
  */
 export function UploadDialog({
   facilityId,
@@ -113,11 +114,9 @@ export function UploadDialog({
               {m}
             </Alert>
           ))}
-          {result?.warnings
-            ?.filter((f) => f.warnings.length > 0)
-            .map((f) => (
-              <FileWarningList key={f.id} title={f.fileName} warnings={f.warnings} />
-            ))}
+          {groupUploadWarnings(result?.warnings ?? []).map(({ fileNames, warning }, i) => (
+            <FileWarningList key={i} title={uploadWarningFiles(fileNames)} warnings={[warning]} />
+          ))}
           {uploadedFiles.length > 0 && uploadedFiles.length === imported.length && (
             <RunPanel
               facilityId={facilityId}
