@@ -492,6 +492,14 @@ describe('a change and its audit entry are one transaction', () => {
         call: () => admin.post(`/api/events/${target}/report/sent`, { sentOn: '2025-03-09' }),
       },
       {
+        route: 'PUT /api/organizations/{id}/event-rules',
+        action: 'event.rules',
+        call: () =>
+          admin.put(`/api/organizations/${north}/event-rules`, {
+            rules: { ...DEFAULT_EVENT_RULES, transientMinutes: 20 + ++uploaded },
+          }),
+      },
+      {
         route: 'POST /api/facilities/{id}/record-book',
         action: 'recordbook.add',
         call: () =>

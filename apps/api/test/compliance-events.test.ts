@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { isInEca } from '@portal/contracts/eca';
+import { DEFAULT_EVENT_RULES } from '@portal/contracts/events';
 import { startTestServer, type TestServer } from './harness';
 import { createCsvDataSource, sendFile } from './upload-helpers';
 import { seedDefaultMeasurementCalculations } from '../src/features/calculations/seed';
@@ -526,6 +527,53 @@ describe('compliance events derived by the engine', () => {
       'event-ended',
     ]);
     expect(entries[4]!.body).toMatchObject({ annotationsKept: true, end: null });
+  });
+
+  it("derives with the organization's own thresholds, set by its administrator", async () => {
+    const { db } = server.services.database;
+    const owner = await db
+      .selectFrom('facilities')
+      .select('primary_organization_id')
+      .where('id', '=', facilityId)
+      .executeTakeFirstOrThrow();
+    const org = owner.primary_organization_id === server.seed.organizationIds.north ? 'north' : 'south';
+    const orgId = owner.primary_organization_id;
+    const userAdmin = await server.as(`${org}.admin`);
+    const other = await server.as(org === 'north' ? 'south.admin' : 'north.admin');
+    const user = await server.as(org === 'north' ? 'north.anna' : 'south.maria');
+    expect((await userAdmin.get(`/api/organizations/${orgId}/event-rules`)).json()).toMatchObject({
+      isDefault: true,
+      rules: { transientMinutes: 15 },
+    });
+    const rules = { ...DEFAULT_EVENT_RULES, transientMinutes: 30 };
+    expect((await user.put(`/api/organizations/${orgId}/event-rules`, { rules })).statusCode).toBe(403);
+    expect((await other.put(`/api/organizations/${orgId}/event-rules`, { rules })).statusCode).toBe(404);
+    expect(
+      (
+        await userAdmin.put(`/api/organizations/${orgId}/event-rules`, {
+          rules: { ...rules, joinSamples: -1 },
+        })
+      ).statusCode,
+    ).toBe(400);
+    const saved = await userAdmin.put(`/api/organizations/${orgId}/event-rules`, { rules });
+    expect(saved.json()).toMatchObject({ isDefault: false, rules: { transientMinutes: 30 } });
+    // The 20-minute excursion of day 0 is a transient under the organization's 30 minutes.
+    const twentyMinutes = () =>
+      db
+        .selectFrom('compliance_events')
+        .select(['classification', 'rules'])
+        .where('facility_id', '=', facilityId)
+        .where('start_on', '=', new Date(D0 + 3 * HOUR))
+        .executeTakeFirstOrThrow();
+    expect((await twentyMinutes()).classification).toBe('malfunction');
+    await execute(D0, D0 + 24 * HOUR);
+    expect(await twentyMinutes()).toMatchObject({
+      classification: 'transient',
+      rules: { transientMinutes: 30 },
+    });
+    await userAdmin.put(`/api/organizations/${orgId}/event-rules`, { useDefaults: true });
+    await execute(D0, D0 + 24 * HOUR);
+    expect((await twentyMinutes()).classification).toBe('malfunction');
   });
 
   it('keeps a record book whose chain verifies, and finds a row changed by hand', async () => {

@@ -357,3 +357,15 @@ export const recordBookVerifySchema = z.object({
   entries: z.number(),
   firstInvalid: z.object({ id: z.string(), sequence: z.number(), reason: z.string() }).optional(),
 });
+
+/** GET/PUT /api/organizations/{id}/event-rules: the thresholds in force for the organization's ships. */
+export const organizationEventRulesSchema = z.object({
+  rules: eventRulesSchema,
+  /** True while the organization uses the defaults (DEFAULT_EVENT_RULES). */
+  isDefault: z.boolean(),
+});
+export type OrganizationEventRules = z.infer<typeof organizationEventRulesSchema>;
+export const organizationEventRulesBodySchema = z.union([
+  z.object({ rules: eventRulesSchema }),
+  z.object({ useDefaults: z.literal(true) }),
+]);

@@ -8,6 +8,7 @@ import {
   type EventClassification,
   type EventList,
   type EventState,
+  type EventRules,
   type EventType,
   type eventListQuerySchema,
 } from '@portal/contracts/events';
@@ -188,4 +189,20 @@ export function shipOf(db: Kysely<Database>, facilityId: string) {
     .select(['name', 'imo'])
     .where('id', '=', facilityId)
     .executeTakeFirstOrThrow();
+}
+
+/** The event rules in force for an organization: its own, or the defaults. */
+export async function organizationEventRules(
+  db: Kysely<Database>,
+  organizationId: string,
+): Promise<{ rules: EventRules; isDefault: boolean }> {
+  const row = await db
+    .selectFrom('organization_event_rules')
+    .select('rules')
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
+  const parsed = row ? eventRulesSchema.safeParse(row.rules) : null;
+  return parsed?.success
+    ? { rules: parsed.data, isDefault: false }
+    : { rules: DEFAULT_EVENT_RULES, isDefault: true };
 }

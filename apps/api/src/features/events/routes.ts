@@ -11,6 +11,8 @@ import {
   eventReportSchema,
   eventReportSentSchema,
   newRecordBookEntrySchema,
+  organizationEventRulesBodySchema,
+  organizationEventRulesSchema,
   recordBookEntrySchema,
   recordBookQuerySchema,
   recordBookVerifySchema,
@@ -18,10 +20,12 @@ import {
 import { verifyRecordBook } from '../../storage/record-book';
 import { authenticatedRoutes } from '../access/authenticated';
 import { idParam } from '../access/params';
-import { assertFacilityVisible } from '../access/policy';
+import { assertFacilityVisible, isSystemAdmin, requireManageOrganization } from '../access/policy';
+import { notFound } from '../../errors';
+import { organizationExists } from '../facilities/queries';
 import { eventReportPdf, recordBookWorkbook } from './documents';
 import { eventInputs } from './inputs';
-import { findEvent, findVisibleEvent, listEvents, shipOf } from './queries';
+import { findEvent, findVisibleEvent, listEvents, organizationEventRules, shipOf } from './queries';
 import {
   acknowledgeEvent,
   addRecordBookEntry,
@@ -30,6 +34,7 @@ import {
   markEventReportSent,
   recordBook,
   saveEventReport,
+  saveOrganizationEventRules,
 } from './service';
 
 const idParams = z.object({ id: idParam() });
@@ -210,6 +215,48 @@ export async function eventRoutes(app: FastifyInstance) {
         .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
         .header('content-disposition', `attachment; filename="${safeFileName(ship.name)}_record_book.xlsx"`)
         .send(workbook);
+    },
+  );
+
+  routes.get(
+    '/api/organizations/:id/event-rules',
+    {
+      schema: {
+        tags,
+        description:
+          "The thresholds the engine derives the organization's events with (docs/decisions/0080): its own, or the defaults.",
+        params: idParams,
+        response: { 200: organizationEventRulesSchema },
+      },
+    },
+    async (request) => {
+      const { caller } = request;
+      const { id } = request.params;
+      if (!isSystemAdmin(caller) && caller.organizationId !== id) throw notFound('Organization not found');
+      if (!(await organizationExists(db, id))) throw notFound('Organization not found');
+      return organizationEventRules(db, id);
+    },
+  );
+
+  routes.put(
+    '/api/organizations/:id/event-rules',
+    {
+      schema: {
+        tags,
+        description:
+          "Sets the organization's event thresholds (an administrator of the organization, or a SystemAdmin), or goes back to the defaults with useDefaults. They apply to the periods executed from then on.",
+        params: idParams,
+        body: organizationEventRulesBodySchema,
+        response: { 200: organizationEventRulesSchema },
+      },
+    },
+    async (request) => {
+      const { caller } = request;
+      const { id } = request.params;
+      requireManageOrganization(caller, id);
+      if (!(await organizationExists(db, id))) throw notFound('Organization not found');
+      await saveOrganizationEventRules(db, caller, id, 'rules' in request.body ? request.body.rules : null);
+      return organizationEventRules(db, id);
     },
   );
 }

@@ -8,6 +8,7 @@ import {
   type AcknowledgeEvent,
   type ComplianceEvent,
   type EventReport,
+  type EventRules,
   type RecordBookEntryView,
   type eventReportBodySchema,
   type newRecordBookEntrySchema,
@@ -314,4 +315,38 @@ export async function recordBook(
     to: range.to ? new Date(range.to) : undefined,
   });
   return entries.map(presentEntry);
+}
+
+/**
+ * Sets (or with null, clears) an organization's event rules, audited. They apply to what the engine derives from
+ * then on; events derived before keep the rules stored with them until their period is executed again.
+ */
+export async function saveOrganizationEventRules(
+  db: Kysely<Database>,
+  caller: Caller,
+  organizationId: string,
+  rules: EventRules | null,
+): Promise<void> {
+  await auditedChange(
+    db,
+    actor(caller),
+    async (trx) => {
+      if (rules === null)
+        await trx
+          .deleteFrom('organization_event_rules')
+          .where('organization_id', '=', organizationId)
+          .execute();
+      else
+        await trx
+          .insertInto('organization_event_rules')
+          .values({ organization_id: organizationId, rules: JSON.stringify(rules) })
+          .onConflict((oc) =>
+            oc
+              .column('organization_id')
+              .doUpdateSet({ rules: JSON.stringify(rules), updated_on: new Date() }),
+          )
+          .execute();
+    },
+    { action: 'event.rules', subject: organizationId, detail: rules ?? { useDefaults: true } },
+  );
 }
