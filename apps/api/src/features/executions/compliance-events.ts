@@ -46,7 +46,8 @@ export interface DeriveContext {
 
 const truthy = (v: number) => !Number.isNaN(v) && v !== 0;
 
-function positionAt(inputs: EventInputs, i: number): EventPosition | null {
+/** The position at target `i`; null when either coordinate is missing. */
+export function positionAt(inputs: EventInputs, i: number): EventPosition | null {
   const latitude = inputs.latitude[i]!;
   const longitude = inputs.longitude[i]!;
   return Number.isNaN(latitude) || Number.isNaN(longitude) ? null : { latitude, longitude };

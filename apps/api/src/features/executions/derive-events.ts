@@ -3,7 +3,14 @@ import { ecaZoneColumn } from '@portal/contracts/eca';
 import { SENSOR_FAULT_CHANNELS, type EventRules } from '@portal/contracts/events';
 import type { Database } from '../../db/schema';
 import { concatSeries, readMeasurementValues, type FieldSeries } from '../../storage';
-import { deriveEvents, sensorFaultEvents, type ChannelFault, type DerivedEvent } from './compliance-events';
+import {
+  deriveEvents,
+  positionAt,
+  sensorFaultEvents,
+  type ChannelFault,
+  type DerivedEvent,
+  type EventInputs,
+} from './compliance-events';
 import { engineSeries, flagChannel } from '../data-health/flags';
 import { lowerBound } from '../../storage/search';
 import type { FieldSeriesOf } from './measurement-fields';
@@ -122,23 +129,20 @@ export async function deriveComplianceEvents(
     .where('start_on', '>=', new Date(windowFrom - rules.repeatedWindowHours * HOUR))
     .where('start_on', '<', new Date(windowFrom))
     .execute();
-  const events = deriveEvents(
-    {
-      targets,
-      required: required.values,
-      running: running!,
-      ratio: ratio!,
-      limit: limit!,
-      latitude: latitude!,
-      longitude: longitude!,
-      eca,
-    },
-    rules,
-    {
-      earlierTransientStarts: earlier.map((e) => new Date(e.start_on).getTime()),
-      dataEndsAtWindowEnd: dataEnd !== null && dataEnd < readTo,
-    },
-  );
+  const inputs: EventInputs = {
+    targets,
+    required: required.values,
+    running: running!,
+    ratio: ratio!,
+    limit: limit!,
+    latitude: latitude!,
+    longitude: longitude!,
+    eca,
+  };
+  const events = deriveEvents(inputs, rules, {
+    earlierTransientStarts: earlier.map((e) => new Date(e.start_on).getTime()),
+    dataEndsAtWindowEnd: dataEnd !== null && dataEnd < readTo,
+  });
 
   // Sensor faults: data health's flags on the compliance channels, with the engine (and for none of them the
   // scrubber) as the health view reads them; stale up to the window's last target.
@@ -161,14 +165,12 @@ export async function deriveComplianceEvents(
     });
     for (const f of intervals) faults.push({ channel, kind: f.kind, from: f.from, to: f.to, value: f.value });
   }
-  const positionAt = (t: number) => {
+  // The position at a time: the target at or after it (the last one past the end), as the other events read it.
+  const positionAtTime = (t: number) => {
     const i = Math.min(lowerBound(targets, t), targets.length - 1);
-    if (i < 0) return null;
-    const lat = latitude![i]!;
-    const lon = longitude![i]!;
-    return Number.isNaN(lat) || Number.isNaN(lon) ? null : { latitude: lat, longitude: lon };
+    return i < 0 ? null : positionAt(inputs, i);
   };
-  const all = [...events, ...sensorFaultEvents(faults, positionAt, rules, dataEnd)]
+  const all = [...events, ...sensorFaultEvents(faults, positionAtTime, rules, dataEnd)]
     .filter((e) => e.start >= windowFrom && e.start < windowTo)
     .sort((a, b) => a.start - b.start || a.type.localeCompare(b.type));
   return { windowFrom, windowTo, events: all, rules };
