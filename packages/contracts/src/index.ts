@@ -15,6 +15,7 @@ export * from './executions';
 export * from './exports';
 export * from './facilities';
 export * from './files';
+export * from './map';
 export * from './measurement-fields';
 export * from './messages';
 export * from './organizations';

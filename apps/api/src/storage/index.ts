@@ -20,6 +20,7 @@ export {
   concatSeries,
   float64Of,
   packColumn,
+  readLastDayValues,
   readMeasurementValues,
   type FieldSeries,
 } from './measurement-values';

@@ -72,3 +72,48 @@ export async function readMeasurementValues(
     ? concatSeries(parts)
     : { timestamps: new Float64Array(0), values: new Float64Array(0) };
 }
+
+/**
+ * Per ship of `facilityIds`, the stored values of `fieldIds` within [from, to) on the last UTC day of that period on
+ * which `keyFieldId` has a chunk (one query: the fleet map's last positions).
+ */
+export async function readLastDayValues(
+  db: Kysely<Database>,
+  facilityIds: readonly string[],
+  keyFieldId: string,
+  fieldIds: readonly string[],
+  from: number,
+  to: number,
+): Promise<Map<string, Map<string, FieldSeries>>> {
+  const out = new Map<string, Map<string, FieldSeries>>();
+  if (facilityIds.length === 0 || fieldIds.length === 0) return out;
+  const lastDays = db
+    .selectFrom('measurement_values')
+    .distinctOn('facility_id')
+    .select(['facility_id', 'day'])
+    .where('facility_id', 'in', [...facilityIds])
+    .where('measurement_field_id', '=', keyFieldId)
+    .where('day', '>=', dayText(Math.floor(from / DAY_MS) * DAY_MS))
+    .where('day', '<', dayText(Math.ceil(to / DAY_MS) * DAY_MS))
+    .orderBy('facility_id')
+    .orderBy('day', 'desc')
+    .as('last');
+  const rows = await db
+    .selectFrom('measurement_values as mv')
+    .innerJoin(lastDays, (join) =>
+      join.onRef('last.facility_id', '=', 'mv.facility_id').onRef('last.day', '=', 'mv.day'),
+    )
+    .select(['mv.facility_id', 'mv.measurement_field_id', 'mv.timestamps', 'mv.values'])
+    .where('mv.measurement_field_id', 'in', [...fieldIds])
+    .execute();
+  for (const r of rows) {
+    const ts = float64Of(r.timestamps);
+    const vs = float64Of(r.values);
+    const lo = lowerBound(ts, from);
+    const hi = lowerBound(ts, to);
+    const fields = out.get(r.facility_id) ?? new Map<string, FieldSeries>();
+    fields.set(r.measurement_field_id, { timestamps: ts.subarray(lo, hi), values: vs.subarray(lo, hi) });
+    out.set(r.facility_id, fields);
+  }
+  return out;
+}
