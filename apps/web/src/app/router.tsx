@@ -59,6 +59,8 @@ export const routes: RouteObject[] = withErrorBoundaries([
     children: [
       { index: true, element: <FleetDashboardPage /> },
       { path: 'ship/:id', element: page(() => import('../features/dashboards/ShipDashboardPage')) },
+      { path: 'ship/:id/map', element: page(() => import('../features/map/ShipMapPage')) },
+      { path: 'map', element: page(() => import('../features/map/FleetMapPage')) },
       {
         path: 'KPIWidgetPreview',
         element: page(() => import('../features/dashboards/KpiWidgetPreviewPage')),

@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { Link } from 'react-router';
-import { Box, Card, CardActionArea, CardContent, Grid, Stack, Typography } from '@mui/material';
+import { Box, Button, Card, CardActionArea, CardContent, Grid, Stack, Typography } from '@mui/material';
+import MapOutlinedIcon from '@mui/icons-material/MapOutlined';
 import { REPORT_CODES, facilityListValue, numberValue } from '@portal/contracts/reports';
 import {
   canUseReportConfigurator,
@@ -134,6 +135,16 @@ export default function FleetDashboardPage() {
             {formatDate(period.from)} – {formatDate(period.to)} · {filteredFacilities?.length ?? 0} ship(s)
           </Typography>
         </Box>
+        <Button
+          variant="outlined"
+          component={Link}
+          to="/map"
+          startIcon={<MapOutlinedIcon />}
+          data-testid="fleet-map-link"
+          sx={{ alignSelf: { xs: 'flex-start', sm: 'auto' } }}
+        >
+          Fleet map
+        </Button>
       </Stack>
 
       <Grid container spacing={2}>

@@ -28,6 +28,7 @@ import { ReportInfoButton } from '../../ui/kpi/ReportInfoButton';
 import { ShipImage } from '../../ui/ship/ShipImage';
 import { availabilityGauge, marpolGauge } from '../../ui/kpi/options';
 import { EventBandLegend, ShipEventBadge, useShipEventBands } from '../events';
+import { ShipViewTabs } from '../map';
 import { useReportsData, type ReportsDataInput } from './report-data-api';
 
 const C = REPORT_CODES;
@@ -124,6 +125,7 @@ export default function ShipDashboardPage() {
 
   return (
     <Box sx={{ p: { xs: 2, md: 3 } }} data-testid="ship-dashboard">
+      <ShipViewTabs facilityId={ship.id} current="dashboard" />
       <Grid container spacing={2}>
         <Grid size={12}>
           <Card data-testid="ship-info">

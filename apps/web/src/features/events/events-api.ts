@@ -53,6 +53,10 @@ export const shipBandEventsQuery = (facilityId: string, from: Date, to: Date) =>
     limit: 500,
   });
 
+/** A ship's events of a period, every type (at most 500): the map's markers where each started. */
+export const shipPeriodEventsQuery = (facilityId: string, from: Date, to: Date) =>
+  eventsQuery({ facilityId, from: from.toISOString(), to: to.toISOString(), limit: 500 });
+
 export const eventQuery = (id: string) =>
   queryOptions({
     queryKey: eventKeys.detail(id),

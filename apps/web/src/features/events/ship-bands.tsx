@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Box, Stack, Typography } from '@mui/material';
 import type { ChartBand } from '../../ui/kpi/ship-options';
 import { BAND_COLOURS, BAND_NAMES, eventBands, type BandKind } from './display';
-import { shipBandEventsQuery } from './events-api';
+import { shipBandEventsQuery, shipPeriodEventsQuery } from './events-api';
 
 /** A ship's events of the period as bands for the ratio chart: exceedances, scrubber stops, data gaps. */
 export function useShipEventBands(facilityId: string, period: { from: Date; to: Date }, enabled = true) {
@@ -12,6 +12,11 @@ export function useShipEventBands(facilityId: string, period: { from: Date; to: 
     () => eventBands(events.data?.items ?? []).map((b) => ({ ...b, colour: BAND_COLOURS[b.kind] })),
     [events.data],
   );
+}
+
+/** A ship's events of the period, every type: the map's markers. */
+export function useShipPeriodEvents(facilityId: string, period: { from: Date; to: Date }, enabled = true) {
+  return useQuery({ ...shipPeriodEventsQuery(facilityId, period.from, period.to), enabled });
 }
 
 /** What the bands' colours mean. */

@@ -1,0 +1,104 @@
+import { useCallback, useEffect, useMemo } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { Alert, Box, Card, CardContent, Skeleton, Stack, Typography } from '@mui/material';
+import { formatDateTime } from '@portal/contracts/rules';
+import { useFleet } from '../../app/fleet-context';
+import { PageHeading } from '../../ui/headings/PageHeading';
+import { useShipPeriodEvents } from '../events';
+import { eventMarkers, legendEntries, trackSummary } from './display';
+import { MapCanvas } from './MapCanvas';
+import { MapLegend } from './MapLegend';
+import { MapTextList } from './MapTextList';
+import { useTrack } from './map-api';
+import { ShipViewTabs } from './ShipViewTabs';
+import { MAP_ZONES } from './zones';
+
+const MAP_HEIGHT = { xs: '62vh', md: 560 };
+
+/** A ship's map (/ship/{id}/map): the zones, its track of the drawer's period coloured by scrubber mode, its events. */
+export default function ShipMapPage() {
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const { period, facilities, filteredFacilities } = useFleet();
+  const ship = facilities?.find((f) => f.id === id);
+  const excluded = Boolean(ship && filteredFacilities && !filteredFacilities.some((f) => f.id === id));
+  useEffect(() => {
+    // As on the dashboard: a ship the fleet filter excludes is not viewed.
+    if (excluded) void navigate('/', { replace: true });
+  }, [excluded, navigate]);
+  const enabled = Boolean(ship) && !excluded;
+  const track = useTrack(id, period, enabled);
+  const events = useShipPeriodEvents(id, period, enabled);
+  const markers = useMemo(() => eventMarkers(events.data?.items ?? []), [events.data]);
+  const go = useCallback((href: string) => void navigate(href), [navigate]);
+  const legend = useMemo(
+    () => legendEntries({ track: track.data, events: markers.length > 0 }),
+    [track.data, markers.length],
+  );
+
+  if (facilities && !ship) {
+    return (
+      <Box sx={{ p: 3 }}>
+        <Alert severity="warning" data-testid="ship-not-found">
+          Ship not found
+        </Alert>
+      </Box>
+    );
+  }
+  if (!ship) return <Skeleton variant="rounded" height={240} sx={{ m: 3 }} />;
+
+  return (
+    <Box sx={{ p: { xs: 2, md: 3 } }} data-testid="ship-map">
+      <ShipViewTabs facilityId={ship.id} current="map" />
+      <Card>
+        <CardContent>
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ justifyContent: 'space-between' }}>
+            <Box>
+              <PageHeading data-testid="ship-name">{ship.name}</PageHeading>
+              <Typography variant="body2" color="text.secondary">
+                Track, emission control areas and no-discharge zones · {formatDateTime(period.from)} –{' '}
+                {formatDateTime(period.to)} UTC
+              </Typography>
+            </Box>
+            <Typography
+              variant="body2"
+              color="text.secondary"
+              data-testid="track-summary"
+              data-samples={track.data?.samples ?? 'null'}
+              data-segments={track.data?.segments.length ?? 'null'}
+            >
+              {track.isPending ? 'Loading the track…' : trackSummary(track.data)}
+            </Typography>
+          </Stack>
+          {track.isError ? (
+            <Alert severity="error" sx={{ my: 1 }}>
+              Something went wrong! Please try again
+            </Alert>
+          ) : null}
+          <MapLegend entries={legend} />
+          <MapCanvas
+            zones={MAP_ZONES}
+            track={track.data ?? null}
+            markers={markers}
+            label={`Map of ${ship.name}: its track of the period, emission control areas and no-discharge zones`}
+            height={MAP_HEIGHT}
+            navigate={go}
+          />
+          {track.data && !track.data.hasScrubberMode && track.data.samples > 0 ? (
+            <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 1 }}>
+              The ship logs no scrubber mode: its track is drawn in one colour.
+            </Typography>
+          ) : null}
+          <Box sx={{ mt: 2 }}>
+            <MapTextList
+              zones={MAP_ZONES}
+              track={track.data ?? null}
+              markers={markers}
+              markerCaption="Events"
+            />
+          </Box>
+        </CardContent>
+      </Card>
+    </Box>
+  );
+}
