@@ -7,7 +7,16 @@
  * so that does no harm). Near a boundary a position may be classified differently from the exact legal coordinates
  * of MARPOL Annex VI Appendix VII. Longitudes are in -180..180; no polygon crosses the antimeridian.
  */
-export type LonLat = [number, number];
+import {
+  inZonesAt,
+  normalizeLongitude,
+  prepareZone,
+  zoneColumn,
+  type LonLat,
+  type PreparedZone,
+} from './zone-geometry';
+
+export type { LonLat };
 
 export interface EcaZone {
   name: string;
@@ -265,71 +274,13 @@ export const ECA_ZONES: EcaZone[] = [
   },
 ];
 
-interface PreparedPolygon {
-  minLon: number;
-  maxLon: number;
-  minLat: number;
-  maxLat: number;
-  lon: Float64Array;
-  lat: Float64Array;
-}
-
-interface PreparedZone {
-  inForceFromMs: number;
-  polygons: PreparedPolygon[];
-}
-
-const PREPARED: PreparedZone[] = ECA_ZONES.map((zone) => ({
-  inForceFromMs: Date.parse(`${zone.inForceFrom}T00:00:00Z`),
-  polygons: zone.polygons.map((ring) => {
-    const lon = Float64Array.from(ring, (p) => p[0]);
-    const lat = Float64Array.from(ring, (p) => p[1]);
-    return {
-      minLon: Math.min(...lon),
-      maxLon: Math.max(...lon),
-      minLat: Math.min(...lat),
-      maxLat: Math.max(...lat),
-      lon,
-      lat,
-    };
-  }),
-}));
-
-/** Even-odd ray casting towards +longitude. */
-function insidePolygon(p: PreparedPolygon, latitude: number, longitude: number): boolean {
-  if (latitude < p.minLat || latitude > p.maxLat || longitude < p.minLon || longitude > p.maxLon)
-    return false;
-  const { lon, lat } = p;
-  let inside = false;
-  // lat and lon have the same length; i and j stay in 0..length-1.
-  for (let i = 0, j = lon.length - 1; i < lon.length; j = i++) {
-    const yi = lat[i]!;
-    const yj = lat[j]!;
-    if (yi > latitude !== yj > latitude) {
-      const x = lon[i]! + ((latitude - yi) / (yj - yi)) * (lon[j]! - lon[i]!);
-      if (longitude < x) inside = !inside;
-    }
-  }
-  return inside;
-}
-
-function inEcaAt(latitude: number, longitude: number, atMs: number): boolean {
-  for (const zone of PREPARED) {
-    if (!(atMs >= zone.inForceFromMs)) continue;
-    for (const polygon of zone.polygons) if (insidePolygon(polygon, latitude, longitude)) return true;
-  }
-  return false;
-}
-
-function normalizeLongitude(longitude: number): number {
-  return longitude > 180 || longitude < -180 ? ((((longitude + 180) % 360) + 360) % 360) - 180 : longitude;
-}
+const PREPARED: PreparedZone[] = ECA_ZONES.map(prepareZone);
 
 /** True when the position lies inside an ECA in force at `at`; NaN (or an invalid time) answers false. */
 export function isInEca(latitude: number, longitude: number, at: Date | number): boolean {
   const atMs = typeof at === 'number' ? at : at.getTime();
   if (Number.isNaN(latitude) || Number.isNaN(longitude) || Number.isNaN(atMs)) return false;
-  return inEcaAt(latitude, normalizeLongitude(longitude), atMs);
+  return inZonesAt(PREPARED, latitude, normalizeLongitude(longitude), atMs);
 }
 
 /** Columnar form of {@link isInEca}: 1 inside, 0 outside (also for NaN), one entry per row. */
@@ -338,15 +289,5 @@ export function ecaZoneColumn(
   longitudes: Float64Array,
   timestamps: Float64Array,
 ): Uint8Array {
-  const n = Math.min(latitudes.length, longitudes.length, timestamps.length);
-  const out = new Uint8Array(n);
-  for (let i = 0; i < n; i++) {
-    // n is the shortest of the three lengths.
-    const lat = latitudes[i]!;
-    const lon = longitudes[i]!;
-    const t = timestamps[i]!;
-    if (Number.isNaN(lat) || Number.isNaN(lon) || Number.isNaN(t)) continue;
-    out[i] = inEcaAt(lat, normalizeLongitude(lon), t) ? 1 : 0;
-  }
-  return out;
+  return zoneColumn(PREPARED, latitudes, longitudes, timestamps);
 }

@@ -6,6 +6,7 @@ export * from './calculations';
 export * from './channel-suggestions';
 export * from './data-health';
 export * from './datasources';
+export * from './discharge-zones';
 export * from './documents';
 export * from './eca';
 export * from './environment';
