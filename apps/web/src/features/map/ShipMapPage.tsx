@@ -32,8 +32,12 @@ export default function ShipMapPage() {
   const markers = useMemo(() => eventMarkers(events.data?.items ?? []), [events.data]);
   const go = useCallback((href: string) => void navigate(href), [navigate]);
   const legend = useMemo(
-    () => legendEntries({ track: track.data, events: markers.length > 0 }),
-    [track.data, markers.length],
+    () =>
+      legendEntries({
+        track: track.data,
+        eventTypes: (events.data?.items ?? []).filter((e) => e.startPosition).map((e) => e.type),
+      }),
+    [track.data, events.data],
   );
 
   if (facilities && !ship) {

@@ -6,6 +6,7 @@ import {
   eventMarkers,
   inForceText,
   latLonText,
+  mendAntimeridian,
   legendEntries,
   mapZones,
   positionMarkers,
@@ -75,15 +76,24 @@ describe('legendEntries', () => {
       keys(
         legendEntries({
           track: { segments: [segment([[1, 1]], 'closed'), segment([[1, 2]], 'open')] },
-          events: true,
         }),
       ),
-    ).toEqual(['eca', 'ndz', 'open', 'closed', 'events']);
+    ).toEqual(['eca', 'ndz', 'open', 'closed']);
     expect(keys(legendEntries({ track: { segments: [segment([[1, 1]])] }, positions: true }))).toEqual([
       'eca',
       'ndz',
       'unknown',
       'positions',
+    ]);
+  });
+
+  it('names the event types shown, those of one colour together', () => {
+    const events = legendEntries({
+      eventTypes: ['scrubber-off', 'data-gap', 'sensor-fault', 'data-gap'],
+    }).slice(2);
+    expect(events.map((e) => [e.label, e.colour])).toEqual([
+      ['Event: Scrubber off while required', '#c62828'],
+      ['Event: Data gap, Sensor fault', '#616161'],
     ]);
   });
 });
@@ -223,5 +233,44 @@ describe('markers', () => {
       lines: ['2026.03.01 23:59 UTC', '1.2600° N, 103.8300° E', 'Scrubber: closed loop'],
       link: { href: '/ship/s1/map', text: 'Track of the period' },
     });
+  });
+});
+
+describe('mendAntimeridian', () => {
+  it('unwraps a ring that jumps across the antimeridian and draws it on both sides', () => {
+    const fiji = [
+      [
+        [179, -16],
+        [-179.5, -16.5],
+        [-179.8, -17],
+        [179.2, -17],
+        [179, -16],
+      ],
+    ];
+    const [east, west] = mendAntimeridian([fiji]);
+    expect(east![0]!.map((p) => p[0])).toEqual([179, 180.5, 180.2, 179.2, 179]);
+    expect(west![0]!.map((p) => p[0])).toEqual([-181, -179.5, -179.8, -180.8, -181]);
+  });
+
+  it('keeps a ring within one world, and one that goes round the world, as they are', () => {
+    const island = [
+      [
+        [4, 52],
+        [5, 53],
+        [4, 52],
+      ],
+    ];
+    expect(mendAntimeridian([island])).toEqual([island]);
+    const antarctica = [
+      [
+        [-180, -70],
+        [0, -68],
+        [179.9, -70],
+        [180, -90],
+        [-180, -90],
+        [-180, -70],
+      ],
+    ];
+    expect(mendAntimeridian([antarctica])).toEqual([antarctica]);
   });
 });

@@ -111,11 +111,12 @@ export interface LegendEntry {
   shape: 'area' | 'line' | 'dot';
 }
 
-/** The legend: both zone kinds always; the track's modes that it has; the events and positions when shown. */
+/** The legend: both zone kinds always; the track's modes that it has; each type of the events shown; positions. */
 export function legendEntries(options: {
   track?: Pick<Track, 'segments'> | null;
   positions?: boolean;
-  events?: boolean;
+  /** The types of the event markers shown. */
+  eventTypes?: readonly string[];
 }): LegendEntry[] {
   const entries: LegendEntry[] = [
     { key: 'eca', label: ZONE_KIND_NAMES.eca, colour: MAP_COLOURS.eca, shape: 'area' },
@@ -125,8 +126,12 @@ export function legendEntries(options: {
   for (const key of ['open', 'closed', 'unknown'] as const)
     if (modes.has(key))
       entries.push({ key, label: TRACK_MODE_NAMES[key], colour: MAP_COLOURS[key], shape: 'line' });
-  if (options.events)
-    entries.push({ key: 'events', label: 'Event (where it started)', colour: '#b25000', shape: 'dot' });
+  // One entry per colour: types that share one are named together.
+  const byColour = new Map<string, string[]>();
+  for (const type of new Set(options.eventTypes ?? []))
+    byColour.set(eventColour(type), [...(byColour.get(eventColour(type)) ?? []), eventTypeName(type)]);
+  for (const [colour, names] of byColour)
+    entries.push({ key: `event-${colour}`, label: `Event: ${names.join(', ')}`, colour, shape: 'dot' });
   if (options.positions)
     entries.push({ key: 'positions', label: 'Last position', colour: MAP_COLOURS.position, shape: 'dot' });
   return entries;
@@ -291,4 +296,41 @@ export function positionMarkers(
     ],
     link: { href: `/ship/${p.facilityId}/map`, text: 'Track of the period' },
   }));
+}
+
+// ---- the basemap's land across the antimeridian
+
+type Ring = number[][];
+
+/**
+ * Natural Earth's land rings that cross the antimeridian (Chukotka, Fiji) jump from 180° to -180° and back, which a
+ * flat map draws as a line around the world. Each such ring is unwrapped (every longitude within 180° of the one
+ * before) and, when it then reaches past ±180°, also drawn shifted by a whole turn, so both sides show. A ring that
+ * goes round the world (Antarctica: its unwrapped ends do not meet) is kept as it is.
+ */
+export function mendAntimeridian(polygons: readonly Ring[][]): Ring[][] {
+  const out: Ring[][] = [];
+  for (const polygon of polygons) {
+    const rings = polygon.map((ring) => {
+      let previous: number | null = null;
+      const unwrapped = ring.map(([lon, lat, ...rest]) => {
+        let next = lon!;
+        if (previous !== null) {
+          while (next - previous > 180) next -= 360;
+          while (next - previous < -180) next += 360;
+        }
+        previous = next;
+        return [next, lat!, ...rest];
+      });
+      const first = unwrapped[0]?.[0] ?? 0;
+      const last = unwrapped.at(-1)?.[0] ?? 0;
+      return Math.abs(last - first) > 180 ? ring.map((p) => [...p]) : unwrapped;
+    });
+    out.push(rings);
+    const lons = rings.flatMap((ring) => ring.map((p) => p[0]!));
+    const shift = (by: number) => rings.map((ring) => ring.map(([lon, ...rest]) => [lon! + by, ...rest]));
+    if (Math.max(...lons) > 180) out.push(shift(-360));
+    if (Math.min(...lons) < -180) out.push(shift(360));
+  }
+  return out;
 }
