@@ -33,6 +33,8 @@ interface Ids {
 const shared = (ids: Ids) => [
   '/',
   `/ship/${ids.facilityId}`,
+  `/ship/${ids.facilityId}/map`,
+  '/map',
   '/KPIWidgetPreview',
   '/facilities/overview',
   `/facilities/${ids.facilityId}/files`,

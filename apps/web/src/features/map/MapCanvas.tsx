@@ -35,6 +35,27 @@ const WORLD_VIEW: L.LatLngBoundsExpression = [
   [70, 170],
 ];
 
+/** The view the map fits (the track, the markers or the world) until the user pans or zooms it. */
+interface ViewState {
+  home: { bounds: L.LatLngBounds; maxZoom: number } | null;
+  userMoved: boolean;
+  /** One of our own fits is moving the map (not the user). */
+  fitting: boolean;
+}
+
+function fitHome(map: L.Map, view: ViewState) {
+  if (!view.home) return;
+  view.fitting = true;
+  map.fitBounds(view.home.bounds, { maxZoom: view.home.maxZoom, animate: false });
+  view.fitting = false;
+}
+
+function goHome(map: L.Map, view: ViewState, bounds: L.LatLngBounds, maxZoom: number) {
+  view.home = { bounds, maxZoom };
+  view.userMoved = false;
+  fitHome(map, view);
+}
+
 /** A popup's content as elements (never HTML from data: names and sources are text). */
 function popupContent(
   title: string,
@@ -93,6 +114,7 @@ export function MapCanvas({ zones, track, markers = [], label, height, navigate 
   const element = useRef<HTMLDivElement>(null);
   const [map, setMap] = useState<L.Map | null>(null);
   const [landFailed, setLandFailed] = useState(false);
+  const view = useRef<ViewState>({ home: null, userMoved: false, fitting: false });
   const unwrapped = useMemo(() => (track ? unwrapTrack(track.segments) : null), [track]);
   const offsets = useMemo(
     () => worldOffsets(unwrapped?.minLon ?? Infinity, unwrapped?.maxLon ?? -Infinity).join(','),
@@ -119,10 +141,19 @@ export function MapCanvas({ zones, track, markers = [], label, height, navigate 
       ['markers', 430],
     ] as const)
       created.createPane(name).style.zIndex = String(zIndex);
-    created.fitBounds(WORLD_VIEW);
+    goHome(created, view.current, L.latLngBounds(WORLD_VIEW), 18);
+    // A pan or zoom by the user (not one of ours) keeps its view when the box changes size.
+    created.on('movestart', () => {
+      if (!view.current.fitting) view.current.userMoved = true;
+    });
     setMap(created);
     const observer =
-      typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => created.invalidateSize());
+      typeof ResizeObserver === 'undefined'
+        ? null
+        : new ResizeObserver(() => {
+            created.invalidateSize({ animate: false });
+            if (!view.current.userMoved) fitHome(created, view.current);
+          });
     observer?.observe(div);
     return () => {
       observer?.disconnect();
@@ -218,7 +249,7 @@ export function MapCanvas({ zones, track, markers = [], label, height, navigate 
     });
     const layer = L.featureGroup(layers).addTo(map);
     const bounds = layer.getBounds();
-    if (bounds.isValid()) map.fitBounds(bounds.pad(0.15), { maxZoom: 8 });
+    if (bounds.isValid()) goHome(map, view.current, bounds.pad(0.15), 8);
     return () => {
       layer.remove();
     };
@@ -253,7 +284,7 @@ export function MapCanvas({ zones, track, markers = [], label, height, navigate 
     ).addTo(map);
     if (!track) {
       const bounds = layer.getBounds();
-      if (bounds.isValid()) map.fitBounds(bounds.pad(0.3), { maxZoom: 6 });
+      if (bounds.isValid()) goHome(map, view.current, bounds.pad(0.3), 6);
     }
     return () => {
       layer.remove();
