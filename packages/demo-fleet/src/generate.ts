@@ -92,7 +92,7 @@ const S = {
 
 /** Days between two calibrations of the drifting pH probe, and its drift per day (pH units, downwards). */
 const PH_CALIBRATION_DAYS = 15;
-const PH_DRIFT_PER_DAY = 0.03;
+const PH_DRIFT_PER_DAY = 0.025;
 
 const clamp = (x: number, lo: number, hi: number) => (x < lo ? lo : x > hi ? hi : x);
 
