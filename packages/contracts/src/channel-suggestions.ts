@@ -106,27 +106,56 @@ export const KNOWN_FIELDS: Record<string, KnownField> = {
   WASHWATER_PH_INLET: {
     unit: 'pH',
     range: [0, 14],
-    aliases: ['washwater inlet ph', 'inlet ph', 'seawater ph'],
+    aliases: [
+      'washwater inlet ph',
+      'inlet ph',
+      'seawater ph',
+      'ww in ph',
+      'ww inlet ph',
+      'ph in',
+      'sea water ph',
+    ],
   },
   WASHWATER_PAH_INLET: {
     unit: 'ug/L',
     range: [0, 10_000],
-    aliases: ['washwater inlet pah', 'inlet pah', 'seawater pah'],
+    aliases: ['washwater inlet pah', 'inlet pah', 'seawater pah', 'ww in pah', 'ww inlet pah', 'pah in'],
   },
   WASHWATER_TURBIDITY_INLET: {
     unit: 'NTU',
     range: [0, 4_000],
-    aliases: ['washwater inlet turbidity', 'inlet turbidity', 'seawater turbidity'],
+    aliases: [
+      'washwater inlet turbidity',
+      'inlet turbidity',
+      'seawater turbidity',
+      'ww in turb',
+      'ww inlet turbidity',
+      'turbidity in',
+    ],
   },
   WASHWATER_FLOW: {
     unit: 'm3/h',
     range: [0, 20_000],
-    aliases: ['washwater flow', 'scrubber washwater flow', 'washwater flow rate'],
+    aliases: [
+      'washwater flow',
+      'scrubber washwater flow',
+      'washwater flow rate',
+      'ww flow',
+      'wash water flow',
+    ],
   },
   SCRUBBER_MODE: {
     unit: 'none',
     range: [0, 3],
-    aliases: ['scrubber mode', 'scrubber operating mode', 'mode'],
+    aliases: [
+      'scrubber mode',
+      'scrubber operating mode',
+      'mode',
+      'egcs mode',
+      'loop mode',
+      'open closed loop',
+      'scrubber mode selection',
+    ],
   },
 };
 

@@ -113,7 +113,7 @@ export const DEFAULT_DATA_HEALTH_THRESHOLDS: readonly DataHealthThreshold[] = [
   t('WASHWATER_PAH_INLET', 0, null),
   t('WASHWATER_TURBIDITY_INLET', 0, null),
   t('WASHWATER_FLOW', 0, null),
-  // An enumerated code whose encoding differs by logger (DOMAIN.md: 0 closed, 1 open loop; the demo fleet also logs 2).
+  // An enumerated code whose encoding differs by logger (DOMAIN.md: 0 closed, 1 open loop; other loggers may use other codes).
   t('SCRUBBER_MODE', 0, null, null),
 ];
 

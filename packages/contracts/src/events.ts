@@ -13,6 +13,8 @@ export const EVENT_TYPES = [
   'sensor-fault',
   'eca-entry',
   'eca-exit',
+  'washwater-exceedance',
+  'open-loop-in-no-discharge-zone',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -38,7 +40,13 @@ export const EVENT_TYPE_NAMES: Record<EventType, string> = {
   'sensor-fault': 'Sensor fault',
   'eca-entry': 'ECA entry',
   'eca-exit': 'ECA exit',
+  'washwater-exceedance': 'Washwater exceedance',
+  'open-loop-in-no-discharge-zone': 'Open loop in a no-discharge zone',
 };
+
+/** The washwater criteria whose exceedances are events, by the channel the event names (docs/decisions/0100). */
+export const WASHWATER_CRITERIA = ['WASHWATER_PH', 'WASHWATER_PAH', 'WASHWATER_TURBIDITY'] as const;
+export type WashwaterCriterion = (typeof WASHWATER_CRITERIA)[number];
 
 /**
  * transient: shorter than the transient limit (the scrubber's dynamic response, Circ.883 §7-8); malfunction: that
@@ -85,6 +93,16 @@ export const eventRulesSchema = z.object({
     .int()
     .min(1)
     .max(7 * 24 * 60),
+  /**
+   * The EGCS Guidelines' washwater excursion allowance (MEPC.259(68) 10.1.3.3 and 10.1.4.1): a PAH or turbidity
+   * excursion of at most `washwaterExcursionMinutes`, at most the given percent above the limit, once in any
+   * `washwaterExcursionWindowHours`, is no exceedance. Off unless an organization enables it.
+   */
+  washwaterExcursions: z.boolean().default(false),
+  washwaterExcursionMinutes: z.number().int().min(1).max(60).default(15),
+  washwaterExcursionWindowHours: z.number().int().min(1).max(48).default(12),
+  pahExcursionPercent: z.number().min(0).max(500).default(100),
+  turbidityExcursionPercent: z.number().min(0).max(500).default(20),
 });
 export type EventRules = z.infer<typeof eventRulesSchema>;
 
@@ -96,6 +114,11 @@ export const DEFAULT_EVENT_RULES: EventRules = {
   repeatedWindowHours: 24,
   reportMinutes: 60,
   dataGapMinutes: 60,
+  washwaterExcursions: false,
+  washwaterExcursionMinutes: 15,
+  washwaterExcursionWindowHours: 12,
+  pahExcursionPercent: 100,
+  turbidityExcursionPercent: 20,
 };
 
 /** The compliance channels whose data health faults are events (DOMAIN.md; Circ.883 §9-11). */

@@ -31,8 +31,8 @@ export const INTERFACE_TYPES = [
 ] as const;
 export type InterfaceType = (typeof INTERFACE_TYPES)[number];
 
-/** Field formats: how a widget prints the number. */
-export const FIELD_FORMATS = ['Percent', 'Tonnes', 'Ratio'] as const;
+/** Field formats: how a widget prints the number (Number: 2 decimals with the field's unit; Hours: 1 decimal, h). */
+export const FIELD_FORMATS = ['Percent', 'Tonnes', 'Ratio', 'Number', 'Hours'] as const;
 export type FieldFormat = (typeof FIELD_FORMATS)[number];
 
 /** The widget field names of spec part 1 section 3. */
@@ -64,6 +64,11 @@ export const REPORT_CODES = {
   shipTotalCo2Emission: 'FacilityTotalCO2Emission',
   shipSo2Co2Ratio: 'FacilitySO2CO2Ratio',
   shipUptime: 'FacilityOperationalAvailabilitylarge',
+  // Washwater (issue 20; docs/decisions/0100-washwater.md).
+  fleetWashwaterCompliance: 'FacilityGroupWashwaterCompliance',
+  shipWashwaterCompliance: 'FacilityWashwaterCompliance',
+  shipWashwaterCriteria: 'FacilityWashwaterCriteria',
+  shipOpenLoopInNoDischargeZone: 'FacilityOpenLoopInNoDischargeZoneHours',
 } as const;
 export type ReportCode = (typeof REPORT_CODES)[keyof typeof REPORT_CODES];
 

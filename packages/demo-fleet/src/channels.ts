@@ -119,7 +119,7 @@ export const CHANNELS = [
   },
   {
     field: 'WASHWATER_FLOW',
-    unit: 'm3/h',
+    unit: 't/h',
     dataType: 'Double',
     decimals: 0,
     description: 'Washwater flow to the scrubber',
@@ -143,7 +143,7 @@ export const CHANNELS = [
     unit: '',
     dataType: 'Integer',
     decimals: 0,
-    description: 'Scrubber mode: 0 off, 1 open loop, 2 closed loop',
+    description: 'Scrubber mode (DOMAIN.md): 0 closed loop, 1 open loop',
   },
   {
     field: 'NAOH_DOSING',
@@ -151,6 +151,27 @@ export const CHANNELS = [
     dataType: 'Double',
     decimals: 1,
     description: 'Caustic soda (NaOH 50 %) dosing, closed loop',
+  },
+  {
+    field: 'WASHWATER_PH_INLET',
+    unit: 'pH',
+    dataType: 'Double',
+    decimals: 2,
+    description: 'pH at the washwater inlet (sea water)',
+  },
+  {
+    field: 'WASHWATER_PAH_INLET',
+    unit: 'ug/L',
+    dataType: 'Double',
+    decimals: 1,
+    description: 'PAH (phenanthrene equivalent) at the washwater inlet',
+  },
+  {
+    field: 'WASHWATER_TURBIDITY_INLET',
+    unit: 'NTU',
+    dataType: 'Double',
+    decimals: 1,
+    description: 'Turbidity at the washwater inlet',
   },
 ] as const satisfies readonly ChannelDefinition[];
 
@@ -188,11 +209,14 @@ const NAMES: Record<ChannelNaming, string[]> = {
     'EGCS1_GasOut_T_C',
     'SW_Inlet_T_C',
     'EGCS1_WWPump_P_bar',
-    'EGCS1_WW_Flow_m3h',
+    'EGCS1_WW_Flow_th',
     'EGCS1_dP_mbar',
     'Amb_Air_T_C',
     'EGCS1_Mode',
     'EGCS1_NaOH_Lh',
+    'WW_In_pH',
+    'WW_In_PAH_ugl',
+    'WW_In_Turb_NTU',
   ],
   tag: [
     'ME.FOFlow',
@@ -220,6 +244,9 @@ const NAMES: Record<ChannelNaming, string[]> = {
     'AMB.Temp',
     'EGC1.Mode',
     'EGC1.NaOH',
+    'WW1.pH.In',
+    'WW1.PAH.In',
+    'WW1.Turbidity.In',
   ],
   verbose: [
     'Fuel flow ME',
@@ -247,6 +274,9 @@ const NAMES: Record<ChannelNaming, string[]> = {
     'Ambient air temp.',
     'Scrubber mode',
     'NaOH dosing',
+    'Washwater inlet pH',
+    'Washwater inlet PAH',
+    'Washwater inlet turbidity',
   ],
   bracket: [
     'FO Flow [kg/h]',
@@ -269,11 +299,14 @@ const NAMES: Record<ChannelNaming, string[]> = {
     'Scr Out Temp [C]',
     'SW Temp [C]',
     'Pump Press [bar]',
-    'WW Flow [m3/h]',
+    'WW Flow [t/h]',
     'dP [mbar]',
     'Air Temp [C]',
     'Scrubber Mode',
     'NaOH [l/h]',
+    'Inlet pH [-]',
+    'Inlet PAH [ug/l]',
+    'Inlet Turbidity [NTU]',
   ],
 };
 

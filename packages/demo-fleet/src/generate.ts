@@ -1,4 +1,5 @@
 import { ecaZoneColumn } from '@portal/contracts/eca';
+import { noDischargeZoneColumn } from '@portal/contracts/discharge-zones';
 import { CHANNELS, type ChannelField } from './channels';
 import { signed, smooth, uniform } from './random';
 import type { DemoShip } from './ships';
@@ -84,7 +85,14 @@ const S = {
   idleFlow: 51,
   so2White: 52,
   overrunLength: 53,
+  phInlet: 54,
+  pahInlet: 55,
+  turbidityInlet: 56,
 } as const;
+
+/** Days between two calibrations of the drifting pH probe, and its drift per day (pH units, downwards). */
+const PH_CALIBRATION_DAYS = 15;
+const PH_DRIFT_PER_DAY = 0.025;
 
 const clamp = (x: number, lo: number, hi: number) => (x < lo ? lo : x > hi ? hi : x);
 
@@ -150,17 +158,21 @@ export function generateShipDay(ship: DemoShip, day: Date): { samples: DaySample
     lat[i] = v.latitude;
     lon[i] = v.longitude;
   }
-  const eca = ecaZoneColumn(lat, lon, ts);
-  // The crew switches to the ECA target before entering and keeps it a while after leaving: count ECA minutes in a window.
-  const ecaAhead = new Uint8Array(DAY_MINUTES);
-  let windowCount = 0;
-  // eca has span = DAY_MINUTES + 2 * pad entries.
-  for (let i = 0; i < 2 * pad; i++) windowCount += eca[i]!;
-  for (let i = 0; i < DAY_MINUTES; i++) {
-    windowCount += eca[i + 2 * pad]!;
-    if (i > 0) windowCount -= eca[i - 1]!;
-    ecaAhead[i] = windowCount > 0 ? 1 : 0;
-  }
+  // The crew switches before entering a zone and keeps the setting a while after leaving: count zone minutes in a window.
+  const ahead = (zone: Uint8Array) => {
+    const out = new Uint8Array(DAY_MINUTES);
+    let windowCount = 0;
+    // zone has span = DAY_MINUTES + 2 * pad entries.
+    for (let i = 0; i < 2 * pad; i++) windowCount += zone[i]!;
+    for (let i = 0; i < DAY_MINUTES; i++) {
+      windowCount += zone[i + 2 * pad]!;
+      if (i > 0) windowCount -= zone[i - 1]!;
+      out[i] = windowCount > 0 ? 1 : 0;
+    }
+    return out;
+  };
+  const ecaAhead = ahead(ecaZoneColumn(lat, lon, ts));
+  const noDischargeAhead = ahead(noDischargeZoneColumn(lat, lon, ts));
 
   const columns = CHANNELS.map(() => new Float64Array(DAY_MINUTES));
   const col = Object.fromEntries(CHANNELS.map((c, i) => [c.field, columns[i]!])) as Record<
@@ -264,22 +276,35 @@ export function generateShipDay(ship: DemoShip, day: Date): { samples: DaySample
       ? P * (0.0065 + 0.0045 * relLoad) * (1 + 0.015 * smooth(seed, S.power, m, 30)) +
         0.5 * signed(seed, S.powerWhite, m)
       : 2.5 + signed(seed, S.powerWhite, m);
-    const closedLoop = hybrid && (controlEca || !atSea);
-    const mode = running ? (closedLoop ? 2 : 1) : 0;
+    // A hybrid scrubber runs closed loop in ECAs, in port and in no-discharge zones (unless the crew forgets); an
+    // open-loop scrubber has no other mode. SCRUBBER_MODE as DOMAIN.md: 0 closed loop, 1 open loop.
+    const forgets = ship.washwaterScenario === 'forgetsClosedLoop' && v.callIndex === 1;
+    const closedLoop = hybrid && (controlEca || !atSea || (noDischargeAhead[i] === 1 && !forgets));
+    const mode = closedLoop ? 0 : 1;
     const effectiveMw = (P * Math.max(load, 12)) / 100 / 1000;
     const washwaterFlow = running
       ? effectiveMw * (closedLoop ? 20 : 45) * (1 + 0.02 * smooth(seed, S.pump, m, 20))
       : 0;
     const pumpPressure = running ? 3.6 + 0.6 * (load / 100) + 0.05 * smooth(seed, S.pump, m, 20) : 0.02;
-    const ph = running
-      ? (closedLoop ? 7.3 : 6.85) + 0.12 * smooth(seed, S.ph, m, 45) + 0.03 * signed(seed, S.phWhite, m)
-      : 8.1 + 0.03 * smooth(seed, S.ph, m, 120);
+    // Inlet (sea water) and discharge; with the scrubber stopped the discharge probes read the sea water too.
+    const phInlet = 8.1 + 0.03 * smooth(seed, S.ph, m, 120) + 0.01 * signed(seed, S.phInlet, m);
+    const pahInlet = 0.6 + 0.2 * smooth(seed, S.pah, m, 120) + 0.05 * signed(seed, S.pahInlet, m);
+    const turbidityInlet =
+      1 + 0.3 * smooth(seed, S.turbidity, m, 120) + 0.05 * signed(seed, S.turbidityInlet, m);
+    const drift =
+      ship.washwaterScenario === 'phProbeDrift'
+        ? PH_DRIFT_PER_DAY * ((m / DAY_MINUTES) % PH_CALIBRATION_DAYS)
+        : 0;
+    const ph =
+      (running
+        ? (closedLoop ? 7.3 : 6.85) + 0.12 * smooth(seed, S.ph, m, 45) + 0.03 * signed(seed, S.phWhite, m)
+        : phInlet) - drift;
     const pah = running
       ? 4 + 10 * (load / 100) + 2 * smooth(seed, S.pah, m, 60) + 0.3 * signed(seed, S.pahWhite, m)
-      : 0.6 + 0.2 * smooth(seed, S.pah, m, 120);
+      : pahInlet;
     const turbidity = running
       ? Math.max(0.5, 3 + 2 * smooth(seed, S.turbidity, m, 60) + 0.4 * signed(seed, S.turbidityWhite, m))
-      : 1 + 0.3 * smooth(seed, S.turbidity, m, 120);
+      : turbidityInlet;
     const naoh = running && closedLoop ? fuelFlow * sulfur * 0.033 : 0;
     const dp = running
       ? 3 + 12 * (load / 100) + 0.3 * smooth(seed, S.dp, m, 15)
@@ -336,6 +361,9 @@ export function generateShipDay(ship: DemoShip, day: Date): { samples: DaySample
     col.AMBIENT_AIR_TEMP[i] = air;
     col.SCRUBBER_MODE[i] = mode;
     col.NAOH_DOSING[i] = naoh;
+    col.WASHWATER_PH_INLET[i] = phInlet;
+    col.WASHWATER_PAH_INLET[i] = Math.max(0, pahInlet);
+    col.WASHWATER_TURBIDITY_INLET[i] = Math.max(0, turbidityInlet);
   }
 
   CHANNELS.forEach((c, k) => {

@@ -31,6 +31,16 @@ export interface RouteCall {
  */
 export type Scenario = 'none' | 'outage' | 'excursions' | 'sensorGap' | 'portOverrun';
 
+/**
+ * Washwater (docs/decisions/0100-washwater.md): a hybrid scrubber switches to closed loop in ECAs, in port and in
+ * no-discharge zones (packages/contracts/src/discharge-zones.ts), except:
+ * - `forgetsClosedLoop`: on the second leg of each route cycle (Straits Pioneer: Suez to Piraeus, through the canal)
+ *   the crew forgets to switch, so the scrubber discharges in open loop inside the zone;
+ * - `phProbeDrift`: the discharge pH probe drifts low between its calibrations (every 15 days), so the logged pH
+ *   falls below 6.5 towards the end of each calibration interval.
+ */
+export type WashwaterScenario = 'none' | 'forgetsClosedLoop' | 'phProbeDrift';
+
 /** How a ship's logger names its channels, keyed by the portal's channel name. */
 export type ChannelNaming = 'plc' | 'tag' | 'verbose' | 'bracket';
 
@@ -79,6 +89,7 @@ export interface DemoShip {
   route: RouteCall[];
   logger: LoggerFormat;
   scenario: Scenario;
+  washwaterScenario: WashwaterScenario;
   /** Seeds the generator; different ships sail different phases of their cycles. */
   seed: number;
 }
@@ -313,6 +324,7 @@ const TEMPLATES: ShipTemplate[] = [
     serviceLoad: 66,
     serviceSpeedKnots: 14,
     route: ROUTES.northSeaBaltic,
+    washwaterScenario: 'none',
     logger: {
       kind: 'csv',
       delimiter: ';',
@@ -340,6 +352,7 @@ const TEMPLATES: ShipTemplate[] = [
     serviceLoad: 62,
     serviceSpeedKnots: 14.5,
     route: ROUTES.transatlantic,
+    washwaterScenario: 'phProbeDrift',
     logger: {
       kind: 'csv',
       delimiter: ',',
@@ -367,6 +380,7 @@ const TEMPLATES: ShipTemplate[] = [
     serviceLoad: 58,
     serviceSpeedKnots: 14,
     route: ROUTES.asiaMediterranean,
+    washwaterScenario: 'forgetsClosedLoop',
     logger: {
       kind: 'csv',
       delimiter: ',',
@@ -395,6 +409,7 @@ const TEMPLATES: ShipTemplate[] = [
     serviceLoad: 68,
     serviceSpeedKnots: 13.5,
     route: ROUTES.gulfBrazil,
+    washwaterScenario: 'none',
     logger: {
       kind: 'csv',
       delimiter: ';',
@@ -422,6 +437,7 @@ const TEMPLATES: ShipTemplate[] = [
     serviceLoad: 60,
     serviceSpeedKnots: 14.5,
     route: ROUTES.transpacific,
+    washwaterScenario: 'none',
     logger: {
       kind: 'csv',
       delimiter: ',',
@@ -449,6 +465,7 @@ const TEMPLATES: ShipTemplate[] = [
     serviceLoad: 64,
     serviceSpeedKnots: 14,
     route: ROUTES.caribbean,
+    washwaterScenario: 'none',
     logger: {
       kind: 'xlsx',
       sheetName: 'Log',
@@ -486,6 +503,7 @@ export function demoShips(count = 6): DemoShip[] {
       name,
       imo: imoNumber(900_000 + ((imoBase - 900_000 + round * 1_117) % 100_000)),
       scenario: round === 0 ? t.scenario : 'none',
+      washwaterScenario: round === 0 ? t.washwaterScenario : 'none',
       seed: 0x5eed_0000 + i * 7_919,
     });
   }

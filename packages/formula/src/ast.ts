@@ -55,7 +55,8 @@ export type ConstantName =
   | 'Facility_NumberOfScrubbers'
   | 'Facility_ScrubberSystemType'
   | 'Facility_TotalEffectKW'
-  | 'ISECAZONE';
+  | 'ISECAZONE'
+  | 'ISNODISCHARGEZONE';
 export type MathFunction =
   'Abs' | 'Min' | 'Max' | 'Pow' | 'Sqrt' | 'Round' | 'Floor' | 'Ceiling' | 'Log' | 'Exp';
 export type DateTimeMember = 'Year' | 'Month' | 'Day' | 'Hour' | 'Minute' | 'Second' | 'DayOfWeek';
@@ -89,6 +90,8 @@ export type CExpr = { type: ValueType } & (
   | { k: 'isNaN'; e: CExpr }
   | { k: 'date'; member: DateTimeMember; e: CExpr }
   | { k: 'series'; method: SeriesMethod; target: CExpr; lambda: CLambda | null }
+  /** AVERAGE_OVER(e, seconds): the mean of e over the rows in (t - seconds, t] (measurement fields). */
+  | { k: 'window'; e: CExpr; seconds: number }
 );
 
 export type CStmt =
@@ -104,6 +107,8 @@ export interface CheckedProgram {
   /** Input names in slot order: only those the algorithm reads. */
   inputs: string[];
   constants: Set<ConstantName>;
+  /** The longest AVERAGE_OVER window in seconds (0 without one): the rows before a period it needs. */
+  windowSeconds: number;
   /** Static type of the returned value ('null' when every return is `return null;`). */
   returnType: ValueType;
   /** All string literal values, for the safety audit. */

@@ -20,7 +20,10 @@ import {
   DATETIME_MEMBERS,
   didYouMean,
   MATH_FUNCTIONS,
+  MAX_WINDOW_SECONDS,
   SERIES_METHODS,
+  WINDOW_FUNCTIONS,
+  ZONE_CONSTANTS,
 } from './language';
 
 export type CalculationKind = 'measurement-field' | 'report-field';
@@ -92,6 +95,9 @@ class Checker {
   private constants = new Set<ConstantName>();
   private strings: string[] = [];
   private returns: { type: ValueType; pos: Pos }[] = [];
+  /** Inside the first argument of AVERAGE_OVER: only inputs, numbers and the ship's constants. */
+  private inWindow = false;
+  private windowSeconds = 0;
 
   constructor(private readonly options: CheckOptions) {
     this.inputNames = new Set(
@@ -114,6 +120,7 @@ class Checker {
         lambdaParams: this.paramCount,
         inputs: [...this.inputSlots.keys()],
         constants: this.constants,
+        windowSeconds: this.windowSeconds,
         returnType,
         strings: this.strings,
       },
@@ -386,6 +393,7 @@ class Checker {
   }
 
   private name(name: string, pos: Pos): CExpr {
+    if (this.inWindow) return this.windowName(name, pos);
     for (let i = this.params.length - 1; i >= 0; i--) {
       const id = this.params[i]!.get(name);
       if (id !== undefined) return { k: 'param', id, type: 'number' };
@@ -398,10 +406,10 @@ class Checker {
         ? CONSTANT_ALIASES[name]
         : undefined;
     if (constant) {
-      if (constant === 'ISECAZONE' && this.options.kind === 'report-field') {
+      if (ZONE_CONSTANTS.includes(constant) && this.options.kind === 'report-field') {
         return this.fail(
           pos,
-          'ISECAZONE is not available in a report-field calculation; use a measurement field that reads it',
+          `${constant} is not available in a report-field calculation; use a measurement field that reads it`,
         );
       }
       this.constants.add(constant);
@@ -459,6 +467,8 @@ class Checker {
 
   private call(e: Extract<Expr, { kind: 'call' }>): CExpr {
     const callee = e.callee;
+    if (callee.kind === 'name' && (WINDOW_FUNCTIONS as readonly string[]).includes(callee.name))
+      return this.windowCall(callee.name, callee.pos, e.args);
     if (callee.kind !== 'member') {
       if (callee.kind === 'name' && Object.hasOwn(MATH_FUNCTIONS, callee.name)) {
         return this.fail(
@@ -535,6 +545,67 @@ class Checker {
       lambda = { param: id, body: settle(body, 'number') };
     }
     return { k: 'series', method: method as SeriesMethod, target, lambda, type: info.result };
+  }
+
+  /**
+   * AVERAGE_OVER(expression, seconds): the mean of the expression's non-null values at the rows whose timestamps lie
+   * in (t - seconds, t]. The expression is evaluated at every row of the window, so it may read only the inputs,
+   * numbers and the ship's constants (no locals, no TARGETTIMESTAMP, no zone, no nested window).
+   */
+  private windowCall(fn: string, pos: Pos, args: Expr[]): CExpr {
+    if (this.options.kind !== 'measurement-field')
+      return this.fail(
+        pos,
+        `${fn} is only available in a measurement-field calculation; a report field reduces its series, e.g. with .Average()`,
+      );
+    if (this.inWindow) return this.fail(pos, `${fn} cannot be used inside another ${fn}`);
+    if (args.length !== 2)
+      return this.fail(pos, `'${fn}' takes 2 arguments: an expression and a number of seconds`);
+    const seconds = args[1]!;
+    if (
+      seconds.kind !== 'number' ||
+      !Number.isInteger(seconds.value) ||
+      seconds.value < 1 ||
+      seconds.value > MAX_WINDOW_SECONDS
+    )
+      return this.fail(
+        seconds.pos,
+        `The window of '${fn}' must be a whole number of seconds from 1 to ${MAX_WINDOW_SECONDS}, e.g. 900`,
+      );
+    this.inWindow = true;
+    const e = this.numericArgument(args[0]!, fn);
+    this.inWindow = false;
+    this.windowSeconds = Math.max(this.windowSeconds, seconds.value);
+    return { k: 'window', e, seconds: seconds.value, type: 'number' };
+  }
+
+  private windowName(name: string, pos: Pos): CExpr {
+    if (this.inputNames.has(name) && !this.lookupLocal(name)) {
+      this.inWindow = false;
+      const input = this.name(name, pos);
+      this.inWindow = true;
+      return input;
+    }
+    const constant = Object.hasOwn(CONSTANT_TYPES, name)
+      ? (name as ConstantName)
+      : Object.hasOwn(CONSTANT_ALIASES, name)
+        ? CONSTANT_ALIASES[name]
+        : undefined;
+    if (constant && constant.startsWith('Facility_')) {
+      this.inWindow = false;
+      const value = this.name(name, pos);
+      this.inWindow = true;
+      return value;
+    }
+    if (constant || this.lookupLocal(name))
+      return this.fail(
+        pos,
+        `'${name}' cannot be used inside AVERAGE_OVER: its expression may read only inputs, numbers and the ship's constants`,
+      );
+    this.inWindow = false;
+    const unknown = this.unknownName(name, pos);
+    this.inWindow = true;
+    return unknown;
   }
 
   private mathCall(fn: string, pos: Pos, args: Expr[]): CExpr {

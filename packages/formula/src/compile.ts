@@ -15,6 +15,7 @@ export type HelperName = keyof typeof HELPERS;
 const CONSTANT_SLOTS: Record<ConstantName, string> = {
   TARGETTIMESTAMP: 'tt',
   ISECAZONE: 'ez',
+  ISNODISCHARGEZONE: 'nz',
   Facility_IMO: 'k0',
   Facility_NumberOfScrubbers: 'k1',
   Facility_ScrubberSystemType: 'k2',
@@ -66,6 +67,8 @@ class Emitter {
   /** Temporaries of the function being emitted; lambdas get their own. */
   private temps: string[][] = [[]];
   private tempCount = 0;
+  /** AVERAGE_OVER windows met in the body: each becomes a column computed before the row loop. */
+  readonly windows: { expr: string; ms: number }[] = [];
 
   h(name: HelperName): string {
     this.helpers.add(name);
@@ -121,7 +124,9 @@ class Emitter {
         return `p${e.id}`;
       case 'const':
         // ISECAZONE holds the raw column byte: 0 false, 1 true, anything else unknown (null).
-        return e.name === 'ISECAZONE' ? '(ez < 2 ? ez : NaN)' : CONSTANT_SLOTS[e.name];
+        if (e.name === 'ISECAZONE') return '(ez < 2 ? ez : NaN)';
+        if (e.name === 'ISNODISCHARGEZONE') return '(nz < 2 ? nz : NaN)';
+        return CONSTANT_SLOTS[e.name];
       case 'neg':
         return `(-${this.value(e.e)})`;
       case 'not':
@@ -181,6 +186,11 @@ class Emitter {
         )[e.member];
         return `${this.h(member)}(${this.value(e.e)})`;
       }
+      case 'window': {
+        const k = this.windows.length;
+        this.windows.push({ expr: this.value(e.e), ms: e.seconds * 1000 });
+        return `w${k}[i]`;
+      }
       case 'series': {
         const args = ['S', this.value(e.target)];
         if (e.lambda)
@@ -226,6 +236,7 @@ class Emitter {
         return e.value !== 0 && e.value === e.value ? 'true' : 'false';
       case 'const':
         if (e.name === 'ISECAZONE') return '(ez === 1)';
+        if (e.name === 'ISNODISCHARGEZONE') return '(nz === 1)';
         return this.value(e);
       default:
         // NaN and 0 are falsy in JavaScript, every other number truthy: just what a condition needs.
@@ -283,7 +294,7 @@ function neverInfinite(e: CExpr): boolean {
     case 'not':
       return true;
     case 'const':
-      return e.name === 'ISECAZONE';
+      return e.name === 'ISECAZONE' || e.name === 'ISNODISCHARGEZONE';
     case 'cond':
       return neverInfinite(e.then) && neverInfinite(e.otherwise);
     default:
@@ -372,7 +383,28 @@ export interface CheckedForEmit extends CheckedProgram {
 }
 
 /**
- * JavaScript text of a measurement-field run: (cols, ts, E, K, out, budgetMs) => out, one output per row.
+ * The columns of the AVERAGE_OVER windows: the window's expression at every row (inputs loaded per row), then its
+ * rolling mean over the rows in (t - window, t]. Emitted after the body, whose emission collected the windows.
+ */
+function windowColumns(program: CheckedProgram, e: Emitter): string {
+  if (e.windows.length === 0) return '';
+  const rolling = e.h('rollingMean');
+  const loads = program.inputs.map((_, slot) => `in${slot} = c${slot}[i]; `).join('');
+  return e.windows
+    .map(
+      (w, k) =>
+        `  const v${k} = new Float64Array(n);
+` +
+        `  for (let i = 0; i < n; i++) { ${loads}v${k}[i] = ${w.expr}; }
+` +
+        `  const w${k} = ${rolling}(v${k}, ts, ${numberLiteral(w.ms)});
+`,
+    )
+    .join('');
+}
+
+/**
+ * JavaScript text of a measurement-field run: (cols, ts, E, Z, K, out, budgetMs) => out, one output per row.
  * `finite`: the output is a numeric column, where an infinite result is stored as null (NaN).
  */
 export function emitMeasurement(program: CheckedForEmit, outputType?: OutputType, finite = false): string {
@@ -380,22 +412,30 @@ export function emitMeasurement(program: CheckedForEmit, outputType?: OutputType
   const body = e.statements(program.body, '      ');
   const usesTs = program.constants.has('TARGETTIMESTAMP');
   const usesEca = program.constants.has('ISECAZONE');
+  const usesZone = program.constants.has('ISNODISCHARGEZONE');
   const store = storeStatement(program, outputType, 'out[i]', e, finite);
+  const windows = windowColumns(program, e);
   const now = e.h('now');
   const over = e.h('overBudget');
   const loads = [
     ...program.inputs.map((_, slot) => `    in${slot} = c${slot}[i];\n`),
     usesTs ? '    tt = ts[i];\n' : '',
     usesEca ? '    ez = E[i];\n' : '',
+    usesZone ? '    nz = Z[i];\n' : '',
   ].join('');
   const chunk = ROWS_PER_BUDGET_CHECK;
   return (
     preamble(e) +
-    'return function measurement(cols, ts, E, K, out, budgetMs) {\n' +
+    'return function measurement(cols, ts, E, Z, K, out, budgetMs) {\n' +
     '  const n = ts.length;\n' +
     columnLoads(program) +
     constantLoads(program) +
-    declarations(program, e, [...(usesTs ? ['tt = NaN'] : []), ...(usesEca ? ['ez = 0'] : [])]) +
+    declarations(program, e, [
+      ...(usesTs ? ['tt = NaN'] : []),
+      ...(usesEca ? ['ez = 0'] : []),
+      ...(usesZone ? ['nz = 0'] : []),
+    ]) +
+    windows +
     `  const deadline = ${now}() + budgetMs;\n` +
     // The clock is read between chunks of rows, so that the inner loop stays as tight as a hand-written one.
     `  for (let at = 0; at < n; at += ${chunk}) {\n` +
@@ -453,6 +493,7 @@ type MeasurementRun = (
   cols: Float64Array[],
   ts: Float64Array,
   E: Uint8Array | undefined,
+  Z: Uint8Array | undefined,
   K: unknown[],
   out: Float64Array | unknown[],
   budgetMs: number,

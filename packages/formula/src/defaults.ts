@@ -70,6 +70,11 @@ export const DEFAULT_MEASUREMENT_FIELDS: readonly DefaultMeasurementField[] = [
   raw('WASHWATER_PH', 'Double', 'pH', 'Washwater pH.'),
   raw('WASHWATER_PAH', 'Double', 'ug/L', 'Washwater PAH.'),
   raw('WASHWATER_TURBIDITY', 'Double', 'NTU', 'Washwater turbidity.'),
+  raw('WASHWATER_PH_INLET', 'Double', 'pH', 'pH of the washwater inlet (sea water).'),
+  raw('WASHWATER_PAH_INLET', 'Double', 'ug/L', 'PAH (phenanthrene equivalent) at the washwater inlet.'),
+  raw('WASHWATER_TURBIDITY_INLET', 'Double', 'NTU', 'Turbidity at the washwater inlet.'),
+  raw('WASHWATER_FLOW', 'Double', 't/h', 'Washwater flow through the scrubber.'),
+  raw('SCRUBBER_MODE', 'Integer', '', 'Scrubber mode of a hybrid scrubber: 0 closed loop, 1 open loop.'),
   derived(
     'SO2_CO2_RATIO',
     'Double',
@@ -163,6 +168,140 @@ return FUEL_FLOW * Math.Max(0, requiredSulfur - SO2_CO2_RATIO / 43.3) / 100;
 if (SCRUBBER_RUNNING)
     return (0.015 * Facility_TotalEffectKW - SCRUBBER_POWER) * 200 / 1e6 * 3.114;
 return 0;
+`,
+  ),
+  // Washwater discharge (EGCS Guidelines, MEPC.259(68) section 10, kept in MEPC.340(77);
+  // docs/decisions/0100-washwater.md).
+  derived(
+    'WASHWATER_DISCHARGING',
+    'Boolean',
+    '',
+    'Washwater goes overboard: the scrubber is in open loop (SCRUBBER_MODE 1) with washwater flowing.',
+    ['SCRUBBER_MODE', 'WASHWATER_FLOW'],
+    `
+return SCRUBBER_MODE == 1 && WASHWATER_FLOW > 0;
+`,
+  ),
+  derived(
+    'WASHWATER_PH_LIMIT',
+    'Double',
+    'pH',
+    'The pH limit at the overboard discharge while discharging: 6.5; during manoeuvring and transit (main engine load above 0 and below 25 %) the inlet pH minus 2. Null while not discharging.',
+    ['WASHWATER_DISCHARGING', 'ENGINE_LOAD', 'WASHWATER_PH_INLET'],
+    `
+if (WASHWATER_DISCHARGING != 1)
+    return null;
+// Manoeuvring and transit: at most 2 pH units below the inlet (MEPC.259(68) 10.1.2.1).
+if (ENGINE_LOAD > 0 && ENGINE_LOAD < 25 && WASHWATER_PH_INLET != null)
+    return WASHWATER_PH_INLET - 2;
+return 6.5;
+`,
+  ),
+  derived(
+    'WASHWATER_PH_DISCHARGING',
+    'Double',
+    'pH',
+    'The washwater pH at the overboard discharge while discharging; null otherwise.',
+    ['WASHWATER_DISCHARGING', 'WASHWATER_PH'],
+    `
+return WASHWATER_DISCHARGING == 1 ? WASHWATER_PH : null;
+`,
+  ),
+  derived(
+    'WASHWATER_PH_COMPLIANT',
+    'Double',
+    '',
+    'While discharging: 1 if the discharge pH is at or above its limit, else 0. Null while not discharging or without a pH value.',
+    ['WASHWATER_PH_LIMIT', 'WASHWATER_PH'],
+    `
+if (WASHWATER_PH_LIMIT == null || WASHWATER_PH == null)
+    return null;
+return WASHWATER_PH >= WASHWATER_PH_LIMIT ? 1 : 0;
+`,
+  ),
+  derived(
+    'WASHWATER_PAH_ABOVE_INLET',
+    'Double',
+    'ug/L',
+    'While discharging: PAH at the discharge minus PAH at the inlet (the inlet taken as 0 when the ship has no inlet value). Null otherwise.',
+    ['WASHWATER_DISCHARGING', 'WASHWATER_PAH', 'WASHWATER_PAH_INLET'],
+    `
+if (WASHWATER_DISCHARGING != 1)
+    return null;
+return WASHWATER_PAH - (WASHWATER_PAH_INLET ?? 0);
+`,
+  ),
+  derived(
+    'WASHWATER_PAH_LIMIT',
+    'Double',
+    'ug/L',
+    'While discharging: the PAH limit above the inlet, 50 ug/L at 45 t/MWh, 50 x 45 / F at a flow of F t/MWh (power: ENGINE_LOAD / 100 x installed power). Null otherwise, or when the engine gives no power.',
+    ['WASHWATER_DISCHARGING', 'WASHWATER_FLOW', 'ENGINE_LOAD'],
+    `
+if (WASHWATER_DISCHARGING != 1)
+    return null;
+double powerMW = ENGINE_LOAD / 100 * Facility_TotalEffectKW / 1000;
+// No flow rate per MWh without engine power: the limit is undefined.
+if (!(powerMW > 0))
+    return null;
+double flowPerMWh = WASHWATER_FLOW / powerMW;
+return 50 * 45 / flowPerMWh;
+`,
+  ),
+  derived(
+    'WASHWATER_TURBIDITY_ABOVE_INLET',
+    'Double',
+    'NTU',
+    'While discharging: turbidity at the discharge minus turbidity at the inlet (0 without an inlet value), as a 15-minute rolling average. Null otherwise.',
+    ['WASHWATER_DISCHARGING', 'WASHWATER_TURBIDITY', 'WASHWATER_TURBIDITY_INLET'],
+    `
+if (WASHWATER_DISCHARGING != 1)
+    return null;
+// The average of the last 15 minutes (MEPC.259(68) 10.1.4.1).
+return AVERAGE_OVER(WASHWATER_TURBIDITY - (WASHWATER_TURBIDITY_INLET ?? 0), 900);
+`,
+  ),
+  derived(
+    'WASHWATER_TURBIDITY_LIMIT',
+    'Double',
+    'NTU',
+    'While discharging: the turbidity limit above the inlet, 25 FNU (NTU). Null otherwise.',
+    ['WASHWATER_DISCHARGING'],
+    `
+return WASHWATER_DISCHARGING == 1 ? 25 : null;
+`,
+  ),
+  derived(
+    'WASHWATER_COMPLIANT',
+    'Double',
+    '',
+    'While discharging: 1 if pH, PAH and turbidity all meet their limits, else 0 (a missing value counts as not met; PAH without a limit, the engine giving no power, counts as met). Null while not discharging.',
+    [
+      'WASHWATER_DISCHARGING',
+      'WASHWATER_PH_COMPLIANT',
+      'WASHWATER_PAH_ABOVE_INLET',
+      'WASHWATER_PAH_LIMIT',
+      'WASHWATER_TURBIDITY_ABOVE_INLET',
+      'WASHWATER_TURBIDITY_LIMIT',
+    ],
+    `
+if (WASHWATER_DISCHARGING != 1)
+    return null;
+bool pahMet = WASHWATER_PAH_ABOVE_INLET != null
+    && (WASHWATER_PAH_LIMIT == null || WASHWATER_PAH_ABOVE_INLET <= WASHWATER_PAH_LIMIT);
+if (WASHWATER_PH_COMPLIANT == 1 && pahMet && WASHWATER_TURBIDITY_ABOVE_INLET <= WASHWATER_TURBIDITY_LIMIT)
+    return 1;
+return 0;
+`,
+  ),
+  derived(
+    'OPEN_LOOP_IN_NO_DISCHARGE_ZONE',
+    'Boolean',
+    '',
+    'Open-loop discharge (SCRUBBER_MODE 1 with washwater flowing) inside a zone that bans it (ISNODISCHARGEZONE).',
+    ['WASHWATER_DISCHARGING'],
+    `
+return WASHWATER_DISCHARGING == 1 && ISNODISCHARGEZONE;
 `,
   ),
 ];
@@ -292,6 +431,101 @@ return EXCESS_SULFUR_REMOVED.Average() / 1000;
 if (CO2_SAVED.Count() < 30)
     return null;
 return CO2_SAVED.Average();
+`,
+  ),
+  kpi(
+    'WashwaterCompliance',
+    'Washwater compliance',
+    '%',
+    ['WASHWATER_COMPLIANT'],
+    `
+if (WASHWATER_COMPLIANT.Count() < 30)
+    return null;
+// WASHWATER_COMPLIANT is null while not discharging: an hour without discharge gives no value.
+if (!WASHWATER_COMPLIANT.Any(v => v != null))
+    return null;
+// 100 when every discharging minute met all three criteria: the period average is the share of such hours.
+return WASHWATER_COMPLIANT.Any(v => v == 0) ? 0 : 100;
+`,
+  ),
+  kpi(
+    'WashwaterPh',
+    'Washwater pH (lowest)',
+    'pH',
+    ['WASHWATER_PH_DISCHARGING'],
+    `
+if (WASHWATER_PH_DISCHARGING.Count() < 30)
+    return null;
+return WASHWATER_PH_DISCHARGING.Min();
+`,
+  ),
+  kpi(
+    'WashwaterPhLimit',
+    'Washwater pH limit',
+    'pH',
+    ['WASHWATER_PH_LIMIT'],
+    `
+if (WASHWATER_PH_LIMIT.Count() < 30)
+    return null;
+// The most lenient limit of the hour (manoeuvring lowers it), so the chart never shows a breach that was not one.
+return WASHWATER_PH_LIMIT.Min();
+`,
+  ),
+  kpi(
+    'WashwaterPahAboveInlet',
+    'Washwater PAH above inlet (highest)',
+    'ug/L',
+    ['WASHWATER_PAH_ABOVE_INLET'],
+    `
+if (WASHWATER_PAH_ABOVE_INLET.Count() < 30)
+    return null;
+return WASHWATER_PAH_ABOVE_INLET.Max();
+`,
+  ),
+  kpi(
+    'WashwaterPahLimit',
+    'Washwater PAH limit',
+    'ug/L',
+    ['WASHWATER_PAH_LIMIT'],
+    `
+if (WASHWATER_PAH_LIMIT.Count() < 30)
+    return null;
+// The most lenient limit of the hour (it rises as the flow per MWh falls).
+return WASHWATER_PAH_LIMIT.Max();
+`,
+  ),
+  kpi(
+    'WashwaterTurbidityAboveInlet',
+    'Washwater turbidity above inlet (highest 15-minute average)',
+    'NTU',
+    ['WASHWATER_TURBIDITY_ABOVE_INLET'],
+    `
+if (WASHWATER_TURBIDITY_ABOVE_INLET.Count() < 30)
+    return null;
+return WASHWATER_TURBIDITY_ABOVE_INLET.Max();
+`,
+  ),
+  kpi(
+    'WashwaterTurbidityLimit',
+    'Washwater turbidity limit',
+    'NTU',
+    ['WASHWATER_TURBIDITY_LIMIT'],
+    `
+if (WASHWATER_TURBIDITY_LIMIT.Count() < 30)
+    return null;
+return WASHWATER_TURBIDITY_LIMIT.Max();
+`,
+  ),
+  kpi(
+    'OpenLoopInNoDischargeZoneHours',
+    'Open loop in no-discharge zones',
+    'h',
+    ['OPEN_LOOP_IN_NO_DISCHARGE_ZONE'],
+    `
+if (OPEN_LOOP_IN_NO_DISCHARGE_ZONE.Count() < 30)
+    return null;
+// The share of the hour's samples: hours of open-loop discharge inside a zone that bans it.
+return OPEN_LOOP_IN_NO_DISCHARGE_ZONE.Count(v => v == 1) / OPEN_LOOP_IN_NO_DISCHARGE_ZONE.Count();
 `,
   ),
 ];

@@ -34,12 +34,22 @@ export interface CompiledCalculation {
   inputNames: readonly string[];
   /** True when ISECAZONE is referenced. */
   usesEcaZone: boolean;
+  /** True when ISNODISCHARGEZONE is referenced. */
+  usesNoDischargeZone: boolean;
+  /**
+   * The longest AVERAGE_OVER window in seconds (0 without one). A value at a row averages the rows of the window
+   * before it, so a caller that computes a period passes the rows of this many seconds before the period too (and
+   * drops their outputs).
+   */
+  windowSeconds: number;
   /** measurement-field: one output per target timestamp. Inputs are columns aligned with timestamps; NaN means null. */
   evaluateTimestamps(args: {
     timestamps: Float64Array;
     inputs: Record<string, Float64Array>;
     /** 0 = outside, 1 = inside an ECA, any other value = unknown (null). */
     isEcaZone?: Uint8Array;
+    /** 0 = outside, 1 = inside a no-discharge zone, any other value = unknown (null). */
+    isNoDischargeZone?: Uint8Array;
     constants: FacilityConstants;
     budgetMs?: number;
   }): Float64Array;
@@ -110,6 +120,8 @@ class Calculation implements CompiledCalculation {
   readonly kind: CalculationKind;
   readonly inputNames: readonly string[];
   readonly usesEcaZone: boolean;
+  readonly usesNoDischargeZone: boolean;
+  readonly windowSeconds: number;
   private readonly outputKind: OutputType;
   // One instance per output array type keeps each function's element stores monomorphic.
   private numericRun?: (...args: never[]) => unknown;
@@ -122,6 +134,8 @@ class Calculation implements CompiledCalculation {
     this.kind = program.kind;
     this.inputNames = program.inputs;
     this.usesEcaZone = program.constants.has('ISECAZONE');
+    this.usesNoDischargeZone = program.constants.has('ISNODISCHARGEZONE');
+    this.windowSeconds = program.windowSeconds;
     this.outputKind = resultKind(program, outputType);
   }
 
@@ -147,6 +161,7 @@ class Calculation implements CompiledCalculation {
       timestamps: Float64Array;
       inputs: Record<string, Float64Array>;
       isEcaZone?: Uint8Array;
+      isNoDischargeZone?: Uint8Array;
       constants: Constants;
       budgetMs?: number;
     },
@@ -167,6 +182,16 @@ class Calculation implements CompiledCalculation {
           `The isEcaZone column has ${args.isEcaZone.length} values for ${n} timestamps`,
         );
     }
+    if (this.usesNoDischargeZone) {
+      if (!args.isNoDischargeZone)
+        throw new FormulaRuntimeError(
+          'The algorithm reads ISNODISCHARGEZONE but no isNoDischargeZone column was given',
+        );
+      if (args.isNoDischargeZone.length !== n)
+        throw new FormulaRuntimeError(
+          `The isNoDischargeZone column has ${args.isNoDischargeZone.length} values for ${n} timestamps`,
+        );
+    }
     const run = this.run(numeric, () =>
       buildMeasurementRun(this.program, this.outputType, numeric),
     ) as unknown as ReturnType<typeof buildMeasurementRun>;
@@ -174,6 +199,7 @@ class Calculation implements CompiledCalculation {
       cols,
       args.timestamps,
       args.isEcaZone,
+      args.isNoDischargeZone,
       constantValues(args.constants),
       out,
       args.budgetMs ?? DEFAULT_BUDGET_MS,
@@ -320,13 +346,22 @@ export function runTest(
   try {
     if (options.kind === 'measurement-field') {
       const inputs = Object.fromEntries(calc.inputNames.map((name) => [name, column(name, rows)]));
-      const isEcaZone = Uint8Array.from(rows, ({ row }) => {
-        const n = testNumber(row.inputValues.ISECAZONE);
-        return n === 0 ? 0 : n === undefined || Number.isNaN(n) ? 255 : 1;
-      });
+      const zone = (name: string) =>
+        Uint8Array.from(rows, ({ row }) => {
+          const n = testNumber(row.inputValues[name]);
+          return n === 0 ? 0 : n === undefined || Number.isNaN(n) ? 255 : 1;
+        });
+      const isEcaZone = zone('ISECAZONE');
+      const isNoDischargeZone = zone('ISNODISCHARGEZONE');
       if (errors.length > 0) return { errors, results: [] };
       const out = calc.runTimestamps(
-        { timestamps: Float64Array.from(rows, (r) => r.t), inputs, isEcaZone, constants: test.constants },
+        {
+          timestamps: Float64Array.from(rows, (r) => r.t),
+          inputs,
+          isEcaZone,
+          isNoDischargeZone,
+          constants: test.constants,
+        },
         [],
         false,
       );

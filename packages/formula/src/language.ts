@@ -11,7 +11,16 @@ export const CONSTANT_TYPES: Record<ConstantName, ValueType> = {
   Facility_ScrubberSystemType: 'string',
   Facility_TotalEffectKW: 'number',
   ISECAZONE: 'boolean',
+  ISNODISCHARGEZONE: 'boolean',
 };
+
+/** The position constants the caller supplies per target timestamp (measurement fields only). */
+export const ZONE_CONSTANTS: readonly ConstantName[] = ['ISECAZONE', 'ISNODISCHARGEZONE'];
+
+/** Rolling-window functions of measurement fields: AVERAGE_OVER(expression, seconds). */
+export const WINDOW_FUNCTIONS = ['AVERAGE_OVER'] as const;
+/** The longest window AVERAGE_OVER accepts, in seconds (one day). */
+export const MAX_WINDOW_SECONDS = 86_400;
 
 /** Other spellings accepted for a constant (the editor's test data says Facility_InstalledPower). */
 export const CONSTANT_ALIASES: Record<string, ConstantName> = {
@@ -68,6 +77,7 @@ export const LANGUAGE: {
   keywords: string[];
   constants: string[];
   mathFunctions: string[];
+  windowFunctions: string[];
   seriesMethods: string[];
   dateTimeMembers: string[];
 } = {
@@ -76,6 +86,7 @@ export const LANGUAGE: {
   mathFunctions: Object.keys(MATH_FUNCTIONS)
     .map((f) => `Math.${f}`)
     .concat('double.IsNaN'),
+  windowFunctions: [...WINDOW_FUNCTIONS],
   seriesMethods: Object.keys(SERIES_METHODS),
   dateTimeMembers: [...DATETIME_MEMBERS],
 };

@@ -51,6 +51,10 @@ const FIXED = new Set([
   'cols',
   'ts',
   'E',
+  'Z',
+  'nz',
+  'new',
+  'Float64Array',
   'K',
   'out',
   'budgetMs',
@@ -78,7 +82,7 @@ const FIXED = new Set([
   'length',
   'subarray',
 ]);
-const SLOT = /^(in|c|l|p|t)\d+$/;
+const SLOT = /^(in|c|l|p|t|v|w)\d+$/;
 const GENERATOR_STRINGS = new Set(['use strict', 'row ']);
 
 /** Re-tokenizes generated JavaScript and returns every token that is not the emitter's own. */

@@ -51,6 +51,7 @@ export const DEFAULT_FORMULA_NAMES = [
   'Facility_ScrubberSystemType',
   'Facility_TotalEffectKW',
   'ISECAZONE',
+  'ISNODISCHARGEZONE',
 ] as const;
 
 /** For the role radio group of the user dialog (display names and summaries from the spec's role descriptions). */

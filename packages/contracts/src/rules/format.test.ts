@@ -39,12 +39,16 @@ describe('rounding by format', () => {
     expect(formatByFormat(0.4567, 'Tonnes')).toBe('457 kg');
     expect(formatByFormat(12.34, 'Tonnes')).toBe('12.3 t');
     expect(formatByFormat(-0.00001, 'Percent')).toBe('0.0 %');
+    expect(formatByFormat(6.4999999, 'Number')).toBe('6.50');
+    expect(formatByFormat(2.25, 'Hours')).toBe('2.3 h');
   });
 
   it('gives each format its Excel number format', () => {
     expect(excelNumberFormat('Percent')).toBe('#,##0.0');
     expect(excelNumberFormat('Ratio')).toBe('#,##0.00');
     expect(excelNumberFormat('Tonnes')).toBe('#,##0.000');
+    expect(excelNumberFormat('Number')).toBe('#,##0.00');
+    expect(excelNumberFormat('Hours')).toBe('#,##0.0');
   });
 });
 

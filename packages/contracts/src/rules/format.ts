@@ -11,9 +11,17 @@ import { formatTonnes } from './units';
  *   percent: compliance, availability, margin, SFOC impact). Elsewhere ordinary rounding.
  * - Ratio: 2 decimals.
  * - Tonnes: shown with the unit rule of formatTonnes (kg, t, MT); exported in t with 3 decimals (1 kg).
+ * - Number: 2 decimals (pH, ug/L, NTU: the widget adds the field's unit).
+ * - Hours: 1 decimal with "h".
  * - No or an unknown format: 2 decimals at most.
  */
-export const FORMAT_DECIMALS: Readonly<Record<string, number>> = { Percent: 1, Ratio: 2, Tonnes: 3 };
+export const FORMAT_DECIMALS: Readonly<Record<string, number>> = {
+  Percent: 1,
+  Ratio: 2,
+  Tonnes: 3,
+  Number: 2,
+  Hours: 1,
+};
 const DEFAULT_DECIMALS = 2;
 
 /** The decimals a format keeps (export cells, tooltips). */
@@ -64,6 +72,10 @@ export function formatByFormat(value: number | null | undefined, format: string 
       return `${rounded.toFixed(FORMAT_DECIMALS.Percent)} %`;
     case 'Ratio':
       return rounded.toFixed(FORMAT_DECIMALS.Ratio);
+    case 'Number':
+      return rounded.toFixed(FORMAT_DECIMALS.Number);
+    case 'Hours':
+      return `${rounded.toFixed(FORMAT_DECIMALS.Hours)} h`;
     default:
       return String(rounded);
   }

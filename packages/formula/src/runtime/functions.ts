@@ -104,6 +104,37 @@ export const scalarHelpers = {
   },
   numStr: (n: number) => (n !== n ? '' : String(n)),
   boolStr: (n: number) => (n !== n ? '' : n === 0 ? 'False' : 'True'),
+  /**
+   * AVERAGE_OVER: for each row, the mean of the non-null values of the rows whose timestamps lie in
+   * (t - windowMs, t]; null when there is none. Two pointers over ascending timestamps: O(n).
+   */
+  rollingMean: (values: Float64Array, ts: Float64Array, windowMs: number): Float64Array => {
+    const n = Math.min(values.length, ts.length);
+    const out = new Float64Array(n);
+    let sum = 0;
+    let count = 0;
+    let lo = 0;
+    for (let i = 0; i < n; i++) {
+      const v = values[i]!;
+      if (v === v) {
+        sum += v;
+        count++;
+      }
+      const from = ts[i]! - windowMs;
+      while (lo <= i && ts[lo]! <= from) {
+        const old = values[lo]!;
+        if (old === old) {
+          sum -= old;
+          count--;
+        }
+        lo++;
+      }
+      // A fresh sum once the window is empty keeps rounding from piling up over a year of rows.
+      if (count === 0) sum = 0;
+      out[i] = count === 0 ? NaN : sum / count;
+    }
+    return out;
+  },
   /** The ISECAZONE column: 0 false, 1 true, anything else unknown (null). */
   eca: (v: number) => (v === 0 ? 0 : v === 1 ? 1 : NaN),
   year: (t: number) => (t !== t ? NaN : civil(t)[0]),

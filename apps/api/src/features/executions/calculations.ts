@@ -30,6 +30,24 @@ export function compileCalculation(
   return compiled.program;
 }
 
+const windowCache = new Map<string, number>();
+
+/**
+ * The longest AVERAGE_OVER window (seconds) of a measurement calculation, 0 without one or when it does not compile
+ * (the measurement step reports that error): the rows before the period the calculation needs.
+ */
+export function calculationWindowSeconds(algorithm: string, inputNames: string[]): number {
+  const key = `${inputNames.join(',')}\n${algorithm}`;
+  let seconds = windowCache.get(key);
+  if (seconds === undefined) {
+    const compiled = compile(algorithm, { kind: 'measurement-field', inputNames });
+    seconds = compiled.ok ? compiled.program.windowSeconds : 0;
+    if (windowCache.size > 1000) windowCache.clear();
+    windowCache.set(key, seconds);
+  }
+  return seconds;
+}
+
 /** Runs a compiled calculation; a runtime error (including the time budget) is a permanent error of the execution. */
 export function runCalculation<T>(what: string, run: () => T): T {
   try {

@@ -158,3 +158,114 @@ describe('deriving compliance events', () => {
     expect(deriveEvents(inputs, DEFAULT_EVENT_RULES)[0]!.ongoing).toBe(false);
   });
 });
+
+describe('washwater events', () => {
+  /** A day discharging within every washwater limit (pH 7 >= 6.5, PAH 10 <= 50, turbidity 3 <= 25). */
+  function washDay(minutes = 24 * 60): EventInputs {
+    const f = (v: number) => new Float64Array(minutes).fill(v);
+    return {
+      ...day(minutes),
+      washwater: {
+        ph: f(7),
+        phLimit: f(6.5),
+        pah: f(10),
+        pahLimit: f(50),
+        turbidity: f(3),
+        turbidityLimit: f(25),
+        openLoopInZone: f(0),
+      },
+    };
+  }
+  const withChannel = (events: ReturnType<typeof deriveEvents>) =>
+    events.map((e) => ({ ...brief([e])[0], channel: e.channel, worst: e.worstValue, limit: e.limit }));
+
+  it('gives one exceedance per criterion with its channel, worst value and limit, classified like the others', () => {
+    const inputs = washDay();
+    const w = inputs.washwater!;
+    set(w.ph, 100, 110, 6.3);
+    w.ph[105] = 6.1;
+    set(w.pah, 300, 340, 80);
+    set(w.turbidity, 600, 605, 30);
+    // Not discharging (no limit): no event whatever the value.
+    set(w.phLimit, 800, 820, Number.NaN);
+    set(w.ph, 800, 820, 3);
+    expect(withChannel(deriveEvents(inputs, DEFAULT_EVENT_RULES))).toEqual([
+      {
+        type: 'washwater-exceedance',
+        start: 100,
+        end: 110,
+        classification: 'transient',
+        reportRequired: false,
+        channel: 'WASHWATER_PH',
+        worst: 6.1,
+        limit: 6.5,
+      },
+      {
+        type: 'washwater-exceedance',
+        start: 300,
+        end: 340,
+        classification: 'malfunction',
+        reportRequired: false,
+        channel: 'WASHWATER_PAH',
+        worst: 80,
+        limit: 50,
+      },
+      {
+        type: 'washwater-exceedance',
+        start: 600,
+        end: 605,
+        classification: 'transient',
+        reportRequired: false,
+        channel: 'WASHWATER_TURBIDITY',
+        worst: 30,
+        limit: 25,
+      },
+    ]);
+  });
+
+  it('records open loop in a no-discharge zone, a malfunction needing a report past 60 minutes', () => {
+    const inputs = washDay();
+    set(inputs.washwater!.openLoopInZone, 200, 290, 1);
+    expect(brief(deriveEvents(inputs, DEFAULT_EVENT_RULES))).toEqual([
+      {
+        type: 'open-loop-in-no-discharge-zone',
+        start: 200,
+        end: 290,
+        classification: 'malfunction',
+        reportRequired: true,
+      },
+    ]);
+  });
+
+  it('counts the repeated rule per criterion, apart from the SO2 transients', () => {
+    const inputs = washDay();
+    for (const at of [100, 200, 300]) set(inputs.washwater!.ph, at, at + 5, 6);
+    set(inputs.ratio, 400, 405, 30);
+    const events = deriveEvents(inputs, DEFAULT_EVENT_RULES);
+    expect(events.map((e) => [e.type, e.classification])).toEqual([
+      ['washwater-exceedance', 'transient'],
+      ['washwater-exceedance', 'transient'],
+      ['washwater-exceedance', 'repeated'],
+      ['emission-exceedance', 'transient'],
+    ]);
+  });
+
+  it('allows one short PAH or turbidity excursion in 12 hours when the organization enables it', () => {
+    const inputs = washDay();
+    const w = inputs.washwater!;
+    set(w.pah, 100, 110, 95); // 10 minutes, 90 % above: allowed
+    set(w.pah, 200, 205, 95); // the second within 12 h: an exceedance
+    set(w.turbidity, 300, 310, 31); // 24 % above the limit: more than 20 %, an exceedance
+    set(w.pah, 1000, 1020, 60); // 20 minutes: longer than 15, an exceedance
+    set(w.ph, 1100, 1105, 6); // pH has no allowance
+    const rules = { ...DEFAULT_EVENT_RULES, washwaterExcursions: true };
+    expect(withChannel(deriveEvents(inputs, rules)).map((e) => [e.channel, e.start])).toEqual([
+      ['WASHWATER_PAH', 200],
+      ['WASHWATER_TURBIDITY', 300],
+      ['WASHWATER_PAH', 1000],
+      ['WASHWATER_PH', 1100],
+    ]);
+    // Off by default: every excursion is an exceedance.
+    expect(deriveEvents(inputs, DEFAULT_EVENT_RULES)).toHaveLength(5);
+  });
+});

@@ -15,6 +15,32 @@ export interface EventInputs {
   latitude: Float64Array;
   longitude: Float64Array;
   eca: Uint8Array;
+  /** Washwater (docs/decisions/0100-washwater.md), when the ship has the default washwater fields. */
+  washwater?: WashwaterInputs;
+}
+
+/** Per criterion its value and limit while discharging (NaN otherwise), and open loop in a no-discharge zone (1/0). */
+export interface WashwaterInputs {
+  /** WASHWATER_PH_DISCHARGING and WASHWATER_PH_LIMIT: an exceedance is a pH below the limit. */
+  ph: Float64Array;
+  phLimit: Float64Array;
+  /** WASHWATER_PAH_ABOVE_INLET and WASHWATER_PAH_LIMIT: above the limit. */
+  pah: Float64Array;
+  pahLimit: Float64Array;
+  /** WASHWATER_TURBIDITY_ABOVE_INLET (15-minute average) and WASHWATER_TURBIDITY_LIMIT: above the limit. */
+  turbidity: Float64Array;
+  turbidityLimit: Float64Array;
+  openLoopInZone: Float64Array;
+}
+
+/**
+ * The classes of episodes whose transients count together for the repeated rule: the SO2 emission (exceedance and
+ * scrubber off, as before), each washwater criterion, and open loop in a no-discharge zone.
+ */
+export function transientGroup(type: string, channel: string | null): string {
+  if (type === 'washwater-exceedance') return `washwater:${channel ?? ''}`;
+  if (type === 'open-loop-in-no-discharge-zone') return type;
+  return 'emission';
 }
 
 export interface DerivedEvent {
@@ -38,8 +64,10 @@ export interface DerivedEvent {
 }
 
 export interface DeriveContext {
-  /** Start times (ms) of the ship's transients before the window, for the repeated rule. */
+  /** Start times (ms) of the ship's transients before the window, for the repeated rule (the emission group's). */
   earlierTransientStarts?: readonly number[];
+  /** The same for the other groups of {@link transientGroup}. */
+  earlierTransientStartsByGroup?: Readonly<Record<string, readonly number[]>>;
   /** The window's last target is the ship's last: an episode reaching it is ongoing. */
   dataEndsAtWindowEnd?: boolean;
 }
@@ -131,15 +159,22 @@ export function deriveEvents(
     truthy(inputs.required[i]!) && !Number.isNaN(inputs.running[i]!) && inputs.running[i]! === 0;
   for (const e of episodes(targets, off, stepMs, rules.joinSamples))
     classified.push(episodeEvent('scrubber-off', e));
+  if (inputs.washwater) classified.push(...washwaterEpisodes(inputs, inputs.washwater, rules, episodeEvent));
 
   // Classification: by duration, then the repeated rule over the ship's transients of both kinds in time order.
   classified.sort((a, b) => a.start - b.start);
   const transientMs = rules.transientMinutes * 60_000;
   const windowMs = rules.repeatedWindowHours * 3_600_000;
   const reportMs = rules.reportMinutes * 60_000;
-  const transients = [...(context.earlierTransientStarts ?? [])].sort((a, b) => a - b);
+  const transientsByGroup = new Map<string, number[]>();
+  transientsByGroup.set('emission', [...(context.earlierTransientStarts ?? [])]);
+  for (const [group, starts] of Object.entries(context.earlierTransientStartsByGroup ?? {}))
+    transientsByGroup.set(group, [...(transientsByGroup.get(group) ?? []), ...starts]);
   for (const event of classified) {
     const duration = event.end - event.start;
+    const group = transientGroup(event.type, event.channel);
+    let transients = transientsByGroup.get(group);
+    if (!transients) transientsByGroup.set(group, (transients = []));
     // An ongoing episode is classified by its duration so far; it is classified again when it grows.
     if (duration >= transientMs) event.classification = 'malfunction';
     else {
@@ -201,6 +236,79 @@ export function deriveEvents(
   }
 
   return events.sort((a, b) => a.start - b.start || a.type.localeCompare(b.type));
+}
+
+/**
+ * Washwater exceedance episodes, one kind per criterion (channel WASHWATER_PH, WASHWATER_PAH, WASHWATER_TURBIDITY;
+ * worst value and its limit kept), and open loop in a no-discharge zone. With the excursion allowance enabled, a PAH
+ * or turbidity episode no longer than the allowed minutes whose worst stays within the allowed percent above its
+ * limit, and that is the first such within the allowance window, is no exceedance (within the window of targets
+ * derived: an allowance used before it is not seen).
+ */
+function washwaterEpisodes(
+  inputs: EventInputs,
+  w: WashwaterInputs,
+  rules: EventRules,
+  episodeEvent: (type: EventType, e: Episode) => DerivedEvent,
+): DerivedEvent[] {
+  const { targets } = inputs;
+  const stepMs = rules.stepSeconds * 1000;
+  const out: DerivedEvent[] = [];
+  const criteria = [
+    { channel: 'WASHWATER_PH', value: w.ph, limit: w.phLimit, below: true, allowance: null },
+    {
+      channel: 'WASHWATER_PAH',
+      value: w.pah,
+      limit: w.pahLimit,
+      below: false,
+      allowance: rules.pahExcursionPercent,
+    },
+    {
+      channel: 'WASHWATER_TURBIDITY',
+      value: w.turbidity,
+      limit: w.turbidityLimit,
+      below: false,
+      allowance: rules.turbidityExcursionPercent,
+    },
+  ] as const;
+  for (const c of criteria) {
+    const exceeds = (i: number) => {
+      const v = c.value[i]!;
+      const l = c.limit[i]!;
+      return !Number.isNaN(v) && !Number.isNaN(l) && (c.below ? v < l : v > l);
+    };
+    let lastAllowed = -Infinity;
+    for (const e of episodes(targets, exceeds, stepMs, rules.joinSamples)) {
+      const event = episodeEvent('washwater-exceedance', e);
+      event.channel = c.channel;
+      let worstRatio = -Infinity;
+      for (let i = e.first; i <= e.last; i++) {
+        if (!exceeds(i)) continue;
+        const v = c.value[i]!;
+        const l = c.limit[i]!;
+        if (event.worstValue === null || (c.below ? v < event.worstValue : v > event.worstValue)) {
+          event.worstValue = v;
+          event.limit = l;
+        }
+        if (l > 0) worstRatio = Math.max(worstRatio, v / l);
+      }
+      if (
+        rules.washwaterExcursions &&
+        c.allowance !== null &&
+        event.end - event.start <= rules.washwaterExcursionMinutes * 60_000 &&
+        worstRatio <= 1 + c.allowance / 100 &&
+        event.start - lastAllowed >= rules.washwaterExcursionWindowHours * 3_600_000
+      ) {
+        lastAllowed = event.start;
+        continue;
+      }
+      out.push(event);
+    }
+  }
+  const open = (i: number) => truthy(w.openLoopInZone[i]!);
+  for (const e of episodes(targets, open, stepMs, rules.joinSamples))
+    out.push(episodeEvent('open-loop-in-no-discharge-zone', e));
+  return out;
 }
 
 /** A flagged interval of a compliance channel (data health's `flagChannel`). */

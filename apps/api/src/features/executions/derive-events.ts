@@ -7,6 +7,7 @@ import {
   deriveEvents,
   positionAt,
   sensorFaultEvents,
+  transientGroup,
   type ChannelFault,
   type DerivedEvent,
   type EventInputs,
@@ -26,6 +27,17 @@ export const EVENT_INPUT_FIELDS = {
   longitude: 'LONGITUDE',
 } as const;
 type InputKey = keyof typeof EVENT_INPUT_FIELDS;
+
+/** The washwater fields the washwater events are derived from (docs/decisions/0100-washwater.md), by name. */
+export const WASHWATER_EVENT_FIELDS = {
+  ph: 'WASHWATER_PH_DISCHARGING',
+  phLimit: 'WASHWATER_PH_LIMIT',
+  pah: 'WASHWATER_PAH_ABOVE_INLET',
+  pahLimit: 'WASHWATER_PAH_LIMIT',
+  turbidity: 'WASHWATER_TURBIDITY_ABOVE_INLET',
+  turbidityLimit: 'WASHWATER_TURBIDITY_LIMIT',
+  openLoopInZone: 'OPEN_LOOP_IN_NO_DISCHARGE_ZONE',
+} as const;
 
 /** What the events step derived: the events starting inside [windowFrom, windowTo), which replace the stored ones there. */
 export interface EventDerivation {
@@ -69,9 +81,14 @@ export async function deriveComplianceEvents(
     Object.entries(EVENT_INPUT_FIELDS).map(([key, name]) => [key, idOf.get(name)]),
   ) as Record<InputKey, string | undefined>;
   if (!ids.required || !plan.measurementCalcsByField.has(ids.required)) return null;
+  const washwaterIds = Object.fromEntries(
+    Object.entries(WASHWATER_EVENT_FIELDS).map(([key, name]) => [key, idOf.get(name)]),
+  ) as Record<keyof typeof WASHWATER_EVENT_FIELDS, string | undefined>;
   if (
     measurementFieldIds !== 'all' &&
-    !Object.values(ids).some((id) => id !== undefined && measurementFieldIds.has(id))
+    ![...Object.values(ids), ...Object.values(washwaterIds)].some(
+      (id) => id !== undefined && measurementFieldIds.has(id),
+    )
   )
     return null;
 
@@ -121,9 +138,23 @@ export async function deriveComplianceEvents(
   for (let i = 0; i < eca.length; i++)
     if (Number.isNaN(latitude![i]!) || Number.isNaN(longitude![i]!)) eca[i] = 255;
 
+  // Washwater: only when the ship has every washwater field the events read.
+  const hasWashwater = Object.values(washwaterIds).every(
+    (id) => id !== undefined && plan.measurementCalcsByField.has(id),
+  );
+  const washwater = hasWashwater
+    ? (Object.fromEntries(
+        await Promise.all(
+          Object.entries(washwaterIds).map(
+            async ([key, id]) => [key, alignTo(targets, await read(id))] as const,
+          ),
+        ),
+      ) as unknown as EventInputs['washwater'])
+    : undefined;
+
   const earlier = await db
     .selectFrom('compliance_events')
-    .select('start_on')
+    .select(['start_on', 'type', 'channel'])
     .where('facility_id', '=', facilityId)
     .where('classification', 'in', ['transient', 'repeated'])
     .where('start_on', '>=', new Date(windowFrom - rules.repeatedWindowHours * HOUR))
@@ -138,9 +169,13 @@ export async function deriveComplianceEvents(
     latitude: latitude!,
     longitude: longitude!,
     eca,
+    washwater,
   };
+  const earlierByGroup: Record<string, number[]> = {};
+  for (const e of earlier)
+    (earlierByGroup[transientGroup(e.type, e.channel)] ??= []).push(new Date(e.start_on).getTime());
   const events = deriveEvents(inputs, rules, {
-    earlierTransientStarts: earlier.map((e) => new Date(e.start_on).getTime()),
+    earlierTransientStartsByGroup: earlierByGroup,
     dataEndsAtWindowEnd: dataEnd !== null && dataEnd < readTo,
   });
 

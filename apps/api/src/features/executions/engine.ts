@@ -50,8 +50,11 @@ export async function computePeriod(db: Kysely<Database>, request: ComputeReques
     if (!series) stored.set(fieldId, (series = readMeasurementValues(db, facilityId, fieldId, from, to)));
     return series;
   };
+  // A rolling window at the period's start reads the stored values of the minutes before it.
+  const readHistory = (fieldId: string, historyFrom: number, historyTo: number) =>
+    readMeasurementValues(db, facilityId, fieldId, historyFrom, historyTo);
   const measurement = await step(timings, 'measurement fields', () =>
-    computeMeasurementFields(plan, samples, readStored),
+    computeMeasurementFields(plan, samples, readStored, readHistory),
   );
   const report = await step(timings, 'report fields', () =>
     computeReportFields(plan, fieldSeriesOf(measurement, readStored)),

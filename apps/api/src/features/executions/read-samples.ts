@@ -2,15 +2,20 @@ import type { Kysely } from 'kysely';
 import { formatDateTime } from '@portal/contracts/rules';
 import type { Database } from '../../db/schema';
 import { readRawSamples } from '../../storage';
-import { ExecutionError } from './calculations';
-import type { Channel, ExecutionPlan } from './plan';
+import { ExecutionError, calculationWindowSeconds } from './calculations';
+import { nameOf, type Channel, type ExecutionPlan } from './plan';
 import { lowerBound } from '../../storage/search';
 
 /** Step 2's result: the raw samples the calculations read, per data source, and the targets' source. */
 export interface PeriodSamples {
   /** The primary data source's timestamps inside [from, to). */
   primaryTimestamps: Float64Array<ArrayBufferLike>;
-  /** Per data source: its timestamps from `from - max preload` and the raw columns read. */
+  /**
+   * The primary data source's timestamps in [from - longest AVERAGE_OVER window, from): the rows before the period
+   * that a rolling window at its start averages (empty without a window).
+   */
+  lookbackTimestamps?: Float64Array<ArrayBufferLike>;
+  /** Per data source: its timestamps from `from - max preload - longest window` and the raw columns read. */
   rawBySource: Map<string, { timestamps: Float64Array; columns: Record<string, Float64Array> }>;
   /** The position channels for ISECAZONE (primary data source first). */
   latitude: Channel | undefined;
@@ -86,6 +91,15 @@ export async function readSamples(db: Kysely<Database>, plan: ExecutionPlan): Pr
   const { channels, primaryId } = plan;
   const computedCalcs = plan.order.flatMap((id) => plan.measurementCalcsByField.get(id) ?? []);
   const maxPreload = Math.max(0, ...computedCalcs.map((c) => c.preload));
+  const maxWindow = Math.max(
+    0,
+    ...computedCalcs.map((c) =>
+      calculationWindowSeconds(
+        c.algorithm,
+        c.inputIds.map((id) => nameOf(plan, id)),
+      ),
+    ),
+  );
   const neededChannels = new Map<string, Set<string>>(); // data source -> raw column names
   const need = (dataSourceId: string, source: string) => {
     const set = neededChannels.get(dataSourceId) ?? new Set<string>();
@@ -104,6 +118,7 @@ export async function readSamples(db: Kysely<Database>, plan: ExecutionPlan): Pr
   if (longitude) need(longitude.data_source_id, longitude.source);
 
   let primaryTimestamps: Float64Array<ArrayBufferLike> = new Float64Array(0);
+  let lookbackTimestamps: Float64Array<ArrayBufferLike> = new Float64Array(0);
   const rawBySource: PeriodSamples['rawBySource'] = new Map();
   if (plan.order.length > 0) {
     if (!primaryId)
@@ -113,7 +128,7 @@ export async function readSamples(db: Kysely<Database>, plan: ExecutionPlan): Pr
     const sourceIds = new Set([primaryId, ...neededChannels.keys()]);
     for (const dataSourceId of sourceIds) {
       const samples = await readRawSamples(db, facilityId, {
-        from: new Date(from - maxPreload * 1000),
+        from: new Date(from - (maxPreload + maxWindow) * 1000),
         to: new Date(to - 1),
         channels: [...(neededChannels.get(dataSourceId) ?? [])],
         dataSourceId,
@@ -122,11 +137,16 @@ export async function readSamples(db: Kysely<Database>, plan: ExecutionPlan): Pr
       if (s) rawBySource.set(dataSourceId, s);
     }
     const p = rawBySource.get(primaryId);
-    if (p)
+    if (p) {
       primaryTimestamps = p.timestamps.subarray(lowerBound(p.timestamps, from), lowerBound(p.timestamps, to));
+      lookbackTimestamps = p.timestamps.subarray(
+        lowerBound(p.timestamps, from - maxWindow * 1000),
+        lowerBound(p.timestamps, from),
+      );
+    }
   }
   const inputValues = countInputValues(inputs, rawBySource);
   const reason = missingInputsReason(plan, inputs, { primaryTimestamps, inputValues });
   if (reason) throw new ExecutionError(reason);
-  return { primaryTimestamps, rawBySource, latitude, longitude, inputValues };
+  return { primaryTimestamps, lookbackTimestamps, rawBySource, latitude, longitude, inputValues };
 }

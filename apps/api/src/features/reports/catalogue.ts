@@ -16,7 +16,15 @@ export type KpiKey =
   | 'SfocImpact'
   | 'TotalCO2Emission'
   | 'ExtraRemovalOfSulfur'
-  | 'CO2Reduction';
+  | 'CO2Reduction'
+  | 'WashwaterCompliance'
+  | 'WashwaterPh'
+  | 'WashwaterPhLimit'
+  | 'WashwaterPahAboveInlet'
+  | 'WashwaterPahLimit'
+  | 'WashwaterTurbidityAboveInlet'
+  | 'WashwaterTurbidityLimit'
+  | 'OpenLoopInNoDischargeZoneHours';
 
 export interface DefaultReportField {
   name: string;
@@ -69,37 +77,51 @@ const ratio = (kpi: KpiKey) =>
     unit: 'ppm/%',
   }) as const;
 
-const periodValue = (
-  base: ReturnType<typeof percent> | ReturnType<typeof tonnes> | ReturnType<typeof ratio>,
-  documentation: string,
-): DefaultReportField => ({
+/** A washwater criterion (pH, ug/L, NTU): its worst hourly value, `worst` over the period. */
+const criterion = (kpi: KpiKey, unit: string, worst: 'Min' | 'Max') =>
+  ({
+    kpi,
+    facilityAggregateType: worst,
+    timeAggregateType: worst,
+    format: 'Number',
+    unit,
+  }) as const;
+const hours = (kpi: KpiKey) =>
+  ({
+    kpi,
+    facilityAggregateType: 'Sum',
+    timeAggregateType: 'Sum',
+    format: 'Hours',
+    unit: 'h',
+  }) as const;
+
+type FieldBase =
+  | ReturnType<typeof percent>
+  | ReturnType<typeof tonnes>
+  | ReturnType<typeof ratio>
+  | ReturnType<typeof hours>;
+
+const periodValue = (base: FieldBase, documentation: string): DefaultReportField => ({
   name: 'ActualAverage',
   ...base,
   interfaceType: 'Number',
   documentation,
 });
-const lifetime = (
-  base: ReturnType<typeof percent> | ReturnType<typeof tonnes> | ReturnType<typeof ratio>,
-  documentation: string,
-): DefaultReportField => ({
+const lifetime = (base: FieldBase, documentation: string): DefaultReportField => ({
   name: 'Lifetime',
   ...base,
   asLifetime: true,
   interfaceType: 'Number',
   documentation,
 });
-const perShip = (
-  base: ReturnType<typeof percent> | ReturnType<typeof tonnes> | ReturnType<typeof ratio>,
-  documentation: string,
-  name = 'Facilities',
-): DefaultReportField => ({
+const perShip = (base: FieldBase, documentation: string, name = 'Facilities'): DefaultReportField => ({
   name,
   ...base,
   byFacility: true,
   interfaceType: 'FacilityList',
   documentation,
 });
-const fleetActual = (base: ReturnType<typeof percent>, documentation: string): DefaultReportField => ({
+const fleetActual = (base: FieldBase, documentation: string): DefaultReportField => ({
   name: 'FleetActual',
   ...base,
   interfaceType: 'FleetNumber',
@@ -144,6 +166,22 @@ const EMISSION_INFO = info(
   'Total CO2 emission',
   'CO2 emitted from the fuel to the engines and the fuel burnt to power the scrubber, at 3.114 t CO2 per t of heavy fuel oil, in tonnes.',
   'The hourly values are summed over the period and over the fleet.',
+);
+
+const WASHWATER_INFO = info(
+  'Washwater compliance',
+  'While an open-loop scrubber discharges washwater (open-loop mode with washwater flowing), the EGCS Guidelines (MEPC.259(68) section 10, kept in MEPC.340(77)) limit what goes overboard: a pH of at least 6.5 (during manoeuvring and transit at most 2 units below the inlet), PAH at most 50 ug/L above the inlet at 45 t/MWh (50 x 45 / F at a flow of F t/MWh), and turbidity at most 25 NTU above the inlet as a 15-minute rolling average.',
+  'An hour with discharge counts as compliant when every discharging minute met all three limits. The value is the share of compliant hours among the hours with discharge; an hour without discharge, or with fewer than 30 samples, gives no value. The fleet value is the average of the ships.',
+);
+const CRITERIA_INFO = info(
+  'Washwater criteria',
+  'The worst value of each washwater criterion per hour against its limit: the lowest discharge pH (limit 6.5, or the inlet pH minus 2 during manoeuvring and transit), the highest PAH above the inlet (limit 50 x 45 / F ug/L at a washwater flow of F t/MWh) and the highest 15-minute average of turbidity above the inlet (limit 25 NTU).',
+  'The limit shown is the most lenient of the hour; each minute is judged against its own limit, and the exceedances appear as events.',
+);
+const NO_DISCHARGE_INFO = info(
+  'Open loop in no-discharge zones',
+  'Hours in which the scrubber discharged washwater in open-loop mode inside a port or coastal zone that bans open-loop discharge (Singapore, China, Belgium, Denmark, the Suez and Panama canals, several German, Irish and US ports and waters).',
+  'The zones and their sources are listed in the documentation (docs/discharge-zones.md). The hourly values are summed over the period.',
 );
 
 const C = REPORT_CODES;
@@ -377,6 +415,138 @@ export const DEFAULT_REPORTS: readonly DefaultReport[] = [
         asSeries: true,
         interfaceType: 'UptimePoints',
         documentation: 'Hourly values, or daily averages (mode daily).',
+      },
+    ],
+  },
+  {
+    id: C.fleetWashwaterCompliance,
+    name: 'Washwater compliance (fleet)',
+    target: 'FacilityGroup',
+    documentation: 'Washwater card of the fleet dashboard: gauge of the fleet average and a bar per ship.',
+    information: WASHWATER_INFO,
+    fields: [
+      periodValue(
+        percent('WashwaterCompliance'),
+        'Average of the ships, each the share of its hours with discharge that met every criterion.',
+      ),
+      lifetime(percent('WashwaterCompliance'), 'Average of the ships over all their data.'),
+      perShip(percent('WashwaterCompliance'), 'Each ship over the period.'),
+    ],
+  },
+  {
+    id: C.shipWashwaterCompliance,
+    name: 'Washwater compliance',
+    target: 'Facility',
+    documentation:
+      'Washwater card of the ship dashboard: the share of the hours with discharge that met every criterion, with the hourly values and the fleet value for comparison.',
+    information: WASHWATER_INFO,
+    fields: [
+      periodValue(
+        percent('WashwaterCompliance'),
+        'Share of the hours with discharge that met every criterion.',
+      ),
+      lifetime(percent('WashwaterCompliance'), 'Over all data of the ship.'),
+      fleetActual(percent('WashwaterCompliance'), 'Average of the ships of the fleet filter.'),
+      {
+        name: 'Values',
+        ...percent('WashwaterCompliance'),
+        asSeries: true,
+        interfaceType: 'ComplianceValues',
+        documentation:
+          'The hourly values (100: every criterion met, 0: not; daily averages for periods over 3 months).',
+      },
+    ],
+  },
+  {
+    id: C.shipWashwaterCriteria,
+    name: 'Washwater criteria',
+    target: 'Facility',
+    documentation:
+      'Washwater chart of the ship dashboard: the worst pH, PAH above inlet and turbidity above inlet per hour against their limits, and the worst of the period.',
+    information: CRITERIA_INFO,
+    fields: [
+      {
+        name: 'PhValues',
+        ...criterion('WashwaterPh', 'pH', 'Min'),
+        asSeries: true,
+        interfaceType: 'Series',
+        documentation:
+          'The lowest discharge pH of each hour with discharge (daily averages for periods over 3 months).',
+      },
+      {
+        name: 'PhLimit',
+        ...criterion('WashwaterPhLimit', 'pH', 'Min'),
+        asSeries: true,
+        interfaceType: 'Series',
+        documentation:
+          'The pH limit of each hour: 6.5, or the inlet pH minus 2 during manoeuvring and transit.',
+      },
+      {
+        name: 'PahValues',
+        ...criterion('WashwaterPahAboveInlet', 'ug/L', 'Max'),
+        asSeries: true,
+        interfaceType: 'Series',
+        documentation: 'The highest PAH above the inlet of each hour with discharge.',
+      },
+      {
+        name: 'PahLimit',
+        ...criterion('WashwaterPahLimit', 'ug/L', 'Max'),
+        asSeries: true,
+        interfaceType: 'Series',
+        documentation: 'The PAH limit of each hour: 50 x 45 / F ug/L at a washwater flow of F t/MWh.',
+      },
+      {
+        name: 'TurbidityValues',
+        ...criterion('WashwaterTurbidityAboveInlet', 'NTU', 'Max'),
+        asSeries: true,
+        interfaceType: 'Series',
+        documentation:
+          'The highest 15-minute average of turbidity above the inlet of each hour with discharge.',
+      },
+      {
+        name: 'TurbidityLimit',
+        ...criterion('WashwaterTurbidityLimit', 'NTU', 'Max'),
+        asSeries: true,
+        interfaceType: 'Series',
+        documentation: 'The turbidity limit: 25 NTU above the inlet.',
+      },
+      {
+        name: 'PhWorst',
+        ...criterion('WashwaterPh', 'pH', 'Min'),
+        interfaceType: 'Number',
+        documentation: 'The lowest discharge pH of the period.',
+      },
+      {
+        name: 'PahWorst',
+        ...criterion('WashwaterPahAboveInlet', 'ug/L', 'Max'),
+        interfaceType: 'Number',
+        documentation: 'The highest PAH above the inlet of the period.',
+      },
+      {
+        name: 'TurbidityWorst',
+        ...criterion('WashwaterTurbidityAboveInlet', 'NTU', 'Max'),
+        interfaceType: 'Number',
+        documentation: 'The highest 15-minute average of turbidity above the inlet of the period.',
+      },
+    ],
+  },
+  {
+    id: C.shipOpenLoopInNoDischargeZone,
+    name: 'Open loop in no-discharge zones',
+    target: 'Facility',
+    documentation:
+      'Washwater card of the ship dashboard: hours of open-loop discharge inside zones that ban it, with the hourly values.',
+    information: NO_DISCHARGE_INFO,
+    fields: [
+      periodValue(hours('OpenLoopInNoDischargeZoneHours'), 'Sum over the period.'),
+      lifetime(hours('OpenLoopInNoDischargeZoneHours'), 'Sum over all data of the ship.'),
+      fleetActual(hours('OpenLoopInNoDischargeZoneHours'), 'Sum over the ships of the fleet filter.'),
+      {
+        name: 'Values',
+        ...hours('OpenLoopInNoDischargeZoneHours'),
+        asSeries: true,
+        interfaceType: 'Series',
+        documentation: 'The hours of each hour (0 to 1; daily averages for periods over 3 months).',
       },
     ],
   },
