@@ -22,14 +22,18 @@ const CHANNELS = [
   'SCRUBBER_RUNNING',
   'LATITUDE',
   'LONGITUDE',
+  'SCRUBBER_MODE',
 ];
 /** The 2-hour gap of the logger: from 10:00 to 12:00 on the first day. */
 const GAP = { from: D0 + 10 * HOUR, to: D0 + 12 * HOUR };
+/** The scrubber runs in open loop but from 04:00 to 06:00 on the first day (closed loop). */
+const CLOSED = { from: D0 + 4 * HOUR, to: D0 + 6 * HOUR };
 
 interface Minute {
   t: number;
   lat: number;
   lon: number;
+  mode: number;
 }
 
 /** Two days of a ship steaming north-east from the mid-Atlantic, a position a minute, but for the gap. */
@@ -38,7 +42,12 @@ function minutes(): Minute[] {
   for (let t = D0; t < D0 + DAYS * 24 * HOUR; t += MIN) {
     if (t >= GAP.from && t < GAP.to) continue;
     const i = (t - D0) / MIN;
-    rows.push({ t, lat: 40 + i * 0.002, lon: -30 + i * 0.003 });
+    rows.push({
+      t,
+      lat: 40 + i * 0.002,
+      lon: -30 + i * 0.003,
+      mode: t >= CLOSED.from && t < CLOSED.to ? 0 : 1,
+    });
   }
   return rows;
 }
@@ -47,9 +56,17 @@ function csv(rows: Minute[]): string {
   const lines = [['Timestamp', ...CHANNELS].join(',')];
   for (const m of rows)
     lines.push(
-      [new Date(m.t).toISOString().replace('T', ' ').slice(0, 19), 1000, 2.5, 20, 5, 1, m.lat, m.lon].join(
-        ',',
-      ),
+      [
+        new Date(m.t).toISOString().replace('T', ' ').slice(0, 19),
+        1000,
+        2.5,
+        20,
+        5,
+        1,
+        m.lat,
+        m.lon,
+        m.mode,
+      ].join(','),
     );
   return `${lines.join('\n')}\n`;
 }
@@ -91,6 +108,7 @@ beforeAll(async () => {
     csv(minutes()),
   );
   expect(uploaded.statusCode, uploaded.body).toBeLessThan(300);
+  expect(uploaded.json().errorMessages).toEqual([]);
   const { db } = server.services.database;
   await seedDefaultMeasurementCalculations(db, facilityId, new Date('2000-01-01'));
   const computed = await computePeriod(db, {
@@ -108,25 +126,28 @@ afterAll(async () => {
 });
 
 describe('GET /api/facilities/{id}/track', () => {
-  it('gives the first day as two segments split at the gap, each position where it was logged', async () => {
+  it('gives the first day in segments split where the mode changes and at the gap, each position where it was logged', async () => {
     const anna = await server.as('north.anna');
     const answer = await anna.get(trackUrl(facilityId, D0, D0 + 24 * HOUR));
     expect(answer.statusCode, answer.body).toBe(200);
     const track = answer.json() as Track;
     const logged = minutes().filter((m) => m.t < D0 + 24 * HOUR);
     expect(track.samples).toBe(logged.length);
-    // A day of minutes is under the budget: every position is kept.
-    expect(track.points).toBe(logged.length);
-    expect(track.hasScrubberMode).toBe(false);
+    expect(track.hasScrubberMode).toBe(true);
+    // A stretch ends where the next begins (the line goes on in the new mode), but not across the gap.
     expect(track.segments.map((s) => [s.from, s.to, s.mode])).toEqual([
-      [iso(D0), iso(GAP.from - MIN), null],
-      [iso(GAP.to), iso(D0 + 24 * HOUR - MIN), null],
+      [iso(D0), iso(CLOSED.from), 'open'],
+      [iso(CLOSED.from), iso(CLOSED.to), 'closed'],
+      [iso(CLOSED.to), iso(GAP.from - MIN), 'open'],
+      [iso(GAP.to), iso(D0 + 24 * HOUR - MIN), 'open'],
     ]);
+    // A day of minutes is under the budget: every position is kept, the two where the mode changes twice.
+    expect(track.points).toBe(logged.length + 2);
     const first = logged[0]!;
     const afterGap = logged.find((m) => m.t === GAP.to)!;
     expect(track.segments[0]!.points[0]).toEqual([first.lat, first.lon]);
-    expect(track.segments[1]!.points[0]![0]).toBeCloseTo(afterGap.lat, 9);
-    expect(track.segments[1]!.points[0]![1]).toBeCloseTo(afterGap.lon, 9);
+    expect(track.segments[3]!.points[0]![0]).toBeCloseTo(afterGap.lat, 9);
+    expect(track.segments[3]!.points[0]![1]).toBeCloseTo(afterGap.lon, 9);
   });
 
   it('thins both days to the point budget, keeping the last position', async () => {
@@ -187,7 +208,7 @@ describe('GET /api/facilities/positions', () => {
       await (await server.as('north.anna')).get(positionsUrl(D0, D0 + DAYS * 24 * HOUR))
     ).json() as ShipPosition[];
     expect(anna).toHaveLength(1);
-    expect(anna[0]).toMatchObject({ facilityId, timestamp: iso(last.t), mode: null });
+    expect(anna[0]).toMatchObject({ facilityId, timestamp: iso(last.t), mode: 'open' });
     expect(anna[0]!.latitude).toBeCloseTo(last.lat, 9);
     expect(anna[0]!.longitude).toBeCloseTo(last.lon, 9);
 
