@@ -49,7 +49,7 @@ test('a fleet with no data in the period shows no needle, only No data', async (
   ] as const);
   const answers = collectReports(page);
   await page.reload();
-  await expect.poll(() => answers.size).toBe(7);
+  await expect.poll(() => answers.size).toBe(8);
   for (const card of FLEET_GAUGES) {
     const value = page.getByTestId(`${card}-value`);
     await expect(value).toHaveText('No data');
@@ -136,7 +136,7 @@ test('the info button of each KPI shows its report information, on both dashboar
   const answers = collectReports(page);
   await signInAs(page, 'north.anna');
   await expect(page.getByTestId('fleet-dashboard')).toBeVisible();
-  await expect.poll(() => answers.size).toBe(7);
+  await expect.poll(() => answers.size).toBe(8);
   await expectInformation(page, answers, [
     ['FacilityGroupExtraremovalofsulfur', 'kpi-extra-removal-of-sulfur'],
     ['FacilityGroupCO2reduction', 'kpi-co2-reduction'],
@@ -145,13 +145,14 @@ test('the info button of each KPI shows its report information, on both dashboar
     ['FacilityGroupSO2CO2Ratio', 'card-ratio'],
     ['FacilityGroupOperationalAvailabilitylarge', 'card-availability'],
     ['FacilityGroupSFOCimpactPctlarge', 'card-sfoc'],
+    ['FacilityGroupWashwaterCompliance', 'card-washwater'],
   ]);
 
   const ships = await (await api(page)).get<{ id: string; name: string }[]>('/api/facilities');
   answers.clear();
   await page.goto(`/ship/${ships[0]!.id}`);
   await expect(page.getByTestId('ship-name')).toHaveText(ships[0]!.name);
-  await expect.poll(() => answers.size).toBe(8);
+  await expect.poll(() => answers.size).toBe(11);
   await expectInformation(page, answers, [
     ['FacilityMarpolcompliance', 'kpi-marpol'],
     ['FacilityOperationalavailability', 'kpi-availability'],
@@ -161,6 +162,7 @@ test('the info button of each KPI shows its report information, on both dashboar
     ['FacilitySFOCimpactPct', 'kpi-sfoc'],
     ['FacilityTotalCO2Emission', 'kpi-total-co2-emission'],
     ['FacilityOperationalAvailabilitylarge', 'uptime-matrix'],
+    ['FacilityWashwaterCompliance', 'card-ship-washwater'],
   ]);
   // The ship dashboard's header KPIs have gauges, with the ship's needle floor of 90 for availability.
   const availability = answers.get('FacilityOperationalavailability')!.data.fields.ActualAverage!

@@ -52,7 +52,7 @@ test('the fleet dashboard shows the API numbers in its widgets, gauges and chart
   await expect(page.getByTestId('fleet-dashboard')).toBeVisible();
   const ships = await facilities(page);
   await expect(page.getByTestId('ship-card')).toHaveCount(ships.length);
-  await expect.poll(() => answers.size).toBe(7);
+  await expect.poll(() => answers.size).toBe(8);
 
   for (const [report, testId] of [
     ['FacilityGroupExtraremovalofsulfur', 'kpi-extra-removal-of-sulfur'],
@@ -148,7 +148,7 @@ test('the fleet filter changes the ships and the numbers requested', async ({ pa
   const chosen = ships.slice(0, 2).map((s) => s.id);
   const before = collectReports(page);
   await page.reload();
-  await expect.poll(() => before.size).toBe(7);
+  await expect.poll(() => before.size).toBe(8);
   const allShipsEmission = num(before.get('FacilityGroupTotalCO2Emission')!.data, 'ActualAverage')!;
   await page.evaluate(
     (ids) =>
@@ -168,7 +168,7 @@ test('the fleet filter changes the ships and the numbers requested', async ({ pa
   const answers = collectReports(page);
   await page.reload();
   await expect(page.getByTestId('ship-card')).toHaveCount(2);
-  await expect.poll(() => answers.size).toBe(7);
+  await expect.poll(() => answers.size).toBe(8);
   const marpol = answers.get('FacilityGroupMarpolComplianceLarge')!;
   expect(marpol.method).toBe('POST');
   expect([...marpol.body.facilityIds].sort()).toEqual([...chosen].sort());
@@ -203,7 +203,9 @@ test('the ship dashboard shows the API numbers, the ratio chart and the uptime m
   await expect(page.getByTestId('ship-name')).toHaveText(ship.name, { timeout: 30_000 });
   await expect(page.getByTestId('edit-ship')).toHaveCount(0);
   // The fleet dashboard's answers may still arrive after the click: count the ship reports.
-  await expect.poll(() => [...answers.keys()].filter((id) => !id.startsWith('FacilityGroup')).length).toBe(8);
+  await expect
+    .poll(() => [...answers.keys()].filter((id) => !id.startsWith('FacilityGroup')).length)
+    .toBe(11);
 
   const marpol = answers.get('FacilityMarpolcompliance')!.data;
   expect(num(marpol, 'ActualAverage')).not.toBeNull();

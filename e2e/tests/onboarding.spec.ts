@@ -332,7 +332,7 @@ async function dashboard(page: Page, name: string) {
   page.on('response', collect);
   await link.click();
   await expect(page.getByTestId('ship-name')).toHaveText(name, { timeout: 30_000 });
-  await expect.poll(() => reports.size).toBe(8);
+  await expect.poll(() => reports.size).toBe(11);
   page.off('response', collect);
   const shown: Record<string, { value: string | null; text: string }> = {};
   for (const [kpi, testId] of SHOWN_KPIS) {

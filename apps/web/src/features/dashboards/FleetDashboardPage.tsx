@@ -47,6 +47,7 @@ const LARGE = [
   C.fleetSo2Co2Ratio,
   C.fleetOperationalAvailability,
   C.fleetSfocImpact,
+  C.fleetWashwaterCompliance,
 ] as const;
 
 const percentBars: ShipBarOptions = { unit: '%', format: 'Percent', min: 0, max: 100 };
@@ -115,6 +116,7 @@ export default function FleetDashboardPage() {
   const ratio = data[C.fleetSo2Co2Ratio];
   const availability = data[C.fleetOperationalAvailability];
   const sfoc = data[C.fleetSfocImpact];
+  const washwater = data[C.fleetWashwaterCompliance];
   const shipRatios = new Map(facilityListValue(ratio, 'Values').map((i) => [i.facilityId, i.value]));
   const shipLimits = new Map(facilityListValue(ratio, 'Limit').map((i) => [i.facilityId, i.value]));
   const fleetMargin = numberValue(ratio, 'ActualAverage');
@@ -231,6 +233,25 @@ export default function FleetDashboardPage() {
             exportReportCode={exportCode(C.fleetSfocImpact)}
           >
             <ShipBarChart bars={bars(C.fleetSfocImpact)} options={sfocBars} testId="chart-sfoc" />
+          </GaugeCard>
+        </Grid>
+        <Grid size={{ xs: 12, lg: 6 }}>
+          {/* A share of compliant hours, as Marpol compliance: the same dial (80 to 100) and bars. */}
+          <GaugeCard
+            title="Washwater compliance"
+            testId="card-washwater"
+            loading={loading && !washwater}
+            value={numberValue(washwater, 'ActualAverage')}
+            gauge={marpolGauge(numberValue(washwater, 'ActualAverage'))}
+            information={washwater?.information}
+            caption={`Of the hours with discharge · Lifetime: ${formatFieldValueText(numberValue(washwater, 'Lifetime'), 'Percent')}`}
+            exportReportCode={exportCode(C.fleetWashwaterCompliance)}
+          >
+            <ShipBarChart
+              bars={bars(C.fleetWashwaterCompliance)}
+              options={percentBars}
+              testId="chart-washwater"
+            />
           </GaugeCard>
         </Grid>
 

@@ -30,6 +30,7 @@ import { availabilityGauge, marpolGauge } from '../../ui/kpi/options';
 import { EventBandLegend, ShipEventBadge, useShipEventBands } from '../events';
 import { ShipViewTabs } from '../map';
 import { useReportsData, type ReportsDataInput } from './report-data-api';
+import { SHIP_WASHWATER_REPORTS, ShipWashwaterCard } from './ShipWashwaterCard';
 
 const C = REPORT_CODES;
 
@@ -66,6 +67,7 @@ export default function ShipDashboardPage() {
         C.shipSfocImpact,
         C.shipTotalCo2Emission,
         C.shipUptime,
+        ...SHIP_WASHWATER_REPORTS,
       ],
       from: period.from,
       to: period.to,
@@ -263,6 +265,16 @@ export default function ShipDashboardPage() {
         <Grid size={{ xs: 12, md: 4 }}>{kpi(C.shipSfocImpact, 'SFOC impact %', 'kpi-sfoc', true)}</Grid>
         <Grid size={{ xs: 12, md: 4 }}>
           {kpi(C.shipTotalCo2Emission, 'Total CO2 emission', 'kpi-total-co2-emission')}
+        </Grid>
+
+        <Grid size={12}>
+          <ShipWashwaterCard
+            facilityId={ship.id}
+            period={period}
+            data={data}
+            loading={loading}
+            exportAllowed={admin}
+          />
         </Grid>
 
         <Grid size={12}>

@@ -7,6 +7,7 @@ import {
   draftAfterAnswer,
   durationText,
   eventBands,
+  washwaterBands,
   eventDurationText,
   eventEndText,
   eventFilterSearch,
@@ -263,5 +264,43 @@ describe('the report draft', () => {
     expect(draftAfterAnswer({ ...before }, before, saved)).toBe(saved);
     const edited = { cause: '', actionsTaken: 'Typed by the user' };
     expect(draftAfterAnswer(edited, before, saved)).toBe(edited);
+  });
+});
+
+describe('washwaterBands', () => {
+  const event = (type: string, channel: string | null, start = '2026-03-01T10:00:00.000Z') =>
+    ({ type, start, end: '2026-03-01T11:00:00.000Z', durationMinutes: 60, channel }) as Parameters<
+      typeof washwaterBands
+    >[0][number];
+
+  it('draws an exceedance on its criterion, open loop in a zone on all three, and nothing else', () => {
+    const bands = washwaterBands([
+      event('washwater-exceedance', 'WASHWATER_PAH'),
+      event('open-loop-in-no-discharge-zone', null),
+      event('emission-exceedance', null),
+      event('washwater-exceedance', null),
+    ]);
+    expect(bands.map((b) => [b.kind, b.panels])).toEqual([
+      ['exceedance', ['pah']],
+      ['no-discharge-zone', ['ph', 'pah', 'turbidity']],
+    ]);
+    expect(bands[0]).toMatchObject({
+      from: '2026-03-01T10:00:00.000Z',
+      to: '2026-03-01T11:00:00.000Z',
+      label: 'Washwater exceedance',
+    });
+  });
+
+  it('gives an ongoing event its duration so far', () => {
+    const [band] = washwaterBands([
+      {
+        type: 'washwater-exceedance',
+        start: '2026-03-01T10:00:00.000Z',
+        end: null,
+        durationMinutes: 30,
+        channel: 'WASHWATER_PH',
+      },
+    ]);
+    expect(band).toMatchObject({ to: '2026-03-01T10:30:00.000Z', panels: ['ph'] });
   });
 });

@@ -281,6 +281,57 @@ export function eventBands(
   });
 }
 
+// ---- the washwater chart's bands
+
+/** The washwater chart's panels: pH, PAH above inlet and turbidity above inlet. */
+export type WashwaterPanel = 'ph' | 'pah' | 'turbidity';
+export const WASHWATER_PANELS: readonly WashwaterPanel[] = ['ph', 'pah', 'turbidity'];
+const PANEL_OF_CHANNEL: Record<string, WashwaterPanel> = {
+  WASHWATER_PH: 'ph',
+  WASHWATER_PAH: 'pah',
+  WASHWATER_TURBIDITY: 'turbidity',
+};
+export type WashwaterBandKind = 'exceedance' | 'no-discharge-zone';
+/** A span of a washwater event on the panels it concerns. */
+export interface WashwaterBand extends Omit<EventBand, 'kind'> {
+  kind: WashwaterBandKind;
+  panels: readonly WashwaterPanel[];
+}
+export const WASHWATER_BAND_COLOURS: Record<WashwaterBandKind, string> = {
+  exceedance: BAND_COLOURS.exceedance,
+  'no-discharge-zone': 'rgba(142, 36, 170, 0.22)',
+};
+export const WASHWATER_BAND_NAMES: Record<WashwaterBandKind, string> = {
+  exceedance: 'Washwater exceedance',
+  'no-discharge-zone': 'Open loop in a no-discharge zone',
+};
+
+/**
+ * The washwater events as bands: an exceedance on its criterion's panel (the event's channel), open loop in a
+ * no-discharge zone on all three (nothing may go overboard there). Other events are not drawn here.
+ */
+export function washwaterBands(
+  events: readonly Pick<ComplianceEvent, 'type' | 'start' | 'end' | 'durationMinutes' | 'channel'>[],
+): WashwaterBand[] {
+  return events.flatMap((e): WashwaterBand[] => {
+    const to = e.end ?? new Date(Date.parse(e.start) + e.durationMinutes * 60_000).toISOString();
+    if (e.type === 'open-loop-in-no-discharge-zone')
+      return [
+        {
+          from: e.start,
+          to,
+          kind: 'no-discharge-zone',
+          label: EVENT_TYPE_NAMES[e.type],
+          panels: WASHWATER_PANELS,
+        },
+      ];
+    const panel = e.type === 'washwater-exceedance' && e.channel ? PANEL_OF_CHANNEL[e.channel] : undefined;
+    return panel
+      ? [{ from: e.start, to, kind: 'exceedance', label: EVENT_TYPE_NAMES[e.type], panels: [panel] }]
+      : [];
+  });
+}
+
 // ---- the event's timeline
 
 /** The record book entries of one event, in the book's order. */

@@ -53,6 +53,16 @@ export const shipBandEventsQuery = (facilityId: string, from: Date, to: Date) =>
     limit: 500,
   });
 
+/** A ship's washwater events of a period: the washwater chart's bands. */
+export const shipWashwaterEventsQuery = (facilityId: string, from: Date, to: Date) =>
+  eventsQuery({
+    facilityId,
+    from: from.toISOString(),
+    to: to.toISOString(),
+    type: ['washwater-exceedance', 'open-loop-in-no-discharge-zone'],
+    limit: 500,
+  });
+
 /** A ship's events of a period, every type (at most 500): the map's markers where each started. */
 export const shipPeriodEventsQuery = (facilityId: string, from: Date, to: Date) =>
   eventsQuery({ facilityId, from: from.toISOString(), to: to.toISOString(), limit: 500 });

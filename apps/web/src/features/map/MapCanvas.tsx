@@ -30,7 +30,7 @@ export interface MapCanvasProps {
   navigate?: (href: string) => void;
 }
 
-const WORLD_VIEW: L.LatLngBoundsExpression = [
+const WORLD_VIEW: L.LatLngTuple[] = [
   [-50, -150],
   [70, 170],
 ];
