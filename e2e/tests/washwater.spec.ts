@@ -5,7 +5,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { isInEca } from '@portal/contracts/eca';
 import { isInNoDischargeZone } from '@portal/contracts/discharge-zones';
 import type { Track } from '@portal/contracts/map';
-import { signInAs } from '../support';
+import { collectReports, signInAs } from '../support';
 
 /**
  * Washwater (issue 20) in the browser on the living demo: the ship map draws the zones, a legend and the track of a
@@ -19,6 +19,24 @@ const SIZES = [
   ['desktop', { width: 1440, height: 900 }],
   ['phone', { width: 390, height: 844 }],
 ] as const;
+
+const token = (page: Page) =>
+  page.evaluate(() => {
+    const key = Object.keys(sessionStorage).find((k) => k.startsWith('oidc.user:'))!;
+    return JSON.parse(sessionStorage.getItem(key)!).access_token as string;
+  });
+
+/** Screenshots of one card at both sizes, once its charts have drawn again. */
+async function cardShots(page: Page, testId: string, chartTestId: string, name: string) {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  for (const [size, viewport] of SIZES) {
+    await page.setViewportSize(viewport);
+    await expect(page.getByTestId(chartTestId)).toHaveAttribute('data-ready', 'true');
+    await page.waitForTimeout(600);
+    await page.getByTestId(testId).screenshot({ path: path.join(SHOTS, `washwater-${name}-${size}.png`) });
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
 
 async function shipId(page: Page, name: string): Promise<string> {
   const card = page.getByTestId('ship-card').filter({ hasText: name });
@@ -110,4 +128,81 @@ test('the fleet map shows each ship at its last position, linked to its track', 
   await row.getByRole('link', { name: 'Track of the period' }).click();
   await expect(page).toHaveURL(/\/ship\/[0-9a-f-]{36}\/map$/);
   await expect(page.getByTestId('ship-name')).toHaveText('Baltic Tern');
+});
+
+test('the washwater cards of both dashboards show the API numbers, the ship chart with its events as bands', async ({
+  page,
+}) => {
+  const answers = collectReports(page);
+  await signInAs(page, 'north.anna');
+  await expect(page.getByTestId('fleet-dashboard')).toBeVisible();
+  await expect.poll(() => answers.has('FacilityGroupWashwaterCompliance')).toBe(true);
+
+  // The fleet card: the gauge on the fleet's share, a bar per ship of the answer.
+  const fleet = answers.get('FacilityGroupWashwaterCompliance')!.data;
+  const card = page.getByTestId('card-washwater');
+  await expect(card.getByRole('heading', { name: 'Washwater compliance' })).toBeVisible();
+  const share = fleet.fields.ActualAverage!.value as number;
+  expect(share).toBeGreaterThan(0);
+  await expect(page.getByTestId('card-washwater-value')).toHaveAttribute('data-value', String(share));
+  await expect(page.getByTestId('card-washwater-gauge')).toHaveAttribute('data-ready', 'true');
+  const perShip = fleet.fields.Facilities!.value as { facilityId: string; value: number | null }[];
+  const bars = JSON.parse((await page.getByTestId('chart-washwater').getAttribute('data-points'))!) as {
+    facilityId: string;
+    value: number | null;
+  }[];
+  expect(bars.map((b) => [b.facilityId, b.value])).toEqual(perShip.map((p) => [p.facilityId, p.value]));
+  await cardShots(page, 'card-washwater', 'card-washwater-gauge', 'fleet-card');
+
+  // The ship card of Atlantic Meridian (its pH probe drifts low between calibrations).
+  const id = await shipId(page, 'Atlantic Meridian');
+  answers.clear();
+  await page.goto(`/ship/${id}`);
+  await expect(page.getByTestId('ship-name')).toHaveText('Atlantic Meridian');
+  await expect.poll(() => answers.has('FacilityWashwaterCriteria')).toBe(true);
+  await expect.poll(() => answers.has('FacilityWashwaterCompliance')).toBe(true);
+  await expect.poll(() => answers.has('FacilityOpenLoopInNoDischargeZoneHours')).toBe(true);
+  const compliance = answers.get('FacilityWashwaterCompliance')!.data;
+  const criteria = answers.get('FacilityWashwaterCriteria')!.data;
+  const hours = answers.get('FacilityOpenLoopInNoDischargeZoneHours')!.data;
+  const ship = page.getByTestId('card-ship-washwater');
+  await expect(ship.getByRole('heading', { name: 'Washwater' })).toBeVisible();
+  for (const [testId, value] of [
+    ['ship-washwater-compliance', compliance.fields.ActualAverage!.value],
+    ['ship-washwater-ph', criteria.fields.PhWorst!.value],
+    ['ship-washwater-pah', criteria.fields.PahWorst!.value],
+    ['ship-washwater-turbidity', criteria.fields.TurbidityWorst!.value],
+    ['ship-open-loop-ndz', hours.fields.ActualAverage!.value],
+  ] as const) {
+    expect(value, testId).not.toBeNull();
+    await expect(page.getByTestId(testId)).toHaveAttribute('data-value', String(value));
+  }
+  // The drift shows: not every hour with discharge met every criterion.
+  expect(compliance.fields.ActualAverage!.value as number).toBeLessThan(100);
+
+  // The chart: the hourly pH of the answer, and one band per washwater event of the period.
+  const series = page.getByTestId('washwater-series');
+  await expect(series).toHaveAttribute(
+    'data-points',
+    String((criteria.fields.PhValues!.value as unknown[]).length),
+  );
+  await expect(page.getByTestId('washwater-chart')).toHaveAttribute('data-ready', 'true');
+  const period = answers.get('FacilityWashwaterCriteria')!;
+  const query = new URLSearchParams({ facilityId: id, limit: '500' });
+  const body = period.body as { from?: string; to?: string } | null;
+  const from = body?.from ?? new URL(period.url).searchParams.get('from')!;
+  const to = body?.to ?? new URL(period.url).searchParams.get('to')!;
+  query.set('from', from);
+  query.set('to', to);
+  query.append('type', 'washwater-exceedance');
+  query.append('type', 'open-loop-in-no-discharge-zone');
+  const events = await page.request.get(`/api/events?${query}`, {
+    headers: { authorization: `Bearer ${await token(page)}` },
+  });
+  expect(events.status()).toBe(200);
+  const list = (await events.json()) as { items: { channel: string | null; type: string }[] };
+  expect(list.items.length).toBeGreaterThan(0);
+  await expect(series).toHaveAttribute('data-bands', String(list.items.length));
+  await expect(page.getByTestId('washwater-band-legend')).toContainText('Washwater exceedance');
+  await cardShots(page, 'card-ship-washwater', 'washwater-chart', 'ship-card');
 });

@@ -255,43 +255,49 @@ export default function FleetDashboardPage() {
           </GaugeCard>
         </Grid>
 
-        {(filteredFacilities ?? []).map((ship) => (
-          <Grid key={ship.id} size={{ xs: 12, sm: 6, lg: 4 }}>
-            <Card data-testid="ship-card" data-facility-id={ship.id}>
-              <CardActionArea component={Link} to={`/ship/${ship.id}`}>
-                <CardContent>
-                  <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', mb: 0.5 }}>
-                    <ShipImage name={ship.name} image={ship.imageBase64} size={48} />
-                    <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
-                      {ship.name}
-                    </Typography>
-                  </Stack>
-                  <Typography variant="body2" color="text.secondary">
-                    IMO {ship.imo ?? NOT_SPECIFIED} · {ship.primaryOrganizationName}
-                  </Typography>
-                  <Typography variant="body2" color="text.secondary">
-                    {ship.scrubberSystemType || NOT_SPECIFIED} · {ship.numberOfScrubbers ?? NOT_SPECIFIED}{' '}
-                    scrubber(s)
-                  </Typography>
-                  <Typography variant="body2">
-                    Marpol compliance: {formatFieldValueText(marpolByShip.get(ship.id) ?? null, 'Percent')}
-                  </Typography>
-                  <Stack
-                    direction="row"
-                    spacing={1}
-                    sx={{ alignItems: 'center', justifyContent: 'space-between' }}
-                  >
-                    <Typography variant="caption" color="text.secondary">
-                      Latest data: {latestDataLabel(ship.dataTimeStampMax)}
-                    </Typography>
-                    {/* Inside the card's link: a badge, not a second link. */}
-                    <ShipEventBadge facilityId={ship.id} link={false} />
-                  </Stack>
-                </CardContent>
-              </CardActionArea>
-            </Card>
+        {/* The ship cards start a row of their own, whatever the number of large cards above. */}
+        <Grid size={12}>
+          <Grid container spacing={2}>
+            {(filteredFacilities ?? []).map((ship) => (
+              <Grid key={ship.id} size={{ xs: 12, sm: 6, lg: 4 }}>
+                <Card data-testid="ship-card" data-facility-id={ship.id}>
+                  <CardActionArea component={Link} to={`/ship/${ship.id}`}>
+                    <CardContent>
+                      <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', mb: 0.5 }}>
+                        <ShipImage name={ship.name} image={ship.imageBase64} size={48} />
+                        <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
+                          {ship.name}
+                        </Typography>
+                      </Stack>
+                      <Typography variant="body2" color="text.secondary">
+                        IMO {ship.imo ?? NOT_SPECIFIED} · {ship.primaryOrganizationName}
+                      </Typography>
+                      <Typography variant="body2" color="text.secondary">
+                        {ship.scrubberSystemType || NOT_SPECIFIED} · {ship.numberOfScrubbers ?? NOT_SPECIFIED}{' '}
+                        scrubber(s)
+                      </Typography>
+                      <Typography variant="body2">
+                        Marpol compliance:{' '}
+                        {formatFieldValueText(marpolByShip.get(ship.id) ?? null, 'Percent')}
+                      </Typography>
+                      <Stack
+                        direction="row"
+                        spacing={1}
+                        sx={{ alignItems: 'center', justifyContent: 'space-between' }}
+                      >
+                        <Typography variant="caption" color="text.secondary">
+                          Latest data: {latestDataLabel(ship.dataTimeStampMax)}
+                        </Typography>
+                        {/* Inside the card's link: a badge, not a second link. */}
+                        <ShipEventBadge facilityId={ship.id} link={false} />
+                      </Stack>
+                    </CardContent>
+                  </CardActionArea>
+                </Card>
+              </Grid>
+            ))}
           </Grid>
-        ))}
+        </Grid>
       </Grid>
     </Box>
   );
