@@ -53,10 +53,11 @@ const fleetReports = [
   REPORT_CODES.fleetSo2Co2Ratio,
   REPORT_CODES.fleetOperationalAvailability,
   REPORT_CODES.fleetSfocImpact,
+  REPORT_CODES.fleetWashwaterCompliance,
 ];
 
 describe('the first API calls of a signed-in browser', () => {
-  it('start together on the fleet dashboard: profile, ships, messages, open events and the seven reports in one call', async () => {
+  it('start together on the fleet dashboard: profile, ships, messages, open events and the eight reports in one call', async () => {
     const client = new QueryClient();
     await startFirstRequests(client, '/');
     // All five are asked for before any one of them is answered: they fit the browser's six connections per host.
