@@ -80,7 +80,13 @@ export function MapTextList({
 }) {
   const now = new Date();
   return (
-    <Accordion disableGutters variant="outlined" data-testid="map-text">
+    <Accordion
+      disableGutters
+      variant="outlined"
+      data-testid="map-text"
+      // Under the page title (h1): a section of its own.
+      slotProps={{ heading: { component: 'h2' } }}
+    >
       <AccordionSummary expandIcon={<ExpandMoreIcon />}>
         <Typography>The map as text</Typography>
       </AccordionSummary>
