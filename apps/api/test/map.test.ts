@@ -201,6 +201,20 @@ describe('GET /api/facilities/{id}/track', () => {
   });
 });
 
+describe('the OpenAPI document', () => {
+  it('describes both routes with their query and answer', async () => {
+    const doc = (await server.app.inject({ url: '/api/docs/json' })).json();
+    const track = doc.paths['/api/facilities/{id}/track'].get;
+    expect(track.tags).toEqual(['map']);
+    expect(track.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['from', 'id', 'to']);
+    const answer = track.responses['200'].content['application/json'].schema;
+    expect(Object.keys(answer.properties)).toEqual(
+      expect.arrayContaining(['segments', 'samples', 'points', 'hasScrubberMode']),
+    );
+    expect(doc.paths['/api/facilities/positions'].get.responses['200']).toBeDefined();
+  });
+});
+
 describe('GET /api/facilities/positions', () => {
   it('gives each visible ship’s last position in the period, and nothing of ships the caller does not see', async () => {
     const last = minutes().at(-1)!;
