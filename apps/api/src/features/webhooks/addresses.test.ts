@@ -67,6 +67,9 @@ describe('addressRefusal', () => {
     expect(addressRefusal('169.254.169.254', DEFAULT_ADDRESS_POLICY)).toMatch(
       /^169.254.169.254 is the cloud metadata address/,
     );
+    expect(addressRefusal('127.0.0.1', DEFAULT_ADDRESS_POLICY, 'localhost')).toBe(
+      'localhost resolves to 127.0.0.1, a loopback address: webhooks go only to public addresses unless the operator allows this network',
+    );
     for (const address of ['10.0.0.1', '192.168.0.1', '172.20.0.1', 'fd00::1', 'fe80::1', '::1'])
       expect(addressRefusal(address, DEFAULT_ADDRESS_POLICY), address).not.toBeNull();
   });

@@ -186,11 +186,18 @@ function inNetworks(address: string, networks: string[]): boolean {
   return list.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
 }
 
-/** Why a webhook may not go to this address, in words for its administrator; null when it may. */
-export function addressRefusal(address: string, policy: AddressPolicy): string | null {
+/**
+ * Why a webhook may not go to this address, in words for its administrator ("127.0.0.1 is a loopback address: …",
+ * or with the host name it was resolved from, "localhost resolves to 127.0.0.1, a loopback address: …"); null
+ * when it may.
+ */
+export function addressRefusal(address: string, policy: AddressPolicy, hostname?: string): string | null {
   const kind = classifyAddress(address);
   if (kind === 'public') return null;
-  const text = `${address} is ${CLASS_TEXT[kind]}`;
+  const text =
+    hostname && hostname !== address
+      ? `${hostname} resolves to ${address}, ${CLASS_TEXT[kind]}`
+      : `${address} is ${CLASS_TEXT[kind]}`;
   if (NEVER.has(kind)) return `${text}: a webhook cannot go there`;
   if (inNetworks(address, policy.allowedNetworks)) return null;
   if (policy.allowPrivateNetworks && PRIVATE.has(kind)) return null;

@@ -35,13 +35,8 @@ export async function resolveTarget(
       return { ok: false, kind: 'not-found', reason: `The host ${hostname} was not found` };
   }
   for (const { address } of addresses) {
-    const refusal = addressRefusal(address, policy);
-    if (refusal)
-      return {
-        ok: false,
-        kind: 'refused',
-        reason: address === hostname ? refusal : `${hostname} resolves to ${refusal}`,
-      };
+    const refusal = addressRefusal(address, policy, hostname);
+    if (refusal) return { ok: false, kind: 'refused', reason: refusal };
   }
   const first = addresses[0]!;
   return { ok: true, address: first.address, family: first.family === 6 ? 6 : 4 };
