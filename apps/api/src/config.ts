@@ -38,8 +38,8 @@ const flag = z.union([
  */
 export const webhookSettingsSchema = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
-  WEBHOOK_RETRY_FIRST_DELAY_SECONDS: z.coerce.number().positive().default(30),
-  WEBHOOK_RETRY_MAX_DELAY_SECONDS: z.coerce.number().positive().default(3600),
+  WEBHOOK_RETRY_DELAY_SECONDS: z.coerce.number().positive().default(30),
+  WEBHOOK_RETRY_DELAY_MAX_SECONDS: z.coerce.number().positive().default(3600),
   WEBHOOK_RETRY_WINDOW_SECONDS: z.coerce
     .number()
     .min(0)

@@ -107,8 +107,8 @@ describe('webhooks with the receiver allowed (WEBHOOK_ALLOWED_NETWORKS=127.0.0.0
       env: {
         WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8',
         WEBHOOK_TIMEOUT_MS: '1000',
-        WEBHOOK_RETRY_FIRST_DELAY_SECONDS: '0.3',
-        WEBHOOK_RETRY_MAX_DELAY_SECONDS: '0.6',
+        WEBHOOK_RETRY_DELAY_SECONDS: '0.3',
+        WEBHOOK_RETRY_DELAY_MAX_SECONDS: '0.6',
         WEBHOOK_RETRY_WINDOW_SECONDS: '4',
       },
     });

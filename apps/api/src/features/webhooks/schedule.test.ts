@@ -29,8 +29,8 @@ describe('webhook retry schedule', () => {
 
   it('takes fractions of a second for tests', () => {
     const settings = webhookSettingsSchema.parse({
-      WEBHOOK_RETRY_FIRST_DELAY_SECONDS: '0.2',
-      WEBHOOK_RETRY_MAX_DELAY_SECONDS: '0.5',
+      WEBHOOK_RETRY_DELAY_SECONDS: '0.2',
+      WEBHOOK_RETRY_DELAY_MAX_SECONDS: '0.5',
       WEBHOOK_RETRY_WINDOW_SECONDS: '1',
     });
     const created = new Date(0);

@@ -2,14 +2,14 @@ import type { WebhookSettings } from '../../config';
 
 export type RetrySettings = Pick<
   WebhookSettings,
-  'WEBHOOK_RETRY_FIRST_DELAY_SECONDS' | 'WEBHOOK_RETRY_MAX_DELAY_SECONDS' | 'WEBHOOK_RETRY_WINDOW_SECONDS'
+  'WEBHOOK_RETRY_DELAY_SECONDS' | 'WEBHOOK_RETRY_DELAY_MAX_SECONDS' | 'WEBHOOK_RETRY_WINDOW_SECONDS'
 >;
 
 /** The wait after the n-th failed attempt (1-based): the first delay, doubled each time, at most the longest. */
 export function retryDelayMs(attempt: number, settings: RetrySettings): number {
   const seconds = Math.min(
-    settings.WEBHOOK_RETRY_FIRST_DELAY_SECONDS * 2 ** Math.max(0, attempt - 1),
-    settings.WEBHOOK_RETRY_MAX_DELAY_SECONDS,
+    settings.WEBHOOK_RETRY_DELAY_SECONDS * 2 ** Math.max(0, attempt - 1),
+    settings.WEBHOOK_RETRY_DELAY_MAX_SECONDS,
   );
   return Math.round(seconds * 1000);
 }
