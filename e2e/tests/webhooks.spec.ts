@@ -95,8 +95,10 @@ test('a UserAdmin adds a webhook, sends a test and sees it delivered in the log'
   expect(serious.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
 
   // Disabled, then deleted after its confirmation.
-  await card.getByLabel(`Enabled: ${url}`).uncheck();
+  // The switch shows the saved state: it turns off once the change is saved.
+  await card.getByLabel(`Enabled: ${url}`).click();
   await expect(card.getByText('Disabled', { exact: true })).toBeVisible();
+  await expect(card.getByLabel(`Enabled: ${url}`)).not.toBeChecked();
   await card.getByRole('button', { name: 'Delete' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByText('No webhooks yet')).toBeVisible();
