@@ -21,6 +21,8 @@ export default async function globalSetup(): Promise<void> {
     LOG_LEVEL: 'warn',
     // Every browser test signs in from 127.0.0.1: the sign-in limit per address is for attackers, not for the suite.
     LOGIN_ATTEMPTS_PER_MINUTE: '500',
+    // The webhook receivers of the browser tests listen on 127.0.0.1: private networks are refused by default.
+    WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8',
   } as NodeJS.ProcessEnv;
   delete env.DATABASE_URL;
   const child = spawn('npx', ['tsx', 'apps/api/src/main.ts'], {

@@ -76,12 +76,17 @@ const ROLES: { role: string; username: string; pages(ids: Ids): string[] }[] = [
       '/admin/organizations',
       '/admin/messages',
       `/admin/${ids.organizationId}/manage`,
+      `/admin/${ids.organizationId}/webhooks`,
     ],
   },
   {
     role: 'UserAdmin',
     username: 'north.admin',
-    pages: (ids) => [...shared(ids), `/admin/${ids.organizationId}/manage`],
+    pages: (ids) => [
+      ...shared(ids),
+      `/admin/${ids.organizationId}/manage`,
+      `/admin/${ids.organizationId}/webhooks`,
+    ],
   },
   { role: 'User', username: 'north.anna', pages: shared },
 ];

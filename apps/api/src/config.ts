@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ENVIRONMENT_STAGE_NAMES } from '@portal/contracts/environment';
 import { DEFAULT_GAP_WARNING_SAMPLES } from '@portal/contracts/data-health';
+import { parseNetworkList } from './features/webhooks/addresses';
 
 const onOff = z.enum(['on', 'off']);
 
@@ -23,6 +24,43 @@ export const executionSettingsSchema = z.object({
   EXECUTION_BUDGET_MS: z.coerce.number().positive().optional(),
 });
 export type ExecutionSettings = z.infer<typeof executionSettingsSchema>;
+
+/** A yes/no setting: true/false, on/off or 1/0 (a parsed configuration's boolean reads as itself). */
+const flag = z.union([
+  z.boolean(),
+  z.enum(['true', 'false', 'on', 'off', '1', '0']).transform((v) => v === 'true' || v === 'on' || v === '1'),
+]);
+
+/**
+ * Webhook deliveries (docs/decisions/0092-webhooks.md): the time one attempt may take, the retries' exponential
+ * backoff (first delay, doubled per attempt up to the longest delay, for as long as the retry window), how many
+ * deliveries a worker sends at once, and the networks beyond public addresses that webhooks may reach.
+ */
+export const webhookSettingsSchema = z.object({
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  WEBHOOK_RETRY_DELAY_SECONDS: z.coerce.number().positive().default(30),
+  WEBHOOK_RETRY_DELAY_MAX_SECONDS: z.coerce.number().positive().default(3600),
+  WEBHOOK_RETRY_WINDOW_SECONDS: z.coerce
+    .number()
+    .min(0)
+    .default(24 * 3600),
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).default(4),
+  /** Loopback, private and link-local networks (not the cloud metadata address): for a receiver inside the operator's network. */
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: flag.default(false),
+  /** Comma-separated networks (CIDR) webhooks may reach whatever they are, e.g. 10.20.0.0/16. */
+  WEBHOOK_ALLOWED_NETWORKS: z
+    .string()
+    .default('')
+    .superRefine((value, ctx) => {
+      const parsed = parseNetworkList(value);
+      if ('invalid' in parsed)
+        ctx.addIssue({
+          code: 'custom',
+          message: `'${parsed.invalid}' is not a network such as 10.20.0.0/16`,
+        });
+    }),
+});
+export type WebhookSettings = z.infer<typeof webhookSettingsSchema>;
 
 /** Every setting the server reads, checked at start (README lists them). */
 export const configSchema = z.object({
@@ -56,6 +94,7 @@ export const configSchema = z.object({
   ADMIN_USERNAME: z.string().optional(),
   ADMIN_PASSWORD: z.string().optional(),
   ...executionSettingsSchema.shape,
+  ...webhookSettingsSchema.shape,
 
   // The HTTP layer and its routes (app.ts, features/reports, features/settings).
   /** Proxies whose X-Forwarded-For is believed (app.ts trustProxySetting): unset or 'false' none, 'true' any, or a comma-separated list of addresses or CIDR ranges. */

@@ -24,7 +24,12 @@ export interface JobQueue {
     options?: { singletonKey?: string; retryLimit?: number; startAfterSeconds?: number },
   ): Promise<string | null>;
   /** Sends a job inside one of our transactions: the job exists exactly when the transaction commits. */
-  sendInTransaction(trx: Kysely<Database>, name: string, data: object): Promise<string>;
+  sendInTransaction(
+    trx: Kysely<Database>,
+    name: string,
+    data: object,
+    options?: { startAfter?: Date },
+  ): Promise<string>;
 }
 
 /** The queue of this process; an error when it was not started (main.ts starts it in every process). */

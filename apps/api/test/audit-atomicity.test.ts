@@ -21,7 +21,8 @@ let world: IsolationWorld;
 const DAY_MS = 86_400_000;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // Webhooks to 127.0.0.1 are allowed; no worker runs here, so nothing is sent to them.
+  server = await startTestServer({ env: { WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8' } });
   world = await buildWorld(server);
   await sql`
     CREATE TABLE audit_fault (action text PRIMARY KEY);
@@ -788,6 +789,38 @@ describe('a change and its audit entry are one transaction', () => {
             `/api/algorithm/measurement-fields/values?facilityId=${world.north.facility}&from=${encodeURIComponent(new Date(UNTIL.getTime() - 3 * DAY_MS).toISOString())}&to=${encodeURIComponent(UNTIL.toISOString())}`,
           ),
       },
+      // webhooks of an organization
+      {
+        route: 'POST organizations/{id}/webhooks',
+        action: 'webhook.create',
+        ok: 201,
+        call: () =>
+          northAdmin.post(`/api/organizations/${north}/webhooks`, {
+            url: 'http://127.0.0.1:9/hook',
+            eventTypes: ['data-gap'],
+          }),
+      },
+      ...(['update', 'rotate-secret', 'test', 'delete'] as const).map((step): Case => ({
+        route: `${step} organizations/{id}/webhooks/{webhookId}`,
+        action: `webhook.${step}`,
+        ok: step === 'test' ? 202 : step === 'delete' ? 204 : 200,
+        prepare: () =>
+          remember(
+            northAdmin
+              .post(`/api/organizations/${north}/webhooks`, {
+                url: 'http://127.0.0.1:9/hook',
+                eventTypes: ['data-gap'],
+              })
+              .then((r) => r.json().id as string),
+          ),
+        call: () => {
+          const path = `/api/organizations/${north}/webhooks/${target}`;
+          if (step === 'update')
+            return northAdmin.put(path, { url: 'http://127.0.0.1:9/other', eventTypes: ['data-gap'] });
+          if (step === 'delete') return northAdmin.delete(path);
+          return northAdmin.post(`${path}/${step}`);
+        },
+      })),
       // calculations, of a measurement field and of a report field
       ...[
         ['measurement field', mfBase],

@@ -396,7 +396,7 @@ describe('demo seed', () => {
     const keys = ['atlantic_meridian', 'coral_navigator'];
     const facilityIds = Object.fromEntries(keys.map((k) => [k, server.seed.facilityIds[k]!]));
     const first = await seedDemoData(server.services.database, { facilityIds, days: 2, until });
-    expect(first).toMatchObject({ dataSources: 2, channels: 50, files: 4, errors: [] });
+    expect(first).toMatchObject({ dataSources: 2, channels: 56, files: 4, errors: [] });
     const again = await seedDemoData(server.services.database, { facilityIds, days: 2, until });
     expect(again).toMatchObject({ dataSources: 0, files: 0 });
 
@@ -467,7 +467,7 @@ describe('demo seed', () => {
     expect(imported.statusCode).toBe(200);
     expect(imported.json()).toMatchObject({
       dataSources: 1,
-      channels: 25,
+      channels: 28,
       validFrom: '2000-01-01T00:00:00.000Z',
     });
     expect(imported.json().calculations).toBeGreaterThan(0);
@@ -646,8 +646,10 @@ describe('suggested mappings and the list of mappings', () => {
       'SCRUBBER_POWER',
     ],
     ...['LATITUDE', 'LONGITUDE', 'WASHWATER_PH', 'WASHWATER_PAH', 'WASHWATER_TURBIDITY'],
+    // The washwater calculations' channels that the AMS logger writes (it has no inlet channels).
+    ...['SCRUBBER_MODE', 'WASHWATER_FLOW'],
   ].sort();
-  /** Gulf Horizon (South) takes the configuration of Atlantic Meridian (North's demo ship, 25 mappings). */
+  /** Gulf Horizon (South) takes the configuration of Atlantic Meridian (North's demo ship, 28 mappings). */
   let dataSourceId: string;
   let target: string;
   const ams = foreignLogger('ams');
@@ -714,8 +716,13 @@ describe('suggested mappings and the list of mappings', () => {
       column: 'ME1_FO_FLOW_KGH',
       unit: 'KGH',
     });
-    expect(result.unmatchedFields).toEqual([]);
-    expect(result.mappingsWithoutColumn).toHaveLength(25 - READ_CHANNELS.length);
+    // The AMS logger has no washwater inlet channels: the inlet fields the calculations read are listed unmatched.
+    expect(result.unmatchedFields.map((u: { field: string }) => u.field).sort()).toEqual([
+      'WASHWATER_PAH_INLET',
+      'WASHWATER_PH_INLET',
+      'WASHWATER_TURBIDITY_INLET',
+    ]);
+    expect(result.mappingsWithoutColumn).toHaveLength(28 - READ_CHANNELS.length);
     expect(result.unmappedColumns.map((c: { channel: string }) => c.channel)).toContain('ME1_SPEED_RPM');
   });
 

@@ -17,7 +17,7 @@ let south: string;
 let spare: string;
 const FROM = new Date(UNTIL.getTime() - 2 * DAY);
 const TO = new Date(UNTIL.getTime() - 1);
-const FIELDS = 20;
+const FIELDS = 35;
 
 const fieldId = async (name: string) =>
   (

@@ -44,6 +44,8 @@ export async function startTestServer(
     jobs?: 'send' | 'work' | 'none';
     /** A web build to serve (apps/web/dist or a test's own); none by default. */
     webDist?: string;
+    /** More settings (config.ts names), e.g. the webhooks' WEBHOOK_*. */
+    env?: Record<string, string>;
   } = {},
 ): Promise<TestServer> {
   const databaseUrl = process.env.DATABASE_URL;
@@ -54,6 +56,7 @@ export async function startTestServer(
       DATA_DIR: 'memory://',
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
       LOG_LEVEL: 'silent',
+      ...options.env,
     } as NodeJS.ProcessEnv,
     [],
   );

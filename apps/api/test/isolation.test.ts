@@ -192,7 +192,13 @@ async function send(
 /** Ids and values of South that North must never be shown (South's organization itself is linked to North, so its name and id are not secret). */
 function southSecrets(): string[] {
   const { organization: _organization, ...rest } = world.south;
-  return [...Object.values(rest), String(world.southReportValue), world.southMessageText];
+  return [
+    ...Object.values(rest),
+    String(world.southReportValue),
+    world.southMessageText,
+    'whsec_south_secret',
+    'hooks.example.com/south',
+  ];
 }
 
 const describeRoute = (route: RouteEntry) => `${route.method} ${route.url}`;

@@ -156,9 +156,14 @@ describe('report definitions', () => {
       approvedFieldsCount: number;
       totalFieldsCount: number;
     }[];
-    expect(reports).toHaveLength(15);
+    // The spec's 15 and the 4 washwater reports of issue 20.
+    expect(reports).toHaveLength(19);
     expect(reports.map((r) => r.id)).toEqual(
       expect.arrayContaining([
+        'FacilityGroupWashwaterCompliance',
+        'FacilityWashwaterCompliance',
+        'FacilityWashwaterCriteria',
+        'FacilityOpenLoopInNoDischargeZoneHours',
         'FacilityGroupSO2CO2Ratio',
         'FacilitySO2CO2Ratio',
         'FacilityOperationalAvailabilitylarge',

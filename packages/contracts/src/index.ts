@@ -26,5 +26,6 @@ export * from './settings';
 export * from './ship-info';
 export * from './users';
 export * from './version';
+export * from './webhooks';
 export * from './rules';
 export * from './forms';

@@ -17,6 +17,7 @@ import { auditLogRoutes } from './audit/routes';
 import { eventRoutes } from './events/routes';
 import { dataHealthRoutes } from './data-health/routes';
 import { mapRoutes } from './map/routes';
+import { webhookRoutes } from './webhooks/routes';
 
 /** Route plugins of every domain, registered in this order after the auth routes (app.ts). */
 export const featureRoutes: ((app: FastifyInstance) => Promise<void>)[] = [
@@ -38,4 +39,5 @@ export const featureRoutes: ((app: FastifyInstance) => Promise<void>)[] = [
   eventRoutes,
   dataHealthRoutes,
   mapRoutes,
+  webhookRoutes,
 ];

@@ -1,5 +1,6 @@
 import type { Services } from '../services';
 import { runExecution, runRecalculation, type RunOptions } from '../features/executions/run';
+import { runWebhookDelivery, type DeliveryOptions } from '../features/webhooks/deliver';
 import { JOB_NAMES, startQueue, type Queue, type QueueTuning } from './queue';
 
 export {
@@ -10,6 +11,7 @@ export {
   type JobOutcome,
   type ExecutionJob,
   type RecalculationJob,
+  type WebhookDeliveryJob,
 } from './queue';
 
 /**
@@ -25,6 +27,7 @@ export async function startJobs(
     work: boolean;
     tuning?: Partial<QueueTuning>;
     run?: RunOptions;
+    webhooks?: DeliveryOptions;
     onError?: (error: Error) => void;
   },
 ): Promise<Queue> {
@@ -37,6 +40,7 @@ export async function startJobs(
         await services.database.originals.sweep(services.database.db);
         return { status: 'done' };
       },
+      'webhook-delivery': (data) => runWebhookDelivery(services, data, options.webhooks),
     });
     // Originals left raw by uploads whose job was lost (a process stopped in between) are picked up now.
     await queue.send(JOB_NAMES.compressOriginals, {});

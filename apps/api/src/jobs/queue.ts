@@ -1,6 +1,6 @@
 import { CompiledQuery, type Kysely } from 'kysely';
 import { fromKysely, PgBoss, type JobResult, type JobWithMetadata } from 'pg-boss';
-import { executionSettingsSchema, type ExecutionSettings } from '../config';
+import { executionSettingsSchema, webhookSettingsSchema, type ExecutionSettings } from '../config';
 import type { Database } from '../db/schema';
 import type { JobContext, RunOutcome } from '../features/executions/run';
 import type { JobQueue, Services } from '../services';
@@ -19,6 +19,7 @@ export const JOB_NAMES = {
   execution: 'execution',
   recalculation: 'recalculation',
   compressOriginals: 'compress-originals',
+  webhookDelivery: 'webhook-delivery',
 } as const;
 export type JobName = (typeof JOB_NAMES)[keyof typeof JOB_NAMES];
 
@@ -38,10 +39,20 @@ export interface RecalculationJob {
 /** A sweep over the originals stored raw by uploads (the store's sweep, storage/originals.ts); it carries nothing. */
 export type CompressOriginalsJob = Record<string, never>;
 
+/**
+ * One attempt of a webhook delivery (features/webhooks/deliver.ts): the delivery row and which attempt this is, so a
+ * job sent twice, or one whose attempt is already logged, sends nothing.
+ */
+export interface WebhookDeliveryJob {
+  deliveryId: string;
+  attempt: number;
+}
+
 export interface JobPayloads {
   execution: ExecutionJob;
   recalculation: RecalculationJob;
   'compress-originals': CompressOriginalsJob;
+  'webhook-delivery': WebhookDeliveryJob;
 }
 
 /** How a job ended: done (or nothing to do), or failed; a permanent failure is not retried (deadletter). */
@@ -49,8 +60,8 @@ export type JobOutcome = RunOutcome;
 export type JobHandler<N extends JobName> = (data: JobPayloads[N], meta: JobContext) => Promise<JobOutcome>;
 export type JobHandlers = { [N in JobName]: JobHandler<N> };
 
-/** The queue's settings (config.ts: QUEUE_*); tests and benchmarks override some. */
-export type QueueTuning = Omit<ExecutionSettings, 'EXECUTION_BUDGET_MS'>;
+/** The queue's settings (config.ts: QUEUE_*, WEBHOOK_CONCURRENCY); tests and benchmarks override some. */
+export type QueueTuning = Omit<ExecutionSettings, 'EXECUTION_BUDGET_MS'> & { WEBHOOK_CONCURRENCY: number };
 
 export interface Queue extends JobQueue {
   boss: PgBoss;
@@ -59,7 +70,12 @@ export interface Queue extends JobQueue {
   /** Starts the workers (if not yet). */
   work(handlers: JobHandlers): Promise<void>;
   /** Sends a job inside one of our transactions: the job exists exactly when the transaction commits. */
-  sendInTransaction<N extends JobName>(trx: Kysely<Database>, name: N, data: JobPayloads[N]): Promise<string>;
+  sendInTransaction<N extends JobName>(
+    trx: Kysely<Database>,
+    name: N,
+    data: JobPayloads[N],
+    options?: { startAfter?: Date },
+  ): Promise<string>;
   stop(options?: { graceful?: boolean; timeoutMs?: number }): Promise<void>;
 }
 
@@ -94,7 +110,11 @@ export async function startQueue(
   options: { tuning?: Partial<QueueTuning>; onError?: (error: Error) => void } = {},
 ): Promise<Queue> {
   // The process's configuration; a partial one (a benchmark's) gets the defaults.
-  const tuning = { ...executionSettingsSchema.parse(services.config ?? {}), ...options.tuning };
+  const tuning = {
+    ...executionSettingsSchema.parse(services.config ?? {}),
+    WEBHOOK_CONCURRENCY: webhookSettingsSchema.parse(services.config ?? {}).WEBHOOK_CONCURRENCY,
+    ...options.tuning,
+  };
   const { database } = services;
   const common = {
     superviseIntervalSeconds: tuning.QUEUE_SUPERVISE_SECONDS,
@@ -154,8 +174,11 @@ export async function startQueue(
           : {}),
       });
     },
-    async sendInTransaction(trx, name, data) {
-      const id = await boss.send(name, data as object, { db: fromKysely(trx) });
+    async sendInTransaction(trx, name, data, sendOptions) {
+      const id = await boss.send(name, data as object, {
+        db: fromKysely(trx),
+        ...(sendOptions?.startAfter ? { startAfter: sendOptions.startAfter } : {}),
+      });
       if (!id) throw new Error(`The ${name} job was not created`);
       return id;
     },
@@ -168,7 +191,9 @@ export async function startQueue(
           name,
           {
             pollingIntervalSeconds: tuning.QUEUE_POLLING_SECONDS,
-            localConcurrency: tuning.QUEUE_CONCURRENCY,
+            // A delivery mostly waits on its receiver (at most WEBHOOK_TIMEOUT_MS): several go at once.
+            localConcurrency:
+              name === JOB_NAMES.webhookDelivery ? tuning.WEBHOOK_CONCURRENCY : tuning.QUEUE_CONCURRENCY,
             batchSize: 1,
             includeMetadata: true,
             perJobResults: true,

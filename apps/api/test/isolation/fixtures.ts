@@ -24,6 +24,7 @@ export const OBJECT_KINDS = [
   'credential',
   'execution',
   'event',
+  'webhook',
 ] as const;
 export type ObjectKind = (typeof OBJECT_KINDS)[number];
 export type GlobalKind = 'report' | 'reportField' | 'measurementField' | 'reportCalculation' | 'reader';
@@ -199,6 +200,16 @@ export async function buildWorld(server: TestServer): Promise<IsolationWorld> {
       .select(['id', 'link_key'])
       .where('id', '=', organizationIds[organization]!)
       .executeTakeFirstOrThrow();
+    const webhook = await db
+      .insertInto('webhooks')
+      .values({
+        organization_id: org.id,
+        url: `https://hooks.example.com/${organization}`,
+        event_types: ['scrubber-off'],
+        secret: `whsec_${organization}_secret`,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     return {
       facility: facilityId,
       dataSource: dataSource.id,
@@ -214,6 +225,7 @@ export async function buildWorld(server: TestServer): Promise<IsolationWorld> {
       credential: credential.id,
       execution: execution.id,
       event: event.id,
+      webhook: webhook.id,
     };
   };
   // The North user object is a colleague (north.olav), not the caller, so "own" paths name a manageable user.

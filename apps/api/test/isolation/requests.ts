@@ -12,6 +12,7 @@ export function kindOfParam(url: string, param: string): ObjectKind | GlobalKind
   if (param === 'fileId') return before.includes('/documents') ? 'document' : 'file';
   if (param === 'channelId') return 'channel';
   if (param === 'credentialId') return 'credential';
+  if (param === 'webhookId') return 'webhook';
   if (param === 'userId') return 'user';
   if (param === 'orgId' || param === 'otherId') return 'organization';
   if (param === 'linkKey') return 'linkKey';
@@ -84,6 +85,7 @@ export type Resolver = (kind: ObjectKind | GlobalKind) => string;
 function sample(schema: JsonSchema, name: string, resolve: Resolver, depth = 0, optionals = true): unknown {
   const kind = kindOfField(name);
   if (/password/i.test(name)) return 'Isolation1234';
+  if (name === 'url') return 'https://hooks.example.com/probe';
   if (/Configuration$/.test(name)) return CSV_CONFIGURATION;
   if (schema.format === 'date') return '2025-03-08';
   if (/(Date|From|To|On)$/.test(name) || /^(from|to)$/.test(name))

@@ -164,6 +164,10 @@ export const routes: RouteObject[] = withErrorBoundaries([
             path: ':organizationId/manage',
             element: page(() => import('../features/organizations/ManageOrganizationPage')),
           },
+          {
+            path: ':organizationId/webhooks',
+            element: page(() => import('../features/webhooks/WebhooksPage')),
+          },
         ],
       },
       { path: 'help', element: page(() => import('../features/info/HelpPage')) },

@@ -23,7 +23,8 @@ const CURRENT_KEY = 'portal.admin.organization';
 
 /**
  * Administration (/admin): a toolbar with the organization's name; for SystemAdmin the Messages, Organizations,
- * Maintenance and Access management buttons and the organization switcher. A skeleton shows until the organizations load.
+ * Maintenance, Access management and Webhooks buttons and the organization switcher, for a UserAdmin Access management
+ * and Webhooks. A skeleton shows until the organizations load.
  */
 export default function AdminLayout() {
   const { profile } = useSession();
@@ -46,8 +47,8 @@ export default function AdminLayout() {
 
   if (!profile) return null;
   if (!isAdmin(roles)) return <Navigate to="/" replace />;
-  // A UserAdmin's administration is the own organization's access matrix.
-  if (!systemAdmin && !location.pathname.endsWith('/manage'))
+  // A UserAdmin's administration is the own organization's access matrix and webhooks.
+  if (!systemAdmin && !location.pathname.endsWith('/manage') && !location.pathname.endsWith('/webhooks'))
     return <Navigate to={administrationPath(roles, profile.organizationId)!} replace />;
 
   const current = organizations.data?.find((o) => o.id === currentOrganizationId);
@@ -62,6 +63,8 @@ export default function AdminLayout() {
     setCurrentOrganizationId,
   };
   const on = (suffix: string) => location.pathname.endsWith(suffix);
+  const openCurrent = (suffix: 'manage' | 'webhooks') =>
+    currentOrganizationId && navigate(`/admin/${encodeURIComponent(currentOrganizationId)}/${suffix}`);
 
   return (
     <Box sx={{ p: { xs: 1, sm: 3 } }}>
@@ -81,16 +84,32 @@ export default function AdminLayout() {
               {current?.name ?? (systemAdmin ? 'Administration' : profile.organizationName)}
             </PageHeading>
           )}
+          {!systemAdmin && (
+            // The spec gives a UserAdmin's toolbar no buttons: Webhooks is ours, and the way back from it.
+            <Stack direction="row" spacing={1}>
+              {!on('/manage') && (
+                <Button variant="outlined" onClick={() => openCurrent('manage')}>
+                  Access management
+                </Button>
+              )}
+              <Button
+                variant={on('/webhooks') ? 'contained' : 'outlined'}
+                onClick={() => openCurrent('webhooks')}
+              >
+                Webhooks
+              </Button>
+            </Stack>
+          )}
           {systemAdmin && (
-            // A phone gets an even grid: Messages | Organizations, then Maintenance, Access management and the switcher
-            // full width.
+            // A phone gets an even grid: Messages | Organizations, Maintenance full width, Access management |
+            // Webhooks, then the switcher full width.
             <Box
               sx={{
                 display: 'grid',
                 gap: 1,
                 alignItems: 'center',
                 width: { xs: '100%', md: 'auto' },
-                gridTemplateColumns: { xs: '1fr 1fr', md: 'auto auto auto auto 220px' },
+                gridTemplateColumns: { xs: '1fr 1fr', md: 'auto auto auto auto auto 220px' },
                 '& .MuiButton-root': { whiteSpace: 'nowrap' },
               }}
             >
@@ -119,13 +138,16 @@ export default function AdminLayout() {
               <Button
                 variant={on('/manage') ? 'contained' : 'outlined'}
                 disabled={!currentOrganizationId}
-                onClick={() =>
-                  currentOrganizationId &&
-                  navigate(`/admin/${encodeURIComponent(currentOrganizationId)}/manage`)
-                }
-                sx={{ gridColumn: { xs: '1 / -1', md: 'auto' } }}
+                onClick={() => openCurrent('manage')}
               >
                 Access management
+              </Button>
+              <Button
+                variant={on('/webhooks') ? 'contained' : 'outlined'}
+                disabled={!currentOrganizationId}
+                onClick={() => openCurrent('webhooks')}
+              >
+                Webhooks
               </Button>
               {organizations.isPending ? (
                 <Skeleton variant="rounded" height={40} sx={{ gridColumn: { xs: '1 / -1', md: 'auto' } }} />

@@ -1,0 +1,179 @@
+import { randomUUID } from 'node:crypto';
+import { sql, type Transaction } from 'kysely';
+import {
+  EVENT_CLASSIFICATIONS,
+  EVENT_TYPE_NAMES,
+  type EventClassification,
+  type EventType,
+} from '@portal/contracts/events';
+import {
+  eventValueUnit,
+  type WebhookAlertKind,
+  type WebhookDeliveryKind,
+  type WebhookPayload,
+} from '@portal/contracts/webhooks';
+import type { Database } from '../../db/schema';
+import { JOB_NAMES } from '../../jobs/queue';
+import { jobQueueOf, type Services } from '../../services';
+
+/** An alert of the alert outbox (features/alerts), as the webhooks deliver it. */
+export interface WebhookAlert {
+  alertId: string;
+  kind: WebhookAlertKind;
+  eventId: string;
+  facilityId: string;
+}
+
+/** The event in the portal: the web app's /events/{id} (a deep link that goes through sign-in). */
+export const eventLink = (publicUrl: string, eventId: string) =>
+  `${publicUrl}/events/${encodeURIComponent(eventId)}`;
+
+/**
+ * Queues the deliveries of an alert, inside the caller's transaction (the one that writes or claims the alert): one
+ * delivery per enabled webhook of each organization that sees the ship (its owner, and those it is shared with) and
+ * wants the event's type, each with its first attempt's job. The idempotency key (alert id and webhook id) makes a
+ * second call for the same alert create nothing. The body is made now and sent as it is on every attempt.
+ * Returns the number of deliveries created.
+ */
+export async function queueWebhookDeliveries(
+  trx: Transaction<Database>,
+  alert: WebhookAlert,
+  services: Services,
+): Promise<number> {
+  const event = await trx
+    .selectFrom('compliance_events as e')
+    .innerJoin('facilities as f', 'f.id', 'e.facility_id')
+    .select([
+      'e.id',
+      'e.type',
+      'e.classification',
+      'e.report_required',
+      'e.start_on',
+      'e.end_on',
+      'e.ongoing',
+      'e.worst_value',
+      'e.limit_value',
+      'e.channel',
+      'f.id as facility_id',
+      'f.name as facility_name',
+      'f.imo',
+    ])
+    .where('e.id', '=', alert.eventId)
+    .where('e.facility_id', '=', alert.facilityId)
+    .executeTakeFirst();
+  if (!event) return 0;
+  const webhooks = await trx
+    .selectFrom('webhooks as w')
+    .innerJoin('organizations as o', 'o.id', 'w.organization_id')
+    .select(['w.id', 'o.id as organization_id', 'o.name as organization_name'])
+    .where('w.enabled', '=', true)
+    .where(sql<boolean>`${event.type} = any(w.event_types)`)
+    .where((eb) =>
+      eb.or([
+        eb(
+          'w.organization_id',
+          '=',
+          eb.selectFrom('facilities').select('primary_organization_id').where('id', '=', event.facility_id),
+        ),
+        eb(
+          'w.organization_id',
+          'in',
+          eb
+            .selectFrom('organization_facility_access')
+            .select('organization_id')
+            .where('facility_id', '=', event.facility_id),
+        ),
+      ]),
+    )
+    .orderBy('w.created_on')
+    .execute();
+  if (!webhooks.length) return 0;
+
+  const { publicUrl } = services.config;
+  const start = new Date(event.start_on).getTime();
+  const end = new Date(event.end_on).getTime();
+  const type = event.type as EventType;
+  const link = eventLink(publicUrl, event.id);
+  const createdOn = new Date().toISOString();
+  const eventPayload: NonNullable<WebhookPayload['event']> = {
+    id: event.id,
+    type,
+    typeName: EVENT_TYPE_NAMES[type] ?? event.type,
+    classification: EVENT_CLASSIFICATIONS.includes(event.classification as EventClassification)
+      ? (event.classification as EventClassification)
+      : null,
+    reportRequired: event.report_required,
+    start: new Date(start).toISOString(),
+    end: event.ongoing ? null : new Date(end).toISOString(),
+    ongoing: event.ongoing,
+    durationMinutes: Math.round((end - start) / 60_000),
+    worstValue: event.worst_value,
+    limit: event.limit_value,
+    unit: event.worst_value === null ? null : eventValueUnit({ type, channel: event.channel }),
+    channel: event.channel,
+    link,
+  };
+
+  let created = 0;
+  for (const webhook of webhooks) {
+    const id = randomUUID();
+    const payload: WebhookPayload = {
+      id,
+      kind: alert.kind,
+      createdOn,
+      event: eventPayload,
+      ship: { id: event.facility_id, name: event.facility_name, imo: event.imo },
+      organization: { id: webhook.organization_id, name: webhook.organization_name },
+      link,
+    };
+    const inserted = await insertDelivery(trx, {
+      id,
+      webhookId: webhook.id,
+      idempotencyKey: `${alert.alertId}:${webhook.id}`,
+      kind: alert.kind,
+      alertId: alert.alertId,
+      eventId: event.id,
+      facilityId: event.facility_id,
+      body: JSON.stringify(payload),
+    });
+    if (!inserted) continue;
+    await jobQueueOf(services).sendInTransaction(trx, JOB_NAMES.webhookDelivery, {
+      deliveryId: id,
+      attempt: 1,
+    });
+    created++;
+  }
+  return created;
+}
+
+/** Inserts a delivery unless one with its idempotency key exists; true when it was inserted. */
+export async function insertDelivery(
+  trx: Transaction<Database>,
+  delivery: {
+    id: string;
+    webhookId: string;
+    idempotencyKey: string;
+    kind: WebhookDeliveryKind;
+    alertId: string | null;
+    eventId: string | null;
+    facilityId: string | null;
+    body: string;
+  },
+): Promise<boolean> {
+  const row = await trx
+    .insertInto('webhook_deliveries')
+    .values({
+      id: delivery.id,
+      webhook_id: delivery.webhookId,
+      idempotency_key: delivery.idempotencyKey,
+      kind: delivery.kind,
+      alert_id: delivery.alertId,
+      event_id: delivery.eventId,
+      facility_id: delivery.facilityId,
+      body: delivery.body,
+    })
+    .onConflict((oc) => oc.column('idempotency_key').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return Boolean(row);
+}
