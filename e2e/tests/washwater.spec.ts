@@ -152,6 +152,9 @@ test('the washwater cards of both dashboards show the API numbers, the ship char
     value: number | null;
   }[];
   expect(bars.map((b) => [b.facilityId, b.value])).toEqual(perShip.map((p) => [p.facilityId, p.value]));
+  // A ship without an hour of discharge has no bar, and is named under the chart.
+  const without = perShip.filter((p) => p.value === null).length;
+  await expect(page.getByTestId('washwater-no-discharge')).toHaveCount(without ? 1 : 0);
   await cardShots(page, 'card-washwater', 'card-washwater-gauge', 'fleet-card');
 
   // The ship card of Atlantic Meridian (its pH probe drifts low between calibrations).

@@ -117,6 +117,13 @@ export default function FleetDashboardPage() {
   const availability = data[C.fleetOperationalAvailability];
   const sfoc = data[C.fleetSfocImpact];
   const washwater = data[C.fleetWashwaterCompliance];
+  // A ship without an hour of discharge has no share (no bar): named, so an empty place is not read as 0 %.
+  const washwaterByShip = new Map(
+    facilityListValue(washwater, 'Facilities').map((i) => [i.facilityId, i.value]),
+  );
+  const withoutDischarge = (filteredFacilities ?? [])
+    .filter((f) => (washwaterByShip.get(f.id) ?? null) === null)
+    .map((f) => f.name);
   const shipRatios = new Map(facilityListValue(ratio, 'Values').map((i) => [i.facilityId, i.value]));
   const shipLimits = new Map(facilityListValue(ratio, 'Limit').map((i) => [i.facilityId, i.value]));
   const fleetMargin = numberValue(ratio, 'ActualAverage');
@@ -252,6 +259,11 @@ export default function FleetDashboardPage() {
               options={percentBars}
               testId="chart-washwater"
             />
+            {numberValue(washwater, 'ActualAverage') !== null && withoutDischarge.length ? (
+              <Typography variant="caption" color="text.secondary" data-testid="washwater-no-discharge">
+                No hour with discharge in this period: {withoutDischarge.join(', ')}
+              </Typography>
+            ) : null}
           </GaugeCard>
         </Grid>
 
