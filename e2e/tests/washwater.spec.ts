@@ -33,7 +33,16 @@ async function cardShots(page: Page, testId: string, chartTestId: string, name: 
     await page.setViewportSize(viewport);
     await expect(page.getByTestId(chartTestId)).toHaveAttribute('data-ready', 'true');
     await page.waitForTimeout(600);
-    await page.getByTestId(testId).screenshot({ path: path.join(SHOTS, `washwater-${name}-${size}.png`) });
+    // The card where it lies on the whole page: a card taller than a phone's screen is not under the fixed top bar.
+    const box = await page.getByTestId(testId).evaluate((e) => {
+      const r = e.getBoundingClientRect();
+      return { x: r.left + window.scrollX, y: r.top + window.scrollY, width: r.width, height: r.height };
+    });
+    await page.screenshot({
+      path: path.join(SHOTS, `washwater-${name}-${size}.png`),
+      fullPage: true,
+      clip: box,
+    });
   }
   await page.setViewportSize({ width: 1440, height: 900 });
 }
