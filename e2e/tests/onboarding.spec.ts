@@ -39,6 +39,11 @@ const DOMAIN_CHANNELS = [
   'WASHWATER_PH',
   'WASHWATER_PAH',
   'WASHWATER_TURBIDITY',
+  'WASHWATER_PH_INLET',
+  'WASHWATER_PAH_INLET',
+  'WASHWATER_TURBIDITY_INLET',
+  'WASHWATER_FLOW',
+  'SCRUBBER_MODE',
 ] as const;
 /** The ship dashboard's KPI widgets: test id of the number shown. */
 const SHOWN_KPIS = [
@@ -250,8 +255,8 @@ async function acceptSuggestions(
   await dialog.getByRole('button', { name: 'Accept all' }).click();
   for (const toggle of await dialog.getByRole('switch', { name: /^Accept / }).all())
     await expect(toggle).toBeChecked();
-  // The demo logger's 25 mappings: the 12 the calculations read get the new columns, the 13 others are gone.
-  await expect(dialog.getByText('Mappings: 12 changed, 13 removed')).toBeVisible();
+  // The demo logger's 28 mappings: the 17 the calculations read get the new columns, the 11 others are gone.
+  await expect(dialog.getByText('Mappings: 17 changed, 11 removed')).toBeVisible();
   await dialog.getByRole('button', { name: 'Apply' }).click();
   await expect(dialog).toHaveCount(0);
   const node = page.getByTestId(`datasource-${dataSource}`);

@@ -90,9 +90,14 @@ const S = {
   turbidityInlet: 56,
 } as const;
 
-/** Days between two calibrations of the drifting pH probe, and its drift per day (pH units, downwards). */
-const PH_CALIBRATION_DAYS = 15;
-const PH_DRIFT_PER_DAY = 0.025;
+/**
+ * The drifting pH probe: calibrated every 30 days, it reads true until day 28 of its cycle and then drifts low by
+ * 0.5 pH a day until the next calibration. The drift crosses 6.5 within some hours (a few transients) and then
+ * stays below it (one malfunction) each cycle, so the living demo shows the case without burying the events list.
+ */
+const PH_CALIBRATION_DAYS = 30;
+const PH_DRIFT_FROM_DAY = 28;
+const PH_DRIFT_PER_DAY = 0.5;
 
 const clamp = (x: number, lo: number, hi: number) => (x < lo ? lo : x > hi ? hi : x);
 
@@ -293,7 +298,7 @@ export function generateShipDay(ship: DemoShip, day: Date): { samples: DaySample
       1 + 0.3 * smooth(seed, S.turbidity, m, 120) + 0.05 * signed(seed, S.turbidityInlet, m);
     const drift =
       ship.washwaterScenario === 'phProbeDrift'
-        ? PH_DRIFT_PER_DAY * ((m / DAY_MINUTES) % PH_CALIBRATION_DAYS)
+        ? PH_DRIFT_PER_DAY * Math.max(0, ((m / DAY_MINUTES) % PH_CALIBRATION_DAYS) - PH_DRIFT_FROM_DAY)
         : 0;
     const ph =
       (running
