@@ -4,6 +4,7 @@ import type { CalculationTables } from './tables/calculations';
 import type { ValueTables } from './tables/values';
 import type { EventTables } from './tables/events';
 import type { AdministrationTables } from './tables/administration';
+import type { AlertTables } from './tables/alerts';
 
 /**
  * Row types of the database, one interface per table, grouped by domain. Each domain's migration in
@@ -137,4 +138,5 @@ export interface Database
     CalculationTables,
     ValueTables,
     AdministrationTables,
-    EventTables {}
+    EventTables,
+    AlertTables {}

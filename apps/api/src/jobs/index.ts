@@ -1,6 +1,8 @@
 import type { Services } from '../services';
 import { runExecution, runRecalculation, type RunOptions } from '../features/executions/run';
 import { JOB_NAMES, startQueue, type Queue, type QueueTuning } from './queue';
+import { alertJobHandlers } from '../features/alerts/worker';
+import { closeMailTransports, type MailHooks } from '../features/alerts/mail';
 
 export {
   startQueue,
@@ -25,11 +27,14 @@ export async function startJobs(
     work: boolean;
     tuning?: Partial<QueueTuning>;
     run?: RunOptions;
+    /** The alert e-mail's test hooks (apps/api/test/worker-with-hooks.ts); production passes none. */
+    mail?: MailHooks;
     onError?: (error: Error) => void;
   },
 ): Promise<Queue> {
   const queue = await startQueue(services, { tuning: options.tuning, onError: options.onError });
   if (options.work) {
+    const alerts = alertJobHandlers(services, { mail: options.mail });
     await queue.work({
       execution: (data, meta) => runExecution(services, data, meta, options.run),
       recalculation: (data, meta) => runRecalculation(services, data, meta, options.run),
@@ -37,9 +42,27 @@ export async function startJobs(
         await services.database.originals.sweep(services.database.db);
         return { status: 'done' };
       },
+      'alert-fan-out': alerts.fanOut,
+      'alert-email': alerts.email,
+      'alert-digest': alerts.digest,
+      'alert-sweep': alerts.sweep,
     });
     // Originals left raw by uploads whose job was lost (a process stopped in between) are picked up now.
     await queue.send(JOB_NAMES.compressOriginals, {});
+    // Alerts a stopped process left behind are fanned out now, and the sweep comes back every ALERTS_SWEEP_SECONDS
+    // (reminders, digests): one queued at most (the queue is stately), whichever worker sends it.
+    const sweep = () =>
+      queue.send(JOB_NAMES.alertSweep, {}).catch((error: unknown) => options.onError?.(error as Error));
+    await sweep();
+    const seconds = services.config.ALERTS_SWEEP_SECONDS ?? 60;
+    const timer = setInterval(() => void sweep(), seconds * 1000);
+    timer.unref();
+    const stop = queue.stop.bind(queue);
+    queue.stop = async (stopOptions) => {
+      clearInterval(timer);
+      await stop(stopOptions);
+      closeMailTransports();
+    };
   }
   return queue;
 }

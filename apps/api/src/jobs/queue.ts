@@ -3,6 +3,13 @@ import { fromKysely, PgBoss, type JobResult, type JobWithMetadata } from 'pg-bos
 import { executionSettingsSchema, type ExecutionSettings } from '../config';
 import type { Database } from '../db/schema';
 import type { JobContext, RunOutcome } from '../features/executions/run';
+import {
+  ALERT_JOB_NAMES,
+  type AlertDigestJob,
+  type AlertEmailJob,
+  type AlertFanOutJob,
+  type AlertSweepJob,
+} from '../features/alerts/jobs';
 import type { JobQueue, Services } from '../services';
 
 /**
@@ -19,6 +26,10 @@ export const JOB_NAMES = {
   execution: 'execution',
   recalculation: 'recalculation',
   compressOriginals: 'compress-originals',
+  alertFanOut: ALERT_JOB_NAMES.fanOut,
+  alertEmail: ALERT_JOB_NAMES.email,
+  alertDigest: ALERT_JOB_NAMES.digest,
+  alertSweep: ALERT_JOB_NAMES.sweep,
 } as const;
 export type JobName = (typeof JOB_NAMES)[keyof typeof JOB_NAMES];
 
@@ -42,7 +53,14 @@ export interface JobPayloads {
   execution: ExecutionJob;
   recalculation: RecalculationJob;
   'compress-originals': CompressOriginalsJob;
+  'alert-fan-out': AlertFanOutJob;
+  'alert-email': AlertEmailJob;
+  'alert-digest': AlertDigestJob;
+  'alert-sweep': AlertSweepJob;
 }
+
+/** Queues that keep one job waiting at most (a sweep needs no second copy): one queued and one running. */
+const STATELY: readonly string[] = [JOB_NAMES.compressOriginals, JOB_NAMES.alertSweep];
 
 /** How a job ended: done (or nothing to do), or failed; a permanent failure is not retried (deadletter). */
 export type JobOutcome = RunOutcome;
@@ -120,14 +138,18 @@ export async function startQueue(
   for (const name of Object.values(JOB_NAMES)) {
     const existing = await boss.getQueue(name);
     // A sweep needs no second copy waiting: one queued and one running at most.
+    // E-mail waits out an SMTP server's outage longer than an execution waits for a retry.
+    const retryLimit =
+      name === JOB_NAMES.alertEmail ? tuning.ALERTS_EMAIL_RETRY_LIMIT : queueOptions.retryLimit;
     if (!existing)
       await boss.createQueue(name, {
         ...queueOptions,
-        ...(name === JOB_NAMES.compressOriginals ? { policy: 'stately' } : {}),
+        retryLimit,
+        ...(STATELY.includes(name) ? { policy: 'stately' } : {}),
       });
     else
       await boss.updateQueue(name, {
-        retryLimit: queueOptions.retryLimit,
+        retryLimit,
         retryDelay: queueOptions.retryDelay,
         retryBackoff: true,
         retryDelayMax: queueOptions.retryDelayMax,
