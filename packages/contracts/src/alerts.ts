@@ -13,7 +13,10 @@ export type AlertKind = (typeof ALERT_KINDS)[number];
 
 export const ALERT_CHANNELS = ['email', 'in-app'] as const;
 export type AlertChannel = (typeof ALERT_CHANNELS)[number];
-export const ALERT_CHANNEL_NAMES: Record<AlertChannel, string> = { email: 'E-mail', 'in-app': 'In the portal' };
+export const ALERT_CHANNEL_NAMES: Record<AlertChannel, string> = {
+  email: 'E-mail',
+  'in-app': 'In the portal',
+};
 
 /** E-mails as they happen, or one e-mail a day listing the day's alerts (in-app alerts always come as they happen). */
 export const ALERT_DELIVERIES = ['immediate', 'digest'] as const;
@@ -53,19 +56,17 @@ export const ALERT_MESSAGES = {
 } as const;
 const M = ALERT_MESSAGES;
 
-const unique = <T>(values: T[]) => [...new Set(values)];
-
 export const alertShipsSchema = z.discriminatedUnion(
   'mode',
   [
     z.object({ mode: z.literal('all') }),
     z.object({
       mode: z.literal('selected'),
-      facilityIds: z.array(z.string()).min(1, M.shipsRequired).max(5000).transform(unique),
+      facilityIds: z.array(z.string()).min(1, M.shipsRequired).max(5000),
     }),
     z.object({
       mode: z.literal('organizations'),
-      organizationIds: z.array(z.string()).min(1, M.organizationsRequired).max(1000).transform(unique),
+      organizationIds: z.array(z.string()).min(1, M.organizationsRequired).max(1000),
     }),
   ],
   { error: 'Choose all ships, a selection of ships or organizations' },
@@ -76,15 +77,10 @@ export type AlertShips = z.infer<typeof alertShipsSchema>;
 export const alertSettingsSchema = z
   .object({
     ships: alertShipsSchema,
-    eventTypes: z
-      .array(z.enum(EVENT_TYPES, { error: 'Unknown event type' }))
-      .min(1, M.eventTypesRequired)
-      .transform(unique),
-    classifications: z
-      .array(z.enum(ALERT_CLASSIFICATIONS, { error: 'Unknown classification' }))
-      .transform(unique),
+    eventTypes: z.array(z.enum(EVENT_TYPES, { error: 'Unknown event type' })).min(1, M.eventTypesRequired),
+    classifications: z.array(z.enum(ALERT_CLASSIFICATIONS, { error: 'Unknown classification' })),
     /** None: no alerts at all. */
-    channels: z.array(z.enum(ALERT_CHANNELS, { error: 'Unknown channel' })).transform(unique),
+    channels: z.array(z.enum(ALERT_CHANNELS, { error: 'Unknown channel' })),
     delivery: z.enum(ALERT_DELIVERIES, { error: 'Choose As they happen or Daily digest' }),
   })
   .refine(
@@ -92,6 +88,25 @@ export const alertSettingsSchema = z
     { message: M.classificationsRequired, path: ['classifications'] },
   );
 export type AlertSettings = z.infer<typeof alertSettingsSchema>;
+
+const unique = <T>(values: readonly T[]) => [...new Set(values)];
+
+/** The settings as stored: each choice once. */
+export function normalizeAlertSettings(settings: AlertSettings): AlertSettings {
+  const ships: AlertShips =
+    settings.ships.mode === 'selected'
+      ? { mode: 'selected', facilityIds: unique(settings.ships.facilityIds) }
+      : settings.ships.mode === 'organizations'
+        ? { mode: 'organizations', organizationIds: unique(settings.ships.organizationIds) }
+        : { mode: 'all' };
+  return {
+    ships,
+    eventTypes: unique(settings.eventTypes),
+    classifications: unique(settings.classifications),
+    channels: unique(settings.channels),
+    delivery: settings.delivery,
+  };
+}
 
 /** A new user's alerts, until they or their organization choose others: malfunctions and reports due, of their ships. */
 export const DEFAULT_ALERT_SETTINGS: AlertSettings = {
@@ -133,11 +148,20 @@ export const alertSubscriptionSchema = z.object({
 });
 export type AlertSubscription = z.infer<typeof alertSubscriptionSchema>;
 
-/** PUT /api/profile/alert-subscription: the address and own settings, or back to the organization's defaults. */
-export const alertSubscriptionBodySchema = z.union([
-  z.object({ email, settings: alertSettingsSchema }),
-  z.object({ email, useDefaults: z.literal(true) }),
-]);
+/**
+ * PUT /api/profile/alert-subscription: the address and own settings, or back to the organization's defaults
+ * (useDefaults, no settings).
+ */
+export const alertSubscriptionBodySchema = z
+  .object({
+    email,
+    settings: alertSettingsSchema.optional(),
+    useDefaults: z.literal(true).optional(),
+  })
+  .refine((b) => Boolean(b.settings) !== Boolean(b.useDefaults), {
+    message: "Send settings, or useDefaults to use the organization's defaults",
+    path: ['settings'],
+  });
 export type AlertSubscriptionBody = z.input<typeof alertSubscriptionBodySchema>;
 
 const reminderHours = z
@@ -155,10 +179,16 @@ export const organizationAlertDefaultsSchema = z.object({
 });
 export type OrganizationAlertDefaults = z.infer<typeof organizationAlertDefaultsSchema>;
 
-export const organizationAlertDefaultsBodySchema = z.union([
-  z.object({ settings: alertSettingsSchema, reminderHours }),
-  z.object({ useDefaults: z.literal(true), reminderHours }),
-]);
+export const organizationAlertDefaultsBodySchema = z
+  .object({
+    settings: alertSettingsSchema.optional(),
+    useDefaults: z.literal(true).optional(),
+    reminderHours,
+  })
+  .refine((b) => Boolean(b.settings) !== Boolean(b.useDefaults), {
+    message: "Send settings, or useDefaults to use the portal's defaults",
+    path: ['settings'],
+  });
 export type OrganizationAlertDefaultsBody = z.input<typeof organizationAlertDefaultsBodySchema>;
 
 export const OUTBOX_STATUSES = ['pending', 'sent', 'failed'] as const;

@@ -118,15 +118,21 @@ export function alertHeadline(kind: string, s: AlertSnapshot): string {
     case 'resolved':
       return 'The event has ended.';
     default:
-      return s.end || INSTANT_TYPES.includes(s.type) ? 'A new event was recorded.' : 'A new event is going on.';
+      return s.end || INSTANT_TYPES.includes(s.type)
+        ? 'A new event was recorded.'
+        : 'A new event is going on.';
   }
 }
 
 /** The alert as plain text: headline, the facts one per line, and the link to the event. */
 export function alertText(kind: string, s: AlertSnapshot, link: string): string {
-  return [alertHeadline(kind, s), '', ...alertFacts(s).map(([k, v]) => `${k}: ${v}`), '', `Open the event: ${link}`].join(
-    '\n',
-  );
+  return [
+    alertHeadline(kind, s),
+    '',
+    ...alertFacts(s).map(([k, v]) => `${k}: ${v}`),
+    '',
+    `Open the event: ${link}`,
+  ].join('\n');
 }
 
 /** The event's address in the portal (a deep link: sign-in first when needed, then the event). */

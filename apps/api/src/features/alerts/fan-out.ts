@@ -70,8 +70,15 @@ const inApp: RecipientChannel = async ({ trx, alert, snapshot, baseUrl, now }, r
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  await trx.insertInto('message_recipients').values({ message_id: message.id, user_id: recipient.userId }).execute();
-  await trx.updateTable('alert_deliveries').set({ message_id: message.id }).where('id', '=', delivery.id).execute();
+  await trx
+    .insertInto('message_recipients')
+    .values({ message_id: message.id, user_id: recipient.userId })
+    .execute();
+  await trx
+    .updateTable('alert_deliveries')
+    .set({ message_id: message.id })
+    .where('id', '=', delivery.id)
+    .execute();
 };
 
 /**

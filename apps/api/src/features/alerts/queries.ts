@@ -15,7 +15,10 @@ import { effectiveSettings } from './recipients';
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
 /** The caller's e-mails that failed in the last 30 days, newest first: the profile says so. */
-export async function deliveryFailuresOf(db: Kysely<Database>, userId: string): Promise<AlertDeliveryFailure[]> {
+export async function deliveryFailuresOf(
+  db: Kysely<Database>,
+  userId: string,
+): Promise<AlertDeliveryFailure[]> {
   const rows = await db
     .selectFrom('alert_deliveries')
     .select(['address', 'last_error', 'created_on', 'subject'])

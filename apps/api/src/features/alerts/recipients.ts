@@ -51,7 +51,14 @@ export async function recipientsOf(
       .selectFrom('users as u')
       .leftJoin('alert_subscriptions as s', 's.user_id', 'u.id')
       .leftJoin('organization_alert_defaults as d', 'd.organization_id', 'u.organization_id')
-      .select(['u.id', 'u.role', 'u.organization_id', 's.email', 's.settings as own', 'd.settings as defaults'])
+      .select([
+        'u.id',
+        'u.role',
+        'u.organization_id',
+        's.email',
+        's.settings as own',
+        'd.settings as defaults',
+      ])
       .where('u.id', 'in', usersSeeingFacility(db, alert.facilityId))
       .orderBy('u.id')
       .execute(),

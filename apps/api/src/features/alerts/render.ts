@@ -1,5 +1,12 @@
 import type { AlertSnapshot } from '@portal/contracts/alerts';
-import { alertFacts, alertHeadline, alertSubject, alertText, eventLink, formatDate } from '@portal/contracts/rules';
+import {
+  alertFacts,
+  alertHeadline,
+  alertSubject,
+  alertText,
+  eventLink,
+  formatDate,
+} from '@portal/contracts/rules';
 
 /** An e-mail as composed: subject, plain text and HTML (one per alert, or one per digest). */
 export interface ComposedMail {

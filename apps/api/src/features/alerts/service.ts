@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { ALERT_MESSAGES, type AlertSettings } from '@portal/contracts/alerts';
+import { ALERT_MESSAGES, normalizeAlertSettings, type AlertSettings } from '@portal/contracts/alerts';
 import type { Database } from '../../db/schema';
 import { badRequest } from '../../errors';
 import type { Caller } from '../access/caller';
@@ -22,9 +22,9 @@ async function allKnown(ids: readonly string[], count: (ids: string[]) => Promis
 export async function saveSubscription(
   db: Kysely<Database>,
   caller: Caller,
-  body: { email: string | null } & ({ settings: AlertSettings } | { useDefaults: true }),
+  body: { email: string | null; settings?: AlertSettings },
 ): Promise<void> {
-  const settings = 'settings' in body ? body.settings : null;
+  const settings = body.settings ? normalizeAlertSettings(body.settings) : null;
   if (settings) {
     const { ships } = settings;
     if (ships.mode === 'organizations') {
@@ -103,9 +103,9 @@ export async function saveOrganizationAlertDefaults(
   db: Kysely<Database>,
   caller: Caller,
   organizationId: string,
-  body: { reminderHours: number } & ({ settings: AlertSettings } | { useDefaults: true }),
+  body: { reminderHours: number; settings?: AlertSettings },
 ): Promise<void> {
-  const settings = 'settings' in body ? body.settings : null;
+  const settings = body.settings ? normalizeAlertSettings(body.settings) : null;
   if (settings?.ships.mode === 'organizations')
     throw badRequest(`settings.ships: ${M.defaultsShips}`, { 'settings.ships': M.defaultsShips });
   if (settings?.ships.mode === 'selected') {
