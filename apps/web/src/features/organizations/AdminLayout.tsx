@@ -23,7 +23,7 @@ const CURRENT_KEY = 'portal.admin.organization';
 
 /**
  * Administration (/admin): a toolbar with the organization's name; for SystemAdmin the Messages, Organizations,
- * Maintenance and Access management buttons and the organization switcher. A skeleton shows until the organizations load.
+ * Maintenance, Outbox and Access management buttons and the organization switcher. A skeleton shows until the organizations load.
  */
 export default function AdminLayout() {
   const { profile } = useSession();
@@ -82,7 +82,7 @@ export default function AdminLayout() {
             </PageHeading>
           )}
           {systemAdmin && (
-            // A phone gets an even grid: Messages | Organizations, then Maintenance, Access management and the switcher
+            // A phone gets an even grid: Messages | Organizations, Maintenance | Outbox, then Access management and the switcher
             // full width.
             <Box
               sx={{
@@ -90,7 +90,7 @@ export default function AdminLayout() {
                 gap: 1,
                 alignItems: 'center',
                 width: { xs: '100%', md: 'auto' },
-                gridTemplateColumns: { xs: '1fr 1fr', md: 'auto auto auto auto 220px' },
+                gridTemplateColumns: { xs: '1fr 1fr', md: 'auto auto auto auto auto 220px' },
                 '& .MuiButton-root': { whiteSpace: 'nowrap' },
               }}
             >
@@ -112,9 +112,15 @@ export default function AdminLayout() {
                 component={RouterLink}
                 to="/admin/maintenance"
                 variant={on('/maintenance') ? 'contained' : 'outlined'}
-                sx={{ gridColumn: { xs: '1 / -1', md: 'auto' } }}
               >
                 Maintenance
+              </Button>
+              <Button
+                component={RouterLink}
+                to="/admin/outbox"
+                variant={on('/outbox') ? 'contained' : 'outlined'}
+              >
+                Outbox
               </Button>
               <Button
                 variant={on('/manage') ? 'contained' : 'outlined'}
