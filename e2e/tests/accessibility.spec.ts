@@ -73,6 +73,7 @@ const ROLES: { role: string; username: string; pages(ids: Ids): string[] }[] = [
       `/report-config/detail/${ids.reportId}`,
       '/admin/organizations',
       '/admin/messages',
+      '/admin/outbox',
       `/admin/${ids.organizationId}/manage`,
     ],
   },
