@@ -63,7 +63,15 @@ export function AlertSettingsFields({
       ? organizations.filter((o) => choice.organizationIds.includes(o.id))
       : [];
   return (
-    <Stack spacing={2}>
+    // Disabled (the defaults in force) the choices stay readable: legends and hints keep the secondary text colour.
+    <Stack
+      spacing={2}
+      sx={{
+        '& .MuiFormLabel-root.Mui-disabled, & .MuiFormHelperText-root.Mui-disabled': {
+          color: 'text.secondary',
+        },
+      }}
+    >
       <FormControl disabled={disabled} error={Boolean(errors.ships)}>
         <FormLabel id={`${idPrefix}-ships`}>Ships</FormLabel>
         <RadioGroup
