@@ -191,7 +191,9 @@ export async function startQueue(
           {
             pollingIntervalSeconds: tuning.QUEUE_POLLING_SECONDS,
             localConcurrency: tuning.QUEUE_CONCURRENCY,
-            batchSize: 1,
+            // pg-boss fetches again only after its polling interval: e-mails (one job per alert) are taken in
+            // batches, so a storm of alerts is not sent at one job a second (bench/alerts/fanout.ts).
+            batchSize: name === JOB_NAMES.alertEmail ? 25 : 1,
             includeMetadata: true,
             perJobResults: true,
           },
