@@ -150,7 +150,7 @@ export type AlertSubscription = z.infer<typeof alertSubscriptionSchema>;
 
 /**
  * PUT /api/profile/alert-subscription: the address and own settings, or back to the organization's defaults
- * (useDefaults, no settings).
+ * (useDefaults: true, which wins over settings sent with it).
  */
 export const alertSubscriptionBodySchema = z
   .object({
@@ -158,7 +158,7 @@ export const alertSubscriptionBodySchema = z
     settings: alertSettingsSchema.optional(),
     useDefaults: z.literal(true).optional(),
   })
-  .refine((b) => Boolean(b.settings) !== Boolean(b.useDefaults), {
+  .refine((b) => Boolean(b.useDefaults || b.settings), {
     message: "Send settings, or useDefaults to use the organization's defaults",
     path: ['settings'],
   });
@@ -185,7 +185,7 @@ export const organizationAlertDefaultsBodySchema = z
     useDefaults: z.literal(true).optional(),
     reminderHours,
   })
-  .refine((b) => Boolean(b.settings) !== Boolean(b.useDefaults), {
+  .refine((b) => Boolean(b.useDefaults || b.settings), {
     message: "Send settings, or useDefaults to use the portal's defaults",
     path: ['settings'],
   });

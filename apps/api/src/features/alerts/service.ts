@@ -22,9 +22,9 @@ async function allKnown(ids: readonly string[], count: (ids: string[]) => Promis
 export async function saveSubscription(
   db: Kysely<Database>,
   caller: Caller,
-  body: { email: string | null; settings?: AlertSettings },
+  body: { email: string | null; settings?: AlertSettings; useDefaults?: true },
 ): Promise<void> {
-  const settings = body.settings ? normalizeAlertSettings(body.settings) : null;
+  const settings = body.settings && !body.useDefaults ? normalizeAlertSettings(body.settings) : null;
   if (settings) {
     const { ships } = settings;
     if (ships.mode === 'organizations') {
@@ -103,9 +103,9 @@ export async function saveOrganizationAlertDefaults(
   db: Kysely<Database>,
   caller: Caller,
   organizationId: string,
-  body: { reminderHours: number; settings?: AlertSettings },
+  body: { reminderHours: number; settings?: AlertSettings; useDefaults?: true },
 ): Promise<void> {
-  const settings = body.settings ? normalizeAlertSettings(body.settings) : null;
+  const settings = body.settings && !body.useDefaults ? normalizeAlertSettings(body.settings) : null;
   if (settings?.ships.mode === 'organizations')
     throw badRequest(`settings.ships: ${M.defaultsShips}`, { 'settings.ships': M.defaultsShips });
   if (settings?.ships.mode === 'selected') {
