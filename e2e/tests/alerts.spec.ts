@@ -13,6 +13,7 @@ import { fillSignIn, acceptCookiesIfAsked, signInAs } from '../support';
  * from the bell and, through sign-in, from the e-mail.
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const artifacts = path.join(root, 'e2e', '.artifacts');
 const DAY_MS = 86_400_000;
 const SHIP = 'Straits Pioneer';
 const ADDRESS = 'anna.alerts@nordic.example';
@@ -88,6 +89,9 @@ test('a user subscribes, an upload with an SO2 excursion alerts them in the bell
   await expect(page.getByTestId('alert-subscription').getByLabel('E-mail address for alerts')).toHaveValue(
     ADDRESS,
   );
+  await page
+    .getByTestId('alert-subscription')
+    .screenshot({ path: path.join(artifacts, 'alerts-profile.png') });
 
   // Upload the file on the ship's files screen and run it from the upload dialog.
   await page.goto('/facilities/overview');
@@ -135,6 +139,7 @@ test('a user subscribes, an upload with an SO2 excursion alerts them in the bell
   await expect(text).toContainText(`Ship: ${SHIP}`);
   await expect(text).toContainText(`Open the event: ${href}`);
   await expect(admin.getByTitle(`HTML of ${title}`)).toBeVisible();
+  await admin.screenshot({ path: path.join(artifacts, 'alerts-outbox.png'), fullPage: true });
   await adminContext.close();
 
   // The bell's link opens the event.
