@@ -53,7 +53,7 @@ export async function startTestServer(
       PUBLIC_URL,
       DATA_DIR: 'memory://',
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-      LOG_LEVEL: process.env.TEST_LOG ?? 'silent',
+      LOG_LEVEL: 'silent',
     } as NodeJS.ProcessEnv,
     [],
   );
