@@ -75,6 +75,7 @@ const ROLES: { role: string; username: string; pages(ids: Ids): string[] }[] = [
       `/report-config/detail/${ids.reportId}`,
       '/admin/organizations',
       '/admin/messages',
+      '/admin/outbox',
       `/admin/${ids.organizationId}/manage`,
       `/admin/${ids.organizationId}/webhooks`,
     ],

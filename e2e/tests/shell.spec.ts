@@ -221,10 +221,12 @@ test.describe('messages', () => {
     await expect(list).toBeVisible();
     const welcome = list.getByTestId('message').filter({ hasText: 'Welcome to the portal' });
     await expect(welcome).toContainText('Your account has been set up');
-    await expect(page.getByTestId('unread-count')).toContainText('2');
+    // Two messages for everyone plus the demo fleet's recent alerts of Olav's ships (issue 19), if any.
+    const unread = Number(await page.getByTestId('unread-count').textContent());
+    expect(unread).toBeGreaterThanOrEqual(2);
     await welcome.getByRole('button', { name: 'Mark as read' }).click();
     await expect(welcome.getByText('Read', { exact: true })).toBeVisible();
-    await expect(page.getByTestId('unread-count')).toContainText('1');
+    await expect(page.getByTestId('unread-count')).toHaveText(String(unread - 1));
 
     await page.reload();
     await expect(page.getByTestId('organization-name')).toBeVisible();

@@ -20,6 +20,8 @@ export const executionSettingsSchema = z.object({
   QUEUE_SUPERVISE_SECONDS: z.coerce.number().int().min(1).default(15),
   QUEUE_POLLING_SECONDS: z.coerce.number().min(0.5).default(1),
   QUEUE_CONCURRENCY: z.coerce.number().int().min(1).default(1),
+  /** Retries of an alert e-mail the SMTP server did not take (backoff as above, up to the delay's maximum). */
+  ALERTS_EMAIL_RETRY_LIMIT: z.coerce.number().int().min(0).default(20),
   /** Time budget (ms) of one evaluation of a calculation; none when unset. */
   EXECUTION_BUDGET_MS: z.coerce.number().positive().optional(),
 });
@@ -61,6 +63,26 @@ export const webhookSettingsSchema = z.object({
     }),
 });
 export type WebhookSettings = z.infer<typeof webhookSettingsSchema>;
+/**
+ * Alerts and their e-mail (docs/decisions/0091-alerts.md). Without SMTP_URL mail goes to the embedded outbox that a
+ * SystemAdmin reads at /admin/outbox.
+ */
+export const alertSettingsSchema = z.object({
+  /** smtp://[user:password@]host[:port] or smtps://...; unset: the embedded outbox. */
+  SMTP_URL: z
+    .string()
+    .url()
+    .refine((url) => /^smtps?:\/\//i.test(url), 'Use an smtp:// or smtps:// address')
+    .optional(),
+  MAIL_FROM: z.string().min(3).default('Scrubber Fleet Monitoring <alerts@localhost>'),
+  /** Event changes older than this (the event's end, or its latest data while it lasts) alert nobody: backfills stay quiet. */
+  ALERTS_MAX_AGE_HOURS: z.coerce.number().positive().default(72),
+  /** The hour (UTC, 0-23) from which the daily digest of the day before goes out. */
+  ALERTS_DIGEST_HOUR: z.coerce.number().int().min(0).max(23).default(6),
+  /** How often the sweep looks for alerts not fanned out, reminders due and digests due. */
+  ALERTS_SWEEP_SECONDS: z.coerce.number().min(1).default(60),
+});
+export type AlertConfig = z.infer<typeof alertSettingsSchema>;
 
 /** Every setting the server reads, checked at start (README lists them). */
 export const configSchema = z.object({
@@ -103,6 +125,9 @@ export const configSchema = z.object({
   REPORT_DATA_CACHE_ENTRIES: z.coerce.number().int().min(0).default(2000),
   /** The build GET /api/version names; unset, the git commit of the checkout (or the day). */
   BUILD_NUMBER: z.string().optional(),
+
+  // Alerts and e-mail (features/alerts, docs/decisions/0091-alerts.md).
+  ...alertSettingsSchema.shape,
 });
 
 export type RawConfig = z.infer<typeof configSchema>;

@@ -9,6 +9,7 @@ import type { RunHooks } from '../src/features/executions/run';
  * set from the environment this test process gives it. Production code never reads these variables.
  * - EXECUTION_TEST_PAUSE_MS: hold the replacing transaction open this long after the values are written;
  * - EXECUTION_TEST_CRASH_AFTER_COMMIT=1: SIGKILL this process right after the commit, before pg-boss hears of it.
+ * - ALERTS_TEST_CRASH_BEFORE_SEND=1: SIGKILL this process when an alert e-mail is about to go to the SMTP server.
  */
 const pauseMs = Number(process.env.EXECUTION_TEST_PAUSE_MS ?? 0);
 const crashAfterCommit = process.env.EXECUTION_TEST_CRASH_AFTER_COMMIT === '1';
@@ -19,11 +20,14 @@ const hooks: RunHooks = {
   ...(crashAfterCommit ? { afterCommit: () => process.kill(process.pid, 'SIGKILL') } : {}),
 };
 
+const crashBeforeSend = process.env.ALERTS_TEST_CRASH_BEFORE_SEND === '1';
+
 const config = loadConfig(process.env, ['--services=worker']);
 const server = await createServer(config, { logger: { level: config.LOG_LEVEL } });
 const queue = await startJobs(server.services, {
   work: true,
   run: { hooks },
+  ...(crashBeforeSend ? { mail: { beforeSend: () => process.kill(process.pid, 'SIGKILL') } } : {}),
   onError: (error) => server.app.log.error({ err: error }, 'job queue error'),
 });
 process.once('SIGTERM', () => {

@@ -5,6 +5,7 @@ import type { ValueTables } from './tables/values';
 import type { EventTables } from './tables/events';
 import type { AdministrationTables } from './tables/administration';
 import type { WebhookTables } from './tables/webhooks';
+import type { AlertTables } from './tables/alerts';
 
 /**
  * Row types of the database, one interface per table, grouped by domain. Each domain's migration in
@@ -139,4 +140,5 @@ export interface Database
     ValueTables,
     AdministrationTables,
     EventTables,
-    WebhookTables {}
+    WebhookTables,
+    AlertTables {}

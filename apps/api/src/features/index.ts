@@ -18,6 +18,7 @@ import { eventRoutes } from './events/routes';
 import { dataHealthRoutes } from './data-health/routes';
 import { mapRoutes } from './map/routes';
 import { webhookRoutes } from './webhooks/routes';
+import { alertRoutes } from './alerts/routes';
 
 /** Route plugins of every domain, registered in this order after the auth routes (app.ts). */
 export const featureRoutes: ((app: FastifyInstance) => Promise<void>)[] = [
@@ -40,4 +41,5 @@ export const featureRoutes: ((app: FastifyInstance) => Promise<void>)[] = [
   dataHealthRoutes,
   mapRoutes,
   webhookRoutes,
+  alertRoutes,
 ];

@@ -2,6 +2,8 @@ import type { Services } from '../services';
 import { runExecution, runRecalculation, type RunOptions } from '../features/executions/run';
 import { runWebhookDelivery, type DeliveryOptions } from '../features/webhooks/deliver';
 import { JOB_NAMES, startQueue, type Queue, type QueueTuning } from './queue';
+import { alertJobHandlers } from '../features/alerts/worker';
+import { closeMailTransports, type MailHooks } from '../features/alerts/mail';
 
 export {
   startQueue,
@@ -28,11 +30,14 @@ export async function startJobs(
     tuning?: Partial<QueueTuning>;
     run?: RunOptions;
     webhooks?: DeliveryOptions;
+    /** The alert e-mail's test hooks (apps/api/test/worker-with-hooks.ts); production passes none. */
+    mail?: MailHooks;
     onError?: (error: Error) => void;
   },
 ): Promise<Queue> {
   const queue = await startQueue(services, { tuning: options.tuning, onError: options.onError });
   if (options.work) {
+    const alerts = alertJobHandlers(services, { mail: options.mail });
     await queue.work({
       execution: (data, meta) => runExecution(services, data, meta, options.run),
       recalculation: (data, meta) => runRecalculation(services, data, meta, options.run),
@@ -41,9 +46,27 @@ export async function startJobs(
         return { status: 'done' };
       },
       'webhook-delivery': (data) => runWebhookDelivery(services, data, options.webhooks),
+      'alert-fan-out': alerts.fanOut,
+      'alert-email': alerts.email,
+      'alert-digest': alerts.digest,
+      'alert-sweep': alerts.sweep,
     });
     // Originals left raw by uploads whose job was lost (a process stopped in between) are picked up now.
     await queue.send(JOB_NAMES.compressOriginals, {});
+    // Alerts a stopped process left behind are fanned out now, and the sweep comes back every ALERTS_SWEEP_SECONDS
+    // (reminders, digests): one queued at most (the queue is stately), whichever worker sends it.
+    const sweep = () =>
+      queue.send(JOB_NAMES.alertSweep, {}).catch((error: unknown) => options.onError?.(error as Error));
+    await sweep();
+    const seconds = services.config.ALERTS_SWEEP_SECONDS ?? 60;
+    const timer = setInterval(() => void sweep(), seconds * 1000);
+    timer.unref();
+    const stop = queue.stop.bind(queue);
+    queue.stop = async (stopOptions) => {
+      clearInterval(timer);
+      await stop(stopOptions);
+      closeMailTransports();
+    };
   }
   return queue;
 }

@@ -3,6 +3,13 @@ import { fromKysely, PgBoss, type JobResult, type JobWithMetadata } from 'pg-bos
 import { executionSettingsSchema, webhookSettingsSchema, type ExecutionSettings } from '../config';
 import type { Database } from '../db/schema';
 import type { JobContext, RunOutcome } from '../features/executions/run';
+import {
+  ALERT_JOB_NAMES,
+  type AlertDigestJob,
+  type AlertEmailJob,
+  type AlertFanOutJob,
+  type AlertSweepJob,
+} from '../features/alerts/jobs';
 import type { JobQueue, Services } from '../services';
 
 /**
@@ -20,6 +27,10 @@ export const JOB_NAMES = {
   recalculation: 'recalculation',
   compressOriginals: 'compress-originals',
   webhookDelivery: 'webhook-delivery',
+  alertFanOut: ALERT_JOB_NAMES.fanOut,
+  alertEmail: ALERT_JOB_NAMES.email,
+  alertDigest: ALERT_JOB_NAMES.digest,
+  alertSweep: ALERT_JOB_NAMES.sweep,
 } as const;
 export type JobName = (typeof JOB_NAMES)[keyof typeof JOB_NAMES];
 
@@ -53,7 +64,14 @@ export interface JobPayloads {
   recalculation: RecalculationJob;
   'compress-originals': CompressOriginalsJob;
   'webhook-delivery': WebhookDeliveryJob;
+  'alert-fan-out': AlertFanOutJob;
+  'alert-email': AlertEmailJob;
+  'alert-digest': AlertDigestJob;
+  'alert-sweep': AlertSweepJob;
 }
+
+/** Queues that keep one job waiting at most (a sweep needs no second copy): one queued and one running. */
+const STATELY: readonly string[] = [JOB_NAMES.compressOriginals, JOB_NAMES.alertSweep];
 
 /** How a job ended: done (or nothing to do), or failed; a permanent failure is not retried (deadletter). */
 export type JobOutcome = RunOutcome;
@@ -140,14 +158,18 @@ export async function startQueue(
   for (const name of Object.values(JOB_NAMES)) {
     const existing = await boss.getQueue(name);
     // A sweep needs no second copy waiting: one queued and one running at most.
+    // E-mail waits out an SMTP server's outage longer than an execution waits for a retry.
+    const retryLimit =
+      name === JOB_NAMES.alertEmail ? tuning.ALERTS_EMAIL_RETRY_LIMIT : queueOptions.retryLimit;
     if (!existing)
       await boss.createQueue(name, {
         ...queueOptions,
-        ...(name === JOB_NAMES.compressOriginals ? { policy: 'stately' } : {}),
+        retryLimit,
+        ...(STATELY.includes(name) ? { policy: 'stately' } : {}),
       });
     else
       await boss.updateQueue(name, {
-        retryLimit: queueOptions.retryLimit,
+        retryLimit,
         retryDelay: queueOptions.retryDelay,
         retryBackoff: true,
         retryDelayMax: queueOptions.retryDelayMax,
@@ -194,7 +216,9 @@ export async function startQueue(
             // A delivery mostly waits on its receiver (at most WEBHOOK_TIMEOUT_MS): several go at once.
             localConcurrency:
               name === JOB_NAMES.webhookDelivery ? tuning.WEBHOOK_CONCURRENCY : tuning.QUEUE_CONCURRENCY,
-            batchSize: 1,
+            // pg-boss fetches again only after its polling interval: e-mails (one job per alert) are taken in
+            // batches, so a storm of alerts is not sent at one job a second (bench/alerts/fanout.ts).
+            batchSize: name === JOB_NAMES.alertEmail ? 25 : 1,
             includeMetadata: true,
             perJobResults: true,
           },

@@ -6,6 +6,7 @@ import { seedDemoDataWithProgress } from '../features/datasources/demo';
 import { seedDefaultMeasurementCalculations } from '../features/calculations/seed';
 import { executeDemoFleet } from '../features/executions/demo';
 import { annotateDemoEvents } from '../features/events/demo';
+import { seedDemoAlertAddresses } from '../features/alerts/seed';
 
 export interface DemoLoadResult {
   created: boolean;
@@ -28,6 +29,8 @@ export async function loadDemoFleet(
   const { db } = services.database;
   const seeded = await seedPlatform(db, { ships: options.ships });
   if (seeded.created) options.log('Demo organizations, users and ships created');
+  // Before the executions: their recent events alert the demo users (the outbox shows what would be sent).
+  await seedDemoAlertAddresses(db);
   await seedDemoDataWithProgress(services.database, {
     facilityIds: seeded.facilityIds,
     days: options.days,

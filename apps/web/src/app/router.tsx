@@ -161,6 +161,11 @@ export const routes: RouteObject[] = withErrorBoundaries([
             element: page(() => import('../features/maintenance/MaintenancePage')),
           },
           {
+            path: 'outbox',
+            handle: only(SYSTEM_ADMIN_ONLY),
+            element: page(() => import('../features/alerts/OutboxPage')),
+          },
+          {
             path: ':organizationId/manage',
             element: page(() => import('../features/organizations/ManageOrganizationPage')),
           },

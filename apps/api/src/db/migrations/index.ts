@@ -15,6 +15,7 @@ import * as channelAliases from './0014_channel_aliases';
 import * as dataHealth from './0015_data_health';
 import * as complianceEvents from './0016_compliance_events';
 import * as webhooks from './0019_webhooks';
+import * as alerts from './0018_alerts';
 
 /** Every migration, by name; applied in name order. Add a new one here. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '0015_data_health': dataHealth,
   '0016_compliance_events': complianceEvents,
   '0019_webhooks': webhooks,
+  '0018_alerts': alerts,
 };

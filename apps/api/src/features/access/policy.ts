@@ -52,6 +52,45 @@ export function facilityVisibleTo(
   return sql<SqlBool>`(${facilityIdColumn} in (${assigned}) and ${facilityIdColumn} in (${orgFacilities}))`;
 }
 
+/** Organizations that see a ship: its owner and those it is shared with (a query of their ids). */
+export function organizationsSeeingFacility(db: Kysely<Database>, facilityId: string) {
+  return db
+    .selectFrom('facilities')
+    .select('facilities.primary_organization_id as id')
+    .where('facilities.id', '=', facilityId)
+    .union(
+      db
+        .selectFrom('organization_facility_access')
+        .select('organization_facility_access.organization_id as id')
+        .where('organization_facility_access.facility_id', '=', facilityId),
+    );
+}
+
+/**
+ * The users who may see a ship (a query of their ids): the rules of {@link facilityVisibleTo} read from the ship's
+ * side, for those who are told about it without asking (alert recipients). SystemAdmin: every ship; UserAdmin: the
+ * ships its organization sees; User: the ships assigned to it that its organization still sees.
+ */
+export function usersSeeingFacility(db: Kysely<Database>, facilityId: string) {
+  const organizations = organizationsSeeingFacility(db, facilityId);
+  const assigned = db
+    .selectFrom('user_facility_access')
+    .select('user_facility_access.user_id')
+    .where('user_facility_access.facility_id', '=', facilityId);
+  return db
+    .selectFrom('users')
+    .select('users.id')
+    .where((eb) =>
+      eb.or([
+        eb('users.role', '=', 'SystemAdmin'),
+        eb.and([
+          eb('users.organization_id', 'in', organizations),
+          eb.or([eb('users.role', '=', 'UserAdmin'), eb('users.id', 'in', assigned)]),
+        ]),
+      ]),
+    );
+}
+
 /** Throws "Ship not found" (404) unless the caller may see the ship: another organization's ship is not revealed. */
 export async function assertFacilityVisible(
   db: Kysely<Database>,

@@ -7,6 +7,7 @@ import { readSamples } from './read-samples';
 import { computeReportFields } from './report-fields';
 import { deriveComplianceEvents } from './derive-events';
 import { storeComplianceEvents } from './store-events';
+import type { AlertOutboxOptions } from '../alerts/outbox';
 import { refreshDailyRollup } from './rollup';
 import { storeMeasurementValues, storeReportValues, type Computed } from './store';
 
@@ -89,6 +90,7 @@ export async function computePeriod(db: Kysely<Database>, request: ComputeReques
 export async function storeComputed(
   trx: Transaction<Database>,
   computed: Computed,
+  options: { alerts?: AlertOutboxOptions } = {},
 ): Promise<{ measurementRows: number; reportRows: number }> {
   const { facilityId, from, to, timings } = computed.request;
   const rIds = computed.replaceReportFieldIds;
@@ -96,7 +98,9 @@ export async function storeComputed(
     storeMeasurementValues(trx, computed),
   );
   const reportRows = await step(timings, 'store report values', () => storeReportValues(trx, computed));
-  await step(timings, 'store events', () => storeComplianceEvents(trx, facilityId, computed.events));
+  await step(timings, 'store events', () =>
+    storeComplianceEvents(trx, facilityId, computed.events, options.alerts),
+  );
   await step(timings, 'daily roll-up', async () => {
     if (rIds === 'all' || rIds.length > 0)
       await refreshDailyRollup(trx, facilityId, rIds, new Date(from), new Date(to - 1));

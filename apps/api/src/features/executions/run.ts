@@ -4,6 +4,8 @@ import type { Database } from '../../db/schema';
 import type { Services } from '../../services';
 import { computePeriod, storeComputed, ExecutionError, type ComputeRequest } from './engine';
 import { ceilDayExclusive, floorDay } from './series';
+import { DEFAULT_ALERT_OUTBOX, type AlertOutboxOptions } from '../alerts/outbox';
+import { ALERT_JOB_NAMES } from '../alerts/jobs';
 
 /**
  * Running executions, as the jobs do (jobs/ hands the queue's jobs to these). An execution row (executions) is what
@@ -57,6 +59,21 @@ export interface RunOptions {
   budgetMs?: number;
   timings?: Record<string, number>;
   hooks?: RunHooks;
+}
+
+/**
+ * The engine's alert outbox settings in a worker: the configured age limit, and the fan-out job sent in the
+ * replacing transaction when it wrote alerts (the job exists exactly when the alerts do).
+ */
+function alertOutboxOf(services: Services): AlertOutboxOptions {
+  return {
+    maxAgeHours: services.config.ALERTS_MAX_AGE_HOURS ?? DEFAULT_ALERT_OUTBOX.maxAgeHours,
+    notify: services.queue
+      ? async (trx) => {
+          await services.queue!.sendInTransaction(trx, ALERT_JOB_NAMES.fanOut, {});
+        }
+      : undefined,
+  };
 }
 
 /** Marks a failure: permanent errors and the last retry fail the row; earlier retries put it back in the queue. */
@@ -119,7 +136,7 @@ export async function runExecution(
     const computed = await computePeriod(db, request);
     const started = performance.now();
     await db.transaction().execute(async (trx) => {
-      const { reportRows } = await storeComputed(trx, computed);
+      const { reportRows } = await storeComputed(trx, computed, { alerts: alertOutboxOf(services) });
       await options.hooks?.beforeCommit?.();
       const counts: ExecutionCounts = {
         files: (claimed.data_file_ids ?? []).length,

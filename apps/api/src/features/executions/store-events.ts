@@ -7,7 +7,14 @@ import {
   type EventClassification,
   type EventType,
 } from '@portal/contracts/events';
+import { alertLevel } from '@portal/contracts/rules';
 import type { Database } from '../../db/schema';
+import {
+  DEFAULT_ALERT_OUTBOX,
+  recordEventAlerts,
+  type AlertOutboxOptions,
+  type EventAlertChange,
+} from '../alerts/outbox';
 import { appendRecordBookEntries, type RecordBookEntryInput } from '../../storage/record-book';
 import type { DerivedEvent } from './compliance-events';
 import type { EventDerivation } from './derive-events';
@@ -97,11 +104,14 @@ const describe = (e: DerivedEvent) => ({
  * Step "store events", in the replacing transaction: the derived events replace the stored ones starting inside
  * the window (matched by {@link matchEvents}), and the record book gets an entry for each event that appears, ends,
  * changes class or boundaries, or is no longer derived. A rerun over unchanged data writes nothing.
+ * In the same transaction, the alert outbox gets an alert for each recent event that opens, is classified up
+ * (transient -> malfunction or repeated -> report required) or ends (features/alerts/outbox.ts).
  */
 export async function storeComplianceEvents(
   trx: Transaction<Database>,
   facilityId: string,
   derivation: EventDerivation | null,
+  alerts: AlertOutboxOptions = DEFAULT_ALERT_OUTBOX,
 ): Promise<number> {
   if (!derivation) return 0;
   const { windowFrom, windowTo, events, rules } = derivation;
@@ -123,6 +133,7 @@ export async function storeComplianceEvents(
     .execute()) as StoredEvent[];
   const { pairs, added, withdrawn } = matchEvents(stored, events);
   const entries: RecordBookEntryInput[] = [];
+  const alertChanges: EventAlertChange[] = [];
   const entry = (
     kind: string,
     event: DerivedEvent,
@@ -199,6 +210,9 @@ export async function storeComplianceEvents(
     if (unchanged) continue;
     await trx.updateTable('compliance_events').set(columns(e)).where('id', '=', s.id).execute();
     if (ended) entries.push(entry('event-ended', e, s.id, {}, e.end));
+    if (alertLevel(e) > alertLevel({ classification: s.classification, reportRequired: s.report_required }))
+      alertChanges.push({ kind: 'classified-up', eventId: s.id, event: e });
+    if (ended) alertChanges.push({ kind: 'resolved', eventId: s.id, event: e });
     if (moved || reclassified || reopened)
       entries.push(
         entry('event-changed', e, s.id, {
@@ -221,9 +235,13 @@ export async function storeComplianceEvents(
         inserted.slice(at, at + 1000).map(({ id, e }) => ({ id, facility_id: facilityId, ...columns(e) })),
       )
       .execute();
-  for (const { id, e } of inserted) entries.push(entry('event', e, id, {}));
+  for (const { id, e } of inserted) {
+    entries.push(entry('event', e, id, {}));
+    alertChanges.push({ kind: 'opened', eventId: id, event: e });
+  }
   entries.sort((a, b) => a.occurredOn.getTime() - b.occurredOn.getTime());
   await appendRecordBookEntries(trx, facilityId, entries);
+  await recordEventAlerts(trx, facilityId, alertChanges, alerts);
   return pairs.length + added.length;
 }
 

@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { idParam } from '../access/params';
 import { authenticatedRoutes } from '../access/authenticated';
 import { z } from 'zod';
+import { sql, type SqlBool } from 'kysely';
+import { ALERT_MESSAGE_TYPE } from '../alerts/fan-out';
 import {
   createMessageBodySchema,
   messageListQuerySchema,
@@ -50,9 +52,14 @@ export async function messageRoutes(app: FastifyInstance) {
           .execute();
         return rows.map(toMessage);
       }
-      // Every message, past and upcoming included, is the administration screen's.
+      // Every message, past and upcoming included, is the administration screen's; but not the alerts sent to
+      // people's bells (personal, read by the SystemAdmin in /admin/outbox: docs/decisions/0091-alerts.md).
       requireSystemAdmin(caller);
-      const rows = await messagesFor(db, caller).orderBy('m.show_from', 'desc').orderBy('m.id').execute();
+      const rows = await messagesFor(db, caller)
+        .where(sql<SqlBool>`m.type is distinct from ${ALERT_MESSAGE_TYPE}`)
+        .orderBy('m.show_from', 'desc')
+        .orderBy('m.id')
+        .execute();
       return rows.map(toMessage);
     },
   );

@@ -22,10 +22,11 @@ import { ApiRequestError } from '../../app/api';
 import { useNotify } from '../../app/notifications';
 import { useSession } from '../../app/session';
 import { useChangePassword } from './change-password-api';
+import { AlertSubscriptionCard } from '../alerts';
 
 const CURRENT_REQUIRED = 'Your current password is required';
 
-/** /profile: who is signed in, and the change password form with the password rules. */
+/** /profile: who is signed in, the alerts the user gets, and the change password form with the password rules. */
 export default function ProfilePage() {
   const { profile } = useSession();
   return (
@@ -61,6 +62,7 @@ export default function ProfilePage() {
           </Stack>
         </CardContent>
       </Card>
+      <AlertSubscriptionCard />
       <ChangePasswordCard userId={profile?.sub} />
     </Box>
   );

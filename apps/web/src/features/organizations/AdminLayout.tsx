@@ -23,8 +23,8 @@ const CURRENT_KEY = 'portal.admin.organization';
 
 /**
  * Administration (/admin): a toolbar with the organization's name; for SystemAdmin the Messages, Organizations,
- * Maintenance, Access management and Webhooks buttons and the organization switcher, for a UserAdmin Access management
- * and Webhooks. A skeleton shows until the organizations load.
+ * Maintenance, Outbox, Access management and Webhooks buttons and the organization switcher, for a UserAdmin Access
+ * management and Webhooks. A skeleton shows until the organizations load.
  */
 export default function AdminLayout() {
   const { profile } = useSession();
@@ -101,15 +101,15 @@ export default function AdminLayout() {
             </Stack>
           )}
           {systemAdmin && (
-            // A phone gets an even grid: Messages | Organizations, Maintenance full width, Access management |
-            // Webhooks, then the switcher full width.
+            // A phone gets an even grid: Messages | Organizations, Maintenance | Outbox, Access management | Webhooks,
+            // then the switcher full width.
             <Box
               sx={{
                 display: 'grid',
                 gap: 1,
                 alignItems: 'center',
                 width: { xs: '100%', md: 'auto' },
-                gridTemplateColumns: { xs: '1fr 1fr', md: 'auto auto auto auto auto 220px' },
+                gridTemplateColumns: { xs: '1fr 1fr', md: 'auto auto auto auto auto auto 220px' },
                 '& .MuiButton-root': { whiteSpace: 'nowrap' },
               }}
             >
@@ -131,9 +131,15 @@ export default function AdminLayout() {
                 component={RouterLink}
                 to="/admin/maintenance"
                 variant={on('/maintenance') ? 'contained' : 'outlined'}
-                sx={{ gridColumn: { xs: '1 / -1', md: 'auto' } }}
               >
                 Maintenance
+              </Button>
+              <Button
+                component={RouterLink}
+                to="/admin/outbox"
+                variant={on('/outbox') ? 'contained' : 'outlined'}
+              >
+                Outbox
               </Button>
               <Button
                 variant={on('/manage') ? 'contained' : 'outlined'}

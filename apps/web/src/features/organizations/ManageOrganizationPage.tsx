@@ -30,6 +30,7 @@ import { ConfirmDialog } from '../../ui/dialogs/ConfirmDialog';
 import { LinkOrganizationDialog } from './LinkOrganizationDialog';
 import { OrganizationDialog } from './OrganizationDialog';
 import { UserDialog } from './UserDialog';
+import { OrganizationAlertDefaultsCard } from '../alerts';
 import { useOrganizationFacilityLink, useUnlinkOrganization, useUserFacilityLink } from './access-api';
 import { organizationQuery, organizationUsersQuery } from './organizations-api';
 
@@ -208,6 +209,8 @@ export default function ManageOrganizationPage() {
           </TableBody>
         </Table>
       </TableContainer>
+
+      <OrganizationAlertDefaultsCard organizationId={organizationId} />
 
       {dialog === 'edit' && (
         <OrganizationDialog organization={org} systemAdmin={systemAdmin} onClose={() => setDialog(null)} />

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
+import { Fragment, useEffect, useRef, useState } from 'react';
+import { Link as RouterLink } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import {
   Badge,
@@ -7,13 +8,19 @@ import {
   ClickAwayListener,
   Divider,
   IconButton,
+  Link,
   Paper,
   Popper,
   Stack,
   Typography,
 } from '@mui/material';
 import NotificationsIcon from '@mui/icons-material/Notifications';
-import { autoOpenMessageIds, MESSAGE_AUTO_OPEN_DELAY_MS, unreadCount } from '@portal/contracts/rules';
+import {
+  autoOpenMessageIds,
+  MESSAGE_AUTO_OPEN_DELAY_MS,
+  messageTextParts,
+  unreadCount,
+} from '@portal/contracts/rules';
 import { useSession } from '../../app/session';
 import { activeMessagesQuery, useMarkAsRead } from './messages-api';
 
@@ -37,7 +44,8 @@ function rememberOpened(userId: string, ids: readonly string[]) {
 }
 
 /**
- * The bell: unread count, the list of active messages (title, text with line breaks kept, Mark as read).
+ * The bell: unread count, the list of active messages (title, text with line breaks kept, Mark as read). An
+ * address of this portal in a text (an alert's link to its event) is a link; no other address is.
  * Opens by itself after 200 ms when an unread message is flagged notify, once per message per user and browser
  * session (not on every page load). The list does not block the page.
  */
@@ -113,8 +121,25 @@ export function MessageBell() {
                     {m.title}
                   </Typography>
                 )}
-                <Typography variant="body2" sx={{ whiteSpace: 'pre-line', mt: 0.5 }}>
-                  {m.text}
+                <Typography
+                  variant="body2"
+                  sx={{ whiteSpace: 'pre-line', mt: 0.5, overflowWrap: 'anywhere' }}
+                >
+                  {messageTextParts(m.text, window.location.origin).map((part, k) =>
+                    part.path ? (
+                      <Link
+                        key={k}
+                        component={RouterLink}
+                        to={part.path}
+                        onClick={() => setOpen(false)}
+                        data-testid="message-link"
+                      >
+                        {part.text}
+                      </Link>
+                    ) : (
+                      <Fragment key={k}>{part.text}</Fragment>
+                    ),
+                  )}
                 </Typography>
                 <Stack direction="row" sx={{ justifyContent: 'flex-end', mt: 1 }}>
                   {m.isRead ? (

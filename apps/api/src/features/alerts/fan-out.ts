@@ -1,0 +1,184 @@
+import type { Transaction } from 'kysely';
+import type { AlertSnapshot } from '@portal/contracts/alerts';
+import { alertSubject, alertText, eventLink } from '@portal/contracts/rules';
+import type { Database } from '../../db/schema';
+import { jobQueueOf, type Services } from '../../services';
+import { ALERT_JOB_NAMES, type AlertEmailJob } from './jobs';
+import { recipientsOf, type Recipient } from './recipients';
+import { composeAlertMail } from './render';
+
+/** How long an alert stays in the bell (its personal message's showTo). */
+export const ALERT_MESSAGE_DAYS = 30;
+/** The type of an alert's personal message (the messages feature: hidden from the administrators' lists). */
+export const ALERT_MESSAGE_TYPE = 'Alert';
+
+export interface StoredAlert {
+  id: string;
+  facility_id: string;
+  event_id: string;
+  kind: string;
+  created_on: Date;
+  snapshot: unknown;
+}
+
+/** The idempotency key of a delivery: one alert, one recipient, one channel. */
+export const deliveryKey = (alertId: string, userId: string, channel: string) =>
+  `${alertId}:${userId}:${channel}`;
+
+interface FanOutContext {
+  trx: Transaction<Database>;
+  alert: StoredAlert;
+  snapshot: AlertSnapshot;
+  baseUrl: string;
+  now: Date;
+  /** E-mail deliveries to send after the fan-out commits (one e-mail job per alert, sent in the transaction). */
+  emails: string[];
+}
+
+/** A recipient's channel: writes its delivery, once (the idempotency key), in the fan-out's transaction. */
+type RecipientChannel = (context: FanOutContext, recipient: Recipient) => Promise<void>;
+
+/** In the portal: a personal message in the recipient's bell, delivered at once (it is a row, not a send). */
+const inApp: RecipientChannel = async ({ trx, alert, snapshot, baseUrl, now }, recipient) => {
+  const delivery = await trx
+    .insertInto('alert_deliveries')
+    .values({
+      idempotency_key: deliveryKey(alert.id, recipient.userId, 'in-app'),
+      alert_id: alert.id,
+      user_id: recipient.userId,
+      channel: 'in-app',
+      status: 'sent',
+      transport: 'in-app',
+      attempts: 1,
+      sent_on: now,
+    })
+    .onConflict((oc) => oc.column('idempotency_key').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (!delivery) return;
+  const message = await trx
+    .insertInto('messages')
+    .values({
+      title: alertSubject(alert.kind, snapshot),
+      text: alertText(alert.kind, snapshot, eventLink(baseUrl, snapshot.eventId)),
+      show_from: now,
+      show_to: new Date(now.getTime() + ALERT_MESSAGE_DAYS * 86_400_000),
+      notify: false,
+      type: ALERT_MESSAGE_TYPE,
+      is_personal: true,
+      facility_id: alert.facility_id,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await trx
+    .insertInto('message_recipients')
+    .values({ message_id: message.id, user_id: recipient.userId })
+    .execute();
+  await trx
+    .updateTable('alert_deliveries')
+    .set({ message_id: message.id })
+    .where('id', '=', delivery.id)
+    .execute();
+};
+
+/**
+ * E-mail: as they happen, the e-mail composed now and sent by the e-mail job after the commit; for a daily digest,
+ * held until the digest of the alert's day (digest.ts).
+ */
+const email: RecipientChannel = async (context, recipient) => {
+  const { trx, alert, snapshot, baseUrl } = context;
+  const digest = recipient.delivery === 'digest';
+  const mail = digest ? null : composeAlertMail(alert.kind, snapshot, baseUrl);
+  const delivery = await trx
+    .insertInto('alert_deliveries')
+    .values({
+      idempotency_key: deliveryKey(alert.id, recipient.userId, 'email'),
+      alert_id: alert.id,
+      user_id: recipient.userId,
+      channel: 'email',
+      status: digest ? 'held' : 'pending',
+      address: recipient.email,
+      subject: mail?.subject ?? null,
+      text_body: mail?.text ?? null,
+      html_body: mail?.html ?? null,
+    })
+    .onConflict((oc) => oc.column('idempotency_key').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (delivery && !digest) context.emails.push(delivery.id);
+};
+
+const RECIPIENT_CHANNELS: Record<string, RecipientChannel> = { 'in-app': inApp, email };
+
+/**
+ * The organization's channels of an alert, beside the recipients' own. Webhooks (features/webhooks, built apart)
+ * join here at merge time: `queueWebhookDeliveries(trx, alert)` writes its deliveries in this same transaction.
+ */
+const ORGANIZATION_CHANNELS: ((trx: Transaction<Database>, alert: StoredAlert) => Promise<void>)[] = [];
+
+/**
+ * Fans one alert out to its deliveries, in the caller's transaction: the recipients of the moment (recipients.ts:
+ * who may see the ship and wants the event), one delivery per recipient and channel, each once by its idempotency
+ * key, so a fan-out that runs again (a crash before its commit, a second worker) adds nothing. The e-mail job is
+ * sent in the same transaction. Returns the deliveries written.
+ */
+export async function fanOutAlert(
+  trx: Transaction<Database>,
+  services: Services,
+  alert: StoredAlert,
+  now = new Date(),
+): Promise<number> {
+  const snapshot = alert.snapshot as AlertSnapshot;
+  const context: FanOutContext = {
+    trx,
+    alert,
+    snapshot,
+    baseUrl: services.config.publicUrl,
+    now,
+    emails: [],
+  };
+  const recipients = await recipientsOf(trx, { facilityId: alert.facility_id, kind: alert.kind, snapshot });
+  let written = 0;
+  for (const recipient of recipients)
+    for (const channel of recipient.channels) {
+      await RECIPIENT_CHANNELS[channel]!(context, recipient);
+      written++;
+    }
+  for (const channel of ORGANIZATION_CHANNELS) await channel(trx, alert);
+  if (context.emails.length) {
+    const job: AlertEmailJob = { deliveryIds: context.emails };
+    await jobQueueOf(services).sendInTransaction(trx, ALERT_JOB_NAMES.email, job);
+  }
+  await trx.updateTable('alerts').set({ fanned_out_on: now }).where('id', '=', alert.id).execute();
+  return written;
+}
+
+/**
+ * Fans out every alert of the outbox not fanned out yet, oldest first, each in its own transaction. Alerts another
+ * worker holds are skipped (it fans them out); a crash leaves the alert as it was, for the next run.
+ */
+export async function fanOutPending(services: Services, options: { limit?: number } = {}): Promise<number> {
+  const { db } = services.database;
+  const limit = options.limit ?? Infinity;
+  let done = 0;
+  while (done < limit) {
+    const claimed = await db.transaction().execute(async (trx) => {
+      const alert = await trx
+        .selectFrom('alerts')
+        .select(['id', 'facility_id', 'event_id', 'kind', 'created_on', 'snapshot'])
+        .where('fanned_out_on', 'is', null)
+        .orderBy('created_on')
+        .orderBy('id')
+        .limit(1)
+        .forUpdate()
+        .skipLocked()
+        .executeTakeFirst();
+      if (!alert) return false;
+      await fanOutAlert(trx, services, alert);
+      return true;
+    });
+    if (!claimed) break;
+    done++;
+  }
+  return done;
+}

@@ -1,0 +1,7 @@
+/** Query keys of the alerts feature (read and refreshed by it alone). */
+export const alertKeys = {
+  all: ['alerts'] as const,
+  subscription: () => [...alertKeys.all, 'subscription'] as const,
+  defaults: (organizationId: string) => [...alertKeys.all, 'defaults', organizationId] as const,
+  outbox: (params: object) => [...alertKeys.all, 'outbox', params] as const,
+};

@@ -1,0 +1,151 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_ALERT_SETTINGS, alertSettingsSchema, type AlertSnapshot } from '../alerts';
+import {
+  alertDurationText,
+  alertFacts,
+  alertLevel,
+  alertSubject,
+  alertText,
+  deliveryFailureText,
+  eventLink,
+  messageTextParts,
+  subscriptionTakesShip,
+  subscriptionWants,
+} from './alerts';
+
+const snapshot: AlertSnapshot = {
+  facilityId: 'f1',
+  facilityName: 'Baltic Tern',
+  eventId: 'e1',
+  type: 'emission-exceedance',
+  typeName: 'Emission exceedance',
+  classification: 'malfunction',
+  reportRequired: true,
+  start: '2025-05-06T08:15:00.000Z',
+  end: '2025-05-06T09:45:00.000Z',
+  durationMinutes: 90,
+  worstValue: 5.514,
+  limit: 4.3,
+  channel: null,
+  fault: null,
+};
+
+describe('alert levels and subscriptions', () => {
+  it('orders transient < malfunction/repeated < report required; unclassified types are 0', () => {
+    expect(alertLevel({ classification: null, reportRequired: false })).toBe(0);
+    expect(alertLevel({ classification: 'transient', reportRequired: false })).toBe(1);
+    expect(alertLevel({ classification: 'malfunction', reportRequired: false })).toBe(2);
+    expect(alertLevel({ classification: 'repeated', reportRequired: false })).toBe(2);
+    expect(alertLevel({ classification: 'repeated', reportRequired: true })).toBe(3);
+  });
+
+  it('the default wants malfunctions and reports due of the emission types, not transients or data gaps', () => {
+    const wants = (type: string, classification: string | null, reportRequired = false) =>
+      subscriptionWants(DEFAULT_ALERT_SETTINGS, { type, classification, reportRequired });
+    expect(wants('scrubber-off', 'malfunction')).toBe(true);
+    expect(wants('emission-exceedance', 'repeated', true)).toBe(true);
+    expect(wants('emission-exceedance', 'transient')).toBe(false);
+    expect(wants('data-gap', null)).toBe(false);
+    const reportsOnly = { ...DEFAULT_ALERT_SETTINGS, classifications: ['report-required' as const] };
+    expect(
+      subscriptionWants(reportsOnly, {
+        type: 'scrubber-off',
+        classification: 'malfunction',
+        reportRequired: false,
+      }),
+    ).toBe(false);
+    expect(
+      subscriptionWants(reportsOnly, {
+        type: 'scrubber-off',
+        classification: 'malfunction',
+        reportRequired: true,
+      }),
+    ).toBe(true);
+    const gaps = { ...DEFAULT_ALERT_SETTINGS, eventTypes: ['data-gap' as const], classifications: [] };
+    expect(subscriptionWants(gaps, { type: 'data-gap', classification: null, reportRequired: false })).toBe(
+      true,
+    );
+  });
+
+  it('takes all ships, a selection, or the ships of organizations (owner or shared)', () => {
+    const ship = { facilityId: 's1', organizationIds: ['owner', 'partner'] };
+    expect(subscriptionTakesShip({ ships: { mode: 'all' } }, ship)).toBe(true);
+    expect(subscriptionTakesShip({ ships: { mode: 'selected', facilityIds: ['s2'] } }, ship)).toBe(false);
+    expect(subscriptionTakesShip({ ships: { mode: 'selected', facilityIds: ['s1'] } }, ship)).toBe(true);
+    expect(
+      subscriptionTakesShip({ ships: { mode: 'organizations', organizationIds: ['partner'] } }, ship),
+    ).toBe(true);
+    expect(
+      subscriptionTakesShip({ ships: { mode: 'organizations', organizationIds: ['other'] } }, ship),
+    ).toBe(false);
+  });
+
+  it('refuses settings that would alert nothing of the emission types, with the form texts', () => {
+    const issues = (value: unknown) =>
+      alertSettingsSchema.safeParse(value).error?.issues.map((i) => i.message);
+    expect(issues({ ...DEFAULT_ALERT_SETTINGS, eventTypes: [] })).toEqual(['Choose at least one event type']);
+    expect(issues({ ...DEFAULT_ALERT_SETTINGS, classifications: [] })).toEqual([
+      'Choose at least one classification for emission exceedances and scrubber stops',
+    ]);
+    expect(
+      issues({ ...DEFAULT_ALERT_SETTINGS, eventTypes: ['data-gap'], classifications: [] }),
+    ).toBeUndefined();
+    expect(issues({ ...DEFAULT_ALERT_SETTINGS, ships: { mode: 'selected', facilityIds: [] } })).toEqual([
+      'Choose at least one ship',
+    ]);
+  });
+});
+
+describe('what an alert says', () => {
+  it('names the ship, the event, its start, duration, value and limit, and links to the event', () => {
+    expect(alertSubject('opened', snapshot)).toBe(
+      'Baltic Tern: Emission exceedance (malfunction, report required)',
+    );
+    expect(alertSubject('classified-up', snapshot)).toBe(
+      'Baltic Tern: Emission exceedance is now malfunction, report required',
+    );
+    expect(alertSubject('resolved', snapshot)).toBe('Baltic Tern: Emission exceedance ended');
+    expect(alertFacts(snapshot)).toEqual([
+      ['Ship', 'Baltic Tern'],
+      ['Event', 'Emission exceedance'],
+      ['Classification', 'Malfunction, report required'],
+      ['Start', '2025.05.06 08:15 UTC'],
+      ['Duration', '1 h 30 min'],
+      ['End', '2025.05.06 09:45 UTC'],
+      ['Value', '5.51 (limit 4.30)'],
+    ]);
+    const text = alertText('opened', { ...snapshot, end: null }, eventLink('https://portal.example/', 'e1'));
+    expect(text).toContain('A new event is going on.');
+    expect(text).toContain('Duration: 1 h 30 min so far');
+    expect(text).toContain('End: Still going on');
+    expect(text.endsWith('Open the event: https://portal.example/events/e1')).toBe(true);
+    const eca = alertFacts({
+      ...snapshot,
+      type: 'eca-entry',
+      typeName: 'ECA entry',
+      classification: null,
+      reportRequired: false,
+      worstValue: null,
+      limit: null,
+    });
+    expect(eca.map(([k]) => k)).toEqual(['Ship', 'Event', 'Start', 'Value']);
+    expect(alertDurationText(3 * 1440 + 65)).toBe('3 d 1 h');
+    expect(deliveryFailureText({ address: 'x@y.test', error: '550 rejected' })).toBe(
+      'Alerts to x@y.test could not be delivered: 550 rejected',
+    );
+  });
+
+  it("links only the portal's own addresses in a message's text", () => {
+    expect(
+      messageTextParts(
+        'See https://portal.example/events/abc-1 or https://evil.example/x.',
+        'https://portal.example',
+      ),
+    ).toEqual([
+      { text: 'See ' },
+      { text: 'https://portal.example/events/abc-1', path: '/events/abc-1' },
+      { text: ' or https://evil.example/x.' },
+    ]);
+    expect(messageTextParts('No link', 'https://portal.example')).toEqual([{ text: 'No link' }]);
+  });
+});

@@ -1,0 +1,163 @@
+import type { AlertDeliveryFailure, AlertSettings, AlertSnapshot } from '../alerts';
+import { EVENT_CLASSIFICATION_NAMES, type EventClassification } from '../events';
+import { formatDateTime } from './dates';
+
+/**
+ * The rules of alerts (docs/decisions/0091-alerts.md) as pure functions: an event's alert level, whether a
+ * subscription wants an event, and what an alert says.
+ */
+
+/**
+ * How serious a classified event is: 1 transient, 2 malfunction or repeated, 3 report required; 0 for the types
+ * without a classification (data gap, sensor fault, ECA entry and exit). An event "classified up" rose a level.
+ */
+export function alertLevel(event: { classification: string | null; reportRequired: boolean }): number {
+  if (!event.classification) return 0;
+  if (event.reportRequired) return 3;
+  return event.classification === 'transient' ? 1 : 2;
+}
+
+/**
+ * Does a subscription want alerts of this event? Its type must be chosen; a classified event must also have a
+ * chosen classification, or require a report when "report required" is chosen.
+ */
+export function subscriptionWants(
+  settings: Pick<AlertSettings, 'eventTypes' | 'classifications'>,
+  event: { type: string; classification: string | null; reportRequired: boolean },
+): boolean {
+  if (!(settings.eventTypes as readonly string[]).includes(event.type)) return false;
+  if (!event.classification) return true;
+  if ((settings.classifications as readonly string[]).includes(event.classification)) return true;
+  return event.reportRequired && settings.classifications.includes('report-required');
+}
+
+/**
+ * Does a subscription's choice of ships take this ship? `organizationIds`: the ship's owner and the organizations
+ * it is shared with. Whether the user may see the ship at all is the access policy's, decided before.
+ */
+export function subscriptionTakesShip(
+  settings: Pick<AlertSettings, 'ships'>,
+  ship: { facilityId: string; organizationIds: readonly string[] },
+): boolean {
+  const { ships } = settings;
+  if (ships.mode === 'all') return true;
+  if (ships.mode === 'selected') return ships.facilityIds.includes(ship.facilityId);
+  return ships.organizationIds.some((id) => ship.organizationIds.includes(id));
+}
+
+/** "45 min", "2 h 5 min", "3 d 4 h". */
+export function alertDurationText(minutes: number): string {
+  const m = Math.max(0, Math.round(minutes));
+  if (m < 60) return `${m} min`;
+  const days = Math.floor(m / 1440);
+  const hours = Math.floor((m % 1440) / 60);
+  if (days > 0) return hours ? `${days} d ${hours} h` : `${days} d`;
+  const rest = m % 60;
+  return rest ? `${hours} h ${rest} min` : `${hours} h`;
+}
+
+const INSTANT_TYPES = ['eca-entry', 'eca-exit'];
+
+/** The SO2/CO2 ratio and its limit as the event page shows them: two decimals. */
+const number = (value: number) => value.toFixed(2);
+
+/** "Malfunction, report required" / "Transient" / null for the types without a classification. */
+export function alertClassificationText(snapshot: Pick<AlertSnapshot, 'classification' | 'reportRequired'>) {
+  if (!snapshot.classification) return null;
+  const name = EVENT_CLASSIFICATION_NAMES[snapshot.classification as EventClassification];
+  return snapshot.reportRequired ? `${name}, report required` : name;
+}
+
+/** The alert's subject line: what happened, to which ship. */
+export function alertSubject(kind: string, s: AlertSnapshot): string {
+  const what = s.typeName + (s.classification ? ` (${alertClassificationText(s)!.toLowerCase()})` : '');
+  switch (kind) {
+    case 'classified-up':
+      return `${s.facilityName}: ${s.typeName} is now ${alertClassificationText(s)!.toLowerCase()}`;
+    case 'reminder':
+      return `Reminder: ${s.facilityName}: ${what} is not acknowledged`;
+    case 'resolved':
+      return `${s.facilityName}: ${s.typeName} ended`;
+    default:
+      return `${s.facilityName}: ${what}`;
+  }
+}
+
+/** The facts every alert names: ship, event, start, duration, value and limit, as label and value. */
+export function alertFacts(s: AlertSnapshot): [string, string][] {
+  const facts: [string, string][] = [
+    ['Ship', s.facilityName],
+    ['Event', s.typeName + (s.channel ? ` (${s.channel}${s.fault ? `, ${s.fault}` : ''})` : '')],
+  ];
+  const classification = alertClassificationText(s);
+  if (classification) facts.push(['Classification', classification]);
+  facts.push(['Start', `${formatDateTime(s.start)} UTC`]);
+  if (!INSTANT_TYPES.includes(s.type)) {
+    facts.push([
+      'Duration',
+      s.end ? alertDurationText(s.durationMinutes) : `${alertDurationText(s.durationMinutes)} so far`,
+    ]);
+    facts.push(['End', s.end ? `${formatDateTime(s.end)} UTC` : 'Still going on']);
+  }
+  facts.push([
+    'Value',
+    s.worstValue === null
+      ? '–'
+      : `${number(s.worstValue)} (limit ${s.limit === null ? '–' : number(s.limit)})`,
+  ]);
+  return facts;
+}
+
+/** The first line of an alert's text: what happened. */
+export function alertHeadline(kind: string, s: AlertSnapshot): string {
+  switch (kind) {
+    case 'classified-up':
+      return `The event is now classified ${alertClassificationText(s)!.toLowerCase()}.`;
+    case 'reminder':
+      return `This event requires a report and has not been acknowledged for ${s.waitedHours ?? 0} h.`;
+    case 'resolved':
+      return 'The event has ended.';
+    default:
+      return s.end || INSTANT_TYPES.includes(s.type)
+        ? 'A new event was recorded.'
+        : 'A new event is going on.';
+  }
+}
+
+/** The alert as plain text: headline, the facts one per line, and the link to the event. */
+export function alertText(kind: string, s: AlertSnapshot, link: string): string {
+  return [
+    alertHeadline(kind, s),
+    '',
+    ...alertFacts(s).map(([k, v]) => `${k}: ${v}`),
+    '',
+    `Open the event: ${link}`,
+  ].join('\n');
+}
+
+/** The event's address in the portal (a deep link: sign-in first when needed, then the event). */
+export const eventLink = (baseUrl: string, eventId: string) =>
+  `${baseUrl.replace(/\/$/, '')}/events/${encodeURIComponent(eventId)}`;
+
+/** The profile's notice of an e-mail that was refused or could not be sent. */
+export const deliveryFailureText = (failure: Pick<AlertDeliveryFailure, 'address' | 'error'>) =>
+  `Alerts to ${failure.address} could not be delivered: ${failure.error}`;
+
+/**
+ * The parts of a message text, portal links apart: links to this portal (`origin`) become links in the bell, any
+ * other text stays text (a message never links elsewhere).
+ */
+export function messageTextParts(text: string, origin: string): { text: string; path?: string }[] {
+  const base = origin.replace(/\/$/, '');
+  const escaped = base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const pattern = new RegExp(`${escaped}(/[A-Za-z0-9/_-]*)`, 'g');
+  const parts: { text: string; path?: string }[] = [];
+  let at = 0;
+  for (const match of text.matchAll(pattern)) {
+    if (match.index > at) parts.push({ text: text.slice(at, match.index) });
+    parts.push({ text: match[0], path: match[1] || '/' });
+    at = match.index + match[0].length;
+  }
+  if (at < text.length) parts.push({ text: text.slice(at) });
+  return parts;
+}
