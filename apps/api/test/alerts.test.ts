@@ -1,3 +1,6 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { DEFAULT_EVENT_RULES } from '@portal/contracts/events';
@@ -24,6 +27,29 @@ const HOUR = 60 * MIN;
 
 let server: TestServer;
 let smtp: TestSmtpServer;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+
+/** An organization's webhook receiver: every request kept, each answered 200. */
+async function startReceiver() {
+  const received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
+  const http_ = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (c: Buffer) => chunks.push(c));
+    request.on('end', () => {
+      received.push({ headers: request.headers, body: Buffer.concat(chunks).toString() });
+      response.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => http_.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(http_.address() as AddressInfo).port}/portal-alerts`,
+    received,
+    close: () => {
+      http_.closeAllConnections();
+      return new Promise<void>((resolve) => http_.close(() => resolve()));
+    },
+  };
+}
 let queue: Queue;
 let ships: { id: string; name: string; organization: string }[];
 let users: Record<string, string>;
@@ -111,8 +137,10 @@ async function bell(username: string) {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ jobs: 'none' });
+  // The organizations' webhooks may reach this test's receiver on 127.0.0.1 (the default refuses loopback).
+  server = await startTestServer({ jobs: 'none', env: { WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8' } });
   smtp = await startSmtpServer();
+  receiver = await startReceiver();
   server.services.config.SMTP_URL = smtp.url;
   server.services.config.MAIL_FROM = 'Portal alerts <alerts@portal.test>';
   queue = await startJobs(server.services, {
@@ -134,6 +162,7 @@ afterAll(async () => {
   await queue?.stop();
   await server?.close();
   await smtp?.close();
+  await receiver?.close();
 });
 
 beforeEach(async () => {
@@ -249,6 +278,47 @@ describe('alerts on event changes', () => {
       { kind: 'classified-up', level: 3 },
       { kind: 'resolved', level: 3 },
     ]);
+  });
+
+  it("an alert reaches the organization's webhook too: signed, with the event and its link, once", async () => {
+    const annaShips = await shipsOf('north.anna');
+    const ship = ships.find((s) => annaShips.includes(s.id))!;
+    const north = server.seed.organizationIds.north!;
+    const created = await (
+      await server.as('north.admin')
+    ).post(`/api/organizations/${north}/webhooks`, { url: receiver.url, eventTypes: ['scrubber-off'] });
+    expect(created.statusCode, created.body).toBe(201);
+    const { secret } = created.json() as { secret: string };
+    try {
+      const start = nextSlot();
+      await store(ship.id, start, [event(start + 10 * MIN, 120)]);
+      await settled();
+      const eventRow = await db()
+        .selectFrom('compliance_events')
+        .select('id')
+        .where('facility_id', '=', ship.id)
+        .where('start_on', '=', new Date(start + 10 * MIN))
+        .executeTakeFirstOrThrow();
+      const forEvent = () => receiver.received.filter((r) => r.body.includes(eventRow.id));
+      await until(async () => forEvent().length > 0, 'the webhook delivery');
+      const [delivery] = forEvent();
+      const body = JSON.parse(delivery!.body) as { event: { id: string; type: string }; link: string };
+      expect(body.event).toMatchObject({ id: eventRow.id, type: 'scrubber-off' });
+      expect(body.link).toBe(`http://localhost:18080/events/${eventRow.id}`);
+      const timestamp = String(delivery!.headers['x-portal-timestamp']);
+      const expected = createHmac('sha256', secret).update(`${timestamp}.${delivery!.body}`).digest('hex');
+      expect(delivery!.headers['x-portal-signature']).toBe(`sha256=${expected}`);
+
+      // A rerun of the period and a second fan-out: nothing new reaches the receiver.
+      await store(ship.id, start, [event(start + 10 * MIN, 120)]);
+      await fanOutPending(server.services);
+      await settled();
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(forEvent()).toHaveLength(1);
+    } finally {
+      const { id } = created.json() as { id: string };
+      await (await server.as('north.admin')).delete(`/api/organizations/${north}/webhooks/${id}`);
+    }
   });
 
   it('a historical backfill alerts nobody: only changes within ALERTS_MAX_AGE_HOURS of now are alerts', async () => {

@@ -1,8 +1,10 @@
 import type { Transaction } from 'kysely';
 import type { AlertSnapshot } from '@portal/contracts/alerts';
+import type { WebhookAlertKind } from '@portal/contracts/webhooks';
 import { alertSubject, alertText, eventLink } from '@portal/contracts/rules';
 import type { Database } from '../../db/schema';
 import { jobQueueOf, type Services } from '../../services';
+import { queueWebhookDeliveries } from '../webhooks/queue-deliveries';
 import { ALERT_JOB_NAMES, type AlertEmailJob } from './jobs';
 import { recipientsOf, type Recipient } from './recipients';
 import { composeAlertMail } from './render';
@@ -111,10 +113,26 @@ const email: RecipientChannel = async (context, recipient) => {
 const RECIPIENT_CHANNELS: Record<string, RecipientChannel> = { 'in-app': inApp, email };
 
 /**
- * The organization's channels of an alert, beside the recipients' own. Webhooks (features/webhooks, built apart)
- * join here at merge time: `queueWebhookDeliveries(trx, alert)` writes its deliveries in this same transaction.
+ * The organizations' channels of an alert, beside the recipients' own: the webhooks of the organizations that see
+ * the ship (features/webhooks), their deliveries written in this same transaction, each once by its idempotency key.
  */
-const ORGANIZATION_CHANNELS: ((trx: Transaction<Database>, alert: StoredAlert) => Promise<void>)[] = [];
+const ORGANIZATION_CHANNELS: ((
+  trx: Transaction<Database>,
+  services: Services,
+  alert: StoredAlert,
+) => Promise<unknown>)[] = [
+  (trx, services, alert) =>
+    queueWebhookDeliveries(
+      trx,
+      {
+        alertId: alert.id,
+        kind: alert.kind as WebhookAlertKind,
+        eventId: alert.event_id,
+        facilityId: alert.facility_id,
+      },
+      services,
+    ),
+];
 
 /**
  * Fans one alert out to its deliveries, in the caller's transaction: the recipients of the moment (recipients.ts:
@@ -144,7 +162,7 @@ export async function fanOutAlert(
       await RECIPIENT_CHANNELS[channel]!(context, recipient);
       written++;
     }
-  for (const channel of ORGANIZATION_CHANNELS) await channel(trx, alert);
+  for (const channel of ORGANIZATION_CHANNELS) await channel(trx, services, alert);
   if (context.emails.length) {
     const job: AlertEmailJob = { deliveryIds: context.emails };
     await jobQueueOf(services).sendInTransaction(trx, ALERT_JOB_NAMES.email, job);

@@ -12,6 +12,7 @@ import {
   type WebhookDeliveryKind,
   type WebhookPayload,
 } from '@portal/contracts/webhooks';
+import { eventLink } from '@portal/contracts/rules';
 import type { Database } from '../../db/schema';
 import { JOB_NAMES } from '../../jobs/queue';
 import { jobQueueOf, type Services } from '../../services';
@@ -23,10 +24,6 @@ export interface WebhookAlert {
   eventId: string;
   facilityId: string;
 }
-
-/** The event in the portal: the web app's /events/{id} (a deep link that goes through sign-in). */
-export const eventLink = (publicUrl: string, eventId: string) =>
-  `${publicUrl}/events/${encodeURIComponent(eventId)}`;
 
 /**
  * Queues the deliveries of an alert, inside the caller's transaction (the one that writes or claims the alert): one
