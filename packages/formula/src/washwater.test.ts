@@ -111,6 +111,23 @@ describe('AVERAGE_OVER', () => {
     expect(out[300_000]).toBeCloseTo(direct(300_000), 9);
   });
 
+  it('gives the same bits whatever history comes before the window (a ship onboarded later averages like the demo ship)', () => {
+    // Values with many decimals, where a running sum's rounding would show: a week of minutes, and its last day alone.
+    const n = 7 * 1440;
+    const ts = Float64Array.from({ length: n }, (_, i) => T0 + i * MIN);
+    const x = Float64Array.from({ length: n }, (_, i) => 3 + Math.sin(i / 7) * 0.37 + (i % 13) / 30);
+    const y = Float64Array.from({ length: n }, (_, i) => 1 + ((i * 7) % 11) / 70);
+    const week = calc.evaluateTimestamps({ timestamps: ts, inputs: { X: x, Y: y }, constants });
+    const from = n - 1440;
+    const day = calc.evaluateTimestamps({
+      timestamps: ts.slice(from),
+      inputs: { X: x.slice(from), Y: y.slice(from) },
+      constants,
+    });
+    // From the day's 15th minute on, both see the same window: the same values, bit for bit.
+    for (let i = 14; i < 1440; i++) expect(day[i]).toBe(week[from + i]);
+  });
+
   it('refuses what it cannot average: report fields, locals, the time and zones, nesting and a window that is not a literal', () => {
     expect(errorsOf('return AVERAGE_OVER(X, 900);', ['X'], 'report-field')[0]).toMatch(
       /only available in a measurement-field calculation/,

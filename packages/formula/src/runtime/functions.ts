@@ -106,31 +106,27 @@ export const scalarHelpers = {
   boolStr: (n: number) => (n !== n ? '' : n === 0 ? 'False' : 'True'),
   /**
    * AVERAGE_OVER: for each row, the mean of the non-null values of the rows whose timestamps lie in
-   * (t - windowMs, t]; null when there is none. Two pointers over ascending timestamps: O(n).
+   * (t - windowMs, t]; null when there is none. The window's start moves with a pointer over ascending timestamps;
+   * each row's sum is added up afresh over its own window, in time order, so a value depends only on the samples in
+   * its window, never on how much history came before it: the same data uploaded from another start gives the same
+   * bits (a running sum would carry the rounding of every row it has seen). O(n x rows per window).
    */
   rollingMean: (values: Float64Array, ts: Float64Array, windowMs: number): Float64Array => {
     const n = Math.min(values.length, ts.length);
     const out = new Float64Array(n);
-    let sum = 0;
-    let count = 0;
     let lo = 0;
     for (let i = 0; i < n; i++) {
-      const v = values[i]!;
-      if (v === v) {
-        sum += v;
-        count++;
-      }
       const from = ts[i]! - windowMs;
-      while (lo <= i && ts[lo]! <= from) {
-        const old = values[lo]!;
-        if (old === old) {
-          sum -= old;
-          count--;
+      while (lo <= i && ts[lo]! <= from) lo++;
+      let sum = 0;
+      let count = 0;
+      for (let k = lo; k <= i; k++) {
+        const v = values[k]!;
+        if (v === v) {
+          sum += v;
+          count++;
         }
-        lo++;
       }
-      // A fresh sum once the window is empty keeps rounding from piling up over a year of rows.
-      if (count === 0) sum = 0;
       out[i] = count === 0 ? NaN : sum / count;
     }
     return out;
