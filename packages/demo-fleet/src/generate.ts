@@ -91,12 +91,12 @@ const S = {
 } as const;
 
 /**
- * The drifting pH probe: calibrated every 30 days, it reads true until day 28 of its cycle and then drifts low by
- * 0.5 pH a day until the next calibration. The drift crosses 6.5 within some hours (a few transients) and then
+ * The drifting pH probe: calibrated every 15 days, it reads true until the middle of day 14 of its cycle and then
+ * drifts low by 0.5 pH a day until the next calibration. The drift crosses 6.5 within some hours (a few transients) and then
  * stays below it (one malfunction) each cycle, so the living demo shows the case without burying the events list.
  */
-const PH_CALIBRATION_DAYS = 30;
-const PH_DRIFT_FROM_DAY = 28;
+const PH_CALIBRATION_DAYS = 15;
+const PH_DRIFT_FROM_DAY = 13.5;
 const PH_DRIFT_PER_DAY = 0.5;
 
 const clamp = (x: number, lo: number, hi: number) => (x < lo ? lo : x > hi ? hi : x);

@@ -36,7 +36,7 @@ export type Scenario = 'none' | 'outage' | 'excursions' | 'sensorGap' | 'portOve
  * no-discharge zones (packages/contracts/src/discharge-zones.ts), except:
  * - `forgetsClosedLoop`: on the second leg of each route cycle (Straits Pioneer: Suez to Piraeus, through the canal)
  *   the crew forgets to switch, so the scrubber discharges in open loop inside the zone;
- * - `phProbeDrift`: the discharge pH probe drifts low in the last two days before each calibration (every 30 days), so the logged pH
+ * - `phProbeDrift`: the discharge pH probe drifts low in the last day and a half before each calibration (every 15 days), so the logged pH
  *   falls below 6.5 towards the end of each calibration interval.
  */
 export type WashwaterScenario = 'none' | 'forgetsClosedLoop' | 'phProbeDrift';
