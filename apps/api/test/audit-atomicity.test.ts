@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
+import { DEFAULT_ALERT_SETTINGS } from '@portal/contracts/alerts';
 import { DEFAULT_EVENT_RULES } from '@portal/contracts/events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { originalsCompressed } from '../src/storage';
@@ -788,6 +789,27 @@ describe('a change and its audit entry are one transaction', () => {
           admin.delete(
             `/api/algorithm/measurement-fields/values?facilityId=${world.north.facility}&from=${encodeURIComponent(new Date(UNTIL.getTime() - 3 * DAY_MS).toISOString())}&to=${encodeURIComponent(UNTIL.toISOString())}`,
           ),
+      },
+      // alert settings: a user's own, and an organization's defaults for its users
+      {
+        route: 'PUT profile/alert-subscription',
+        action: 'alert-subscription.update',
+        ok: 200,
+        call: () =>
+          northAdmin.put('/api/profile/alert-subscription', {
+            email: 'north.admin@nordic.example',
+            settings: DEFAULT_ALERT_SETTINGS,
+          }),
+      },
+      {
+        route: 'PUT organizations/{id}/alert-defaults',
+        action: 'alert-defaults.update',
+        ok: 200,
+        call: () =>
+          northAdmin.put(`/api/organizations/${north}/alert-defaults`, {
+            settings: DEFAULT_ALERT_SETTINGS,
+            reminderHours: 6,
+          }),
       },
       // webhooks of an organization
       {

@@ -646,8 +646,14 @@ describe('suggested mappings and the list of mappings', () => {
       'SCRUBBER_POWER',
     ],
     ...['LATITUDE', 'LONGITUDE', 'WASHWATER_PH', 'WASHWATER_PAH', 'WASHWATER_TURBIDITY'],
-    // The washwater calculations' channels that the AMS logger writes (it has no inlet channels).
-    ...['SCRUBBER_MODE', 'WASHWATER_FLOW'],
+    // The washwater calculations' channels: the AMS logger writes them all, the inlet ones too.
+    ...[
+      'SCRUBBER_MODE',
+      'WASHWATER_FLOW',
+      'WASHWATER_PH_INLET',
+      'WASHWATER_PAH_INLET',
+      'WASHWATER_TURBIDITY_INLET',
+    ],
   ].sort();
   /** Gulf Horizon (South) takes the configuration of Atlantic Meridian (North's demo ship, 28 mappings). */
   let dataSourceId: string;
@@ -716,12 +722,8 @@ describe('suggested mappings and the list of mappings', () => {
       column: 'ME1_FO_FLOW_KGH',
       unit: 'KGH',
     });
-    // The AMS logger has no washwater inlet channels: the inlet fields the calculations read are listed unmatched.
-    expect(result.unmatchedFields.map((u: { field: string }) => u.field).sort()).toEqual([
-      'WASHWATER_PAH_INLET',
-      'WASHWATER_PH_INLET',
-      'WASHWATER_TURBIDITY_INLET',
-    ]);
+    // Every field the calculations read has its column in the AMS logger's file.
+    expect(result.unmatchedFields).toEqual([]);
     expect(result.mappingsWithoutColumn).toHaveLength(28 - READ_CHANNELS.length);
     expect(result.unmappedColumns.map((c: { channel: string }) => c.channel)).toContain('ME1_SPEED_RPM');
   });

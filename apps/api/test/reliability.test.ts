@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
+import { DEFAULT_MEASUREMENT_FIELDS } from '@portal/formula';
 import { loadConfig } from '../src/config';
 import { openDatabase } from '../src/storage/database';
 import { createServer } from '../src/server';
@@ -272,7 +273,10 @@ describe.skipIf(!!DATABASE_URL || !!process.env.SKIP_PGLITE_RESTART)(
         try {
           const rows = await waitForExecutions(database.db, ids, 60_000);
           expect(rows.map((r) => r.state)).toEqual(['done', 'done']);
-          expect((await snapshot(database.db, facilityId)).measurement).toHaveLength(20 * 2);
+          // A chunk per default measurement field and day, for both days.
+          expect((await snapshot(database.db, facilityId)).measurement).toHaveLength(
+            DEFAULT_MEASUREMENT_FIELDS.length * 2,
+          );
         } finally {
           await queue.stop();
           await server.close();
