@@ -14,6 +14,7 @@ import * as executionStatus from './0012_execution_status';
 import * as channelAliases from './0014_channel_aliases';
 import * as dataHealth from './0015_data_health';
 import * as complianceEvents from './0016_compliance_events';
+import * as apiKeys from './0017_api_keys';
 
 /** Every migration, by name; applied in name order. Add a new one here. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0014_channel_aliases': channelAliases,
   '0015_data_health': dataHealth,
   '0016_compliance_events': complianceEvents,
+  '0017_api_keys': apiKeys,
 };
