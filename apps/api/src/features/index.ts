@@ -16,6 +16,7 @@ import { reportRoutes } from './reports/routes';
 import { auditLogRoutes } from './audit/routes';
 import { eventRoutes } from './events/routes';
 import { dataHealthRoutes } from './data-health/routes';
+import { apiKeyRoutes } from './api-keys/routes';
 
 /** Route plugins of every domain, registered in this order after the auth routes (app.ts). */
 export const featureRoutes: ((app: FastifyInstance) => Promise<void>)[] = [
@@ -36,4 +37,5 @@ export const featureRoutes: ((app: FastifyInstance) => Promise<void>)[] = [
   auditLogRoutes,
   eventRoutes,
   dataHealthRoutes,
+  apiKeyRoutes,
 ];

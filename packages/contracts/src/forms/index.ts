@@ -10,3 +10,4 @@ export * from './user';
 export * from './message';
 export * from './text';
 export * from './event';
+export * from './api-key';
