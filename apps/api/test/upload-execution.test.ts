@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoShips, writeShipDayFile } from '@portal/demo-fleet';
 import { startTestServer, type TestServer } from './harness';
@@ -251,6 +252,48 @@ describe('an upload queues the execution of its range', () => {
     expect(answers.map((a) => a!.id)).toEqual(answers.map(() => rows[0]!.id));
     expect(answers.filter((a) => !a!.joined)).toHaveLength(1);
     expect(rows[0]).toMatchObject({ uploads: 8, data_file_ids: [file!.id], state: 'queued' });
+  });
+});
+
+describe('an execution that cannot be queued', () => {
+  it('leaves the files imported and says so, with no execution', async () => {
+    const { db: database } = server.services.database;
+    await sql`
+      CREATE FUNCTION refuse_execution_request() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.action = 'execution.request' THEN RAISE EXCEPTION 'refused for the test'; END IF;
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER refuse_execution_request BEFORE INSERT ON audit_log
+        FOR EACH ROW EXECUTE FUNCTION refuse_execution_request();
+    `.execute(database);
+    try {
+      const before = await executionsOf('straits_pioneer');
+      const file = await dayFile('straits_pioneer', 3);
+      const response = await sendFile(
+        server,
+        'north.admin',
+        'POST',
+        `/api/algorithm/facilitydatasource/${dataSources.straits_pioneer}/file`,
+        file.fileName,
+        file.content,
+      );
+      expect(response.statusCode).toBe(200);
+      const answer = response.json();
+      expect(answer.ids).toHaveLength(1);
+      expect(answer.execution).toBeNull();
+      expect(answer.errorMessages).toEqual([
+        'The files were imported, but their calculation could not be queued. Select them and press Run.',
+      ]);
+      expect(await executionsOf('straits_pioneer')).toEqual(before);
+      expect(
+        await db().selectFrom('data_files').select('id').where('id', '=', answer.ids[0]).executeTakeFirst(),
+      ).toBeDefined();
+    } finally {
+      await sql`DROP TRIGGER refuse_execution_request ON audit_log; DROP FUNCTION refuse_execution_request();`.execute(
+        database,
+      );
+    }
   });
 });
 

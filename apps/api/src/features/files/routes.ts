@@ -24,6 +24,10 @@ import { importUploadedFile, storedWarnings, type ImportUploadInput } from './im
 import { findDataFile, findFacilityDataSource, listDataFiles } from './queries';
 import { deleteDataFile } from './service';
 
+/** The upload's files were imported, but the execution of their range could not be queued. */
+const UPLOAD_NOT_EXECUTED =
+  'The files were imported, but their calculation could not be queued. Select them and press Run.';
+
 /** Routes a request to the uploader's variant of the upload when it carries an upload credential. */
 const UPLOADER_CONSTRAINT: Parameters<FastifyInstance['addConstraintStrategy']>[0] = {
   name: 'uploader',
@@ -106,16 +110,22 @@ export async function fileRoutes(app: FastifyInstance) {
           ?.send(JOB_NAMES.compressOriginals, {}, { startAfterSeconds: 60 })
           .catch((error: unknown) => request.log.warn({ err: error }, 'compress-originals job not sent'));
       }
-      const execution =
-        execute && result.ids.length > 0
-          ? await queueUploadExecution(app.services, {
-              facilityId: dataSource.facility_id,
-              dataFileIds: result.ids,
-              requestedBy: importedBy,
-              actor: auditedBy.actor,
-              detail: auditedBy.detail,
-            })
-          : null;
+      let execution: UploadResponse['execution'] = null;
+      if (execute && result.ids.length > 0) {
+        try {
+          execution = await queueUploadExecution(app.services, {
+            facilityId: dataSource.facility_id,
+            dataFileIds: result.ids,
+            requestedBy: importedBy,
+            actor: auditedBy.actor,
+            detail: auditedBy.detail,
+          });
+        } catch (error) {
+          // The files are imported (committed): the answer says so, and that their execution is for Run.
+          request.log.error({ err: error }, 'the execution of an upload was not queued');
+          result.errorMessages.push(UPLOAD_NOT_EXECUTED);
+        }
+      }
       return { ...result, execution };
     } catch (error) {
       if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
