@@ -13,3 +13,4 @@ export * from './fleet-filter';
 export * from './coverage';
 export * from './format';
 export * from './upload-warnings';
+export * from './api-keys';
