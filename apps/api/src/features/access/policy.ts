@@ -9,6 +9,8 @@ import type { Caller } from './caller';
  * - UserAdmin: users, ship access and links of the own organization; sees the own organization's ships and the ships shared with it.
  * - User: the ships assigned to the user, as long as the user's organization still sees them.
  * Upload and execute are for anyone who sees the ship.
+ * An API key (features/api-keys) sees what its organization sees and passes no role check: it reaches only the routes
+ * that accept its scopes (app.ts).
  */
 export const isSystemAdmin = (caller: Caller) => caller.role === 'SystemAdmin' && !caller.apiKey;
 
