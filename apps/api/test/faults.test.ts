@@ -554,7 +554,7 @@ describe.skipIf(!!DATABASE_URL)('the disk under the embedded database fills up (
           (
             await server.app.inject({
               method: 'POST',
-              url: uploadUrl,
+              url: `${uploadUrl}?execute=false`,
               payload: small.payload,
               headers: { ...small.headers, ...headers },
             })
@@ -569,7 +569,7 @@ describe.skipIf(!!DATABASE_URL)('the disk under the embedded database fills up (
         const { payload, headers: multipart } = multipartFile('big.csv', content);
         const response = await server.app.inject({
           method: 'POST',
-          url: uploadUrl,
+          url: `${uploadUrl}?execute=false`,
           payload,
           headers: { ...multipart, ...headers },
         });
@@ -592,7 +592,7 @@ describe.skipIf(!!DATABASE_URL)('the disk under the embedded database fills up (
         const { payload, headers } = multipartFile('big.csv', content);
         const response = await server.app.inject({
           method: 'POST',
-          url: uploadUrl,
+          url: `${uploadUrl}?execute=false`,
           payload,
           headers: { ...headers, authorization: `Bearer ${token}` },
         });
