@@ -139,7 +139,8 @@ describe.skipIf(!DATABASE_URL)('faults on PostgreSQL', () => {
 
     beforeAll(async () => {
       facilityId = server.seed.facilityIds.atlantic_meridian!;
-      uploadUrl = `/api/algorithm/facilitydatasource/${await createCsvDataSource(server, facilityId)}/file`;
+      // The files only (execute=false): this server starts no job queue, and the cuts are about storing them.
+      uploadUrl = `/api/algorithm/facilitydatasource/${await createCsvDataSource(server, facilityId)}/file?execute=false`;
     });
 
     /** A logger file of `days` days a minute apart, 20 channels, never uploaded before. */
