@@ -8,7 +8,7 @@ import { fillSignIn, acceptCookiesIfAsked, signInAs } from '../support';
 
 /**
  * Issue 19 in the browser: a user subscribes to alerts on the profile screen (one ship, by e-mail and in the
- * portal), uploads a logger file with a 90-minute SO2 excursion and runs it; the alert is in the bell, a SystemAdmin
+ * portal), uploads a logger file with a 90-minute SO2 excursion (its execution queued by the upload); the alert is in the bell, a SystemAdmin
  * reads its e-mail in /admin/outbox (no SMTP server: the embedded outbox), and the alert's link leads to the event,
  * from the bell and, through sign-in, from the e-mail.
  */
@@ -93,7 +93,8 @@ test('a user subscribes, an upload with an SO2 excursion alerts them in the bell
     .getByTestId('alert-subscription')
     .screenshot({ path: path.join(artifacts, 'alerts-profile.png') });
 
-  // Upload the file on the ship's files screen and run it from the upload dialog.
+  // Upload the file on the ship's files screen: Run for the uploaded files is ticked by default, so the upload
+  // queues their execution, which the files screen follows.
   await page.goto('/facilities/overview');
   await page
     .getByTestId('ship-row')
@@ -105,7 +106,9 @@ test('a user subscribes, an upload with an SO2 excursion alerts them in the bell
   await upload.getByTestId('upload-file-input').setInputFiles(file);
   await upload.getByRole('button', { name: 'Upload' }).click();
   await expect(upload.getByText('1 file(s) imported')).toBeVisible({ timeout: 60_000 });
-  await upload.getByTestId('run-panel').getByRole('button', { name: 'Run' }).click();
+  await expect(upload.getByLabel('Run for the uploaded files')).toBeChecked();
+  await expect(upload.getByTestId('upload-execution')).toBeVisible();
+  await upload.getByRole('button', { name: 'Close' }).click();
   await expect(page.getByTestId('execution-progress')).toHaveText(/^Done /, { timeout: 120_000 });
 
   // The bell: the alert, with the link to its event.

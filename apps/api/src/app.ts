@@ -25,7 +25,8 @@ import type Provider from 'oidc-provider';
 import { ZodError } from 'zod';
 import { findForbiddenText } from '@portal/contracts/forms';
 import { PACKAGE_VERSION } from '@portal/contracts/version';
-import { AppError, badRequest } from './errors';
+import { API_KEY_PREFIX, type ApiKeyScope } from '@portal/contracts/api-keys';
+import { AppError, badRequest, forbidden } from './errors';
 import type { Services } from './services';
 import type { CallerResolver } from './features/auth/verify';
 import { featureRoutes } from './features';
@@ -46,6 +47,8 @@ export interface RouteEntry {
   url: string;
   constraints?: Record<string, unknown>;
   public: boolean;
+  /** The API key scopes the route accepts (none: closed to keys). */
+  apiKeyScopes: readonly ApiKeyScope[];
   schema?: { params?: unknown; querystring?: unknown; body?: unknown };
 }
 const routeTables = new WeakMap<FastifyInstance, RouteEntry[]>();
@@ -97,6 +100,43 @@ const readIndexHtml = (webDist: string) => {
  */
 const API_CACHE_CONTROL = 'no-store';
 
+/** The OpenAPI document's introduction: how to authenticate, with a user's token or an organization's API key. */
+const API_DESCRIPTION = [
+  'Every operation needs a caller, but for the few marked otherwise.',
+  '',
+  "**Users** send the access token of the portal's sign-in: `Authorization: Bearer <access token>`.",
+  '',
+  `**Integrations** (a BI tool reading KPIs, the onboard uploader sending files) send an organization's API key, made by its administrator under Administration (\`POST /api/organizations/{id}/api-keys\`): \`Authorization: Bearer ${API_KEY_PREFIX}...\` or \`X-API-Key: ${API_KEY_PREFIX}...\`. The key is shown once, when it is made. It acts as its organization (it sees the ships the organization sees) and only within its scopes:`,
+  '',
+  '- `reports:read`: report data (`/api/reports/...`), compliance events (`/api/events...`) and record books, the ship list;',
+  '- `files:upload`: uploading files (`POST /api/algorithm/facilitydatasource/{id}/file`, which also queues their execution), the data sources of a ship, following an execution (`GET /api/executions/{id}`).',
+  '',
+  'An operation outside its scopes answers 403; a revoked or expired key, 401. Each operation that accepts keys names its scopes.',
+  '',
+  'Example: `curl -H "X-API-Key: spk_..." "https://portal.example/api/reports/data?reportIds=FacilityCO2reduction&facilityId=...&from=2025-01-01T00:00:00Z&to=2025-02-01T00:00:00Z"`',
+].join('\n');
+
+/**
+ * The route's schema for the OpenAPI document (the zod transform), and for a route that accepts API keys its
+ * security (a token or a key, either header) and which scopes it accepts.
+ */
+const documentApiKeys: typeof jsonSchemaTransform = (document) => {
+  const transformed = jsonSchemaTransform(document);
+  const scopes = (document.route.config as { apiKeyScopes?: readonly ApiKeyScope[] } | undefined)
+    ?.apiKeyScopes;
+  if (!scopes?.length) return transformed;
+  const schema = transformed.schema as { description?: string };
+  const note = `API keys: accepted with the scope ${scopes.map((s) => `\`${s}\``).join(' or ')}.`;
+  return {
+    ...transformed,
+    schema: {
+      ...transformed.schema,
+      description: schema.description ? `${schema.description}\n\n${note}` : note,
+      security: [{ bearer: [] }, { apiKey: [] }],
+    },
+  };
+};
+
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { services } = options;
   const app = Fastify({
@@ -113,12 +153,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {
       if (method === 'HEAD') continue;
-      const config = route.config as { public?: boolean } | undefined;
+      const config = route.config as { public?: boolean; apiKeyScopes?: readonly ApiKeyScope[] } | undefined;
       routes.push({
         method,
         url: route.url,
         constraints: route.constraints,
         public: Boolean(config?.public),
+        apiKeyScopes: config?.apiKeyScopes ?? [],
         schema: route.schema as RouteEntry['schema'],
       });
     }
@@ -170,11 +211,29 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
   await app.register(swagger, {
     openapi: {
-      info: { title: 'Scrubber fleet monitoring portal API', version: PACKAGE_VERSION },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      info: {
+        title: 'Scrubber fleet monitoring portal API',
+        version: PACKAGE_VERSION,
+        description: API_DESCRIPTION,
+      },
+      components: {
+        securitySchemes: {
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description: `An access token of the portal's sign-in (OpenID Connect, a JWT), or an API key (\`${API_KEY_PREFIX}...\`) on the operations that accept one of its scopes.`,
+          },
+          apiKey: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-API-Key',
+            description: `An API key (\`${API_KEY_PREFIX}...\`) of an organization, created by its administrator under Administration; accepted by the operations that name one of its scopes.`,
+          },
+        },
+      },
       security: [{ bearer: [] }],
     },
-    transform: jsonSchemaTransform,
+    transform: documentApiKeys,
     // Schemas registered with an id (the reader configurations) are listed as components.
     transformObject: jsonSchemaTransformObject,
   });
@@ -186,7 +245,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (request.routeOptions.config?.public) return;
     if (!request.url.startsWith('/api/')) return;
     if (request.url.startsWith('/api/docs')) return;
-    request.caller = await options.resolveCaller(request.headers.authorization);
+    const apiKeyHeader = request.headers['x-api-key'];
+    const caller = await options.resolveCaller(
+      request.headers.authorization,
+      Array.isArray(apiKeyHeader) ? apiKeyHeader.join(',') : apiKeyHeader,
+    );
+    // An API key reaches only the routes that accept one of its scopes (none by default): 403 before any handler.
+    if (caller.apiKey) {
+      const accepted = request.routeOptions.config?.apiKeyScopes ?? [];
+      if (!accepted.some((scope) => caller.apiKey!.scopes.includes(scope)))
+        throw forbidden(
+          accepted.length
+            ? `This API key may not do this: it needs the scope ${accepted.join(' or ')}`
+            : 'An API key may not do this: sign in as a user',
+        );
+    }
+    request.caller = caller;
   };
   // The text rule's backstop (docs/decisions/0062-text-input.md): after the route's schemas have given their field
   // messages, no NUL or lone surrogate left anywhere in the path, query or body (ids, keys) reaches the database.
@@ -299,7 +373,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return sendIndex(request, reply);
   });
 
-  app.addHook('preHandler', authenticate);
+  // Before the schemas: a caller without a valid token, or a key beyond its scopes, is refused whatever it sent.
+  app.addHook('preValidation', authenticate);
   app.addHook('preHandler', async (request) => checkText(request));
 
   // Layer 3: routes.

@@ -3,6 +3,7 @@ import type { Database } from './db/schema';
 import type { Caller } from './features/access/caller';
 import type { Config } from './config';
 import type { Services } from './services';
+import type { ApiKeyScope } from '@portal/contracts/api-keys';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -17,5 +18,10 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Reachable without a bearer token. */
     public?: boolean;
+    /**
+     * The API key scopes that may call this route (features/api-keys); none by default, so a new route is closed to
+     * keys until it says otherwise. A key without one of them gets 403 before the handler runs (app.ts).
+     */
+    apiKeyScopes?: readonly ApiKeyScope[];
   }
 }

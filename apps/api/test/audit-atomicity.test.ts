@@ -638,6 +638,30 @@ describe('a change and its audit entry are one transaction', () => {
             `/api/facilities/${world.north.facility}/upload-credentials/${world.north.credential}`,
           ),
       },
+      // API keys
+      {
+        route: 'POST /api/organizations/{id}/api-keys',
+        action: 'apikey.create',
+        call: async () =>
+          (await as('north.admin')).post(`/api/organizations/${world.north.organization}/api-keys`, {
+            name: 'Audit probe',
+            scopes: ['reports:read'],
+          }),
+      },
+      {
+        route: 'DELETE /api/organizations/{id}/api-keys/{keyId}',
+        action: 'apikey.revoke',
+        prepare: () =>
+          remember(
+            admin
+              .post(`/api/organizations/${world.north.organization}/api-keys`, {
+                name: `Revoked probe ${Date.now()}`,
+                scopes: ['files:upload'],
+              })
+              .then((response) => response.json().id as string),
+          ),
+        call: () => admin.delete(`/api/organizations/${world.north.organization}/api-keys/${target}`),
+      },
       // documents, messages, reports
       {
         route: 'POST /api/facilities/{id}/documents',

@@ -139,7 +139,8 @@ describe.skipIf(!DATABASE_URL)('faults on PostgreSQL', () => {
 
     beforeAll(async () => {
       facilityId = server.seed.facilityIds.atlantic_meridian!;
-      uploadUrl = `/api/algorithm/facilitydatasource/${await createCsvDataSource(server, facilityId)}/file`;
+      // The files only (execute=false): this server starts no job queue, and the cuts are about storing them.
+      uploadUrl = `/api/algorithm/facilitydatasource/${await createCsvDataSource(server, facilityId)}/file?execute=false`;
     });
 
     /** A logger file of `days` days a minute apart, 20 channels, never uploaded before. */
@@ -554,7 +555,7 @@ describe.skipIf(!!DATABASE_URL)('the disk under the embedded database fills up (
           (
             await server.app.inject({
               method: 'POST',
-              url: uploadUrl,
+              url: `${uploadUrl}?execute=false`,
               payload: small.payload,
               headers: { ...small.headers, ...headers },
             })
@@ -569,7 +570,7 @@ describe.skipIf(!!DATABASE_URL)('the disk under the embedded database fills up (
         const { payload, headers: multipart } = multipartFile('big.csv', content);
         const response = await server.app.inject({
           method: 'POST',
-          url: uploadUrl,
+          url: `${uploadUrl}?execute=false`,
           payload,
           headers: { ...multipart, ...headers },
         });
@@ -592,7 +593,7 @@ describe.skipIf(!!DATABASE_URL)('the disk under the embedded database fills up (
         const { payload, headers } = multipartFile('big.csv', content);
         const response = await server.app.inject({
           method: 'POST',
-          url: uploadUrl,
+          url: `${uploadUrl}?execute=false`,
           payload,
           headers: { ...headers, authorization: `Bearer ${token}` },
         });

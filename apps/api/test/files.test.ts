@@ -53,6 +53,8 @@ describe('upload and storage', () => {
     expect(response.json()).toEqual({
       ids: [expect.any(String)],
       errorMessages: [],
+      // The upload queues the execution of its range (features/executions/upload.ts).
+      execution: { id: expect.any(String), joined: false },
       warnings: [
         {
           id: response.json().ids[0],
@@ -205,6 +207,7 @@ describe('upload and storage', () => {
       ids: [],
       errorMessages: ['halves-broken.csv: Row 120002 has 5 values, but the header (row 1) has 11 columns.'],
       warnings: [],
+      execution: null,
     });
     expect(await ingestionCounts(server)).toEqual(before);
   });
@@ -374,6 +377,7 @@ describe('bad input: a clear message, nothing half-imported, the server keeps ru
         ids: [],
         errorMessages: ['The upload is larger than 66 kB, the most accepted at once.'],
         warnings: [],
+        execution: null,
       });
     } finally {
       server.services.config.UPLOAD_MAX_BYTES = limit;

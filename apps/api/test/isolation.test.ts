@@ -30,14 +30,18 @@ import {
 
 /**
  * Tenant isolation across the whole API (issue 9, docs/decisions/0004-permissions.md), generated from the app's own
- * route table: a route added tomorrow is walked by itself. For each /api route, as a North User and a North UserAdmin,
+ * route table: a route added tomorrow is walked by itself. For each /api route, as a North User, a North UserAdmin and a North API key,
  * South's objects are put into every path parameter (each kind into each parameter) and into the ids of bodies and
  * queries. The answer must be 400, 403 or 404, never 2xx; it must be the same answer (status, code and text) as for
  * an id that does not exist (so South's objects are not revealed); and no table may change.
  */
 
-const ROLES = ['north.anna', 'north.admin'] as const;
+/** A North User, a North UserAdmin, and a North API key with every scope (it acts as North's organization). */
+const ROLES = ['north.anna', 'north.admin', 'north.key'] as const;
 type Role = (typeof ROLES)[number];
+/** The bearer of a role: a user's access token from the sign-in, or the key. */
+const bearerOf = (role: Role | 'admin' | 'north.olav') =>
+  role === 'north.key' ? Promise.resolve(world.northApiKey) : server.tokenFor(role);
 const ALLOWED = new Set([400, 403, 404]);
 
 /**
@@ -167,7 +171,7 @@ async function send(
   tally.requests++;
   // A fresh address per request: the matrix must reach the access checks, not the per-address rate limits.
   const remoteAddress = `10.${(tally.requests >> 16) & 255}.${(tally.requests >> 8) & 255}.${tally.requests & 255}`;
-  const token = await server.tokenFor(role);
+  const token = await bearerOf(role);
   const query = new URLSearchParams(sampleQuery(route, resolve)).toString();
   const body = sampleBody(route, resolve);
   if (!sampleIsValid(route, body, sampleQuery(route, resolve)))
@@ -392,12 +396,45 @@ describe('isolation matrix', () => {
     ).toBe(true);
   });
 
+  it("gives North's API key, on the routes that accept its scopes, what a North UserAdmin gets for South's objects (not a blanket 403)", async () => {
+    const keyRoutes = routes.filter((r) => r.apiKeyScopes.length && paramsOf(r.url).length);
+    expect(keyRoutes.map(describeRoute)).toEqual(
+      expect.arrayContaining(['GET /api/events/:id', 'POST /api/algorithm/facilitydatasource/:id/file']),
+    );
+    const south = resolverFor(world, world.south, { kind: undefined, set: world.south });
+    const failures: string[] = [];
+    for (const route of keyRoutes) {
+      const path = fillPath(
+        route.url,
+        Object.fromEntries(
+          paramsOf(route.url).map((p) => [p, south(kindOfParam(route.url, p) ?? 'facility')]),
+        ),
+      );
+      const asKey = await send('north.key', route, path, south);
+      const asAdmin = await send('north.admin', route, path, south);
+      if (asKey.status !== 404 || asKey.status !== asAdmin.status || asKey.message !== asAdmin.message)
+        failures.push(
+          `${describeRoute(route)}: key ${asKey.status} "${asKey.message}", UserAdmin ${asAdmin.status} "${asAdmin.message}"`,
+        );
+    }
+    expect(failures).toEqual([]);
+    // Every other route refuses the key for its scopes, whatever it names.
+    const closed = routes.find((r) => r.method === 'GET' && r.url === '/api/organizations/:id/users')!;
+    const refused = await send(
+      'north.key',
+      closed,
+      fillPath(closed.url, { id: world.north.organization }),
+      south,
+    );
+    expect([refused.status, refused.message]).toEqual([403, 'An API key may not do this: sign in as a user']);
+  });
+
   it('lists nothing of South to North, whatever organizationId, userId or role the query names', async () => {
     const lists = routes.filter((r) => r.method === 'GET' && !paramsOf(r.url).length);
     expect(lists.length).toBeGreaterThan(5);
     const secrets = southSecrets();
     for (const role of ROLES) {
-      const token = await server.tokenFor(role);
+      const token = await bearerOf(role);
       for (const route of lists) {
         const query = new URLSearchParams({
           ...sampleQuery(route, resolverFor(world, world.north)),
@@ -438,12 +475,17 @@ describe('isolation matrix', () => {
     const fleetReports = reports.filter((r) => r.target === 'FacilityGroup');
     expect(fleetReports.length).toBeGreaterThan(0);
     for (const role of [...ROLES, 'north.olav'] as const) {
-      const caller = await server.as(role);
+      const token = await bearerOf(role);
       for (const report of fleetReports) {
-        const response = await caller.post(`/api/reports/${encodeURIComponent(report.id)}/data`, {
-          from: '2025-03-01T00:00:00.000Z',
-          to: '2025-03-10T00:00:00.000Z',
-          facilityIds: [world.south.facility, world.north.facility],
+        const response = await server.app.inject({
+          method: 'POST',
+          url: `/api/reports/${encodeURIComponent(report.id)}/data`,
+          headers: { authorization: `Bearer ${token}` },
+          payload: {
+            from: '2025-03-01T00:00:00.000Z',
+            to: '2025-03-10T00:00:00.000Z',
+            facilityIds: [world.south.facility, world.north.facility],
+          },
         });
         expect(response.statusCode, `${role} ${report.id}`).toBe(200);
         expect(response.body).not.toContain(world.south.facility);

@@ -56,8 +56,14 @@ export type ExecutionCounts = z.infer<typeof executionCountsSchema>;
 export const executionSchema = z.object({
   id: z.string(),
   facilityId: z.string(),
-  /** execute: requested on the files screen (or after a file was deleted); recalculation: from the queue screen. */
+  /** execute: requested on the files screen (or after a file was deleted), or by uploads; recalculation: from the queue screen. */
   kind: z.enum(['execute', 'recalculation']),
+  /** upload: queued by an upload (and joined by the ship's later uploads until it started); request: by a person. */
+  origin: z.enum(['request', 'upload']),
+  /** How many uploads an upload execution gathered; 0 for a requested one. */
+  uploads: z.number(),
+  /** The data files it was asked for (all the files of the uploads it gathered). */
+  dataFileIds: z.array(z.string()),
   state: z.enum(EXECUTION_STATES),
   /** The period requested (the engine recomputes the whole UTC days it touches). */
   period: z.object({ from: z.string(), to: z.string() }),

@@ -17,6 +17,23 @@ export const dataFileSchema = z.object({
 });
 export type DataFile = z.infer<typeof dataFileSchema>;
 
+/** The execution an upload queued (`joined: false`) or joined (`joined: true`). */
+export const uploadExecutionSchema = z.object({ id: z.string(), joined: z.boolean() });
+export type UploadExecution = z.infer<typeof uploadExecutionSchema>;
+
+/**
+ * POST algorithm/facilitydatasource/{id}/file?execute=false: the upload imports the files and queues nothing. By
+ * default (no `execute`, or `execute=true`) it queues the execution of the uploaded range.
+ */
+export const uploadQuerySchema = z.object({
+  execute: z
+    .stringbool()
+    .default(true)
+    .describe(
+      "Queue the execution of the uploaded files' range (default true). Uploads that arrive while an execution of the ship waits in the queue join it.",
+    ),
+});
+
 /**
  * Answer of an upload: the ids of the imported files and one message per rejected file (the spec's two fields), and
  * per imported file what it warns about (mapped channels missing, columns not mapped, timestamps out of range,
@@ -29,6 +46,11 @@ export const uploadResponseSchema = z.object({
     .array(uploadedFileWarningsSchema)
     .describe(
       "Per imported file, what it warns about: mapped channels missing from the file (missingChannels, by column name), columns no channel maps (unmappedColumns), rows refused (refusedRows), timestamps in the future, before 2000 or more than a year from the ship's other data (timestampsOutOfRange), and time gaps longer than UPLOAD_GAP_WARNING_SAMPLES samples (timeGaps). None stops the import; they are kept with the file.",
+    ),
+  execution: uploadExecutionSchema
+    .nullable()
+    .describe(
+      'The execution of the uploaded range (GET /api/executions/{id}): queued by this upload, or joined when one was waiting for the ship (widened to cover both). Null when nothing was imported or the upload was sent with execute=false.',
     ),
 });
 export type UploadResponse = z.infer<typeof uploadResponseSchema>;

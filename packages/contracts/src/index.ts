@@ -1,6 +1,7 @@
 // Schemas and types of every request and response, and the shared constants. Display and validation rules
 // are in './rules' and './forms'.
 export * from './alerts';
+export * from './api-keys';
 export * from './audit';
 export * from './auth';
 export * from './calculations';

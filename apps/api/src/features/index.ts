@@ -19,6 +19,7 @@ import { dataHealthRoutes } from './data-health/routes';
 import { mapRoutes } from './map/routes';
 import { webhookRoutes } from './webhooks/routes';
 import { alertRoutes } from './alerts/routes';
+import { apiKeyRoutes } from './api-keys/routes';
 
 /** Route plugins of every domain, registered in this order after the auth routes (app.ts). */
 export const featureRoutes: ((app: FastifyInstance) => Promise<void>)[] = [
@@ -42,4 +43,5 @@ export const featureRoutes: ((app: FastifyInstance) => Promise<void>)[] = [
   mapRoutes,
   webhookRoutes,
   alertRoutes,
+  apiKeyRoutes,
 ];

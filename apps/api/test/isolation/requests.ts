@@ -13,6 +13,7 @@ export function kindOfParam(url: string, param: string): ObjectKind | GlobalKind
   if (param === 'channelId') return 'channel';
   if (param === 'credentialId') return 'credential';
   if (param === 'webhookId') return 'webhook';
+  if (param === 'keyId') return 'apiKey';
   if (param === 'userId') return 'user';
   if (param === 'orgId' || param === 'otherId') return 'organization';
   if (param === 'linkKey') return 'linkKey';
@@ -88,6 +89,8 @@ function sample(schema: JsonSchema, name: string, resolve: Resolver, depth = 0, 
   if (name === 'url') return 'https://hooks.example.com/probe';
   if (/Configuration$/.test(name)) return CSV_CONFIGURATION;
   if (schema.format === 'date') return '2025-03-08';
+  // An expiry must lie ahead (an API key's).
+  if (/^expires/i.test(name)) return '2999-01-01';
   if (/(Date|From|To|On)$/.test(name) || /^(from|to)$/.test(name))
     return /(to|To)$/.test(name) ? '2025-03-10T00:00:00.000Z' : '2025-03-08T00:00:00.000Z';
   if (schema.const !== undefined) return schema.const;

@@ -11,3 +11,4 @@ export * from './message';
 export * from './text';
 export * from './event';
 export * from './alerts';
+export * from './api-key';

@@ -8,6 +8,7 @@ import {
   executionProgress,
   executionRequestRange,
   readableExecutionError,
+  uploadExecutionNote,
 } from './executions';
 
 const period = (fromDate: string, fromTime: string, toDate: string, toTime: string) => ({
@@ -212,5 +213,18 @@ describe('executionProgress', () => {
       severity: 'error',
       text: 'Failed 2025.03.10 08:02: None of the mapped channels (CO2_PCT, SO2_PPM) has a value',
     });
+  });
+});
+
+describe('uploadExecutionNote', () => {
+  it("says the upload's execution is queued, or that it joined the one waiting, and nothing without one", () => {
+    expect(uploadExecutionNote({ joined: false })).toBe(
+      "Execution successful! It's running in the background, so it might take a little time before the results are visible.",
+    );
+    expect(uploadExecutionNote({ joined: true })).toBe(
+      'Added to the calculation already queued for this ship: it runs once for all the files uploaded meanwhile.',
+    );
+    expect(uploadExecutionNote(null)).toBeNull();
+    expect(uploadExecutionNote(undefined)).toBeNull();
   });
 });

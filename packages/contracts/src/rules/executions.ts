@@ -7,6 +7,7 @@ import {
   toDate,
   type DateInput,
 } from './dates';
+import { MESSAGES } from './constants';
 
 /** The execution period of the files screen (spec part 1 sections 4 and 5). Dates 'YYYY-MM-DD', times 'HH:mm', UTC. */
 export interface ExecutionPeriod {
@@ -195,4 +196,20 @@ export function executionProgress(execution: {
         text: `${FAILED} ${formatDateTime(execution.finishedOn ?? execution.startedOn)}: ${readableExecutionError(execution.error)}`,
       };
   }
+}
+
+// --- The execution an upload queues -------------------------------------------------------------
+
+/** The upload dialog's choice (on unless unticked): the upload queues the execution of the uploaded files' range. */
+export const RUN_UPLOADED_FILES = 'Run for the uploaded files';
+export const UPLOAD_JOINED_EXECUTION =
+  'Added to the calculation already queued for this ship: it runs once for all the files uploaded meanwhile.';
+
+/**
+ * What the upload dialog says of the execution its upload queued (the spec's execution notice) or joined; null
+ * when the upload queued nothing (nothing imported, or Run for the uploaded files unticked).
+ */
+export function uploadExecutionNote(execution: { joined: boolean } | null | undefined): string | null {
+  if (!execution) return null;
+  return execution.joined ? UPLOAD_JOINED_EXECUTION : MESSAGES.EXECUTION_SUCCESS;
 }

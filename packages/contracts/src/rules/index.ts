@@ -14,3 +14,4 @@ export * from './coverage';
 export * from './format';
 export * from './upload-warnings';
 export * from './alerts';
+export * from './api-keys';

@@ -16,6 +16,7 @@ import * as dataHealth from './0015_data_health';
 import * as complianceEvents from './0016_compliance_events';
 import * as webhooks from './0019_webhooks';
 import * as alerts from './0018_alerts';
+import * as apiKeys from './0017_api_keys';
 
 /** Every migration, by name; applied in name order. Add a new one here. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '0016_compliance_events': complianceEvents,
   '0019_webhooks': webhooks,
   '0018_alerts': alerts,
+  '0017_api_keys': apiKeys,
 };

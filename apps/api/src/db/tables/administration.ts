@@ -55,10 +55,26 @@ export interface UploadCredentialsTable {
   revoked_on: Timestamp | null;
 }
 
+/** An organization's API key (migration 0017_api_keys); only the secret's SHA-256 is kept. */
+export interface ApiKeysTable {
+  id: Generated<string>;
+  organization_id: string;
+  name: string;
+  scopes: string[];
+  secret_hash: string;
+  created_by: string | null;
+  created_on: GeneratedTimestamp;
+  expires_on: Timestamp | null;
+  last_used_on: Timestamp | null;
+  revoked_on: Timestamp | null;
+  revoked_by: string | null;
+}
+
 export interface AdministrationTables {
   messages: MessagesTable;
   message_recipients: MessageRecipientsTable;
   message_reads: MessageReadsTable;
   facility_documents: FacilityDocumentsTable;
   upload_credentials: UploadCredentialsTable;
+  api_keys: ApiKeysTable;
 }

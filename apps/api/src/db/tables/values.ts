@@ -52,6 +52,10 @@ export interface ExecutionsTable {
   job_id: string | null;
   /** What a finished run did (ExecutionCounts of features/executions/engine.ts); null until it is done. */
   counts: ColumnType<unknown, string | null | undefined, string | null> | null;
+  /** 'upload': queued by an upload, joined by the ship's later uploads until it starts (migration 0017_api_keys). */
+  origin: ColumnType<'request' | 'upload', 'request' | 'upload' | undefined, 'request' | 'upload'>;
+  /** How many uploads an upload execution gathered. */
+  uploads: Generated<number>;
 }
 
 /** One row: changes with everything report answers depend on (migration 0012_execution_status). */

@@ -9,8 +9,10 @@ import type { Caller } from './caller';
  * - UserAdmin: users, ship access and links of the own organization; sees the own organization's ships and the ships shared with it.
  * - User: the ships assigned to the user, as long as the user's organization still sees them.
  * Upload and execute are for anyone who sees the ship.
+ * An API key (features/api-keys) sees what its organization sees and passes no role check: it reaches only the routes
+ * that accept its scopes (app.ts).
  */
-export const isSystemAdmin = (caller: Caller) => caller.role === 'SystemAdmin';
+export const isSystemAdmin = (caller: Caller) => caller.role === 'SystemAdmin' && !caller.apiKey;
 
 export function requireSystemAdmin(caller: Caller): void {
   if (!isSystemAdmin(caller)) throw forbidden('Only a system administrator may do this');
@@ -42,9 +44,11 @@ export function facilityVisibleTo(
   caller: Caller,
   facilityIdColumn: Expression<string>,
 ): Expression<SqlBool> {
-  if (caller.role === 'SystemAdmin') return sql<SqlBool>`true`;
+  if (caller.role === 'SystemAdmin' && !caller.apiKey) return sql<SqlBool>`true`;
   const orgFacilities = organizationFacilityIds(db, caller.organizationId);
-  if (caller.role === 'UserAdmin') return sql<SqlBool>`${facilityIdColumn} in (${orgFacilities})`;
+  // An API key sees what its organization sees, never more (not all ships for a SystemAdmin's organization).
+  if (caller.role === 'UserAdmin' || caller.apiKey)
+    return sql<SqlBool>`${facilityIdColumn} in (${orgFacilities})`;
   const assigned = db
     .selectFrom('user_facility_access')
     .select('facility_id')
@@ -109,6 +113,7 @@ export async function assertFacilityVisible(
 
 /** May the caller manage users, ship access and links of this organization? */
 export function canManageOrganization(caller: Caller, organizationId: string): boolean {
+  if (caller.apiKey) return false;
   return (
     caller.role === 'SystemAdmin' || (caller.role === 'UserAdmin' && caller.organizationId === organizationId)
   );

@@ -2,10 +2,15 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
 import { inTransaction } from '../../db/transaction';
 
-/** Who did it: a signed-in caller, or nobody (the onboard uploader, a failed sign-in of an unknown name). */
+/**
+ * Who did it: a signed-in caller, an organization's API key, or nobody (the onboard uploader, a failed sign-in of an
+ * unknown name). A key's entries name no user: the key is in the entry's detail (`apiKey`: its id and name).
+ */
 export interface AuditActor {
   userId: string | null;
   organizationId: string | null;
+  /** Set when an API key acts (features/api-keys): a Caller of a key has it. */
+  apiKey?: { id: string; name: string };
 }
 
 /** What was done, to what. */
@@ -23,14 +28,20 @@ export type AuditEntry = AuditActor & AuditAction;
  * change could stay without its entry. Routes use `auditedChange`; `auditEvent` is for what changes nothing.
  */
 export async function audit(trx: Transaction<Database>, entry: AuditEntry): Promise<void> {
+  const detail = entry.apiKey
+    ? {
+        ...(entry.detail && typeof entry.detail === 'object' ? entry.detail : { value: entry.detail }),
+        apiKey: { id: entry.apiKey.id, name: entry.apiKey.name },
+      }
+    : entry.detail;
   await trx
     .insertInto('audit_log')
     .values({
-      user_id: entry.userId,
+      user_id: entry.apiKey ? null : entry.userId,
       organization_id: entry.organizationId,
       action: entry.action,
       subject: entry.subject ?? null,
-      detail: entry.detail === undefined ? null : JSON.stringify(entry.detail),
+      detail: detail === undefined ? null : JSON.stringify(detail),
     })
     .execute();
 }
@@ -55,7 +66,12 @@ export async function auditedChange<T>(
   return db.transaction().execute(async (trx) => {
     const result = await change(inTransaction(trx));
     const action = typeof entry === 'function' ? entry(result) : entry;
-    await audit(trx, { userId: actor.userId, organizationId: actor.organizationId, ...action });
+    await audit(trx, {
+      userId: actor.userId,
+      organizationId: actor.organizationId,
+      apiKey: actor.apiKey,
+      ...action,
+    });
     return result;
   });
 }
@@ -65,5 +81,12 @@ export async function auditedChange<T>(
  * before the answer, so a failing audit insert refuses the event rather than letting it pass unrecorded.
  */
 export async function auditEvent(db: Kysely<Database>, actor: AuditActor, entry: AuditAction): Promise<void> {
-  await db.transaction().execute((trx) => audit(trx, { ...actor, ...entry }));
+  await db.transaction().execute((trx) =>
+    audit(trx, {
+      userId: actor.userId,
+      organizationId: actor.organizationId,
+      apiKey: actor.apiKey,
+      ...entry,
+    }),
+  );
 }

@@ -5,6 +5,8 @@ import { AppError } from '../../errors';
 import type { Caller } from '../access/caller';
 import { isUuid } from '../access/policy';
 import { readAfterArrival } from './read-after-arrival';
+import { createApiKeyResolver } from '../api-keys/resolve';
+import { looksLikeApiKey } from '../api-keys/secret';
 
 export const ACCEPTED_ALGORITHMS = ['RS256', 'PS256', 'ES256'];
 
@@ -17,7 +19,11 @@ export interface VerifierOptions {
   requireAccessTokenType: boolean;
 }
 
-export type CallerResolver = (authorization: string | undefined) => Promise<Caller>;
+/**
+ * The caller of a request from its `Authorization` header (`Bearer <access token>` or `Bearer spk_...`, an API key)
+ * or, without one, its `X-API-Key` header (an API key).
+ */
+export type CallerResolver = (authorization: string | undefined, apiKeyHeader?: string) => Promise<Caller>;
 
 const unauthorized = (message = 'Sign in to continue') => new AppError('UNAUTHORIZED', message);
 
@@ -127,7 +133,15 @@ export function createCallerResolver(db: Kysely<Database>, options: VerifierOpti
     };
   };
 
-  return async (authorization) => {
+  const resolveApiKey = createApiKeyResolver(db);
+
+  return async (authorization, apiKeyHeader) => {
+    // An API key (features/api-keys), told by its prefix: `Authorization: Bearer spk_...` or `X-API-Key: spk_...`.
+    if (apiKeyHeader !== undefined && authorization !== undefined)
+      throw unauthorized('Send either an Authorization header or an X-API-Key header, not both');
+    const bearer = /^Bearer (\S+)$/.exec(authorization ?? '')?.[1];
+    const apiKey = apiKeyHeader ?? (looksLikeApiKey(bearer) ? bearer : undefined);
+    if (apiKey !== undefined) return resolveApiKey(apiKey, await accessVersion());
     const match = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/.exec(authorization ?? '');
     if (!match) throw unauthorized();
     const [payload, version] = await Promise.all([verify(match[1]!), accessVersion()]);

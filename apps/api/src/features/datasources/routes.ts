@@ -115,7 +115,11 @@ export async function dataSourceRoutes(app: FastifyInstance) {
 
   routes.get(
     '/api/algorithm/facility/:id/datasource',
-    { schema: { tags, params: idParamSchema, response: { 200: z.array(dataSourceSchemaResponse) } } },
+    {
+      // An uploader's key finds the data source to upload to.
+      config: { apiKeyScopes: ['files:upload'] },
+      schema: { tags, params: idParamSchema, response: { 200: z.array(dataSourceSchemaResponse) } },
+    },
     async (request) => {
       await assertFacilityVisible(db, request.caller, request.params.id);
       return listDataSources(db, request.params.id);

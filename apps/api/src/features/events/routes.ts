@@ -53,6 +53,7 @@ export async function eventRoutes(app: FastifyInstance) {
   routes.get(
     '/api/events',
     {
+      config: { apiKeyScopes: ['reports:read'] },
       schema: {
         tags,
         description:
@@ -66,13 +67,17 @@ export async function eventRoutes(app: FastifyInstance) {
 
   routes.get(
     '/api/events/:id',
-    { schema: { tags, params: idParams, response: { 200: complianceEventSchema } } },
+    {
+      config: { apiKeyScopes: ['reports:read'] },
+      schema: { tags, params: idParams, response: { 200: complianceEventSchema } },
+    },
     async (request) => findEvent(db, request.caller, request.params.id),
   );
 
   routes.get(
     '/api/events/:id/inputs',
     {
+      config: { apiKeyScopes: ['reports:read'] },
       schema: {
         tags,
         params: idParams,
@@ -105,7 +110,10 @@ export async function eventRoutes(app: FastifyInstance) {
 
   routes.get(
     '/api/events/:id/report',
-    { schema: { tags, params: idParams, response: { 200: eventReportSchema } } },
+    {
+      config: { apiKeyScopes: ['reports:read'] },
+      schema: { tags, params: idParams, response: { 200: eventReportSchema } },
+    },
     async (request) => eventReport(db, request.caller, request.params.id),
   );
 
@@ -128,6 +136,7 @@ export async function eventRoutes(app: FastifyInstance) {
   routes.get(
     '/api/events/:id/report/download',
     {
+      config: { apiKeyScopes: ['reports:read'] },
       schema: {
         tags,
         params: idParams,
@@ -149,6 +158,7 @@ export async function eventRoutes(app: FastifyInstance) {
   routes.get(
     '/api/facilities/:id/record-book',
     {
+      config: { apiKeyScopes: ['reports:read'] },
       schema: {
         tags,
         params: idParams,
@@ -182,6 +192,7 @@ export async function eventRoutes(app: FastifyInstance) {
   routes.get(
     '/api/facilities/:id/record-book/verify',
     {
+      config: { apiKeyScopes: ['reports:read'] },
       schema: {
         tags,
         params: idParams,
@@ -199,6 +210,7 @@ export async function eventRoutes(app: FastifyInstance) {
   routes.get(
     '/api/facilities/:id/record-book/export',
     {
+      config: { apiKeyScopes: ['reports:read'] },
       schema: {
         tags,
         params: idParams,

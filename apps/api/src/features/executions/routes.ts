@@ -53,6 +53,8 @@ export async function executionStatusRoutes(app: FastifyInstance) {
   routes.get(
     '/api/executions/:id',
     {
+      // The upload's answer names its execution: an uploader's key may follow it.
+      config: { apiKeyScopes: ['files:upload'] },
       schema: {
         tags: ['executions'],
         params: z.object({ id: idParam() }),
@@ -67,6 +69,9 @@ export async function executionStatusRoutes(app: FastifyInstance) {
         id: row.id,
         facilityId: row.facility_id,
         kind: row.kind,
+        origin: row.origin,
+        uploads: row.uploads,
+        dataFileIds: row.data_file_ids ?? [],
         state: row.state,
         period: { from: iso(row.period_from)!, to: iso(row.period_to)! },
         requestedOn: iso(row.requested_on)!,

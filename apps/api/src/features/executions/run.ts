@@ -44,10 +44,12 @@ export interface RecalculationRun {
 }
 
 /**
- * Points inside a run where tests step in (apps/api/test/worker-with-hooks.ts): production passes none. Both run in
+ * Points inside a run where tests step in (apps/api/test/worker-with-hooks.ts): production passes none. They run in
  * the order of a real run, so a test can hold the replacing transaction open or end the process after its commit.
  */
 export interface RunHooks {
+  /** After the row is marked running (committed), before anything is read: a test holds a run here. */
+  afterClaim?: () => Promise<void>;
   /** Inside the replacing transaction, after the values are written and before the row is marked done. */
   beforeCommit?: () => Promise<void>;
   /** After the commit, before the queue hears of the outcome. */
@@ -123,6 +125,7 @@ export async function runExecution(
     .executeTakeFirst();
   if (!claimed) return { status: 'skipped', reason: 'The execution is done already or no longer exists' };
   try {
+    await options.hooks?.afterClaim?.();
     const detail = (claimed.detail ?? {}) as { measurementFieldIds?: string[]; reportFieldIds?: string[] };
     const request: ComputeRequest = {
       facilityId: claimed.facility_id,

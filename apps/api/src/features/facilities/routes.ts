@@ -20,6 +20,8 @@ export async function facilityRoutes(app: FastifyInstance) {
   routes.get(
     '/api/facilities',
     {
+      // An integration finds its ships here (an API key: the ships its organization sees).
+      config: { apiKeyScopes: ['reports:read', 'files:upload'] },
       schema: {
         tags: ['facilities'],
         querystring: withIds(facilityListQuerySchema, 'organizationId', 'userId'),

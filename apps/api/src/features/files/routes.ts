@@ -8,7 +8,9 @@ import {
   dataFileParamsSchema,
   dataFileSchema,
   deleteDataFileQuerySchema,
+  uploadQuerySchema,
   uploadResponseSchema,
+  type UploadResponse,
 } from '@portal/contracts/files';
 import { AppError, badRequest, notFound } from '../../errors';
 import { formatBytes } from '../../readers';
@@ -17,9 +19,14 @@ import { auditedChange } from '../audit/audit';
 import { findVisibleDataSource } from '../datasources/queries';
 import { resolveUploadCredential, isUploadAuthorization } from '../ship-info/credentials';
 import { JOB_NAMES } from '../../jobs/queue';
-import { importUploadedFile, storedWarnings, type ImportResult, type ImportUploadInput } from './import';
+import { queueUploadExecution } from '../executions/upload';
+import { importUploadedFile, storedWarnings, type ImportUploadInput } from './import';
 import { findDataFile, findFacilityDataSource, listDataFiles } from './queries';
 import { deleteDataFile } from './service';
+
+/** The upload's files were imported, but the execution of their range could not be queued. */
+const UPLOAD_NOT_EXECUTED =
+  'The files were imported, but their calculation could not be queued. Select them and press Run.';
 
 /** Routes a request to the uploader's variant of the upload when it carries an upload credential. */
 const UPLOADER_CONSTRAINT: Parameters<FastifyInstance['addConstraintStrategy']>[0] = {
@@ -66,12 +73,18 @@ export async function fileRoutes(app: FastifyInstance) {
     },
   );
 
+  /**
+   * Imports the upload, then (unless `execute` is false) queues the execution of the imported files' range, or
+   * joins the one waiting for the ship (features/executions/upload.ts). The files are committed before: an
+   * execution that fails to queue leaves them imported, and the answer says so.
+   */
   const upload = async (
     request: FastifyRequest,
     dataSource: { id: string; facility_id: string },
     importedBy: string | null,
-    auditedBy: ImportUploadInput['auditedBy'],
-  ): Promise<ImportResult> => {
+    auditedBy: NonNullable<ImportUploadInput['auditedBy']>,
+    execute: boolean,
+  ): Promise<UploadResponse> => {
     if (!request.isMultipart()) throw badRequest('Send the file as multipart/form-data');
     const maxUploadBytes = app.config.UPLOAD_MAX_BYTES;
     try {
@@ -97,7 +110,23 @@ export async function fileRoutes(app: FastifyInstance) {
           ?.send(JOB_NAMES.compressOriginals, {}, { startAfterSeconds: 60 })
           .catch((error: unknown) => request.log.warn({ err: error }, 'compress-originals job not sent'));
       }
-      return result;
+      let execution: UploadResponse['execution'] = null;
+      if (execute && result.ids.length > 0) {
+        try {
+          execution = await queueUploadExecution(app.services, {
+            facilityId: dataSource.facility_id,
+            dataFileIds: result.ids,
+            requestedBy: importedBy,
+            actor: auditedBy.actor,
+            detail: auditedBy.detail,
+          });
+        } catch (error) {
+          // The files are imported (committed): the answer says so, and that their execution is for Run.
+          request.log.error({ err: error }, 'the execution of an upload was not queued');
+          result.errorMessages.push(UPLOAD_NOT_EXECUTED);
+        }
+      }
+      return { ...result, execution };
     } catch (error) {
       if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
         return {
@@ -106,22 +135,39 @@ export async function fileRoutes(app: FastifyInstance) {
             `The upload is larger than ${formatBytes(maxUploadBytes)}, the most accepted at once.`,
           ],
           warnings: [],
+          execution: null,
         };
       }
       throw error;
     }
   };
 
-  // Upload is for anyone who sees the ship (docs/decisions/0004-permissions.md).
+  // Upload is for anyone who sees the ship (docs/decisions/0004-permissions.md), and for an API key of the ship's
+  // organization with the files:upload scope. By default it queues the execution of the uploaded range.
   routes.post(
     '/api/algorithm/facilitydatasource/:id/file',
-    { schema: { tags, params: idParamSchema, response: { 200: uploadResponseSchema } } },
+    {
+      config: { apiKeyScopes: ['files:upload'] },
+      schema: {
+        tags,
+        description:
+          'Uploads one data file, or a .zip of them (multipart/form-data, field `file`). The imported range is executed: the answer names the execution queued, or joined when one was waiting for the ship. Send `execute=false` to import only.',
+        params: idParamSchema,
+        querystring: uploadQuerySchema,
+        response: { 200: uploadResponseSchema },
+      },
+    },
     async (request) => {
       const { caller } = request;
       const dataSource = await findVisibleDataSource(db, caller, request.params.id);
-      return upload(request, dataSource, caller.userId, {
-        actor: { userId: caller.userId, organizationId: caller.organizationId },
-      });
+      // An API key uploads as its organization: no user imported the file.
+      return upload(
+        request,
+        dataSource,
+        caller.apiKey ? null : caller.userId,
+        { actor: caller },
+        request.query.execute,
+      );
     },
   );
 
@@ -133,7 +179,12 @@ export async function fileRoutes(app: FastifyInstance) {
     {
       constraints: { uploader: 'psdu' },
       config: { public: true },
-      schema: { hide: true, params: withIds(idParamSchema, 'id'), response: { 200: uploadResponseSchema } },
+      schema: {
+        hide: true,
+        params: withIds(idParamSchema, 'id'),
+        querystring: uploadQuerySchema,
+        response: { 200: uploadResponseSchema },
+      },
     },
     async (request) => {
       const credential = await resolveUploadCredential(db, request.headers.authorization);
@@ -141,10 +192,13 @@ export async function fileRoutes(app: FastifyInstance) {
         throw new AppError('UNAUTHORIZED', 'The upload credential is not valid or was revoked');
       const dataSource = await findFacilityDataSource(db, credential.facilityId, request.params.id);
       if (!dataSource) throw notFound('Data source not found');
-      return upload(request, dataSource, null, {
-        actor: { userId: null, organizationId: null },
-        detail: { by: 'uploader' },
-      });
+      return upload(
+        request,
+        dataSource,
+        null,
+        { actor: { userId: null, organizationId: null }, detail: { by: 'uploader' } },
+        request.query.execute,
+      );
     },
   );
 

@@ -268,6 +268,7 @@ export async function reportRoutes(app: FastifyInstance) {
   routes.get(
     '/api/reports/data',
     {
+      config: { apiKeyScopes: ['reports:read'] },
       schema: {
         tags: ['reports'],
         querystring: withIds(reportsDataQuerySchema, 'facilityId'),
@@ -280,6 +281,7 @@ export async function reportRoutes(app: FastifyInstance) {
   routes.post(
     '/api/reports/data',
     {
+      config: { apiKeyScopes: ['reports:read'] },
       schema: {
         tags: ['reports'],
         body: withIds(reportsDataBodySchema, 'facilityId'),
@@ -292,6 +294,7 @@ export async function reportRoutes(app: FastifyInstance) {
   routes.get(
     '/api/reports/:id/data',
     {
+      config: { apiKeyScopes: ['reports:read'] },
       schema: {
         tags: ['reports'],
         params: reportIdParamsSchema,
@@ -305,6 +308,7 @@ export async function reportRoutes(app: FastifyInstance) {
   routes.post(
     '/api/reports/:id/data',
     {
+      config: { apiKeyScopes: ['reports:read'] },
       schema: {
         tags: ['reports'],
         params: reportIdParamsSchema,

@@ -3,11 +3,13 @@ import { useQuery } from '@tanstack/react-query';
 import {
   Alert,
   Button,
+  Checkbox,
   Dialog,
   DialogActions,
   DialogContent,
   DialogTitle,
   FormControl,
+  FormControlLabel,
   InputLabel,
   MenuItem,
   Select,
@@ -16,7 +18,14 @@ import {
 } from '@mui/material';
 import type { DataSource } from '@portal/contracts/datasources';
 import type { UploadResponse } from '@portal/contracts/files';
-import { DIALOG_WIDTHS, groupUploadWarnings, MESSAGES, uploadWarningFiles } from '@portal/contracts/rules';
+import {
+  DIALOG_WIDTHS,
+  groupUploadWarnings,
+  MESSAGES,
+  RUN_UPLOADED_FILES,
+  uploadExecutionNote,
+  uploadWarningFiles,
+} from '@portal/contracts/rules';
 import { useNotify } from '../../app/notifications';
 import { dataSourceFilesQuery, useUploadFile } from './files-api';
 import { FileWarningList } from './FileWarnings';
@@ -24,8 +33,9 @@ import { RunPanel } from './RunPanel';
 
 /**
  * Add file: one file with the data source's extensions or a .zip of them; shows "N file(s) imported", each error
- * message and the imported files' warnings (each distinct one once, with its files), then offers to run an
- * execution for the uploaded files' range.
+ * message and the imported files' warnings (each distinct one once, with its files). With Run for the uploaded files
+ * ticked (the default) the upload itself queues the execution of the uploaded range (or joins the one waiting for
+ * the ship), which the files screen then follows; unticked, the dialog offers Run for the uploaded files' range.
  */
 export function UploadDialog({
   facilityId,
@@ -38,18 +48,21 @@ export function UploadDialog({
   dataSources: DataSource[];
   initialDataSourceId?: string;
   onClose(): void;
-  /** An execution was queued from the dialog (it closes): its id, for the files screen to follow. */
+  /** An execution was queued by the upload or from the dialog: its id, for the files screen to follow. */
   onQueued?(executionId: string): void;
 }) {
   const [dataSourceId, setDataSourceId] = useState(initialDataSourceId ?? dataSources[0]?.id ?? '');
   const [file, setFile] = useState<File | null>(null);
   const [result, setResult] = useState<UploadResponse | null>(null);
+  const [runUploaded, setRunUploaded] = useState(true);
   const upload = useUploadFile();
   const notify = useNotify();
   const dataSource = dataSources.find((d) => d.id === dataSourceId);
   const imported = result?.ids ?? [];
-  // The upload refreshes the data source's files; the imported ones give the range to run for.
-  const files = useQuery({ ...dataSourceFilesQuery(dataSourceId), enabled: imported.length > 0 });
+  // The upload refreshes the data source's files; the imported ones give the range to run for (when it queued none).
+  const offerRun = imported.length > 0 && !result?.execution;
+  const files = useQuery({ ...dataSourceFilesQuery(dataSourceId), enabled: offerRun });
+  const executionNote = uploadExecutionNote(result?.execution);
   const uploadedFiles = (files.data ?? []).filter((f) => imported.includes(f.id));
   const accept = dataSource
     ? [dataSource.dataSourceReaderAcceptedFileExtensionsByComma, '.zip'].filter(Boolean).join(',')
@@ -58,8 +71,14 @@ export function UploadDialog({
     if (!file || !dataSourceId) return;
     setResult(null);
     upload.mutate(
-      { dataSourceId, file },
-      { onSuccess: setResult, onError: (e) => notify.error(undefined, e) },
+      { dataSourceId, file, execute: runUploaded },
+      {
+        onSuccess: (answer) => {
+          setResult(answer);
+          if (answer.execution) onQueued?.(answer.execution.id);
+        },
+        onError: (e) => notify.error(undefined, e),
+      },
     );
   };
   return (
@@ -104,9 +123,24 @@ export function UploadDialog({
                 `A ${dataSource?.dataSourceReaderAcceptedFileExtensionsByComma ?? ''} file or a .zip of them`}
             </Typography>
           </Stack>
+          <FormControlLabel
+            control={
+              <Checkbox
+                checked={runUploaded}
+                onChange={(e) => setRunUploaded(e.target.checked)}
+                disabled={upload.isPending}
+              />
+            }
+            label={RUN_UPLOADED_FILES}
+          />
           {result && (
             <Alert severity={result.ids.length ? 'success' : 'info'}>
               {MESSAGES.filesImported(result.ids.length)}
+            </Alert>
+          )}
+          {executionNote && (
+            <Alert severity="info" data-testid="upload-execution">
+              {executionNote}
             </Alert>
           )}
           {result?.errorMessages.map((m, i) => (
@@ -117,7 +151,7 @@ export function UploadDialog({
           {groupUploadWarnings(result?.warnings ?? []).map(({ fileNames, warning }, i) => (
             <FileWarningList key={i} title={uploadWarningFiles(fileNames)} warnings={[warning]} />
           ))}
-          {uploadedFiles.length > 0 && uploadedFiles.length === imported.length && (
+          {offerRun && uploadedFiles.length > 0 && uploadedFiles.length === imported.length && (
             <RunPanel
               facilityId={facilityId}
               selectedFiles={uploadedFiles}

@@ -27,6 +27,7 @@ import { facilitiesQuery } from '../../app/queries/facilities';
 import { useNotify } from '../../app/notifications';
 import { useSession } from '../../app/session';
 import { ConfirmDialog } from '../../ui/dialogs/ConfirmDialog';
+import { ApiKeysSection } from '../api-keys';
 import { LinkOrganizationDialog } from './LinkOrganizationDialog';
 import { OrganizationDialog } from './OrganizationDialog';
 import { UserDialog } from './UserDialog';
@@ -39,7 +40,8 @@ type Confirming =
 
 /**
  * The ship access matrix of an organization: a row per ship it sees, a column per user and per linked organization.
- * Ships of another owner show that owner and let the organization give up its own access.
+ * Ships of another owner show that owner and let the organization give up its own access. Below, the
+ * organization's API keys (features/api-keys).
  */
 export default function ManageOrganizationPage() {
   const organizationId = useParams().organizationId!;
@@ -209,6 +211,7 @@ export default function ManageOrganizationPage() {
           </TableBody>
         </Table>
       </TableContainer>
+      <ApiKeysSection organizationId={organizationId} />
 
       <OrganizationAlertDefaultsCard organizationId={organizationId} />
 
