@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { signInAs } from '../support';
 
@@ -477,5 +478,89 @@ test.describe('10. automate file upload', () => {
     await expect(
       page.getByRole('list', { name: 'Upload credentials' }).getByRole('button', { name: 'Revoke' }),
     ).toHaveCount(1);
+  });
+});
+
+test.describe('11. API keys', () => {
+  test('a UserAdmin makes a key for an integration, sees it once, the integration reads with it, and it stops when revoked', async ({
+    page,
+  }) => {
+    await signInAs(page, 'north.admin', '/admin');
+    await expect(page).toHaveURL(/\/admin\/[0-9a-f-]+\/manage$/);
+    // Axe reads the colours as they are: no button caught half-way through its fade.
+    await page.addStyleTag({
+      content: '*, *::before, *::after { transition: none !important; animation: none !important; }',
+    });
+    const section = page.getByTestId('api-keys');
+    await expect(section.getByRole('heading', { name: 'API keys' })).toBeVisible();
+    await section.getByRole('button', { name: 'New API key' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New API key' });
+    const create = dialog.getByRole('button', { name: 'Create' });
+    await expect(create).toBeDisabled();
+    // The rules' texts, as the other dialogs show them.
+    await dialog.getByLabel('Name').focus();
+    await dialog.getByLabel('Name').blur();
+    await expect(dialog.getByText('Name is required')).toBeVisible();
+    const name = `BI ${unique()}`;
+    await dialog.getByLabel('Name').fill(name);
+    await dialog.getByLabel('Read reports and events (reports:read)').check();
+    const axe = await new AxeBuilder({ page })
+      .include('[role="dialog"]')
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+      .analyze();
+    expect(axe.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+    await create.click();
+
+    const shown = page.getByRole('dialog', { name: `API key ${name}` });
+    await expect(shown.getByText(/it will not be shown again/)).toBeVisible();
+    const key = await shown.getByTestId('created-api-key').inputValue();
+    expect(key).toMatch(/^spk_[0-9a-f-]{36}_[A-Za-z0-9_-]{43}$/);
+    await expect(shown.getByRole('button', { name: 'Copy the API key' })).toBeVisible();
+    const shownAxe = await new AxeBuilder({ page })
+      .include('[role="dialog"]')
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+      .analyze();
+    expect(shownAxe.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+    await shown.getByRole('button', { name: 'Done' }).click();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    const row = section.getByTestId('api-key-row').filter({ hasText: name });
+    await expect(row).toContainText('Read reports and events');
+    await expect(row).toContainText('by north.admin');
+    await expect(row).toContainText('Never');
+    await expect(row).toContainText('Not used yet');
+    await expect(page.getByText(key)).toHaveCount(0);
+    // The section with a key, on a phone too (the table scrolls there: its Revoke buttons can be reached).
+    for (const viewport of [
+      { width: 390, height: 844 },
+      { width: 1440, height: 900 },
+    ]) {
+      await page.setViewportSize(viewport);
+      const sectionAxe = await new AxeBuilder({ page })
+        .include('[data-testid="api-keys"]')
+        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+        .analyze();
+      expect(sectionAxe.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+    }
+
+    // The integration: the key in X-API-Key, its organization's ships; an admin route is refused.
+    const ships = await page.request.get('/api/facilities', { headers: { 'x-api-key': key } });
+    expect(ships.status()).toBe(200);
+    expect(((await ships.json()) as { name: string }[]).map((s) => s.name)).toContain('Baltic Tern');
+    const users = await page.request.get(`/api/organizations/${page.url().split('/').at(-2)}/users`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(users.status()).toBe(403);
+    await page.reload();
+    await expect(section.getByTestId('api-key-row').filter({ hasText: name })).not.toContainText(
+      'Not used yet',
+    );
+
+    await section.getByRole('button', { name: `Revoke ${name}` }).click();
+    const confirm = page.getByRole('dialog', { name: `Revoke the API key ${name}?` });
+    await confirm.getByRole('button', { name: 'Revoke' }).click();
+    await expect(notification(page)).toContainText(`The API key ${name} was revoked`);
+    await expect(section.getByTestId('api-key-row').filter({ hasText: name })).toHaveCount(0);
+    const refused = await page.request.get('/api/facilities', { headers: { 'x-api-key': key } });
+    expect(refused.status()).toBe(401);
   });
 });

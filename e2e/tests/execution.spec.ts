@@ -9,7 +9,9 @@ import { signInAs } from '../support';
 /**
  * Issue 6, part 1 in the browser: a user uploads logger files the ship did not have yet, runs an execution for
  * them from the files screen, sees Processing on the ship list while it runs and then the ship's new data range
- * and dashboard values for those days. The upload dialog's own Run offer is the second test.
+ * and dashboard values for those days. The upload dialog's own Run offer is the second test (both with Run for the
+ * uploaded files unticked); the third uploads as users do by default, and the upload itself queues the execution
+ * (issue 19).
  */
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -156,6 +158,8 @@ test('a user uploads files, runs an execution, sees Processing and then the new 
   await tree.getByRole('button', { name: 'Add file' }).click();
   const upload = page.getByRole('dialog');
   await upload.getByTestId('upload-file-input').setInputFiles(zip.file);
+  // The user runs by hand here: the upload queues nothing.
+  await upload.getByLabel('Run for the uploaded files').uncheck();
   await upload.getByRole('button', { name: 'Upload' }).click();
   await expect(upload.getByText('2 file(s) imported')).toBeVisible({ timeout: 60_000 });
   // The dialog offers a run for the uploaded files' range; this time the user runs from the files screen.
@@ -229,6 +233,7 @@ test('the upload dialog offers to run for the uploaded files and queues that exe
   await page.getByRole('button', { name: 'Add file' }).first().click();
   const upload = page.getByRole('dialog');
   await upload.getByTestId('upload-file-input').setInputFiles(single.file);
+  await upload.getByLabel('Run for the uploaded files').uncheck();
   await upload.getByRole('button', { name: 'Upload' }).click();
   await expect(upload.getByText('1 file(s) imported')).toBeVisible({ timeout: 60_000 });
   const offer = upload.getByTestId('run-panel');
@@ -274,4 +279,61 @@ test('the upload dialog offers to run for the uploaded files and queues that exe
   const row = page.getByTestId('ship-row').filter({ hasText: SHIP });
   await expect(row.getByTestId('ship-status')).toHaveText('Ready', { timeout: 60_000 });
   await expect(row).toContainText(dotted(day));
+});
+
+test('an upload runs the uploaded files by default: queued by the upload, Processing on the ship list, then the new range', async ({
+  page,
+}) => {
+  test.setTimeout(300_000);
+  await signInAs(page, 'north.anna', '/');
+  const client = await api(page);
+  const ships = await client.get<Ship[]>('/api/facilities');
+  const ship = ships.find((s) => s.name === SHIP)!;
+  const busyShip = ships.find((s) => s.name === BUSY_SHIP)!;
+  const dayMs = today + 3 * DAY_MS;
+  const day = isoDay(dayMs);
+  const single = demoFiles(slug(SHIP), [dayMs], false);
+  expect(await availability(client, ship.id, dayMs, dayMs + DAY_MS - 1)).toBeNull();
+
+  await page.goto(`/facilities/${ship.id}/files`);
+  await page.getByRole('button', { name: 'Add file' }).first().click();
+  const upload = page.getByRole('dialog');
+  await upload.getByTestId('upload-file-input').setInputFiles(single.file);
+  await expect(upload.getByLabel('Run for the uploaded files')).toBeChecked();
+  // The worker is busy with another ship: the upload's execution waits in the queue long enough to be seen.
+  await keepWorkerBusy(client, busyShip.id);
+  const answer = page.waitForResponse(
+    (r) => r.url().includes('/api/algorithm/facilitydatasource/') && r.request().method() === 'POST',
+  );
+  await upload.getByRole('button', { name: 'Upload' }).click();
+  const response = await answer;
+  expect(new URL(response.url()).searchParams.get('execute')).toBeNull();
+  const { execution } = (await response.json()) as { execution: { id: string; joined: boolean } | null };
+  expect(execution).toMatchObject({ joined: false });
+  await expect(upload.getByText('1 file(s) imported')).toBeVisible();
+  await expect(upload.getByTestId('upload-execution')).toHaveText(
+    "Execution successful! It's running in the background, so it might take a little time before the results are visible.",
+  );
+  await expect(upload.getByTestId('run-panel')).toHaveCount(0);
+  await upload.getByRole('button', { name: 'Close' }).click();
+  // The files screen follows the upload's execution.
+  await expect(page.getByTestId('execution-progress')).toHaveText(
+    /^(Queued|Processing) since \d{4}\.\d{2}\.\d{2} \d{2}:\d{2}$/,
+  );
+  const followed = await client.get<{ origin: string; period: { from: string; to: string } }>(
+    `/api/executions/${execution!.id}`,
+  );
+  expect(followed).toMatchObject({
+    origin: 'upload',
+    period: { from: `${day}T00:00:00.000Z`, to: `${day}T23:59:59.999Z` },
+  });
+
+  // The ship list shows Processing as for Run, then Ready with the new day.
+  await page.goto('/facilities');
+  const row = page.getByTestId('ship-row').filter({ hasText: SHIP });
+  const status = row.getByTestId('ship-status');
+  await expect(status).toContainText('Processing');
+  await expect(status).toHaveText('Ready', { timeout: 240_000 });
+  await expect(row).toContainText(dotted(day));
+  expect(typeof (await availability(client, ship.id, dayMs, dayMs + DAY_MS - 1))).toBe('number');
 });

@@ -269,8 +269,9 @@ async function acceptSuggestions(
 }
 
 /**
- * Step 5: the files screen, Add file with the week, Run for the uploaded files, until the execution is done. The
- * week's columns that no channel maps are warned about once, for the seven files.
+ * Step 5: the files screen, Add file with the week (Run for the uploaded files ticked, as by default: the upload
+ * queues their execution), until the execution is done. The week's columns that no channel maps are warned about
+ * once, for the seven files.
  */
 async function uploadAndRun(
   page: Page,
@@ -297,15 +298,14 @@ async function uploadAndRun(
   await expect(warnings).toContainText(
     `7 files, ${files.names[0]} to ${files.names[6]}: ${unmapped} columns of the file are not mapped to a channel`,
   );
-  const run = dialog.getByTestId('run-panel');
+  const queued = dialog.getByTestId('upload-execution');
   if (logger.key === 'ams')
     await watch.exclude(async () => {
       await page.screenshot({ path: path.join(artifacts, 'onboarding-upload-desktop.png') });
     });
-  await expect(run.getByLabel('From date')).toHaveValue(isoDay(weekDays[0]!));
-  await expect(run.getByLabel('To date')).toHaveValue(isoDay(weekDays[6]!));
-  await expect(run.getByRole('button', { name: 'Run' })).toBeInViewport();
-  await run.getByRole('button', { name: 'Run' }).click();
+  await expect(queued).toContainText('Execution successful!');
+  await expect(queued).toBeInViewport();
+  await dialog.getByRole('button', { name: 'Close' }).click();
   await expect(dialog).toHaveCount(0);
   await expect(page.getByTestId('execution-progress')).toHaveAttribute('data-state', 'done', {
     timeout: 90_000,

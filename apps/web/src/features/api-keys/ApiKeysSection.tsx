@@ -69,6 +69,11 @@ export function ApiKeysSection({ organizationId }: { organizationId: string }) {
         <Alert severity="error">{keys.error.message || MESSAGES.DEFAULT_ERROR}</Alert>
       ) : !keys.data ? (
         <Skeleton variant="rounded" height={48} />
+      ) : keys.data.length === 0 ? (
+        // Text, not an empty table: on a phone the table scrolls, and a scrolling region needs something to focus.
+        <Paper variant="outlined" sx={{ p: 2 }}>
+          <Typography variant="body2">{API_KEY_TEXTS.none}</Typography>
+        </Paper>
       ) : (
         <TableContainer component={Paper} variant="outlined">
           <Table size="small" aria-labelledby="api-keys-heading">
@@ -87,11 +92,6 @@ export function ApiKeysSection({ organizationId }: { organizationId: string }) {
               </TableRow>
             </TableHead>
             <TableBody>
-              {keys.data.length === 0 && (
-                <TableRow>
-                  <TableCell colSpan={6}>{API_KEY_TEXTS.none}</TableCell>
-                </TableRow>
-              )}
               {keys.data.map((key) => {
                 const row = apiKeyRow(key, now);
                 return (

@@ -139,7 +139,7 @@ export function UploadDialog({
             </Alert>
           )}
           {executionNote && (
-            <Alert severity="info" data-testid="upload-execution">
+            <Alert severity="info" role="status" data-testid="upload-execution">
               {executionNote}
             </Alert>
           )}
