@@ -103,7 +103,8 @@ beforeAll(async () => {
     server,
     'admin',
     'POST',
-    `/api/algorithm/facilitydatasource/${dataSourceId}/file`,
+    // This server runs no job queue: the test executes the period itself, after the default calculations.
+    `/api/algorithm/facilitydatasource/${dataSourceId}/file?execute=false`,
     'track.csv',
     csv(minutes()),
   );
