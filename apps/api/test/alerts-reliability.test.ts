@@ -91,7 +91,8 @@ describe.skipIf(!DATABASE_URL)('alert delivery across worker crashes (PostgreSQL
       server,
       'admin',
       'POST',
-      `/api/algorithm/facilitydatasource/${dataSourceId}/file`,
+      // The test queues the execution itself, once the default calculations are there.
+      `/api/algorithm/facilitydatasource/${dataSourceId}/file?execute=false`,
       'stop.csv',
       loggerFile(from),
     );
