@@ -1,11 +1,12 @@
 /**
  * Upload -> execute -> dashboard numbers, for 1, 2 and 4 ship-years of the demo fleet at one sample a minute
- * (25 logged channels): the demo ships' daily logger files imported through importUploadedFile, then one execution per
+ * (the demo fleet's logged channels): the demo ships' daily logger files imported through importUploadedFile, then one execution per
  * ship through the queue and the real job (all default measurement and report calculations, daily roll-up). Seconds
  * and rows per second per stage, on PGlite and on PostgreSQL. Results: bench/results/pipeline.md.
  *
  * Run: npx tsx bench/pipeline/run.ts [--ships 1,2,4] [--days 365] [--kinds pglite,postgres]
  *        [--postgres postgres://postgres@127.0.0.1:5432/portal_executions_bench]   (its public schema is emptied)
+ *        [--record "a title"]   (appends the run to the results as a section of that title; without it, printed only)
  */
 import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -32,6 +33,7 @@ const shipCounts = arg('--ships', '1,2,4').split(',').map(Number);
 const days = Number(arg('--days', '365'));
 const kinds = arg('--kinds', 'pglite,postgres').split(',');
 const postgresUrl = arg('--postgres', 'postgres://postgres@127.0.0.1:5432/portal_executions_bench');
+const record = arg('--record', '');
 const UNTIL = new Date('2025-01-01T00:00:00.000Z');
 
 interface Row {
@@ -43,6 +45,9 @@ interface Row {
   executeS: number;
   measurementRows: number;
   reportRows: number;
+  channels: number;
+  measurementCalculations: number;
+  reportCalculations: number;
   stages: Record<string, number>;
 }
 
@@ -135,6 +140,20 @@ async function runOnce(kind: string, ships: number): Promise<Row> {
         .executeTakeFirstOrThrow()
     ).n,
   );
+  const countOf = async (
+    table: 'data_source_channels' | 'measurement_field_calculations' | 'report_field_calculations',
+  ) =>
+    Number(
+      (
+        await database.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    ) / ships;
+  const channels = await countOf('data_source_channels');
+  const measurementCalculations = await countOf('measurement_field_calculations');
+  const reportCalculations = await countOf('report_field_calculations');
   await queue.stop();
   await database.close();
   console.log(
@@ -149,6 +168,9 @@ async function runOnce(kind: string, ships: number): Promise<Row> {
     executeS,
     measurementRows,
     reportRows,
+    channels,
+    measurementCalculations,
+    reportCalculations,
     stages: Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, v / 1000])),
   };
 }
@@ -157,12 +179,14 @@ const rows: Row[] = [];
 for (const kind of kinds) for (const ships of shipCounts) rows.push(await runOnce(kind, ships));
 
 const f = (n: number, d = 1) => n.toFixed(d);
+const first = rows[0]!;
 const lines = [
-  '# Pipeline: upload, execute, dashboard numbers',
+  `## ${record || 'Pipeline: upload, execute, dashboard numbers'}`,
   '',
   `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'cpu'}), Node ${process.version}. ` +
-    `${days} days per ship, one sample a minute, the demo fleet's 25 logged channels; all default measurement (20) and report calculations. ` +
-    'Run: `npx tsx bench/pipeline/run.ts`. ' +
+    `${days} days per ship, one sample a minute, the demo fleet's ${first.channels} logged channels per ship; ` +
+    `all default calculations per ship: ${first.measurementCalculations} measurement fields, ${first.reportCalculations} report fields. ` +
+    `Run: \`npx tsx bench/pipeline/run.ts ${process.argv.slice(2).join(' ')}\`. ` +
     `Load average at the end: ${os
       .loadavg()
       .map((l) => l.toFixed(2))
@@ -200,8 +224,10 @@ const lines = [
   ),
   '',
 ];
-const out = path.join(here, '..', 'results', 'pipeline.md');
-if (!existsSync(path.dirname(out))) mkdirSync(path.dirname(out), { recursive: true });
-writeFileSync(out, lines.join('\n'));
-appendFileSync(out, '');
+if (record) {
+  const out = path.join(here, '..', 'results', 'pipeline.md');
+  if (!existsSync(path.dirname(out))) mkdirSync(path.dirname(out), { recursive: true });
+  if (!existsSync(out)) writeFileSync(out, '# Pipeline: upload, execute, dashboard numbers\n\n');
+  appendFileSync(out, `\n${lines.join('\n')}`);
+}
 console.log(lines.join('\n'));
