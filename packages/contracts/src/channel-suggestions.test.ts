@@ -55,7 +55,8 @@ describe('unitKind', () => {
     expect(unitKind('µg/l')).toBe('ug/L');
     expect(unitKind('°')).toBe('deg');
     expect(unitKind('°C')).toBe('degC');
-    expect(unitKind('m³/h')).toBe('m3/h');
+    expect(unitKind('m³/h')).toBe('t/h');
+    expect(unitKind('t/h')).toBe('t/h');
     expect(unitKind('-')).toBe('none');
     expect(unitKind('furlongs')).toBeNull();
     expect(unitKind(null)).toBeNull();

@@ -23,7 +23,8 @@ export type UnitKind =
   | 'ug/L'
   | 'NTU'
   | 'pH'
-  | 'm3/h'
+  /** Washwater flow: DOMAIN.md's t/h; a logger's m3/h is the same kind (seawater is about 1.025 t/m3). */
+  | 't/h'
   | 'degC'
   | 'bar'
   | 'mbar'
@@ -134,7 +135,7 @@ export const KNOWN_FIELDS: Record<string, KnownField> = {
     ],
   },
   WASHWATER_FLOW: {
-    unit: 'm3/h',
+    unit: 't/h',
     range: [0, 20_000],
     aliases: [
       'washwater flow',
@@ -175,7 +176,7 @@ const UNIT_PATTERNS: [RegExp, UnitKind][] = [
   [/^(u|µ|μ)g ?\/ ?l$|^ugl$|^ppb$/, 'ug/L'],
   [/^(ntu|fnu)$/, 'NTU'],
   [/^ph$/, 'pH'],
-  [/^(m3|m³|t) ?\/ ?h$|^m3h$|^tph$/, 'm3/h'],
+  [/^(m3|m³|t) ?\/ ?h$|^m3h$|^tph$/, 't/h'],
   [/^(°c|degc|deg c|c|celsius)$/, 'degC'],
   [/^bar$/, 'bar'],
   [/^mbar$/, 'mbar'],
