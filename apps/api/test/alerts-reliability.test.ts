@@ -4,10 +4,9 @@ import { startTestServer, type TestServer } from './harness';
 import { FAST_QUEUE } from './execution-fixtures';
 import { WORKER_WITH_HOOKS, killAll, spawnServer, until, type ServerProcess } from './processes';
 import { startSmtpServer, type TestSmtpServer } from './smtp-helpers';
-import { createCsvDataSource, sendFile } from './upload-helpers';
+import { csvShipWithData } from './upload-helpers';
 import { startJobs, type Queue } from '../src/jobs';
 import { enqueueExecution } from '../src/features/executions/derived';
-import { seedDefaultMeasurementCalculations } from '../src/features/calculations/seed';
 
 /**
  * Alerts are never lost and never sent twice when a worker dies (ARCHITECTURE "Compliance: events, record book,
@@ -70,34 +69,13 @@ describe.skipIf(!DATABASE_URL)('alert delivery across worker crashes (PostgreSQL
 
   /** A ship's logger file with the stop, uploaded through the API, and its execution queued. */
   async function uploadAndExecute(facilityId: string): Promise<string> {
-    const dataSourceId = await createCsvDataSource(server, facilityId);
-    const admin = await server.as('admin');
-    for (const name of CHANNELS) {
-      const created = await admin.post(
-        `/api/algorithm/facilitydatasource/${dataSourceId}/facilitydatasourcechannels`,
-        {
-          source: name,
-          name,
-          dataType: name === 'SCRUBBER_RUNNING' ? 'Boolean' : 'Double',
-          description: '',
-          unit: '',
-          qualityScore: 5,
-        },
-      );
-      expect(created.statusCode, created.body).toBeLessThan(300);
-    }
     const from = Math.floor(Date.now() / HOUR) * HOUR - 7 * HOUR;
-    const uploaded = await sendFile(
-      server,
-      'admin',
-      'POST',
-      // The test queues the execution itself, once the default calculations are there.
-      `/api/algorithm/facilitydatasource/${dataSourceId}/file?execute=false`,
-      'stop.csv',
-      loggerFile(from),
-    );
-    expect(uploaded.statusCode, uploaded.body).toBeLessThan(300);
-    await seedDefaultMeasurementCalculations(db(), facilityId, new Date('2000-01-01'));
+    // The test queues the execution itself, once the default calculations are there.
+    await csvShipWithData(server, facilityId, {
+      channels: CHANNELS,
+      fileName: 'stop.csv',
+      content: loggerFile(from),
+    });
     return enqueueExecution(server.services, {
       facilityId,
       from: new Date(from),

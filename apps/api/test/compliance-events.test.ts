@@ -3,8 +3,7 @@ import { sql } from 'kysely';
 import { isInEca } from '@portal/contracts/eca';
 import { DEFAULT_EVENT_RULES } from '@portal/contracts/events';
 import { startTestServer, type TestServer } from './harness';
-import { createCsvDataSource, sendFile } from './upload-helpers';
-import { seedDefaultMeasurementCalculations } from '../src/features/calculations/seed';
+import { csvShipWithData } from './upload-helpers';
 import { computePeriod, storeComputed } from '../src/features/executions/engine';
 import { deleteDerivedValues } from '../src/features/executions/derived';
 import { verifyRecordBook } from '../src/storage/record-book';
@@ -254,32 +253,11 @@ beforeAll(async () => {
   facilityId = Object.values(server.seed.facilityIds).find(
     (id) => !shared.some((s) => s.facility_id === id),
   )!;
-  const dataSourceId = await createCsvDataSource(server, facilityId);
-  const admin = await server.as('admin');
-  for (const name of CHANNELS) {
-    const created = await admin.post(
-      `/api/algorithm/facilitydatasource/${dataSourceId}/facilitydatasourcechannels`,
-      {
-        source: name,
-        name,
-        dataType: name === 'SCRUBBER_RUNNING' ? 'Boolean' : 'Double',
-        description: '',
-        unit: '',
-        qualityScore: 5,
-      },
-    );
-    expect(created.statusCode, created.body).toBeLessThan(300);
-  }
-  const uploaded = await sendFile(
-    server,
-    'admin',
-    'POST',
-    `/api/algorithm/facilitydatasource/${dataSourceId}/file`,
-    'episodes.csv',
-    csv(samples()),
-  );
-  expect(uploaded.statusCode, uploaded.body).toBeLessThan(300);
-  await seedDefaultMeasurementCalculations(server.services.database.db, facilityId, new Date('2000-01-01'));
+  await csvShipWithData(server, facilityId, {
+    channels: CHANNELS,
+    fileName: 'episodes.csv',
+    content: csv(samples()),
+  });
 }, 120_000);
 
 afterAll(async () => {

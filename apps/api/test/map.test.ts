@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRACK_MAX_POINTS, type ShipPosition, type Track } from '@portal/contracts/map';
 import { startTestServer, type TestServer } from './harness';
-import { createCsvDataSource, sendFile } from './upload-helpers';
-import { seedDefaultMeasurementCalculations } from '../src/features/calculations/seed';
+import { csvShipWithData } from './upload-helpers';
 import { computePeriod, storeComputed } from '../src/features/executions/engine';
 
 /**
@@ -83,35 +82,13 @@ beforeAll(async () => {
   server = await startTestServer({ jobs: 'none' });
   // North's Atlantic Meridian: not shared with South; north.anna and north.olav are assigned to it.
   facilityId = server.seed.facilityIds.atlantic_meridian!;
-  const dataSourceId = await createCsvDataSource(server, facilityId);
-  const admin = await server.as('admin');
-  for (const name of CHANNELS) {
-    const created = await admin.post(
-      `/api/algorithm/facilitydatasource/${dataSourceId}/facilitydatasourcechannels`,
-      {
-        source: name,
-        name,
-        dataType: name === 'SCRUBBER_RUNNING' ? 'Boolean' : 'Double',
-        description: '',
-        unit: '',
-        qualityScore: 5,
-      },
-    );
-    expect(created.statusCode, created.body).toBeLessThan(300);
-  }
-  const uploaded = await sendFile(
-    server,
-    'admin',
-    'POST',
-    // This server runs no job queue: the test executes the period itself, after the default calculations.
-    `/api/algorithm/facilitydatasource/${dataSourceId}/file?execute=false`,
-    'track.csv',
-    csv(minutes()),
-  );
-  expect(uploaded.statusCode, uploaded.body).toBeLessThan(300);
-  expect(uploaded.json().errorMessages).toEqual([]);
+  // This server runs no job queue: the test executes the period itself, after the default calculations.
+  await csvShipWithData(server, facilityId, {
+    channels: CHANNELS,
+    fileName: 'track.csv',
+    content: csv(minutes()),
+  });
   const { db } = server.services.database;
-  await seedDefaultMeasurementCalculations(db, facilityId, new Date('2000-01-01'));
   const computed = await computePeriod(db, {
     facilityId,
     from: D0,

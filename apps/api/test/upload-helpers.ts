@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { TestServer } from './harness';
 import { originalsCompressed } from '../src/storage';
+import { seedDefaultMeasurementCalculations } from '../src/features/calculations/seed';
 
 /** A multipart/form-data body with one file field, as a browser sends it. */
 export function multipartFile(
@@ -104,4 +105,52 @@ export async function createCsvDataSource(
   });
   if (created.statusCode !== 201) throw new Error(`data source not created: ${created.body}`);
   return created.json().id as string;
+}
+
+/**
+ * A ship logging through a CSV data source: the data source with a channel of each name (on/off channels Boolean,
+ * the others Double), one file uploaded through the API, and then the ship's approved default calculations (which read
+ * the channels of their names). The upload queues no execution (`?execute=false`): the caller executes the period it
+ * wants once the calculations are there. Answers the data source's id.
+ */
+export async function csvShipWithData(
+  server: TestServer,
+  facilityId: string,
+  file: {
+    channels: readonly string[];
+    fileName: string;
+    content: string;
+    booleanChannels?: readonly string[];
+  },
+): Promise<string> {
+  const dataSourceId = await createCsvDataSource(server, facilityId);
+  const admin = await server.as('admin');
+  const booleans = file.booleanChannels ?? ['SCRUBBER_RUNNING'];
+  for (const name of file.channels) {
+    const created = await admin.post(
+      `/api/algorithm/facilitydatasource/${dataSourceId}/facilitydatasourcechannels`,
+      {
+        source: name,
+        name,
+        dataType: booleans.includes(name) ? 'Boolean' : 'Double',
+        description: '',
+        unit: '',
+        qualityScore: 5,
+      },
+    );
+    if (created.statusCode >= 300) throw new Error(`channel ${name} not created: ${created.body}`);
+  }
+  const uploaded = await sendFile(
+    server,
+    'admin',
+    'POST',
+    `/api/algorithm/facilitydatasource/${dataSourceId}/file?execute=false`,
+    file.fileName,
+    file.content,
+  );
+  if (uploaded.statusCode >= 300) throw new Error(`file not uploaded: ${uploaded.body}`);
+  const errors = (uploaded.json() as { errorMessages?: string[] }).errorMessages ?? [];
+  if (errors.length) throw new Error(`file read with errors: ${errors.join('; ')}`);
+  await seedDefaultMeasurementCalculations(server.services.database.db, facilityId, new Date('2000-01-01'));
+  return dataSourceId;
 }
