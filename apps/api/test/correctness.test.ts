@@ -1,19 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isInEca } from '@portal/contracts/eca';
 import { REPORT_CODES } from '@portal/contracts/reports';
-import {
-  dataSourceDefinition,
-  demoShips,
-  generateShipDay,
-  writeSamplesFile,
-  type DaySamples,
-  type DemoShip,
-} from '@portal/demo-fleet';
+import { demoShips, type DaySamples, type DemoShip } from '@portal/demo-fleet';
 import { DEFAULT_MEASUREMENT_FIELDS } from '@portal/formula';
-import { seedDefaultMeasurementCalculations } from '../src/features/calculations/seed';
-import { createDataSource } from '../src/features/datasources/service';
-import { importUploadedFile } from '../src/features/files/import';
-import { waitForExecutions } from './execution-fixtures';
+import { executeDemoDays } from './execution-fixtures';
 import { startTestServer, type TestServer } from './harness';
 
 /**
@@ -38,53 +28,8 @@ const preload =
   DEFAULT_MEASUREMENT_FIELDS.find((f) => f.name === 'FUEL_FLOW')!.preloadIntervalInSeconds * 1000;
 
 let server: TestServer;
-const facilityIdOf: Record<string, string> = {};
-const samplesOf: Record<string, DaySamples[]> = {};
-
-async function importWeek(ship: DemoShip, facilityId: string): Promise<string[]> {
-  const db = server.services.database.db;
-  const definition = dataSourceDefinition(ship);
-  const dataSourceId = await createDataSource(db, facilityId, {
-    name: definition.name,
-    dataSourceReaderId: definition.dataSourceReaderId,
-    dataSourceReaderConfiguration: definition.dataSourceReaderConfiguration,
-    measureFrequencyInSeconds: definition.measureFrequencyInSeconds,
-    utcTimezoneOffsetInMinutes: definition.utcTimezoneOffsetInMinutes,
-    note: `Scrubber logger of ${ship.name}`,
-    isPrimary: true,
-  });
-  await db
-    .insertInto('data_source_channels')
-    .values(
-      definition.channelMappings.map((m) => ({
-        facility_id: facilityId,
-        data_source_id: dataSourceId,
-        source: m.source,
-        name: m.name,
-        data_type: m.dataType,
-        unit: m.unit || null,
-        quality_score: 5,
-      })),
-    )
-    .execute();
-  const ids: string[] = [];
-  samplesOf[ship.key] = [];
-  for (let d = 0; d < DAYS; d++) {
-    const { samples } = generateShipDay(ship, new Date(WEEK_START + d * DAY));
-    samplesOf[ship.key]!.push(samples);
-    const file = await writeSamplesFile(ship, samples);
-    const imported = await importUploadedFile(server.services.database, {
-      facilityId,
-      dataSourceId,
-      fileName: file.fileName,
-      content: file.content,
-      importedBy: null,
-    });
-    expect(imported.errorMessages).toEqual([]);
-    ids.push(...imported.ids);
-  }
-  return ids;
-}
+let facilityIdOf: Record<string, string> = {};
+let samplesOf: Record<string, DaySamples[]> = {};
 
 // ---------------------------------------------------------------------------------------------------------------
 // The expected values, straight from DOMAIN.md.
@@ -271,25 +216,11 @@ async function reportData(reportId: string, params: Record<string, string>) {
 
 beforeAll(async () => {
   server = await startTestServer({ jobs: 'work' });
-  const ships = demoShips(6).filter((s) => SHIPS.includes(s.key));
-  const client = await server.as('admin');
-  const executions: string[] = [];
-  for (const ship of ships) {
-    const facilityId = server.seed.facilityIds[ship.key]!;
-    facilityIdOf[ship.key] = facilityId;
-    const fileIds = await importWeek(ship, facilityId);
-    await seedDefaultMeasurementCalculations(server.services.database.db, facilityId, FROM);
-    const response = await client.post('/api/algorithm/calculations/measurement-field/execute', {
-      facilityId,
-      from: FROM.toISOString(),
-      to: TO.toISOString(),
-      facilityDataSourceFileIds: fileIds,
-    });
-    expect(response.statusCode).toBe(202);
-    executions.push(response.json().id);
-  }
-  const done = await waitForExecutions(server.services.database.db, executions, 240_000);
-  expect(done.map((e) => [e.state, e.error])).toEqual(done.map(() => ['done', null]));
+  ({ facilityIdOf, samplesOf } = await executeDemoDays(server, {
+    shipKeys: SHIPS,
+    start: WEEK_START,
+    days: DAYS,
+  }));
 }, 300_000);
 
 afterAll(async () => {

@@ -2,8 +2,17 @@ import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../src/db/schema';
 import { seedDemoData } from '../src/features/datasources/demo';
-import type { ImportTarget } from '../src/features/files/import';
+import { importUploadedFile, type ImportTarget } from '../src/features/files/import';
 import { seedDefaultMeasurementCalculations } from '../src/features/calculations/seed';
+import { createDataSource } from '../src/features/datasources/service';
+import {
+  dataSourceDefinition,
+  demoShips,
+  generateShipDay,
+  writeSamplesFile,
+  type DaySamples,
+} from '@portal/demo-fleet';
+import type { TestServer } from './harness';
 
 /** Demo-like data for execution tests: the demo ships' logger files of `days` days before `until`, imported through the upload service, with the default calculations approved. */
 export const UNTIL = new Date('2025-03-10T00:00:00.000Z');
@@ -90,3 +99,80 @@ export const FAST_QUEUE = {
   QUEUE_HEARTBEAT_SECONDS: 10,
   QUEUE_SUPERVISE_SECONDS: 2,
 };
+
+/**
+ * The correctness tests' real path for demo ships over `days` days from `start`: each ship's logger data source and
+ * channels, its daily logger files made from the generated samples and uploaded, the approved default calculations
+ * valid from `start`, and one execution per ship through the API on the server's job queue, waited for. Answers each
+ * ship's facility and the samples generated, for the test to compute the KPIs again.
+ */
+export async function executeDemoDays(
+  server: TestServer,
+  options: { shipKeys: readonly string[]; start: number; days: number },
+): Promise<{ facilityIdOf: Record<string, string>; samplesOf: Record<string, DaySamples[]> }> {
+  const db = server.services.database.db;
+  const from = new Date(options.start);
+  const to = new Date(options.start + options.days * DAY - 1);
+  const facilityIdOf: Record<string, string> = {};
+  const samplesOf: Record<string, DaySamples[]> = {};
+  const client = await server.as('admin');
+  const executions: string[] = [];
+  for (const ship of demoShips(6).filter((s) => options.shipKeys.includes(s.key))) {
+    const facilityId = server.seed.facilityIds[ship.key]!;
+    facilityIdOf[ship.key] = facilityId;
+    const definition = dataSourceDefinition(ship);
+    const dataSourceId = await createDataSource(db, facilityId, {
+      name: definition.name,
+      dataSourceReaderId: definition.dataSourceReaderId,
+      dataSourceReaderConfiguration: definition.dataSourceReaderConfiguration,
+      measureFrequencyInSeconds: definition.measureFrequencyInSeconds,
+      utcTimezoneOffsetInMinutes: definition.utcTimezoneOffsetInMinutes,
+      note: `Scrubber logger of ${ship.name}`,
+      isPrimary: true,
+    });
+    await db
+      .insertInto('data_source_channels')
+      .values(
+        definition.channelMappings.map((m) => ({
+          facility_id: facilityId,
+          data_source_id: dataSourceId,
+          source: m.source,
+          name: m.name,
+          data_type: m.dataType,
+          unit: m.unit || null,
+          quality_score: 5,
+        })),
+      )
+      .execute();
+    const fileIds: string[] = [];
+    samplesOf[ship.key] = [];
+    for (let d = 0; d < options.days; d++) {
+      const { samples } = generateShipDay(ship, new Date(options.start + d * DAY));
+      samplesOf[ship.key]!.push(samples);
+      const file = await writeSamplesFile(ship, samples);
+      const imported = await importUploadedFile(server.services.database, {
+        facilityId,
+        dataSourceId,
+        fileName: file.fileName,
+        content: file.content,
+        importedBy: null,
+      });
+      if (imported.errorMessages.length)
+        throw new Error(`${file.fileName}: ${imported.errorMessages.join('; ')}`);
+      fileIds.push(...imported.ids);
+    }
+    await seedDefaultMeasurementCalculations(db, facilityId, from);
+    const response = await client.post('/api/algorithm/calculations/measurement-field/execute', {
+      facilityId,
+      from: from.toISOString(),
+      to: to.toISOString(),
+      facilityDataSourceFileIds: fileIds,
+    });
+    if (response.statusCode !== 202) throw new Error(`execution not queued: ${response.body}`);
+    executions.push(response.json().id as string);
+  }
+  const done = await waitForExecutions(db, executions, 240_000);
+  const failed = done.filter((e) => e.state !== 'done' || e.error !== null);
+  if (failed.length) throw new Error(`executions failed: ${JSON.stringify(failed.map((e) => e.error))}`);
+  return { facilityIdOf, samplesOf };
+}
