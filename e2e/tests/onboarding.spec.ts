@@ -11,6 +11,7 @@ import {
   writeForeignDayFile,
   type ForeignLogger,
 } from '@portal/demo-fleet';
+import { CHANNELS_READ_BY_DEFAULTS } from '@portal/formula/defaults';
 import { signInAs, type ReportData } from '../support';
 
 /**
@@ -25,26 +26,8 @@ const artifacts = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..
 const DAY_MS = 86_400_000;
 /** The demo ship whose week the onboarded ship's logger writes. */
 const DEMO_SHIP_KEY = 'atlantic_meridian';
-/** The channels of DOMAIN.md's "Channels a ship logs" table. */
-const DOMAIN_CHANNELS = [
-  'FUEL_FLOW',
-  'FUEL_SULFUR',
-  'ENGINE_LOAD',
-  'SO2_PPM',
-  'CO2_PCT',
-  'SCRUBBER_RUNNING',
-  'SCRUBBER_POWER',
-  'LATITUDE',
-  'LONGITUDE',
-  'WASHWATER_PH',
-  'WASHWATER_PAH',
-  'WASHWATER_TURBIDITY',
-  'WASHWATER_PH_INLET',
-  'WASHWATER_PAH_INLET',
-  'WASHWATER_TURBIDITY_INLET',
-  'WASHWATER_FLOW',
-  'SCRUBBER_MODE',
-] as const;
+/** The channels of DOMAIN.md's "Channels a ship logs" table: those the default calculations read. */
+const DOMAIN_CHANNELS = CHANNELS_READ_BY_DEFAULTS;
 /** The ship dashboard's KPI widgets: test id of the number shown. */
 const SHOWN_KPIS = [
   ['Marpol compliance', 'kpi-marpol-value'],

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CHANNELS_READ_BY_DEFAULTS } from '@portal/formula';
 import {
   ACCEPT_CONFIDENCE,
   KNOWN_FIELDS,
@@ -134,27 +135,8 @@ describe('suggestMappings', () => {
     expect(result.unmatchedFields).toEqual(['SO2_PPM']);
   });
 
-  it('knows the channels of DOMAIN.md, washwater discharge included', () => {
-    expect(Object.keys(KNOWN_FIELDS)).toEqual(
-      expect.arrayContaining([
-        'FUEL_FLOW',
-        'FUEL_SULFUR',
-        'ENGINE_LOAD',
-        'SO2_PPM',
-        'CO2_PCT',
-        'SCRUBBER_RUNNING',
-        'SCRUBBER_POWER',
-        'LATITUDE',
-        'LONGITUDE',
-        'WASHWATER_PH',
-        'WASHWATER_PAH',
-        'WASHWATER_TURBIDITY',
-        'WASHWATER_PH_INLET',
-        'WASHWATER_PAH_INLET',
-        'WASHWATER_TURBIDITY_INLET',
-        'WASHWATER_FLOW',
-        'SCRUBBER_MODE',
-      ]),
-    );
+  it('knows every channel the default calculations read, washwater discharge included', () => {
+    expect(CHANNELS_READ_BY_DEFAULTS).toContain('WASHWATER_TURBIDITY_INLET');
+    expect(Object.keys(KNOWN_FIELDS)).toEqual(expect.arrayContaining([...CHANNELS_READ_BY_DEFAULTS]));
   });
 });

@@ -323,6 +323,15 @@ const kpi = (
 
 // Every KPI gives no value for an hour with fewer than half its samples (30 at one a minute).
 // Count() counts all target timestamps of the hour, null values included.
+/** A raw field: its default calculation returns the ship's channel of the same name, unchanged. */
+export const isRawField = (field: DefaultMeasurementField): boolean =>
+  field.inputNames.length === 1 && field.inputNames[0] === field.name;
+
+/** The channels a ship logs that the default calculations read (DOMAIN.md "Channels a ship logs"), in their order. */
+export const CHANNELS_READ_BY_DEFAULTS: readonly string[] = DEFAULT_MEASUREMENT_FIELDS.filter(isRawField).map(
+  (f) => f.name,
+);
+
 export const DEFAULT_REPORT_KPIS: readonly DefaultReportKpi[] = [
   kpi(
     'MarpolCompliance',

@@ -12,7 +12,12 @@ export { FormulaRuntimeError } from './errors';
 export { LANGUAGE } from './language';
 export { MAX_NESTING, MAX_SOURCE_LENGTH } from './parser';
 export { MAX_STRING_LENGTH } from './runtime/functions';
-export { DEFAULT_MEASUREMENT_FIELDS, DEFAULT_REPORT_KPIS } from './defaults';
+export {
+  CHANNELS_READ_BY_DEFAULTS,
+  DEFAULT_MEASUREMENT_FIELDS,
+  DEFAULT_REPORT_KPIS,
+  isRawField,
+} from './defaults';
 export type { DefaultMeasurementField, DefaultReportKpi } from './defaults';
 
 export interface CompileOptions {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { DEFAULT_MEASUREMENT_FIELDS, validateSyntax } from '@portal/formula';
+import { DEFAULT_MEASUREMENT_FIELDS, isRawField, validateSyntax } from '@portal/formula';
 import type { Database } from '../../db/schema';
 import { ensureMeasurementFieldCatalogue } from './fields';
 
@@ -59,7 +59,7 @@ export async function seedDefaultMeasurementCalculations(
       available.add(def.name);
       continue;
     }
-    const isRaw = def.inputNames.length === 1 && def.inputNames[0] === def.name;
+    const isRaw = isRawField(def);
     const inputIds = def.inputNames.map((name) =>
       isRaw
         ? channelId.get(name.toLowerCase())
