@@ -7,6 +7,7 @@ import type { Config } from './config';
 import { openDatabase, type DatabaseHandle } from './storage/database';
 import { migrateToLatest } from './db/migrate';
 import { ensureMeasurementFieldCatalogue } from './features/calculations/fields';
+import { seedReports } from './features/reports/seed';
 import { loadOrCreateProviderKeys, publicJwks } from './features/auth/keys';
 import { createProvider } from './features/auth/provider';
 import { createCallerResolver } from './features/auth/verify';
@@ -45,8 +46,10 @@ export async function createServer(
   const database =
     options.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir }));
   await migrateToLatest(database.db);
-  // The measurement field catalogue is product data, like the readers: present on every start.
+  // The measurement field catalogue and the default reports are product data, like the readers: present on every
+  // start, so a deployment without the demo has them and an upgrade adds what a release brings.
   await ensureMeasurementFieldCatalogue(database.db);
+  await seedReports(database.db);
   const services: Services = { config, database };
 
   let provider: Provider | undefined;

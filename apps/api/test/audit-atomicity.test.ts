@@ -867,6 +867,26 @@ describe('a change and its audit entry are one transaction', () => {
           return northAdmin.post(`${path}/${step}`);
         },
       })),
+      {
+        route: 'POST measurement-fields/facility/{id}/default-calculations',
+        action: 'calculation.add-defaults',
+        // The audit ship's logger gets a FUEL_FLOW channel: its default calculation is then missing.
+        prepare: async () => {
+          const created = await admin.post(
+            `/api/algorithm/facilitydatasource/${csvSource}/facilitydatasourcechannels`,
+            {
+              source: 'FUEL_FLOW',
+              name: 'FUEL_FLOW',
+              dataType: 'Double',
+              description: '',
+              unit: '',
+              qualityScore: 5,
+            },
+          );
+          expect(created.statusCode, created.body).toBeLessThan(300);
+        },
+        call: () => admin.post(`/api/algorithm/measurement-fields/facility/${ship}/default-calculations`),
+      },
       // calculations, of a measurement field and of a report field
       ...[
         ['measurement field', mfBase],

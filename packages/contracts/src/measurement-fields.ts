@@ -89,3 +89,31 @@ export type MeasurementFieldDetail = z.infer<typeof measurementFieldDetailSchema
 
 export const measurementFieldIdParamsSchema = z.object({ id: z.string() });
 export const measurementFieldDetailQuerySchema = z.object({ facilityId: z.string().optional() });
+
+/**
+ * POST algorithm/measurement-fields/facility/{id}/default-calculations: the ship's missing default calculations
+ * added as drafts (a ship made before a release's new fields, or the first ship of a deployment). Field names.
+ */
+export const defaultCalculationsResultSchema = z.object({
+  message: z.string(),
+  /** Got a draft of its default calculation now. */
+  created: z.array(z.string()),
+  /** Had a calculation already (left alone). */
+  existing: z.array(z.string()),
+  /** Left without one: its channel is not mapped on the ship, or a field it reads has no calculation. */
+  skipped: z.array(z.string()),
+});
+export type DefaultCalculationsResult = z.infer<typeof defaultCalculationsResultSchema>;
+
+/** What "Add default calculations" says it did. */
+export function defaultCalculationsMessage(result: Omit<DefaultCalculationsResult, 'message'>): string {
+  const added = result.created.length
+    ? `Default calculations added as drafts: ${result.created.length}. Approve them to use them.`
+    : result.skipped.length
+      ? 'No default calculation was added.'
+      : 'Every measurement field has a calculation already.';
+  const left = result.skipped.length
+    ? ` Not added for ${result.skipped.length} field(s) without their channels: ${result.skipped.join(', ')}.`
+    : '';
+  return added + left;
+}

@@ -24,6 +24,8 @@ import {
 import { validationResultSchema } from '@portal/contracts/calculations';
 import { approveValiditySchema } from '@portal/contracts/forms';
 import {
+  defaultCalculationsMessage,
+  defaultCalculationsResultSchema,
   measurementFieldDetailQuerySchema,
   measurementFieldDetailSchema,
   measurementFieldIdParamsSchema,
@@ -38,6 +40,7 @@ import { assertFacilityVisible, isUuid, requireSystemAdmin } from '../access/pol
 import { auditedChange } from '../audit/audit';
 import { calculationSummaries, dataSourcesWithChannels, fieldRows, toMeasurementField } from './fields';
 import { toMeasurementFieldCalculation, toReportFieldCalculation } from './present';
+import { addDefaultMeasurementCalculations } from './seed';
 import { findReportFieldOf } from './queries';
 import {
   approveCalculation,
@@ -103,6 +106,35 @@ export async function calculationRoutes(app: FastifyInstance) {
           calcs.filter((c) => c.measurement_field_id === f.id),
         ),
       );
+    },
+  );
+
+  // A ship's missing default calculations as drafts (decision 0103): a ship made before a release's new fields, or
+  // the first ship of a deployment, which has no ship to import a configuration from.
+  routes.post(
+    '/api/algorithm/measurement-fields/facility/:id/default-calculations',
+    {
+      schema: {
+        tags: TAGS,
+        params: fieldParams,
+        response: { 200: defaultCalculationsResultSchema },
+      },
+    },
+    async (request) => {
+      const facilityId = request.params.id;
+      await assertFacilityVisible(db, request.caller, facilityId);
+      requireSystemAdmin(request.caller);
+      const result = await auditedChange(
+        db,
+        request.caller,
+        (trx) => addDefaultMeasurementCalculations(trx, facilityId, { approvedFrom: null }),
+        (added) => ({
+          action: 'calculation.add-defaults',
+          subject: facilityId,
+          detail: { facilityId, created: added.created, skipped: added.skipped },
+        }),
+      );
+      return { message: defaultCalculationsMessage(result), ...result };
     },
   );
 

@@ -14,15 +14,28 @@ export interface SeedCalculationsResult {
 
 /**
  * The measurement field catalogue and, for one ship, an approved default calculation of every default field,
- * valid from `validFrom` with no end. Raw fields read the ship's channel mapping of the same name (case-insensitive,
- * the primary data source's first); derived fields read the other measurement fields. Idempotent: a field that
- * already has a calculation on the ship is left as it is. No recalculation is requested: the demo executes its
- * uploads afterwards.
+ * valid from `validFrom` with no end: the demo's ships and the tests. See addDefaultMeasurementCalculations.
  */
-export async function seedDefaultMeasurementCalculations(
+export function seedDefaultMeasurementCalculations(
   db: Kysely<Database>,
   facilityId: string,
   validFrom: Date,
+): Promise<SeedCalculationsResult> {
+  return addDefaultMeasurementCalculations(db, facilityId, { approvedFrom: validFrom });
+}
+
+/**
+ * For one ship, the default calculation of every default field that has none: approved and valid from
+ * `approvedFrom` (the demo), or a draft when it is null (a configurator's "Add default calculations": the drafts are
+ * then read, changed where the ship differs, and approved with a validity like any other). Raw fields read the
+ * ship's channel mapping of the same name (case-insensitive, the primary data source's first); derived fields read
+ * the other measurement fields. Idempotent: a field that already has a calculation on the ship is left as it is.
+ * No recalculation is requested: the approval of a draft asks for it, and the demo executes its uploads afterwards.
+ */
+export async function addDefaultMeasurementCalculations(
+  db: Kysely<Database>,
+  facilityId: string,
+  options: { approvedFrom: Date | null },
 ): Promise<SeedCalculationsResult> {
   await ensureMeasurementFieldCatalogue(db);
   const fields = await db.selectFrom('measurement_fields').select(['id', 'name']).execute();
@@ -93,8 +106,8 @@ export async function seedDefaultMeasurementCalculations(
         transform_algorithm: def.transformAlgorithm,
         output_type: def.dataType,
         quality_score: 5,
-        approved_on: now,
-        valid_from: validFrom,
+        approved_on: options.approvedFrom ? now : null,
+        valid_from: options.approvedFrom,
         valid_to: null,
       })
       .execute();

@@ -8,15 +8,41 @@ import { sanitizeInformation } from './sanitize';
 export const DEFAULT_VALID_FROM = new Date('2000-01-01T00:00:00.000Z');
 
 /**
- * The default reports, their fields and an approved default calculation per field. Idempotent: what exists
- * (a report by id, a field by report and name, any calculation of a field) is kept as the configurator left it.
+ * The default reports, their fields and an approved default calculation per field: product data, present on every
+ * start (server.ts), so a real deployment has its dashboards' reports and an upgraded one gets the reports a release
+ * adds. Idempotent: what exists (a report by id, a field by report and name, any calculation of a field) is kept as
+ * the configurator left it (approved calculations cannot be deleted, so a default is never put back over a choice).
  * Measurement fields the KPIs read are created by name when missing, so the order of the seeds does not matter.
+ * A default calculation added where report values are stored already asks for its recalculation, as an approval
+ * does: the calculation queue then offers the past periods. Processes starting together take turns (an advisory
+ * lock), so none adds a calculation twice.
  */
 export async function seedReports(
   db: Kysely<Database>,
 ): Promise<{ reports: number; fields: number; calculations: number }> {
   const counts = { reports: 0, fields: 0, calculations: 0 };
   await db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(hashtextextended('seed:reports', 0))`.execute(trx);
+    // Usually everything is there: then nothing is written (a write would bump reports_version for every process).
+    const present = await trx
+      .selectFrom('report_fields as f')
+      .innerJoin('reports as r', 'r.id', 'f.report_id')
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('report_field_calculations as c')
+            .select('c.id')
+            .whereRef('c.report_field_id', '=', 'f.id'),
+        ),
+      )
+      .select(['f.report_id', 'f.name'])
+      .execute();
+    const complete = new Set(present.map((p) => `${p.report_id}\u0000${p.name}`));
+    if (DEFAULT_REPORTS.every((r) => r.fields.every((f) => complete.has(`${r.id}\u0000${f.name}`)))) return;
+    const valuesStored = Boolean(
+      await trx.selectFrom('report_values').select('facility_id').limit(1).executeTakeFirst(),
+    );
+    const now = new Date();
     const neededNames = [...new Set(DEFAULT_REPORT_KPIS.flatMap((k) => k.inputNames))];
     const catalogue = DEFAULT_MEASUREMENT_FIELDS.filter((f) => neededNames.includes(f.name));
     if (catalogue.length) {
@@ -107,8 +133,9 @@ export async function seedReports(
             input_ids: JSON.stringify(inputIds),
             transform_algorithm: kpi.transformAlgorithm,
             quality_score: 5,
-            approved_on: new Date(),
+            approved_on: now,
             valid_from: DEFAULT_VALID_FROM,
+            recalculation_requested_on: valuesStored ? now : null,
           })
           .execute();
         counts.calculations += 1;
