@@ -1,5 +1,9 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import { signInAs } from '../support';
+
+const ARTIFACTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.artifacts');
 
 /** The signed-in user's access token (oidc-client-ts keeps the user in session storage). */
 async function accessToken(page: Page): Promise<string> {
@@ -107,7 +111,7 @@ test('a configurator writes, fixes, validates, tests, saves and approves a measu
     await page.keyboard.type(digits);
   }
   await expect(dialog.locator('input[name="validTo"]')).toHaveValue('2030.12.31 23:00');
-  await page.screenshot({ path: 'e2e/.artifacts/editors-approve-dialog-desktop.png' });
+  await page.screenshot({ path: path.join(ARTIFACTS, 'editors-approve-dialog-desktop.png') });
   await dialog.getByRole('button', { name: 'Approve' }).click();
   await expect(page.getByText('Calculation approved')).toBeVisible();
   const [approved] = await (
@@ -130,4 +134,93 @@ test('a configurator writes, fixes, validates, tests, saves and approves a measu
     'Approved',
   );
   await expect(page.getByTestId('field-row-FUEL_FLOW').getByTestId('field-status')).toHaveText('Waiting');
+});
+
+test("a configurator adds a new ship's default calculations as drafts and approves them all", async ({
+  page,
+}) => {
+  await signInAs(page, 'admin', '/profile');
+  await expect(page.getByTestId('signed-in-user')).toHaveText('admin');
+  const headers = { authorization: `Bearer ${await accessToken(page)}` };
+
+  // A ship whose logger maps the SO2 channels only: its washwater fields have nothing to read.
+  const me = await (await page.request.get('/api/auth/me', { headers })).json();
+  const ship = await page.request.post('/api/facilities', {
+    headers,
+    data: { organizationId: me.organizationId, name: `Defaults test ${Date.now()}` },
+  });
+  expect(ship.status()).toBe(201);
+  const { id: facilityId } = await ship.json();
+  const source = await page.request.post(`/api/algorithm/facility/${facilityId}/datasource`, {
+    headers,
+    data: {
+      name: 'Logger',
+      dataSourceReaderId: 'delimited-text',
+      dataSourceReaderConfiguration: JSON.stringify({
+        delimiter: ',',
+        decimalSeparator: '.',
+        headerRow: 1,
+        firstDataRow: 2,
+        timestampColumns: ['Timestamp'],
+        timestampFormat: 'YYYY-MM-DD HH:mm:ss',
+      }),
+      measureFrequencyInSeconds: 60,
+      utcTimezoneOffsetInMinutes: 0,
+      note: '',
+      isPrimary: true,
+    },
+  });
+  expect(source.status()).toBe(201);
+  const { id: dataSourceId } = await source.json();
+  for (const name of ['FUEL_FLOW', 'FUEL_SULFUR', 'ENGINE_LOAD', 'SO2_PPM', 'CO2_PCT', 'SCRUBBER_RUNNING']) {
+    const channel = await page.request.post(
+      `/api/algorithm/facilitydatasource/${dataSourceId}/facilitydatasourcechannels`,
+      {
+        headers,
+        data: {
+          source: name,
+          name,
+          dataType: name === 'SCRUBBER_RUNNING' ? 'Boolean' : 'Double',
+          description: '',
+          unit: '',
+          qualityScore: 5,
+        },
+      },
+    );
+    expect(channel.status()).toBeLessThan(300);
+  }
+
+  await page.goto(`/facilities/${facilityId}/config/list`);
+  const status = (field: string) => page.getByTestId(`field-row-${field}`).getByTestId('field-status');
+  await expect(status('FUEL_FLOW')).toHaveText('Waiting');
+  await expect(page.getByRole('button', { name: 'Approve all' })).toBeDisabled();
+  await page.getByRole('button', { name: 'Add default calculations' }).click();
+  await expect(
+    page.getByText(
+      'Default calculations added as drafts: 12. Approve them to use them. 23 field(s) stay Waiting: the channels they read are not mapped on the ship.',
+    ),
+  ).toBeVisible();
+  for (const field of ['FUEL_FLOW', 'SO2_CO2_RATIO', 'COMPLIANT', 'EXCESS_SULFUR_REMOVED'])
+    await expect(status(field)).toHaveText('In progress');
+  for (const field of ['LATITUDE', 'WASHWATER_PH', 'WASHWATER_COMPLIANT'])
+    await expect(status(field)).toHaveText('Waiting');
+  for (const [size, viewport] of [
+    ['desktop', { width: 1440, height: 900 }],
+    ['phone', { width: 390, height: 844 }],
+  ] as const) {
+    await page.setViewportSize(viewport);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'screenshots', `default-calculations-${size}.png`) });
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+
+  // The drafts go through the same approval as any calculation: Approve all with a validity.
+  await page.getByRole('button', { name: 'Approve all' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Approve 12 field(s)' });
+  await dialog.getByRole('group', { name: 'Valid from' }).getByRole('spinbutton').first().click();
+  await page.keyboard.type('202401010000');
+  await dialog.getByRole('button', { name: 'Approve' }).click();
+  await expect(page.getByText('Approve all: 12 completed, 0 failed, 0 skipped')).toBeVisible();
+  await expect(status('FUEL_FLOW')).not.toHaveText('In progress');
+  await expect(status('WASHWATER_PH')).toHaveText('Waiting');
+  await expect(page.getByRole('button', { name: 'Add default calculations' })).toBeEnabled();
 });

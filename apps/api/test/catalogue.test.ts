@@ -232,7 +232,7 @@ describe("a ship's missing default calculations, added as drafts", () => {
     expect(result.created.length + result.skipped.length).toBe(DEFAULT_MEASUREMENT_FIELDS.length);
     expect(result.message).toBe(
       `Default calculations added as drafts: ${result.created.length}. Approve them to use them. ` +
-        `Not added for ${result.skipped.length} field(s) without their channels: ${result.skipped.join(', ')}.`,
+        `${result.skipped.length} field(s) stay Waiting: the channels they read are not mapped on the ship.`,
     );
 
     // Drafts: In progress on the ship's list (Approve all takes them from there), the others Waiting.
@@ -262,7 +262,7 @@ describe("a ship's missing default calculations, added as drafts", () => {
     expect(again.created).toEqual([]);
     expect(again.existing.sort()).toEqual([...result.created].sort());
     expect(again.message).toBe(
-      `No default calculation was added. Not added for ${result.skipped.length} field(s) without their channels: ${result.skipped.join(', ')}.`,
+      `No default calculation was added. ${result.skipped.length} field(s) stay Waiting: the channels they read are not mapped on the ship.`,
     );
     expect(
       await db

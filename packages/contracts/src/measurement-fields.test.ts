@@ -12,7 +12,7 @@ describe('defaultCalculationsMessage', () => {
     ).toBe('Default calculations added as drafts: 2. Approve them to use them.');
   });
 
-  it('names the fields left without one', () => {
+  it('counts the fields left without one', () => {
     expect(
       defaultCalculationsMessage({
         created: ['FUEL_FLOW'],
@@ -20,10 +20,10 @@ describe('defaultCalculationsMessage', () => {
         skipped: ['WASHWATER_PAH', 'WASHWATER_COMPLIANT'],
       }),
     ).toBe(
-      'Default calculations added as drafts: 1. Approve them to use them. Not added for 2 field(s) without their channels: WASHWATER_PAH, WASHWATER_COMPLIANT.',
+      'Default calculations added as drafts: 1. Approve them to use them. 2 field(s) stay Waiting: the channels they read are not mapped on the ship.',
     );
     expect(defaultCalculationsMessage({ created: [], existing: [], skipped: ['SO2_PPM'] })).toBe(
-      'No default calculation was added. Not added for 1 field(s) without their channels: SO2_PPM.',
+      'No default calculation was added. 1 field(s) stay Waiting: the channels they read are not mapped on the ship.',
     );
   });
 

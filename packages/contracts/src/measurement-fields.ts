@@ -112,8 +112,9 @@ export function defaultCalculationsMessage(result: Omit<DefaultCalculationsResul
     : result.skipped.length
       ? 'No default calculation was added.'
       : 'Every measurement field has a calculation already.';
+  // The fields left are the ones still Waiting on the list: the message counts them rather than naming them all.
   const left = result.skipped.length
-    ? ` Not added for ${result.skipped.length} field(s) without their channels: ${result.skipped.join(', ')}.`
+    ? ` ${result.skipped.length} field(s) stay Waiting: the channels they read are not mapped on the ship.`
     : '';
   return added + left;
 }

@@ -24,6 +24,7 @@ import { useNotify } from '../../app/notifications';
 import { ValidityDialog } from '../calculations';
 import { approveAll, type ApproveAllProgress } from './approve-all';
 import {
+  addDefaultCalculations,
   approveFieldCalculation,
   fetchFieldCalculations,
   useFacilityMeasurementFields,
@@ -61,6 +62,23 @@ export default function MeasurementFieldListPage() {
   const running =
     progress !== null && progress.completed + progress.failed + progress.skipped < progress.total;
   const approvable = (fields.data ?? []).filter(isApprovable).length;
+  // Fields without any calculation on the ship: a ship made before a release's new fields, or the first of a fleet.
+  const waiting = (fields.data ?? []).filter((f) => f.calculations === 0).length;
+  const [adding, setAdding] = useState(false);
+
+  const runAddDefaults = async () => {
+    setAdding(true);
+    try {
+      const result = await addDefaultCalculations(facilityId);
+      notify.notify(result.message, result.created.length ? 'success' : 'info');
+    } catch (error) {
+      notify.error(undefined, error);
+    } finally {
+      setAdding(false);
+      await client.invalidateQueries({ queryKey: measurementFieldKeys.all });
+      await client.invalidateQueries({ queryKey: calculationKeys.all });
+    }
+  };
 
   const runApproveAll = async (validity: { validFrom: string; validTo: string | null }) => {
     setDialogOpen(false);
@@ -82,7 +100,7 @@ export default function MeasurementFieldListPage() {
 
   return (
     <Box sx={{ pt: 2 }}>
-      <Stack direction="row" spacing={2} sx={{ mb: 2, alignItems: 'center' }}>
+      <Stack direction="row" spacing={2} useFlexGap sx={{ mb: 2, alignItems: 'center', flexWrap: 'wrap' }}>
         <Typography
           variant="h5"
           component="h2"
@@ -90,6 +108,14 @@ export default function MeasurementFieldListPage() {
         >
           Measurement fields
         </Typography>
+        <Button
+          variant="outlined"
+          sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
+          disabled={adding || running || waiting === 0}
+          onClick={() => void runAddDefaults()}
+        >
+          Add default calculations
+        </Button>
         <Button
           variant="contained"
           sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
@@ -134,7 +160,8 @@ export default function MeasurementFieldListPage() {
             <TableBody>
               {(fields.data ?? []).map((f) => (
                 <TableRow key={f.id} hover data-testid={`field-row-${f.name}`}>
-                  <TableCell>
+                  {/* Long names (OPEN_LOOP_IN_NO_DISCHARGE_ZONE) break so the status stays on a phone's screen. */}
+                  <TableCell sx={{ overflowWrap: 'anywhere' }}>
                     <Link component={RouterLink} to={`/facilities/${facilityId}/config/detail?id=${f.id}`}>
                       {f.name}
                     </Link>

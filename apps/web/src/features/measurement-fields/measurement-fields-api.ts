@@ -1,5 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { MeasurementField, MeasurementFieldDetail } from '@portal/contracts/measurement-fields';
+import type {
+  DefaultCalculationsResult,
+  MeasurementField,
+  MeasurementFieldDetail,
+} from '@portal/contracts/measurement-fields';
 import type { Calculation } from '@portal/contracts/calculations';
 import { apiRequest } from '../../app/api';
 import { measurementFieldKeys } from '../../app/queries/keys';
@@ -39,4 +43,11 @@ export const approveFieldCalculation = (
   apiRequest<unknown>(
     `algorithm/facility/${facilityId}/measurement-field/${fieldId}/calculations/${calcId}/approve`,
     { method: 'PUT', body: validity },
+  );
+
+/** POST algorithm/measurement-fields/facility/{id}/default-calculations: the ship's missing defaults as drafts. */
+export const addDefaultCalculations = (facilityId: string) =>
+  apiRequest<DefaultCalculationsResult>(
+    `algorithm/measurement-fields/facility/${facilityId}/default-calculations`,
+    { method: 'POST' },
   );
