@@ -588,6 +588,33 @@ describe('report values', () => {
     expect(long.fields.ActualAverage.value).toBeCloseTo(avg(A_UPTIME), 9);
   });
 
+  it("gives a washwater criterion's daily points as the day's worst hour, not its average", async () => {
+    const admin = await server.as('admin');
+    const ph = await fieldId('FacilityWashwaterCriteria', 'PhValues');
+    const pah = await fieldId('FacilityWashwaterCriteria', 'PahValues');
+    // One hour of each day below the pH limit of 6.5 and one over the PAH limit of 50: the others are fine.
+    const PH = hours(48, (i) => (i === 7 ? 5.9 : i === 30 ? 6.2 : 7));
+    const PAH = hours(48, (i) => (i === 7 ? 80 : i === 30 ? 65 : 10));
+    const { sourceOf } = await reportFieldValueSources(db);
+    await insertHours(shipB, sourceOf.get(ph) ?? ph, '2023-12-01T00:00:00Z', PH);
+    await insertHours(shipB, sourceOf.get(pah) ?? pah, '2023-12-01T00:00:00Z', PAH);
+    const period = { from: '2023-12-01T00:00:00.000Z', to: '2023-12-02T23:59:59.999Z' };
+    const { fields } = (
+      await admin.get(
+        `/api/reports/FacilityWashwaterCriteria/data?${query({ ...period, facilityId: shipB, duration: 'daily' })}`,
+      )
+    ).json();
+    expect(fields.PhValues.value).toEqual([
+      { timestamp: '2023-12-01T00:00:00.000Z', value: 5.9 },
+      { timestamp: '2023-12-02T00:00:00.000Z', value: 6.2 },
+    ]);
+    expect(fields.PahValues.value).toEqual([
+      { timestamp: '2023-12-01T00:00:00.000Z', value: 80 },
+      { timestamp: '2023-12-02T00:00:00.000Z', value: 65 },
+    ]);
+    expect(fields.PhWorst.value).toBe(5.9);
+  });
+
   it('deletes the report values of a ship for a period, the roll-up too, for a system administrator only', async () => {
     const admin = await server.as('admin');
     const q = query({ facilityId: shipB, from: '2024-03-02T00:00:00.000Z', to: '2024-03-02T04:59:59.999Z' });

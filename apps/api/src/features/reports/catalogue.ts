@@ -471,7 +471,7 @@ export const DEFAULT_REPORTS: readonly DefaultReport[] = [
         asSeries: true,
         interfaceType: 'Series',
         documentation:
-          'The lowest discharge pH of each hour with discharge (daily averages for periods over 3 months).',
+          'The lowest discharge pH of each hour with discharge (of each day for periods over 3 months).',
       },
       {
         name: 'PhLimit',
@@ -486,7 +486,8 @@ export const DEFAULT_REPORTS: readonly DefaultReport[] = [
         ...criterion('WashwaterPahAboveInlet', 'ug/L', 'Max'),
         asSeries: true,
         interfaceType: 'Series',
-        documentation: 'The highest PAH above the inlet of each hour with discharge.',
+        documentation:
+          'The highest PAH above the inlet of each hour with discharge (of each day for periods over 3 months).',
       },
       {
         name: 'PahLimit',
@@ -501,7 +502,7 @@ export const DEFAULT_REPORTS: readonly DefaultReport[] = [
         asSeries: true,
         interfaceType: 'Series',
         documentation:
-          'The highest 15-minute average of turbidity above the inlet of each hour with discharge.',
+          'The highest 15-minute average of turbidity above the inlet of each hour with discharge (of each day for periods over 3 months).',
       },
       {
         name: 'TurbidityLimit',

@@ -244,7 +244,14 @@ async function lastValues(
   return result;
 }
 
-/** Points of a series: hourly values, or daily averages (mode daily). Per ship. */
+const dailyValue = (type: AggregateType) =>
+  type === 'Min' ? sql`value_min` : type === 'Max' ? sql`value_max` : sql`value_sum / value_count`;
+
+/**
+ * Points of a series: hourly values, or in mode daily one value a day. Per ship. A day's value is the average of
+ * its hours, except for a field whose time aggregate is Min or Max (a washwater criterion's worst): its lowest or
+ * highest hour, so that an hour over a limit stays over it on a long period's chart instead of being averaged away.
+ */
 async function seriesPoints(
   db: Kysely<Database>,
   facilityIds: string[],
@@ -252,6 +259,7 @@ async function seriesPoints(
   from: Date,
   to: Date,
   mode: UptimeMode,
+  type: AggregateType,
 ) {
   if (facilityIds.length === 0) return [];
   if (mode === 'hourly') {
@@ -266,7 +274,7 @@ async function seriesPoints(
   const first = Math.floor(from.getTime() / DAY_MS) * DAY_MS;
   const { rows } = await sql<{ facility_id: string; t: number; value: number | null }>`
     select facility_id, extract(epoch from day::timestamp) * 1000 as t,
-           case when value_count > 0 then value_sum / value_count end as value
+           case when value_count > 0 then ${dailyValue(type)} end as value
     from report_values_daily
     where facility_id = any(${facilityIds}::uuid[]) and report_field_id = ${fieldId}
       and day >= ${dayText(first)}::date and day <= ${dayText(to.getTime())}::date
@@ -333,7 +341,7 @@ export async function reportData(db: Kysely<Database>, request: DataRequest): Pr
         field.interface_type === 'Series'
           ? mode
           : 'hourly';
-      const points = await seriesPoints(db, numberShips, sourceId, from, to, seriesMode);
+      const points = await seriesPoints(db, numberShips, sourceId, from, to, seriesMode, type);
       // A fleet series aggregates the ships per point in time.
       const byTime = new Map<number, { value: number | null }[]>();
       for (const p of points) {
