@@ -51,6 +51,42 @@ function Figure({
   );
 }
 
+/** The three criteria: the report fields of each (values, limits, worst) and how its figure reads. */
+const CRITERIA: readonly {
+  key: keyof WashwaterSeries;
+  /** The fields' prefix in FacilityWashwaterCriteria: `${field}Values`, `${field}Limit`, `${field}Worst`. */
+  field: 'Ph' | 'Pah' | 'Turbidity';
+  label: string;
+  testId: string;
+  unit: string;
+  note: string;
+}[] = [
+  {
+    key: 'ph',
+    field: 'Ph',
+    label: 'Lowest pH',
+    testId: 'ship-washwater-ph',
+    unit: 'pH',
+    note: 'Limit 6.5 (inlet − 2 when manoeuvring)',
+  },
+  {
+    key: 'pah',
+    field: 'Pah',
+    label: 'Highest PAH above inlet',
+    testId: 'ship-washwater-pah',
+    unit: 'ug/L',
+    note: 'Limit 50 ug/L at 45 t/MWh, by the flow',
+  },
+  {
+    key: 'turbidity',
+    field: 'Turbidity',
+    label: 'Highest turbidity above inlet',
+    testId: 'ship-washwater-turbidity',
+    unit: 'NTU',
+    note: 'Limit 25 NTU, 15-minute average',
+  },
+];
+
 /**
  * The ship dashboard's washwater card (issue 20): the share of the hours with discharge that met every criterion,
  * the worst of each criterion, the hours of open loop in no-discharge zones, and the chart of pH, PAH and turbidity
@@ -73,22 +109,21 @@ export function ShipWashwaterCard({
   const criteria = data[C.shipWashwaterCriteria];
   const openLoop = data[C.shipOpenLoopInNoDischargeZone];
   const bands = useShipWashwaterBands(facilityId, period);
-  const series = useMemo<WashwaterSeries>(
-    () => ({
-      ph: { values: seriesValue(criteria, 'PhValues'), limits: seriesValue(criteria, 'PhLimit') },
-      pah: { values: seriesValue(criteria, 'PahValues'), limits: seriesValue(criteria, 'PahLimit') },
-      turbidity: {
-        values: seriesValue(criteria, 'TurbidityValues'),
-        limits: seriesValue(criteria, 'TurbidityLimit'),
-      },
-    }),
+  const series = useMemo(
+    () =>
+      Object.fromEntries(
+        CRITERIA.map((c) => [
+          c.key,
+          {
+            values: seriesValue(criteria, `${c.field}Values`),
+            limits: seriesValue(criteria, `${c.field}Limit`),
+          },
+        ]),
+      ) as WashwaterSeries,
     [criteria],
   );
   const waiting = (report: ReportData | undefined) => loading && !report;
   const share = numberValue(compliance, 'ActualAverage');
-  const ph = numberValue(criteria, 'PhWorst');
-  const pah = numberValue(criteria, 'PahWorst');
-  const turbidity = numberValue(criteria, 'TurbidityWorst');
   const hours = numberValue(openLoop, 'ActualAverage');
 
   return (
@@ -120,36 +155,21 @@ export function ShipWashwaterCard({
               note={`of the hours with discharge · Lifetime ${formatFieldValue(numberValue(compliance, 'Lifetime'), 'Percent')} · Fleet ${formatFieldValue(numberValue(compliance, 'FleetActual'), 'Percent')}`}
             />
           </Grid>
-          <Grid size={{ xs: 6, sm: 6, md: 'grow' }}>
-            <Figure
-              label="Lowest pH"
-              testId="ship-washwater-ph"
-              value={criterionText(ph, 'pH')}
-              dataValue={ph}
-              loading={waiting(criteria)}
-              note="Limit 6.5 (inlet − 2 when manoeuvring)"
-            />
-          </Grid>
-          <Grid size={{ xs: 6, sm: 6, md: 'grow' }}>
-            <Figure
-              label="Highest PAH above inlet"
-              testId="ship-washwater-pah"
-              value={criterionText(pah, 'ug/L')}
-              dataValue={pah}
-              loading={waiting(criteria)}
-              note="Limit 50 ug/L at 45 t/MWh, by the flow"
-            />
-          </Grid>
-          <Grid size={{ xs: 6, sm: 6, md: 'grow' }}>
-            <Figure
-              label="Highest turbidity above inlet"
-              testId="ship-washwater-turbidity"
-              value={criterionText(turbidity, 'NTU')}
-              dataValue={turbidity}
-              loading={waiting(criteria)}
-              note="Limit 25 NTU, 15-minute average"
-            />
-          </Grid>
+          {CRITERIA.map((c) => {
+            const worst = numberValue(criteria, `${c.field}Worst`);
+            return (
+              <Grid key={c.key} size={{ xs: 6, sm: 6, md: 'grow' }}>
+                <Figure
+                  label={c.label}
+                  testId={c.testId}
+                  value={criterionText(worst, c.unit)}
+                  dataValue={worst}
+                  loading={waiting(criteria)}
+                  note={c.note}
+                />
+              </Grid>
+            );
+          })}
           <Grid size={{ xs: 6, sm: 6, md: 'grow' }}>
             <Figure
               label="Open loop in no-discharge zones"
