@@ -11,6 +11,22 @@ export class ApiRequestError extends Error {
   }
 }
 
+/**
+ * The field messages of a refused request, under the form's own field names: `settings.ships.0` is the form's
+ * `ships` when the body nests the form under `settings`. Null when the answer names no field.
+ */
+export function serverFieldErrors(cause: unknown, nestedUnder?: string): Record<string, string> | null {
+  const fields = cause instanceof ApiRequestError ? cause.body?.fields : undefined;
+  if (!fields) return null;
+  const prefix = nestedUnder ? `${nestedUnder}.` : '';
+  return Object.fromEntries(
+    Object.entries(fields).map(([key, message]) => [
+      (key.startsWith(prefix) ? key.slice(prefix.length) : key).replace(/\..*$/, ''),
+      message,
+    ]),
+  );
+}
+
 type Listener = (online: boolean) => void;
 const connectivityListeners = new Set<Listener>();
 export const onConnectivityChange = (listener: Listener) => {

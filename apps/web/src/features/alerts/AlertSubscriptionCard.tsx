@@ -16,7 +16,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { AlertSettings, AlertSubscription } from '@portal/contracts/alerts';
 import { validateAlertSubscription } from '@portal/contracts/forms';
 import { canManageAllOrganizations, deliveryFailureText, formatDateTime } from '@portal/contracts/rules';
-import { ApiRequestError } from '../../app/api';
+import { serverFieldErrors } from '../../app/api';
 import { useNotify } from '../../app/notifications';
 import { facilitiesQuery } from '../../app/queries/facilities';
 import { useSession } from '../../app/session';
@@ -68,13 +68,8 @@ export function AlertSubscriptionCard() {
         setSubmitted(false);
       },
       onError: (cause) => {
-        const fields = cause instanceof ApiRequestError ? cause.body?.fields : undefined;
-        if (fields)
-          setServerErrors(
-            Object.fromEntries(
-              Object.entries(fields).map(([k, v]) => [k.replace(/^settings\./, '').replace(/\..*$/, ''), v]),
-            ),
-          );
+        const fields = serverFieldErrors(cause, 'settings');
+        if (fields) setServerErrors(fields);
         error(undefined, cause);
       },
     });
