@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { signInAs } from '../support';
@@ -14,6 +16,30 @@ async function api(page: Page) {
     get: async (url: string) => (await page.request.get(url, { headers })).json(),
     post: async (url: string, data?: unknown) => page.request.post(url, { headers, data }),
   };
+}
+
+/** Screenshots to look at, beside the spec (not under the working directory). */
+const SCREENSHOTS = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '..',
+  '.artifacts',
+  'screenshots',
+);
+
+/** A section of the page at phone and desktop size: nothing axe finds, and a screenshot of each to look at. */
+async function checkSectionAtBothSizes(page: Page, testId: string) {
+  for (const [name, viewport] of [
+    ['phone', { width: 390, height: 844 }],
+    ['desktop', { width: 1440, height: 900 }],
+  ] as const) {
+    await page.setViewportSize(viewport);
+    const axe = await new AxeBuilder({ page })
+      .include(`[data-testid="${testId}"]`)
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+      .analyze();
+    expect(axe.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+    await page.getByTestId(testId).screenshot({ path: `${SCREENSHOTS}/${testId}-${name}.png` });
+  }
 }
 
 const notification = (page: Page) => page.getByTestId('notification');
@@ -562,5 +588,173 @@ test.describe('11. API keys', () => {
     await expect(section.getByTestId('api-key-row').filter({ hasText: name })).toHaveCount(0);
     const refused = await page.request.get('/api/facilities', { headers: { 'x-api-key': key } });
     expect(refused.status()).toBe(401);
+  });
+});
+
+test.describe("12. An organization's alerts, event rules and data health thresholds", () => {
+  test("an organization's administrator sets its alert defaults: its users' alerts and the reminder hours", async ({
+    page,
+  }) => {
+    await signInAs(page, 'south.admin', '/admin');
+    await expect(page).toHaveURL(/\/admin\/[0-9a-f-]+\/manage$/);
+    const organizationId = page.url().split('/').at(-2)!;
+    const defaultsOf = async () =>
+      (await api(page)).get(`/api/organizations/${organizationId}/alert-defaults`) as Promise<{
+        isDefault: boolean;
+        reminderHours: number;
+        settings: { delivery: string };
+      }>;
+    const card = page.getByTestId('alert-defaults');
+    await expect(card.getByRole('heading', { name: 'Alert defaults' })).toBeVisible();
+    await card.getByLabel("Use the portal's defaults", { exact: false }).uncheck();
+    await card.getByLabel('Reminder after (hours)').fill('0');
+    await card.getByRole('button', { name: 'Save alert defaults' }).click();
+    await expect(card.getByText('Must be a whole number of hours from 1 to 168')).toBeVisible();
+    expect((await defaultsOf()).isDefault).toBe(true);
+    await card.getByLabel('Reminder after (hours)').fill('6');
+    await card.getByLabel('Daily digest').check();
+    await card.getByRole('button', { name: 'Save alert defaults' }).click();
+    await expect(notification(page)).toHaveText('Changes were saved');
+    expect(await defaultsOf()).toMatchObject({
+      isDefault: false,
+      reminderHours: 6,
+      settings: { delivery: 'digest' },
+    });
+    await checkSectionAtBothSizes(page, 'alert-defaults');
+
+    // Back to the portal's defaults, so the organization's users are alerted as they happen again.
+    await card.getByLabel("Use the portal's defaults", { exact: false }).check();
+    await card.getByLabel('Reminder after (hours)').fill('4');
+    await card.getByRole('button', { name: 'Save alert defaults' }).click();
+    await expect(notification(page)).toHaveText('Changes were saved');
+    expect((await defaultsOf()).isDefault).toBe(true);
+  });
+
+  test("an organization's administrator sets its event thresholds and the washwater excursion allowance, then goes back to the defaults", async ({
+    page,
+  }) => {
+    await signInAs(page, 'south.admin', '/admin');
+    await expect(page).toHaveURL(/\/admin\/[0-9a-f-]+\/manage$/);
+    const organizationId = page.url().split('/').at(-2)!;
+    const rulesOf = async () => (await api(page)).get(`/api/organizations/${organizationId}/event-rules`);
+    const card = page.getByTestId('event-rules');
+    await expect(card.getByRole('heading', { name: 'Event rules' })).toBeVisible();
+    const useDefaults = card.getByLabel("Use the portal's defaults", { exact: false });
+    const transient = card.getByLabel('Transient when shorter than (min)');
+    const allowance = card.getByLabel("Allow the guidelines' short PAH and turbidity excursions", {
+      exact: false,
+    });
+    const pah = card.getByLabel('PAH up to (% above the limit)');
+    await expect(useDefaults).toBeChecked();
+    await expect(transient).toHaveValue('15');
+    await expect(transient).toBeDisabled();
+
+    // Own rules: what is out of bounds is named, with the API's bounds, and nothing is saved.
+    await useDefaults.uncheck();
+    await expect(pah).toBeDisabled();
+    await transient.fill('0');
+    await allowance.check();
+    await pah.fill('600');
+    await card.getByRole('button', { name: 'Save event rules' }).click();
+    await expect(card.getByText('Must be a whole number from 1 to 1440')).toBeVisible();
+    await expect(card.getByText('Must be a number from 0 to 500')).toBeVisible();
+    expect((await rulesOf()).isDefault).toBe(true);
+
+    await transient.fill('20');
+    await pah.fill('50');
+    await card.getByRole('button', { name: 'Save event rules' }).click();
+    await expect(notification(page)).toHaveText('Changes were saved');
+    const saved = await rulesOf();
+    expect(saved.isDefault).toBe(false);
+    expect(saved.rules).toMatchObject({
+      transientMinutes: 20,
+      washwaterExcursions: true,
+      pahExcursionPercent: 50,
+    });
+    expect(saved.rules.reportMinutes).toBe(60);
+    await page.reload();
+    await expect(page.getByTestId('event-rules').getByLabel('Transient when shorter than (min)')).toHaveValue(
+      '20',
+    );
+
+    await page.addStyleTag({
+      content: '*, *::before, *::after { transition: none !important; animation: none !important; }',
+    });
+    await checkSectionAtBothSizes(page, 'event-rules');
+
+    // Back to the defaults: the organization follows the portal's rules again.
+    await page.getByTestId('event-rules').getByLabel("Use the portal's defaults", { exact: false }).check();
+    await page.getByTestId('event-rules').getByRole('button', { name: 'Save event rules' }).click();
+    await expect(notification(page)).toHaveText('Changes were saved');
+    expect((await rulesOf()).isDefault).toBe(true);
+  });
+  test("an organization's administrator sets a measurement field's data health thresholds, which its ships' data health uses", async ({
+    page,
+  }) => {
+    await signInAs(page, 'south.admin', '/admin');
+    await expect(page).toHaveURL(/\/admin\/[0-9a-f-]+\/manage$/);
+    const organizationId = page.url().split('/').at(-2)!;
+    const client = await api(page);
+    const card = page.getByTestId('data-health-thresholds');
+    await expect(card.getByRole('heading', { name: 'Data health thresholds' })).toBeVisible();
+    await card.getByLabel('Measurement field').fill('WASHWATER_PH_INLET');
+    await page.getByRole('option', { name: 'WASHWATER_PH_INLET', exact: true }).click();
+    const inForce = card.getByTestId('data-health-threshold-in-force');
+    await expect(inForce).toHaveText(
+      "Range 0 – 14 · stale after 2 h · flat-line after 2 h (the portal's default)",
+    );
+    await expect(card.getByRole('button', { name: 'Use the default' })).toBeDisabled();
+
+    // An upside-down range is named and nothing is saved.
+    await card.getByLabel('Lowest value').fill('9');
+    await card.getByLabel('Highest value').fill('6');
+    await card.getByRole('button', { name: 'Save thresholds' }).click();
+    await expect(card.getByText('The lowest value must not be above the highest')).toBeVisible();
+    await card.getByLabel('Lowest value').fill('6');
+    await card.getByLabel('Highest value').fill('9');
+    await card.getByLabel('Flat-line after (h)').fill('');
+    await card.getByRole('button', { name: 'Save thresholds' }).click();
+    await expect(notification(page)).toHaveText('Changes were saved');
+    await expect(inForce).toHaveText("Range 6 – 9 · stale after 2 h (the organization's own)");
+    await expect(card).toContainText("The organization's own thresholds: WASHWATER_PH_INLET.");
+    const entries = (await client.get(`/api/organizations/${organizationId}/data-health-thresholds`)) as {
+      fieldName: string;
+      isDefault: boolean;
+      flatLineHours: number | null;
+    }[];
+    expect(entries.find((e) => e.fieldName === 'WASHWATER_PH_INLET')).toMatchObject({
+      isDefault: false,
+      flatLineHours: null,
+    });
+
+    // A ship of the organization checks its inlet pH channel with them (the data health its badge and the sensor
+    // fault events are made of).
+    const ships = (await client.get('/api/facilities')) as { id: string; name: string }[];
+    const ship = ships.find((s) => s.name === 'Gulf Horizon')!;
+    const health = (await client.get(`/api/facilities/${ship.id}/data-health`)) as {
+      channels: {
+        name: string;
+        threshold: { min: number | null; max: number | null; flatLineHours: number | null };
+      }[];
+    };
+    expect(health.channels.find((c) => c.name === 'WASHWATER_PH_INLET')?.threshold).toMatchObject({
+      min: 6,
+      max: 9,
+      flatLineHours: null,
+    });
+
+    await page.goto(`/admin/${organizationId}/manage`);
+    await page.addStyleTag({
+      content: '*, *::before, *::after { transition: none !important; animation: none !important; }',
+    });
+    const again = page.getByTestId('data-health-thresholds');
+    await expect(again.getByTestId('data-health-threshold-in-force')).toContainText('Range 6 – 9');
+    await checkSectionAtBothSizes(page, 'data-health-thresholds');
+
+    // Back to the default.
+    await again.getByRole('button', { name: 'Use the default' }).click();
+    await expect(notification(page)).toHaveText('Changes were saved');
+    await expect(again.getByTestId('data-health-threshold-in-force')).toContainText("(the portal's default)");
+    await expect(again).toContainText("Every field uses the portal's defaults.");
   });
 });

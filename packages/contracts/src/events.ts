@@ -62,47 +62,53 @@ export const EVENT_CLASSIFICATION_NAMES: Record<EventClassification, string> = {
   repeated: 'Repeated',
 };
 
+/** The numeric thresholds of the rules with their bounds (the API's and the organization form's). */
+export const EVENT_RULE_BOUNDS = {
+  /** Seconds between target timestamps (the default calculations' 60 s). */
+  stepSeconds: { min: 1, max: 3600, integer: true },
+  /** A break of at most this many samples does not split an episode. */
+  joinSamples: { min: 0, max: 60, integer: true },
+  /** Episodes shorter than this are transient. */
+  transientMinutes: { min: 1, max: 24 * 60, integer: true },
+  /** The n-th transient within the window (and later ones) is classified repeated. */
+  repeatedCount: { min: 2, max: 100, integer: true },
+  repeatedWindowHours: { min: 1, max: 24 * 7, integer: true },
+  /** A malfunction lasting more than this must be reported to the flag State and the port State. */
+  reportMinutes: { min: 1, max: 24 * 60, integer: true },
+  /** No target timestamp for more than this between two that exist is a data gap. */
+  dataGapMinutes: { min: 1, max: 7 * 24 * 60, integer: true },
+  washwaterExcursionMinutes: { min: 1, max: 60, integer: true },
+  washwaterExcursionWindowHours: { min: 1, max: 48, integer: true },
+  pahExcursionPercent: { min: 0, max: 500, integer: false },
+  turbidityExcursionPercent: { min: 0, max: 500, integer: false },
+} as const satisfies Record<string, { min: number; max: number; integer: boolean }>;
+export type EventRuleThreshold = keyof typeof EVENT_RULE_BOUNDS;
+
+const threshold = (key: EventRuleThreshold) => {
+  const { min, max, integer } = EVENT_RULE_BOUNDS[key];
+  const number = integer ? z.number().int() : z.number();
+  return number.min(min).max(max);
+};
+
 /** The thresholds of the rules; each configurable per organization, the values in force stored with the event. */
 export const eventRulesSchema = z.object({
-  /** Seconds between target timestamps (the default calculations' 60 s). */
-  stepSeconds: z.number().int().min(1).max(3600),
-  /** A break of at most this many samples does not split an episode. */
-  joinSamples: z.number().int().min(0).max(60),
-  /** Episodes shorter than this are transient. */
-  transientMinutes: z
-    .number()
-    .int()
-    .min(1)
-    .max(24 * 60),
-  /** The n-th transient within the window (and later ones) is classified repeated. */
-  repeatedCount: z.number().int().min(2).max(100),
-  repeatedWindowHours: z
-    .number()
-    .int()
-    .min(1)
-    .max(24 * 7),
-  /** A malfunction lasting more than this must be reported to the flag State and the port State. */
-  reportMinutes: z
-    .number()
-    .int()
-    .min(1)
-    .max(24 * 60),
-  /** No target timestamp for more than this between two that exist is a data gap. */
-  dataGapMinutes: z
-    .number()
-    .int()
-    .min(1)
-    .max(7 * 24 * 60),
+  stepSeconds: threshold('stepSeconds'),
+  joinSamples: threshold('joinSamples'),
+  transientMinutes: threshold('transientMinutes'),
+  repeatedCount: threshold('repeatedCount'),
+  repeatedWindowHours: threshold('repeatedWindowHours'),
+  reportMinutes: threshold('reportMinutes'),
+  dataGapMinutes: threshold('dataGapMinutes'),
   /**
    * The EGCS Guidelines' washwater excursion allowance (MEPC.259(68) 10.1.3.3 and 10.1.4.1): a PAH or turbidity
    * excursion of at most `washwaterExcursionMinutes`, at most the given percent above the limit, once in any
    * `washwaterExcursionWindowHours`, is no exceedance. Off unless an organization enables it.
    */
   washwaterExcursions: z.boolean().default(false),
-  washwaterExcursionMinutes: z.number().int().min(1).max(60).default(15),
-  washwaterExcursionWindowHours: z.number().int().min(1).max(48).default(12),
-  pahExcursionPercent: z.number().min(0).max(500).default(100),
-  turbidityExcursionPercent: z.number().min(0).max(500).default(20),
+  washwaterExcursionMinutes: threshold('washwaterExcursionMinutes').default(15),
+  washwaterExcursionWindowHours: threshold('washwaterExcursionWindowHours').default(12),
+  pahExcursionPercent: threshold('pahExcursionPercent').default(100),
+  turbidityExcursionPercent: threshold('turbidityExcursionPercent').default(20),
 });
 export type EventRules = z.infer<typeof eventRulesSchema>;
 

@@ -78,4 +78,5 @@ export const dataHealthKeys = {
   facility: (facilityId: string, period: { from?: string; to?: string }) =>
     [...dataHealthKeys.all, 'facility', facilityId, period] as const,
   summaries: () => [...dataHealthKeys.all, 'summaries'] as const,
+  thresholds: (organizationId: string) => [...dataHealthKeys.all, 'thresholds', organizationId] as const,
 };

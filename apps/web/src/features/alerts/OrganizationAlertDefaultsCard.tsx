@@ -1,20 +1,10 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import {
-  Alert,
-  Box,
-  Button,
-  Card,
-  CardContent,
-  FormControlLabel,
-  Skeleton,
-  Switch,
-  TextField,
-  Typography,
-} from '@mui/material';
+import { Alert, Box, Button, FormControlLabel, Skeleton, Switch, TextField, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import type { AlertSettings } from '@portal/contracts/alerts';
 import { validateAlertDefaults } from '@portal/contracts/forms';
-import { ApiRequestError } from '../../app/api';
+import { SettingsCard } from '../../ui/forms/SettingsCard';
+import { serverFieldErrors } from '../../app/api';
 import { useNotify } from '../../app/notifications';
 import { facilitiesQuery } from '../../app/queries/facilities';
 import { AlertSettingsFields } from './AlertSettingsFields';
@@ -62,16 +52,8 @@ export function OrganizationAlertDefaultsCard({ organizationId }: { organization
           setSubmitted(false);
         },
         onError: (cause) => {
-          const fields = cause instanceof ApiRequestError ? cause.body?.fields : undefined;
-          if (fields)
-            setServerErrors(
-              Object.fromEntries(
-                Object.entries(fields).map(([k, v]) => [
-                  k.replace(/^settings\./, '').replace(/\..*$/, ''),
-                  v,
-                ]),
-              ),
-            );
+          const fields = serverFieldErrors(cause, 'settings');
+          if (fields) setServerErrors(fields);
           error(undefined, cause);
         },
       },
@@ -79,68 +61,55 @@ export function OrganizationAlertDefaultsCard({ organizationId }: { organization
   };
 
   return (
-    <Card
-      component="form"
-      variant="outlined"
-      onSubmit={submit}
-      noValidate
-      aria-label="Alert defaults"
-      data-testid="alert-defaults"
-      sx={{ mt: 3 }}
-    >
-      <CardContent sx={{ display: 'grid', gap: 2 }}>
-        <Typography variant="h6" component="h2">
-          Alert defaults
-        </Typography>
-        <Typography variant="body2" color="text.secondary">
-          The alerts of the organization&apos;s users who have not chosen their own on their profile.
-        </Typography>
-        <FormControlLabel
-          control={
-            <Switch
-              checked={useDefaults}
-              onChange={(e) => {
-                setUseDefaults(e.target.checked);
-                setServerErrors({});
-              }}
-            />
-          }
-          label="Use the portal's defaults (malfunctions and reports due, e-mail and in the portal)"
-        />
-        <AlertSettingsFields
-          idPrefix={`defaults-${organizationId}`}
-          value={settings}
-          onChange={(next) => {
-            setSettings(next);
-            setServerErrors({});
-          }}
-          ships={ships.data ?? []}
-          allShipsLabel="All ships of the organization"
-          errors={useDefaults ? {} : shown}
-          disabled={useDefaults}
-        />
-        <TextField
-          label="Reminder after (hours)"
-          type="number"
-          value={reminderHours}
-          onChange={(e) => {
-            setReminderHours(e.target.value);
-            setServerErrors({});
-          }}
-          error={Boolean(shown.reminderHours)}
-          helperText={
-            shown.reminderHours ||
-            "A report-required event nobody has acknowledged by then is reminded of, also to the organization's administrators."
-          }
-          slotProps={{ htmlInput: { min: 1, max: 168, step: 1 } }}
-          sx={{ maxWidth: 420 }}
-        />
-        <Box>
-          <Button type="submit" variant="contained" disabled={save.isPending}>
-            Save alert defaults
-          </Button>
-        </Box>
-      </CardContent>
-    </Card>
+    <SettingsCard title="Alert defaults" testId="alert-defaults" onSubmit={submit}>
+      <Typography variant="body2" color="text.secondary">
+        The alerts of the organization&apos;s users who have not chosen their own on their profile.
+      </Typography>
+      <FormControlLabel
+        control={
+          <Switch
+            checked={useDefaults}
+            onChange={(e) => {
+              setUseDefaults(e.target.checked);
+              setServerErrors({});
+            }}
+          />
+        }
+        label="Use the portal's defaults (malfunctions and reports due, e-mail and in the portal)"
+      />
+      <AlertSettingsFields
+        idPrefix={`defaults-${organizationId}`}
+        value={settings}
+        onChange={(next) => {
+          setSettings(next);
+          setServerErrors({});
+        }}
+        ships={ships.data ?? []}
+        allShipsLabel="All ships of the organization"
+        errors={useDefaults ? {} : shown}
+        disabled={useDefaults}
+      />
+      <TextField
+        label="Reminder after (hours)"
+        type="number"
+        value={reminderHours}
+        onChange={(e) => {
+          setReminderHours(e.target.value);
+          setServerErrors({});
+        }}
+        error={Boolean(shown.reminderHours)}
+        helperText={
+          shown.reminderHours ||
+          "A report-required event nobody has acknowledged by then is reminded of, also to the organization's administrators."
+        }
+        slotProps={{ htmlInput: { min: 1, max: 168, step: 1 } }}
+        sx={{ maxWidth: 420 }}
+      />
+      <Box>
+        <Button type="submit" variant="contained" disabled={save.isPending}>
+          Save alert defaults
+        </Button>
+      </Box>
+    </SettingsCard>
   );
 }

@@ -1,5 +1,10 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { DataHealth, DataHealthSummary } from '@portal/contracts/data-health';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type {
+  DataHealth,
+  DataHealthSummary,
+  DataHealthThresholdEntry,
+  DataHealthThresholdsBody,
+} from '@portal/contracts/data-health';
 import { apiRequest } from '../../app/api';
 import { dataHealthKeys } from '../../app/queries/keys';
 
@@ -20,3 +25,33 @@ export const dataHealthSummariesQuery = () =>
   });
 
 export const useDataHealthSummaries = () => useQuery(dataHealthSummariesQuery());
+
+/** GET organizations/{id}/data-health-thresholds: every measurement field's thresholds in force (own or default). */
+export const dataHealthThresholdsQuery = (organizationId: string) =>
+  queryOptions({
+    queryKey: dataHealthKeys.thresholds(organizationId),
+    queryFn: ({ signal }) =>
+      apiRequest<DataHealthThresholdEntry[]>(
+        `organizations/${encodeURIComponent(organizationId)}/data-health-thresholds`,
+        { signal },
+      ),
+  });
+
+/** PUT organizations/{id}/data-health-thresholds; the ships' health is computed again, so it is read again. */
+export function useSaveDataHealthThresholds(organizationId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: DataHealthThresholdsBody) =>
+      apiRequest<DataHealthThresholdEntry[]>(
+        `organizations/${encodeURIComponent(organizationId)}/data-health-thresholds`,
+        { method: 'PUT', body },
+      ),
+    onSuccess: (data) => {
+      client.setQueryData(dataHealthKeys.thresholds(organizationId), data);
+      void client.invalidateQueries({
+        queryKey: dataHealthKeys.all,
+        predicate: (q) => q.queryKey[1] !== 'thresholds',
+      });
+    },
+  });
+}

@@ -7,6 +7,7 @@ import type {
   EventListQuery,
   EventReport,
   NewRecordBookEntry,
+  OrganizationEventRules,
   RecordBookEntryView,
   recordBookVerifySchema,
 } from '@portal/contracts/events';
@@ -197,4 +198,27 @@ export async function exportRecordBook(
     responseType: 'blob',
   });
   saveBlob(xlsx, `${fileSafe(facility.name)}_record_book.xlsx`);
+}
+
+/** GET organizations/{id}/event-rules: the thresholds the organization's events are derived with. */
+export const eventRulesQuery = (organizationId: string) =>
+  queryOptions({
+    queryKey: eventKeys.rules(organizationId),
+    queryFn: ({ signal }) =>
+      apiRequest<OrganizationEventRules>(`organizations/${encodeURIComponent(organizationId)}/event-rules`, {
+        signal,
+      }),
+  });
+
+/** PUT organizations/{id}/event-rules (its own thresholds, or back to the defaults). */
+export function useSaveEventRules(organizationId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { useDefaults: true } | { rules: OrganizationEventRules['rules'] }) =>
+      apiRequest<OrganizationEventRules>(`organizations/${encodeURIComponent(organizationId)}/event-rules`, {
+        method: 'PUT',
+        body,
+      }),
+    onSuccess: (data) => client.setQueryData(eventKeys.rules(organizationId), data),
+  });
 }

@@ -1,5 +1,6 @@
-/** What the dashboards and the ship list use of the compliance events (a feature's public entry). */
+/** What the dashboards, the ship list and the organization screen use of the compliance events (a feature's public entry). */
 export { OpenEventsCard } from './OpenEventsCard';
+export { OrganizationEventRulesCard } from './OrganizationEventRulesCard';
 export { ShipEventBadge } from './ShipEventBadge';
 export {
   EventBandLegend,

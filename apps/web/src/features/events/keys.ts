@@ -15,4 +15,5 @@ export const eventKeys = {
   recordBooks: () => [...eventKeys.all, 'record-book'] as const,
   recordBook: (facilityId: string, range: { from?: string; to?: string }) =>
     [...eventKeys.recordBooks(), facilityId, range] as const,
+  rules: (organizationId: string) => [...eventKeys.all, 'rules', organizationId] as const,
 };

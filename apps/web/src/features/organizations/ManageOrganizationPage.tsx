@@ -32,6 +32,8 @@ import { LinkOrganizationDialog } from './LinkOrganizationDialog';
 import { OrganizationDialog } from './OrganizationDialog';
 import { UserDialog } from './UserDialog';
 import { OrganizationAlertDefaultsCard } from '../alerts';
+import { DataHealthThresholdsCard } from '../data-health';
+import { OrganizationEventRulesCard } from '../events';
 import { useOrganizationFacilityLink, useUnlinkOrganization, useUserFacilityLink } from './access-api';
 import { organizationQuery, organizationUsersQuery } from './organizations-api';
 
@@ -214,6 +216,8 @@ export default function ManageOrganizationPage() {
       <ApiKeysSection organizationId={organizationId} />
 
       <OrganizationAlertDefaultsCard organizationId={organizationId} />
+      <OrganizationEventRulesCard organizationId={organizationId} />
+      <DataHealthThresholdsCard organizationId={organizationId} />
 
       {dialog === 'edit' && (
         <OrganizationDialog organization={org} systemAdmin={systemAdmin} onClose={() => setDialog(null)} />
