@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { fillSignIn, acceptCookiesIfAsked, signInAs } from '../support';
 
@@ -142,6 +143,8 @@ test('a user subscribes, an upload with an SO2 excursion alerts them in the bell
   await expect(text).toContainText(`Ship: ${SHIP}`);
   await expect(text).toContainText(`Open the event: ${href}`);
   await expect(admin.getByTitle(`HTML of ${title}`)).toBeVisible();
+  const stopLink = /Stop alert e-mails: (\S+)/.exec((await text.textContent()) ?? '')?.[1];
+  expect(stopLink).toMatch(/\/unsubscribe\?token=/);
   await admin.screenshot({ path: path.join(artifacts, 'alerts-outbox.png'), fullPage: true });
   await adminContext.close();
 
@@ -160,4 +163,24 @@ test('a user subscribes, an upload with an SO2 excursion alerts them in the bell
   await expect(reader).toHaveURL(href);
   await expect(reader.getByTestId('event-title')).toHaveText('Emission exceedance');
   await fresh.close();
+
+  // The e-mail's "Stop alert e-mails" link, without signing in: it asks, then stops; the profile shows it.
+  const outside = await browser.newContext();
+  const stopPage = await outside.newPage();
+  await stopPage.goto(new URL(stopLink!).pathname + new URL(stopLink!).search);
+  await acceptCookiesIfAsked(stopPage);
+  await expect(stopPage.getByRole('heading', { name: 'Stop alert e-mails' })).toBeVisible();
+  await expect(stopPage.getByText(ADDRESS)).toBeVisible();
+  await stopPage.screenshot({ path: path.join(artifacts, 'alerts-unsubscribe.png') });
+  const axe = await new AxeBuilder({ page: stopPage })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  await stopPage.getByRole('button', { name: 'Stop alert e-mails' }).click();
+  await expect(stopPage.getByTestId('unsubscribe-result')).toHaveText(/^Alert e-mails are stopped\./);
+  await outside.close();
+  await page.goto('/profile');
+  const settings = page.getByTestId('alert-subscription');
+  await expect(settings.getByLabel('E-mail', { exact: true })).not.toBeChecked();
+  await expect(settings.getByLabel('In the portal', { exact: true })).toBeChecked();
 });

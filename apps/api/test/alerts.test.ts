@@ -4,7 +4,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { DEFAULT_EVENT_RULES } from '@portal/contracts/events';
-import { DEFAULT_ALERT_SETTINGS, type AlertSettings } from '@portal/contracts/alerts';
+import { DEFAULT_ALERT_SETTINGS, UNSUBSCRIBE_MESSAGES, type AlertSettings } from '@portal/contracts/alerts';
 import { startTestServer, type TestServer } from './harness';
 import { FAST_QUEUE } from './execution-fixtures';
 import { closedPort, startSmtpServer, type TestSmtpServer } from './smtp-helpers';
@@ -612,6 +612,70 @@ describe('digest, reminders and failures', () => {
     expect((await bell('south.admin')).filter((m) => m.title === reminder)).toHaveLength(1);
   });
 
+  it("the e-mail's link stops the user's alert e-mails in one click, without signing in; the bell stays", async () => {
+    await subscribe('north.olav', 'olav.stop@nordic.test');
+    const ship = (await shipsOf('north.olav'))[0]!;
+    const first = nextSlot();
+    await store(ship, first, [event(first + MIN, 70)]);
+    await settled();
+    const mail = mailsTo('olav.stop@nordic.test').at(-1)!;
+    // The mail program's own Unsubscribe (RFC 8058) and the footer's link name the same token.
+    const header = /^<(http:\/\/localhost:18080\/api\/alerts\/unsubscribe\?token=([^>]+))>$/.exec(
+      mail.listUnsubscribe ?? '',
+    );
+    expect(header, mail.listUnsubscribe ?? 'no List-Unsubscribe').not.toBeNull();
+    expect(mail.listUnsubscribePost).toBe('List-Unsubscribe=One-Click');
+    const token = header![2]!;
+    expect(mail.text).toContain(`Stop alert e-mails: http://localhost:18080/unsubscribe?token=${token}`);
+    const oneClick = new URL(header![1]!);
+    const call = (method: 'GET' | 'POST', search: string) =>
+      server.app.inject({
+        method,
+        url: `/api/alerts/unsubscribe${search}`,
+        ...(method === 'POST'
+          ? {
+              headers: { 'content-type': 'application/x-www-form-urlencoded' },
+              payload: 'List-Unsubscribe=One-Click',
+            }
+          : {}),
+      });
+
+    // Opening the link changes nothing; a changed token is refused with the page's words.
+    expect((await call('GET', oneClick.search)).json()).toEqual({
+      email: 'olav.stop@nordic.test',
+      emailsOn: true,
+    });
+    const forged = await call('POST', `?token=${users['north.anna']}.${token.split('.')[1]}`);
+    expect(forged.statusCode).toBe(400);
+    expect(forged.json().message).toBe(UNSUBSCRIBE_MESSAGES.invalid);
+    expect((await call('GET', '?token=nonsense')).statusCode).toBe(400);
+
+    // One click, as a mail program does it: no sign-in, a form body.
+    const stop = await call('POST', oneClick.search);
+    expect(stop.statusCode, stop.body).toBe(200);
+    expect(stop.json().message).toBe(UNSUBSCRIBE_MESSAGES.stopped);
+    const profile = (await (await server.as('north.olav')).get('/api/profile/alert-subscription')).json();
+    expect(profile).toMatchObject({ email: 'olav.stop@nordic.test', source: 'own' });
+    expect(profile.settings.channels).toEqual(['in-app']);
+    expect(profile.settings.eventTypes).toEqual(DEFAULT_ALERT_SETTINGS.eventTypes);
+    expect((await call('POST', oneClick.search)).json().message).toBe(UNSUBSCRIBE_MESSAGES.alreadyStopped);
+    const audited = await db()
+      .selectFrom('audit_log')
+      .select(['user_id', 'subject'])
+      .where('action', '=', 'alert-subscription.unsubscribe')
+      .execute();
+    expect(audited).toEqual([{ user_id: users['north.olav'], subject: users['north.olav'] }]);
+
+    // The next alert: in the bell, no e-mail.
+    const sent = mailsTo('olav.stop@nordic.test').length;
+    const next = nextSlot();
+    await store(ship, next, [event(next + MIN, 75)]);
+    await settled();
+    expect(mailsTo('olav.stop@nordic.test')).toHaveLength(sent);
+    expect((await bell('north.olav')).filter((m) => m.text.includes('1 h 15 min'))).not.toHaveLength(0);
+    await subscribe('north.olav', null);
+  });
+
   it('an address the SMTP server refuses (550): the delivery fails with its answer, and the user sees it', async () => {
     smtp.reject.add('bounce@nordic.test');
     await subscribe('north.anna', 'bounce@nordic.test');
@@ -641,7 +705,7 @@ describe('digest, reminders and failures', () => {
     await subscribe('north.anna', 'anna@nordic.test');
   });
 
-  it('an unreachable SMTP server: retried with backoff through the queue, then failed, visible, nothing lost', async () => {
+  it('an unreachable SMTP server: retried with backoff through the queue, then failed, visible, nothing lost; a SystemAdmin sends it again', async () => {
     const port = await closedPort();
     server.services.config.SMTP_URL = `smtp://127.0.0.1:${port}`;
     try {
@@ -678,6 +742,54 @@ describe('digest, reminders and failures', () => {
           attempts: 3,
         },
       );
+      expect(outbox.failed).toBeGreaterThanOrEqual(2); // this one and the refused one of the test before
+
+      // The server is back: a SystemAdmin sends it again, through the queue, once; an administrator may not.
+      server.services.config.SMTP_URL = smtp.url;
+      const failed = outbox.items.find((m: { to: string }) => m.to === 'anna.unreachable@nordic.test');
+      const resend = (user: string, body: object) =>
+        server.as(user).then((c) => c.post('/api/admin/outbox/resend', body));
+      expect((await resend('north.admin', { ids: [failed.id] })).statusCode).toBe(403);
+      expect((await resend('admin', { ids: [] })).statusCode).toBe(400);
+      const again = await resend('admin', { ids: [failed.id, 'not-an-id'] });
+      expect(again.statusCode).toBe(200);
+      expect(again.json()).toEqual({ resent: 1, message: '1 e-mail queued to be sent again.' });
+      await until(
+        async () => mailsTo('anna.unreachable@nordic.test').length > 0,
+        'the e-mail sent again',
+        30_000,
+      );
+      await settled();
+      const sent = mailsTo('anna.unreachable@nordic.test');
+      expect(sent).toHaveLength(1);
+      expect(sent[0]!.subject).toBe(row.subject);
+      expect(sent[0]!.messageId).toBe(`<${failed.id}@localhost>`);
+      const after = await db()
+        .selectFrom('alert_deliveries')
+        .select(['status', 'attempts', 'last_error'])
+        .where('id', '=', failed.id)
+        .executeTakeFirstOrThrow();
+      expect(after).toEqual({ status: 'sent', attempts: 4, last_error: null });
+      // Sent is sent: asking again queues nothing.
+      expect((await resend('admin', { ids: [failed.id] })).json().resent).toBe(0);
+      const audit = await db()
+        .selectFrom('audit_log')
+        .select(['action', 'detail'])
+        .where('action', '=', 'alert-email.resend')
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow();
+      expect(audit.detail).toMatchObject({ resent: 0 });
+
+      // Every failed one at once: the address the server refused before is accepted now.
+      const all = (await resend('admin', { allFailed: true })).json();
+      expect(all.resent).toBeGreaterThanOrEqual(1);
+      await until(
+        async () => mailsTo('bounce@nordic.test').length > 0,
+        'the refused e-mail sent again',
+        30_000,
+      );
+      await settled();
+      expect((await (await server.as('admin')).get('/api/admin/outbox')).json().failed).toBe(0);
     } finally {
       server.services.config.SMTP_URL = smtp.url;
       await subscribe('north.anna', 'anna@nordic.test');

@@ -6,6 +6,7 @@ import { DEFAULT_EVENT_RULES } from '@portal/contracts/events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { originalsCompressed } from '../src/storage';
 import { createUploadCredential } from '../src/features/ship-info/credentials';
+import { unsubscribeKey, unsubscribeToken } from '../src/features/alerts/unsubscribe';
 import { signInFlow, startTestServer, type TestServer } from './harness';
 import { UNTIL, buildWorld, type IsolationWorld } from './isolation/fixtures';
 import { CSV_CONFIGURATION, createCsvDataSource, csvFile, multipartFile } from './upload-helpers';
@@ -834,6 +835,50 @@ describe('a change and its audit entry are one transaction', () => {
             settings: DEFAULT_ALERT_SETTINGS,
             reminderHours: 6,
           }),
+      },
+      {
+        route: 'POST alerts/unsubscribe (the e-mail link, no sign-in)',
+        action: 'alert-subscription.unsubscribe',
+        // Olav's e-mails on, his organization's defaults in force; the links' key made (once, on first use).
+        prepare: async () => {
+          await unsubscribeKey(db);
+          await db
+            .insertInto('alert_subscriptions')
+            .values({ user_id: userIds['north.olav']!, email: 'olav@nordic.example', settings: null })
+            .onConflict((oc) =>
+              oc.column('user_id').doUpdateSet({ email: 'olav@nordic.example', settings: null }),
+            )
+            .execute();
+        },
+        call: async () => {
+          const token = unsubscribeToken(await unsubscribeKey(db), userIds['north.olav']!);
+          return server.app.inject({
+            method: 'POST',
+            url: `/api/alerts/unsubscribe?token=${encodeURIComponent(token)}`,
+          });
+        },
+      },
+      {
+        route: 'POST admin/outbox/resend',
+        action: 'alert-email.resend',
+        // A failed e-mail to send again (an SMTP outage longer than the retries).
+        prepare: async () => {
+          await db
+            .insertInto('alert_deliveries')
+            .values({
+              idempotency_key: `audit-resend-${++uploaded}`,
+              user_id: userIds['north.anna']!,
+              channel: 'email',
+              status: 'failed',
+              address: 'anna@nordic.example',
+              subject: 'An alert',
+              text_body: 'An alert',
+              html_body: '<p>An alert</p>',
+              last_error: 'connect ECONNREFUSED 127.0.0.1:25',
+            })
+            .execute();
+        },
+        call: () => admin.post('/api/admin/outbox/resend', { allFailed: true }),
       },
       // webhooks of an organization
       {

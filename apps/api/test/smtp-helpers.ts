@@ -10,6 +10,9 @@ export interface ReceivedMail {
   html: string;
   messageId: string;
   idempotencyKey: string | null;
+  /** The List-Unsubscribe and List-Unsubscribe-Post headers as sent (RFC 8058), or null. */
+  listUnsubscribe: string | null;
+  listUnsubscribePost: string | null;
 }
 
 export interface TestSmtpServer {
@@ -46,6 +49,12 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
     onData(stream, session, callback) {
       simpleParser(stream)
         .then((mail) => {
+          // The header's own text (mailparser parses List-* headers into objects).
+          const header = (name: string) =>
+            mail.headerLines
+              .find((h) => h.key === name)
+              ?.line.replace(/^[^:]+:\s*/, '')
+              .replace(/\r?\n\s+/g, '') ?? null;
           received.push({
             from: mail.from?.text ?? '',
             to: session.envelope.rcptTo.map((r) => r.address),
@@ -54,6 +63,8 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
             html: typeof mail.html === 'string' ? mail.html : '',
             messageId: mail.messageId ?? '',
             idempotencyKey: (mail.headers.get('x-portal-idempotency-key') as string | undefined) ?? null,
+            listUnsubscribe: header('list-unsubscribe'),
+            listUnsubscribePost: header('list-unsubscribe-post'),
           });
           callback();
         })

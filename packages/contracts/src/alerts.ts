@@ -223,8 +223,48 @@ export const outboxListSchema = z.object({
   total: z.number(),
   /** Where mail goes: 'smtp' (SMTP_URL is set) or 'outbox' (kept here). */
   transport: z.enum(['smtp', 'outbox']),
+  /** The failed e-mails of the whole outbox (whatever the page and filter): what "Send all failed again" sends. */
+  failed: z.number(),
 });
 export type OutboxList = z.infer<typeof outboxListSchema>;
+
+/** POST /api/admin/outbox/resend: failed e-mails to send again, by id, or every failed one. */
+export const outboxResendBodySchema = z.union([
+  z.object({ ids: z.array(z.string().max(100)).min(1).max(500) }),
+  z.object({ allFailed: z.literal(true) }),
+]);
+export type OutboxResendBody = z.infer<typeof outboxResendBodySchema>;
+export const outboxResendResultSchema = z.object({
+  /** The e-mails queued again (those still failed when asked; one sent or queued meanwhile is left alone). */
+  resent: z.number(),
+  message: z.string(),
+});
+export type OutboxResendResult = z.infer<typeof outboxResendResultSchema>;
+
+/** GET/POST /api/alerts/unsubscribe?token=: the link of an alert e-mail, without signing in. */
+export const unsubscribeQuerySchema = z.object({ token: z.string().min(1).max(200) });
+export const unsubscribeStatusSchema = z.object({
+  /** The address alert e-mails go to (null: none). */
+  email: z.string().nullable(),
+  /** Whether alert e-mails are on now. */
+  emailsOn: z.boolean(),
+});
+export type UnsubscribeStatus = z.infer<typeof unsubscribeStatusSchema>;
+export const unsubscribeResultSchema = z.object({ message: z.string() });
+
+/** The texts of the unsubscribe page and call (ours, in the spec's tone). */
+export const UNSUBSCRIBE_MESSAGES = {
+  invalid: 'This link to stop alert e-mails is not valid. Change your alerts on your profile (Alerts).',
+  stopped:
+    'Alert e-mails are stopped. The alerts in the portal stay; turn e-mails on again on your profile (Alerts).',
+  alreadyStopped: 'Alert e-mails were stopped already.',
+} as const;
+
+/** The answer's text: "2 e-mails queued to be sent again." */
+export const outboxResendMessage = (resent: number): string =>
+  resent === 0
+    ? 'No failed e-mail to send again.'
+    : `${resent} ${resent === 1 ? 'e-mail' : 'e-mails'} queued to be sent again.`;
 
 /** What an alert says, kept with it when it is written (the event may change or go afterwards). */
 export interface AlertSnapshot {

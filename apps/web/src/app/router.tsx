@@ -49,6 +49,8 @@ const withErrorBoundaries = (table: RouteObject[]): RouteObject[] =>
 export const routes: RouteObject[] = withErrorBoundaries([
   { path: '/login', element: <LoginPage /> },
   { path: '/logoff', element: <Logoff /> },
+  // The link of an alert e-mail: no sign-in (its token says whose e-mails).
+  { path: '/unsubscribe', element: page(() => import('../features/alerts/UnsubscribePage')) },
   {
     path: '/',
     element: (

@@ -4,6 +4,7 @@ import { DAY_MS } from '@portal/contracts/rules';
 import { jobQueueOf, type Services } from '../../services';
 import { ALERT_JOB_NAMES, type AlertEmailJob } from './jobs';
 import { composeDigestMail } from './render';
+import { unsubscribeKey, unsubscribeLinks, unsubscribeToken } from './unsubscribe';
 
 /** The day (UTC) as YYYY-MM-DD. */
 export const utcDay = (ms: number) => new Date(Math.floor(ms / DAY_MS) * DAY_MS).toISOString().slice(0, 10);
@@ -29,6 +30,7 @@ export async function composeDigests(services: Services, day: string): Promise<n
     .where('a.created_on', '<', to)
     .execute();
   let composed = 0;
+  const linkKey = await unsubscribeKey(db);
   for (const { user_id: userId } of users) {
     const made = await db.transaction().execute(async (trx) => {
       const held = await trx
@@ -49,6 +51,7 @@ export async function composeDigests(services: Services, day: string): Promise<n
         day,
         held.map((h) => ({ kind: h.kind, snapshot: h.snapshot as AlertSnapshot })),
         services.config.publicUrl,
+        unsubscribeLinks(services.config.publicUrl, unsubscribeToken(linkKey, userId)).page,
       );
       const first = await trx
         .selectFrom('alert_deliveries')

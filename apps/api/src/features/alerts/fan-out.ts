@@ -8,6 +8,7 @@ import { queueWebhookDeliveries } from '../webhooks/queue-deliveries';
 import { ALERT_JOB_NAMES, type AlertEmailJob } from './jobs';
 import { recipientsOf, type Recipient } from './recipients';
 import { composeAlertMail } from './render';
+import { unsubscribeKey, unsubscribeLinks, unsubscribeToken } from './unsubscribe';
 
 /** How long an alert stays in the bell (its personal message's showTo). */
 export const ALERT_MESSAGE_DAYS = 30;
@@ -33,6 +34,8 @@ interface FanOutContext {
   snapshot: AlertSnapshot;
   baseUrl: string;
   now: Date;
+  /** The key of the recipients' unsubscribe links (unsubscribe.ts). */
+  unsubscribeKey: Buffer;
   /** E-mail deliveries to send after the fan-out commits (one e-mail job per alert, sent in the transaction). */
   emails: string[];
 }
@@ -90,7 +93,14 @@ const inApp: RecipientChannel = async ({ trx, alert, snapshot, baseUrl, now }, r
 const email: RecipientChannel = async (context, recipient) => {
   const { trx, alert, snapshot, baseUrl } = context;
   const digest = recipient.delivery === 'digest';
-  const mail = digest ? null : composeAlertMail(alert.kind, snapshot, baseUrl);
+  const mail = digest
+    ? null
+    : composeAlertMail(
+        alert.kind,
+        snapshot,
+        baseUrl,
+        unsubscribeLinks(baseUrl, unsubscribeToken(context.unsubscribeKey, recipient.userId)).page,
+      );
   const delivery = await trx
     .insertInto('alert_deliveries')
     .values({
@@ -144,6 +154,7 @@ export async function fanOutAlert(
   trx: Transaction<Database>,
   services: Services,
   alert: StoredAlert,
+  key: Buffer,
   now = new Date(),
 ): Promise<number> {
   const snapshot = alert.snapshot as AlertSnapshot;
@@ -153,6 +164,7 @@ export async function fanOutAlert(
     snapshot,
     baseUrl: services.config.publicUrl,
     now,
+    unsubscribeKey: key,
     emails: [],
   };
   const recipients = await recipientsOf(trx, { facilityId: alert.facility_id, kind: alert.kind, snapshot });
@@ -179,6 +191,8 @@ export async function fanOutPending(services: Services, options: { limit?: numbe
   const { db } = services.database;
   const limit = options.limit ?? Infinity;
   let done = 0;
+  // Read before the transactions: the embedded database has one connection, which a transaction holds.
+  const key = await unsubscribeKey(db);
   while (done < limit) {
     const claimed = await db.transaction().execute(async (trx) => {
       const alert = await trx
@@ -192,7 +206,7 @@ export async function fanOutPending(services: Services, options: { limit?: numbe
         .skipLocked()
         .executeTakeFirst();
       if (!alert) return false;
-      await fanOutAlert(trx, services, alert);
+      await fanOutAlert(trx, services, alert, key);
       return true;
     });
     if (!claimed) break;

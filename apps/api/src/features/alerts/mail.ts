@@ -4,6 +4,7 @@ import type { Database } from '../../db/schema';
 import type { Services } from '../../services';
 import type { JobContext, RunOutcome } from '../executions/run';
 import type { AlertEmailJob } from './jobs';
+import { unsubscribeKey, unsubscribeLinks, unsubscribeToken } from './unsubscribe';
 
 /**
  * Sending the composed e-mails (docs/decisions/0091-alerts.md): over SMTP with nodemailer when SMTP_URL is set,
@@ -119,7 +120,7 @@ export async function sendAlertEmails(
   if (!job.deliveryIds.length) return { status: 'done' };
   const rows = await db
     .selectFrom('alert_deliveries')
-    .select(['id', 'idempotency_key', 'address', 'subject', 'text_body', 'html_body'])
+    .select(['id', 'user_id', 'idempotency_key', 'address', 'subject', 'text_body', 'html_body'])
     .where('id', 'in', job.deliveryIds)
     .where('status', '=', 'pending')
     .orderBy('created_on')
@@ -131,6 +132,7 @@ export async function sendAlertEmails(
     return { status: 'done' };
   }
   const transport = transportFor(config.SMTP_URL);
+  const key = await unsubscribeKey(db);
   const last = context.retryCount >= context.retryLimit;
   const unsent: string[] = [];
   let transient: string | null = null;
@@ -149,7 +151,16 @@ export async function sendAlertEmails(
         text: row.text_body ?? '',
         html: row.html_body ?? '',
         messageId,
-        headers: { 'X-Portal-Idempotency-Key': row.idempotency_key },
+        // RFC 8058: the mail program's own Unsubscribe stops alert e-mails with one POST (unsubscribe.ts).
+        list: {
+          unsubscribe: {
+            url: unsubscribeLinks(config.publicUrl, unsubscribeToken(key, row.user_id)).oneClick,
+          },
+        },
+        headers: {
+          'X-Portal-Idempotency-Key': row.idempotency_key,
+          'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+        },
       });
       await markSent(db, row.id, 'smtp', messageId);
     } catch (error) {

@@ -84,7 +84,7 @@ export async function outbox(
     .where('channel', '=', 'email')
     .where('status', 'in', query.status ? [query.status] : ['pending', 'sent', 'failed']);
   if (query.status) base = base.where('status', '=', query.status);
-  const [rows, count] = await Promise.all([
+  const [rows, count, failed] = await Promise.all([
     base
       .select([
         'id',
@@ -107,6 +107,12 @@ export async function outbox(
       .offset(query.offset)
       .execute(),
     base.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('alert_deliveries')
+      .where('channel', '=', 'email')
+      .where('status', '=', 'failed')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .executeTakeFirstOrThrow(),
   ]);
   return {
     items: rows.map((r) => ({
@@ -126,5 +132,6 @@ export async function outbox(
     })),
     total: Number(count.n),
     transport,
+    failed: Number(failed.n),
   };
 }

@@ -20,9 +20,11 @@ const snapshot: AlertSnapshot = {
   fault: null,
 };
 
+const UNSUBSCRIBE = 'https://portal.example/unsubscribe?token=u1.sig&x=<1>';
+
 describe('alert e-mails', () => {
   it('one e-mail per alert, in text and in HTML with the names escaped and the event linked', () => {
-    const mail = composeAlertMail('opened', snapshot, 'https://portal.example');
+    const mail = composeAlertMail('opened', snapshot, 'https://portal.example', UNSUBSCRIBE);
     expect(mail.subject).toBe('Baltic <Tern> & Co: Scrubber off while required (malfunction)');
     expect(mail.text).toContain('Ship: Baltic <Tern> & Co');
     expect(mail.text).toContain(
@@ -31,6 +33,11 @@ describe('alert e-mails', () => {
     expect(mail.html).toContain('Baltic &lt;Tern&gt; &amp; Co');
     expect(mail.html).not.toContain('<Tern>');
     expect(mail.html).toContain('href="https://portal.example/events/7d0b6c1e-0000-4000-8000-000000000001"');
+    // Every e-mail says why it came and how to stop it.
+    expect(mail.text).toMatch(
+      /\nStop alert e-mails: https:\/\/portal\.example\/unsubscribe\?token=u1\.sig&x=<1>\n$/,
+    );
+    expect(mail.html).toContain('<a href="https://portal.example/unsubscribe?token=u1.sig&amp;x=&lt;1&gt;"');
   });
 
   it('a digest lists each alert of the day once, numbered', () => {
@@ -41,8 +48,10 @@ describe('alert e-mails', () => {
         { kind: 'resolved', snapshot: { ...snapshot, eventId: 'e2' } },
       ],
       'https://portal.example',
+      UNSUBSCRIBE,
     );
     expect(mail.subject).toBe('Alert digest 2025.05.06: 2 alerts');
+    expect(mail.text).toContain(`Stop alert e-mails: ${UNSUBSCRIBE}`);
     expect(mail.text).toMatch(/^1\. Baltic <Tern> & Co: Scrubber off while required \(malfunction\)$/m);
     expect(mail.text).toMatch(/^2\. Baltic <Tern> & Co: Scrubber off while required ended$/m);
     expect(mail.html.match(/Open the event in the portal/g)).toHaveLength(2);

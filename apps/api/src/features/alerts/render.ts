@@ -22,6 +22,10 @@ const escapeHtml = (text: string) =>
   );
 
 const FOOTER = 'You receive this because of your alert settings in the portal (My profile, Alerts).';
+const STOP = 'Stop alert e-mails';
+
+/** The footer's text: why, and the link that stops alert e-mails (unsubscribe.ts). */
+const footerText = (unsubscribeUrl: string) => `${FOOTER}\n${STOP}: ${unsubscribeUrl}`;
 
 function factsTable(s: AlertSnapshot): string {
   const rows = alertFacts(s)
@@ -33,18 +37,27 @@ function factsTable(s: AlertSnapshot): string {
   return `<table role="presentation" style="border-collapse:collapse;font-size:14px">${rows}</table>`;
 }
 
-function page(title: string, body: string): string {
-  return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body style="font-family:Arial,Helvetica,sans-serif;color:#1a1a1a;max-width:640px">${body}<p style="color:#777;font-size:12px;margin-top:24px">${escapeHtml(FOOTER)}</p></body></html>`;
+function page(title: string, body: string, unsubscribeUrl: string): string {
+  return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body style="font-family:Arial,Helvetica,sans-serif;color:#1a1a1a;max-width:640px">${body}<p style="color:#555;font-size:12px;margin-top:24px">${escapeHtml(FOOTER)} <a href="${escapeHtml(unsubscribeUrl)}" style="color:#555">${STOP}</a></p></body></html>`;
 }
 
-/** One alert's e-mail: what happened, the facts, and the link to the event (through sign-in when needed). */
-export function composeAlertMail(kind: string, snapshot: AlertSnapshot, baseUrl: string): ComposedMail {
+/**
+ * One alert's e-mail: what happened, the facts, the link to the event (through sign-in when needed) and the
+ * recipient's link that stops alert e-mails.
+ */
+export function composeAlertMail(
+  kind: string,
+  snapshot: AlertSnapshot,
+  baseUrl: string,
+  unsubscribeUrl: string,
+): ComposedMail {
   const link = eventLink(baseUrl, snapshot.eventId);
   const subject = alertSubject(kind, snapshot);
-  const text = `${alertText(kind, snapshot, link)}\n\n${FOOTER}\n`;
+  const text = `${alertText(kind, snapshot, link)}\n\n${footerText(unsubscribeUrl)}\n`;
   const html = page(
     subject,
     `<h1 style="font-size:18px">${escapeHtml(subject)}</h1><p>${escapeHtml(alertHeadline(kind, snapshot))}</p>${factsTable(snapshot)}<p><a href="${escapeHtml(link)}">Open the event in the portal</a></p>`,
+    unsubscribeUrl,
   );
   return { subject, text, html };
 }
@@ -54,6 +67,7 @@ export function composeDigestMail(
   day: string,
   alerts: readonly { kind: string; snapshot: AlertSnapshot }[],
   baseUrl: string,
+  unsubscribeUrl: string,
 ): ComposedMail {
   const subject = `Alert digest ${formatDate(`${day}T00:00:00Z`)}: ${alerts.length} ${alerts.length === 1 ? 'alert' : 'alerts'}`;
   const text = [
@@ -66,7 +80,7 @@ export function composeDigestMail(
         .map((line) => (line ? `   ${line}` : '')),
       '',
     ]),
-    FOOTER,
+    footerText(unsubscribeUrl),
     '',
   ].join('\n');
   const html = page(
@@ -78,6 +92,7 @@ export function composeDigestMail(
             `<h2 style="font-size:16px;margin-top:20px">${escapeHtml(alertSubject(a.kind, a.snapshot))}</h2><p>${escapeHtml(alertHeadline(a.kind, a.snapshot))}</p>${factsTable(a.snapshot)}<p><a href="${escapeHtml(eventLink(baseUrl, a.snapshot.eventId))}">Open the event in the portal</a></p>`,
         )
         .join(''),
+    unsubscribeUrl,
   );
   return { subject, text, html };
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   alertSubscriptionBodySchema,
@@ -7,14 +8,21 @@ import {
   organizationAlertDefaultsSchema,
   outboxListSchema,
   outboxQuerySchema,
+  outboxResendBodySchema,
+  outboxResendResultSchema,
+  UNSUBSCRIBE_MESSAGES,
+  unsubscribeQuerySchema,
+  unsubscribeResultSchema,
+  unsubscribeStatusSchema,
 } from '@portal/contracts/alerts';
-import { notFound } from '../../errors';
+import { badRequest, notFound } from '../../errors';
 import { authenticatedRoutes } from '../access/authenticated';
 import { idParam } from '../access/params';
 import { isSystemAdmin, requireManageOrganization, requireSystemAdmin } from '../access/policy';
 import { organizationExists } from '../facilities/queries';
 import { organizationAlertDefaults, outbox, subscriptionOf } from './queries';
-import { saveOrganizationAlertDefaults, saveSubscription } from './service';
+import { resendFailedEmails, saveOrganizationAlertDefaults, saveSubscription } from './service';
+import { stopAlertEmails, unsubscribeKey, unsubscribeStatus, verifyUnsubscribeToken } from './unsubscribe';
 
 const idParams = z.object({ id: idParam() });
 
@@ -24,8 +32,50 @@ const idParams = z.object({ id: idParam() });
  */
 export async function alertRoutes(app: FastifyInstance) {
   const routes = authenticatedRoutes(app);
+  const server = app.withTypeProvider<ZodTypeProvider>();
   const { db } = app;
   const tags = ['alerts'];
+
+  // The unsubscribe link of the e-mails (unsubscribe.ts): public, the token says whose e-mails.
+  const tokenUser = async (token: string) => {
+    const userId = verifyUnsubscribeToken(await unsubscribeKey(db), token);
+    const status = userId ? await unsubscribeStatus(db, userId) : null;
+    if (!userId || !status) throw badRequest(UNSUBSCRIBE_MESSAGES.invalid);
+    return { userId, status };
+  };
+  const unsubscribeConfig = { public: true, rateLimit: { max: 30, timeWindow: '1 minute' } };
+  server.get(
+    '/api/alerts/unsubscribe',
+    {
+      config: unsubscribeConfig,
+      schema: {
+        tags,
+        description:
+          'The unsubscribe link of an alert e-mail, without signing in: the address and whether alert e-mails are on. Changes nothing (mail scanners open links); POST stops them.',
+        querystring: unsubscribeQuerySchema,
+        response: { 200: unsubscribeStatusSchema },
+      },
+    },
+    async (request) => (await tokenUser(request.query.token)).status,
+  );
+  server.post(
+    '/api/alerts/unsubscribe',
+    {
+      config: unsubscribeConfig,
+      schema: {
+        tags,
+        description:
+          "Stops the alert e-mails of the token's user (the e-mail's List-Unsubscribe, RFC 8058 one-click, or the page's button): their settings in force without the e-mail channel; the alerts in the portal stay. Audited as the user.",
+        querystring: unsubscribeQuerySchema,
+        response: { 200: unsubscribeResultSchema },
+      },
+    },
+    async (request) => {
+      const { userId } = await tokenUser(request.query.token);
+      const stopped = await stopAlertEmails(db, userId);
+      return { message: stopped ? UNSUBSCRIBE_MESSAGES.stopped : UNSUBSCRIBE_MESSAGES.alreadyStopped };
+    },
+  );
 
   routes.get(
     '/api/profile/alert-subscription',
@@ -113,6 +163,23 @@ export async function alertRoutes(app: FastifyInstance) {
     async (request) => {
       requireSystemAdmin(request.caller);
       return outbox(db, request.query, app.config.SMTP_URL ? 'smtp' : 'outbox');
+    },
+  );
+
+  routes.post(
+    '/api/admin/outbox/resend',
+    {
+      schema: {
+        tags,
+        description:
+          'Sends failed e-mails again (SystemAdmin): those named by id, or every failed one with allFailed. Each goes back to pending with the job that sends it, in one audited transaction; an e-mail no longer failed is left alone. Answers how many were queued.',
+        body: outboxResendBodySchema,
+        response: { 200: outboxResendResultSchema },
+      },
+    },
+    async (request) => {
+      requireSystemAdmin(request.caller);
+      return resendFailedEmails(app.services, request.caller, request.body);
     },
   );
 }

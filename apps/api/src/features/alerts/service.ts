@@ -1,10 +1,19 @@
 import { sql, type Kysely } from 'kysely';
-import { ALERT_MESSAGES, normalizeAlertSettings, type AlertSettings } from '@portal/contracts/alerts';
+import {
+  ALERT_MESSAGES,
+  normalizeAlertSettings,
+  outboxResendMessage,
+  type AlertSettings,
+  type OutboxResendBody,
+  type OutboxResendResult,
+} from '@portal/contracts/alerts';
 import type { Database } from '../../db/schema';
 import { badRequest } from '../../errors';
 import type { Caller } from '../access/caller';
 import { facilityVisibleTo, isSystemAdmin, isUuid, organizationFacilityIds } from '../access/policy';
 import { auditedChange } from '../audit/audit';
+import { jobQueueOf, type Services } from '../../services';
+import { ALERT_JOB_NAMES, type AlertEmailJob } from './jobs';
 
 const M = ALERT_MESSAGES;
 
@@ -144,4 +153,47 @@ export async function saveOrganizationAlertDefaults(
       detail: { settings: settings ?? 'portal defaults', reminderHours: body.reminderHours },
     },
   );
+}
+
+/** E-mails per e-mail job when failed ones are sent again (the fan-out's jobs hold one alert's e-mails). */
+const RESEND_JOB_SIZE = 100;
+
+/**
+ * POST /api/admin/outbox/resend (SystemAdmin): failed e-mails back to pending, with the e-mail jobs that send them,
+ * in one audited transaction: after an SMTP outage longer than the retries, or an address fixed at the receiving
+ * end. Each keeps its Message-ID (its delivery's id), its address and text as composed; only e-mails still failed
+ * when asked are taken, so one sent or queued meanwhile is never sent twice.
+ */
+export async function resendFailedEmails(
+  services: Services,
+  caller: Caller,
+  body: OutboxResendBody,
+): Promise<OutboxResendResult> {
+  const { db } = services.database;
+  const ids = 'ids' in body ? body.ids.filter(isUuid) : null;
+  if (ids && ids.length === 0) return { resent: 0, message: outboxResendMessage(0) };
+  const resent = await auditedChange(
+    db,
+    caller,
+    async (trx) => {
+      let query = trx
+        .updateTable('alert_deliveries')
+        .set({ status: 'pending' })
+        .where('channel', '=', 'email')
+        .where('status', '=', 'failed');
+      if (ids) query = query.where('id', 'in', ids);
+      const rows = await query.returning('id').execute();
+      const queued = rows.map((r) => r.id);
+      for (let i = 0; i < queued.length; i += RESEND_JOB_SIZE) {
+        const job: AlertEmailJob = { deliveryIds: queued.slice(i, i + RESEND_JOB_SIZE) };
+        await jobQueueOf(services).sendInTransaction(trx, ALERT_JOB_NAMES.email, job);
+      }
+      return queued;
+    },
+    (queued) => ({
+      action: 'alert-email.resend',
+      detail: { resent: queued.length, deliveryIds: queued.slice(0, 100) },
+    }),
+  );
+  return { resent: resent.length, message: outboxResendMessage(resent.length) };
 }

@@ -2,6 +2,7 @@ import { Fragment, useState } from 'react';
 import {
   Alert,
   Box,
+  Button,
   Chip,
   Collapse,
   IconButton,
@@ -22,7 +23,8 @@ import KeyboardArrowUpIcon from '@mui/icons-material/KeyboardArrowUp';
 import { useQuery } from '@tanstack/react-query';
 import type { OutboxMail } from '@portal/contracts/alerts';
 import { formatDateTime } from '@portal/contracts/rules';
-import { outboxQuery } from './alerts-api';
+import { useNotify } from '../../app/notifications';
+import { outboxQuery, useResendEmails } from './alerts-api';
 
 const STATUS: Record<OutboxMail['status'], { label: string; colour: 'success' | 'warning' | 'error' }> = {
   sent: { label: 'Sent', colour: 'success' },
@@ -80,6 +82,13 @@ export default function OutboxPage() {
   const [rowsPerPage, setRowsPerPage] = useState(25);
   const [open, setOpen] = useState<string | null>(null);
   const outbox = useQuery(outboxQuery({ limit: rowsPerPage, offset: page * rowsPerPage }));
+  const resend = useResendEmails();
+  const { success, error } = useNotify();
+  const sendAgain = (body: Parameters<typeof resend.mutate>[0]) =>
+    resend.mutate(body, {
+      onSuccess: (result) => success(result.message),
+      onError: (cause) => error(undefined, cause),
+    });
 
   if (outbox.isError) return <Alert severity="error">{outbox.error.message}</Alert>;
   if (!outbox.data)
@@ -90,7 +99,7 @@ export default function OutboxPage() {
         ))}
       </Stack>
     );
-  const { items, total, transport } = outbox.data;
+  const { items, total, transport, failed } = outbox.data;
   return (
     <Box>
       <Typography variant="h6" component="h2" gutterBottom>
@@ -101,6 +110,26 @@ export default function OutboxPage() {
           ? 'E-mails go to the SMTP server (SMTP_URL); each is listed here with its state.'
           : 'No SMTP server is configured (SMTP_URL): e-mails are kept here, as they would have been sent.'}
       </Typography>
+      {failed > 0 && (
+        <Alert
+          severity="warning"
+          sx={{ mb: 2 }}
+          data-testid="outbox-failed"
+          action={
+            <Button
+              color="inherit"
+              size="small"
+              disabled={resend.isPending}
+              onClick={() => sendAgain({ allFailed: true })}
+            >
+              Send all again
+            </Button>
+          }
+        >
+          {failed === 1 ? '1 e-mail failed.' : `${failed} e-mails failed.`} Once the SMTP server or the
+          address is fixed, send them again: each keeps its text and its Message-ID.
+        </Alert>
+      )}
       <TableContainer component={Paper} variant="outlined">
         <Table size="small" aria-label="Outbox">
           <TableHead>
@@ -155,6 +184,16 @@ export default function OutboxPage() {
                         >
                           {mail.error} ({mail.attempts} {mail.attempts === 1 ? 'attempt' : 'attempts'})
                         </Typography>
+                      )}
+                      {mail.status === 'failed' && (
+                        <Button
+                          size="small"
+                          disabled={resend.isPending}
+                          onClick={() => sendAgain({ ids: [mail.id] })}
+                          aria-label={`Send again: ${mail.subject} to ${mail.to}`}
+                        >
+                          Send again
+                        </Button>
                       )}
                     </TableCell>
                   </TableRow>

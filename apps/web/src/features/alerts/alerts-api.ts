@@ -5,6 +5,8 @@ import type {
   OrganizationAlertDefaults,
   OrganizationAlertDefaultsBody,
   OutboxList,
+  OutboxResendBody,
+  OutboxResendResult,
 } from '@portal/contracts/alerts';
 import type { OrganizationListItem } from '@portal/contracts/organizations';
 import { apiRequest } from '../../app/api';
@@ -70,3 +72,13 @@ export const outboxQuery = (params: { limit: number; offset: number }) =>
     placeholderData: keepPreviousData,
     refetchInterval: 10_000,
   });
+
+/** POST admin/outbox/resend: failed e-mails sent again (some, or all); the outbox is read again. */
+export function useResendEmails() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: OutboxResendBody) =>
+      apiRequest<OutboxResendResult>('admin/outbox/resend', { method: 'POST', body }),
+    onSettled: () => client.invalidateQueries({ queryKey: alertKeys.outboxes() }),
+  });
+}

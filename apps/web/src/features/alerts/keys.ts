@@ -3,5 +3,6 @@ export const alertKeys = {
   all: ['alerts'] as const,
   subscription: () => [...alertKeys.all, 'subscription'] as const,
   defaults: (organizationId: string) => [...alertKeys.all, 'defaults', organizationId] as const,
-  outbox: (params: object) => [...alertKeys.all, 'outbox', params] as const,
+  outboxes: () => [...alertKeys.all, 'outbox'] as const,
+  outbox: (params: object) => [...alertKeys.outboxes(), params] as const,
 };
