@@ -29,21 +29,26 @@ async function setAlgorithm(page: Page, text: string): Promise<void> {
   await page.keyboard.press('Escape');
 }
 
-test('a configurator writes, fixes, validates, tests, saves and approves a measurement field calculation', async ({
-  page,
-}) => {
+/** Signs in as the SystemAdmin and makes a new ship of its organization: the API headers and the ship's id. */
+async function newShipAsAdmin(page: Page, name: string) {
   await signInAs(page, 'admin', '/profile');
   await expect(page.getByTestId('signed-in-user')).toHaveText('admin');
   const headers = { authorization: `Bearer ${await accessToken(page)}` };
-
-  // A ship of its own, so the field starts with no calculation whatever the demo seeded.
   const me = await (await page.request.get('/api/auth/me', { headers })).json();
   const created = await page.request.post('/api/facilities', {
     headers,
-    data: { organizationId: me.organizationId, name: `Calc test ${Date.now()}` },
+    data: { organizationId: me.organizationId, name: `${name} ${Date.now()}` },
   });
   expect(created.status()).toBe(201);
-  const { id: facilityId } = await created.json();
+  const { id: facilityId } = (await created.json()) as { id: string };
+  return { headers, facilityId };
+}
+
+test('a configurator writes, fixes, validates, tests, saves and approves a measurement field calculation', async ({
+  page,
+}) => {
+  // A ship of its own, so the field starts with no calculation whatever the demo seeded.
+  const { headers, facilityId } = await newShipAsAdmin(page, 'Calc test');
   const fields = (await (
     await page.request.get('/api/algorithm/measurement-fields', { headers })
   ).json()) as { id: string; name: string }[];
@@ -139,18 +144,8 @@ test('a configurator writes, fixes, validates, tests, saves and approves a measu
 test("a configurator adds a new ship's default calculations as drafts and approves them all", async ({
   page,
 }) => {
-  await signInAs(page, 'admin', '/profile');
-  await expect(page.getByTestId('signed-in-user')).toHaveText('admin');
-  const headers = { authorization: `Bearer ${await accessToken(page)}` };
-
   // A ship whose logger maps the SO2 channels only: its washwater fields have nothing to read.
-  const me = await (await page.request.get('/api/auth/me', { headers })).json();
-  const ship = await page.request.post('/api/facilities', {
-    headers,
-    data: { organizationId: me.organizationId, name: `Defaults test ${Date.now()}` },
-  });
-  expect(ship.status()).toBe(201);
-  const { id: facilityId } = await ship.json();
+  const { headers, facilityId } = await newShipAsAdmin(page, 'Defaults test');
   const source = await page.request.post(`/api/algorithm/facility/${facilityId}/datasource`, {
     headers,
     data: {

@@ -1,17 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../src/db/schema';
-import { seedDemoData } from '../src/features/datasources/demo';
+import { configureDemoDataSource, seedDemoData } from '../src/features/datasources/demo';
 import { importUploadedFile, type ImportTarget } from '../src/features/files/import';
 import { seedDefaultMeasurementCalculations } from '../src/features/calculations/seed';
-import { createDataSource } from '../src/features/datasources/service';
-import {
-  dataSourceDefinition,
-  demoShips,
-  generateShipDay,
-  writeSamplesFile,
-  type DaySamples,
-} from '@portal/demo-fleet';
+import { demoShips, generateShipDay, writeSamplesFile, type DaySamples } from '@portal/demo-fleet';
 import type { TestServer } from './harness';
 
 /** Demo-like data for execution tests: the demo ships' logger files of `days` days before `until`, imported through the upload service, with the default calculations approved. */
@@ -120,30 +113,12 @@ export async function executeDemoDays(
   for (const ship of demoShips(6).filter((s) => options.shipKeys.includes(s.key))) {
     const facilityId = server.seed.facilityIds[ship.key]!;
     facilityIdOf[ship.key] = facilityId;
-    const definition = dataSourceDefinition(ship);
-    const dataSourceId = await createDataSource(db, facilityId, {
-      name: definition.name,
-      dataSourceReaderId: definition.dataSourceReaderId,
-      dataSourceReaderConfiguration: definition.dataSourceReaderConfiguration,
-      measureFrequencyInSeconds: definition.measureFrequencyInSeconds,
-      utcTimezoneOffsetInMinutes: definition.utcTimezoneOffsetInMinutes,
-      note: `Scrubber logger of ${ship.name}`,
-      isPrimary: true,
-    });
-    await db
-      .insertInto('data_source_channels')
-      .values(
-        definition.channelMappings.map((m) => ({
-          facility_id: facilityId,
-          data_source_id: dataSourceId,
-          source: m.source,
-          name: m.name,
-          data_type: m.dataType,
-          unit: m.unit || null,
-          quality_score: 5,
-        })),
-      )
-      .execute();
+    const dataSourceId = await configureDemoDataSource(
+      db,
+      ship,
+      facilityId,
+      `Scrubber logger of ${ship.name}`,
+    );
     const fileIds: string[] = [];
     samplesOf[ship.key] = [];
     for (let d = 0; d < options.days; d++) {

@@ -1,6 +1,8 @@
 import cliProgress from 'cli-progress';
 import { DAY_MS } from '@portal/contracts/rules';
-import { dataSourceDefinition, demoShips, writeShipDayFile } from '@portal/demo-fleet';
+import type { Kysely } from 'kysely';
+import { dataSourceDefinition, demoShips, writeShipDayFile, type DemoShip } from '@portal/demo-fleet';
+import type { Database } from '../../db/schema';
 import { importUploadedFile, type ImportTarget } from '../files/import';
 import { createDataSource, saveSampleFile } from './service';
 
@@ -55,30 +57,12 @@ export async function seedDemoData(
       await ensureSampleFile(db, ship, existing.id, new Date(untilMs - options.days * DAY_MS));
       continue;
     }
-    const dataSourceId = await createDataSource(db, facilityId, {
-      name: definition.name,
-      dataSourceReaderId: definition.dataSourceReaderId,
-      dataSourceReaderConfiguration: definition.dataSourceReaderConfiguration,
-      measureFrequencyInSeconds: definition.measureFrequencyInSeconds,
-      utcTimezoneOffsetInMinutes: definition.utcTimezoneOffsetInMinutes,
-      note: `Scrubber logger of ${ship.name} (demo)`,
-      isPrimary: true,
-    });
-    await db
-      .insertInto('data_source_channels')
-      .values(
-        definition.channelMappings.map((m) => ({
-          facility_id: facilityId,
-          data_source_id: dataSourceId,
-          source: m.source,
-          name: m.name,
-          data_type: m.dataType,
-          unit: m.unit || null,
-          description: m.description || null,
-          quality_score: 5,
-        })),
-      )
-      .execute();
+    const dataSourceId = await configureDemoDataSource(
+      db,
+      ship,
+      facilityId,
+      `Scrubber logger of ${ship.name} (demo)`,
+    );
     result.dataSources++;
     result.channels += definition.channelMappings.length;
     pending.push({ ship, facilityId, dataSourceId });
@@ -162,4 +146,42 @@ export async function seedDemoDataWithProgress(
   }
   for (const error of result.errors) options.log(`Demo file not imported: ${error}`);
   return result;
+}
+
+/**
+ * A demo ship's logger as a data source with its channels mapped as the generator writes them (the demo seed, and
+ * the tests that build a demo ship by hand). Returns the data source's id.
+ */
+export async function configureDemoDataSource(
+  db: Kysely<Database>,
+  ship: DemoShip,
+  facilityId: string,
+  note: string,
+): Promise<string> {
+  const definition = dataSourceDefinition(ship);
+  const dataSourceId = await createDataSource(db, facilityId, {
+    name: definition.name,
+    dataSourceReaderId: definition.dataSourceReaderId,
+    dataSourceReaderConfiguration: definition.dataSourceReaderConfiguration,
+    measureFrequencyInSeconds: definition.measureFrequencyInSeconds,
+    utcTimezoneOffsetInMinutes: definition.utcTimezoneOffsetInMinutes,
+    note,
+    isPrimary: true,
+  });
+  await db
+    .insertInto('data_source_channels')
+    .values(
+      definition.channelMappings.map((m) => ({
+        facility_id: facilityId,
+        data_source_id: dataSourceId,
+        source: m.source,
+        name: m.name,
+        data_type: m.dataType,
+        unit: m.unit || null,
+        description: m.description || null,
+        quality_score: 5,
+      })),
+    )
+    .execute();
+  return dataSourceId;
 }
