@@ -5,6 +5,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     testTimeout: 60_000,
+    // Two test files at a time in every project (the machines here have 2 cores).
+    maxWorkers: 2,
     projects: [
       {
         extends: true,
@@ -42,7 +44,10 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
+          // Two files at a time: a server test waits on its database and its HTTP calls as much as it computes. On
+          // PostgreSQL each worker has a database of its own (test/worker-database.ts).
+          fileParallelism: true,
+          setupFiles: ['test/worker-database.ts'],
         },
       },
       {

@@ -4,6 +4,7 @@ import { startTestServer, type TestServer } from './harness';
 import { DAY, FAST_QUEUE, UNTIL, prepareShips, snapshot, waitForExecutions } from './execution-fixtures';
 import { startJobs, type Queue } from '../src/jobs';
 import { deleteDerivedValues, requestRecalculation } from '../src/features/executions/derived';
+import { computePeriod, storeComputed } from '../src/features/executions/engine';
 import { readMeasurementValues } from '../src/storage';
 import { seedDefaultMeasurementCalculations } from '../src/features/calculations/seed';
 import { createCsvDataSource, csvFile, sendFile } from './upload-helpers';
@@ -682,3 +683,56 @@ describe('deleting values', () => {
     expect(await snapshot(db, north)).toEqual(complete);
   });
 });
+
+describe.skipIf(!process.env.DATABASE_URL)(
+  "two executions of a ship's period at once, on two workers (PostgreSQL: the embedded database has one connection)",
+  () => {
+    it('the second waits for the first to commit and replaces its values: both done, nothing doubled or refused', async () => {
+      const { db } = server.services.database;
+      await executeAndWait(north);
+      const expected = await snapshot(db, north);
+      const book = async () =>
+        (
+          await db
+            .selectFrom('record_book_entries')
+            .select((eb) => eb.fn.countAll<string>().as('n'))
+            .where('facility_id', '=', north)
+            .executeTakeFirstOrThrow()
+        ).n;
+      const entries = await book();
+      const request = {
+        facilityId: north,
+        from: FROM.getTime(),
+        to: UNTIL.getTime(),
+        measurementFieldIds: 'all' as const,
+        reportFieldIds: 'all' as const,
+      };
+      // Both computed from the same committed state, as two workers taking two requests for the same days do.
+      const [first, second] = await Promise.all([computePeriod(db, request), computePeriod(db, request)]);
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let firstStored!: () => void;
+      const storedByFirst = new Promise<void>((resolve) => (firstStored = resolve));
+      const one = db.transaction().execute(async (trx) => {
+        await storeComputed(trx, first!);
+        firstStored();
+        await released;
+      });
+      await storedByFirst;
+      const two = db.transaction().execute(async (trx) => {
+        await storeComputed(trx, second!);
+      });
+      // The second is under way while the first holds its uncommitted rows.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      release();
+      const outcomes = await Promise.allSettled([one, two]);
+      expect(outcomes.map((o) => (o.status === 'rejected' ? String(o.reason) : o.status))).toEqual([
+        'fulfilled',
+        'fulfilled',
+      ]);
+      expect(await snapshot(db, north)).toEqual(expected);
+      // Unchanged data: neither rerun wrote to the record book.
+      expect(await book()).toBe(entries);
+    });
+  },
+);

@@ -1,9 +1,10 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
 import { jobQueueOf, type Services } from '../../services';
 import { bytesOf, float64Of } from '../../storage';
 import { withdrawEvents } from './store-events';
 import { refreshDailyRollup } from './rollup';
+import { lockShipValues } from './store';
 import { planRecalculation, type RecalculationRun } from './run';
 import { DAY_MS, dayText, floorDay } from './series';
 import { lowerBound } from '../../storage/search';
@@ -12,10 +13,11 @@ const HOUR_MS = 3_600_000;
 
 /**
  * Deletes a ship's measurement field values with timestamps in [from, to] (both included). Day chunks wholly inside
- * go; a chunk the range cuts is rewritten with the values outside the range kept.
+ * go; a chunk the range cuts is rewritten with the values outside the range kept. In the caller's transaction, which
+ * it makes the ship's only writer of derived values until it ends (lockShipValues).
  */
 export async function deleteMeasurementValues(
-  db: Kysely<Database>,
+  db: Transaction<Database>,
   facilityId: string,
   from: Date,
   to: Date,
@@ -25,6 +27,7 @@ export async function deleteMeasurementValues(
   const firstDay = floorDay(a);
   const lastDay = floorDay(b);
   let changed = 0;
+  await lockShipValues(db, facilityId);
   // Whole days strictly inside the range.
   const inner = await db
     .deleteFrom('measurement_values')

@@ -9,7 +9,7 @@ import { deriveComplianceEvents } from './derive-events';
 import { storeComplianceEvents } from './store-events';
 import type { AlertOutboxOptions } from '../alerts/outbox';
 import { refreshDailyRollup } from './rollup';
-import { storeMeasurementValues, storeReportValues, type Computed } from './store';
+import { lockShipValues, storeMeasurementValues, storeReportValues, type Computed } from './store';
 
 /**
  * The execution engine (docs/decisions/0040-execution.md): from a ship's raw samples to measurement field values
@@ -94,6 +94,7 @@ export async function storeComputed(
 ): Promise<{ measurementRows: number; reportRows: number }> {
   const { facilityId, from, to, timings } = computed.request;
   const rIds = computed.replaceReportFieldIds;
+  await lockShipValues(trx, facilityId);
   const measurementRows = await step(timings, 'store measurement values', () =>
     storeMeasurementValues(trx, computed),
   );
