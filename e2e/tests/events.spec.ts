@@ -1,5 +1,15 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { signInAs } from '../support';
+
+const SCREENSHOTS = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '..',
+  '.artifacts',
+  'screenshots',
+);
 
 /**
  * Compliance events on the demo fleet (issue 18): a crew member who may upload to the ship acknowledges the open
@@ -65,4 +75,41 @@ test('a malfunction is acknowledged, closed and reported, each step in the verif
   await admin.getByRole('button', { name: 'Verify' }).click();
   await expect(admin.getByTestId('verify-result')).toHaveText(/^Record book verified: \d+ entries$/);
   await admin.close();
+});
+
+/**
+ * A fuel change-over in the record book (DOMAIN.md: "scrubber off while required" is a non-compliance unless a
+ * change-over to compliant fuel is recorded): the form asks for the sulfur content of the fuel changed over to, and
+ * the entry shows it. Its time is now, after the ship's data: nothing is derived again.
+ */
+test('a fuel change-over entry asks for the fuel sulfur from then on, and the record book shows it', async ({
+  page,
+}) => {
+  await signInAs(page, 'south.admin', '/events?classification=malfunction');
+  await page.getByTestId('event-row').first().getByTestId('event-link').click();
+  await page.getByRole('link', { name: /^Record book of / }).click();
+  await expect(page.getByRole('tab', { name: 'Record book' })).toHaveAttribute('aria-selected', 'true');
+  await page.getByRole('button', { name: 'New entry' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByTestId('entry-fuel-sulfur')).toHaveCount(0);
+  await dialog.getByTestId('entry-kind').click();
+  await page.getByRole('option', { name: 'Fuel change-over' }).click();
+  await dialog.getByTestId('entry-text').fill('Changed over to MGO before the ECA');
+  await dialog.getByRole('button', { name: 'Add entry' }).click();
+  await expect(dialog.getByText('Provide the sulfur content of the fuel changed over to')).toBeVisible();
+  const axe = await new AxeBuilder({ page })
+    .include('[role="dialog"]')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  await dialog.screenshot({ path: `${SCREENSHOTS}/fuel-change-over-entry-desktop.png` });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await dialog.screenshot({ path: `${SCREENSHOTS}/fuel-change-over-entry-phone.png` });
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await dialog.getByTestId('entry-fuel-sulfur').fill('0.08');
+  await dialog.getByRole('button', { name: 'Add entry' }).click();
+  await expect(page.getByTestId('notification')).toHaveText('Changes were saved');
+  await expect(
+    page.locator('[data-testid="record-book-row"][data-kind="fuel-change-over"]').last(),
+  ).toContainText('Changed over to MGO before the ECA (fuel of 0.08 % m/m sulfur from then on)');
 });

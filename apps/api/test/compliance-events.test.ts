@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { isInEca } from '@portal/contracts/eca';
-import { DEFAULT_EVENT_RULES } from '@portal/contracts/events';
+import { DEFAULT_EVENT_RULES, FUEL_SULFUR_MESSAGES } from '@portal/contracts/events';
 import { startTestServer, type TestServer } from './harness';
 import { csvShipWithData } from './upload-helpers';
 import { computePeriod, storeComputed } from '../src/features/executions/engine';
@@ -244,7 +244,9 @@ async function storedEvents(): Promise<Expected[]> {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ jobs: 'none' });
+  // The queue takes jobs (a recorded fuel change-over asks for its days again); no worker runs them: the tests
+  // execute periods themselves.
+  server = await startTestServer({ jobs: 'send' });
   // A ship its organization shares with nobody.
   const shared = await server.services.database.db
     .selectFrom('organization_facility_access')
@@ -552,6 +554,82 @@ describe('compliance events derived by the engine', () => {
     await userAdmin.put(`/api/organizations/${orgId}/event-rules`, { useDefaults: true });
     await execute(D0, D0 + 24 * HOUR);
     expect((await twentyMinutes()).classification).toBe('malfunction');
+  });
+
+  it('ends "scrubber off while required" at a change-over to compliant fuel recorded in the record book, until its correction says it did not happen', async () => {
+    const { db } = server.services.database;
+    const iso = (t: number) => new Date(t).toISOString();
+    await execute(D0, D0 + DAYS * 24 * HOUR);
+    const off = async () => (await storedEvents()).filter((e) => e.type === 'scrubber-off');
+    // The 10-hour stop from day 1 20:00 to day 2 06:00 on 2.5 % fuel.
+    const stop = {
+      type: 'scrubber-off',
+      start: iso(D0 + 44 * HOUR),
+      end: iso(D0 + 54 * HOUR),
+      classification: 'malfunction',
+      reportRequired: true,
+    };
+    expect(await off()).toEqual([stop]);
+    const user = await server.as('admin');
+    const path = `/api/facilities/${facilityId}/record-book`;
+    const changeOver = {
+      kind: 'fuel-change-over',
+      occurredOn: iso(D0 + 48 * HOUR),
+      text: 'Changed over to MGO',
+    };
+    const missing = await user.post(path, changeOver);
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().fields).toMatchObject({ fuelSulfurPct: FUEL_SULFUR_MESSAGES.required });
+    const queued = async () =>
+      (
+        await db
+          .selectFrom('executions')
+          .select(['period_from', 'period_to'])
+          .where('facility_id', '=', facilityId)
+          .where('state', '=', 'queued')
+          .orderBy('requested_on')
+          .execute()
+      ).map((e) => `${iso(new Date(e.period_from).getTime())} ${iso(new Date(e.period_to).getTime())}`);
+    const waiting = await queued();
+
+    const entry = await user.post(path, { ...changeOver, fuelSulfurPct: 0.08 });
+    expect(entry.statusCode, entry.body).toBe(201);
+    expect(entry.json()).toMatchObject({
+      kind: 'fuel-change-over',
+      fuelSulfurPct: 0.08,
+      text: 'Changed over to MGO (fuel of 0.08 % m/m sulfur from then on)',
+    });
+    // Its days, from the change-over to the ship's last data, are asked for with the entry.
+    expect(await queued()).toEqual([...waiting, `${iso(D0 + 2 * 24 * HOUR)} ${iso(D0 + 3 * 24 * HOUR - 1)}`]);
+    // As the worker runs it: the stop ends at the change-over, 4 hours, still to be reported.
+    await execute(D0 + 2 * 24 * HOUR, D0 + 3 * 24 * HOUR);
+    expect(await off()).toEqual([{ ...stop, end: iso(D0 + 48 * HOUR) }]);
+
+    // Only a fuel change-over's correction records a sulfur content.
+    const note = await user.post(path, {
+      kind: 'note',
+      occurredOn: iso(D0 + 49 * HOUR),
+      text: 'Pump inspected',
+    });
+    const wrong = await user.post(path, {
+      kind: 'correction',
+      occurredOn: iso(D0 + 49 * HOUR),
+      text: 'Pump and nozzles inspected',
+      correctsId: note.json().id,
+      fuelSulfurPct: 0.08,
+    });
+    expect(wrong.statusCode).toBe(400);
+    // The correction without a sulfur content: the change-over did not happen; the whole stop counts again.
+    const corrected = await user.post(path, {
+      kind: 'correction',
+      occurredOn: iso(D0 + 48 * HOUR),
+      text: 'No change-over: the MGO service tank was not lined up',
+      correctsId: entry.json().id,
+    });
+    expect(corrected.statusCode, corrected.body).toBe(201);
+    expect((await queued()).length).toBe(waiting.length + 2);
+    await execute(D0 + 2 * 24 * HOUR, D0 + 3 * 24 * HOUR);
+    expect(await off()).toEqual([stop]);
   });
 
   it('keeps a record book whose chain verifies, and finds a row changed by hand', async () => {

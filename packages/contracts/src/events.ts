@@ -358,11 +358,25 @@ export const recordBookEntrySchema = z.object({
   eventId: z.string().nullable(),
   correctsId: z.string().nullable(),
   text: z.string(),
+  /** A fuel change-over's (or its correction's) sulfur content of the fuel in use from then on, % m/m. */
+  fuelSulfurPct: z.number().nullable(),
   body: z.record(z.string(), z.unknown()),
   previousHash: z.string(),
   hash: z.string(),
 });
 export type RecordBookEntryView = z.infer<typeof recordBookEntrySchema>;
+
+/**
+ * The fuel sulfur limits (% m/m) of MARPOL Annex VI regulation 14: inside an emission control area, and outside.
+ * A fuel change-over recorded in the record book to a fuel within the area's limit is what keeps "scrubber off while
+ * required" from being a non-compliance (DOMAIN.md; docs/decisions/0080-compliance-events.md).
+ */
+export const FUEL_SULFUR_LIMITS = { eca: 0.1, global: 0.5 } as const;
+export const FUEL_SULFUR_MAX = 5;
+export const FUEL_SULFUR_MESSAGES = {
+  required: 'Provide the sulfur content of the fuel changed over to',
+  range: `Must be a sulfur content from 0 to ${FUEL_SULFUR_MAX} % m/m`,
+} as const;
 
 export const newRecordBookEntrySchema = z
   .object({
@@ -372,10 +386,24 @@ export const newRecordBookEntrySchema = z
     latitude: z.number().min(-90).max(90).nullable().default(null),
     longitude: z.number().min(-180).max(180).nullable().default(null),
     correctsId: z.string().nullable().default(null),
+    /**
+     * A fuel change-over: the sulfur content (% m/m) of the fuel in use from the entry's time on. Required for a
+     * fuel change-over; on the correction of one, the corrected figure (none: the change-over did not happen).
+     */
+    fuelSulfurPct: z
+      .number({ error: FUEL_SULFUR_MESSAGES.range })
+      .min(0, FUEL_SULFUR_MESSAGES.range)
+      .max(FUEL_SULFUR_MAX, FUEL_SULFUR_MESSAGES.range)
+      .nullable()
+      .default(null),
   })
   .refine((e) => e.kind !== 'correction' || e.correctsId !== null, {
     message: 'A correction names the entry it corrects',
     path: ['correctsId'],
+  })
+  .refine((e) => e.kind !== 'fuel-change-over' || e.fuelSulfurPct !== null, {
+    message: FUEL_SULFUR_MESSAGES.required,
+    path: ['fuelSulfurPct'],
   });
 export type NewRecordBookEntry = z.input<typeof newRecordBookEntrySchema>;
 

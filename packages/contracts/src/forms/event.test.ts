@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { FUEL_SULFUR_MESSAGES } from '../events';
 import {
   EVENT_FORM_MESSAGES as M,
   acknowledgeBody,
+  asksFuelSulfur,
   recordBookEntryBody,
   validateAcknowledge,
   validateRecordBookEntry,
@@ -38,6 +40,7 @@ describe('record book entry form', () => {
     latitude: '',
     longitude: '',
     correctsId: null,
+    fuelSulfurPct: '',
   };
 
   it('asks for the kind, the time and the text', () => {
@@ -61,6 +64,30 @@ describe('record book entry form', () => {
       latitude: 56.1,
       longitude: -3,
     });
+  });
+
+  it('asks a fuel change-over for the sulfur content of the fuel changed over to, and sends it', () => {
+    const changeOver = { ...entry, kind: 'fuel-change-over', text: 'Changed over to MGO before the ECA' };
+    expect(validateRecordBookEntry(changeOver)).toEqual({ fuelSulfurPct: FUEL_SULFUR_MESSAGES.required });
+    expect(validateRecordBookEntry({ ...changeOver, fuelSulfurPct: '7' })).toEqual({
+      fuelSulfurPct: FUEL_SULFUR_MESSAGES.range,
+    });
+    expect(validateRecordBookEntry({ ...changeOver, fuelSulfurPct: 'low' })).toEqual({
+      fuelSulfurPct: FUEL_SULFUR_MESSAGES.range,
+    });
+    expect(validateRecordBookEntry({ ...changeOver, fuelSulfurPct: ' 0.08 ' })).toEqual({});
+    expect(recordBookEntryBody({ ...changeOver, fuelSulfurPct: '0.08' })).toMatchObject({
+      fuelSulfurPct: 0.08,
+    });
+    // Other kinds never send one; a correction may (the corrected figure), or not.
+    expect(recordBookEntryBody({ ...entry, fuelSulfurPct: '0.08' }).fuelSulfurPct).toBeNull();
+    expect(
+      recordBookEntryBody({ ...entry, kind: 'correction', correctsId: 'x', fuelSulfurPct: '' }).fuelSulfurPct,
+    ).toBeNull();
+    expect(asksFuelSulfur('fuel-change-over')).toBe(true);
+    expect(asksFuelSulfur('correction', 'fuel-change-over')).toBe(true);
+    expect(asksFuelSulfur('correction', 'note')).toBe(false);
+    expect(asksFuelSulfur('bunkering')).toBe(false);
   });
 
   it('says what a correction needs', () => {

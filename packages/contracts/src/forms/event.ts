@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import {
   EVENT_CAUSES,
+  FUEL_SULFUR_MAX,
+  FUEL_SULFUR_MESSAGES,
   RECORD_BOOK_ENTRY_KINDS,
   acknowledgeEventSchema,
   eventReportSentSchema,
@@ -56,7 +58,16 @@ export interface RecordBookEntryFormValues {
   longitude: string;
   /** The corrected entry's id (a correction), else null. */
   correctsId: string | null;
+  /**
+   * A fuel change-over's sulfur content (% m/m) of the fuel from then on, as typed: required for a fuel change-over,
+   * optional on the correction of one (empty: it did not happen), not sent for other kinds.
+   */
+  fuelSulfurPct: string;
 }
+
+/** Whether the form asks for the fuel's sulfur: a fuel change-over, or the correction of one. */
+export const asksFuelSulfur = (kind: string, correctedKind?: string | null): boolean =>
+  kind === 'fuel-change-over' || (kind === 'correction' && correctedKind === 'fuel-change-over');
 
 const coordinate = (min: number, max: number, message: string) =>
   z.preprocess(numberFromInput, z.number({ error: message }).min(min, message).max(max, message).nullable());
@@ -72,6 +83,14 @@ const recordBookEntryFormSchema = z.object({
   latitude: coordinate(-90, 90, M.latitude),
   longitude: coordinate(-180, 180, M.longitude),
   correctsId: z.string().nullable(),
+  fuelSulfurPct: z.preprocess(
+    numberFromInput,
+    z
+      .number({ error: FUEL_SULFUR_MESSAGES.range })
+      .min(0, FUEL_SULFUR_MESSAGES.range)
+      .max(FUEL_SULFUR_MAX, FUEL_SULFUR_MESSAGES.range)
+      .nullable(),
+  ),
 });
 
 export const validateRecordBookEntry = (
@@ -82,6 +101,8 @@ export const validateRecordBookEntry = (
   const blank = (text: string) => text.trim() === '';
   if (!errors.latitude && !errors.longitude && blank(values.latitude) !== blank(values.longitude))
     errors[blank(values.latitude) ? 'latitude' : 'longitude'] = M.positionPair;
+  if (values.kind === 'fuel-change-over' && !errors.fuelSulfurPct && blank(values.fuelSulfurPct))
+    errors.fuelSulfurPct = FUEL_SULFUR_MESSAGES.required;
   if (Object.keys(errors).length) return errors;
   // The request's own rules (text rules, lengths) on what would be sent.
   return fieldErrors(newRecordBookEntrySchema, recordBookEntryBody(values));
@@ -97,6 +118,11 @@ export function recordBookEntryBody(values: RecordBookEntryFormValues) {
     latitude: number(values.latitude),
     longitude: number(values.longitude),
     correctsId: values.correctsId,
+    // Only a fuel change-over and a correction carry it (the correction of another kind leaves it empty).
+    fuelSulfurPct:
+      values.kind === 'fuel-change-over' || values.kind === 'correction'
+        ? number(values.fuelSulfurPct)
+        : null,
   };
 }
 

@@ -184,7 +184,7 @@ export async function eventRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       await assertFacilityVisible(db, request.caller, request.params.id);
-      const entry = await addRecordBookEntry(db, request.caller, request.params.id, request.body);
+      const entry = await addRecordBookEntry(app.services, request.caller, request.params.id, request.body);
       return reply.code(201).send(entry);
     },
   );

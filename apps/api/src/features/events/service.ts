@@ -19,6 +19,8 @@ import { badRequest, forbidden, notFound } from '../../errors';
 import { appendRecordBookEntries, readRecordBook, type RecordBookEntry } from '../../storage/record-book';
 import type { Caller } from '../access/caller';
 import { auditedChange } from '../audit/audit';
+import { requestRecalculation } from '../executions/derived';
+import type { Services } from '../../services';
 import { findVisibleEvent, presentEvent } from './queries';
 
 type EventRow = Awaited<ReturnType<typeof findVisibleEvent>>;
@@ -239,8 +241,10 @@ export function entryText(entry: RecordBookEntry): string {
       return `${name} closed${b.comment ? `: ${String(b.comment)}` : ''}`;
     case 'report-sent':
       return `${name}: report to the flag State and the port State sent on ${String(b.sentOn ?? '').replaceAll('-', '.')}`;
-    default:
-      return String(b.text ?? '');
+    default: {
+      const sulfur = fuelSulfurOf(entry);
+      return `${String(b.text ?? '')}${sulfur !== null ? ` (fuel of ${sulfur} % m/m sulfur from then on)` : ''}`;
+    }
   }
 }
 
@@ -257,45 +261,89 @@ export function presentEntry(entry: RecordBookEntry): RecordBookEntryView {
     eventId: entry.eventId,
     correctsId: entry.correctsId,
     text: entryText(entry),
+    fuelSulfurPct: fuelSulfurOf(entry),
     body: entry.body,
     previousHash: entry.previousHash,
     hash: entry.hash,
   };
 }
 
-/** A person's entry in a ship's record book (a correction refers to an entry of the same book). */
+/** The sulfur content a fuel change-over entry (or its correction) records, % m/m; null for other entries. */
+export const fuelSulfurOf = (entry: { body: unknown }): number | null => {
+  const value = (entry.body as { fuelSulfurPct?: unknown } | null)?.fuelSulfurPct;
+  return typeof value === 'number' ? value : null;
+};
+
+/**
+ * A person's entry in a ship's record book (a correction refers to an entry of the same book). A fuel change-over
+ * and its correction change which "scrubber off while required" samples count (docs/decisions/0080): in the same
+ * transaction the ship's events are asked to be derived again from the change-over on (an execution of those days
+ * up to the ship's last data, as the recalculation queue runs them).
+ */
 export async function addRecordBookEntry(
-  db: Kysely<Database>,
+  services: Services,
   caller: Caller,
   facilityId: string,
   input: z.output<typeof newRecordBookEntrySchema>,
 ): Promise<RecordBookEntryView> {
+  const { db } = services.database;
+  let corrected: { kind: string; occurred_on: Date; body: unknown } | undefined;
   if (input.correctsId) {
-    const corrected = await db
+    corrected = await db
       .selectFrom('record_book_entries')
-      .select('id')
+      .select(['kind', 'occurred_on', 'body'])
       .where('id', '=', input.correctsId)
       .where('facility_id', '=', facilityId)
       .executeTakeFirst();
     if (!corrected) throw notFound('Record book entry not found');
   }
+  const correctsChangeOver =
+    corrected !== undefined && (corrected.kind === 'fuel-change-over' || fuelSulfurOf(corrected) !== null);
+  if (input.kind === 'correction' && input.fuelSulfurPct !== null && !correctsChangeOver)
+    throw badRequest('Only a fuel change-over records the sulfur content of the fuel', {
+      fuelSulfurPct: 'Only a fuel change-over records the sulfur content of the fuel',
+    });
+  const fuelSulfurPct =
+    input.kind === 'fuel-change-over' || input.kind === 'correction' ? input.fuelSulfurPct : null;
+  const occurredOn = new Date(input.occurredOn);
+  const changesFuel = input.kind === 'fuel-change-over' || correctsChangeOver;
   const [entry] = await auditedChange(
     db,
     actor(caller),
-    (trx: Transaction<Database>) =>
-      appendRecordBookEntries(trx, facilityId, [
+    async (trx: Transaction<Database>) => {
+      const entries = await appendRecordBookEntries(trx, facilityId, [
         {
           kind: input.kind,
-          occurredOn: new Date(input.occurredOn),
+          occurredOn,
           recordedBy: caller.userId,
           recordedByName: caller.username,
           latitude: input.latitude,
           longitude: input.longitude,
           eventId: null,
           correctsId: input.correctsId,
-          body: { text: input.text, kindName: RECORD_BOOK_KIND_NAMES[input.kind] },
+          body: {
+            text: input.text,
+            kindName: RECORD_BOOK_KIND_NAMES[input.kind],
+            ...(fuelSulfurPct !== null ? { fuelSulfurPct } : {}),
+          },
         },
-      ]),
+      ]);
+      if (changesFuel) {
+        const from = new Date(
+          Math.min(occurredOn.getTime(), corrected ? new Date(corrected.occurred_on).getTime() : Infinity),
+        );
+        const ship = await trx
+          .selectFrom('facilities')
+          .select(['data_timestamp_min', 'data_timestamp_max'])
+          .where('id', '=', facilityId)
+          .executeTakeFirst();
+        const first = ship?.data_timestamp_min ? new Date(ship.data_timestamp_min) : null;
+        const last = ship?.data_timestamp_max ? new Date(ship.data_timestamp_max) : null;
+        if (first && last && from <= last)
+          await requestRecalculation(services, facilityId, from < first ? first : from, last, trx);
+      }
+      return entries;
+    },
     (entries) => ({
       action: input.kind === 'correction' ? 'recordbook.correct' : 'recordbook.add',
       subject: facilityId,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_EVENT_RULES } from '@portal/contracts/events';
-import { deriveEvents, type EventInputs } from './compliance-events';
+import { DEFAULT_EVENT_RULES, FUEL_SULFUR_LIMITS } from '@portal/contracts/events';
+import { compliantFuelColumn, deriveEvents, type EventInputs } from './compliance-events';
 
 const T0 = Date.UTC(2026, 5, 1);
 const MIN = 60_000;
@@ -59,6 +59,39 @@ describe('deriving compliance events', () => {
       { type: 'scrubber-off', start: 300, end: 320, classification: 'malfunction', reportRequired: false },
       { type: 'scrubber-off', start: 600, end: 720, classification: 'malfunction', reportRequired: true },
     ]);
+  });
+
+  it('counts no scrubber-off sample after a recorded change-over to compliant fuel, and again after one back', () => {
+    const inputs = day();
+    // Off from minute 600 to 720 (a reportable 2 hours); the crew records the change-over to 0.08 % fuel at 630,
+    // and back to 2.5 % fuel at 700.
+    set(inputs.running, 600, 720, 0);
+    inputs.compliantFuel = compliantFuelColumn(
+      inputs.targets,
+      inputs.eca,
+      [
+        { at: T0 + 630 * MIN, sulfurPct: 0.08 },
+        { at: T0 + 700 * MIN, sulfurPct: 2.5 },
+      ],
+      FUEL_SULFUR_LIMITS,
+    );
+    expect(brief(deriveEvents(inputs, DEFAULT_EVENT_RULES))).toEqual([
+      { type: 'scrubber-off', start: 600, end: 630, classification: 'malfunction', reportRequired: false },
+      { type: 'scrubber-off', start: 700, end: 720, classification: 'malfunction', reportRequired: false },
+    ]);
+  });
+
+  it("judges the recorded fuel against the area's limit: 0.10 % in an ECA and where unknown, 0.50 % outside", () => {
+    const targets = Float64Array.from({ length: 6 }, (_, i) => T0 + i * MIN);
+    const eca = Uint8Array.from([0, 0, 1, 1, 255, 0]);
+    expect(Array.from(compliantFuelColumn(targets, eca, [], FUEL_SULFUR_LIMITS))).toEqual([0, 0, 0, 0, 0, 0]);
+    // 0.45 % from minute 1: compliant outside, not inside an ECA nor where the position is unknown.
+    expect(
+      Array.from(compliantFuelColumn(targets, eca, [{ at: T0 + MIN, sulfurPct: 0.45 }], FUEL_SULFUR_LIMITS)),
+    ).toEqual([0, 1, 0, 0, 0, 1]);
+    expect(
+      Array.from(compliantFuelColumn(targets, eca, [{ at: T0 - MIN, sulfurPct: 0.1 }], FUEL_SULFUR_LIMITS)),
+    ).toEqual([1, 1, 1, 1, 1, 1]);
   });
 
   it('reports a malfunction of exactly 60 minutes only when it lasts longer', () => {

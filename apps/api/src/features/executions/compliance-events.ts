@@ -15,6 +15,11 @@ export interface EventInputs {
   latitude: Float64Array;
   longitude: Float64Array;
   eca: Uint8Array;
+  /**
+   * 1 where the record book puts the ship on a fuel within the area's sulfur limit (a recorded fuel change-over,
+   * {@link compliantFuelColumn}): the scrubber is not needed there, whatever the logged fuel sulfur says.
+   */
+  compliantFuel?: Uint8Array;
   /** Washwater (docs/decisions/0100-washwater.md), when the ship has the default washwater fields. */
   washwater?: WashwaterInputs;
 }
@@ -154,9 +159,12 @@ export function deriveEvents(
     }
     classified.push(event);
   }
-  // Scrubber off while required.
+  // Scrubber off while required: a non-compliance unless a change-over to compliant fuel is recorded (DOMAIN.md).
   const off = (i: number) =>
-    truthy(inputs.required[i]!) && !Number.isNaN(inputs.running[i]!) && inputs.running[i]! === 0;
+    truthy(inputs.required[i]!) &&
+    !Number.isNaN(inputs.running[i]!) &&
+    inputs.running[i]! === 0 &&
+    inputs.compliantFuel?.[i] !== 1;
   for (const e of episodes(targets, off, stepMs, rules.joinSamples))
     classified.push(episodeEvent('scrubber-off', e));
   if (inputs.washwater) classified.push(...washwaterEpisodes(inputs, inputs.washwater, rules, episodeEvent));
@@ -351,4 +359,32 @@ export function sensorFaultEvents(
       fault: f.kind,
     };
   });
+}
+
+/** A fuel change-over as the record book has it: from `at` (ms) on, the fuel in use has `sulfurPct` % m/m. */
+export interface FuelChange {
+  at: number;
+  sulfurPct: number;
+}
+
+/**
+ * Per target, 1 when the last recorded fuel change-over at or before it put the ship on a fuel within the area's
+ * sulfur limit (0.10 % m/m in an ECA, 0.50 % outside; where the position is unknown, the ECA's), else 0. `changes`
+ * in time order; before the first one the record book says nothing and the logged data decide.
+ */
+export function compliantFuelColumn(
+  targets: Float64Array,
+  eca: Uint8Array,
+  changes: readonly FuelChange[],
+  limits: { eca: number; global: number },
+): Uint8Array {
+  const column = new Uint8Array(targets.length);
+  let next = 0;
+  let sulfur: number | null = null;
+  for (let i = 0; i < targets.length; i++) {
+    while (next < changes.length && changes[next]!.at <= targets[i]!) sulfur = changes[next++]!.sulfurPct;
+    if (sulfur === null) continue;
+    column[i] = sulfur <= (eca[i] === 0 ? limits.global : limits.eca) ? 1 : 0;
+  }
+  return column;
 }

@@ -1,9 +1,10 @@
 import type { Kysely } from 'kysely';
 import { ecaZoneColumn } from '@portal/contracts/eca';
-import { SENSOR_FAULT_CHANNELS, type EventRules } from '@portal/contracts/events';
+import { FUEL_SULFUR_LIMITS, SENSOR_FAULT_CHANNELS, type EventRules } from '@portal/contracts/events';
 import type { Database } from '../../db/schema';
 import { concatSeries, readMeasurementValues, type FieldSeries } from '../../storage';
 import {
+  compliantFuelColumn,
   deriveEvents,
   positionAt,
   sensorFaultEvents,
@@ -11,6 +12,7 @@ import {
   type ChannelFault,
   type DerivedEvent,
   type EventInputs,
+  type FuelChange,
 } from './compliance-events';
 import { engineSeries, flagChannel } from '../data-health/flags';
 import { lowerBound } from '../../storage/search';
@@ -169,6 +171,12 @@ export async function deriveComplianceEvents(
     latitude: latitude!,
     longitude: longitude!,
     eca,
+    compliantFuel: compliantFuelColumn(
+      targets,
+      eca,
+      await recordedFuelChanges(db, facilityId, readTo),
+      FUEL_SULFUR_LIMITS,
+    ),
     washwater,
   };
   const earlierByGroup: Record<string, number[]> = {};
@@ -209,4 +217,32 @@ export async function deriveComplianceEvents(
     .filter((e) => e.start >= windowFrom && e.start < windowTo)
     .sort((a, b) => a.start - b.start || a.type.localeCompare(b.type));
   return { windowFrom, windowTo, events: all, rules };
+}
+
+/**
+ * The ship's fuel change-overs before `until` as its record book has them, in time order: each fuel change-over
+ * entry and each correction that records a sulfur content, leaving out the entries a later correction corrected (a
+ * correction without a sulfur content says the change-over did not happen).
+ */
+export async function recordedFuelChanges(
+  db: Kysely<Database>,
+  facilityId: string,
+  until: number,
+): Promise<FuelChange[]> {
+  const entries = await db
+    .selectFrom('record_book_entries')
+    .select(['id', 'kind', 'occurred_on', 'corrects_id', 'body'])
+    .where('facility_id', '=', facilityId)
+    .where('kind', 'in', ['fuel-change-over', 'correction'])
+    .orderBy('sequence')
+    .execute();
+  const corrected = new Set(entries.map((e) => e.corrects_id).filter((id) => id !== null));
+  const changes: FuelChange[] = [];
+  for (const entry of entries) {
+    const sulfur = (entry.body as { fuelSulfurPct?: unknown } | null)?.fuelSulfurPct;
+    const at = new Date(entry.occurred_on).getTime();
+    if (corrected.has(entry.id) || typeof sulfur !== 'number' || at >= until) continue;
+    changes.push({ at, sulfurPct: sulfur });
+  }
+  return changes.sort((a, b) => a.at - b.at);
 }

@@ -21,6 +21,7 @@ import {
   type RecordBookEntryView,
 } from '@portal/contracts/events';
 import {
+  asksFuelSulfur,
   recordBookEntryBody,
   validateRecordBookEntry,
   type RecordBookEntryFormValues,
@@ -55,6 +56,7 @@ export function RecordBookEntryDialog({
     latitude: correcting?.latitude?.toString() ?? '',
     longitude: correcting?.longitude?.toString() ?? '',
     correctsId: correcting?.id ?? null,
+    fuelSulfurPct: correcting?.fuelSulfurPct?.toString() ?? '',
   }));
   const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>({});
   const errors = validateRecordBookEntry(values);
@@ -63,7 +65,14 @@ export function RecordBookEntryDialog({
   const touch = (f: Field) => () => setTouched((t) => ({ ...t, [f]: true }));
 
   const submit = () => {
-    setTouched({ kind: true, occurredOn: true, text: true, latitude: true, longitude: true });
+    setTouched({
+      kind: true,
+      occurredOn: true,
+      text: true,
+      latitude: true,
+      longitude: true,
+      fuelSulfurPct: true,
+    });
     if (Object.keys(errors).length) return;
     add.mutate(recordBookEntryBody(values), {
       onSuccess: () => {
@@ -141,6 +150,24 @@ export function RecordBookEntryDialog({
             fullWidth
             slotProps={{ htmlInput: { 'data-testid': 'entry-text' } }}
           />
+          {asksFuelSulfur(values.kind, correcting?.kind) && (
+            <TextField
+              label="Fuel sulfur from then on (% m/m)"
+              required={values.kind === 'fuel-change-over'}
+              value={values.fuelSulfurPct}
+              onChange={(e) => set({ fuelSulfurPct: e.target.value })}
+              onBlur={touch('fuelSulfurPct')}
+              error={Boolean(shown('fuelSulfurPct'))}
+              helperText={
+                shown('fuelSulfurPct') ??
+                (correcting
+                  ? 'Empty if the change-over did not happen'
+                  : 'Within 0.10 % in an ECA (0.50 % outside), the scrubber is not needed from this time on')
+              }
+              fullWidth
+              slotProps={{ htmlInput: { inputMode: 'decimal', 'data-testid': 'entry-fuel-sulfur' } }}
+            />
+          )}
           <Stack direction="row" spacing={2}>
             <TextField
               label="Latitude"
