@@ -150,7 +150,11 @@ export function RecordBookEntryDialog({
             fullWidth
             slotProps={{ htmlInput: { 'data-testid': 'entry-text' } }}
           />
-          {asksFuelSulfur(values.kind, correcting?.kind) && (
+          {asksFuelSulfur(
+            values.kind,
+            // A correction that recorded a sulfur content stands for the change-over it corrected.
+            correcting?.fuelSulfurPct != null ? 'fuel-change-over' : correcting?.kind,
+          ) && (
             <TextField
               label="Fuel sulfur from then on (% m/m)"
               required={values.kind === 'fuel-change-over'}
