@@ -184,3 +184,43 @@ test('a user subscribes, an upload with an SO2 excursion alerts them in the bell
   await expect(settings.getByLabel('E-mail', { exact: true })).not.toBeChecked();
   await expect(settings.getByLabel('In the portal', { exact: true })).toBeChecked();
 });
+
+test('quiet hours on the profile: the night on the clock of a chosen time zone, an empty window refused, kept', async ({
+  page,
+}) => {
+  await signInAs(page, 'south.maria', '/profile');
+  const alerts = page.getByTestId('alert-subscription');
+  await expect(alerts.getByRole('heading', { name: 'Alerts' })).toBeVisible();
+  await alerts.getByLabel('E-mail address for alerts').fill('maria.quiet@southern.example');
+  await alerts.getByLabel("Use my organization's defaults").uncheck();
+  await alerts.getByLabel('Hold e-mails that come as they happen during quiet hours').check();
+  await expect(alerts.getByTestId('my-alerts-quiet-from')).toHaveValue('22:00');
+  await expect(alerts.getByTestId('my-alerts-quiet-to')).toHaveValue('06:00');
+  await alerts.getByTestId('my-alerts-quiet-to').fill('22:00');
+  await alerts.getByRole('button', { name: 'Save alerts' }).click();
+  await expect(alerts.getByText('Quiet hours must end at another time than they start')).toBeVisible();
+  await alerts.getByTestId('my-alerts-quiet-to').fill('06:30');
+  await alerts.getByRole('combobox', { name: 'Time zone' }).fill('Asia/Singapore');
+  await page.getByRole('option', { name: 'Asia/Singapore' }).click();
+  await alerts.getByRole('button', { name: 'Save alerts' }).click();
+  await expect(page.getByTestId('notification')).toHaveText('Changes were saved');
+  const axe = await new AxeBuilder({ page })
+    .include('[data-testid="alert-subscription"]')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  await alerts.screenshot({ path: path.join(artifacts, 'alerts-quiet-hours-desktop.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await alerts.screenshot({ path: path.join(artifacts, 'alerts-quiet-hours-phone.png') });
+  await page.setViewportSize({ width: 1440, height: 900 });
+
+  await page.reload();
+  const again = page.getByTestId('alert-subscription');
+  await expect(again.getByLabel('Hold e-mails that come as they happen during quiet hours')).toBeChecked();
+  await expect(again.getByTestId('my-alerts-quiet-to')).toHaveValue('06:30');
+  await expect(again.getByRole('combobox', { name: 'Time zone' })).toHaveValue('Asia/Singapore');
+  // Back to the organization's defaults, as the demo had it.
+  await again.getByLabel("Use my organization's defaults").check();
+  await again.getByRole('button', { name: 'Save alerts' }).click();
+  await expect(page.getByTestId('notification')).toHaveText('Changes were saved');
+});

@@ -463,6 +463,16 @@ describe('subscriptions', () => {
         { email: 'x@y.test', settings: { ...DEFAULT_ALERT_SETTINGS, delivery: 'weekly' } },
         'Choose As they happen or Daily digest',
       ],
+      [
+        {
+          email: 'x@y.test',
+          settings: {
+            ...DEFAULT_ALERT_SETTINGS,
+            quietHours: { from: '22:00', to: '06:00', timeZone: 'Atlantis/Capital' },
+          },
+        },
+        'Choose a time zone',
+      ],
     ];
     for (const [body, message] of cases) {
       const response = await put(body);
@@ -610,6 +620,53 @@ describe('digest, reminders and failures', () => {
     expect((await sweepAlerts(server.services, later + HOUR)).reminders).toBe(0);
     await settled();
     expect((await bell('south.admin')).filter((m) => m.title === reminder)).toHaveLength(1);
+  });
+
+  it('quiet hours hold the e-mails that come as they happen until they end; the bell rings at once', async () => {
+    const now = Date.now();
+    const clock = (t: number) => new Date(t).toISOString().slice(11, 16);
+    // From an hour ago to two hours on, on UTC's clock (across midnight when it comes to that).
+    const quietHours = { from: clock(now - HOUR), to: clock(now + 2 * HOUR), timeZone: 'UTC' };
+    await subscribe('south.maria', 'maria.quiet@southern.test', {
+      classifications: ['transient', 'malfunction', 'repeated', 'report-required'],
+      quietHours,
+    });
+    const ship = ships.find((s) => s.organization === 'Southern Cross Tankers')!;
+    const start = nextSlot();
+    await store(ship.id, start, [event(start + MIN, 30)]);
+    const delivery = async () =>
+      db()
+        .selectFrom('alert_deliveries')
+        .select(['id', 'status'])
+        .where('user_id', '=', users['south.maria']!)
+        .where('channel', '=', 'email')
+        .where('address', '=', 'maria.quiet@southern.test')
+        .executeTakeFirst();
+    await until(async () => (await delivery()) !== undefined, 'the fan-out');
+    const held = (await delivery())!;
+    expect((await bell('south.maria')).some((m) => m.text.includes(ship.name))).toBe(true);
+    const job = async () =>
+      (
+        await sql<{ id: string; start_after: Date; state: string }>`
+          select id, start_after, state from pgboss.job
+          where name = ${ALERT_JOB_NAMES.email} and data->'deliveryIds' ? ${held.id}`.execute(db())
+      ).rows[0]!;
+    // The job waits until the quiet hours end (the minute of their end on the clock), the e-mail with it.
+    const waiting = await job();
+    expect(new Date(waiting.start_after).getTime()).toBeGreaterThan(now + 2 * HOUR - 2 * MIN);
+    expect(new Date(waiting.start_after).getTime()).toBeLessThanOrEqual(now + 2 * HOUR);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(held.status).toBe('pending');
+    expect((await delivery())!.status).toBe('pending');
+    expect(mailsTo('maria.quiet@southern.test')).toHaveLength(0);
+    // The quiet hours are over (the job's time moved to now, as the clock would): the e-mail goes, once.
+    await sql`update pgboss.job set start_after = now() where id = ${waiting.id}`.execute(db());
+    await until(async () => mailsTo('maria.quiet@southern.test').length === 1, 'the held e-mail');
+    await settled();
+    expect((await delivery())!.status).toBe('sent');
+    await subscribe('south.maria', 'maria@southern.test', {
+      classifications: ['transient', 'malfunction', 'repeated', 'report-required'],
+    });
   });
 
   it("the e-mail's link stops the user's alert e-mails in one click, without signing in; the bell stays", async () => {

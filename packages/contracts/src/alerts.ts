@@ -53,6 +53,10 @@ export const ALERT_MESSAGES = {
   organizationsOnlySystemAdmin: 'Only a system administrator chooses ships by organization',
   defaultsShips: "An organization's defaults choose all of its ships or some of them",
   unknownShip: 'One of the chosen ships is not one you see',
+  quietFrom: 'Provide the time quiet hours start, as HH:MM',
+  quietTo: 'Provide the time quiet hours end, as HH:MM',
+  quietSame: 'Quiet hours must end at another time than they start',
+  timeZone: 'Choose a time zone',
 } as const;
 const M = ALERT_MESSAGES;
 
@@ -73,6 +77,32 @@ export const alertShipsSchema = z.discriminatedUnion(
 );
 export type AlertShips = z.infer<typeof alertShipsSchema>;
 
+/** Whether the runtime knows an IANA time zone (Europe/Oslo, Asia/Singapore, UTC). */
+export function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return zone.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+const clockTime = (message: string) =>
+  z.string({ error: message }).regex(/^([01]\d|2[0-3]):[0-5]\d$/, message);
+
+/**
+ * Quiet hours: alert e-mails that come as they happen wait, from `from` to `to` (HH:MM, the clock of `timeZone`;
+ * across midnight when `to` is earlier), and go when they end. Alerts in the portal are not held, nor digests.
+ */
+export const quietHoursSchema = z
+  .object({
+    from: clockTime(M.quietFrom),
+    to: clockTime(M.quietTo),
+    timeZone: z.string().max(100).refine(isTimeZone, M.timeZone),
+  })
+  .refine((q) => q.from !== q.to, { message: M.quietSame, path: ['to'] });
+export type QuietHours = z.infer<typeof quietHoursSchema>;
+
 /** What alerts a user (or, as defaults, an organization's users): ships, event types, classifications, channels, when. */
 export const alertSettingsSchema = z
   .object({
@@ -82,6 +112,8 @@ export const alertSettingsSchema = z
     /** None: no alerts at all. */
     channels: z.array(z.enum(ALERT_CHANNELS, { error: 'Unknown channel' })),
     delivery: z.enum(ALERT_DELIVERIES, { error: 'Choose As they happen or Daily digest' }),
+    /** None (or absent, as settings stored before quiet hours are): e-mails go at once. */
+    quietHours: quietHoursSchema.nullable().optional(),
   })
   .refine(
     (s) => s.classifications.length > 0 || !s.eventTypes.some((t) => CLASSIFIED_EVENT_TYPES.includes(t)),
@@ -105,6 +137,7 @@ export function normalizeAlertSettings(settings: AlertSettings): AlertSettings {
     classifications: unique(settings.classifications),
     channels: unique(settings.channels),
     delivery: settings.delivery,
+    quietHours: settings.quietHours ?? null,
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ALERT_SETTINGS } from '../alerts';
+import { ALERT_MESSAGES, DEFAULT_ALERT_SETTINGS } from '../alerts';
 import { validateAlertDefaults, validateAlertSubscription } from './alerts';
 
 describe('the Alerts forms', () => {
@@ -20,6 +20,22 @@ describe('the Alerts forms', () => {
     expect(
       validateAlertSubscription({ useDefaults: true, email: '', settings: DEFAULT_ALERT_SETTINGS }),
     ).toEqual({});
+  });
+
+  it('names a problem of the quiet hours on the quiet hours', () => {
+    const quiet = (quietHours: { from: string; to: string; timeZone: string }) =>
+      validateAlertSubscription({
+        useDefaults: false,
+        email: 'a@b.example',
+        settings: { ...DEFAULT_ALERT_SETTINGS, quietHours },
+      });
+    expect(quiet({ from: '22:00', to: '06:00', timeZone: 'Europe/Oslo' })).toEqual({});
+    expect(quiet({ from: '22:00', to: '22:00', timeZone: 'Europe/Oslo' })).toEqual({
+      quietHours: ALERT_MESSAGES.quietSame,
+    });
+    expect(quiet({ from: '', to: '06:00', timeZone: 'Europe/Oslo' })).toEqual({
+      quietHours: ALERT_MESSAGES.quietFrom,
+    });
   });
 
   it("names each field's problem", () => {

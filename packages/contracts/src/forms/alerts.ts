@@ -4,7 +4,7 @@ import { fieldErrors, type FieldErrors } from './errors';
 
 /** The alert settings form (profile and organization screens): the field keys the form shows messages under. */
 export type AlertSettingsField =
-  'email' | 'ships' | 'eventTypes' | 'classifications' | 'channels' | 'reminderHours';
+  'email' | 'ships' | 'eventTypes' | 'classifications' | 'channels' | 'reminderHours' | 'quietHours';
 
 const email = z.email(ALERT_MESSAGES.emailInvalid);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ALERT_SETTINGS, alertSettingsSchema, type AlertSnapshot } from '../alerts';
+import { ALERT_MESSAGES, DEFAULT_ALERT_SETTINGS, alertSettingsSchema, type AlertSnapshot } from '../alerts';
 import {
   alertDurationText,
   alertFacts,
@@ -9,6 +9,7 @@ import {
   deliveryFailureText,
   eventLink,
   messageTextParts,
+  quietHoursEnd,
   subscriptionTakesShip,
   subscriptionWants,
 } from './alerts';
@@ -147,5 +148,45 @@ describe('what an alert says', () => {
       { text: ' or https://evil.example/x.' },
     ]);
     expect(messageTextParts('No link', 'https://portal.example')).toEqual([{ text: 'No link' }]);
+  });
+});
+
+describe('quiet hours', () => {
+  const at = (iso: string) => Date.parse(iso);
+  const end = (quiet: Parameters<typeof quietHoursEnd>[0], now: string) => {
+    const ms = quietHoursEnd(quiet, at(now));
+    return ms === null ? null : new Date(ms).toISOString();
+  };
+  const night = { from: '22:00', to: '06:00', timeZone: 'Europe/Oslo' };
+
+  it('hold an e-mail across midnight until the morning, on the clock of their time zone', () => {
+    // Oslo is UTC+1 in winter: 22:30 there is 21:30 UTC; the morning's 06:00 is 05:00 UTC.
+    expect(end(night, '2026-11-23T21:30:00Z')).toBe('2026-11-24T05:00:00.000Z');
+    expect(end(night, '2026-11-24T03:00:00Z')).toBe('2026-11-24T05:00:00.000Z');
+    expect(end(night, '2026-11-24T05:00:00Z')).toBeNull();
+    expect(end(night, '2026-11-24T12:00:00Z')).toBeNull();
+    // In summer (UTC+2) the same clock times are an hour earlier in UTC.
+    expect(end(night, '2026-07-01T20:30:00Z')).toBe('2026-07-02T04:00:00.000Z');
+  });
+
+  it('hold within one day when they end after they start, and across a change to summer time', () => {
+    const lunch = { from: '12:00', to: '13:30', timeZone: 'Asia/Singapore' };
+    expect(end(lunch, '2026-11-24T04:15:00Z')).toBe('2026-11-24T05:30:00.000Z');
+    expect(end(lunch, '2026-11-24T05:30:00Z')).toBeNull();
+    // Oslo moves to summer time at 01:00 UTC on 2026-03-29: the night that starts at 22:00 UTC+1 ends at 06:00 UTC+2.
+    expect(end(night, '2026-03-28T21:30:00Z')).toBe('2026-03-29T04:00:00.000Z');
+  });
+
+  it('hold nothing without quiet hours, and are refused with an unknown time zone or an empty window', () => {
+    expect(quietHoursEnd(null, at('2026-11-24T03:00:00Z'))).toBeNull();
+    expect(quietHoursEnd(undefined, at('2026-11-24T03:00:00Z'))).toBeNull();
+    const problems = (quietHours: unknown) =>
+      alertSettingsSchema
+        .safeParse({ ...DEFAULT_ALERT_SETTINGS, quietHours })
+        .error?.issues.map((i) => i.message);
+    expect(problems(night)).toBeUndefined();
+    expect(problems({ ...night, timeZone: 'Mars/Olympus' })).toEqual([ALERT_MESSAGES.timeZone]);
+    expect(problems({ ...night, from: '24:00' })).toEqual([ALERT_MESSAGES.quietFrom]);
+    expect(problems({ ...night, to: '22:00' })).toEqual([ALERT_MESSAGES.quietSame]);
   });
 });

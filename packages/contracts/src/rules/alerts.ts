@@ -1,4 +1,4 @@
-import type { AlertDeliveryFailure, AlertSettings, AlertSnapshot } from '../alerts';
+import type { AlertDeliveryFailure, AlertSettings, AlertSnapshot, QuietHours } from '../alerts';
 import { EVENT_CLASSIFICATION_NAMES, type EventClassification } from '../events';
 import { formatDateTime } from './dates';
 
@@ -160,4 +160,53 @@ export function messageTextParts(text: string, origin: string): { text: string; 
   }
   if (at < text.length) parts.push({ text: text.slice(at) });
   return parts;
+}
+
+/** The wall clock of `zone` at `at` (ms), as the UTC instant with the same fields. */
+function wallClock(at: number, zone: string): number {
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    timeZone: zone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(new Date(at));
+  const field = (type: string) => Number(parts.find((p) => p.type === type)!.value);
+  return Date.UTC(
+    field('year'),
+    field('month') - 1,
+    field('day'),
+    field('hour'),
+    field('minute'),
+    field('second'),
+  );
+}
+
+/** The instant (ms) the wall clock of `zone` shows `local` (a UTC instant carrying the wall clock's fields). */
+function instantOfWallClock(local: number, zone: string): number {
+  // The zone's offset at a first guess, then at the instant it gives (right across a change of daylight saving time).
+  const first = local - (wallClock(local, zone) - local);
+  return local - (wallClock(first, zone) - first);
+}
+
+const minutesOf = (clock: string) => Number(clock.slice(0, 2)) * 60 + Number(clock.slice(3, 5));
+
+/**
+ * When the quiet hours that hold an e-mail at `now` end (ms), or null when `now` is outside them (or there are
+ * none): the e-mail goes then. A window whose end is earlier than its start runs across midnight.
+ */
+export function quietHoursEnd(quiet: QuietHours | null | undefined, now: number): number | null {
+  if (!quiet) return null;
+  const wall = wallClock(now, quiet.timeZone);
+  const day = Math.floor(wall / 86_400_000) * 86_400_000;
+  const minute = Math.floor((wall - day) / 60_000);
+  const from = minutesOf(quiet.from);
+  const to = minutesOf(quiet.to);
+  const inside = from < to ? minute >= from && minute < to : minute >= from || minute < to;
+  if (!inside) return null;
+  const endDay = from > to && minute >= from ? day + 86_400_000 : day;
+  return instantOfWallClock(endDay + to * 60_000, quiet.timeZone);
 }

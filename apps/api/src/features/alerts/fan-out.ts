@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { AlertSnapshot } from '@portal/contracts/alerts';
 import type { WebhookAlertKind } from '@portal/contracts/webhooks';
-import { alertSubject, alertText, eventLink } from '@portal/contracts/rules';
+import { alertSubject, alertText, eventLink, quietHoursEnd } from '@portal/contracts/rules';
 import type { Database } from '../../db/schema';
 import { jobQueueOf, type Services } from '../../services';
 import { queueWebhookDeliveries } from '../webhooks/queue-deliveries';
@@ -36,8 +36,11 @@ interface FanOutContext {
   now: Date;
   /** The key of the recipients' unsubscribe links (unsubscribe.ts). */
   unsubscribeKey: Buffer;
-  /** E-mail deliveries to send after the fan-out commits (one e-mail job per alert, sent in the transaction). */
-  emails: string[];
+  /**
+   * E-mail deliveries to send after the fan-out commits, by when (ms; 0: at once, else the end of the recipient's
+   * quiet hours): one e-mail job per alert and time, sent in the transaction.
+   */
+  emails: Map<number, string[]>;
 }
 
 /** A recipient's channel: writes its delivery, once (the idempotency key), in the fan-out's transaction. */
@@ -117,7 +120,10 @@ const email: RecipientChannel = async (context, recipient) => {
     .onConflict((oc) => oc.column('idempotency_key').doNothing())
     .returning('id')
     .executeTakeFirst();
-  if (delivery && !digest) context.emails.push(delivery.id);
+  if (delivery && !digest) {
+    const at = quietHoursEnd(recipient.quietHours, context.now.getTime()) ?? 0;
+    context.emails.set(at, [...(context.emails.get(at) ?? []), delivery.id]);
+  }
 };
 
 const RECIPIENT_CHANNELS: Record<string, RecipientChannel> = { 'in-app': inApp, email };
@@ -165,7 +171,7 @@ export async function fanOutAlert(
     baseUrl: services.config.publicUrl,
     now,
     unsubscribeKey: key,
-    emails: [],
+    emails: new Map(),
   };
   const recipients = await recipientsOf(trx, { facilityId: alert.facility_id, kind: alert.kind, snapshot });
   let written = 0;
@@ -175,9 +181,14 @@ export async function fanOutAlert(
       written++;
     }
   for (const channel of ORGANIZATION_CHANNELS) await channel(trx, services, alert);
-  if (context.emails.length) {
-    const job: AlertEmailJob = { deliveryIds: context.emails };
-    await jobQueueOf(services).sendInTransaction(trx, ALERT_JOB_NAMES.email, job);
+  for (const [at, deliveryIds] of context.emails) {
+    const job: AlertEmailJob = { deliveryIds };
+    await jobQueueOf(services).sendInTransaction(
+      trx,
+      ALERT_JOB_NAMES.email,
+      job,
+      at ? { startAfter: new Date(at) } : undefined,
+    );
   }
   await trx.updateTable('alerts').set({ fanned_out_on: now }).where('id', '=', alert.id).execute();
   return written;

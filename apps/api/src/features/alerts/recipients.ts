@@ -7,6 +7,7 @@ import {
   type AlertSettings,
   type AlertSettingsSource,
   type AlertSnapshot,
+  type QuietHours,
 } from '@portal/contracts/alerts';
 import { subscriptionTakesShip, subscriptionWants } from '@portal/contracts/rules';
 import type { Database } from '../../db/schema';
@@ -34,6 +35,8 @@ export interface Recipient {
   email: string | null;
   channels: AlertChannel[];
   delivery: AlertDelivery;
+  /** When e-mails that come as they happen wait (none: they go at once). */
+  quietHours: QuietHours | null;
 }
 
 /**
@@ -90,6 +93,7 @@ export async function recipientsOf(
       email: user.email,
       channels,
       delivery: reminder ? 'immediate' : settings.delivery,
+      quietHours: settings.quietHours ?? null,
     });
   }
   return recipients;

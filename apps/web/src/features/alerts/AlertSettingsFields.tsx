@@ -19,6 +19,7 @@ import {
   ALERT_DELIVERIES,
   ALERT_DELIVERY_NAMES,
   type AlertSettings,
+  type QuietHours,
 } from '@portal/contracts/alerts';
 import { EVENT_TYPE_NAMES, EVENT_TYPES } from '@portal/contracts/events';
 import type { AlertSettingsField } from '@portal/contracts/forms';
@@ -27,6 +28,14 @@ interface Choice {
   id: string;
   name: string;
 }
+
+/** The time zones the browser knows, the one it runs in first. */
+const ownTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+let timeZones: string[] | undefined;
+const timeZoneChoices = () =>
+  (timeZones ??= [...new Set([ownTimeZone(), 'UTC', ...Intl.supportedValuesOf('timeZone')])]);
+/** Quiet hours when they are switched on: the night, on the clock where the browser is. */
+const DEFAULT_QUIET_HOURS = (): QuietHours => ({ from: '22:00', to: '06:00', timeZone: ownTimeZone() });
 
 const toggle = <T,>(list: readonly T[], value: T, on: boolean): T[] =>
   on ? [...list.filter((v) => v !== value), value] : list.filter((v) => v !== value);
@@ -203,6 +212,60 @@ export function AlertSettingsFields({
           ))}
         </RadioGroup>
         <FormHelperText>Alerts in the portal always come as they happen.</FormHelperText>
+      </FormControl>
+
+      <FormControl component="fieldset" disabled={disabled} error={Boolean(errors.quietHours)}>
+        <FormLabel component="legend">Quiet hours</FormLabel>
+        <FormControlLabel
+          label="Hold e-mails that come as they happen during quiet hours"
+          control={
+            <Checkbox
+              checked={Boolean(value.quietHours)}
+              onChange={(e) => set({ quietHours: e.target.checked ? DEFAULT_QUIET_HOURS() : null })}
+            />
+          }
+        />
+        {value.quietHours && (
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mt: 1 }}>
+            <TextField
+              label="From"
+              type="time"
+              value={value.quietHours.from}
+              onChange={(e) => set({ quietHours: { ...value.quietHours!, from: e.target.value } })}
+              disabled={disabled}
+              slotProps={{
+                inputLabel: { shrink: true },
+                htmlInput: { 'data-testid': `${idPrefix}-quiet-from` },
+              }}
+            />
+            <TextField
+              label="To"
+              type="time"
+              value={value.quietHours.to}
+              onChange={(e) => set({ quietHours: { ...value.quietHours!, to: e.target.value } })}
+              disabled={disabled}
+              slotProps={{
+                inputLabel: { shrink: true },
+                htmlInput: { 'data-testid': `${idPrefix}-quiet-to` },
+              }}
+            />
+            <Autocomplete
+              options={timeZoneChoices()}
+              value={value.quietHours.timeZone}
+              disableClearable
+              disabled={disabled}
+              onChange={(_, zone) => set({ quietHours: { ...value.quietHours!, timeZone: zone } })}
+              sx={{ flex: 1, minWidth: 200 }}
+              renderInput={(params) => <TextField {...params} label="Time zone" />}
+            />
+          </Stack>
+        )}
+        <FormHelperText>
+          {errors.quietHours ??
+            (value.quietHours
+              ? 'Held e-mails go when the quiet hours end. Alerts in the portal and digests are not held.'
+              : 'E-mails go as soon as the alert is written.')}
+        </FormHelperText>
       </FormControl>
     </Stack>
   );
