@@ -659,6 +659,13 @@ describe('digest, reminders and failures', () => {
     expect(held.status).toBe('pending');
     expect((await delivery())!.status).toBe('pending');
     expect(mailsTo('maria.quiet@southern.test')).toHaveLength(0);
+    // The outbox says why it waits, and until when.
+    const outbox = (await (await server.as('admin')).get('/api/admin/outbox?status=pending')).json() as {
+      items: { to: string; sendAfter: string | null }[];
+    };
+    expect(outbox.items.find((m) => m.to === 'maria.quiet@southern.test')?.sendAfter).toBe(
+      new Date(waiting.start_after).toISOString(),
+    );
     // The quiet hours are over (the job's time moved to now, as the clock would): the e-mail goes, once.
     await sql`update pgboss.job set start_after = now() where id = ${waiting.id}`.execute(db());
     await until(async () => mailsTo('maria.quiet@southern.test').length === 1, 'the held e-mail');

@@ -238,6 +238,8 @@ export const outboxMailSchema = z.object({
   html: z.string(),
   createdOn: z.string(),
   sentOn: z.string().nullable(),
+  /** A pending e-mail held by its recipient's quiet hours: when it goes; null otherwise. */
+  sendAfter: z.string().nullable(),
   status: z.enum(OUTBOX_STATUSES),
   /** 'smtp' when sent to the SMTP server, 'outbox' when kept here (no SMTP_URL); null until sent. */
   transport: z.string().nullable(),

@@ -17,6 +17,7 @@ import * as complianceEvents from './0016_compliance_events';
 import * as webhooks from './0019_webhooks';
 import * as alerts from './0018_alerts';
 import * as apiKeys from './0017_api_keys';
+import * as alertQuietHours from './0020_alert_quiet_hours';
 
 /** Every migration, by name; applied in name order. Add a new one here. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '0019_webhooks': webhooks,
   '0018_alerts': alerts,
   '0017_api_keys': apiKeys,
+  '0020_alert_quiet_hours': alertQuietHours,
 };

@@ -41,6 +41,8 @@ export interface AlertDeliveriesTable {
   last_error: string | null;
   created_on: GeneratedTimestamp;
   sent_on: NullableTimestamp;
+  /** Held by the recipient's quiet hours until then (null: not held). */
+  send_after: NullableTimestamp;
 }
 
 export interface AlertSubscriptionsTable {

@@ -96,6 +96,7 @@ const inApp: RecipientChannel = async ({ trx, alert, snapshot, baseUrl, now }, r
 const email: RecipientChannel = async (context, recipient) => {
   const { trx, alert, snapshot, baseUrl } = context;
   const digest = recipient.delivery === 'digest';
+  const quietUntil = digest ? null : quietHoursEnd(recipient.quietHours, context.now.getTime());
   const mail = digest
     ? null
     : composeAlertMail(
@@ -116,12 +117,13 @@ const email: RecipientChannel = async (context, recipient) => {
       subject: mail?.subject ?? null,
       text_body: mail?.text ?? null,
       html_body: mail?.html ?? null,
+      send_after: quietUntil === null ? null : new Date(quietUntil),
     })
     .onConflict((oc) => oc.column('idempotency_key').doNothing())
     .returning('id')
     .executeTakeFirst();
   if (delivery && !digest) {
-    const at = quietHoursEnd(recipient.quietHours, context.now.getTime()) ?? 0;
+    const at = quietUntil ?? 0;
     context.emails.set(at, [...(context.emails.get(at) ?? []), delivery.id]);
   }
 };

@@ -21,6 +21,7 @@ const mail = (over: Partial<OutboxMail>): OutboxMail => ({
   html: '<p>text</p>',
   createdOn: '2026-11-20T10:00:00.000Z',
   sentOn: null,
+  sendAfter: null,
   status: 'sent',
   transport: 'smtp',
   attempts: 1,
@@ -91,6 +92,18 @@ describe('the outbox', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Send all again' }));
     await waitFor(() => expect(posts).toEqual([{ allFailed: true }]));
     expect(await screen.findByText('4 e-mails queued to be sent again.')).toBeTruthy();
+  });
+
+  it('says until when an e-mail held by quiet hours waits', async () => {
+    list = {
+      items: [mail({ id: 'held-1', status: 'pending', attempts: 0, sendAfter: '2026-11-21T05:00:00.000Z' })],
+      total: 1,
+      transport: 'smtp',
+      failed: 0,
+    };
+    renderPage();
+    const [row] = await screen.findAllByTestId('outbox-row');
+    expect(row!.textContent).toContain('Quiet hours: goes at 2026.11.21 05:00 UTC');
   });
 
   it('has nothing to send again when no e-mail failed', async () => {

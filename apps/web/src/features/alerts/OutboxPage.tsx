@@ -175,6 +175,11 @@ export default function OutboxPage() {
                     </TableCell>
                     <TableCell>
                       <Chip size="small" color={status.colour} variant="outlined" label={status.label} />
+                      {mail.sendAfter && (
+                        <Typography variant="caption" color="text.secondary" component="p">
+                          Quiet hours: goes at {formatDateTime(mail.sendAfter)} UTC
+                        </Typography>
+                      )}
                       {mail.error && (
                         <Typography
                           variant="caption"
