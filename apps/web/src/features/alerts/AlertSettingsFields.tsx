@@ -227,28 +227,20 @@ export function AlertSettingsFields({
         />
         {value.quietHours && (
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mt: 1 }}>
-            <TextField
-              label="From"
-              type="time"
-              value={value.quietHours.from}
-              onChange={(e) => set({ quietHours: { ...value.quietHours!, from: e.target.value } })}
-              disabled={disabled}
-              slotProps={{
-                inputLabel: { shrink: true },
-                htmlInput: { 'data-testid': `${idPrefix}-quiet-from` },
-              }}
-            />
-            <TextField
-              label="To"
-              type="time"
-              value={value.quietHours.to}
-              onChange={(e) => set({ quietHours: { ...value.quietHours!, to: e.target.value } })}
-              disabled={disabled}
-              slotProps={{
-                inputLabel: { shrink: true },
-                htmlInput: { 'data-testid': `${idPrefix}-quiet-to` },
-              }}
-            />
+            {(['from', 'to'] as const).map((end) => (
+              <TextField
+                key={end}
+                label={end === 'from' ? 'From' : 'To'}
+                type="time"
+                value={value.quietHours![end]}
+                onChange={(e) => set({ quietHours: { ...value.quietHours!, [end]: e.target.value } })}
+                disabled={disabled}
+                slotProps={{
+                  inputLabel: { shrink: true },
+                  htmlInput: { 'data-testid': `${idPrefix}-quiet-${end}` },
+                }}
+              />
+            ))}
             <Autocomplete
               options={timeZoneChoices()}
               value={value.quietHours.timeZone}
