@@ -7,12 +7,15 @@ import { formatDateTime } from '@portal/contracts/rules';
 import { eventTimeline } from './display';
 import { recordBookQuery } from './events-api';
 
-/** The event's entries in the ship's record book: derived, changed, acknowledged, reported, closed. */
+/**
+ * The event's entries in the ship's record book: derived, changed, acknowledged, reported, closed, and the fuel
+ * change-overs recorded during a scrubber stop.
+ */
 export function EventTimeline({ event }: { event: ComplianceEvent }) {
   // The book from the event's start on: its first entry is dated at the start, the later ones when they happened.
   const from = useMemo(() => new Date(Date.parse(event.start) - 60_000).toISOString(), [event.start]);
   const book = useQuery(recordBookQuery(event.facilityId, { from }));
-  const entries = useMemo(() => eventTimeline(book.data ?? [], event.id), [book.data, event.id]);
+  const entries = useMemo(() => eventTimeline(book.data ?? [], event), [book.data, event]);
   return (
     <Card data-testid="event-timeline">
       <CardContent>

@@ -249,10 +249,33 @@ describe('bands and the timeline', () => {
   const entry = (sequence: number, eventId: string | null, correctsId: string | null = null) =>
     ({ id: `e${sequence}`, sequence, eventId, correctsId }) as RecordBookEntryView;
 
+  const stop = {
+    id: 'a',
+    type: 'scrubber-off' as const,
+    start: '2026-11-02T20:00:00.000Z',
+    end: '2026-11-03T00:00:00.000Z',
+  };
+  const changeOver = (sequence: number, occurredOn: string, fuelSulfurPct: number | null = 0.08) =>
+    ({ ...entry(sequence, null), occurredOn, fuelSulfurPct }) as RecordBookEntryView;
+
   it("keeps an event's own entries in the book's order, and finds the corrections of an entry", () => {
     const book = [entry(3, 'a'), entry(1, 'a'), entry(2, 'b'), entry(4, null, 'e2'), entry(5, null, 'e2')];
-    expect(eventTimeline(book, 'a').map((e) => e.sequence)).toEqual([1, 3]);
+    expect(eventTimeline(book, stop).map((e) => e.sequence)).toEqual([1, 3]);
     expect(correctionsOf(book)).toEqual(new Map([['e2', [4, 5]]]));
+  });
+
+  it("shows a scrubber stop the fuel change-overs recorded while it lasted, not corrected ones nor other events'", () => {
+    const book = [
+      entry(1, 'a'),
+      changeOver(2, '2026-11-02T23:59:30.000Z'),
+      changeOver(3, '2026-11-02T12:00:00.000Z'),
+      { ...changeOver(4, '2026-11-02T22:00:00.000Z'), id: 'corrected' } as RecordBookEntryView,
+      { ...entry(5, null, 'corrected'), fuelSulfurPct: null } as RecordBookEntryView,
+      changeOver(6, '2026-11-02T21:00:00.000Z', null),
+    ];
+    expect(eventTimeline(book, stop).map((e) => e.sequence)).toEqual([1, 2]);
+    expect(eventTimeline(book, { ...stop, type: 'emission-exceedance' }).map((e) => e.sequence)).toEqual([1]);
+    expect(eventTimeline(book, { ...stop, end: null }).map((e) => e.sequence)).toEqual([1, 2]);
   });
 });
 

@@ -334,12 +334,26 @@ export function washwaterBands(
 
 // ---- the event's timeline
 
-/** The record book entries of one event, in the book's order. */
+/**
+ * The record book entries of one event, in the book's order: its own, and for a scrubber stop the fuel change-overs
+ * recorded while it lasted (one ends it where the fuel is within the area's limit: the engine stops counting there),
+ * unless a later entry corrects them.
+ */
 export function eventTimeline(
   entries: readonly RecordBookEntryView[],
-  eventId: string,
+  event: Pick<ComplianceEvent, 'id' | 'type' | 'start' | 'end'>,
 ): RecordBookEntryView[] {
-  return entries.filter((e) => e.eventId === eventId).sort((a, b) => a.sequence - b.sequence);
+  const corrected = new Set(entries.map((e) => e.correctsId));
+  const start = Date.parse(event.start);
+  // The engine ends an episode one target step (a minute) after its last counting sample.
+  const end = event.end === null ? Infinity : Date.parse(event.end) + 60_000;
+  const changeOverDuring = (e: RecordBookEntryView) => {
+    const at = Date.parse(e.occurredOn);
+    return e.fuelSulfurPct != null && !corrected.has(e.id) && at >= start && at <= end;
+  };
+  return entries
+    .filter((e) => e.eventId === event.id || (event.type === 'scrubber-off' && changeOverDuring(e)))
+    .sort((a, b) => a.sequence - b.sequence);
 }
 
 /** For each corrected entry, the sequence numbers of the entries correcting it. */
