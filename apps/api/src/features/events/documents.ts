@@ -1,5 +1,4 @@
 import ExcelJS from 'exceljs';
-import PDFDocument from 'pdfkit';
 import {
   EVENT_TYPE_NAMES,
   RECORD_BOOK_KIND_NAMES,
@@ -7,6 +6,7 @@ import {
   type EventReport,
   type RecordBookEntryView,
 } from '@portal/contracts/events';
+import { PortalPdf } from '../../pdf/document';
 
 /**
  * The documents a ship's compliance work hands to others: the record book of a period as .xlsx (with each entry's
@@ -62,42 +62,34 @@ export async function recordBookWorkbook(
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
 
-/** The report to the flag State and the port State (MEPC.1/Circ.883/Rev.1) as a one-page PDF. */
+/** The report to the flag State and the port State (MEPC.1/Circ.883/Rev.1) as a one-page PDF, in every script. */
 export function eventReportPdf(event: ComplianceEvent, report: EventReport): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const doc = new PDFDocument({ size: 'A4', margin: 56, info: { Title: 'EGCS malfunction report' } });
-    const chunks: Buffer[] = [];
-    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-    doc.fontSize(16).text('EGCS malfunction report', { underline: false });
-    doc
-      .moveDown(0.3)
-      .fontSize(9)
-      .fillColor('#444444')
-      .text('To the flag State Administration and the port State authority, as MEPC.1/Circ.883/Rev.1 asks.');
-    doc.moveDown(1).fillColor('#000000');
-    const field = (label: string, value: string) => {
-      doc.fontSize(9).fillColor('#444444').text(label);
-      doc
-        .fontSize(11)
-        .fillColor('#000000')
-        .text(value || '-');
-      doc.moveDown(0.5);
-    };
-    field('Ship', report.shipName);
-    field('IMO number', report.imo);
-    field('Event', `${EVENT_TYPE_NAMES[event.type]}${event.ongoing ? ' (still going on)' : ''}`);
-    field('Position at the start', report.position);
-    field('Start (UTC)', report.start);
-    field('Duration', report.duration);
-    field('EGCS concerned', report.egcs);
-    field('Instrument and readings', report.instrument);
-    field('Cause', report.cause);
-    field('Actions taken', report.actionsTaken);
-    field('Actions planned', report.actionsPlanned);
-    field('Expected time to repair', report.expectedRepair);
-    if (report.sentOn) field('Sent on', report.sentOn);
-    doc.end();
-  });
+  const pdf = new PortalPdf({ info: { Title: 'EGCS malfunction report' } });
+  const { doc } = pdf;
+  doc.fontSize(16);
+  pdf.text('EGCS malfunction report', { bold: true });
+  doc.moveDown(0.3).fontSize(9).fillColor('#444444');
+  pdf.text('To the flag State Administration and the port State authority, as MEPC.1/Circ.883/Rev.1 asks.');
+  doc.moveDown(1).fillColor('#000000');
+  const field = (label: string, value: string) => {
+    doc.fontSize(9).fillColor('#444444');
+    pdf.text(label);
+    doc.fontSize(11).fillColor('#000000');
+    pdf.text(value || '-');
+    doc.moveDown(0.5);
+  };
+  field('Ship', report.shipName);
+  field('IMO number', report.imo);
+  field('Event', `${EVENT_TYPE_NAMES[event.type]}${event.ongoing ? ' (still going on)' : ''}`);
+  field('Position at the start', report.position);
+  field('Start (UTC)', report.start);
+  field('Duration', report.duration);
+  field('EGCS concerned', report.egcs);
+  field('Instrument and readings', report.instrument);
+  field('Cause', report.cause);
+  field('Actions taken', report.actionsTaken);
+  field('Actions planned', report.actionsPlanned);
+  field('Expected time to repair', report.expectedRepair);
+  if (report.sentOn) field('Sent on', report.sentOn);
+  return pdf.finish();
 }
