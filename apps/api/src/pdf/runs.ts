@@ -27,9 +27,10 @@ function attaches(codePoint: number): boolean {
 /** The text a PDF may show: controls and bidi controls out, lone surrogates as U+FFFD. */
 export function printableText(text: string): string {
   let out = '';
-  for (const character of text.toWellFormed()) {
+  for (const character of text) {
     const codePoint = character.codePointAt(0)!;
     if (character === '\n' || character === '\t') out += character;
+    else if (codePoint >= 0xd800 && codePoint <= 0xdfff) out += '\ufffd'; // a lone surrogate
     else if (codePoint < 0x20 || (codePoint >= 0x7f && codePoint < 0xa0)) continue;
     else if (BIDI_CONTROLS.test(character)) continue;
     else out += character;
