@@ -16,16 +16,15 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import {
   hasZodFastifySchemaValidationErrors,
-  jsonSchemaTransform,
-  jsonSchemaTransformObject,
   serializerCompiler,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import type Provider from 'oidc-provider';
-import { ZodError } from 'zod';
+import { ZodError, z } from 'zod';
+import { apiErrorSchema } from '@portal/contracts/errors';
+import { openApiOptions } from './openapi';
 import { findForbiddenText } from '@portal/contracts/forms';
-import { PACKAGE_VERSION } from '@portal/contracts/version';
-import { API_KEY_PREFIX, type ApiKeyScope } from '@portal/contracts/api-keys';
+import { type ApiKeyScope } from '@portal/contracts/api-keys';
 import { AppError, badRequest, forbidden } from './errors';
 import type { Services } from './services';
 import type { CallerResolver } from './features/auth/verify';
@@ -100,43 +99,6 @@ const readIndexHtml = (webDist: string) => {
  */
 const API_CACHE_CONTROL = 'no-store';
 
-/** The OpenAPI document's introduction: how to authenticate, with a user's token or an organization's API key. */
-const API_DESCRIPTION = [
-  'Every operation needs a caller, but for the few marked otherwise.',
-  '',
-  "**Users** send the access token of the portal's sign-in: `Authorization: Bearer <access token>`.",
-  '',
-  `**Integrations** (a BI tool reading KPIs, the onboard uploader sending files) send an organization's API key, made by its administrator under Administration (\`POST /api/organizations/{id}/api-keys\`): \`Authorization: Bearer ${API_KEY_PREFIX}...\` or \`X-API-Key: ${API_KEY_PREFIX}...\`. The key is shown once, when it is made. It acts as its organization (it sees the ships the organization sees) and only within its scopes:`,
-  '',
-  '- `reports:read`: report data (`/api/reports/...`), compliance events (`/api/events...`) and record books, the ship list;',
-  '- `files:upload`: uploading files (`POST /api/algorithm/facilitydatasource/{id}/file`, which also queues their execution), the data sources of a ship, following an execution (`GET /api/executions/{id}`).',
-  '',
-  'An operation outside its scopes answers 403; a revoked or expired key, 401. Each operation that accepts keys names its scopes.',
-  '',
-  'Example: `curl -H "X-API-Key: spk_..." "https://portal.example/api/reports/data?reportIds=FacilityCO2reduction&facilityId=...&from=2025-01-01T00:00:00Z&to=2025-02-01T00:00:00Z"`',
-].join('\n');
-
-/**
- * The route's schema for the OpenAPI document (the zod transform), and for a route that accepts API keys its
- * security (a token or a key, either header) and which scopes it accepts.
- */
-const documentApiKeys: typeof jsonSchemaTransform = (document) => {
-  const transformed = jsonSchemaTransform(document);
-  const scopes = (document.route.config as { apiKeyScopes?: readonly ApiKeyScope[] } | undefined)
-    ?.apiKeyScopes;
-  if (!scopes?.length) return transformed;
-  const schema = transformed.schema as { description?: string };
-  const note = `API keys: accepted with the scope ${scopes.map((s) => `\`${s}\``).join(' or ')}.`;
-  return {
-    ...transformed,
-    schema: {
-      ...transformed.schema,
-      description: schema.description ? `${schema.description}\n\n${note}` : note,
-      security: [{ bearer: [] }, { apiKey: [] }],
-    },
-  };
-};
-
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { services } = options;
   const app = Fastify({
@@ -209,34 +171,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
     },
   );
-  await app.register(swagger, {
-    openapi: {
-      info: {
-        title: 'Scrubber fleet monitoring portal API',
-        version: PACKAGE_VERSION,
-        description: API_DESCRIPTION,
-      },
-      components: {
-        securitySchemes: {
-          bearer: {
-            type: 'http',
-            scheme: 'bearer',
-            description: `An access token of the portal's sign-in (OpenID Connect, a JWT), or an API key (\`${API_KEY_PREFIX}...\`) on the operations that accept one of its scopes.`,
-          },
-          apiKey: {
-            type: 'apiKey',
-            in: 'header',
-            name: 'X-API-Key',
-            description: `An API key (\`${API_KEY_PREFIX}...\`) of an organization, created by its administrator under Administration; accepted by the operations that name one of its scopes.`,
-          },
-        },
-      },
-      security: [{ bearer: [] }],
-    },
-    transform: documentApiKeys,
-    // Schemas registered with an id (the reader configurations) are listed as components.
-    transformObject: jsonSchemaTransformObject,
-  });
+  await app.register(
+    swagger,
+    openApiOptions(services.config.publicUrl, z.toJSONSchema(apiErrorSchema, { target: 'openapi-3.0' })),
+  );
   await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
 
   // Layer 2: the application: errors, authentication.

@@ -32,7 +32,7 @@ function checkRole(caller: Caller, organization: { is_provider: boolean }, role:
 /** A user id of the path; anything else is a user that does not exist. */
 const userIdParams = z.object({ id: idParam() });
 /** The organization a user is created in. */
-const createUserParams = z.object({ orgId: idParam() });
+const createUserParams = z.object({ id: idParam() });
 
 export async function userRoutes(app: FastifyInstance) {
   const routes = authenticatedRoutes(app);
@@ -58,7 +58,7 @@ export async function userRoutes(app: FastifyInstance) {
     (await organizationUsers(db, organizationId)).find((u) => u.id === id)!;
 
   routes.post(
-    '/api/organizations/:orgId/users',
+    '/api/organizations/:id/users',
     {
       schema: {
         tags,
@@ -69,7 +69,7 @@ export async function userRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const { caller } = request;
-      const { orgId } = request.params;
+      const { id: orgId } = request.params;
       requireManageOrganization(caller, orgId);
       const organization = await findOrganization(db, orgId);
       const { username, password, roles } = request.body;
