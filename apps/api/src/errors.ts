@@ -18,4 +18,5 @@ export const notFound = (what = 'Not found') => new AppError('NOT_FOUND', what);
 export const forbidden = (message = 'You may not do this') => new AppError('FORBIDDEN', message);
 export const badRequest = (message: string, fields?: Record<string, string>) =>
   new AppError('VALIDATION_FAILED', message, fields);
-export const conflict = (message: string) => new AppError('CONFLICT', message);
+export const conflict = (message: string, fields?: Record<string, string>) =>
+  new AppError('CONFLICT', message, fields);

@@ -54,6 +54,38 @@ describe('adding users', () => {
     expect(response.statusCode).toBe(409);
   });
 
+  it('refuses a username with an invisible character inside, or one that looks like an existing one', async () => {
+    const northAdmin = await server.as('north.admin');
+    const add = (username: string) =>
+      northAdmin.post(`/api/organizations/${org.north}/users`, {
+        username,
+        password: 'Abcd1234',
+        roles: ['User'],
+      });
+    const hidden = await add('north\u200b.admin');
+    expect(hidden.statusCode).toBe(400);
+    expect(hidden.json().fields.username).toBe('Cannot contain invisible characters');
+    // A Cyrillic о, "rn" for "m", a Ukrainian і in capitals: each reads as north.admin.
+    for (const lookAlike of ['nоrth.admin', 'north.adrnin', 'NORTH.ADMІN']) {
+      const response = await add(lookAlike);
+      expect(response.statusCode, lookAlike).toBe(409);
+      expect(response.json().fields.username).toBe('Looks the same as an existing username: choose another');
+    }
+    // Renaming an existing user to a look-alike is refused too; keeping one's own name is not.
+    const renamed = await northAdmin.put(`/api/users/${user['north.olav']}`, {
+      username: 'north.anna',
+      roles: ['User'],
+    });
+    expect(renamed.statusCode).toBe(409);
+    const kept = await northAdmin.put(`/api/users/${user['north.olav']}`, {
+      username: 'north.olav',
+      roles: ['User'],
+    });
+    expect(kept.statusCode).toBe(200);
+    const users = (await northAdmin.get(`/api/organizations/${org.north}/users`)).json();
+    expect(users.filter((u: { username: string }) => /adm/i.test(u.username))).toHaveLength(1);
+  });
+
   it('keeps a UserAdmin out of other organizations (404) and a User out of user management (403)', async () => {
     const northAdmin = await server.as('north.admin');
     const response = await northAdmin.post(`/api/organizations/${org.south}/users`, {

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { roleSchema } from './auth';
 import { newPasswordSchema } from './forms/password';
-import { nameText } from './forms/text';
+import { identifierText } from './forms/text';
 import { USER_MESSAGES, USERNAME_MAX_LENGTH } from './forms/user';
 import { organizationUserSchema } from './organizations';
 
-const username = nameText(USER_MESSAGES.usernameRequired, USERNAME_MAX_LENGTH);
+const username = identifierText(USER_MESSAGES.usernameRequired, USERNAME_MAX_LENGTH);
 /** One role per user, sent as a list of one. */
 const roles = z.array(roleSchema).length(1, USER_MESSAGES.roleInvalid);
 
@@ -17,7 +17,7 @@ export type CreateUserBody = z.infer<typeof createUserBodySchema>;
 export const updateUserBodySchema = z.object({ username, password: newPasswordSchema.optional(), roles });
 export type UpdateUserBody = z.infer<typeof updateUserBodySchema>;
 
-export const createUserParamsSchema = z.object({ orgId: z.string() });
+export const createUserParamsSchema = z.object({ id: z.string() });
 export const userIdParamsSchema = z.object({ id: z.string() });
 
 export const VISIT_SECTIONS = ['FacilityDocuments'] as const;

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   findForbiddenText,
+  identifierProblem,
+  identifierText,
   isInvisibleOnly,
   nameProblem,
   nameText,
@@ -129,5 +131,35 @@ describe('findForbiddenText (the backstop over a whole request)', () => {
       findForbiddenText({ a: 1, b: null, c: true, d: ['🚢', '<x/>'], e: new Uint8Array([0]) }),
     ).toBeNull();
     expect(findForbiddenText(undefined)).toBeNull();
+  });
+});
+
+describe('identifiers (usernames)', () => {
+  it('refuses an invisible character inside, which a name allows', () => {
+    for (const hidden of [
+      '\u200b',
+      '\u200c',
+      '\u200d',
+      '\u2060',
+      '\ufeff',
+      '\u200e',
+      '\u00ad',
+      '\u00a0',
+      '\u3000',
+    ])
+      expect(identifierProblem(`north${hidden}.admin`)).toBe(M.hidden);
+    expect(nameProblem('north\u200b.admin')).toBeNull();
+  });
+
+  it('accepts letters of every script, digits, dots, dashes and a plain space', () => {
+    for (const name of ['north.admin', 'łukasz-wójcik', 'Γιώργος', 'ольга_иванова', '王小明', 'anna smith'])
+      expect(identifierProblem(name)).toBeNull();
+  });
+
+  it('identifierText trims, and refuses as names are refused', () => {
+    const schema = identifierText('Username is required');
+    expect(schema.parse('  north.anna ')).toBe('north.anna');
+    expect(schema.safeParse('a\u202eb').error?.issues[0]?.message).toBe(M.bidi);
+    expect(schema.safeParse('a\u200bb').error?.issues[0]?.message).toBe(M.hidden);
   });
 });

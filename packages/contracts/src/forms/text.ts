@@ -17,6 +17,7 @@ export const TEXT_MESSAGES = {
   control: 'Cannot contain control characters such as line breaks or tabs',
   bidi: 'Cannot contain characters that change the text direction',
   invisible: 'Must contain a visible character',
+  hidden: 'Cannot contain invisible characters',
 } as const;
 
 /** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
@@ -27,6 +28,13 @@ const CONTROL = /[\p{Cc}\u2028\u2029]/u;
 const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/;
 /** Characters that show nothing on their own: whitespace, format (zero-width, bidi marks), default-ignorable, braille blank. */
 const INVISIBLE_ONLY = /^[\p{White_Space}\p{Cf}\p{Cc}\p{Default_Ignorable_Code_Point}\u2800]*$/u;
+
+/**
+ * Characters an identifier may not hold anywhere: format characters (zero-width space and joiners, bidi marks),
+ * default-ignorable code points, the braille blank, and whitespace other than the plain space (no-break and
+ * ideographic spaces): inside a username they make a second name that looks like the first.
+ */
+const HIDDEN = /[\p{Cf}\p{Default_Ignorable_Code_Point}\u2800]|(?! )\p{White_Space}/u;
 
 export const hasNul = (value: string) => value.includes('\u0000');
 export const hasLoneSurrogate = (value: string) => LONE_SURROGATE.test(value);
@@ -56,6 +64,15 @@ export function nameProblem(value: string): string | null {
   );
 }
 
+/**
+ * What is wrong with an identifier (a username), or null: a name's problems, and any invisible character inside
+ * it (Unicode TR39's restriction for identifiers; look-alike names are refused by the API against the existing
+ * ones, by their confusable skeleton).
+ */
+export function identifierProblem(value: string): string | null {
+  return nameProblem(value) ?? (HIDDEN.test(value) ? TEXT_MESSAGES.hidden : null);
+}
+
 const check = (problem: (value: string) => string | null) => (value: string, ctx: z.RefinementCtx) => {
   const message = problem(value);
   if (message) ctx.addIssue({ code: 'custom', message });
@@ -64,6 +81,9 @@ const check = (problem: (value: string) => string | null) => (value: string, ctx
 export const textCheck = check(textProblem);
 /** The name rule as a refinement (expects the value trimmed). */
 export const nameCheck = check(nameProblem);
+
+/** The identifier rule as a refinement (expects the value trimmed). */
+export const identifierCheck = check(identifierProblem);
 
 /** Free text, stored exactly as written: only NUL and lone surrogates are refused. */
 export const userText = (options: { error?: string } = {}) =>
@@ -77,6 +97,15 @@ export const nameText = (requiredMessage: string, max = 200) =>
     .min(1, requiredMessage)
     .max(max, `Cannot be longer than ${max} characters`)
     .superRefine(nameCheck);
+
+/** An identifier (a username): a required name without invisible characters inside ({@link identifierProblem}). */
+export const identifierText = (requiredMessage: string, max = 200) =>
+  z
+    .string({ error: requiredMessage })
+    .trim()
+    .min(1, requiredMessage)
+    .max(max, `Cannot be longer than ${max} characters`)
+    .superRefine(identifierCheck);
 
 /** A name that may be left empty (a message title): trimmed, and refused by `nameProblem` when given. */
 export const optionalNameText = (max = 200) =>

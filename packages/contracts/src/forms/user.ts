@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DEFAULT_ROLE, ROLE_NAMES, type Role } from '../rules/constants';
 import { fieldErrors, type FieldErrors } from './errors';
 import { checkPasswordConfirmation, generatePassword, newPasswordSchema } from './password';
-import { nameText } from './text';
+import { identifierText } from './text';
 
 export const USER_MESSAGES = {
   usernameRequired: 'Username is required',
@@ -31,7 +31,7 @@ export interface UserFormValues {
 export function userFormSchema(mode: UserFormMode) {
   return z
     .object({
-      username: nameText(USER_MESSAGES.usernameRequired, USERNAME_MAX_LENGTH),
+      username: identifierText(USER_MESSAGES.usernameRequired, USERNAME_MAX_LENGTH),
       role: z.enum(ROLE_NAMES, { error: USER_MESSAGES.roleInvalid }).default(DEFAULT_ROLE),
       setNewPassword: z.boolean().default(mode === 'create'),
       password: z

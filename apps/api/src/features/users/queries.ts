@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Role } from '@portal/contracts/rules';
 import type { Database } from '../../db/schema';
+import { usernamesLookAlike } from './skeleton';
 
 /** Whether another user than `exceptId` has this username, ignoring case. */
 export async function usernameTaken(db: Kysely<Database>, username: string, exceptId?: string) {
@@ -10,6 +11,18 @@ export async function usernameTaken(db: Kysely<Database>, username: string, exce
     .where(sql<boolean>`lower(username) = lower(${username})`);
   if (exceptId) query = query.where('id', '<>', exceptId);
   return Boolean(await query.executeTakeFirst());
+}
+
+/**
+ * Another user's username (than `exceptId`'s) that looks like this one (the same TR39 skeleton, skeleton.ts), or
+ * undefined. Read over all usernames: a deployment has thousands of users at most, and a person adds them one by
+ * one.
+ */
+export async function lookAlikeUsername(db: Kysely<Database>, username: string, exceptId?: string) {
+  let query = db.selectFrom('users').select('username');
+  if (exceptId) query = query.where('id', '<>', exceptId);
+  const others = await query.execute();
+  return others.find((other) => usernamesLookAlike(other.username, username))?.username;
 }
 
 export function findUser(db: Kysely<Database>, id: string) {

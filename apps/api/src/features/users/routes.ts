@@ -16,7 +16,15 @@ import { isSystemAdmin, requireManageOrganization } from '../access/policy';
 import { auditedChange } from '../audit/audit';
 import { hashPassword } from '../auth/passwords';
 import { assignableRoles, findOrganization, organizationUsers } from '../organizations/queries';
-import { deleteUser, findUser, insertUser, updateUser, userOrganization, usernameTaken } from './queries';
+import {
+  deleteUser,
+  findUser,
+  insertUser,
+  lookAlikeUsername,
+  updateUser,
+  userOrganization,
+  usernameTaken,
+} from './queries';
 import { recordVisit } from './service';
 
 /** A UserAdmin cannot make a SystemAdmin (403); nobody makes one outside the provider organization (400). */
@@ -40,6 +48,14 @@ export async function userRoutes(app: FastifyInstance) {
   const tags = ['users'];
 
   const taken = () => conflict('A user with this username already exists');
+  /** Refuses a username taken (regardless of case) or one that looks like another user's (docs/decisions/0062). */
+  const checkUsername = async (username: string, exceptId?: string) => {
+    if (await usernameTaken(db, username, exceptId)) throw taken();
+    if (await lookAlikeUsername(db, username, exceptId))
+      throw conflict('A user with a username that looks the same already exists', {
+        username: 'Looks the same as an existing username: choose another',
+      });
+  };
 
   /**
    * The user to change. Another organization's user answers exactly as a missing one ("User not found"), so an id
@@ -74,7 +90,7 @@ export async function userRoutes(app: FastifyInstance) {
       const organization = await findOrganization(db, orgId);
       const { username, password, roles } = request.body;
       checkRole(caller, organization, roles[0]!);
-      if (await usernameTaken(db, username)) throw taken();
+      await checkUsername(username);
       const passwordHash = await hashPassword(password);
       const { id } = await auditedChange(
         db,
@@ -106,7 +122,7 @@ export async function userRoutes(app: FastifyInstance) {
       const organization = await findOrganization(db, user.organization_id);
       const { username, password, roles } = request.body;
       if (roles[0] !== user.role) checkRole(caller, organization, roles[0]!);
-      if (await usernameTaken(db, username, user.id)) throw taken();
+      await checkUsername(username, user.id);
       const passwordHash = password ? await hashPassword(password) : null;
       await auditedChange(
         db,
