@@ -1,6 +1,6 @@
 import { zipSync, strToU8 } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DataHealth } from '@portal/contracts/data-health';
+import { healthHeadline, type DataHealth, type DataHealthSummary } from '@portal/contracts/data-health';
 import { OFF_THREAD_MIN_BYTES, TWO_PARTS_MIN_BYTES } from '../src/features/files/parse-off-thread';
 import { readRawSamples } from '../src/storage';
 import { startTestServer, type TestServer } from './harness';
@@ -620,5 +620,38 @@ describe('data health: never silent', () => {
         })
       ).statusCode,
     ).toBeGreaterThanOrEqual(403);
+  });
+
+  it('does not call a ship healthy at low coverage with a gap of days, though no channel is flagged (issue 30)', async () => {
+    const { ship, url } = await shipWithMappings(2, 'GapLogger', { Load: 'ENGINE_LOAD', SO2: 'SO2_PPM' });
+    // Six good hours on 1 April and six on 5 April: nothing stale, flat or out of range, but nothing in between.
+    const day = (date: string) =>
+      csvFile({
+        start: `${date} 00:00:00`,
+        rows: 360,
+        channels: ['Load', 'SO2'],
+        value: (r, c) => (c === 0 ? 80 + (r % 3) : 10 + (r % 7)).toString(),
+      });
+    for (const date of ['2026-04-01', '2026-04-05'])
+      expect((await sendFile(server, 'admin', 'POST', url, `${date}.csv`, day(date))).statusCode).toBe(200);
+    const admin = await server.as('admin');
+    const health = (
+      await admin.get(`/api/facilities/${ship}/data-health?from=2026-04-01T00:00:00Z&to=2026-04-05T06:00:00Z`)
+    ).json() as DataHealth;
+    expect(health.channels.map((c) => c.flags)).toEqual([[], []]);
+    expect(health.status).toBe('flagged');
+    expect(health.gapMinutes).toBe(60);
+    expect(health.gapCount).toBe(1);
+    expect(health.gaps).toEqual([
+      { from: '2026-04-01T05:59:00.000Z', to: '2026-04-05T00:00:00.000Z', minutes: 5401 },
+    ]);
+    expect(healthHeadline(health)).toEqual({
+      healthy: false,
+      text: 'The ship sent no data for 3 days 18 h. All 2 mapped channels cover less than 95 % of the period (lowest 11.8 %).',
+    });
+    const badge = ((await admin.get('/api/data-health/summaries')).json() as DataHealthSummary[]).find(
+      (s) => s.facilityId === ship,
+    );
+    expect(badge).toMatchObject({ status: 'flagged', stale: 0, gaps: 1, lowCoverage: 2 });
   });
 });

@@ -176,6 +176,18 @@ export type ChannelHealth = z.infer<typeof channelHealthSchema>;
 export const HEALTH_STATUSES = ['ok', 'flagged', 'noData', 'noChannels'] as const;
 export type HealthStatus = (typeof HEALTH_STATUSES)[number];
 
+/** A stretch without any row from the ship's loggers, at least the organization's data gap minutes long. */
+export const dataGapSchema = z.object({ from: z.string(), to: z.string(), minutes: z.number() });
+export type DataGap = z.infer<typeof dataGapSchema>;
+
+/**
+ * A channel covering less than this share of its expected samples is not healthy, whatever its flags say: a
+ * logger writing at half the configured frequency, or many short gaps, leave half the period unmeasured. Ours: the
+ * EGCS Guidelines (MEPC.340(77)) ask for continuous monitoring without a number; 95 % leaves room for a logger's
+ * restarts and the odd dropped row in a day (72 minutes), and none for a day missing in a week.
+ */
+export const HEALTHY_COVERAGE = 0.95;
+
 export const dataHealthSchema = z.object({
   facilityId: z.string(),
   from: z.string(),
@@ -184,6 +196,13 @@ export const dataHealthSchema = z.object({
   latestDataOn: z.string().nullable(),
   status: z.enum(HEALTH_STATUSES),
   channels: z.array(channelHealthSchema),
+  /**
+   * The stretches inside the period without any row from the ship's loggers, at least `gapMinutes` long (the
+   * organization's event rules' data gap, as the data gap events), longest first (at most 20; `gapCount` counts all).
+   */
+  gaps: z.array(dataGapSchema),
+  gapCount: z.number(),
+  gapMinutes: z.number(),
 });
 export type DataHealth = z.infer<typeof dataHealthSchema>;
 
@@ -201,6 +220,9 @@ export const dataHealthSummarySchema = z.object({
   stale: z.number(),
   flatLined: z.number(),
   outOfRange: z.number(),
+  /** Gaps in the ship's data, and channels covering less than HEALTHY_COVERAGE (0 in summaries stored before them). */
+  gaps: z.number().default(0),
+  lowCoverage: z.number().default(0),
   from: z.string().nullable(),
   to: z.string().nullable(),
 });
@@ -213,7 +235,8 @@ export const MAX_HEALTH_PERIOD_DAYS = 400;
 
 /** The badge text of a summary, and whether it warns. */
 export function healthBadge(
-  summary: Pick<DataHealthSummary, 'status' | 'stale' | 'flatLined' | 'outOfRange'>,
+  summary: Pick<DataHealthSummary, 'status' | 'stale' | 'flatLined' | 'outOfRange'> &
+    Partial<Pick<DataHealthSummary, 'gaps' | 'lowCoverage'>>,
 ): {
   label: string;
   warn: boolean;
@@ -224,6 +247,8 @@ export function healthBadge(
   if (summary.stale) parts.push(`${summary.stale} stale`);
   if (summary.flatLined) parts.push(`${summary.flatLined} flat-lined`);
   if (summary.outOfRange) parts.push(`${summary.outOfRange} out of range`);
+  if (summary.gaps) parts.push(summary.gaps === 1 ? '1 data gap' : `${summary.gaps} data gaps`);
+  if (summary.lowCoverage) parts.push(`${summary.lowCoverage} low coverage`);
   return parts.length ? { label: parts.join(', '), warn: true } : { label: 'Healthy', warn: false };
 }
 
@@ -245,4 +270,50 @@ export function thresholdText(
   if (t.staleHours !== null) parts.push(`stale after ${hours(t.staleHours)}`);
   if (t.flatLineHours !== null) parts.push(`flat-line after ${hours(t.flatLineHours)}`);
   return parts.length ? parts.join(' · ') : 'Not checked';
+}
+
+/** A duration in minutes as the health view says it: '45 min', '5 h 20 min', '4 days 2 h'. */
+export function gapDurationText(minutes: number): string {
+  const m = Math.round(minutes);
+  const days = Math.floor(m / 1440);
+  const h = Math.floor((m % 1440) / 60);
+  const min = m % 60;
+  if (days > 0) return `${days} ${days === 1 ? 'day' : 'days'}${h ? ` ${h} h` : ''}`;
+  if (h > 0) return `${h} h${min ? ` ${min} min` : ''}`;
+  return `${min} min`;
+}
+
+/**
+ * The health view's headline: "healthy" only when every rule holds: no channel flagged, no gap in the ship's
+ * data of the organization's data gap minutes or longer, and every channel covering at least HEALTHY_COVERAGE of
+ * the period. Otherwise each finding in one sentence, the worst first.
+ */
+export function healthHeadline(health: Pick<DataHealth, 'channels' | 'gaps' | 'gapCount'>): {
+  healthy: boolean;
+  text: string;
+} {
+  const { channels } = health;
+  const sentences: string[] = [];
+  if (health.gapCount > 0) {
+    const longest = health.gaps[0]!;
+    sentences.push(
+      health.gapCount === 1
+        ? `The ship sent no data for ${gapDurationText(longest.minutes)}.`
+        : `The ship sent no data ${health.gapCount} times, the longest for ${gapDurationText(longest.minutes)}.`,
+    );
+  }
+  const low = channels.filter((c) => c.coverage !== null && c.coverage < HEALTHY_COVERAGE);
+  if (low.length > 0) {
+    const lowest = Math.min(...low.map((c) => c.coverage!));
+    const of =
+      low.length === channels.length ? `All ${channels.length}` : `${low.length} of ${channels.length}`;
+    sentences.push(
+      `${of} mapped channels cover less than ${HEALTHY_COVERAGE * 100} % of the period (lowest ${healthCoverageText(lowest)}).`,
+    );
+  }
+  const flagged = channels.filter((c) => c.flags.length > 0).length;
+  if (flagged > 0) sentences.push(`${flagged} of ${channels.length} mapped channels are flagged.`);
+  if (sentences.length === 0)
+    return { healthy: true, text: `All ${channels.length} mapped channels are healthy.` };
+  return { healthy: false, text: sentences.join(' ') };
 }

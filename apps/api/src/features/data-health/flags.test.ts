@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultThreshold } from '@portal/contracts/data-health';
 import {
+  dataGaps,
   channelHealth,
   engineSeries,
   flagChannel,
@@ -148,5 +149,19 @@ describe('a channel over a period', () => {
     expect(flagChannel(ph, { threshold: defaultThreshold('WASHWATER_PH') })).toEqual([
       { kind: 'outOfRange', from: T0 + MIN, to: T0 + MIN, samples: 1, value: 15 },
     ]);
+  });
+});
+
+describe('data gaps', () => {
+  const minutes = (...m: number[]) => Float64Array.from(m, (x) => x * 60_000);
+  it('finds stretches without a row from any data source longer than the limit', () => {
+    // Two loggers: one stops at 10, the other writes at 30 and again at 200: the ship has no row 30-200.
+    const gaps = dataGaps([minutes(0, 5, 10), minutes(3, 30, 200, 201)], 60 * 60_000);
+    expect(gaps).toEqual([{ from: 30 * 60_000, to: 200 * 60_000 }]);
+  });
+
+  it('does not count a stretch exactly as long as the limit, nor before the first row', () => {
+    expect(dataGaps([minutes(100, 160, 161)], 60 * 60_000)).toEqual([]);
+    expect(dataGaps([new Float64Array(), minutes(5)], 1)).toEqual([]);
   });
 });

@@ -276,3 +276,37 @@ export function channelHealth(
     intervals,
   };
 }
+
+/** A stretch without any row, ms. */
+export interface Gap {
+  from: number;
+  to: number;
+}
+
+/**
+ * The stretches without a row from any of a ship's data sources longer than `minimumMs` (as the data gap events:
+ * DOMAIN.md "no target for longer than the limit between two that exist"), between the first and
+ * the last row (before the first row of a period the ship may not have been logging yet: coverage tells that).
+ * Each list of timestamps is ascending; the lists are merged without copying them into one.
+ */
+export function dataGaps(timestampLists: readonly Float64Array[], longerThanMs: number): Gap[] {
+  const lists = timestampLists.filter((t) => t.length > 0);
+  const at = lists.map(() => 0);
+  const gaps: Gap[] = [];
+  let previous = -Infinity;
+  for (;;) {
+    let next = Infinity;
+    let which = -1;
+    for (let l = 0; l < lists.length; l++) {
+      const t = lists[l]![at[l]!];
+      if (t !== undefined && t < next) {
+        next = t;
+        which = l;
+      }
+    }
+    if (which < 0) return gaps;
+    at[which] = at[which]! + 1;
+    if (Number.isFinite(previous) && next - previous > longerThanMs) gaps.push({ from: previous, to: next });
+    previous = Math.max(previous, next);
+  }
+}

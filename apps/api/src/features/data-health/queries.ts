@@ -135,7 +135,7 @@ export async function saveThresholds(
 
 /**
  * Per ship the caller sees: the stored badge summary and the fingerprint of what a summary depends on (its files,
- * data sources, mappings and its organization's thresholds), computed in one light query. A summary whose
+ * data sources, mappings, its organization's thresholds and event rules), computed in one light query. A summary whose
  * fingerprint differs is computed again.
  */
 export function summaryRows(db: Kysely<Database>, caller: Caller) {
@@ -148,8 +148,10 @@ export function summaryRows(db: Kysely<Database>, caller: Caller) {
       'f.data_timestamp_max',
       's.fingerprint as stored_fingerprint',
       's.summary',
-      sql<string>`md5(concat_ws('|',
+      // 'v2': summaries count gaps and low coverage since; the organization's event rules give the gap's length.
+      sql<string>`md5(concat_ws('|', 'v2',
         f.data_timestamp_max::text,
+        (select r.rules::text from organization_event_rules r where r.organization_id = f.primary_organization_id),
         (select count(*)::text || ':' || coalesce(sum(row_count), 0)::text || ':' || coalesce(max(imported_on)::text, '')
            from data_files d where d.facility_id = f.id and d.has_samples),
         (select string_agg(d.id::text || ':' || d.measure_frequency_seconds::text, ',' order by d.id)

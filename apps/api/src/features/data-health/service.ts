@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import {
   HEALTH_SUMMARY_DAYS,
+  HEALTHY_COVERAGE,
+  healthHeadline,
   movesWithScrubber,
   type ChannelHealth,
   type DataHealth,
@@ -10,7 +12,8 @@ import {
 import { DAY_MS } from '@portal/contracts/rules';
 import type { Database } from '../../db/schema';
 import { readRawSamples, type RawSamples } from '../../storage';
-import { channelHealth, engineSeries, scrubberSeries, type ChannelSeries } from './flags';
+import { organizationEventRules } from '../events/queries';
+import { channelHealth, dataGaps, engineSeries, scrubberSeries, type ChannelSeries } from './flags';
 import { mappedChannels, storeSummary, thresholdsOf } from './queries';
 
 /** Flagged intervals answered per channel; `intervalCount` says how many there were. */
@@ -29,9 +32,10 @@ export async function computeDataHealth(
   period: { from: Date; to: Date },
   now = Date.now(),
 ): Promise<DataHealth> {
-  const [channels, thresholdOf] = await Promise.all([
+  const [channels, thresholdOf, { rules }] = await Promise.all([
     mappedChannels(db, facility.id),
     thresholdsOf(db, facility.primary_organization_id),
+    organizationEventRules(db, facility.primary_organization_id),
   ]);
   const from = period.from.getTime();
   const to = period.to.getTime();
@@ -98,20 +102,34 @@ export async function computeDataHealth(
       threshold,
     };
   });
-  return {
+  // Stretches without any row of the ship's loggers, as the data gap events find them (the organization's rules).
+  const gaps = dataGaps(
+    samples.map((s) => s.timestamps),
+    rules.dataGapMinutes * 60_000,
+  )
+    .map((g) => ({ from: iso(g.from), to: iso(g.to), minutes: Math.round((g.to - g.from) / 60_000) }))
+    .sort((a, b) => b.minutes - a.minutes);
+  const health = {
     facilityId: facility.id,
     from: period.from.toISOString(),
     to: period.to.toISOString(),
     latestDataOn: until === undefined ? null : iso(until),
-    status: statusOf(result, until !== undefined),
     channels: result,
+    gaps: gaps.slice(0, INTERVALS_SHOWN),
+    gapCount: gaps.length,
+    gapMinutes: rules.dataGapMinutes,
   };
+  return { ...health, status: statusOf(health, until !== undefined) };
 }
 
-function statusOf(channels: ChannelHealth[], hasData: boolean): HealthStatus {
-  if (channels.length === 0) return 'noChannels';
+/** ok only when the headline's rules all hold (healthHeadline): no flag, no gap, no channel covering too little. */
+function statusOf(
+  health: Pick<DataHealth, 'channels' | 'gaps' | 'gapCount'>,
+  hasData: boolean,
+): HealthStatus {
+  if (health.channels.length === 0) return 'noChannels';
   if (!hasData) return 'noData';
-  return channels.some((c) => c.flags.length > 0) ? 'flagged' : 'ok';
+  return healthHeadline(health).healthy ? 'ok' : 'flagged';
 }
 
 /** The badge's period: the last HEALTH_SUMMARY_DAYS days up to the ship's latest data. */
@@ -131,6 +149,9 @@ export function summaryOf(health: DataHealth | null, facilityId: string): DataHe
     stale: count('stale'),
     flatLined: count('flatLined'),
     outOfRange: count('outOfRange'),
+    gaps: health?.gapCount ?? 0,
+    lowCoverage:
+      health?.channels.filter((c) => c.coverage !== null && c.coverage < HEALTHY_COVERAGE).length ?? 0,
     from: health?.from ?? null,
     to: health?.to ?? null,
   };

@@ -24,7 +24,10 @@ import {
 } from '@mui/material';
 import {
   HEALTH_FLAG_LABELS,
+  gapDurationText,
   healthCoverageText,
+  healthHeadline,
+  HEALTHY_COVERAGE,
   thresholdText,
   type ChannelHealth,
   type HealthInterval,
@@ -83,7 +86,7 @@ export default function DataHealthPage() {
     : {};
   const health = useQuery({ ...dataHealthQuery(facilityId, period), enabled: Boolean(ship) });
   const channels = health.data?.channels ?? [];
-  const flagged = channels.filter((c) => c.flags.length > 0).length;
+  const headline = health.data && channels.length > 0 ? healthHeadline(health.data) : null;
 
   return (
     <Box>
@@ -126,11 +129,25 @@ export default function DataHealthPage() {
           sources.
         </Alert>
       )}
-      {health.data && channels.length > 0 && (
-        <Alert severity={flagged ? 'warning' : 'success'} sx={{ mb: 2 }} data-testid="data-health-summary">
-          {flagged
-            ? `${flagged} of ${channels.length} mapped channels are flagged.`
-            : `All ${channels.length} mapped channels are healthy.`}
+      {headline && (
+        <Alert
+          severity={headline.healthy ? 'success' : 'warning'}
+          sx={{ mb: 2 }}
+          data-testid="data-health-summary"
+        >
+          {headline.text}
+          {health.data && health.data.gapCount > 0 && (
+            <Box component="ul" sx={{ m: 0, mt: 0.5, pl: 2.5 }} aria-label="Gaps in the ship's data">
+              {health.data.gaps.slice(0, INTERVALS_LISTED).map((g) => (
+                <li key={g.from}>
+                  No data {formatDateTime(g.from)} – {formatDateTime(g.to)} ({gapDurationText(g.minutes)})
+                </li>
+              ))}
+              {health.data.gapCount > INTERVALS_LISTED && (
+                <li>and {health.data.gapCount - INTERVALS_LISTED} more</li>
+              )}
+            </Box>
+          )}
         </Alert>
       )}
       {channels.length > 0 && (
@@ -163,7 +180,14 @@ export default function DataHealthPage() {
                         </Typography>
                       )}
                     </TableCell>
-                    <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                    <TableCell
+                      align="right"
+                      sx={{
+                        whiteSpace: 'nowrap',
+                        color:
+                          c.coverage !== null && c.coverage < HEALTHY_COVERAGE ? 'warning.dark' : undefined,
+                      }}
+                    >
                       {healthCoverageText(c.coverage)}
                     </TableCell>
                     {!compact && (
