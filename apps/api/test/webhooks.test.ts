@@ -254,10 +254,11 @@ describe('webhooks with the receiver allowed (WEBHOOK_ALLOWED_NETWORKS=127.0.0.0
     const disabled = await create('/ok?disabled');
     await admin.put(`/api/organizations/${north}/webhooks/${disabled.id}`, {
       url: receiver.url('/ok?disabled'),
-      eventTypes: ['scrubber-off'],
+      eventTypes: ['scrubber-off', 'emission-exceedance'],
       enabled: false,
     });
-    const event = await insertEvent(server, northShip);
+    // An emission exceedance: its worst SO2/CO2 ratio and limit carry the ratio's unit.
+    const event = await insertEvent(server, northShip, 'emission-exceedance');
     const alert = {
       alertId: `alert-${event.id}`,
       kind: 'opened' as const,
@@ -304,8 +305,8 @@ describe('webhooks with the receiver allowed (WEBHOOK_ALLOWED_NETWORKS=127.0.0.0
       kind: 'opened',
       event: {
         id: event.id,
-        type: 'scrubber-off',
-        typeName: 'Scrubber off while required',
+        type: 'emission-exceedance',
+        typeName: 'Emission exceedance',
         classification: 'malfunction',
         reportRequired: true,
         start: '2025-03-09T10:00:00.000Z',

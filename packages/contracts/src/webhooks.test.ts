@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   WEBHOOK_MESSAGES,
-  eventValueUnit,
   nextTryText,
   responseText,
   webhookBodySchema,
   webhookUrlProblem,
 } from './webhooks';
+import { eventValueUnit } from './rules/event-description';
 
 describe('webhook URL rule', () => {
   it('takes http and https URLs', () => {
@@ -49,11 +49,15 @@ describe('webhook body', () => {
 
 describe('webhook display rules', () => {
   it('gives the unit of the worst value', () => {
-    expect(eventValueUnit({ type: 'emission-exceedance', channel: null })).toBe('SO2 (ppm)/CO2 (% v/v)');
-    expect(eventValueUnit({ type: 'scrubber-off', channel: null })).toBe('SO2 (ppm)/CO2 (% v/v)');
-    expect(eventValueUnit({ type: 'sensor-fault', channel: 'CO2_PCT' })).toBe('% v/v');
-    expect(eventValueUnit({ type: 'sensor-fault', channel: 'SCRUBBER_RUNNING' })).toBeNull();
-    expect(eventValueUnit({ type: 'data-gap', channel: null })).toBeNull();
+    expect(eventValueUnit({ type: 'emission-exceedance', channel: null, fault: null })).toBe(
+      'SO2 (ppm)/CO2 (% v/v)',
+    );
+    // A scrubber stop has no value (the event description's rule, rules/event-description.ts).
+    expect(eventValueUnit({ type: 'scrubber-off', channel: null, fault: null })).toBeNull();
+    expect(eventValueUnit({ type: 'washwater-exceedance', channel: 'WASHWATER_PH', fault: null })).toBe('pH');
+    expect(eventValueUnit({ type: 'sensor-fault', channel: 'CO2_PCT', fault: 'stale' })).toBe('% v/v');
+    expect(eventValueUnit({ type: 'sensor-fault', channel: 'SCRUBBER_RUNNING', fault: 'stale' })).toBeNull();
+    expect(eventValueUnit({ type: 'data-gap', channel: null, fault: null })).toBeNull();
   });
 
   it('says when the next try is', () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EVENT_CLASSIFICATIONS, EVENT_TYPES, type EventType } from './events';
+import { EVENT_CLASSIFICATIONS, EVENT_TYPES } from './events';
 
 /**
  * Webhooks of an organization (issue 19, docs/decisions/0092-webhooks.md, docs/webhooks.md): a URL, the event types
@@ -205,25 +205,6 @@ export const webhookPayloadSchema = z.object({
   link: z.string(),
 });
 export type WebhookPayload = z.infer<typeof webhookPayloadSchema>;
-
-/** The unit of an event's worst value and limit: the SO2/CO2 ratio for emissions, the channel's for a sensor fault. */
-export function eventValueUnit(event: { type: EventType | string; channel: string | null }): string | null {
-  if (event.type === 'emission-exceedance' || event.type === 'scrubber-off') return 'SO2 (ppm)/CO2 (% v/v)';
-  if (event.type !== 'sensor-fault') return null;
-  switch (event.channel) {
-    case 'SO2_PPM':
-      return 'ppm';
-    case 'CO2_PCT':
-      return '% v/v';
-    case 'FUEL_SULFUR':
-      return '% m/m';
-    case 'LATITUDE':
-    case 'LONGITUDE':
-      return '°';
-    default:
-      return null;
-  }
-}
 
 /** The log's "Next try" cell: the time of the next attempt, or why there is none. */
 export function nextTryText(

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ALERT_MESSAGES, DEFAULT_ALERT_SETTINGS, alertSettingsSchema, type AlertSnapshot } from '../alerts';
 import {
+  alertBellText,
+  alertBellTitle,
   alertDurationText,
   alertFacts,
   alertLevel,
@@ -113,8 +115,32 @@ describe('what an alert says', () => {
       ['Start', '2025.05.06 08:15 UTC'],
       ['Duration', '1 h 30 min'],
       ['End', '2025.05.06 09:45 UTC'],
-      ['Value', '5.51 (limit 4.30)'],
+      ['Value', 'SO2/CO2 ratio 5.51 (limit 4.30)'],
     ]);
+    // A washwater pH exceedance: its criterion, the minimum and the unit (was "Washwater exceedance (WASHWATER_PH)"
+    // and "6.00 (limit 6.50)").
+    const ph = alertFacts({
+      ...snapshot,
+      type: 'washwater-exceedance',
+      typeName: 'Washwater exceedance',
+      channel: 'WASHWATER_PH',
+      worstValue: 6,
+      limit: 6.5,
+    });
+    expect(ph[1]).toEqual(['Event', 'Washwater exceedance (pH below its minimum)']);
+    expect(ph.at(-1)).toEqual(['Value', 'pH 6.00 (minimum 6.50)']);
+    const fault = alertFacts({
+      ...snapshot,
+      type: 'sensor-fault',
+      typeName: 'Sensor fault',
+      classification: null,
+      channel: 'SO2_PPM',
+      fault: 'flatLined',
+      worstValue: 21,
+      limit: null,
+    });
+    expect(fault[1]).toEqual(['Event', 'Sensor fault (SO2 flat-lined)']);
+    expect(fault.at(-1)).toEqual(['Value', 'SO2 21.0 ppm (flat-lined)']);
     const text = alertText('opened', { ...snapshot, end: null }, eventLink('https://portal.example/', 'e1'));
     expect(text).toContain('A new event is going on.');
     expect(text).toContain('Duration: 1 h 30 min so far');
@@ -134,6 +160,53 @@ describe('what an alert says', () => {
     expect(deliveryFailureText({ address: 'x@y.test', error: '550 rejected' })).toBe(
       'Alerts to x@y.test could not be delivered: 550 rejected',
     );
+  });
+
+  it('says in the bell a short title, the ship, the value with its unit and the link, not the e-mail', () => {
+    const link = eventLink('https://portal.example', 'e1');
+    const ph = {
+      ...snapshot,
+      type: 'washwater-exceedance' as const,
+      typeName: 'Washwater exceedance',
+      channel: 'WASHWATER_PH',
+      worstValue: 6,
+      limit: 6.5,
+    };
+    expect(alertBellTitle('opened', ph)).toBe('Washwater exceedance (pH below its minimum)');
+    expect(alertBellText('opened', ph, link)).toBe(
+      [
+        'Baltic Tern',
+        'pH 6.00 (minimum 6.50)',
+        'Malfunction, report required · 1 h 30 min',
+        'https://portal.example/events/e1',
+      ].join('\n'),
+    );
+    expect(alertBellTitle('classified-up', snapshot)).toBe(
+      'Emission exceedance: now malfunction, report required',
+    );
+    expect(alertBellTitle('resolved', snapshot)).toBe('Emission exceedance ended');
+    expect(alertBellTitle('reminder', snapshot)).toBe('Reminder: Emission exceedance is not acknowledged');
+    expect(alertBellText('reminder', { ...snapshot, end: null, waitedHours: 4 }, link).split('\n')).toEqual([
+      'Baltic Tern',
+      'SO2/CO2 ratio 5.51 (limit 4.30)',
+      'Malfunction, report required · 1 h 30 min so far · not acknowledged for 4 h',
+      'https://portal.example/events/e1',
+    ]);
+    // No value, no classification, no duration: an ECA entry is the ship and the link.
+    const eca = {
+      ...snapshot,
+      type: 'eca-entry' as const,
+      classification: null,
+      worstValue: null,
+      limit: null,
+    };
+    expect(alertBellText('opened', eca, link)).toBe('Baltic Tern\nhttps://portal.example/events/e1');
+    // The bell shows the link alone on its line as "Open the event".
+    expect(messageTextParts(alertBellText('opened', ph, link), 'https://portal.example').at(-1)).toEqual({
+      text: 'https://portal.example/events/e1',
+      path: '/events/e1',
+      label: 'Open the event',
+    });
   });
 
   it("links only the portal's own addresses in a message's text", () => {

@@ -1,6 +1,7 @@
 import type { AlertDeliveryFailure, AlertSettings, AlertSnapshot, QuietHours } from '../alerts';
 import { EVENT_CLASSIFICATION_NAMES, type EventClassification } from '../events';
 import { formatDateTime } from './dates';
+import { eventTitle, eventValueText } from './event-description';
 
 /**
  * The rules of alerts (docs/decisions/0091-alerts.md) as pure functions: an event's alert level, whether a
@@ -58,9 +59,6 @@ export function alertDurationText(minutes: number): string {
 
 const INSTANT_TYPES = ['eca-entry', 'eca-exit'];
 
-/** The SO2/CO2 ratio and its limit as the event page shows them: two decimals. */
-const number = (value: number) => value.toFixed(2);
-
 /** "Malfunction, report required" / "Transient" / null for the types without a classification. */
 export function alertClassificationText(snapshot: Pick<AlertSnapshot, 'classification' | 'reportRequired'>) {
   if (!snapshot.classification) return null;
@@ -83,11 +81,14 @@ export function alertSubject(kind: string, s: AlertSnapshot): string {
   }
 }
 
-/** The facts every alert names: ship, event, start, duration, value and limit, as label and value. */
+/**
+ * The facts every alert names: ship, event (its title by criterion or channel), start, duration, and the worst
+ * value against its limit with its unit, as the event page shows them (rules/event-description.ts).
+ */
 export function alertFacts(s: AlertSnapshot): [string, string][] {
   const facts: [string, string][] = [
     ['Ship', s.facilityName],
-    ['Event', s.typeName + (s.channel ? ` (${s.channel}${s.fault ? `, ${s.fault}` : ''})` : '')],
+    ['Event', eventTitle(s)],
   ];
   const classification = alertClassificationText(s);
   if (classification) facts.push(['Classification', classification]);
@@ -99,12 +100,7 @@ export function alertFacts(s: AlertSnapshot): [string, string][] {
     ]);
     facts.push(['End', s.end ? `${formatDateTime(s.end)} UTC` : 'Still going on']);
   }
-  facts.push([
-    'Value',
-    s.worstValue === null
-      ? '–'
-      : `${number(s.worstValue)} (limit ${s.limit === null ? '–' : number(s.limit)})`,
-  ]);
+  facts.push(['Value', eventValueText(s)]);
   return facts;
 }
 
@@ -135,6 +131,44 @@ export function alertText(kind: string, s: AlertSnapshot, link: string): string 
   ].join('\n');
 }
 
+/**
+ * An alert in the bell (a personal message), made for the bell rather than an e-mail: a short title (the event's
+ * title and what happened to it; the ship is the text's first line).
+ */
+export function alertBellTitle(kind: string, s: AlertSnapshot): string {
+  const title = eventTitle(s);
+  switch (kind) {
+    case 'classified-up':
+      return `${title}: now ${alertClassificationText(s)!.toLowerCase()}`;
+    case 'reminder':
+      return `Reminder: ${title} is not acknowledged`;
+    case 'resolved':
+      return `${title} ended`;
+    default:
+      return title;
+  }
+}
+
+/**
+ * The bell's text of an alert, one fact a line: the ship; the worst value with its unit (none for the events
+ * without one); classification and duration; the link to the event, alone on its line (the bell shows it as
+ * "Open the event", {@link messageTextParts}).
+ */
+export function alertBellText(kind: string, s: AlertSnapshot, link: string): string {
+  const value = eventValueText(s);
+  const duration = INSTANT_TYPES.includes(s.type)
+    ? null
+    : `${alertDurationText(s.durationMinutes)}${s.end ? '' : ' so far'}`;
+  const status = [
+    alertClassificationText(s),
+    duration,
+    kind === 'reminder' ? `not acknowledged for ${s.waitedHours ?? 0} h` : null,
+  ]
+    .filter(Boolean)
+    .join(' · ');
+  return [s.facilityName, ...(value === '–' ? [] : [value]), ...(status ? [status] : []), link].join('\n');
+}
+
 /** The event's address in the portal (a deep link: sign-in first when needed, then the event). */
 export const eventLink = (baseUrl: string, eventId: string) =>
   `${baseUrl.replace(/\/$/, '')}/events/${encodeURIComponent(eventId)}`;
@@ -143,20 +177,34 @@ export const eventLink = (baseUrl: string, eventId: string) =>
 export const deliveryFailureText = (failure: Pick<AlertDeliveryFailure, 'address' | 'error'>) =>
   `Alerts to ${failure.address} could not be delivered: ${failure.error}`;
 
+/** What a portal link alone on its line opens, as the bell names it; null to show the address. */
+function linkLabel(path: string): string | null {
+  return /^\/events\/[^/]+$/.test(path) ? 'Open the event' : null;
+}
+
 /**
  * The parts of a message text, portal links apart: links to this portal (`origin`) become links in the bell, any
- * other text stays text (a message never links elsewhere).
+ * other text stays text (a message never links elsewhere). A link to an event alone on its line (an alert's) is
+ * shown as "Open the event" (`label`), not as its address.
  */
-export function messageTextParts(text: string, origin: string): { text: string; path?: string }[] {
+export function messageTextParts(
+  text: string,
+  origin: string,
+): { text: string; path?: string; label?: string }[] {
   const base = origin.replace(/\/$/, '');
   const escaped = base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const pattern = new RegExp(`${escaped}(/[A-Za-z0-9/_-]*)`, 'g');
-  const parts: { text: string; path?: string }[] = [];
+  const parts: { text: string; path?: string; label?: string }[] = [];
   let at = 0;
   for (const match of text.matchAll(pattern)) {
     if (match.index > at) parts.push({ text: text.slice(at, match.index) });
-    parts.push({ text: match[0], path: match[1] || '/' });
-    at = match.index + match[0].length;
+    const path = match[1] || '/';
+    const end = match.index + match[0].length;
+    const alone =
+      (match.index === 0 || text[match.index - 1] === '\n') && (end === text.length || text[end] === '\n');
+    const label = alone ? linkLabel(path) : null;
+    parts.push({ text: match[0], path, ...(label ? { label } : {}) });
+    at = end;
   }
   if (at < text.length) parts.push({ text: text.slice(at) });
   return parts;

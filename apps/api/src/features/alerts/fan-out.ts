@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { AlertSnapshot } from '@portal/contracts/alerts';
 import type { WebhookAlertKind } from '@portal/contracts/webhooks';
-import { alertSubject, alertText, eventLink, quietHoursEnd } from '@portal/contracts/rules';
+import { alertBellText, alertBellTitle, eventLink, quietHoursEnd } from '@portal/contracts/rules';
 import type { Database } from '../../db/schema';
 import { jobQueueOf, type Services } from '../../services';
 import { queueWebhookDeliveries } from '../webhooks/queue-deliveries';
@@ -46,7 +46,10 @@ interface FanOutContext {
 /** A recipient's channel: writes its delivery, once (the idempotency key), in the fan-out's transaction. */
 type RecipientChannel = (context: FanOutContext, recipient: Recipient) => Promise<void>;
 
-/** In the portal: a personal message in the recipient's bell, delivered at once (it is a row, not a send). */
+/**
+ * In the portal: a personal message in the recipient's bell, delivered at once (it is a row, not a send), written
+ * for the bell: a short title, the ship, the value with its unit and the link (not the e-mail's text).
+ */
 const inApp: RecipientChannel = async ({ trx, alert, snapshot, baseUrl, now }, recipient) => {
   const delivery = await trx
     .insertInto('alert_deliveries')
@@ -67,8 +70,8 @@ const inApp: RecipientChannel = async ({ trx, alert, snapshot, baseUrl, now }, r
   const message = await trx
     .insertInto('messages')
     .values({
-      title: alertSubject(alert.kind, snapshot),
-      text: alertText(alert.kind, snapshot, eventLink(baseUrl, snapshot.eventId)),
+      title: alertBellTitle(alert.kind, snapshot),
+      text: alertBellText(alert.kind, snapshot, eventLink(baseUrl, snapshot.eventId)),
       show_from: now,
       show_to: new Date(now.getTime() + ALERT_MESSAGE_DAYS * 86_400_000),
       notify: false,

@@ -2,7 +2,6 @@ import type { Kysely, Transaction } from 'kysely';
 import type { z } from 'zod';
 import {
   EVENT_CAUSE_NAMES,
-  EVENT_CLASSIFICATION_NAMES,
   EVENT_TYPE_NAMES,
   RECORD_BOOK_KIND_NAMES,
   type AcknowledgeEvent,
@@ -13,7 +12,13 @@ import {
   type eventReportBodySchema,
   type newRecordBookEntrySchema,
 } from '@portal/contracts/events';
-import { formatDateTime } from '@portal/contracts/rules';
+import {
+  eventInstrumentText,
+  eventTitle,
+  eventValueText,
+  formatDateTime,
+  worstReadingLabel,
+} from '@portal/contracts/rules';
 import type { Database } from '../../db/schema';
 import { badRequest, forbidden, notFound } from '../../errors';
 import { appendRecordBookEntries, readRecordBook, type RecordBookEntry } from '../../storage/record-book';
@@ -42,7 +47,12 @@ function personEntry(
     longitude: row.end_longitude ?? row.start_longitude,
     eventId: row.id,
     correctsId: null,
-    body: { type: row.type, typeName: EVENT_TYPE_NAMES[row.type as keyof typeof EVENT_TYPE_NAMES], ...body },
+    body: {
+      type: row.type,
+      ...(row.channel ? { channel: row.channel, fault: row.fault } : {}),
+      typeName: EVENT_TYPE_NAMES[row.type as keyof typeof EVENT_TYPE_NAMES],
+      ...body,
+    },
   };
 }
 
@@ -136,7 +146,6 @@ export async function eventReport(db: Kysely<Database>, caller: Caller, id: stri
     .where('id', '=', row.facility_id)
     .executeTakeFirstOrThrow();
   const event = presentEvent(row);
-  const classification = event.classification ? EVENT_CLASSIFICATION_NAMES[event.classification] : '';
   return {
     shipName: ship.name,
     imo: ship.imo ?? '',
@@ -151,11 +160,7 @@ export async function eventReport(db: Kysely<Database>, caller: Caller, id: stri
     ]
       .filter(Boolean)
       .join(', '),
-    instrument: `SO2/CO2 emission monitoring at the scrubber outlet. ${EVENT_TYPE_NAMES[event.type]} (${classification})${
-      event.worstValue !== null && event.limit !== null
-        ? `: SO2/CO2 ratio up to ${event.worstValue.toFixed(1)} against a limit of ${event.limit}`
-        : ''
-    }.`,
+    instrument: eventInstrumentText(event),
     cause: event.cause ? `${EVENT_CAUSE_NAMES[event.cause]}${event.comment ? `: ${event.comment}` : ''}` : '',
     actionsTaken: event.actionsTaken ?? '',
     actionsPlanned: '',
@@ -221,18 +226,41 @@ const sentence = (text: unknown) => {
   return /[.!?]$/.test(t) ? t : `${t}.`;
 };
 
+/** The event an entry's body names, as the event description reads it (rules/event-description.ts). */
+function describedIn(b: Record<string, unknown>) {
+  const text = (v: unknown) => (typeof v === 'string' ? v : null);
+  const number = (v: unknown) => (typeof v === 'number' ? v : null);
+  return {
+    type: text(b.type) ?? '',
+    channel: text(b.channel),
+    fault: text(b.fault),
+    worstValue: number(b.worstValue),
+    limit: number(b.limit),
+  };
+}
+
+/** ", lowest reading pH 6.00 (minimum 6.50)": an event entry's worst value with its unit; nothing without one. */
+function readingOf(b: Record<string, unknown>): string {
+  const event = describedIn(b);
+  return event.worstValue === null
+    ? ''
+    : `, ${worstReadingLabel(event).toLowerCase()} ${eventValueText(event)}`;
+}
+
 /** One line saying what an entry records, for the screen and the export. */
 export function entryText(entry: RecordBookEntry): string {
   const b = entry.body as Record<string, string | number | boolean | null | undefined>;
-  const name = (b.typeName as string | undefined) ?? '';
+  // The event's title by its criterion or channel ("Washwater exceedance (pH below its minimum)"); the name the
+  // entry was written with for entries that do not carry them.
+  const name = b.type ? eventTitle(describedIn(b)) : ((b.typeName as string | undefined) ?? '');
   const when = (iso: unknown) => (typeof iso === 'string' ? utc(new Date(iso)) : 'still going on');
   switch (entry.kind) {
     case 'event':
-      return `${name} from ${when(b.start)} to ${when(b.end)}${b.classificationName ? `, ${String(b.classificationName).toLowerCase()}` : ''}${b.reportRequired ? ', report to flag and port State required' : ''}`;
+      return `${name} from ${when(b.start)} to ${when(b.end)}${b.classificationName ? `, ${String(b.classificationName).toLowerCase()}` : ''}${b.reportRequired ? ', report to flag and port State required' : ''}${readingOf(b)}`;
     case 'event-ended':
       return `${name} ended at ${when(b.end)} after ${formatDuration(Number(b.durationMinutes ?? 0))}`;
     case 'event-changed':
-      return `${name} now from ${when(b.start)} to ${when(b.end)}${b.classificationName ? `, ${String(b.classificationName).toLowerCase()}` : ''} (the data it is derived from changed)`;
+      return `${name} now from ${when(b.start)} to ${when(b.end)}${b.classificationName ? `, ${String(b.classificationName).toLowerCase()}` : ''}${readingOf(b)} (the data it is derived from changed)`;
     case 'event-withdrawn':
       return `${name} from ${when(b.start)} withdrawn: ${String(b.reason ?? '')}`;
     case 'event-acknowledged':

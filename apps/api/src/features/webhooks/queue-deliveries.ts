@@ -7,12 +7,11 @@ import {
   type EventType,
 } from '@portal/contracts/events';
 import {
-  eventValueUnit,
   type WebhookAlertKind,
   type WebhookDeliveryKind,
   type WebhookPayload,
 } from '@portal/contracts/webhooks';
-import { eventLink } from '@portal/contracts/rules';
+import { eventLink, eventValueUnit } from '@portal/contracts/rules';
 import type { Database } from '../../db/schema';
 import { JOB_NAMES } from '../../jobs/queue';
 import { jobQueueOf, type Services } from '../../services';
@@ -51,6 +50,7 @@ export async function queueWebhookDeliveries(
       'e.worst_value',
       'e.limit_value',
       'e.channel',
+      'e.fault',
       'f.id as facility_id',
       'f.name as facility_name',
       'f.imo',
@@ -106,7 +106,10 @@ export async function queueWebhookDeliveries(
     durationMinutes: Math.round((end - start) / 60_000),
     worstValue: event.worst_value,
     limit: event.limit_value,
-    unit: event.worst_value === null ? null : eventValueUnit({ type, channel: event.channel }),
+    unit:
+      event.worst_value === null
+        ? null
+        : eventValueUnit({ type, channel: event.channel, fault: event.fault }),
     channel: event.channel,
     link,
   };

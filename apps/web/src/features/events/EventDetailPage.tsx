@@ -2,8 +2,7 @@ import { Link as RouterLink, useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Box, Grid, IconButton, Skeleton, Stack, Tooltip, Typography } from '@mui/material';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
-import { EVENT_TYPE_NAMES } from '@portal/contracts/events';
-import { formatDateTime } from '@portal/contracts/rules';
+import { eventTitle, formatDateTime } from '@portal/contracts/rules';
 import { ApiRequestError } from '../../app/api';
 import { PageHeading } from '../../ui/headings/PageHeading';
 import { AnnotationCard } from './AnnotationCard';
@@ -28,13 +27,7 @@ export default function EventDetailPage() {
         </Tooltip>
         <Box sx={{ minWidth: 0 }}>
           <PageHeading data-testid="event-title">
-            {event.data ? (
-              EVENT_TYPE_NAMES[event.data.type]
-            ) : missing ? (
-              'Event not found'
-            ) : (
-              <Skeleton width={240} />
-            )}
+            {event.data ? eventTitle(event.data) : missing ? 'Event not found' : <Skeleton width={240} />}
           </PageHeading>
           {event.data && (
             <Typography variant="body2" color="text.secondary">

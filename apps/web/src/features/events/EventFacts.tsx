@@ -1,15 +1,20 @@
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { Box, Card, CardContent, Link, Typography } from '@mui/material';
-import { EVENT_TYPE_NAMES, type ComplianceEvent } from '@portal/contracts/events';
-import { formatDate, formatDateTime } from '@portal/contracts/rules';
+import type { ComplianceEvent } from '@portal/contracts/events';
+import { describeEvent, formatDate, formatDateTime, worstReadingLabel } from '@portal/contracts/rules';
 import { EventChips } from './EventChips';
 import { eventDurationText, eventEndText, ordinal, positionText, worstValueText } from './display';
 
-/** What was derived: type, ship, times, worst value and limit, positions, classification, report. */
+/**
+ * What was derived: type (by its criterion or channel), instrument, ship, times, worst value against its limit with
+ * its unit, positions, classification, report; the texts of the event description (rules/event-description.ts).
+ */
 export function EventFacts({ event }: { event: ComplianceEvent }) {
+  const description = describeEvent(event);
   const facts: [string, ReactNode, string][] = [
-    ['Type', EVENT_TYPE_NAMES[event.type], 'type'],
+    ['Type', description.title, 'type'],
+    ['Instrument', description.instrument, 'instrument'],
     [
       'Ship',
       <Link key="ship" component={RouterLink} to={`/ship/${event.facilityId}`}>
@@ -20,7 +25,7 @@ export function EventFacts({ event }: { event: ComplianceEvent }) {
     ['Start (UTC)', formatDateTime(event.start), 'start'],
     ['End (UTC)', eventEndText(event), 'end'],
     ['Duration', eventDurationText(event), 'duration'],
-    ['Worst SO2/CO2 ratio', worstValueText(event), 'worst'],
+    [description.measure ? worstReadingLabel(event) : 'Worst value', worstValueText(event), 'worst'],
     ['Position at start', positionText(event.startPosition), 'start-position'],
     ['Position at end', positionText(event.endPosition), 'end-position'],
     [

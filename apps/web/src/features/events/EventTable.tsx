@@ -15,8 +15,8 @@ import {
   useMediaQuery,
   useTheme,
 } from '@mui/material';
-import { EVENT_TYPE_NAMES, type EventList } from '@portal/contracts/events';
-import { formatDateTime } from '@portal/contracts/rules';
+import type { EventList } from '@portal/contracts/events';
+import { eventTitle, formatDateTime } from '@portal/contracts/rules';
 import { visuallyHidden } from '../../ui/a11y/visually-hidden';
 import { EventChips } from './EventChips';
 import { eventDurationText, eventEndText, worstValueText } from './display';
@@ -25,7 +25,9 @@ export const EVENT_PAGE_SIZE = 25;
 
 /**
  * The events of a filter, a page at a time (the API orders them: not closed first, reports due first among them,
- * then newest first). On a phone the time and value columns fold into the event's cell.
+ * then newest first). Each row names the event by its criterion and its worst value with the measure, the limit
+ * (a maximum, or a minimum for pH) and the unit (the event description). On a phone the time and value columns
+ * fold into the event's cell.
  */
 export function EventTable({
   list,
@@ -56,7 +58,7 @@ export function EventTable({
                   <TableCell>Start (UTC)</TableCell>
                   <TableCell>End (UTC)</TableCell>
                   <TableCell>Duration</TableCell>
-                  <TableCell>Worst SO2/CO2 ratio</TableCell>
+                  <TableCell>Worst value</TableCell>
                 </>
               )}
               <TableCell>
@@ -82,7 +84,7 @@ export function EventTable({
                         sx={{ fontWeight: 600, whiteSpace: { md: 'nowrap' } }}
                         data-testid="event-link"
                       >
-                        {EVENT_TYPE_NAMES[event.type]}
+                        {eventTitle(event)}
                       </Link>
                       {!compact && showShip && (
                         <Typography variant="body2" color="text.secondary">
@@ -94,6 +96,11 @@ export function EventTable({
                           {showShip ? `${event.facilityName} · ` : ''}
                           {formatDateTime(event.start)} UTC
                           {eventDurationText(event) === '–' ? '' : ` · ${eventDurationText(event)}`}
+                          {worstValueText(event) === '–' ? null : (
+                            <Box component="span" sx={{ display: 'block' }} data-testid="event-value">
+                              {worstValueText(event)}
+                            </Box>
+                          )}
                         </Typography>
                       )}
                     </TableCell>
@@ -102,7 +109,9 @@ export function EventTable({
                         <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(event.start)}</TableCell>
                         <TableCell sx={{ whiteSpace: 'nowrap' }}>{eventEndText(event)}</TableCell>
                         <TableCell sx={{ whiteSpace: 'nowrap' }}>{eventDurationText(event)}</TableCell>
-                        <TableCell sx={{ whiteSpace: 'nowrap' }}>{worstValueText(event)}</TableCell>
+                        <TableCell sx={{ whiteSpace: 'nowrap' }} data-testid="event-value">
+                          {worstValueText(event)}
+                        </TableCell>
                       </>
                     )}
                     <TableCell>

@@ -97,11 +97,33 @@ describe('chips', () => {
 });
 
 describe('facts', () => {
-  it('writes positions with their hemispheres and the worst ratio with its limit', () => {
+  it('writes positions with their hemispheres and the worst value with its measure, limit and unit', () => {
     expect(positionText({ latitude: 53.93656, longitude: -9.33854 })).toBe('53.9366° N, 9.3385° W');
     expect(positionText(null)).toBe('Not known');
-    expect(worstValueText({ worstValue: 5.508474, limit: 4.3 })).toBe('5.51 (limit 4.30)');
-    expect(worstValueText({ worstValue: null, limit: null })).toBe('–');
+    const none = { channel: null, fault: null };
+    expect(worstValueText({ type: 'emission-exceedance', ...none, worstValue: 5.508474, limit: 4.3 })).toBe(
+      'SO2/CO2 ratio 5.51 (limit 4.30)',
+    );
+    // A washwater pH event is not an SO2/CO2 ratio: its pH against the minimum.
+    expect(
+      worstValueText({
+        type: 'washwater-exceedance',
+        channel: 'WASHWATER_PH',
+        fault: null,
+        worstValue: 6,
+        limit: 6.5,
+      }),
+    ).toBe('pH 6.00 (minimum 6.50)');
+    expect(
+      worstValueText({
+        type: 'washwater-exceedance',
+        channel: 'WASHWATER_TURBIDITY',
+        fault: null,
+        worstValue: 31.04,
+        limit: 25,
+      }),
+    ).toBe('Turbidity above inlet 31.0 NTU, 15-min average (limit 25.0 NTU)');
+    expect(worstValueText({ type: 'scrubber-off', ...none, worstValue: null, limit: null })).toBe('–');
   });
 
   it('counts in words as the rules are read', () => {

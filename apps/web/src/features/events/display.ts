@@ -15,7 +15,7 @@ import {
   type EventType,
   type RecordBookEntryView,
 } from '@portal/contracts/events';
-import { formatByFormat, formatDateTime, isAdmin, type Role } from '@portal/contracts/rules';
+import { eventValueText, formatDateTime, isAdmin, type Role } from '@portal/contracts/rules';
 
 /**
  * Display rules of the compliance event screens (docs/decisions/0080-compliance-events.md): pure functions, unit
@@ -99,12 +99,14 @@ export function positionText(position: EventPosition | null | undefined): string
   return `${Math.abs(latitude).toFixed(4)}° ${latitude >= 0 ? 'N' : 'S'}, ${Math.abs(longitude).toFixed(4)}° ${longitude >= 0 ? 'E' : 'W'}`;
 }
 
-/** The worst SO2/CO2 ratio against the limit in force ("5.51 (limit 4.30)"); '–' for events without one. */
-export function worstValueText(event: Pick<ComplianceEvent, 'worstValue' | 'limit'>): string {
-  if (event.worstValue === null) return '–';
-  const worst = formatByFormat(event.worstValue, 'Ratio');
-  return event.limit === null ? worst : `${worst} (limit ${formatByFormat(event.limit, 'Ratio')})`;
-}
+/**
+ * The worst value against the limit in force, with what it measures and its unit, as every text describing the
+ * event says it (the event description, rules/event-description.ts): "pH 6.00 (minimum 6.50)", "SO2/CO2 ratio 5.51
+ * (limit 4.30)"; '–' for events without one.
+ */
+export const worstValueText = (
+  event: Pick<ComplianceEvent, 'type' | 'channel' | 'fault' | 'worstValue' | 'limit'>,
+): string => eventValueText(event);
 
 /** 1st, 2nd, 3rd, 4th, 11th, 21st. */
 export function ordinal(n: number): string {

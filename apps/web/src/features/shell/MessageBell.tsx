@@ -45,7 +45,8 @@ function rememberOpened(userId: string, ids: readonly string[]) {
 
 /**
  * The bell: unread count, the list of active messages (title, text with line breaks kept, Mark as read). An
- * address of this portal in a text (an alert's link to its event) is a link; no other address is.
+ * address of this portal in a text is a link (an alert's link to its event, alone on its line, reads "Open the
+ * event"); no other address is.
  * Opens by itself after 200 ms when an unread message is flagged notify, once per message per user and browser
  * session (not on every page load). The list does not block the page.
  */
@@ -134,7 +135,7 @@ export function MessageBell() {
                         onClick={() => setOpen(false)}
                         data-testid="message-link"
                       >
-                        {part.text}
+                        {part.label ?? part.text}
                       </Link>
                     ) : (
                       <Fragment key={k}>{part.text}</Fragment>

@@ -1,0 +1,88 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MemoryRouter } from 'react-router';
+import type { AlertSnapshot } from '@portal/contracts/alerts';
+import type { Message } from '@portal/contracts/messages';
+import { alertBellText, alertBellTitle, eventLink } from '@portal/contracts/rules';
+import { NotificationProvider } from '../../app/notifications';
+import { MessageBell } from './MessageBell';
+
+// An alert in the bell: a short title, the ship, the value with its unit and a link, not an e-mail's text.
+
+vi.mock('../../app/auth', () => ({
+  userManager: () => ({ getUser: async () => null }),
+  redirectToLogin: vi.fn(),
+}));
+vi.mock('../../app/session', () => ({ useSession: () => ({ profile: { sub: 'u' } }) }));
+
+const snapshot: AlertSnapshot = {
+  facilityId: 'f1',
+  facilityName: 'Atlantic Meridian',
+  eventId: 'e1',
+  type: 'washwater-exceedance',
+  typeName: 'Washwater exceedance',
+  classification: 'malfunction',
+  reportRequired: true,
+  start: '2026-11-20T02:00:00.000Z',
+  end: '2026-11-20T03:30:00.000Z',
+  durationMinutes: 90,
+  worstValue: 6,
+  limit: 6.5,
+  channel: 'WASHWATER_PH',
+  fault: null,
+};
+
+beforeEach(() => {
+  window.settings = { apiBaseUrl: '/api/' } as typeof window.settings;
+  const message: Message = {
+    id: 'm1',
+    title: alertBellTitle('opened', snapshot),
+    text: alertBellText('opened', snapshot, eventLink(window.location.origin, 'e1')),
+    showFrom: '2026-11-20T03:31:00.000Z',
+    showTo: '2026-12-20T03:31:00.000Z',
+    notify: false,
+    type: 'Alert',
+    isPersonal: true,
+    facilityId: 'f1',
+    isRead: false,
+  };
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL) =>
+      String(input).includes('/api/messages') ? Response.json([message]) : Response.json({}),
+    ),
+  );
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('an alert in the bell', () => {
+  it('shows its title, the ship, the pH against its minimum, and "Open the event" linking to it', async () => {
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={client}>
+        <NotificationProvider>
+          <MemoryRouter>
+            <MessageBell />
+          </MemoryRouter>
+        </NotificationProvider>
+      </QueryClientProvider>,
+    );
+    fireEvent.click(screen.getByTestId('message-bell'));
+    const [item] = await screen.findAllByTestId('message');
+    expect(within(item!).getByRole('heading').textContent).toBe(
+      'Washwater exceedance (pH below its minimum)',
+    );
+    expect(item!.textContent).toContain('Atlantic Meridian');
+    expect(item!.textContent).toContain('pH 6.00 (minimum 6.50)');
+    expect(item!.textContent).toContain('Malfunction, report required · 1 h 30 min');
+    const link = within(item!).getByTestId('message-link');
+    expect(link.textContent).toBe('Open the event');
+    expect(link.getAttribute('href')).toBe('/events/e1');
+    expect(item!.textContent).not.toContain('http');
+    expect(item!.textContent).not.toContain('Duration:');
+  });
+});
