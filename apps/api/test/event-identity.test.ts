@@ -286,7 +286,20 @@ describe('an event keeps its identity when its days are executed again', () => {
       .where('event_id', '=', id)
       .orderBy('sequence')
       .execute();
-    expect(entries.map((e) => e.kind)).toEqual(['event', 'event-acknowledged', 'event-changed', 'event-ended']);
-    expect(entries[2]!.body).toMatchObject({ annotationsKept: true, end: null, channel: 'WASHWATER_PH' });
+    // Cut at the data's end it lasted 60 minutes (no report needed); whole again, it is 2 hours (report needed).
+    expect(entries.map((e) => e.kind)).toEqual([
+      'event',
+      'event-acknowledged',
+      'event-changed',
+      'event-changed',
+      'event-ended',
+    ]);
+    expect(entries[2]!.body).toMatchObject({
+      annotationsKept: true,
+      channel: 'WASHWATER_PH',
+      end: null,
+      reportRequired: false,
+    });
+    expect(entries[3]!.body).toMatchObject({ annotationsKept: true, reportRequired: true });
   });
 });
