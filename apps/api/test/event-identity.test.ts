@@ -303,3 +303,98 @@ describe('an event keeps its identity when its days are executed again', () => {
     expect(entries[3]!.body).toMatchObject({ annotationsKept: true, reportRequired: true });
   });
 });
+
+describe('acknowledging an event again', () => {
+  it('keeps each acknowledgement as a revision: the event shows the latest, its detail all of them in order, the record book each', async () => {
+    const { db } = server.services.database;
+    const admin = await server.as('admin');
+    const crew = await db
+      .selectFrom('user_facility_access as a')
+      .innerJoin('users as u', 'u.id', 'a.user_id')
+      .select('u.username')
+      .where('a.facility_id', '=', facilityId)
+      .where('u.role', '=', 'User')
+      .executeTakeFirstOrThrow();
+    const user = await server.as(crew.username);
+    const event = (await state()).events.find(
+      (e) => e.type === 'washwater-exceedance' && e.channel === 'WASHWATER_TURBIDITY',
+    )!;
+    const before = (await admin.get(`/api/events/${event.id}`)).json() as {
+      annotations: { revision: number }[];
+    };
+    const n = before.annotations.length;
+
+    const first = await admin.post(`/api/events/${event.id}/acknowledge`, {
+      cause: 'sensor',
+      actionsTaken: 'Turbidity meter window cleaned',
+      comment: 'Suspected fouling',
+    });
+    expect(first.statusCode, first.body).toBe(200);
+    const second = await user.post(`/api/events/${event.id}/acknowledge`, {
+      cause: 'scrubber-equipment',
+      actionsTaken: 'Washwater treatment unit filter replaced',
+      comment: 'The meter was right: the filter had clogged',
+    });
+    expect(second.statusCode, second.body).toBe(200);
+
+    const detail = (await user.get(`/api/events/${event.id}`)).json();
+    expect(second.json()).toEqual(detail);
+    // The event shows the latest acknowledgement; who acknowledged it first, and when, stays.
+    expect(detail).toMatchObject({
+      state: 'acknowledged',
+      cause: 'scrubber-equipment',
+      actionsTaken: 'Washwater treatment unit filter replaced',
+      comment: 'The meter was right: the filter had clogged',
+    });
+    expect(detail.annotations).toHaveLength(n + 2);
+    expect(detail.annotations.slice(0, n)).toEqual(before.annotations);
+    expect(detail.annotations.slice(n)).toEqual([
+      {
+        revision: n + 1,
+        acknowledgedOn: expect.any(String),
+        acknowledgedBy: 'admin',
+        cause: 'sensor',
+        actionsTaken: 'Turbidity meter window cleaned',
+        comment: 'Suspected fouling',
+      },
+      {
+        revision: n + 2,
+        acknowledgedOn: expect.any(String),
+        acknowledgedBy: crew.username,
+        cause: 'scrubber-equipment',
+        actionsTaken: 'Washwater treatment unit filter replaced',
+        comment: 'The meter was right: the filter had clogged',
+      },
+    ]);
+    const [a, b] = detail.annotations.slice(n) as { acknowledgedOn: string }[];
+    expect(Date.parse(a!.acknowledgedOn)).toBeLessThanOrEqual(Date.parse(b!.acknowledgedOn));
+    if (n === 0) expect(detail.acknowledgedOn).toBe(a!.acknowledgedOn);
+
+    // The record book has an entry for each, in the same order, and the audit log each change.
+    const book = (await user.get(`/api/facilities/${facilityId}/record-book`)).json() as {
+      kind: string;
+      eventId: string | null;
+      recordedBy: string;
+      body: { cause?: string; comment?: string };
+    }[];
+    const acknowledgements = book.filter((e) => e.eventId === event.id && e.kind === 'event-acknowledged');
+    expect(acknowledgements.map((e) => [e.recordedBy, e.body.cause, e.body.comment])).toEqual(
+      (detail.annotations as { acknowledgedBy: string; cause: string; comment: string }[]).map((r) => [
+        r.acknowledgedBy,
+        r.cause,
+        r.comment,
+      ]),
+    );
+    const audit = await db
+      .selectFrom('audit_log')
+      .select('action')
+      .where('subject', '=', event.id)
+      .where('action', '=', 'event.acknowledge')
+      .execute();
+    expect(audit).toHaveLength(n + 2);
+
+    // A rerun of its day keeps every revision.
+    await execute(D0, D0 + DAY);
+    expect((await user.get(`/api/events/${event.id}`)).json()).toEqual(detail);
+  });
+});
