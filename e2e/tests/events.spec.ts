@@ -48,6 +48,20 @@ test('a malfunction is acknowledged, closed and reported, each step in the verif
   await expect(page.getByTestId('report-actionsTaken')).toHaveValue(
     'Circulation pump 1 restarted after its breaker tripped',
   );
+  // Changed with a comment: a second revision, the first kept below it.
+  await annotation.getByLabel('Comment').fill('Breaker found worn');
+  await annotation.getByRole('button', { name: 'Save' }).click();
+  const revisions = page.getByTestId('annotation-history').getByTestId('annotation-revision');
+  await expect(revisions).toHaveCount(2);
+  await expect(revisions.first()).toContainText('Revision 2 (current)');
+  await expect(revisions.first()).toContainText('by south.lee on');
+  await expect(revisions.first()).toContainText('Comment changed');
+  await expect(revisions.first()).toContainText('Breaker found worn');
+  await expect(revisions.nth(1)).toContainText('Revision 1');
+  await expect(revisions.nth(1)).not.toContainText('Comment:');
+  await page.getByTestId('annotation-history').screenshot({
+    path: path.join(SCREENSHOTS, 'event-annotation-history.png'),
+  });
 
   // The organization's administrator closes it and downloads the report to the flag State.
   const admin = await browser.newPage();
@@ -70,7 +84,11 @@ test('a malfunction is acknowledged, closed and reported, each step in the verif
   const entry = (kind: string) =>
     admin.locator(`[data-testid="record-book-row"][data-event-id="${eventId}"][data-kind="${kind}"]`);
   await expect(entry('event')).toHaveCount(1);
-  await expect(entry('event-acknowledged')).toContainText('Circulation pump 1 restarted');
+  await expect(entry('event-acknowledged')).toHaveCount(2);
+  await expect(entry('event-acknowledged').filter({ hasText: 'Circulation pump 1 restarted' })).toHaveCount(
+    2,
+  );
+  await expect(entry('event-acknowledged').filter({ hasText: 'Breaker found worn' })).toHaveCount(1);
   await expect(entry('event-closed')).toContainText('Breaker replaced; scrubber tested at sea');
   await admin.getByRole('button', { name: 'Verify' }).click();
   await expect(admin.getByTestId('verify-result')).toHaveText(/^Record book verified: \d+ entries$/);

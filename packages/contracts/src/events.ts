@@ -298,6 +298,27 @@ export const acknowledgeEventSchema = z.object({
 });
 export type AcknowledgeEvent = z.infer<typeof acknowledgeEventSchema>;
 
+/**
+ * One acknowledgement of an event as it was given: the first is revision 1, each change after it the next. The
+ * event's cause, actions taken and comment are those of its last revision.
+ */
+export const eventAnnotationSchema = z.object({
+  revision: z.number().int(),
+  acknowledgedOn: z.string(),
+  /** null when the user no longer exists. */
+  acknowledgedBy: z.string().nullable(),
+  cause: z.enum(EVENT_CAUSES),
+  actionsTaken: z.string(),
+  comment: z.string(),
+});
+export type EventAnnotation = z.infer<typeof eventAnnotationSchema>;
+
+/** GET /api/events/{id}: the event, with every acknowledgement it was given, oldest first. */
+export const complianceEventDetailSchema = complianceEventSchema.extend({
+  annotations: z.array(eventAnnotationSchema),
+});
+export type ComplianceEventDetail = z.infer<typeof complianceEventDetailSchema>;
+
 export const closeEventSchema = z.object({ comment: longText(4000).default('') });
 
 /** The report to the flag State and the port State (MEPC.1/Circ.883/Rev.1), as drafted and edited. */

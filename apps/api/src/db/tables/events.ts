@@ -40,6 +40,17 @@ export interface ComplianceEventsTable {
   attention: ColumnType<number, never, never>;
 }
 
+/** An acknowledgement of an event as it was given: revision 1 the first, each change the next (migration 0021). */
+export interface ComplianceEventAnnotationsTable {
+  event_id: string;
+  revision: number;
+  cause: string;
+  actions_taken: string;
+  comment: string;
+  acknowledged_on: Timestamp;
+  acknowledged_by: string | null;
+}
+
 export interface RecordBookEntriesTable {
   id: Generated<string>;
   facility_id: string;
@@ -66,6 +77,7 @@ export interface OrganizationEventRulesTable {
 
 export interface EventTables {
   compliance_events: ComplianceEventsTable;
+  compliance_event_annotations: ComplianceEventAnnotationsTable;
   record_book_entries: RecordBookEntriesTable;
   organization_event_rules: OrganizationEventRulesTable;
 }

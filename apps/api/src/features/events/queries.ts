@@ -4,6 +4,8 @@ import {
   EVENT_COUNT_LIMIT,
   eventRulesSchema,
   type ComplianceEvent,
+  type ComplianceEventDetail,
+  type EventAnnotation,
   type EventCause,
   type EventClassification,
   type EventList,
@@ -178,8 +180,33 @@ export async function findVisibleEvent(db: Kysely<Database>, caller: Caller, id:
   return row;
 }
 
-export async function findEvent(db: Kysely<Database>, caller: Caller, id: string): Promise<ComplianceEvent> {
-  return presentEvent(await findVisibleEvent(db, caller, id));
+/** The event's acknowledgements, oldest first, with the names of who gave them. */
+export async function eventAnnotations(db: Kysely<Database>, eventId: string): Promise<EventAnnotation[]> {
+  const rows = await db
+    .selectFrom('compliance_event_annotations as n')
+    .leftJoin('users as u', 'u.id', 'n.acknowledged_by')
+    .select(['n.revision', 'n.acknowledged_on', 'u.username', 'n.cause', 'n.actions_taken', 'n.comment'])
+    .where('n.event_id', '=', eventId)
+    .orderBy('n.revision')
+    .execute();
+  return rows.map((r) => ({
+    revision: r.revision,
+    acknowledgedOn: new Date(r.acknowledged_on).toISOString(),
+    acknowledgedBy: r.username ?? null,
+    cause: r.cause as EventCause,
+    actionsTaken: r.actions_taken,
+    comment: r.comment,
+  }));
+}
+
+/** An event of a ship the caller sees, with its acknowledgements (GET /api/events/{id}). */
+export async function findEvent(
+  db: Kysely<Database>,
+  caller: Caller,
+  id: string,
+): Promise<ComplianceEventDetail> {
+  const event = presentEvent(await findVisibleEvent(db, caller, id));
+  return { ...event, annotations: await eventAnnotations(db, id) };
 }
 
 /** A ship's name and IMO number (its visibility checked before). */

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   acknowledgeEventSchema,
   closeEventSchema,
+  complianceEventDetailSchema,
   complianceEventSchema,
   eventListQuerySchema,
   eventInputsSchema,
@@ -69,7 +70,12 @@ export async function eventRoutes(app: FastifyInstance) {
     '/api/events/:id',
     {
       config: { apiKeyScopes: ['reports:read'] },
-      schema: { tags, params: idParams, response: { 200: complianceEventSchema } },
+      schema: {
+        tags,
+        params: idParams,
+        description: 'The event, with every acknowledgement it was given (its revisions), oldest first.',
+        response: { 200: complianceEventDetailSchema },
+      },
     },
     async (request) => findEvent(db, request.caller, request.params.id),
   );
@@ -95,8 +101,10 @@ export async function eventRoutes(app: FastifyInstance) {
       schema: {
         tags,
         params: idParams,
+        description:
+          'Acknowledges the event with a cause, the actions taken and a comment; again, a new revision of its acknowledgement.',
         body: acknowledgeEventSchema,
-        response: { 200: complianceEventSchema },
+        response: { 200: complianceEventDetailSchema },
       },
     },
     async (request) => acknowledgeEvent(db, request.caller, request.params.id, request.body),

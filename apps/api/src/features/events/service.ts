@@ -6,6 +6,7 @@ import {
   RECORD_BOOK_KIND_NAMES,
   type AcknowledgeEvent,
   type ComplianceEvent,
+  type ComplianceEventDetail,
   type EventReport,
   type EventRules,
   type RecordBookEntryView,
@@ -26,7 +27,7 @@ import type { Caller } from '../access/caller';
 import { auditedChange } from '../audit/audit';
 import { requestRecalculation } from '../executions/derived';
 import type { Services } from '../../services';
-import { findVisibleEvent, presentEvent } from './queries';
+import { findEvent, findVisibleEvent, presentEvent } from './queries';
 
 type EventRow = Awaited<ReturnType<typeof findVisibleEvent>>;
 const actor = (caller: Caller) => ({ userId: caller.userId, organizationId: caller.organizationId });
@@ -56,15 +57,19 @@ function personEntry(
   };
 }
 
-/** Acknowledges an event with its cause, actions and comment (again: the annotation is updated); audited, in the book. */
+/**
+ * Acknowledges an event with its cause, actions and comment; again, a new revision of the acknowledgement (the event
+ * shows the latest, its detail every revision). Audited and in the book, in one transaction.
+ */
 export async function acknowledgeEvent(
   db: Kysely<Database>,
   caller: Caller,
   id: string,
   input: AcknowledgeEvent,
-): Promise<ComplianceEvent> {
+): Promise<ComplianceEventDetail> {
   const row = await findVisibleEvent(db, caller, id);
   if (row.closed_on) throw badRequest('The event is closed');
+  const at = new Date();
   await auditedChange(
     db,
     actor(caller),
@@ -72,13 +77,31 @@ export async function acknowledgeEvent(
       await trx
         .updateTable('compliance_events')
         .set({
-          acknowledged_on: row.acknowledged_on ?? new Date(),
+          acknowledged_on: row.acknowledged_on ?? at,
           acknowledged_by: row.acknowledged_by ?? caller.userId,
           cause: input.cause,
           actions_taken: input.actionsTaken,
           comment: input.comment,
         })
         .where('id', '=', id)
+        .execute();
+      // Numbered once the update holds the event's row: two acknowledgements at once take turns.
+      const last = await trx
+        .selectFrom('compliance_event_annotations')
+        .select((eb) => eb.fn.max('revision').as('revision'))
+        .where('event_id', '=', id)
+        .executeTakeFirst();
+      await trx
+        .insertInto('compliance_event_annotations')
+        .values({
+          event_id: id,
+          revision: Number(last?.revision ?? 0) + 1,
+          cause: input.cause,
+          actions_taken: input.actionsTaken,
+          comment: input.comment,
+          acknowledged_on: at,
+          acknowledged_by: caller.userId,
+        })
         .execute();
       await appendRecordBookEntries(trx, row.facility_id, [
         personEntry(caller, row, 'event-acknowledged', {
@@ -91,7 +114,7 @@ export async function acknowledgeEvent(
     },
     { action: 'event.acknowledge', subject: id, detail: { facilityId: row.facility_id, cause: input.cause } },
   );
-  return presentEvent(await findVisibleEvent(db, caller, id));
+  return findEvent(db, caller, id);
 }
 
 /** Closes an event: a UserAdmin of an organization that sees the ship, or a SystemAdmin. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import {
   DEFAULT_EVENT_RULES,
   EVENT_CLASSIFICATION_NAMES,
@@ -22,18 +22,44 @@ import type { EventDerivation } from './derive-events';
 /** The name the engine's own record book entries carry. */
 export const ENGINE_NAME = 'Portal (derived from the data)';
 
-interface StoredEvent {
-  id: string;
-  type: string;
-  channel: string | null;
-  fault: string | null;
-  start_on: Date;
-  end_on: Date;
-  ongoing: boolean;
-  classification: string | null;
-  report_required: boolean;
-  acknowledged_on: Date | null;
+/**
+ * The stored events of a ship starting inside [from, to), with what matching and the record book read of them: the
+ * columns that tell one event from another of its type (channel and fault: a washwater criterion, a sensor's
+ * channel and kind of fault), its times and class. The one reader of stored events for matching; its row type comes
+ * from the query, so a column matching needs cannot be left out of it.
+ */
+export function readStoredEvents(
+  db: Kysely<Database> | Transaction<Database>,
+  facilityId: string,
+  from: number,
+  to: number,
+) {
+  return db
+    .selectFrom('compliance_events')
+    .select([
+      'id',
+      'type',
+      'channel',
+      'fault',
+      'start_on',
+      'end_on',
+      'ongoing',
+      'classification',
+      'report_required',
+      'acknowledged_on',
+    ])
+    .where('facility_id', '=', facilityId)
+    .where('start_on', '>=', new Date(from))
+    .where('start_on', '<', new Date(to))
+    .orderBy('start_on')
+    .orderBy('id')
+    .execute();
 }
+export type StoredEvent = Awaited<ReturnType<typeof readStoredEvents>>[number];
+
+/** What makes an event the same event as another of its type: the type, channel and fault. */
+export const eventKind = (e: Pick<StoredEvent, 'type' | 'channel' | 'fault'>): string =>
+  `${e.type}|${e.channel ?? ''}|${e.fault ?? ''}`;
 
 const ms = (d: Date) => new Date(d).getTime();
 
@@ -47,8 +73,7 @@ export function matchEvents(
   stored: readonly StoredEvent[],
   derived: readonly DerivedEvent[],
 ): { pairs: [StoredEvent, DerivedEvent][]; added: DerivedEvent[]; withdrawn: StoredEvent[] } {
-  const key = (e: { type: string; channel: string | null; fault: string | null }) =>
-    `${e.type}|${e.channel ?? ''}|${e.fault ?? ''}`;
+  const key = eventKind;
   // Candidates per kind, with their times read once.
   const byKey = new Map<string, { event: StoredEvent; start: number; end: number; free: boolean }[]>();
   for (const event of stored) {
@@ -115,22 +140,7 @@ export async function storeComplianceEvents(
 ): Promise<number> {
   if (!derivation) return 0;
   const { windowFrom, windowTo, events, rules } = derivation;
-  const stored = (await trx
-    .selectFrom('compliance_events')
-    .select([
-      'id',
-      'type',
-      'start_on',
-      'end_on',
-      'ongoing',
-      'classification',
-      'report_required',
-      'acknowledged_on',
-    ])
-    .where('facility_id', '=', facilityId)
-    .where('start_on', '>=', new Date(windowFrom))
-    .where('start_on', '<', new Date(windowTo))
-    .execute()) as StoredEvent[];
+  const stored = await readStoredEvents(trx, facilityId, windowFrom, windowTo);
   const { pairs, added, withdrawn } = matchEvents(stored, events);
   const entries: RecordBookEntryInput[] = [];
   const alertChanges: EventAlertChange[] = [];
@@ -194,6 +204,7 @@ export async function storeComplianceEvents(
         body: {
           type: w.type,
           typeName: EVENT_TYPE_NAMES[w.type as EventType] ?? w.type,
+          ...(w.channel ? { channel: w.channel, fault: w.fault } : {}),
           start: new Date(w.start_on).toISOString(),
           end: new Date(w.end_on).toISOString(),
           reason: 'The data it was derived from changed or was deleted',

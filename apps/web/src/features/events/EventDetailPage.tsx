@@ -6,13 +6,17 @@ import { eventTitle, formatDateTime } from '@portal/contracts/rules';
 import { ApiRequestError } from '../../app/api';
 import { PageHeading } from '../../ui/headings/PageHeading';
 import { AnnotationCard } from './AnnotationCard';
+import { AnnotationHistory } from './AnnotationHistory';
 import { EventFacts } from './EventFacts';
 import { EventInputsChart } from './EventInputsChart';
 import { EventTimeline } from './EventTimeline';
 import { ReportCard } from './ReportCard';
 import { eventQuery } from './events-api';
 
-/** /events/{id}: an event's facts, its inputs around it, what people added, its report and its timeline. */
+/**
+ * /events/{id}: an event's facts, its inputs around it, what people added (and each acknowledgement it was given), its
+ * report and its timeline.
+ */
 export default function EventDetailPage() {
   const { id = '' } = useParams();
   const event = useQuery(eventQuery(id));
@@ -53,6 +57,7 @@ export default function EventDetailPage() {
           <Grid size={{ xs: 12, lg: 7 }}>
             <Stack spacing={2}>
               <AnnotationCard event={event.data} />
+              <AnnotationHistory annotations={event.data.annotations} />
               {event.data.reportRequired && <ReportCard event={event.data} />}
             </Stack>
           </Grid>

@@ -2,6 +2,7 @@ import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@ta
 import type {
   AcknowledgeEvent,
   ComplianceEvent,
+  ComplianceEventDetail,
   EventInputs,
   EventList,
   EventListQuery,
@@ -71,7 +72,8 @@ export const shipPeriodEventsQuery = (facilityId: string, from: Date, to: Date) 
 export const eventQuery = (id: string) =>
   queryOptions({
     queryKey: eventKeys.detail(id),
-    queryFn: ({ signal }) => apiRequest<ComplianceEvent>(`events/${encodeURIComponent(id)}`, { signal }),
+    queryFn: ({ signal }) =>
+      apiRequest<ComplianceEventDetail>(`events/${encodeURIComponent(id)}`, { signal }),
   });
 
 /** GET events/{id}/inputs: the values around the event (its chart). They change only with the data. */
@@ -111,12 +113,15 @@ function useEventRefresh() {
     ]);
 }
 
-/** POST events/{id}/acknowledge: cause, actions taken and comment (again: changes them until it is closed). */
+/** POST events/{id}/acknowledge: cause, actions taken and comment (again: a new revision, until it is closed). */
 export function useAcknowledgeEvent(id: string) {
   const refresh = useEventRefresh();
   return useMutation({
     mutationFn: (body: AcknowledgeEvent) =>
-      apiRequest<ComplianceEvent>(`events/${encodeURIComponent(id)}/acknowledge`, { method: 'POST', body }),
+      apiRequest<ComplianceEventDetail>(`events/${encodeURIComponent(id)}/acknowledge`, {
+        method: 'POST',
+        body,
+      }),
     onSuccess: refresh,
   });
 }
