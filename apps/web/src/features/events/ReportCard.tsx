@@ -14,7 +14,12 @@ import {
   Typography,
 } from '@mui/material';
 import DownloadIcon from '@mui/icons-material/Download';
-import { eventReportBodySchema, type ComplianceEvent, type EventReport } from '@portal/contracts/events';
+import {
+  eventReportBodySchema,
+  eventReportFieldsOf,
+  type ComplianceEvent,
+  type EventReportFields,
+} from '@portal/contracts/events';
 import { fieldErrors, validateReportSent } from '@portal/contracts/forms';
 import { formatDate } from '@portal/contracts/rules';
 import { useNotify } from '../../app/notifications';
@@ -28,7 +33,7 @@ import {
   useSaveEventReport,
 } from './events-api';
 
-type Draft = Omit<EventReport, 'sentOn'>;
+type Draft = EventReportFields;
 /** The report's fields in the order of Circ.883's list, with their labels. */
 const FIELDS: { key: keyof Draft; label: string; multiline?: boolean; half?: boolean }[] = [
   { key: 'shipName', label: 'Ship', half: true },
@@ -43,7 +48,7 @@ const FIELDS: { key: keyof Draft; label: string; multiline?: boolean; half?: boo
   { key: 'actionsTaken', label: 'Actions taken', multiline: true },
   { key: 'actionsPlanned', label: 'Actions planned', multiline: true },
 ];
-const draftOf = ({ sentOn: _sent, ...draft }: EventReport): Draft => draft;
+const draftOf = eventReportFieldsOf;
 const sameDraft = (a: Draft, b: Draft) => FIELDS.every((f) => a[f.key] === b[f.key]);
 
 /**

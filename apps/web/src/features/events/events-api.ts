@@ -6,6 +6,7 @@ import type {
   EventList,
   EventListQuery,
   EventReport,
+  EventReportFields,
   NewRecordBookEntry,
   OrganizationEventRules,
   RecordBookEntryView,
@@ -138,7 +139,7 @@ export function useCloseEvent(id: string) {
 export function useSaveEventReport(id: string) {
   const refresh = useEventRefresh();
   return useMutation({
-    mutationFn: (body: Omit<EventReport, 'sentOn'>) =>
+    mutationFn: (body: EventReportFields) =>
       apiRequest<EventReport>(`events/${encodeURIComponent(id)}/report`, { method: 'PUT', body }),
     onSuccess: () => refresh({ id }),
   });
