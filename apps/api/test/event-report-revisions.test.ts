@@ -289,7 +289,10 @@ describe('a report marked sent', () => {
       404,
     );
     // A revision that does not exist, for one who sees the event.
-    expect((await bytes('south.lee', `/api/events/${eventId}/report/revisions/9/pdf`)).statusCode).toBe(404);
+    for (const revision of ['9', '0', 'first', '1.0'])
+      expect(
+        (await bytes('south.lee', `/api/events/${eventId}/report/revisions/${revision}/pdf`)).statusCode,
+      ).toBe(404);
   });
 
   it('is kept as sent even against a change made behind the portal', async () => {
@@ -396,5 +399,15 @@ describe("the record book's .xlsx export", () => {
     expect(noteRow.getCell(column('Latitude')).value).toBe(51.9512);
     expect(noteRow.getCell(column('Longitude')).value).toBe(-3.25);
     expect(noteRow.getCell(1).value).toBe(note.json().sequence);
+  });
+});
+
+describe('the OpenAPI description', () => {
+  it('describes the report revision routes', async () => {
+    const response = await server.app.inject({ method: 'GET', url: '/api/docs/json' });
+    expect(response.statusCode).toBe(200);
+    const paths = (response.json() as { paths: Record<string, Record<string, unknown>> }).paths;
+    expect(paths['/api/events/{id}/report/revisions']?.post).toBeDefined();
+    expect(paths['/api/events/{id}/report/revisions/{revision}/pdf']?.get).toBeDefined();
   });
 });

@@ -44,9 +44,10 @@ import {
 } from './service';
 
 const idParams = z.object({ id: idParam() });
+/** The revision's number is read once the event is found (a foreign event answers 404 whatever the number). */
 const revisionParams = z.object({
   id: idParam(),
-  revision: z.coerce.number().int().min(1).max(1_000_000),
+  revision: z.string().describe('The revision number: 1, 2, …'),
 });
 const reportFileName = (event: { facilityName: string; start: string }, revision?: number) =>
   `${safeFileName(event.facilityName)}_${event.start.slice(0, 10)}_malfunction_report${revision ? `_revision_${revision}` : ''}.pdf`;
@@ -187,8 +188,11 @@ export async function eventRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { id, revision } = request.params;
+      const { id } = request.params;
       const event = await findEvent(db, request.caller, id);
+      const revision = /^[1-9][0-9]{0,6}$/.test(request.params.revision)
+        ? Number(request.params.revision)
+        : 0;
       const { pdf, sha256 } = await revisionPdf(db, request.caller, id, revision);
       return reply
         .header('content-type', 'application/pdf')
