@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { userText } from './forms/text';
+import { isInvisibleOnly, userText } from './forms/text';
 
 /**
  * Compliance events (../shared/DOMAIN.md "Compliance events"; MEPC.1/Circ.883/Rev.1, EGCS Guidelines 2021
@@ -369,7 +369,7 @@ export const newEventReportRevisionSchema = eventReportFieldsSchema.partial().ex
   reason: z
     .string({ error: EVENT_REPORT_MESSAGES.reasonRequired })
     .pipe(longText(1000))
-    .refine((v) => v.trim() !== '', EVENT_REPORT_MESSAGES.reasonRequired),
+    .refine((v) => v.trim() !== '' && !isInvisibleOnly(v), EVENT_REPORT_MESSAGES.reasonRequired),
 });
 export type NewEventReportRevision = z.input<typeof newEventReportRevisionSchema>;
 
