@@ -289,6 +289,8 @@ export function ReportCard({ event }: { event: ComplianceEvent }) {
                 minRows={f.multiline ? 2 : undefined}
                 fullWidth
                 size="small"
+                // Read only once sent: shaded, so it does not look like a field waiting for input.
+                sx={state.editable ? undefined : { '& .MuiInputBase-root': { bgcolor: 'action.hover' } }}
                 slotProps={{
                   htmlInput: { 'data-testid': `report-${f.key}`, readOnly: !state.editable },
                 }}
