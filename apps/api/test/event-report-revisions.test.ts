@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_EVENT_RULES } from '@portal/contracts/events';
 import { hasPoppler, pdfText, qpdfCheck, hasQpdf } from '../src/pdf/testing';
 import { reportStatusOf } from '../src/features/events/report';
+import * as revisionsMigration from '../src/db/migrations/0021_event_report_revisions';
+import { appendRecordBookEntries } from '../src/storage/record-book';
 import { startTestServer, type TestServer } from './harness';
 
 /**
@@ -164,6 +166,14 @@ describe('a report marked sent', () => {
     expect(sha256(pdf.body)).toBe(report.sha256);
     const [entry] = await sentEntries();
     expect(entry?.body).toMatchObject({ sentOn: '2025-06-02', revision: 1, sha256: report.sha256 });
+    // The entry's line (on the screen and in the export) says it too.
+    const book = (await (await server.as('south.lee')).get(`/api/facilities/${ship}/record-book`)).json() as {
+      hash: string;
+      text: string;
+    }[];
+    expect(book.find((e) => e.hash === entry?.hash)?.text).toBe(
+      `Scrubber off while required: report to the flag State and the port State sent on 2025.06.02, revision 1. SHA-256 of the PDF as sent: ${report.sha256}`,
+    );
     // The report's download is now the PDF as sent, the same bytes.
     const download = await bytes('south.lee', `/api/events/${eventId}/report/download`);
     expect(download.body.equals(pdf.body)).toBe(true);
@@ -409,5 +419,75 @@ describe('the OpenAPI description', () => {
     const paths = (response.json() as { paths: Record<string, Record<string, unknown>> }).paths;
     expect(paths['/api/events/{id}/report/revisions']?.post).toBeDefined();
     expect(paths['/api/events/{id}/report/revisions/{revision}/pdf']?.get).toBeDefined();
+  });
+});
+
+describe('migration 0021', () => {
+  it('makes a report sent before it revision 1, sent, whose PDF was not kept; it is frozen and revised alike', async () => {
+    const { db } = server.services.database;
+    const legacy = await newEvent();
+    const lee = await server.as('south.lee');
+    const draft = (await lee.get(`/api/events/${legacy}/report`)).json() as Record<string, unknown>;
+    // As the portal marked a report sent before: the fields and the day on the event, an entry without a hash.
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('compliance_events')
+        .set({
+          report: JSON.stringify({ ...fieldsOf(draft), expectedRepair: 'Two weeks' }),
+          report_sent_on: '2024-11-20',
+        })
+        .where('id', '=', legacy)
+        .execute();
+      await appendRecordBookEntries(trx, ship, [
+        {
+          kind: 'report-sent',
+          occurredOn: new Date('2024-11-20T10:00:00.000Z'),
+          recordedBy: server.seed.userIds['south.lee']!,
+          recordedByName: 'south.lee',
+          latitude: null,
+          longitude: null,
+          eventId: legacy,
+          correctsId: null,
+          body: { type: 'scrubber-off', typeName: 'Scrubber off while required', sentOn: '2024-11-20' },
+        },
+      ]);
+    });
+    await revisionsMigration.down(db);
+    await revisionsMigration.up(db);
+
+    const report = (await lee.get(`/api/events/${legacy}/report`)).json() as Report;
+    expect(report).toMatchObject({
+      sentOn: '2024-11-20',
+      revision: 1,
+      sha256: null,
+      expectedRepair: 'Two weeks',
+    });
+    expect(report.revisions).toEqual([
+      expect.objectContaining({ number: 1, createdBy: 'south.lee', sentOn: '2024-11-20', sha256: null }),
+    ]);
+    expect(
+      (await lee.put(`/api/events/${legacy}/report`, fieldsOf(report as unknown as Record<string, unknown>)))
+        .statusCode,
+    ).toBe(409);
+    const pdf = await lee.get(`/api/events/${legacy}/report/revisions/1/pdf`);
+    expect([pdf.statusCode, pdf.json().message]).toEqual([
+      404,
+      'The PDF of revision 1 was not kept: it was sent before the portal kept sent reports',
+    ]);
+    // Its download is rendered from the fields as stored.
+    const download = await bytes('south.lee', `/api/events/${legacy}/report/download`);
+    expect(download.statusCode).toBe(200);
+    if (hasPoppler) expect(pdfText(download.body)).toContain('Two weeks');
+    const revised = await lee.post(`/api/events/${legacy}/report/revisions`, { reason: 'Repair date known' });
+    expect(revised.statusCode, revised.body).toBe(201);
+    expect(revised.json()).toMatchObject({ revision: 2, sentOn: null, expectedRepair: 'Two weeks' });
+    // The book's older entries read as before.
+    const book = (await lee.get(`/api/facilities/${ship}/record-book`)).json() as {
+      eventId: string;
+      text: string;
+    }[];
+    expect(book.find((e) => e.eventId === legacy)?.text).toBe(
+      'Scrubber off while required: report to the flag State and the port State sent on 2024.11.20',
+    );
   });
 });
