@@ -131,3 +131,78 @@ test('a fuel change-over entry asks for the fuel sulfur from then on, and the re
     page.locator('[data-testid="record-book-row"][data-kind="fuel-change-over"]').last(),
   ).toContainText('Changed over to MGO before the ECA (fuel of 0.08 % m/m sulfur from then on)');
 });
+
+/**
+ * What was sent stays as it was sent (docs/decisions/0104-sent-reports.md): the demo's reported scrubber stop shows
+ * its report frozen with the SHA-256 of the PDF as sent; a new revision, made with a reason, is edited and sent like
+ * the first, and both PDFs stay downloadable.
+ */
+test('a sent report is frozen, and a new revision made with a reason supersedes it', async ({ page }) => {
+  await signInAs(page, 'admin', '/events');
+  let token: string | null = null;
+  await expect
+    .poll(async () => {
+      token = await page
+        .evaluate(() => {
+          const key = Object.keys(sessionStorage).find((k) => k.startsWith('oidc.user:'));
+          return key ? (JSON.parse(sessionStorage.getItem(key)!).access_token as string) : null;
+        })
+        .catch(() => null);
+      return token;
+    })
+    .not.toBeNull();
+  const list = await page.request.get('/api/events?reportRequired=true&limit=200', {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const reported = (
+    (await list.json()) as { items: { id: string; reportSentOn: string | null }[] }
+  ).items.find((e) => e.reportSentOn !== null);
+  expect(reported, 'the demo reports its latest scrubber stop').toBeDefined();
+  await page.goto(`/events/${reported!.id}`);
+
+  const card = page.getByTestId('event-report-card');
+  await expect(card.getByTestId('report-status')).toHaveText(
+    /^Sent on \d{4}\.\d{2}\.\d{2} · SHA-256 [0-9a-f]{64}$/,
+  );
+  await expect(card.getByTestId('report-expectedRepair')).toHaveAttribute('readonly', '');
+  await expect(card.getByRole('button', { name: 'Save' })).toHaveCount(0);
+  await expect(card.getByRole('button', { name: 'Mark as sent' })).toHaveCount(0);
+  await card.scrollIntoViewIfNeeded();
+  await card.screenshot({ path: `${SCREENSHOTS}/report-sent-desktop.png` });
+
+  await card.getByRole('button', { name: 'New revision' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('button', { name: 'Make revision' }).click();
+  await expect(dialog.getByText('Say why the report is revised')).toBeVisible();
+  const axe = await new AxeBuilder({ page })
+    .include('[role="dialog"]')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  await dialog.getByLabel('Reason').fill('The flag State asked for the date of the repair');
+  await dialog.getByRole('button', { name: 'Make revision' }).click();
+  await expect(page.getByTestId('notification')).toHaveText('Changes were saved');
+  await expect(card.getByTestId('report-status')).toHaveText(
+    'Revision 2, superseding revision 1: not sent yet. Edit it and mark it as sent.',
+  );
+  await card
+    .getByTestId('report-expectedRepair')
+    .fill('Repaired at the next port call, pump tested under load');
+  await card.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByTestId('notification')).toHaveText('Changes were saved');
+  await card.getByRole('button', { name: 'Mark as sent' }).click();
+  await expect(card.getByTestId('report-status')).toHaveText(
+    /^Revision 2 · Sent on \d{4}\.\d{2}\.\d{2} · SHA-256 [0-9a-f]{64}$/,
+  );
+  const revisions = card.getByTestId('report-revision');
+  await expect(revisions).toHaveCount(2);
+  await expect(revisions.nth(1)).toContainText('The flag State asked for the date of the repair');
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    card.getByRole('button', { name: 'Download revision 2 (PDF)' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(/_malfunction_report_revision_2\.pdf$/);
+  await card.screenshot({ path: `${SCREENSHOTS}/report-revision-2-desktop.png` });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await card.screenshot({ path: `${SCREENSHOTS}/report-revision-2-phone.png` });
+});

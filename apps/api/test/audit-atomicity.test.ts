@@ -495,6 +495,19 @@ describe('a change and its audit entry are one transaction', () => {
         call: () => admin.post(`/api/events/${target}/report/sent`, { sentOn: '2025-03-09' }),
       },
       {
+        route: 'POST /api/events/{id}/report/revisions',
+        action: 'event.report.revise',
+        prepare: async () => {
+          await remember(newEvent());
+          await admin.post(`/api/events/${target}/report/sent`, { sentOn: '2025-03-09' });
+        },
+        call: () =>
+          admin.post(`/api/events/${target}/report/revisions`, {
+            reason: 'The port State asked for the expected repair time',
+            expectedRepair: 'At the next port call',
+          }),
+      },
+      {
         route: 'PUT /api/organizations/{id}/event-rules',
         action: 'event.rules',
         call: () =>

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { userText } from './forms/text';
+import { isInvisibleOnly, userText } from './forms/text';
 
 /**
  * Compliance events (../shared/DOMAIN.md "Compliance events"; MEPC.1/Circ.883/Rev.1, EGCS Guidelines 2021
@@ -321,8 +321,8 @@ export type ComplianceEventDetail = z.infer<typeof complianceEventDetailSchema>;
 
 export const closeEventSchema = z.object({ comment: longText(4000).default('') });
 
-/** The report to the flag State and the port State (MEPC.1/Circ.883/Rev.1), as drafted and edited. */
-export const eventReportSchema = z.object({
+/** The fields of the report to the flag State and the port State (MEPC.1/Circ.883/Rev.1), as drafted and edited. */
+export const eventReportFieldsSchema = z.object({
   shipName: longText(200),
   imo: longText(20),
   position: longText(200),
@@ -334,13 +334,79 @@ export const eventReportSchema = z.object({
   actionsTaken: longText(4000),
   actionsPlanned: longText(4000),
   expectedRepair: longText(1000),
+});
+export type EventReportFields = z.infer<typeof eventReportFieldsSchema>;
+export const EVENT_REPORT_FIELDS = Object.keys(eventReportFieldsSchema.shape) as (keyof EventReportFields)[];
+/** The report's fields of a stored report or an answer (without its sent date and revisions); missing ones empty. */
+export const eventReportFieldsOf = (value: unknown): EventReportFields =>
+  Object.fromEntries(
+    EVENT_REPORT_FIELDS.map((key) => [key, String((value as Record<string, unknown> | null)?.[key] ?? '')]),
+  ) as EventReportFields;
+
+/**
+ * A revision of the report (docs/decisions/0104-sent-reports.md): the first is the report as first sent; each later
+ * one supersedes the one before, made by someone for a reason. Once sent, its PDF is kept byte for byte and its
+ * SHA-256 is in the record book's "Report sent" entry.
+ */
+export const eventReportRevisionSchema = z.object({
+  number: z.number().int(),
+  /** Why it supersedes the revision before; null for the first. */
+  reason: z.string().nullable(),
+  createdBy: z.string().nullable(),
+  createdOn: z.string(),
+  /** The day it was sent (YYYY-MM-DD); null while it is being edited. */
   sentOn: z.string().nullable(),
+  sentBy: z.string().nullable(),
+  /** SHA-256 (hex) of the PDF as sent (GET .../report/revisions/{number}/pdf); null while not sent, or for a report
+   * sent before the portal kept sent PDFs. */
+  sha256: z.string().nullable(),
+});
+export type EventReportRevision = z.infer<typeof eventReportRevisionSchema>;
+
+/** GET/PUT /api/events/{id}/report: the report's current revision, frozen once sent, and every revision. */
+export const eventReportSchema = eventReportFieldsSchema.extend({
+  /** The day the current revision was sent (YYYY-MM-DD): it is frozen then. Null while it can be edited. */
+  sentOn: z.string().nullable(),
+  /** The number of the current revision (1 until the report is first superseded). */
+  revision: z.number().int(),
+  /** SHA-256 of the current revision's PDF as sent; null while not sent. */
+  sha256: z.string().nullable(),
+  /** Every revision made or sent, oldest first (none before the report is first sent). */
+  revisions: z.array(eventReportRevisionSchema),
 });
 export type EventReport = z.infer<typeof eventReportSchema>;
-export const eventReportBodySchema = eventReportSchema.omit({ sentOn: true });
+export const eventReportBodySchema = eventReportFieldsSchema;
 export const eventReportSentSchema = z.object({
   sentOn: z.iso.date({ message: 'Provide the date the report was sent' }),
 });
+export const EVENT_REPORT_MESSAGES = {
+  reasonRequired: 'Say why the report is revised',
+} as const;
+/**
+ * POST /api/events/{id}/report/revisions: supersedes the sent report with the next revision, for a reason; the fields
+ * given replace those of the revision sent, the others are taken from it.
+ */
+export const newEventReportRevisionSchema = eventReportFieldsSchema.partial().extend({
+  reason: z
+    .string({ error: EVENT_REPORT_MESSAGES.reasonRequired })
+    .pipe(longText(1000))
+    .refine((v) => v.trim() !== '' && !isInvisibleOnly(v), EVENT_REPORT_MESSAGES.reasonRequired),
+});
+export type NewEventReportRevision = z.input<typeof newEventReportRevisionSchema>;
+
+/**
+ * The state of an event's report, for what lists events with their reports (the inspection pack): not required;
+ * draft (revision 1 not sent yet, or a later revision being edited); or sent (the current revision, with its date
+ * and SHA-256).
+ */
+export const eventReportStatusSchema = z.object({
+  required: z.boolean(),
+  state: z.enum(['not-required', 'draft', 'sent']),
+  revision: z.number().int(),
+  sentOn: z.string().nullable(),
+  sha256: z.string().nullable(),
+});
+export type EventReportStatus = z.infer<typeof eventReportStatusSchema>;
 
 /** Entries a person adds to a ship's record book (events are added by the portal). */
 export const RECORD_BOOK_ENTRY_KINDS = [

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { DEFAULT_EVENT_RULES } from '@portal/contracts/events';
 import { demoShips } from '@portal/demo-fleet/ships';
@@ -29,7 +30,8 @@ export const OBJECT_KINDS = [
   'apiKey',
 ] as const;
 export type ObjectKind = (typeof OBJECT_KINDS)[number];
-export type GlobalKind = 'report' | 'reportField' | 'measurementField' | 'reportCalculation' | 'reader';
+export type GlobalKind =
+  'report' | 'reportField' | 'measurementField' | 'reportCalculation' | 'reader' | 'reportRevision';
 
 export type ObjectSet = Record<ObjectKind, string>;
 
@@ -200,6 +202,27 @@ export async function buildWorld(server: TestServer): Promise<IsolationWorld> {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
+    // Its report was sent: revision 1 is kept (as marking it sent keeps it), so a path can name it.
+    const pdf = Buffer.from(`%PDF-1.7 report of ${organization}`);
+    await db
+      .insertInto('event_report_revisions')
+      .values({
+        facility_id: facilityId,
+        event_id: event.id,
+        revision: 1,
+        report: JSON.stringify({ shipName: organization }),
+        created_by_name: 'fixture',
+        sent_on: '2025-03-09',
+        sent_by_name: 'fixture',
+        pdf,
+        sha256: createHash('sha256').update(pdf).digest('hex'),
+      })
+      .execute();
+    await db
+      .updateTable('compliance_events')
+      .set({ report_sent_on: '2025-03-09' })
+      .where('id', '=', event.id)
+      .execute();
     // An API key of the organization: its id names it in the key routes.
     const { secret, hash } = newApiKeySecret();
     const apiKey = await db
@@ -260,6 +283,8 @@ export async function buildWorld(server: TestServer): Promise<IsolationWorld> {
       measurementField: measurementField.id,
       reportCalculation: reportCalculation?.id ?? report.id,
       reader: 'delimited-text',
+      // A revision number: the first, which each organization's event has (sent).
+      reportRevision: '1',
     },
     sharedSouthFacility,
     southReportValue,

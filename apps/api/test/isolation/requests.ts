@@ -18,6 +18,7 @@ export function kindOfParam(url: string, param: string): ObjectKind | GlobalKind
   if (param === 'orgId' || param === 'otherId') return 'organization';
   if (param === 'linkKey') return 'linkKey';
   if (param === 'reportId') return 'report';
+  if (param === 'revision') return 'reportRevision';
   if (param === 'calcId')
     return before.includes('/reports/') ? 'reportCalculation' : 'measurementCalculation';
   if (param === 'fieldId') return before.includes('/reports/') ? 'reportField' : 'measurementField';
@@ -188,4 +189,5 @@ export const isGlobalKind = (kind: ObjectKind | GlobalKind | undefined): kind is
   kind === 'reportField' ||
   kind === 'measurementField' ||
   kind === 'reportCalculation' ||
-  kind === 'reader';
+  kind === 'reader' ||
+  kind === 'reportRevision';

@@ -10,6 +10,7 @@ export * from './user';
 export * from './message';
 export * from './text';
 export * from './event';
+export * from './event-report';
 export * from './event-rules';
 export * from './data-health-threshold';
 export * from './alerts';

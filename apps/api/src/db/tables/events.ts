@@ -75,9 +75,32 @@ export interface OrganizationEventRulesTable {
   updated_on: GeneratedTimestamp;
 }
 
+/**
+ * A revision of an event's flag/port State report (migration 0022): open (sent_on null) until marked sent, then kept
+ * as sent, its PDF's bytes and SHA-256 with it (none for a report sent before the portal kept them).
+ */
+export interface EventReportRevisionsTable {
+  id: Generated<string>;
+  facility_id: string;
+  event_id: string;
+  revision: number;
+  reason: string | null;
+  report: Json<unknown>;
+  created_on: GeneratedTimestamp;
+  created_by: string | null;
+  created_by_name: string | null;
+  sent_on: NullableDay;
+  sent_by: string | null;
+  sent_by_name: string | null;
+  sent_recorded_on: NullableTimestamp;
+  pdf: ColumnType<Uint8Array | null, Uint8Array | null | undefined, Uint8Array | null>;
+  sha256: string | null;
+}
+
 export interface EventTables {
   compliance_events: ComplianceEventsTable;
   compliance_event_annotations: ComplianceEventAnnotationsTable;
+  event_report_revisions: EventReportRevisionsTable;
   record_book_entries: RecordBookEntriesTable;
   organization_event_rules: OrganizationEventRulesTable;
 }

@@ -1,7 +1,9 @@
 import type { Kysely } from 'kysely';
+import { eventReportFieldsOf } from '@portal/contracts/events';
 import type { Database } from '../../db/schema';
 import type { Caller } from '../access/caller';
-import { acknowledgeEvent, closeEvent, markEventReportSent, saveEventReport, eventReport } from './service';
+import { eventReport, markEventReportSent, saveEventReport } from './report';
+import { acknowledgeEvent, closeEvent } from './service';
 
 /**
  * What the crews and superintendents of the demo fleet wrote on its events, through the same services the screens
@@ -68,9 +70,8 @@ export async function annotateDemoEvents(db: Kysely<Database>): Promise<number> 
     });
     if (stop.report_required) {
       const draft = await eventReport(db, stopCaller, stop.id);
-      const { sentOn: _, ...body } = draft;
       await saveEventReport(db, stopCaller, stop.id, {
-        ...body,
+        ...eventReportFieldsOf(draft),
         actionsPlanned:
           'Install the spare motor at the next port call and run the pump under load for 4 hours.',
         expectedRepair: 'Within 5 days, at the next port call',

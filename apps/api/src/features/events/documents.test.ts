@@ -37,20 +37,23 @@ describe('the flag and port State report PDF', () => {
     'keeps names in Polish, Turkish, Greek, Cyrillic and Chinese as written',
     async () => {
       const names = ['Łukasz Wójcik', 'Şebnem Çağlar', 'Πειραιάς', 'Новороссийск', '宁波舟山港'];
-      const pdf = await eventReportPdf(event, {
-        shipName: 'M/V Αθηνά Ξ',
-        imo: '9876543',
-        position: '36°56′N 023°37′E',
-        start: '2026-10-01 08:00',
-        duration: '1 h',
-        egcs: 'Open-loop scrubber',
-        instrument: 'SO2/CO2 ratio 5.2 (limit 4.3)',
-        cause: names.join(', '),
-        actionsTaken: 'Новороссийск: 检查 🚢',
-        actionsPlanned: '',
-        expectedRepair: '',
-        sentOn: null,
-      });
+      const pdf = await eventReportPdf(
+        event,
+        {
+          shipName: 'M/V Αθηνά Ξ',
+          imo: '9876543',
+          position: '36°56′N 023°37′E',
+          start: '2026-10-01 08:00',
+          duration: '1 h',
+          egcs: 'Open-loop scrubber',
+          instrument: 'SO2/CO2 ratio 5.2 (limit 4.3)',
+          cause: names.join(', '),
+          actionsTaken: 'Новороссийск: 检查 🚢',
+          actionsPlanned: '',
+          expectedRepair: '',
+        },
+        { number: 1, reason: null, sentOn: null },
+      );
       const text = pdfText(pdf);
       for (const name of [...names, 'M/V Αθηνά Ξ', 'Новороссийск: 检查']) expect(text).toContain(name);
     },

@@ -11,6 +11,7 @@ import {
   eventReportBodySchema,
   eventReportSchema,
   eventReportSentSchema,
+  newEventReportRevisionSchema,
   newRecordBookEntrySchema,
   organizationEventRulesBodySchema,
   organizationEventRulesSchema,
@@ -24,21 +25,33 @@ import { idParam } from '../access/params';
 import { assertFacilityVisible, isSystemAdmin, requireManageOrganization } from '../access/policy';
 import { notFound } from '../../errors';
 import { organizationExists } from '../facilities/queries';
-import { eventReportPdf, recordBookWorkbook } from './documents';
+import { recordBookWorkbook } from './documents';
 import { eventInputs } from './inputs';
 import { findEvent, findVisibleEvent, listEvents, organizationEventRules, shipOf } from './queries';
+import {
+  currentReportPdf,
+  eventReport,
+  markEventReportSent,
+  reviseEventReport,
+  revisionPdf,
+  saveEventReport,
+} from './report';
 import {
   acknowledgeEvent,
   addRecordBookEntry,
   closeEvent,
-  eventReport,
-  markEventReportSent,
   recordBook,
-  saveEventReport,
   saveOrganizationEventRules,
 } from './service';
 
 const idParams = z.object({ id: idParam() });
+/** The revision's number is read once the event is found (a foreign event answers 404 whatever the number). */
+const revisionParams = z.object({
+  id: idParam(),
+  revision: z.string().describe('The revision number: 1, 2, …'),
+});
+const reportFileName = (event: { facilityName: string; start: string }, revision?: number) =>
+  `${safeFileName(event.facilityName)}_${event.start.slice(0, 10)}_malfunction_report${revision ? `_revision_${revision}` : ''}.pdf`;
 const safeFileName = (name: string) => name.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 80) || 'ship';
 
 /**
@@ -128,7 +141,14 @@ export async function eventRoutes(app: FastifyInstance) {
   routes.put(
     '/api/events/:id/report',
     {
-      schema: { tags, params: idParams, body: eventReportBodySchema, response: { 200: eventReportSchema } },
+      schema: {
+        tags,
+        params: idParams,
+        description:
+          'Saves the report as edited. Once it is marked sent it is frozen (409): a correction is a new revision.',
+        body: eventReportBodySchema,
+        response: { 200: eventReportSchema },
+      },
     },
     async (request) => saveEventReport(db, request.caller, request.params.id, request.body),
   );
@@ -136,9 +156,58 @@ export async function eventRoutes(app: FastifyInstance) {
   routes.post(
     '/api/events/:id/report/sent',
     {
-      schema: { tags, params: idParams, body: eventReportSentSchema, response: { 200: eventReportSchema } },
+      schema: {
+        tags,
+        params: idParams,
+        description:
+          "The report's current revision was sent on that day: its PDF is kept as sent, with its SHA-256 in the record book, and the report is frozen.",
+        body: eventReportSentSchema,
+        response: { 200: eventReportSchema },
+      },
     },
     async (request) => markEventReportSent(db, request.caller, request.params.id, request.body.sentOn),
+  );
+
+  routes.post(
+    '/api/events/:id/report/revisions',
+    {
+      schema: {
+        tags,
+        params: idParams,
+        description:
+          'Supersedes the sent report with its next revision, for a reason: the fields given replace those sent. The revision is edited and sent like the first.',
+        body: newEventReportRevisionSchema,
+        response: { 201: eventReportSchema },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await reviseEventReport(db, request.caller, request.params.id, request.body)),
+  );
+
+  routes.get(
+    '/api/events/:id/report/revisions/:revision/pdf',
+    {
+      config: { apiKeyScopes: ['reports:read'] },
+      schema: {
+        tags,
+        params: revisionParams,
+        description:
+          'A sent revision of the report as PDF: the bytes as sent, whose SHA-256 the record book entry holds.',
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      const event = await findEvent(db, request.caller, id);
+      const revision = /^[1-9][0-9]{0,6}$/.test(request.params.revision)
+        ? Number(request.params.revision)
+        : 0;
+      const { pdf, sha256 } = await revisionPdf(db, request.caller, id, revision);
+      return reply
+        .header('content-type', 'application/pdf')
+        .header('content-disposition', `attachment; filename="${reportFileName(event, revision)}"`)
+        .header('x-content-sha256', sha256)
+        .send(pdf);
+    },
   );
 
   routes.get(
@@ -148,17 +217,16 @@ export async function eventRoutes(app: FastifyInstance) {
       schema: {
         tags,
         params: idParams,
-        description: 'The report to the flag State and the port State as PDF.',
+        description:
+          'The report to the flag State and the port State as PDF: once sent, the PDF as sent; before, as it stands.',
       },
     },
     async (request, reply) => {
       const event = await findEvent(db, request.caller, request.params.id);
-      const report = await eventReport(db, request.caller, request.params.id);
-      const pdf = await eventReportPdf(event, report);
-      const name = `${safeFileName(event.facilityName)}_${event.start.slice(0, 10)}_malfunction_report.pdf`;
+      const { pdf } = await currentReportPdf(db, request.caller, request.params.id);
       return reply
         .header('content-type', 'application/pdf')
-        .header('content-disposition', `attachment; filename="${name}"`)
+        .header('content-disposition', `attachment; filename="${reportFileName(event)}"`)
         .send(pdf);
     },
   );

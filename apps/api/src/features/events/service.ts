@@ -4,13 +4,14 @@ import {
   EVENT_CAUSE_NAMES,
   EVENT_TYPE_NAMES,
   RECORD_BOOK_KIND_NAMES,
+  eventReportFieldsOf,
   type AcknowledgeEvent,
   type ComplianceEvent,
   type ComplianceEventDetail,
   type EventReport,
+  type EventReportFields,
   type EventRules,
   type RecordBookEntryView,
-  type eventReportBodySchema,
   type newRecordBookEntrySchema,
 } from '@portal/contracts/events';
 import {
@@ -29,11 +30,11 @@ import { requestRecalculation } from '../executions/derived';
 import type { Services } from '../../services';
 import { findEvent, findVisibleEvent, presentEvent } from './queries';
 
-type EventRow = Awaited<ReturnType<typeof findVisibleEvent>>;
-const actor = (caller: Caller) => ({ userId: caller.userId, organizationId: caller.organizationId });
+export type EventRow = Awaited<ReturnType<typeof findVisibleEvent>>;
+export const actor = (caller: Caller) => ({ userId: caller.userId, organizationId: caller.organizationId });
 
 /** The record book entry of something a person did to an event: at the event's start position, now. */
-function personEntry(
+export function personEntry(
   caller: Caller,
   row: EventRow,
   kind: string,
@@ -158,11 +159,12 @@ function formatDuration(minutes: number) {
   return h ? `${h} h ${m} min` : `${m} min`;
 }
 
-/** The report's draft: what was saved, else filled from the event, the ship and the annotations. */
-export async function eventReport(db: Kysely<Database>, caller: Caller, id: string): Promise<EventReport> {
-  const row = await findVisibleEvent(db, caller, id);
-  const sentOn = presentEvent(row).reportSentOn;
-  if (row.report) return { ...(row.report as Omit<EventReport, 'sentOn'>), sentOn };
+/**
+ * The report's fields: what was saved (or sent), else filled from the event, the ship and the annotations.
+ * report.ts adds its revisions and freezes it once sent.
+ */
+export async function reportFields(db: Kysely<Database>, row: EventRow): Promise<EventReportFields> {
+  if (row.report) return eventReportFieldsOf(row.report);
   const ship = await db
     .selectFrom('facilities')
     .select(['name', 'imo', 'scrubber_system_type', 'number_of_scrubbers'])
@@ -188,59 +190,7 @@ export async function eventReport(db: Kysely<Database>, caller: Caller, id: stri
     actionsTaken: event.actionsTaken ?? '',
     actionsPlanned: '',
     expectedRepair: '',
-    sentOn,
   };
-}
-
-export async function saveEventReport(
-  db: Kysely<Database>,
-  caller: Caller,
-  id: string,
-  input: z.output<typeof eventReportBodySchema>,
-): Promise<EventReport> {
-  const row = await findVisibleEvent(db, caller, id);
-  if (!row.report_required)
-    throw badRequest('This event needs no report to the flag State and the port State');
-  await auditedChange(
-    db,
-    actor(caller),
-    (trx) =>
-      trx
-        .updateTable('compliance_events')
-        .set({ report: JSON.stringify(input) })
-        .where('id', '=', id)
-        .execute(),
-    { action: 'event.report.save', subject: id, detail: { facilityId: row.facility_id } },
-  );
-  return eventReport(db, caller, id);
-}
-
-export async function markEventReportSent(
-  db: Kysely<Database>,
-  caller: Caller,
-  id: string,
-  sentOn: string,
-): Promise<EventReport> {
-  const row = await findVisibleEvent(db, caller, id);
-  if (!row.report_required)
-    throw badRequest('This event needs no report to the flag State and the port State');
-  const report = await eventReport(db, caller, id);
-  await auditedChange(
-    db,
-    actor(caller),
-    async (trx) => {
-      await trx
-        .updateTable('compliance_events')
-        .set({ report_sent_on: sentOn, report: JSON.stringify({ ...report, sentOn: undefined }) })
-        .where('id', '=', id)
-        .execute();
-      await appendRecordBookEntries(trx, row.facility_id, [
-        personEntry(caller, row, 'report-sent', { sentOn }),
-      ]);
-    },
-    { action: 'event.report.sent', subject: id, detail: { facilityId: row.facility_id, sentOn } },
-  );
-  return eventReport(db, caller, id);
 }
 
 /** A person's text as a sentence of the line: ended by one full stop, not two. */
@@ -290,8 +240,14 @@ export function entryText(entry: RecordBookEntry): string {
       return `${name} acknowledged. Cause: ${String(b.causeName ?? '')}. Actions taken: ${sentence(b.actionsTaken)}${b.comment ? ` ${sentence(b.comment)}` : ''}`;
     case 'event-closed':
       return `${name} closed${b.comment ? `: ${String(b.comment)}` : ''}`;
-    case 'report-sent':
-      return `${name}: report to the flag State and the port State sent on ${String(b.sentOn ?? '').replaceAll('-', '.')}`;
+    case 'report-sent': {
+      const sent = `${name}: report to the flag State and the port State sent on ${String(b.sentOn ?? '').replaceAll('-', '.')}`;
+      // Reports sent before the portal kept them name no revision and no PDF (docs/decisions/0104).
+      if (typeof b.revision !== 'number') return sent;
+      const superseding =
+        b.revision > 1 ? `, superseding revision ${b.revision - 1}: ${sentence(b.reason)}` : '.';
+      return `${sent}, revision ${b.revision}${superseding} SHA-256 of the PDF as sent: ${String(b.sha256 ?? '')}`;
+    }
     default: {
       const sulfur = fuelSulfurOf(entry);
       return `${String(b.text ?? '')}${sulfur !== null ? ` (fuel of ${sulfur} % m/m sulfur from then on)` : ''}`;

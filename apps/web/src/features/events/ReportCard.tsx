@@ -7,28 +7,52 @@ import {
   Button,
   Card,
   CardContent,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
   Grid,
+  List,
+  ListItem,
+  ListItemText,
   Skeleton,
   Stack,
   TextField,
   Typography,
 } from '@mui/material';
 import DownloadIcon from '@mui/icons-material/Download';
-import { eventReportBodySchema, type ComplianceEvent, type EventReport } from '@portal/contracts/events';
-import { fieldErrors, validateReportSent } from '@portal/contracts/forms';
-import { formatDate } from '@portal/contracts/rules';
+import EditNoteIcon from '@mui/icons-material/EditNote';
+import {
+  eventReportBodySchema,
+  eventReportFieldsOf,
+  type ComplianceEvent,
+  type EventReport,
+  type EventReportFields,
+} from '@portal/contracts/events';
+import {
+  fieldErrors,
+  reportCardState,
+  revisionDownloadable,
+  revisionLine,
+  validateReportRevision,
+  validateReportSent,
+} from '@portal/contracts/forms';
+import { DIALOG_WIDTHS } from '@portal/contracts/rules';
 import { useNotify } from '../../app/notifications';
 import { pickerDayText, toPickerValue, UtcDatePicker } from '../../ui/dates/pickers';
 import { draftAfterAnswer } from './display';
 import {
   downloadEventReport,
+  downloadReportRevision,
   eventReportQuery,
   failureMessage,
   useMarkReportSent,
+  useReviseEventReport,
   useSaveEventReport,
 } from './events-api';
 
-type Draft = Omit<EventReport, 'sentOn'>;
+type Draft = EventReportFields;
 /** The report's fields in the order of Circ.883's list, with their labels. */
 const FIELDS: { key: keyof Draft; label: string; multiline?: boolean; half?: boolean }[] = [
   { key: 'shipName', label: 'Ship', half: true },
@@ -43,12 +67,129 @@ const FIELDS: { key: keyof Draft; label: string; multiline?: boolean; half?: boo
   { key: 'actionsTaken', label: 'Actions taken', multiline: true },
   { key: 'actionsPlanned', label: 'Actions planned', multiline: true },
 ];
-const draftOf = ({ sentOn: _sent, ...draft }: EventReport): Draft => draft;
+const draftOf = eventReportFieldsOf;
 const sameDraft = (a: Draft, b: Draft) => FIELDS.every((f) => a[f.key] === b[f.key]);
+
+/** New revision: asks why the sent report is superseded; the revision starts as the report was sent. */
+function NewRevisionDialog({ event, onClose }: { event: ComplianceEvent; onClose(): void }) {
+  const [reason, setReason] = useState('');
+  const [touched, setTouched] = useState(false);
+  const revise = useReviseEventReport(event.id);
+  const notify = useNotify();
+  const errors = validateReportRevision({ reason });
+  const submit = () => {
+    setTouched(true);
+    if (errors.reason) return;
+    revise.mutate(
+      { reason },
+      {
+        onSuccess: () => {
+          notify.success();
+          onClose();
+        },
+        onError: (error) => notify.error(failureMessage(error), error),
+      },
+    );
+  };
+  return (
+    <Dialog
+      open
+      onClose={onClose}
+      fullWidth
+      maxWidth={false}
+      slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}
+    >
+      <DialogTitle>New revision</DialogTitle>
+      <DialogContent>
+        <DialogContentText sx={{ mb: 2 }}>
+          The report as sent is kept. The new revision starts from it: edit it, then mark it as sent. Its PDF
+          says which revision it supersedes and why.
+        </DialogContentText>
+        <TextField
+          label="Reason"
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+          onBlur={() => setTouched(true)}
+          error={touched && Boolean(errors.reason)}
+          helperText={touched ? errors.reason : undefined}
+          required
+          multiline
+          minRows={2}
+          fullWidth
+          autoFocus
+          slotProps={{ htmlInput: { maxLength: 1000, 'data-testid': 'revision-reason' } }}
+        />
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Cancel</Button>
+        <Button variant="contained" disabled={revise.isPending} onClick={submit}>
+          Make revision
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+/** Every revision made: who made it and why, when it was sent, its SHA-256 and its PDF as sent. */
+function RevisionList({ event, report }: { event: ComplianceEvent; report: EventReport }) {
+  const notify = useNotify();
+  const [downloading, setDownloading] = useState<number | null>(null);
+  const download = async (revision: number) => {
+    setDownloading(revision);
+    try {
+      await downloadReportRevision(event, revision);
+    } catch (error) {
+      notify.error(failureMessage(error), error);
+    } finally {
+      setDownloading(null);
+    }
+  };
+  return (
+    <Box sx={{ mt: 3 }}>
+      <Typography variant="subtitle2" component="h3">
+        Revisions
+      </Typography>
+      <List dense disablePadding data-testid="report-revisions">
+        {report.revisions.map((r) => {
+          const line = revisionLine(r);
+          return (
+            <ListItem
+              key={r.number}
+              disableGutters
+              data-testid="report-revision"
+              data-revision={r.number}
+              secondaryAction={
+                revisionDownloadable(r) ? (
+                  <Button
+                    size="small"
+                    startIcon={<DownloadIcon />}
+                    disabled={downloading !== null}
+                    onClick={() => void download(r.number)}
+                    aria-label={`Download revision ${r.number} (PDF)`}
+                  >
+                    PDF
+                  </Button>
+                ) : undefined
+              }
+              sx={{ pr: 10 }}
+            >
+              <ListItemText
+                primary={line.title}
+                secondary={line.detail || undefined}
+                slotProps={{ secondary: { sx: { overflowWrap: 'anywhere' } } }}
+              />
+            </ListItem>
+          );
+        })}
+      </List>
+    </Box>
+  );
+}
 
 /**
  * The report to the flag State and the port State (MEPC.1/Circ.883/Rev.1) of an event that needs one: the draft
- * filled from the event and its acknowledgement, editable and saved, downloaded as PDF, and marked as sent.
+ * filled from the event and its acknowledgement, editable and saved, downloaded as PDF, and marked as sent. Once sent
+ * it is frozen (docs/decisions/0104-sent-reports.md): read only, its PDF as sent, superseded only by a new revision.
  */
 export function ReportCard({ event }: { event: ComplianceEvent }) {
   const report = useQuery(eventReportQuery(event.id));
@@ -59,6 +200,7 @@ export function ReportCard({ event }: { event: ComplianceEvent }) {
   const [sentOn, setSentOn] = useState<Dayjs | null>(() => toPickerValue(new Date()));
   const [sentTouched, setSentTouched] = useState(false);
   const [downloading, setDownloading] = useState(false);
+  const [revising, setRevising] = useState(false);
   const saved = report.data ? draftOf(report.data) : null;
   // The draft follows the server's until the user edits it (an acknowledgement fills cause and actions).
   const lastSaved = useRef<Draft | null>(null);
@@ -71,7 +213,8 @@ export function ReportCard({ event }: { event: ComplianceEvent }) {
     lastSaved.current = next;
   }, [report.data]);
   if (report.isError) return <Alert severity="error">The report could not be loaded.</Alert>;
-  if (!draft || !saved)
+  const data = report.data;
+  if (!draft || !saved || !data)
     return (
       <Card>
         <CardContent>
@@ -79,8 +222,11 @@ export function ReportCard({ event }: { event: ComplianceEvent }) {
         </CardContent>
       </Card>
     );
-  const errors = fieldErrors(eventReportBodySchema, draft);
-  const dirty = !sameDraft(draft, saved);
+  const state = reportCardState(data);
+  // A sent report shows what was sent, whatever was typed before it was marked sent elsewhere.
+  const shown = state.editable ? draft : saved;
+  const errors = state.editable ? fieldErrors(eventReportBodySchema, draft) : {};
+  const dirty = state.editable && !sameDraft(draft, saved);
   const sentErrors = validateReportSent(pickerDayText(sentOn));
 
   const saveDraft = () =>
@@ -122,17 +268,20 @@ export function ReportCard({ event }: { event: ComplianceEvent }) {
         <Typography variant="h6" component="h2">
           Report to the flag State and the port State
         </Typography>
-        <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }} data-testid="report-status">
-          {report.data?.sentOn
-            ? `Sent on ${formatDate(report.data.sentOn)}`
-            : 'Required: a malfunction longer than one hour, or repeated (MEPC.1/Circ.883/Rev.1). Not sent yet.'}
+        <Typography
+          variant="body2"
+          color="text.secondary"
+          sx={{ mb: 2, overflowWrap: 'anywhere' }}
+          data-testid="report-status"
+        >
+          {state.status}
         </Typography>
         <Grid container spacing={2}>
           {FIELDS.map((f) => (
             <Grid key={f.key} size={{ xs: 12, md: f.half ? 6 : 12 }}>
               <TextField
                 label={f.label}
-                value={draft[f.key]}
+                value={shown[f.key]}
                 onChange={(e) => setDraft((d) => (d ? { ...d, [f.key]: e.target.value } : d))}
                 error={Boolean(errors[f.key])}
                 helperText={errors[f.key]}
@@ -140,19 +289,25 @@ export function ReportCard({ event }: { event: ComplianceEvent }) {
                 minRows={f.multiline ? 2 : undefined}
                 fullWidth
                 size="small"
-                slotProps={{ htmlInput: { 'data-testid': `report-${f.key}` } }}
+                // Read only once sent: shaded, so it does not look like a field waiting for input.
+                sx={state.editable ? undefined : { '& .MuiInputBase-root': { bgcolor: 'action.hover' } }}
+                slotProps={{
+                  htmlInput: { 'data-testid': `report-${f.key}`, readOnly: !state.editable },
+                }}
               />
             </Grid>
           ))}
         </Grid>
         <Stack direction="row" spacing={1} useFlexGap sx={{ mt: 2, flexWrap: 'wrap' }}>
-          <Button
-            variant="contained"
-            disabled={!dirty || save.isPending || Object.keys(errors).length > 0}
-            onClick={() => void saveDraft()}
-          >
-            Save
-          </Button>
+          {state.editable && (
+            <Button
+              variant="contained"
+              disabled={!dirty || save.isPending || Object.keys(errors).length > 0}
+              onClick={() => void saveDraft()}
+            >
+              Save
+            </Button>
+          )}
           <Button
             variant="outlined"
             startIcon={<DownloadIcon />}
@@ -161,37 +316,51 @@ export function ReportCard({ event }: { event: ComplianceEvent }) {
           >
             Download (PDF)
           </Button>
-        </Stack>
-        <Box sx={{ mt: 3 }}>
-          <Typography variant="subtitle2" component="h3" gutterBottom>
-            Mark as sent
-          </Typography>
-          <Stack
-            direction={{ xs: 'column', sm: 'row' }}
-            spacing={1}
-            sx={{ alignItems: { sm: 'flex-start' } }}
-          >
-            <UtcDatePicker
-              label="Sent on"
-              value={sentOn}
-              onChange={(v) => {
-                setSentOn(v);
-                setSentTouched(true);
-              }}
-              disableFuture
-              slotProps={{
-                textField: {
-                  size: 'small',
-                  error: sentTouched && Boolean(sentErrors.sentOn),
-                  helperText: sentTouched ? sentErrors.sentOn : undefined,
-                },
-              }}
-            />
-            <Button variant="outlined" disabled={markSent.isPending} onClick={send} sx={{ mt: { sm: 0.25 } }}>
-              Mark as sent
+          {state.canRevise && (
+            <Button variant="outlined" startIcon={<EditNoteIcon />} onClick={() => setRevising(true)}>
+              New revision
             </Button>
-          </Stack>
-        </Box>
+          )}
+        </Stack>
+        {state.canMarkSent && (
+          <Box sx={{ mt: 3 }}>
+            <Typography variant="subtitle2" component="h3" gutterBottom>
+              Mark as sent
+            </Typography>
+            <Stack
+              direction={{ xs: 'column', sm: 'row' }}
+              spacing={1}
+              sx={{ alignItems: { sm: 'flex-start' } }}
+            >
+              <UtcDatePicker
+                label="Sent on"
+                value={sentOn}
+                onChange={(v) => {
+                  setSentOn(v);
+                  setSentTouched(true);
+                }}
+                disableFuture
+                slotProps={{
+                  textField: {
+                    size: 'small',
+                    error: sentTouched && Boolean(sentErrors.sentOn),
+                    helperText: sentTouched ? sentErrors.sentOn : undefined,
+                  },
+                }}
+              />
+              <Button
+                variant="outlined"
+                disabled={markSent.isPending}
+                onClick={send}
+                sx={{ mt: { sm: 0.25 } }}
+              >
+                Mark as sent
+              </Button>
+            </Stack>
+          </Box>
+        )}
+        {data.revisions.length > 0 && <RevisionList event={event} report={data} />}
+        {revising && <NewRevisionDialog event={event} onClose={() => setRevising(false)} />}
       </CardContent>
     </Card>
   );

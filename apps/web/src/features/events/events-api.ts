@@ -7,6 +7,8 @@ import type {
   EventList,
   EventListQuery,
   EventReport,
+  EventReportFields,
+  NewEventReportRevision,
   NewRecordBookEntry,
   OrganizationEventRules,
   RecordBookEntryView,
@@ -143,7 +145,7 @@ export function useCloseEvent(id: string) {
 export function useSaveEventReport(id: string) {
   const refresh = useEventRefresh();
   return useMutation({
-    mutationFn: (body: Omit<EventReport, 'sentOn'>) =>
+    mutationFn: (body: EventReportFields) =>
       apiRequest<EventReport>(`events/${encodeURIComponent(id)}/report`, { method: 'PUT', body }),
     onSuccess: () => refresh({ id }),
   });
@@ -162,14 +164,39 @@ export function useMarkReportSent(id: string) {
   });
 }
 
+/** POST events/{id}/report/revisions: supersedes the sent report with the next revision, for a reason. */
+export function useReviseEventReport(id: string) {
+  const refresh = useEventRefresh();
+  return useMutation({
+    mutationFn: (body: NewEventReportRevision) =>
+      apiRequest<EventReport>(`events/${encodeURIComponent(id)}/report/revisions`, { method: 'POST', body }),
+    onSuccess: () => refresh({ id }),
+  });
+}
+
 const fileSafe = (name: string) => name.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 80) || 'ship';
 
-/** GET events/{id}/report/download: the report as PDF, saved as the server names it. */
+/** GET events/{id}/report/download: the report as PDF (once sent, the PDF as sent), saved as the server names it. */
 export async function downloadEventReport(event: Pick<ComplianceEvent, 'id' | 'facilityName' | 'start'>) {
   const pdf = await apiRequest<Blob>(`events/${encodeURIComponent(event.id)}/report/download`, {
     responseType: 'blob',
   });
   saveBlob(pdf, `${fileSafe(event.facilityName)}_${event.start.slice(0, 10)}_malfunction_report.pdf`);
+}
+
+/** GET events/{id}/report/revisions/{n}/pdf: a sent revision's PDF, the bytes as sent. */
+export async function downloadReportRevision(
+  event: Pick<ComplianceEvent, 'id' | 'facilityName' | 'start'>,
+  revision: number,
+) {
+  const pdf = await apiRequest<Blob>(
+    `events/${encodeURIComponent(event.id)}/report/revisions/${revision}/pdf`,
+    { responseType: 'blob' },
+  );
+  saveBlob(
+    pdf,
+    `${fileSafe(event.facilityName)}_${event.start.slice(0, 10)}_malfunction_report_revision_${revision}.pdf`,
+  );
 }
 
 /** POST facilities/{id}/record-book: a person's entry, or a correction of one. */
