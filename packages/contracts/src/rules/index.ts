@@ -15,3 +15,4 @@ export * from './format';
 export * from './upload-warnings';
 export * from './alerts';
 export * from './api-keys';
+export * from './inspection-packs';

@@ -18,6 +18,7 @@ import * as webhooks from './0019_webhooks';
 import * as alerts from './0018_alerts';
 import * as apiKeys from './0017_api_keys';
 import * as alertQuietHours from './0020_alert_quiet_hours';
+import * as inspectionPacks from './0025_inspection_packs';
 
 /** Every migration, by name; applied in name order. Add a new one here. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '0018_alerts': alerts,
   '0017_api_keys': apiKeys,
   '0020_alert_quiet_hours': alertQuietHours,
+  '0025_inspection_packs': inspectionPacks,
 };
