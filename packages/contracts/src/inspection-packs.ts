@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { packPeriodProblem } from './rules/inspection-packs';
+import { INSPECTION_PACK_PERIOD_MESSAGES, packPeriodProblem } from './rules/inspection-packs';
 
 /**
  * Inspection packs (docs/decisions/0104-inspection-packs.md): for a ship and a period, one download a superintendent
@@ -18,7 +18,7 @@ export const INSPECTION_PACK_STATE_NAMES: Record<InspectionPackState, string> = 
   failed: 'Failed',
 };
 
-const day = z.string().trim();
+const day = z.iso.date({ message: INSPECTION_PACK_PERIOD_MESSAGES.invalidDay });
 
 /** POST /api/facilities/{id}/inspection-packs: the period's first and last day (UTC), both included. */
 export const newInspectionPackSchema = z.object({ from: day, to: day }).superRefine((period, ctx) => {

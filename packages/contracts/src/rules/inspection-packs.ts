@@ -85,13 +85,17 @@ export function packPeriodLabel(period: { from: string; to: string }): string {
   return period.from === period.to ? formatDate(from) : `${formatDate(from)} to ${formatDate(to)}`;
 }
 
-/** The zip's file name: the ship's name made safe for every file system, and the period. */
+/** Characters no file system takes in a name (and controls); spaces become underscores too. */
+// eslint-disable-next-line no-control-regex
+const UNSAFE_IN_FILE_NAMES = /[\s\\/:*?"<>|\u0000-\u001f\u007f]+/g;
+
+/**
+ * The zip's file name: the ship's name as written (any script: the download header carries it in UTF-8) without
+ * what a file system refuses, and the period.
+ */
 export function inspectionPackFileName(shipName: string, period: { from: string; to: string }): string {
-  const ship =
-    shipName
-      .replace(/[^A-Za-z0-9._-]+/g, '_')
-      .replace(/^_+|_+$/g, '')
-      .slice(0, 60) || 'ship';
+  const safe = shipName.replace(UNSAFE_IN_FILE_NAMES, '_').replace(/^[_.]+|[_.]+$/g, '');
+  const ship = [...safe].slice(0, 60).join('') || 'ship';
   const month = monthPackPeriod(period.from.slice(0, 7));
   const span =
     month && month.from === period.from && month.to === period.to
