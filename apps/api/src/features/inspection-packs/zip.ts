@@ -116,8 +116,8 @@ export function manifestCsv(
 
 /**
  * Writes the pack's zip as a stream (yazl: deflate in zlib's thread pool, ZIP64 where it is needed): the originals
- * under originals/ first, each read from the store only when the zip gets to it (so one original is in memory at a
- * time) and hashed on the way; then the PDF, made once the originals' hashes are known; then manifest.csv with every
+ * under originals/ first, each read from the store when the zip gets to the one before it (so two originals at most
+ * are in memory) and hashed on the way; then the PDF, made once the originals' hashes are known; then manifest.csv with every
  * SHA-256, the PDF's included. The bytes go to `write` as they come, and the zip waits for it.
  */
 export async function writePackZip(input: PackZipInput): Promise<PackZipResult> {
@@ -128,11 +128,24 @@ export async function writePackZip(input: PackZipInput): Promise<PackZipResult> 
   let pdf: { name: string; bytes: number; sha256: string } | null = null;
   const createdOn = new Date();
 
+  // The next original is read (and gunzipped, in the thread pool) while the zip deflates this one: two at most in
+  // memory.
+  const reads = new Map<number, Promise<Buffer | null>>();
+  const readAt = (i: number) => {
+    const original = input.originals[i];
+    if (!original || reads.has(i)) return;
+    const reading = input.read(original);
+    reading.catch(() => undefined);
+    reads.set(i, reading);
+  };
   input.originals.forEach((original, i) => {
     const path = paths[i]!;
     zip.addReadStreamLazy(path, { mtime: original.uploadedOn, compressionLevel: level }, (callback) => {
-      input
-        .read(original)
+      readAt(i);
+      const reading = reads.get(i)!;
+      reads.delete(i);
+      readAt(i + 1);
+      reading
         .then(async (content) => {
           if (!content) throw new Error(`The original of ${original.fileName} is not stored`);
           packed.push({
