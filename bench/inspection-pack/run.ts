@@ -9,8 +9,9 @@
  *
  * Run: npx tsx bench/inspection-pack/run.ts [--days 365 | --smoke] [--kinds postgres,pglite]
  *        [--postgres postgres://postgres@127.0.0.1:5432/h4]   (its public schema is emptied)
- *        [--level 6]   (deflate level of the originals)
+ *        [--level 1]   (deflate level of the originals; the build's default is 1)
  *        [--record "a title"]   (appends the run to the results as a section of that title)
+ *        [--pdf /tmp/year.pdf]   (keeps the pack's PDF there, to look at)
  */
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -41,9 +42,10 @@ const smoke = process.argv.includes('--smoke');
 const days = Number(arg('--days', smoke ? '3' : '365'));
 const kinds = arg('--kinds', 'postgres').split(',');
 const postgresUrl = arg('--postgres', 'postgres://postgres@127.0.0.1:5432/h4');
-const level = Number(arg('--level', '6'));
+const level = Number(arg('--level', '1'));
 /** Builds on the database of the previous run when it holds the same days (no reset, no set-up): to compare options. */
 const reuse = process.argv.includes('--reuse');
+const keepPdf = arg('--pdf', '');
 const record = arg('--record', '');
 const UNTIL = new Date('2025-01-01T00:00:00.000Z');
 const DAY_MS = 86_400_000;
@@ -80,7 +82,7 @@ function pdfPages(zipParts: Buffer[], pdfBytes: number): number | null {
   const zip = Buffer.concat(zipParts);
   const start = zip.indexOf('%PDF-');
   if (start < 0) return null;
-  const file = path.join(os.tmpdir(), `inspection-pack-bench-${process.pid}.pdf`);
+  const file = keepPdf || path.join(os.tmpdir(), `inspection-pack-bench-${process.pid}.pdf`);
   writeFileSync(file, zip.subarray(start, start + pdfBytes));
   try {
     const info = execFileSync('pdfinfo', [file], { encoding: 'utf8' });
@@ -256,7 +258,12 @@ const lines = [
   `## ${record || 'Inspection pack of one ship'}`,
   '',
   `Measured ${new Date().toISOString().slice(0, 10)}: \`nproc\` ${os.availableParallelism?.() ?? os.cpus().length}, ${cpuModel}, Node ${process.version}; \`uptime\` at the end: ${uptime}. ` +
-    `Run: \`npx tsx bench/inspection-pack/run.ts ${process.argv.slice(2).join(' ')}\`. One demo ship, ${days} days of daily logger files (one sample a minute, the demo fleet's channels), uploaded and executed with the default calculations first (set-up, not timed in the build); ` +
+    `Run: \`npx tsx bench/inspection-pack/run.ts ${process.argv
+      .slice(2)
+      .map((a) => (/\s/.test(a) ? `"${a}"` : a))
+      .join(
+        ' ',
+      )}\`. One demo ship, ${days} days of daily logger files (one sample a minute, the demo fleet's channels), uploaded and executed with the default calculations first (set-up, not timed in the build); ` +
     "the build is buildInspectionPack, the job's function: content (reports, events, record book and its verification, calculations, data health a month at a time), originals (read back from the store, hashed, deflated into the zip, stored in 8 MB parts), PDF. Memory is sampled every 50 ms during the build (the set-up ran in the same process before it: the RSS at the start of the build is given).",
   '',
   '| database | days | original files | originals MB | set-up s | build s | content s | originals s | PDF s | finish s | zip MB | PDF pages | events | record book entries | RSS MB at the start, peak | peak heap MB | peak buffers MB | goal |',

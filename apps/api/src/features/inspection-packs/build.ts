@@ -20,7 +20,7 @@ const PROGRESS_EVERY_MS = 500;
 
 /** Options of a build (the benchmark's and tests'); production passes none. */
 export interface BuildOptions {
-  /** Deflate level of the originals in the zip (default 6). */
+  /** Deflate level of the originals in the zip (default DEFAULT_ORIGINALS_LEVEL, zip.ts). */
   level?: number;
   /** Seconds per stage, summed (the benchmark). */
   timings?: Record<string, number>;

@@ -29,6 +29,8 @@ export interface LineChartOptions {
   cap?: number;
   /** Said under the chart. */
   note?: string;
+  /** Said in the chart when no day has a value. */
+  emptyText?: string;
 }
 
 /** Round steps for an axis from `min` to `max` with about `count` ticks. */
@@ -170,7 +172,12 @@ export function drawLineChart(pdf: PortalPdf, options: LineChartOptions): void {
   }
   if (!hasValues) {
     doc.fontSize(9).fillColor('#555555');
-    pdf.text('No values in the period', { width: plot.w, align: 'center' }, plot.x, plot.y + plot.h / 2 - 5);
+    pdf.text(
+      options.emptyText ?? 'No values in the period',
+      { width: plot.w, align: 'center' },
+      plot.x,
+      plot.y + plot.h / 2 - 5,
+    );
   }
 
   // Legend.

@@ -88,8 +88,9 @@ export async function renderPackPdf(
   const left = MARGIN;
   const width = doc.page.width - 2 * MARGIN;
 
+  // A heading keeps its first lines with it: one near the foot of a page starts the next.
   const heading = (text: string) => {
-    if (doc.y > doc.page.height - MARGIN - 80) doc.addPage();
+    if (doc.y > doc.page.height - MARGIN - 150) doc.addPage();
     doc.moveDown(0.6).fontSize(14).fillColor('#0b3954');
     pdf.text(text, { bold: true }, left, doc.y);
     doc
@@ -194,6 +195,7 @@ export async function renderPackPdf(
         limit: true,
       },
     ],
+    emptyText: 'No washwater discharge in the period',
     note: 'Days with open-loop discharge only. The minimum shown is the most lenient of the day; each minute is judged against its own, and exceedances are events.',
   });
 
@@ -376,12 +378,12 @@ export async function renderPackPdf(
   drawTable(pdf, {
     caption: 'Channels',
     columns: [
-      { header: 'Channel', width: 1.35 },
-      { header: 'Logger column', width: 1.75 },
-      { header: 'Coverage', width: 0.6, align: 'right' },
-      { header: 'Samples', width: 0.95, align: 'right' },
-      { header: 'Flags', width: 1.05 },
-      { header: 'Last value (UTC)', width: 0.9 },
+      { header: 'Channel', width: 1.65 },
+      { header: 'Logger column', width: 1.9 },
+      { header: 'Coverage', width: 0.55, align: 'right' },
+      { header: 'Samples', width: 0.9, align: 'right' },
+      { header: 'Flags', width: 0.85 },
+      { header: 'Last value (UTC)', width: 0.85 },
     ],
     fontSize: 7,
     padding: 2.5,
