@@ -52,7 +52,7 @@ function PackState({ pack }: { pack: InspectionPack }) {
           aria-label={`Progress of the pack of ${packPeriodText(pack)}`}
         />
       )}
-      {pack.state !== 'ready' && (
+      {packStateText(pack) !== INSPECTION_PACK_STATE_NAMES[pack.state] && (
         <Typography variant="caption" color={pack.state === 'failed' ? 'error' : 'text.secondary'}>
           {packStateText(pack)}
         </Typography>
