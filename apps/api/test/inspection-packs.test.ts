@@ -217,6 +217,22 @@ describe('an inspection pack of three days of a ship', () => {
   });
 });
 
+describe('the routes', () => {
+  it('are described in the OpenAPI document', async () => {
+    const doc = (await server.app.inject({ url: '/api/docs/json' })).json() as {
+      paths: Record<string, object>;
+    };
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/facilities/{id}/inspection-packs',
+        '/api/facilities/{id}/inspection-packs/{packId}',
+        '/api/facilities/{id}/inspection-packs/{packId}/download',
+        '/api/facilities/{id}/inspection-packs/schedule',
+      ]),
+    );
+  });
+});
+
 describe('the monthly inspection pack', () => {
   it("e-mails the link of the previous month's pack to the chosen users, once", async () => {
     const anna = await server.as('north.anna');
