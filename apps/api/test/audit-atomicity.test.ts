@@ -525,6 +525,41 @@ describe('a change and its audit entry are one transaction', () => {
             text: 'Bunkering completed',
           }),
       },
+      // inspection packs
+      {
+        route: 'POST /api/facilities/{id}/inspection-packs',
+        action: 'inspection-pack.create',
+        ok: 202,
+        call: () =>
+          admin.post(`/api/facilities/${ship}/inspection-packs`, { from: '2025-03-01', to: '2025-03-31' }),
+      },
+      {
+        route: 'GET /api/facilities/{id}/inspection-packs/{packId}/download',
+        action: 'inspection-pack.download',
+        call: () =>
+          northAdmin.get(
+            `/api/facilities/${world.north.facility}/inspection-packs/${world.north.inspectionPack}/download`,
+          ),
+        changes: false,
+      },
+      {
+        route: 'PUT /api/facilities/{id}/inspection-packs/schedule',
+        action: 'inspection-pack-schedule.update',
+        call: () =>
+          northAdmin.put(`/api/facilities/${world.north.facility}/inspection-packs/schedule`, {
+            recipientIds: [userIds['north.anna']],
+          }),
+      },
+      {
+        route: 'DELETE /api/facilities/{id}/inspection-packs/schedule',
+        action: 'inspection-pack-schedule.delete',
+        prepare: async () => {
+          await northAdmin.put(`/api/facilities/${world.north.facility}/inspection-packs/schedule`, {
+            recipientIds: [userIds['north.anna']],
+          });
+        },
+        call: () => northAdmin.delete(`/api/facilities/${world.north.facility}/inspection-packs/schedule`),
+      },
       {
         route: 'POST /api/algorithm/facility/{id}/datasource',
         action: 'datasource.create',

@@ -311,6 +311,8 @@ describe('the queued executions run', () => {
       'alert-email': async () => ({ status: 'done' }),
       'alert-digest': async () => ({ status: 'done' }),
       'alert-sweep': async () => ({ status: 'done' }),
+      'inspection-pack': async () => ({ status: 'done' }),
+      'inspection-pack-schedule': async () => ({ status: 'done' }),
     });
   });
 

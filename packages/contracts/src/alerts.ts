@@ -231,7 +231,8 @@ export const outboxMailSchema = z.object({
   id: z.string(),
   /** The delivery's idempotency key: one alert, one recipient, one channel (a digest: one user and day). */
   idempotencyKey: z.string(),
-  kind: z.enum(['alert', 'digest']),
+  /** inspection-pack: the link of a monthly inspection pack (features/inspection-packs). */
+  kind: z.enum(['alert', 'digest', 'inspection-pack']),
   to: z.string(),
   subject: z.string(),
   text: z.string(),

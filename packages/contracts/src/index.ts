@@ -17,6 +17,7 @@ export * from './execution';
 export * from './executions';
 export * from './exports';
 export * from './facilities';
+export * from './inspection-packs';
 export * from './files';
 export * from './map';
 export * from './measurement-fields';

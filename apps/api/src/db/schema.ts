@@ -6,6 +6,7 @@ import type { EventTables } from './tables/events';
 import type { AdministrationTables } from './tables/administration';
 import type { WebhookTables } from './tables/webhooks';
 import type { AlertTables } from './tables/alerts';
+import type { InspectionPackTables } from './tables/inspection-packs';
 
 /**
  * Row types of the database, one interface per table, grouped by domain. Each domain's migration in
@@ -141,4 +142,5 @@ export interface Database
     AdministrationTables,
     EventTables,
     WebhookTables,
-    AlertTables {}
+    AlertTables,
+    InspectionPackTables {}

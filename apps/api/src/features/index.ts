@@ -20,6 +20,7 @@ import { mapRoutes } from './map/routes';
 import { webhookRoutes } from './webhooks/routes';
 import { alertRoutes } from './alerts/routes';
 import { apiKeyRoutes } from './api-keys/routes';
+import { inspectionPackRoutes } from './inspection-packs/routes';
 
 /** Route plugins of every domain, registered in this order after the auth routes (app.ts). */
 export const featureRoutes: ((app: FastifyInstance) => Promise<void>)[] = [
@@ -44,4 +45,5 @@ export const featureRoutes: ((app: FastifyInstance) => Promise<void>)[] = [
   webhookRoutes,
   alertRoutes,
   apiKeyRoutes,
+  inspectionPackRoutes,
 ];

@@ -4,6 +4,8 @@ import { runWebhookDelivery, type DeliveryOptions } from '../features/webhooks/d
 import { JOB_NAMES, startQueue, type Queue, type QueueTuning } from './queue';
 import { alertJobHandlers } from '../features/alerts/worker';
 import { closeMailTransports, type MailHooks } from '../features/alerts/mail';
+import { buildInspectionPack } from '../features/inspection-packs/build';
+import { queueMonthlyPacks } from '../features/inspection-packs/schedule';
 
 export {
   startQueue,
@@ -50,13 +52,22 @@ export async function startJobs(
       'alert-email': alerts.email,
       'alert-digest': alerts.digest,
       'alert-sweep': alerts.sweep,
+      'inspection-pack': (data, meta) => buildInspectionPack(services, data, meta),
+      'inspection-pack-schedule': async () => {
+        await queueMonthlyPacks(services);
+        return { status: 'done' };
+      },
     });
     // Originals left raw by uploads whose job was lost (a process stopped in between) are picked up now.
     await queue.send(JOB_NAMES.compressOriginals, {});
     // Alerts a stopped process left behind are fanned out now, and the sweep comes back every ALERTS_SWEEP_SECONDS
     // (reminders, digests): one queued at most (the queue is stately), whichever worker sends it.
+    // The monthly inspection packs due are queued on the same beat (features/inspection-packs/schedule.ts).
     const sweep = () =>
-      queue.send(JOB_NAMES.alertSweep, {}).catch((error: unknown) => options.onError?.(error as Error));
+      Promise.all([
+        queue.send(JOB_NAMES.alertSweep, {}),
+        queue.send(JOB_NAMES.inspectionPackSchedule, {}),
+      ]).catch((error: unknown) => options.onError?.(error as Error));
     await sweep();
     const seconds = services.config.ALERTS_SWEEP_SECONDS ?? 60;
     const timer = setInterval(() => void sweep(), seconds * 1000);

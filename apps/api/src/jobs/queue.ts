@@ -10,6 +10,11 @@ import {
   type AlertFanOutJob,
   type AlertSweepJob,
 } from '../features/alerts/jobs';
+import {
+  INSPECTION_PACK_JOB_NAMES,
+  type InspectionPackJob,
+  type InspectionPackScheduleJob,
+} from '../features/inspection-packs/jobs';
 import type { JobQueue, Services } from '../services';
 
 /**
@@ -31,6 +36,8 @@ export const JOB_NAMES = {
   alertEmail: ALERT_JOB_NAMES.email,
   alertDigest: ALERT_JOB_NAMES.digest,
   alertSweep: ALERT_JOB_NAMES.sweep,
+  inspectionPack: INSPECTION_PACK_JOB_NAMES.build,
+  inspectionPackSchedule: INSPECTION_PACK_JOB_NAMES.schedule,
 } as const;
 export type JobName = (typeof JOB_NAMES)[keyof typeof JOB_NAMES];
 
@@ -68,10 +75,16 @@ export interface JobPayloads {
   'alert-email': AlertEmailJob;
   'alert-digest': AlertDigestJob;
   'alert-sweep': AlertSweepJob;
+  'inspection-pack': InspectionPackJob;
+  'inspection-pack-schedule': InspectionPackScheduleJob;
 }
 
 /** Queues that keep one job waiting at most (a sweep needs no second copy): one queued and one running. */
-const STATELY: readonly string[] = [JOB_NAMES.compressOriginals, JOB_NAMES.alertSweep];
+const STATELY: readonly string[] = [
+  JOB_NAMES.compressOriginals,
+  JOB_NAMES.alertSweep,
+  JOB_NAMES.inspectionPackSchedule,
+];
 
 /** How a job ended: done (or nothing to do), or failed; a permanent failure is not retried (deadletter). */
 export type JobOutcome = RunOutcome;

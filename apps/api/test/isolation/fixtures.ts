@@ -28,6 +28,7 @@ export const OBJECT_KINDS = [
   'event',
   'webhook',
   'apiKey',
+  'inspectionPack',
 ] as const;
 export type ObjectKind = (typeof OBJECT_KINDS)[number];
 export type GlobalKind =
@@ -252,6 +253,27 @@ export async function buildWorld(server: TestServer): Promise<IsolationWorld> {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
+    // A ready inspection pack of the ship: an empty zip (its end-of-directory record alone).
+    const emptyZip = Buffer.concat([Buffer.from([0x50, 0x4b, 0x05, 0x06]), Buffer.alloc(18)]);
+    const pack = await db
+      .insertInto('inspection_packs')
+      .values({
+        facility_id: facilityId,
+        period_from: new Date(UNTIL.getTime() - 7 * DAY_MS),
+        period_to: UNTIL,
+        state: 'ready',
+        progress: 1,
+        requested_by_name: `${organization}.admin`,
+        pdf_sha256: '0'.repeat(64),
+        zip_bytes: emptyZip.length,
+        originals: 0,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('inspection_pack_parts')
+      .values({ pack_id: pack.id, part: 0, content: emptyZip })
+      .execute();
     return {
       facility: facilityId,
       dataSource: dataSource.id,
@@ -269,6 +291,7 @@ export async function buildWorld(server: TestServer): Promise<IsolationWorld> {
       event: event.id,
       webhook: webhook.id,
       apiKey: apiKey.id,
+      inspectionPack: pack.id,
     };
   };
   // The North user object is a colleague (north.olav), not the caller, so "own" paths name a manageable user.

@@ -14,6 +14,7 @@ export function kindOfParam(url: string, param: string): ObjectKind | GlobalKind
   if (param === 'credentialId') return 'credential';
   if (param === 'webhookId') return 'webhook';
   if (param === 'keyId') return 'apiKey';
+  if (param === 'packId') return 'inspectionPack';
   if (param === 'userId') return 'user';
   if (param === 'orgId' || param === 'otherId') return 'organization';
   if (param === 'linkKey') return 'linkKey';
@@ -50,7 +51,7 @@ function kindOfField(name: string): ObjectKind | GlobalKind | undefined {
   if (name === 'facilityDataSourceFileIds') return 'file';
   if (name === 'fileRef') return 'documentRef';
   if (name === 'organizationId') return 'organization';
-  if (name === 'userId') return 'user';
+  if (name === 'userId' || name === 'recipientIds') return 'user';
   if (name === 'measurementFieldId') return 'measurementField';
   if (name === 'reportFieldId') return 'reportField';
   if (name === 'dataSourceId') return 'dataSource';

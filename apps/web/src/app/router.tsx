@@ -80,6 +80,10 @@ export const routes: RouteObject[] = withErrorBoundaries([
             element: page(() => import('../features/events/RecordBookPage')),
           },
           {
+            path: ':facilityId/inspection-packs',
+            element: page(() => import('../features/inspection-packs/InspectionPacksPage')),
+          },
+          {
             path: ':facilityId/config',
             handle: only(SYSTEM_ADMIN_ONLY),
             element: page(() => import('../features/facilities/ConfigLayout')),

@@ -16,3 +16,4 @@ export * from './upload-warnings';
 export * from './alerts';
 export * from './api-keys';
 export * from './event-description';
+export * from './inspection-packs';

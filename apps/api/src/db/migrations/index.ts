@@ -20,6 +20,7 @@ import * as apiKeys from './0017_api_keys';
 import * as alertQuietHours from './0020_alert_quiet_hours';
 import * as eventAnnotations from './0021_event_annotations';
 import * as eventReportRevisions from './0022_event_report_revisions';
+import * as inspectionPacks from './0023_inspection_packs';
 
 /** Every migration, by name; applied in name order. Add a new one here. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '0020_alert_quiet_hours': alertQuietHours,
   '0021_event_annotations': eventAnnotations,
   '0022_event_report_revisions': eventReportRevisions,
+  '0023_inspection_packs': inspectionPacks,
 };

@@ -120,7 +120,7 @@ export async function sendAlertEmails(
   if (!job.deliveryIds.length) return { status: 'done' };
   const rows = await db
     .selectFrom('alert_deliveries')
-    .select(['id', 'user_id', 'idempotency_key', 'address', 'subject', 'text_body', 'html_body'])
+    .select(['id', 'user_id', 'kind', 'idempotency_key', 'address', 'subject', 'text_body', 'html_body'])
     .where('id', 'in', job.deliveryIds)
     .where('status', '=', 'pending')
     .orderBy('created_on')
@@ -151,16 +151,21 @@ export async function sendAlertEmails(
         text: row.text_body ?? '',
         html: row.html_body ?? '',
         messageId,
-        // RFC 8058: the mail program's own Unsubscribe stops alert e-mails with one POST (unsubscribe.ts).
-        list: {
-          unsubscribe: {
-            url: unsubscribeLinks(config.publicUrl, unsubscribeToken(key, row.user_id)).oneClick,
-          },
-        },
-        headers: {
-          'X-Portal-Idempotency-Key': row.idempotency_key,
-          'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
-        },
+        // RFC 8058: the mail program's own Unsubscribe stops alert e-mails with one POST (unsubscribe.ts). An
+        // inspection pack's link is no alert: its schedule's administrators choose who gets it.
+        ...(row.kind === 'inspection-pack'
+          ? { headers: { 'X-Portal-Idempotency-Key': row.idempotency_key } }
+          : {
+              list: {
+                unsubscribe: {
+                  url: unsubscribeLinks(config.publicUrl, unsubscribeToken(key, row.user_id)).oneClick,
+                },
+              },
+              headers: {
+                'X-Portal-Idempotency-Key': row.idempotency_key,
+                'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+              },
+            }),
       });
       await markSent(db, row.id, 'smtp', messageId);
     } catch (error) {

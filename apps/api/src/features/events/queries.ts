@@ -173,6 +173,33 @@ export async function listEvents(
   };
 }
 
+/**
+ * A ship's events overlapping [from, to), oldest first: its visibility is checked by the caller of this (the
+ * inspection pack's request), so it reads without one.
+ */
+export async function shipEventsInPeriod(
+  db: Kysely<Database>,
+  facilityId: string,
+  from: Date,
+  to: Date,
+): Promise<ComplianceEvent[]> {
+  const rows = await db
+    .selectFrom('compliance_events as e')
+    .innerJoin('facilities as f', 'f.id', 'e.facility_id')
+    .leftJoin('users as a', 'a.id', 'e.acknowledged_by')
+    .leftJoin('users as c', 'c.id', 'e.closed_by')
+    .selectAll('e')
+    .select(['f.name as facility_name', 'a.username as acknowledged_by_name', 'c.username as closed_by_name'])
+    .where('e.facility_id', '=', facilityId)
+    .where('e.end_on', '>=', from)
+    .where('e.start_on', '<', to)
+    .orderBy('e.start_on')
+    .orderBy('e.type')
+    .orderBy('e.id')
+    .execute();
+  return rows.map(presentEvent);
+}
+
 /** An event of a ship the caller sees; another organization's answers as a missing one. */
 export async function findVisibleEvent(db: Kysely<Database>, caller: Caller, id: string): Promise<EventRow> {
   const row = await eventRows(db, caller).where('e.id', '=', id).executeTakeFirst();

@@ -171,6 +171,9 @@ export default function OutboxPage() {
                     <TableCell sx={{ overflowWrap: 'anywhere' }}>{mail.to}</TableCell>
                     <TableCell sx={{ overflowWrap: 'anywhere' }} data-testid="outbox-subject">
                       {mail.kind === 'digest' && <Chip size="small" label="Digest" sx={{ mr: 1 }} />}
+                      {mail.kind === 'inspection-pack' && (
+                        <Chip size="small" label="Inspection pack" sx={{ mr: 1 }} />
+                      )}
                       {mail.subject}
                     </TableCell>
                     <TableCell>

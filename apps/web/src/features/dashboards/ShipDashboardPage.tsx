@@ -164,6 +164,9 @@ export default function ShipDashboardPage() {
                   <Button variant="outlined" component={Link} to={`/facilities/${ship.id}/record-book`}>
                     Record book
                   </Button>
+                  <Button variant="outlined" component={Link} to={`/facilities/${ship.id}/inspection-packs`}>
+                    Inspection packs
+                  </Button>
                   {admin ? (
                     <Button
                       variant="outlined"

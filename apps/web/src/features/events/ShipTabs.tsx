@@ -2,8 +2,14 @@ import { Link as RouterLink } from 'react-router';
 import { Tab } from '@mui/material';
 import { ScrollableTabs } from '../../ui/tabs/ScrollableTabs';
 
-/** A ship's compliance pages: its events and its record book, side by side. */
-export function ShipTabs({ facilityId, current }: { facilityId: string; current: 'events' | 'record-book' }) {
+/** A ship's compliance pages: its events, its record book and its inspection packs, side by side. */
+export function ShipTabs({
+  facilityId,
+  current,
+}: {
+  facilityId: string;
+  current: 'events' | 'record-book' | 'inspection-packs';
+}) {
   return (
     <ScrollableTabs
       value={current}
@@ -16,6 +22,12 @@ export function ShipTabs({ facilityId, current }: { facilityId: string; current:
         label="Record book"
         component={RouterLink}
         to={`/facilities/${facilityId}/record-book`}
+      />
+      <Tab
+        value="inspection-packs"
+        label="Inspection packs"
+        component={RouterLink}
+        to={`/facilities/${facilityId}/inspection-packs`}
       />
     </ScrollableTabs>
   );

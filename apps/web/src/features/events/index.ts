@@ -2,6 +2,7 @@
 export { OpenEventsCard } from './OpenEventsCard';
 export { OrganizationEventRulesCard } from './OrganizationEventRulesCard';
 export { ShipEventBadge } from './ShipEventBadge';
+export { ShipTabs } from './ShipTabs';
 export {
   EventBandLegend,
   useShipEventBands,

@@ -34,3 +34,23 @@ export function UtcDatePicker(props: DatePickerProps) {
 export function UtcDateTimePicker(props: DateTimePickerProps) {
   return <DateTimePicker format={DATE_TIME_PICKER_FORMAT} ampm={false} {...props} timezone="UTC" />;
 }
+
+/** The spec's month format for a month picker. */
+export const MONTH_PICKER_FORMAT = 'YYYY-MM';
+
+/** The UTC calendar month of a picker value as 'YYYY-MM', or null when empty or not a month. */
+export const pickerMonthText = (value: Dayjs | null) =>
+  value && value.isValid() ? value.utc().format('YYYY-MM') : null;
+
+/** A month picker (year, then month) in UTC with the format YYYY-MM. */
+export function UtcMonthPicker(props: DatePickerProps) {
+  return (
+    <DatePicker
+      format={MONTH_PICKER_FORMAT}
+      views={['year', 'month']}
+      openTo="month"
+      {...props}
+      timezone="UTC"
+    />
+  );
+}

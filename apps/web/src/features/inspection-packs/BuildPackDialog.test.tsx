@@ -1,0 +1,94 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MemoryRouter } from 'react-router';
+import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
+import { AdapterDayjs } from '@mui/x-date-pickers/AdapterDayjs';
+import { monthPackPeriod, previousMonth } from '@portal/contracts/rules';
+import { NotificationProvider } from '../../app/notifications';
+import { utcDayjs } from '../../ui/dates/pickers';
+import { BuildPackDialog } from './BuildPackDialog';
+
+vi.mock('../../app/auth', () => ({
+  userManager: () => ({ getUser: async () => null }),
+  redirectToLogin: vi.fn(),
+}));
+
+const posts: { url: string; body: unknown }[] = [];
+const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+  if ((init?.method ?? 'GET') !== 'POST') return Response.json([]);
+  const body = JSON.parse(String(init!.body)) as { from: string; to: string };
+  posts.push({ url: String(input), body });
+  return Response.json(
+    {
+      id: 'p1',
+      facilityId: 'f1',
+      ...body,
+      state: 'queued',
+      progress: 0,
+      stage: null,
+      scheduled: false,
+      requestedBy: 'north.anna',
+      requestedOn: new Date().toISOString(),
+      startedOn: null,
+      finishedOn: null,
+      pdfSha256: null,
+      zipBytes: null,
+      originals: null,
+      fileName: 'Ship_inspection_pack.zip',
+      error: null,
+    },
+    { status: 202 },
+  );
+});
+
+function renderDialog() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const onClose = vi.fn();
+  render(
+    <QueryClientProvider client={client}>
+      <NotificationProvider>
+        <LocalizationProvider dateAdapter={AdapterDayjs} dateLibInstance={utcDayjs}>
+          <MemoryRouter>
+            <BuildPackDialog facilityId="f1" onClose={onClose} />
+          </MemoryRouter>
+        </LocalizationProvider>
+      </NotificationProvider>
+    </QueryClientProvider>,
+  );
+  return onClose;
+}
+
+beforeEach(() => {
+  posts.length = 0;
+  vi.stubGlobal('fetch', fetchMock);
+  window.settings = { apiBaseUrl: '/api/' } as typeof window.settings;
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('Build inspection pack', () => {
+  const lastMonth = monthPackPeriod(previousMonth(new Date()))!;
+
+  it('offers last month and asks for its first and last day', async () => {
+    const onClose = renderDialog();
+    expect(screen.getByRole('dialog', { name: 'Build inspection pack' })).toBeTruthy();
+    expect(screen.getByRole('radio', { name: 'A calendar month' })).toHaveProperty('checked', true);
+    fireEvent.click(screen.getByRole('button', { name: 'Build' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(posts).toEqual([
+      { url: expect.stringContaining('/api/facilities/f1/inspection-packs'), body: lastMonth },
+    ]);
+  });
+
+  it('takes days instead of a month', async () => {
+    const onClose = renderDialog();
+    fireEvent.click(screen.getByRole('radio', { name: 'Days' }));
+    expect(screen.getByText('At most 400 days')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Build' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(posts.map((p) => p.body)).toEqual([lastMonth]);
+  });
+});
