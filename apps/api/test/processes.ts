@@ -123,14 +123,17 @@ export async function until(check: () => Promise<boolean>, timeoutMs: number, wh
   }
 }
 
-/** Waits until the process answers HTTP (any status), or fails with its output when it exits first. */
+/**
+ * Waits until the process is ready (GET /api/health 200: its port answers from the first moment, with 503 while it
+ * starts), or fails with its output when it exits first.
+ */
 export async function waitUntilServing(server: ServerProcess, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (!isRunning(server))
       throw new Error(`the server exited before serving:\n${server.output().slice(-3000)}`);
-    const ok = await fetch(`${server.url}/settings.js`).then(
-      () => true,
+    const ok = await fetch(`${server.url}/api/health`).then(
+      (response) => response.status === 200,
       () => false,
     );
     if (ok) return;

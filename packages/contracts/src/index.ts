@@ -18,6 +18,7 @@ export * from './executions';
 export * from './exports';
 export * from './facilities';
 export * from './files';
+export * from './health';
 export * from './map';
 export * from './measurement-fields';
 export * from './messages';
