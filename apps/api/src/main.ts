@@ -154,10 +154,11 @@ async function main(): Promise<void> {
       }
     }
 
+    const { demoFleetUnfinished, loadDemoFleet } = await import('./seed/demo');
     const empty = !(await db.selectFrom('organizations').select('id').limit(1).executeTakeFirst());
-    const demo = config.DEMO ? config.DEMO === 'on' : empty;
+    // Unset DEMO: on an empty database, and on the one of a start stopped while it loaded the demo.
+    const demo = config.DEMO ? config.DEMO === 'on' : empty || (await demoFleetUnfinished(db));
     if (demo && config.services.worker) {
-      const { loadDemoFleet } = await import('./seed/demo');
       await loadDemoFleet(server.services, {
         ships: config.DEMO_SHIPS,
         days: config.DEMO_DAYS,

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { healthSchema } from '@portal/contracts/health';
 import {
   elapsedText,
+  FOLLOW_HEADER,
   healthStatusCode,
   listenDescription,
   Startup,
@@ -195,6 +196,10 @@ describe('the starting gate', () => {
     expect(page.headers.get('retry-after')).toBe('2');
     expect(page.headers.get('content-security-policy')).toBe(STARTING_PAGE_CSP);
     expect(await page.text()).toContain('The portal is starting');
+    // The page's own requests for itself: 200, no error in the browser's console every 2 s.
+    const followed = await fetch(`${url}/`, { headers: { [FOLLOW_HEADER]: 'follow' } });
+    expect(followed.status).toBe(200);
+    expect(await followed.text()).toContain('data-starting');
     const api = await fetch(`${url}/api/version`);
     expect(api.status).toBe(503);
     expect(await api.json()).toEqual({

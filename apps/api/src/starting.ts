@@ -135,15 +135,18 @@ const escapeHtml = (text: string) =>
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
   );
 
+/** The header of the starting page's own requests for itself: answered 200 (no error in the browser's console). */
+export const FOLLOW_HEADER = 'x-portal-starting';
+
 /**
  * Every 2 s the page asks for itself again: while the answer is still this page (data-starting), it copies the texts
- * and the progress of the elements that have an id, in place (the status line is a polite live region, so a screen
+ * and the attributes of the elements that have an id, in place (the status line is a polite live region, so a screen
  * reader hears each new step once, and nothing is read again); when the portal answers instead, it reloads.
  */
 const PAGE_SCRIPT = `(function () {
   var copied = ['class', 'value', 'max', 'aria-current', 'hidden'];
   function follow() {
-    fetch(location.href, { headers: { accept: 'text/html' }, cache: 'no-store' })
+    fetch(location.href, { headers: { accept: 'text/html', '${FOLLOW_HEADER}': 'follow' }, cache: 'no-store' })
       .then(function (response) { return response.text(); })
       .then(function (text) {
         var next = new DOMParser().parseFromString(text, 'text/html');
@@ -151,7 +154,8 @@ const PAGE_SCRIPT = `(function () {
         next.querySelectorAll('[id]').forEach(function (element) {
           var here = document.getElementById(element.id);
           if (!here) return;
-          if (here.textContent !== element.textContent) here.textContent = element.textContent;
+          if (!element.children.length && here.textContent !== element.textContent)
+            here.textContent = element.textContent;
           copied.forEach(function (name) {
             var value = element.getAttribute(name);
             if (value === null) here.removeAttribute(name);
@@ -282,7 +286,7 @@ export function startingGate(startup: Startup): StartingGate {
         });
         res.end(JSON.stringify(health));
       } else if (answer === 'page') {
-        res.writeHead(503, {
+        res.writeHead(req.headers[FOLLOW_HEADER] === 'follow' ? 200 : 503, {
           ...common,
           'content-type': 'text/html; charset=utf-8',
           'content-security-policy': STARTING_PAGE_CSP,

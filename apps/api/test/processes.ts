@@ -29,8 +29,8 @@ export interface SpawnOptions {
   databaseUrl?: string;
   services: 'web' | 'worker' | 'web,worker';
   port?: number;
-  /** Extra environment (DATA_DIR, EXECUTION_TEST_PAUSE_MS for the hooked worker, ...). */
-  env?: Record<string, string>;
+  /** Extra environment (DATA_DIR, EXECUTION_TEST_PAUSE_MS for the hooked worker, ...); undefined: unset. */
+  env?: Record<string, string | undefined>;
   /** The script to run instead of src/main.ts (relative to the repository): e.g. the worker with test hooks. */
   entry?: string;
   /** Passed to node before the script (e.g. --max-old-space-size). */
@@ -56,6 +56,7 @@ export function spawnServer(options: SpawnOptions): ServerProcess {
     ...options.env,
   };
   if (!options.databaseUrl) delete env.DATABASE_URL;
+  for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
   const command = [
     ...(options.wrapper ?? []),
     process.execPath,

@@ -8,6 +8,34 @@ import { executeDemoFleet } from '../features/executions/demo';
 import { annotateDemoEvents } from '../features/events/demo';
 import { seedDemoAlertAddresses } from '../features/alerts/seed';
 
+/** The settings row that says whether a start began loading the demo fleet ('loading') and finished it ('loaded'). */
+const DEMO_STATE_KEY = 'demo_fleet';
+
+async function markDemoFleet(db: Services['database']['db'], state: 'loading' | 'loaded'): Promise<void> {
+  const value = JSON.stringify({ state });
+  await db
+    .insertInto('settings')
+    .values({ key: DEMO_STATE_KEY, value })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value, updated_on: new Date() }))
+    .execute();
+}
+
+/**
+ * Whether a start began loading the demo fleet and was stopped before it finished: the next start goes on with it,
+ * although the database is no longer empty.
+ */
+export async function demoFleetUnfinished(db: Services['database']['db']): Promise<boolean> {
+  const row = await db
+    .selectFrom('settings')
+    .select('value')
+    .where('key', '=', DEMO_STATE_KEY)
+    .executeTakeFirst();
+  const value = (row ? (typeof row.value === 'string' ? JSON.parse(row.value) : row.value) : null) as {
+    state?: string;
+  } | null;
+  return value?.state === 'loading';
+}
+
 /** How far the demo's load is, in ships: each ship's logger files imported, then each ship calculated. */
 export interface DemoLoadProgress {
   step: 'demo-data' | 'demo-calculation';
@@ -42,6 +70,7 @@ export async function loadDemoFleet(
 ): Promise<DemoLoadResult> {
   const started = Date.now();
   const { db } = services.database;
+  await markDemoFleet(db, 'loading');
   const seeded = await seedPlatform(db, { ships: options.ships });
   if (seeded.created) options.log('Demo organizations, users and ships created');
   const ships = Object.values(seeded.facilityIds);
@@ -106,8 +135,10 @@ export async function loadDemoFleet(
     from = Math.min(from, dataFrom.getTime());
     to = Math.max(to, new Date(facility.data_timestamp_max).getTime());
   }
-  if (!toExecute.length)
+  if (!toExecute.length) {
+    await markDemoFleet(db, 'loaded');
     return { created: seeded.created, executed: 0, failed: [], seconds: (Date.now() - started) / 1000 };
+  }
   const before = ships.length - toExecute.length;
   options.onProgress?.({ step: 'demo-calculation', done: before, total: ships.length });
 
@@ -134,6 +165,7 @@ export async function loadDemoFleet(
     options.log(`Demo execution failed for ship ${failure.facilityId}: ${failure.error}`);
   const annotated = await annotateDemoEvents(db);
   if (annotated) options.log(`Demo events annotated: ${annotated}`);
+  await markDemoFleet(db, 'loaded');
   options.log(`Demo fleet ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return {
     created: seeded.created,
