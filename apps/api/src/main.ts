@@ -33,7 +33,7 @@ async function main(): Promise<void> {
   }
   const startup = new Startup();
   const log = createLogger(config.LOG_LEVEL);
-  const database = config.DATABASE_URL ? 'PostgreSQL' : `embedded database in ${config.dataDir}`;
+  const databaseName = config.DATABASE_URL ? 'PostgreSQL' : `embedded database in ${config.dataDir}`;
   const stop = new AbortController();
   let httpServer: http.Server | undefined;
   let server: Server | undefined;
@@ -56,15 +56,20 @@ async function main(): Promise<void> {
     }, STOP_TIMEOUT_MS);
     timer.unref();
     const done = (async () => {
-      // The start stops at its next step (an open database is waited for: it is never left half-made).
-      await starting.catch(() => undefined);
-      httpServer?.close();
-      httpServer?.closeIdleConnections();
-      await queue?.stop();
-      await closeRest?.();
-      await server?.close();
-      httpServer?.closeAllConnections();
-      process.exit(code);
+      let exitCode = code;
+      try {
+        // The start stops at its next step (an opening database is waited for: it is never left half-made).
+        await starting.catch(() => undefined);
+        httpServer?.close();
+        httpServer?.closeIdleConnections();
+        await queue?.stop();
+        await closeRest?.();
+        httpServer?.closeAllConnections();
+      } catch (error) {
+        log.error({ err: error }, 'The stop did not go through');
+        exitCode = 1;
+      }
+      process.exit(exitCode);
     })();
     stopping = { since: Date.now(), done };
   };
@@ -74,6 +79,13 @@ async function main(): Promise<void> {
     process.on(signal, () => shutdown(signal, 0, starting));
 
   const gate = startingGate(startup);
+  // How long each step of the start took, at debug level (LOG_LEVEL=debug): where a slow start spends its time.
+  let lap = startup.status.startedAt;
+  const took = (what: string) => {
+    const now = Date.now();
+    log.debug(`${what} in ${now - lap} ms`);
+    lap = now;
+  };
   starting = (async () => {
     if (config.services.web) {
       httpServer = http.createServer(gate.handle);
@@ -92,16 +104,22 @@ async function main(): Promise<void> {
       console.log(
         [
           '',
-          `  Scrubber fleet monitoring portal is starting (${database})`,
+          `  Scrubber fleet monitoring portal is starting (${databaseName})`,
           `  Listening on ${where}`,
           `  Open ${open} to follow the start`,
           '',
         ].join('\n'),
       );
     }
+    took('Listening');
     stop.signal.throwIfAborted();
 
-    // The server's code: several seconds on a busy machine, while the port already answers.
+    // The server's code: several seconds on a busy machine, while the port already answers; the database opens
+    // meanwhile (the embedded one compiles PostgreSQL's WebAssembly, off this thread in part).
+    const opening = import('./storage/database').then(({ openDatabase }) =>
+      openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir }),
+    );
+    opening.catch(() => undefined);
     const [{ createServer }, { startJobs }, files, storage, admin] = await Promise.all([
       import('./server'),
       import('./jobs'),
@@ -109,15 +127,20 @@ async function main(): Promise<void> {
       import('./storage'),
       import('./features/users/first-admin'),
     ]);
+    const database = await opening;
+    took("Loaded the server's code and opened the database");
     closeRest = async () => {
       await storage.originalsCompressed();
       await files.stopParseWorker();
+      await server?.close();
+      await database.close();
     };
     stop.signal.throwIfAborted();
 
     startup.step('database');
-    server = await createServer(config, { loggerInstance: log, startup });
+    server = await createServer(config, { database, loggerInstance: log, startup });
     await server.app.ready();
+    took('Migrated the database and made the app');
     // The app's own answer to GET /api/health from now on; everything else once ready. Its server's timeouts
     // (no request timeout for long uploads, long keep-alive) apply to the one listening.
     if (httpServer) {
@@ -135,6 +158,7 @@ async function main(): Promise<void> {
       work: config.services.worker,
       onError: (error) => log.error({ err: error }, 'job queue error'),
     });
+    took('Started the job queue');
     stop.signal.throwIfAborted();
 
     if (config.ADMIN_USERNAME && config.ADMIN_PASSWORD) {
@@ -182,7 +206,7 @@ async function main(): Promise<void> {
     const users = demo ? demoUsers(await import('./seed/platform')) : [];
     startup.ready();
     printReady(config, {
-      database,
+      database: databaseName,
       users,
       seconds: (Date.now() - startup.status.startedAt) / 1000,
       address: httpServer?.address() as AddressInfo | undefined,
