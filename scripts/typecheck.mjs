@@ -8,6 +8,7 @@ const projects = [
   'apps/web',
   'e2e',
   'bench',
+  'scripts',
 ];
 let failed = false;
 for (const project of projects) {

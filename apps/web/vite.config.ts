@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { constants } from 'node:zlib';
-import { defineConfig } from 'vite';
+import { createLogger, defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 
@@ -30,9 +30,21 @@ function initialModules() {
 }
 
 const isInitial = initialModules();
+
+/**
+ * Vite's messages, but for its warning that index.html's `<script src="/settings.js">` is not bundled: it is not meant
+ * to be. The server answers it (the deployment's settings) and writes it into index.html in its place (apps/api
+ * app.ts, sendIndex), which needs the tag as written; `vite-ignore` would leave a space behind in it.
+ */
+const logger = createLogger();
+const warn = logger.warn.bind(logger);
+logger.warn = (message, options) => {
+  if (!message.includes('<script src="/settings.js">')) warn(message, options);
+};
 const NODE_MODULES = /[\\/]node_modules[\\/]/;
 
 export default defineConfig({
+  customLogger: logger,
   plugins: [
     react(),
     // Every text asset also as .br and .gz beside it: the server sends the one the browser accepts
@@ -70,6 +82,7 @@ export default defineConfig({
           groups: [
             {
               name: (id, graph) => (isInitial(id, graph) ? (NODE_MODULES.test(id) ? 'vendor' : 'app') : null),
+              debugName: 'vendor and app',
               priority: 2,
             },
             { name: 'echarts', test: /[\\/]node_modules[\\/](echarts|zrender|tslib)[\\/]/, priority: 1 },

@@ -2,6 +2,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
@@ -38,6 +40,8 @@ export interface AppOptions {
   /** Folder of the built web app to serve (apps/web/dist); none in API tests. */
   webDist?: string;
   logger?: FastifyServerOptions['logger'];
+  /** A logger made beforehand (main.ts, logger.ts), used instead of `logger`. */
+  loggerInstance?: FastifyBaseLogger;
 }
 
 /** One route as registered: what the isolation matrix (test/isolation.test.ts) walks, so a new route is covered by itself. */
@@ -99,10 +103,36 @@ const readIndexHtml = (webDist: string) => {
  */
 const API_CACHE_CONTROL = 'no-store';
 
+/**
+ * One log entry per request, when it is answered ("GET /api/version 200 3 ms", with the request's and the reply's
+ * fields), instead of Fastify's two. At debug level: GET /api/health, asked every few seconds by load balancers, and
+ * the requests the app makes of itself (index.html's inline settings.js, `app.inject`).
+ */
+class OneEntryPerRequest extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    const ms = Math.round(reply.elapsedTime);
+    const entry = { req: request, res: reply, responseTime: ms, ...(error ? { err: error } : {}) };
+    const message = `${request.method} ${request.url} ${reply.statusCode} ${ms} ms`;
+    if (error) reply.log.error(entry, message);
+    else if (request.url.split('?')[0] === '/api/health' || '_lightMyRequest' in request.raw)
+      reply.log.debug(entry, message);
+    else reply.log.info(entry, message);
+  }
+}
+
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { services } = options;
   const app = Fastify({
-    logger: options.logger ?? false,
+    ...(options.loggerInstance
+      ? { loggerInstance: options.loggerInstance }
+      : { logger: options.logger ?? false }),
+    logController: new OneEntryPerRequest(),
     genReqId: (req) =>
       typeof req.headers['x-request-id'] === 'string' && /^[\w-]{1,64}$/.test(req.headers['x-request-id'])
         ? req.headers['x-request-id']

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { loadConfig } from './config';
+import { ConfigError, loadConfig, type Config } from './config';
 import { migrateToLatest } from './db/migrate';
 import { createFirstAdministrator } from './features/users/first-admin';
 import { seedPlatform } from './seed/platform';
@@ -11,7 +11,15 @@ const USAGE = `Usage: cli.ts migrate|seed
          a terminal; otherwise it is read from ADMIN_PASSWORD or from the first line of standard input.`;
 
 const command = process.argv[2];
-const config = loadConfig(process.env, []);
+let config: Config;
+try {
+  config = loadConfig(process.env, []);
+} catch (error) {
+  // A bad value: its message and exit code 2, as the server's start says it.
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(error.message);
+  process.exit(2);
+}
 
 if (command === 'admin:create') {
   const { values } = parseArgs({

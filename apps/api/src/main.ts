@@ -1,11 +1,24 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { ConfigError, loadConfig, type Config } from './config';
-import { createServer } from './server';
-import { DEMO_USERS, DEMO_ORGANIZATIONS } from './seed/platform';
-import { loadDemoFleet } from './seed/demo';
-import { startJobs } from './jobs';
-import { startParseWorker, stopParseWorker } from './features/files/parse-off-thread';
-import { originalsCompressed } from './storage';
-import { createFirstAdministrator } from './features/users/first-admin';
+import { createLogger } from './logger';
+import { listenDescription, Startup, startingGate } from './starting';
+import type { Server } from './server';
+import type { startJobs } from './jobs';
+import type { DEMO_ORGANIZATIONS as DemoOrganizations, DEMO_USERS as DemoUsers } from './seed/platform';
+
+/**
+ * The server process (`npm start`, or `--services=web|worker`): the configuration first (a bad value stops it
+ * with exit code 2), then at once the port, which answers the starting page and GET /api/health (starting.ts) while
+ * the code loads, the database opens and, on a first start, the demo fleet loads; then the portal. SIGINT or SIGTERM
+ * at any moment stops it cleanly: the start stops between two steps, the queue, the originals' compressions, the app
+ * and the database close in turn, and the process exits with 0.
+ */
+
+/** How long a stop may take (a job finishing, the database closing) before the process leaves anyway. */
+const STOP_TIMEOUT_MS = 30_000;
+
+type Queue = Awaited<ReturnType<typeof startJobs>>;
 
 async function main(): Promise<void> {
   let config: Config;
@@ -18,101 +31,258 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const started = Date.now();
-  const server = await createServer(config, {
-    logger: {
-      level: config.LOG_LEVEL,
-      transport: process.stdout.isTTY
-        ? { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } }
-        : undefined,
-    },
-  });
-  const { db } = server.services.database;
-  // Every process sends jobs; workers run in-process by default, alone with --services=worker (jobs/queue.ts).
-  const queue = await startJobs(server.services, {
-    work: config.services.worker,
-    onError: (error) => server.app.log.error({ err: error }, 'job queue error'),
-  });
+  const startup = new Startup();
+  const log = createLogger(config.LOG_LEVEL);
+  const databaseName = config.DATABASE_URL ? 'PostgreSQL' : `embedded database in ${config.dataDir}`;
+  const stop = new AbortController();
+  let httpServer: http.Server | undefined;
+  let server: Server | undefined;
+  let queue: Queue | undefined;
+  let closeRest: (() => Promise<void>) | undefined;
 
-  if (config.ADMIN_USERNAME && config.ADMIN_PASSWORD) {
-    // Read once: only while no SystemAdmin exists; a weak password stops the start with the rule it breaks.
-    const outcome = await createFirstAdministrator(db, {
-      username: config.ADMIN_USERNAME,
-      password: config.ADMIN_PASSWORD,
-      by: 'ADMIN_USERNAME',
-    });
-    if (outcome.created)
-      server.app.log.info(
-        `Created the first SystemAdmin ${outcome.username} from ADMIN_USERNAME and ADMIN_PASSWORD`,
-      );
-    else if (outcome.reason === 'exists')
-      server.app.log.info('ADMIN_USERNAME is set but a SystemAdmin exists already: nothing was changed');
-    else {
-      console.error(`ADMIN_USERNAME and ADMIN_PASSWORD were not used: ${outcome.message}`);
-      await queue.stop();
-      await server.close();
-      process.exit(2);
+  let stopping: { since: number; done: Promise<void> } | undefined;
+  const shutdown = (reason: string, code: number, starting: Promise<unknown>): void => {
+    if (stopping) {
+      // npm passes a Ctrl-C on to the process that has it already: only a later one is news.
+      if (Date.now() - stopping.since > 1000) log.info(`${reason}: still stopping`);
+      return;
     }
-  }
-
-  const empty = !(await db.selectFrom('organizations').select('id').limit(1).executeTakeFirst());
-  const demo = config.DEMO ? config.DEMO === 'on' : empty;
-  if (demo && config.services.worker) {
-    await loadDemoFleet(server.services, {
-      ships: config.DEMO_SHIPS,
-      days: config.DEMO_DAYS,
-      log: (m) => server.app.log.info(m),
-    });
-  } else if (demo) {
-    server.app.log.warn(
-      'The demo fleet is loaded by a process that runs the worker (this one runs --services=web only)',
-    );
-  }
-
-  if (config.services.web) {
-    // Large uploads are parsed off the event loop; the worker is ready before the first one.
-    startParseWorker().catch((error: unknown) =>
-      server.app.log.error({ err: error }, 'the parse worker did not start'),
-    );
-    await server.app.listen({ port: config.PORT, host: config.HOST });
-    printBanner(config, demo, Date.now() - started, server.services.database.kind);
-  }
-
-  const shutdown = async (signal: string) => {
-    server.app.log.info(`${signal}: shutting down`);
-    await queue.stop();
-    await originalsCompressed();
-    await server.close();
-    await stopParseWorker();
-    process.exit(0);
+    if (code === 0) log.info(`${reason}: stopping`);
+    startup.stopping();
+    stop.abort();
+    const timer = setTimeout(() => {
+      log.error(`Not stopped after ${STOP_TIMEOUT_MS / 1000} s: leaving anyway`);
+      process.exit(1);
+    }, STOP_TIMEOUT_MS);
+    timer.unref();
+    const done = (async () => {
+      let exitCode = code;
+      try {
+        // The start stops at its next step (an opening database is waited for: it is never left half-made).
+        await starting.catch(() => undefined);
+        httpServer?.close();
+        httpServer?.closeIdleConnections();
+        await queue?.stop();
+        await closeRest?.();
+        httpServer?.closeAllConnections();
+      } catch (error) {
+        log.error({ err: error }, 'The stop did not go through');
+        exitCode = 1;
+      }
+      process.exit(exitCode);
+    })();
+    stopping = { since: Date.now(), done };
   };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+
+  let starting: Promise<void> = Promise.resolve();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.on(signal, () => shutdown(signal, 0, starting));
+
+  const gate = startingGate(startup);
+  // How long each step of the start took, at debug level (LOG_LEVEL=debug): where a slow start spends its time.
+  let lap = startup.status.startedAt;
+  const took = (what: string) => {
+    const now = Date.now();
+    log.debug(`${what} in ${now - lap} ms`);
+    lap = now;
+  };
+  starting = (async () => {
+    if (config.services.web) {
+      httpServer = http.createServer(gate.handle);
+      const address = await listen(httpServer, config.PORT, config.HOST).catch(
+        (error: NodeJS.ErrnoException) => {
+          if (error.code !== 'EADDRINUSE' && error.code !== 'EACCES') throw error;
+          console.error(
+            error.code === 'EADDRINUSE'
+              ? `Port ${config.PORT} is in use on ${config.HOST} (is the portal running already?): stop it or set PORT`
+              : `Port ${config.PORT} on ${config.HOST} may not be used by this user: set PORT (above 1023)`,
+          );
+          process.exit(1);
+        },
+      );
+      const { where, open } = listenDescription(address, config.publicUrl);
+      console.log(
+        [
+          '',
+          `  Scrubber fleet monitoring portal is starting (${databaseName})`,
+          `  Listening on ${where}`,
+          `  Open ${open} to follow the start`,
+          '',
+        ].join('\n'),
+      );
+    }
+    took('Listening');
+    stop.signal.throwIfAborted();
+
+    // The server's code: several seconds on a busy machine, while the port already answers; the database opens
+    // meanwhile (the embedded one compiles PostgreSQL's WebAssembly, off this thread in part).
+    const opening = import('./storage/database').then(({ openDatabase }) =>
+      openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir }),
+    );
+    opening.catch(() => undefined);
+    const [{ createServer }, { startJobs }, files, storage, admin] = await Promise.all([
+      import('./server'),
+      import('./jobs'),
+      import('./features/files/parse-off-thread'),
+      import('./storage'),
+      import('./features/users/first-admin'),
+    ]);
+    const database = await opening;
+    took("Loaded the server's code and opened the database");
+    closeRest = async () => {
+      await storage.originalsCompressed();
+      await files.stopParseWorker();
+      await server?.close();
+      await database.close();
+    };
+    stop.signal.throwIfAborted();
+
+    startup.step('database');
+    server = await createServer(config, { database, loggerInstance: log, startup });
+    await server.app.ready();
+    took('Migrated the database and made the app');
+    // The app's own answer to GET /api/health from now on; everything else once ready. Its server's timeouts
+    // (no request timeout for long uploads, long keep-alive) apply to the one listening.
+    if (httpServer) {
+      const made = server.app.server;
+      httpServer.keepAliveTimeout = made.keepAliveTimeout;
+      httpServer.requestTimeout = made.requestTimeout;
+      httpServer.setTimeout(made.timeout);
+    }
+    const app = server.app;
+    gate.open((req, res) => app.routing(req, res));
+    stop.signal.throwIfAborted();
+    const { db } = server.services.database;
+    // Every process sends jobs; workers run in-process by default, alone with --services=worker (jobs/queue.ts).
+    queue = await startJobs(server.services, {
+      work: config.services.worker,
+      onError: (error) => log.error({ err: error }, 'job queue error'),
+    });
+    took('Started the job queue');
+    stop.signal.throwIfAborted();
+
+    if (config.ADMIN_USERNAME && config.ADMIN_PASSWORD) {
+      // Read once: only while no SystemAdmin exists; a weak password stops the start with the rule it breaks.
+      const outcome = await admin.createFirstAdministrator(db, {
+        username: config.ADMIN_USERNAME,
+        password: config.ADMIN_PASSWORD,
+        by: 'ADMIN_USERNAME',
+      });
+      if (outcome.created)
+        log.info(`Created the first SystemAdmin ${outcome.username} from ADMIN_USERNAME and ADMIN_PASSWORD`);
+      else if (outcome.reason === 'exists')
+        log.info('ADMIN_USERNAME is set but a SystemAdmin exists already: nothing was changed');
+      else {
+        console.error(`ADMIN_USERNAME and ADMIN_PASSWORD were not used: ${outcome.message}`);
+        throw new StartRefused(2);
+      }
+    }
+
+    const { demoFleetUnfinished, loadDemoFleet } = await import('./seed/demo');
+    const empty = !(await db.selectFrom('organizations').select('id').limit(1).executeTakeFirst());
+    // Unset DEMO: on an empty database, and on the one of a start stopped while it loaded the demo.
+    const demo = config.DEMO ? config.DEMO === 'on' : empty || (await demoFleetUnfinished(db));
+    if (demo && config.services.worker) {
+      await loadDemoFleet(server.services, {
+        ships: config.DEMO_SHIPS,
+        days: config.DEMO_DAYS,
+        log: (message) => log.info(message),
+        onProgress: ({ step, done, total }) => startup.step(step, { done, total }),
+        signal: stop.signal,
+      });
+    } else if (demo) {
+      log.warn(
+        'The demo fleet is loaded by a process that runs the worker (this one runs --services=web only)',
+      );
+    }
+    stop.signal.throwIfAborted();
+
+    if (config.services.web) {
+      // Large uploads are parsed off the event loop; the worker is ready before the first one.
+      files.startParseWorker().catch((error: unknown) => {
+        if (!stop.signal.aborted) log.error({ err: error }, 'the parse worker did not start');
+      });
+    }
+    const users = demo ? demoUsers(await import('./seed/platform')) : [];
+    startup.ready();
+    printReady(config, {
+      database: databaseName,
+      users,
+      seconds: (Date.now() - startup.status.startedAt) / 1000,
+      address: httpServer?.address() as AddressInfo | undefined,
+    });
+  })();
+
+  starting.catch((error: unknown) => {
+    if (stop.signal.aborted && !(error instanceof StartRefused)) return;
+    if (error instanceof StartRefused)
+      return shutdown('The start was refused', error.code, Promise.resolve());
+    log.error({ err: error }, 'The portal did not start');
+    shutdown('The start failed', 1, Promise.resolve());
+  });
 }
 
-function printBanner(config: Config, demo: boolean, startupMs: number, kind: string): void {
+/** A start stopped on purpose, with the exit code to leave with (the reason is printed already). */
+class StartRefused extends Error {
+  constructor(readonly code: number) {
+    super('start refused');
+  }
+}
+
+function listen(server: http.Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+function printReady(
+  config: Config,
+  start: { database: string; users: string[]; seconds: number; address: AddressInfo | undefined },
+): void {
+  if (!start.address) {
+    console.log(
+      `\n  Scrubber fleet monitoring portal worker is running (${start.database}, ready in ${start.seconds.toFixed(1)} s)\n`,
+    );
+    return;
+  }
+  const { where, open } = listenDescription(start.address, config.publicUrl);
   const lines = [
     '',
-    `  Scrubber fleet monitoring portal is running (${kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'}, started in ${(startupMs / 1000).toFixed(1)} s)`,
+    `  Scrubber fleet monitoring portal is running (${start.database}, ready in ${start.seconds.toFixed(1)} s)`,
+    `  Listening on ${where}`,
     '',
-    `  Open ${config.publicUrl}`,
+    `  Open ${open}`,
     '',
   ];
-  if (demo) {
-    lines.push('  Sign in with one of the demo users:', '');
-    lines.push(`    ${'username'.padEnd(14)}${'password'.padEnd(12)}${'role'.padEnd(13)}organization`);
-    for (const user of DEMO_USERS) {
-      const org = DEMO_ORGANIZATIONS.find((o) => o.key === user.organization)!;
-      lines.push(
-        `    ${user.username.padEnd(14)}${user.password.padEnd(12)}${user.role.padEnd(13)}${org.name}`,
-      );
-    }
-    lines.push('');
-  }
+  lines.push(...start.users);
   console.log(lines.join('\n'));
 }
 
-main().catch((error) => {
+/** The demo users' table of the banner. */
+function demoUsers({
+  DEMO_USERS,
+  DEMO_ORGANIZATIONS,
+}: {
+  DEMO_USERS: typeof DemoUsers;
+  DEMO_ORGANIZATIONS: typeof DemoOrganizations;
+}): string[] {
+  const lines = ['  Sign in with one of the demo users:', ''];
+  lines.push(`    ${'username'.padEnd(14)}${'password'.padEnd(12)}${'role'.padEnd(13)}organization`);
+  for (const user of DEMO_USERS) {
+    const org = DEMO_ORGANIZATIONS.find((o) => o.key === user.organization)!;
+    lines.push(
+      `    ${user.username.padEnd(14)}${user.password.padEnd(12)}${user.role.padEnd(13)}${org.name}`,
+    );
+  }
+  lines.push('');
+  return lines;
+}
+
+main().catch((error: unknown) => {
   console.error(error);
   process.exit(1);
 });

@@ -1,7 +1,9 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type Provider from 'oidc-provider';
+import { healthSchema } from '@portal/contracts/health';
 import { buildApp } from './app';
 import type { Config } from './config';
 import { openDatabase, type DatabaseHandle } from './storage/database';
@@ -12,6 +14,7 @@ import { loadOrCreateProviderKeys, publicJwks } from './features/auth/keys';
 import { createProvider } from './features/auth/provider';
 import { createCallerResolver } from './features/auth/verify';
 import type { Services } from './services';
+import { healthStatusCode, Startup } from './starting';
 
 export const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
@@ -40,7 +43,10 @@ export async function createServer(
   options: {
     database?: DatabaseHandle;
     logger?: FastifyServerOptions['logger'];
+    loggerInstance?: FastifyBaseLogger;
     webDist?: string | null;
+    /** The start GET /api/health reports (main.ts); without one the server is ready once made (tests). */
+    startup?: Startup;
   } = {},
 ): Promise<Server> {
   const database =
@@ -84,7 +90,30 @@ export async function createServer(
   });
   const webDist =
     options.webDist === null ? undefined : (options.webDist ?? config.WEB_DIST ?? DEFAULT_WEB_DIST);
-  const app = await buildApp({ services, resolveCaller, provider, webDist, logger: options.logger });
+  const app = await buildApp({
+    services,
+    resolveCaller,
+    provider,
+    webDist,
+    logger: options.logger,
+    loggerInstance: options.loggerInstance,
+  });
+  const startup = options.startup ?? readyStartup();
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/health',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['settings'],
+        summary: 'Whether the portal is ready (200), or starting or stopping (503, with what it is doing)',
+        response: { 200: healthSchema, 503: healthSchema },
+      },
+    },
+    async (_request, reply) => {
+      const health = startup.health();
+      return reply.code(healthStatusCode(health)).send(health);
+    },
+  );
   return {
     app,
     services,
@@ -94,4 +123,10 @@ export async function createServer(
       if (!options.database) await database.close();
     },
   };
+}
+
+function readyStartup(): Startup {
+  const startup = new Startup();
+  startup.ready();
+  return startup;
 }

@@ -29,8 +29,8 @@ export interface SpawnOptions {
   databaseUrl?: string;
   services: 'web' | 'worker' | 'web,worker';
   port?: number;
-  /** Extra environment (DATA_DIR, EXECUTION_TEST_PAUSE_MS for the hooked worker, ...). */
-  env?: Record<string, string>;
+  /** Extra environment (DATA_DIR, EXECUTION_TEST_PAUSE_MS for the hooked worker, ...); undefined: unset. */
+  env?: Record<string, string | undefined>;
   /** The script to run instead of src/main.ts (relative to the repository): e.g. the worker with test hooks. */
   entry?: string;
   /** Passed to node before the script (e.g. --max-old-space-size). */
@@ -56,6 +56,7 @@ export function spawnServer(options: SpawnOptions): ServerProcess {
     ...options.env,
   };
   if (!options.databaseUrl) delete env.DATABASE_URL;
+  for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
   const command = [
     ...(options.wrapper ?? []),
     process.execPath,
@@ -123,14 +124,17 @@ export async function until(check: () => Promise<boolean>, timeoutMs: number, wh
   }
 }
 
-/** Waits until the process answers HTTP (any status), or fails with its output when it exits first. */
+/**
+ * Waits until the process is ready (GET /api/health 200: its port answers from the first moment, with 503 while it
+ * starts), or fails with its output when it exits first.
+ */
 export async function waitUntilServing(server: ServerProcess, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (!isRunning(server))
       throw new Error(`the server exited before serving:\n${server.output().slice(-3000)}`);
-    const ok = await fetch(`${server.url}/settings.js`).then(
-      () => true,
+    const ok = await fetch(`${server.url}/api/health`).then(
+      (response) => response.status === 200,
       () => false,
     );
     if (ok) return;

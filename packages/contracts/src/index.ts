@@ -19,6 +19,7 @@ export * from './exports';
 export * from './facilities';
 export * from './inspection-packs';
 export * from './files';
+export * from './health';
 export * from './map';
 export * from './measurement-fields';
 export * from './messages';

@@ -5,6 +5,7 @@ import { administrationPath, type Role } from '@portal/contracts/rules';
 import { LoginPage, LogoffPage } from '../features/auth/LoginPage';
 import FleetDashboardPage from '../features/dashboards/FleetDashboardPage';
 import { AppLayout } from '../features/shell/AppLayout';
+import NotFoundPage from '../features/shell/NotFoundPage';
 import { RouteErrorView } from '../features/shell/RouteErrorView';
 import { ADMINISTRATORS, SYSTEM_ADMIN_ONLY, type RouteAccess } from './access';
 import { RequireSession } from './RequireSession';
@@ -184,7 +185,8 @@ export const routes: RouteObject[] = withErrorBoundaries([
       { path: 'help', element: page(() => import('../features/info/HelpPage')) },
       { path: 'legal', element: page(() => import('../features/info/LegalPage')) },
       { path: 'profile', element: page(() => import('../features/info/ProfilePage')) },
-      { path: '*', element: page(() => import('../features/shell/NotFoundPage')) },
+      // In the first bundle anyway: the error view shows it for an unknown ship (a lazy import would not split it).
+      { path: '*', element: <NotFoundPage /> },
     ],
   },
 ]);

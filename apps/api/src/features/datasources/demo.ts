@@ -26,7 +26,8 @@ export interface DemoSeedResult {
  * of its logger, then its logger files of the last `days` days up to the day before `until` (default: today),
  * imported through the same upload service as a user's upload, and its first file kept as the data source's sample
  * file (as a user's SampleFile upload does), so its channels show as in the sample file. A ship that already has
- * its data source is skipped, but gets the sample file when it has none.
+ * its data source is skipped, but gets the sample file when it has none; a ship of `resume` (a start stopped while
+ * it imported) gets the files it lacks. Stops between two files when `signal` aborts (each file is imported whole).
  */
 export async function seedDemoData(
   target: ImportTarget,
@@ -35,6 +36,8 @@ export async function seedDemoData(
     days: number;
     until?: Date;
     onProgress?: (progress: DemoSeedProgress) => void;
+    resume?: ReadonlySet<string>;
+    signal?: AbortSignal;
   },
 ): Promise<DemoSeedResult> {
   const { db } = target;
@@ -43,7 +46,12 @@ export async function seedDemoData(
   const ships = demoShips(Math.max(6, Object.keys(options.facilityIds).length)).filter(
     (s) => options.facilityIds[s.key],
   );
-  const pending: { ship: (typeof ships)[number]; facilityId: string; dataSourceId: string }[] = [];
+  const pending: {
+    ship: (typeof ships)[number];
+    facilityId: string;
+    dataSourceId: string;
+    imported?: Set<string>;
+  }[] = [];
   for (const ship of ships) {
     const facilityId = options.facilityIds[ship.key]!;
     const definition = dataSourceDefinition(ship);
@@ -55,6 +63,19 @@ export async function seedDemoData(
       .executeTakeFirst();
     if (existing) {
       await ensureSampleFile(db, ship, existing.id, new Date(untilMs - options.days * DAY_MS));
+      if (options.resume?.has(facilityId)) {
+        const files = await db
+          .selectFrom('data_files')
+          .select('file_name')
+          .where('data_source_id', '=', existing.id)
+          .execute();
+        pending.push({
+          ship,
+          facilityId,
+          dataSourceId: existing.id,
+          imported: new Set(files.map((f) => f.file_name)),
+        });
+      }
       continue;
     }
     const dataSourceId = await configureDemoDataSource(
@@ -71,9 +92,14 @@ export async function seedDemoData(
 
   const total = pending.length * options.days;
   let done = 0;
-  for (const { ship, facilityId, dataSourceId } of pending) {
+  for (const { ship, facilityId, dataSourceId, imported: before } of pending) {
     for (let d = options.days; d >= 1; d--) {
+      options.signal?.throwIfAborted();
       const file = await writeShipDayFile(ship, new Date(untilMs - d * DAY_MS));
+      if (before?.has(file.fileName)) {
+        options.onProgress?.({ ship: ship.name, done: ++done, total });
+        continue;
+      }
       const imported = await importUploadedFile(target, {
         facilityId,
         dataSourceId,
@@ -113,7 +139,14 @@ async function ensureSampleFile(
 /** seedDemoData for the start-up: a progress bar on a terminal, a log line per ship otherwise. */
 export async function seedDemoDataWithProgress(
   target: ImportTarget,
-  options: { facilityIds: Record<string, string>; days: number; log: (message: string) => void },
+  options: {
+    facilityIds: Record<string, string>;
+    days: number;
+    log: (message: string) => void;
+    onProgress?: (progress: DemoSeedProgress) => void;
+    resume?: ReadonlySet<string>;
+    signal?: AbortSignal;
+  },
 ): Promise<DemoSeedResult> {
   const started = Date.now();
   const tty = process.stdout.isTTY;
@@ -122,7 +155,10 @@ export async function seedDemoDataWithProgress(
   const result = await seedDemoData(target, {
     facilityIds: options.facilityIds,
     days: options.days,
+    resume: options.resume,
+    signal: options.signal,
     onProgress: ({ ship, done, total }) => {
+      options.onProgress?.({ ship, done, total });
       if (tty) {
         if (!bar) {
           bar = new cliProgress.SingleBar(
@@ -137,8 +173,7 @@ export async function seedDemoDataWithProgress(
       }
       lastShip = ship;
     },
-  });
-  (bar as cliProgress.SingleBar | null)?.stop();
+  }).finally(() => (bar as cliProgress.SingleBar | null)?.stop());
   if (result.dataSources) {
     options.log(
       `Demo data: ${result.dataSources} data sources, ${result.channels} channel mappings, ${result.files} files imported in ${((Date.now() - started) / 1000).toFixed(1)} s`,

@@ -28,6 +28,8 @@ export async function executeDemoFleet(
     onProgress?: (progress: DemoExecutionProgress) => void;
     pollMs?: number;
     timeoutMs?: number;
+    /** Stops waiting (the executions go on in the queue, and are run again by the next start's worker if cut). */
+    signal?: AbortSignal;
   },
 ): Promise<DemoExecutionResult> {
   const started = Date.now();
@@ -39,6 +41,7 @@ export async function executeDemoFleet(
   const deadline = started + (options.timeoutMs ?? 30 * 60_000);
   let lastReported = -1;
   for (;;) {
+    options.signal?.throwIfAborted();
     const rows = executionIds.length
       ? await db
           .selectFrom('executions')

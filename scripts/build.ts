@@ -1,0 +1,12 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureWebBuild } from './web-build';
+
+/** `npm run build`: the web app, when its sources changed since the last build (or always with --force). */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+try {
+  await ensureWebBuild(root, { force: process.argv.includes('--force') });
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(1);
+}
