@@ -18,13 +18,13 @@ type Holds<T> = Exclude<T, false | null | undefined | 0 | ''>;
 /** Waits until `until` holds for what `read` answers, and answers that. */
 export function waitFor<T>(
   read: () => T | Promise<T>,
-  options: WaitOptions & { until: (value: T) => boolean },
+  options: WaitOptions & { until: (value: T) => boolean; show?: (value: T) => string },
 ): Promise<T>;
 /** Waits until `condition` answers a value (not false, null, undefined, 0 or '') and answers it. */
 export function waitFor<T>(condition: () => T | Promise<T>, options: WaitOptions): Promise<Holds<T>>;
 export async function waitFor<T>(
   read: () => T | Promise<T>,
-  options: WaitOptions & { until?: (value: T) => boolean },
+  options: WaitOptions & { until?: (value: T) => boolean; show?: (value: T) => string },
 ): Promise<T> {
   const { what, timeoutMs = 30_000, intervalMs = 100 } = options;
   const holds = options.until ?? ((value: T) => Boolean(value));
@@ -34,7 +34,7 @@ export async function waitFor<T>(
     try {
       const value = await read();
       if (holds(value)) return value;
-      last = describe(value);
+      last = options.show ? options.show(value) : describe(value);
     } catch (error) {
       // A server still starting refuses connections: asked again; the error is named if it lasts.
       last = `error: ${(error as Error).message}`;
