@@ -75,3 +75,34 @@ export function collectReports(page: Page): Map<string, ReceivedReport> {
   });
   return answers;
 }
+
+/**
+ * Waits until the page is still, for a screenshot: every visible chart has finished drawing at its box's size
+ * (EChart's data-drawn), every map is laid out for its box (MapCanvas's data-drawn), no finite CSS transition or
+ * animation runs (a drawer sliding in, a table opening), and two more frames are painted (Leaflet draws its canvas
+ * in the frame after a fit). A condition, not a pause: after a viewport change it holds once all has redrawn.
+ */
+export async function still(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const shown = (e: HTMLElement) => e.offsetParent !== null && e.clientWidth > 0 && e.clientHeight > 0;
+    const drawn = (e: HTMLElement) => e.dataset.drawn === `${e.clientWidth}x${e.clientHeight}`;
+    const canvases = [
+      ...document.querySelectorAll<HTMLElement>('[data-ready], [data-testid="map-canvas"]'),
+    ].filter(shown);
+    const moving = document
+      .getAnimations()
+      .filter((a) => a.playState === 'running' && a.effect?.getComputedTiming().iterations !== Infinity);
+    return canvases.every(drawn) && moving.length === 0;
+  });
+  await page.evaluate(
+    () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+  );
+}
+
+/**
+ * Waits until the bell has decided whether to open by itself (its messages are in, nothing is due to open it):
+ * after this, a list that is not open stays closed.
+ */
+export async function bellSettled(page: Page): Promise<void> {
+  await expect(page.getByTestId('message-bell')).toHaveAttribute('data-settled', 'true');
+}

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import ExcelJS from 'exceljs';
 import { availabilityNeedle, formatByFormat, marpolNeedle, sfocNeedle } from '@portal/contracts/rules';
-import { collectReports, signInAs, type ReportData } from '../support';
+import { collectReports, signInAs, still, type ReportData } from '../support';
 
 /**
  * The dashboards show the API's numbers: every widget's value, gauge, bar chart and the uptime matrix are
@@ -32,7 +32,7 @@ async function screenshots(page: Page, name: string, chartTestId: string) {
   ] as const) {
     await page.setViewportSize(viewport);
     await expect(page.getByTestId(chartTestId)).toHaveAttribute('data-ready', 'true');
-    await page.waitForTimeout(500);
+    await still(page);
     await page.screenshot({ path: `/tmp/dashboards-${name}-${size}.png`, fullPage: true });
   }
   await page.setViewportSize({ width: 1440, height: 900 });

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { signInAs } from '../support';
+import { bellSettled, signInAs, still } from '../support';
 
 /**
  * Editors and administration (issue 15): the custom period refuses what it cannot show, a broken formula is never
@@ -19,7 +19,7 @@ const iso = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_00
 
 async function shot(page: Page, name: string) {
   fs.mkdirSync(SHOTS, { recursive: true });
-  await page.waitForTimeout(300);
+  await still(page);
   await page.screenshot({ path: `${SHOTS}/editors-${name}.png`, fullPage: true });
 }
 
@@ -176,15 +176,15 @@ test('an edited message keeps who read it; the bell opens once per message per s
     await message.getByRole('button', { name: 'Mark as read' }).click();
     await expect(message).toContainText('Read');
     await reader.reload();
-    await expect(reader.getByTestId('message-bell')).toBeVisible();
-    await reader.waitForTimeout(1000);
-    // Still an unread notify message (the other), but the bell opened for it in this session already.
+    // Still an unread notify message (the other), but the bell opened for it in this session already: once it has
+    // decided, it stays closed.
+    await bellSettled(reader);
     await expect(popover).toBeHidden();
 
     // The author's bell does not open for the messages they wrote.
     await page.reload();
     await expect(page.getByRole('button', { name: 'Add message' })).toBeVisible();
-    await page.waitForTimeout(1000);
+    await bellSettled(page);
     await expect(page.getByRole('region', { name: 'Messages' })).toBeHidden();
 
     // Edit: a change, cancelled, asks first; then saved in place.

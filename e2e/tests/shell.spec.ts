@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { acceptCookiesIfAsked, fillSignIn, signInAs } from '../support';
+import { acceptCookiesIfAsked, bellSettled, fillSignIn, signInAs, still } from '../support';
 
 const OFFLINE_TEXT =
   'There seems to be a connection issue. Please check your internet access. Any unsaved changed will be lost.';
@@ -230,8 +230,8 @@ test.describe('messages', () => {
 
     await page.reload();
     await expect(page.getByTestId('organization-name')).toBeVisible();
-    await page.waitForTimeout(800);
-    // Nothing unread is flagged notify any more: the list stays closed.
+    // Nothing unread is flagged notify any more: once the bell has decided, the list stays closed.
+    await bellSettled(page);
     await expect(list).toHaveCount(0);
     await page.getByTestId('message-bell').click();
     await expect(
@@ -404,7 +404,7 @@ test.describe('layout', () => {
     await page.screenshot({ path: '/tmp/shell-phone-ships.png' });
     await page.getByRole('button', { name: 'Open ship navigation' }).click();
     await expect(page.getByTestId('drawer-ships')).toBeVisible();
-    await page.waitForTimeout(500); // the drawer slides in
+    await still(page); // the drawer slides in
     await page.screenshot({ path: '/tmp/shell-phone-drawer.png' });
     await page.getByTestId('drawer-ships').getByRole('link').first().click();
     await expect(page).toHaveURL(/\/ship\//);

@@ -5,7 +5,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { isInEca } from '@portal/contracts/eca';
 import { isInNoDischargeZone } from '@portal/contracts/discharge-zones';
 import type { Track } from '@portal/contracts/map';
-import { collectReports, signInAs } from '../support';
+import { collectReports, signInAs, still } from '../support';
 
 /**
  * Washwater (issue 20) in the browser on the living demo: the ship map draws the zones, a legend and the track of a
@@ -32,7 +32,7 @@ async function cardShots(page: Page, testId: string, chartTestId: string, name: 
   for (const [size, viewport] of SIZES) {
     await page.setViewportSize(viewport);
     await expect(page.getByTestId(chartTestId)).toHaveAttribute('data-ready', 'true');
-    await page.waitForTimeout(600);
+    await still(page);
     // The card where it lies on the whole page: a card taller than a phone's screen is not under the fixed top bar.
     const box = await page.getByTestId(testId).evaluate((e) => {
       const r = e.getBoundingClientRect();
@@ -103,7 +103,7 @@ test('the ship map draws the zones, the legend and a track that crosses an ECA a
   fs.mkdirSync(SHOTS, { recursive: true });
   for (const [size, viewport] of SIZES) {
     await page.setViewportSize(viewport);
-    await page.waitForTimeout(800);
+    await still(page);
     await page.screenshot({ path: path.join(SHOTS, `washwater-map-${size}.png`), fullPage: true });
   }
   await page.setViewportSize({ width: 1440, height: 900 });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import { signInAs } from '../support';
+import { signInAs, still } from '../support';
 
 /**
  * Webhooks on the screen (issue 19): a UserAdmin adds a webhook to a receiver this test starts on 127.0.0.1 (the e2e
@@ -88,7 +88,7 @@ test('a UserAdmin adds a webhook, sends a test and sees it delivered in the log'
   expect(got!.headers['x-portal-signature']).toBe(expected);
   expect(JSON.parse(got!.body)).toMatchObject({ kind: 'test', event: null });
 
-  await page.waitForTimeout(500); // the attempts' table opens with an animation
+  await still(page); // the attempts' table opens with an animation
   await page.screenshot({ path: path.join(artifacts, 'webhooks-desktop.png'), fullPage: true });
   const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   const serious = axe.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious');

@@ -30,6 +30,27 @@ export interface JobQueue {
     data: object,
     options?: { startAfter?: Date },
   ): Promise<string>;
+  /**
+   * The jobs of these names (all when none given) still to be run: waiting and due within `dueWithinSeconds`
+   * (30 s unless given), running, or waiting for their retry; counted per name and state. A job put off further
+   * (an e-mail held by quiet hours, the originals' sweep a minute on) is not counted.
+   */
+  pending(names?: readonly string[], options?: { dueWithinSeconds?: number }): Promise<PendingJobs[]>;
+  /**
+   * Resolves once `pending` finds nothing (in any process sharing the queue): the barrier after which a test
+   * checks that nothing more arrived. Fails after `timeoutMs` (60 s unless given), naming the jobs left.
+   */
+  drained(
+    names?: readonly string[],
+    options?: { dueWithinSeconds?: number; timeoutMs?: number },
+  ): Promise<void>;
+}
+
+/** How many jobs of a name are in a state that will still run (`JobQueue.pending`). */
+export interface PendingJobs {
+  name: string;
+  state: 'created' | 'active' | 'retry';
+  count: number;
 }
 
 /** The queue of this process; an error when it was not started (main.ts starts it in every process). */

@@ -8,7 +8,8 @@ import { DEFAULT_ALERT_SETTINGS, UNSUBSCRIBE_MESSAGES, type AlertSettings } from
 import { startTestServer, type TestServer } from './harness';
 import { FAST_QUEUE } from './execution-fixtures';
 import { closedPort, startSmtpServer, type TestSmtpServer } from './smtp-helpers';
-import { startJobs, type Queue } from '../src/jobs';
+import { waitFor } from './wait';
+import { JOB_NAMES, startJobs, type Queue } from '../src/jobs';
 import { storeComplianceEvents } from '../src/features/executions/store-events';
 import type { DerivedEvent } from '../src/features/executions/compliance-events';
 import { ALERT_JOB_NAMES } from '../src/features/alerts/jobs';
@@ -99,12 +100,16 @@ async function store(facilityId: string, from: number, events: DerivedEvent[], w
 const nextSlot = () => base + slot++ * HOUR;
 
 async function until(check: () => Promise<boolean>, what: string, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitFor(check, { what, timeoutMs });
 }
+
+/** The jobs an alert goes through: after they drained, nothing more of it arrives (the barrier of "once"). */
+const ALERT_PATH = [
+  ALERT_JOB_NAMES.fanOut,
+  ALERT_JOB_NAMES.email,
+  ALERT_JOB_NAMES.digest,
+  JOB_NAMES.webhookDelivery,
+];
 
 /** Waits until every alert is fanned out and no e-mail is pending. */
 async function settled() {
@@ -313,7 +318,7 @@ describe('alerts on event changes', () => {
       await store(ship.id, start, [event(start + 10 * MIN, 120)]);
       await fanOutPending(server.services);
       await settled();
-      await new Promise((r) => setTimeout(r, 1500));
+      await queue.drained(ALERT_PATH);
       expect(forEvent()).toHaveLength(1);
     } finally {
       const { id } = created.json() as { id: string };
@@ -555,7 +560,7 @@ describe('digest, reminders and failures', () => {
     expect(digest.html.match(/Open the event in the portal/g)).toHaveLength(3);
     // The digest job again: nothing more.
     await queue.send(ALERT_JOB_NAMES.digest, { day });
-    await new Promise((r) => setTimeout(r, 2500));
+    await queue.drained(ALERT_PATH);
     await settled();
     expect(mailsTo('maria.digest@southern.test')).toHaveLength(1);
     await subscribe('south.maria', 'maria@southern.test', {
@@ -665,7 +670,8 @@ describe('digest, reminders and failures', () => {
     const waiting = await job();
     expect(new Date(waiting.start_after).getTime()).toBeGreaterThan(now + 2 * HOUR - 2 * MIN);
     expect(new Date(waiting.start_after).getTime()).toBeLessThanOrEqual(now + 2 * HOUR);
-    await new Promise((r) => setTimeout(r, 1500));
+    // Everything due has run (the held job, two hours on, is not due): the e-mail still waits.
+    await queue.drained(ALERT_PATH);
     expect(held.status).toBe('pending');
     expect((await delivery())!.status).toBe('pending');
     expect(mailsTo('maria.quiet@southern.test')).toHaveLength(0);
@@ -920,7 +926,7 @@ describe('never lost, never twice', () => {
           { maxAgeHours: 72 },
         ),
       );
-    await new Promise((r) => setTimeout(r, 1500));
+    await queue.drained(ALERT_PATH);
     expect(mailsTo('anna.crash@nordic.test')).toHaveLength(0);
     // Two sweeps at once (two workers): one claims the alert, the other skips it.
     await Promise.all([queue.send(ALERT_JOB_NAMES.sweep, {}), fanOutPending(server.services)]);

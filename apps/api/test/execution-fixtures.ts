@@ -6,6 +6,7 @@ import { importUploadedFile, type ImportTarget } from '../src/features/files/imp
 import { seedDefaultMeasurementCalculations } from '../src/features/calculations/seed';
 import { demoShips, generateShipDay, writeSamplesFile, type DaySamples } from '@portal/demo-fleet';
 import type { TestServer } from './harness';
+import { waitFor } from './wait';
 
 /** Demo-like data for execution tests: the demo ships' logger files of `days` days before `until`, imported through the upload service, with the default calculations approved. */
 export const UNTIL = new Date('2025-03-10T00:00:00.000Z');
@@ -73,17 +74,14 @@ export async function snapshot(db: Kysely<Database>, facilityId: string) {
 
 /** Waits until the executions are done or failed. */
 export async function waitForExecutions(db: Kysely<Database>, ids: string[], timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const rows = await db.selectFrom('executions').selectAll().where('id', 'in', ids).execute();
-    if (rows.length === ids.length && rows.every((r) => r.state === 'done' || r.state === 'failed'))
-      return rows;
-    if (Date.now() > deadline)
-      throw new Error(
-        `executions not finished: ${rows.map((r) => `${r.id} ${r.state} ${r.error ?? ''}`).join(', ')}`,
-      );
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  return waitFor(() => db.selectFrom('executions').selectAll().where('id', 'in', ids).execute(), {
+    what: `executions ${ids.join(', ')} to finish`,
+    until: (rows) =>
+      rows.length === ids.length && rows.every((r) => r.state === 'done' || r.state === 'failed'),
+    show: (rows) => rows.map((r) => `${r.id} ${r.state} ${r.error ?? ''}`).join(', '),
+    timeoutMs,
+    intervalMs: 200,
+  });
 }
 
 export const FAST_QUEUE = {

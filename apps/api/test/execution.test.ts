@@ -8,6 +8,7 @@ import { computePeriod, storeComputed } from '../src/features/executions/engine'
 import { readMeasurementValues } from '../src/storage';
 import { seedDefaultMeasurementCalculations } from '../src/features/calculations/seed';
 import { createCsvDataSource, csvFile, sendFile } from './upload-helpers';
+import { waitFor } from './wait';
 
 // Two demo ships of North (visible to north.anna) and one of South; two days of logger files each.
 let server: TestServer;
@@ -200,13 +201,12 @@ describe('following an execution by its id', () => {
     const first = (await anna.get(`/api/executions/${id}`)).json();
     expect(['queued', 'running']).toContain(first.state);
     expect(first).toMatchObject({ id, facilityId: north, kind: 'execute', counts: null, error: null });
-    let body = first;
-    const deadline = Date.now() + 60_000;
-    while (body.state !== 'done' && body.state !== 'failed') {
-      if (Date.now() > deadline) throw new Error(`execution ${id} did not finish`);
-      await new Promise((r) => setTimeout(r, 200));
-      body = (await anna.get(`/api/executions/${id}`)).json();
-    }
+    const body = await waitFor(async () => (await anna.get(`/api/executions/${id}`)).json(), {
+      what: `execution ${id} to finish`,
+      until: (b) => b.state === 'done' || b.state === 'failed',
+      timeoutMs: 60_000,
+      intervalMs: 200,
+    });
     expect(body).toMatchObject({
       state: 'done',
       period: { from: FROM.toISOString(), to: TO.toISOString() },
@@ -547,17 +547,15 @@ describe('recalculation queue', () => {
     ).toEqual({ count: 1 });
     await startRecalculationWorker();
 
-    const deadline = Date.now() + 60_000;
-    while (
-      (
-        await admin.get(
-          `/api/algorithm/calculations/measurement-fields?recalculationRequested=true&facilityId=${north}`,
-        )
-      ).json().length > 0
-    ) {
-      if (Date.now() > deadline) throw new Error('recalculation did not finish');
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await waitFor(
+      async () =>
+        (
+          await admin.get(
+            `/api/algorithm/calculations/measurement-fields?recalculationRequested=true&facilityId=${north}`,
+          )
+        ).json() as unknown[],
+      { what: 'the recalculation to finish', until: (left) => left.length === 0, timeoutMs: 60_000 },
+    );
     const after = await readMeasurementValues(
       db,
       north,
@@ -722,8 +720,16 @@ describe.skipIf(!process.env.DATABASE_URL)(
       const two = db.transaction().execute(async (trx) => {
         await storeComputed(trx, second!);
       });
-      // The second is under way while the first holds its uncommitted rows.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The second is under way, waiting for a lock the first holds with its uncommitted rows.
+      await waitFor(
+        async () =>
+          (
+            await sql<{ n: number }>`
+              select count(*)::int as n from pg_stat_activity
+              where datname = current_database() and wait_event_type = 'Lock'`.execute(db)
+          ).rows[0]!.n > 0,
+        { what: 'the second store to wait for the first' },
+      );
       release();
       const outcomes = await Promise.allSettled([one, two]);
       expect(outcomes.map((o) => (o.status === 'rejected' ? String(o.reason) : o.status))).toEqual([

@@ -98,11 +98,33 @@ describe.skipIf(!DATABASE_URL)('faults on PostgreSQL', () => {
 
   /** Ends every other connection to our database, as a database restart or a network cut would. */
   const terminateConnections = async () => {
-    const { rows } = await terminator.query(
-      'select pg_terminate_backend(pid) as ok from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+    const { rows } = await terminator.query<{ pid: number }>(
+      'select pid, pg_terminate_backend(pid) as ok from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
     );
-    // The test's own queries share the server's pool: let it see the ends before it lends a connection out again.
-    await new Promise((r) => setTimeout(r, 200));
+    const ended = rows.map((r) => r.pid);
+    await until(
+      async () => {
+        // Inside a transaction of the test's (stopImportsAtTheirSamples) the view keeps its first snapshot.
+        await terminator.query('select pg_stat_clear_snapshot()');
+        const { rows: left } = await terminator.query<{ n: number }>(
+          'select count(*)::int as n from pg_stat_activity where pid = any($1::int[])',
+          [ended],
+        );
+        return left[0]!.n === 0;
+      },
+      30_000,
+      'the ended connections to be gone',
+    );
+    // The test's own queries share the server's pool: a query through it fails on each ended connection (which the
+    // pool then drops) until one opened since answers: none of the ended ones is lent out again.
+    await until(
+      async () => {
+        await sql`select 1`.execute(db());
+        return true;
+      },
+      30_000,
+      "the server's pool to drop the ended connections",
+    );
     return rows.length;
   };
   /**

@@ -542,14 +542,11 @@ describe('data health: never silent', () => {
     const uploaded = await sendFile(server, 'admin', 'POST', url, 'health.csv', file);
     expect(uploaded.json().warnings[0].warnings).toEqual([]);
     const admin = await server.as('admin');
-    const started = performance.now();
     const response = await admin.get(
       `/api/facilities/${ship}/data-health?from=2026-04-01T00:00:00Z&to=2026-04-01T06:00:00Z`,
     );
-    const took = performance.now() - started;
     expect(response.statusCode).toBe(200);
     const health = response.json() as DataHealth;
-    expect(took).toBeLessThan(1000);
     const byName = Object.fromEntries(health.channels.map((c) => [c.name, c]));
     expect(health.status).toBe('flagged');
     expect(health.latestDataOn).toBe('2026-04-01T05:59:00.000Z');

@@ -8,6 +8,7 @@ import { createServer } from '../src/server';
 import { seedPlatform } from '../src/seed/platform';
 import { loadOrCreateProviderKeys } from '../src/features/auth/keys';
 import { PUBLIC_URL, signInFlow, startTestServer, type TestServer } from './harness';
+import { waitFor } from './wait';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -196,7 +197,16 @@ describe('sign-in and tokens', () => {
       }).toString(),
     });
     expect(refresh.statusCode).toBe(400);
-    await new Promise((r) => setTimeout(r, 1100));
+    // Sign-out refuses the tokens of its second too (tokens_valid_after, rounded up): the next tests' tokens of
+    // south.lee are accepted once the clock has passed it.
+    const { tokens_valid_after: validAfter } = await server.services.database.db
+      .selectFrom('users')
+      .select('tokens_valid_after')
+      .where('username', '=', 'south.lee')
+      .executeTakeFirstOrThrow();
+    await waitFor(() => Date.now() >= new Date(validAfter).getTime(), {
+      what: "the clock to pass south.lee's sign-out",
+    });
   });
 
   it('renews the access token with the refresh token', async () => {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FAST_QUEUE } from './execution-fixtures';
 import { PUBLIC_URL } from './harness';
+import { waitFor } from './wait';
 
 /**
  * The portal as separate operating-system processes (`node --import tsx apps/api/src/main.ts`), for the fault,
@@ -110,18 +111,17 @@ export async function killServer(server: ServerProcess): Promise<void> {
 
 /** The worker of src/main.ts with the engine's test hooks (worker-with-hooks.ts), for `entry`. */
 export const WORKER_WITH_HOOKS = 'apps/api/test/worker-with-hooks.ts';
+/** The line the hooked worker prints once an execution holds its transaction open (EXECUTION_TEST_PAUSE_MS). */
+export const PAUSED_BEFORE_COMMIT = 'execution test hook: paused before the commit';
 
 /** Kills every process started here that still runs. */
 export async function killAll(): Promise<void> {
   for (const server of [...running]) await killServer(server);
 }
 
+/** Waits for `check` (an error counts as not yet): processes.ts's callers give the time and what, in that order. */
 export async function until(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  await waitFor(check, { what, timeoutMs, intervalMs: 250 });
 }
 
 /**
@@ -129,19 +129,24 @@ export async function until(check: () => Promise<boolean>, timeoutMs: number, wh
  * starts), or fails with its output when it exits first.
  */
 export async function waitUntilServing(server: ServerProcess, timeoutMs = 120_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (!isRunning(server))
-      throw new Error(`the server exited before serving:\n${server.output().slice(-3000)}`);
-    const ok = await fetch(`${server.url}/api/health`).then(
-      (response) => response.status === 200,
-      () => false,
-    );
-    if (ok) return;
-    if (Date.now() > deadline)
-      throw new Error(`the server did not start serving:\n${server.output().slice(-3000)}`);
-    await new Promise((r) => setTimeout(r, 300));
-  }
+  const outcome = await waitFor(
+    async () =>
+      !isRunning(server)
+        ? 'exited'
+        : await fetch(`${server.url}/api/health`).then(
+            (response) => (response.status === 200 ? 'serving' : null),
+            () => null,
+          ),
+    {
+      what: 'the server to serve',
+      until: (state) => state !== null,
+      show: () => `no answer yet:\n${server.output().slice(-3000)}`,
+      timeoutMs,
+      intervalMs: 300,
+    },
+  );
+  if (outcome === 'exited')
+    throw new Error(`the server exited before serving:\n${server.output().slice(-3000)}`);
 }
 
 /** Resident memory of a process in MB (Linux /proc). */

@@ -13,6 +13,7 @@ import { enqueueExecution } from '../src/features/executions/derived';
 import { PUBLIC_URL, startTestServer, type TestServer } from './harness';
 import { DAY, FAST_QUEUE, UNTIL, prepareShips, snapshot, waitForExecutions } from './execution-fixtures';
 import {
+  PAUSED_BEFORE_COMMIT,
   WORKER_WITH_HOOKS,
   killAll,
   killServer,
@@ -88,17 +89,19 @@ describe.skipIf(!DATABASE_URL)('execution jobs across processes (PostgreSQL)', (
     expect(undisturbed.measurement.length).toBe(DEFAULT_MEASUREMENT_FIELDS.length * DAYS);
     await killServer(worker);
 
-    // This worker holds its transaction open for 60 s after deleting the period's rows: killed inside it.
+    // This worker holds its transaction open for 60 s after deleting the period's rows: killed inside it, once it
+    // says it holds it.
     const slow = start('worker', { entry: WORKER_WITH_HOOKS, env: { EXECUTION_TEST_PAUSE_MS: '60000' } });
     const id = await enqueueExecution(server.services, { facilityId: ship, from: FROM, to: TO });
     await until(
-      async () =>
-        (await db().selectFrom('executions').select('state').where('id', '=', id).executeTakeFirstOrThrow())
-          .state === 'running',
-      60_000,
-      'the execution to start',
+      async () => slow.output().includes(PAUSED_BEFORE_COMMIT),
+      90_000,
+      'the execution to hold its transaction open',
     );
-    await new Promise((r) => setTimeout(r, 1500));
+    expect(
+      (await db().selectFrom('executions').select('state').where('id', '=', id).executeTakeFirstOrThrow())
+        .state,
+    ).toBe('running');
     await killServer(slow);
     // The killed transaction rolled back: the earlier values are all there meanwhile.
     expect(await snapshot(db(), ship)).toEqual(undisturbed);
@@ -223,11 +226,12 @@ describe.skipIf(!DATABASE_URL)('execution jobs across processes (PostgreSQL)', (
     await killAll();
     const ship = ships[1]!;
     const id = await enqueueExecution(server.services, { facilityId: ship, from: FROM, to: TO });
-    await new Promise((r) => setTimeout(r, 1500));
+    // No worker runs (killAll waited for every exit, this process only sends): the job waits, nobody fetched it.
     expect(
       (await db().selectFrom('executions').select('state').where('id', '=', id).executeTakeFirstOrThrow())
         .state,
     ).toBe('queued');
+    expect((await jobOf(id)).state).toBe('created');
     start('worker');
     expect((await waitForExecutions(db(), [id], 120_000))[0]!.state).toBe('done');
   }, 180_000);

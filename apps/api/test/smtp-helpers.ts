@@ -1,5 +1,6 @@
 import { SMTPServer } from 'smtp-server';
 import { simpleParser } from 'mailparser';
+import { waitFor } from './wait';
 
 /** An e-mail as the test SMTP server received it. */
 export interface ReceivedMail {
@@ -79,14 +80,12 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
     received,
     reject,
     async waitFor(count, timeoutMs = 30_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (received.length < count) {
-        if (Date.now() > deadline)
-          throw new Error(
-            `expected ${count} mails, ${received.length} arrived: ${received.map((m) => m.subject).join('; ')}`,
-          );
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      await waitFor(() => received.map((m) => m.subject), {
+        what: `${count} mails`,
+        until: (subjects) => subjects.length >= count,
+        show: (subjects) => `${subjects.length} arrived: ${subjects.join('; ')}`,
+        timeoutMs,
+      });
       return received;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

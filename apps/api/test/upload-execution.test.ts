@@ -4,6 +4,7 @@ import { demoShips, writeShipDayFile } from '@portal/demo-fleet';
 import { startTestServer, type TestServer } from './harness';
 import { DAY, FAST_QUEUE, UNTIL, prepareShips, waitForExecutions } from './execution-fixtures';
 import { multipartFile, sendFile } from './upload-helpers';
+import { waitFor } from './wait';
 import { startJobs, type Queue } from '../src/jobs';
 import { runExecution, runRecalculation } from '../src/features/executions/run';
 import { queueUploadExecution } from '../src/features/executions/upload';
@@ -352,17 +353,17 @@ describe('the queued executions run', () => {
       const first = await upload('baltic_tern', 1);
       expect(first.execution!.joined).toBe(false);
       // The worker claims it and holds it, running.
-      const deadline = Date.now() + 30_000;
-      for (;;) {
-        const row = await db()
-          .selectFrom('executions')
-          .select('state')
-          .where('id', '=', first.execution!.id)
-          .executeTakeFirstOrThrow();
-        if (row.state === 'running') break;
-        if (Date.now() > deadline) throw new Error(`the execution did not start: ${row.state}`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      await waitFor(
+        async () =>
+          (
+            await db()
+              .selectFrom('executions')
+              .select('state')
+              .where('id', '=', first.execution!.id)
+              .executeTakeFirstOrThrow()
+          ).state,
+        { what: 'the execution to start', until: (state) => state === 'running' },
+      );
       const second = await upload('baltic_tern', 2);
       const third = await upload('baltic_tern', 3);
       expect(second.execution!.joined).toBe(false);

@@ -6,7 +6,10 @@ import { webhookPayloadSchema, type WebhookDelivery } from '@portal/contracts/we
 import { demoShips } from '@portal/demo-fleet/ships';
 import { queueWebhookDeliveries } from '../src/features/webhooks/queue-deliveries';
 import { verifyWebhookSignature } from '../src/features/webhooks/signature';
+import { JOB_NAMES } from '../src/jobs';
+import { jobQueueOf } from '../src/services';
 import { PUBLIC_URL, startTestServer, type TestServer } from './harness';
+import { waitFor } from './wait';
 
 /**
  * Webhooks (issue 19) against a real HTTP receiver on 127.0.0.1 started here, through the real job queue (pg-boss on
@@ -26,6 +29,8 @@ async function startReceiver() {
   const received: Received[] = [];
   let connections = 0;
   let flaky = 0;
+  /** How many requests the slow path came to answer (8 s after each came; its client may be gone by then). */
+  let slowAnswers = 0;
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (c: Buffer) => chunks.push(c));
@@ -40,7 +45,11 @@ async function startReceiver() {
       const answer = (status: number) => response.writeHead(status).end(status < 300 ? 'ok' : 'no');
       if (path.startsWith('/flaky')) answer(++flaky <= 2 ? 500 : 200);
       else if (path.startsWith('/down')) answer(500);
-      else if (path.startsWith('/slow')) setTimeout(() => !response.destroyed && answer(200), 8000).unref();
+      else if (path.startsWith('/slow'))
+        setTimeout(() => {
+          slowAnswers++;
+          if (!response.destroyed) answer(200);
+        }, 8000).unref();
       else answer(200);
     });
   });
@@ -52,6 +61,7 @@ async function startReceiver() {
     url: (path: string) => `http://127.0.0.1:${port}${path}`,
     received,
     connections: () => connections,
+    slowAnswered: () => slowAnswers,
     close: () => {
       server.closeAllConnections();
       return new Promise<void>((resolve) => server.close(() => resolve()));
@@ -60,15 +70,8 @@ async function startReceiver() {
 }
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
-async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, ms = 30_000) {
-  const deadline = Date.now() + ms;
-  let value = await read();
-  while (!done(value)) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 200));
-    value = await read();
-  }
-  return value;
+function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, ms = 30_000) {
+  return waitFor(read, { what, until: done, timeoutMs: ms, intervalMs: 200 });
 }
 
 const ships = demoShips(6);
@@ -433,11 +436,12 @@ describe('webhooks with the receiver allowed (WEBHOOK_ALLOWED_NETWORKS=127.0.0.0
     );
     expect(delivery!.attemptLog.at(-1)!.nextAttemptOn).toBeNull();
     expect(delivery!.attemptLog.slice(0, -1).every((a) => a.nextAttemptOn !== null)).toBe(true);
-    // Within the window (4 s after it was made) and none after it.
-    const lastStart = new Date(delivery!.attemptLog.at(-1)!.startedOn).getTime();
-    expect(lastStart - new Date(delivery!.createdOn).getTime()).toBeLessThanOrEqual(4_000);
+    // Every retry was scheduled within the window (4 s after it was made), and none after it.
+    const createdOn = new Date(delivery!.createdOn).getTime();
+    for (const a of delivery!.attemptLog.slice(0, -1))
+      expect(new Date(a.nextAttemptOn!).getTime() - createdOn).toBeLessThanOrEqual(4_000);
     expect(receiver.received.filter((r) => r.path === '/down')).toHaveLength(delivery!.attempts);
-    await new Promise((r) => setTimeout(r, 1500));
+    await jobQueueOf(server.services).drained([JOB_NAMES.webhookDelivery]);
     expect(receiver.received.filter((r) => r.path === '/down')).toHaveLength(delivery!.attempts);
     await admin.delete(`/api/organizations/${north}/webhooks/${hook.id}`);
   });
@@ -445,7 +449,6 @@ describe('webhooks with the receiver allowed (WEBHOOK_ALLOWED_NETWORKS=127.0.0.0
   it('logs a slow receiver as a timeout while another delivery goes through meanwhile', async () => {
     const slow = await create('/slow');
     const fast = await create('/ok?fast');
-    const started = Date.now();
     const slowTest = await sendTest(slow.id);
     await until(
       'the slow request',
@@ -455,6 +458,8 @@ describe('webhooks with the receiver allowed (WEBHOOK_ALLOWED_NETWORKS=127.0.0.0
     await sendTest(fast.id);
     const [fastDelivery] = await until('the fast delivery', () => deliveries(fast.id), finished);
     expect(fastDelivery!.status).toBe('delivered');
+    // It went through while the slow receiver still held its request (it answers 8 s after it came).
+    expect(receiver.slowAnswered()).toBe(0);
     const [slowFirst] = await until(
       'the slow attempt',
       () => deliveries(slow.id),
@@ -467,10 +472,8 @@ describe('webhooks with the receiver allowed (WEBHOOK_ALLOWED_NETWORKS=127.0.0.0
       responseStatus: null,
       error: 'No answer within 1 s',
     });
+    // The attempt waited out the timeout (the timer under test), and gave up on the slow receiver's answer.
     expect(attempt.durationMs).toBeGreaterThanOrEqual(950);
-    expect(attempt.durationMs).toBeLessThan(3000);
-    // The fast one was delivered while the slow receiver still held its request (it answers after 8 s).
-    expect(new Date(fastDelivery!.finishedOn!).getTime()).toBeLessThan(started + 8000);
     expect(slowFirst!.status).toBe('pending');
     await admin.delete(`/api/organizations/${north}/webhooks/${slow.id}`);
     await admin.delete(`/api/organizations/${north}/webhooks/${fast.id}`);

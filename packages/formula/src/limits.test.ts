@@ -68,11 +68,10 @@ describe('huge allocations end with a result or an error, never a crash', () => 
       'report-field',
       ['X'],
     );
-    const started = performance.now();
+    // How promptly it stops is a figure of bench/formula/budget.ts, not an assertion here.
     const run = () => program.evaluateSpans({ ...oneSpan(200_000, (k) => k), budgetMs: 200 });
     expect(run).toThrow(FormulaRuntimeError);
     expect(run).toThrow(/exceeded its time budget of 200 ms/);
-    expect(performance.now() - started).toBeLessThan(10_000);
   });
 
   it('runTest answers a nested series allocation over its budget as an error', () => {
@@ -82,7 +81,6 @@ describe('huge allocations end with a result or an error, never a crash', () => 
     }));
     const source = 'return X.Select(a => X.Select(b => X.Select(c => a + b + c).Sum()).Sum()).Sum();';
     let result: ReturnType<typeof runTest> | undefined;
-    const started = performance.now();
     expect(
       () =>
         (result = runTest(
@@ -93,7 +91,6 @@ describe('huge allocations end with a result or an error, never a crash', () => 
     ).not.toThrow();
     expect(result!.results).toEqual([]);
     expect(result!.errors[0]?.message).toMatch(/exceeded its time budget/);
-    expect(performance.now() - started).toBeLessThan(20_000);
   });
 
   it('a string literal as long as the source allows comes back whole; one past the limit is refused before compiling', () => {

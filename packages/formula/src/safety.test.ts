@@ -250,7 +250,7 @@ describe('runaway work ends with an error', () => {
     const n = 40_000;
     const timestamps = Float64Array.from({ length: n }, (_, k) => k * 10);
     const X = Float64Array.from({ length: n }, (_, k) => k);
-    const started = performance.now();
+    // How promptly it stops is a figure of bench/formula/budget.ts, not an assertion here.
     expect(() =>
       result.program.evaluateSpans({
         spanStarts: Float64Array.of(0),
@@ -261,7 +261,6 @@ describe('runaway work ends with an error', () => {
         budgetMs: 50,
       }),
     ).toThrow(/time budget of 50 ms/);
-    expect(performance.now() - started).toBeLessThan(2000);
   });
 
   it('runTest reports a spent budget as an error, not an exception', () => {

@@ -1,4 +1,4 @@
-import { CompiledQuery, type Kysely } from 'kysely';
+import { CompiledQuery, sql, type Kysely } from 'kysely';
 import { fromKysely, PgBoss, type JobResult, type JobWithMetadata } from 'pg-boss';
 import { executionSettingsSchema, webhookSettingsSchema, type ExecutionSettings } from '../config';
 import type { Database } from '../db/schema';
@@ -15,7 +15,7 @@ import {
   type InspectionPackJob,
   type InspectionPackScheduleJob,
 } from '../features/inspection-packs/jobs';
-import type { JobQueue, Services } from '../services';
+import type { JobQueue, PendingJobs, Services } from '../services';
 
 /**
  * The job queue (pg-boss) on both database kinds (docs/decisions/0040-execution.md):
@@ -85,6 +85,31 @@ const STATELY: readonly string[] = [
   JOB_NAMES.alertSweep,
   JOB_NAMES.inspectionPackSchedule,
 ];
+
+/** How far ahead `pending` looks for jobs waiting to start, unless told (see `JobQueue.pending`). */
+const DUE_WITHIN_SECONDS = 30;
+/** How long `drained` waits, unless told, and how often it looks again. */
+const DRAINED_TIMEOUT_MS = 60_000;
+const DRAINED_POLL_MS = 100;
+
+/**
+ * The jobs of `names` that will still run, from pg-boss's job table (every process's, whichever worker holds them):
+ * created and due within `dueWithinSeconds`, active, or waiting for a retry.
+ */
+export async function pendingJobs(
+  db: Kysely<Database>,
+  names: readonly string[],
+  dueWithinSeconds = DUE_WITHIN_SECONDS,
+): Promise<PendingJobs[]> {
+  const { rows } = await sql<PendingJobs>`
+    select name, state::text as state, count(*)::int as count from pgboss.job
+    where name = any(${[...names]}::text[])
+      and (state in ('active', 'retry')
+           or (state = 'created' and start_after <= now() + make_interval(secs => ${dueWithinSeconds})))
+    group by name, state
+    order by name, state`.execute(db);
+  return rows;
+}
 
 /** How a job ended: done (or nothing to do), or failed; a permanent failure is not retried (deadletter). */
 export type JobOutcome = RunOutcome;
@@ -216,6 +241,26 @@ export async function startQueue(
       });
       if (!id) throw new Error(`The ${name} job was not created`);
       return id;
+    },
+    pending(names, pendingOptions) {
+      return pendingJobs(
+        database.db,
+        names?.length ? names : Object.values(JOB_NAMES),
+        pendingOptions?.dueWithinSeconds,
+      );
+    },
+    async drained(names, drainedOptions) {
+      const timeoutMs = drainedOptions?.timeoutMs ?? DRAINED_TIMEOUT_MS;
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const left = await queue.pending(names, drainedOptions);
+        if (left.length === 0) return;
+        if (Date.now() >= deadline)
+          throw new Error(
+            `The job queue did not drain within ${timeoutMs} ms: ${left.map((l) => `${l.count} ${l.name} ${l.state}`).join(', ')}`,
+          );
+        await new Promise((resolve) => setTimeout(resolve, DRAINED_POLL_MS));
+      }
     },
     async work(handlers) {
       if (working) return;

@@ -384,13 +384,11 @@ describe('delimited text: files that are rejected, with a message naming the pla
       huge,
       Buffer.from('\n'),
     ]);
-    const started = performance.now();
     const err = await readerError(parseCsv(content));
     expect(err.code).toBe('LINE_TOO_LONG');
     expect(err.message).toBe(
       'Row 2 is 10,485,780 bytes long; a row may hold at most 1,048,576 bytes. Check the delimiter and line breaks of the file.',
     );
-    expect(performance.now() - started).toBeLessThan(2000);
     const small = await readerError(
       parseCsv('Timestamp,A\n2026-03-01 10:00:00,12345\n', {}, 0, { maxLineBytes: 20 }),
     );

@@ -91,15 +91,22 @@ describe('the first API calls of a signed-in browser', () => {
   });
 
   it('do not start without a sign-in, before cookie consent or in maintenance', async () => {
+    // A request starts as a query in the client's cache, there when startFirstRequests returns: none is, so none
+    // will be asked for later.
+    const client = new QueryClient();
     storedUser = null;
-    await startFirstRequests(new QueryClient(), '/');
+    await startFirstRequests(client, '/');
     storedUser = user;
     localStorage.removeItem(COOKIE_CONSENT_KEY);
-    await startFirstRequests(new QueryClient(), '/');
+    await startFirstRequests(client, '/');
     localStorage.setItem(COOKIE_CONSENT_KEY, 'true');
     window.settings = { apiBaseUrl: '/api/', maintenance: true } as typeof window.settings;
-    await startFirstRequests(new QueryClient(), '/');
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await startFirstRequests(client, '/');
+    expect(client.getQueryCache().getAll()).toEqual([]);
     expect(requested).toEqual([]);
+    // As a started one is, at once.
+    window.settings = { apiBaseUrl: '/api/', maintenance: false } as typeof window.settings;
+    await startFirstRequests(client, '/ship/abc');
+    expect(client.getQueryCache().getAll()).toHaveLength(3);
   });
 });

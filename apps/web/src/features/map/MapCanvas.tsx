@@ -50,6 +50,15 @@ function fitHome(map: L.Map, view: ViewState) {
   view.fitting = false;
 }
 
+/**
+ * Notes the box size the map was last laid out for (data-drawn): a browser test waits for it to equal the box's
+ * size before a screenshot, instead of a pause.
+ */
+function noteDrawn(map: L.Map) {
+  const box = map.getContainer();
+  box.dataset.drawn = `${box.clientWidth}x${box.clientHeight}`;
+}
+
 function goHome(map: L.Map, view: ViewState, bounds: L.LatLngBounds, maxZoom: number) {
   view.home = { bounds, maxZoom };
   view.userMoved = false;
@@ -153,6 +162,7 @@ export function MapCanvas({ zones, track, markers = [], label, height, navigate 
         : new ResizeObserver(() => {
             created.invalidateSize({ animate: false });
             if (!view.current.userMoved) fitHome(created, view.current);
+            noteDrawn(created);
           });
     observer?.observe(div);
     return () => {

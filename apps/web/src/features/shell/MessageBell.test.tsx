@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
 import type { AlertSnapshot } from '@portal/contracts/alerts';
@@ -84,5 +84,55 @@ describe('an alert in the bell', () => {
     expect(link.getAttribute('href')).toBe('/events/e1');
     expect(item!.textContent).not.toContain('http');
     expect(item!.textContent).not.toContain('Duration:');
+  });
+});
+
+describe('the bell says when it has decided whether to open by itself', () => {
+  const notice = (notify: boolean): Message => ({
+    id: notify ? 'notify' : 'quiet',
+    title: 'Maintenance on Friday',
+    text: 'Uploads pause on Friday.',
+    showFrom: '2026-11-20T00:00:00.000Z',
+    showTo: '2026-12-20T00:00:00.000Z',
+    notify,
+    type: 'Message',
+    isPersonal: false,
+    facilityId: null,
+    isRead: false,
+  });
+  const showBell = (messages: Message[]) => {
+    sessionStorage.clear();
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL) =>
+        String(input).includes('/api/messages') ? Response.json(messages) : Response.json({}),
+      ),
+    );
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <NotificationProvider>
+          <MemoryRouter>
+            <MessageBell />
+          </MemoryRouter>
+        </NotificationProvider>
+      </QueryClientProvider>,
+    );
+    return screen.getByTestId('message-bell');
+  };
+
+  it('not before its messages are in; then at once when none asks to open it, and it stays closed', async () => {
+    const bell = showBell([notice(false)]);
+    expect(bell.getAttribute('data-settled')).toBe('false');
+    await waitFor(() => expect(bell.getAttribute('data-settled')).toBe('true'));
+    expect(bell.getAttribute('aria-label')).toBe('Messages, 1 unread');
+    expect(screen.queryByRole('region', { name: 'Messages' })).toBeNull();
+  });
+
+  it('once it has opened for an unread message flagged notify', async () => {
+    const bell = showBell([notice(true)]);
+    await waitFor(() => expect(bell.getAttribute('aria-label')).toBe('Messages, 1 unread'));
+    expect(bell.getAttribute('data-settled')).toBe('false');
+    await waitFor(() => expect(bell.getAttribute('data-settled')).toBe('true'));
+    expect(screen.getByRole('region', { name: 'Messages' })).toBeTruthy();
   });
 });

@@ -53,7 +53,7 @@ function rememberOpened(userId: string, ids: readonly string[]) {
 export function MessageBell() {
   const anchor = useRef<HTMLButtonElement>(null);
   const [open, setOpen] = useState(false);
-  const { data: messages = [] } = useQuery(activeMessagesQuery());
+  const { data: messages = [], isSuccess } = useQuery(activeMessagesQuery());
   const markAsRead = useMarkAsRead();
   const userId = useSession().profile?.sub;
   const autoOpened = useRef(false);
@@ -70,6 +70,9 @@ export function MessageBell() {
   }, [pending, userId]);
 
   const unread = unreadCount(messages);
+  // Whether the bell has decided: its messages are in and nothing is due to open it by itself (a test waits for
+  // this before it checks that the list stayed closed).
+  const settled = isSuccess && userId !== undefined && (!pending || autoOpened.current);
   return (
     <>
       <IconButton
@@ -78,6 +81,7 @@ export function MessageBell() {
         aria-label={`Messages, ${unread} unread`}
         onClick={() => setOpen((o) => !o)}
         data-testid="message-bell"
+        data-settled={settled ? 'true' : 'false'}
       >
         <Badge badgeContent={unread} color="error" data-testid="unread-count">
           <NotificationsIcon />

@@ -40,6 +40,11 @@ export function EChart({ option, height, width, sx, ariaLabel, ...rest }: EChart
       afterNextPaint(() => {
         if (cancelled) return;
         instance = echarts.init(element, undefined, { renderer: 'canvas' });
+        // The size it last finished drawing at, animations ended (ECharts' `finished`): a browser test waits for it
+        // to equal the box's size before a screenshot, instead of a pause.
+        instance.on('finished', () => {
+          element.dataset.drawn = `${element.clientWidth}x${element.clientHeight}`;
+        });
         observer =
           typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => instance?.resize());
         observer?.observe(element);
@@ -54,7 +59,9 @@ export function EChart({ option, height, width, sx, ariaLabel, ...rest }: EChart
   }, []);
 
   useEffect(() => {
-    chart?.setOption(option, { notMerge: true });
+    if (!chart) return;
+    delete ref.current?.dataset.drawn;
+    chart.setOption(option, { notMerge: true });
   }, [chart, option]);
 
   return (
