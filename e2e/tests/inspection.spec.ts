@@ -271,13 +271,23 @@ test('a washwater event is reported, frozen and revised, and the inspection pack
   await expect(card.getByTestId('report-status')).toContainText(sha256(pdfs[1]!));
 
   // Screenshots of the event page and of the report card, frozen with its revisions; axe on the card.
+  await page.getByTestId('notification').getByRole('button', { name: /close/i }).click();
+  await expect(page.getByTestId('notification')).toHaveCount(0);
   await noSeriousViolations(page, '[data-testid="event-report-card"]');
   for (const [size, viewport] of SIZES) {
     await page.setViewportSize(viewport);
     await page.waitForTimeout(300);
     await page.screenshot({ path: path.join(SHOTS, `inspection-event-page-${size}.png`), fullPage: true });
-    await card.scrollIntoViewIfNeeded();
-    await card.screenshot({ path: path.join(SHOTS, `inspection-report-card-${size}.png`) });
+    // The card where it lies on the whole page: a card taller than the screen is not under the fixed top bar.
+    const box = await card.evaluate((e) => {
+      const r = e.getBoundingClientRect();
+      return { x: r.left + window.scrollX, y: r.top + window.scrollY, width: r.width, height: r.height };
+    });
+    await page.screenshot({
+      path: path.join(SHOTS, `inspection-report-card-${size}.png`),
+      fullPage: true,
+      clip: box,
+    });
   }
   await page.setViewportSize({ width: 1440, height: 900 });
 
