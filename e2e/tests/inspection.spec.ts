@@ -277,6 +277,8 @@ test('a washwater event is reported, frozen and revised, and the inspection pack
   for (const [size, viewport] of SIZES) {
     await page.setViewportSize(viewport);
     await page.waitForTimeout(300);
+    // From the top: the fixed top bar and side bar are drawn where the page is scrolled to.
+    await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: path.join(SHOTS, `inspection-event-page-${size}.png`), fullPage: true });
     // The card where it lies on the whole page: a card taller than the screen is not under the fixed top bar.
     const box = await card.evaluate((e) => {
