@@ -271,8 +271,18 @@ test('a washwater event is reported, frozen and revised, and the inspection pack
   await expect(card.getByTestId('report-status')).toContainText(sha256(pdfs[1]!));
 
   // Screenshots of the event page and of the report card, frozen with its revisions; axe on the card.
-  await page.getByTestId('notification').getByRole('button', { name: /close/i }).click();
-  await expect(page.getByTestId('notification')).toHaveCount(0);
+  // The notifications come one after another: each closed until none is left.
+  await expect
+    .poll(async () => {
+      const shown = page.getByTestId('notification');
+      if ((await shown.count()) === 0) return 0;
+      await shown
+        .getByRole('button', { name: /close/i })
+        .click({ timeout: 2000 })
+        .catch(() => undefined);
+      return shown.count();
+    })
+    .toBe(0);
   await noSeriousViolations(page, '[data-testid="event-report-card"]');
   for (const [size, viewport] of SIZES) {
     await page.setViewportSize(viewport);
