@@ -198,7 +198,13 @@ function RemoveMappingsDialog({
           Applying also removes these mappings of {dataSourceName}: no calculation reads them and their
           columns are not in {fileName}.
         </DialogContentText>
-        <List dense aria-label="Mappings that would be removed" sx={{ maxHeight: 320, overflow: 'auto' }}>
+        {/* A long list scrolls by itself; focusable, so that a keyboard scrolls it too. */}
+        <List
+          dense
+          aria-label="Mappings that would be removed"
+          tabIndex={0}
+          sx={{ maxHeight: 320, overflow: 'auto' }}
+        >
           {mappings.map((m) => (
             <ListItem key={m.id} disableGutters>
               <ListItemText
