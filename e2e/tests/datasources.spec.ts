@@ -151,3 +151,52 @@ test('data sources, channel mapping, upload of demo files and delete with associ
   await expect(range).toContainText('coverage 100 %');
   await page.screenshot({ path: path.join(os.tmpdir(), 'e2e-files.png'), fullPage: true });
 });
+
+test('Delete values on the measurement fields tab: a warning with the days and what goes, then both calls, audited', async ({
+  page,
+}) => {
+  await signInAs(page, 'admin', '/');
+  const headers = { authorization: `Bearer ${await accessToken(page)}` };
+  // A ship of its own, without values: the demo ships' values stay for the other specs.
+  const organizations = (await (await page.request.get('/api/organizations', { headers })).json()) as {
+    id: string;
+    name: string;
+  }[];
+  const created = await page.request.post('/api/facilities', {
+    headers,
+    data: {
+      organizationId: organizations.find((o) => o.name === 'Nordic Bulk Carriers')!.id,
+      name: 'MV Delete Values',
+    },
+  });
+  expect(created.status()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  await page.goto(`/facilities/${id}/config/list`);
+  await page.getByRole('button', { name: 'Delete values' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Delete values of MV Delete Values' });
+  await expect(dialog).toContainText('will be deleted for good');
+  // The drawer's period by default (last month), both kinds of values.
+  const summary = dialog.getByTestId('delete-values-summary');
+  await expect(summary).toContainText('measurement field values and report values');
+  const [from, to] = (await summary.textContent())!.match(/\d{4}-\d{2}-\d{2}/g)!;
+  const artifacts = path.join(root, 'e2e', '.artifacts');
+  fs.mkdirSync(artifacts, { recursive: true });
+  await page.screenshot({ path: path.join(artifacts, 'delete-values-desktop.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(dialog.getByRole('button', { name: 'Delete values' })).toBeInViewport();
+  await page.screenshot({ path: path.join(artifacts, 'delete-values-phone.png') });
+  await page.setViewportSize({ width: 1440, height: 900 });
+
+  await dialog.getByRole('button', { name: 'Delete values' }).click();
+  await expect(page.getByTestId('notification')).toHaveText('Values were deleted successfully!');
+  await expect(dialog).toHaveCount(0);
+  // Each call is audited by the API, for this ship and these days.
+  for (const action of ['measurement-values.delete', 'report-values.delete']) {
+    const log = (await (await page.request.get(`/api/audit-log?action=${action}`, { headers })).json()) as {
+      items: { subject: string; detail: { from: string; to: string } }[];
+    };
+    expect(log.items[0], action).toMatchObject({ subject: id });
+    expect(new Date(log.items[0]!.detail.from).toISOString(), action).toBe(`${from}T00:00:00.000Z`);
+    expect(new Date(log.items[0]!.detail.to).toISOString(), action).toBe(`${to}T23:59:59.999Z`);
+  }
+});

@@ -223,7 +223,7 @@ test('an edited message keeps who read it; the bell opens once per message per s
   }
 });
 
-test('the maintenance screen switches maintenance mode with a confirmation and shows the audit log', async ({
+test('the maintenance screen switches maintenance mode with a confirmation; while on it is a console without the shell, and the audit log shows both switches', async ({
   page,
   browser,
 }) => {
@@ -236,22 +236,45 @@ test('the maintenance screen switches maintenance mode with a confirmation and s
     const confirm = page.getByRole('dialog', { name: 'Switch maintenance mode on?' });
     await expect(confirm).toBeVisible();
     await confirm.getByRole('button', { name: 'Switch on' }).click();
+
+    // The page reloads into the maintenance console (decision 0105): the maintenance view as everyone sees it, the
+    // switch under it, and nothing of the product: no top bar, no navigation, no audit log.
+    await expect(page.getByRole('heading', { level: 1, name: 'Under maintenance' })).toBeVisible();
     await expect(state).toHaveText('On');
     expect(await call.get('/api/settings/maintenance')).toEqual({ maintenance: true });
+    await expect(page.getByRole('banner')).toHaveCount(0);
+    await expect(page.getByRole('navigation')).toHaveCount(0);
+    await expect(page.getByTestId('audit-log')).toHaveCount(0);
+    await shot(page, 'maintenance-console-desktop');
+    await page.setViewportSize(PHONE);
+    await shot(page, 'maintenance-console-phone');
+    await page.setViewportSize(DESKTOP);
 
-    const log = page.getByTestId('audit-log');
-    const first = log.getByTestId('audit-entry').first();
-    await expect(first).toContainText('maintenance.set');
-    await expect(first).toContainText('admin');
-    await expect(first).toContainText('maintenance: true');
-
-    // While on, everyone sees the maintenance page, but this screen stays open to switch it off.
+    // Everyone else sees the maintenance page; so does the SystemAdmin anywhere but the console.
     const user = await newPage(browser);
     await user.goto('/');
     await expect(user.getByRole('heading', { name: 'Under maintenance' })).toBeVisible();
     await user.context().close();
-    await page.reload();
+    await page.goto('/admin/organizations');
+    await expect(page.getByRole('heading', { name: 'Under maintenance' })).toBeVisible();
+    await expect(state).toHaveCount(0);
+    await page.goto('/admin/maintenance');
     await expect(state).toHaveText('On');
+
+    // Switched off from the console, the page reloads into the product, with the audit log of both switches.
+    await page.getByRole('button', { name: 'Switch maintenance mode off' }).click();
+    await page
+      .getByRole('dialog', { name: 'Switch maintenance mode off?' })
+      .getByRole('button', { name: 'Switch off' })
+      .click();
+    await expect(page.getByRole('banner')).toBeVisible();
+    await expect(state).toHaveText('Off');
+    const log = page.getByTestId('audit-log');
+    const first = log.getByTestId('audit-entry').first();
+    await expect(first).toContainText('maintenance.set');
+    await expect(first).toContainText('admin');
+    await expect(first).toContainText('maintenance: false');
+    await expect(log.getByTestId('audit-entry').nth(1)).toContainText('maintenance: true');
 
     // Filters: the action, the organization, the period; paged.
     await page.getByLabel('Action').click();
@@ -264,14 +287,6 @@ test('the maintenance screen switches maintenance mode with a confirmation and s
     await page.setViewportSize(PHONE);
     await shot(page, 'maintenance-phone');
     await page.setViewportSize(DESKTOP);
-
-    await page.getByRole('button', { name: 'Switch maintenance mode off' }).click();
-    await page
-      .getByRole('dialog', { name: 'Switch maintenance mode off?' })
-      .getByRole('button', { name: 'Switch off' })
-      .click();
-    await expect(state).toHaveText('Off');
-    await expect(log.getByTestId('audit-entry').first()).toContainText('maintenance: false');
   } finally {
     await call.put('/api/settings/maintenance', { maintenance: false });
   }

@@ -241,6 +241,10 @@ async function acceptSuggestions(
   // The demo logger's 28 mappings: the 17 the calculations read get the new columns, the 11 others are gone.
   await expect(dialog.getByText('Mappings: 17 changed, 11 removed')).toBeVisible();
   await dialog.getByRole('button', { name: 'Apply' }).click();
+  // Apply names the 11 it would remove and asks first.
+  const confirm = page.getByRole('dialog', { name: 'Remove 11 mapping(s)?' });
+  await expect(confirm.getByRole('listitem')).toHaveCount(11);
+  await confirm.getByRole('button', { name: 'Remove and apply' }).click();
   await expect(dialog).toHaveCount(0);
   const node = page.getByTestId(`datasource-${dataSource}`);
   for (const field of DOMAIN_CHANNELS)
@@ -342,6 +346,95 @@ async function dashboard(page: Page, name: string) {
 function periodFields(report: ReportData | undefined) {
   return Object.fromEntries(Object.entries(report?.fields ?? {}).filter(([field]) => field !== 'Lifetime'));
 }
+
+/** The calls the screens make, with the signed-in user's token. */
+async function api(page: Page) {
+  const token = await page.evaluate(() => {
+    const key = Object.keys(sessionStorage).find((k) => k.startsWith('oidc.user:'))!;
+    return (JSON.parse(sessionStorage.getItem(key)!) as { access_token: string }).access_token;
+  });
+  return async (url: string) => {
+    const response = await page.request.get(url, { headers: { authorization: `Bearer ${token}` } });
+    expect(response.ok(), `GET ${url}: ${response.status()}`).toBe(true);
+    return response.json();
+  };
+}
+
+test('Suggest mappings names the mappings Apply would remove and asks first; Undo puts them back with their ids', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const logger = foreignLogger('ams');
+  const files = loggerFiles(logger);
+  await signInAs(page, 'admin', '/');
+  const shipId = await createShip(page, 'MV Undo Mappings');
+  const dataSource = await importConfiguration(page);
+  await setReader(page, dataSource, logger, files.sample);
+  const get = await api(page);
+  const [source] = (await get(`/api/algorithm/facility/${shipId}/datasource`)) as { id: string }[];
+  const channelsUrl = `/api/algorithm/facilitydatasource/${source!.id}/facilitydatasourcechannels`;
+  type Channel = { id: string; name: string; source: string };
+  const before = (await get(channelsUrl)) as Channel[];
+  expect(before).toHaveLength(28);
+  const suggested = (await get(`/api/algorithm/facilitydatasource/${source!.id}/suggested-mappings`)) as {
+    mappingsWithoutColumn: (Channel & { readByCalculation: boolean })[];
+  };
+  const unused = suggested.mappingsWithoutColumn.filter((m) => !m.readByCalculation);
+  expect(unused).toHaveLength(11);
+
+  await page.getByRole('button', { name: `Suggest mappings for ${dataSource}` }).click();
+  const dialog = page.getByRole('dialog', { name: `Suggest mappings for ${dataSource}` });
+  await dialog.getByRole('button', { name: 'Accept all' }).click();
+  await expect(dialog.getByText('Mappings: 17 changed, 11 removed')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Apply' }).click();
+
+  // The confirmation names each mapping that would go, with its column; nothing is changed yet.
+  const confirm = page.getByRole('dialog', { name: 'Remove 11 mapping(s)?' });
+  const listed = confirm.getByRole('list', { name: 'Mappings that would be removed' }).getByRole('listitem');
+  await expect(listed).toHaveCount(11);
+  expect((await listed.allTextContents()).sort()).toEqual(
+    unused.map((m) => `${m.name}Column ${m.source}`).sort(),
+  );
+  expect(await get(channelsUrl)).toEqual(before);
+  await page.addStyleTag({
+    content: '*, *::before, *::after { transition: none !important; animation: none !important; }',
+  });
+  fs.mkdirSync(artifacts, { recursive: true });
+  for (const [size, viewport] of [
+    ['desktop', { width: 1440, height: 900 }],
+    ['phone', { width: 390, height: 844 }],
+  ] as const) {
+    await page.setViewportSize(viewport);
+    await expect(confirm.getByRole('button', { name: 'Remove and apply' })).toBeInViewport();
+    await page.screenshot({ path: path.join(artifacts, `suggested-mappings-remove-${size}.png`) });
+    const axe = await new AxeBuilder({ page })
+      .include('[data-testid="remove-mappings-confirmation"]')
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+      .analyze();
+    expect(axe.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+
+  // Cancel goes back to the suggestions with nothing changed.
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirm).toHaveCount(0);
+  await expect(dialog).toBeVisible();
+  expect(await get(channelsUrl)).toEqual(before);
+
+  // Yes: the mappings change and the 11 go; the notification offers Undo.
+  await dialog.getByRole('button', { name: 'Apply' }).click();
+  await confirm.getByRole('button', { name: 'Remove and apply' }).click();
+  await expect(dialog).toHaveCount(0);
+  const notification = page.getByTestId('notification');
+  await expect(notification).toContainText('Changes were saved. Mappings: 17 changed, 11 removed');
+  await page.screenshot({ path: path.join(artifacts, 'suggested-mappings-undo-desktop.png') });
+  await notification.getByRole('button', { name: 'Undo' }).click();
+  await expect(page.getByTestId('notification')).toContainText('The previous mappings were restored');
+  // Undo: the 28 mappings as they were, ids included (the calculations read them by id).
+  await expect.poll(async () => get(channelsUrl)).toEqual(before);
+  const node = page.getByTestId(`datasource-${dataSource}`);
+  await expect(node.getByText(unused[0]!.name, { exact: true })).toBeVisible();
+});
 
 // All three loggers go the whole way: about 20 s each (the issue asked for the proposals of all three, and the week's
 // KPIs of at least one).

@@ -99,7 +99,8 @@ export const configSchema = z.object({
   OIDC_AUDIENCE: z.string().default('urn:scrubber-portal:api'),
   ENVIRONMENT_STAGE: z.enum(ENVIRONMENT_STAGE_NAMES).default('Local'),
   ENVIRONMENT_DISCLAIMER: z.string().optional(),
-  SUPPORT_PHONE: z.string().default('+47 22 00 00 00'),
+  // The footer's and the help page's support phone; none by default (no made-up number): the line is not shown.
+  SUPPORT_PHONE: z.string().trim().default(''),
   COMPANY_TEXT: z.string().default('Scrubber Fleet Monitoring'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRACE_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(0.3),

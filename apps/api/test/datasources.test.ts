@@ -797,6 +797,81 @@ describe('suggested mappings and the list of mappings', () => {
     expect((await admin.get(url)).json()).toEqual(before);
   });
 
+  it('brings back with their ids the mappings a list removed (Undo), and no other id', async () => {
+    const admin = await server.as('admin');
+    const { db } = server.services.database;
+    type Channel = {
+      id: string;
+      source: string;
+      name: string;
+      dataType: string;
+      unit: string | null;
+      description: string | null;
+      qualityScore: number;
+      isCustom: boolean;
+    };
+    const item = ({ id, source, name, dataType, unit, description, qualityScore, isCustom }: Channel) => ({
+      ...{ id, source, name, dataType, unit, description, qualityScore, isCustom },
+    });
+    const lastEntry = async (subject: string) =>
+      (await db
+        .selectFrom('audit_log')
+        .select(['detail'])
+        .where('action', '=', 'channel.replace')
+        .where('subject', '=', subject)
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow()) as { detail: Record<string, unknown> };
+    const url = `/api/algorithm/facilitydatasource/${dataSourceId}/facilitydatasourcechannels`;
+    const before = (await admin.get(url)).json() as Channel[];
+    expect(before.length).toBeGreaterThan(3);
+    const [first, second, ...rest] = before;
+
+    // A list without two of the mappings removes them; its audit entry names them.
+    const removal = await admin.put(url, [...rest.map(item)]);
+    expect(removal.statusCode).toBe(200);
+    expect(removal.json()).toHaveLength(before.length - 2);
+    const removalEntry = (await lastEntry(dataSourceId)).detail;
+    expect(removalEntry).toMatchObject({ removed: 2, restored: 0 });
+    expect(removalEntry.removedMappings).toHaveLength(2);
+    expect(removalEntry.removedMappings).toEqual(
+      expect.arrayContaining([first, second].map((c) => ({ id: c!.id, name: c!.name, source: c!.source }))),
+    );
+
+    // The Undo: the list as it was, ids included, brings them back as they were, as one more audited change.
+    const undo = await admin.put(url, before.map(item));
+    expect(undo.statusCode).toBe(200);
+    expect(undo.json()).toEqual(before);
+    expect((await lastEntry(dataSourceId)).detail).toMatchObject({
+      added: 0,
+      changed: 0,
+      removed: 0,
+      restored: 2,
+      removedMappings: [],
+    });
+    // Once back, the id is a mapping again: sent twice it is refused as any id twice.
+    expect((await admin.put(url, [...before.map(item), item(first!)])).statusCode).toBe(400);
+
+    // A mapping removed from another data source (Atlantic Meridian's) is not this one's to bring back.
+    const [other] = (
+      await admin.get(`/api/algorithm/facility/${server.seed.facilityIds.atlantic_meridian}/datasource`)
+    ).json() as { id: string; channels: Channel[] }[];
+    const otherUrl = `/api/algorithm/facilitydatasource/${other!.id}/facilitydatasourcechannels`;
+    const [taken, ...otherRest] = other!.channels;
+    expect((await admin.put(otherUrl, otherRest.map(item))).statusCode).toBe(200);
+    const refused = await admin.put(url, [
+      ...before.map(item),
+      { ...item(taken!), name: 'TAKEN_FROM_OTHER' },
+    ]);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().fields).toEqual({ [`${before.length}.id`]: 'Not a channel of this data source' });
+    expect((await admin.get(url)).json()).toEqual(before);
+    // ...but its own data source may.
+    expect((await admin.put(otherUrl, other!.channels.map(item))).statusCode).toBe(200);
+    expect((await admin.get(otherUrl)).json().map((c: Channel) => c.id)).toEqual(
+      other!.channels.map((c) => c.id),
+    );
+  });
+
   it("answers another organization's data source as missing, and 403 to a User who sees it", async () => {
     const base = `/api/algorithm/facilitydatasource/${dataSourceId}`;
     const north = await server.as('north.anna');

@@ -38,6 +38,14 @@ describe('version and settings', () => {
     });
   });
 
+  it('names no support phone unless one is configured (SUPPORT_PHONE): no made-up number', async () => {
+    const script = (await server.app.inject({ url: '/settings.js' })).body;
+    const settings = JSON.parse(/^window\.settings = (.*);\n$/s.exec(script)![1]!);
+    expect(settings.supportPhone).toBe('');
+    expect(loadConfig({}, []).SUPPORT_PHONE).toBe('');
+    expect(loadConfig({ SUPPORT_PHONE: ' +47 21 00 00 00 ' }, []).SUPPORT_PHONE).toBe('+47 21 00 00 00');
+  });
+
   it('lets a SystemAdmin switch maintenance at run time, and nobody else', async () => {
     const user = await server.as('north.anna');
     expect((await user.put('/api/settings/maintenance', { maintenance: true })).statusCode).toBe(403);

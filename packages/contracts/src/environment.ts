@@ -23,6 +23,7 @@ export const portalSettingsSchema = z.object({
   oidc: z.object({ authority: z.string(), clientId: z.string(), scope: z.string() }),
   environment: environmentSchema,
   maintenance: z.boolean(),
+  /** The support phone (SUPPORT_PHONE); '' when none is configured: the footer then shows no phone line. */
   supportPhone: z.string(),
   companyText: z.string(),
   traceSampleRate: z.number(),

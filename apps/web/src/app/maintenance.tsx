@@ -19,16 +19,31 @@ export function useMaintenanceCheck(current: boolean, reload: () => void = reloa
   }, [current, reload]);
 }
 
-export function MaintenanceView() {
+/**
+ * The maintenance view: what everyone sees while maintenance is on. `children` go under its text: the maintenance
+ * console's switch (docs/decisions/0105-maintenance-console.md).
+ */
+export function MaintenanceView({ children }: { children?: ReactNode }) {
   return (
     <Box
-      sx={{ minHeight: '100vh', display: 'grid', placeItems: 'center', p: 3, bgcolor: 'background.default' }}
+      component="main"
+      sx={{
+        minHeight: '100vh',
+        display: 'grid',
+        placeItems: 'center',
+        p: { xs: 2, sm: 3 },
+        bgcolor: 'background.default',
+      }}
     >
-      <Paper sx={{ p: 5, maxWidth: 560, textAlign: 'center' }} data-testid="maintenance">
+      <Paper
+        sx={{ p: { xs: 3, sm: 5 }, maxWidth: 560, width: '100%', textAlign: 'center' }}
+        data-testid="maintenance"
+      >
         <Typography variant="h4" component="h1" gutterBottom>
           Under maintenance
         </Typography>
         <Typography color="text.secondary">{MESSAGES.MAINTENANCE}</Typography>
+        {children && <Box sx={{ mt: 3, textAlign: 'left' }}>{children}</Box>}
       </Paper>
     </Box>
   );

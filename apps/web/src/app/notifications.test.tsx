@@ -119,6 +119,36 @@ describe('offline mode', () => {
   });
 });
 
+describe('a notification with an action', () => {
+  it('shows its button (Undo) beside a close button; pressing it closes the notification and runs the action', async () => {
+    const undo = vi.fn();
+    function Saved() {
+      const { success } = useNotify();
+      return (
+        <button
+          onClick={() => success(undefined, { persistent: true, action: { label: 'Undo', onClick: undo } })}
+        >
+          save
+        </button>
+      );
+    }
+    render(
+      <NotificationProvider reload={vi.fn()}>
+        <Saved />
+      </NotificationProvider>,
+    );
+    await act(async () => screen.getByText('save').click());
+    expect(screen.getByTestId('notification').textContent).toContain(MESSAGES.DEFAULT_SUCCESS);
+    // Persistent: still there after the usual 5 s, so there is time to undo.
+    await act(async () => void (await vi.advanceTimersByTimeAsync(6_000)));
+    expect(screen.getByRole('button', { name: 'Close' })).toBeTruthy();
+    await act(async () => screen.getByRole('button', { name: 'Undo' }).click());
+    expect(undo).toHaveBeenCalledTimes(1);
+    await act(async () => void (await vi.advanceTimersByTimeAsync(1_000)));
+    expect(screen.queryByRole('button', { name: 'Undo' })).toBeNull();
+  });
+});
+
 describe('update notification', () => {
   it('appears when the served build differs from the one loaded at start', async () => {
     render(

@@ -8,7 +8,8 @@ import {
   useState,
   type ReactNode,
 } from 'react';
-import { Alert, Button, Snackbar } from '@mui/material';
+import { Alert, Button, IconButton, Snackbar } from '@mui/material';
+import CloseIcon from '@mui/icons-material/Close';
 import {
   MAINTENANCE_CHECK_INTERVAL_MS,
   MESSAGES,
@@ -20,19 +21,27 @@ import { reportClientError } from './error-reporting';
 import { fetchServedVersion, isNewVersion, loadedVersion } from './version';
 
 export type Severity = 'success' | 'error' | 'info' | 'warning';
-export interface Notification {
+/** A button on the notification (Undo): pressing it closes the notification and runs `onClick`. */
+export interface NotificationAction {
+  label: string;
+  onClick(): void;
+}
+export interface NotificationOptions {
+  persistent?: boolean;
+  action?: NotificationAction;
+}
+export interface Notification extends NotificationOptions {
   id: number;
   text: string;
   severity: Severity;
-  persistent?: boolean;
 }
 
 interface Notifier {
-  notify(text: string, severity?: Severity, options?: { persistent?: boolean }): void;
+  notify(text: string, severity?: Severity, options?: NotificationOptions): void;
   /** The default error notification: "Something went wrong! Please try again". */
   error(text?: string, cause?: unknown): void;
   /** The default success notification: "Changes were saved". */
-  success(text?: string): void;
+  success(text?: string, options?: NotificationOptions): void;
   online: boolean;
 }
 
@@ -138,7 +147,10 @@ export function NotificationProvider({
 
   const notify = useCallback<Notifier['notify']>((text, severity = 'info', options) => {
     if (!onlineRef.current) return;
-    setQueue((q) => [...q, { id: nextId++, text, severity, persistent: options?.persistent }]);
+    setQueue((q) => [
+      ...q,
+      { id: nextId++, text, severity, persistent: options?.persistent, action: options?.action },
+    ]);
   }, []);
   const value = useMemo<Notifier>(
     () => ({
@@ -150,7 +162,7 @@ export function NotificationProvider({
         }
         notify(text, 'error');
       },
-      success: (text = MESSAGES.DEFAULT_SUCCESS) => notify(text, 'success'),
+      success: (text = MESSAGES.DEFAULT_SUCCESS, options) => notify(text, 'success', options),
       online,
     }),
     [notify, online],
@@ -168,7 +180,31 @@ export function NotificationProvider({
         anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
       >
         {current ? (
-          <Alert severity={current.severity} variant="filled" onClose={close} data-testid="notification">
+          <Alert
+            severity={current.severity}
+            variant="filled"
+            onClose={close}
+            data-testid="notification"
+            action={
+              current.action ? (
+                <>
+                  <Button
+                    color="inherit"
+                    size="small"
+                    onClick={() => {
+                      close();
+                      current.action?.onClick();
+                    }}
+                  >
+                    {current.action.label}
+                  </Button>
+                  <IconButton color="inherit" size="small" aria-label="Close" onClick={close}>
+                    <CloseIcon fontSize="small" />
+                  </IconButton>
+                </>
+              ) : undefined
+            }
+          >
             {current.text}
           </Alert>
         ) : undefined}

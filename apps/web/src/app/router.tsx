@@ -9,6 +9,7 @@ import NotFoundPage from '../features/shell/NotFoundPage';
 import { RouteErrorView } from '../features/shell/RouteErrorView';
 import { ADMINISTRATORS, SYSTEM_ADMIN_ONLY, type RouteAccess } from './access';
 import { RequireSession } from './RequireSession';
+import { MAINTENANCE_ADMIN_PATH, MaintenanceView } from './maintenance';
 import { useSession } from './session';
 
 // Everything but the fleet dashboard loads on demand: configuration and administration stay out of the first bundle.
@@ -191,4 +192,21 @@ export const routes: RouteObject[] = withErrorBoundaries([
   },
 ]);
 
-export const router = createBrowserRouter(routes);
+/**
+ * The route table while the settings flag maintenance (docs/decisions/0105-maintenance-console.md): sign-in and
+ * sign-out, the maintenance console at /admin/maintenance (behind the sign-in; no shell) and the maintenance view
+ * anywhere else. The page reloads when the flag changes, so a tab never mixes the two tables.
+ */
+export const maintenanceRoutes: RouteObject[] = withErrorBoundaries([
+  { path: '/login', element: <LoginPage /> },
+  { path: '/logoff', element: <Logoff /> },
+  {
+    path: MAINTENANCE_ADMIN_PATH,
+    element: (
+      <RequireSession>{page(() => import('../features/maintenance/MaintenanceConsole'))}</RequireSession>
+    ),
+  },
+  { path: '*', element: <MaintenanceView /> },
+]);
+
+export const router = createBrowserRouter(window.settings?.maintenance ? maintenanceRoutes : routes);

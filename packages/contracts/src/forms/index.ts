@@ -15,3 +15,4 @@ export * from './event-rules';
 export * from './data-health-threshold';
 export * from './alerts';
 export * from './api-key';
+export * from './value-deletion';

@@ -172,3 +172,29 @@ export async function listChannelAliases(
 export async function deleteChannelAlias(trx: Transaction<Database>, aliasId: string): Promise<void> {
   await trx.deleteFrom('channel_aliases').where('id', '=', aliasId).execute();
 }
+
+/**
+ * Of `ids`, those of mappings that a list (PUT facilitydatasourcechannels, audited as channel.replace with the
+ * mappings it removed) took out of this data source, and that no mapping has now: a later list may bring them back
+ * with their ids.
+ */
+export async function removedMappingIds(
+  db: Kysely<Database>,
+  dataSourceId: string,
+  ids: readonly string[],
+): Promise<Set<string>> {
+  const candidates = [...new Set(ids.filter(isUuid))];
+  if (candidates.length === 0) return new Set();
+  const { rows } = await sql<{ id: string }>`
+    select distinct removed->>'id' as id
+    from (
+      select detail->'removedMappings' as mappings from audit_log
+      where action = 'channel.replace' and subject = ${dataSourceId}
+    ) as entry,
+    jsonb_array_elements(case when jsonb_typeof(entry.mappings) = 'array' then entry.mappings else '[]'::jsonb end)
+      as removed
+    where removed->>'id' in (${sql.join(candidates)})
+      and not exists (select 1 from data_source_channels c where c.id::text = removed->>'id')
+  `.execute(db);
+  return new Set(rows.map((r) => r.id));
+}

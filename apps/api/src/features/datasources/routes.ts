@@ -343,8 +343,9 @@ export async function dataSourceRoutes(app: FastifyInstance) {
         description:
           "Replaces the data source's channel mappings with the list, in one transaction: an item with the id of a " +
           'mapping keeps that mapping (and the calculations that read it), an item without an id is added, a mapping ' +
-          'the list leaves out is removed. The list is checked as a whole; a 400 names every problem by index ' +
-          "('3.name') and changes nothing.",
+          'the list leaves out is removed (the audit entry names it). An item with the id of a mapping an earlier ' +
+          'list removed brings it back with that id (Undo). The list is checked as a whole; a 400 names every ' +
+          "problem by index ('3.name') and changes nothing.",
         params: idParamSchema,
         body: channelMappingListSchema,
         response: { 200: z.array(dataSourceChannelSchema) },

@@ -24,6 +24,7 @@ import {
 } from '../../readers';
 import { updateFacilityDataRange } from '../files/range';
 import { importedValidity } from './import-validity';
+import { removedMappingIds } from './queries';
 
 const isUniqueViolation = (error: unknown) =>
   typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505';
@@ -431,13 +432,19 @@ export interface ChannelListChange {
   added: number;
   changed: number;
   removed: number;
+  /** Mappings an earlier list removed that this one brought back with their ids (an Undo). */
+  restored: number;
+  /** The mappings the list removed, named in the audit entry: a later list may bring them back. */
+  removedMappings: { id: string; name: string; source: string }[];
 }
 
 /**
  * Replaces a data source's mappings with a list (PUT facilitydatasourcechannels): an item with the id of one of its
  * mappings keeps that id (the calculations read channels by id) and takes the item's values, an item without an id
- * is added, a mapping the list leaves out is removed. The whole list is checked first and refused with every
- * problem named; nothing changes then. Runs inside the caller's transaction.
+ * is added, a mapping the list leaves out is removed. An item with the id of a mapping an earlier list removed from
+ * this data source (the audit entries of those lists name them) brings it back with that id, so that an Undo
+ * restores the mappings as they were; any other id is refused. The whole list is checked first and refused with
+ * every problem named; nothing changes then. Runs inside the caller's transaction.
  */
 export async function replaceChannels(
   trx: Transaction<Database>,
@@ -450,9 +457,14 @@ export async function replaceChannels(
     .where('data_source_id', '=', dataSource.id)
     .execute();
   const byId = new Map(existing.map((c) => [c.id, c]));
+  const restorable = await removedMappingIds(
+    trx,
+    dataSource.id,
+    list.flatMap((item) => (item.id !== undefined && !byId.has(item.id) ? [item.id] : [])),
+  );
   const problems: ChannelListProblem[] = channelMappingListProblems(list);
   list.forEach((item, index) => {
-    if (item.id !== undefined && !byId.has(item.id))
+    if (item.id !== undefined && !byId.has(item.id) && !restorable.has(item.id))
       problems.push({ path: `${index}.id`, message: 'Not a channel of this data source' });
   });
   if (problems.length > 0) {
@@ -468,6 +480,7 @@ export async function replaceChannels(
     const before = item.id === undefined ? undefined : byId.get(item.id);
     return {
       ...(before ? { id: before.id, created_on: before.created_on } : {}),
+      ...(item.id !== undefined && restorable.has(item.id) ? { id: item.id } : {}),
       facility_id: dataSource.facility_id,
       data_source_id: dataSource.id,
       source: item.source.trim(),
@@ -498,10 +511,13 @@ export async function replaceChannels(
   if (existing.length > 0)
     await trx.deleteFrom('data_source_channels').where('data_source_id', '=', dataSource.id).execute();
   if (rows.length > 0) await trx.insertInto('data_source_channels').values(rows).execute();
+  const removed = existing.filter((c) => !kept.has(c.id));
   return {
     added: rows.filter((r) => r.id === undefined).length,
-    changed: rows.filter((r) => r.id !== undefined && !same(r)).length,
-    removed: existing.filter((c) => !kept.has(c.id)).length,
+    changed: rows.filter((r) => r.id !== undefined && byId.has(r.id) && !same(r)).length,
+    removed: removed.length,
+    restored: rows.filter((r) => r.id !== undefined && restorable.has(r.id)).length,
+    removedMappings: removed.map((c) => ({ id: c.id, name: c.name, source: c.source })),
   };
 }
 

@@ -104,6 +104,8 @@ export function CalculationEditor(props: CalculationEditorProps) {
       setDeleteOpen(false);
       setMode({ type: 'new' });
     },
+    // The notification says the spec's text; why the server refused shows in the output.
+    refused: (message) => setOutput({ errors: [{ message, startLine: 0, startCharacter: 0 }], results: [] }),
   });
   const busy = actions.busy;
 

@@ -39,6 +39,7 @@ function setup() {
     savedAndRefreshed: vi.fn(),
     approved: vi.fn(),
     deleted: vi.fn(),
+    refused: vi.fn(),
   };
   const wrapper = ({ children }: { children: ReactNode }) => (
     <QueryClientProvider client={client}>{children}</QueryClientProvider>
@@ -74,22 +75,35 @@ describe('useCalculationActions', () => {
     await waitFor(() => expect(hook.current.busy).toBe(false));
   });
 
-  it('a refusal shows its message, anything else the default save or error text', async () => {
-    const { hook } = setup();
+  it("a failed save shows 'An error occurred when saving', another failure the default error; a refusal's reason goes to the output", async () => {
+    const { hook, events } = setup();
     vi.mocked(api.saveCalculation).mockRejectedValueOnce(
       new ApiRequestError(409, { message: 'Refused', code: 'CONFLICT' } as never),
     );
     act(() => hook.current.save.mutate({ target, algorithm, key: 'k', id: 'c', body, recalculate: false }));
-    await waitFor(() => expect(notifier.error).toHaveBeenCalledWith('Refused', expect.any(ApiRequestError)));
+    await waitFor(() =>
+      expect(notifier.error).toHaveBeenCalledWith(MESSAGES.SAVE_ERROR, expect.any(ApiRequestError)),
+    );
+    expect(notifier.error).not.toHaveBeenCalledWith('Refused', expect.anything());
+    expect(events.refused).toHaveBeenCalledWith('Refused');
     vi.mocked(api.saveCalculation).mockRejectedValueOnce(new ApiRequestError(500, undefined));
     act(() => hook.current.save.mutate({ target, algorithm, key: 'k', id: 'c', body, recalculate: false }));
-    await waitFor(() =>
-      expect(notifier.error).toHaveBeenLastCalledWith(MESSAGES.SAVE_ERROR, expect.any(ApiRequestError)),
+    await waitFor(() => expect(notifier.error).toHaveBeenCalledTimes(2));
+    expect(notifier.error).toHaveBeenLastCalledWith(MESSAGES.SAVE_ERROR, expect.any(ApiRequestError));
+    expect(events.refused).toHaveBeenCalledTimes(1);
+    vi.mocked(api.validateSyntax).mockRejectedValueOnce(
+      new ApiRequestError(400, { message: 'Unknown input', code: 'BAD_REQUEST' } as never),
     );
+    act(() => hook.current.validate.mutate({ target, algorithm, key: 'k' }));
+    await waitFor(() =>
+      expect(notifier.error).toHaveBeenLastCalledWith(MESSAGES.DEFAULT_ERROR, expect.any(ApiRequestError)),
+    );
+    expect(events.refused).toHaveBeenLastCalledWith('Unknown input');
     vi.mocked(api.deleteCalculation).mockRejectedValueOnce(new TypeError('offline'));
     act(() => hook.current.remove.mutate({ target, id: 'c' }));
     await waitFor(() =>
       expect(notifier.error).toHaveBeenLastCalledWith(MESSAGES.DEFAULT_ERROR, expect.any(TypeError)),
     );
+    expect(events.refused).toHaveBeenCalledTimes(2);
   });
 });

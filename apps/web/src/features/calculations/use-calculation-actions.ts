@@ -16,11 +16,9 @@ import {
   type CalculationTarget,
 } from './calculations-api';
 
-/** A refusal the server explains (4xx with a message) is shown as is; anything else as the fallback. */
-const messageOf = (error: unknown, fallback: string) =>
-  error instanceof ApiRequestError && error.status < 500 && error.body?.message
-    ? error.body.message
-    : fallback;
+/** Why the server refused (a 4xx with a message), or null. */
+const refusalOf = (error: unknown): string | null =>
+  error instanceof ApiRequestError && error.status < 500 && error.body?.message ? error.body.message : null;
 
 /** What the editor does with the answers; the notifications and the refresh are the actions' own. */
 export interface ActionEvents {
@@ -35,6 +33,8 @@ export interface ActionEvents {
   savedAndRefreshed(): void;
   approved(): void;
   deleted(): void;
+  /** The server refused an action and said why (a 4xx with a message): the editor shows it in its output. */
+  refused(message: string): void;
 }
 
 interface Call {
@@ -44,13 +44,19 @@ interface Call {
 
 /**
  * The editor's calls (spec part 2, section 4): Validate, Test, Save (with or without queuing, or as a draft),
- * Approve and Delete. A failure shows the server's message or the default one; after a change the calculations
- * and what shows their state are refreshed before the action counts as done (`busy` until then).
+ * Approve and Delete. A failure shows the spec's text (part 2, section 8): 'An error occurred when saving' for Save,
+ * the default error notification for the others; the server's reason for a refusal goes to the output. After a
+ * change the calculations and what shows their state are refreshed before the action counts as done (`busy` until
+ * then).
  */
 export function useCalculationActions(on: ActionEvents) {
   const notify = useNotify();
   const refresh = useRefreshAfterChange();
-  const failed = (fallback: string) => (error: unknown) => notify.error(messageOf(error, fallback), error);
+  const failed = (text: string) => (error: unknown) => {
+    notify.error(text, error);
+    const reason = refusalOf(error);
+    if (reason) on.refused(reason);
+  };
 
   const validate = useMutation({
     mutationFn: ({ target, algorithm }: Call & { key: string }) => validateSyntax(target, algorithm),

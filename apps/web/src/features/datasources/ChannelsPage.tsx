@@ -58,6 +58,7 @@ function DataSourceNode({
   onEdit,
   onDelete,
   onCustom,
+  onOpenCustom,
   onSuggest,
 }: {
   dataSource: DataSource;
@@ -67,6 +68,8 @@ function DataSourceNode({
   onEdit(): void;
   onDelete(): void;
   onCustom(): void;
+  /** A custom channel chosen in the tree opens the custom channel dialog, not the mapping panel. */
+  onOpenCustom(channel: DataSourceChannel): void;
   onSuggest(): void;
 }) {
   const [open, setOpen] = useState(true);
@@ -138,7 +141,9 @@ function DataSourceNode({
               <ListItem key={c.id} disablePadding>
                 <ListItemButton
                   selected={isSelected(c.id)}
-                  onClick={() => onSelect({ dataSourceId: dataSource.id, mapping: c })}
+                  onClick={() =>
+                    c.isCustom ? onOpenCustom(c) : onSelect({ dataSourceId: dataSource.id, mapping: c })
+                  }
                 >
                   <ListItemText
                     primary={c.source}
@@ -176,7 +181,7 @@ export default function ChannelsPage() {
     | { kind: 'add' }
     | { kind: 'edit'; dataSource: DataSource }
     | { kind: 'delete'; dataSource: DataSource }
-    | { kind: 'custom'; dataSourceId: string }
+    | { kind: 'custom'; dataSourceId: string; channel?: DataSourceChannel }
     | { kind: 'import' }
     | { kind: 'suggest'; dataSource: DataSource }
     | null
@@ -257,6 +262,7 @@ export default function ChannelsPage() {
                 onEdit={() => setDialog({ kind: 'edit', dataSource: d })}
                 onDelete={() => setDialog({ kind: 'delete', dataSource: d })}
                 onCustom={() => setDialog({ kind: 'custom', dataSourceId: d.id })}
+                onOpenCustom={(channel) => setDialog({ kind: 'custom', dataSourceId: d.id, channel })}
                 onSuggest={() => setDialog({ kind: 'suggest', dataSource: d })}
               />
             ))}
@@ -293,8 +299,10 @@ export default function ChannelsPage() {
       )}
       {dialog?.kind === 'custom' && (
         <CustomChannelDialog
+          key={dialog.channel?.id ?? 'new'}
           facilityId={facilityId}
           dataSourceId={dialog.dataSourceId}
+          channel={dialog.channel}
           onClose={() => setDialog(null)}
         />
       )}

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import {
@@ -47,6 +47,8 @@ function DataSourceFiles({
   dataSource,
   files,
   loading,
+  failed,
+  onRetry,
   selected,
   toggle,
   toggleAll,
@@ -55,6 +57,9 @@ function DataSourceFiles({
   dataSource: DataSource;
   files: DataFile[];
   loading: boolean;
+  /** The listing failed (the default error notification said so): the table says it has no list, not no files. */
+  failed: boolean;
+  onRetry(): void;
   selected: Map<string, SelectedFile>;
   toggle(file: DataFile): void;
   toggleAll(files: DataFile[], on: boolean): void;
@@ -128,9 +133,18 @@ function DataSourceFiles({
             {!loading && files.length === 0 && (
               <TableRow>
                 <TableCell colSpan={4}>
-                  <Typography variant="body2" color="text.secondary">
-                    No files yet.
-                  </Typography>
+                  {failed ? (
+                    <Typography variant="body2" color="text.secondary">
+                      The files could not be listed.{' '}
+                      <Button size="small" onClick={onRetry}>
+                        Try again
+                      </Button>
+                    </Typography>
+                  ) : (
+                    <Typography variant="body2" color="text.secondary">
+                      No files yet.
+                    </Typography>
+                  )}
                 </TableCell>
               </TableRow>
             )}
@@ -159,7 +173,13 @@ export default function FilesPage() {
   const follow = (id: string) => setStarted({ facilityId, id });
   const [confirm, setConfirm] = useState(false);
   const [deleteData, setDeleteData] = useState(false);
-  const filesFailed = files.some((f) => f.isError);
+  // A listing that fails (the data sources or a data source's files) shows the default error notification, once per
+  // failure (spec part 1, section 8: "Shown on failed ... file listing").
+  const listingError = dataSources.error ?? files.find((f) => f.isError)?.error ?? null;
+  useEffect(() => {
+    if (listingError) notify.error(undefined, listingError);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [listingError]);
   // The ship's last execution, when it failed: shown until a later run succeeds.
   const { data: status } = useQuery(executionStatusQuery());
   const lastFailed = (status?.failed ?? []).find((f) => f.facilityId === facilityId);
@@ -242,10 +262,13 @@ export default function FilesPage() {
           </Button>
         </Stack>
       </Stack>
-      {(dataSources.isError || filesFailed) && (
-        <Alert severity="error" sx={{ mb: 2 }}>
-          {MESSAGES.DEFAULT_ERROR}
-        </Alert>
+      {dataSources.isError && (
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+          The data sources could not be listed.{' '}
+          <Button size="small" onClick={() => void dataSources.refetch()}>
+            Try again
+          </Button>
+        </Typography>
       )}
       {failure && !processing && (
         <Alert severity="error" sx={{ mb: 2 }} data-testid="execution-failed">
@@ -267,6 +290,8 @@ export default function FilesPage() {
               dataSource={d}
               files={files[i]?.data ?? []}
               loading={files[i]?.isLoading ?? false}
+              failed={files[i]?.isError ?? false}
+              onRetry={() => void files[i]?.refetch()}
               selected={selected}
               toggle={toggle(d.id)}
               toggleAll={toggleAll(d.id)}

@@ -109,7 +109,7 @@ function ChannelFields({
   );
 }
 
-/** Maps a raw channel (create), or updates or removes its mapping. */
+/** Maps a raw channel (create), or updates or removes its mapping. A custom channel has its dialog instead. */
 export function MappingPanel({
   facilityId,
   dataSourceId,
@@ -125,23 +125,20 @@ export function MappingPanel({
   const [touched, setTouched] = useState(false);
   const save = useSaveChannel(facilityId);
   const notify = useNotify();
-  const custom = mapping?.isCustom ?? false;
-  const errors = touched ? (custom ? validateCustomChannel(values) : validateChannelMapping(values)) : {};
+  const errors = touched ? validateChannelMapping(values) : {};
   const set = (patch: Partial<ChannelForm>) => setValues((v) => ({ ...v, ...patch }));
   const submit = () => {
     setTouched(true);
-    if (Object.keys(custom ? validateCustomChannel(values) : validateChannelMapping(values)).length) return;
+    if (Object.keys(validateChannelMapping(values)).length) return;
     save.mutate(
-      { dataSourceId, channelId: mapping?.id, values: { ...values, isCustom: custom } },
+      { dataSourceId, channelId: mapping?.id, values: { ...values, isCustom: false } },
       { onSuccess: () => notify.success(), onError: (e) => notify.error(undefined, e) },
     );
   };
   return (
     <Paper variant="outlined" sx={{ p: 2 }} data-testid="mapping-panel">
       <Typography variant="h6" component="h2" gutterBottom>
-        {mapping
-          ? `${custom ? 'Custom channel' : 'Mapping'} ${mapping.fullName}`
-          : `Map channel ${raw?.channel}`}
+        {mapping ? `Mapping ${mapping.fullName}` : `Map channel ${raw?.channel}`}
       </Typography>
       {raw && (
         <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
@@ -150,7 +147,7 @@ export function MappingPanel({
           {raw.minSampleValue !== null ? `, samples ${raw.minSampleValue} to ${raw.maxSampleValue}` : ''}
         </Typography>
       )}
-      <ChannelFields values={values} set={set} errors={errors} custom={custom} />
+      <ChannelFields values={values} set={set} errors={errors} custom={false} />
       <Stack direction="row" spacing={1} sx={{ mt: 2 }}>
         <Button variant="contained" onClick={submit} disabled={save.isPending}>
           {mapping ? 'Update mapping' : 'Map channel'}
@@ -174,34 +171,38 @@ export function MappingPanel({
   );
 }
 
-/** A custom channel names its own source (required). */
+/**
+ * The custom channel dialog (spec part 2, Channels page): a new custom channel (Add), or an existing one chosen in the
+ * tree (Save, or Remove). A custom channel names its own source (required).
+ */
 export function CustomChannelDialog({
   facilityId,
   dataSourceId,
+  channel,
   onClose,
 }: {
   facilityId: string;
   dataSourceId: string;
+  /** The custom channel chosen in the tree; none: a new one. */
+  channel?: DataSourceChannel;
   onClose(): void;
 }) {
-  const [values, setValues] = useState<ChannelForm>(() => formFrom(undefined, undefined));
+  const [values, setValues] = useState<ChannelForm>(() => formFrom(undefined, channel));
   const [touched, setTouched] = useState(false);
   const save = useSaveChannel(facilityId);
   const notify = useNotify();
   const errors = touched ? validateCustomChannel(values) : {};
+  const done = {
+    onSuccess: () => {
+      notify.success();
+      onClose();
+    },
+    onError: (e: unknown) => notify.error(undefined, e),
+  };
   const submit = () => {
     setTouched(true);
     if (Object.keys(validateCustomChannel(values)).length) return;
-    save.mutate(
-      { dataSourceId, values: { ...values, isCustom: true } },
-      {
-        onSuccess: () => {
-          notify.success();
-          onClose();
-        },
-        onError: (e) => notify.error(undefined, e),
-      },
-    );
+    save.mutate({ dataSourceId, channelId: channel?.id, values: { ...values, isCustom: true } }, done);
   };
   return (
     <Dialog
@@ -210,9 +211,15 @@ export function CustomChannelDialog({
       fullWidth
       maxWidth={false}
       slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}
+      aria-labelledby="custom-channel-title"
     >
-      <DialogTitle>Custom channel</DialogTitle>
+      <DialogTitle id="custom-channel-title">Custom channel</DialogTitle>
       <DialogContent>
+        {channel && (
+          <Typography variant="body2" color="text.secondary" sx={{ wordBreak: 'break-word' }}>
+            {channel.fullName}
+          </Typography>
+        )}
         <Box sx={{ mt: 1 }}>
           <ChannelFields
             values={values}
@@ -222,10 +229,20 @@ export function CustomChannelDialog({
           />
         </Box>
       </DialogContent>
-      <DialogActions>
+      <DialogActions sx={{ flexWrap: 'wrap', gap: 1 }}>
+        {channel && (
+          <Button
+            color="error"
+            disabled={save.isPending}
+            onClick={() => save.mutate({ dataSourceId, channelId: channel.id, remove: true }, done)}
+            sx={{ mr: 'auto' }}
+          >
+            Remove
+          </Button>
+        )}
         <Button onClick={onClose}>Cancel</Button>
         <Button variant="contained" onClick={submit} disabled={save.isPending}>
-          Add
+          {channel ? 'Save' : 'Add'}
         </Button>
       </DialogActions>
     </Dialog>

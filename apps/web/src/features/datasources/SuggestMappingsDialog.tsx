@@ -12,6 +12,9 @@ import {
   DialogTitle,
   FormControlLabel,
   LinearProgress,
+  List,
+  ListItem,
+  ListItemText,
   MenuItem,
   Select,
   Stack,
@@ -25,8 +28,8 @@ import {
   useMediaQuery,
   useTheme,
 } from '@mui/material';
-import type { DataSource, SuggestedMappings } from '@portal/contracts/datasources';
-import { DIALOG_WIDTHS } from '@portal/contracts/rules';
+import type { DataSource, DataSourceChannel, SuggestedMappings } from '@portal/contracts/datasources';
+import { DIALOG_WIDTHS, MESSAGES } from '@portal/contracts/rules';
 import { useNotify } from '../../app/notifications';
 import { useApplyMappings, useSuggestedMappings } from './channels-api';
 import {
@@ -36,6 +39,8 @@ import {
   changedChoices,
   initialChoices,
   mappingListAfter,
+  removedMappings,
+  restoreList,
   setAccepted,
   type MappingChoice,
 } from './suggestions';
@@ -159,8 +164,74 @@ function ProposalCard(props: RowProps) {
 }
 
 /**
+ * Asked before Apply removes mappings: it names each one (its name and column); Cancel goes back to the suggestions
+ * with nothing changed.
+ */
+function RemoveMappingsDialog({
+  dataSourceName,
+  fileName,
+  mappings,
+  busy,
+  onConfirm,
+  onCancel,
+}: {
+  dataSourceName: string;
+  fileName: string;
+  mappings: DataSourceChannel[];
+  busy: boolean;
+  onConfirm(): void;
+  onCancel(): void;
+}) {
+  return (
+    <Dialog
+      open
+      onClose={onCancel}
+      fullWidth
+      maxWidth={false}
+      slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}
+      aria-labelledby="remove-mappings-title"
+      data-testid="remove-mappings-confirmation"
+    >
+      <DialogTitle id="remove-mappings-title">Remove {mappings.length} mapping(s)?</DialogTitle>
+      <DialogContent>
+        <DialogContentText>
+          Applying also removes these mappings of {dataSourceName}: no calculation reads them and their
+          columns are not in {fileName}.
+        </DialogContentText>
+        {/* A long list scrolls by itself; focusable, so that a keyboard scrolls it too. */}
+        <List
+          dense
+          aria-label="Mappings that would be removed"
+          tabIndex={0}
+          sx={{ maxHeight: 320, overflow: 'auto' }}
+        >
+          {mappings.map((m) => (
+            <ListItem key={m.id} disableGutters>
+              <ListItemText
+                primary={m.name}
+                secondary={`Column ${m.source}`}
+                slotProps={{ primary: { sx: { wordBreak: 'break-word' } } }}
+              />
+            </ListItem>
+          ))}
+        </List>
+        <DialogContentText variant="body2">You can undo this right after applying.</DialogContentText>
+      </DialogContent>
+      <DialogActions sx={{ flexWrap: 'wrap', gap: 1 }}>
+        <Button onClick={onCancel}>Cancel</Button>
+        <Button color="error" variant="contained" disabled={busy} onClick={onConfirm}>
+          Remove and apply
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+/**
  * Suggest mappings: every field the ship's calculations read, with the column proposed from the sample (or an
- * uploaded) file, accepted, changed or rejected row by row or all at once, applied in one call.
+ * uploaded) file, accepted, changed or rejected row by row or all at once, applied in one call. Apply asks first
+ * when it would remove mappings, naming them, and the notification after it offers Undo: the mappings as they were,
+ * put back through the same call (audited like any change).
  */
 export function SuggestMappingsDialog({
   facilityId,
@@ -200,8 +271,20 @@ export function SuggestMappingsDialog({
     onAccepted: (accepted) => setChoices((cs) => setAccepted(cs, choice.field, accepted)),
   });
 
-  const onApply = () => {
+  const removing = removedMappings(dataSource.channels, list);
+  const [confirming, setConfirming] = useState(false);
+
+  /** Undo: the mappings as they were before Apply, ids included (removed ones come back with theirs). */
+  const undo = (dataSourceId: string, previous: DataSourceChannel[]) =>
+    apply
+      .mutateAsync({ dataSourceId, list: restoreList(previous) })
+      .then(() => notify.success('The previous mappings were restored'))
+      .catch((e: unknown) => notify.error(undefined, e));
+
+  const send = () => {
     if (!result) return;
+    const previous = dataSource.channels;
+    const summary = applySummary(previous, list);
     apply.mutate(
       {
         dataSourceId: dataSource.id,
@@ -212,13 +295,21 @@ export function SuggestMappingsDialog({
       },
       {
         onSuccess: () => {
-          notify.success();
+          // The usual 5 s (longer while the pointer rests on it): the removal was confirmed by name already.
+          notify.success(`${MESSAGES.DEFAULT_SUCCESS}. ${summary}`, {
+            action: { label: 'Undo', onClick: () => void undo(dataSource.id, previous) },
+          });
           onClose();
         },
-        onError: (e) => notify.error(undefined, e),
+        onError: (e) => {
+          setConfirming(false);
+          notify.error(undefined, e);
+        },
       },
     );
   };
+  // Nothing is removed without asking: Apply names the mappings it would remove and waits for a yes.
+  const onApply = () => (removing.length > 0 ? setConfirming(true) : send());
 
   return (
     <Dialog
@@ -310,6 +401,16 @@ export function SuggestMappingsDialog({
           Apply
         </Button>
       </DialogActions>
+      {confirming && result && (
+        <RemoveMappingsDialog
+          dataSourceName={dataSource.name}
+          fileName={result.fileName}
+          mappings={removing}
+          busy={apply.isPending}
+          onConfirm={send}
+          onCancel={() => setConfirming(false)}
+        />
+      )}
     </Dialog>
   );
 }

@@ -7,6 +7,8 @@ import {
   changedChoices,
   initialChoices,
   mappingListAfter,
+  removedMappings,
+  restoreList,
   setAccepted,
 } from './suggestions';
 
@@ -120,5 +122,23 @@ describe('suggested mapping choices', () => {
     expect(applySummary(channels, mappingListAfter(channels, result, [], false))).toBe(
       'No change to the mappings',
     );
+  });
+
+  it('name the mappings Apply would remove: none unless asked, and Undo puts each back with its id', () => {
+    const choices = acceptAll(initialChoices(result));
+    // Accepting all changes columns but removes nothing by itself.
+    expect(removedMappings(channels, mappingListAfter(channels, result, choices, false))).toEqual([]);
+    // With the unused mappings removed, exactly the one no calculation reads and whose column is not in the file.
+    const list = mappingListAfter(channels, result, choices, true);
+    expect(removedMappings(channels, list).map((c) => [c.id, c.name, c.source])).toEqual([
+      ['m4', 'SHIP_SPEED', 'GPS_SOG_kn'],
+    ]);
+    // A list that leaves out every mapping removes them all.
+    expect(removedMappings(channels, []).map((c) => c.id)).toEqual(['m1', 'm2', 'm3', 'm4']);
+    // Undo: the mappings as they were, ids included; applied over the list it removes and changes nothing.
+    const undo = restoreList(channels);
+    expect(undo.map((i) => [i.id, i.source])).toEqual(channels.map((c) => [c.id, c.source]));
+    expect(removedMappings(channels, undo)).toEqual([]);
+    expect(applySummary(channels, undo)).toBe('No change to the mappings');
   });
 });

@@ -104,13 +104,30 @@ export function mappingListAfter(
   return list;
 }
 
+/**
+ * The mappings a list would remove: those of the data source whose id the list does not keep. Apply asks before it
+ * removes any of them, naming each.
+ */
+export function removedMappings(
+  channels: DataSourceChannel[],
+  list: ChannelMappingListItem[],
+): DataSourceChannel[] {
+  const kept = new Set(list.flatMap((i) => i.id ?? []));
+  return channels.filter((c) => !kept.has(c.id));
+}
+
+/**
+ * The list that puts the mappings back as they were (Undo): each with its id, so that those a list removed come back
+ * with their ids and the calculations reading them read them again.
+ */
+export const restoreList = (channels: DataSourceChannel[]): ChannelMappingListItem[] => channels.map(toItem);
+
 /** What Apply will do, in a line. */
 export function applySummary(channels: DataSourceChannel[], list: ChannelMappingListItem[]): string {
   const before = new Map(channels.map((c) => [c.id, c]));
-  const kept = new Set(list.flatMap((i) => i.id ?? []));
   const changed = list.filter((i) => i.id && before.get(i.id)?.source !== i.source).length;
   const added = list.filter((i) => !i.id).length;
-  const removed = channels.filter((c) => !kept.has(c.id)).length;
+  const removed = removedMappings(channels, list).length;
   const parts = [
     changed && `${changed} changed`,
     added && `${added} added`,

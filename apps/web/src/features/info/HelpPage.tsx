@@ -60,8 +60,9 @@ export default function HelpPage() {
       <Typography variant="h6" component="h2" gutterBottom>
         Still stuck?
       </Typography>
+      {/* Without a configured phone (SUPPORT_PHONE) no number is shown, and none is made up. */}
       <Typography>
-        Call support{supportPhone ? ` on ${supportPhone}` : ''}, or read the{' '}
+        {supportPhone ? `Call support on ${supportPhone}, or read the ` : 'Read the '}
         <Link component={RouterLink} to="/service/pureserv">
           service pages
         </Link>

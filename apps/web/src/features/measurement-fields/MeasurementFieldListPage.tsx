@@ -20,8 +20,10 @@ import {
   Typography,
 } from '@mui/material';
 import { isApprovable } from '@portal/contracts/measurement-fields';
+import { useFleet } from '../../app/fleet-context';
 import { useNotify } from '../../app/notifications';
 import { ValidityDialog } from '../calculations';
+import { DeleteValuesDialog } from './DeleteValuesDialog';
 import { approveAll, type ApproveAllProgress } from './approve-all';
 import {
   addDefaultCalculations,
@@ -65,6 +67,9 @@ export default function MeasurementFieldListPage() {
   // Fields without any calculation on the ship: a ship made before a release's new fields, or the first of a fleet.
   const waiting = (fields.data ?? []).filter((f) => f.calculations === 0).length;
   const [adding, setAdding] = useState(false);
+  const [deletingValues, setDeletingValues] = useState(false);
+  const { facilities, period } = useFleet();
+  const shipName = facilities?.find((f) => f.id === facilityId)?.name ?? 'this ship';
 
   const runAddDefaults = async () => {
     setAdding(true);
@@ -115,6 +120,14 @@ export default function MeasurementFieldListPage() {
           onClick={() => void runAddDefaults()}
         >
           Add default calculations
+        </Button>
+        <Button
+          variant="outlined"
+          color="error"
+          sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
+          onClick={() => setDeletingValues(true)}
+        >
+          Delete values
         </Button>
         <Button
           variant="contained"
@@ -186,6 +199,14 @@ export default function MeasurementFieldListPage() {
             </TableBody>
           </Table>
         </TableContainer>
+      )}
+      {deletingValues && (
+        <DeleteValuesDialog
+          facilityId={facilityId}
+          shipName={shipName}
+          period={period}
+          onClose={() => setDeletingValues(false)}
+        />
       )}
       <ValidityDialog
         open={dialogOpen}

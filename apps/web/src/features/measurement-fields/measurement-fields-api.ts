@@ -1,4 +1,4 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   DefaultCalculationsResult,
   MeasurementField,
@@ -51,3 +51,27 @@ export const addDefaultCalculations = (facilityId: string) =>
     `algorithm/measurement-fields/facility/${facilityId}/default-calculations`,
     { method: 'POST' },
   );
+
+/**
+ * DELETE algorithm/measurement-fields/values and DELETE algorithm/reports/values (facilityId, from, to): the ship's
+ * calculated values over a range, each call audited by the API. Either or both, the measurement field values first.
+ */
+export function useDeleteValues() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (v: {
+      facilityId: string;
+      from: string;
+      to: string;
+      measurementValues: boolean;
+      reportValues: boolean;
+    }) => {
+      const query = { facilityId: v.facilityId, from: v.from, to: v.to };
+      if (v.measurementValues)
+        await apiRequest('algorithm/measurement-fields/values', { method: 'DELETE', query });
+      if (v.reportValues) await apiRequest('algorithm/reports/values', { method: 'DELETE', query });
+    },
+    // What was computed from them shows in many places (dashboards, events, data health, the ship list): all afresh.
+    onSettled: () => client.invalidateQueries(),
+  });
+}

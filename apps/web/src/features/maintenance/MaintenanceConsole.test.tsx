@@ -1,0 +1,76 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { Role } from '@portal/contracts/rules';
+import { NotificationProvider } from '../../app/notifications';
+import MaintenanceConsole from './MaintenanceConsole';
+
+vi.mock('../../app/auth', () => ({
+  userManager: () => ({ getUser: async () => null }),
+  redirectToLogin: vi.fn(),
+}));
+let roles: Role[] = ['SystemAdmin'];
+vi.mock('../../app/session', () => ({ useSession: () => ({ profile: { roles } }) }));
+
+const puts: unknown[] = [];
+const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+  const url = String(input);
+  if (url.endsWith('/api/settings/maintenance')) {
+    if (init?.method === 'PUT') {
+      puts.push(JSON.parse(String(init.body)));
+      return Response.json({ maintenance: false });
+    }
+    return Response.json({ maintenance: true });
+  }
+  return Response.json({});
+});
+
+function renderConsole(reload = vi.fn()) {
+  render(
+    <QueryClientProvider client={new QueryClient()}>
+      <NotificationProvider>
+        <MaintenanceConsole reload={reload} />
+      </NotificationProvider>
+    </QueryClientProvider>,
+  );
+  return reload;
+}
+
+beforeEach(() => {
+  roles = ['SystemAdmin'];
+  puts.length = 0;
+  vi.stubGlobal('fetch', fetchMock);
+  window.settings = { apiBaseUrl: '/api/' } as typeof window.settings;
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('MaintenanceConsole', () => {
+  it('shows a SystemAdmin the maintenance view with the switch under it, and nothing of the product', async () => {
+    const reload = renderConsole();
+    expect(screen.getByRole('heading', { level: 1, name: 'Under maintenance' })).toBeTruthy();
+    expect(await screen.findByTestId('maintenance-state')).toHaveProperty('textContent', 'On');
+    // No shell: no banner, no navigation, no footer, no audit log.
+    expect(screen.queryByRole('banner')).toBeNull();
+    expect(screen.queryByRole('navigation')).toBeNull();
+    expect(screen.queryByRole('contentinfo')).toBeNull();
+    expect(screen.queryByTestId('audit-log')).toBeNull();
+
+    // Switched off here, the page reloads: the product comes back.
+    fireEvent.click(screen.getByRole('button', { name: 'Switch maintenance mode off' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Switch maintenance mode off?' });
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Switch off' }));
+    await waitFor(() => expect(reload).toHaveBeenCalledTimes(1));
+    expect(puts).toEqual([{ maintenance: false }]);
+  });
+
+  it('shows anyone else the maintenance view alone', () => {
+    roles = ['UserAdmin'];
+    renderConsole();
+    expect(screen.getByRole('heading', { level: 1, name: 'Under maintenance' })).toBeTruthy();
+    expect(screen.queryByRole('button')).toBeNull();
+    expect(screen.queryByTestId('maintenance-state')).toBeNull();
+  });
+});
