@@ -30,7 +30,8 @@ export function printableText(text: string): string {
   for (const character of text) {
     const codePoint = character.codePointAt(0)!;
     if (character === '\n' || character === '\t') out += character;
-    else if (codePoint >= 0xd800 && codePoint <= 0xdfff) out += '\ufffd'; // a lone surrogate
+    else if (codePoint >= 0xd800 && codePoint <= 0xdfff)
+      out += '\ufffd'; // a lone surrogate
     else if (codePoint < 0x20 || (codePoint >= 0x7f && codePoint < 0xa0)) continue;
     else if (BIDI_CONTROLS.test(character)) continue;
     else out += character;

@@ -8,7 +8,6 @@ import {
   type AcknowledgeEvent,
   type ComplianceEvent,
   type ComplianceEventDetail,
-  type EventReport,
   type EventReportFields,
   type EventRules,
   type RecordBookEntryView,
