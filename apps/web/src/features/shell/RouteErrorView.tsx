@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
 import { Button } from '@mui/material';
+import { checkNow, connectivity, onConnectivity } from '../../app/connectivity';
 import { reportClientError } from '../../app/error-reporting';
 import { isChunkLoadError, reloadIfNewVersion } from '../../app/version';
 import NotFoundPage from './NotFoundPage';
@@ -13,12 +14,25 @@ const reload = () => window.location.reload();
 /**
  * The error boundary of every route (errorElement in the route table). Inside the shell it replaces only the
  * page: a page chunk that failed to load offers Reload, and reloads by itself once when a new version of the
- * portal is served (its chunk names changed); any other failure offers Reload too and is reported.
+ * portal is served (its chunk names changed), and when the server answers again after offline mode; any other
+ * failure offers Reload too and is reported.
  */
 export function RouteErrorView() {
   const error = useRouteError();
   const chunk = isChunkLoadError(error);
   const notFound = isRouteErrorResponse(error) && error.status === 404;
+
+  useEffect(() => {
+    if (!chunk) return;
+    // Perhaps the server is not reached (offline mode starts, and the notice says so): once it answers again,
+    // the page loads by itself.
+    void checkNow();
+    let offline = !connectivity().online;
+    return onConnectivity(() => {
+      if (!connectivity().online) offline = true;
+      else if (offline) reload();
+    });
+  }, [chunk]);
 
   useEffect(() => {
     if (chunk) void reloadIfNewVersion();
