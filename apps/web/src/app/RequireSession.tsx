@@ -1,6 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Box, Button, Paper, Typography } from '@mui/material';
-import { rememberRedirectPath, redirectToLogin } from './auth';
+import { redirectToLogin, signInAgain } from './auth';
 import { LoadingScreen } from './loading';
 import { useSession } from './session';
 import { useOnline } from './notifications';
@@ -29,10 +29,9 @@ export function RequireSession({ children }: { children: ReactNode }) {
           </Typography>
           <Button
             variant="contained"
-            onClick={() => {
-              rememberRedirectPath(window.location.pathname + window.location.search);
-              window.location.assign('/login');
-            }}
+            onClick={() =>
+              signInAgain(window.location.pathname + window.location.search + window.location.hash)
+            }
           >
             Sign in again
           </Button>
