@@ -139,7 +139,12 @@ export function NotificationProvider({
           data-testid="offline"
           data-cause={status.cause ?? undefined}
           action={
-            <Button color="inherit" size="small" onClick={() => void checkNow()}>
+            <Button
+              color="inherit"
+              size="small"
+              sx={{ whiteSpace: 'nowrap' }}
+              onClick={() => void checkNow()}
+            >
               Try now
             </Button>
           }
