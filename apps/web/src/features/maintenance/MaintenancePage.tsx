@@ -28,6 +28,7 @@ import { useQuery } from '@tanstack/react-query';
 import { AUDIT_LOG_PAGE_SIZES, type AuditLogEntry } from '@portal/contracts/audit';
 import { customPeriod, formatDateTime, MESSAGES, validateCustomPeriod } from '@portal/contracts/rules';
 import { useNotify } from '../../app/notifications';
+import { auditDetailText, auditSubjectText } from './audit-display';
 import { ConfirmDialog } from '../../ui/dialogs/ConfirmDialog';
 import { pickerDayText, UtcDatePicker } from '../../ui/dates/pickers';
 import {
@@ -41,14 +42,6 @@ import {
 const ALL = '';
 
 /** The detail of an entry as one short line: its JSON without braces and quotes around names. */
-function detailText(detail: unknown): string {
-  if (detail === null || detail === undefined) return '';
-  if (typeof detail !== 'object') return String(detail);
-  return Object.entries(detail as Record<string, unknown>)
-    .map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
-    .join(', ');
-}
-
 function MaintenanceSwitch() {
   const state = useQuery(maintenanceQuery());
   const set = useSetMaintenance();
@@ -127,7 +120,10 @@ function EntryCells({ entry }: { entry: AuditLogEntry }) {
       <TableCell>{entry.username ?? entry.userId ?? 'System'}</TableCell>
       <TableCell>{entry.organizationName ?? ''}</TableCell>
       <TableCell sx={{ whiteSpace: 'nowrap' }}>{entry.action}</TableCell>
-      <TableCell sx={{ overflowWrap: 'anywhere', maxWidth: 360 }}>{detailText(entry.detail)}</TableCell>
+      <TableCell sx={{ overflowWrap: 'anywhere', maxWidth: 240 }}>{auditSubjectText(entry)}</TableCell>
+      <TableCell sx={{ overflowWrap: 'anywhere', maxWidth: 360 }}>
+        {auditDetailText(entry.detail, entry.names)}
+      </TableCell>
     </>
   );
 }
@@ -136,8 +132,9 @@ function EntryCells({ entry }: { entry: AuditLogEntry }) {
 function EntryBlock({ entry }: { entry: AuditLogEntry }) {
   return (
     <Box sx={{ px: 2, py: 1.5, borderTop: 1, borderColor: 'divider' }} data-testid="audit-entry">
-      <Typography variant="body2" sx={{ fontWeight: 600 }}>
+      <Typography variant="body2" sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
         {entry.action}
+        {entry.subject ? ` · ${auditSubjectText(entry)}` : ''}
       </Typography>
       <Typography variant="body2">
         {formatDateTime(entry.at)} UTC · {entry.username ?? entry.userId ?? 'System'}
@@ -145,7 +142,7 @@ function EntryBlock({ entry }: { entry: AuditLogEntry }) {
       </Typography>
       {entry.detail !== null && (
         <Typography variant="caption" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-          {detailText(entry.detail)}
+          {auditDetailText(entry.detail, entry.names)}
         </Typography>
       )}
     </Box>
@@ -290,6 +287,7 @@ function AuditLog() {
                 <TableCell>User</TableCell>
                 <TableCell>Organization</TableCell>
                 <TableCell>Action</TableCell>
+                <TableCell>Subject</TableCell>
                 <TableCell>Detail</TableCell>
               </TableRow>
             </TableHead>
