@@ -53,7 +53,7 @@ function MaintenanceSwitch() {
     <Card variant="outlined" sx={{ mb: 3 }}>
       <CardContent>
         <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 1 }}>
-          <Typography variant="h6" component="h2">
+          <Typography variant="h6" component="h3">
             Maintenance mode
           </Typography>
           {state.isPending ? (
@@ -184,7 +184,7 @@ function AuditLog() {
 
   return (
     <Box>
-      <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
+      <Typography variant="h6" component="h3" sx={{ mb: 1 }}>
         Audit log
       </Typography>
       <Box
@@ -322,7 +322,7 @@ function AuditLog() {
 export default function MaintenancePage() {
   return (
     <Box>
-      <Typography variant="h5" component="h1" sx={{ mb: 2 }}>
+      <Typography variant="h5" component="h2" sx={{ mb: 2 }}>
         Maintenance and audit log
       </Typography>
       <MaintenanceSwitch />
