@@ -10,6 +10,8 @@ import { ShellNotice } from './AccessViews';
 export const CHUNK_FAILED_TITLE = 'This page could not be loaded';
 
 const reload = () => window.location.reload();
+/** How long "Connection established" shows before a page that could not load is loaded again. */
+const RELOAD_AFTER_RECOVERY_MS = 1_500;
 
 /**
  * The error boundary of every route (errorElement in the route table). Inside the shell it replaces only the
@@ -28,10 +30,16 @@ export function RouteErrorView() {
     // the page loads by itself.
     void checkNow();
     let offline = !connectivity().online;
-    return onConnectivity(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stop = onConnectivity(() => {
       if (!connectivity().online) offline = true;
-      else if (offline) reload();
+      // After "Connection established" has been seen for a moment.
+      else if (offline && timer === undefined) timer = setTimeout(reload, RELOAD_AFTER_RECOVERY_MS);
     });
+    return () => {
+      stop();
+      clearTimeout(timer);
+    };
   }, [chunk]);
 
   useEffect(() => {
