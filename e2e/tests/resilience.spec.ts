@@ -1,10 +1,16 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { acceptCookiesIfAsked, fillSignIn, signInAs } from '../support';
 
 const OFFLINE_TEXT =
   'There seems to be a connection issue. Please check your internet access. Any unsaved changed will be lost.';
+/** Ours (apps/web/src/app/connectivity.ts): a proxy answers for the portal's server, the network is fine. */
+const SERVER_UNREACHABLE =
+  "There seems to be a connection issue with the portal's server. Trying again… Any unsaved changes stay on this page.";
 const NO_ACCESS = 'You do not have access to this page';
 const CHUNK_FAILED = 'This page could not be loaded';
 const port = Number(process.env.E2E_PORT ?? 18181);
@@ -157,6 +163,62 @@ test.describe('access failures', () => {
     expect(loads.filter((p) => p === '/login')).toHaveLength(2);
     expect(loads.filter((p) => p === deepLink)).toHaveLength(1);
   });
+
+  test('a deep link opened without a session comes back after sign-in, even when the tab forgot it on the way', async ({
+    page,
+  }) => {
+    // Find a ship to link to (as north.anna), then start afresh: no session, no memory in the tab.
+    await signInAs(page, 'north.anna');
+    const deepLink = `/events?state=open&ship=${await firstShipId(page)}&report=required`;
+    await page.evaluate(() => sessionStorage.clear());
+    await page.context().clearCookies();
+    await page.goto(deepLink);
+    await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+    expect(new URL(page.url()).pathname).toMatch(/^\/interaction\//);
+    // The tab's session storage is gone while the provider's page is open (a tab restored without it, a browser
+    // that drops it): the path travels with the sign-in itself.
+    await page.evaluate(() => sessionStorage.clear());
+    await fillSignIn(page, 'north.anna');
+    await expect(page.getByRole('banner')).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`${deepLink.replace(/[?]/g, '\\?')}$`));
+    await expect(page.getByRole('heading', { name: 'Events', level: 1 })).toBeVisible();
+  });
+
+  test('an expired session on an events link signs in again and lands there', async ({ page }) => {
+    await signInAs(page, 'north.anna');
+    const deepLink = `/events?state=open&ship=${await firstShipId(page)}`;
+    await page.goto(deepLink);
+    await expect(page.getByRole('banner')).toBeVisible();
+    await page.evaluate(() => {
+      const key = Object.keys(sessionStorage).find((k) => k.startsWith('oidc.user:'))!;
+      const user = JSON.parse(sessionStorage.getItem(key)!);
+      user.expires_at = Math.floor(Date.now() / 1000) - 60;
+      sessionStorage.setItem(key, JSON.stringify(user));
+    });
+    // The provider's session has ended too: the sign-in form, then back to the link.
+    await page.context().clearCookies();
+    await page.reload();
+    await fillSignIn(page, 'north.anna');
+    await expect(page.getByRole('banner')).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`${deepLink.replace(/[?]/g, '\\?')}$`));
+  });
+
+  for (const elsewhere of [
+    'https://evil.example/',
+    '//evil.example/x',
+    '/\\evil.example',
+    '/\t/evil.example',
+  ])
+    test(`sign-in never returns to another site: /login?returnTo=${JSON.stringify(elsewhere)}`, async ({
+      page,
+    }) => {
+      await page.goto(`/login?returnTo=${encodeURIComponent(elsewhere)}`);
+      await acceptCookiesIfAsked(page);
+      await fillSignIn(page, 'north.anna');
+      await expect(page.getByRole('banner')).toBeVisible();
+      await page.waitForTimeout(1_000);
+      expect(page.url()).toBe(`http://localhost:${port}/`);
+    });
 
   test('a 401 that persists after a fresh sign-in goes to sign-in once per minute, then says so', async ({
     page,
@@ -330,5 +392,149 @@ test.describe('wrong host', () => {
     await fillSignIn(page, 'north.anna');
     await expect(page.getByRole('banner')).toBeVisible();
     await expect(page.getByTestId('wrong-host')).toHaveCount(0);
+  });
+});
+
+/**
+ * A portal of its own for the tests that stop the server: a fresh data folder (no demo, the first SystemAdmin from
+ * ADMIN_USERNAME), behind a reverse proxy that answers 502 while the server is down, as nginx does. The browser
+ * opens the proxy's address (PUBLIC_URL), so the sign-in and the tokens live on across a restart.
+ */
+class PortalBehindProxy {
+  readonly serverPort = port + 100;
+  readonly proxyPort = port + 200;
+  readonly address = `http://localhost:${this.proxyPort}`;
+  private readonly dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-e2e-lost-'));
+  private server: ChildProcess | undefined;
+  private proxy: http.Server | undefined;
+  private readonly root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
+
+  async start(): Promise<void> {
+    const env = {
+      ...process.env,
+      PORT: String(this.serverPort),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: this.address,
+      DATA_DIR: this.dataDir,
+      DEMO: 'off',
+      ADMIN_USERNAME: 'admin',
+      ADMIN_PASSWORD: 'Admin1234',
+      LOG_LEVEL: 'warn',
+      LOGIN_ATTEMPTS_PER_MINUTE: '500',
+    } as NodeJS.ProcessEnv;
+    delete env.DATABASE_URL;
+    const log = fs.openSync(path.join(this.root, 'e2e', '.artifacts', `server-${this.serverPort}.log`), 'a');
+    const server = spawn('npx', ['tsx', 'apps/api/src/main.ts'], {
+      cwd: this.root,
+      env,
+      stdio: ['ignore', log, log],
+      detached: true,
+    });
+    this.server = server;
+    const deadline = Date.now() + 240_000;
+    while (Date.now() < deadline) {
+      if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);
+      const up = await fetch(`http://127.0.0.1:${this.serverPort}/api/version`)
+        .then((r) => r.ok)
+        .catch(() => false);
+      if (up) return;
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    throw new Error('the server did not start within 240 s');
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    if (!server || server.exitCode !== null) return;
+    const exited = new Promise((r) => server.once('exit', r));
+    process.kill(-server.pid!, 'SIGTERM');
+    const killed = setTimeout(() => process.kill(-server.pid!, 'SIGKILL'), 20_000);
+    await exited;
+    clearTimeout(killed);
+  }
+
+  /** The reverse proxy: passes everything on, and answers 502 (an HTML page) when the server does not answer. */
+  async startProxy(): Promise<void> {
+    this.proxy = http.createServer((request, response) => {
+      const upstream = http.request(
+        {
+          host: '127.0.0.1',
+          port: this.serverPort,
+          path: request.url,
+          method: request.method,
+          headers: request.headers,
+        },
+        (answer) => {
+          response.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(response);
+        },
+      );
+      upstream.on('error', () => {
+        if (response.headersSent) return response.destroy();
+        response.writeHead(502, { 'content-type': 'text/html' });
+        response.end('<html><body><h1>502 Bad Gateway</h1></body></html>');
+      });
+      request.pipe(upstream);
+    });
+    await new Promise<void>((r) => this.proxy!.listen(this.proxyPort, '127.0.0.1', r));
+  }
+
+  async close(): Promise<void> {
+    await this.stop();
+    await new Promise((r) => (this.proxy ? this.proxy.close(r) : r(undefined)));
+    fs.rmSync(this.dataDir, { recursive: true, force: true });
+  }
+}
+
+test.describe('lost server', () => {
+  const portal = new PortalBehindProxy();
+  test.beforeAll(async () => {
+    test.setTimeout(300_000);
+    await portal.startProxy();
+    await portal.start();
+  });
+  test.afterAll(async () => {
+    await portal.close();
+  });
+
+  test('the server stops under an open page: the notice says so, and when it is back the page carries on by itself', async ({
+    page,
+  }) => {
+    test.setTimeout(420_000);
+    await page.goto(`${portal.address}/admin/organizations`);
+    await acceptCookiesIfAsked(page);
+    await fillSignIn(page, 'admin');
+    await expect(page.getByTestId('admin-organization-name')).toBeVisible();
+    const loads = countPageLoads(page);
+
+    await portal.stop();
+    // Nothing asked by the page itself: the check every 30 s notices.
+    await expect(page.getByText(SERVER_UNREACHABLE)).toBeVisible({ timeout: 45_000 });
+    await expect(page.getByText(OFFLINE_TEXT)).toHaveCount(0);
+    await shoot(page, 'lost-server', () => expect(page.getByText(SERVER_UNREACHABLE)).toBeVisible());
+
+    // Back: Connection established, the message goes, the page's data is fetched again, nothing reloads.
+    const refetched = page.waitForResponse(
+      (r) => new URL(r.url()).pathname === '/api/organizations' && r.status() === 200,
+      { timeout: 240_000 },
+    );
+    await portal.start();
+    await expect(page.getByText('Connection established')).toBeVisible({ timeout: 30_000 });
+    await refetched;
+    await expect(page.getByText(SERVER_UNREACHABLE)).toHaveCount(0);
+    await expect(page.getByTestId('admin-organization-name')).toBeVisible();
+    await expect(page.getByText('Connection established')).toHaveCount(0, { timeout: 10_000 });
+    expect(loads).toEqual([]);
+
+    // Down again, and a page whose code has not arrived yet is opened: its notice, then it loads by itself.
+    await portal.stop();
+    await page.getByRole('button', { name: 'User menu' }).click();
+    await page.getByRole('menuitem', { name: 'Help' }).click();
+    await expect(page.getByRole('heading', { name: CHUNK_FAILED })).toBeVisible();
+    await expect(page.getByText(SERVER_UNREACHABLE)).toBeVisible({ timeout: 15_000 });
+    await portal.start();
+    await expect(page.getByRole('heading', { name: 'Help', level: 1 })).toBeVisible({ timeout: 30_000 });
+    expect(loads).toEqual(['/help']);
+    await expect(page.getByRole('banner')).toBeVisible();
   });
 });

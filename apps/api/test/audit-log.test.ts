@@ -90,6 +90,65 @@ describe('GET /api/audit-log', () => {
     expect(none).toMatchObject({ total: 0, items: [] });
   });
 
+  it('names the users, ships and organizations its ids refer to, and keeps the ids', async () => {
+    const admin = await server.as('admin');
+    const db = server.services.database.db;
+    const north = server.seed.organizationIds.north!;
+    const anna = server.seed.userIds['north.anna']!;
+    const ship = Object.values(server.seed.facilityIds)[0]!;
+    const shipName = (
+      await db.selectFrom('facilities').select('name').where('id', '=', ship).executeTakeFirstOrThrow()
+    ).name;
+    const unknown = '6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f';
+    const at = new Date('2023-03-01T00:00:00Z');
+    const rows = [
+      { subject: anna, detail: { organizationId: north } },
+      { subject: ship, detail: { facilityId: ship, userId: anna } },
+      { subject: north, detail: null },
+      { subject: unknown, detail: { facilityId: ship, cause: 'pump' } },
+      { subject: 'north.anna', detail: { facilityId: 'not-a-uuid' } },
+      { subject: null, detail: 'plain' },
+    ];
+    for (const [i, row] of rows.entries())
+      await db
+        .insertInto('audit_log')
+        .values({
+          at: new Date(at.getTime() + i * 1000),
+          user_id: anna,
+          organization_id: north,
+          action: 'test.names',
+          subject: row.subject,
+          detail: row.detail === null ? null : JSON.stringify(row.detail),
+        } as never)
+        .execute();
+    const answer = await admin.get('/api/audit-log?action=test.names&pageSize=25');
+    expect(answer.statusCode, answer.body).toBe(200);
+    const page = answer.json() as {
+      items: {
+        subject: string | null;
+        subjectName: string | null;
+        names: Record<string, string>;
+        userId: string;
+      }[];
+    };
+    const items = [...page.items].reverse();
+    expect(items.map((e) => e.subject)).toEqual(rows.map((r) => r.subject));
+    expect(items.map((e) => e.subjectName)).toEqual([
+      'north.anna',
+      shipName,
+      'Nordic Bulk Carriers',
+      null,
+      null,
+      null,
+    ]);
+    expect(items[0]!.names).toEqual({ [anna]: 'north.anna', [north]: 'Nordic Bulk Carriers' });
+    expect(items[1]!.names).toEqual({ [ship]: shipName, [anna]: 'north.anna' });
+    expect(items[3]!.names).toEqual({ [ship]: shipName });
+    expect(items[4]!.names).toEqual({});
+    expect(items[5]!.names).toEqual({});
+    expect(items.every((e) => e.userId === anna)).toBe(true);
+  });
+
   it('refuses a bad filter with 400', async () => {
     const admin = await server.as('admin');
     expect((await admin.get('/api/audit-log?pageSize=7')).statusCode).toBe(400);

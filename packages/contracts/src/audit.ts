@@ -31,7 +31,15 @@ export const auditLogEntrySchema = z.object({
   organizationId: z.string().nullable(),
   organizationName: z.string().nullable(),
   action: z.string(),
+  /** What was done to: often an id (a user, a ship, an organization, an event…), sometimes a name. */
   subject: z.string().nullable(),
+  /** The name of the user, ship or organization the subject's id refers to; null for anything else. */
+  subjectName: z.string().nullable(),
+  /**
+   * The names of the users, ships and organizations the entry's ids refer to (the subject and the detail's
+   * `facilityId`, `organizationId` and `userId`), by id. The ids stay where they are.
+   */
+  names: z.record(z.string(), z.string()),
   detail: z.unknown(),
 });
 export type AuditLogEntry = z.infer<typeof auditLogEntrySchema>;

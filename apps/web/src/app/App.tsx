@@ -12,13 +12,15 @@ import { FleetProvider } from './fleet-context';
 import { CookieConsentGate } from './cookie-consent';
 import { MaintenanceGate } from './maintenance';
 import { startFirstRequests } from './startup';
+import { refetchOnRecovery } from './connectivity';
 
 /** The router's location changes, for the maintenance gate. */
 const subscribeToPath = (listener: (pathname: string) => void) =>
   router.subscribe((state) => listener(state.location.pathname));
 
 // networkMode 'always': with the browser offline a request fails (offline mode starts) instead of waiting
-// unseen with its skeleton on screen; the offline mode, not TanStack Query, decides when to try again.
+// unseen with its skeleton on screen; the offline mode (connectivity.ts), not TanStack Query, decides when to
+// try again, and fetches every query again when the server answers.
 const queryClient = new QueryClient({
   defaultOptions: {
     queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 30_000, networkMode: 'always' },
@@ -26,6 +28,7 @@ const queryClient = new QueryClient({
   },
 });
 void startFirstRequests(queryClient);
+refetchOnRecovery(queryClient);
 
 /**
  * Application start: maintenance (only its view while flagged), then cookie consent (nothing usable until

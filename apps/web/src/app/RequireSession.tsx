@@ -1,8 +1,9 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Box, Button, Paper, Typography } from '@mui/material';
-import { rememberRedirectPath, redirectToLogin } from './auth';
+import { redirectToLogin, signInAgain } from './auth';
 import { LoadingScreen } from './loading';
 import { useSession } from './session';
+import { useOnline } from './notifications';
 
 /**
  * Sends a visitor without a valid sign-in (or with an expired token) to /login, remembering the path: at most
@@ -11,9 +12,11 @@ import { useSession } from './session';
 export function RequireSession({ children }: { children: ReactNode }) {
   const { user, profile } = useSession();
   const [held, setHeld] = useState(false);
+  const online = useOnline();
+  // Offline, sign-in would open on a page that cannot load: it waits until the server answers.
   useEffect(() => {
-    if (user === null) setHeld(!redirectToLogin());
-  }, [user]);
+    if (user === null && online) setHeld(!redirectToLogin());
+  }, [user, online]);
   if (held && user === null)
     return (
       <Box sx={{ minHeight: '100vh', display: 'grid', placeItems: 'center', p: 2 }}>
@@ -26,10 +29,9 @@ export function RequireSession({ children }: { children: ReactNode }) {
           </Typography>
           <Button
             variant="contained"
-            onClick={() => {
-              rememberRedirectPath(window.location.pathname + window.location.search);
-              window.location.assign('/login');
-            }}
+            onClick={() =>
+              signInAgain(window.location.pathname + window.location.search + window.location.hash)
+            }
           >
             Sign in again
           </Button>

@@ -3,12 +3,14 @@ import { matchRoutes } from 'react-router';
 import type { Role } from '@portal/contracts/rules';
 import {
   LOGIN_REDIRECT_WINDOW_MS,
+  loginAddress,
   mayOpen,
   mayRedirectToLogin,
   parseLoginRedirects,
   portalAddressElsewhere,
   recordLoginRedirect,
   requiredRoles,
+  safeReturnPath,
 } from './access';
 import { routes } from './router';
 
@@ -124,6 +126,57 @@ describe('sign-in redirects: at most once per path per minute', () => {
     expect(parseLoginRedirects('not json')).toEqual({});
     expect(parseLoginRedirects('[1,2]')).toEqual({});
     expect(parseLoginRedirects('{"/a":"x","/b":5}')).toEqual({ '/b': 5 });
+  });
+});
+
+describe('where sign-in returns to', () => {
+  const origin = 'https://portal.example.com';
+
+  it('is a path of the portal, with its query and hash', () => {
+    expect(safeReturnPath('/events?status=open&type=SO2', origin)).toBe('/events?status=open&type=SO2');
+    expect(safeReturnPath(`/ship/${ship}`, origin)).toBe(`/ship/${ship}`);
+    expect(safeReturnPath('/help#upload', origin)).toBe('/help#upload');
+    expect(safeReturnPath('/', origin)).toBe('/');
+  });
+
+  it('never leads to another site (no open redirect)', () => {
+    for (const attempt of [
+      'https://evil.example/',
+      'http://portal.example.com.evil.example/',
+      '//evil.example/path',
+      '/\\evil.example',
+      '\\\\evil.example',
+      '/\t/evil.example',
+      '/\n/evil.example',
+      'javascript:alert(1)',
+      'data:text/html,hi',
+      'evil.example',
+      ' /events',
+      '',
+    ])
+      expect(safeReturnPath(attempt, origin), JSON.stringify(attempt)).toBeNull();
+    expect(safeReturnPath(undefined, origin)).toBeNull();
+    expect(safeReturnPath({ returnTo: '/' }, origin)).toBeNull();
+    expect(safeReturnPath(`/${'a'.repeat(2_000)}`, origin)).toBeNull();
+  });
+
+  it('is never a sign-in page or the server’s own pages (a loop)', () => {
+    for (const path of [
+      '/login',
+      '/login?returnTo=/x',
+      '/logoff',
+      '/oidc/auth',
+      '/interaction/abc',
+      '/api/version',
+    ])
+      expect(safeReturnPath(path, origin), path).toBeNull();
+    expect(safeReturnPath('/loginhelp', origin)).toBe('/loginhelp');
+  });
+
+  it("is carried in sign-in's address, and only when it leads somewhere else than My fleet", () => {
+    expect(loginAddress('/events?status=open', origin)).toBe('/login?returnTo=%2Fevents%3Fstatus%3Dopen');
+    expect(loginAddress('/', origin)).toBe('/login');
+    expect(loginAddress('https://evil.example/', origin)).toBe('/login');
   });
 });
 

@@ -62,6 +62,40 @@ export function parseLoginRedirects(stored: string | null): LoginRedirects {
   }
 }
 
+// ---- where sign-in returns to
+
+/** Pages of the server, not of the web app: sign-in never returns to them. */
+const NOT_RETURNABLE = /^\/(login|logoff|interaction|oidc|api)(\/|$)/;
+
+/**
+ * The page sign-in may return to: a path of this origin (with its query and hash), or null. It comes through the
+ * address bar (`/login?returnTo=`) and the identity provider's round trip, so anything that could lead elsewhere
+ * is refused (no open redirect): an absolute or protocol-relative address (`https://…`, `//…`), a backslash
+ * (browsers read `/\host` as `//host`), control characters (the URL parser drops tabs and newlines, so `/\t/host`
+ * would become `//host`), and the sign-in pages themselves (a loop).
+ */
+export function safeReturnPath(candidate: unknown, origin: string): string | null {
+  if (typeof candidate !== 'string' || candidate.length === 0 || candidate.length > 2_000) return null;
+  if (!candidate.startsWith('/') || candidate.startsWith('//') || candidate.includes('\\')) return null;
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(candidate)) return null;
+  let url: URL;
+  try {
+    url = new URL(candidate, origin);
+    if (url.origin !== new URL(origin).origin) return null;
+  } catch {
+    return null;
+  }
+  if (NOT_RETURNABLE.test(url.pathname)) return null;
+  return `${url.pathname}${url.search}${url.hash}`;
+}
+
+/** The sign-in address that returns to `path` afterwards (`/login` alone for the fleet dashboard). */
+export function loginAddress(path: string, origin: string): string {
+  const returnTo = safeReturnPath(path, origin);
+  return returnTo && returnTo !== '/' ? `/login?${new URLSearchParams({ returnTo })}` : '/login';
+}
+
 // ---- the portal's address
 
 /**

@@ -1,5 +1,6 @@
 import type { ApiError } from '@portal/contracts/errors';
 import { forgetRedirectPath, redirectToLogin, userManager } from './auth';
+import { isGatewayFailure, reportConnectivity } from './connectivity';
 import { portalSettings } from './settings';
 
 export class ApiRequestError extends Error {
@@ -26,16 +27,6 @@ export function serverFieldErrors(cause: unknown, nestedUnder?: string): Record<
     ]),
   );
 }
-
-type Listener = (online: boolean) => void;
-const connectivityListeners = new Set<Listener>();
-export const onConnectivityChange = (listener: Listener) => {
-  connectivityListeners.add(listener);
-  return () => {
-    connectivityListeners.delete(listener);
-  };
-};
-export const reportConnectivity = (online: boolean) => connectivityListeners.forEach((l) => l(online));
 
 /**
  * A refused read: `forbidden` (403: the signed-in user may not see this page) or `signed-out` (401 that did not
@@ -64,8 +55,9 @@ export interface RequestOptions {
 }
 
 /**
- * Every API call: base address from settings, the bearer token, the offline rule, and access failures: a 401
- * goes to sign-in (once per path per minute), a 403 never does (decision 0060).
+ * Every API call: base address from settings, the bearer token, the offline rule (a request without an answer,
+ * or a proxy's answer for the server, starts offline mode: connectivity.ts), and access failures: a 401 goes to
+ * sign-in (once per path per minute), a 403 never does (decision 0060).
  */
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const base = portalSettings().apiBaseUrl;
@@ -85,10 +77,17 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
       signal: options.signal,
     });
   } catch (error) {
-    if ((error as Error).name !== 'AbortError') reportConnectivity(false);
+    if ((error as Error).name !== 'AbortError') reportConnectivity({ type: 'no-answer' });
     throw error;
   }
-  reportConnectivity(true);
+  // A proxy's 502, 503 or 504 instead of the portal's answer: the server is not reached either.
+  if ([502, 503, 504].includes(response.status)) {
+    const body: unknown = await response.json().catch(() => undefined);
+    const gateway = isGatewayFailure(response.status, body);
+    reportConnectivity({ type: gateway ? 'gateway' : 'answered' });
+    throw new ApiRequestError(response.status, gateway ? undefined : (body as ApiError));
+  }
+  reportConnectivity({ type: 'answered' });
   if (response.status === 401) {
     if (!redirectToLogin()) reportDenial('signed-out');
     throw new ApiRequestError(response.status, await response.json().catch(() => undefined));

@@ -1,5 +1,11 @@
 import { UserManager, WebStorageStateStore, type User } from 'oidc-client-ts';
-import { mayRedirectToLogin, parseLoginRedirects, recordLoginRedirect } from './access';
+import {
+  loginAddress,
+  mayRedirectToLogin,
+  parseLoginRedirects,
+  recordLoginRedirect,
+  safeReturnPath,
+} from './access';
 import { portalSettings } from './settings';
 
 const REDIRECT_PATH_KEY = 'portal.redirectPath';
@@ -31,14 +37,7 @@ export function rememberRedirectPath(path: string): void {
 
 /** The remembered path (or /), left in place. */
 export function peekRedirectPath(): string {
-  const path = window.sessionStorage.getItem(REDIRECT_PATH_KEY) ?? '/';
-  return path.startsWith('/') && !path.startsWith('//') ? path : '/';
-}
-
-export function takeRedirectPath(): string {
-  const path = peekRedirectPath();
-  window.sessionStorage.removeItem(REDIRECT_PATH_KEY);
-  return path;
+  return safeReturnPath(window.sessionStorage.getItem(REDIRECT_PATH_KEY), window.location.origin) ?? '/';
 }
 
 /** Forgets the remembered path (a 403: the path must not come back after the next sign-in). */
@@ -47,23 +46,48 @@ export function forgetRedirectPath(): void {
 }
 
 /**
- * Sends the browser to sign-in, remembering where it was (the spec's rule for 401 and expiry), at most once
- * per path per minute: when a fresh sign-in is refused again, the page stays and says so instead of looping.
+ * Sends the browser to sign-in, remembering where it was (the spec's rule for 401 and expiry: in the address,
+ * `/login?returnTo=`, which the sign-in carries in its `state`, and in this tab), at most once per path per minute: when a fresh sign-in is refused again, the page stays and says so instead of looping.
  * Returns whether it redirected.
  */
 let leaving = false;
 export function redirectToLogin(): boolean {
   // Several calls refused at once (or a second effect run): the first one already goes.
   if (leaving) return true;
-  const path = window.location.pathname + window.location.search;
+  const path = window.location.pathname + window.location.search + window.location.hash;
   const now = Date.now();
   const history = parseLoginRedirects(window.sessionStorage.getItem(LOGIN_REDIRECTS_KEY));
   if (!mayRedirectToLogin(history, path, now)) return false;
   window.sessionStorage.setItem(LOGIN_REDIRECTS_KEY, JSON.stringify(recordLoginRedirect(history, path, now)));
   rememberRedirectPath(path);
   leaving = true;
-  window.location.assign('/login');
+  window.location.assign(loginAddress(path, window.location.origin));
   return true;
+}
+
+/** Goes to sign-in now, to come back to `path` (the "Sign in again" button). */
+export function signInAgain(path: string): void {
+  rememberRedirectPath(path);
+  window.location.assign(loginAddress(path, window.location.origin));
+}
+
+/**
+ * Where /login sends the browser after the provider's round trip: the path carried in the sign-in's `state`
+ * (it started from `/login?returnTo=`, so it survives a tab whose session storage is gone), else the path this
+ * tab remembered, else /. Only a path of this origin (`safeReturnPath`).
+ */
+export function returnPathAfterSignIn(state: unknown): string {
+  const carried = (state as { returnTo?: unknown } | null | undefined)?.returnTo;
+  const path = safeReturnPath(carried, window.location.origin) ?? peekRedirectPath();
+  forgetRedirectPath();
+  return path;
+}
+
+/** The path to carry through sign-in, from `/login?returnTo=` or this tab's memory. */
+export function returnPathBeforeSignIn(search: string): string {
+  return (
+    safeReturnPath(new URLSearchParams(search).get('returnTo'), window.location.origin) ?? peekRedirectPath()
+  );
 }
 
 /**

@@ -5,7 +5,7 @@ import { useOnline } from './notifications';
 
 /**
  * The loading state of the application: a spinner, and texts that change after 5 s, 10 s and 20 s. Offline it
- * stops spinning and says it waits for the connection (the page reloads once the portal answers again).
+ * stops spinning and says it waits for the connection (the page carries on once the portal answers again).
  */
 export function LoadingScreen() {
   const online = useOnline();

@@ -2,13 +2,16 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { MESSAGES } from '@portal/contracts/rules';
 import { apiRequest } from './api';
-import { NotificationProvider, useNotify } from './notifications';
+import { resetConnectivity, SERVER_UNREACHABLE } from './connectivity';
+import { NotificationProvider, RECONNECTED_NOTICE_MS, useNotify } from './notifications';
 
 vi.mock('./auth', () => ({ userManager: () => ({ getUser: async () => null }), redirectToLogin: vi.fn() }));
 
 let serverUp = true;
+let proxied = false;
 let build = 'abc';
 const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
+  if (!serverUp && proxied) return new Response('<html>502 Bad Gateway</html>', { status: 502 });
   if (!serverUp) throw new TypeError('Failed to fetch');
   const url = String(input);
   const body = url.endsWith('/api/version') ? { version: '1.6.7', build } : [];
@@ -27,6 +30,7 @@ function Probe() {
 
 beforeEach(() => {
   serverUp = true;
+  proxied = false;
   build = 'abc';
   vi.useFakeTimers();
   vi.stubGlobal('fetch', fetchMock);
@@ -34,14 +38,17 @@ beforeEach(() => {
 });
 afterEach(() => {
   cleanup();
+  resetConnectivity();
   vi.useRealTimers();
   vi.unstubAllGlobals();
 });
 
 const flush = () => act(async () => void (await vi.advanceTimersByTimeAsync(0)));
+/** Lets a closed snackbar's exit transition end. */
+const transitionsEnd = () => act(async () => void (await vi.advanceTimersByTimeAsync(500)));
 
 describe('offline mode', () => {
-  it('starts when a request fails without a response, polls the version every 10 s, then shows Connection established and reloads', async () => {
+  it('starts when a request fails without a response, asks the version again with a growing pause, then shows Connection established; nothing reloads', async () => {
     const reload = vi.fn();
     render(
       <NotificationProvider reload={reload}>
@@ -58,19 +65,44 @@ describe('offline mode', () => {
     await act(async () => screen.getByText('notify').click());
     expect(screen.queryByText('Saved the ship')).toBeNull();
 
-    // Still down at the first poll.
-    await act(async () => void (await vi.advanceTimersByTimeAsync(10_000)));
+    // Still down at the first checks (after at most 1, 2, 4 s).
+    await act(async () => void (await vi.advanceTimersByTimeAsync(7_000)));
     expect(screen.queryByText(MESSAGES.CONNECTION_ESTABLISHED)).toBeNull();
 
     serverUp = true;
     const versionCalls = fetchMock.mock.calls.length;
-    await act(async () => void (await vi.advanceTimersByTimeAsync(10_000)));
+    await act(async () => void (await vi.advanceTimersByTimeAsync(8_000)));
     expect(fetchMock.mock.calls.length).toBe(versionCalls + 1);
     expect(String(fetchMock.mock.calls.at(-1)![0])).toMatch(/\/api\/version$/);
     expect(screen.getByText(MESSAGES.CONNECTION_ESTABLISHED)).toBeTruthy();
+    await transitionsEnd();
+    expect(screen.queryByText(MESSAGES.OFFLINE)).toBeNull();
+    await act(async () => void (await vi.advanceTimersByTimeAsync(RECONNECTED_NOTICE_MS)));
+    await transitionsEnd();
+    expect(screen.queryByText(MESSAGES.CONNECTION_ESTABLISHED)).toBeNull();
     expect(reload).not.toHaveBeenCalled();
-    await act(async () => void (await vi.advanceTimersByTimeAsync(1_500)));
-    expect(reload).toHaveBeenCalledTimes(1);
+    // Notifications show again.
+    await act(async () => screen.getByText('notify').click());
+    expect(screen.getByText('Saved the ship')).toBeTruthy();
+  });
+
+  it("says the portal's server is not reached when a proxy answers for it, and Try now asks at once", async () => {
+    render(
+      <NotificationProvider reload={vi.fn()}>
+        <Probe />
+      </NotificationProvider>,
+    );
+    await flush();
+    serverUp = false;
+    proxied = true;
+    await act(async () => screen.getByText('load').click());
+    await flush();
+    expect(screen.getByTestId('offline').textContent).toContain(SERVER_UNREACHABLE);
+    expect(screen.queryByText(MESSAGES.OFFLINE)).toBeNull();
+    serverUp = true;
+    await act(async () => screen.getByRole('button', { name: 'Try now' }).click());
+    await flush();
+    expect(screen.getByText(MESSAGES.CONNECTION_ESTABLISHED)).toBeTruthy();
   });
 
   it('stays offline while the browser reports offline, even when an answer sent before arrives late', async () => {
@@ -89,18 +121,19 @@ describe('offline mode', () => {
     await act(async () => screen.getByText('load').click());
     await flush();
     await act(async () => void (await vi.advanceTimersByTimeAsync(10_000)));
-    // Reloading now would show the browser's own offline page instead of the portal.
+    // Ending offline mode now would be wrong: the browser has no network.
     expect(screen.queryByText(MESSAGES.CONNECTION_ESTABLISHED)).toBeNull();
     expect(screen.getByText(MESSAGES.OFFLINE)).toBeTruthy();
     await act(async () => void (await vi.advanceTimersByTimeAsync(5_000)));
     expect(reload).not.toHaveBeenCalled();
-    // The browser is back: the version answers, Connection established, then the reload.
+    // The browser is back: the version answers at once, Connection established.
     onLine.mockReturnValue(true);
     await act(async () => void window.dispatchEvent(new Event('online')));
     await flush();
     expect(screen.getByText(MESSAGES.CONNECTION_ESTABLISHED)).toBeTruthy();
-    await act(async () => void (await vi.advanceTimersByTimeAsync(1_500)));
-    expect(reload).toHaveBeenCalledTimes(1);
+    await transitionsEnd();
+    expect(screen.queryByText(MESSAGES.OFFLINE)).toBeNull();
+    expect(reload).not.toHaveBeenCalled();
     onLine.mockRestore();
   });
 

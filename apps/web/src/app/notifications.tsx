@@ -6,17 +6,13 @@ import {
   useMemo,
   useRef,
   useState,
+  useSyncExternalStore,
   type ReactNode,
 } from 'react';
 import { Alert, Button, IconButton, Snackbar } from '@mui/material';
 import CloseIcon from '@mui/icons-material/Close';
-import {
-  MAINTENANCE_CHECK_INTERVAL_MS,
-  MESSAGES,
-  NOTIFICATION_HIDE_MS,
-  OFFLINE_POLL_INTERVAL_MS,
-} from '@portal/contracts/rules';
-import { onConnectivityChange, reportConnectivity } from './api';
+import { MAINTENANCE_CHECK_INTERVAL_MS, MESSAGES, NOTIFICATION_HIDE_MS } from '@portal/contracts/rules';
+import { checkNow, connectivity, offlineText, onConnectivity, watchConnectivity } from './connectivity';
 import { reportClientError } from './error-reporting';
 import { fetchServedVersion, isNewVersion, loadedVersion } from './version';
 
@@ -50,18 +46,15 @@ let nextId = 1;
 
 const defaultReload = () => window.location.reload();
 
-/** The browser says it has no network (`navigator.onLine` false); unknown counts as online. */
-const browserReportsOffline = () => typeof navigator !== 'undefined' && navigator.onLine === false;
-
-/** How long "Connection established" shows before the page reloads. */
-export const RECONNECT_RELOAD_DELAY_MS = 1_500;
+/** How long "Connection established" shows once the server answers again. */
+export const RECONNECTED_NOTICE_MS = 3_000;
 
 /**
- * The snackbar system: hides after 5 s unless persistent; shows nothing while offline. Also the offline mode
- * (a request failed without a response, or the browser reports itself offline: the offline snackbar, GET version
- * every 10 s and as soon as the browser is back online, "Connection established" and a reload once the server
- * answers) and the update notification (GET version every 5 minutes and when the tab comes back into view; a
- * version other than the one this tab loaded offers a reload).
+ * The snackbar system: hides after 5 s unless persistent; shows nothing while offline. Also the offline notice
+ * (offline mode is connectivity.ts: a request without an answer, a proxy answering for the server, or the
+ * browser reporting itself offline; it asks the server again with a growing pause and ends when it answers),
+ * "Connection established" when it ends, and the update notification (GET version every 5 minutes and when the
+ * tab comes back into view; a version other than the one this tab loaded offers a reload).
  */
 export function NotificationProvider({
   children,
@@ -71,59 +64,25 @@ export function NotificationProvider({
   reload?: () => void;
 }) {
   const [queue, setQueue] = useState<Notification[]>([]);
-  const [online, setOnline] = useState(true);
-  const onlineRef = useRef(true);
+  const status = useSyncExternalStore(onConnectivity, connectivity);
+  const online = status.online;
   const [reconnected, setReconnected] = useState(false);
   const [updateAvailable, setUpdateAvailable] = useState(false);
+  const recoveries = useRef(status.recoveries);
 
-  useEffect(
-    () =>
-      onConnectivityChange((isOnline) => {
-        // While the browser reports offline its word wins: an answer that arrives late (sent before the link
-        // went down) must not end offline mode, whose reload would show the browser's own offline page.
-        if (isOnline && browserReportsOffline()) return;
-        if (onlineRef.current === isOnline) return;
-        onlineRef.current = isOnline;
-        setOnline(isOnline);
-        if (isOnline) setReconnected(true);
-      }),
-    [],
-  );
+  useEffect(() => watchConnectivity(), []);
 
-  // Offline: poll the version endpoint until the server answers (at once when the browser is back online).
+  // Offline mode ended: "Connection established" for a moment (the queries are fetched again: connectivity.ts).
   useEffect(() => {
-    if (online) return;
-    const check = () =>
-      fetchServedVersion()
-        .then((v) => {
-          if (v && !onlineRef.current && !browserReportsOffline()) {
-            onlineRef.current = true;
-            setOnline(true);
-            setReconnected(true);
-          }
-        })
-        .catch(() => undefined);
-    const timer = setInterval(check, OFFLINE_POLL_INTERVAL_MS);
-    window.addEventListener('online', check);
-    return () => {
-      clearInterval(timer);
-      window.removeEventListener('online', check);
-    };
-  }, [online]);
-
-  // The browser's own word: offline mode starts when it reports offline (queries would only wait otherwise).
-  useEffect(() => {
-    const wentOffline = () => reportConnectivity(false);
-    if (!navigator.onLine) wentOffline();
-    window.addEventListener('offline', wentOffline);
-    return () => window.removeEventListener('offline', wentOffline);
-  }, []);
-
-  useEffect(() => {
-    if (!reconnected) return;
-    const timer = setTimeout(reload, RECONNECT_RELOAD_DELAY_MS);
+    if (status.recoveries === recoveries.current) return;
+    recoveries.current = status.recoveries;
+    setReconnected(true);
+    const timer = setTimeout(() => setReconnected(false), RECONNECTED_NOTICE_MS);
     return () => clearTimeout(timer);
-  }, [reconnected, reload]);
+  }, [status.recoveries]);
+  useEffect(() => {
+    if (!online) setReconnected(false);
+  }, [online]);
 
   // Update notification: compare the served version with the one this tab loaded.
   useEffect(() => {
@@ -146,7 +105,7 @@ export function NotificationProvider({
   }, []);
 
   const notify = useCallback<Notifier['notify']>((text, severity = 'info', options) => {
-    if (!onlineRef.current) return;
+    if (!connectivity().online) return;
     setQueue((q) => [
       ...q,
       { id: nextId++, text, severity, persistent: options?.persistent, action: options?.action },
@@ -210,8 +169,23 @@ export function NotificationProvider({
         ) : undefined}
       </Snackbar>
       <Snackbar open={!online} anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}>
-        <Alert severity="warning" variant="filled" data-testid="offline">
-          {MESSAGES.OFFLINE}
+        <Alert
+          severity="warning"
+          variant="filled"
+          data-testid="offline"
+          data-cause={status.cause ?? undefined}
+          action={
+            <Button
+              color="inherit"
+              size="small"
+              sx={{ whiteSpace: 'nowrap' }}
+              onClick={() => void checkNow()}
+            >
+              Try now
+            </Button>
+          }
+        >
+          {offlineText(status.cause)}
         </Alert>
       </Snackbar>
       <Snackbar open={reconnected} anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}>
@@ -238,9 +212,9 @@ export function NotificationProvider({
   );
 }
 
-/** Whether the portal is online (true outside the provider). */
+/** Whether the portal's server answers (connectivity.ts). */
 export function useOnline(): boolean {
-  return useContext(NotifierContext)?.online ?? true;
+  return useSyncExternalStore(onConnectivity, connectivity).online;
 }
 
 export function useNotify(): Notifier {

@@ -1,11 +1,12 @@
 import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { User } from 'oidc-client-ts';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { UserProfile } from '@portal/contracts/auth';
 import { forgetLoginRedirects, redirectToLogin, userManager } from './auth';
 import { useNotify } from './notifications';
 import { apiRequest } from './api';
 import { profileQuery } from './queries/profile';
+import { checkNow, connectivity, whenOnline } from './connectivity';
 
 export interface Session {
   /** undefined while loading; null when signed out */
@@ -21,9 +22,7 @@ const SessionContext = createContext<Session | undefined>(undefined);
 /** Holds the signed-in user (from oidc-client-ts) and the profile the API answers for it. */
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState<User | null | undefined>(undefined);
-  const [profile, setProfile] = useState<UserProfile | undefined>(undefined);
   const { notify } = useNotify();
-  const client = useQueryClient();
   const notifyRef = useRef(notify);
   notifyRef.current = notify;
 
@@ -33,15 +32,34 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     void manager.getUser().then((u) => !cancelled && setUser(u && !u.expired ? u : null));
     const loaded = (u: User) => setUser(u);
     const unloaded = () => setUser(null);
-    const expired = () => {
-      console.info('Access token expired');
-      setUser(null);
-    };
     // A failed silent renew ends the session: say so, then go to sign-in (remembering the path).
-    const renewFailed = (error: Error) => {
-      console.error('Silent renew failed', error);
+    const endSession = () => {
       notifyRef.current('Your session has ended. Please sign in again.', 'warning', { persistent: true });
       setTimeout(redirectToLogin, SIGN_IN_AGAIN_DELAY_MS);
+    };
+    // Unless the server was not reached: then sign-in would open on a page that cannot load. Renew once it
+    // answers again (connectivity.ts), and end the session only if that fails.
+    let renewing = false;
+    const renewWhenBack = () => {
+      if (renewing) return;
+      renewing = true;
+      whenOnline(() => {
+        void manager
+          .signinSilent()
+          .catch(() => (cancelled ? undefined : endSession()))
+          .finally(() => {
+            renewing = false;
+          });
+      });
+    };
+    const expired = () => {
+      console.info('Access token expired');
+      if (!connectivity().online) renewWhenBack();
+      else setUser(null);
+    };
+    const renewFailed = (error: Error) => {
+      console.error('Silent renew failed', error);
+      void checkNow().then((online) => (online ? endSession() : renewWhenBack()));
     };
     manager.events.addSilentRenewError(renewFailed);
     manager.events.addUserLoaded(loaded);
@@ -56,18 +74,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     };
   }, []);
 
-  useEffect(() => {
-    if (!user) {
-      setProfile(undefined);
-      return;
-    }
-    let cancelled = false;
-    // Usually in flight already (app/startup.ts): the query cache shares the one request.
-    void client.fetchQuery(profileQuery(user.profile.sub)).then((p) => !cancelled && setProfile(p));
-    return () => {
-      cancelled = true;
-    };
-  }, [user?.profile.sub, user, client]);
+  // Usually in flight already (app/startup.ts): the query cache shares the one request. A query, not a single
+  // fetch, so that it is fetched again when the server answers after offline mode (connectivity.ts).
+  const { data: profile } = useQuery({
+    ...profileQuery(user?.profile.sub ?? ''),
+    enabled: Boolean(user),
+  });
 
   const value = useMemo<Session>(
     () => ({

@@ -7,7 +7,17 @@ import {
   type AuditLogEntry,
 } from '@portal/contracts/audit';
 import { requireSystemAdmin } from '../access/policy';
-import { auditLogActions, auditLogPage } from './queries';
+import { auditLogActions, auditLogPage, entryNames } from './queries';
+
+/** A detail as stored: a driver may hand jsonb over as its text; a string detail is itself (was a 500). */
+function detailValue(detail: unknown): unknown {
+  if (typeof detail !== 'string') return detail ?? null;
+  try {
+    return JSON.parse(detail) as unknown;
+  } catch {
+    return detail;
+  }
+}
 
 /** The audit log for SystemAdmin: who did what, when; filtered by organization, action and period; paged. */
 export async function auditLogRoutes(app: FastifyInstance) {
@@ -31,7 +41,9 @@ export async function auditLogRoutes(app: FastifyInstance) {
           organizationName: r.organization_name ?? null,
           action: r.action,
           subject: r.subject,
-          detail: typeof r.detail === 'string' ? JSON.parse(r.detail) : (r.detail ?? null),
+          subjectName: r.subject_user ?? r.subject_facility ?? r.subject_organization ?? null,
+          names: entryNames(r),
+          detail: detailValue(r.detail),
         })),
         total: Number(total),
         page,

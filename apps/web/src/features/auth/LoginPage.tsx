@@ -1,12 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
 import { Alert, Box, CircularProgress, Typography } from '@mui/material';
 import { useNavigate } from 'react-router';
-import { takeRedirectPath, userManager } from '../../app/auth';
+import { returnPathAfterSignIn, returnPathBeforeSignIn, userManager } from '../../app/auth';
 import { WrongHostNotice, wrongHostAddress } from '../../app/wrong-host';
 
 /**
  * /login: starts the sign-in at the identity provider, or, when the provider sends the browser back with a
- * code, finishes it and goes to the remembered path.
+ * code, finishes it and goes to the page it was started for (`/login?returnTo=`, carried in the sign-in's state;
+ * only a path of the portal).
  */
 export function LoginPage() {
   const navigate = useNavigate();
@@ -23,10 +24,12 @@ export function LoginPage() {
     if (params.has('code') || params.has('error')) {
       manager
         .signinRedirectCallback()
-        .then(() => navigate(takeRedirectPath(), { replace: true }))
+        .then((user) => navigate(returnPathAfterSignIn(user.state), { replace: true }))
         .catch((e: Error) => setError(e.message));
     } else {
-      void manager.signinRedirect().catch((e: Error) => setError(e.message));
+      // The page to return to travels with the sign-in (its `state`, kept by oidc-client-ts until the callback).
+      const returnTo = returnPathBeforeSignIn(window.location.search);
+      void manager.signinRedirect({ state: { returnTo } }).catch((e: Error) => setError(e.message));
     }
   }, [navigate, wrongHost]);
 

@@ -31,6 +31,7 @@ import {
 import { ShipImage } from '../../ui/ship/ShipImage';
 import { OpenEventsCard, ShipEventBadge } from '../events';
 import { useReportsData, type ReportsDataInput } from './report-data-api';
+import { Co2ReductionNote } from './co2-reduction';
 
 const C = REPORT_CODES;
 const HEADER = [
@@ -168,7 +169,14 @@ export default function FleetDashboardPage() {
               details={[{ label: 'Lifetime', value: numberValue(data[h.id], 'Lifetime') }]}
               information={data[h.id]?.information}
               exportReportCode={exportCode(h.id)}
-            />
+            >
+              {h.id === C.fleetCo2Reduction ? (
+                <Co2ReductionNote
+                  values={[numberValue(data[h.id], 'ActualAverage'), numberValue(data[h.id], 'Lifetime')]}
+                  testId={`${h.testId}-note`}
+                />
+              ) : null}
+            </KpiWidget>
           </Grid>
         ))}
 

@@ -30,6 +30,7 @@ import { availabilityGauge, marpolGauge } from '../../ui/kpi/options';
 import { EventBandLegend, ShipEventBadge, useShipEventBands } from '../events';
 import { ShipViewTabs } from '../map';
 import { useReportsData, type ReportsDataInput } from './report-data-api';
+import { Co2ReductionNote } from './co2-reduction';
 import { SHIP_WASHWATER_REPORTS, ShipWashwaterCard } from './ShipWashwaterCard';
 
 const C = REPORT_CODES;
@@ -122,7 +123,14 @@ export default function ShipDashboardPage() {
       ]}
       exportReportCode={exportCode(reportId)}
       exportFacilityId={ship.id}
-    />
+    >
+      {reportId === C.shipCo2Reduction ? (
+        <Co2ReductionNote
+          values={[numberValue(data[reportId], 'ActualAverage'), numberValue(data[reportId], 'Lifetime')]}
+          testId={`${testId}-note`}
+        />
+      ) : null}
+    </KpiWidget>
   );
 
   return (

@@ -23,20 +23,12 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { AUDIT_LOG_PAGE_SIZES, type AuditLogEntry } from '@portal/contracts/audit';
 import { customPeriod, formatDateTime, MESSAGES, validateCustomPeriod } from '@portal/contracts/rules';
+import { auditDetailText, auditSubjectText } from './audit-display';
 import { pickerDayText, UtcDatePicker } from '../../ui/dates/pickers';
 import { auditActionsQuery, auditLogQuery, organizationOptionsQuery } from './maintenance-api';
 import { MaintenanceSwitch } from './MaintenanceSwitch';
 
 const ALL = '';
-
-/** The detail of an entry as one short line: its JSON without braces and quotes around names. */
-function detailText(detail: unknown): string {
-  if (detail === null || detail === undefined) return '';
-  if (typeof detail !== 'object') return String(detail);
-  return Object.entries(detail as Record<string, unknown>)
-    .map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
-    .join(', ');
-}
 
 function EntryCells({ entry }: { entry: AuditLogEntry }) {
   return (
@@ -45,7 +37,10 @@ function EntryCells({ entry }: { entry: AuditLogEntry }) {
       <TableCell>{entry.username ?? entry.userId ?? 'System'}</TableCell>
       <TableCell>{entry.organizationName ?? ''}</TableCell>
       <TableCell sx={{ whiteSpace: 'nowrap' }}>{entry.action}</TableCell>
-      <TableCell sx={{ overflowWrap: 'anywhere', maxWidth: 360 }}>{detailText(entry.detail)}</TableCell>
+      <TableCell sx={{ overflowWrap: 'anywhere', maxWidth: 240 }}>{auditSubjectText(entry)}</TableCell>
+      <TableCell sx={{ overflowWrap: 'anywhere', maxWidth: 360 }}>
+        {auditDetailText(entry.detail, entry.names)}
+      </TableCell>
     </>
   );
 }
@@ -54,8 +49,9 @@ function EntryCells({ entry }: { entry: AuditLogEntry }) {
 function EntryBlock({ entry }: { entry: AuditLogEntry }) {
   return (
     <Box sx={{ px: 2, py: 1.5, borderTop: 1, borderColor: 'divider' }} data-testid="audit-entry">
-      <Typography variant="body2" sx={{ fontWeight: 600 }}>
+      <Typography variant="body2" sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
         {entry.action}
+        {entry.subject ? ` · ${auditSubjectText(entry)}` : ''}
       </Typography>
       <Typography variant="body2">
         {formatDateTime(entry.at)} UTC · {entry.username ?? entry.userId ?? 'System'}
@@ -63,7 +59,7 @@ function EntryBlock({ entry }: { entry: AuditLogEntry }) {
       </Typography>
       {entry.detail !== null && (
         <Typography variant="caption" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-          {detailText(entry.detail)}
+          {auditDetailText(entry.detail, entry.names)}
         </Typography>
       )}
     </Box>
@@ -105,7 +101,7 @@ function AuditLog() {
 
   return (
     <Box>
-      <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
+      <Typography variant="h6" component="h3" sx={{ mb: 1 }}>
         Audit log
       </Typography>
       <Box
@@ -208,6 +204,7 @@ function AuditLog() {
                 <TableCell>User</TableCell>
                 <TableCell>Organization</TableCell>
                 <TableCell>Action</TableCell>
+                <TableCell>Subject</TableCell>
                 <TableCell>Detail</TableCell>
               </TableRow>
             </TableHead>
@@ -242,7 +239,7 @@ function AuditLog() {
 export default function MaintenancePage() {
   return (
     <Box>
-      <Typography variant="h5" component="h1" sx={{ mb: 2 }}>
+      <Typography variant="h5" component="h2" sx={{ mb: 2 }}>
         Maintenance and audit log
       </Typography>
       <MaintenanceSwitch />

@@ -3,7 +3,7 @@ import { Link, useLocation, useMatches, useNavigate } from 'react-router';
 import { Box, Button, Paper, Stack, Typography } from '@mui/material';
 import { mayOpen, requiredRoles } from '../../app/access';
 import { onAccessDenied, type AccessDenial } from '../../app/api';
-import { rememberRedirectPath } from '../../app/auth';
+import { signInAgain } from '../../app/auth';
 import { useSession } from '../../app/session';
 
 export const NO_ACCESS_TITLE = 'You do not have access to this page';
@@ -79,10 +79,9 @@ export function SignedOutView() {
         <>
           <Button
             variant="contained"
-            onClick={() => {
-              rememberRedirectPath(window.location.pathname + window.location.search);
-              window.location.assign('/login');
-            }}
+            onClick={() =>
+              signInAgain(window.location.pathname + window.location.search + window.location.hash)
+            }
           >
             Sign in again
           </Button>

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import {
+  Box,
   Button,
   Dialog,
   DialogActions,
@@ -25,6 +26,7 @@ import {
 } from '@portal/contracts/rules';
 import { DIALOG_WIDTHS } from '@portal/contracts/rules';
 import { useFleet } from '../../app/fleet-context';
+import { visuallyHidden } from '../../ui/a11y/visually-hidden';
 import { pickerDayText, toPickerValue, UtcDatePicker } from '../../ui/dates/pickers';
 
 export const PERIOD_LABELS: Record<PeriodType, string> = {
@@ -71,9 +73,12 @@ export function PeriodPicker() {
         variant="outlined"
         fullWidth
         sx={{ justifyContent: 'flex-start', textAlign: 'left', textTransform: 'none' }}
-        aria-label="Period"
         data-testid="period-button"
       >
+        {/* The name is "Period: Last month 2026.10.01 – 2026.10.31": what it shows, after what it is (WCAG 2.5.3). */}
+        <Box component="span" sx={visuallyHidden}>
+          Period:{' '}
+        </Box>
         <Stack>
           <Typography variant="body2" sx={{ fontWeight: 600 }} data-testid="period-type">
             {PERIOD_LABELS[period.type]}
