@@ -76,6 +76,25 @@ describe('AVERAGE_OVER', () => {
     expect(nulls(empty)).toEqual([null, null]);
   });
 
+  it('averages the rows of a row that returned before its window too (not discharging, then discharging)', () => {
+    // Discharging from minute 20 on; the window of minute 20 holds minutes 6..20, read while not discharging.
+    const n = 25;
+    const ts = Float64Array.from({ length: n }, (_, i) => T0 + i * MIN);
+    const out = compiled('if (D != 1) return null; return AVERAGE_OVER(X, 900);', [
+      'D',
+      'X',
+    ]).evaluateTimestamps({
+      timestamps: ts,
+      inputs: {
+        D: Float64Array.from({ length: n }, (_, i) => (i >= 20 ? 1 : 0)),
+        X: Float64Array.from({ length: n }, (_, i) => i),
+      },
+      constants,
+    });
+    expect(nulls(out.subarray(0, 20))).toEqual(Array(20).fill(null));
+    expect(Array.from(out.subarray(20))).toEqual([13, 14, 15, 16, 17]);
+  });
+
   it('gives the first minutes of a period the rows before it when the caller passes them (the preload of a window)', () => {
     // A period starts at minute 15; the caller passes the 15 minutes before it and drops their outputs.
     const all = Float64Array.from({ length: 30 }, (_, i) => T0 + i * MIN);
