@@ -69,6 +69,8 @@ class Emitter {
   private tempCount = 0;
   /** AVERAGE_OVER windows met in the body: each becomes a column computed before the row loop. */
   readonly windows: { expr: string; ms: number }[] = [];
+  /** Windows met in the statement being emitted, whose means it sums first. */
+  private pendingMeans: number[] = [];
 
   h(name: HelperName): string {
     this.helpers.add(name);
@@ -94,17 +96,40 @@ class Emitter {
     switch (s.k) {
       case 'set': {
         const v = this.value(s.value);
-        return `${indent}l${s.id} = ${s.truncate ? `${this.h('trunc')}(${v})` : v};\n`;
+        return `${this.means(indent)}${indent}l${s.id} = ${s.truncate ? `${this.h('trunc')}(${v})` : v};\n`;
       }
       case 'if': {
-        let text = `${indent}if (${this.cond(s.test)}) {\n${this.statements(s.then, indent + '  ')}${indent}}`;
+        const test = this.cond(s.test);
+        let text = `${this.means(indent)}${indent}if (${test}) {\n${this.statements(s.then, indent + '  ')}${indent}}`;
         if (s.otherwise.length > 0)
           text += ` else {\n${this.statements(s.otherwise, indent + '  ')}${indent}}`;
         return text + '\n';
       }
-      case 'return':
-        return `${indent}r = ${this.value(s.value)};\n${indent}break b;\n`;
+      case 'return': {
+        const v = this.value(s.value);
+        return `${this.means(indent)}${indent}r = ${v};\n${indent}break b;\n`;
+      }
     }
+  }
+
+  /**
+   * The means of the AVERAGE_OVER windows the statement being emitted reads, summed just before it: a row that
+   * returns before the statement sums no window. Plain statements in the row loop, not a helper call: a call
+   * returns its double boxed unless V8 inlines it, and then every row allocated (WASHWATER_TURBIDITY_ABOVE_INLET ran
+   * at a third of its hand-written loop's speed in bench/formula). The sum goes over the rows of the window in time
+   * order, afresh per row, so a value depends only on the samples in its window, never on how much history came
+   * before it: the same data uploaded from another start gives the same bits (a running sum would carry the
+   * rounding of every row it has seen).
+   */
+  private means(indent: string): string {
+    const text = this.pendingMeans
+      .map(
+        (k) =>
+          `${indent}{ let ws = 0, wn = 0; for (let wk = w${k}; wk <= i; wk++) { const wv = v${k}[wk]; if (wv === wv) { ws += wv; wn++; } } m${k} = wn === 0 ? NaN : ws / wn; }\n`,
+      )
+      .join('');
+    this.pendingMeans = [];
+    return text;
   }
 
   /** A JavaScript expression whose value is the language value (NaN or null for null). */
@@ -188,10 +213,11 @@ class Emitter {
       }
       case 'window': {
         // The window's values are a column computed before the row loop (v<k>), its first row a pointer moved by
-        // every row (w<k>); the mean is summed only where the row reaches it (windowColumns).
+        // every row (w<k>); its mean (m<k>) is summed before the statement that reads it (means).
         const k = this.windows.length;
         this.windows.push({ expr: this.value(e.e), ms: e.seconds * 1000 });
-        return `${this.h('windowMean')}(v${k}, w${k}, i)`;
+        this.pendingMeans.push(k);
+        return `m${k}`;
       }
       case 'series': {
         const args = ['S', this.value(e.target)];
@@ -385,10 +411,10 @@ export interface CheckedForEmit extends CheckedProgram {
 
 /**
  * The columns of the AVERAGE_OVER windows: the window's expression at every row (the inputs it reads loaded per
- * row), and the pointer to the first row of each row's window, (t - window, t]. Emitted after the body, whose
- * emission collected the windows. The mean itself (windowMean) is summed in the row loop where the body reaches it,
- * so a row that returns before it (not discharging) costs no window: the same bits as a mean of every row, since
- * the pointer moves with every row as it did when every row's mean was computed up front.
+ * row), the pointer to the first row of each row's window, (t - window, t], and its mean. Emitted after the body,
+ * whose emission collected the windows. The mean is summed in the row loop where the body reaches it (Emitter.means),
+ * so a row that returns before it (not discharging) costs no window; the pointer moves with every row, as it did
+ * when every row's mean was computed up front, so the means are the same bits.
  */
 function windowColumns(program: CheckedProgram, e: Emitter): string {
   return e.windows
@@ -401,7 +427,7 @@ function windowColumns(program: CheckedProgram, e: Emitter): string {
       return (
         `  const v${k} = new Float64Array(n);\n` +
         `  for (let i = 0; i < n; i++) { ${loads}v${k}[i] = ${w.expr}; }\n` +
-        `  let w${k} = 0;\n`
+        `  let w${k} = 0, m${k} = NaN;\n`
       );
     })
     .join('');
@@ -428,9 +454,11 @@ export function emitMeasurement(program: CheckedForEmit, outputType?: OutputType
   const windows = windowColumns(program, e);
   const now = e.h('now');
   const over = e.h('overBudget');
+  // The inputs the row's statements read (an input read only inside a window is read by its column's loop).
+  const read = (slot: number) => new RegExp(`\\bin${slot}\\b`).test(body);
   const loads = [
     windowStarts(e),
-    ...program.inputs.map((_, slot) => `    in${slot} = c${slot}[i];\n`),
+    ...program.inputs.map((_, slot) => (read(slot) ? `    in${slot} = c${slot}[i];\n` : '')),
     usesTs ? '    tt = ts[i];\n' : '',
     usesEca ? '    ez = E[i];\n' : '',
     usesZone ? '    nz = Z[i];\n' : '',

@@ -104,25 +104,6 @@ export const scalarHelpers = {
   },
   numStr: (n: number) => (n !== n ? '' : String(n)),
   boolStr: (n: number) => (n !== n ? '' : n === 0 ? 'False' : 'True'),
-  /**
-   * AVERAGE_OVER at one row: the mean of the non-null values of rows from..to (the rows whose timestamps lie in
-   * (t - window, t], found by the generated code); null when there is none. Each row's sum is added up afresh over
-   * its own window, in time order, so a value depends only on the samples in its window, never on how much history
-   * came before it: the same data uploaded from another start gives the same bits (a running sum would carry the
-   * rounding of every row it has seen). O(rows per window).
-   */
-  windowMean: (values: Float64Array, from: number, to: number): number => {
-    let sum = 0;
-    let count = 0;
-    for (let k = from; k <= to; k++) {
-      const v = values[k]!;
-      if (v === v) {
-        sum += v;
-        count++;
-      }
-    }
-    return count === 0 ? NaN : sum / count;
-  },
   /** The ISECAZONE column: 0 false, 1 true, anything else unknown (null). */
   eca: (v: number) => (v === 0 ? 0 : v === 1 ? 1 : NaN),
   year: (t: number) => (t !== t ? NaN : civil(t)[0]),
