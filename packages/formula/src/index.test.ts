@@ -50,6 +50,25 @@ describe('evaluateTimestamps', () => {
     expect(Array.from(out)).toEqual([2, NaN, NaN, NaN]);
   });
 
+  it('answers null for a null tested first, whatever follows the test (the generated code may drop the test)', () => {
+    const run = (source: string) =>
+      Array.from(
+        ok(source, { kind: 'measurement-field', inputNames: ['X', 'Y'] }).evaluateTimestamps({
+          timestamps: Float64Array.of(0, 60_000, 120_000),
+          inputs: { X: Float64Array.of(NaN, 2, 3), Y: Float64Array.of(4, NaN, 0) },
+          constants,
+        }),
+      );
+    // Arithmetic on a null is null: the same with or without the test (row 3 divides by zero: null too).
+    expect(run('if (X == null) return null; return (Y - X) / Y * 100;')).toEqual([NaN, NaN, NaN]);
+    expect(run('if (X == null || Y == null) return null; return -(X * Y);')).toEqual([NaN, NaN, -0]);
+    // A comparison, a power or a coalesce of a null is not null: the test decides.
+    expect(run('if (X == null) return null; return X > 1 ? 1 : 0;')).toEqual([NaN, 1, 1]);
+    expect(run('if (X == null) return null; return Math.Pow(X, 0);')).toEqual([NaN, 1, 1]);
+    expect(run('if (X == null) return null; return (X ?? 5) + 1;')).toEqual([NaN, 3, 4]);
+    expect(run('if (Y == null) return null; return X ?? 7;')).toEqual([7, NaN, 3]);
+  });
+
   it('refuses missing or misaligned columns', () => {
     const timestamps = Float64Array.of(0, 1);
     expect(() =>
