@@ -22,7 +22,7 @@ const ROWS = smoke ? 20_160 : 525_600;
 const REFERENCE_ROWS = Math.round(ROWS / 10);
 // Rounds of each calculation; a round times the compiled and the hand-written run side by side (the order
 // alternating), each sample being REPEATS runs in a row. The medians count.
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (smoke ? 2 : 15));
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (smoke ? 2 : 31));
 const REPEATS = smoke ? 1 : 4;
 const WINDOW_MS = 900_000;
 /** BENCH_ONLY=NAME,NAME: time only these calculations (every one is still computed and checked). */

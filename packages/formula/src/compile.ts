@@ -71,6 +71,44 @@ class Emitter {
   readonly windows: { expr: string; ms: number }[] = [];
   /** Windows met in the statement being emitted, whose means it sums first. */
   private pendingMeans: number[] = [];
+  /**
+   * Boolean locals no value set to is ever null (comparisons and such): held as JavaScript booleans, not as 1/0/NaN
+   * numbers, so a test of one is a test of a boolean (a number's truth takes two comparisons; WASHWATER_COMPLIANT's
+   * `pahMet` cost it a tenth of its speed).
+   */
+  plainBooleans: ReadonlySet<number> = new Set();
+
+  /** Looks at the whole program before emitting it: which boolean locals are plain. */
+  plan(program: CheckedProgram): void {
+    const sets = new Map<number, CExpr[]>();
+    const walk = (stmts: CStmt[]) => {
+      for (const s of stmts) {
+        if (s.k === 'set') sets.set(s.id, [...(sets.get(s.id) ?? []), s.value]);
+        if (s.k === 'if') {
+          walk(s.then);
+          walk(s.otherwise);
+        }
+      }
+    };
+    walk(program.body);
+    // Every boolean local to begin with, then those with a value that may be null taken out until none is left:
+    // each value set to a plain local is then never null, given that the plain locals it reads are never null.
+    const plain = new Set([...sets.keys()].filter((id) => program.locals[id] === 'boolean'));
+    for (let changed = true; changed;) {
+      changed = false;
+      for (const id of plain) {
+        if (sets.get(id)!.every((v) => neverNull(v, plain))) continue;
+        plain.delete(id);
+        changed = true;
+      }
+    }
+    this.plainBooleans = plain;
+  }
+
+  /** A JavaScript boolean that is true exactly when the never-null value is true (for a plain boolean local). */
+  private boolean(e: CExpr): string {
+    return producesBoolean(e, this.plainBooleans) ? this.cond(e) : `(${this.cond(e)} ? true : false)`;
+  }
 
   h(name: HelperName): string {
     this.helpers.add(name);
@@ -132,7 +170,7 @@ class Emitter {
   private statement(s: CStmt, indent: string, loaded: Set<string>): string {
     switch (s.k) {
       case 'set': {
-        const v = this.value(s.value);
+        const v = this.plainBooleans.has(s.id) ? this.boolean(s.value) : this.value(s.value);
         const before = this.loadsFor(v, indent, loaded) + this.means(indent);
         return `${before}${indent}l${s.id} = ${s.truncate ? `${this.h('trunc')}(${v})` : v};\n`;
       }
@@ -184,7 +222,7 @@ class Emitter {
       case 'input':
         return `in${e.slot}`;
       case 'local':
-        return `l${e.id}`;
+        return this.plainBooleans.has(e.id) ? `(l${e.id} ? 1 : 0)` : `l${e.id}`;
       case 'param':
         return `p${e.id}`;
       case 'const':
@@ -206,12 +244,14 @@ class Emitter {
       case 'isNaN':
         return `(${this.cond(e)} ? 1 : 0)`;
       case 'and': {
-        if (neverNull(e.l) && neverNull(e.r)) return `((${this.cond(e.l)} && ${this.cond(e.r)}) ? 1 : 0)`;
+        if (neverNull(e.l, this.plainBooleans) && neverNull(e.r, this.plainBooleans))
+          return `((${this.cond(e.l)} && ${this.cond(e.r)}) ? 1 : 0)`;
         const t = this.temp();
         return `((${t} = ${this.value(e.l)}) === 0 ? 0 : ${this.h('and')}(${t}, ${this.value(e.r)}))`;
       }
       case 'or': {
-        if (neverNull(e.l) && neverNull(e.r)) return `((${this.cond(e.l)} || ${this.cond(e.r)}) ? 1 : 0)`;
+        if (neverNull(e.l, this.plainBooleans) && neverNull(e.r, this.plainBooleans))
+          return `((${this.cond(e.l)} || ${this.cond(e.r)}) ? 1 : 0)`;
         const t = this.temp();
         return `((${t} = ${this.value(e.l)}) !== 0 && ${t} === ${t} ? 1 : ${this.h('or')}(${t}, ${this.value(e.r)}))`;
       }
@@ -306,6 +346,8 @@ class Emitter {
         if (e.name === 'ISECAZONE') return '(ez === 1)';
         if (e.name === 'ISNODISCHARGEZONE') return '(nz === 1)';
         return this.value(e);
+      case 'local':
+        return this.plainBooleans.has(e.id) ? `l${e.id}` : this.value(e);
       default:
         // NaN and 0 are falsy in JavaScript, every other number truthy: just what a condition needs.
         return this.value(e);
@@ -328,21 +370,47 @@ class Emitter {
   }
 }
 
-/** A boolean that is 0 or 1, never null: comparisons, equality, null tests, and and/or/not of such. */
-function neverNull(e: CExpr): boolean {
+const NO_LOCALS: ReadonlySet<number> = new Set();
+
+/**
+ * A boolean that is 0 or 1, never null: comparisons, equality, null tests, the plain boolean locals, and and/or/not
+ * of such.
+ */
+function neverNull(e: CExpr, plain = NO_LOCALS): boolean {
   switch (e.k) {
     case 'cmp':
     case 'eq':
     case 'isNull':
     case 'isNaN':
       return true;
+    case 'local':
+      return plain.has(e.id);
     case 'and':
     case 'or':
-      return neverNull(e.l) && neverNull(e.r);
+      return neverNull(e.l, plain) && neverNull(e.r, plain);
     case 'not':
-      return neverNull(e.e);
+      return neverNull(e.e, plain);
     case 'cond':
-      return neverNull(e.then) && neverNull(e.otherwise);
+      return neverNull(e.then, plain) && neverNull(e.otherwise, plain);
+    default:
+      return false;
+  }
+}
+
+/** Whether Emitter.cond of the value is a JavaScript boolean (true/false), not just something truthy. */
+function producesBoolean(e: CExpr, plain: ReadonlySet<number>): boolean {
+  switch (e.k) {
+    case 'cmp':
+    case 'eq':
+    case 'isNull':
+    case 'isNaN':
+    case 'not':
+      return true;
+    case 'local':
+      return plain.has(e.id);
+    case 'and':
+    case 'or':
+      return producesBoolean(e.l, plain) && producesBoolean(e.r, plain);
     default:
       return false;
   }
@@ -451,7 +519,10 @@ function preamble(e: Emitter): string {
 function declarations(program: CheckedForEmit, e: Emitter, extra: string[]): string {
   const names = [
     ...program.inputs.map((_, slot) => `in${slot} = ${program.kind === 'report-field' ? 'null' : 'NaN'}`),
-    ...program.locals.map((t, id) => `l${id} = ${t === 'string' || t === 'series' ? 'null' : 'NaN'}`),
+    ...program.locals.map(
+      (t, id) =>
+        `l${id} = ${e.plainBooleans.has(id) ? 'false' : t === 'string' || t === 'series' ? 'null' : 'NaN'}`,
+    ),
     ...e.topTemps().map((t) => `${t} = NaN`),
     `r = ${program.returnType === 'string' ? 'null' : 'NaN'}`,
     ...extra,
@@ -526,6 +597,7 @@ export function emitMeasurement(program: CheckedForEmit, outputType?: OutputType
   if (usesTs) e.rowLoads.set('tt', 'tt = ts[i];');
   if (usesEca) e.rowLoads.set('ez', 'ez = E[i];');
   if (usesZone) e.rowLoads.set('nz', 'nz = Z[i];');
+  e.plan(program);
   const body = e.statements(program.body, '      ');
   const store = storeStatement(program, outputType, 'out[i]', e, finite);
   const windows = windowColumns(program, e);
@@ -566,6 +638,7 @@ export function emitMeasurement(program: CheckedForEmit, outputType?: OutputType
 /** JavaScript text of a report-field run: (cols, ts, spanStarts, spanMs, K, out, budgetMs) => out, one output per span. */
 export function emitSpans(program: CheckedForEmit, outputType?: OutputType, finite = false): string {
   const e = new Emitter();
+  e.plan(program);
   const body = e.statements(program.body, '      ');
   const usesTs = program.constants.has('TARGETTIMESTAMP');
   const store = storeStatement(program, outputType, 'out[j]', e, finite).replace(/\n {6}/, '\n    ');

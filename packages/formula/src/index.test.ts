@@ -69,6 +69,29 @@ describe('evaluateTimestamps', () => {
     expect(run('if (Y == null) return null; return X ?? 7;')).toEqual([7, NaN, 3]);
   });
 
+  it('keeps a boolean variable true, false or null as it was set, whichever way it is read', () => {
+    const run = (source: string, outputType?: 'Boolean' | 'Double') =>
+      Array.from(
+        ok(source, { kind: 'measurement-field', inputNames: ['X', 'Y'], outputType }).evaluateTimestamps({
+          timestamps: Float64Array.of(0, 60_000, 120_000),
+          inputs: { X: Float64Array.of(NaN, 2, 3), Y: Float64Array.of(1, NaN, 5) },
+          constants,
+        }),
+      );
+    // Never null (a comparison): read as a condition, as a value, compared, tested for null, and in another.
+    expect(run('bool big = X > 2; if (big) return 1; return 0;')).toEqual([0, 0, 1]);
+    expect(run('bool big = X > 2; return big;', 'Boolean')).toEqual([0, 0, 1]);
+    expect(run('bool big = X > 2; return big == true ? 10 : 20;')).toEqual([20, 20, 10]);
+    expect(run('bool big = X > 2; return big == null ? 1 : 0;')).toEqual([0, 0, 0]);
+    expect(run('bool big = X > 2; bool both = big && Y > 1; return both ? X + Y : -1;')).toEqual([-1, -1, 8]);
+    expect(run('bool big = X > 2; big = !big; return big;', 'Boolean')).toEqual([1, 1, 0]);
+    // Null when set from an input or left unset: the null stays null.
+    expect(
+      run('bool b = X > 2; if (Y > 2) b = Y == 5; bool c; if (X > 2) c = true; return c;', 'Boolean'),
+    ).toEqual([NaN, NaN, 1]);
+    expect(run('bool b = X > 0 && Y > 0 ? true : false; return b;', 'Boolean')).toEqual([0, 0, 1]);
+  });
+
   it('refuses missing or misaligned columns', () => {
     const timestamps = Float64Array.of(0, 1);
     expect(() =>
