@@ -246,14 +246,19 @@ class Emitter {
       case 'and': {
         if (neverNull(e.l, this.plainBooleans) && neverNull(e.r, this.plainBooleans))
           return `((${this.cond(e.l)} && ${this.cond(e.r)}) ? 1 : 0)`;
+        // Three-valued, as C# bool? with &: false wins over null. Written out rather than a helper call, whose
+        // result V8 boxes unless it inlines the call (bench/formula: OPEN_LOOP_IN_NO_DISCHARGE_ZONE).
         const t = this.temp();
-        return `((${t} = ${this.value(e.l)}) === 0 ? 0 : ${this.h('and')}(${t}, ${this.value(e.r)}))`;
+        const u = this.temp();
+        return `((${t} = ${this.value(e.l)}) === 0 || (${u} = ${this.value(e.r)}) === 0 ? 0 : ${t} !== ${t} || ${u} !== ${u} ? NaN : 1)`;
       }
       case 'or': {
         if (neverNull(e.l, this.plainBooleans) && neverNull(e.r, this.plainBooleans))
           return `((${this.cond(e.l)} || ${this.cond(e.r)}) ? 1 : 0)`;
+        // Three-valued, as C# bool? with |: true wins over null (written out, as and).
         const t = this.temp();
-        return `((${t} = ${this.value(e.l)}) !== 0 && ${t} === ${t} ? 1 : ${this.h('or')}(${t}, ${this.value(e.r)}))`;
+        const u = this.temp();
+        return `(((${t} = ${this.value(e.l)}) !== 0 && ${t} === ${t}) || ((${u} = ${this.value(e.r)}) !== 0 && ${u} === ${u}) ? 1 : ${t} !== ${t} || ${u} !== ${u} ? NaN : 0)`;
       }
       case 'cond':
         return `(${this.cond(e.test)} ? ${this.value(e.then)} : ${this.value(e.otherwise)})`;

@@ -92,6 +92,29 @@ describe('evaluateTimestamps', () => {
     expect(run('bool b = X > 0 && Y > 0 ? true : false; return b;', 'Boolean')).toEqual([0, 0, 1]);
   });
 
+  it('ands and ors true, false and null as C# bool? does: false wins over null in and, true in or', () => {
+    const F = 0;
+    const T = 1;
+    const N = NaN;
+    const x = Float64Array.of(F, F, F, T, T, T, N, N, N);
+    const y = Float64Array.of(F, T, N, F, T, N, F, T, N);
+    const run = (source: string) =>
+      Array.from(
+        ok(source, {
+          kind: 'measurement-field',
+          inputNames: ['X', 'Y'],
+          outputType: 'Boolean',
+        }).evaluateTimestamps({
+          timestamps: Float64Array.from(x, (_, i) => i * 60_000),
+          inputs: { X: x, Y: y },
+          constants,
+        }),
+      );
+    expect(run('return X && Y;')).toEqual([F, F, F, F, T, N, F, N, N]);
+    expect(run('return X || Y;')).toEqual([F, T, N, T, T, T, N, T, N]);
+    expect(run('return !(X && Y) || X;')).toEqual([T, T, T, T, T, T, T, N, N]);
+  });
+
   it('refuses missing or misaligned columns', () => {
     const timestamps = Float64Array.of(0, 1);
     expect(() =>
