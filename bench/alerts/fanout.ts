@@ -6,9 +6,11 @@
  * in this process on the real job queue and send to a real SMTP server (smtp-server) started here. Every e-mail must
  * arrive, none twice (counted by Message-ID and by idempotency key).
  *
- * Run: DATABASE_URL=postgres://postgres@127.0.0.1:5432/<own db> npx tsx bench/alerts/fanout.ts
+ * Run: DATABASE_URL=postgres://postgres@127.0.0.1:5432/<own db> npx tsx bench/alerts/fanout.ts [--smoke]
  *      (without DATABASE_URL: the embedded database in memory)
  * The run's table goes to bench/.work/alerts.md; bench/results/alerts.md records the runs.
+ * --smoke: 3 ships x 2 subscribers x 2 events, the same path and the same check (its table to
+ * bench/.work/alerts-smoke.md).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -24,9 +26,12 @@ import type { DerivedEvent } from '../../apps/api/src/features/executions/compli
 import { ALERT_JOB_NAMES } from '../../apps/api/src/features/alerts/jobs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const SHIPS = 100;
-const SUBSCRIBERS = 10;
-const EVENTS_PER_SHIP = 10;
+const smoke = process.argv.includes('--smoke') || process.env.BENCH_SMOKE === '1';
+const SHIPS = smoke ? 3 : 100;
+const SUBSCRIBERS = smoke ? 2 : 10;
+const EVENTS_PER_SHIP = smoke ? 2 : 10;
+/** How long after the last e-mail a duplicate would still be noticed. */
+const QUIET_MS = smoke ? 2000 : 5000;
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 
@@ -147,7 +152,7 @@ async function main() {
   }
   const stored = performance.now();
   const expected = SHIPS * EVENTS_PER_SHIP * SUBSCRIBERS;
-  const deadline = Date.now() + 30 * 60_000;
+  const deadline = Date.now() + (smoke ? 2 : 30) * 60_000;
   let fannedOutAt = 0;
   while (messageIds.length < expected && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 250));
@@ -162,7 +167,7 @@ async function main() {
   }
   const done = performance.now();
   // A while longer: anything sent twice would arrive now.
-  await new Promise((r) => setTimeout(r, 5000));
+  await new Promise((r) => setTimeout(r, QUIET_MS));
 
   const counts = (
     await sql<{ alerts: number; email: number; sent: number; inApp: number; messages: number }>`
@@ -187,13 +192,13 @@ async function main() {
     `| e-mail deliveries sent / written | ${counts.sent} / ${counts.email} |`,
     `| in-app deliveries / personal messages | ${counts.inApp} / ${counts.messages} |`,
     `| storm to last e-mail | ${seconds.toFixed(1)} s (${(messageIds.length / seconds).toFixed(0)} e-mails/s; last arrival ${((lastArrival - started) / 1000).toFixed(1)} s after start) |`,
-    `| setup (database, 100 ships, 1,000 users) | ${setupSeconds.toFixed(1)} s |`,
+    `| setup (database, ${SHIPS} ships, ${(SHIPS * SUBSCRIBERS).toLocaleString('en-US')} users) | ${setupSeconds.toFixed(1)} s |`,
   ];
   const context = `${server.services.database.kind === 'postgres' ? 'PostgreSQL' : 'PGlite'}; workers in this process (QUEUE_CONCURRENCY 1 per queue, polling ${server.services.config.QUEUE_POLLING_SECONDS} s); ${cpus().length} × ${cpus()[0]?.model.trim()}; load average at the start ${loadavg()[0]!.toFixed(2)}`;
   const report = `${context}\n\n${lines.join('\n')}\n`;
   console.log(report);
   mkdirSync(path.join(here, '..', '.work'), { recursive: true });
-  writeFileSync(path.join(here, '..', '.work', 'alerts.md'), report);
+  writeFileSync(path.join(here, '..', '.work', smoke ? 'alerts-smoke.md' : 'alerts.md'), report);
   const ok = messageIds.length === expected && uniqueIds === expected && uniqueKeys === expected;
   await queue.stop();
   await server.close();

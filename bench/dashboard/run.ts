@@ -1,107 +1,109 @@
 /**
- * Latency of the dashboards' report data calls on PostgreSQL with 100 ships and a year of hourly span values
- * for every default report field (inserted directly into report_values, then the daily roll-up).
+ * Latency of the dashboards' report data calls on PostgreSQL with 100 ships (--ships N) and a year of hourly span
+ * values for every default report field (inserted directly into report_values, then the daily roll-up).
  *
- * Run: DATABASE_URL=postgres://postgres@127.0.0.1:5432/<own db> npx tsx bench/dashboard/run.ts [--reuse] [--seconds 10]
- * --reuse keeps the database of the previous run (skips the 8 M row fill). Results: bench/results/dashboard.md.
+ * Run: DATABASE_URL=postgres://postgres@127.0.0.1:5432/<own db> npx tsx bench/dashboard/run.ts [--reuse] [--ships 100] [--seconds 10] [--out file]
+ * --reuse keeps the database of the previous run (skips the 8 M row fill). REPORT_DATA_CACHE_ENTRIES=0 turns the
+ * server's answer cache off (config.ts). Results: bench/results/dashboard.md.
+ * --smoke: 3 ships, a month of values, a few loads per scenario and a second of load; the same calls, and the run
+ * fails on any error or an answer without values (its table goes to bench/.work/dashboard-smoke.md).
  */
-import { spawn } from 'node:child_process';
 import http from 'node:http';
-import { once } from 'node:events';
-import { writeFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 // kysely is a dependency of apps/api only (bench/package.json stays as it is).
 import { sql } from 'kysely';
-import { REPORT_CODES } from '@portal/contracts/reports';
+import type { ReportData, ReportsData } from '@portal/contracts/reports';
 import { openDatabase } from '../../apps/api/src/storage/database';
 import { seedPlatform } from '../../apps/api/src/seed/platform';
 import { reportFieldValueSources } from '../../apps/api/src/features/reports/sources';
 import { resetPostgres, startTestServer } from '../../apps/api/test/harness';
 import { fillSyntheticReportValues } from '../shared/synthetic-values';
+import { startBenchServer } from '../shared/bench-server';
+import {
+  FLEET_REPORTS,
+  SHIP_REPORTS,
+  SHIP_UPTIME_REPORT,
+  SHIP_WASHWATER_REPORTS,
+} from '../shared/dashboard-calls';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const SHIPS = 100;
 const YEAR = { from: '2025-01-01T00:00:00.000Z', to: '2025-12-31T23:59:59.999Z' };
 const MONTH = { from: '2025-11-01T00:00:00.000Z', to: '2025-11-30T23:59:59.999Z' };
-const USERS = 50;
 
 const arg = (name: string) => {
   const at = process.argv.indexOf(name);
   return at > 0 ? process.argv[at + 1] : undefined;
 };
+const smoke = process.argv.includes('--smoke') || process.env.BENCH_SMOKE === '1';
 const reuse = process.argv.includes('--reuse');
-const seconds = Number(arg('--seconds') ?? 10);
+const SHIPS = Number(arg('--ships') ?? (smoke ? 3 : 100));
+const seconds = Number(arg('--seconds') ?? (smoke ? 1 : 10));
+/** The concurrent users' time per scenario: the smoke run's ten scenarios a third of a second each. */
+const usersSeconds = smoke ? 0.3 : seconds;
+const USERS = smoke ? 5 : 50;
+/** Loads of a scenario one at a time: warm-up, measured, then each call alone. */
+const SIZES = smoke ? { warmUp: 1, loads: 3, perCall: 2 } : { warmUp: 3, loads: 30, perCall: 10 };
+/** The smoke run fills the month the month scenarios read; the year scenarios then read it within the year. */
+const FILLED = smoke ? MONTH : YEAR;
 const databaseUrl = process.env.DATABASE_URL;
 if (!databaseUrl) throw new Error('Set DATABASE_URL to a PostgreSQL database of your own');
+if (!Number.isInteger(SHIPS) || SHIPS < 1)
+  throw new Error(`--ships takes a whole number of ships, not ${arg('--ships')}`);
 
 async function main() {
   const database = reuse
     ? await openDatabase({ databaseUrl, dataDir: 'memory://', poolSize: 10 })
     : undefined;
   if (!reuse) await resetPostgres(databaseUrl!);
-  const server = await startTestServer(database ? { database, jobs: 'none' } : { jobs: 'none' });
+  // The harness's own seed would add the six demo ships: the fleet is seeded here, with its size.
+  const server = await startTestServer(
+    database ? { database, jobs: 'none', seed: false } : { jobs: 'none', seed: false },
+  );
   const db = server.services.database.db;
   await seedPlatform(db, { ships: SHIPS });
   const ships = await db.selectFrom('facilities').select(['id', 'name']).orderBy('name').execute();
   const { computed } = await reportFieldValueSources(db);
 
   const existing = await sql<{ n: number }>`select count(*)::int as n from report_values`.execute(db);
-  if (existing.rows[0]!.n === 0) await fillSyntheticReportValues(db, ships, YEAR);
+  if (existing.rows[0]!.n === 0) await fillSyntheticReportValues(db, ships, FILLED);
   const counts = await sql<{
     hourly: number;
     daily: number;
-  }>`select (select count(*) from report_values)::int as hourly, (select count(*) from report_values_daily)::int as daily`.execute(
+    fields: number;
+  }>`select (select count(*) from report_values)::int as hourly, (select count(*) from report_values_daily)::int as daily, (select count(*) from report_fields)::int as fields`.execute(
     db,
   );
 
   await server.close();
 
   // The server runs in a process of its own (the simulated users here would otherwise share its event loop).
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'server.ts')], {
-    env: process.env,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
-  const { address, token } = JSON.parse(line) as { address: string; token: string };
+  const api = await startBenchServer();
+  const { address, token, cacheEntries } = api;
+  const asked = process.env.REPORT_DATA_CACHE_ENTRIES;
+  if (asked !== undefined && Number(asked) !== cacheEntries)
+    throw new Error(`REPORT_DATA_CACHE_ENTRIES=${asked}, but the server runs with ${cacheEntries}`);
   const headers = { authorization: `Bearer ${token}` };
   const ship = ships[0]!.id;
 
-  const C = REPORT_CODES;
-  const fleetReports = [
-    C.fleetExtraRemovalOfSulfur,
-    C.fleetCo2Reduction,
-    C.fleetTotalCo2Emission,
-    C.fleetMarpolCompliance,
-    C.fleetSo2Co2Ratio,
-    C.fleetOperationalAvailability,
-    C.fleetSfocImpact,
-  ];
-  const shipReports = [
-    C.shipMarpolCompliance,
-    C.shipOperationalAvailability,
-    C.shipCo2Reduction,
-    C.shipSo2Co2Ratio,
-    C.shipExtraRemovalOfSulfur,
-    C.shipSfocImpact,
-    C.shipTotalCo2Emission,
-  ];
   // As the dashboards ask since session 5: all their reports in one call (reports/data).
   const fleetCalls = (p: typeof YEAR) => [
-    `/api/reports/data?${new URLSearchParams({ ...p, reportIds: fleetReports.join(',') })}`,
+    `/api/reports/data?${new URLSearchParams({ ...p, reportIds: FLEET_REPORTS.join(',') })}`,
   ];
   const shipCalls = (p: typeof YEAR, duration: 'hourly' | 'daily') => [
-    `/api/reports/data?${new URLSearchParams({ ...p, facilityId: ship, duration, reportIds: [...shipReports, C.shipUptime].join(',') })}`,
+    `/api/reports/data?${new URLSearchParams({ ...p, facilityId: ship, duration, reportIds: [...SHIP_REPORTS, SHIP_UPTIME_REPORT, ...SHIP_WASHWATER_REPORTS].join(',') })}`,
   ];
   // The spec's call per report, as the dashboards asked before: the reference for the revalidation goal.
   const fleetCallsPerReport = (p: typeof YEAR) =>
-    fleetReports.map((r) => `/api/reports/${r}/data?${new URLSearchParams(p)}`);
+    FLEET_REPORTS.map((r) => `/api/reports/${r}/data?${new URLSearchParams(p)}`);
   const shipCallsPerReport = (p: typeof YEAR, duration: 'hourly' | 'daily') => [
-    ...shipReports.map((r) => `/api/reports/${r}/data?${new URLSearchParams({ ...p, facilityId: ship })}`),
-    `/api/reports/${C.shipUptime}/data?${new URLSearchParams({ ...p, facilityId: ship, duration })}`,
+    ...[...SHIP_REPORTS, ...SHIP_WASHWATER_REPORTS].map(
+      (r) => `/api/reports/${r}/data?${new URLSearchParams({ ...p, facilityId: ship })}`,
+    ),
+    `/api/reports/${SHIP_UPTIME_REPORT}/data?${new URLSearchParams({ ...p, facilityId: ship, duration })}`,
   ];
   const scenarios = [
     { name: 'fleet dashboard, month', calls: fleetCalls(MONTH) },
@@ -126,15 +128,45 @@ async function main() {
   /** One dashboard load: its calls in parallel, as the browser makes them. */
   // node:http with keep-alive: far less client CPU than fetch, which shares the two cores with the server.
   const agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
-  const get = (pathAndQuery: string, requestHeaders: Record<string, string>) =>
-    new Promise<{ status: number; etag?: string }>((resolve, reject) => {
+  const get = (pathAndQuery: string, requestHeaders: Record<string, string>, keepBody = false) =>
+    new Promise<{ status: number; etag?: string; body?: string }>((resolve, reject) => {
       const request = http.get(address + pathAndQuery, { agent, headers: requestHeaders }, (response) => {
-        response.resume();
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, etag: response.headers.etag }));
+        const chunks: Buffer[] = [];
+        if (keepBody) response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        else response.resume();
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            etag: response.headers.etag,
+            body: keepBody ? Buffer.concat(chunks).toString() : undefined,
+          }),
+        );
         response.on('error', reject);
       });
       request.on('error', reject);
     });
+
+  // Every call answers every report it asks for, each with a value: a report whose KPI has no values (a default
+  // added without synthetic values) or an error fails the run.
+  const problems: string[] = [];
+  const hasValue = (data: ReportData | undefined) =>
+    Object.values(data?.fields ?? {}).some((f) =>
+      Array.isArray(f.value)
+        ? f.value.some((item) => typeof item.value === 'number' && Number.isFinite(item.value))
+        : typeof f.value === 'number' && Number.isFinite(f.value),
+    );
+  const check = async (call: string) => {
+    const answer = await get(call, headers, true);
+    if (answer.status !== 200)
+      return problems.push(`${call}: ${answer.status} ${answer.body?.slice(0, 300)}`);
+    const json = JSON.parse(answer.body!) as ReportsData | ReportData;
+    const reportIds = new URL(call, 'http://x').searchParams.get('reportIds')?.split(',');
+    const answers: [string, ReportData | undefined][] = reportIds
+      ? reportIds.map((id) => [id, (json as ReportsData).reports[id]])
+      : [[call.split('/')[3]!, json as ReportData]];
+    for (const [id, data] of answers)
+      if (!hasValue(data)) problems.push(`${call}: report ${id} has no value`);
+  };
 
   /** One dashboard load: its calls in parallel, as the browser makes them; `etags` revalidates what this user loaded before. */
   const load = async (calls: string[], etags?: Map<string, string>) => {
@@ -150,23 +182,27 @@ async function main() {
     return { ms: performance.now() - t0, errors: responses.filter((s) => s !== 200 && s !== 304).length };
   };
 
+  let totalErrors = 0;
   const lines: string[] = [];
   const out = (line = '') => {
     console.log(line);
     lines.push(line);
   };
   out(
-    `# Dashboard data calls: latency on PostgreSQL (answer cache ${process.env.REPORT_DATA_CACHE_ENTRIES === '0' ? 'off' : 'on'})`,
+    `# Dashboard data calls: latency on PostgreSQL (answer cache ${cacheEntries === 0 ? 'off' : `on, ${cacheEntries} entries`})${smoke ? ' (smoke run: figures not worth reading)' : ''}`,
   );
   out();
   out(
-    `${ships.length} ships, a year (2025) of hourly values for the ${computed.length} distinct default report calculations (the 41 report fields read them, docs/decisions/0030-report-fields.md): ${counts.rows[0]!.hourly.toLocaleString('en-US')} rows in report_values, ${counts.rows[0]!.daily.toLocaleString('en-US')} in report_values_daily. SystemAdmin (sees every ship). Server in a process of its own (Fastify, pg pool of 10; bench/dashboard/server.ts), PostgreSQL on localhost; ${cpus().length} × ${cpus()[0]?.model.trim()}; load average at the start ${loadavg()
+    `${ships.length} ships, ${smoke ? 'a month (November 2025)' : 'a year (2025)'} of hourly values for the ${computed.length} distinct default report calculations (the ${counts.rows[0]!.fields} report fields read them, docs/decisions/0030-report-fields.md): ${counts.rows[0]!.hourly.toLocaleString('en-US')} rows in report_values, ${counts.rows[0]!.daily.toLocaleString('en-US')} in report_values_daily. SystemAdmin (sees every ship). Server in a process of its own (Fastify, pg pool of 10; bench/dashboard/server.ts), PostgreSQL on localhost; ${cpus().length} × ${cpus()[0]?.model.trim()}; load average at the start ${loadavg()
       .map((l) => l.toFixed(2))
-      .join(' / ')}. \`npx tsx bench/dashboard/run.ts\`, ${new Date().toISOString().slice(0, 10)}.`,
+      .join(
+        ' / ',
+      )}. \`npx tsx bench/dashboard/run.ts ${process.argv.slice(2).join(' ')}\`, ${new Date().toISOString().slice(0, 10)}.`,
   );
   out();
+  for (const s of scenarios) for (const c of s.calls) await check(c);
   out(
-    '## One at a time (a dashboard = its calls in parallel, as the browser makes them; 30 loads after 3 warm-up)',
+    `## One at a time (a dashboard = its calls in parallel, as the browser makes them; ${SIZES.loads} loads after ${SIZES.warmUp} warm-up)`,
   );
   out();
   out('| scenario | calls | dashboard p50 ms | p95 | p99 | slowest call p95 ms | errors |');
@@ -178,17 +214,18 @@ async function main() {
   for (const s of [...scenarios, ...revalidating(scenarios)]) {
     // Revalidation: the warm-up loads give this user its ETags, every measured load then sends If-None-Match.
     const etags = 'etag' in s ? new Map<string, string>() : undefined;
-    for (let i = 0; i < 3; i++) await load(s.calls, etags);
+    for (let i = 0; i < SIZES.warmUp; i++) await load(s.calls, etags);
     const loads: number[] = [];
     let errors = 0;
     const perCall: number[][] = s.calls.map(() => []);
-    for (let i = 0; i < 30; i++) {
+    for (let i = 0; i < SIZES.loads; i++) {
       const r = await load(s.calls, etags);
       loads.push(r.ms);
       errors += r.errors;
     }
+    totalErrors += errors;
     for (const [i, c] of s.calls.entries()) {
-      for (let k = 0; k < 10; k++) {
+      for (let k = 0; k < SIZES.perCall; k++) {
         const t0 = performance.now();
         await get(c, etags?.has(c) ? { ...headers, 'if-none-match': etags.get(c)! } : headers);
         perCall[i]!.push(performance.now() - t0);
@@ -202,7 +239,9 @@ async function main() {
   }
 
   out();
-  out(`## ${USERS} concurrent users (each loads the dashboard again as soon as it has it; ${seconds} s)`);
+  out(
+    `## ${USERS} concurrent users (each loads the dashboard again as soon as it has it; ${usersSeconds} s)`,
+  );
   out();
   out('| scenario | dashboards loaded | dashboard p50 ms | p95 | p99 | errors |');
   out('|---|---|---|---|---|---|');
@@ -210,7 +249,7 @@ async function main() {
   for (const s of withRevalidation) {
     const loads: number[] = [];
     let errors = 0;
-    const end = performance.now() + seconds * 1000;
+    const end = performance.now() + usersSeconds * 1000;
     await Promise.all(
       Array.from({ length: USERS }, async () => {
         const etags = 'etag' in s ? new Map<string, string>() : undefined;
@@ -221,6 +260,7 @@ async function main() {
         }
       }),
     );
+    totalErrors += errors;
     const st = stats(loads);
     out(`| ${s.name} | ${loads.length} | ${f(st.p50)} | ${f(st.p95)} | ${f(st.p99)} | ${errors} |`);
   }
@@ -240,6 +280,7 @@ async function main() {
       headers,
       requests: s.calls.map((c) => ({ method: 'GET', path: c })),
     });
+    totalErrors += result.errors + result.non2xx;
     out(
       `| ${s.name} | ${result.requests.total} | ${f(result.requests.average)} | ${result.latency.p50} | ${result.latency.p97_5} | ${result.latency.p99} | ${result.errors} | ${result.non2xx} |`,
     );
@@ -252,9 +293,14 @@ async function main() {
       .join(' / ')}.`,
   );
   agent.destroy();
-  child.kill('SIGTERM');
-  await once(child, 'exit');
-  writeFileSync(arg('--out') ?? path.join(here, '..', 'results', 'dashboard.md'), lines.join('\n') + '\n');
+  await api.stop();
+  const file =
+    arg('--out') ??
+    path.join(here, '..', ...(smoke ? ['.work', 'dashboard-smoke.md'] : ['results', 'dashboard.md']));
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, lines.join('\n') + '\n');
+  if (totalErrors) problems.push(`${totalErrors} calls answered with an error`);
+  if (problems.length) throw new Error(`FAILED:\n${problems.join('\n')}`);
 }
 
 main().catch((error) => {

@@ -1,7 +1,8 @@
 /**
  * The API server of the dashboard bench, in a process of its own so that the simulated users do not share its
  * event loop. Opens the filled database (no reset), listens on a free port and prints one JSON line:
- * { "address": ..., "token": <SystemAdmin access token> }. Stops on SIGTERM.
+ * { "address": ..., "token": <SystemAdmin access token>, "cacheEntries": <REPORT_DATA_CACHE_ENTRIES in effect> }.
+ * REPORT_DATA_CACHE_ENTRIES of its environment reaches the server's configuration. Stops on SIGTERM.
  */
 import { openDatabase } from '../../apps/api/src/storage/database';
 import { startTestServer } from '../../apps/api/test/harness';
@@ -11,10 +12,19 @@ if (!databaseUrl) throw new Error('Set DATABASE_URL');
 
 async function main() {
   const database = await openDatabase({ databaseUrl: databaseUrl!, dataDir: 'memory://', poolSize: 10 });
-  const server = await startTestServer({ database, jobs: 'none' });
+  // The settings the bench varies reach the server (the harness reads no environment of its own); the fleet is the
+  // one the bench seeded, not the harness's demo ships.
+  const env = Object.fromEntries(
+    ['REPORT_DATA_CACHE_ENTRIES'].flatMap((name) => {
+      const value = process.env[name];
+      return value === undefined ? [] : [[name, value]];
+    }),
+  );
+  const server = await startTestServer({ database, jobs: 'none', seed: false, env });
   const address = await server.app.listen({ host: '127.0.0.1', port: 0 });
   const token = await server.tokenFor('admin');
-  process.stdout.write(`${JSON.stringify({ address, token })}\n`);
+  const cacheEntries = server.services.config.REPORT_DATA_CACHE_ENTRIES;
+  process.stdout.write(`${JSON.stringify({ address, token, cacheEntries })}\n`);
   process.on('SIGTERM', () => {
     void server.close().finally(() => process.exit(0));
   });

@@ -1,7 +1,8 @@
 /**
- * What the ingest benchmarks share: the delimited-reader configuration of the generated bench CSV
- * (bench/ingest/parse.ts writes it), the command-line argument reader, and a bench ship with its data source.
+ * What the ingest benchmarks share: the generated bench CSV and its delimited-reader configuration, the
+ * command-line argument reader, the smoke flag, and a bench ship with its data source.
  */
+import { createWriteStream, existsSync, mkdirSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
@@ -13,8 +14,64 @@ import type { DatabaseHandle } from '../../apps/api/src/storage/database';
 import { createDataSource } from '../../apps/api/src/features/datasources/service';
 
 export const WORK_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '.work');
-/** The 100 MB, 50-channel bench file (made by `npx tsx bench/ingest/parse.ts`). */
-export const BENCH_CSV = path.join(WORK_DIR, 'ingest-50ch-300000rows.csv');
+/** --smoke (or BENCH_SMOKE=1): a bench's smoke size, seconds instead of minutes. */
+export const SMOKE = process.argv.includes('--smoke') || process.env.BENCH_SMOKE === '1';
+export const CHANNELS = 50;
+/** Rows of the bench file: 300,000 (about 100 MB); 3,000 in a smoke run. */
+export const BENCH_ROWS = SMOKE ? 3_000 : 300_000;
+/** The bench file of `rows` rows (ensureBenchCsv makes it). */
+export const benchCsv = (rows: number) => path.join(WORK_DIR, `ingest-${CHANNELS}ch-${rows}rows.csv`);
+/** The 100 MB, 50-channel bench file (its 3,000 rows in a smoke run). */
+export const BENCH_CSV = benchCsv(BENCH_ROWS);
+
+/** Deterministic pseudo-random numbers so every run parses the same file. */
+function generator(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+/**
+ * Writes the bench file of `rows` rows (one a second from 2026-01-01, 50 numeric channels) unless it is there; into
+ * a file of its own first, so a bench started beside another never reads a half-written one. Returns its path.
+ */
+export async function ensureBenchCsv(rows: number): Promise<string> {
+  const file = benchCsv(rows);
+  if (existsSync(file)) return file;
+  mkdirSync(path.dirname(file), { recursive: true });
+  const partial = `${file}.${process.pid}.partial`;
+  const out = createWriteStream(partial);
+  const random = generator(42);
+  const header = [
+    'Timestamp',
+    ...Array.from({ length: CHANNELS }, (_, i) => `CH${String(i + 1).padStart(2, '0')}`),
+  ].join(',');
+  out.write(header + '\n');
+  const start = Date.UTC(2026, 0, 1);
+  let chunk = '';
+  for (let r = 0; r < rows; r++) {
+    const t = new Date(start + r * 1000).toISOString();
+    let line = `${t.slice(0, 10)} ${t.slice(11, 19)}`;
+    for (let c = 0; c < CHANNELS; c++) {
+      const base = (c + 1) * 10;
+      const v = base + (random() - 0.5) * base;
+      line += ',' + (c % 5 === 0 ? Math.round(v).toString() : v.toFixed(1 + (c % 3)));
+    }
+    chunk += line + '\n';
+    if (chunk.length > 1 << 20) {
+      if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+      chunk = '';
+    }
+  }
+  out.write(chunk);
+  await new Promise<void>((resolve, reject) =>
+    out.end((err?: Error | null) => (err ? reject(err) : resolve())),
+  );
+  renameSync(partial, file);
+  return file;
+}
 
 /** The bench CSV is written in the delimited reader's default form. */
 export const BENCH_CSV_CONFIGURATION: DelimitedReaderConfiguration = {

@@ -1,26 +1,28 @@
 /**
  * One end-to-end import of the 100 MB bench CSV (for profiling: `node --cpu-prof --import tsx bench/ingest/once.ts`).
- * Run: npx tsx bench/ingest/once.ts [--postgres URL | --data-dir DIR] [--runs N] [--verify]; PGlite runs in memory
- * unless --data-dir names its directory (as `npm start` runs it: on disk, the originals as files beside it).
+ * Run: npx tsx bench/ingest/once.ts [--postgres URL | --data-dir DIR] [--runs N] [--verify] [--smoke]; PGlite runs in
+ * memory unless --data-dir names its directory (as `npm start` runs it: on disk, the originals as files beside it).
+ * --smoke: the 3,000-row file (made when missing).
  */
 import { readFileSync } from 'node:fs';
 import { openDatabase } from '../../apps/api/src/storage/database';
 import { migrateToLatest } from '../../apps/api/src/db/migrate';
-import { startParseWorker } from '../../apps/api/src/features/files/parse-off-thread';
+import { startParseWorker, stopParseWorker } from '../../apps/api/src/features/files/parse-off-thread';
 import { importUploadedFile } from '../../apps/api/src/features/files/import';
 import { originalsCompressed } from '../../apps/api/src/storage';
 import { readRawSamples } from '../../apps/api/src/storage';
 import { parseDataFile } from '../../apps/api/src/readers/parse';
 import {
   argument,
-  BENCH_CSV,
   BENCH_CSV_CONFIGURATION,
+  BENCH_ROWS,
   deleteBenchFiles,
+  ensureBenchCsv,
   prepareBenchShip,
 } from './bench-file';
 
 const configuration = BENCH_CSV_CONFIGURATION;
-const content = readFileSync(BENCH_CSV);
+const content = readFileSync(await ensureBenchCsv(BENCH_ROWS));
 const url = argument('--postgres');
 if (url) {
   const reset = await openDatabase({ databaseUrl: url, dataDir: 'memory://', poolSize: 1 });
@@ -94,3 +96,5 @@ for (let i = 0; i < Number(argument('--runs') ?? 1); i++) {
   await deleteBenchFiles(database, facilityId);
 }
 await database.close();
+// The parse worker thread would keep the process alive.
+await stopParseWorker();

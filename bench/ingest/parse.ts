@@ -1,61 +1,27 @@
 /**
  * Parse throughput of the delimited-text reader against udsv and papaparse on a ~100 MB logger file
- * (50 numeric channels, one row per second). Run: npx tsx bench/ingest/parse.ts [--rows N]
- * Each parser runs in its own child process so that its peak RSS is its own.
+ * (50 numeric channels, one row per second). Run: npx tsx bench/ingest/parse.ts [--rows N] [--smoke]
+ * Each parser runs in its own child process so that its peak RSS is its own. Every parser must read every row.
+ * --smoke: 3,000 rows, one run each.
  */
 import { execFileSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Papa from 'papaparse';
 import { inferSchema, initParser } from 'udsv';
 import { parseDataFile } from '../../apps/api/src/readers/parse';
-import { argument, BENCH_CSV_CONFIGURATION, WORK_DIR } from './bench-file';
+import {
+  argument,
+  BENCH_CSV_CONFIGURATION,
+  BENCH_ROWS,
+  benchCsv,
+  CHANNELS,
+  ensureBenchCsv,
+  SMOKE,
+} from './bench-file';
 
-const workDir = WORK_DIR;
-const CHANNELS = 50;
-const RUNS = 3;
-
-/** Deterministic pseudo-random numbers so every run parses the same file. */
-function generator(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
-
-async function generate(file: string, rows: number): Promise<void> {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const out = createWriteStream(file);
-  const random = generator(42);
-  const header = [
-    'Timestamp',
-    ...Array.from({ length: CHANNELS }, (_, i) => `CH${String(i + 1).padStart(2, '0')}`),
-  ].join(',');
-  out.write(header + '\n');
-  const start = Date.UTC(2026, 0, 1);
-  let chunk = '';
-  for (let r = 0; r < rows; r++) {
-    const t = new Date(start + r * 1000).toISOString();
-    let line = `${t.slice(0, 10)} ${t.slice(11, 19)}`;
-    for (let c = 0; c < CHANNELS; c++) {
-      const base = (c + 1) * 10;
-      const v = base + (random() - 0.5) * base;
-      line += ',' + (c % 5 === 0 ? Math.round(v).toString() : v.toFixed(1 + (c % 3)));
-    }
-    chunk += line + '\n';
-    if (chunk.length > 1 << 20) {
-      if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
-      chunk = '';
-    }
-  }
-  out.write(chunk);
-  await new Promise<void>((resolve, reject) =>
-    out.end((err?: Error | null) => (err ? reject(err) : resolve())),
-  );
-}
+const RUNS = SMOKE ? 1 : 3;
 
 const configuration = BENCH_CSV_CONFIGURATION;
 
@@ -103,14 +69,9 @@ async function runOne(name: string, file: string): Promise<void> {
 
 async function main(): Promise<void> {
   const only = argument('--only');
-  const rows = Number(argument('--rows') ?? 300_000);
-  const file = path.join(workDir, `ingest-${CHANNELS}ch-${rows}rows.csv`);
-  if (only) return runOne(only, file);
-
-  if (!existsSync(file)) {
-    console.log(`Generating ${file} ...`);
-    await generate(file, rows);
-  }
+  const rows = Number(argument('--rows') ?? BENCH_ROWS);
+  if (only) return runOne(only, benchCsv(rows));
+  const file = await ensureBenchCsv(rows);
   const size = statSync(file).size;
   const mb = size / 1e6;
   console.log(`File: ${mb.toFixed(1)} MB, ${rows.toLocaleString('en-US')} rows, ${CHANNELS} channels`);
@@ -123,7 +84,7 @@ async function main(): Promise<void> {
   for (const name of Object.keys(parsers)) {
     const output = execFileSync(
       process.execPath,
-      [...process.execArgv, script, '--only', name, '--rows', String(rows)],
+      [...process.execArgv, script, '--only', name, '--rows', String(rows), ...(SMOKE ? ['--smoke'] : [])],
       { encoding: 'utf8', maxBuffer: 1 << 20 },
     );
     const line = output.trim().split('\n').pop()!;

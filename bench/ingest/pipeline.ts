@@ -5,10 +5,10 @@
  * bench/ingest/zip-memory.ts; one import with stage timings and an exact read-back check: bench/ingest/once.ts.
  *
  * Run: npx tsx bench/ingest/pipeline.ts [--postgres postgres://postgres@127.0.0.1:5432/portal_datasources_bench]
- * (the PostgreSQL database's public schema is emptied). Needs bench/.work/ingest-50ch-300000rows.csv
- * (npx tsx bench/ingest/parse.ts creates it).
+ * (the PostgreSQL database's public schema is emptied). Makes bench/.work/ingest-50ch-300000rows.csv when missing.
+ * --smoke: the 3,000-row file, one run of each.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -17,21 +17,22 @@ import Papa from 'papaparse';
 import { inferSchema, initParser } from 'udsv';
 import { openDatabase, type DatabaseHandle } from '../../apps/api/src/storage/database';
 import { migrateToLatest } from '../../apps/api/src/db/migrate';
-import { startParseWorker } from '../../apps/api/src/features/files/parse-off-thread';
+import { startParseWorker, stopParseWorker } from '../../apps/api/src/features/files/parse-off-thread';
 import { importUploadedFile } from '../../apps/api/src/features/files/import';
 import { originalsCompressed } from '../../apps/api/src/storage';
 import { parseDataFile } from '../../apps/api/src/readers/parse';
 import {
   argument,
-  BENCH_CSV,
   BENCH_CSV_CONFIGURATION,
+  BENCH_ROWS,
   deleteBenchFiles,
+  ensureBenchCsv,
   prepareBenchShip,
+  SMOKE,
 } from './bench-file';
 
-const file = BENCH_CSV;
 const configuration = BENCH_CSV_CONFIGURATION;
-const RUNS = 3;
+const RUNS = SMOKE ? 1 : 3;
 
 const best = (times: number[]) => Math.min(...times);
 const median = (times: number[]) => [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
@@ -75,8 +76,7 @@ async function endToEnd(database: DatabaseHandle, content: Buffer): Promise<numb
 }
 
 async function main(): Promise<void> {
-  if (!existsSync(file)) throw new Error(`${file} is missing: run npx tsx bench/ingest/parse.ts first`);
-  const content = readFileSync(file);
+  const content = readFileSync(await ensureBenchCsv(BENCH_ROWS));
   const mb = content.length / 1e6;
   const lines: string[] = [];
   const row = (name: string, what: string, times: number[]) =>
@@ -180,3 +180,5 @@ async function main(): Promise<void> {
 }
 
 await main();
+// The parse worker thread would keep the process alive.
+await stopParseWorker();

@@ -1,6 +1,7 @@
 /**
  * Time of the demo seed: the demo ships' data sources and their daily logger files imported through the upload
  * service, on an in-memory PGlite (or DATABASE_URL). Run: npx tsx bench/ingest/seed.ts [--ships 6] [--days 60]
+ * --smoke: 1 ship, 1 day. Fails when a file was refused or none imported.
  */
 import { loadConfig } from '../../apps/api/src/config';
 import { openDatabase } from '../../apps/api/src/storage/database';
@@ -12,8 +13,9 @@ const argument = (name: string) => {
   const at = process.argv.indexOf(name);
   return at > 0 ? process.argv[at + 1] : undefined;
 };
-const ships = Number(argument('--ships') ?? 6);
-const days = Number(argument('--days') ?? 60);
+const smoke = process.argv.includes('--smoke') || process.env.BENCH_SMOKE === '1';
+const ships = Number(argument('--ships') ?? (smoke ? 1 : 6));
+const days = Number(argument('--days') ?? (smoke ? 1 : 60));
 const config = loadConfig(
   {
     DATA_DIR: 'memory://',
@@ -49,4 +51,14 @@ console.log(
     peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
   }),
 );
+const stored = await database.db
+  .selectFrom('data_files')
+  .select((eb) => eb.fn.countAll<number>().as('n'))
+  .executeTakeFirstOrThrow();
 await database.close();
+if (result.errors.length || result.files === 0 || Number(stored.n) !== result.files) {
+  console.error(
+    `FAILED: ${result.files} files imported, ${stored.n} stored, errors: ${result.errors.slice(0, 5).join('; ')}`,
+  );
+  process.exit(1);
+}

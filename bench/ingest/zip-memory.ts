@@ -4,7 +4,8 @@
  * The archive (stored entries, git-ignored under bench/.work/) is made on the first run from writeBigCsv files of
  * consecutive days, so no two files have the same content.
  *
- * Run: npx tsx bench/ingest/zip-memory.ts [--files 10] [--megabytes 100] [--postgres postgres://postgres@127.0.0.1:5432/<own database>]
+ * Run: npx tsx bench/ingest/zip-memory.ts [--files 10] [--megabytes 100] [--postgres postgres://postgres@127.0.0.1:5432/<own database>] [--smoke]
+ * --smoke: 2 files of 1 MB. Every run fails when a file of the archive is not imported.
  * Without --postgres, PGlite with its data directory on disk under bench/.work/ (an in-memory PGlite would hold the
  * imported gigabyte in this process and measure the database, not the import). The database's public schema is emptied.
  */
@@ -20,7 +21,7 @@ import { migrateToLatest } from '../../apps/api/src/db/migrate';
 import { createDataSource } from '../../apps/api/src/features/datasources/service';
 import { importUploadedFile } from '../../apps/api/src/features/files/import';
 import { originalsCompressed } from '../../apps/api/src/storage';
-import { startParseWorker } from '../../apps/api/src/features/files/parse-off-thread';
+import { startParseWorker, stopParseWorker } from '../../apps/api/src/features/files/parse-off-thread';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const work = path.join(here, '..', '.work');
@@ -28,8 +29,9 @@ const argument = (name: string, fallback?: string) => {
   const at = process.argv.indexOf(name);
   return at > 0 ? process.argv[at + 1] : fallback;
 };
-const fileCount = Number(argument('--files', '10'));
-const megabytes = Number(argument('--megabytes', '100'));
+const smoke = process.argv.includes('--smoke') || process.env.BENCH_SMOKE === '1';
+const fileCount = Number(argument('--files', smoke ? '2' : '10'));
+const megabytes = Number(argument('--megabytes', smoke ? '1' : '100'));
 const postgresUrl = argument('--postgres');
 const zipPath = path.join(work, `zip-${fileCount}x${megabytes}mb.zip`);
 
@@ -78,7 +80,7 @@ async function makeArchive(): Promise<Awaited<ReturnType<typeof writeBigCsv>>['d
 
 async function main(): Promise<void> {
   const dataSource = await makeArchive();
-  const pgliteDir = path.join(work, 'zip-memory-pglite');
+  const pgliteDir = path.join(work, smoke ? 'zip-memory-pglite-smoke' : 'zip-memory-pglite');
   if (!postgresUrl) rmSync(pgliteDir, { recursive: true, force: true });
   if (postgresUrl) {
     const reset = await openDatabase({ databaseUrl: postgresUrl, dataDir: 'memory://', poolSize: 1 });
@@ -155,6 +157,12 @@ async function main(): Promise<void> {
       date: new Date().toISOString(),
     }),
   );
+  if (result.ids.length !== fileCount || result.errorMessages.length) {
+    console.error(`FAILED: ${result.ids.length} of ${fileCount} files imported`);
+    process.exit(1);
+  }
 }
 
 await main();
+// The parse worker thread would keep the process alive.
+await stopParseWorker();

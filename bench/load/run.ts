@@ -11,17 +11,20 @@
  * The soak then keeps a fixed rate for 10 minutes and samples p95, the API process's RSS and the database's
  * connections every 30 s.
  *
- * Run: DATABASE_URL=postgres://postgres@127.0.0.1:5432/portal_load npx tsx bench/load/run.ts [--reuse] [--seconds 60] [--soak-minutes 10] [--port 18450]
+ * Run: DATABASE_URL=postgres://postgres@127.0.0.1:5432/portal_load npx tsx bench/load/run.ts [--reuse] [--ships 100] [--seconds 60] [--soak-minutes 10] [--port 18450]
  * --reuse keeps the filled database of a previous run. Results: bench/results/load.md.
+ * --smoke: 3 ships with a month of values, one of them with a day of logger files, 5 users for 3 s, one soak window
+ * of 3 s; the same processes and calls, and the run fails on any error, timeout or failed execution (its table
+ * goes to bench/.work/load-smoke.md).
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 // kysely is a dependency of apps/api only (bench/package.json stays as it is).
 import { sql, type Kysely } from 'kysely';
-import { REPORT_CODES } from '@portal/contracts/reports';
 import { openDatabase } from '../../apps/api/src/storage/database';
 import type { Database } from '../../apps/api/src/db/schema';
 import { DEMO_USERS, seedPlatform } from '../../apps/api/src/seed/platform';
@@ -36,35 +39,55 @@ import {
   waitUntilServing,
 } from '../../apps/api/test/processes';
 import { fillSyntheticReportValues } from '../shared/synthetic-values';
+import {
+  FLEET_REPORTS,
+  SHIP_REPORTS,
+  SHIP_UPTIME_REPORT,
+  SHIP_WASHWATER_REPORTS,
+} from '../shared/dashboard-calls';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const SHIPS = 100;
-const EXECUTED_SHIPS = 10;
-const EXECUTION_DAYS = 7;
-const EXECUTION_UNTIL = new Date('2026-01-01T00:00:00.000Z');
-const YEAR = { from: '2025-01-01T00:00:00.000Z', to: '2025-12-31T23:59:59.999Z' };
-const MONTH = { from: '2025-11-01T00:00:00.000Z', to: '2025-11-30T23:59:59.999Z' };
-const USERS = 50;
-const SIGNED_IN = ['admin', 'north.admin', 'north.anna', 'south.admin', 'south.maria'];
-
 const arg = (name: string) => {
   const at = process.argv.indexOf(name);
   return at > 0 ? process.argv[at + 1] : undefined;
 };
+const smoke = process.argv.includes('--smoke') || process.env.BENCH_SMOKE === '1';
+const SHIPS = Number(arg('--ships') ?? (smoke ? 3 : 100));
+const EXECUTED_SHIPS = smoke ? 1 : 10;
+const EXECUTION_DAYS = smoke ? 1 : 7;
+const EXECUTION_UNTIL = new Date('2026-01-01T00:00:00.000Z');
+const YEAR = { from: '2025-01-01T00:00:00.000Z', to: '2025-12-31T23:59:59.999Z' };
+const MONTH = { from: '2025-11-01T00:00:00.000Z', to: '2025-11-30T23:59:59.999Z' };
+const USERS = smoke ? 5 : 50;
+const SIGNED_IN = ['admin', 'north.admin', 'north.anna', 'south.admin', 'south.maria'];
 const reuse = process.argv.includes('--reuse');
-const seconds = Number(arg('--seconds') ?? 60);
-const soakMinutes = Number(arg('--soak-minutes') ?? 10);
-const port = Number(arg('--port') ?? 18450);
+const seconds = Number(arg('--seconds') ?? (smoke ? 3 : 60));
+const soakMinutes = Number(arg('--soak-minutes') ?? (smoke ? 0.05 : 10));
+/** A soak window: 30 s; 3 s in the smoke run. */
+const WINDOW_SECONDS = smoke ? 3 : 30;
+const WARM_UP_SECONDS = smoke ? 1 : 5;
 const databaseUrl = process.env.DATABASE_URL;
 if (!databaseUrl) throw new Error('Set DATABASE_URL to a PostgreSQL database of your own');
+if (!Number.isInteger(SHIPS) || SHIPS < EXECUTED_SHIPS)
+  throw new Error(`--ships takes a whole number of ships, at least ${EXECUTED_SHIPS}`);
+
+/** A port nobody listens on now (the smoke run's default: runs beside others must not meet on one port). */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
 
 async function fillFleet(): Promise<void> {
   await resetPostgres(databaseUrl!);
-  const server = await startTestServer({ jobs: 'none' });
+  // The harness's own seed would add the six demo ships: the fleet is seeded here, with its size.
+  const server = await startTestServer({ jobs: 'none', seed: false });
   const db = server.services.database.db;
   const seed = await seedPlatform(db, { ships: SHIPS });
   const ships = await db.selectFrom('facilities').select(['id', 'name']).orderBy('name').execute();
-  await fillSyntheticReportValues(db, ships, YEAR);
+  await fillSyntheticReportValues(db, ships, smoke ? MONTH : YEAR);
   const executed = Object.fromEntries(Object.entries(seed.facilityIds).slice(0, EXECUTED_SHIPS));
   const t0 = Date.now();
   await prepareShips(server.services.database, executed, EXECUTION_DAYS, EXECUTION_UNTIL);
@@ -92,6 +115,7 @@ async function connections(db: Kysely<Database>): Promise<number> {
 }
 
 async function main() {
+  const port = Number(arg('--port') ?? (smoke ? await freePort() : 18450));
   if (!reuse) await fillFleet();
   const database = await openDatabase({ databaseUrl, dataDir: 'memory://', poolSize: 2 });
   const db = database.db;
@@ -116,25 +140,6 @@ async function main() {
       );
 
     // Every call of a fleet or ship dashboard page, per signed-in user, on ships that user sees.
-    const C = REPORT_CODES;
-    const fleetReports = [
-      C.fleetExtraRemovalOfSulfur,
-      C.fleetCo2Reduction,
-      C.fleetTotalCo2Emission,
-      C.fleetMarpolCompliance,
-      C.fleetSo2Co2Ratio,
-      C.fleetOperationalAvailability,
-      C.fleetSfocImpact,
-    ];
-    const shipReports = [
-      C.shipMarpolCompliance,
-      C.shipOperationalAvailability,
-      C.shipCo2Reduction,
-      C.shipSo2Co2Ratio,
-      C.shipExtraRemovalOfSulfur,
-      C.shipSfocImpact,
-      C.shipTotalCo2Emission,
-    ];
     const pool: { path: string; headers: Record<string, string>; kind: string }[] = [];
     for (const [username, token] of tokens) {
       const headers = { authorization: `Bearer ${token}` };
@@ -147,7 +152,7 @@ async function main() {
       ];
       for (const period of [MONTH, YEAR]) {
         for (const p of page) pool.push({ ...p, headers });
-        for (const r of fleetReports)
+        for (const r of FLEET_REPORTS)
           pool.push({
             path: `/api/reports/${r}/data?${new URLSearchParams(period)}`,
             headers,
@@ -155,14 +160,14 @@ async function main() {
           });
         for (const ship of ships.slice(0, 8)) {
           for (const p of page) pool.push({ ...p, headers });
-          for (const r of shipReports)
+          for (const r of [...SHIP_REPORTS, ...SHIP_WASHWATER_REPORTS])
             pool.push({
               path: `/api/reports/${r}/data?${new URLSearchParams({ ...period, facilityId: ship })}`,
               headers,
               kind: 'ship dashboard',
             });
           pool.push({
-            path: `/api/reports/${C.shipUptime}/data?${new URLSearchParams({ ...period, facilityId: ship, duration: period === YEAR ? 'daily' : 'hourly' })}`,
+            path: `/api/reports/${SHIP_UPTIME_REPORT}/data?${new URLSearchParams({ ...period, facilityId: ship, duration: period === YEAR ? 'daily' : 'hourly' })}`,
             headers,
             kind: 'ship dashboard',
           });
@@ -234,7 +239,9 @@ async function main() {
           throw new Error(`execute answered ${answer.status}: ${JSON.stringify(answer.json)}`);
         ids.push(answer.json.id);
       }
+      const deadline = Date.now() + (smoke ? 120_000 : 1_800_000);
       for (;;) {
+        if (Date.now() > deadline) throw new Error(`the executions ${ids.join(', ')} did not end in time`);
         const rows = await db
           .selectFrom('executions')
           .select(['state', 'error'])
@@ -252,13 +259,13 @@ async function main() {
     };
 
     console.log(`warm-up; pool of ${pool.length} calls (${mix})`);
-    await cannon({ duration: 5 });
+    await cannon({ duration: WARM_UP_SECONDS });
 
     const loadBefore = loadAverage();
     const rssBefore = rssMegabytes(api.pid);
     console.log(`load ${seconds} s, load average before ${loadBefore}`);
     const running = cannon({ duration: seconds });
-    await new Promise((r) => setTimeout(r, 5000));
+    await new Promise((r) => setTimeout(r, Math.min(5, seconds / 3) * 1000));
     const underLoad = await execute();
     const { result: loaded, ...latency } = await running;
     const loadAfter = loadAverage();
@@ -269,7 +276,7 @@ async function main() {
 
     // Soak: a fixed rate (half the measured throughput), 30 s windows.
     const rate = Math.max(10, Math.round(loaded.requests.average / 2 / 10) * 10);
-    const windows = Math.round((soakMinutes * 60) / 30);
+    const windows = Math.max(1, Math.round((soakMinutes * 60) / WINDOW_SECONDS));
     const samples: {
       minute: number;
       requests: number;
@@ -293,9 +300,9 @@ async function main() {
       load: loadAverage(),
     });
     for (let w = 1; w <= windows; w++) {
-      const r = await cannon({ duration: 30, overallRate: rate });
+      const r = await cannon({ duration: WINDOW_SECONDS, overallRate: rate });
       samples.push({
-        minute: (w * 30) / 60,
+        minute: (w * WINDOW_SECONDS) / 60,
         requests: r.result.requests.total,
         p50: r.p50,
         p95: r.p95,
@@ -315,12 +322,12 @@ async function main() {
     };
     const first = samples[1]!;
     const last = samples.at(-1)!;
-    out('# Load and soak on PostgreSQL');
+    out(`# Load and soak on PostgreSQL${smoke ? ' (smoke run: figures not worth reading)' : ''}`);
     out();
     out(
-      `${SHIPS} ships; a year (2025) of hourly report values inserted directly, as bench/dashboard does: ${counts.rows[0]!.hourly.toLocaleString('en-US')} rows in report_values, ${counts.rows[0]!.daily.toLocaleString('en-US')} in report_values_daily; ${EXECUTED_SHIPS} ships also have ${EXECUTION_DAYS} days of demo logger files (${counts.rows[0]!.files} files, imported through the upload service) and the default calculations. ` +
+      `${SHIPS} ships; ${smoke ? 'a month (November 2025)' : 'a year (2025)'} of hourly report values inserted directly, as bench/dashboard does: ${counts.rows[0]!.hourly.toLocaleString('en-US')} rows in report_values, ${counts.rows[0]!.daily.toLocaleString('en-US')} in report_values_daily; ${EXECUTED_SHIPS} ships also have ${EXECUTION_DAYS} days of demo logger files (${counts.rows[0]!.files} files, imported through the upload service) and the default calculations. ` +
         `Portal as two processes on this machine (${os.cpus().length} cores, shared): API \`--services=web\` and a worker \`--services=worker\`, PostgreSQL on localhost. ` +
-        `Users ${SIGNED_IN.join(', ')} signed in through the OIDC flow over HTTP. \`npx tsx bench/load/run.ts\`, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC.`,
+        `Users ${SIGNED_IN.join(', ')} signed in through the OIDC flow over HTTP. \`npx tsx bench/load/run.ts ${process.argv.slice(2).join(' ')}\`, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC.`,
     );
     out();
     out(`## ${USERS} concurrent users for ${seconds} s`);
@@ -345,14 +352,14 @@ async function main() {
     out('| when | seconds until all done | done | failed |');
     out('|---|---|---|---|');
     out(
-      `| during the load (requested 5 s in) | ${underLoad.seconds.toFixed(1)} | ${underLoad.done} | ${underLoad.failed.length} |`,
+      `| during the load (requested ${Math.min(5, seconds / 3)} s in) | ${underLoad.seconds.toFixed(1)} | ${underLoad.done} | ${underLoad.failed.length} |`,
     );
     out(
       `| afterwards, no load (same executions again) | ${quiet.seconds.toFixed(1)} | ${quiet.done} | ${quiet.failed.length} |`,
     );
     out();
     out(
-      `## Soak: ${soakMinutes} minutes at ${rate} requests/s (half the throughput above), ${USERS} connections, sampled every 30 s`,
+      `## Soak: ${soakMinutes} minutes at ${rate} requests/s (half the throughput above), ${USERS} connections, sampled every ${WINDOW_SECONDS} s`,
     );
     out();
     out(
@@ -367,7 +374,20 @@ async function main() {
     out(
       `Minute 0 is the idle moment before the soak (pools shrink when idle). First window → last window: p95 ${f(first.p95)} → ${f(last.p95)} ms, API RSS ${first.rss.toFixed(0)} → ${last.rss.toFixed(0)} MB (highest ${Math.max(...samples.map((s) => s.rss)).toFixed(0)}), database connections ${first.connections} → ${last.connections} (highest ${Math.max(...samples.map((s) => s.connections))}), errors ${samples.reduce((n, s) => n + s.errors, 0)}.`,
     );
-    writeFileSync(arg('--out') ?? path.join(here, '..', 'results', 'load.md'), lines.join('\n') + '\n');
+    const file =
+      arg('--out') ?? path.join(here, '..', ...(smoke ? ['.work', 'load-smoke.md'] : ['results', 'load.md']));
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, lines.join('\n') + '\n');
+    const problems = [
+      latency.errors ? `${latency.errors} errors, non-2xx answers or timeouts under load` : '',
+      ...[underLoad, quiet].flatMap((run) => [
+        ...run.failed.map((error) => `an execution failed: ${error}`),
+        run.done !== executionShips.length ? `${run.done} of ${executionShips.length} executions done` : '',
+      ]),
+      executionShips.length === 0 ? 'no ship has logger files to execute' : '',
+      samples.some((s) => s.errors) ? `${samples.reduce((n, s) => n + s.errors, 0)} errors in the soak` : '',
+    ].filter(Boolean);
+    if (problems.length) throw new Error(`FAILED:\n${problems.join('\n')}`);
   } finally {
     await killAll();
     void worker;

@@ -5,7 +5,8 @@
  * The events' share is (compliance events + store events) / (all the other steps), per run and for the fastest run
  * of each step. Results: bench/results/pipeline.md.
  *
- * Run: npx tsx bench/pipeline/events.ts --postgres postgres://postgres@127.0.0.1:5432/<the pipeline bench's db>
+ * Run: npx tsx bench/pipeline/events.ts --postgres postgres://postgres@127.0.0.1:5432/<the pipeline bench's db> [--runs 5]
+ * --smoke: one run (after `bench/pipeline/run.ts --smoke --kinds postgres`).
  */
 import os from 'node:os';
 import { openDatabase } from '../../apps/api/src/storage/database';
@@ -15,6 +16,8 @@ const arg = (name: string) => {
   const at = process.argv.indexOf(name);
   return at > 0 ? process.argv[at + 1] : undefined;
 };
+const smoke = process.argv.includes('--smoke') || process.env.BENCH_SMOKE === '1';
+const RUNS = Number(arg('--runs') ?? (smoke ? 1 : 5));
 const databaseUrl = arg('--postgres');
 if (!databaseUrl) throw new Error('Give --postgres <url> of the pipeline bench database');
 
@@ -33,7 +36,7 @@ async function main() {
   const to = Math.ceil((new Date(ship.data_timestamp_max!).getTime() + 1) / DAY) * DAY;
   const EVENTS = ['compliance events', 'store events'];
   const runs: Record<string, number>[] = [];
-  for (let run = 0; run < 5; run++) {
+  for (let run = 0; run < RUNS; run++) {
     const timings: Record<string, number> = {};
     const computed = await computePeriod(db, {
       facilityId: ship.id,

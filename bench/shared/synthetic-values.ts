@@ -7,11 +7,17 @@ import { reportFieldValueSources } from '../../apps/api/src/features/reports/sou
 /**
  * Believable hourly values of every default report KPI, generated in SQL for the dashboard and load
  * benchmarks (100 ships x a year is too much to run through the real pipeline for each run). The
- * expressions read `ts` (the hour) and `f.n` (the ship's number) from the query they are used in.
+ * expressions read `ts` (the hour) and `f.n` (the ship's number, a bigint) from the query they are used in.
  */
-/** A pseudo-random number in [0, 1) per hour and field, the same every run. */
+/**
+ * A pseudo-random number in [0, 1) per hour and field, the same every run. In bigint throughout: the ship's number
+ * times 15485863 passes 2^31 from the 139th ship on (an integer overflow ended the fill of a bigger fleet).
+ */
 export const syntheticRandom = (salt: number) =>
-  sql`(((extract(epoch from ts)::bigint / 3600) * 7919 + ${salt} * 104729 + f.n * 15485863) % 1000) / 1000.0`;
+  sql`(((extract(epoch from ts)::bigint / 3600) * 7919 + ${salt}::bigint * 104729 + f.n * 15485863) % 1000) / 1000.0`;
+
+/** An hour of the day, 0..23. */
+const hourOfDay = sql`((extract(epoch from ts)::bigint / 3600) % 24)`;
 
 export const SYNTHETIC_REPORT_VALUES: Record<string, (salt: number) => ReturnType<typeof sql>> = {
   MarpolCompliance: (s) =>
@@ -25,7 +31,28 @@ export const SYNTHETIC_REPORT_VALUES: Record<string, (salt: number) => ReturnTyp
   TotalCO2Emission: (s) => sql`2 + ${syntheticRandom(s)} * 3`,
   ExtraRemovalOfSulfur: (s) => sql`0.01 + ${syntheticRandom(s)} * 0.02`,
   CO2Reduction: (s) => sql`0.05 + ${syntheticRandom(s)} * 0.05`,
+  // Washwater: no value in a fifth of the hours (not discharging); a breach now and then.
+  WashwaterCompliance: (s) =>
+    sql`case when ${syntheticRandom(s)} < 0.2 then null when ${syntheticRandom(s)} < 0.25 then 0 else 100 end`,
+  WashwaterPh: (s) => sql`6.3 + ${syntheticRandom(s)} * 1.2`,
+  WashwaterPhLimit: () => sql`case when ${hourOfDay} < 2 then 5.9 else 6.5 end`,
+  WashwaterPahAboveInlet: (s) => sql`5 + ${syntheticRandom(s)} * 30`,
+  WashwaterPahLimit: (s) => sql`40 + ${syntheticRandom(s)} * 30`,
+  WashwaterTurbidityAboveInlet: (s) => sql`2 + ${syntheticRandom(s)} * 15`,
+  WashwaterTurbidityLimit: () => sql`25`,
+  OpenLoopInNoDischargeZoneHours: (s) =>
+    sql`case when ${syntheticRandom(s)} < 0.05 then ${syntheticRandom(s)} * 20 else 0 end`,
 };
+
+/** The synthetic values of a default KPI; an error naming it when this file has none (a KPI added since). */
+function syntheticValue(key: string, salt: number): ReturnType<typeof sql> {
+  const value = SYNTHETIC_REPORT_VALUES[key];
+  if (!value)
+    throw new Error(
+      `No synthetic values for the default KPI ${key}: add them to bench/shared/synthetic-values.ts`,
+    );
+  return value(salt);
+}
 
 /**
  * Fills a period of hourly report values for every computed default report field of every ship (about 3 % of the
@@ -42,18 +69,24 @@ export async function fillSyntheticReportValues(
     .select(['report_field_id', 'transform_algorithm'])
     .where('report_field_id', 'in', computed)
     .execute();
-  const kpiOf = (fieldId: string) =>
-    DEFAULT_REPORT_KPIS.find(
-      (k) => k.transformAlgorithm === calcs.find((c) => c.report_field_id === fieldId)?.transform_algorithm,
-    )!.key;
+  const kpiOf = (fieldId: string) => {
+    const algorithm = calcs.find((c) => c.report_field_id === fieldId)?.transform_algorithm;
+    const kpi = DEFAULT_REPORT_KPIS.find((k) => k.transformAlgorithm === algorithm);
+    if (!kpi) throw new Error(`The report field ${fieldId} is computed by no default KPI's calculation`);
+    return kpi.key;
+  };
+  const values = computed.map((fieldId, salt) => ({
+    fieldId,
+    salt,
+    value: syntheticValue(kpiOf(fieldId), salt),
+  }));
   const started = Date.now();
   for (const [i, ship] of ships.entries()) {
-    for (const [salt, fieldId] of computed.entries()) {
-      const value = SYNTHETIC_REPORT_VALUES[kpiOf(fieldId)]!(salt);
+    for (const { fieldId, salt, value } of values) {
       await sql`
         insert into report_values (facility_id, report_field_id, span_start, value)
         select ${ship.id}::uuid, ${fieldId}::uuid, ts, case when ${syntheticRandom(salt + 50)} < 0.03 then null else ${value} end
-        from (select ${i}::int as n) f, generate_series(${period.from}::timestamptz, ${period.to}::timestamptz, interval '1 hour') ts`.execute(
+        from (select ${i}::bigint as n) f, generate_series(${period.from}::timestamptz, ${period.to}::timestamptz, interval '1 hour') ts`.execute(
         db,
       );
     }

@@ -69,6 +69,46 @@ class Emitter {
   private tempCount = 0;
   /** AVERAGE_OVER windows met in the body: each becomes a column computed before the row loop. */
   readonly windows: { expr: string; ms: number }[] = [];
+  /** Windows met in the statement being emitted, whose means it sums first. */
+  private pendingMeans: number[] = [];
+  /**
+   * Boolean locals no value set to is ever null (comparisons and such): held as JavaScript booleans, not as 1/0/NaN
+   * numbers, so a test of one is a test of a boolean (a number's truth takes two comparisons; WASHWATER_COMPLIANT's
+   * `pahMet` cost it a tenth of its speed).
+   */
+  plainBooleans: ReadonlySet<number> = new Set();
+
+  /** Looks at the whole program before emitting it: which boolean locals are plain. */
+  plan(program: CheckedProgram): void {
+    const sets = new Map<number, CExpr[]>();
+    const walk = (stmts: CStmt[]) => {
+      for (const s of stmts) {
+        if (s.k === 'set') sets.set(s.id, [...(sets.get(s.id) ?? []), s.value]);
+        if (s.k === 'if') {
+          walk(s.then);
+          walk(s.otherwise);
+        }
+      }
+    };
+    walk(program.body);
+    // Every boolean local to begin with, then those with a value that may be null taken out until none is left:
+    // each value set to a plain local is then never null, given that the plain locals it reads are never null.
+    const plain = new Set([...sets.keys()].filter((id) => program.locals[id] === 'boolean'));
+    for (let changed = true; changed;) {
+      changed = false;
+      for (const id of plain) {
+        if (sets.get(id)!.every((v) => neverNull(v, plain))) continue;
+        plain.delete(id);
+        changed = true;
+      }
+    }
+    this.plainBooleans = plain;
+  }
+
+  /** A JavaScript boolean that is true exactly when the never-null value is true (for a plain boolean local). */
+  private boolean(e: CExpr): string {
+    return producesBoolean(e, this.plainBooleans) ? this.cond(e) : `(${this.cond(e)} ? true : false)`;
+  }
 
   h(name: HelperName): string {
     this.helpers.add(name);
@@ -86,25 +126,88 @@ class Emitter {
     return this.temps[0]!;
   }
 
-  statements(stmts: CStmt[], indent: string): string {
-    return stmts.map((s) => this.statement(s, indent)).join('');
+  /**
+   * A measurement run's row values (an input, the zones, the time) and how each is read at row i; a statement loads
+   * the ones it reads that no statement before it on its path has loaded, so a row that returns early reads no
+   * column it does not need (as a hand-written loop reads them). Empty for a report run, which loads its spans'
+   * inputs up front.
+   */
+  rowLoads = new Map<string, string>();
+
+  /** `loaded`: the row values loaded on the path to these statements (a measurement run's). */
+  statements(stmts: CStmt[], indent: string, loaded = new Set<string>()): string {
+    return stmts
+      .map((s, k) => (this.needless(s, stmts.slice(k + 1)) ? '' : this.statement(s, indent, loaded)))
+      .join('');
   }
 
-  private statement(s: CStmt, indent: string): string {
+  /**
+   * `if (X == null) return null;` followed by nothing but a `return` whose value is null whenever X is (arithmetic
+   * on X): the test changes no result, only costs a branch per row that a hand-written loop does not have, and one
+   * the processor mispredicts at every scattered gap in the data (RATIO_MARGIN).
+   */
+  private needless(s: CStmt, rest: CStmt[]): boolean {
+    if (s.k !== 'if' || s.otherwise.length > 0 || s.then.length !== 1) return false;
+    const [then] = s.then;
+    const [next, ...more] = rest;
+    if (then?.k !== 'return' || then.value.k !== 'null' || next?.k !== 'return' || more.length > 0)
+      return false;
+    const tested = nullTests(s.test);
+    return tested !== null && tested.every((x) => nullWith(next.value, x));
+  }
+
+  /** The loads of the row values `text` reads that are not loaded yet on this path. */
+  private loadsFor(text: string, indent: string, loaded: Set<string>): string {
+    let loads = '';
+    for (const [name, load] of this.rowLoads) {
+      if (loaded.has(name) || !new RegExp(`\\b${name}\\b`).test(text)) continue;
+      loaded.add(name);
+      loads += `${indent}${load}\n`;
+    }
+    return loads;
+  }
+
+  private statement(s: CStmt, indent: string, loaded: Set<string>): string {
     switch (s.k) {
       case 'set': {
-        const v = this.value(s.value);
-        return `${indent}l${s.id} = ${s.truncate ? `${this.h('trunc')}(${v})` : v};\n`;
+        const v = this.plainBooleans.has(s.id) ? this.boolean(s.value) : this.value(s.value);
+        const before = this.loadsFor(v, indent, loaded) + this.means(indent);
+        return `${before}${indent}l${s.id} = ${s.truncate ? `${this.h('trunc')}(${v})` : v};\n`;
       }
       case 'if': {
-        let text = `${indent}if (${this.cond(s.test)}) {\n${this.statements(s.then, indent + '  ')}${indent}}`;
-        if (s.otherwise.length > 0)
-          text += ` else {\n${this.statements(s.otherwise, indent + '  ')}${indent}}`;
+        const test = this.cond(s.test);
+        const before = this.loadsFor(test, indent, loaded) + this.means(indent);
+        const branch = (stmts: CStmt[]) => this.statements(stmts, indent + '  ', new Set(loaded));
+        let text = `${before}${indent}if (${test}) {\n${branch(s.then)}${indent}}`;
+        if (s.otherwise.length > 0) text += ` else {\n${branch(s.otherwise)}${indent}}`;
         return text + '\n';
       }
-      case 'return':
-        return `${indent}r = ${this.value(s.value)};\n${indent}break b;\n`;
+      case 'return': {
+        const v = this.value(s.value);
+        const before = this.loadsFor(v, indent, loaded) + this.means(indent);
+        return `${before}${indent}r = ${v};\n${indent}break b;\n`;
+      }
     }
+  }
+
+  /**
+   * The means of the AVERAGE_OVER windows the statement being emitted reads, summed just before it: a row that
+   * returns before the statement sums no window. Plain statements in the row loop, not a helper call: a call
+   * returns its double boxed unless V8 inlines it, and then every row allocated (WASHWATER_TURBIDITY_ABOVE_INLET ran
+   * at a third of its hand-written loop's speed in bench/formula). The sum goes over the rows of the window in time
+   * order, afresh per row, so a value depends only on the samples in its window, never on how much history came
+   * before it: the same data uploaded from another start gives the same bits (a running sum would carry the
+   * rounding of every row it has seen).
+   */
+  private means(indent: string): string {
+    const text = this.pendingMeans
+      .map(
+        (k) =>
+          `${indent}{ let ws = 0, wn = 0; for (let wk = w${k}; wk <= i; wk++) { const wv = v${k}[wk]; if (wv === wv) { ws += wv; wn++; } } m${k} = wn === 0 ? NaN : ws / wn; }\n`,
+      )
+      .join('');
+    this.pendingMeans = [];
+    return text;
   }
 
   /** A JavaScript expression whose value is the language value (NaN or null for null). */
@@ -119,7 +222,7 @@ class Emitter {
       case 'input':
         return `in${e.slot}`;
       case 'local':
-        return `l${e.id}`;
+        return this.plainBooleans.has(e.id) ? `(l${e.id} ? 1 : 0)` : `l${e.id}`;
       case 'param':
         return `p${e.id}`;
       case 'const':
@@ -141,14 +244,21 @@ class Emitter {
       case 'isNaN':
         return `(${this.cond(e)} ? 1 : 0)`;
       case 'and': {
-        if (neverNull(e.l) && neverNull(e.r)) return `((${this.cond(e.l)} && ${this.cond(e.r)}) ? 1 : 0)`;
+        if (neverNull(e.l, this.plainBooleans) && neverNull(e.r, this.plainBooleans))
+          return `((${this.cond(e.l)} && ${this.cond(e.r)}) ? 1 : 0)`;
+        // Three-valued, as C# bool? with &: false wins over null. Written out rather than a helper call, whose
+        // result V8 boxes unless it inlines the call (bench/formula: OPEN_LOOP_IN_NO_DISCHARGE_ZONE).
         const t = this.temp();
-        return `((${t} = ${this.value(e.l)}) === 0 ? 0 : ${this.h('and')}(${t}, ${this.value(e.r)}))`;
+        const u = this.temp();
+        return `((${t} = ${this.value(e.l)}) === 0 || (${u} = ${this.value(e.r)}) === 0 ? 0 : ${t} !== ${t} || ${u} !== ${u} ? NaN : 1)`;
       }
       case 'or': {
-        if (neverNull(e.l) && neverNull(e.r)) return `((${this.cond(e.l)} || ${this.cond(e.r)}) ? 1 : 0)`;
+        if (neverNull(e.l, this.plainBooleans) && neverNull(e.r, this.plainBooleans))
+          return `((${this.cond(e.l)} || ${this.cond(e.r)}) ? 1 : 0)`;
+        // Three-valued, as C# bool? with |: true wins over null (written out, as and).
         const t = this.temp();
-        return `((${t} = ${this.value(e.l)}) !== 0 && ${t} === ${t} ? 1 : ${this.h('or')}(${t}, ${this.value(e.r)}))`;
+        const u = this.temp();
+        return `(((${t} = ${this.value(e.l)}) !== 0 && ${t} === ${t}) || ((${u} = ${this.value(e.r)}) !== 0 && ${u} === ${u}) ? 1 : ${t} !== ${t} || ${u} !== ${u} ? NaN : 0)`;
       }
       case 'cond':
         return `(${this.cond(e.test)} ? ${this.value(e.then)} : ${this.value(e.otherwise)})`;
@@ -187,9 +297,12 @@ class Emitter {
         return `${this.h(member)}(${this.value(e.e)})`;
       }
       case 'window': {
+        // The window's values are a column computed before the row loop (v<k>), its first row a pointer moved by
+        // every row (w<k>); its mean (m<k>) is summed before the statement that reads it (means).
         const k = this.windows.length;
         this.windows.push({ expr: this.value(e.e), ms: e.seconds * 1000 });
-        return `w${k}[i]`;
+        this.pendingMeans.push(k);
+        return `m${k}`;
       }
       case 'series': {
         const args = ['S', this.value(e.target)];
@@ -238,6 +351,8 @@ class Emitter {
         if (e.name === 'ISECAZONE') return '(ez === 1)';
         if (e.name === 'ISNODISCHARGEZONE') return '(nz === 1)';
         return this.value(e);
+      case 'local':
+        return this.plainBooleans.has(e.id) ? `l${e.id}` : this.value(e);
       default:
         // NaN and 0 are falsy in JavaScript, every other number truthy: just what a condition needs.
         return this.value(e);
@@ -260,21 +375,79 @@ class Emitter {
   }
 }
 
-/** A boolean that is 0 or 1, never null: comparisons, equality, null tests, and and/or/not of such. */
-function neverNull(e: CExpr): boolean {
+const NO_LOCALS: ReadonlySet<number> = new Set();
+
+/**
+ * A boolean that is 0 or 1, never null: comparisons, equality, null tests, the plain boolean locals, and and/or/not
+ * of such.
+ */
+function neverNull(e: CExpr, plain = NO_LOCALS): boolean {
   switch (e.k) {
     case 'cmp':
     case 'eq':
     case 'isNull':
     case 'isNaN':
       return true;
+    case 'local':
+      return plain.has(e.id);
     case 'and':
     case 'or':
-      return neverNull(e.l) && neverNull(e.r);
+      return neverNull(e.l, plain) && neverNull(e.r, plain);
     case 'not':
-      return neverNull(e.e);
+      return neverNull(e.e, plain);
     case 'cond':
-      return neverNull(e.then) && neverNull(e.otherwise);
+      return neverNull(e.then, plain) && neverNull(e.otherwise, plain);
+    default:
+      return false;
+  }
+}
+
+/** Whether Emitter.cond of the value is a JavaScript boolean (true/false), not just something truthy. */
+function producesBoolean(e: CExpr, plain: ReadonlySet<number>): boolean {
+  switch (e.k) {
+    case 'cmp':
+    case 'eq':
+    case 'isNull':
+    case 'isNaN':
+    case 'not':
+      return true;
+    case 'local':
+      return plain.has(e.id);
+    case 'and':
+    case 'or':
+      return producesBoolean(e.l, plain) && producesBoolean(e.r, plain);
+    default:
+      return false;
+  }
+}
+
+type Slot = { k: 'input'; slot: number } | { k: 'local'; id: number };
+
+/** The inputs and locals a test is true for when any of them is null (`X == null || Y == null`); null otherwise. */
+function nullTests(e: CExpr): Slot[] | null {
+  if (e.k === 'isNull' && !e.negate && e.e.type !== 'string' && (e.e.k === 'input' || e.e.k === 'local'))
+    return [e.e];
+  if (e.k === 'or') {
+    const l = nullTests(e.l);
+    const r = nullTests(e.r);
+    return l && r ? [...l, ...r] : null;
+  }
+  return null;
+}
+
+/** Whether the value is null (NaN) whenever x is: x itself, and arithmetic on it. */
+function nullWith(e: CExpr, x: Slot): boolean {
+  switch (e.k) {
+    case 'input':
+      return x.k === 'input' && e.slot === x.slot;
+    case 'local':
+      return x.k === 'local' && e.id === x.id;
+    case 'neg':
+      return nullWith(e.e, x);
+    case 'arith':
+      return nullWith(e.l, x) || nullWith(e.r, x);
+    case 'cond':
+      return nullWith(e.then, x) && nullWith(e.otherwise, x);
     default:
       return false;
   }
@@ -315,8 +488,9 @@ function returnsFinite(stmts: CStmt[]): boolean {
 
 /**
  * The statement that stores the row's result. A numeric column holds no infinity (x / 0 is null, as in the
- * editor's Test): `v - v === 0` is false for ±Infinity and NaN alike, so the guard costs one subtraction in the
- * loop instead of a second pass over the column.
+ * editor's Test): `r + 0 * r` is r itself for every finite r (0 * r is a zero of r's sign, and adding it changes
+ * nothing, -0 included) and NaN for ±Infinity (0 * Infinity is NaN) and NaN. Two operations without a branch: a
+ * conditional (`r - r === 0 ? r : NaN`) cost EXCESS_SULFUR_REMOVED a tenth of its speed (bench/formula).
  */
 function storeStatement(
   program: CheckedForEmit,
@@ -329,9 +503,7 @@ function storeStatement(
   const booleanStore = outputType === 'Boolean' && program.returnType !== 'boolean';
   if (!finite || booleanStore || program.returnType === 'string' || returnsFinite(program.body))
     return `${target} = ${value};`;
-  return value === 'r'
-    ? `${target} = r - r === 0 ? r : NaN;`
-    : `r = ${value};\n      ${target} = r - r === 0 ? r : NaN;`;
+  return value === 'r' ? `${target} = r + 0 * r;` : `r = ${value};\n      ${target} = r + 0 * r;`;
 }
 
 const isSlot = (e: CExpr) => e.k === 'input' || e.k === 'local' || e.k === 'param' || e.k === 'const';
@@ -352,7 +524,10 @@ function preamble(e: Emitter): string {
 function declarations(program: CheckedForEmit, e: Emitter, extra: string[]): string {
   const names = [
     ...program.inputs.map((_, slot) => `in${slot} = ${program.kind === 'report-field' ? 'null' : 'NaN'}`),
-    ...program.locals.map((t, id) => `l${id} = ${t === 'string' || t === 'series' ? 'null' : 'NaN'}`),
+    ...program.locals.map(
+      (t, id) =>
+        `l${id} = ${e.plainBooleans.has(id) ? 'false' : t === 'string' || t === 'series' ? 'null' : 'NaN'}`,
+    ),
     ...e.topTemps().map((t) => `${t} = NaN`),
     `r = ${program.returnType === 'string' ? 'null' : 'NaN'}`,
     ...extra,
@@ -383,23 +558,33 @@ export interface CheckedForEmit extends CheckedProgram {
 }
 
 /**
- * The columns of the AVERAGE_OVER windows: the window's expression at every row (inputs loaded per row), then its
- * rolling mean over the rows in (t - window, t]. Emitted after the body, whose emission collected the windows.
+ * The columns of the AVERAGE_OVER windows: the window's expression at every row (the inputs it reads loaded per
+ * row), the pointer to the first row of each row's window, (t - window, t], and its mean. Emitted after the body,
+ * whose emission collected the windows. The mean is summed in the row loop where the body reaches it (Emitter.means),
+ * so a row that returns before it (not discharging) costs no window; the pointer moves with every row, as it did
+ * when every row's mean was computed up front, so the means are the same bits.
  */
 function windowColumns(program: CheckedProgram, e: Emitter): string {
-  if (e.windows.length === 0) return '';
-  const rolling = e.h('rollingMean');
-  const loads = program.inputs.map((_, slot) => `in${slot} = c${slot}[i]; `).join('');
   return e.windows
-    .map(
-      (w, k) =>
-        `  const v${k} = new Float64Array(n);
-` +
-        `  for (let i = 0; i < n; i++) { ${loads}v${k}[i] = ${w.expr}; }
-` +
-        `  const w${k} = ${rolling}(v${k}, ts, ${numberLiteral(w.ms)});
-`,
-    )
+    .map((w, k) => {
+      const loads = program.inputs
+        .map((_, slot) => slot)
+        .filter((slot) => new RegExp(`\\bin${slot}\\b`).test(w.expr))
+        .map((slot) => `in${slot} = c${slot}[i]; `)
+        .join('');
+      return (
+        `  const v${k} = new Float64Array(n);\n` +
+        `  for (let i = 0; i < n; i++) { ${loads}v${k}[i] = ${w.expr}; }\n` +
+        `  let w${k} = 0, m${k} = NaN;\n`
+      );
+    })
+    .join('');
+}
+
+/** Moves each window's first row to the row i's window, (ts[i] - window, ts[i]]; at the top of every row. */
+function windowStarts(e: Emitter): string {
+  return e.windows
+    .map((w, k) => `    while (w${k} <= i && ts[w${k}] <= ts[i] - ${numberLiteral(w.ms)}) w${k}++;\n`)
     .join('');
 }
 
@@ -409,20 +594,21 @@ function windowColumns(program: CheckedProgram, e: Emitter): string {
  */
 export function emitMeasurement(program: CheckedForEmit, outputType?: OutputType, finite = false): string {
   const e = new Emitter();
-  const body = e.statements(program.body, '      ');
   const usesTs = program.constants.has('TARGETTIMESTAMP');
   const usesEca = program.constants.has('ISECAZONE');
   const usesZone = program.constants.has('ISNODISCHARGEZONE');
+  // Each statement loads the row values it reads (an input read only inside a window is read by its column's loop).
+  program.inputs.forEach((_, slot) => e.rowLoads.set(`in${slot}`, `in${slot} = c${slot}[i];`));
+  if (usesTs) e.rowLoads.set('tt', 'tt = ts[i];');
+  if (usesEca) e.rowLoads.set('ez', 'ez = E[i];');
+  if (usesZone) e.rowLoads.set('nz', 'nz = Z[i];');
+  e.plan(program);
+  const body = e.statements(program.body, '      ');
   const store = storeStatement(program, outputType, 'out[i]', e, finite);
   const windows = windowColumns(program, e);
   const now = e.h('now');
   const over = e.h('overBudget');
-  const loads = [
-    ...program.inputs.map((_, slot) => `    in${slot} = c${slot}[i];\n`),
-    usesTs ? '    tt = ts[i];\n' : '',
-    usesEca ? '    ez = E[i];\n' : '',
-    usesZone ? '    nz = Z[i];\n' : '',
-  ].join('');
+  const loads = windowStarts(e);
   const chunk = ROWS_PER_BUDGET_CHECK;
   return (
     preamble(e) +
@@ -457,6 +643,7 @@ export function emitMeasurement(program: CheckedForEmit, outputType?: OutputType
 /** JavaScript text of a report-field run: (cols, ts, spanStarts, spanMs, K, out, budgetMs) => out, one output per span. */
 export function emitSpans(program: CheckedForEmit, outputType?: OutputType, finite = false): string {
   const e = new Emitter();
+  e.plan(program);
   const body = e.statements(program.body, '      ');
   const usesTs = program.constants.has('TARGETTIMESTAMP');
   const store = storeStatement(program, outputType, 'out[j]', e, finite).replace(/\n {6}/, '\n    ');

@@ -50,6 +50,71 @@ describe('evaluateTimestamps', () => {
     expect(Array.from(out)).toEqual([2, NaN, NaN, NaN]);
   });
 
+  it('answers null for a null tested first, whatever follows the test (the generated code may drop the test)', () => {
+    const run = (source: string) =>
+      Array.from(
+        ok(source, { kind: 'measurement-field', inputNames: ['X', 'Y'] }).evaluateTimestamps({
+          timestamps: Float64Array.of(0, 60_000, 120_000),
+          inputs: { X: Float64Array.of(NaN, 2, 3), Y: Float64Array.of(4, NaN, 0) },
+          constants,
+        }),
+      );
+    // Arithmetic on a null is null: the same with or without the test (row 3 divides by zero: null too).
+    expect(run('if (X == null) return null; return (Y - X) / Y * 100;')).toEqual([NaN, NaN, NaN]);
+    expect(run('if (X == null || Y == null) return null; return -(X * Y);')).toEqual([NaN, NaN, -0]);
+    // A comparison, a power or a coalesce of a null is not null: the test decides.
+    expect(run('if (X == null) return null; return X > 1 ? 1 : 0;')).toEqual([NaN, 1, 1]);
+    expect(run('if (X == null) return null; return Math.Pow(X, 0);')).toEqual([NaN, 1, 1]);
+    expect(run('if (X == null) return null; return (X ?? 5) + 1;')).toEqual([NaN, 3, 4]);
+    expect(run('if (Y == null) return null; return X ?? 7;')).toEqual([7, NaN, 3]);
+  });
+
+  it('keeps a boolean variable true, false or null as it was set, whichever way it is read', () => {
+    const run = (source: string, outputType?: 'Boolean' | 'Double') =>
+      Array.from(
+        ok(source, { kind: 'measurement-field', inputNames: ['X', 'Y'], outputType }).evaluateTimestamps({
+          timestamps: Float64Array.of(0, 60_000, 120_000),
+          inputs: { X: Float64Array.of(NaN, 2, 3), Y: Float64Array.of(1, NaN, 5) },
+          constants,
+        }),
+      );
+    // Never null (a comparison): read as a condition, as a value, compared, tested for null, and in another.
+    expect(run('bool big = X > 2; if (big) return 1; return 0;')).toEqual([0, 0, 1]);
+    expect(run('bool big = X > 2; return big;', 'Boolean')).toEqual([0, 0, 1]);
+    expect(run('bool big = X > 2; return big == true ? 10 : 20;')).toEqual([20, 20, 10]);
+    expect(run('bool big = X > 2; return big == null ? 1 : 0;')).toEqual([0, 0, 0]);
+    expect(run('bool big = X > 2; bool both = big && Y > 1; return both ? X + Y : -1;')).toEqual([-1, -1, 8]);
+    expect(run('bool big = X > 2; big = !big; return big;', 'Boolean')).toEqual([1, 1, 0]);
+    // Null when set from an input or left unset: the null stays null.
+    expect(
+      run('bool b = X > 2; if (Y > 2) b = Y == 5; bool c; if (X > 2) c = true; return c;', 'Boolean'),
+    ).toEqual([NaN, NaN, 1]);
+    expect(run('bool b = X > 0 && Y > 0 ? true : false; return b;', 'Boolean')).toEqual([0, 0, 1]);
+  });
+
+  it('ands and ors true, false and null as C# bool? does: false wins over null in and, true in or', () => {
+    const F = 0;
+    const T = 1;
+    const N = NaN;
+    const x = Float64Array.of(F, F, F, T, T, T, N, N, N);
+    const y = Float64Array.of(F, T, N, F, T, N, F, T, N);
+    const run = (source: string) =>
+      Array.from(
+        ok(source, {
+          kind: 'measurement-field',
+          inputNames: ['X', 'Y'],
+          outputType: 'Boolean',
+        }).evaluateTimestamps({
+          timestamps: Float64Array.from(x, (_, i) => i * 60_000),
+          inputs: { X: x, Y: y },
+          constants,
+        }),
+      );
+    expect(run('return X && Y;')).toEqual([F, F, F, F, T, N, F, N, N]);
+    expect(run('return X || Y;')).toEqual([F, T, N, T, T, T, N, T, N]);
+    expect(run('return !(X && Y) || X;')).toEqual([T, T, T, T, T, T, T, N, N]);
+  });
+
   it('refuses missing or misaligned columns', () => {
     const timestamps = Float64Array.of(0, 1);
     expect(() =>

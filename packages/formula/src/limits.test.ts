@@ -185,6 +185,26 @@ describe('division by zero and NaN give null, never an infinite value', () => {
     expect(measurement(source)).toEqual([NaN, NaN, NaN, NaN]);
   });
 
+  it('every finite result is stored as it is, bit for bit: -0, the largest and the smallest doubles', () => {
+    const values = Float64Array.of(
+      -0,
+      0,
+      Number.MAX_VALUE,
+      -Number.MAX_VALUE,
+      Number.MIN_VALUE,
+      -5e-324,
+      1 / 3,
+    );
+    const out = compiled('return X * 1;', 'measurement-field', ['X']).evaluateTimestamps({
+      timestamps: Float64Array.from(values, (_, i) => i),
+      inputs: { X: values },
+      constants,
+    });
+    values.forEach((v, i) => expect(Object.is(out[i], v)).toBe(true));
+    expect(measurement('return X * 0;')).toEqual([0, -0, 0, NaN]);
+    expect(Object.is(measurement('return X * 0;')[1], -0)).toBe(true);
+  });
+
   it('an Integer output of x / 0 is null too', () => {
     expect(measurement('return X / 0;', 'Integer')).toEqual([NaN, NaN, NaN, NaN]);
     expect(measurement('int i = X / 0; return i;')).toEqual([NaN, NaN, NaN, NaN]);

@@ -76,13 +76,17 @@ const FIXED = new Set([
   'S',
   's0',
   'lo',
+  'ws',
+  'wn',
+  'wk',
+  'wv',
   'hi',
   'spanStarts',
   'spanMs',
   'length',
   'subarray',
 ]);
-const SLOT = /^(in|c|l|p|t|v|w)\d+$/;
+const SLOT = /^(in|c|l|p|t|v|w|m)\d+$/;
 const GENERATOR_STRINGS = new Set(['use strict', 'row ']);
 
 /** Re-tokenizes generated JavaScript and returns every token that is not the emitter's own. */

@@ -76,6 +76,46 @@ describe('AVERAGE_OVER', () => {
     expect(nulls(empty)).toEqual([null, null]);
   });
 
+  it('averages the rows of a row that returned before its window too (not discharging, then discharging)', () => {
+    // Discharging from minute 20 on; the window of minute 20 holds minutes 6..20, read while not discharging.
+    const n = 25;
+    const ts = Float64Array.from({ length: n }, (_, i) => T0 + i * MIN);
+    const out = compiled('if (D != 1) return null; return AVERAGE_OVER(X, 900);', [
+      'D',
+      'X',
+    ]).evaluateTimestamps({
+      timestamps: ts,
+      inputs: {
+        D: Float64Array.from({ length: n }, (_, i) => (i >= 20 ? 1 : 0)),
+        X: Float64Array.from({ length: n }, (_, i) => i),
+      },
+      constants,
+    });
+    expect(nulls(out.subarray(0, 20))).toEqual(Array(20).fill(null));
+    expect(Array.from(out.subarray(20))).toEqual([13, 14, 15, 16, 17]);
+  });
+
+  it('averages windows read in a condition, in a variable and in both branches of a choice, each over its own rows', () => {
+    const n = 6;
+    const ts = Float64Array.from({ length: n }, (_, i) => T0 + i * MIN);
+    const inputs = { X: col([1, 2, 3, 4, 5, 6]), Y: col([10, N, 30, 40, 50, 60]) };
+    const run = (source: string) =>
+      nulls(compiled(source, ['X', 'Y']).evaluateTimestamps({ timestamps: ts, inputs, constants }));
+    // Two minutes of X: the row and the one before; one minute of Y: the row itself.
+    expect(run('return X > 3 ? AVERAGE_OVER(X, 120) : AVERAGE_OVER(Y, 60);')).toEqual([
+      10,
+      null,
+      30,
+      3.5,
+      4.5,
+      5.5,
+    ]);
+    expect(run('if (AVERAGE_OVER(X, 120) > 2) return 1; return 0;')).toEqual([0, 0, 1, 1, 1, 1]);
+    expect(run('double a = AVERAGE_OVER(Y, 180); return a + AVERAGE_OVER(X, 60);')).toEqual([
+      11, 12, 23, 39, 45, 56,
+    ]);
+  });
+
   it('gives the first minutes of a period the rows before it when the caller passes them (the preload of a window)', () => {
     // A period starts at minute 15; the caller passes the 15 minutes before it and drops their outputs.
     const all = Float64Array.from({ length: 30 }, (_, i) => T0 + i * MIN);

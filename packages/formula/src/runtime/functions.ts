@@ -104,33 +104,6 @@ export const scalarHelpers = {
   },
   numStr: (n: number) => (n !== n ? '' : String(n)),
   boolStr: (n: number) => (n !== n ? '' : n === 0 ? 'False' : 'True'),
-  /**
-   * AVERAGE_OVER: for each row, the mean of the non-null values of the rows whose timestamps lie in
-   * (t - windowMs, t]; null when there is none. The window's start moves with a pointer over ascending timestamps;
-   * each row's sum is added up afresh over its own window, in time order, so a value depends only on the samples in
-   * its window, never on how much history came before it: the same data uploaded from another start gives the same
-   * bits (a running sum would carry the rounding of every row it has seen). O(n x rows per window).
-   */
-  rollingMean: (values: Float64Array, ts: Float64Array, windowMs: number): Float64Array => {
-    const n = Math.min(values.length, ts.length);
-    const out = new Float64Array(n);
-    let lo = 0;
-    for (let i = 0; i < n; i++) {
-      const from = ts[i]! - windowMs;
-      while (lo <= i && ts[lo]! <= from) lo++;
-      let sum = 0;
-      let count = 0;
-      for (let k = lo; k <= i; k++) {
-        const v = values[k]!;
-        if (v === v) {
-          sum += v;
-          count++;
-        }
-      }
-      out[i] = count === 0 ? NaN : sum / count;
-    }
-    return out;
-  },
   /** The ISECAZONE column: 0 false, 1 true, anything else unknown (null). */
   eca: (v: number) => (v === 0 ? 0 : v === 1 ? 1 : NaN),
   year: (t: number) => (t !== t ? NaN : civil(t)[0]),
