@@ -345,3 +345,45 @@ test("an unknown ship's files page says Ship not found, without asking the API f
   await expect(page.getByText('Something went wrong! Please try again')).toHaveCount(0);
   expect(asked).toEqual([]);
 });
+
+test('a CO2 reduction below zero says why, on the fleet and the ship dashboard, at both sizes', async ({
+  page,
+}) => {
+  // The scrubber drew more than its rated power: the report answers a negative reduction (as seen, −17.7 t).
+  await page.route(/\/api\/reports\/data(\?|$)/, async (route) => {
+    const response = await route.fetch();
+    const answer = (await response.json()) as {
+      reports: Record<string, { fields: Record<string, { value: unknown }> }>;
+    };
+    for (const code of ['FacilityGroupCO2reduction', 'FacilityCO2reduction']) {
+      const fields = answer.reports[code]?.fields;
+      if (fields?.ActualAverage) fields.ActualAverage.value = -17.7;
+    }
+    await route.fulfill({ response, json: answer });
+  });
+  await signInAs(page, 'north.anna');
+  const note = page.getByTestId('kpi-co2-reduction-note');
+  await expect(page.getByTestId('kpi-co2-reduction-value')).toHaveAttribute('data-value', '-17.7');
+  await expect(note).toHaveText(
+    'Below zero: the scrubber drew more power than the rated 1.5\u00a0% of the installed power, so it caused more CO2 than it saved.',
+  );
+  const ship = (await api(page).then((a) => a.get<{ id: string }[]>('/api/facilities')))[0]!;
+  await page.goto(`/ship/${ship.id}`);
+  await expect(page.getByTestId('kpi-co2-reduction-value')).toHaveAttribute('data-value', '-17.7');
+  await expect(note).toBeVisible();
+  for (const [size, viewport] of [
+    ['desktop', { width: 1440, height: 900 }],
+    ['phone', { width: 390, height: 844 }],
+  ] as const) {
+    await page.setViewportSize(viewport);
+    await page.getByTestId('kpi-co2-reduction').scrollIntoViewIfNeeded();
+    await page
+      .getByTestId('kpi-co2-reduction')
+      .screenshot({ path: `e2e/.artifacts/screens/co2-reduction-negative-${size}.png` });
+  }
+  // Zero and above need no note.
+  await page.unroute(/\/api\/reports\/data(\?|$)/);
+  await page.reload();
+  await expect(page.getByTestId('kpi-co2-reduction-value')).not.toHaveAttribute('data-value', '-17.7');
+  await expect(note).toHaveCount(0);
+});

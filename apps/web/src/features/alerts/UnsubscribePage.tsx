@@ -59,7 +59,11 @@ export default function UnsubscribePage() {
     );
 
   return (
-    <Box component="main" sx={{ minHeight: '100vh', display: 'grid', placeItems: 'center', p: 2 }}>
+    // Near the top: before cookies are accepted the cookie sheet sits above it (app/cookie-consent.tsx).
+    <Box
+      component="main"
+      sx={{ display: 'grid', justifyItems: 'center', alignContent: 'start', p: 2, pt: { xs: 3, sm: 10 } }}
+    >
       <Card variant="outlined" sx={{ maxWidth: 520, width: '100%' }}>
         <CardContent sx={{ display: 'grid', gap: 2 }}>
           <Typography variant="h5" component="h1">

@@ -6,7 +6,7 @@ import { Typography } from '@mui/material';
  * nothing: the card says why.
  */
 export const NEGATIVE_CO2_REDUCTION =
-  'Below zero: the scrubber drew more power than the rated 1.5 % of the installed power, so it caused more CO2 than it saved.';
+  'Below zero: the scrubber drew more power than the rated 1.5\u00a0% of the installed power, so it caused more CO2 than it saved.';
 
 /** The note of a CO2 reduction card: when the period's or the lifetime value shown is below zero. */
 export function co2ReductionNote(values: readonly (number | null | undefined)[]): string | null {
