@@ -335,7 +335,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return reply.send(html);
   };
   app.setNotFoundHandler((request, reply) => {
-    if (request.url.startsWith('/api/') || !options.webDist)
+    // Without a web build (API tests, `npm run dev`'s API) there is no page to answer with: a 404, never a 500.
+    if (request.url.startsWith('/api/') || !indexHtml)
       return reply.code(404).send({ code: 'NOT_FOUND', message: 'Not found', requestId: request.id });
     // Routes of the single-page app: the browser router decides.
     return sendIndex(request, reply);
