@@ -5,6 +5,7 @@ import { DEMO_USERS } from '../src/seed/platform';
 import { deleteDerivedValues } from '../src/features/executions/derived';
 import { computePeriod, storeComputed } from '../src/features/executions/engine';
 import { startTestServer, type TestServer } from './harness';
+import { waitFor } from './wait';
 import { DAY, UNTIL, prepareShips, waitForExecutions } from './execution-fixtures';
 import {
   call,
@@ -161,11 +162,22 @@ describe.skipIf(!DATABASE_URL)(
       expect(rows.map((r) => `${r.state} ${r.attempts}${r.error ? ` ${r.error}` : ''}`)).toEqual(
         ids.map(() => 'done 1'),
       );
-      const jobs = await sql<{
-        state: string;
-        retry_count: number;
-      }>`select state, retry_count from pgboss.job where id = any(${rows.map((r) => r.job_id)}::uuid[])`.execute(
-        db(),
+      // An execution row is done in the run's own transaction; pg-boss completes its job just after the handler
+      // returns: wait until no job is still active, then none was retried.
+      const jobs = await waitFor(
+        () =>
+          sql<{
+            state: string;
+            retry_count: number;
+          }>`select state, retry_count from pgboss.job where id = any(${rows.map((r) => r.job_id)}::uuid[])`.execute(
+            db(),
+          ),
+        {
+          what: "the executions' jobs to be completed",
+          until: (result) => result.rows.every((j) => j.state !== 'active'),
+          show: (result) => result.rows.map((j) => j.state).join(', '),
+          timeoutMs: 60_000,
+        },
       );
       expect(jobs.rows.map((j) => `${j.state} ${j.retry_count}`)).toEqual(ids.map(() => 'completed 0'));
       // Nothing doubled: one chunk per field and day, one value per report field and hour.
