@@ -404,12 +404,14 @@ class PortalBehindProxy {
   readonly serverPort = port + 100;
   readonly proxyPort = port + 200;
   readonly address = `http://localhost:${this.proxyPort}`;
-  private readonly dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-e2e-lost-'));
+  /** Made at the first start (not when the file loads: a run without these tests leaves nothing behind). */
+  private dataDir: string | undefined;
   private server: ChildProcess | undefined;
   private proxy: http.Server | undefined;
   private readonly root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 
   async start(): Promise<void> {
+    this.dataDir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'portal-e2e-lost-'));
     const env = {
       ...process.env,
       PORT: String(this.serverPort),
@@ -482,7 +484,7 @@ class PortalBehindProxy {
   async close(): Promise<void> {
     await this.stop();
     await new Promise((r) => (this.proxy ? this.proxy.close(r) : r(undefined)));
-    fs.rmSync(this.dataDir, { recursive: true, force: true });
+    if (this.dataDir) fs.rmSync(this.dataDir, { recursive: true, force: true });
   }
 }
 
