@@ -36,8 +36,12 @@ describe("a proxy's answer for the server", () => {
     expect(isGatewayFailure(503, { error: 'no healthy upstream' })).toBe(true);
   });
 
-  it('is not the portal’s own 503, or any other status', () => {
-    expect(isGatewayFailure(503, { code: 'UNAVAILABLE', message: 'Try later' })).toBe(false);
+  it('is the portal’s own 503 too: it is starting or stopping, not back yet', () => {
+    expect(isGatewayFailure(503, { code: 'UNAVAILABLE', message: 'The portal is starting' })).toBe(true);
+  });
+
+  it('is not the portal’s own 502/504-less answers, or any other status', () => {
+    expect(isGatewayFailure(502, { code: 'INTERNAL', message: 'Something went wrong' })).toBe(false);
     for (const status of [200, 400, 401, 403, 404, 429, 500])
       expect(isGatewayFailure(status, undefined)).toBe(false);
   });

@@ -49,11 +49,14 @@ export function retryDelayMs(attempt: number, jitter = 0): number {
 }
 
 /**
- * Whether an answer came from a proxy in front of the portal rather than from the portal: 502, 503 or 504
- * without the portal's error body (`code` and `message`). The portal's own 503 (UNAVAILABLE) has that body.
+ * Whether the server is not there to answer: a proxy answered for it (502, 503 or 504 without the portal's error
+ * body, `code` and `message`), or the portal itself said it is starting or stopping (its 503 UNAVAILABLE, the only
+ * 503 it gives: apps/api/src/starting.ts). A server coming back answers that 503 until it is ready: the page is
+ * not back before it is (seen by the lost-server browser test once the server's start had a starting page).
  */
 export function isGatewayFailure(status: number, body: unknown): boolean {
-  if (status !== 502 && status !== 503 && status !== 504) return false;
+  if (status === 503) return true;
+  if (status !== 502 && status !== 504) return false;
   const own =
     typeof body === 'object' &&
     body !== null &&
