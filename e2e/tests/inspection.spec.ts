@@ -9,7 +9,7 @@ import yauzl from 'yauzl';
 import type { ComplianceEvent, EventList, EventReport } from '@portal/contracts/events';
 import type { InspectionPack } from '@portal/contracts/inspection-packs';
 import { eventTitle, eventValueText } from '@portal/contracts/rules/event-description';
-import { signInAs } from '../support';
+import { signInAs, still } from '../support';
 
 /**
  * Step 1 end to end, as a User of the demo fleet (north.anna): a washwater exceedance reads with its criterion's
@@ -286,7 +286,7 @@ test('a washwater event is reported, frozen and revised, and the inspection pack
   await noSeriousViolations(page, '[data-testid="event-report-card"]');
   for (const [size, viewport] of SIZES) {
     await page.setViewportSize(viewport);
-    await page.waitForTimeout(300);
+    await still(page);
     // From the top: the fixed top bar and side bar are drawn where the page is scrolled to.
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: path.join(SHOTS, `inspection-event-page-${size}.png`), fullPage: true });

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { waitFor } from './wait';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Health } from '@portal/contracts/health';
 import { openDatabase } from '../src/storage/database';
@@ -69,17 +70,21 @@ async function follow(
   timeoutMs = 240_000,
 ): Promise<{ status: number; body: Health }[]> {
   const seen: { status: number; body: Health }[] = [];
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (!isRunning(server)) throw new Error(`the server exited:\n${server.output().slice(-3000)}`);
-    const answer = await health(server);
-    if (answer) {
-      seen.push(answer);
-      if (done(answer)) return seen;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out; last answer ${JSON.stringify(seen.at(-1))}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitFor(
+    async () => {
+      if (!isRunning(server)) throw new Error(`the server exited:\n${server.output().slice(-3000)}`);
+      const answer = await health(server);
+      if (answer) seen.push(answer);
+      return answer;
+    },
+    {
+      what: 'GET /api/health to answer as asked',
+      until: (answer) => answer !== null && done(answer),
+      show: () => `last answer ${JSON.stringify(seen.at(-1))}`,
+      timeoutMs,
+    },
+  );
+  return seen;
 }
 
 /** SIGINT as a Ctrl-C sends it; the exit code. */

@@ -5,6 +5,7 @@ import { unzipSync } from 'fflate';
 import { EVENT_TYPE_NAMES, type ComplianceEvent } from '@portal/contracts/events';
 import type { InspectionPack } from '@portal/contracts/inspection-packs';
 import { startTestServer, type TestServer } from './harness';
+import { waitFor } from './wait';
 import { executeDemoDays } from './execution-fixtures';
 import { startSmtpServer, type TestSmtpServer } from './smtp-helpers';
 import { hasPoppler, hasQpdf, pdfText, qpdfCheck } from '../src/pdf/testing';
@@ -35,16 +36,22 @@ async function waitUntilBuilt(
   seen: number[] = [],
 ): Promise<InspectionPack> {
   const client = await server.as(username);
-  const deadline = Date.now() + 180_000;
-  for (;;) {
-    const response = await client.get(`/api/facilities/${facilityId}/inspection-packs/${packId}`);
-    expect(response.statusCode, response.body).toBe(200);
-    const current = response.json() as InspectionPack;
-    seen.push(current.progress);
-    if (current.state === 'ready' || current.state === 'failed') return current;
-    if (Date.now() > deadline) throw new Error(`pack not built: ${JSON.stringify(current)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  return waitFor(
+    async () => {
+      const response = await client.get(`/api/facilities/${facilityId}/inspection-packs/${packId}`);
+      expect(response.statusCode, response.body).toBe(200);
+      const current = response.json() as InspectionPack;
+      seen.push(current.progress);
+      return current;
+    },
+    {
+      what: 'the pack to be built',
+      until: (current) => current.state === 'ready' || current.state === 'failed',
+      show: (current) => JSON.stringify(current),
+      timeoutMs: 180_000,
+      intervalMs: 200,
+    },
+  );
 }
 
 /** manifest.csv as rows of its header's names (no field of this test's files needs quoting). */
