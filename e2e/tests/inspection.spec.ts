@@ -8,7 +8,7 @@ import { expect, test, type Download, type Page } from '@playwright/test';
 import yauzl from 'yauzl';
 import type { ComplianceEvent, EventList, EventReport } from '@portal/contracts/events';
 import type { InspectionPack } from '@portal/contracts/inspection-packs';
-import { eventTitle, eventValueText } from '@portal/contracts/rules/event-description';
+import { eventChart, eventTitle, eventValueText } from '@portal/contracts/rules/event-description';
 import { signInAs, still } from '../support';
 
 /**
@@ -177,9 +177,13 @@ test('a washwater event is reported, frozen and revised, and the inspection pack
   await expect(page).toHaveURL(new RegExp(`/events/${event!.id}$`));
   await expect(page.getByTestId('event-title')).toContainText(title);
   await expect(page.getByTestId('fact-worst')).toHaveText(value);
-  // The event's own texts name its criterion, never the ratio. (The "Inputs around the event" chart plots the
-  // scrubber's SO2/CO2 ratio for every event type: GET events/{id}/inputs has no washwater fields.)
+  // The event's own texts name its criterion, never the ratio; its chart draws the discharge pH against its minimum.
   await expect(page.getByTestId('event-facts')).not.toContainText('SO2/CO2 ratio');
+  const chart = page.getByTestId('event-chart');
+  await expect(chart).toContainText(eventChart(event!).value.label);
+  await expect(chart).toContainText(event!.channel === 'WASHWATER_PH' ? 'Minimum' : 'Limit');
+  await expect(chart).not.toContainText('SO2/CO2 ratio');
+  await expect(chart.locator('canvas')).toBeVisible();
   const timeline = page.getByTestId('event-timeline').getByTestId('timeline-entry').first();
   await expect(timeline).toContainText(value);
   await expect(page.getByTestId('event-timeline')).not.toContainText('SO2/CO2 ratio');

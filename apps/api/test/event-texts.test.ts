@@ -199,4 +199,27 @@ describe('the texts of a washwater pH event', () => {
       `http://localhost:18080/events/${eventId}`,
     ]);
   });
+
+  it('chart the discharge pH against its minimum around the event, not the SO2/CO2 ratio', async () => {
+    const inputs = await (await server.as(username)).get(`/api/events/${eventId}/inputs`);
+    expect(inputs.statusCode, inputs.body).toBe(200);
+    const { series } = inputs.json() as {
+      series: { field: string; timestamps: number[]; values: (number | null)[] }[];
+    };
+    expect(series.map((s) => s.field)).toEqual([
+      'WASHWATER_PH_DISCHARGING',
+      'WASHWATER_PH_LIMIT',
+      'SCRUBBER_RUNNING',
+      'SCRUBBER_REQUIRED',
+    ]);
+    const ph = series[0]!;
+    const at = (t: number) => ph.values[ph.timestamps.indexOf(t)];
+    expect([at(LOW_PH_FROM - MIN), at(LOW_PH_FROM), at(LOW_PH_TO - MIN), at(LOW_PH_TO)]).toEqual([
+      7.6 + (((LOW_PH_FROM - MIN - D0) / MIN) % 3) * 0.01,
+      6,
+      6,
+      7.6 + (((LOW_PH_TO - D0) / MIN) % 3) * 0.01,
+    ]);
+    expect(new Set(series[1]!.values)).toEqual(new Set([6.5]));
+  });
 });

@@ -260,26 +260,20 @@ export type EventList = z.infer<typeof eventListSchema>;
 
 /** The event's chart: its inputs from this long before its start to this long after its end. */
 export const EVENT_INPUTS_MARGIN_HOURS = 6;
-/** The measurement fields the chart of an event shows (the events are derived from them). */
-export const EVENT_INPUT_FIELD_NAMES = [
-  'SO2_CO2_RATIO',
-  'SO2_CO2_LIMIT',
-  'SCRUBBER_RUNNING',
-  'SCRUBBER_REQUIRED',
-] as const;
-export type EventInputField = (typeof EVENT_INPUT_FIELD_NAMES)[number];
-
 /**
- * GET /api/events/{id}/inputs: the stored values of the event's input fields from 6 h before its start to 6 h after
- * its end (ongoing: its latest data), at most `maxPoints` per field (longer spans are reduced to the worst value
- * of each bucket: the highest ratio and limit, the lowest running and required).
+ * GET /api/events/{id}/inputs: the stored values of the fields the event's chart draws (rules/event-description.ts
+ * eventChart: the SO2/CO2 ratio and its limit, or a washwater criterion's derived field and limit, and the
+ * scrubber's state) from 6 h before its start to 6 h after its end (ongoing: its latest data), at most `maxPoints`
+ * per field (longer spans are reduced to the worst value of each bucket: the value's worst, the highest limit, the
+ * lowest running and required). A field the ship does not have is left out.
  */
 export const eventInputsSchema = z.object({
   from: z.string(),
   to: z.string(),
   series: z.array(
     z.object({
-      field: z.enum(EVENT_INPUT_FIELD_NAMES),
+      /** The measurement field's name, e.g. SO2_CO2_RATIO or WASHWATER_PH_DISCHARGING. */
+      field: z.string(),
       /** UTC epoch milliseconds, ascending. */
       timestamps: z.array(z.number()),
       values: z.array(z.number().nullable()),

@@ -7,6 +7,7 @@ import {
   eventValueText,
   eventValueUnit,
   worstReadingLabel,
+  eventChart,
 } from './event-description';
 
 type Event = Parameters<typeof eventInstrumentText>[0];
@@ -158,5 +159,40 @@ describe('the description of each event type and criterion', () => {
         event('washwater-exceedance', { channel: 'WASHWATER_PAH', worstValue: 80, limit: null }),
       ),
     ).toBe('PAH above inlet 80.0 µg/L');
+  });
+});
+
+describe('the chart of an event', () => {
+  it('draws each washwater criterion by its own derived field and limit, whatever the event type naming it', () => {
+    const ph = eventChart({ type: 'washwater-exceedance', channel: 'WASHWATER_PH', fault: null });
+    expect([ph.value.field, ph.value.worst, ph.limit.field, ph.limit.label]).toEqual([
+      'WASHWATER_PH_DISCHARGING',
+      'min',
+      'WASHWATER_PH_LIMIT',
+      'Minimum',
+    ]);
+    const pah = eventChart({ type: 'sensor-fault', channel: 'WASHWATER_PAH', fault: 'flatLined' });
+    expect([pah.value.field, pah.value.axis, pah.limit.field]).toEqual([
+      'WASHWATER_PAH_ABOVE_INLET',
+      'µg/L',
+      'WASHWATER_PAH_LIMIT',
+    ]);
+    expect(
+      eventChart({ type: 'washwater-exceedance', channel: 'WASHWATER_TURBIDITY', fault: null }).value.field,
+    ).toBe('WASHWATER_TURBIDITY_ABOVE_INLET');
+  });
+
+  it('draws the SO2/CO2 ratio, capped at 25, for the scrubber and data events', () => {
+    for (const type of ['emission-exceedance', 'scrubber-off', 'data-gap', 'eca-entry']) {
+      const chart = eventChart({ type, channel: null, fault: null });
+      expect([chart.value.field, chart.value.cap, chart.limit.field]).toEqual([
+        'SO2_CO2_RATIO',
+        25,
+        'SO2_CO2_LIMIT',
+      ]);
+    }
+    expect(eventChart({ type: 'sensor-fault', channel: 'SO2_PPM', fault: 'stale' }).value.field).toBe(
+      'SO2_CO2_RATIO',
+    );
   });
 });

@@ -4,6 +4,7 @@ import {
   SENSOR_FAULT_NAMES,
   type EventClassification,
 } from '../events';
+import { SHIP_RATIO_CHART_CAP } from './gauges';
 
 /**
  * What an event is about, in one place for every text that describes one (the events list and page, the record
@@ -265,4 +266,98 @@ export function eventInstrumentText(
     : null;
   const reading = event.worstValue === null ? '' : ` ${worstReadingLabel(event)}: ${eventValueText(event)}.`;
   return `${instrument}. ${title}${classification ? `, ${classification.toLowerCase()}` : ''}.${reading}`;
+}
+
+/** A measurement field an event's chart draws. */
+export interface EventChartLine {
+  /** The measurement field's name (the default calculation's). */
+  field: string;
+  /** The legend's and the tooltip's name: "SO2/CO2 ratio", "Discharge pH", "Minimum". */
+  label: string;
+}
+
+/**
+ * What the chart of an event ("Inputs around the event") draws: the value the event is derived from and its limit
+ * on the left axis, the scrubber's state on the right. An emission exceedance (and an event without a measure of its
+ * own: scrubber off, data gap, ECA crossings, a fault of an emission channel) draws the SO2/CO2 ratio and its limit;
+ * a washwater exceedance, or a fault of a washwater probe, the criterion's own derived field and limit
+ * (WASHWATER_PH_DISCHARGING against WASHWATER_PH_LIMIT, the PAH and turbidity above the inlet against theirs), in
+ * its unit, with the limit named as a minimum or a maximum.
+ */
+export interface EventChart {
+  value: EventChartLine & {
+    /** The axis name: "SO2/CO2", "pH", "µg/L", "NTU". */
+    axis: string;
+    decimals: number;
+    /** The bucket value a reduced series keeps: the one that shows trouble. */
+    worst: 'max' | 'min';
+    /** The ratio is drawn capped at 25 as on the ship dashboard; null: drawn as it is. */
+    cap: number | null;
+  };
+  limit: EventChartLine;
+  /** The scrubber's state fields, drawn as steps on the right axis. */
+  state: EventChartLine[];
+}
+
+const SCRUBBER_STATE: EventChartLine[] = [
+  { field: 'SCRUBBER_RUNNING', label: 'Scrubber running' },
+  { field: 'SCRUBBER_REQUIRED', label: 'Scrubber required' },
+];
+
+/** The derived fields of each washwater criterion (the default calculations, docs/decisions/0100-washwater.md). */
+const WASHWATER_CHART: Record<string, Omit<EventChart, 'state'>> = {
+  WASHWATER_PH: {
+    value: {
+      field: 'WASHWATER_PH_DISCHARGING',
+      label: 'Discharge pH',
+      axis: 'pH',
+      decimals: 2,
+      worst: 'min',
+      cap: null,
+    },
+    limit: { field: 'WASHWATER_PH_LIMIT', label: 'Minimum' },
+  },
+  WASHWATER_PAH: {
+    value: {
+      field: 'WASHWATER_PAH_ABOVE_INLET',
+      label: 'PAH above inlet',
+      axis: 'µg/L',
+      decimals: 1,
+      worst: 'max',
+      cap: null,
+    },
+    limit: { field: 'WASHWATER_PAH_LIMIT', label: 'Limit' },
+  },
+  WASHWATER_TURBIDITY: {
+    value: {
+      field: 'WASHWATER_TURBIDITY_ABOVE_INLET',
+      label: 'Turbidity above inlet, 15-min average',
+      axis: 'NTU',
+      decimals: 1,
+      worst: 'max',
+      cap: null,
+    },
+    limit: { field: 'WASHWATER_TURBIDITY_LIMIT', label: 'Limit' },
+  },
+};
+
+const RATIO_CHART: Omit<EventChart, 'state'> = {
+  value: {
+    field: 'SO2_CO2_RATIO',
+    label: 'SO2/CO2 ratio',
+    axis: 'SO2/CO2',
+    decimals: 2,
+    worst: 'max',
+    cap: SHIP_RATIO_CHART_CAP,
+  },
+  limit: { field: 'SO2_CO2_LIMIT', label: 'Limit' },
+};
+
+/** The chart of an event, by its type and criterion (channel). */
+export function eventChart(event: DescribedEvent): EventChart {
+  const washwater =
+    (event.type === 'washwater-exceedance' || event.type === 'sensor-fault') && event.channel
+      ? WASHWATER_CHART[event.channel]
+      : undefined;
+  return { ...(washwater ?? RATIO_CHART), state: SCRUBBER_STATE };
 }

@@ -1,23 +1,14 @@
 import type { Kysely } from 'kysely';
 import {
-  EVENT_INPUT_FIELD_NAMES,
   EVENT_INPUTS_MARGIN_HOURS,
   EVENT_INPUTS_MAX_POINTS,
-  type EventInputField,
   type EventInputs,
 } from '@portal/contracts/events';
+import { eventChart, type DescribedEvent } from '@portal/contracts/rules';
 import type { Database } from '../../db/schema';
 import { readMeasurementValues, type FieldSeries } from '../../storage';
 
 const HOUR = 3_600_000;
-
-/** Per field, which value of a bucket the reduced series keeps: the one that shows trouble. */
-const WORST: Record<EventInputField, 'max' | 'min'> = {
-  SO2_CO2_RATIO: 'max',
-  SO2_CO2_LIMIT: 'max',
-  SCRUBBER_RUNNING: 'min',
-  SCRUBBER_REQUIRED: 'min',
-};
 
 /**
  * A series as JSON arrays (NaN as null), at most `maxPoints` long: a longer one is cut into that many buckets of
@@ -45,28 +36,49 @@ export function reduceSeries(
   return { timestamps, values };
 }
 
-/** The event's inputs around it (its visibility checked before): what its chart shows. */
+/**
+ * The event's inputs around it (its visibility checked before): the fields its chart draws (eventChart, by its type
+ * and criterion), each bucket reduced to the value that shows trouble: the value's worst, the highest limit (a
+ * minimum's lowest), the lowest running and required.
+ */
 export async function eventInputs(
   db: Kysely<Database>,
-  event: { facility_id: string; start_on: Date; end_on: Date },
+  event: { facility_id: string; start_on: Date; end_on: Date } & Pick<DescribedEvent, 'type'> & {
+      channel: string | null;
+      fault: string | null;
+    },
 ): Promise<EventInputs> {
   const from = new Date(event.start_on).getTime() - EVENT_INPUTS_MARGIN_HOURS * HOUR;
   const to = new Date(event.end_on).getTime() + EVENT_INPUTS_MARGIN_HOURS * HOUR;
+  const chart = eventChart(event);
+  const lines: { field: string; worst: 'max' | 'min' }[] = [
+    { field: chart.value.field, worst: chart.value.worst },
+    { field: chart.limit.field, worst: chart.value.worst },
+    ...chart.state.map((s) => ({ field: s.field, worst: 'min' as const })),
+  ];
   const fields = await db
     .selectFrom('measurement_fields')
     .select(['id', 'name'])
-    .where((eb) => eb(eb.fn('upper', ['name']), 'in', [...EVENT_INPUT_FIELD_NAMES]))
+    .where((eb) =>
+      eb(
+        eb.fn('upper', ['name']),
+        'in',
+        lines.map((l) => l.field),
+      ),
+    )
     .execute();
   const idOf = new Map(fields.map((f) => [f.name.toUpperCase(), f.id]));
   const series = await Promise.all(
-    EVENT_INPUT_FIELD_NAMES.filter((field) => idOf.has(field)).map(async (field) => ({
-      field,
-      ...reduceSeries(
-        await readMeasurementValues(db, event.facility_id, idOf.get(field)!, from, to),
-        EVENT_INPUTS_MAX_POINTS,
-        WORST[field],
-      ),
-    })),
+    lines
+      .filter((line) => idOf.has(line.field))
+      .map(async ({ field, worst }) => ({
+        field,
+        ...reduceSeries(
+          await readMeasurementValues(db, event.facility_id, idOf.get(field)!, from, to),
+          EVENT_INPUTS_MAX_POINTS,
+          worst,
+        ),
+      })),
   );
   return { from: new Date(from).toISOString(), to: new Date(to).toISOString(), series };
 }

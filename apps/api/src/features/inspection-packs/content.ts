@@ -177,10 +177,10 @@ const KPI_FIELDS: { label: string; report: string; field: string; explanation: s
     explanation: 'Limit 6.5, or the inlet pH minus 2 during manoeuvring and transit',
   },
   {
-    label: 'Highest PAH above inlet (ug/L)',
+    label: 'Highest PAH above inlet (µg/L)',
     report: REPORT_CODES.shipWashwaterCriteria,
     field: 'PahWorst',
-    explanation: 'Limit 50 x 45 / F ug/L at a washwater flow of F t/MWh',
+    explanation: 'Limit 50 x 45 / F µg/L at a washwater flow of F t/MWh',
   },
   {
     label: 'Highest turbidity above inlet (NTU)',

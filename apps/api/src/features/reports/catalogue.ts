@@ -77,7 +77,7 @@ const ratio = (kpi: KpiKey) =>
     unit: 'ppm/%',
   }) as const;
 
-/** A washwater criterion (pH, ug/L, NTU): its worst hourly value, `worst` over the period. */
+/** A washwater criterion (pH, µg/L, NTU): its worst hourly value, `worst` over the period. */
 const criterion = (kpi: KpiKey, unit: string, worst: 'Min' | 'Max') =>
   ({
     kpi,
@@ -170,12 +170,12 @@ const EMISSION_INFO = info(
 
 const WASHWATER_INFO = info(
   'Washwater compliance',
-  'While an open-loop scrubber discharges washwater (open-loop mode with washwater flowing), the EGCS Guidelines (MEPC.259(68) section 10, kept in MEPC.340(77)) limit what goes overboard: a pH of at least 6.5 (during manoeuvring and transit at most 2 units below the inlet), PAH at most 50 ug/L above the inlet at 45 t/MWh (50 x 45 / F at a flow of F t/MWh), and turbidity at most 25 NTU above the inlet as a 15-minute rolling average.',
+  'While an open-loop scrubber discharges washwater (open-loop mode with washwater flowing), the EGCS Guidelines (MEPC.259(68) section 10, kept in MEPC.340(77)) limit what goes overboard: a pH of at least 6.5 (during manoeuvring and transit at most 2 units below the inlet), PAH at most 50 µg/L above the inlet at 45 t/MWh (50 x 45 / F at a flow of F t/MWh), and turbidity at most 25 NTU above the inlet as a 15-minute rolling average.',
   'An hour with discharge counts as compliant when every discharging minute met all three limits. The value is the share of compliant hours among the hours with discharge; an hour without discharge, or with fewer than 30 samples, gives no value. The fleet value is the average of the ships.',
 );
 const CRITERIA_INFO = info(
   'Washwater criteria',
-  'The worst value of each washwater criterion per hour against its limit: the lowest discharge pH (limit 6.5, or the inlet pH minus 2 during manoeuvring and transit), the highest PAH above the inlet (limit 50 x 45 / F ug/L at a washwater flow of F t/MWh) and the highest 15-minute average of turbidity above the inlet (limit 25 NTU).',
+  'The worst value of each washwater criterion per hour against its limit: the lowest discharge pH (limit 6.5, or the inlet pH minus 2 during manoeuvring and transit), the highest PAH above the inlet (limit 50 x 45 / F µg/L at a washwater flow of F t/MWh) and the highest 15-minute average of turbidity above the inlet (limit 25 NTU).',
   'The limit shown is the most lenient of the hour; each minute is judged against its own limit, and the exceedances appear as events.',
 );
 const NO_DISCHARGE_INFO = info(
@@ -483,7 +483,7 @@ export const DEFAULT_REPORTS: readonly DefaultReport[] = [
       },
       {
         name: 'PahValues',
-        ...criterion('WashwaterPahAboveInlet', 'ug/L', 'Max'),
+        ...criterion('WashwaterPahAboveInlet', 'µg/L', 'Max'),
         asSeries: true,
         interfaceType: 'Series',
         documentation:
@@ -491,10 +491,10 @@ export const DEFAULT_REPORTS: readonly DefaultReport[] = [
       },
       {
         name: 'PahLimit',
-        ...criterion('WashwaterPahLimit', 'ug/L', 'Max'),
+        ...criterion('WashwaterPahLimit', 'µg/L', 'Max'),
         asSeries: true,
         interfaceType: 'Series',
-        documentation: 'The PAH limit of each hour: 50 x 45 / F ug/L at a washwater flow of F t/MWh.',
+        documentation: 'The PAH limit of each hour: 50 x 45 / F µg/L at a washwater flow of F t/MWh.',
       },
       {
         name: 'TurbidityValues',
@@ -519,7 +519,7 @@ export const DEFAULT_REPORTS: readonly DefaultReport[] = [
       },
       {
         name: 'PahWorst',
-        ...criterion('WashwaterPahAboveInlet', 'ug/L', 'Max'),
+        ...criterion('WashwaterPahAboveInlet', 'µg/L', 'Max'),
         interfaceType: 'Number',
         documentation: 'The highest PAH above the inlet of the period.',
       },

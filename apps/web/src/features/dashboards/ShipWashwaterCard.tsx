@@ -74,8 +74,8 @@ const CRITERIA: readonly {
     field: 'Pah',
     label: 'Highest PAH above inlet',
     testId: 'ship-washwater-pah',
-    unit: 'ug/L',
-    note: 'Limit 50 ug/L at 45 t/MWh, by the flow',
+    unit: 'µg/L',
+    note: 'Limit 50 µg/L at 45 t/MWh, by the flow',
   },
   {
     key: 'turbidity',

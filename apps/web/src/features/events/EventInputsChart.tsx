@@ -4,8 +4,9 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, Box, Card, CardContent, Skeleton, Stack, Typography } from '@mui/material';
 import type { ComplianceEvent } from '@portal/contracts/events';
 import { EVENT_INPUTS_MARGIN_HOURS } from '@portal/contracts/events';
+import { eventChart } from '@portal/contracts/rules';
 import { EChart } from '../../ui/charts/EChart';
-import { eventInputsOption, INPUT_COLOURS } from './chart';
+import { eventChartLegend, eventInputsOption } from './chart';
 import { BAND_COLOURS, eventBands } from './display';
 import { eventInputsQuery } from './events-api';
 
@@ -31,6 +32,7 @@ export function EventInputsChart({ event }: { event: ComplianceEvent }) {
     () => (inputs.data ? eventInputsOption(inputs.data, event) : null),
     [inputs.data, event],
   );
+  const chart = eventChart(event);
   const band = eventBands([event])[0];
   const empty = inputs.data?.series.every((s) => s.timestamps.length === 0);
   return (
@@ -43,10 +45,9 @@ export function EventInputsChart({ event }: { event: ComplianceEvent }) {
           {EVENT_INPUTS_MARGIN_HOURS} h before the start to {EVENT_INPUTS_MARGIN_HOURS} h after the end, UTC
         </Typography>
         <Stack direction="row" useFlexGap spacing={2} sx={{ my: 1, flexWrap: 'wrap' }}>
-          <Swatch colour={INPUT_COLOURS.ratio} label="SO2/CO2 ratio" />
-          <Swatch colour={INPUT_COLOURS.limit} label="Limit" dashed />
-          <Swatch colour={INPUT_COLOURS.running} label="Scrubber running (right axis)" />
-          <Swatch colour={INPUT_COLOURS.required} label="Scrubber required (right axis)" dashed />
+          {eventChartLegend(chart).map((line) => (
+            <Swatch key={line.label} colour={line.colour} label={line.label} dashed={line.dashed} />
+          ))}
           {band && <Swatch colour={BAND_COLOURS[band.kind]} label="The event" />}
         </Stack>
         {inputs.isError ? (
@@ -59,7 +60,7 @@ export function EventInputsChart({ event }: { event: ComplianceEvent }) {
           <EChart
             option={option}
             height={280}
-            ariaLabel="SO2/CO2 ratio, limit and scrubber state around the event"
+            ariaLabel={`${chart.value.label}, ${chart.limit.label.toLowerCase()} and scrubber state around the event`}
           />
         )}
       </CardContent>

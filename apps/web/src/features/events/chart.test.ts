@@ -14,6 +14,8 @@ const inputs: EventInputs = {
 };
 const event = {
   type: 'scrubber-off' as const,
+  channel: null,
+  fault: null,
   start: new Date(start).toISOString(),
   end: new Date(start + 2 * HOUR).toISOString(),
   durationMinutes: 120,
@@ -50,6 +52,55 @@ describe('the chart of an event', () => {
     };
     expect(option.tooltip.formatter([{ value: [start, 25] }])).toBe(
       '2026.11.01 12:00 UTC<br/>SO2/CO2 ratio: 80.00 (shown at 25)<br/>Limit: No data<br/>Scrubber running: No<br/>Scrubber required: No data',
+    );
+  });
+
+  it('draws a washwater pH event as the discharge pH against its minimum, in pH, not the ratio', () => {
+    const ph = { ...event, type: 'washwater-exceedance' as const, channel: 'WASHWATER_PH' };
+    const washwater: EventInputs = {
+      ...inputs,
+      series: [
+        { field: 'WASHWATER_PH_DISCHARGING', timestamps: [start - HOUR, start], values: [7.1, 5.87] },
+        { field: 'WASHWATER_PH_LIMIT', timestamps: [start - HOUR, start], values: [6.5, 6.5] },
+        { field: 'SCRUBBER_RUNNING', timestamps: [start - HOUR, start], values: [1, 1] },
+      ],
+    };
+    const option = eventInputsOption(washwater, ph) as {
+      yAxis: { name?: string; max?: number }[];
+      series: { name: string; data: unknown[] }[];
+      tooltip: { formatter(p: { value: [number, number | null] }[]): string };
+    };
+    expect(option.yAxis[0]).toMatchObject({ name: 'pH' });
+    expect(option.yAxis[0]!.max).toBeUndefined();
+    expect(option.series.map((s) => s.name)).toEqual([
+      'Discharge pH',
+      'Minimum',
+      'Scrubber running',
+      'Scrubber required',
+    ]);
+    expect(option.series[0]!.data).toEqual([
+      [start - HOUR, 7.1],
+      [start, 5.87],
+    ]);
+    expect(option.tooltip.formatter([{ value: [start, 5.87] }])).toBe(
+      '2026.11.01 12:00 UTC<br/>Discharge pH: 5.87<br/>Minimum: 6.50<br/>Scrubber running: Yes<br/>Scrubber required: No data',
+    );
+  });
+
+  it('writes a PAH event in µg/L above the inlet against its limit', () => {
+    const pah = { ...event, type: 'washwater-exceedance' as const, channel: 'WASHWATER_PAH' };
+    const washwater: EventInputs = {
+      ...inputs,
+      series: [
+        { field: 'WASHWATER_PAH_ABOVE_INLET', timestamps: [start], values: [123.45] },
+        { field: 'WASHWATER_PAH_LIMIT', timestamps: [start], values: [50] },
+      ],
+    };
+    const option = eventInputsOption(washwater, pah) as {
+      tooltip: { formatter(p: { value: [number, number | null] }[]): string };
+    };
+    expect(option.tooltip.formatter([{ value: [start, 123.45] }])).toContain(
+      'PAH above inlet: 123.5 µg/L<br/>Limit: 50.0 µg/L',
     );
   });
 });

@@ -1,11 +1,6 @@
 import type { EChartsCoreOption } from 'echarts/core';
-import type { ComplianceEvent, EventInputField, EventInputs } from '@portal/contracts/events';
-import {
-  capShipChartValue,
-  formatByFormat,
-  formatDateTime,
-  SHIP_RATIO_CHART_CAP,
-} from '@portal/contracts/rules';
+import type { ComplianceEvent, EventInputs } from '@portal/contracts/events';
+import { eventChart, formatDateTime, NO_DATA, type EventChart } from '@portal/contracts/rules';
 import { bandMarkArea, type ChartBand } from '../../ui/kpi/ship-options';
 import { BAND_COLOURS, eventBands } from './display';
 
@@ -19,7 +14,7 @@ export const INPUT_COLOURS = {
 type Point = [number, number | null];
 
 /** A field's values as [time, value] pairs; none when the ship has no such field. */
-export function inputPoints(inputs: EventInputs, field: EventInputField): Point[] {
+export function inputPoints(inputs: EventInputs, field: string): Point[] {
   const series = inputs.series.find((s) => s.field === field);
   return series ? series.timestamps.map((t, i): Point => [t, series.values[i] ?? null]) : [];
 }
@@ -34,41 +29,53 @@ export function eventBand(
 const yesNo = (v: number | null | undefined) =>
   v === null || v === undefined ? 'No data' : v ? 'Yes' : 'No';
 
+type ChartedEvent = Pick<ComplianceEvent, 'type' | 'channel' | 'fault' | 'start' | 'end' | 'durationMinutes'>;
+
 /**
- * The chart of an event's inputs: the SO2/CO2 ratio (capped at 25 as on the ship dashboard) and its limit on the
- * left axis, scrubber running (a filled step) and required (a dashed step) on the right, 6 h before to 6 h after,
- * with the event as a band.
+ * The chart of an event's inputs (eventChart: by its type and criterion): the value it is derived from and its limit
+ * on the left axis (the SO2/CO2 ratio capped at 25 as on the ship dashboard; a washwater criterion's value in its
+ * unit, its limit a minimum or a maximum), scrubber running (a filled step) and required (a dashed step) on the
+ * right, 6 h before to 6 h after, with the event as a band.
  */
-export function eventInputsOption(
-  inputs: EventInputs,
-  event: Pick<ComplianceEvent, 'type' | 'start' | 'end' | 'durationMinutes'>,
-): EChartsCoreOption {
-  const ratio = inputInfo(inputPoints(inputs, 'SO2_CO2_RATIO'));
-  const limit = inputPoints(inputs, 'SO2_CO2_LIMIT');
-  const running = inputPoints(inputs, 'SCRUBBER_RUNNING');
-  const required = inputPoints(inputs, 'SCRUBBER_REQUIRED');
-  const at = (points: Point[], t: number) => points.find((p) => p[0] === t)?.[1];
+export function eventInputsOption(inputs: EventInputs, event: ChartedEvent): EChartsCoreOption {
+  const chart = eventChart(event);
+  const value = inputInfo(inputPoints(inputs, chart.value.field), chart.value.cap);
+  const limit = inputPoints(inputs, chart.limit.field);
+  const [running, required] = chart.state.map((s) => inputPoints(inputs, s.field));
+  const at = (points: Point[] | undefined, t: number) => points?.find((p) => p[0] === t)?.[1];
+  // The ratio and pH are written without a unit after the number, as eventValueText writes them.
+  const unit = chart.value.axis === 'SO2/CO2' || chart.value.axis === 'pH' ? '' : ` ${chart.value.axis}`;
+  const withUnit = (v: number | null | undefined) =>
+    v === null || v === undefined ? NO_DATA : `${v.toFixed(chart.value.decimals)}${unit}`;
   return {
     animation: false,
-    grid: { left: 40, right: 44, top: 24, bottom: 40 },
+    grid: { left: 44, right: 44, top: 24, bottom: 40 },
     tooltip: {
       trigger: 'axis',
       formatter: (params: { value: Point }[]) => {
         const t = params[0]?.value[0];
         if (t === undefined) return '';
-        const actual = ratio.actual.get(t);
+        const actual = value.actual.get(t);
+        const cap = chart.value.cap;
         return [
           `${formatDateTime(t)} UTC`,
-          `SO2/CO2 ratio: ${formatByFormat(actual ?? null, 'Ratio')}${actual !== undefined && actual !== null && actual > SHIP_RATIO_CHART_CAP ? ` (shown at ${SHIP_RATIO_CHART_CAP})` : ''}`,
-          `Limit: ${formatByFormat(at(limit, t) ?? null, 'Ratio')}`,
-          `Scrubber running: ${yesNo(at(running, t))}`,
-          `Scrubber required: ${yesNo(at(required, t))}`,
+          `${chart.value.label}: ${withUnit(actual)}${cap !== null && actual !== undefined && actual !== null && actual > cap ? ` (shown at ${cap})` : ''}`,
+          `${chart.limit.label}: ${withUnit(at(limit, t))}`,
+          ...chart.state.map((s, i) => `${s.label}: ${yesNo(at([running, required][i], t))}`),
         ].join('<br/>');
       },
     },
     xAxis: { type: 'time', min: Date.parse(inputs.from), max: Date.parse(inputs.to) },
     yAxis: [
-      { type: 'value', min: 0, max: SHIP_RATIO_CHART_CAP, name: 'SO2/CO2', nameTextStyle: { align: 'left' } },
+      chart.value.cap !== null
+        ? {
+            type: 'value',
+            min: 0,
+            max: chart.value.cap,
+            name: chart.value.axis,
+            nameTextStyle: { align: 'left' },
+          }
+        : { type: 'value', scale: true, name: chart.value.axis, nameTextStyle: { align: 'left' } },
       {
         type: 'value',
         min: 0,
@@ -81,16 +88,16 @@ export function eventInputsOption(
     ],
     series: [
       {
-        name: 'SO2/CO2 ratio',
+        name: chart.value.label,
         type: 'line',
         showSymbol: false,
         connectNulls: false,
         itemStyle: { color: INPUT_COLOURS.ratio },
-        data: ratio.plotted,
+        data: value.plotted,
         markArea: bandMarkArea(eventBand(event)),
       },
       {
-        name: 'Limit',
+        name: chart.limit.label,
         type: 'line',
         step: 'end',
         showSymbol: false,
@@ -99,7 +106,7 @@ export function eventInputsOption(
         data: limit,
       },
       {
-        name: 'Scrubber running',
+        name: chart.state[0]!.label,
         type: 'line',
         step: 'end',
         yAxisIndex: 1,
@@ -110,7 +117,7 @@ export function eventInputsOption(
         data: running,
       },
       {
-        name: 'Scrubber required',
+        name: chart.state[1]!.label,
         type: 'line',
         step: 'end',
         yAxisIndex: 1,
@@ -123,12 +130,22 @@ export function eventInputsOption(
   };
 }
 
-/** The ratio drawn capped, the real values kept for the tooltip. */
-function inputInfo(points: Point[]) {
+/** The legend of an event's chart: what each colour draws. */
+export function eventChartLegend(chart: EventChart) {
+  return [
+    { colour: INPUT_COLOURS.ratio, label: chart.value.label, dashed: false },
+    { colour: INPUT_COLOURS.limit, label: chart.limit.label, dashed: true },
+    { colour: INPUT_COLOURS.running, label: `${chart.state[0]!.label} (right axis)`, dashed: false },
+    { colour: INPUT_COLOURS.required, label: `${chart.state[1]!.label} (right axis)`, dashed: true },
+  ];
+}
+
+/** The value drawn capped (the ratio; null: as it is), the real values kept for the tooltip. */
+function inputInfo(points: Point[], cap: number | null) {
   const actual = new Map<number, number | null>();
   const plotted = points.map(([t, v]): Point => {
     actual.set(t, v);
-    return [t, v === null ? null : capShipChartValue(v).plotted];
+    return [t, v === null || cap === null ? v : Math.min(v, cap)];
   });
   return { plotted, actual };
 }

@@ -24,7 +24,7 @@ const period = { from: '2026-03-01T00:00:00.000Z', to: '2026-03-02T00:00:00.000Z
 describe('criterionText', () => {
   it('prints 2 decimals with the unit, pH without one, and No data for none', () => {
     expect(criterionText(6.214, 'pH')).toBe('6.21');
-    expect(criterionText(45.2, 'ug/L')).toBe('45.20 ug/L');
+    expect(criterionText(45.2, 'µg/L')).toBe('45.20 µg/L');
     expect(criterionText(null, 'NTU')).toBe('No data');
     expect(criterionText(undefined, 'NTU')).toBe('No data');
     expect(criterionText(0, 'NTU')).toBe('0.00 NTU');
@@ -77,7 +77,7 @@ describe('washwaterChartOption', () => {
     const option = washwaterChartOption(series(), period) as any;
     const text = option.tooltip.formatter([{ axisValue: Date.parse(H0) }]);
     expect(text).toBe(
-      '2026.03.01 00:00 UTC<br/>pH: 6.21 (limit 6.50)<br/>PAH above inlet: 45.20 ug/L (limit 112.50 ug/L)<br/>Turbidity above inlet: 3.00 NTU (limit 25.00 NTU)',
+      '2026.03.01 00:00 UTC<br/>pH: 6.21 (limit 6.50)<br/>PAH above inlet: 45.20 µg/L (limit 112.50 µg/L)<br/>Turbidity above inlet: 3.00 NTU (limit 25.00 NTU)',
     );
     expect(option.tooltip.formatter([{ axisValue: Date.parse(H1) }])).toContain('pH: No data');
   });

@@ -14,7 +14,7 @@ export const WASHWATER_PANELS: readonly {
   limitIs: 'minimum' | 'maximum';
 }[] = [
   { key: 'ph', name: 'pH', unit: 'pH', colour: '#0b4f8a', limitIs: 'minimum' },
-  { key: 'pah', name: 'PAH above inlet', unit: 'ug/L', colour: '#6a1b9a', limitIs: 'maximum' },
+  { key: 'pah', name: 'PAH above inlet', unit: 'µg/L', colour: '#6a1b9a', limitIs: 'maximum' },
   { key: 'turbidity', name: 'Turbidity above inlet', unit: 'NTU', colour: '#00796b', limitIs: 'maximum' },
 ];
 
