@@ -3,6 +3,7 @@ import { demoShips, writeShipDayFile } from '@portal/demo-fleet';
 import { startTestServer, type TestServer } from './harness';
 import { UNTIL, prepareShips } from './execution-fixtures';
 import { multipartFile } from './upload-helpers';
+import { waitFor } from './wait';
 
 /**
  * API keys for integrations (issue 19): made by an organization's administrator, shown once, stored hashed; a key
@@ -372,8 +373,13 @@ describe('a key that stops', () => {
     });
     expect(made.expiresOn).toBe(expiresOn);
     expect((await withKey(made.key, 'GET', reportUrl(northShip))).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, Date.parse(expiresOn) - Date.now() + 50));
-    const refused = await withKey(made.key, 'GET', reportUrl(northShip));
+    // Asked until its time has come (accepted until then): the answer after it is the expiry's.
+    const refused = await waitFor(() => withKey(made.key, 'GET', reportUrl(northShip)), {
+      what: 'the key to be refused after its expiry',
+      until: (r) => r.status !== 200,
+      show: (r) => String(r.status),
+    });
+    expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(expiresOn));
     expect([refused.status, refused.json().message]).toEqual([401, 'The API key has expired']);
   });
 
