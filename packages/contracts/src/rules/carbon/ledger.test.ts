@@ -174,6 +174,24 @@ describe('distance and hours under way', () => {
     expect(underWayAt(track, T0 + 500 * MIN)).toBe(true);
   });
 
+  it('judges a gap by its mean speed: a ship stopped before and after it that moved in between was under way', () => {
+    // Stopped at one anchorage, 3 h without rows, stopped at another 30 nm north: 10 kn across the gap.
+    const t = [0, 1, 2, 182, 183, 184].map((m) => T0 + m * MIN);
+    const lat = [50, 50, 50, 50.5, 50.5, 50.5];
+    const track = prepareTrack({
+      timestamps: t,
+      latitude: lat,
+      longitude: [0, 0, 0, 0, 0, 0],
+      sog: [0.1, 0.1, 0.1, 0.1, 0.1, 0.1],
+    });
+    expect(track.legGap[3]).toBe(1);
+    expect(track.legUnderWay[3]).toBe(1);
+    const totals = sumLegs(buildLedger({ track, calls: [], channels: [], from: T0, to: T0 + 4 * HOUR }));
+    expect(totals.distanceNm).toBeCloseTo(haversineNm(50, 0, 50.5, 0), 9);
+    expect(totals.hoursUnderWay).toBeCloseTo(3, 9);
+    expect(totals.hoursNotUnderWay).toBeCloseTo(4 / 60, 9);
+  });
+
   it('adds up two periods to the same totals as the whole (re-executing a part changes nothing)', () => {
     const t: number[] = [];
     const lat: number[] = [];
