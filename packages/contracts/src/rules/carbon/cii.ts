@@ -198,7 +198,12 @@ export interface CiiYearInput {
   days: readonly CiiDay[];
   /** UTC epoch ms the year to date ends at (exclusive): the projection covers the rest of the year from here. */
   asOf: number;
-  /** g CO2 from the fuel the scrubber's power takes (SCRUBBER_FUEL, the SFOC-impact KPI's numerator) over the same days. */
+  /**
+   * g CO2 from the fuel the scrubber's power takes over the same days: the SCRUBBER_FUEL series (the SFOC-impact KPI's
+   * numerator) integrated like the flow meters (integrateKg) times the Cf of the fuel its generators burn. Hour by
+   * hour it is the SFOC impact % x the hour's fuel; it is part of the attained value when the auxiliary engines that
+   * make that power are metered (docs/decisions/0107-carbon-ledger-rules.md).
+   */
   scrubberCo2g?: number;
 }
 

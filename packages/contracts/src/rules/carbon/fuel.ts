@@ -90,3 +90,29 @@ export interface FlowChannel {
   fuel: FuelTypeSource;
   series: FlowSeries;
 }
+
+/** kg of a kg/h series over [from, to), each covered hour its average times one hour (the dashboard's rule). */
+export function integrateKg(
+  series: FlowSeries,
+  from: number,
+  to: number,
+  minSamplesPerHour = MIN_SAMPLES_PER_HOUR,
+): number {
+  const { share } = hourlyShares(series, minSamplesPerHour);
+  let kg = 0;
+  for (let i = 0; i < share.length; i++) {
+    const t = series.timestamps[i]!;
+    if (t >= from && t < to && share[i]! > 0) kg += series.values[i]! * share[i]!;
+  }
+  return kg;
+}
+
+/**
+ * The fuel the scrubber's electrical power takes, g/kWh: DOMAIN.md's SCRUBBER_FUEL = SCRUBBER_POWER x 200 / 1000 kg/h
+ * (the SFOC-impact KPI's numerator; the product's default calculation, changeable in the calculation editor).
+ */
+export const SCRUBBER_SFOC_G_PER_KWH = 200;
+
+export function scrubberFuelKgPerHour(scrubberPowerKw: number): number {
+  return (scrubberPowerKw * SCRUBBER_SFOC_G_PER_KWH) / 1000;
+}
