@@ -6,9 +6,9 @@ import {
   type FlowChannel,
   type FuelTypeOrUnknown,
 } from './fuel';
-import { type Consumer } from './fuels';
+import { FUEL_TYPES, type Consumer } from './fuels';
 import { type PortCall } from './port-calls';
-import { underWayAt, type Track } from './track';
+import { type Track } from './track';
 
 /**
  * The ledger of a period: its time cut into stays at berth (port calls) and voyages (from leaving one call to
@@ -58,6 +58,8 @@ export interface LedgerInput {
   stopSpeedKn?: number;
   minSamplesPerHour?: number;
 }
+
+const FUEL_SLOTS: readonly FuelTypeOrUnknown[] = [...FUEL_TYPES, 'UNKNOWN'];
 
 function emptyLeg(
   kind: Leg['kind'],
@@ -149,8 +151,11 @@ export function buildLedger(input: LedgerInput): Leg[] {
     leg.hoursWithoutPosition = Math.max(0, (leg.end - leg.start) / HOUR_MS - covered[i]!);
   });
 
-  // Fuel: each sample's share of its hour, to the leg holding the sample.
+  // Fuel: each sample's share of its hour, to the leg holding the sample. One pass per channel in time order, with
+  // pointers into the legs and the track (a ship-year is half a million samples per channel).
   const buckets = legs.map(() => new Map<string, LegFuel>());
+  const slots = FUEL_SLOTS.length;
+  const m = track.t.length;
   for (const channel of input.channels) {
     const { timestamps, values } = channel.series;
     const { share, coveredHours } = hourlyShares(
@@ -158,21 +163,44 @@ export function buildLedger(input: LedgerInput): Leg[] {
       input.minSamplesPerHour ?? MIN_SAMPLES_PER_HOUR,
     );
     const types = fuelTypesAt(channel.fuel, timestamps);
+    const kg = new Float64Array(legs.length * slots);
+    const kgStopped = new Float64Array(legs.length * slots);
+    const used = new Uint8Array(legs.length * slots);
+    let li = 0;
+    let k = 0;
     for (let s = 0; s < timestamps.length; s++) {
       const t = timestamps[s]!;
       if (t < from || t >= to || share[s] === 0) continue;
-      const kg = values[s]! * share[s]!;
-      const fuelType = types[s]!;
-      const key = `${channel.consumer}|${fuelType}`;
-      const bucket = buckets[legAt(legs, t)]!;
-      let entry = bucket.get(key);
-      if (!entry) {
-        entry = { consumer: channel.consumer, fuelType, kg: 0, kgNotUnderWay: 0 };
+      while (legs[li]!.end < t) li++;
+      while (k < m && track.t[k]! < t) k++;
+      // Under way at t: the track leg ending at the first fix at or after t; before the first fix or after the
+      // last, that fix's speed (underWayAt).
+      const underWay =
+        m === 0
+          ? false
+          : k === 0
+            ? track.speed[0]! >= stopSpeedKn
+            : k === m
+              ? track.speed[m - 1]! >= stopSpeedKn
+              : track.legUnderWay[k] === 1;
+      const slot = li * slots + FUEL_SLOTS.indexOf(types[s]!);
+      const amount = values[s]! * share[s]!;
+      kg[slot]! += amount;
+      if (!underWay) kgStopped[slot]! += amount;
+      used[slot] = 1;
+    }
+    for (let i = 0; i < legs.length; i++)
+      for (let f = 0; f < slots; f++) {
+        const slot = i * slots + f;
+        if (!used[slot]) continue;
+        const fuelType = FUEL_SLOTS[f]!;
+        const key = `${channel.consumer}|${fuelType}`;
+        const bucket = buckets[i]!;
+        const entry = bucket.get(key) ?? { consumer: channel.consumer, fuelType, kg: 0, kgNotUnderWay: 0 };
+        entry.kg += kg[slot]!;
+        entry.kgNotUnderWay += kgStopped[slot]!;
         bucket.set(key, entry);
       }
-      entry.kg += kg;
-      if (!underWayAt(track, t, stopSpeedKn)) entry.kgNotUnderWay += kg;
-    }
     // The hours of the period that give no value, cut by the legs.
     const coveredSet = new Set(coveredHours);
     for (const leg of legs) leg.hoursWithoutFuelData[channel.id] = 0;
