@@ -3,7 +3,6 @@ import { derivePortCalls, PortIndex, portIn, type PortArea } from './port-calls'
 import { prepareTrack, type PositionSeries } from './track';
 
 const MIN = 60_000;
-const HOUR = 60 * MIN;
 const T0 = Date.UTC(2026, 2, 1);
 
 /** One row a minute: `spans` of [minutes, latitude, longitude, sog]; NaN latitude = no fix; sog null = not logged. */
