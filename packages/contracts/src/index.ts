@@ -5,6 +5,7 @@ export * from './api-keys';
 export * from './audit';
 export * from './auth';
 export * from './calculations';
+export * from './carbon';
 export * from './channel-suggestions';
 export * from './data-health';
 export * from './datasources';

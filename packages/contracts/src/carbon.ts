@@ -1,0 +1,325 @@
+import { z } from 'zod';
+import {
+  CII_RATINGS,
+  CII_SHIP_TYPES,
+  CONSUMERS,
+  DCS_METHODS,
+  FUEL_TYPES,
+  LNG_ENGINES,
+  PORT_MEMBERSHIPS,
+} from './rules/carbon';
+
+/**
+ * The carbon ledger's API shapes (issue 31; ../shared/DOMAIN.md "Voyages, fuel and greenhouse gases"): ports, port
+ * calls, voyages, fuel by type and consumer, bunker delivery notes, tank soundings, the reconciliation, the IMO DCS
+ * report and the CII. Shapes only: the routes come with the storage and the jobs. The rules that fill them are in
+ * './rules/carbon' (docs/decisions/0107-carbon-ledger-rules.md). Masses in tonnes, distances in nautical miles,
+ * times as ISO 8601 instants (UTC).
+ */
+
+const instant = z.iso.datetime({ offset: true, message: 'Must be a UTC date and time (ISO 8601)' });
+const day = z.iso.date({ message: 'Must be a date (YYYY-MM-DD)' });
+const latitude = z
+  .number()
+  .min(-90, 'Latitude is between -90 and 90')
+  .max(90, 'Latitude is between -90 and 90');
+const longitude = z
+  .number()
+  .min(-180, 'Longitude is between -180 and 180')
+  .max(180, 'Longitude is between -180 and 180');
+
+export const fuelTypeSchema = z.enum(FUEL_TYPES);
+/** Fuel whose type is not known is kept apart, never counted as a type. */
+export const ledgerFuelTypeSchema = z.enum([...FUEL_TYPES, 'UNKNOWN']);
+export const consumerSchema = z.enum(CONSUMERS);
+
+// ---- Ports ----
+
+export const portMembershipSchema = z.object({
+  membership: z.enum(PORT_MEMBERSHIPS),
+  from: day,
+  to: day.nullable(),
+});
+
+/** Where a port comes from: the UN/LOCODE sea-port subset shipped with the product, or an organization's own. */
+export const PORT_SOURCES = ['UNLOCODE', 'ORGANIZATION'] as const;
+
+export const portSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** UN/LOCODE (5 characters), null for an organization's own port. */
+  locode: z.string().nullable(),
+  /** ISO 3166-1 alpha-2. */
+  country: z.string().length(2),
+  latitude,
+  longitude,
+  radiusNm: z.number().positive(),
+  /** [longitude, latitude] ring, when the port is drawn as an area. */
+  polygon: z
+    .array(z.tuple([longitude, latitude]))
+    .min(3)
+    .nullable(),
+  memberships: z.array(portMembershipSchema),
+  source: z.enum(PORT_SOURCES),
+  /** The UN/LOCODE release the point comes from (e.g. "2024-2"), or the organization that added or corrected it. */
+  sourceDetail: z.string().nullable(),
+  /** The organization whose correction this is (null for the shipped reference). */
+  organizationId: z.string().nullable(),
+});
+export type CarbonPort = z.infer<typeof portSchema>;
+
+/** An organization's addition or correction of a port: a radius around the point, or a polygon. */
+export const portInputSchema = z.object({
+  name: z.string().trim().min(1, 'Name is required').max(100),
+  locode: z
+    .string()
+    .regex(/^[A-Z]{2}[A-Z2-9]{3}$/, 'A UN/LOCODE is 2 letters of the country and 3 of the place')
+    .nullable(),
+  country: z.string().regex(/^[A-Z]{2}$/, 'Country is a 2-letter ISO code'),
+  latitude,
+  longitude,
+  radiusNm: z.number().positive('Radius must be above 0 nm').max(50, 'Radius is at most 50 nm'),
+  polygon: z
+    .array(z.tuple([longitude, latitude]))
+    .min(3, 'An area needs at least 3 points')
+    .nullable(),
+  memberships: z.array(portMembershipSchema),
+});
+export type CarbonPortInput = z.infer<typeof portInputSchema>;
+
+// ---- Fuel ----
+
+export const fuelAmountSchema = z.object({
+  consumer: consumerSchema,
+  fuelType: ledgerFuelTypeSchema,
+  tonnes: z.number(),
+  /** Of it, burnt while not under way (stopped, at anchor, drifting). */
+  tonnesNotUnderWay: z.number(),
+});
+export type FuelAmount = z.infer<typeof fuelAmountSchema>;
+
+/** What a flow channel's mapping adds for the ledger: what it feeds and where its fuel type comes from. */
+export const flowChannelMappingSchema = z.object({
+  channelId: z.string(),
+  consumer: consumerSchema,
+  fuelTypeSource: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('fixed'), fuelType: fuelTypeSchema }),
+    z.object({ kind: z.literal('channel'), fuelTypeChannelId: z.string() }),
+    z.object({ kind: z.literal('change-overs') }),
+  ]),
+  /** For an LNG consumer: its engine kind (the methane slip). */
+  lngEngine: z.enum(LNG_ENGINES).nullable(),
+});
+export type FlowChannelMapping = z.infer<typeof flowChannelMappingSchema>;
+
+// ---- Port calls, stays and voyages ----
+
+export const portCallSchema = z.object({
+  id: z.string(),
+  shipId: z.string(),
+  portId: z.string(),
+  portName: z.string(),
+  locode: z.string().nullable(),
+  country: z.string(),
+  arrival: instant,
+  departure: instant,
+  hours: z.number(),
+  /** Hours inside the call without a position (a gap does not split a stay at one port). */
+  gapHours: z.number(),
+  /** The data begins or ends inside the call. */
+  openStart: z.boolean(),
+  openEnd: z.boolean(),
+  /** Fuel at berth, per consumer and fuel type. */
+  fuel: z.array(fuelAmountSchema),
+  /** Hours of the stay without fuel data, per flow channel id. */
+  hoursWithoutFuelData: z.record(z.string(), z.number()),
+});
+export type PortCallRecord = z.infer<typeof portCallSchema>;
+
+export const voyageCargoSchema = z.object({
+  laden: z.boolean(),
+  cargoTonnes: z.number().nonnegative('Cargo cannot be negative').nullable(),
+  teu: z.number().int().nonnegative('TEU cannot be negative').nullable(),
+  /** Who entered it: a person, or a noon-report import. */
+  source: z.enum(['ENTERED', 'NOON_REPORT']),
+});
+export type VoyageCargoRecord = z.infer<typeof voyageCargoSchema>;
+
+const callEnd = z.object({
+  portCallId: z.string(),
+  portId: z.string(),
+  portName: z.string(),
+  country: z.string(),
+});
+
+export const voyageSchema = z.object({
+  id: z.string(),
+  shipId: z.string(),
+  /** Null when the voyage starts before the ship's data (no known departure port). */
+  from: callEnd.nullable(),
+  /** Null while the ship has not arrived yet (or its data ends at sea). */
+  to: callEnd.nullable(),
+  departure: instant,
+  arrival: instant,
+  durationHours: z.number(),
+  distanceNm: z.number(),
+  hoursUnderWay: z.number(),
+  /** Stopped at sea (drifting, at anchor outside a port). */
+  hoursNotUnderWay: z.number(),
+  hoursWithoutPosition: z.number(),
+  fuel: z.array(fuelAmountSchema),
+  hoursWithoutFuelData: z.record(z.string(), z.number()),
+  /** t CO2 under the IMO's Cf. */
+  co2Tonnes: z.number(),
+  cargo: voyageCargoSchema.nullable(),
+});
+export type Voyage = z.infer<typeof voyageSchema>;
+
+// ---- Bunker delivery notes and soundings ----
+
+/** A bunker delivery note, kept as a record book entry (MARPOL Annex VI regulation 18 and Appendix V). */
+export const bdnInputSchema = z.object({
+  deliveredAt: instant,
+  portId: z.string().nullable(),
+  /** The port as written on the note, when it is not in the port list. */
+  portName: z.string().trim().max(100).nullable(),
+  fuelType: fuelTypeSchema,
+  massTonnes: z.number().positive('Mass must be above 0 t').max(100_000, 'Mass is at most 100,000 t'),
+  sulfurPercent: z.number().min(0, 'Sulfur cannot be negative').max(5, 'Sulfur is at most 5 % m/m'),
+  /** MJ/kg, when the note gives it. */
+  lcvMjPerKg: z.number().positive().max(130).nullable(),
+  /** kg/m3 at 15 °C. */
+  densityKgM3: z.number().positive().max(1_100).nullable(),
+  bdnNumber: z.string().trim().max(50).nullable(),
+});
+export type BdnInput = z.infer<typeof bdnInputSchema>;
+
+export const bdnSchema = bdnInputSchema.extend({
+  id: z.string(),
+  shipId: z.string(),
+  /** The record book entry that holds it. */
+  recordBookEntryId: z.string(),
+  enteredBy: z.string(),
+  enteredAt: instant,
+});
+export type Bdn = z.infer<typeof bdnSchema>;
+
+export const tankSoundingInputSchema = z.object({
+  at: instant,
+  fuelType: fuelTypeSchema,
+  robTonnes: z.number().nonnegative('Remaining on board cannot be negative'),
+});
+export type TankSoundingInput = z.infer<typeof tankSoundingInputSchema>;
+
+export const reconciliationRowSchema = z.object({
+  fuelType: fuelTypeSchema,
+  flowMeterTonnes: z.number(),
+  bunkeredTonnes: z.number(),
+  robStartTonnes: z.number().nullable(),
+  robEndTonnes: z.number().nullable(),
+  bdnTonnes: z.number().nullable(),
+  differencePercent: z.number().nullable(),
+  flagged: z.boolean(),
+  missing: z.array(z.enum(['robStart', 'robEnd'])),
+});
+
+export const reconciliationSchema = z.object({
+  shipId: z.string(),
+  from: instant,
+  to: instant,
+  thresholdPercent: z.number(),
+  rows: z.array(reconciliationRowSchema),
+  total: z.object({
+    flowMeterTonnes: z.number(),
+    bdnTonnes: z.number().nullable(),
+    differencePercent: z.number().nullable(),
+    flagged: z.boolean(),
+  }),
+});
+export type ReconciliationResult = z.infer<typeof reconciliationSchema>;
+
+// ---- IMO DCS ----
+
+const consumerLine = z.object({ consumer: consumerSchema, fuelType: fuelTypeSchema, tonnes: z.number() });
+
+export const dcsReportSchema = z.object({
+  shipId: z.string(),
+  year: z.number().int(),
+  periodStart: day,
+  periodEnd: day,
+  imoNumber: z.string().nullable(),
+  shipType: z.string().nullable(),
+  grossTonnage: z.number().nullable(),
+  netTonnage: z.number().nullable(),
+  deadweight: z.number().nullable(),
+  mainEnginePowerKw: z.number().nullable(),
+  auxiliaryEnginePowerKw: z.number().nullable(),
+  eedi: z.number().nullable(),
+  iceClass: z.string().nullable(),
+  method: z.enum(DCS_METHODS),
+  distanceNm: z.number(),
+  hoursUnderWay: z.number(),
+  fuel: z.array(z.object({ fuelType: fuelTypeSchema, tonnes: z.number() })),
+  fuelByConsumer: z.array(consumerLine),
+  fuelNotUnderWay: z.array(consumerLine),
+  shorePowerKwh: z.number().nullable(),
+  ladenDistanceNm: z.number().nullable(),
+  transportWorkTonneMiles: z.number().nullable(),
+  transportWorkTeuMiles: z.number().nullable(),
+  missing: z.array(z.object({ item: z.string(), reason: z.string() })),
+});
+export type DcsReportRecord = z.infer<typeof dcsReportSchema>;
+
+// ---- CII ----
+
+const ciiRating = z.enum(CII_RATINGS);
+const boundaries = z.tuple([z.number(), z.number(), z.number(), z.number()]);
+
+export const ciiResultSchema = z.object({
+  shipId: z.string(),
+  shipType: z.enum(CII_SHIP_TYPES),
+  capacity: z.number().nullable(),
+  year: z.number().int(),
+  asOf: instant,
+  z: z.number().nullable(),
+  reference: z.number().nullable(),
+  required: z.number().nullable(),
+  /** exp(d1)..exp(d4) x required: the bands of the gauge. */
+  boundaries: boundaries.nullable(),
+  co2Tonnes: z.number(),
+  distanceNm: z.number(),
+  attained: z.number().nullable(),
+  rating: ciiRating.nullable(),
+  projectedAttained: z.number().nullable(),
+  projectedRating: ciiRating.nullable(),
+  /** g CO2 per capacity-nm due to the scrubber's power, and its share of the attained value. */
+  scrubberPart: z.number().nullable(),
+  scrubberShare: z.number().nullable(),
+  trajectory: z.array(
+    z.object({
+      year: z.number().int(),
+      z: z.number(),
+      required: z.number(),
+      boundaries,
+      attained: z.number().nullable(),
+      rating: ciiRating.nullable(),
+    }),
+  ),
+  correctiveActionRequired: z.boolean(),
+});
+export type CiiResult = z.infer<typeof ciiResultSchema>;
+
+/** The fleet CII card: each ship's rating this year and projected, ships heading for D or E first. */
+export const fleetCiiSchema = z.object({
+  year: z.number().int(),
+  ships: z.array(
+    z.object({
+      shipId: z.string(),
+      shipName: z.string(),
+      attained: z.number().nullable(),
+      rating: ciiRating.nullable(),
+      projectedRating: ciiRating.nullable(),
+    }),
+  ),
+});
+export type FleetCii = z.infer<typeof fleetCiiSchema>;
