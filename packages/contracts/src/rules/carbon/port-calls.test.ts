@@ -51,6 +51,26 @@ describe('port calls', () => {
     });
   });
 
+  it('asks the lookup at the time of each fix (a port an organization added from a day on)', () => {
+    const s = series([
+      [60, ...SEA, 12],
+      [300, ...BERTH, 0.2],
+      [60, ...SEA, 12],
+    ]);
+    const activeFrom = T0 + 180 * MIN;
+    const asked: number[] = [];
+    const fromThen = {
+      ports: [ROTTERDAM],
+      portAt: (lat: number, lon: number, atMs?: number) => {
+        asked.push(atMs!);
+        return atMs !== undefined && atMs >= activeFrom ? index.portAt(lat, lon) : -1;
+      },
+    };
+    const calls = derivePortCalls(s, fromThen);
+    expect(calls.map((c) => [c.arrival, c.departure])).toEqual([[activeFrom, T0 + 359 * MIN]]);
+    expect(asked[0]).toBe(T0);
+  });
+
   it('does not count a stop shorter than 2 h, nor one outside every port (anchorage, drifting)', () => {
     const short = series([
       [60, ...SEA, 12],

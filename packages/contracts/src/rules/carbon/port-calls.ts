@@ -74,11 +74,21 @@ interface PreparedPort {
 }
 
 /**
+ * What port calls are derived against: the ports, and the index in `ports` of the port a position lies in at a time
+ * (-1 at sea). {@link PortIndex} is one; the ports feature's index (an organization's additions and corrections with
+ * their active days) is another.
+ */
+export interface PortLookup {
+  readonly ports: readonly PortArea[];
+  portAt(latitude: number, longitude: number, atMs?: number): number;
+}
+
+/**
  * A lookup of the port a position lies in, through a grid of 1-degree cells (a ship-year is half a million
  * positions and the UN/LOCODE sea ports some thousands). An organization's polygon wins over the circles (it is
  * drawn on purpose); among circles, the nearest point wins.
  */
-export class PortIndex {
+export class PortIndex implements PortLookup {
   private readonly cells = new Map<number, PreparedPort[]>();
 
   constructor(readonly ports: readonly PortArea[]) {
@@ -183,7 +193,7 @@ export const DEFAULT_PORT_CALL_OPTIONS: PortCallOptions = {
  */
 export function derivePortCalls(
   source: PositionSeries | Track,
-  index: PortIndex,
+  index: PortLookup,
   options: PortCallOptions = DEFAULT_PORT_CALL_OPTIONS,
 ): PortCall[] {
   const track = 'legNm' in source ? source : prepareTrack(source, options);
@@ -216,7 +226,7 @@ export function derivePortCalls(
     last = -1;
   };
   for (let k = 0; k < m; k++) {
-    const here = index.portAt(lat[k]!, lon[k]!);
+    const here = index.portAt(lat[k]!, lon[k]!, t[k]!);
     if (port >= 0 && here !== port) close();
     if (here < 0) continue;
     const stopped = speed[k]! < options.stopSpeedKn;
