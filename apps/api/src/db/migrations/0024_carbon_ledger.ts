@@ -85,9 +85,9 @@ export async function up(db: Kysely<any>): Promise<void> {
       hours_without_fuel_data jsonb NOT NULL,
       co2_g double precision NOT NULL,
       derived_on timestamptz NOT NULL DEFAULT now(),
-      UNIQUE (facility_id, departure),
       CHECK (departure < arrival)
     );
+    CREATE INDEX voyages_facility ON voyages (facility_id, departure);
 
     CREATE TABLE voyage_fuel (
       voyage_id uuid NOT NULL REFERENCES voyages(id) ON DELETE CASCADE,

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { Consumer, FuelTypeOrUnknown } from '@portal/contracts/rules/carbon';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -9,8 +10,8 @@ type Day = ColumnType<Date | string, string, string>;
 
 /** A ledger fuel line as stored in `ledger_segments.fuel`. */
 export interface StoredFuelLine {
-  consumer: string;
-  fuelType: string;
+  consumer: Consumer;
+  fuelType: FuelTypeOrUnknown;
   kg: number;
   kgNotUnderWay: number;
 }
@@ -51,8 +52,8 @@ export interface PortCallsTable {
 }
 
 export interface LegFuelTable {
-  consumer: string;
-  fuel_type: string;
+  consumer: Consumer;
+  fuel_type: FuelTypeOrUnknown;
   kg: number;
   kg_not_under_way: number;
 }

@@ -7,6 +7,8 @@ import { readSamples } from './read-samples';
 import { computeReportFields } from './report-fields';
 import { deriveComplianceEvents } from './derive-events';
 import { storeComplianceEvents } from './store-events';
+import { deriveLedger, loadLedgerConfig, NO_LEDGER_PORTS, type LedgerPortsPort } from './derive-ledger';
+import { storeLedger } from './store-ledger';
 import type { AlertOutboxOptions } from '../alerts/outbox';
 import { refreshDailyRollup } from './rollup';
 import { lockShipValues, storeMeasurementValues, storeReportValues, type Computed } from './store';
@@ -18,9 +20,11 @@ import { lockShipValues, storeMeasurementValues, storeReportValues, type Compute
  *
  *   load configuration and plan (plan.ts) -> read samples (read-samples.ts) -> measurement fields
  *   (measurement-fields.ts) -> report fields (report-fields.ts) -> compliance events (derive-events.ts, the rules
- *   in compliance-events.ts) -> store (store.ts, store-events.ts with the record book) -> roll up (rollup.ts)
+ *   in compliance-events.ts) -> port calls and voyages (derive-ledger.ts, the rules in
+ *   packages/contracts/src/rules/carbon) -> store (store.ts, store-events.ts with the record book, store-ledger.ts)
+ *   -> roll up (rollup.ts)
  *
- * The first five compute (computePeriod, outside any transaction); the last two write (storeComputed, in the
+ * The first six compute (computePeriod, outside any transaction); the last two write (storeComputed, in the
  * transaction the caller gives). Each step's time is added to `request.timings` under its name.
  */
 
@@ -39,8 +43,17 @@ async function step<T>(
   return value;
 }
 
+/** What the engine is handed by whoever runs it: the ports the carbon ledger derives port calls against. */
+export interface EngineOptions {
+  ledgerPorts?: LedgerPortsPort;
+}
+
 /** Computes (does not store) the values of a ship's period. */
-export async function computePeriod(db: Kysely<Database>, request: ComputeRequest): Promise<Computed> {
+export async function computePeriod(
+  db: Kysely<Database>,
+  request: ComputeRequest,
+  options: EngineOptions = {},
+): Promise<Computed> {
   const { facilityId, from, to, timings } = request;
   const plan = await step(timings, 'load configuration', () => loadPlan(db, request));
   const samples = await step(timings, 'read samples', () => readSamples(db, plan));
@@ -65,6 +78,19 @@ export async function computePeriod(db: Kysely<Database>, request: ComputeReques
   const events = await step(timings, 'compliance events', () =>
     deriveComplianceEvents(db, plan, fieldSeriesOf(measurement, readStored)),
   );
+  const ledger = await step(timings, 'port calls and voyages', async () =>
+    deriveLedger(
+      db,
+      await loadLedgerConfig(db, facilityId),
+      {
+        from,
+        to,
+        recomputed: request.measurementFieldIds,
+        seriesOf: fieldSeriesOf(measurement, readStored),
+      },
+      options.ledgerPorts ?? NO_LEDGER_PORTS,
+    ),
+  );
   return {
     request,
     measurement,
@@ -77,6 +103,7 @@ export async function computePeriod(db: Kysely<Database>, request: ComputeReques
       reportFields: report.size,
     },
     events,
+    ledger,
     replaceMeasurementFieldIds:
       request.measurementFieldIds === 'all' ? 'all' : [...request.measurementFieldIds],
     replaceReportFieldIds: request.reportFieldIds === 'all' ? 'all' : [...request.reportFieldIds],
@@ -102,6 +129,7 @@ export async function storeComputed(
   await step(timings, 'store events', () =>
     storeComplianceEvents(trx, facilityId, computed.events, options.alerts),
   );
+  await step(timings, 'store port calls and voyages', () => storeLedger(trx, computed.ledger));
   await step(timings, 'daily roll-up', async () => {
     if (rIds === 'all' || rIds.length > 0)
       await refreshDailyRollup(trx, facilityId, rIds, new Date(from), new Date(to - 1));

@@ -4,6 +4,7 @@ import { packColumn, type FieldSeries } from '../../storage';
 import type { ComputeRequest } from './plan';
 import type { ReportSeries } from './report-fields';
 import type { EventDerivation } from './derive-events';
+import type { LedgerDerivation } from './derive-ledger';
 import { dayChunks, dayText } from './series';
 
 /** What a period's computation produced, ready to store. */
@@ -15,6 +16,8 @@ export interface Computed {
   report: Map<string, ReportSeries>;
   /** The compliance events around the period (null: not derived in this run). */
   events: EventDerivation | null;
+  /** The carbon ledger's port calls and pieces around the period (null: not derived in this run). */
+  ledger: LedgerDerivation | null;
   /** The field ids whose stored rows the write replaces. */
   replaceMeasurementFieldIds: 'all' | string[];
   replaceReportFieldIds: 'all' | string[];

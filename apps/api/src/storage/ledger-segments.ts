@@ -1,0 +1,230 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Database } from '../db/schema';
+import { CONSUMERS, FUEL_TYPES } from '@portal/contracts/rules/carbon';
+import type { StoredFuelLine } from '../db/tables/carbon';
+
+/**
+ * The carbon ledger's pieces of time (`ledger_segments`, migration 0024_carbon_ledger): per ship, a stay at berth or
+ * a voyage's part of one UTC day, keyed by its start. Written by the engine's step "port calls and voyages" only
+ * (features/executions/store-ledger.ts); read by the ledger's sums (voyages, stays, periods, years).
+ */
+
+export interface StoredSegment {
+  start: number;
+  end: number;
+  day: number;
+  kind: 'stay' | 'voyage';
+  distanceNm: number;
+  hoursUnderWay: number;
+  hoursNotUnderWay: number;
+  hoursWithoutPosition: number;
+  fuel: StoredFuelLine[];
+  hoursWithoutFuelData: Record<string, number>;
+  co2g: number;
+  unknownFuelKg: number;
+  scrubberKg: number;
+  scrubberCo2g: number;
+}
+
+type Db = Kysely<Database> | Transaction<Database>;
+const dayText = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const dayMs = (d: Date | string) =>
+  typeof d === 'string' ? Date.parse(`${d.slice(0, 10)}T00:00:00Z`) : new Date(d).getTime();
+const json = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
+
+const FUEL_SLOTS: readonly string[] = [...FUEL_TYPES, 'UNKNOWN'];
+const lineOrder = (f: StoredFuelLine) =>
+  (CONSUMERS as readonly string[]).indexOf(f.consumer) * FUEL_SLOTS.length + FUEL_SLOTS.indexOf(f.fuelType);
+
+/**
+ * Fuel lines in one order (consumer, then fuel type, as CONSUMERS and FUEL_TYPES list them) with their keys in one
+ * order (jsonb keeps its own order of keys, and rows come in no order).
+ */
+export const canonicalFuel = (lines: readonly StoredFuelLine[]): StoredFuelLine[] =>
+  lines
+    .map((f) => ({ consumer: f.consumer, fuelType: f.fuelType, kg: f.kg, kgNotUnderWay: f.kgNotUnderWay }))
+    .sort((a, b) => lineOrder(a) - lineOrder(b));
+/** Hours per channel id, the ids in order. */
+export const canonicalHours = (hours: Record<string, number>): Record<string, number> =>
+  Object.fromEntries(Object.entries(hours).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+
+/** The pieces of a ship that start inside [from, to), in time order. */
+export async function readLedgerSegments(
+  db: Db,
+  facilityId: string,
+  from: number,
+  to: number,
+): Promise<StoredSegment[]> {
+  const rows = await db
+    .selectFrom('ledger_segments')
+    .selectAll()
+    .where('facility_id', '=', facilityId)
+    .where('start_on', '>=', new Date(from))
+    .where('start_on', '<', new Date(to))
+    .orderBy('start_on')
+    .execute();
+  return rows.map((r) => ({
+    start: new Date(r.start_on).getTime(),
+    end: new Date(r.end_on).getTime(),
+    day: dayMs(r.day),
+    kind: r.kind,
+    distanceNm: r.distance_nm,
+    hoursUnderWay: r.hours_under_way,
+    hoursNotUnderWay: r.hours_not_under_way,
+    hoursWithoutPosition: r.hours_without_position,
+    fuel: canonicalFuel(json(r.fuel)),
+    hoursWithoutFuelData: canonicalHours(json(r.hours_without_fuel_data)),
+    co2g: r.co2_g,
+    unknownFuelKg: r.unknown_fuel_kg,
+    scrubberKg: r.scrubber_kg,
+    scrubberCo2g: r.scrubber_co2_g,
+  }));
+}
+
+const columns = (facilityId: string, s: StoredSegment) => ({
+  facility_id: facilityId,
+  start_on: new Date(s.start),
+  end_on: new Date(s.end),
+  day: dayText(s.day),
+  kind: s.kind,
+  distance_nm: s.distanceNm,
+  hours_under_way: s.hoursUnderWay,
+  hours_not_under_way: s.hoursNotUnderWay,
+  hours_without_position: s.hoursWithoutPosition,
+  fuel: JSON.stringify(canonicalFuel(s.fuel)),
+  hours_without_fuel_data: JSON.stringify(canonicalHours(s.hoursWithoutFuelData)),
+  co2_g: s.co2g,
+  unknown_fuel_kg: s.unknownFuelKg,
+  scrubber_kg: s.scrubberKg,
+  scrubber_co2_g: s.scrubberCo2g,
+});
+
+/** The same piece: every figure equal (JSON of the fuel lines compared as text, in their stored order). */
+export function sameSegment(a: StoredSegment, b: StoredSegment): boolean {
+  return (
+    a.start === b.start &&
+    a.end === b.end &&
+    a.day === b.day &&
+    a.kind === b.kind &&
+    a.distanceNm === b.distanceNm &&
+    a.hoursUnderWay === b.hoursUnderWay &&
+    a.hoursNotUnderWay === b.hoursNotUnderWay &&
+    a.hoursWithoutPosition === b.hoursWithoutPosition &&
+    a.co2g === b.co2g &&
+    a.unknownFuelKg === b.unknownFuelKg &&
+    a.scrubberKg === b.scrubberKg &&
+    a.scrubberCo2g === b.scrubberCo2g &&
+    JSON.stringify(canonicalFuel(a.fuel)) === JSON.stringify(canonicalFuel(b.fuel)) &&
+    JSON.stringify(canonicalHours(a.hoursWithoutFuelData)) ===
+      JSON.stringify(canonicalHours(b.hoursWithoutFuelData))
+  );
+}
+
+/**
+ * Replaces the ship's pieces starting inside [from, to) with `segments` (all inside it), writing only what differs:
+ * a rerun over unchanged data writes nothing. Returns the rows written (inserted, updated and deleted).
+ */
+export async function replaceLedgerSegments(
+  trx: Transaction<Database>,
+  facilityId: string,
+  from: number,
+  to: number,
+  segments: readonly StoredSegment[],
+): Promise<number> {
+  const stored = new Map((await readLedgerSegments(trx, facilityId, from, to)).map((s) => [s.start, s]));
+  const inserts: StoredSegment[] = [];
+  let writes = 0;
+  for (const s of segments) {
+    const before = stored.get(s.start);
+    stored.delete(s.start);
+    if (!before) inserts.push(s);
+    else if (!sameSegment(before, s)) {
+      const { facility_id: _f, start_on: _s, ...set } = columns(facilityId, s);
+      await trx
+        .updateTable('ledger_segments')
+        .set(set)
+        .where('facility_id', '=', facilityId)
+        .where('start_on', '=', new Date(s.start))
+        .execute();
+      writes++;
+    }
+  }
+  if (stored.size) {
+    await trx
+      .deleteFrom('ledger_segments')
+      .where('facility_id', '=', facilityId)
+      .where(
+        'start_on',
+        'in',
+        [...stored.keys()].map((t) => new Date(t)),
+      )
+      .execute();
+    writes += stored.size;
+  }
+  for (let at = 0; at < inserts.length; at += 500)
+    await trx
+      .insertInto('ledger_segments')
+      .values(inserts.slice(at, at + 500).map((s) => columns(facilityId, s)))
+      .execute();
+  return writes + inserts.length;
+}
+
+/** Per ship and UTC day of [fromDay, toDay): CO2 of known fuel, distance, unknown fuel and the scrubber's CO2. */
+export interface SegmentDay {
+  facilityId: string;
+  day: number;
+  co2g: number;
+  distanceNm: number;
+  unknownFuelKg: number;
+  scrubberCo2g: number;
+}
+
+/** The daily sums of ships' pieces over [from, to) (whole UTC days), in one grouped query: the CII's days. */
+export async function readSegmentDays(
+  db: Db,
+  facilityIds: readonly string[],
+  from: number,
+  to: number,
+): Promise<SegmentDay[]> {
+  if (facilityIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('ledger_segments')
+    .select((eb) => [
+      'facility_id',
+      sql<string>`day::text`.as('day'),
+      eb.fn.sum<number>('co2_g').as('co2_g'),
+      eb.fn.sum<number>('distance_nm').as('distance_nm'),
+      eb.fn.sum<number>('unknown_fuel_kg').as('unknown_fuel_kg'),
+      eb.fn.sum<number>('scrubber_co2_g').as('scrubber_co2_g'),
+    ])
+    .where('facility_id', 'in', [...facilityIds])
+    .where('day', '>=', dayText(from))
+    .where('day', '<', dayText(to))
+    .groupBy(['facility_id', 'day'])
+    .orderBy('facility_id')
+    .orderBy('day')
+    .execute();
+  return rows.map((r) => ({
+    facilityId: r.facility_id,
+    day: dayMs(r.day),
+    co2g: Number(r.co2_g),
+    distanceNm: Number(r.distance_nm),
+    unknownFuelKg: Number(r.unknown_fuel_kg),
+    scrubberCo2g: Number(r.scrubber_co2_g),
+  }));
+}
+
+/** The first and last moment a ship's pieces cover (null without any). */
+export async function readLedgerExtent(
+  db: Db,
+  facilityId: string,
+): Promise<{ from: number; to: number } | null> {
+  const row = await db
+    .selectFrom('ledger_segments')
+    .select((eb) => [eb.fn.min('start_on').as('from'), eb.fn.max('end_on').as('to')])
+    .where('facility_id', '=', facilityId)
+    .executeTakeFirst();
+  return row?.from && row.to
+    ? { from: new Date(row.from).getTime(), to: new Date(row.to).getTime() }
+    : null;
+}
