@@ -287,6 +287,8 @@ export const ciiResultSchema = z.object({
   /** exp(d1)..exp(d4) x required: the bands of the gauge. */
   boundaries: boundaries.nullable(),
   co2Tonnes: z.number(),
+  /** Fuel of the year whose type is not known: no Cf, so not in co2Tonnes nor in the attained value. */
+  fuelOfUnknownTypeTonnes: z.number(),
   distanceNm: z.number(),
   attained: z.number().nullable(),
   rating: ciiRating.nullable(),
@@ -318,8 +320,93 @@ export const fleetCiiSchema = z.object({
       shipName: z.string(),
       attained: z.number().nullable(),
       rating: ciiRating.nullable(),
+      projectedAttained: z.number().nullable(),
       projectedRating: ciiRating.nullable(),
+      /** Why the ship has no rating (a particular not entered, no distance yet); null when it has one. */
+      missing: z.string().nullable(),
     }),
   ),
 });
 export type FleetCii = z.infer<typeof fleetCiiSchema>;
+
+// ---- Queries and inputs of the API (features/carbon) ----
+
+/** A period of whole UTC days, both included: [from 00:00, to + 1 day 00:00). */
+export const dayPeriodQuerySchema = z
+  .object({
+    from: day.describe('First day of the period (YYYY-MM-DD, UTC), included.'),
+    to: day.describe('Last day of the period (YYYY-MM-DD, UTC), included.'),
+  })
+  .refine((q) => q.from <= q.to, { message: 'The period ends before it begins', path: ['to'] });
+export type DayPeriodQuery = z.infer<typeof dayPeriodQuerySchema>;
+
+/** An optional period of whole UTC days (a list's filter). */
+export const optionalDayPeriodQuerySchema = z.object({
+  from: day.optional().describe('First day (YYYY-MM-DD, UTC), included.'),
+  to: day.optional().describe('Last day (YYYY-MM-DD, UTC), included.'),
+});
+
+export const MIN_LEDGER_YEAR = 2019;
+export const MAX_LEDGER_YEAR = 2100;
+export const yearQuerySchema = z.object({
+  year: z.coerce
+    .number({ error: 'Year must be a number' })
+    .int('Year must be a whole number')
+    .min(MIN_LEDGER_YEAR, `Year is from ${MIN_LEDGER_YEAR}`)
+    .max(MAX_LEDGER_YEAR, `Year is at most ${MAX_LEDGER_YEAR}`)
+    .describe('Calendar year (UTC).'),
+});
+
+export const DCS_EXPORT_FORMATS = ['xlsx', 'csv'] as const;
+export const dcsExportQuerySchema = yearQuerySchema.extend({
+  format: z.enum(DCS_EXPORT_FORMATS, { error: 'Format is xlsx or csv' }).default('xlsx'),
+});
+
+/** Fuel of a ship over a period: per consumer and fuel type, with what it was burnt over. */
+export const fuelByPeriodSchema = z.object({
+  shipId: z.string(),
+  from: instant,
+  to: instant,
+  fuel: z.array(fuelAmountSchema),
+  /** t CO2 of the fuel of known type under the IMO's Cf. */
+  co2Tonnes: z.number(),
+  /** Fuel whose type is not known (no change-over or fuel type value for it): not in co2Tonnes. */
+  fuelOfUnknownTypeTonnes: z.number(),
+  distanceNm: z.number(),
+  hoursUnderWay: z.number(),
+  hoursNotUnderWay: z.number(),
+  hoursAtBerth: z.number(),
+  hoursWithoutFuelData: z.record(z.string(), z.number()),
+});
+export type FuelByPeriod = z.infer<typeof fuelByPeriodSchema>;
+
+export const tankSoundingSchema = tankSoundingInputSchema.extend({
+  id: z.string(),
+  shipId: z.string(),
+  enteredBy: z.string(),
+  enteredAt: instant,
+});
+export type TankSounding = z.infer<typeof tankSoundingSchema>;
+
+/** Cargo of a voyage as a person enters it. */
+export const voyageCargoInputSchema = z.object({
+  laden: z.boolean({ error: 'Say whether the ship sailed laden or in ballast' }),
+  cargoTonnes: z.number().nonnegative('Cargo cannot be negative').max(1_000_000).nullable(),
+  teu: z.number().int('TEU is a whole number').nonnegative('TEU cannot be negative').max(100_000).nullable(),
+});
+export type VoyageCargoInput = z.infer<typeof voyageCargoInputSchema>;
+
+/** A CSV of noon reports (one row a report), imported into the voyages' cargo. */
+export const noonReportImportSchema = z.object({
+  csv: z
+    .string()
+    .min(1, 'The file is empty')
+    .max(5_000_000, 'The file is larger than 5 MB'),
+});
+export const noonReportImportResultSchema = z.object({
+  rows: z.number().int(),
+  voyagesUpdated: z.number().int(),
+  /** Rows not used, with why (line numbers count the header as line 1). */
+  problems: z.array(z.object({ line: z.number().int(), message: z.string() })),
+});
+export type NoonReportImportResult = z.infer<typeof noonReportImportResultSchema>;
