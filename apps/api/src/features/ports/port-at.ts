@@ -1,4 +1,9 @@
-import { insidePolygon, prepareZone, type LonLat, type PreparedPolygon } from '@portal/contracts/zone-geometry';
+import {
+  insidePolygon,
+  prepareZone,
+  type LonLat,
+  type PreparedPolygon,
+} from '@portal/contracts/zone-geometry';
 
 /**
  * Which port a position is in (docs/decisions/0107-ports.md): a port is a circle of its radius around its point
@@ -54,7 +59,7 @@ export interface PortIndex<T extends PortShape> {
 }
 
 const row = (lat: number) => Math.min(ROWS - 1, Math.max(0, Math.floor((lat + 90) / CELL_DEGREES)));
-const column = (lon: number) => (((Math.floor((lon + 180) / CELL_DEGREES) % COLUMNS) + COLUMNS) % COLUMNS);
+const column = (lon: number) => ((Math.floor((lon + 180) / CELL_DEGREES) % COLUMNS) + COLUMNS) % COLUMNS;
 const cellKey = (r: number, c: number) => r * COLUMNS + c;
 
 /** The index of a set of ports: the reference and an organization's own, in any order. */
@@ -100,9 +105,7 @@ export function buildPortIndex<T extends PortShape>(ports: readonly T[]): PortIn
       maxLon = entry.lon + lonSpan;
     }
     const columns =
-      maxLon - minLon >= 360
-        ? Array.from({ length: COLUMNS }, (_, i) => i)
-        : columnRange(minLon, maxLon);
+      maxLon - minLon >= 360 ? Array.from({ length: COLUMNS }, (_, i) => i) : columnRange(minLon, maxLon);
     for (let r = row(minLat); r <= row(maxLat); r++)
       for (const c of columns) {
         const key = cellKey(r, c);

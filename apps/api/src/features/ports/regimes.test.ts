@@ -69,7 +69,11 @@ describe('portRegimes', () => {
     // Mayotte from 2014; Saint-Barthélemy until 2011.
     expect(regimes('YT', null, '2013-12-31')).toMatchObject({ eu: false, outermostRegion: false });
     expect(regimes('BL', null, '2011-12-31')).toMatchObject({ eu: true, outermostRegion: true });
-    expect(regimes('BL', null, '2012-01-01')).toMatchObject({ eu: false, eea: false, outermostRegion: false });
+    expect(regimes('BL', null, '2012-01-01')).toMatchObject({
+      eu: false,
+      eea: false,
+      outermostRegion: false,
+    });
     // An area only counts in its own country.
     expect(regimes('FR', 'ES-CN', '2025-01-01').outermostRegion).toBe(false);
   });

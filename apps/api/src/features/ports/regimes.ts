@@ -167,6 +167,7 @@ export function portRegimes(
  * Subdivision codes of Northern Ireland as UN/LOCODE's GB entries carry them: ISO 3166-2:GB's eleven districts of
  * 2015 and the 26 districts before them (UN/LOCODE still uses many of those), and NIR for the country itself.
  */
+// prettier-ignore
 export const NORTHERN_IRELAND_SUBDIVISIONS: ReadonlySet<string> = new Set([
   'NIR',
   // Since 2015.
@@ -174,7 +175,7 @@ export const NORTHERN_IRELAND_SUBDIVISIONS: ReadonlySet<string> = new Set([
   // Before 2015.
   'ANT', 'ARD', 'ARM', 'BLA', 'BLY', 'BNB', 'CKF', 'CKT', 'CLR', 'CSR', 'DGN', 'DOW', 'DRY', 'FER', 'LMV', 'LRN',
   'LSB', 'MFT', 'MYL', 'NDN', 'NTA', 'NYM', 'OMH', 'STB',
-]); // prettier-ignore
+]);
 
 /**
  * Where a GB entry without a subdivision lies: Northern Ireland is the part of the island of Ireland in the United
@@ -191,13 +192,19 @@ const NORTHERN_IRELAND_RING: LonLat[] = [
   [-8.3, 53.9],
 ];
 /** The island groups, far enough from the mainland that a box is exact: for an entry without its subdivision. */
-const AREA_BOXES: { country: string; area: PortArea; minLat: number; maxLat: number; minLon: number; maxLon: number }[] =
-  [
-    { country: 'ES', area: 'ES-CN', minLat: 27.4, maxLat: 29.6, minLon: -18.4, maxLon: -13.2 },
-    { country: 'PT', area: 'PT-20', minLat: 36.7, maxLat: 40.0, minLon: -31.6, maxLon: -24.6 },
-    // Madeira, Porto Santo, the Desertas and the Selvagens.
-    { country: 'PT', area: 'PT-30', minLat: 29.9, maxLat: 33.3, minLon: -17.5, maxLon: -15.7 },
-  ];
+const AREA_BOXES: {
+  country: string;
+  area: PortArea;
+  minLat: number;
+  maxLat: number;
+  minLon: number;
+  maxLon: number;
+}[] = [
+  { country: 'ES', area: 'ES-CN', minLat: 27.4, maxLat: 29.6, minLon: -18.4, maxLon: -13.2 },
+  { country: 'PT', area: 'PT-20', minLat: 36.7, maxLat: 40.0, minLon: -31.6, maxLon: -24.6 },
+  // Madeira, Porto Santo, the Desertas and the Selvagens.
+  { country: 'PT', area: 'PT-30', minLat: 29.9, maxLat: 33.3, minLon: -17.5, maxLon: -15.7 },
+];
 const northernIreland = prepareZone({ inForceFrom: '1900-01-01', polygons: [NORTHERN_IRELAND_RING] })
   .polygons[0]!;
 
