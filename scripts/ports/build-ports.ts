@@ -331,7 +331,7 @@ function main() {
       'UNECE UN/LOCODE 2024-2, CSV parts 2 and 3, unchanged, from github.com/Open-Earth-Foundation/data-research@7b06aecbfba777bec2cd03bb38255ae20c0f763b',
       ...(fromGeoapify.length
         ? [
-            `UN/LOCODE per country for ${fromGeoapify.length} countries without a UNECE part here (${fromGeoapify[0]}..${fromGeoapify.at(-1)}), from github.com/geoapify/un-locode@2d18b0928396713dfa30b096cbeabcda36de9ae3 (MIT): ${repaired.names} names without their diacritics, ${repaired.geocoded} geocoded entries left out`,
+            `UN/LOCODE per country for ${fromGeoapify.length} countries without a UNECE part here (${fromGeoapify[0]}..${fromGeoapify.at(-1)}), from github.com/geoapify/un-locode@2d18b0928396713dfa30b096cbeabcda36de9ae3 (MIT): ${repaired.names} names without their diacritics, ${repaired.geocoded} entries geocoded by Geoapify placed by the World Port Index where it has them, else left out`,
           ]
         : []),
       ...(wpi.size
