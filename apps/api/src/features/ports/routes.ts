@@ -27,7 +27,8 @@ import {
 const tags = ['ports'];
 const organizationParams = z.object({ id: idParam() });
 const organizationPortParams = z.object({ id: idParam(), portId: idParam() });
-const locodeParams = z.object({ locode: z.string().max(20) });
+// Any text: what is not a UN/LOCODE is a port that does not exist (404), as any unknown code.
+const locodeParams = z.object({ locode: z.string() });
 
 /**
  * Ports (docs/decisions/0107-ports.md). The reference is everyone's; an organization's own ports and corrections are

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import {
   DEFAULT_PORT_RADIUS_NM,
+  LOCODE,
   PORT_MESSAGES,
   parseBbox,
   type OrganizationPort,
@@ -298,6 +299,7 @@ export async function findPort(
   date: string | undefined,
 ): Promise<Port> {
   const code = locode.trim().toUpperCase();
+  if (!LOCODE.test(code)) throw notFound('Port not found');
   const day = date ?? today();
   const reference = await db.selectFrom('ports').selectAll().where('locode', '=', code).executeTakeFirst();
   const own = (await organizationPorts(db, organizationId).where('p.locode', '=', code).execute()).find((r) =>
