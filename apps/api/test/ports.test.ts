@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PORT_MESSAGES, type OrganizationPort, type Port, type PortList } from '@portal/contracts/ports';
+import { buildPortIndex, portAt } from '../src/features/ports/port-at';
 import { ensurePortReference, portsDataFile } from '../src/features/ports/reference';
+import { portShapesForOrganization } from '../src/features/ports/service';
 import { startTestServer, type TestServer } from './harness';
 
 /**
@@ -218,6 +220,23 @@ describe("an organization's ports", () => {
     expect(
       (await list('north.anna', { bbox: '4.0,51.9,4.2,52.0', limit: '500' })).items.map((p) => p.name),
     ).toContain('North private quay');
+  });
+
+  it("give the engine the organization's ports first, and another organization the reference alone", async () => {
+    const day = Date.parse('2025-06-01T12:00:00Z');
+    const northIndex = buildPortIndex(await portShapesForOrganization(db(), north));
+    const southIndex = buildPortIndex(await portShapesForOrganization(db(), south));
+    // Inside the quay's polygon; before the quay's first day, and for South, the reference port there.
+    expect(portAt(northIndex, 51.96, 4.12, day)?.name).toBe('North private quay');
+    const southAt = portAt(southIndex, 51.96, 4.12, day);
+    expect(southAt?.organization).toBeFalsy();
+    expect(southAt?.locode).toBeTruthy();
+    expect(portAt(northIndex, 51.96, 4.12, Date.parse('2024-06-01T00:00:00Z'))?.locode).toBe(southAt?.locode);
+    // 6.5 nm east of Rotterdam's point: in the corrected circle only.
+    const reference = portsDataFile().ports.find((p) => p[0] === 'NLRTM')!;
+    const east = reference[6] + 6.5 / 60 / Math.cos((reference[5] * Math.PI) / 180);
+    expect(portAt(northIndex, reference[5], east, day)?.locode).toBe('NLRTM');
+    expect(portAt(southIndex, reference[5], east, day)?.locode).not.toBe('NLRTM');
   });
 
   it("are listed to the organization's users and a SystemAdmin, and to nobody else", async () => {
