@@ -107,7 +107,9 @@ const EEA_EFTA: Record<string, readonly Period[]> = {
 /**
  * Union law applied to and in the UK (and Gibraltar) during the transition period, to 2020-12-31 (Withdrawal
  * Agreement Art. 126 and 127): for the EU's maritime rules its ports counted as EEA ports until then. Our choice
- * (docs/decisions/0107-ports.md): the flag `eu` follows membership, `eea` the application of EU law.
+ * (docs/decisions/0107-ports.md): the flag `eu` follows membership, `eea` the application of EU law. Both ends fell
+ * at midnight CET, 23:00 UTC ("IP completion day (31 December 2020 11.00 p.m.)", legislation.gov.uk): read by UTC
+ * day, that last hour still counts as in.
  */
 const TRANSITION: Record<string, readonly Period[]> = {
   GB: [['2020-02-01', '2020-12-31']],
