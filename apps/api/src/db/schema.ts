@@ -7,6 +7,7 @@ import type { AdministrationTables } from './tables/administration';
 import type { WebhookTables } from './tables/webhooks';
 import type { AlertTables } from './tables/alerts';
 import type { InspectionPackTables } from './tables/inspection-packs';
+import type { PortTables } from './tables/ports';
 
 /**
  * Row types of the database, one interface per table, grouped by domain. Each domain's migration in
@@ -143,4 +144,5 @@ export interface Database
     EventTables,
     WebhookTables,
     AlertTables,
-    InspectionPackTables {}
+    InspectionPackTables,
+    PortTables {}
