@@ -1,6 +1,6 @@
 /**
  * Builds the sea-port reference that ships with the product, apps/api/src/features/ports/data/ports.json, from
- * UN/LOCODE (docs/decisions/0107-ports.md). Nothing is downloaded at install or run time: the file is committed,
+ * UN/LOCODE (docs/decisions/0108-ports.md). Nothing is downloaded at install or run time: the file is committed,
  * and this script says how it was made so that it can be made again.
  *
  *   npx tsx scripts/ports/build-ports.ts --source <folder>

@@ -6,7 +6,7 @@ import { portShapesForOrganization } from '../src/features/ports/service';
 import { startTestServer, type TestServer } from './harness';
 
 /**
- * Ports (issue 31, docs/decisions/0107-ports.md): the shipped reference is loaded at start and listed to everyone;
+ * Ports (issue 31, docs/decisions/0108-ports.md): the shipped reference is loaded at start and listed to everyone;
  * an organization's additions and corrections are its own (seen by its users, changed by its administrators,
  * audited), and replace the reference for it alone.
  */

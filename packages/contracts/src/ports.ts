@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { nameText } from './forms/text';
 
 /**
- * Ports (docs/decisions/0107-ports.md): the sea-port reference that ships with the product (UN/LOCODE's ports with a
+ * Ports (docs/decisions/0108-ports.md): the sea-port reference that ships with the product (UN/LOCODE's ports with a
  * position) and an organization's own additions and corrections. Schemas of GET /api/ports, GET /api/ports/{locode}
  * and /api/organizations/{id}/ports.
  */

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Ports (docs/decisions/0107-ports.md): the sea-port reference that ships with the product and an organization's own
+ * Ports (docs/decisions/0108-ports.md): the sea-port reference that ships with the product and an organization's own
  * additions and corrections.
  *
  * - `ports`: the reference, UN/LOCODE's ports with a position (features/ports/data/ports.json), replaced whole at a

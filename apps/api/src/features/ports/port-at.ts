@@ -6,7 +6,7 @@ import {
 } from '@portal/contracts/zone-geometry';
 
 /**
- * Which port a position is in (docs/decisions/0107-ports.md): a port is a circle of its radius around its point
+ * Which port a position is in (docs/decisions/0108-ports.md): a port is a circle of its radius around its point
  * (DOMAIN.md: 5 nm from the UN/LOCODE point unless an organization says otherwise) or an organization's polygon.
  * An organization's ports come first: an addition or a correction that holds the position wins over the reference,
  * and a reference port that the organization corrects is not used while the correction is active (the correction

@@ -2,7 +2,7 @@ import { insidePolygon, prepareZone, type LonLat } from '@portal/contracts/zone-
 
 /**
  * Which regimes a port is in on a date: the European Union, the European Economic Area, the EU's outermost regions,
- * the United Kingdom and, within it, Northern Ireland or Great Britain (docs/decisions/0107-ports.md). The greenhouse
+ * the United Kingdom and, within it, Northern Ireland or Great Britain (docs/decisions/0108-ports.md). The greenhouse
  * gas regimes (EU MRV/ETS, FuelEU, UK ETS) select voyages and stays at berth by these flags on the voyage's dates;
  * when a scheme itself starts (EU ETS maritime 2024, UK ETS maritime 2026) is their rule, not the port's.
  *
@@ -107,7 +107,7 @@ const EEA_EFTA: Record<string, readonly Period[]> = {
 /**
  * Union law applied to and in the UK (and Gibraltar) during the transition period, to 2020-12-31 (Withdrawal
  * Agreement Art. 126 and 127): for the EU's maritime rules its ports counted as EEA ports until then. Our choice
- * (docs/decisions/0107-ports.md): the flag `eu` follows membership, `eea` the application of EU law. Both ends fell
+ * (docs/decisions/0108-ports.md): the flag `eu` follows membership, `eea` the application of EU law. Both ends fell
  * at midnight CET, 23:00 UTC ("IP completion day (31 December 2020 11.00 p.m.)", legislation.gov.uk): read by UTC
  * day, that last hour still counts as in.
  */

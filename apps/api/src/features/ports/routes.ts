@@ -31,7 +31,7 @@ const organizationPortParams = z.object({ id: idParam(), portId: idParam() });
 const locodeParams = z.object({ locode: z.string() });
 
 /**
- * Ports (docs/decisions/0107-ports.md). The reference is everyone's; an organization's own ports and corrections are
+ * Ports (docs/decisions/0108-ports.md). The reference is everyone's; an organization's own ports and corrections are
  * seen by its users and a SystemAdmin, changed by its UserAdmin or a SystemAdmin, and another organization's answer
  * as missing ones. Each change is audited in its transaction.
  */
