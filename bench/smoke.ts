@@ -60,6 +60,7 @@ const BENCHES: Bench[] = [
   { name: 'ingest/once', steps: [['ingest/once.ts', '--smoke', '--verify']] },
   { name: 'formula', steps: [['formula/run.ts', '--smoke']] },
   { name: 'demo-fleet', steps: [['demo-fleet/run.ts', '--smoke']] },
+  { name: 'ports', steps: [['ports/port-at.ts', '--smoke']] },
 ];
 
 function databaseUrl(suffix: string): string {

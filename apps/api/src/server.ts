@@ -10,6 +10,7 @@ import { openDatabase, type DatabaseHandle } from './storage/database';
 import { migrateToLatest } from './db/migrate';
 import { ensureMeasurementFieldCatalogue } from './features/calculations/fields';
 import { seedReports } from './features/reports/seed';
+import { ensurePortReference } from './features/ports/reference';
 import { loadOrCreateProviderKeys, publicJwks } from './features/auth/keys';
 import { createProvider } from './features/auth/provider';
 import { createCallerResolver } from './features/auth/verify';
@@ -56,6 +57,8 @@ export async function createServer(
   // start, so a deployment without the demo has them and an upgrade adds what a release brings.
   await ensureMeasurementFieldCatalogue(database.db);
   await seedReports(database.db);
+  // The sea-port reference ships as data too: loaded when its file differs from the one in the database.
+  await ensurePortReference(database.db);
   const services: Services = { config, database };
 
   let provider: Provider | undefined;

@@ -202,6 +202,7 @@ function southSecrets(): string[] {
     world.southMessageText,
     'whsec_south_secret',
     'hooks.example.com/south',
+    'south private quay',
   ];
 }
 
@@ -351,6 +352,7 @@ describe('isolation matrix', () => {
       '/api/messages',
       '/api/reports/',
       '/api/scripts/psdu/',
+      '/api/ports',
     ]) {
       expect(
         routes.some((r) => r.url.startsWith(prefix)),

@@ -25,6 +25,7 @@ export * from './map';
 export * from './measurement-fields';
 export * from './messages';
 export * from './organizations';
+export * from './ports';
 export * from './readers';
 export * from './reports';
 export * from './settings';

@@ -7,6 +7,7 @@ import type { AdministrationTables } from './tables/administration';
 import type { WebhookTables } from './tables/webhooks';
 import type { AlertTables } from './tables/alerts';
 import type { InspectionPackTables } from './tables/inspection-packs';
+import type { PortTables } from './tables/ports';
 import type { CarbonTables } from './tables/carbon';
 
 /**
@@ -145,4 +146,5 @@ export interface Database
     WebhookTables,
     AlertTables,
     InspectionPackTables,
+    PortTables,
     CarbonTables {}

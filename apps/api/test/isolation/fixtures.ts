@@ -29,10 +29,11 @@ export const OBJECT_KINDS = [
   'webhook',
   'apiKey',
   'inspectionPack',
+  'organizationPort',
 ] as const;
 export type ObjectKind = (typeof OBJECT_KINDS)[number];
 export type GlobalKind =
-  'report' | 'reportField' | 'measurementField' | 'reportCalculation' | 'reader' | 'reportRevision';
+  'report' | 'reportField' | 'measurementField' | 'reportCalculation' | 'reader' | 'reportRevision' | 'port';
 
 export type ObjectSet = Record<ObjectKind, string>;
 
@@ -274,6 +275,19 @@ export async function buildWorld(server: TestServer): Promise<IsolationWorld> {
       .insertInto('inspection_pack_parts')
       .values({ pack_id: pack.id, part: 0, content: emptyZip })
       .execute();
+    // An own port of the organization (features/ports): its name is in no answer to the other organization.
+    const port = await db
+      .insertInto('organization_ports')
+      .values({
+        organization_id: org.id,
+        name: `${organization} private quay`,
+        country: 'NL',
+        lat: 51.96,
+        lon: 4.12,
+        radius_nm: 2,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     return {
       facility: facilityId,
       dataSource: dataSource.id,
@@ -292,6 +306,7 @@ export async function buildWorld(server: TestServer): Promise<IsolationWorld> {
       webhook: webhook.id,
       apiKey: apiKey.id,
       inspectionPack: pack.id,
+      organizationPort: port.id,
     };
   };
   // The North user object is a colleague (north.olav), not the caller, so "own" paths name a manageable user.
@@ -308,6 +323,8 @@ export async function buildWorld(server: TestServer): Promise<IsolationWorld> {
       reader: 'delimited-text',
       // A revision number: the first, which each organization's event has (sent).
       reportRevision: '1',
+      // A reference port (features/ports/data/ports.json): everyone's.
+      port: 'NLRTM',
     },
     sharedSouthFacility,
     southReportValue,

@@ -15,6 +15,8 @@ export function kindOfParam(url: string, param: string): ObjectKind | GlobalKind
   if (param === 'webhookId') return 'webhook';
   if (param === 'keyId') return 'apiKey';
   if (param === 'packId') return 'inspectionPack';
+  if (param === 'portId') return 'organizationPort';
+  if (param === 'locode') return 'port';
   if (param === 'userId') return 'user';
   if (param === 'orgId' || param === 'otherId') return 'organization';
   if (param === 'linkKey') return 'linkKey';
@@ -91,6 +93,9 @@ function sample(schema: JsonSchema, name: string, resolve: Resolver, depth = 0, 
   if (name === 'url') return 'https://hooks.example.com/probe';
   if (/Configuration$/.test(name)) return CSV_CONFIGURATION;
   if (schema.format === 'date') return '2025-03-08';
+  // A day that may be null (an organization port's activeFrom): a day, not the instant its name suggests.
+  if (schema.anyOf?.some((v) => v.format === 'date'))
+    return /(to|To)$/.test(name) ? '2025-03-10' : '2025-03-08';
   // An expiry must lie ahead (an API key's).
   if (/^expires/i.test(name)) return '2999-01-01';
   if (/(Date|From|To|On)$/.test(name) || /^(from|to)$/.test(name))
@@ -191,4 +196,5 @@ export const isGlobalKind = (kind: ObjectKind | GlobalKind | undefined): kind is
   kind === 'measurementField' ||
   kind === 'reportCalculation' ||
   kind === 'reader' ||
-  kind === 'reportRevision';
+  kind === 'reportRevision' ||
+  kind === 'port';

@@ -21,7 +21,8 @@ import * as alertQuietHours from './0020_alert_quiet_hours';
 import * as eventAnnotations from './0021_event_annotations';
 import * as eventReportRevisions from './0022_event_report_revisions';
 import * as inspectionPacks from './0023_inspection_packs';
-import * as carbonLedger from './0024_carbon_ledger';
+import * as ports from './0024_ports';
+import * as carbonLedger from './0025_carbon_ledger';
 
 /** Every migration, by name; applied in name order. Add a new one here. */
 export const migrations: Record<string, Migration> = {
@@ -47,5 +48,6 @@ export const migrations: Record<string, Migration> = {
   '0021_event_annotations': eventAnnotations,
   '0022_event_report_revisions': eventReportRevisions,
   '0023_inspection_packs': inspectionPacks,
-  '0024_carbon_ledger': carbonLedger,
+  '0024_ports': ports,
+  '0025_carbon_ledger': carbonLedger,
 };
