@@ -6,6 +6,7 @@ import { alertJobHandlers } from '../features/alerts/worker';
 import { closeMailTransports, type MailHooks } from '../features/alerts/mail';
 import { buildInspectionPack } from '../features/inspection-packs/build';
 import { queueMonthlyPacks } from '../features/inspection-packs/schedule';
+import { ledgerPorts } from '../features/carbon/ledger-ports';
 
 export {
   startQueue,
@@ -40,9 +41,10 @@ export async function startJobs(
   const queue = await startQueue(services, { tuning: options.tuning, onError: options.onError });
   if (options.work) {
     const alerts = alertJobHandlers(services, { mail: options.mail });
+    const run = { ledgerPorts, ...options.run };
     await queue.work({
-      execution: (data, meta) => runExecution(services, data, meta, options.run),
-      recalculation: (data, meta) => runRecalculation(services, data, meta, options.run),
+      execution: (data, meta) => runExecution(services, data, meta, run),
+      recalculation: (data, meta) => runRecalculation(services, data, meta, run),
       'compress-originals': async () => {
         await services.database.originals.sweep(services.database.db);
         return { status: 'done' };

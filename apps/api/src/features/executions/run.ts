@@ -6,6 +6,7 @@ import { computePeriod, storeComputed, ExecutionError, type ComputeRequest } fro
 import { ceilDayExclusive, floorDay } from './series';
 import { DEFAULT_ALERT_OUTBOX, type AlertOutboxOptions } from '../alerts/outbox';
 import { ALERT_JOB_NAMES } from '../alerts/jobs';
+import type { LedgerPortsPort } from './derive-ledger';
 
 /**
  * Running executions, as the jobs do (jobs/ hands the queue's jobs to these). An execution row (executions) is what
@@ -59,6 +60,8 @@ export interface RunHooks {
 /** Engine options: the time budget (config's EXECUTION_BUDGET_MS), and for tests and benchmarks timings and hooks. */
 export interface RunOptions {
   budgetMs?: number;
+  /** The ports the carbon ledger derives port calls against (jobs/ wires the ports feature's). */
+  ledgerPorts?: LedgerPortsPort;
   timings?: Record<string, number>;
   hooks?: RunHooks;
 }
@@ -136,7 +139,7 @@ export async function runExecution(
       budgetMs: options.budgetMs ?? services.config.EXECUTION_BUDGET_MS,
       timings: options.timings,
     };
-    const computed = await computePeriod(db, request);
+    const computed = await computePeriod(db, request, { ledgerPorts: options.ledgerPorts });
     const started = performance.now();
     await db.transaction().execute(async (trx) => {
       const { reportRows } = await storeComputed(trx, computed, { alerts: alertOutboxOf(services) });

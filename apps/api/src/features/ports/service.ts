@@ -420,12 +420,14 @@ export async function assertLocodeFree(
 export async function portShapesForOrganization(
   db: Kysely<Database>,
   organizationId: string,
-): Promise<(PortShape & { name: string; country: string; area: string | null })[]> {
+): Promise<(PortShape & { name: string; country: string; area: string | null; id?: string })[]> {
   const reference = await referenceShapes(db);
   const own = await organizationPorts(db, organizationId).execute();
   return [
     ...reference,
     ...own.map((r) => ({
+      // The organization's port's id (the carbon ledger keys a call at an own port by it).
+      id: r.id,
       locode: r.locode,
       name: r.name,
       country: r.country,
