@@ -21,6 +21,7 @@ import { webhookRoutes } from './webhooks/routes';
 import { alertRoutes } from './alerts/routes';
 import { apiKeyRoutes } from './api-keys/routes';
 import { inspectionPackRoutes } from './inspection-packs/routes';
+import { carbonRoutes } from './carbon/routes';
 import { portRoutes } from './ports/routes';
 
 /** Route plugins of every domain, registered in this order after the auth routes (app.ts). */
@@ -47,5 +48,6 @@ export const featureRoutes: ((app: FastifyInstance) => Promise<void>)[] = [
   alertRoutes,
   apiKeyRoutes,
   inspectionPackRoutes,
+  carbonRoutes,
   portRoutes,
 ];

@@ -1,0 +1,377 @@
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import {
+  bdnInputSchema,
+  bdnSchema,
+  dayPeriodQuerySchema,
+  fuelByPeriodSchema,
+  noonReportImportResultSchema,
+  noonReportImportSchema,
+  optionalDayPeriodQuerySchema,
+  portCallSchema,
+  reconciliationSchema,
+  tankSoundingInputSchema,
+  tankSoundingSchema,
+  voyageCargoInputSchema,
+  voyageSchema,
+} from '@portal/contracts/carbon';
+import type { Database } from '../../db/schema';
+import { authenticatedRoutes } from '../access/authenticated';
+import { idParam } from '../access/params';
+import { assertFacilityVisible } from '../access/policy';
+import { notFound } from '../../errors';
+import { findPort } from '../ports/service';
+import { dayPeriod, fuelForPeriod, listPortCalls, listVoyages, optionalDayPeriod, voyageById } from './ledger';
+import {
+  addBdn,
+  addSounding,
+  changeBdn,
+  clearCargo,
+  findBdn,
+  findSounding,
+  importNoonReports,
+  listBdns,
+  listSoundings,
+  reconciliation,
+  removeBdn,
+  removeSounding,
+  setCargo,
+  type PortNameOf,
+} from './records';
+
+const tags = ['carbon'];
+const idParams = z.object({ id: idParam() });
+const READ = { apiKeyScopes: ['reports:read'] as const };
+
+/** The name of a port the ship's organization knows by this UN/LOCODE, or null. */
+function portNamesFor(db: Kysely<Database>, facilityId: string): PortNameOf {
+  return async (portId) => {
+    const ship = await db
+      .selectFrom('facilities')
+      .select('primary_organization_id')
+      .where('id', '=', facilityId)
+      .executeTakeFirst();
+    if (!ship) return null;
+    try {
+      return (await findPort(db, ship.primary_organization_id, portId, undefined)).name;
+    } catch {
+      return null;
+    }
+  };
+}
+
+/**
+ * The carbon ledger's API (issue 31; docs/decisions/0109-carbon-ledger-engine.md): a ship's port calls, voyages and
+ * fuel as the engine derived them, and what people enter for it (bunker delivery notes, tank soundings, cargo) with
+ * the reconciliation. Everyone who sees a ship reads its ledger and enters records for it (as for its record book);
+ * another organization's ship, voyage, note or sounding answers as a missing one.
+ */
+export async function carbonRoutes(app: FastifyInstance) {
+  const routes = authenticatedRoutes(app);
+  const { db } = app;
+
+  routes.get(
+    '/api/facilities/:id/port-calls',
+    {
+      config: READ,
+      schema: {
+        tags,
+        description:
+          "The ship's port calls overlapping the days [from, to] (UTC; all without them), derived from its position and speed: a stay within a port's radius below 1 kn for at least 2 h (DOMAIN.md), with the fuel burnt at berth per consumer and fuel type.",
+        params: idParams,
+        querystring: optionalDayPeriodQuerySchema,
+        response: { 200: z.array(portCallSchema) },
+      },
+    },
+    async (request) => {
+      await assertFacilityVisible(db, request.caller, request.params.id);
+      return listPortCalls(db, request.params.id, optionalDayPeriod(request.query));
+    },
+  );
+
+  routes.get(
+    '/api/facilities/:id/voyages',
+    {
+      config: READ,
+      schema: {
+        tags,
+        description:
+          "The ship's voyages overlapping the days [from, to] (UTC; all without them): from one port call's departure to the next call's arrival, with distance over ground, hours under way and not, fuel per consumer and fuel type, CO2 and cargo.",
+        params: idParams,
+        querystring: optionalDayPeriodQuerySchema,
+        response: { 200: z.array(voyageSchema) },
+      },
+    },
+    async (request) => {
+      await assertFacilityVisible(db, request.caller, request.params.id);
+      return listVoyages(db, request.params.id, optionalDayPeriod(request.query));
+    },
+  );
+
+  routes.get(
+    '/api/voyages/:id',
+    {
+      config: READ,
+      schema: { tags, description: 'One voyage with its fuel.', params: idParams, response: { 200: voyageSchema } },
+    },
+    async (request) => {
+      const { voyage, present } = await voyageById(db, request.params.id);
+      await visibleOr404(request.caller, voyage.facilityId, 'Voyage not found');
+      return present();
+    },
+  );
+
+  routes.put(
+    '/api/voyages/:id/cargo',
+    {
+      schema: {
+        tags,
+        description:
+          'Sets the cargo of a voyage (laden or in ballast, tonnes, TEU) as a person enters it: laden distance and transport work of the IMO DCS are read from it. Audited.',
+        params: idParams,
+        body: voyageCargoInputSchema,
+        response: { 200: voyageSchema },
+      },
+    },
+    async (request) => {
+      const { voyage } = await voyageById(db, request.params.id);
+      await visibleOr404(request.caller, voyage.facilityId, 'Voyage not found');
+      await setCargo(db, request.caller, voyage, request.body);
+      return (await voyageById(db, voyage.id)).present();
+    },
+  );
+
+  routes.delete(
+    '/api/voyages/:id/cargo',
+    {
+      schema: {
+        tags,
+        description: 'Removes the cargo entered or imported for a voyage. Audited.',
+        params: idParams,
+        response: { 204: z.null() },
+      },
+    },
+    async (request, reply) => {
+      const { voyage } = await voyageById(db, request.params.id);
+      await visibleOr404(request.caller, voyage.facilityId, 'Voyage not found');
+      await clearCargo(db, request.caller, voyage);
+      return reply.code(204).send(null);
+    },
+  );
+
+  routes.post(
+    '/api/facilities/:id/noon-reports',
+    {
+      schema: {
+        tags,
+        description:
+          "Imports a CSV of noon reports into the cargo of the ship's voyages: a header row with Date (UTC date and time), Condition (laden or ballast), and optionally Cargo (t) and TEU; each voyage takes its first report, a voyage whose cargo a person entered keeps it. Audited.",
+        params: idParams,
+        body: noonReportImportSchema,
+        response: { 200: noonReportImportResultSchema },
+      },
+    },
+    async (request) => {
+      await assertFacilityVisible(db, request.caller, request.params.id);
+      return importNoonReports(db, request.caller, request.params.id, request.body.csv);
+    },
+  );
+
+  routes.get(
+    '/api/facilities/:id/fuel',
+    {
+      config: READ,
+      schema: {
+        tags,
+        description:
+          "The ship's fuel over the days [from, to] (UTC) per consumer and fuel type, with the part burnt not under way, CO2 under the IMO's Cf, distance and hours: the sum of the ledger's pieces of those days.",
+        params: idParams,
+        querystring: dayPeriodQuerySchema,
+        response: { 200: fuelByPeriodSchema },
+      },
+    },
+    async (request) => {
+      await assertFacilityVisible(db, request.caller, request.params.id);
+      const { from, to } = dayPeriod(request.query);
+      return fuelForPeriod(db, request.params.id, from, to);
+    },
+  );
+
+  // ---- Bunker delivery notes ----
+
+  routes.get(
+    '/api/facilities/:id/bunker-notes',
+    {
+      config: READ,
+      schema: {
+        tags,
+        description: "The ship's bunker delivery notes delivered in the days [from, to] (UTC; all without them).",
+        params: idParams,
+        querystring: optionalDayPeriodQuerySchema,
+        response: { 200: z.array(bdnSchema) },
+      },
+    },
+    async (request) => {
+      await assertFacilityVisible(db, request.caller, request.params.id);
+      return listBdns(db, request.params.id, optionalDayPeriod(request.query));
+    },
+  );
+
+  routes.post(
+    '/api/facilities/:id/bunker-notes',
+    {
+      schema: {
+        tags,
+        description:
+          "Enters a bunker delivery note: a 'bunkering' entry of the ship's record book holds it. Audited.",
+        params: idParams,
+        body: bdnInputSchema,
+        response: { 201: bdnSchema },
+      },
+    },
+    async (request, reply) => {
+      await assertFacilityVisible(db, request.caller, request.params.id);
+      const note = await addBdn(
+        db,
+        request.caller,
+        request.params.id,
+        request.body,
+        portNamesFor(db, request.params.id),
+      );
+      return reply.code(201).send(note);
+    },
+  );
+
+  routes.get(
+    '/api/bunker-notes/:id',
+    { config: READ, schema: { tags, params: idParams, response: { 200: bdnSchema } } },
+    async (request) => {
+      const note = await findBdn(db, request.params.id);
+      await visibleOr404(request.caller, note.shipId, 'Bunker delivery note not found');
+      return note;
+    },
+  );
+
+  routes.put(
+    '/api/bunker-notes/:id',
+    {
+      schema: {
+        tags,
+        description:
+          'Changes a bunker delivery note: a correction entry in the record book names the entry it corrects. Audited.',
+        params: idParams,
+        body: bdnInputSchema,
+        response: { 200: bdnSchema },
+      },
+    },
+    async (request) => {
+      const note = await findBdn(db, request.params.id);
+      await visibleOr404(request.caller, note.shipId, 'Bunker delivery note not found');
+      return changeBdn(db, request.caller, note, request.body, portNamesFor(db, note.shipId));
+    },
+  );
+
+  routes.delete(
+    '/api/bunker-notes/:id',
+    {
+      schema: {
+        tags,
+        description:
+          'Withdraws a bunker delivery note: a correction entry in the record book says so; the note no longer counts. Audited.',
+        params: idParams,
+        response: { 204: z.null() },
+      },
+    },
+    async (request, reply) => {
+      const note = await findBdn(db, request.params.id);
+      await visibleOr404(request.caller, note.shipId, 'Bunker delivery note not found');
+      await removeBdn(db, request.caller, note);
+      return reply.code(204).send(null);
+    },
+  );
+
+  // ---- Tank soundings ----
+
+  routes.get(
+    '/api/facilities/:id/tank-soundings',
+    {
+      config: READ,
+      schema: {
+        tags,
+        description: "The ship's tank soundings taken in the days [from, to] (UTC; all without them).",
+        params: idParams,
+        querystring: optionalDayPeriodQuerySchema,
+        response: { 200: z.array(tankSoundingSchema) },
+      },
+    },
+    async (request) => {
+      await assertFacilityVisible(db, request.caller, request.params.id);
+      return listSoundings(db, request.params.id, optionalDayPeriod(request.query));
+    },
+  );
+
+  routes.post(
+    '/api/facilities/:id/tank-soundings',
+    {
+      schema: {
+        tags,
+        description: 'Enters a tank sounding: the fuel of a type remaining on board at a time. Audited.',
+        params: idParams,
+        body: tankSoundingInputSchema,
+        response: { 201: tankSoundingSchema },
+      },
+    },
+    async (request, reply) => {
+      await assertFacilityVisible(db, request.caller, request.params.id);
+      return reply.code(201).send(await addSounding(db, request.caller, request.params.id, request.body));
+    },
+  );
+
+  routes.delete(
+    '/api/tank-soundings/:id',
+    {
+      schema: {
+        tags,
+        description: 'Removes a tank sounding entered by mistake. Audited.',
+        params: idParams,
+        response: { 204: z.null() },
+      },
+    },
+    async (request, reply) => {
+      const sounding = await findSounding(db, request.params.id);
+      await visibleOr404(request.caller, sounding.shipId, 'Tank sounding not found');
+      await removeSounding(db, request.caller, sounding);
+      return reply.code(204).send(null);
+    },
+  );
+
+  routes.get(
+    '/api/facilities/:id/reconciliation',
+    {
+      config: READ,
+      schema: {
+        tags,
+        description:
+          "The reconciliation of the days [from, to] (UTC) per fuel type: the flow meters' fuel against the bunker delivery notes of the period and the tank soundings within 24 h of its start and end (ROB at the start + bunkered - ROB at the end), the difference in %, flagged above 5 %.",
+        params: idParams,
+        querystring: dayPeriodQuerySchema,
+        response: { 200: reconciliationSchema },
+      },
+    },
+    async (request) => {
+      await assertFacilityVisible(db, request.caller, request.params.id);
+      const { from, to } = dayPeriod(request.query);
+      return reconciliation(db, request.params.id, from, to);
+    },
+  );
+
+  /** The object's ship must be one the caller sees; otherwise the object is not found (never a 403). */
+  async function visibleOr404(caller: Parameters<typeof assertFacilityVisible>[1], facilityId: string, text: string) {
+    try {
+      await assertFacilityVisible(db, caller, facilityId);
+    } catch {
+      throw notFound(text);
+    }
+  }
+}

@@ -1,0 +1,217 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FuelByPeriod, PortCallRecord, Voyage } from '@portal/contracts/carbon';
+import { startTestServer, type TestServer } from './harness';
+import { createCsvDataSource, sendFile } from './upload-helpers';
+import { waitForExecutions } from './execution-fixtures';
+import { seedDefaultMeasurementCalculations } from '../src/features/calculations/seed';
+import {
+  CHANNELS,
+  DAY,
+  HOUR,
+  T0,
+  T_END,
+  dayFiles,
+  expectedLedger,
+  gcNm,
+  generateMonth,
+  type ExpectedPort,
+  type FlowSpec,
+} from './carbon-month';
+
+/**
+ * The carbon ledger's correctness (issue 31): a month of a bulk carrier (carbon-month.ts) uploaded day by day through
+ * the real upload route, each upload executed on the job queue as it comes (the default calculations, the engine's
+ * step "port calls and voyages" against the shipped UN/LOCODE reference), compared with the ledger computed in the
+ * test straight from DOMAIN.md's definitions: times exactly (they are sample times), sums within 0.01 %.
+ * Re-executing a day in the middle changes nothing: same ids, same rows.
+ */
+let server: TestServer;
+let facilityId: string;
+let dataSourceId: string;
+const { rows, gaps } = generateMonth();
+const TOLERANCE = 1e-4;
+
+const db = () => server.services.database.db;
+const iso = (t: number) => new Date(t).toISOString();
+const within = (actual: number, expected: number, what: string) =>
+  expect(Math.abs(actual - expected), `${what}: ${actual} against ${expected}`).toBeLessThanOrEqual(
+    Math.abs(expected) * TOLERANCE + 1e-9,
+  );
+
+/** The flows as the ship's mapping has them: FUEL_FLOW the main engines', of unknown type. */
+const FLOWS: FlowSpec[] = [{ consumer: 'MAIN_ENGINE', value: (r) => r.me, fuel: () => 'UNKNOWN' }];
+
+/** Reference ports within 10 nm of the route, read from the shipped reference the server loaded. */
+async function portsNearRoute(): Promise<ExpectedPort[]> {
+  const all = await db().selectFrom('ports').select(['locode', 'lat', 'lon']).execute();
+  const cells = new Map<string, ExpectedPort[]>();
+  for (const p of all) {
+    const key = `${Math.floor(p.lat)}|${Math.floor(p.lon)}`;
+    cells.set(key, [...(cells.get(key) ?? []), { locode: p.locode, lat: p.lat, lon: p.lon }]);
+  }
+  const near = new Map<string, ExpectedPort>();
+  for (const r of rows)
+    for (let dLat = -1; dLat <= 1; dLat++)
+      for (let dLon = -1; dLon <= 1; dLon++)
+        for (const p of cells.get(`${Math.floor(r.lat) + dLat}|${Math.floor(r.lon) + dLon}`) ?? [])
+          if (!near.has(p.locode) && gcNm([r.lat, r.lon], [p.lat, p.lon]) <= 10) near.set(p.locode, p);
+  return [...near.values()];
+}
+
+async function ledgerSnapshot() {
+  const rowsOf = async (table: 'port_calls' | 'voyages' | 'ledger_segments') =>
+    (await db().selectFrom(table).selectAll().where('facility_id', '=', facilityId).execute())
+      .map((r) => JSON.stringify(r))
+      .sort();
+  return {
+    calls: await rowsOf('port_calls'),
+    voyages: await rowsOf('voyages'),
+    segments: await rowsOf('ledger_segments'),
+    callFuel: (await db().selectFrom('port_call_fuel').selectAll().execute()).map((r) => JSON.stringify(r)).sort(),
+    voyageFuel: (await db().selectFrom('voyage_fuel').selectAll().execute()).map((r) => JSON.stringify(r)).sort(),
+  };
+}
+
+beforeAll(async () => {
+  server = await startTestServer({ jobs: 'work' });
+  facilityId = server.seed.facilityIds.baltic_tern!;
+  dataSourceId = await createCsvDataSource(server, facilityId);
+  const admin = await server.as('admin');
+  for (const name of CHANNELS) {
+    const created = await admin.post(
+      `/api/algorithm/facilitydatasource/${dataSourceId}/facilitydatasourcechannels`,
+      { source: name, name, dataType: 'Double', description: '', unit: '', qualityScore: 5 },
+    );
+    if (created.statusCode !== 201) throw new Error(`channel ${name}: ${created.body}`);
+  }
+  await seedDefaultMeasurementCalculations(db(), facilityId, new Date(T0));
+  // Day by day through the upload route: each upload queues (or joins) the execution of its day.
+  const executions = new Set<string>();
+  for (const file of dayFiles(rows)) {
+    const response = await sendFile(
+      server,
+      'north.admin',
+      'POST',
+      `/api/algorithm/facilitydatasource/${dataSourceId}/file`,
+      file.fileName,
+      file.content,
+    );
+    if (response.statusCode !== 200) throw new Error(`${file.fileName}: ${response.body}`);
+    const answer = response.json() as { errorMessages: string[]; execution: { id: string } | null };
+    if (answer.errorMessages.length) throw new Error(answer.errorMessages.join('; '));
+    if (answer.execution) executions.add(answer.execution.id);
+  }
+  const done = await waitForExecutions(db(), [...executions], 600_000);
+  const failed = done.filter((e) => e.state !== 'done');
+  if (failed.length) throw new Error(`executions failed: ${failed.map((e) => e.error).join('; ')}`);
+  await server.services.queue!.drained(undefined, { timeoutMs: 600_000 });
+}, 900_000);
+
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('the carbon ledger of a month of a bulk carrier, uploaded and executed day by day', () => {
+  let expected: ReturnType<typeof expectedLedger>;
+  let ports: ExpectedPort[];
+  beforeAll(async () => {
+    ports = await portsNearRoute();
+    expected = expectedLedger(rows, ports, FLOWS);
+  });
+
+  it('is what it says: three real ports, a drift and an anchorage outside every port, two gaps of rows', () => {
+    expect(expected.calls.map((c) => c.locode)).toEqual(['DEHAM', 'NLRTM', 'USBAL']);
+    for (const mode of ['drift', 'anchor'] as const)
+      for (const r of rows.filter((x) => x.mode === mode))
+        for (const p of ports) expect(gcNm([r.lat, r.lon], [p.lat, p.lon])).toBeGreaterThan(5);
+    expect(rows.filter((r) => r.mode === 'anchor')).toHaveLength(18 * 60);
+    expect(gaps).toHaveLength(2);
+  });
+
+  it('derives the port calls at their ports, arrival and departure exactly', async () => {
+    const answer = await (await server.as('north.anna')).get(`/api/facilities/${facilityId}/port-calls`);
+    expect(answer.statusCode, answer.body).toBe(200);
+    const calls = answer.json() as PortCallRecord[];
+    expect(calls.map((c) => [c.portId, c.arrival, c.departure])).toEqual(
+      expected.calls.map((c) => [c.locode, iso(c.arrival), iso(c.departure)]),
+    );
+    expect(calls.map((c) => c.portName)).toEqual(['Hamburg', 'Rotterdam', 'Baltimore']);
+    expect(calls.map((c) => c.country)).toEqual(['DE', 'NL', 'US']);
+    // The ship was at Hamburg when its data begins; the gap at Rotterdam is inside the call.
+    expect(calls.map((c) => [c.openStart, c.openEnd])).toEqual([
+      [true, false],
+      [false, false],
+      [false, false],
+    ]);
+    within(calls[1]!.gapHours, (gaps[0][1] + 60_000) / HOUR, 'the gap at Rotterdam');
+  });
+
+  it('cuts the month into voyages from call to call, with distance, hours and fuel per consumer and type', async () => {
+    const answer = await (await server.as('north.anna')).get(`/api/facilities/${facilityId}/voyages`);
+    expect(answer.statusCode, answer.body).toBe(200);
+    const voyages = answer.json() as Voyage[];
+    const legs = expected.legs.filter((l) => l.kind === 'voyage');
+    expect(voyages.map((v) => [v.from?.portId ?? null, v.to?.portId ?? null, v.departure, v.arrival])).toEqual([
+      ['DEHAM', 'NLRTM', iso(legs[0]!.start), iso(legs[0]!.end)],
+      ['NLRTM', 'USBAL', iso(legs[1]!.start), iso(legs[1]!.end)],
+      ['USBAL', null, iso(legs[2]!.start), iso(legs[2]!.end)],
+    ]);
+    voyages.forEach((v, i) => {
+      const leg = legs[i]!;
+      within(v.distanceNm, leg.nm, `voyage ${i} distance`);
+      within(v.hoursUnderWay, leg.underWay, `voyage ${i} hours under way`);
+      within(v.hoursNotUnderWay, leg.notUnderWay, `voyage ${i} hours not under way`);
+      expect(v.fuel.map((f) => `${f.consumer}|${f.fuelType}`).sort()).toEqual([...leg.fuel.keys()].sort());
+      for (const f of v.fuel) {
+        const e = leg.fuel.get(`${f.consumer}|${f.fuelType}`)!;
+        within(f.tonnes, e.kg / 1000, `voyage ${i} ${f.consumer} ${f.fuelType}`);
+        within(f.tonnesNotUnderWay, e.notUnderWay / 1000, `voyage ${i} ${f.consumer} ${f.fuelType} not under way`);
+      }
+    });
+    // The drift and the anchorage are in the voyage to Baltimore, not under way.
+    expect(voyages[1]!.hoursNotUnderWay).toBeGreaterThan(14 + 18 - 1);
+    // One voyage with its fuel.
+    const one = await (await server.as('north.anna')).get(`/api/voyages/${voyages[1]!.id}`);
+    expect(one.json()).toEqual(voyages[1]);
+  });
+
+  it('gives each call its fuel at berth, and the month its fuel per consumer and type', async () => {
+    const anna = await server.as('north.anna');
+    const calls = (await anna.get(`/api/facilities/${facilityId}/port-calls`)).json() as PortCallRecord[];
+    const stays = expected.legs.filter((l) => l.kind === 'stay');
+    calls.forEach((c, i) => {
+      for (const f of c.fuel) within(f.tonnes, stays[i]!.fuel.get(`${f.consumer}|${f.fuelType}`)!.kg / 1000, c.portId);
+    });
+    const month = (await anna.get(
+      `/api/facilities/${facilityId}/fuel?from=2026-03-01&to=2026-03-31`,
+    )).json() as FuelByPeriod;
+    const sum = (key: string) =>
+      expected.legs.reduce((s, l) => s + (l.fuel.get(key)?.kg ?? 0), 0) / 1000;
+    for (const f of month.fuel) within(f.tonnes, sum(`${f.consumer}|${f.fuelType}`), `month ${f.consumer}`);
+    within(
+      month.distanceNm,
+      expected.legs.reduce((s, l) => s + l.nm, 0),
+      'month distance',
+    );
+    expect(month.hoursWithoutFuelData).toEqual(
+      Object.fromEntries([[Object.keys(month.hoursWithoutFuelData)[0]!, expected.hoursWithoutData.get('MAIN_ENGINE')]]),
+    );
+  });
+
+  it('changes nothing when a day in the middle is executed again: same ids, same rows', async () => {
+    const before = await ledgerSnapshot();
+    expect(before.calls).toHaveLength(3);
+    const admin = await server.as('admin');
+    const day = T0 + 12 * DAY;
+    const response = await admin.post('/api/algorithm/calculations/measurement-field/execute', {
+      facilityId,
+      from: iso(day),
+      to: iso(day + DAY - 1),
+    });
+    expect(response.statusCode, response.body).toBe(202);
+    await waitForExecutions(db(), [response.json().id as string], 120_000);
+    await server.services.queue!.drained();
+    expect(await ledgerSnapshot()).toEqual(before);
+    void T_END;
+  });
+});
