@@ -21,7 +21,7 @@ import { seedPlatform } from '../../apps/api/src/seed/platform';
 import { seedDemoData } from '../../apps/api/src/features/datasources/demo';
 import { seedDefaultMeasurementCalculations } from '../../apps/api/src/features/calculations/seed';
 import { executeDemoFleet } from '../../apps/api/src/features/executions/demo';
-import { startJobs } from '../../apps/api/src/jobs';
+import { startJobs } from '../../apps/api/src/features/jobs';
 import { importUploadedFile } from '../../apps/api/src/features/files/import';
 import { demoShips, writeShipDayFile } from '@portal/demo-fleet';
 import type { Services } from '../../apps/api/src/services';

@@ -1,8 +1,7 @@
 import { WEBHOOK_HEADERS } from '@portal/contracts/webhooks';
 import { webhookSettingsSchema, type Config } from '../../config';
-import { JOB_NAMES, type WebhookDeliveryJob } from '../../jobs/queue';
+import { JOB_NAMES, type JobOutcome, type WebhookDeliveryJob } from '../../jobs/contract';
 import { jobQueueOf, type Services } from '../../services';
-import type { RunOutcome } from '../executions/run';
 import { parseNetworkList, type AddressPolicy } from './addresses';
 import { nextAttemptAt } from './schedule';
 import { postWebhook, type AttemptResult, type Resolver } from './send';
@@ -35,7 +34,7 @@ export async function runWebhookDelivery(
   services: Services,
   job: WebhookDeliveryJob,
   options: DeliveryOptions = {},
-): Promise<RunOutcome> {
+): Promise<JobOutcome> {
   const { db } = services.database;
   const row = await db
     .selectFrom('webhook_deliveries as d')
