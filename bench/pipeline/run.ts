@@ -18,7 +18,7 @@ import { resetPostgres } from '../../apps/api/test/harness';
 import { openDatabase, type DatabaseHandle } from '../../apps/api/src/storage/database';
 import { migrateToLatest } from '../../apps/api/src/db/migrate';
 import { seedPlatform } from '../../apps/api/src/seed/platform';
-import { seedDemoData } from '../../apps/api/src/features/datasources/demo';
+import { seedDemoData } from '../../apps/api/src/features/files/demo';
 import { seedDefaultMeasurementCalculations } from '../../apps/api/src/features/calculations/seed';
 import { executeDemoFleet } from '../../apps/api/src/features/executions/demo';
 import { startJobs } from '../../apps/api/src/features/jobs';

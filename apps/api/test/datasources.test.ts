@@ -8,7 +8,7 @@ import {
   writeShipDayFile,
 } from '@portal/demo-fleet';
 import { seedDefaultMeasurementCalculations } from '../src/features/calculations/seed';
-import { seedDemoData } from '../src/features/datasources/demo';
+import { seedDemoData } from '../src/features/files/demo';
 import { runExecution } from '../src/features/executions/run';
 import { enginePortsOf } from '../src/features/engine-ports';
 import { startTestServer, type TestServer } from './harness';
