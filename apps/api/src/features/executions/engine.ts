@@ -7,7 +7,7 @@ import { readSamples } from './read-samples';
 import { computeReportFields } from './report-fields';
 import { deriveComplianceEvents } from './derive-events';
 import { storeComplianceEvents } from './store-events';
-import type { AlertOutboxOptions } from '../alerts/outbox';
+import type { EnginePorts } from './ports';
 import { refreshDailyRollup } from './rollup';
 import { lockShipValues, storeMeasurementValues, storeReportValues, type Computed } from './store';
 
@@ -27,6 +27,7 @@ import { lockShipValues, storeMeasurementValues, storeReportValues, type Compute
 export { ExecutionError } from './calculations';
 export type { ComputeRequest } from './plan';
 export type { Computed, ComputedCounts } from './store';
+export type { EnginePorts } from './ports';
 
 async function step<T>(
   timings: Record<string, number> | undefined,
@@ -39,10 +40,14 @@ async function step<T>(
   return value;
 }
 
-/** Computes (does not store) the values of a ship's period. */
-export async function computePeriod(db: Kysely<Database>, request: ComputeRequest): Promise<Computed> {
+/** Computes (does not store) the values of a ship's period; data health's rules come through `ports`. */
+export async function computePeriod(
+  db: Kysely<Database>,
+  request: ComputeRequest,
+  ports: Pick<EnginePorts, 'dataHealth'>,
+): Promise<Computed> {
   const { facilityId, from, to, timings } = request;
-  const plan = await step(timings, 'load configuration', () => loadPlan(db, request));
+  const plan = await step(timings, 'load configuration', () => loadPlan(db, request, ports.dataHealth));
   const samples = await step(timings, 'read samples', () => readSamples(db, plan));
   // Fields not recomputed are read from storage when another field or a report field reads them, once each.
   const stored = new Map<string, Promise<FieldSeries>>();
@@ -63,7 +68,7 @@ export async function computePeriod(db: Kysely<Database>, request: ComputeReques
   let measurementValues = 0;
   for (const series of measurement.values()) measurementValues += series.timestamps.length;
   const events = await step(timings, 'compliance events', () =>
-    deriveComplianceEvents(db, plan, fieldSeriesOf(measurement, readStored)),
+    deriveComplianceEvents(db, plan, fieldSeriesOf(measurement, readStored), ports.dataHealth),
   );
   return {
     request,
@@ -85,12 +90,13 @@ export async function computePeriod(db: Kysely<Database>, request: ComputeReques
 
 /**
  * Replaces the stored values of the computed period in the given transaction: deletes the period's rows of the
- * recomputed fields, inserts the new ones and refreshes the daily roll-up. Whole days, so no chunk is merged.
+ * recomputed fields, inserts the new ones and refreshes the daily roll-up. Whole days, so no chunk is merged. The
+ * events' alerts go to the outbox of `ports` in the same transaction.
  */
 export async function storeComputed(
   trx: Transaction<Database>,
   computed: Computed,
-  options: { alerts?: AlertOutboxOptions } = {},
+  ports: Pick<EnginePorts, 'alerts'>,
 ): Promise<{ measurementRows: number; reportRows: number }> {
   const { facilityId, from, to, timings } = computed.request;
   const rIds = computed.replaceReportFieldIds;
@@ -100,7 +106,7 @@ export async function storeComputed(
   );
   const reportRows = await step(timings, 'store report values', () => storeReportValues(trx, computed));
   await step(timings, 'store events', () =>
-    storeComplianceEvents(trx, facilityId, computed.events, options.alerts),
+    storeComplianceEvents(trx, facilityId, computed.events, ports.alerts),
   );
   await step(timings, 'daily roll-up', async () => {
     if (rIds === 'all' || rIds.length > 0)
