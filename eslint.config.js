@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import importX, { createNodeResolver } from 'eslint-plugin-import-x';
@@ -9,6 +9,13 @@ import globals from 'globals';
 const webFeatures = readdirSync(new URL('./apps/web/src/features', import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
+
+// The API's job names, read from the one list of them (JobPayloads in apps/api/src/jobs/contract.ts).
+const jobNames = [
+  ...readFileSync(new URL('./apps/api/src/jobs/contract.ts', import.meta.url), 'utf8')
+    .match(/export interface JobPayloads \{([^}]*)\}/)[1]
+    .matchAll(/^\s*'?([a-z][a-z-]*)'?:/gm),
+].map((match) => match[1]);
 
 export default tseslint.config(
   {
@@ -104,7 +111,8 @@ function checkedHabits() {
     'bench/**/*.ts',
   ];
 
-  // The API's layers, one direction of imports: routes -> services -> engine (features/executions) -> storage -> db.
+  // The API's layers, one direction of imports: routes -> services -> engine (features/executions) -> jobs, storage
+  // -> db, with config.ts below them all. scripts/folder-cycles.ts (npm run lint) fails on any loop between folders.
   const api = './apps/api/src';
   const apiRouteFiles = [`${api}/features/*/routes.ts`, `${api}/features/*/*-routes.ts`];
   const apiLayerZones = [
@@ -117,6 +125,24 @@ function checkedHabits() {
       target: `${api}/storage`,
       from: [`${api}/features`, `${api}/jobs`],
       message: 'storage sits below the engine and the services: it imports nothing from features or jobs.',
+    },
+    {
+      target: `${api}/jobs`,
+      from: [`${api}/features`, `${api}/services.ts`],
+      message:
+        "jobs/ (the contract and the queue) sits below the features: a feature's handlers are wired to the queue in features/jobs.ts.",
+    },
+    {
+      target: `${api}/config.ts`,
+      from: [`${api}/features`, `${api}/jobs`, `${api}/storage`, `${api}/services.ts`],
+      message:
+        'config.ts is read by every layer and imports none of them (a shared parser goes below it, e.g. networks.ts).',
+    },
+    {
+      target: `${api}/features/executions`,
+      from: [`${api}/features/alerts`, `${api}/features/data-health`],
+      message:
+        'The engine gets the alert outbox and data health through its ports (features/executions/ports.ts), wired in features/engine-ports.ts.',
     },
   ];
   // Route files are leaves: only app.ts and features/index.ts, which register them, import them (see the blocks
@@ -155,6 +181,21 @@ function checkedHabits() {
       files: ['apps/api/src/**/*.ts', 'apps/web/src/**/*.{ts,tsx}', 'packages/*/src/**/*.ts'],
       rules: {
         'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      },
+    },
+    {
+      // A job is sent by its constant (JOB_NAMES.execution), never by a string of its own.
+      files: ['apps/api/**/*.ts', 'bench/**/*.ts'],
+      ignores: ['apps/api/src/jobs/contract.ts'],
+      rules: {
+        'no-restricted-syntax': [
+          'error',
+          {
+            selector: `CallExpression[callee.property.name=/^(send|sendInTransaction)$/] > Literal[value=/^(${jobNames.join('|')})$/]`,
+            message:
+              'Send a job by its constant from apps/api/src/jobs/contract.ts (JOB_NAMES), not a string.',
+          },
+        ],
       },
     },
     {

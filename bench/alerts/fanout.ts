@@ -20,10 +20,11 @@ import { sql } from 'kysely';
 import { SMTPServer } from 'smtp-server';
 import { DEFAULT_EVENT_RULES } from '@portal/contracts/events';
 import { startTestServer } from '../../apps/api/test/harness';
-import { startJobs } from '../../apps/api/src/jobs';
+import { startJobs } from '../../apps/api/src/features/jobs';
 import { storeComplianceEvents } from '../../apps/api/src/features/executions/store-events';
 import type { DerivedEvent } from '../../apps/api/src/features/executions/compliance-events';
-import { ALERT_JOB_NAMES } from '../../apps/api/src/features/alerts/jobs';
+import { JOB_NAMES } from '../../apps/api/src/jobs';
+import { alertOutbox } from '../../apps/api/src/features/alerts/outbox';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const smoke = process.argv.includes('--smoke') || process.env.BENCH_SMOKE === '1';
@@ -141,12 +142,12 @@ async function main() {
         trx,
         ship.id,
         { windowFrom: from, windowTo: from + 12 * HOUR, events, rules: DEFAULT_EVENT_RULES },
-        {
+        alertOutbox({
           maxAgeHours: 72,
           notify: async (t) => {
-            await queue.sendInTransaction(t, ALERT_JOB_NAMES.fanOut, {});
+            await queue.sendInTransaction(t, JOB_NAMES.alertFanOut, {});
           },
-        },
+        }),
       ),
     );
   }

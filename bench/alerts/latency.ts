@@ -27,7 +27,7 @@ import { startTestServer } from '../../apps/api/test/harness';
 import { startSmtpServer } from '../../apps/api/test/smtp-helpers';
 import { multipartFile } from '../../apps/api/test/upload-helpers';
 import { prepareShips } from '../../apps/api/test/execution-fixtures';
-import { startJobs } from '../../apps/api/src/jobs';
+import { startJobs } from '../../apps/api/src/features/jobs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const DAY_MS = 86_400_000;

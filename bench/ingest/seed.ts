@@ -7,7 +7,7 @@ import { loadConfig } from '../../apps/api/src/config';
 import { openDatabase } from '../../apps/api/src/storage/database';
 import { migrateToLatest } from '../../apps/api/src/db/migrate';
 import { seedPlatform } from '../../apps/api/src/seed/platform';
-import { seedDemoData } from '../../apps/api/src/features/datasources/demo';
+import { seedDemoData } from '../../apps/api/src/features/files/demo';
 
 const argument = (name: string) => {
   const at = process.argv.indexOf(name);

@@ -23,10 +23,10 @@ import { openDatabase, type DatabaseHandle } from '../../apps/api/src/storage/da
 import { originalsCompressed } from '../../apps/api/src/storage';
 import { migrateToLatest } from '../../apps/api/src/db/migrate';
 import { seedPlatform } from '../../apps/api/src/seed/platform';
-import { seedDemoData } from '../../apps/api/src/features/datasources/demo';
+import { seedDemoData } from '../../apps/api/src/features/files/demo';
 import { seedDefaultMeasurementCalculations } from '../../apps/api/src/features/calculations/seed';
 import { executeDemoFleet } from '../../apps/api/src/features/executions/demo';
-import { startJobs } from '../../apps/api/src/jobs';
+import { startJobs } from '../../apps/api/src/features/jobs';
 import { importUploadedFile } from '../../apps/api/src/features/files/import';
 import { buildInspectionPack } from '../../apps/api/src/features/inspection-packs/build';
 import { readPackParts } from '../../apps/api/src/features/inspection-packs/store';

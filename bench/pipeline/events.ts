@@ -11,6 +11,7 @@
 import os from 'node:os';
 import { openDatabase } from '../../apps/api/src/storage/database';
 import { computePeriod, storeComputed } from '../../apps/api/src/features/executions/engine';
+import { enginePorts } from '../../apps/api/src/features/engine-ports';
 
 const arg = (name: string) => {
   const at = process.argv.indexOf(name);
@@ -38,18 +39,22 @@ async function main() {
   const runs: Record<string, number>[] = [];
   for (let run = 0; run < RUNS; run++) {
     const timings: Record<string, number> = {};
-    const computed = await computePeriod(db, {
-      facilityId: ship.id,
-      from,
-      to,
-      measurementFieldIds: 'all',
-      reportFieldIds: 'all',
-      timings,
-    });
+    const computed = await computePeriod(
+      db,
+      {
+        facilityId: ship.id,
+        from,
+        to,
+        measurementFieldIds: 'all',
+        reportFieldIds: 'all',
+        timings,
+      },
+      enginePorts(),
+    );
     await db
       .transaction()
       .execute(async (trx) => {
-        await storeComputed(trx, computed);
+        await storeComputed(trx, computed, enginePorts());
         throw new Rollback();
       })
       .catch((error: unknown) => {

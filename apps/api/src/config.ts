@@ -2,7 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ENVIRONMENT_STAGE_NAMES } from '@portal/contracts/environment';
 import { DEFAULT_GAP_WARNING_SAMPLES } from '@portal/contracts/data-health';
-import { parseNetworkList } from './features/webhooks/addresses';
+import { parseNetworkList } from './networks';
 
 const onOff = z.enum(['on', 'off']);
 

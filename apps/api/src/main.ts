@@ -4,7 +4,7 @@ import { ConfigError, loadConfig, type Config } from './config';
 import { createLogger } from './logger';
 import { listenDescription, Startup, startingGate } from './starting';
 import type { Server } from './server';
-import type { startJobs } from './jobs';
+import type { startJobs } from './features/jobs';
 import type { DEMO_ORGANIZATIONS as DemoOrganizations, DEMO_USERS as DemoUsers } from './seed/platform';
 
 /**
@@ -122,7 +122,7 @@ async function main(): Promise<void> {
     opening.catch(() => undefined);
     const [{ createServer }, { startJobs }, files, storage, admin] = await Promise.all([
       import('./server'),
-      import('./jobs'),
+      import('./features/jobs'),
       import('./features/files/parse-off-thread'),
       import('./storage'),
       import('./features/users/first-admin'),

@@ -5,7 +5,8 @@ import { FAST_QUEUE } from './execution-fixtures';
 import { WORKER_WITH_HOOKS, killAll, spawnServer, until, type ServerProcess } from './processes';
 import { startSmtpServer, type TestSmtpServer } from './smtp-helpers';
 import { csvShipWithData } from './upload-helpers';
-import { JOB_NAMES, startJobs, type Queue } from '../src/jobs';
+import { JOB_NAMES, type Queue } from '../src/jobs';
+import { startJobs } from '../src/features/jobs';
 import { enqueueExecution } from '../src/features/executions/derived';
 
 /**

@@ -9,11 +9,12 @@ import { startTestServer, type TestServer } from './harness';
 import { FAST_QUEUE } from './execution-fixtures';
 import { closedPort, startSmtpServer, type TestSmtpServer } from './smtp-helpers';
 import { waitFor } from './wait';
-import { JOB_NAMES, startJobs, type Queue } from '../src/jobs';
+import { JOB_NAMES, type Queue } from '../src/jobs';
+import { startJobs } from '../src/features/jobs';
 import { storeComplianceEvents } from '../src/features/executions/store-events';
 import type { DerivedEvent } from '../src/features/executions/compliance-events';
-import { ALERT_JOB_NAMES } from '../src/features/alerts/jobs';
 import { fanOutPending } from '../src/features/alerts/fan-out';
+import { alertOutbox } from '../src/features/alerts/outbox';
 import { sweepAlerts, writeDueReminders } from '../src/features/alerts/sweep';
 import { utcDay } from '../src/features/alerts/digest';
 
@@ -87,12 +88,12 @@ async function store(facilityId: string, from: number, events: DerivedEvent[], w
         trx,
         facilityId,
         { windowFrom: from, windowTo, events, rules: DEFAULT_EVENT_RULES },
-        {
+        alertOutbox({
           maxAgeHours: 72,
           notify: async (t) => {
-            await queue.sendInTransaction(t, ALERT_JOB_NAMES.fanOut, {});
+            await queue.sendInTransaction(t, JOB_NAMES.alertFanOut, {});
           },
-        },
+        }),
       ),
     );
 }
@@ -105,9 +106,9 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs = 30
 
 /** The jobs an alert goes through: after they drained, nothing more of it arrives (the barrier of "once"). */
 const ALERT_PATH = [
-  ALERT_JOB_NAMES.fanOut,
-  ALERT_JOB_NAMES.email,
-  ALERT_JOB_NAMES.digest,
+  JOB_NAMES.alertFanOut,
+  JOB_NAMES.alertEmail,
+  JOB_NAMES.alertDigest,
   JOB_NAMES.webhookDelivery,
 ];
 
@@ -550,7 +551,7 @@ describe('digest, reminders and failures', () => {
     expect(held.n).toBe(3);
 
     const day = utcDay(Date.now());
-    await queue.send(ALERT_JOB_NAMES.digest, { day });
+    await queue.send(JOB_NAMES.alertDigest, { day });
     await until(async () => mailsTo('maria.digest@southern.test').length === 1, 'the digest');
     const digest = mailsTo('maria.digest@southern.test')[0]!;
     expect(digest.subject).toBe(`Alert digest ${day.replace(/-/g, '.')}: 3 alerts`);
@@ -559,7 +560,7 @@ describe('digest, reminders and failures', () => {
     expect(digest.text).toContain(`${ship.name}: Scrubber off while required (malfunction)`);
     expect(digest.html.match(/Open the event in the portal/g)).toHaveLength(3);
     // The digest job again: nothing more.
-    await queue.send(ALERT_JOB_NAMES.digest, { day });
+    await queue.send(JOB_NAMES.alertDigest, { day });
     await queue.drained(ALERT_PATH);
     await settled();
     expect(mailsTo('maria.digest@southern.test')).toHaveLength(1);
@@ -664,7 +665,7 @@ describe('digest, reminders and failures', () => {
       (
         await sql<{ id: string; start_after: Date; state: string }>`
           select id, start_after, state from pgboss.job
-          where name = ${ALERT_JOB_NAMES.email} and data->'deliveryIds' ? ${held.id}`.execute(db())
+          where name = ${JOB_NAMES.alertEmail} and data->'deliveryIds' ? ${held.id}`.execute(db())
       ).rows[0]!;
     // The job waits until the quiet hours end (the minute of their end on the clock), the e-mail with it.
     const waiting = await job();
@@ -923,13 +924,13 @@ describe('never lost, never twice', () => {
             events: [event(start + MIN, 95)],
             rules: DEFAULT_EVENT_RULES,
           },
-          { maxAgeHours: 72 },
+          alertOutbox({ maxAgeHours: 72 }),
         ),
       );
     await queue.drained(ALERT_PATH);
     expect(mailsTo('anna.crash@nordic.test')).toHaveLength(0);
     // Two sweeps at once (two workers): one claims the alert, the other skips it.
-    await Promise.all([queue.send(ALERT_JOB_NAMES.sweep, {}), fanOutPending(server.services)]);
+    await Promise.all([queue.send(JOB_NAMES.alertSweep, {}), fanOutPending(server.services)]);
     await settled();
     await fanOutPending(server.services);
     await settled();

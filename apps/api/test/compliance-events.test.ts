@@ -5,6 +5,7 @@ import { DEFAULT_EVENT_RULES, FUEL_SULFUR_MESSAGES } from '@portal/contracts/eve
 import { startTestServer, type TestServer } from './harness';
 import { csvShipWithData } from './upload-helpers';
 import { computePeriod, storeComputed } from '../src/features/executions/engine';
+import { enginePorts } from '../src/features/engine-ports';
 import { deleteDerivedValues } from '../src/features/executions/derived';
 import { verifyRecordBook } from '../src/storage/record-book';
 
@@ -216,14 +217,18 @@ let facilityId: string;
 
 async function execute(from: number, to: number) {
   const { db } = server.services.database;
-  const computed = await computePeriod(db, {
-    facilityId,
-    from,
-    to,
-    measurementFieldIds: 'all',
-    reportFieldIds: 'all',
-  });
-  await db.transaction().execute((trx) => storeComputed(trx, computed));
+  const computed = await computePeriod(
+    db,
+    {
+      facilityId,
+      from,
+      to,
+      measurementFieldIds: 'all',
+      reportFieldIds: 'all',
+    },
+    enginePorts(),
+  );
+  await db.transaction().execute((trx) => storeComputed(trx, computed, enginePorts()));
 }
 
 async function storedEvents(): Promise<Expected[]> {

@@ -8,8 +8,9 @@ import {
   writeShipDayFile,
 } from '@portal/demo-fleet';
 import { seedDefaultMeasurementCalculations } from '../src/features/calculations/seed';
-import { seedDemoData } from '../src/features/datasources/demo';
+import { seedDemoData } from '../src/features/files/demo';
 import { runExecution } from '../src/features/executions/run';
+import { enginePortsOf } from '../src/features/engine-ports';
 import { startTestServer, type TestServer } from './harness';
 import { CSV_CONFIGURATION, csvFile, multipartFile, sendFile } from './upload-helpers';
 
@@ -501,6 +502,7 @@ describe('demo seed', () => {
     expect(execute.statusCode).toBe(202);
     const outcome = await runExecution(
       server.services,
+      enginePortsOf(server.services),
       { executionId: execute.json().id },
       { jobId: 'test', retryCount: 0, retryLimit: 0 },
     );

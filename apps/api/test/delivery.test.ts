@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_CODES } from '@portal/contracts/reports';
 import { startTestServer, type TestServer } from './harness';
 import { DAY, FAST_QUEUE, UNTIL, prepareShips, waitForExecutions } from './execution-fixtures';
-import { startJobs, type Queue } from '../src/jobs';
+import type { Queue } from '../src/jobs';
+import { startJobs } from '../src/features/jobs';
 
 /**
  * Delivery (docs/decisions/0061-delivery.md): what proxies and browsers may keep, the web build's cache headers

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './harness';
 import { csvShipWithData } from './upload-helpers';
 import { computePeriod, storeComputed } from '../src/features/executions/engine';
+import { enginePorts } from '../src/features/engine-ports';
 import { deleteDerivedValues } from '../src/features/executions/derived';
 
 /**
@@ -92,14 +93,18 @@ const ALERTS = { maxAgeHours: 24 * 30, now: D0 + DAYS * DAY + HOUR };
 
 async function execute(from: number, to: number) {
   const { db } = server.services.database;
-  const computed = await computePeriod(db, {
-    facilityId,
-    from,
-    to,
-    measurementFieldIds: 'all',
-    reportFieldIds: 'all',
-  });
-  await db.transaction().execute((trx) => storeComputed(trx, computed, { alerts: ALERTS }));
+  const computed = await computePeriod(
+    db,
+    {
+      facilityId,
+      from,
+      to,
+      measurementFieldIds: 'all',
+      reportFieldIds: 'all',
+    },
+    enginePorts(),
+  );
+  await db.transaction().execute((trx) => storeComputed(trx, computed, enginePorts(ALERTS)));
 }
 
 /** What a rerun must leave as it is: the ship's events (every column), its record book and its alerts. */

@@ -4,6 +4,7 @@ import { webhookPayloadSchema } from '@portal/contracts/webhooks';
 import { startTestServer, type TestServer } from './harness';
 import { csvShipWithData } from './upload-helpers';
 import { computePeriod, storeComputed } from '../src/features/executions/engine';
+import { enginePorts } from '../src/features/engine-ports';
 import { fanOutPending } from '../src/features/alerts/fan-out';
 
 /**
@@ -110,14 +111,18 @@ beforeAll(async () => {
   });
   expect(webhook.statusCode, webhook.body).toBe(201);
 
-  const computed = await computePeriod(db, {
-    facilityId,
-    from: D0,
-    to: D0 + 6 * HOUR,
-    measurementFieldIds: 'all',
-    reportFieldIds: 'all',
-  });
-  await db.transaction().execute((trx) => storeComputed(trx, computed, { alerts: { maxAgeHours: 72 } }));
+  const computed = await computePeriod(
+    db,
+    {
+      facilityId,
+      from: D0,
+      to: D0 + 6 * HOUR,
+      measurementFieldIds: 'all',
+      reportFieldIds: 'all',
+    },
+    enginePorts(),
+  );
+  await db.transaction().execute((trx) => storeComputed(trx, computed, enginePorts({ maxAgeHours: 72 })));
   await fanOutPending(server.services);
 
   const events = await user.get(`/api/events?facilityId=${facilityId}&type=washwater-exceedance`);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../src/db/schema';
-import { configureDemoDataSource, seedDemoData } from '../src/features/datasources/demo';
+import { configureDemoDataSource, seedDemoData } from '../src/features/files/demo';
 import { importUploadedFile, type ImportTarget } from '../src/features/files/import';
 import { seedDefaultMeasurementCalculations } from '../src/features/calculations/seed';
 import { demoShips, generateShipDay, writeSamplesFile, type DaySamples } from '@portal/demo-fleet';

@@ -2,9 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { startTestServer, type TestServer } from './harness';
 import { DAY, FAST_QUEUE, UNTIL, prepareShips, snapshot, waitForExecutions } from './execution-fixtures';
-import { startJobs, type Queue } from '../src/jobs';
+import type { Queue } from '../src/jobs';
+import { startJobs } from '../src/features/jobs';
 import { deleteDerivedValues, requestRecalculation } from '../src/features/executions/derived';
 import { computePeriod, storeComputed } from '../src/features/executions/engine';
+import { enginePorts } from '../src/features/engine-ports';
 import { readMeasurementValues } from '../src/storage';
 import { seedDefaultMeasurementCalculations } from '../src/features/calculations/seed';
 import { createCsvDataSource, csvFile, sendFile } from './upload-helpers';
@@ -619,13 +621,15 @@ describe('recalculation queue', () => {
 // The recalculation worker is stopped in the queue test while the states are checked; this starts it again.
 async function startRecalculationWorker() {
   const { runRecalculation } = await import('../src/features/executions/run');
+  const { enginePortsOf } = await import('../src/features/engine-ports');
+  const ports = enginePortsOf(server.services);
   await queue.boss.work(
     'recalculation',
     { pollingIntervalSeconds: 0.5, includeMetadata: true, perJobResults: true },
     async (jobs) => {
       const results = [];
       for (const job of jobs) {
-        const outcome = await runRecalculation(server.services, job.data as never, {
+        const outcome = await runRecalculation(server.services, ports, job.data as never, {
           jobId: job.id,
           retryCount: job.retryCount,
           retryLimit: job.retryLimit,
@@ -706,19 +710,22 @@ describe.skipIf(!process.env.DATABASE_URL)(
         reportFieldIds: 'all' as const,
       };
       // Both computed from the same committed state, as two workers taking two requests for the same days do.
-      const [first, second] = await Promise.all([computePeriod(db, request), computePeriod(db, request)]);
+      const [first, second] = await Promise.all([
+        computePeriod(db, request, enginePorts()),
+        computePeriod(db, request, enginePorts()),
+      ]);
       let release!: () => void;
       const released = new Promise<void>((resolve) => (release = resolve));
       let firstStored!: () => void;
       const storedByFirst = new Promise<void>((resolve) => (firstStored = resolve));
       const one = db.transaction().execute(async (trx) => {
-        await storeComputed(trx, first!);
+        await storeComputed(trx, first!, enginePorts());
         firstStored();
         await released;
       });
       await storedByFirst;
       const two = db.transaction().execute(async (trx) => {
-        await storeComputed(trx, second!);
+        await storeComputed(trx, second!, enginePorts());
       });
       // The second is under way, waiting for a lock the first holds with its uncommitted rows.
       await waitFor(

@@ -5,7 +5,8 @@ import { openDatabase, type DatabaseHandle } from '../src/storage/database';
 import { createServer, type Server } from '../src/server';
 import { seedPlatform, DEMO_USERS, type SeedResult } from '../src/seed/platform';
 import { sql } from 'kysely';
-import { startJobs, type Queue } from '../src/jobs';
+import type { Queue } from '../src/jobs';
+import { startJobs } from '../src/features/jobs';
 
 /**
  * A real server for API tests: PGlite in memory by default, or the PostgreSQL server of DATABASE_URL

@@ -3,6 +3,7 @@ import { TRACK_MAX_POINTS, type ShipPosition, type Track } from '@portal/contrac
 import { startTestServer, type TestServer } from './harness';
 import { csvShipWithData } from './upload-helpers';
 import { computePeriod, storeComputed } from '../src/features/executions/engine';
+import { enginePorts } from '../src/features/engine-ports';
 
 /**
  * The map's API (issue 20, docs/decisions/0102-map.md): a ship's track from its stored positions, through the real
@@ -89,14 +90,18 @@ beforeAll(async () => {
     content: csv(minutes()),
   });
   const { db } = server.services.database;
-  const computed = await computePeriod(db, {
-    facilityId,
-    from: D0,
-    to: D0 + DAYS * 24 * HOUR,
-    measurementFieldIds: 'all',
-    reportFieldIds: 'all',
-  });
-  await db.transaction().execute((trx) => storeComputed(trx, computed));
+  const computed = await computePeriod(
+    db,
+    {
+      facilityId,
+      from: D0,
+      to: D0 + DAYS * 24 * HOUR,
+      measurementFieldIds: 'all',
+      reportFieldIds: 'all',
+    },
+    enginePorts(),
+  );
+  await db.transaction().execute((trx) => storeComputed(trx, computed, enginePorts()));
 }, 120_000);
 
 afterAll(async () => {

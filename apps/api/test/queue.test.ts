@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JOB_NAMES, startQueue, type JobHandlers, type JobOutcome, type Queue } from '../src/jobs/queue';
+import { JOB_NAMES, startQueue, type JobHandlers, type JobOutcome, type Queue } from '../src/jobs';
 import { startTestServer, type TestServer } from './harness';
 import { waitFor } from './wait';
 

@@ -4,6 +4,7 @@ import { REPORT_CODES } from '@portal/contracts/reports';
 import { DEMO_USERS } from '../src/seed/platform';
 import { deleteDerivedValues } from '../src/features/executions/derived';
 import { computePeriod, storeComputed } from '../src/features/executions/engine';
+import { enginePorts } from '../src/features/engine-ports';
 import { startTestServer, type TestServer } from './harness';
 import { waitFor } from './wait';
 import { DAY, UNTIL, prepareShips, waitForExecutions } from './execution-fixtures';
@@ -269,13 +270,13 @@ describe.skipIf(!DATABASE_URL)(
         measurementFieldIds: 'all' as const,
         reportFieldIds: 'all' as const,
       };
-      const computed = await computePeriod(db(), request);
+      const computed = await computePeriod(db(), request, enginePorts());
       await deleteDerivedValues(db(), northOnly, from, to);
       expect(await reportOf(b)).toBe(emptied);
       await db()
         .transaction()
         .execute(async (trx) => {
-          await storeComputed(trx, computed);
+          await storeComputed(trx, computed, enginePorts());
           await trx
             .insertInto('executions')
             .values({

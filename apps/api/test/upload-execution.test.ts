@@ -5,8 +5,10 @@ import { startTestServer, type TestServer } from './harness';
 import { DAY, FAST_QUEUE, UNTIL, prepareShips, waitForExecutions } from './execution-fixtures';
 import { multipartFile, sendFile } from './upload-helpers';
 import { waitFor } from './wait';
-import { startJobs, type Queue } from '../src/jobs';
+import type { Queue } from '../src/jobs';
+import { startJobs } from '../src/features/jobs';
 import { runExecution, runRecalculation } from '../src/features/executions/run';
+import { enginePortsOf } from '../src/features/engine-ports';
 import { queueUploadExecution } from '../src/features/executions/upload';
 
 /**
@@ -301,10 +303,11 @@ describe('an execution that cannot be queued', () => {
 describe('the queued executions run', () => {
   beforeAll(async () => {
     const { services } = server;
+    const ports = enginePortsOf(services);
     await queue.work({
       execution: (data, meta) =>
-        runExecution(services, data, meta, { hooks: { afterClaim: () => hold ?? Promise.resolve() } }),
-      recalculation: (data, meta) => runRecalculation(services, data, meta),
+        runExecution(services, ports, data, meta, { hooks: { afterClaim: () => hold ?? Promise.resolve() } }),
+      recalculation: (data, meta) => runRecalculation(services, ports, data, meta),
       'compress-originals': async () => ({ status: 'done' }),
       // Alerts and webhooks are not this test's concern: their jobs are taken and left undelivered.
       'webhook-delivery': async () => ({ status: 'done' }),

@@ -1,6 +1,6 @@
 import { loadConfig } from '../src/config';
 import { createServer } from '../src/server';
-import { startJobs } from '../src/jobs';
+import { startJobs } from '../src/features/jobs';
 import type { RunHooks } from '../src/features/executions/run';
 import { PAUSED_BEFORE_COMMIT } from './processes';
 

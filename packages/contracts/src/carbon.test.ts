@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bdnInputSchema, flowChannelMappingSchema, portInputSchema, voyageCargoSchema } from './carbon';
+import { bdnInputSchema, flowChannelMappingSchema, voyageCargoSchema } from './carbon';
 
 describe('carbon ledger contracts', () => {
   const bdn = {
@@ -24,30 +24,6 @@ describe('carbon ledger contracts', () => {
     expect(issue({ sulfurPercent: 6 })).toBe('Sulfur is at most 5 % m/m');
     expect(issue({ fuelType: 'DIESEL' })).toBeDefined();
     expect(issue({ deliveredAt: '3 March' })).toBe('Must be a UTC date and time (ISO 8601)');
-  });
-
-  it("takes an organization's port as a radius or a polygon, with a UN/LOCODE when it has one", () => {
-    const port = {
-      name: 'Maasvlakte terminals',
-      locode: 'NLRTM',
-      country: 'NL',
-      latitude: 51.96,
-      longitude: 4.03,
-      radiusNm: 3,
-      polygon: null,
-      memberships: [{ membership: 'EU_EEA', from: '1958-01-01', to: null }],
-    };
-    expect(portInputSchema.safeParse(port).success).toBe(true);
-    expect(portInputSchema.safeParse({ ...port, locode: 'NL-RTM' }).success).toBe(false);
-    expect(
-      portInputSchema.safeParse({
-        ...port,
-        polygon: [
-          [4, 51.9],
-          [4.1, 51.9],
-        ],
-      }).error?.issues[0]?.message,
-    ).toBe('An area needs at least 3 points');
   });
 
   it("maps a flow channel's consumer and where its fuel type comes from", () => {

@@ -6,7 +6,6 @@ import {
   DCS_METHODS,
   FUEL_TYPES,
   LNG_ENGINES,
-  PORT_MEMBERSHIPS,
 } from './rules/carbon';
 
 /**
@@ -19,73 +18,14 @@ import {
 
 const instant = z.iso.datetime({ offset: true, message: 'Must be a UTC date and time (ISO 8601)' });
 const day = z.iso.date({ message: 'Must be a date (YYYY-MM-DD)' });
-const latitude = z
-  .number()
-  .min(-90, 'Latitude is between -90 and 90')
-  .max(90, 'Latitude is between -90 and 90');
-const longitude = z
-  .number()
-  .min(-180, 'Longitude is between -180 and 180')
-  .max(180, 'Longitude is between -180 and 180');
-
 export const fuelTypeSchema = z.enum(FUEL_TYPES);
 /** Fuel whose type is not known is kept apart, never counted as a type. */
 export const ledgerFuelTypeSchema = z.enum([...FUEL_TYPES, 'UNKNOWN']);
 export const consumerSchema = z.enum(CONSUMERS);
 
 // ---- Ports ----
-
-export const portMembershipSchema = z.object({
-  membership: z.enum(PORT_MEMBERSHIPS),
-  from: day,
-  to: day.nullable(),
-});
-
-/** Where a port comes from: the UN/LOCODE sea-port subset shipped with the product, or an organization's own. */
-export const PORT_SOURCES = ['UNLOCODE', 'ORGANIZATION'] as const;
-
-export const portSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  /** UN/LOCODE (5 characters), null for an organization's own port. */
-  locode: z.string().nullable(),
-  /** ISO 3166-1 alpha-2. */
-  country: z.string().length(2),
-  latitude,
-  longitude,
-  radiusNm: z.number().positive(),
-  /** [longitude, latitude] ring, when the port is drawn as an area. */
-  polygon: z
-    .array(z.tuple([longitude, latitude]))
-    .min(3)
-    .nullable(),
-  memberships: z.array(portMembershipSchema),
-  source: z.enum(PORT_SOURCES),
-  /** The UN/LOCODE release the point comes from (e.g. "2024-2"), or the organization that added or corrected it. */
-  sourceDetail: z.string().nullable(),
-  /** The organization whose correction this is (null for the shipped reference). */
-  organizationId: z.string().nullable(),
-});
-export type CarbonPort = z.infer<typeof portSchema>;
-
-/** An organization's addition or correction of a port: a radius around the point, or a polygon. */
-export const portInputSchema = z.object({
-  name: z.string().trim().min(1, 'Name is required').max(100),
-  locode: z
-    .string()
-    .regex(/^[A-Z]{2}[A-Z2-9]{3}$/, 'A UN/LOCODE is 2 letters of the country and 3 of the place')
-    .nullable(),
-  country: z.string().regex(/^[A-Z]{2}$/, 'Country is a 2-letter ISO code'),
-  latitude,
-  longitude,
-  radiusNm: z.number().positive('Radius must be above 0 nm').max(50, 'Radius is at most 50 nm'),
-  polygon: z
-    .array(z.tuple([longitude, latitude]))
-    .min(3, 'An area needs at least 3 points')
-    .nullable(),
-  memberships: z.array(portMembershipSchema),
-});
-export type CarbonPortInput = z.infer<typeof portInputSchema>;
+// A port, an organization's own ports and corrections, and the regimes by date: packages/contracts/src/ports.ts
+// (the ports feature, docs/decisions/0108-ports.md). The engine hands the rules their areas (rules/carbon PortArea).
 
 // ---- Fuel ----
 

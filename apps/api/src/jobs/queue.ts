@@ -2,20 +2,17 @@ import { CompiledQuery, sql, type Kysely } from 'kysely';
 import { fromKysely, PgBoss, type JobResult, type JobWithMetadata } from 'pg-boss';
 import { executionSettingsSchema, webhookSettingsSchema, type ExecutionSettings } from '../config';
 import type { Database } from '../db/schema';
-import type { JobContext, RunOutcome } from '../features/executions/run';
+import type { DatabaseHandle } from '../storage/database';
 import {
-  ALERT_JOB_NAMES,
-  type AlertDigestJob,
-  type AlertEmailJob,
-  type AlertFanOutJob,
-  type AlertSweepJob,
-} from '../features/alerts/jobs';
-import {
-  INSPECTION_PACK_JOB_NAMES,
-  type InspectionPackJob,
-  type InspectionPackScheduleJob,
-} from '../features/inspection-packs/jobs';
-import type { JobQueue, PendingJobs, Services } from '../services';
+  ALL_JOB_NAMES,
+  JOB_QUEUES,
+  type JobHandler,
+  type JobHandlers,
+  type JobName,
+  type JobPayloads,
+  type JobQueue,
+  type PendingJobs,
+} from './contract';
 
 /**
  * The job queue (pg-boss) on both database kinds (docs/decisions/0040-execution.md):
@@ -24,67 +21,8 @@ import type { JobQueue, PendingJobs, Services } from '../services';
  * - PGlite: one connection for the whole process, shared with our Kysely pool (size 1). pg-boss goes through that
  *   same pool, so its statements queue up behind ours and never land inside one of our transactions.
  * Jobs are retried with exponential backoff; a worker that dies stops its heartbeat and the job is retried by the
- * supervisor of any live process.
+ * supervisor of any live process. The jobs, their payloads and their queues' policies are contract.ts's.
  */
-
-export const JOB_NAMES = {
-  execution: 'execution',
-  recalculation: 'recalculation',
-  compressOriginals: 'compress-originals',
-  webhookDelivery: 'webhook-delivery',
-  alertFanOut: ALERT_JOB_NAMES.fanOut,
-  alertEmail: ALERT_JOB_NAMES.email,
-  alertDigest: ALERT_JOB_NAMES.digest,
-  alertSweep: ALERT_JOB_NAMES.sweep,
-  inspectionPack: INSPECTION_PACK_JOB_NAMES.build,
-  inspectionPackSchedule: INSPECTION_PACK_JOB_NAMES.schedule,
-} as const;
-export type JobName = (typeof JOB_NAMES)[keyof typeof JOB_NAMES];
-
-/** An execution row (executions.id) to run: its facility, period and kind are in the row. */
-export interface ExecutionJob {
-  executionId: string;
-}
-
-/** A queued recalculation: the calculations whose fields (and dependents) are recomputed over their validity. */
-export interface RecalculationJob {
-  kind: 'measurement-field' | 'report-field';
-  calculationIds: string[];
-  /** The execution rows made (queued) with the request, one per ship; absent in jobs sent before they were. */
-  executionIds?: string[];
-}
-
-/** A sweep over the originals stored raw by uploads (the store's sweep, storage/originals.ts); it carries nothing. */
-export type CompressOriginalsJob = Record<string, never>;
-
-/**
- * One attempt of a webhook delivery (features/webhooks/deliver.ts): the delivery row and which attempt this is, so a
- * job sent twice, or one whose attempt is already logged, sends nothing.
- */
-export interface WebhookDeliveryJob {
-  deliveryId: string;
-  attempt: number;
-}
-
-export interface JobPayloads {
-  execution: ExecutionJob;
-  recalculation: RecalculationJob;
-  'compress-originals': CompressOriginalsJob;
-  'webhook-delivery': WebhookDeliveryJob;
-  'alert-fan-out': AlertFanOutJob;
-  'alert-email': AlertEmailJob;
-  'alert-digest': AlertDigestJob;
-  'alert-sweep': AlertSweepJob;
-  'inspection-pack': InspectionPackJob;
-  'inspection-pack-schedule': InspectionPackScheduleJob;
-}
-
-/** Queues that keep one job waiting at most (a sweep needs no second copy): one queued and one running. */
-const STATELY: readonly string[] = [
-  JOB_NAMES.compressOriginals,
-  JOB_NAMES.alertSweep,
-  JOB_NAMES.inspectionPackSchedule,
-];
 
 /** How far ahead `pending` looks for jobs waiting to start, unless told (see `JobQueue.pending`). */
 const DUE_WITHIN_SECONDS = 30;
@@ -111,11 +49,6 @@ export async function pendingJobs(
   return rows;
 }
 
-/** How a job ended: done (or nothing to do), or failed; a permanent failure is not retried (deadletter). */
-export type JobOutcome = RunOutcome;
-export type JobHandler<N extends JobName> = (data: JobPayloads[N], meta: JobContext) => Promise<JobOutcome>;
-export type JobHandlers = { [N in JobName]: JobHandler<N> };
-
 /** The queue's settings (config.ts: QUEUE_*, WEBHOOK_CONCURRENCY); tests and benchmarks override some. */
 export type QueueTuning = Omit<ExecutionSettings, 'EXECUTION_BUDGET_MS'> & { WEBHOOK_CONCURRENCY: number };
 
@@ -125,13 +58,6 @@ export interface Queue extends JobQueue {
   working: boolean;
   /** Starts the workers (if not yet). */
   work(handlers: JobHandlers): Promise<void>;
-  /** Sends a job inside one of our transactions: the job exists exactly when the transaction commits. */
-  sendInTransaction<N extends JobName>(
-    trx: Kysely<Database>,
-    name: N,
-    data: JobPayloads[N],
-    options?: { startAfter?: Date },
-  ): Promise<string>;
   stop(options?: { graceful?: boolean; timeoutMs?: number }): Promise<void>;
 }
 
@@ -161,8 +87,18 @@ export function kyselyAdapter(db: Kysely<Database>) {
   };
 }
 
+/**
+ * What the queue needs of the process (services.ts's `Services` is one): its configuration (a benchmark's may be
+ * partial: the defaults fill it), its database, and the place the started queue goes.
+ */
+export interface QueueHost {
+  config?: unknown;
+  database: DatabaseHandle;
+  queue?: JobQueue;
+}
+
 export async function startQueue(
-  services: Services,
+  services: QueueHost,
   options: { tuning?: Partial<QueueTuning>; onError?: (error: Error) => void } = {},
 ): Promise<Queue> {
   // The process's configuration; a partial one (a benchmark's) gets the defaults.
@@ -193,17 +129,15 @@ export async function startQueue(
     // A long execution (years of a ship) stays alive by its heartbeat; this is only the outer bound.
     expireInSeconds: 6 * 60 * 60,
   };
-  for (const name of Object.values(JOB_NAMES)) {
+  for (const name of ALL_JOB_NAMES) {
+    const policy = JOB_QUEUES[name];
     const existing = await boss.getQueue(name);
-    // A sweep needs no second copy waiting: one queued and one running at most.
-    // E-mail waits out an SMTP server's outage longer than an execution waits for a retry.
-    const retryLimit =
-      name === JOB_NAMES.alertEmail ? tuning.ALERTS_EMAIL_RETRY_LIMIT : queueOptions.retryLimit;
+    const retryLimit = policy.retryLimit ? tuning[policy.retryLimit] : queueOptions.retryLimit;
     if (!existing)
       await boss.createQueue(name, {
         ...queueOptions,
         retryLimit,
-        ...(STATELY.includes(name) ? { policy: 'stately' } : {}),
+        ...(policy.stately ? { policy: 'stately' } : {}),
       });
     else
       await boss.updateQueue(name, {
@@ -216,8 +150,7 @@ export async function startQueue(
   }
   // pg-boss caches its queues at start, before ours existed. A cache miss inside sendInTransaction would query through
   // pg-boss's own connection, which on PGlite is the one our transaction holds: warm the cache now.
-  for (const name of Object.values(JOB_NAMES))
-    await boss.getJobById(name, '00000000-0000-0000-0000-000000000000');
+  for (const name of ALL_JOB_NAMES) await boss.getJobById(name, '00000000-0000-0000-0000-000000000000');
 
   let working = false;
   const queue: Queue = {
@@ -245,7 +178,7 @@ export async function startQueue(
     pending(names, pendingOptions) {
       return pendingJobs(
         database.db,
-        names?.length ? names : Object.values(JOB_NAMES),
+        names?.length ? names : ALL_JOB_NAMES,
         pendingOptions?.dueWithinSeconds,
       );
     },
@@ -265,18 +198,15 @@ export async function startQueue(
     async work(handlers) {
       if (working) return;
       working = true;
-      for (const name of Object.values(JOB_NAMES)) {
+      for (const name of ALL_JOB_NAMES) {
         const handler = handlers[name] as JobHandler<JobName>;
+        const policy = JOB_QUEUES[name];
         await boss.work(
           name,
           {
             pollingIntervalSeconds: tuning.QUEUE_POLLING_SECONDS,
-            // A delivery mostly waits on its receiver (at most WEBHOOK_TIMEOUT_MS): several go at once.
-            localConcurrency:
-              name === JOB_NAMES.webhookDelivery ? tuning.WEBHOOK_CONCURRENCY : tuning.QUEUE_CONCURRENCY,
-            // pg-boss fetches again only after its polling interval: e-mails (one job per alert) are taken in
-            // batches, so a storm of alerts is not sent at one job a second (bench/alerts/fanout.ts).
-            batchSize: name === JOB_NAMES.alertEmail ? 25 : 1,
+            localConcurrency: tuning[policy.concurrency ?? 'QUEUE_CONCURRENCY'],
+            batchSize: policy.batchSize ?? 1,
             includeMetadata: true,
             perJobResults: true,
           },
@@ -316,7 +246,7 @@ export async function startQueue(
 }
 
 /** The queue of this process; an error when it was not started (main.ts starts it in every process). */
-export function queueOf(services: Services): Queue {
+export function queueOf(services: Pick<QueueHost, 'queue'>): Queue {
   const queue = services.queue as Queue | undefined;
   if (!queue || !('sendInTransaction' in queue))
     throw new Error('The job queue is not started in this process');

@@ -2,7 +2,7 @@ import cliProgress from 'cli-progress';
 import { DAY_MS } from '@portal/contracts/rules';
 import type { Services } from '../services';
 import { seedPlatform } from './platform';
-import { seedDemoDataWithProgress } from '../features/datasources/demo';
+import { seedDemoDataWithProgress } from '../features/files/demo';
 import { seedDefaultMeasurementCalculations } from '../features/calculations/seed';
 import { executeDemoFleet } from '../features/executions/demo';
 import { annotateDemoEvents } from '../features/events/demo';

@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import { DEFAULT_EVENT_RULES } from '@portal/contracts/events';
 import { demoShips } from '@portal/demo-fleet/ships';
 import type { Database } from '../../src/db/schema';
-import { seedDemoData } from '../../src/features/datasources/demo';
+import { seedDemoData } from '../../src/features/files/demo';
 import { seedDefaultMeasurementCalculations } from '../../src/features/calculations/seed';
 import { createUploadCredential } from '../../src/features/ship-info/credentials';
 import { formatApiKey, newApiKeySecret } from '../../src/features/api-keys/secret';

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { AlertSnapshot } from '@portal/contracts/alerts';
 import { DAY_MS } from '@portal/contracts/rules';
 import { jobQueueOf, type Services } from '../../services';
-import { ALERT_JOB_NAMES, type AlertEmailJob } from './jobs';
+import { JOB_NAMES, type AlertEmailJob } from '../../jobs/contract';
 import { composeDigestMail } from './render';
 import { unsubscribeKey, unsubscribeLinks, unsubscribeToken } from './unsubscribe';
 
@@ -87,7 +87,7 @@ export async function composeDigests(services: Services, day: string): Promise<n
         )
         .execute();
       const job: AlertEmailJob = { deliveryIds: [digest.id] };
-      await jobQueueOf(services).sendInTransaction(trx, ALERT_JOB_NAMES.email, job);
+      await jobQueueOf(services).sendInTransaction(trx, JOB_NAMES.alertEmail, job);
       return true;
     });
     if (made) composed++;

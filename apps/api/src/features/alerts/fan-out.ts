@@ -5,7 +5,7 @@ import { alertBellText, alertBellTitle, eventLink, quietHoursEnd } from '@portal
 import type { Database } from '../../db/schema';
 import { jobQueueOf, type Services } from '../../services';
 import { queueWebhookDeliveries } from '../webhooks/queue-deliveries';
-import { ALERT_JOB_NAMES, type AlertEmailJob } from './jobs';
+import { JOB_NAMES, type AlertEmailJob } from '../../jobs/contract';
 import { recipientsOf, type Recipient } from './recipients';
 import { composeAlertMail } from './render';
 import { unsubscribeKey, unsubscribeLinks, unsubscribeToken } from './unsubscribe';
@@ -190,7 +190,7 @@ export async function fanOutAlert(
     const job: AlertEmailJob = { deliveryIds };
     await jobQueueOf(services).sendInTransaction(
       trx,
-      ALERT_JOB_NAMES.email,
+      JOB_NAMES.alertEmail,
       job,
       at ? { startAfter: new Date(at) } : undefined,
     );

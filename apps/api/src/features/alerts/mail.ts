@@ -2,8 +2,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import type { Services } from '../../services';
-import type { JobContext, RunOutcome } from '../executions/run';
-import type { AlertEmailJob } from './jobs';
+import type { AlertEmailJob, JobContext, JobOutcome } from '../../jobs/contract';
 import { unsubscribeKey, unsubscribeLinks, unsubscribeToken } from './unsubscribe';
 
 /**
@@ -114,7 +113,7 @@ export async function sendAlertEmails(
   job: AlertEmailJob,
   context: JobContext,
   hooks: MailHooks = {},
-): Promise<RunOutcome> {
+): Promise<JobOutcome> {
   const { db } = services.database;
   const { config } = services;
   if (!job.deliveryIds.length) return { status: 'done' };

@@ -1,34 +1,22 @@
 import type { Transaction } from 'kysely';
 import type { AlertKind, AlertSnapshot } from '@portal/contracts/alerts';
 import { alertLevel } from '@portal/contracts/rules';
-import { EVENT_TYPE_NAMES, type EventClassification, type EventType } from '@portal/contracts/events';
+import { EVENT_TYPE_NAMES } from '@portal/contracts/events';
 import type { Database } from '../../db/schema';
+import { JOB_NAMES } from '../../jobs/contract';
+import type { Services } from '../../services';
+import type { AlertOutboxPort, EventChange, EventChangeFacts } from '../executions/ports';
 
 /**
  * The alert outbox (docs/decisions/0091-alerts.md): alerts are rows written in the transaction of the event change
  * that causes them, so an event change never commits without its alert nor an alert without its change. A worker
- * fans them out afterwards (fan-out.ts); a crash in between leaves the row to the next fan-out or sweep.
+ * fans them out afterwards (fan-out.ts); a crash in between leaves the row to the next fan-out or sweep. The engine
+ * writes it through its port (features/executions/ports.ts `AlertOutboxPort`), which `alertOutbox` implements.
  */
 
-/** What the engine knows of an event when it changes (compliance-events.ts DerivedEvent; times in ms). */
-export interface AlertEventFacts {
-  type: EventType;
-  start: number;
-  end: number;
-  ongoing: boolean;
-  classification: EventClassification | null;
-  reportRequired: boolean;
-  worstValue: number | null;
-  limit: number | null;
-  channel: string | null;
-  fault: string | null;
-}
-
-export interface EventAlertChange {
-  kind: Exclude<AlertKind, 'reminder'>;
-  eventId: string;
-  event: AlertEventFacts;
-}
+/** What the engine knows of an event when it changes (its port's type). */
+export type AlertEventFacts = EventChangeFacts;
+export type EventAlertChange = EventChange;
 
 /** How the engine writes alerts: the age limit of ALERTS_MAX_AGE_HOURS, and who hears of new ones. */
 export interface AlertOutboxOptions {
@@ -41,6 +29,26 @@ export interface AlertOutboxOptions {
 
 /** Without options (a test or benchmark calling the engine directly): the default age limit, nobody notified. */
 export const DEFAULT_ALERT_OUTBOX: AlertOutboxOptions = { maxAgeHours: 72 };
+
+/** The engine's alert outbox (its port) with these options. */
+export function alertOutbox(options: AlertOutboxOptions = DEFAULT_ALERT_OUTBOX): AlertOutboxPort {
+  return {
+    recordEventChanges: (trx, facilityId, changes) => recordEventAlerts(trx, facilityId, changes, options),
+  };
+}
+
+/**
+ * The alert outbox of the process's engine: the configured age limit (ALERTS_MAX_AGE_HOURS), and, once the queue
+ * runs, the fan-out job sent in the transaction that wrote alerts (the job exists exactly when the alerts do).
+ */
+export function alertOutboxOf(services: Services): AlertOutboxPort {
+  return alertOutbox({
+    maxAgeHours: services.config.ALERTS_MAX_AGE_HOURS ?? DEFAULT_ALERT_OUTBOX.maxAgeHours,
+    notify: async (trx) => {
+      await services.queue?.sendInTransaction(trx, JOB_NAMES.alertFanOut, {});
+    },
+  });
+}
 
 /**
  * The key that makes an alert one: an event opens once, rises to a level once, ends once, is reminded of once. A

@@ -13,7 +13,7 @@ import type { Caller } from '../access/caller';
 import { facilityVisibleTo, isSystemAdmin, isUuid, organizationFacilityIds } from '../access/policy';
 import { auditedChange } from '../audit/audit';
 import { jobQueueOf, type Services } from '../../services';
-import { ALERT_JOB_NAMES, type AlertEmailJob } from './jobs';
+import { JOB_NAMES, type AlertEmailJob } from '../../jobs/contract';
 
 const M = ALERT_MESSAGES;
 
@@ -186,7 +186,7 @@ export async function resendFailedEmails(
       const queued = rows.map((r) => r.id);
       for (let i = 0; i < queued.length; i += RESEND_JOB_SIZE) {
         const job: AlertEmailJob = { deliveryIds: queued.slice(i, i + RESEND_JOB_SIZE) };
-        await jobQueueOf(services).sendInTransaction(trx, ALERT_JOB_NAMES.email, job);
+        await jobQueueOf(services).sendInTransaction(trx, JOB_NAMES.alertEmail, job);
       }
       return queued;
     },

@@ -22,7 +22,7 @@ import {
   sampleChannels,
   type RawChannel,
 } from '../../readers';
-import { updateFacilityDataRange } from '../files/range';
+import { updateFacilityDataRange } from './range';
 import { importedValidity } from './import-validity';
 import { removedMappingIds } from './queries';
 

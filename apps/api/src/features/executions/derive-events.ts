@@ -9,15 +9,14 @@ import {
   positionAt,
   sensorFaultEvents,
   transientGroup,
-  type ChannelFault,
   type DerivedEvent,
   type EventInputs,
   type FuelChange,
 } from './compliance-events';
-import { engineSeries, flagChannel } from '../data-health/flags';
 import { lowerBound } from '../../storage/search';
 import type { FieldSeriesOf } from './measurement-fields';
 import type { ExecutionPlan } from './plan';
+import type { DataHealthPort, FaultChannel } from './ports';
 
 /** The measurement fields the events are derived from (DOMAIN.md "Compliance events"), by name. */
 export const EVENT_INPUT_FIELDS = {
@@ -75,6 +74,7 @@ export async function deriveComplianceEvents(
   db: Kysely<Database>,
   plan: ExecutionPlan,
   seriesOf: FieldSeriesOf,
+  dataHealth: Pick<DataHealthPort, 'sensorFaults'>,
 ): Promise<EventDerivation | null> {
   const { facilityId, from, to, measurementFieldIds } = plan.request;
   const { rules, dataEnd } = plan.events;
@@ -194,20 +194,21 @@ export async function deriveComplianceEvents(
     const series = await read(idOfName(name));
     return series.timestamps.length ? series : null;
   };
-  const engine = engineSeries(await present('ENGINE_LOAD'), await present('FUEL_FLOW'));
-  const faults: ChannelFault[] = [];
+  const engineLoad = await present('ENGINE_LOAD');
+  const fuelFlow = await present('FUEL_FLOW');
+  const channels: FaultChannel[] = [];
   for (const channel of SENSOR_FAULT_CHANNELS) {
     const fieldId = idOfName(channel);
     if (!fieldId || !plan.measurementCalcsByField.has(fieldId)) continue;
-    const series = await read(fieldId);
-    const intervals = flagChannel(series, {
-      threshold: plan.events.thresholdOf(channel),
-      engine,
-      from: targets[0],
-      until: targets.length ? targets[targets.length - 1] : undefined,
-    });
-    for (const f of intervals) faults.push({ channel, kind: f.kind, from: f.from, to: f.to, value: f.value });
+    channels.push({ channel, series: await read(fieldId), threshold: plan.events.thresholdOf(channel) });
   }
+  const faults = dataHealth.sensorFaults({
+    channels,
+    engineLoad,
+    fuelFlow,
+    from: targets[0],
+    until: targets.length ? targets[targets.length - 1] : undefined,
+  });
   // The position at a time: the target at or after it (the last one past the end), as the other events read it.
   const positionAtTime = (t: number) => {
     const i = Math.min(lowerBound(targets, t), targets.length - 1);

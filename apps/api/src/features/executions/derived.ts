@@ -1,11 +1,12 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
+import { JOB_NAMES, type RecalculationJob } from '../../jobs/contract';
 import { jobQueueOf, type Services } from '../../services';
 import { bytesOf, float64Of } from '../../storage';
 import { withdrawEvents } from './store-events';
 import { refreshDailyRollup } from './rollup';
 import { lockShipValues } from './store';
-import { planRecalculation, type RecalculationRun } from './run';
+import { planRecalculation } from './run';
 import { DAY_MS, dayText, floorDay } from './series';
 import { lowerBound } from '../../storage/search';
 
@@ -135,7 +136,7 @@ export async function enqueueExecution(
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const jobId = await queue.sendInTransaction(trx, 'execution', { executionId: row.id });
+    const jobId = await queue.sendInTransaction(trx, JOB_NAMES.execution, { executionId: row.id });
     await trx.updateTable('executions').set({ job_id: jobId }).where('id', '=', row.id).execute();
     return row.id;
   });
@@ -149,7 +150,7 @@ export async function enqueueExecution(
 export async function enqueueRecalculation(
   services: Services,
   trx: Kysely<Database>,
-  job: { kind: RecalculationRun['kind']; calculationIds: string[] },
+  job: { kind: RecalculationJob['kind']; calculationIds: string[] },
 ): Promise<string[]> {
   const queue = jobQueueOf(services);
   const plan = await planRecalculation(trx, job);
@@ -173,7 +174,7 @@ export async function enqueueRecalculation(
       .executeTakeFirstOrThrow();
     executionIds.push(row.id);
   }
-  const jobId = await queue.sendInTransaction(trx, 'recalculation', { ...job, executionIds });
+  const jobId = await queue.sendInTransaction(trx, JOB_NAMES.recalculation, { ...job, executionIds });
   if (executionIds.length)
     await trx.updateTable('executions').set({ job_id: jobId }).where('id', 'in', executionIds).execute();
   return executionIds;
@@ -185,7 +186,7 @@ export async function enqueueRecalculation(
  */
 export async function removeCancelledRecalculations(
   trx: Kysely<Database>,
-  kind: RecalculationRun['kind'],
+  kind: RecalculationJob['kind'],
   calculationIds: string[],
 ): Promise<number> {
   if (calculationIds.length === 0) return 0;

@@ -7,9 +7,9 @@ import { readSamples } from './read-samples';
 import { computeReportFields } from './report-fields';
 import { deriveComplianceEvents } from './derive-events';
 import { storeComplianceEvents } from './store-events';
-import { deriveLedger, loadLedgerConfig, NO_LEDGER_PORTS, type LedgerPortsPort } from './derive-ledger';
+import { deriveLedger, loadLedgerConfig } from './derive-ledger';
 import { storeLedger } from './store-ledger';
-import type { AlertOutboxOptions } from '../alerts/outbox';
+import type { EnginePorts } from './ports';
 import { refreshDailyRollup } from './rollup';
 import { lockShipValues, storeMeasurementValues, storeReportValues, type Computed } from './store';
 
@@ -31,6 +31,7 @@ import { lockShipValues, storeMeasurementValues, storeReportValues, type Compute
 export { ExecutionError } from './calculations';
 export type { ComputeRequest } from './plan';
 export type { Computed, ComputedCounts } from './store';
+export type { EnginePorts } from './ports';
 
 async function step<T>(
   timings: Record<string, number> | undefined,
@@ -43,19 +44,17 @@ async function step<T>(
   return value;
 }
 
-/** What the engine is handed by whoever runs it: the ports the carbon ledger derives port calls against. */
-export interface EngineOptions {
-  ledgerPorts?: LedgerPortsPort;
-}
-
-/** Computes (does not store) the values of a ship's period. */
+/**
+ * Computes (does not store) the values of a ship's period; data health's rules and the carbon ledger's ports come
+ * through `ports`.
+ */
 export async function computePeriod(
   db: Kysely<Database>,
   request: ComputeRequest,
-  options: EngineOptions = {},
+  ports: Pick<EnginePorts, 'dataHealth' | 'ledgerPorts'>,
 ): Promise<Computed> {
   const { facilityId, from, to, timings } = request;
-  const plan = await step(timings, 'load configuration', () => loadPlan(db, request));
+  const plan = await step(timings, 'load configuration', () => loadPlan(db, request, ports.dataHealth));
   const samples = await step(timings, 'read samples', () => readSamples(db, plan));
   // Fields not recomputed are read from storage when another field or a report field reads them, once each.
   const stored = new Map<string, Promise<FieldSeries>>();
@@ -76,7 +75,7 @@ export async function computePeriod(
   let measurementValues = 0;
   for (const series of measurement.values()) measurementValues += series.timestamps.length;
   const events = await step(timings, 'compliance events', () =>
-    deriveComplianceEvents(db, plan, fieldSeriesOf(measurement, readStored)),
+    deriveComplianceEvents(db, plan, fieldSeriesOf(measurement, readStored), ports.dataHealth),
   );
   const ledger = await step(timings, 'port calls and voyages', async () =>
     deriveLedger(
@@ -88,7 +87,7 @@ export async function computePeriod(
         recomputed: request.measurementFieldIds,
         seriesOf: fieldSeriesOf(measurement, readStored),
       },
-      options.ledgerPorts ?? NO_LEDGER_PORTS,
+      ports.ledgerPorts,
     ),
   );
   return {
@@ -112,12 +111,13 @@ export async function computePeriod(
 
 /**
  * Replaces the stored values of the computed period in the given transaction: deletes the period's rows of the
- * recomputed fields, inserts the new ones and refreshes the daily roll-up. Whole days, so no chunk is merged.
+ * recomputed fields, inserts the new ones and refreshes the daily roll-up. Whole days, so no chunk is merged. The
+ * events' alerts go to the outbox of `ports` in the same transaction.
  */
 export async function storeComputed(
   trx: Transaction<Database>,
   computed: Computed,
-  options: { alerts?: AlertOutboxOptions } = {},
+  ports: Pick<EnginePorts, 'alerts'>,
 ): Promise<{ measurementRows: number; reportRows: number }> {
   const { facilityId, from, to, timings } = computed.request;
   const rIds = computed.replaceReportFieldIds;
@@ -127,7 +127,7 @@ export async function storeComputed(
   );
   const reportRows = await step(timings, 'store report values', () => storeReportValues(trx, computed));
   await step(timings, 'store events', () =>
-    storeComplianceEvents(trx, facilityId, computed.events, options.alerts),
+    storeComplianceEvents(trx, facilityId, computed.events, ports.alerts),
   );
   await step(timings, 'store port calls and voyages', () => storeLedger(trx, computed.ledger));
   await step(timings, 'daily roll-up', async () => {

@@ -11,7 +11,7 @@ describe('load configuration and plan step', () => {
   afterAll(() => ground?.database.close());
 
   it("loads the ship's constants, primary data source and the approved calculations, inputs first", async () => {
-    const plan = await loadPlan(ground.database.db, ground.request());
+    const plan = await loadPlan(ground.database.db, ground.request(), ground.ports.dataHealth);
     expect(plan.primaryId).toBeDefined();
     expect(plan.order.length).toBeGreaterThan(0);
     const names = plan.order.map((id) => nameOf(plan, id));
@@ -29,6 +29,7 @@ describe('load configuration and plan step', () => {
     const plan = await loadPlan(
       ground.database.db,
       ground.request({ measurementFieldIds: new Set(), reportFieldIds: new Set() }),
+      ground.ports.dataHealth,
     );
     expect(plan.order).toEqual([]);
     expect(plan.reportCalcsByField.size).toBe(0);
@@ -36,7 +37,11 @@ describe('load configuration and plan step', () => {
 
   it('fails the execution for a ship that no longer exists', async () => {
     await expect(
-      loadPlan(ground.database.db, ground.request({ facilityId: '00000000-0000-0000-0000-000000000000' })),
+      loadPlan(
+        ground.database.db,
+        ground.request({ facilityId: '00000000-0000-0000-0000-000000000000' }),
+        ground.ports.dataHealth,
+      ),
     ).rejects.toThrow(ExecutionError);
   });
 });

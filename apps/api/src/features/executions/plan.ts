@@ -3,8 +3,8 @@ import type { FacilityConstants, OutputType } from '@portal/formula';
 import { DEFAULT_EVENT_RULES, eventRulesSchema, type EventRules } from '@portal/contracts/events';
 import type { DataHealthThreshold } from '@portal/contracts/data-health';
 import type { Database } from '../../db/schema';
-import { thresholdsOf } from '../data-health/queries';
 import { ExecutionError } from './calculations';
+import type { DataHealthPort } from './ports';
 import { CycleError, dependencyOrder } from './series';
 
 /** What one execution computes: a ship's whole UTC days, and which fields. */
@@ -94,9 +94,14 @@ export const nameOf = (plan: Pick<ExecutionPlan, 'fieldName' | 'channelById'>, i
 
 /**
  * Step "load configuration and plan": the ship's constants, data sources and channels, the approved calculations
- * valid in the period, and the measurement fields to recompute in dependency order (a cycle fails the execution).
+ * valid in the period, and the measurement fields to recompute in dependency order (a cycle fails the execution);
+ * the event rules and, through data health's port, the channels' thresholds.
  */
-export async function loadPlan(db: Kysely<Database>, request: ComputeRequest): Promise<ExecutionPlan> {
+export async function loadPlan(
+  db: Kysely<Database>,
+  request: ComputeRequest,
+  dataHealth: Pick<DataHealthPort, 'thresholdsOf'>,
+): Promise<ExecutionPlan> {
   const { facilityId, from, to } = request;
   const facility = await db
     .selectFrom('facilities')
@@ -263,7 +268,7 @@ export async function loadPlan(db: Kysely<Database>, request: ComputeRequest): P
     events: {
       rules: rules.success ? rules.data : DEFAULT_EVENT_RULES,
       dataEnd: facility.data_timestamp_max ? new Date(facility.data_timestamp_max).getTime() : null,
-      thresholdOf: await thresholdsOf(db, facility.primary_organization_id),
+      thresholdOf: await dataHealth.thresholdsOf(db, facility.primary_organization_id),
     },
   };
 }

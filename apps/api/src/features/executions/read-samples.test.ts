@@ -117,7 +117,7 @@ describe('read samples step', () => {
 
   it("reads the primary data source's timestamps of the period and the channels the calculations read", async () => {
     const request = ground.request();
-    const plan = await loadPlan(ground.database.db, request);
+    const plan = await loadPlan(ground.database.db, request, ground.ports.dataHealth);
     const samples = await readSamples(ground.database.db, plan);
     // One day at one sample a minute.
     expect(samples.primaryTimestamps.length).toBe(1440);
@@ -135,7 +135,11 @@ describe('read samples step', () => {
   });
 
   it('reads nothing when no measurement field is recomputed', async () => {
-    const plan = await loadPlan(ground.database.db, ground.request({ measurementFieldIds: new Set() }));
+    const plan = await loadPlan(
+      ground.database.db,
+      ground.request({ measurementFieldIds: new Set() }),
+      ground.ports.dataHealth,
+    );
     const samples = await readSamples(ground.database.db, plan);
     expect(samples.rawBySource.size).toBe(0);
     expect(samples.primaryTimestamps.length).toBe(0);

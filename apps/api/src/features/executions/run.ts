@@ -1,48 +1,19 @@
 import { sql, type Kysely } from 'kysely';
 import type { ExecutionCounts } from '@portal/contracts/executions';
 import type { Database } from '../../db/schema';
+import type { ExecutionJob, JobContext, JobOutcome, RecalculationJob } from '../../jobs/contract';
 import type { Services } from '../../services';
 import { computePeriod, storeComputed, ExecutionError, type ComputeRequest } from './engine';
+import type { EnginePorts } from './ports';
 import { ceilDayExclusive, floorDay } from './series';
-import { DEFAULT_ALERT_OUTBOX, type AlertOutboxOptions } from '../alerts/outbox';
-import { ALERT_JOB_NAMES } from '../alerts/jobs';
-import type { LedgerPortsPort } from './derive-ledger';
 
 /**
- * Running executions, as the jobs do (jobs/ hands the queue's jobs to these). An execution row (executions) is what
- * users see: queued -> running -> done | failed. A run is idempotent: its values replace the period's values in one
- * transaction that also marks the row done, so a rerun after a crash finds the row done and changes nothing, and a
- * rerun after a crash mid-way computes the same values again (docs/decisions/0040-execution.md).
+ * Running executions, as the execution jobs do (jobs.ts hands them the queue's jobs). An execution row (executions)
+ * is what users see: queued -> running -> done | failed. A run is idempotent: its values replace the period's values
+ * in one transaction that also marks the row done, so a rerun after a crash finds the row done and changes nothing,
+ * and a rerun after a crash mid-way computes the same values again (docs/decisions/0040-execution.md). What the
+ * engine needs of alerts and data health comes through `ports` (ports.ts).
  */
-
-/** The job's attempt: its id (recorded on the row) and how many retries it had and may have. */
-export interface JobContext {
-  jobId: string;
-  retryCount: number;
-  retryLimit: number;
-}
-
-/** How a run ended: done (or nothing to do), or failed; a permanent failure is not retried. */
-export type RunOutcome =
-  | { status: 'done' }
-  | { status: 'skipped'; reason: string }
-  | { status: 'failed'; error: string; permanent: boolean };
-
-/** An execution row (executions.id) to run: its facility, period and kind are in the row. */
-export interface ExecutionRun {
-  executionId: string;
-}
-
-/** A queued recalculation: the calculations whose fields (and dependents) are recomputed over their validity. */
-export interface RecalculationRun {
-  kind: 'measurement-field' | 'report-field';
-  calculationIds: string[];
-  /**
-   * The execution rows made (queued) with the request, one per ship (enqueueRecalculation, derived.ts). A job sent
-   * before they were made with it has none: it makes its own, found again by its job id.
-   */
-  executionIds?: string[];
-}
 
 /**
  * Points inside a run where tests step in (apps/api/test/worker-with-hooks.ts): production passes none. They run in
@@ -60,25 +31,8 @@ export interface RunHooks {
 /** Engine options: the time budget (config's EXECUTION_BUDGET_MS), and for tests and benchmarks timings and hooks. */
 export interface RunOptions {
   budgetMs?: number;
-  /** The ports the carbon ledger derives port calls against (jobs/ wires the ports feature's). */
-  ledgerPorts?: LedgerPortsPort;
   timings?: Record<string, number>;
   hooks?: RunHooks;
-}
-
-/**
- * The engine's alert outbox settings in a worker: the configured age limit, and the fan-out job sent in the
- * replacing transaction when it wrote alerts (the job exists exactly when the alerts do).
- */
-function alertOutboxOf(services: Services): AlertOutboxOptions {
-  return {
-    maxAgeHours: services.config.ALERTS_MAX_AGE_HOURS ?? DEFAULT_ALERT_OUTBOX.maxAgeHours,
-    notify: services.queue
-      ? async (trx) => {
-          await services.queue!.sendInTransaction(trx, ALERT_JOB_NAMES.fanOut, {});
-        }
-      : undefined,
-  };
 }
 
 /** Marks a failure: permanent errors and the last retry fail the row; earlier retries put it back in the queue. */
@@ -87,7 +41,7 @@ async function recordFailure(
   executionId: string,
   error: unknown,
   context: JobContext,
-): Promise<RunOutcome> {
+): Promise<JobOutcome> {
   const permanent = error instanceof ExecutionError;
   const message = error instanceof Error ? error.message : String(error);
   const last = permanent || context.retryCount >= context.retryLimit;
@@ -107,10 +61,11 @@ async function recordFailure(
 /** Runs one execution row: marks it running, computes its period and replaces the values, marking it done in the same transaction. */
 export async function runExecution(
   services: Services,
-  job: ExecutionRun,
+  ports: EnginePorts,
+  job: ExecutionJob,
   context: JobContext,
   options: RunOptions = {},
-): Promise<RunOutcome> {
+): Promise<JobOutcome> {
   const { db } = services.database;
   const claimed = await db
     .updateTable('executions')
@@ -139,10 +94,10 @@ export async function runExecution(
       budgetMs: options.budgetMs ?? services.config.EXECUTION_BUDGET_MS,
       timings: options.timings,
     };
-    const computed = await computePeriod(db, request, { ledgerPorts: options.ledgerPorts });
+    const computed = await computePeriod(db, request, ports);
     const started = performance.now();
     await db.transaction().execute(async (trx) => {
-      const { reportRows } = await storeComputed(trx, computed, { alerts: alertOutboxOf(services) });
+      const { reportRows } = await storeComputed(trx, computed, ports);
       await options.hooks?.beforeCommit?.();
       const counts: ExecutionCounts = {
         files: (claimed.data_file_ids ?? []).length,
@@ -174,10 +129,11 @@ export async function runExecution(
  */
 export async function runRecalculation(
   services: Services,
-  job: RecalculationRun,
+  ports: EnginePorts,
+  job: RecalculationJob,
   context: JobContext,
   options: RunOptions = {},
-): Promise<RunOutcome> {
+): Promise<JobOutcome> {
   const { db } = services.database;
   const rows = db.selectFrom('executions').select(['id', 'facility_id', 'state']);
   const made = job.executionIds
@@ -227,7 +183,7 @@ export async function runRecalculation(
         .execute();
     }
     if (execution.state === 'done') continue;
-    const outcome = await runExecution(services, { executionId: execution.id }, context, options);
+    const outcome = await runExecution(services, ports, { executionId: execution.id }, context, options);
     if (outcome.status === 'failed') return outcome;
   }
   const table =
@@ -252,7 +208,7 @@ interface FacilityPlan {
 /** What a recalculation recomputes, per ship. */
 export async function planRecalculation(
   db: Kysely<Database>,
-  job: RecalculationRun,
+  job: RecalculationJob,
 ): Promise<{ calculationIds: string[]; facilities: FacilityPlan[] }> {
   if (job.calculationIds.length === 0) return { calculationIds: [], facilities: [] };
   const reportInputs = await db

@@ -9,15 +9,10 @@ import {
 } from '@portal/contracts/events';
 import { alertLevel } from '@portal/contracts/rules';
 import type { Database } from '../../db/schema';
-import {
-  DEFAULT_ALERT_OUTBOX,
-  recordEventAlerts,
-  type AlertOutboxOptions,
-  type EventAlertChange,
-} from '../alerts/outbox';
 import { appendRecordBookEntries, type RecordBookEntryInput } from '../../storage/record-book';
 import type { DerivedEvent } from './compliance-events';
 import type { EventDerivation } from './derive-events';
+import { NO_ALERTS, type AlertOutboxPort, type EventChange } from './ports';
 
 /** The name the engine's own record book entries carry. */
 export const ENGINE_NAME = 'Portal (derived from the data)';
@@ -130,20 +125,20 @@ const describe = (e: DerivedEvent) => ({
  * the window (matched by {@link matchEvents}), and the record book gets an entry for each event that appears, ends,
  * changes class or boundaries, or is no longer derived. A rerun over unchanged data writes nothing.
  * In the same transaction, the alert outbox gets an alert for each recent event that opens, is classified up
- * (transient -> malfunction or repeated -> report required) or ends (features/alerts/outbox.ts).
+ * (transient -> malfunction or repeated -> report required) or ends (the alerts' port, ports.ts).
  */
 export async function storeComplianceEvents(
   trx: Transaction<Database>,
   facilityId: string,
   derivation: EventDerivation | null,
-  alerts: AlertOutboxOptions = DEFAULT_ALERT_OUTBOX,
+  alerts: AlertOutboxPort,
 ): Promise<number> {
   if (!derivation) return 0;
   const { windowFrom, windowTo, events, rules } = derivation;
   const stored = await readStoredEvents(trx, facilityId, windowFrom, windowTo);
   const { pairs, added, withdrawn } = matchEvents(stored, events);
   const entries: RecordBookEntryInput[] = [];
-  const alertChanges: EventAlertChange[] = [];
+  const alertChanges: EventChange[] = [];
   const entry = (
     kind: string,
     event: DerivedEvent,
@@ -252,7 +247,7 @@ export async function storeComplianceEvents(
   }
   entries.sort((a, b) => a.occurredOn.getTime() - b.occurredOn.getTime());
   await appendRecordBookEntries(trx, facilityId, entries);
-  await recordEventAlerts(trx, facilityId, alertChanges, alerts);
+  await alerts.recordEventChanges(trx, facilityId, alertChanges);
   return pairs.length + added.length;
 }
 
@@ -263,10 +258,11 @@ export async function withdrawEvents(
   from: number,
   to: number,
 ): Promise<number> {
-  return storeComplianceEvents(trx, facilityId, {
-    windowFrom: from,
-    windowTo: to,
-    events: [],
-    rules: DEFAULT_EVENT_RULES,
-  });
+  // Nothing is derived, so no event opens, rises or ends: no alert.
+  return storeComplianceEvents(
+    trx,
+    facilityId,
+    { windowFrom: from, windowTo: to, events: [], rules: DEFAULT_EVENT_RULES },
+    NO_ALERTS,
+  );
 }

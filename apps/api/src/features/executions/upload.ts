@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
+import { JOB_NAMES } from '../../jobs/contract';
 import { jobQueueOf, type Services } from '../../services';
 import { audit, type AuditActor } from '../audit/audit';
 import { coverageUnion, uploadedPeriod, type UploadCoverage } from './upload-period';
@@ -89,7 +90,9 @@ export async function queueUploadExecution(
       const row = inserted.rows[0];
       // Another upload's row won the index meanwhile: look again (next transaction) and join it.
       if (!row) return null;
-      const jobId = await jobQueueOf(services).sendInTransaction(trx, 'execution', { executionId: row.id });
+      const jobId = await jobQueueOf(services).sendInTransaction(trx, JOB_NAMES.execution, {
+        executionId: row.id,
+      });
       await trx.updateTable('executions').set({ job_id: jobId }).where('id', '=', row.id).execute();
       await auditRequest(trx, input, row.id, upload, false);
       return { id: row.id, joined: false };

@@ -22,7 +22,7 @@ import { ReaderError, readerDefinition, type UploadRules } from '../../readers';
 import { eachUploadedFile } from '../../readers/archive';
 import type { PackedHead } from './parse-and-pack';
 import { readDataFile } from './parse-off-thread';
-import { updateFacilityDataRange } from './range';
+import { updateFacilityDataRange } from '../datasources/range';
 import { fileWarnings } from './warnings';
 
 export interface ImportUploadInput {

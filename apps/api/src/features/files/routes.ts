@@ -18,7 +18,7 @@ import { withIds } from '../access/params';
 import { auditedChange } from '../audit/audit';
 import { findVisibleDataSource } from '../datasources/queries';
 import { resolveUploadCredential, isUploadAuthorization } from '../ship-info/credentials';
-import { JOB_NAMES } from '../../jobs/queue';
+import { JOB_NAMES } from '../../jobs/contract';
 import { queueUploadExecution } from '../executions/upload';
 import { importUploadedFile, storedWarnings, type ImportUploadInput } from './import';
 import { findDataFile, findFacilityDataSource, listDataFiles } from './queries';

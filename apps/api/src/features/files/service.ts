@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
 import type { Services } from '../../services';
 import { deleteDerivedValues, requestRecalculation } from '../executions/derived';
-import { updateFacilityDataRange } from './range';
+import { updateFacilityDataRange } from '../datasources/range';
 
 /**
  * Deletes a data file: with `deleteData` the file and its data (the cascade takes the original, the timestamps and

@@ -2,9 +2,8 @@ import type { Kysely } from 'kysely';
 import { inspectionPackFileName, packPeriodInstants } from '@portal/contracts/rules';
 import type { Database } from '../../db/schema';
 import type { Services } from '../../services';
-import type { JobContext, RunOutcome } from '../executions/run';
+import type { InspectionPackJob, JobContext, JobOutcome } from '../../jobs/contract';
 import { assemblePackContent, type PackPeriod } from './content';
-import type { InspectionPackJob } from './jobs';
 import { mailReadyPack } from './schedule';
 import { renderPackPdf } from './pdf';
 import { periodOf } from './queries';
@@ -77,7 +76,7 @@ export async function buildInspectionPack(
   job: InspectionPackJob,
   context: JobContext,
   options: BuildOptions = {},
-): Promise<RunOutcome> {
+): Promise<JobOutcome> {
   const { db } = services.database;
   const claimed = await db
     .updateTable('inspection_packs')

@@ -1,14 +1,19 @@
-/**
- * The inspection pack jobs (jobs/queue.ts creates their queues, jobs/index.ts runs them):
- * - build: one pack, from queued to ready (or failed), its progress stored as it goes (build.ts);
- * - schedule: periodic (with the alert sweep): queues the monthly packs due (schedule.ts).
- */
-export const INSPECTION_PACK_JOB_NAMES = {
-  build: 'inspection-pack',
-  schedule: 'inspection-pack-schedule',
-} as const;
+import { JOB_NAMES, type JobHandlers } from '../../jobs/contract';
+import type { Services } from '../../services';
+import { buildInspectionPack } from './build';
+import { queueMonthlyPacks } from './schedule';
 
-export interface InspectionPackJob {
-  packId: string;
+/**
+ * The inspection pack jobs' handlers (features/jobs.ts hands them to the queue; payloads in jobs/contract.ts):
+ * - build: one pack, from queued to ready (or failed), its progress stored as it goes (build.ts);
+ * - schedule: on the alert sweep's beat: queues the monthly packs due (schedule.ts).
+ */
+export function inspectionPackJobs(services: Services) {
+  return {
+    [JOB_NAMES.inspectionPack]: (data, context) => buildInspectionPack(services, data, context),
+    [JOB_NAMES.inspectionPackSchedule]: async () => {
+      await queueMonthlyPacks(services);
+      return { status: 'done' };
+    },
+  } satisfies Partial<JobHandlers>;
 }
-export type InspectionPackScheduleJob = Record<string, never>;

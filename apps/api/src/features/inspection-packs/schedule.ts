@@ -4,8 +4,7 @@ import type { Database } from '../../db/schema';
 import type { InspectionPacksTable } from '../../db/tables/inspection-packs';
 import { jobQueueOf, type Services } from '../../services';
 import { usersSeeingFacility } from '../access/policy';
-import { ALERT_JOB_NAMES, type AlertEmailJob } from '../alerts/jobs';
-import { INSPECTION_PACK_JOB_NAMES, type InspectionPackJob } from './jobs';
+import { JOB_NAMES, type AlertEmailJob, type InspectionPackJob } from '../../jobs/contract';
 import { composePackMail, packLink } from './mail';
 import { periodOf } from './queries';
 
@@ -51,7 +50,7 @@ export async function queueMonthlyPacks(services: Services, now = new Date()): P
         .executeTakeFirst();
       if (inserted) {
         const job: InspectionPackJob = { packId: inserted.id };
-        await jobQueueOf(services).sendInTransaction(trx, INSPECTION_PACK_JOB_NAMES.build, job);
+        await jobQueueOf(services).sendInTransaction(trx, JOB_NAMES.inspectionPack, job);
         queued++;
       } else {
         // Another organization's schedule made this month's pack: a ready one is mailed to the new recipients now
@@ -151,7 +150,7 @@ export async function mailReadyPack(
   }
   if (ids.length) {
     const job: AlertEmailJob = { deliveryIds: ids };
-    await jobQueueOf(services).sendInTransaction(trx, ALERT_JOB_NAMES.email, job);
+    await jobQueueOf(services).sendInTransaction(trx, JOB_NAMES.alertEmail, job);
   }
   return ids.length;
 }

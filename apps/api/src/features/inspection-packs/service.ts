@@ -11,7 +11,7 @@ import { jobQueueOf, type Services } from '../../services';
 import type { Caller } from '../access/caller';
 import { isSystemAdmin } from '../access/policy';
 import { auditedChange } from '../audit/audit';
-import { INSPECTION_PACK_JOB_NAMES, type InspectionPackJob } from './jobs';
+import { JOB_NAMES, type InspectionPackJob } from '../../jobs/contract';
 import { findSchedule, presentPack, recipientCandidates, shipName } from './queries';
 
 const actor = (caller: Caller) => ({
@@ -48,7 +48,7 @@ export async function requestPack(
         .returningAll()
         .executeTakeFirstOrThrow();
       const job: InspectionPackJob = { packId: inserted.id };
-      await jobQueueOf(services).sendInTransaction(trx, INSPECTION_PACK_JOB_NAMES.build, job);
+      await jobQueueOf(services).sendInTransaction(trx, JOB_NAMES.inspectionPack, job);
       return inserted;
     },
     (inserted) => ({

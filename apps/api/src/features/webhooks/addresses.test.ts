@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  addressRefusal,
-  classifyAddress,
-  DEFAULT_ADDRESS_POLICY,
-  embeddedIpv4,
-  parseNetwork,
-  parseNetworkList,
-} from './addresses';
+import { addressRefusal, classifyAddress, DEFAULT_ADDRESS_POLICY, embeddedIpv4 } from './addresses';
+import { parseNetwork, parseNetworkList } from '../../networks';
 
 describe('classifyAddress', () => {
   it.each([

@@ -1,9 +1,9 @@
 import { WEBHOOK_HEADERS } from '@portal/contracts/webhooks';
 import { webhookSettingsSchema, type Config } from '../../config';
-import { JOB_NAMES, type WebhookDeliveryJob } from '../../jobs/queue';
+import { JOB_NAMES, type JobOutcome, type WebhookDeliveryJob } from '../../jobs/contract';
 import { jobQueueOf, type Services } from '../../services';
-import type { RunOutcome } from '../executions/run';
-import { parseNetworkList, type AddressPolicy } from './addresses';
+import { parseNetworkList } from '../../networks';
+import type { AddressPolicy } from './addresses';
 import { nextAttemptAt } from './schedule';
 import { postWebhook, type AttemptResult, type Resolver } from './send';
 import { signWebhookBody } from './signature';
@@ -35,7 +35,7 @@ export async function runWebhookDelivery(
   services: Services,
   job: WebhookDeliveryJob,
   options: DeliveryOptions = {},
-): Promise<RunOutcome> {
+): Promise<JobOutcome> {
   const { db } = services.database;
   const row = await db
     .selectFrom('webhook_deliveries as d')

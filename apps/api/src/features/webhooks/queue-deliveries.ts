@@ -13,7 +13,7 @@ import {
 } from '@portal/contracts/webhooks';
 import { eventLink, eventValueUnit } from '@portal/contracts/rules';
 import type { Database } from '../../db/schema';
-import { JOB_NAMES } from '../../jobs/queue';
+import { JOB_NAMES } from '../../jobs/contract';
 import { jobQueueOf, type Services } from '../../services';
 
 /** An alert of the alert outbox (features/alerts), as the webhooks deliver it. */

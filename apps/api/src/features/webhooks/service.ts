@@ -12,7 +12,7 @@ import type {
 } from '@portal/contracts/webhooks';
 import type { Database } from '../../db/schema';
 import { badRequest, notFound } from '../../errors';
-import { JOB_NAMES } from '../../jobs/queue';
+import { JOB_NAMES } from '../../jobs/contract';
 import { jobQueueOf, type Services } from '../../services';
 import type { Caller } from '../access/caller';
 import { requireManageOrganization } from '../access/policy';

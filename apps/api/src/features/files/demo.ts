@@ -3,8 +3,8 @@ import { DAY_MS } from '@portal/contracts/rules';
 import type { Kysely } from 'kysely';
 import { dataSourceDefinition, demoShips, writeShipDayFile, type DemoShip } from '@portal/demo-fleet';
 import type { Database } from '../../db/schema';
-import { importUploadedFile, type ImportTarget } from '../files/import';
-import { createDataSource, saveSampleFile } from './service';
+import { createDataSource, saveSampleFile } from '../datasources/service';
+import { importUploadedFile, type ImportTarget } from './import';
 
 export interface DemoSeedProgress {
   ship: string;

@@ -1,0 +1,23 @@
+import type { Services } from '../services';
+import { alertOutbox, alertOutboxOf, type AlertOutboxOptions } from './alerts/outbox';
+import { dataHealthForEngine } from './data-health/engine-port';
+import type { EnginePorts } from './executions/ports';
+import { ledgerPorts } from './carbon/ledger-ports';
+
+/**
+ * The engine's ports (features/executions/ports.ts) wired to the features that implement them: the alerts' outbox,
+ * data health's rules and the ports the carbon ledger derives port calls against. The engine imports neither; its callers hand these in.
+ */
+
+/** A worker's: the configured alert age limit, the fan-out job sent with the alerts (features/jobs.ts). */
+export function enginePortsOf(services: Services): EnginePorts {
+  return { alerts: alertOutboxOf(services), dataHealth: dataHealthForEngine, ledgerPorts };
+}
+
+/**
+ * For a test or benchmark that runs the engine's steps itself: the alert outbox with these options (the default
+ * age limit, nobody notified, unless given).
+ */
+export function enginePorts(alerts?: AlertOutboxOptions): EnginePorts {
+  return { alerts: alertOutbox(alerts), dataHealth: dataHealthForEngine, ledgerPorts };
+}

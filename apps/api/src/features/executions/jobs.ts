@@ -1,0 +1,15 @@
+import { JOB_NAMES, type JobHandlers } from '../../jobs/contract';
+import type { Services } from '../../services';
+import type { EnginePorts } from './ports';
+import { runExecution, runRecalculation, type RunOptions } from './run';
+
+/**
+ * The execution jobs' handlers (features/jobs.ts hands them to the queue): an execution row, and a recalculation,
+ * run by the engine with the ports the composition gives it (alerts' outbox, data health).
+ */
+export function executionJobs(services: Services, ports: EnginePorts, options: RunOptions = {}) {
+  return {
+    [JOB_NAMES.execution]: (data, context) => runExecution(services, ports, data, context, options),
+    [JOB_NAMES.recalculation]: (data, context) => runRecalculation(services, ports, data, context, options),
+  } satisfies Partial<JobHandlers>;
+}
