@@ -86,7 +86,17 @@ export const BAY_ANCHORAGE: [number, number] = [38.05, -76.2];
 const PHASES: Phase[] = [
   { mode: 'stay', at: HAMBURG_BERTH, hours: 34, euBerth: true },
   { mode: 'river', route: [HAMBURG_BERTH, [53.6, 9.75], [53.83, 9.3], [53.88, 8.7]], speedKn: 8 },
-  { mode: 'sea', route: [[53.88, 8.7], [54.0, 7.8], [53.6, 6.0], [52.6, 4.2], [52.0, 3.95]], speedKn: 12.5 },
+  {
+    mode: 'sea',
+    route: [
+      [53.88, 8.7],
+      [54.0, 7.8],
+      [53.6, 6.0],
+      [52.6, 4.2],
+      [52.0, 3.95],
+    ],
+    speedKn: 12.5,
+  },
   { mode: 'river', route: [[52.0, 3.95], [51.97, 4.1], [51.92, 4.3], ROTTERDAM_BERTH], speedKn: 8 },
   { mode: 'stay', at: ROTTERDAM_BERTH, hours: 60, euBerth: true, mark: 'rotterdam' },
   {
@@ -97,13 +107,25 @@ const PHASES: Phase[] = [
   },
   {
     mode: 'sea',
-    route: [[52.0, 3.95], [51.3, 1.9], [50.6, 0.0], [50.0, -2.5], [49.8, -5.3], [47.5, -15.0]],
+    route: [
+      [52.0, 3.95],
+      [51.3, 1.9],
+      [50.6, 0.0],
+      [50.0, -2.5],
+      [49.8, -5.3],
+      [47.5, -15.0],
+    ],
     speedKn: 12.5,
   },
   { mode: 'drift', hours: 14 },
   {
     mode: 'sea',
-    route: [[44.0, -35.0], [40.0, -55.0], [37.5, -70.0], [36.95, -75.95]],
+    route: [
+      [44.0, -35.0],
+      [40.0, -55.0],
+      [37.5, -70.0],
+      [36.95, -75.95],
+    ],
     speedKn: 12.5,
     mark: 'atlantic',
   },
@@ -117,12 +139,25 @@ const PHASES: Phase[] = [
   { mode: 'stay', at: BALTIMORE_BERTH, hours: 40, mark: 'baltimore' },
   {
     mode: 'river',
-    route: [BALTIMORE_BERTH, [39.22, -76.53], [39.15, -76.45], [38.6, -76.35], [37.4, -76.1], [36.95, -75.95]],
+    route: [
+      BALTIMORE_BERTH,
+      [39.22, -76.53],
+      [39.15, -76.45],
+      [38.6, -76.35],
+      [37.4, -76.1],
+      [36.95, -75.95],
+    ],
     speedKn: 10,
   },
   {
     mode: 'sea',
-    route: [[36.95, -75.95], [37.5, -70.0], [40.0, -55.0], [44.0, -35.0], [48.0, -10.0]],
+    route: [
+      [36.95, -75.95],
+      [37.5, -70.0],
+      [40.0, -55.0],
+      [44.0, -35.0],
+      [48.0, -10.0],
+    ],
     speedKn: 12.5,
   },
 ];
@@ -226,7 +261,10 @@ export function dayFiles(rows: readonly Row[]): { fileName: string; content: str
             String(r.aeFuel),
           ].join(','),
         );
-    files.push({ fileName: `bulk_${new Date(d).toISOString().slice(0, 10)}.csv`, content: `${lines.join('\n')}\n` });
+    files.push({
+      fileName: `bulk_${new Date(d).toISOString().slice(0, 10)}.csv`,
+      content: `${lines.join('\n')}\n`,
+    });
   }
   return files;
 }
@@ -268,7 +306,11 @@ export interface FlowSpec {
  * 5 nm of its point below 1 kn), the legs between them, and per leg the distance, hours and fuel per consumer and
  * fuel type. `ports` are the reference ports near the route.
  */
-export function expectedLedger(rows: readonly Row[], ports: readonly ExpectedPort[], flows: readonly FlowSpec[]) {
+export function expectedLedger(
+  rows: readonly Row[],
+  ports: readonly ExpectedPort[],
+  flows: readonly FlowSpec[],
+) {
   const STOP_KN = 1;
   const RADIUS_NM = 5;
   const GAP_MS = 60 * MIN;

@@ -1,12 +1,5 @@
 import { z } from 'zod';
-import {
-  CII_RATINGS,
-  CII_SHIP_TYPES,
-  CONSUMERS,
-  DCS_METHODS,
-  FUEL_TYPES,
-  LNG_ENGINES,
-} from './rules/carbon';
+import { CII_RATINGS, CII_SHIP_TYPES, CONSUMERS, DCS_METHODS, FUEL_TYPES, LNG_ENGINES } from './rules/carbon';
 
 /**
  * The carbon ledger's API shapes (issue 31; ../shared/DOMAIN.md "Voyages, fuel and greenhouse gases"): ports, port
@@ -338,10 +331,7 @@ export type VoyageCargoInput = z.infer<typeof voyageCargoInputSchema>;
 
 /** A CSV of noon reports (one row a report), imported into the voyages' cargo. */
 export const noonReportImportSchema = z.object({
-  csv: z
-    .string()
-    .min(1, 'The file is empty')
-    .max(5_000_000, 'The file is larger than 5 MB'),
+  csv: z.string().min(1, 'The file is empty').max(5_000_000, 'The file is larger than 5 MB'),
 });
 export const noonReportImportResultSchema = z.object({
   rows: z.number().int(),

@@ -224,7 +224,5 @@ export async function readLedgerExtent(
     .select((eb) => [eb.fn.min('start_on').as('from'), eb.fn.max('end_on').as('to')])
     .where('facility_id', '=', facilityId)
     .executeTakeFirst();
-  return row?.from && row.to
-    ? { from: new Date(row.from).getTime(), to: new Date(row.to).getTime() }
-    : null;
+  return row?.from && row.to ? { from: new Date(row.from).getTime(), to: new Date(row.to).getTime() } : null;
 }

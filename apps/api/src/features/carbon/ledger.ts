@@ -53,7 +53,10 @@ export const fuelAmounts = (fuel: readonly (StoredFuelLine | LegFuel)[]): FuelAm
   }));
 
 /** A fuel line's name as shown (e.g. "Auxiliary engines, Diesel/gas oil (MDO/MGO)"). */
-export const fuelLineName = (f: { consumer: StoredFuelLine['consumer']; fuelType: StoredFuelLine['fuelType'] }) =>
+export const fuelLineName = (f: {
+  consumer: StoredFuelLine['consumer'];
+  fuelType: StoredFuelLine['fuelType'];
+}) =>
   `${CONSUMER_NAMES[f.consumer]}, ${f.fuelType === 'UNKNOWN' ? 'fuel of unknown type' : FUEL_TYPE_NAMES[f.fuelType]}`;
 
 export function presentPortCall(call: StoredPortCall): PortCallRecord {

@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import {
   FUEL_TYPE_NAMES,
   RECONCILIATION_THRESHOLD_PERCENT,
@@ -35,16 +35,7 @@ const iso = (d: Date | number) => new Date(d).toISOString();
 
 // ---- Bunker delivery notes ----
 
-type BdnRow = Awaited<ReturnType<typeof bdnRows>>[number];
-function bdnRows(db: Kysely<Database> | Transaction<Database>) {
-  return db
-    .selectFrom('bunker_delivery_notes')
-    .selectAll()
-    .where('removed_on', 'is', null)
-    .orderBy('delivered_on')
-    .orderBy('id')
-    .execute();
-}
+type BdnRow = Selectable<Database['bunker_delivery_notes']>;
 
 function presentBdn(r: BdnRow): Bdn {
   return {
@@ -252,10 +243,7 @@ export async function removeBdn(db: Kysely<Database>, caller: Caller, note: Bdn)
 
 // ---- Tank soundings ----
 
-type SoundingRow = Awaited<ReturnType<typeof soundingQuery>>[number];
-function soundingQuery(db: Kysely<Database>) {
-  return db.selectFrom('tank_soundings').selectAll().execute();
-}
+type SoundingRow = Selectable<Database['tank_soundings']>;
 
 const presentSounding = (r: SoundingRow): TankSounding => ({
   id: r.id,
@@ -317,7 +305,11 @@ export async function addSounding(
   return findSounding(db, id);
 }
 
-export async function removeSounding(db: Kysely<Database>, caller: Caller, sounding: TankSounding): Promise<void> {
+export async function removeSounding(
+  db: Kysely<Database>,
+  caller: Caller,
+  sounding: TankSounding,
+): Promise<void> {
   await auditedChange(
     db,
     actor(caller),
@@ -351,7 +343,11 @@ export async function reconciliation(
     from,
     to,
     flowMeterTonnes: flow.byType,
-    bdns: bdns.map((b) => ({ at: Date.parse(b.deliveredAt), fuelType: b.fuelType, massTonnes: b.massTonnes })),
+    bdns: bdns.map((b) => ({
+      at: Date.parse(b.deliveredAt),
+      fuelType: b.fuelType,
+      massTonnes: b.massTonnes,
+    })),
     soundings: soundings.map((s) => ({ at: Date.parse(s.at), fuelType: s.fuelType, robTonnes: s.robTonnes })),
     soundingToleranceMs: tolerance,
   });
@@ -458,7 +454,9 @@ export async function importNoonReports(
 ): Promise<NoonReportImportResult> {
   const lines = csv.replace(/^\uFEFF/, '').split(/\r?\n/);
   const headerLine = lines[0] ?? '';
-  const delimiter = [';', '\t', ','].sort((a, b) => headerLine.split(b).length - headerLine.split(a).length)[0]!;
+  const delimiter = [';', '\t', ','].sort(
+    (a, b) => headerLine.split(b).length - headerLine.split(a).length,
+  )[0]!;
   const header = splitCsvLine(headerLine, delimiter).map((h) => h.toLowerCase().replace(/\s+/g, ' '));
   const column = (names: readonly string[]) => header.findIndex((h) => names.includes(h));
   const at = {
@@ -488,7 +486,10 @@ export async function importNoonReports(
     const condition = (cells[at.condition] ?? '').toLowerCase();
     const laden = ['laden', 'l', 'loaded'].includes(condition);
     if (!laden && !['ballast', 'b'].includes(condition)) {
-      problems.push({ line: i + 1, message: `The condition "${cells[at.condition] ?? ''}" is neither laden nor ballast` });
+      problems.push({
+        line: i + 1,
+        message: `The condition "${cells[at.condition] ?? ''}" is neither laden nor ballast`,
+      });
       continue;
     }
     const number = (index: number) => {
@@ -525,7 +526,10 @@ export async function importNoonReports(
       continue;
     }
     if (entered.has(voyage.departure)) {
-      problems.push({ line: r.line, message: 'The cargo of this voyage was entered by a person and is kept' });
+      problems.push({
+        line: r.line,
+        message: 'The cargo of this voyage was entered by a person and is kept',
+      });
       continue;
     }
     if (!first.has(voyage.departure)) first.set(voyage.departure, r);
@@ -552,7 +556,11 @@ export async function importNoonReports(
             .execute();
         }
       },
-      { action: 'carbon.cargo.import', subject: facilityId, detail: { voyages: first.size, rows: reports.length } },
+      {
+        action: 'carbon.cargo.import',
+        subject: facilityId,
+        detail: { voyages: first.size, rows: reports.length },
+      },
     );
   return { rows: reports.length, voyagesUpdated: first.size, problems };
 }

@@ -22,7 +22,14 @@ import { idParam } from '../access/params';
 import { assertFacilityVisible } from '../access/policy';
 import { notFound } from '../../errors';
 import { findPort } from '../ports/service';
-import { dayPeriod, fuelForPeriod, listPortCalls, listVoyages, optionalDayPeriod, voyageById } from './ledger';
+import {
+  dayPeriod,
+  fuelForPeriod,
+  listPortCalls,
+  listVoyages,
+  optionalDayPeriod,
+  voyageById,
+} from './ledger';
 import {
   addBdn,
   addSounding,
@@ -113,7 +120,12 @@ export async function carbonRoutes(app: FastifyInstance) {
     '/api/voyages/:id',
     {
       config: READ,
-      schema: { tags, description: 'One voyage with its fuel.', params: idParams, response: { 200: voyageSchema } },
+      schema: {
+        tags,
+        description: 'One voyage with its fuel.',
+        params: idParams,
+        response: { 200: voyageSchema },
+      },
     },
     async (request) => {
       const { voyage, present } = await voyageById(db, request.params.id);
@@ -206,7 +218,8 @@ export async function carbonRoutes(app: FastifyInstance) {
       config: READ,
       schema: {
         tags,
-        description: "The ship's bunker delivery notes delivered in the days [from, to] (UTC; all without them).",
+        description:
+          "The ship's bunker delivery notes delivered in the days [from, to] (UTC; all without them).",
         params: idParams,
         querystring: optionalDayPeriodQuerySchema,
         response: { 200: z.array(bdnSchema) },
@@ -367,7 +380,11 @@ export async function carbonRoutes(app: FastifyInstance) {
   );
 
   /** The object's ship must be one the caller sees; otherwise the object is not found (never a 403). */
-  async function visibleOr404(caller: Parameters<typeof assertFacilityVisible>[1], facilityId: string, text: string) {
+  async function visibleOr404(
+    caller: Parameters<typeof assertFacilityVisible>[1],
+    facilityId: string,
+    text: string,
+  ) {
     try {
       await assertFacilityVisible(db, caller, facilityId);
     } catch {

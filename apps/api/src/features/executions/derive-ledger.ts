@@ -114,7 +114,10 @@ export interface LedgerConfig {
  * its FUEL_FLOW field as the main engines' fuel, of unknown type (the ledger does not guess a fuel type: FUEL_SULFUR
  * says nothing certain about it).
  */
-export async function loadLedgerConfig(db: Kysely<Database>, facilityId: string): Promise<LedgerConfig | null> {
+export async function loadLedgerConfig(
+  db: Kysely<Database>,
+  facilityId: string,
+): Promise<LedgerConfig | null> {
   const facility = await db
     .selectFrom('facilities')
     .select(['primary_organization_id', 'data_timestamp_min', 'data_timestamp_max'])
@@ -152,9 +155,7 @@ export async function loadLedgerConfig(db: Kysely<Database>, facilityId: string)
   const channelNamed = (name: string) =>
     channels
       .filter((c) => c.name.toUpperCase() === name)
-      .sort(
-        (a, b) => Number(b.data_source_id === primary?.id) - Number(a.data_source_id === primary?.id),
-      )[0];
+      .sort((a, b) => Number(b.data_source_id === primary?.id) - Number(a.data_source_id === primary?.id))[0];
   const ref = (c: (typeof channels)[number]): ChannelRef => ({
     id: c.id,
     dataSourceId: c.data_source_id,
@@ -303,7 +304,12 @@ export async function deriveLedger(
   request: LedgerRequest,
   ports: LedgerPortsPort,
 ): Promise<LedgerDerivation | null> {
-  if (!config?.latitudeFieldId || !config.longitudeFieldId || config.dataFrom === null || config.dataTo === null)
+  if (
+    !config?.latitudeFieldId ||
+    !config.longitudeFieldId ||
+    config.dataFrom === null ||
+    config.dataTo === null
+  )
     return null;
   const { recomputed } = request;
   if (recomputed !== 'all' && ![...config.inputFieldIds].some((id) => recomputed.has(id))) return null;

@@ -19,7 +19,8 @@ const B: PortArea = { id: 'BEANR', name: 'Antwerp', country: 'BE', latitude: 51.
 
 /** Four days, a minute a row: two days at Rotterdam, a passage with a 3 h gap, a day and a half at Antwerp. */
 function rows() {
-  const out: { t: number; lat: number; lon: number; sog: number; me: number; ae: number; code: number }[] = [];
+  const out: { t: number; lat: number; lon: number; sog: number; me: number; ae: number; code: number }[] =
+    [];
   let t = T0 + 7 * HOUR;
   const stay = (p: PortArea, hours: number, code: number) => {
     for (let i = 0; i < hours * 60; i++, t += MIN)
@@ -107,7 +108,10 @@ describe('the ledger pieces', () => {
       'AUX_ENGINE MDO_MGO',
     ]);
     // CO2 under the IMO's Cf of each fuel.
-    close(sum.co2g, sum.fuel.reduce((s, f) => s + f.kg * 1000 * (f.fuelType === 'HFO' ? 3.114 : 3.206), 0));
+    close(
+      sum.co2g,
+      sum.fuel.reduce((s, f) => s + f.kg * 1000 * (f.fuelType === 'HFO' ? 3.114 : 3.206), 0),
+    );
   });
 
   it('of some days are the same pieces as those of those days in the whole time, to the last bit', () => {

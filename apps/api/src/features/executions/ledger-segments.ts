@@ -70,8 +70,7 @@ export function resolveFlowChannel(channel: FlowChannel): ResolvedFlowChannel {
 }
 
 const SLOTS: readonly FuelTypeOrUnknown[] = [...FUEL_TYPES, 'UNKNOWN'];
-const fuelOrder = (f: LegFuel) =>
-  CONSUMERS.indexOf(f.consumer) * SLOTS.length + SLOTS.indexOf(f.fuelType);
+const fuelOrder = (f: LegFuel) => CONSUMERS.indexOf(f.consumer) * SLOTS.length + SLOTS.indexOf(f.fuelType);
 
 /** The channel's samples in [from, to), its fuel types as the steps of a fuel-type series (codes into FUEL_TYPES). */
 function sliceChannel(channel: ResolvedFlowChannel, from: number, to: number): FlowChannel {

@@ -6,7 +6,12 @@ import {
   replaceLedgerSegments,
   type StoredSegment,
 } from '../../storage/ledger-segments';
-import { readNeighbourCalls, readPortCalls, replacePortCalls, setPortCallFuel } from '../../storage/port-calls';
+import {
+  readNeighbourCalls,
+  readPortCalls,
+  replacePortCalls,
+  setPortCallFuel,
+} from '../../storage/port-calls';
 import { replaceVoyages, type VoyageFacts } from '../../storage/voyages';
 import { CALL_IDENTITY_TOLERANCE_MS, type LedgerDerivation } from './derive-ledger';
 import { sumSegments } from './ledger-segments';
