@@ -9,6 +9,7 @@ import {
   DAY,
   HOUR,
   T0,
+  BAY_ANCHORAGE,
   dayFiles,
   expectedLedger,
   gcNm,
@@ -247,5 +248,57 @@ describe('the carbon ledger of a month of a bulk carrier, uploaded and executed 
       .execute();
     await executeDay(12);
     expect(await ledgerSnapshot()).toEqual(before);
+  });
+
+  it('derives the calls again when the organization adds a port, and again when it removes it', async () => {
+    const before = await ledgerSnapshot();
+    const withoutTimes = (snapshot: Awaited<ReturnType<typeof ledgerSnapshot>>) =>
+      Object.fromEntries(
+        Object.entries(snapshot).map(([k, v]) => [k, v.map((r) => r.replace(/"derived_on":"[^"]*"/, ''))]),
+      );
+    const admin = await server.as('north.admin');
+    const organizationId = server.seed.organizationIds.north!;
+    const created = await admin.post(`/api/organizations/${organizationId}/ports`, {
+      name: 'Chesapeake anchorage',
+      country: 'US',
+      lat: BAY_ANCHORAGE[0],
+      lon: BAY_ANCHORAGE[1],
+      radiusNm: 5,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const portId = created.json().id as string;
+    await server.services.queue!.drained(undefined, { timeoutMs: 120_000 });
+
+    const anna = await server.as('north.anna');
+    const calls = (await anna.get(`/api/facilities/${facilityId}/port-calls`)).json() as PortCallRecord[];
+    const withAnchorage = expectedLedger(
+      rows,
+      [...ports, { locode: `org:${portId}`, lat: BAY_ANCHORAGE[0], lon: BAY_ANCHORAGE[1] }],
+      FLOWS,
+    );
+    expect(calls.map((c) => [c.portId, c.arrival, c.departure])).toEqual(
+      withAnchorage.calls.map((c) => [c.locode, iso(c.arrival), iso(c.departure)]),
+    );
+    expect(calls.map((c) => c.portName)).toEqual([
+      'Hamburg',
+      'Rotterdam',
+      'Chesapeake anchorage',
+      'Baltimore',
+    ]);
+    // The calls that did not change kept their ids.
+    const idsBefore = before.calls.map((c) => (JSON.parse(c) as { id: string }).id);
+    for (const c of calls.filter((x) => x.portId !== `org:${portId}`)) expect(idsBefore).toContain(c.id);
+    const voyages = (await anna.get(`/api/facilities/${facilityId}/voyages`)).json() as Voyage[];
+    expect(voyages.map((v) => [v.from?.portName, v.to?.portName ?? null])).toEqual([
+      ['Hamburg', 'Rotterdam'],
+      ['Rotterdam', 'Chesapeake anchorage'],
+      ['Chesapeake anchorage', 'Baltimore'],
+      ['Baltimore', null],
+    ]);
+
+    const removed = await admin.delete(`/api/organizations/${organizationId}/ports/${portId}`);
+    expect(removed.statusCode, removed.body).toBe(204);
+    await server.services.queue!.drained(undefined, { timeoutMs: 120_000 });
+    expect(withoutTimes(await ledgerSnapshot())).toEqual(withoutTimes(before));
   });
 });

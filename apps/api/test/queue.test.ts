@@ -42,6 +42,8 @@ describe('the job queue drains', () => {
     'alert-email': done,
     'inspection-pack': done,
     'inspection-pack-schedule': done,
+    'carbon-ledger': done,
+    'carbon-ledger-ports': done,
     // A digest fails once (to be retried a minute later), then succeeds.
     'alert-digest': async () =>
       ++digestRuns === 1 ? { status: 'failed', error: 'SMTP down', permanent: false } : { status: 'done' },

@@ -317,6 +317,8 @@ describe('the queued executions run', () => {
       'alert-sweep': async () => ({ status: 'done' }),
       'inspection-pack': async () => ({ status: 'done' }),
       'inspection-pack-schedule': async () => ({ status: 'done' }),
+      'carbon-ledger': async () => ({ status: 'done' }),
+      'carbon-ledger-ports': async () => ({ status: 'done' }),
     });
   });
 

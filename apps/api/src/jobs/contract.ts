@@ -60,6 +60,18 @@ export interface InspectionPackJob {
 export type InspectionPackScheduleJob = Record<string, never>;
 
 /**
+ * The carbon ledger of a ship derived again over all its data (features/executions/run-ledger.ts): its ports, its
+ * fuel flows' mapping or their fuel types changed. One waiting per ship (the singleton key is the ship).
+ */
+export interface CarbonLedgerJob {
+  facilityId: string;
+}
+/** An organization's ports changed: the ledger of each of its ships is derived again (one carbon-ledger job each). */
+export interface CarbonLedgerPortsJob {
+  organizationId: string;
+}
+
+/**
  * The list of jobs: each job's name (the pg-boss queue's) and its payload. A new job is a line here, a line in
  * `JOB_NAMES` and in `JOB_QUEUES` below (the compiler asks for both) and its handler in its feature's `jobs.ts`
  * (the compiler asks for it in `features/jobs.ts`).
@@ -75,6 +87,8 @@ export interface JobPayloads {
   'alert-sweep': AlertSweepJob;
   'inspection-pack': InspectionPackJob;
   'inspection-pack-schedule': InspectionPackScheduleJob;
+  'carbon-ledger': CarbonLedgerJob;
+  'carbon-ledger-ports': CarbonLedgerPortsJob;
 }
 export type JobName = keyof JobPayloads;
 export type JobPayload<N extends JobName> = JobPayloads[N];
@@ -91,6 +105,8 @@ export const JOB_NAMES = {
   alertSweep: 'alert-sweep',
   inspectionPack: 'inspection-pack',
   inspectionPackSchedule: 'inspection-pack-schedule',
+  carbonLedger: 'carbon-ledger',
+  carbonLedgerPorts: 'carbon-ledger-ports',
 } as const satisfies Record<string, JobName>;
 
 // Every job of JobPayloads has its constant (a compile error names the one missing).
@@ -142,6 +158,8 @@ export const JOB_QUEUES: {
   'inspection-pack': {},
   // The monthly inspection packs due are queued on the same beat.
   'inspection-pack-schedule': { stately: true, sent: 'at-start-and-every-beat' },
+  'carbon-ledger': {},
+  'carbon-ledger-ports': {},
 };
 
 /** Every job's name, in the order of `JOB_QUEUES`. */

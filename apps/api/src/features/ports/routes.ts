@@ -12,6 +12,7 @@ import { authenticatedRoutes } from '../access/authenticated';
 import { idParam } from '../access/params';
 import { requireManageOrganization } from '../access/policy';
 import { auditedChange } from '../audit/audit';
+import { JOB_NAMES, queueOf } from '../../jobs';
 import { findOrganization } from '../organizations/queries';
 import {
   assertLocodeFree,
@@ -38,6 +39,9 @@ const locodeParams = z.object({ locode: z.string() });
 export async function portRoutes(app: FastifyInstance) {
   const routes = authenticatedRoutes(app);
   const { db } = app;
+  /** The organization's ships' carbon ledger is derived again (port calls), in the change's transaction. */
+  const queueLedgers = (trx: Parameters<Parameters<typeof auditedChange>[2]>[0], organizationId: string) =>
+    queueOf(app.services).sendInTransaction(trx, JOB_NAMES.carbonLedgerPorts, { organizationId });
 
   routes.get(
     '/api/ports',
@@ -127,6 +131,7 @@ export async function portRoutes(app: FastifyInstance) {
         caller,
         async (trx) => {
           await assertLocodeFree(trx, organizationId, values.locode);
+          await queueLedgers(trx, organizationId);
           const row = await trx
             .insertInto('organization_ports')
             .values({
@@ -168,6 +173,7 @@ export async function portRoutes(app: FastifyInstance) {
         caller,
         async (trx) => {
           await assertLocodeFree(trx, organizationId, values.locode, before.id);
+          await queueLedgers(trx, organizationId);
           await trx
             .updateTable('organization_ports')
             .set({ ...values, updated_by: caller.userId, updated_on: new Date() })
@@ -205,12 +211,14 @@ export async function portRoutes(app: FastifyInstance) {
       await auditedChange(
         db,
         caller,
-        (trx) =>
-          trx
+        async (trx) => {
+          await queueLedgers(trx, organizationId);
+          await trx
             .deleteFrom('organization_ports')
             .where('id', '=', port.id)
             .where('organization_id', '=', organizationId)
-            .execute(),
+            .execute();
+        },
         { action: 'port.delete', subject: port.id, detail: { organizationId, ...auditDetail(port) } },
       );
       return reply.code(204).send(null);
