@@ -1,4 +1,7 @@
 import type { ChannelDataType } from './rules/constants';
+import { unitKind, type UnitKind } from './channel-units';
+
+export { unitKind, type UnitKind } from './channel-units';
 
 /**
  * Suggested mappings: which column of a logger file is which measurement field. Pure functions; the API answers
@@ -13,25 +16,6 @@ import type { ChannelDataType } from './rules/constants';
  *   Boolean 0 or 1, pH 0 to 14, CO2 0 to 25 %).
  * Each column goes to at most one field, the most confident pair first.
  */
-
-export type UnitKind =
-  | 'kg/h'
-  | '%'
-  | 'ppm'
-  | 'kW'
-  | 'deg'
-  | 'ug/L'
-  | 'NTU'
-  | 'pH'
-  /** Washwater flow: DOMAIN.md's t/h; a logger's m3/h is the same kind (seawater is about 1.025 t/m3). */
-  | 't/h'
-  | 'degC'
-  | 'bar'
-  | 'mbar'
-  | 'kn'
-  | 'rpm'
-  | 'L/h'
-  | 'none';
 
 export interface KnownField {
   unit: UnitKind;
@@ -166,33 +150,6 @@ export const ACCEPT_CONFIDENCE = 0.7;
 export const PROPOSE_CONFIDENCE = 0.35;
 
 // ---- units
-
-const UNIT_PATTERNS: [RegExp, UnitKind][] = [
-  [/^kg ?\/ ?h(r|our)?$|^kgh$|^kg per h(our)?$/, 'kg/h'],
-  [/^%( ?(m\/m|v\/v|vol|mass|wt|weight))?$|^pct$|^percent$|^(vol|mass|wt) ?%$/, '%'],
-  [/^ppmv?$/, 'ppm'],
-  [/^kw$/, 'kW'],
-  [/^(deg|degrees?|°)$/, 'deg'],
-  [/^(u|µ|μ)g ?\/ ?l$|^ugl$|^ppb$/, 'ug/L'],
-  [/^(ntu|fnu)$/, 'NTU'],
-  [/^ph$/, 'pH'],
-  [/^(m3|m³|t) ?\/ ?h$|^m3h$|^tph$/, 't/h'],
-  [/^(°c|degc|deg c|c|celsius)$/, 'degC'],
-  [/^bar$/, 'bar'],
-  [/^mbar$/, 'mbar'],
-  [/^(kn|kts?|knots?)$/, 'kn'],
-  [/^(rpm|1\/min)$/, 'rpm'],
-  [/^(l ?\/ ?h|lh)$/, 'L/h'],
-  [/^(-|)$/, 'none'],
-];
-
-/** The kind of a unit as loggers write it ('kg/h', 'KGH', '% m/m', 'µg/l', '°'), or null when it is not one we know. */
-export function unitKind(unit: string | null | undefined): UnitKind | null {
-  if (unit === null || unit === undefined) return null;
-  const text = unit.trim().toLowerCase();
-  for (const [pattern, kind] of UNIT_PATTERNS) if (pattern.test(text)) return kind;
-  return null;
-}
 
 /** Unit codes loggers put at the end of a name (`ME1_FO_FLOW_KGH`, `SO2_OUT_PPM`, `SW_T_C`). */
 const NAME_UNIT_CODES = new Set([

@@ -21,6 +21,7 @@ import * as alertQuietHours from './0020_alert_quiet_hours';
 import * as eventAnnotations from './0021_event_annotations';
 import * as eventReportRevisions from './0022_event_report_revisions';
 import * as inspectionPacks from './0023_inspection_packs';
+import * as ledgerInputs from './0024_ledger_inputs';
 
 /** Every migration, by name; applied in name order. Add a new one here. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '0021_event_annotations': eventAnnotations,
   '0022_event_report_revisions': eventReportRevisions,
   '0023_inspection_packs': inspectionPacks,
+  '0024_ledger_inputs': ledgerInputs,
 };
