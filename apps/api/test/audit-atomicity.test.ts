@@ -598,12 +598,15 @@ describe('a change and its audit entry are one transaction', () => {
         route: 'POST /api/algorithm/facilitydatasource/{id}/facilitydatasourcechannels',
         action: 'channel.create',
         call: () =>
-          admin.post(`/api/algorithm/facilitydatasource/${world.north.dataSource}/facilitydatasourcechannels`, {
-            isCustom: true,
-            source: '1',
-            name: `CONSTANT_${++uploaded}`,
-            dataType: 'Double',
-          }),
+          admin.post(
+            `/api/algorithm/facilitydatasource/${world.north.dataSource}/facilitydatasourcechannels`,
+            {
+              isCustom: true,
+              source: '1',
+              name: `CONSTANT_${++uploaded}`,
+              dataType: 'Double',
+            },
+          ),
       },
       {
         route: 'PUT /api/algorithm/facilitydatasource/{id}/facilitydatasourcechannels/{channelId}',

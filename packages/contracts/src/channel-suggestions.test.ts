@@ -210,7 +210,12 @@ describe('fuel flows by consumer (the carbon ledger)', () => {
     expect(ae.confidence).toBeLessThan(ACCEPT_CONFIDENCE);
     expect(ae.reasons).toContain('Names the auxiliary engines, not the main engine');
     const result = suggestMappings({
-      fields: [{ name: 'FUEL_FLOW' }, { name: 'AE_FUEL_FLOW' }, { name: 'BOILER_FUEL_FLOW' }, { name: 'FUEL_TYPE' }],
+      fields: [
+        { name: 'FUEL_FLOW' },
+        { name: 'AE_FUEL_FLOW' },
+        { name: 'BOILER_FUEL_FLOW' },
+        { name: 'FUEL_TYPE' },
+      ],
       columns,
     });
     expect(result.proposals.map((p) => [p.field, p.column, p.consumer, p.fuelType])).toEqual([

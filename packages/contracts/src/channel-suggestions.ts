@@ -1,10 +1,6 @@
 import type { ChannelDataType } from './rules/constants';
 import { unitKind, type UnitKind } from './channel-units';
-import {
-  CHANNEL_CONSUMER_NAMES,
-  type ChannelConsumer,
-  type ChannelFuelType,
-} from './fuel-channels';
+import { CHANNEL_CONSUMER_NAMES, type ChannelConsumer, type ChannelFuelType } from './fuel-channels';
 
 export { unitKind, type UnitKind } from './channel-units';
 
@@ -78,7 +74,14 @@ export const KNOWN_FIELDS: Record<string, KnownField> = {
   FUEL_TYPE: {
     unit: 'none',
     range: [0, 4],
-    aliases: ['fuel type', 'fuel in use', 'fuel type in use', 'fuel grade', 'fuel selected', 'fuel selection'],
+    aliases: [
+      'fuel type',
+      'fuel in use',
+      'fuel type in use',
+      'fuel grade',
+      'fuel selected',
+      'fuel selection',
+    ],
   },
   FUEL_SULFUR: {
     unit: '%',
@@ -504,9 +507,7 @@ export function scoreColumn(
   const consumer = known?.consumer ? consumerInName(column.channel) : null;
   if (known?.consumer && consumer && consumer !== known.consumer) {
     confidence -= 0.4;
-    reasons.push(
-      `Names the ${CONSUMER_WORDS[consumer]}, not the ${CONSUMER_WORDS[known.consumer]}`,
-    );
+    reasons.push(`Names the ${CONSUMER_WORDS[consumer]}, not the ${CONSUMER_WORDS[known.consumer]}`);
   }
 
   // Unit: from the unit row, else from the name.
@@ -563,7 +564,8 @@ function fuelAttributes(
   unit: string | null,
 ): { consumer: ChannelConsumer | null; fuelType: ChannelFuelType | null } {
   const known = KNOWN_FIELDS[field.name.toUpperCase()];
-  const flow = known?.consumer !== undefined || (known === undefined && unitKind(field.unit ?? unit) === 'kg/h');
+  const flow =
+    known?.consumer !== undefined || (known === undefined && unitKind(field.unit ?? unit) === 'kg/h');
   if (!flow) return { consumer: null, fuelType: null };
   return { consumer: consumerInName(column) ?? known?.consumer ?? null, fuelType: fuelTypeInName(column) };
 }

@@ -45,4 +45,3 @@ export function unitKind(unit: string | null | undefined): UnitKind | null {
   for (const [pattern, kind] of UNIT_PATTERNS) if (pattern.test(text)) return kind;
   return null;
 }
-

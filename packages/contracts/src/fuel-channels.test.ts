@@ -41,7 +41,11 @@ describe('fuel flow channels', () => {
 
 describe('a mapping body', () => {
   it('keeps what it leaves out and clears what it sets to null or empty', () => {
-    const before = { ...NO_FUEL_ATTRIBUTES, consumer: 'BOILER' as const, fuelTypeSource: 'change-overs' as const };
+    const before = {
+      ...NO_FUEL_ATTRIBUTES,
+      consumer: 'BOILER' as const,
+      fuelTypeSource: 'change-overs' as const,
+    };
     const body = fuelChannelBodySchema.parse({ fuelTypeSource: 'fixed', fuelType: 'MDO_MGO', lngEngine: '' });
     expect(mergeFuelAttributes(body, before)).toEqual({
       consumer: 'BOILER',
@@ -69,7 +73,12 @@ describe('fuelChannelProblems', () => {
     expect(
       fuelChannelProblems([
         flow('me'),
-        flow('ae', { consumer: 'AUX_ENGINE', fuelTypeSource: 'channel', fuelType: null, fuelTypeChannelId: 'ft' }),
+        flow('ae', {
+          consumer: 'AUX_ENGINE',
+          fuelTypeSource: 'channel',
+          fuelType: null,
+          fuelTypeChannelId: 'ft',
+        }),
         flow('blr', { consumer: 'BOILER', fuelTypeSource: 'change-overs', fuelType: null }),
         flow('gas', { fuelType: 'LNG', lngEngine: 'OTTO_SLOW_SPEED' }),
         channel({ key: 'ft', unit: null, dataType: 'Integer' }),
@@ -80,7 +89,11 @@ describe('fuelChannelProblems', () => {
 
   it('keeps a consumer to fuel flow channels in kg/h and says what the channel is', () => {
     expect(fuelChannelProblems([flow('ww', { unit: 't/h' }), flow('txt', { dataType: 'String' })])).toEqual([
-      { key: 'ww', field: 'consumer', message: "Only a fuel flow channel in kg/h has a consumer; this channel's unit is t/h" },
+      {
+        key: 'ww',
+        field: 'consumer',
+        message: "Only a fuel flow channel in kg/h has a consumer; this channel's unit is t/h",
+      },
       {
         key: 'txt',
         field: 'consumer',
@@ -133,7 +146,11 @@ describe('fuelChannelProblems', () => {
       fuelTypeChannelId: 'ft',
     });
     expect(fuelChannelProblems([reader, flow('ft', { unit: 'kg/h' })])).toEqual([
-      { key: 'ft', field: 'consumer', message: 'ME_FUEL reads its fuel type from this channel: it cannot be a fuel flow channel itself' },
+      {
+        key: 'ft',
+        field: 'consumer',
+        message: 'ME_FUEL reads its fuel type from this channel: it cannot be a fuel flow channel itself',
+      },
     ]);
     expect(fuelChannelProblems([reader, channel({ key: 'ft', dataType: 'Boolean' })])[0]).toMatchObject({
       key: 'ft',
@@ -146,13 +163,19 @@ describe('fuelChannelProblems', () => {
   it('refuses to remove a fuel type channel another still reads, naming both', () => {
     const readers = [
       flow('me', { name: 'FUEL_FLOW', fuelTypeSource: 'channel', fuelType: null, fuelTypeChannelId: 'ft' }),
-      flow('ae', { name: 'AE_FUEL_FLOW', fuelTypeSource: 'channel', fuelType: null, fuelTypeChannelId: 'ft' }),
+      flow('ae', {
+        name: 'AE_FUEL_FLOW',
+        fuelTypeSource: 'channel',
+        fuelType: null,
+        fuelTypeChannelId: 'ft',
+      }),
     ];
     expect(fuelChannelProblems(readers, [{ key: 'x', id: 'ft', name: 'FUEL_TYPE' }])).toEqual([
       {
         key: 'x',
         field: 'id',
-        message: 'FUEL_TYPE logs the fuel type of FUEL_FLOW, AE_FUEL_FLOW: give them another fuel type source first',
+        message:
+          'FUEL_TYPE logs the fuel type of FUEL_FLOW, AE_FUEL_FLOW: give them another fuel type source first',
       },
     ]);
     expect(fuelChannelProblems([readers[0]!], [{ key: 'x', id: 'other', name: 'SO2' }])).toEqual([

@@ -32,7 +32,12 @@ export const CHANNEL_FUEL_TYPE_NAMES: Record<ChannelFuelType, string> = {
 };
 
 /** The engine kind of an LNG consumer, for its methane slip (FuelEU Maritime Annex II; rules/carbon/fuels.ts). */
-export const CHANNEL_LNG_ENGINES = ['OTTO_MEDIUM_SPEED', 'OTTO_SLOW_SPEED', 'DIESEL_SLOW_SPEED', 'LBSI'] as const;
+export const CHANNEL_LNG_ENGINES = [
+  'OTTO_MEDIUM_SPEED',
+  'OTTO_SLOW_SPEED',
+  'DIESEL_SLOW_SPEED',
+  'LBSI',
+] as const;
 export type ChannelLngEngine = (typeof CHANNEL_LNG_ENGINES)[number];
 
 /**
@@ -57,14 +62,17 @@ export const FUEL_CHANNEL_MESSAGES = {
     dataType !== 'Double' && dataType !== 'Integer'
       ? `Only a fuel flow channel (a number in kg/h) has a consumer; this channel is ${dataType}`
       : `Only a fuel flow channel in kg/h has a consumer; this channel's unit is ${unit?.trim() ? unit.trim() : 'not set'}`,
-  sourceRequired: "Say where the fuel type comes from: a fixed fuel, a fuel type channel or the record book's change-overs",
+  sourceRequired:
+    "Say where the fuel type comes from: a fixed fuel, a fuel type channel or the record book's change-overs",
   fuelRequired: 'Choose the fuel this consumer burns',
-  fuelOnlyWhenFixed: 'A fuel is chosen only with a fixed fuel type; otherwise it comes from the channel or the change-overs',
+  fuelOnlyWhenFixed:
+    'A fuel is chosen only with a fixed fuel type; otherwise it comes from the channel or the change-overs',
   channelRequired: 'Choose the channel that logs the fuel in use',
   channelOnlyWhenChannel: 'A fuel type channel is chosen only when the fuel type comes from a channel',
   channelNotOfShip: 'The fuel type channel is not a channel of this ship',
   channelItself: 'A channel cannot log its own fuel type',
-  channelIsFlow: 'The fuel type channel is a fuel flow channel itself; choose the channel that logs the fuel in use',
+  channelIsFlow:
+    'The fuel type channel is a fuel flow channel itself; choose the channel that logs the fuel in use',
   channelNotNumbers: `The fuel type channel must log numbers, the fuel codes ${CODES_TEXT}`,
   lngEngineNotLng: 'An LNG engine kind is only for a consumer that can burn LNG',
   readBy: (names: string[]) =>
@@ -230,7 +238,14 @@ export function fuelChannelProblems(
   for (const r of removed) {
     const readers = channels.filter((c) => c.fuelTypeSource === 'channel' && c.fuelTypeChannelId === r.id);
     if (readers.length > 0)
-      problems.push({ key: r.key, field: 'id', message: M.removedButRead(r.name, readers.map((c) => c.name)) });
+      problems.push({
+        key: r.key,
+        field: 'id',
+        message: M.removedButRead(
+          r.name,
+          readers.map((c) => c.name),
+        ),
+      });
   }
   return problems;
 }

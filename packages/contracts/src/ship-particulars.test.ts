@@ -13,7 +13,12 @@ describe('ship particulars', () => {
 
   it('takes a known type, a positive deadweight in tonnes and a whole gross tonnage, as typed in a form', () => {
     expect(
-      shipInfoSchema.parse({ ...info, shipType: 'BULK_CARRIER', deadweightTonnes: ' 58000 ', grossTonnage: '32800' }),
+      shipInfoSchema.parse({
+        ...info,
+        shipType: 'BULK_CARRIER',
+        deadweightTonnes: ' 58000 ',
+        grossTonnage: '32800',
+      }),
     ).toMatchObject({ shipType: 'BULK_CARRIER', deadweightTonnes: 58_000, grossTonnage: 32_800 });
     expect(shipInfoSchema.parse({ ...info, deadweightTonnes: 12_345.6 }).deadweightTonnes).toBe(12_345.6);
   });
@@ -22,7 +27,9 @@ describe('ship particulars', () => {
     const parsed = shipInfoSchema.parse(info);
     expect(parsed.shipType).toBeUndefined();
     expect(parsed.deadweightTonnes).toBeUndefined();
-    expect(shipInfoSchema.parse({ ...info, shipType: '', deadweightTonnes: '', grossTonnage: null })).toMatchObject({
+    expect(
+      shipInfoSchema.parse({ ...info, shipType: '', deadweightTonnes: '', grossTonnage: null }),
+    ).toMatchObject({
       shipType: null,
       deadweightTonnes: null,
       grossTonnage: null,

@@ -23,12 +23,20 @@ const cache = new Map<string, Minutes>();
 function someWeeks(ship: DemoShip): Minutes {
   const cached = cache.get(ship.key);
   if (cached) return cached;
-  const out: Minutes = { sea: { ae: [], boiler: [] }, port: { ae: [], boiler: [] }, fuelType: [], sulfur: [] };
+  const out: Minutes = {
+    sea: { ae: [], boiler: [] },
+    port: { ae: [], boiler: [] },
+    fuelType: [],
+    sulfur: [],
+  };
   for (let d = 0; d < DAYS; d++) {
     const { samples } = generateShipDay(ship, new Date(FROM + d * DAY_MS));
-    const [ae, boiler, fuelType, sulfur] = ['AE_FUEL_FLOW', 'BOILER_FUEL_FLOW', 'FUEL_TYPE', 'FUEL_SULFUR'].map(
-      (f) => channelColumn(samples, f),
-    );
+    const [ae, boiler, fuelType, sulfur] = [
+      'AE_FUEL_FLOW',
+      'BOILER_FUEL_FLOW',
+      'FUEL_TYPE',
+      'FUEL_SULFUR',
+    ].map((f) => channelColumn(samples, f));
     samples.timestamps.forEach((t, i) => {
       const where = voyageAt(ship, t).phase === 'sea' ? out.sea : out.port;
       where.ae.push(ae![i]!);
@@ -70,7 +78,10 @@ describe('the demo fleet logs fuel by consumer', () => {
       const firingInPort = share(port.boiler, (v) => v > 0);
       expect(firingInPort, ship.name).toBeGreaterThan(0.4);
       expect(firingInPort, ship.name).toBeLessThan(0.9);
-      expect(share(sea.boiler, (v) => v > 0), ship.name).toBeLessThan(0.1);
+      expect(
+        share(sea.boiler, (v) => v > 0),
+        ship.name,
+      ).toBeLessThan(0.1);
       const rate = mean(port.boiler.filter((v) => v > 0));
       const expected = (60 + 0.004 * ship.totalEffectKW) * (ship.shipType === 'TANKER' ? 4 : 1);
       expect(rate / expected, ship.name).toBeGreaterThan(0.9);
@@ -100,8 +111,18 @@ describe("the demo ships' mappings", () => {
       );
     expect(fuelOf(byKey('atlantic_meridian'))).toEqual({
       FUEL_FLOW: { consumer: 'MAIN_ENGINE', fuelTypeSource: 'fixed', fuelType: 'HFO', fuelTypeChannel: null },
-      AE_FUEL_FLOW: { consumer: 'AUX_ENGINE', fuelTypeSource: 'fixed', fuelType: 'MDO_MGO', fuelTypeChannel: null },
-      BOILER_FUEL_FLOW: { consumer: 'BOILER', fuelTypeSource: 'fixed', fuelType: 'MDO_MGO', fuelTypeChannel: null },
+      AE_FUEL_FLOW: {
+        consumer: 'AUX_ENGINE',
+        fuelTypeSource: 'fixed',
+        fuelType: 'MDO_MGO',
+        fuelTypeChannel: null,
+      },
+      BOILER_FUEL_FLOW: {
+        consumer: 'BOILER',
+        fuelTypeSource: 'fixed',
+        fuelType: 'MDO_MGO',
+        fuelTypeChannel: null,
+      },
     });
     for (const key of ['coral_navigator', 'gulf_horizon'])
       expect(fuelOf(byKey(key)).FUEL_FLOW, key).toEqual({
@@ -115,21 +136,19 @@ describe("the demo ships' mappings", () => {
   it('pass the rules of the channel mapping calls', () => {
     for (const ship of demoShips(12)) {
       const mappings = dataSourceDefinition(ship).channelMappings;
-      const states = mappings.map(
-        (m): FuelChannelState => ({
-          key: m.name,
-          id: m.name,
-          name: m.name,
-          unit: m.unit,
-          dataType: m.dataType,
-          editable: true,
-          consumer: m.fuel?.consumer ?? null,
-          fuelTypeSource: m.fuel?.fuelTypeSource ?? null,
-          fuelType: m.fuel?.fuelType ?? null,
-          fuelTypeChannelId: m.fuel?.fuelTypeChannel ?? null,
-          lngEngine: null,
-        }),
-      );
+      const states = mappings.map((m): FuelChannelState => ({
+        key: m.name,
+        id: m.name,
+        name: m.name,
+        unit: m.unit,
+        dataType: m.dataType,
+        editable: true,
+        consumer: m.fuel?.consumer ?? null,
+        fuelTypeSource: m.fuel?.fuelTypeSource ?? null,
+        fuelType: m.fuel?.fuelType ?? null,
+        fuelTypeChannelId: m.fuel?.fuelTypeChannel ?? null,
+        lngEngine: null,
+      }));
       expect(fuelChannelProblems(states), ship.name).toEqual([]);
     }
   });
@@ -147,7 +166,9 @@ describe("the demo ships' particulars", () => {
   it('are valid and believable for their type', () => {
     for (const ship of demoShips(12)) {
       const { shipType, deadweightTonnes, grossTonnage } = ship;
-      expect(shipParticularsBodySchema.safeParse({ shipType, deadweightTonnes, grossTonnage }).success).toBe(true);
+      expect(shipParticularsBodySchema.safeParse({ shipType, deadweightTonnes, grossTonnage }).success).toBe(
+        true,
+      );
       const [low, high] = GT_PER_DWT[shipType]!;
       expect(grossTonnage / deadweightTonnes, ship.name).toBeGreaterThan(low);
       expect(grossTonnage / deadweightTonnes, ship.name).toBeLessThan(high);

@@ -343,7 +343,8 @@ export function generateShipDay(ship: DemoShip, day: Date): { samples: DaySample
       : P * (atSea ? AUX_SHARE_AT_SEA : AUX_SHARE_IN_PORT) * (1 + 0.15 * smooth(seed, S.auxLoad, m, 90));
     const auxFlow = auxKw > 0 ? (auxKw * AUX_SFOC) / 1000 + 0.5 * signed(seed, S.auxWhite, m) : 0;
     const boilerRate =
-      (BOILER_BASE_KGH + BOILER_PER_KW * P) * (ship.shipType === 'TANKER' && !atSea ? TANKER_BOILER_FACTOR : 1);
+      (BOILER_BASE_KGH + BOILER_PER_KW * P) *
+      (ship.shipType === 'TANKER' && !atSea ? TANKER_BOILER_FACTOR : 1);
     const boilerFires = atSea
       ? load < BOILER_AT_SEA_BELOW_LOAD && smooth(seed, S.boilerFiring, m, 20) > 0.2
       : smooth(seed, S.boilerFiring, m, 20) > -0.25;

@@ -128,7 +128,11 @@ export async function seedPlatform(
     if (existing) {
       facilityIds[ship.key] = existing.id;
       // A demo ship seeded before the particulars existed gets them; one someone gave particulars keeps them.
-      if (existing.ship_type === null && existing.deadweight_tonnes === null && existing.gross_tonnage === null)
+      if (
+        existing.ship_type === null &&
+        existing.deadweight_tonnes === null &&
+        existing.gross_tonnage === null
+      )
         await db.updateTable('facilities').set(particulars).where('id', '=', existing.id).execute();
       continue;
     }

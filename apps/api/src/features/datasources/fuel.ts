@@ -18,7 +18,10 @@ import { badRequest, conflict } from '../../errors';
 type ChannelRow = Selectable<DataSourceChannelsTable>;
 
 export const fuelAttributesOf = (
-  row: Pick<ChannelRow, 'consumer' | 'fuel_type_source' | 'fuel_type' | 'fuel_type_channel_id' | 'lng_engine'>,
+  row: Pick<
+    ChannelRow,
+    'consumer' | 'fuel_type_source' | 'fuel_type' | 'fuel_type_channel_id' | 'lng_engine'
+  >,
 ): FuelChannelAttributes => ({
   consumer: row.consumer,
   fuelTypeSource: row.fuel_type_source,

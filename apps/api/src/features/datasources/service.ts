@@ -189,7 +189,11 @@ export async function deleteDataSource(
     await assertNoFuelTypeReaders(
       trx,
       facilityId,
-      await trx.selectFrom('data_source_channels').selectAll().where('data_source_id', '=', dataSourceId).execute(),
+      await trx
+        .selectFrom('data_source_channels')
+        .selectAll()
+        .where('data_source_id', '=', dataSourceId)
+        .execute(),
     );
     const files = await trx
       .selectFrom('data_files')
@@ -570,23 +574,25 @@ export async function replaceChannels(
   const fuelProblems = fuelChannelProblems(
     [
       ...others.map((c) => ({ ...stateOf(c), key: `other:${c.id}` })),
-      ...list.map(
-        (item, index): FuelChannelState => ({
-          key: String(index),
-          id: knownId(item),
-          name: item.name.trim(),
-          unit: item.unit || null,
-          dataType: item.dataType,
-          editable: true,
-          ...fuelOf[index]!, // one per item
-        }),
-      ),
+      ...list.map((item, index): FuelChannelState => ({
+        key: String(index),
+        id: knownId(item),
+        name: item.name.trim(),
+        unit: item.unit || null,
+        dataType: item.dataType,
+        editable: true,
+        ...fuelOf[index]!, // one per item
+      })),
     ],
-    existing.filter((c) => !keptIds.has(c.id)).map((c) => ({ key: `removed:${c.id}`, id: c.id, name: c.name })),
+    existing
+      .filter((c) => !keptIds.has(c.id))
+      .map((c) => ({ key: `removed:${c.id}`, id: c.id, name: c.name })),
   );
   for (const p of fuelProblems)
     problems.push({
-      path: p.key.startsWith('removed:') ? `removed.${p.key.slice('removed:'.length)}` : `${p.key}.${p.field}`,
+      path: p.key.startsWith('removed:')
+        ? `removed.${p.key.slice('removed:'.length)}`
+        : `${p.key}.${p.field}`,
       message: p.message,
     });
   if (problems.length > 0) {

@@ -31,8 +31,11 @@ export async function updateFacilityInfo(
     .executeTakeFirst();
   if (!before) throw notFound('Ship not found');
   const changes: ParticularChanges = {};
-  const particulars: { ship_type?: typeof body.shipType; deadweight_tonnes?: number | null; gross_tonnage?: number | null } =
-    {};
+  const particulars: {
+    ship_type?: typeof body.shipType;
+    deadweight_tonnes?: number | null;
+    gross_tonnage?: number | null;
+  } = {};
   for (const key of Object.keys(PARTICULAR_COLUMNS) as ParticularKey[]) {
     const value = body[key];
     if (value === undefined) continue;
