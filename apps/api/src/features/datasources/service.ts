@@ -283,8 +283,8 @@ const channelNameTaken = (name: string) =>
 type ChannelValues = DataSourceChannelValues;
 
 /**
- * Checks a channel's fuel attributes (after the change) against the ship's other channels; `before` is the stored
- * channel it changes, if any.
+ * Checks a channel as it would be after the change (with its `id` when it is a stored one) against the ship's other
+ * channels: 400 naming each problem on its field.
  */
 async function checkFuelAttributes(
   db: Kysely<Database>,
