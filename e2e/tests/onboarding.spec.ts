@@ -238,12 +238,12 @@ async function acceptSuggestions(
   await dialog.getByRole('button', { name: 'Accept all' }).click();
   for (const toggle of await dialog.getByRole('switch', { name: /^Accept / }).all())
     await expect(toggle).toBeChecked();
-  // The demo logger's 28 mappings: the 17 the calculations read get the new columns, the 11 others are gone.
-  await expect(dialog.getByText('Mappings: 17 changed, 11 removed')).toBeVisible();
+  // The demo logger's 31 mappings: the 17 the calculations read get the new columns, the 14 others are gone.
+  await expect(dialog.getByText('Mappings: 17 changed, 14 removed')).toBeVisible();
   await dialog.getByRole('button', { name: 'Apply' }).click();
-  // Apply names the 11 it would remove and asks first.
-  const confirm = page.getByRole('dialog', { name: 'Remove 11 mapping(s)?' });
-  await expect(confirm.getByRole('listitem')).toHaveCount(11);
+  // Apply names the 14 it would remove and asks first.
+  const confirm = page.getByRole('dialog', { name: 'Remove 14 mapping(s)?' });
+  await expect(confirm.getByRole('listitem')).toHaveCount(14);
   await confirm.getByRole('button', { name: 'Remove and apply' }).click();
   await expect(dialog).toHaveCount(0);
   const node = page.getByTestId(`datasource-${dataSource}`);
@@ -375,23 +375,23 @@ test('Suggest mappings names the mappings Apply would remove and asks first; Und
   const channelsUrl = `/api/algorithm/facilitydatasource/${source!.id}/facilitydatasourcechannels`;
   type Channel = { id: string; name: string; source: string };
   const before = (await get(channelsUrl)) as Channel[];
-  expect(before).toHaveLength(28);
+  expect(before).toHaveLength(31);
   const suggested = (await get(`/api/algorithm/facilitydatasource/${source!.id}/suggested-mappings`)) as {
     mappingsWithoutColumn: (Channel & { readByCalculation: boolean })[];
   };
   const unused = suggested.mappingsWithoutColumn.filter((m) => !m.readByCalculation);
-  expect(unused).toHaveLength(11);
+  expect(unused).toHaveLength(14);
 
   await page.getByRole('button', { name: `Suggest mappings for ${dataSource}` }).click();
   const dialog = page.getByRole('dialog', { name: `Suggest mappings for ${dataSource}` });
   await dialog.getByRole('button', { name: 'Accept all' }).click();
-  await expect(dialog.getByText('Mappings: 17 changed, 11 removed')).toBeVisible();
+  await expect(dialog.getByText('Mappings: 17 changed, 14 removed')).toBeVisible();
   await dialog.getByRole('button', { name: 'Apply' }).click();
 
   // The confirmation names each mapping that would go, with its column; nothing is changed yet.
-  const confirm = page.getByRole('dialog', { name: 'Remove 11 mapping(s)?' });
+  const confirm = page.getByRole('dialog', { name: 'Remove 14 mapping(s)?' });
   const listed = confirm.getByRole('list', { name: 'Mappings that would be removed' }).getByRole('listitem');
-  await expect(listed).toHaveCount(11);
+  await expect(listed).toHaveCount(14);
   expect((await listed.allTextContents()).sort()).toEqual(
     unused.map((m) => `${m.name}Column ${m.source}`).sort(),
   );
@@ -421,16 +421,16 @@ test('Suggest mappings names the mappings Apply would remove and asks first; Und
   await expect(dialog).toBeVisible();
   expect(await get(channelsUrl)).toEqual(before);
 
-  // Yes: the mappings change and the 11 go; the notification offers Undo.
+  // Yes: the mappings change and the 14 go; the notification offers Undo.
   await dialog.getByRole('button', { name: 'Apply' }).click();
   await confirm.getByRole('button', { name: 'Remove and apply' }).click();
   await expect(dialog).toHaveCount(0);
   const notification = page.getByTestId('notification');
-  await expect(notification).toContainText('Changes were saved. Mappings: 17 changed, 11 removed');
+  await expect(notification).toContainText('Changes were saved. Mappings: 17 changed, 14 removed');
   await page.screenshot({ path: path.join(artifacts, 'suggested-mappings-undo-desktop.png') });
   await notification.getByRole('button', { name: 'Undo' }).click();
   await expect(page.getByTestId('notification')).toContainText('The previous mappings were restored');
-  // Undo: the 28 mappings as they were, ids included (the calculations read them by id).
+  // Undo: the 31 mappings as they were, ids included (the calculations read them by id).
   await expect.poll(async () => get(channelsUrl)).toEqual(before);
   const node = page.getByTestId(`datasource-${dataSource}`);
   await expect(node.getByText(unused[0]!.name, { exact: true })).toBeVisible();

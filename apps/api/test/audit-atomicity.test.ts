@@ -595,6 +595,42 @@ describe('a change and its audit entry are one transaction', () => {
         call: () => admin.delete(`/api/algorithm/facility/${ship}/datasource/${target}`),
       },
       {
+        route: 'POST /api/algorithm/facilitydatasource/{id}/facilitydatasourcechannels',
+        action: 'channel.create',
+        call: () =>
+          admin.post(
+            `/api/algorithm/facilitydatasource/${world.north.dataSource}/facilitydatasourcechannels`,
+            {
+              isCustom: true,
+              source: '1',
+              name: `CONSTANT_${++uploaded}`,
+              dataType: 'Double',
+            },
+          ),
+      },
+      {
+        route: 'PUT /api/algorithm/facilitydatasource/{id}/facilitydatasourcechannels/{channelId}',
+        action: 'channel.update',
+        call: async () => {
+          const url = `/api/algorithm/facilitydatasource/${world.north.dataSource}/facilitydatasourcechannels`;
+          const channels = (await admin.get(url)).json() as {
+            id: string;
+            source: string;
+            name: string;
+            dataType: string;
+            unit: string | null;
+          }[];
+          const channel = channels.find((c) => c.id === world.north.channel)!;
+          return admin.put(`${url}/${channel.id}`, {
+            source: channel.source,
+            name: channel.name,
+            dataType: channel.dataType,
+            unit: channel.unit,
+            description: `Checked ${++uploaded}`,
+          });
+        },
+      },
+      {
         route: 'DELETE /api/algorithm/facilitydatasource/{id}/facilitydatasourcechannels/{channelId}',
         action: 'channel.delete',
         call: () =>

@@ -397,7 +397,7 @@ describe('demo seed', () => {
     const keys = ['atlantic_meridian', 'coral_navigator'];
     const facilityIds = Object.fromEntries(keys.map((k) => [k, server.seed.facilityIds[k]!]));
     const first = await seedDemoData(server.services.database, { facilityIds, days: 2, until });
-    expect(first).toMatchObject({ dataSources: 2, channels: 56, files: 4, errors: [] });
+    expect(first).toMatchObject({ dataSources: 2, channels: 62, files: 4, errors: [] });
     const again = await seedDemoData(server.services.database, { facilityIds, days: 2, until });
     expect(again).toMatchObject({ dataSources: 0, files: 0 });
 
@@ -468,7 +468,7 @@ describe('demo seed', () => {
     expect(imported.statusCode).toBe(200);
     expect(imported.json()).toMatchObject({
       dataSources: 1,
-      channels: 28,
+      channels: 31,
       validFrom: '2000-01-01T00:00:00.000Z',
     });
     expect(imported.json().calculations).toBeGreaterThan(0);
@@ -657,7 +657,7 @@ describe('suggested mappings and the list of mappings', () => {
       'WASHWATER_TURBIDITY_INLET',
     ],
   ].sort();
-  /** Gulf Horizon (South) takes the configuration of Atlantic Meridian (North's demo ship, 28 mappings). */
+  /** Gulf Horizon (South) takes the configuration of Atlantic Meridian (North's demo ship, 31 mappings). */
   let dataSourceId: string;
   let target: string;
   const ams = foreignLogger('ams');
@@ -726,7 +726,7 @@ describe('suggested mappings and the list of mappings', () => {
     });
     // Every field the calculations read has its column in the AMS logger's file.
     expect(result.unmatchedFields).toEqual([]);
-    expect(result.mappingsWithoutColumn).toHaveLength(28 - READ_CHANNELS.length);
+    expect(result.mappingsWithoutColumn).toHaveLength(31 - READ_CHANNELS.length);
     expect(result.unmappedColumns.map((c: { channel: string }) => c.channel)).toContain('ME1_SPEED_RPM');
   });
 

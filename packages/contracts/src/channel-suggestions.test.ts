@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { CHANNELS_READ_BY_DEFAULTS } from '@portal/formula';
 import {
   ACCEPT_CONFIDENCE,
+  consumerInName,
+  fuelTypeInName,
   KNOWN_FIELDS,
   normaliseName,
   scoreColumn,
@@ -138,5 +140,103 @@ describe('suggestMappings', () => {
   it('knows every channel the default calculations read, washwater discharge included', () => {
     expect(CHANNELS_READ_BY_DEFAULTS).toContain('WASHWATER_TURBIDITY_INLET');
     expect(Object.keys(KNOWN_FIELDS)).toEqual(expect.arrayContaining([...CHANNELS_READ_BY_DEFAULTS]));
+  });
+});
+
+describe('fuel flows by consumer (the carbon ledger)', () => {
+  it('reads the consumer from the names loggers give fuel flows', () => {
+    const consumers = Object.fromEntries(
+      [
+        'ME_FO_FLOW',
+        'ME1_FO_FLOW_KGH',
+        'Fuel flow ME',
+        'Main engine fuel consumption (kg/h)',
+        'AE1_FUEL_CONS',
+        'AE.FOFlow',
+        'DG_FUEL_FLOW',
+        'DG3_MGO_CONS_KGH',
+        'Aux engine fuel flow',
+        'Diesel generator 2 fuel [kg/h]',
+        'GEN_FO_CONS',
+        'BLR_FO_FLOW',
+        'Aux boiler fuel consumption',
+        'Boiler1.FuelFlow',
+        'Incinerator fuel flow',
+        'FO Flow [kg/h]',
+      ].map((n) => [n, consumerInName(n)]),
+    );
+    expect(consumers).toEqual({
+      ME_FO_FLOW: 'MAIN_ENGINE',
+      ME1_FO_FLOW_KGH: 'MAIN_ENGINE',
+      'Fuel flow ME': 'MAIN_ENGINE',
+      'Main engine fuel consumption (kg/h)': 'MAIN_ENGINE',
+      AE1_FUEL_CONS: 'AUX_ENGINE',
+      'AE.FOFlow': 'AUX_ENGINE',
+      DG_FUEL_FLOW: 'AUX_ENGINE',
+      DG3_MGO_CONS_KGH: 'AUX_ENGINE',
+      'Aux engine fuel flow': 'AUX_ENGINE',
+      'Diesel generator 2 fuel [kg/h]': 'AUX_ENGINE',
+      GEN_FO_CONS: 'AUX_ENGINE',
+      BLR_FO_FLOW: 'BOILER',
+      'Aux boiler fuel consumption': 'BOILER',
+      'Boiler1.FuelFlow': 'BOILER',
+      'Incinerator fuel flow': 'OTHER',
+      'FO Flow [kg/h]': null,
+    });
+  });
+
+  it('reads the fuel a name says, and none when it says none or two', () => {
+    expect(fuelTypeInName('ME_HFO_FLOW_KGH')).toBe('HFO');
+    expect(fuelTypeInName('ME1 VLSFO consumption')).toBe('HFO');
+    expect(fuelTypeInName('DG3_MGO_CONS_KGH')).toBe('MDO_MGO');
+    expect(fuelTypeInName('Boiler marine gas oil flow')).toBe('MDO_MGO');
+    expect(fuelTypeInName('AE_LSMGO_Flow')).toBe('MDO_MGO');
+    expect(fuelTypeInName('ME_LNG_FLOW')).toBe('LNG');
+    expect(fuelTypeInName('ME.MEOH.Flow')).toBe('METHANOL');
+    expect(fuelTypeInName('ME_FO_FLOW')).toBeNull();
+    expect(fuelTypeInName('ULSFO flow')).toBeNull();
+    expect(fuelTypeInName('HFO_MGO_FLOW')).toBeNull();
+  });
+
+  it("keeps another consumer's flow from the main engine's FUEL_FLOW and gives it to its own field", () => {
+    const columns = [
+      column('AE1_FUEL_CONS', 0, 420, { unit: 'kg/h' }),
+      column('BLR_FO_FLOW', 0, 180, { unit: 'kg/h' }),
+      column('ME_FO_FLOW', 0, 2100, { unit: 'kg/h' }),
+      column('DG_FUEL_FLOW', 0, 300, { unit: 'kg/h' }),
+      column('FO_TYPE', 0, 2, { dataType: 'Integer' }),
+    ];
+    const ae = scoreColumn({ name: 'FUEL_FLOW' }, columns[0]!)!;
+    expect(ae.confidence).toBeLessThan(ACCEPT_CONFIDENCE);
+    expect(ae.reasons).toContain('Names the auxiliary engines, not the main engine');
+    const result = suggestMappings({
+      fields: [
+        { name: 'FUEL_FLOW' },
+        { name: 'AE_FUEL_FLOW' },
+        { name: 'BOILER_FUEL_FLOW' },
+        { name: 'FUEL_TYPE' },
+      ],
+      columns,
+    });
+    expect(result.proposals.map((p) => [p.field, p.column, p.consumer, p.fuelType])).toEqual([
+      ['FUEL_FLOW', 'ME_FO_FLOW', 'MAIN_ENGINE', null],
+      ['AE_FUEL_FLOW', 'AE1_FUEL_CONS', 'AUX_ENGINE', null],
+      ['BOILER_FUEL_FLOW', 'BLR_FO_FLOW', 'BOILER', null],
+      ['FUEL_TYPE', 'FO_TYPE', null, null],
+    ]);
+    for (const p of result.proposals) expect(p.confidence, p.field).toBeGreaterThanOrEqual(ACCEPT_CONFIDENCE);
+    expect(result.unmappedColumns).toEqual(['DG_FUEL_FLOW']);
+  });
+
+  it('proposes the consumer and fuel of a flow a configuration names its own way', () => {
+    const result = suggestMappings({
+      fields: [{ name: 'GENSET_FUEL', unit: 'kg/h' }, { name: 'SO2_PPM' }],
+      columns: [column('DG3_MGO_CONS_KGH', 0, 300), column('SO2_OUT_PPM', 0, 60)],
+      aliases: [{ field: 'GENSET_FUEL', alias: 'DG3_MGO_CONS_KGH' }],
+    });
+    expect(result.proposals.map((p) => [p.field, p.consumer, p.fuelType])).toEqual([
+      ['GENSET_FUEL', 'AUX_ENGINE', 'MDO_MGO'],
+      ['SO2_PPM', null, null],
+    ]);
   });
 });

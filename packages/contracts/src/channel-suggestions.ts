@@ -1,4 +1,8 @@
 import type { ChannelDataType } from './rules/constants';
+import { unitKind, type UnitKind } from './channel-units';
+import { CHANNEL_CONSUMER_NAMES, type ChannelConsumer, type ChannelFuelType } from './fuel-channels';
+
+export { unitKind, type UnitKind } from './channel-units';
 
 /**
  * Suggested mappings: which column of a logger file is which measurement field. Pure functions; the API answers
@@ -14,25 +18,6 @@ import type { ChannelDataType } from './rules/constants';
  * Each column goes to at most one field, the most confident pair first.
  */
 
-export type UnitKind =
-  | 'kg/h'
-  | '%'
-  | 'ppm'
-  | 'kW'
-  | 'deg'
-  | 'ug/L'
-  | 'NTU'
-  | 'pH'
-  /** Washwater flow: DOMAIN.md's t/h; a logger's m3/h is the same kind (seawater is about 1.025 t/m3). */
-  | 't/h'
-  | 'degC'
-  | 'bar'
-  | 'mbar'
-  | 'kn'
-  | 'rpm'
-  | 'L/h'
-  | 'none';
-
 export interface KnownField {
   unit: UnitKind;
   /** Values a working sensor can show; a sample outside makes the column an unlikely match. */
@@ -41,13 +26,20 @@ export interface KnownField {
   boolean?: true;
   /** Names loggers give the channel, as a person would write them. */
   aliases: string[];
+  /**
+   * A fuel flow: the consumer it feeds. A column whose name says another consumer (AE for the main engine's flow) is
+   * an unlikely match, and a proposal carries the consumer for the mapping (the carbon ledger's, fuel-channels.ts).
+   */
+  consumer?: ChannelConsumer;
 }
 
 /** The measurement fields the portal knows (DOMAIN.md), with the names loggers give them. */
 export const KNOWN_FIELDS: Record<string, KnownField> = {
+  /** DOMAIN.md: the fuel to the combustion units connected to the scrubber, in practice the main engine's. */
   FUEL_FLOW: {
     unit: 'kg/h',
     range: [0, 200_000],
+    consumer: 'MAIN_ENGINE',
     aliases: [
       'fuel flow',
       'fuel oil flow',
@@ -55,6 +47,40 @@ export const KNOWN_FIELDS: Record<string, KnownField> = {
       'fuel consumption',
       'fuel oil consumption',
       'foc',
+    ],
+  },
+  /** The carbon ledger's (issue 31): the auxiliary engines' (generators') fuel. */
+  AE_FUEL_FLOW: {
+    unit: 'kg/h',
+    range: [0, 20_000],
+    consumer: 'AUX_ENGINE',
+    aliases: [
+      'auxiliary fuel flow',
+      'auxiliary fuel consumption',
+      'auxiliary fuel mass flow',
+      'auxiliary foc',
+      'generator fuel flow',
+      'generator fuel consumption',
+    ],
+  },
+  /** The carbon ledger's: the oil-fired boilers' fuel. */
+  BOILER_FUEL_FLOW: {
+    unit: 'kg/h',
+    range: [0, 10_000],
+    consumer: 'BOILER',
+    aliases: ['boiler fuel flow', 'boiler fuel consumption', 'boiler fuel mass flow', 'boiler foc'],
+  },
+  /** The carbon ledger's: the fuel in use as a code, 0 HFO, 1 LFO, 2 MDO/MGO, 3 LNG, 4 methanol (fuel-channels.ts). */
+  FUEL_TYPE: {
+    unit: 'none',
+    range: [0, 4],
+    aliases: [
+      'fuel type',
+      'fuel in use',
+      'fuel type in use',
+      'fuel grade',
+      'fuel selected',
+      'fuel selection',
     ],
   },
   FUEL_SULFUR: {
@@ -160,39 +186,19 @@ export const KNOWN_FIELDS: Record<string, KnownField> = {
   },
 };
 
+const CONSUMER_WORDS: Record<ChannelConsumer, string> = {
+  MAIN_ENGINE: 'main engine',
+  AUX_ENGINE: 'auxiliary engines',
+  BOILER: 'boiler',
+  OTHER: `${CHANNEL_CONSUMER_NAMES.OTHER.toLowerCase()} consumers`,
+};
+
 /** A proposal at least this confident is accepted by "Accept all" without a look. */
 export const ACCEPT_CONFIDENCE = 0.7;
 /** Below this a match is no proposal at all. */
 export const PROPOSE_CONFIDENCE = 0.35;
 
 // ---- units
-
-const UNIT_PATTERNS: [RegExp, UnitKind][] = [
-  [/^kg ?\/ ?h(r|our)?$|^kgh$|^kg per h(our)?$/, 'kg/h'],
-  [/^%( ?(m\/m|v\/v|vol|mass|wt|weight))?$|^pct$|^percent$|^(vol|mass|wt) ?%$/, '%'],
-  [/^ppmv?$/, 'ppm'],
-  [/^kw$/, 'kW'],
-  [/^(deg|degrees?|°)$/, 'deg'],
-  [/^(u|µ|μ)g ?\/ ?l$|^ugl$|^ppb$/, 'ug/L'],
-  [/^(ntu|fnu)$/, 'NTU'],
-  [/^ph$/, 'pH'],
-  [/^(m3|m³|t) ?\/ ?h$|^m3h$|^tph$/, 't/h'],
-  [/^(°c|degc|deg c|c|celsius)$/, 'degC'],
-  [/^bar$/, 'bar'],
-  [/^mbar$/, 'mbar'],
-  [/^(kn|kts?|knots?)$/, 'kn'],
-  [/^(rpm|1\/min)$/, 'rpm'],
-  [/^(l ?\/ ?h|lh)$/, 'L/h'],
-  [/^(-|)$/, 'none'],
-];
-
-/** The kind of a unit as loggers write it ('kg/h', 'KGH', '% m/m', 'µg/l', '°'), or null when it is not one we know. */
-export function unitKind(unit: string | null | undefined): UnitKind | null {
-  if (unit === null || unit === undefined) return null;
-  const text = unit.trim().toLowerCase();
-  for (const [pattern, kind] of UNIT_PATTERNS) if (pattern.test(text)) return kind;
-  return null;
-}
 
 /** Unit codes loggers put at the end of a name (`ME1_FO_FLOW_KGH`, `SO2_OUT_PPM`, `SW_T_C`). */
 const NAME_UNIT_CODES = new Set([
@@ -252,11 +258,41 @@ const WORDS: Record<string, string> = {
   hdg: 'heading',
   electric: 'electrical',
   sel: 'mode',
+  // Consumers of fuel (the carbon ledger's): auxiliary engines are the generators.
+  ae: 'auxiliary',
+  aux: 'auxiliary',
+  dg: 'auxiliary',
+  ge: 'auxiliary',
+  gen: 'auxiliary',
+  genset: 'auxiliary',
+  gensets: 'auxiliary',
+  generator: 'auxiliary',
+  generators: 'auxiliary',
+  blr: 'boiler',
+  boilers: 'boiler',
+  // A fuel named by its grade is fuel.
+  hsfo: 'fuel',
+  vlsfo: 'fuel',
+  ulsfo: 'fuel',
+  ifo: 'fuel',
+  lfo: 'fuel',
+  mgo: 'fuel',
+  lsmgo: 'fuel',
+  mdo: 'fuel',
+  methanol: 'fuel',
+  meoh: 'fuel',
 };
 
 /** Two words that mean one. */
 const PHRASES: [string, string, string][] = [
   ['fuel', 'oil', 'fuel'],
+  ['aux', 'boiler', 'boiler'],
+  ['auxiliary', 'boiler', 'boiler'],
+  ['aux', 'engine', 'auxiliary'],
+  ['auxiliary', 'engine', 'auxiliary'],
+  ['diesel', 'generator', 'auxiliary'],
+  ['gas', 'oil', 'fuel'],
+  ['diesel', 'oil', 'fuel'],
   ['main', 'engine', 'engine'],
   ['wash', 'water', 'washwater'],
   ['sea', 'water', 'seawater'],
@@ -330,6 +366,41 @@ export function normaliseName(name: string): NormalisedName {
   return { words, unit };
 }
 
+/** The consumer a fuel flow column's name says: AE/DG/generator, boiler, ME/main engine, incinerator; else null. */
+export function consumerInName(name: string): ChannelConsumer | null {
+  const { words } = normaliseName(name);
+  if (words.includes('auxiliary')) return 'AUX_ENGINE';
+  if (words.includes('boiler')) return 'BOILER';
+  if (words.includes('engine')) return 'MAIN_ENGINE';
+  if (words.some((w) => w === 'incinerator' || w === 'igg' || w === 'igs')) return 'OTHER';
+  return null;
+}
+
+/**
+ * The fuel a column's name says, by its grade or kind (HFO, HSFO, VLSFO, IFO: heavy fuel oil; LFO; MGO, LSMGO,
+ * MDO, gas oil, DMA: diesel/gas oil; LNG; methanol, MeOH); null when it says none or two. ULSFO is not named: its
+ * grade (distillate or residual) decides, which the name does not say.
+ */
+export function fuelTypeInName(name: string): ChannelFuelType | null {
+  const text = name
+    .replace(/\s*(?:\[[^\]]*\]|\([^)]*\))\s*$/, '')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase();
+  const words = text.split(/[^a-z0-9]+/).filter((w) => w !== '');
+  const found = new Set<ChannelFuelType>();
+  words.forEach((raw, i) => {
+    const word = /^([a-z]+)\d*$/.exec(raw)?.[1] ?? raw;
+    if (['hfo', 'hsfo', 'vlsfo', 'ifo', 'rmg', 'rme', 'rmk'].includes(word)) found.add('HFO');
+    else if (word === 'lfo') found.add('LFO');
+    else if (['mgo', 'lsmgo', 'ulsmgo', 'mdo', 'dma', 'dmb', 'dmz'].includes(word)) found.add('MDO_MGO');
+    else if (word === 'gas' && (words[i + 1] === 'oil' || words[i - 1] === 'marine')) found.add('MDO_MGO');
+    else if (word === 'diesel' && words[i + 1] === 'oil') found.add('MDO_MGO');
+    else if (word === 'lng') found.add('LNG');
+    else if (word === 'methanol' || word === 'meoh') found.add('METHANOL');
+  });
+  return found.size === 1 ? [...found][0]! : null;
+}
+
 const sameWord = (a: string, b: string) =>
   a === b || (Math.min(a.length, b.length) >= 3 && (a.startsWith(b) || b.startsWith(a)));
 
@@ -379,6 +450,10 @@ export interface ColumnProposal {
   /** 0 to 1; from ACCEPT_CONFIDENCE on, "Accept all" takes it. */
   confidence: number;
   reasons: string[];
+  /** A fuel flow (a field of a consumer, or a column in kg/h): the consumer its name says, else the field's. */
+  consumer: ChannelConsumer | null;
+  /** A fuel flow whose name says its fuel: that fuel. */
+  fuelType: ChannelFuelType | null;
 }
 
 export interface MappingSuggestions {
@@ -428,6 +503,13 @@ export function scoreColumn(
   reasons.push(best.text);
   let confidence = best.score;
 
+  // A fuel flow of one consumer is not another consumer's (AE1_FUEL_CONS is not the main engine's FUEL_FLOW).
+  const consumer = known?.consumer ? consumerInName(column.channel) : null;
+  if (known?.consumer && consumer && consumer !== known.consumer) {
+    confidence -= 0.4;
+    reasons.push(`Names the ${CONSUMER_WORDS[consumer]}, not the ${CONSUMER_WORDS[known.consumer]}`);
+  }
+
   // Unit: from the unit row, else from the name.
   const columnUnitText = column.unit?.trim() ? column.unit : name.unit;
   const columnUnit = unitKind(columnUnitText);
@@ -473,6 +555,22 @@ export function scoreColumn(
 }
 
 /**
+ * What a proposal says for the carbon ledger: for a fuel flow (a field of a consumer, or a column in kg/h) the
+ * consumer the column's name says, else the field's, and the fuel its name says; nothing for other fields.
+ */
+function fuelAttributes(
+  field: SuggestionField,
+  column: string,
+  unit: string | null,
+): { consumer: ChannelConsumer | null; fuelType: ChannelFuelType | null } {
+  const known = KNOWN_FIELDS[field.name.toUpperCase()];
+  const flow =
+    known?.consumer !== undefined || (known === undefined && unitKind(field.unit ?? unit) === 'kg/h');
+  if (!flow) return { consumer: null, fuelType: null };
+  return { consumer: consumerInName(column) ?? known?.consumer ?? null, fuelType: fuelTypeInName(column) };
+}
+
+/**
  * Proposes a column for every field: all pairs are scored, then taken from the most confident down, each field and
  * each column at most once. Pairs under PROPOSE_CONFIDENCE are no proposal.
  */
@@ -492,7 +590,15 @@ export function suggestMappings(input: {
       const score = scoreColumn(field, column, aliasesOf.get(field.name.toUpperCase()) ?? []);
       if (!score || score.confidence < PROPOSE_CONFIDENCE) return;
       const unit = column.unit?.trim() ? column.unit : normaliseName(column.channel).unit;
-      pairs.push({ field: field.name, column: column.channel, unit, ...score, fieldIndex, columnIndex });
+      pairs.push({
+        field: field.name,
+        column: column.channel,
+        unit,
+        ...score,
+        ...fuelAttributes(field, column.channel, unit),
+        fieldIndex,
+        columnIndex,
+      });
     });
   });
   // Most confident first; on a tie, the file's and the fields' order.

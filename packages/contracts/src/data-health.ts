@@ -115,6 +115,10 @@ export const DEFAULT_DATA_HEALTH_THRESHOLDS: readonly DataHealthThreshold[] = [
   t('WASHWATER_FLOW', 0, null),
   // An enumerated code whose encoding differs by logger (DOMAIN.md: 0 closed, 1 open loop; other loggers may use other codes).
   t('SCRUBBER_MODE', 0, null, null),
+  // The carbon ledger's fuel by consumer: a boiler stays at 0 for days at sea, a fuel type for weeks (fuel-channels.ts).
+  t('AE_FUEL_FLOW', 0, null, null),
+  t('BOILER_FUEL_FLOW', 0, null, null),
+  t('FUEL_TYPE', 0, 4, null),
 ];
 
 /**

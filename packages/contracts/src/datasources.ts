@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { CHANNEL_DATA_TYPES } from './rules/constants';
 import { customChannelSchema, dataSourceSchema } from './forms/data-source';
+import {
+  channelConsumerSchema,
+  channelFuelTypeSchema,
+  fuelChannelAttributesSchema,
+  fuelChannelBodySchema,
+} from './fuel-channels';
 
 /** Data sources, their readers, sample channels and channel mappings (spec part 2, sections 3 and 7). */
 
@@ -33,6 +39,8 @@ export const dataSourceChannelSchema = z.object({
   description: z.string().nullable(),
   qualityScore: z.number().nullable(),
   isCustom: z.boolean(),
+  /** The carbon ledger's (ours, issue 31; fuel-channels.ts): a fuel flow channel's consumer and fuel type source. */
+  ...fuelChannelAttributesSchema.shape,
 });
 export type DataSourceChannel = z.infer<typeof dataSourceChannelSchema>;
 
@@ -42,6 +50,7 @@ export type DataSourceChannel = z.infer<typeof dataSourceChannelSchema>;
  */
 export const dataSourceChannelBodySchema = customChannelSchema.extend({
   isCustom: z.boolean().optional().default(false),
+  ...fuelChannelBodySchema.shape,
 });
 export type DataSourceChannelBody = z.input<typeof dataSourceChannelBodySchema>;
 export type DataSourceChannelValues = z.infer<typeof dataSourceChannelBodySchema>;
@@ -126,6 +135,10 @@ export const channelProposalSchema = z.object({
   mappingId: z.string().nullable(),
   /** That mapping already reads this column. */
   matchesExisting: z.boolean(),
+  /** A fuel flow column: the consumer its name says (ME, AE, DG, boiler ...), else the field's; null for others. */
+  consumer: channelConsumerSchema.nullable(),
+  /** A fuel flow column whose name says its fuel (HFO, MGO, LNG ...): that fuel as a fixed fuel type; else null. */
+  fuelType: channelFuelTypeSchema.nullable(),
 });
 export type ChannelProposal = z.infer<typeof channelProposalSchema>;
 
@@ -165,6 +178,8 @@ export const channelMappingListItemSchema = z.object({
   description: z.string().nullish(),
   qualityScore: z.number().nullish(),
   isCustom: z.boolean().optional(),
+  /** Left out on an item with an id: the mapping keeps its consumer and fuel type (fuel-channels.ts). */
+  ...fuelChannelBodySchema.shape,
 });
 export type ChannelMappingListItem = z.infer<typeof channelMappingListItemSchema>;
 export const channelMappingListSchema = z.array(channelMappingListItemSchema).max(5_000);

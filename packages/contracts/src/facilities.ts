@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { newShipSchema } from './forms/ship';
+import { shipParticularsSchema } from './ship-particulars';
 
 const isoDateTime = z.string();
 
@@ -23,6 +24,8 @@ export const facilitySchema = z.object({
   dataSourceCount: z.number(),
   /** Organizations that see the ship: the owner first, then those it is shared with. */
   organizationIds: z.array(z.string()),
+  /** The CII's particulars (ours, issue 31): MEPC.353(78) ship type, deadweight (t), gross tonnage; null until given. */
+  ...shipParticularsSchema.shape,
 });
 export type Facility = z.infer<typeof facilitySchema>;
 

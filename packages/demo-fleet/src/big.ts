@@ -55,7 +55,7 @@ function bigColumns(
       name,
       base,
       scale,
-      mapping: { source, name, dataType: c.dataType, unit: c.unit, description: c.description },
+      mapping: { source, name, dataType: c.dataType, unit: c.unit, description: c.description, fuel: null },
     };
   });
 }

@@ -173,6 +173,28 @@ export const CHANNELS = [
     decimals: 1,
     description: 'Turbidity at the washwater inlet',
   },
+  // The carbon ledger's fuel by consumer (issue 31): the fuel that does not go through the scrubbed units' meter.
+  {
+    field: 'AE_FUEL_FLOW',
+    unit: 'kg/h',
+    dataType: 'Double',
+    decimals: 1,
+    description: 'Fuel to the auxiliary engines (generators) not connected to the scrubber',
+  },
+  {
+    field: 'BOILER_FUEL_FLOW',
+    unit: 'kg/h',
+    dataType: 'Double',
+    decimals: 1,
+    description: 'Fuel to the oil-fired boiler',
+  },
+  {
+    field: 'FUEL_TYPE',
+    unit: '',
+    dataType: 'Integer',
+    decimals: 0,
+    description: 'Fuel in use on the scrubbed units, as the ledger codes it: 0 HFO, 2 MDO/MGO',
+  },
 ] as const satisfies readonly ChannelDefinition[];
 
 /** The portal name of a channel in {@link CHANNELS}. */
@@ -217,6 +239,9 @@ const NAMES: Record<ChannelNaming, string[]> = {
     'WW_In_pH',
     'WW_In_PAH_ugl',
     'WW_In_Turb_NTU',
+    'AE_FO_Flow_kgh',
+    'Blr_FO_Flow_kgh',
+    'FO_Type',
   ],
   tag: [
     'ME.FOFlow',
@@ -247,6 +272,9 @@ const NAMES: Record<ChannelNaming, string[]> = {
     'WW1.pH.In',
     'WW1.PAH.In',
     'WW1.Turbidity.In',
+    'AE.FOFlow',
+    'BLR.FOFlow',
+    'FO.Type',
   ],
   verbose: [
     'Fuel flow ME',
@@ -277,6 +305,9 @@ const NAMES: Record<ChannelNaming, string[]> = {
     'Washwater inlet pH',
     'Washwater inlet PAH',
     'Washwater inlet turbidity',
+    'Fuel flow AE',
+    'Fuel flow boiler',
+    'Fuel in use',
   ],
   bracket: [
     'FO Flow [kg/h]',
@@ -307,6 +338,9 @@ const NAMES: Record<ChannelNaming, string[]> = {
     'Inlet pH [-]',
     'Inlet PAH [ug/l]',
     'Inlet Turbidity [NTU]',
+    'AE FO Flow [kg/h]',
+    'Boiler FO Flow [kg/h]',
+    'Fuel Type',
   ],
 };
 

@@ -8,6 +8,7 @@ import {
 } from '@portal/contracts/readers';
 import { CHANNELS, printedUnit, rawChannelNames, type ChannelDataType } from './channels';
 import { channelColumn, generateShipDay, type DaySamples } from './generate';
+import { demoFuelMapping, type DemoFuelMapping } from './fuel';
 import type { DemoShip, LoggerFormat } from './ships';
 
 export interface DemoChannelMapping {
@@ -18,6 +19,8 @@ export interface DemoChannelMapping {
   dataType: ChannelDataType;
   unit: string;
   description: string;
+  /** A fuel flow channel's consumer and fuel type (the carbon ledger's); null for the other channels. */
+  fuel: DemoFuelMapping | null;
 }
 
 /** The data source the seed creates for a ship, so that the ship's logger files import as they are. */
@@ -103,6 +106,7 @@ export function dataSourceDefinition(ship: DemoShip): DemoDataSource {
       dataType: c.dataType,
       unit: c.unit,
       description: c.description,
+      fuel: demoFuelMapping(ship, c.field),
     })),
   };
 }

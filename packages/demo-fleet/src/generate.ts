@@ -1,5 +1,6 @@
 import { ecaZoneColumn } from '@portal/contracts/eca';
 import { noDischargeZoneColumn } from '@portal/contracts/discharge-zones';
+import { fuelTypeCode } from '@portal/contracts/fuel-channels';
 import { CHANNELS, type ChannelField } from './channels';
 import { signed, smooth, uniform } from './random';
 import type { DemoShip } from './ships';
@@ -88,7 +89,30 @@ const S = {
   phInlet: 54,
   pahInlet: 55,
   turbidityInlet: 56,
+  auxLoad: 57,
+  auxWhite: 58,
+  boilerFiring: 59,
+  boilerLoad: 60,
+  boilerWhite: 61,
 } as const;
+
+/**
+ * Auxiliary engines (the generators not connected to the scrubber): the electrical load as a share of the main
+ * engine's installed power, at sea and in port (cargo work, reefers), burnt at a generator's specific consumption.
+ */
+const AUX_SHARE_AT_SEA = 0.045;
+const AUX_SHARE_IN_PORT = 0.06;
+/** g/kWh, a medium-speed generator at part load. */
+const AUX_SFOC = 215;
+/**
+ * The oil-fired boiler: in port it keeps the fuel and the accommodation warm, firing on and off; at sea the exhaust
+ * gas economiser makes the steam unless the main engine runs slowly. A tanker's boiler also drives its cargo pumps in
+ * port, several times the fuel.
+ */
+const BOILER_BASE_KGH = 60;
+const BOILER_PER_KW = 0.004;
+const TANKER_BOILER_FACTOR = 4;
+const BOILER_AT_SEA_BELOW_LOAD = 40;
 
 /**
  * The drifting pH probe: calibrated every 15 days, it reads true until the middle of day 14 of its cycle and then
@@ -311,6 +335,22 @@ export function generateShipDay(ship: DemoShip, day: Date): { samples: DaySample
       ? Math.max(0.5, 3 + 2 * smooth(seed, S.turbidity, m, 60) + 0.4 * signed(seed, S.turbidityWhite, m))
       : turbidityInlet;
     const naoh = running && closedLoop ? fuelFlow * sulfur * 0.033 : 0;
+
+    // Fuel not through the scrubbed units' meter (the carbon ledger's consumers). On the port-overrun ship the
+    // generators are on the scrubber in port: their fuel is in FUEL_FLOW then, none here.
+    const auxKw = gensetsConnected
+      ? 0
+      : P * (atSea ? AUX_SHARE_AT_SEA : AUX_SHARE_IN_PORT) * (1 + 0.15 * smooth(seed, S.auxLoad, m, 90));
+    const auxFlow = auxKw > 0 ? (auxKw * AUX_SFOC) / 1000 + 0.5 * signed(seed, S.auxWhite, m) : 0;
+    const boilerRate =
+      (BOILER_BASE_KGH + BOILER_PER_KW * P) *
+      (ship.shipType === 'TANKER' && !atSea ? TANKER_BOILER_FACTOR : 1);
+    const boilerFires = atSea
+      ? load < BOILER_AT_SEA_BELOW_LOAD && smooth(seed, S.boilerFiring, m, 20) > 0.2
+      : smooth(seed, S.boilerFiring, m, 20) > -0.25;
+    const boilerFlow = boilerFires
+      ? boilerRate * (1 + 0.1 * smooth(seed, S.boilerLoad, m, 15)) + 0.3 * signed(seed, S.boilerWhite, m)
+      : 0;
     const dp = running
       ? 3 + 12 * (load / 100) + 0.3 * smooth(seed, S.dp, m, 15)
       : engineOn
@@ -369,6 +409,10 @@ export function generateShipDay(ship: DemoShip, day: Date): { samples: DaySample
     col.WASHWATER_PH_INLET[i] = phInlet;
     col.WASHWATER_PAH_INLET[i] = Math.max(0, pahInlet);
     col.WASHWATER_TURBIDITY_INLET[i] = Math.max(0, turbidityInlet);
+    col.AE_FUEL_FLOW[i] = Math.max(0, auxFlow);
+    col.BOILER_FUEL_FLOW[i] = Math.max(0, boilerFlow);
+    // The fuel on the scrubbed units' line, as the ledger codes it (fuel-channels.ts): 0 HFO, 2 MDO/MGO.
+    col.FUEL_TYPE[i] = sulfur === MGO_SULFUR ? fuelTypeCode('MDO_MGO') : fuelTypeCode('HFO');
   }
 
   CHANNELS.forEach((c, k) => {

@@ -5,3 +5,4 @@ export * from './formats';
 export * from './big';
 export { voyageAt, legDurationHours, distanceNm, type VoyageState } from './voyage';
 export * from './foreign';
+export * from './fuel';

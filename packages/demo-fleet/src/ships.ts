@@ -1,3 +1,5 @@
+import type { ShipType } from '@portal/contracts/ship-particulars';
+
 /** The demo fleet: ships, their routes between real ports, their loggers and their scenarios. */
 
 export type OrganizationKey = 'north' | 'south';
@@ -75,6 +77,10 @@ export interface DemoShip {
   name: string;
   imo: string;
   organizationKey: OrganizationKey;
+  /** The CII's particulars (MEPC.353(78) ship type, deadweight in tonnes, gross tonnage), believable for the type. */
+  shipType: ShipType;
+  deadweightTonnes: number;
+  grossTonnage: number;
   scrubberSystemType: ScrubberSystemType;
   numberOfScrubbers: number;
   systemManufacturer: string;
@@ -316,6 +322,10 @@ const TEMPLATES: ShipTemplate[] = [
     names: ['Baltic Tern', 'Baltic Osprey', 'Baltic Merlin', 'Baltic Eider'],
     imoBase: 931455,
     organizationKey: 'north',
+    // A supramax bulk carrier (about 11 MW at 127 rpm) in the North Sea and Baltic trades.
+    shipType: 'BULK_CARRIER',
+    deadweightTonnes: 58_100,
+    grossTonnage: 32_987,
     scrubberSystemType: 'Hybrid',
     numberOfScrubbers: 1,
     systemManufacturer: 'Yara Marine',
@@ -344,6 +354,10 @@ const TEMPLATES: ShipTemplate[] = [
     names: ['Atlantic Meridian', 'Atlantic Compass', 'Atlantic Sextant', 'Atlantic Beacon'],
     imoBase: 948220,
     organizationKey: 'north',
+    // A 6,500 TEU container ship on the North Atlantic (36 MW, two scrubbers).
+    shipType: 'CONTAINER_SHIP',
+    deadweightTonnes: 81_250,
+    grossTonnage: 75_752,
     scrubberSystemType: 'Open Loop',
     numberOfScrubbers: 2,
     systemManufacturer: 'Alfa Laval',
@@ -372,6 +386,10 @@ const TEMPLATES: ShipTemplate[] = [
     names: ['Straits Pioneer', 'Straits Voyager', 'Straits Guardian', 'Straits Endeavour'],
     imoBase: 962317,
     organizationKey: 'north',
+    // A 14,000 TEU container ship between Asia and the Mediterranean (58 MW, three scrubbers).
+    shipType: 'CONTAINER_SHIP',
+    deadweightTonnes: 156_300,
+    grossTonnage: 141_754,
     scrubberSystemType: 'Hybrid',
     numberOfScrubbers: 3,
     systemManufacturer: 'Wärtsilä',
@@ -401,6 +419,10 @@ const TEMPLATES: ShipTemplate[] = [
     names: ['Gulf Horizon', 'Gulf Explorer', 'Gulf Sentinel', 'Gulf Navigator'],
     imoBase: 937704,
     organizationKey: 'south',
+    // An LR1 product tanker between the US Gulf and Brazil (13.5 MW).
+    shipType: 'TANKER',
+    deadweightTonnes: 74_998,
+    grossTonnage: 42_338,
     scrubberSystemType: 'Open Loop',
     numberOfScrubbers: 1,
     systemManufacturer: 'Valmet',
@@ -429,6 +451,10 @@ const TEMPLATES: ShipTemplate[] = [
     names: ['Pacific Kestrel', 'Pacific Heron', 'Pacific Petrel', 'Pacific Albatross'],
     imoBase: 975118,
     organizationKey: 'south',
+    // An 8,500 TEU container ship across the Pacific (42 MW, two scrubbers).
+    shipType: 'CONTAINER_SHIP',
+    deadweightTonnes: 99_500,
+    grossTonnage: 91_649,
     scrubberSystemType: 'Hybrid',
     numberOfScrubbers: 2,
     systemManufacturer: 'Alfa Laval',
@@ -457,6 +483,10 @@ const TEMPLATES: ShipTemplate[] = [
     names: ['Coral Navigator', 'Coral Trader', 'Coral Spirit', 'Coral Mariner'],
     imoBase: 955362,
     organizationKey: 'south',
+    // A multipurpose general cargo ship in the Caribbean liner trade (9.5 MW).
+    shipType: 'GENERAL_CARGO_SHIP',
+    deadweightTonnes: 12_450,
+    grossTonnage: 9_611,
     scrubberSystemType: 'Open Loop',
     numberOfScrubbers: 1,
     systemManufacturer: 'Wärtsilä',

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { ShipType } from '@portal/contracts/ship-particulars';
 import type { IngestionTables } from './tables/ingestion';
 import type { CalculationTables } from './tables/calculations';
 import type { ValueTables } from './tables/values';
@@ -66,6 +67,10 @@ export interface FacilitiesTable {
   data_timestamp_max: Timestamp | null;
   data_coverage: number | null;
   created_on: GeneratedTimestamp;
+  /** MEPC.353(78) ship type code (packages/contracts/src/ship-particulars.ts); migration 0025. */
+  ship_type: Generated<ShipType | null>;
+  deadweight_tonnes: Generated<number | null>;
+  gross_tonnage: Generated<number | null>;
 }
 
 export interface OrganizationFacilityAccessTable {

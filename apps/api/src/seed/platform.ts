@@ -117,11 +117,23 @@ export async function seedPlatform(
   for (const ship of demoShips(options.ships ?? 6)) {
     const existing = await db
       .selectFrom('facilities')
-      .select('id')
+      .select(['id', 'ship_type', 'deadweight_tonnes', 'gross_tonnage'])
       .where('imo', '=', ship.imo)
       .executeTakeFirst();
+    const particulars = {
+      ship_type: ship.shipType,
+      deadweight_tonnes: ship.deadweightTonnes,
+      gross_tonnage: ship.grossTonnage,
+    };
     if (existing) {
       facilityIds[ship.key] = existing.id;
+      // A demo ship seeded before the particulars existed gets them; one someone gave particulars keeps them.
+      if (
+        existing.ship_type === null &&
+        existing.deadweight_tonnes === null &&
+        existing.gross_tonnage === null
+      )
+        await db.updateTable('facilities').set(particulars).where('id', '=', existing.id).execute();
       continue;
     }
     const row = await db
@@ -134,6 +146,7 @@ export async function seedPlatform(
         number_of_scrubbers: ship.numberOfScrubbers,
         system_manufacturer: ship.systemManufacturer,
         total_effect_kw: ship.totalEffectKW,
+        ...particulars,
       })
       .returning('id')
       .executeTakeFirstOrThrow();

@@ -4,7 +4,7 @@ import { CONSUMERS, FUEL_TYPES } from '@portal/contracts/rules/carbon';
 import type { StoredFuelLine } from '../db/tables/carbon';
 
 /**
- * The carbon ledger's pieces of time (`ledger_segments`, migration 0025_carbon_ledger): per ship, a stay at berth or
+ * The carbon ledger's pieces of time (`ledger_segments`, migration 0026_carbon_ledger): per ship, a stay at berth or
  * a voyage's part of one UTC day, keyed by its start. Written by the engine's step "port calls and voyages" only
  * (features/executions/store-ledger.ts); read by the ledger's sums (voyages, stays, periods, years).
  */

@@ -4,7 +4,7 @@ import type { StoredFuelLine } from '../db/tables/carbon';
 import { canonicalFuel, canonicalHours } from './ledger-segments';
 
 /**
- * A ship's port calls (`port_calls` with `port_call_fuel`, migration 0025_carbon_ledger): derived from position and
+ * A ship's port calls (`port_calls` with `port_call_fuel`, migration 0026_carbon_ledger): derived from position and
  * speed by the engine's step "port calls and voyages", written by it only (features/executions/store-ledger.ts).
  * A call keeps its id while it is derived again at the same port with an arrival within the tolerance, as events
  * keep theirs (a rerun over unchanged data writes nothing).

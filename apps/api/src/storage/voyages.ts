@@ -4,7 +4,7 @@ import type { StoredFuelLine } from '../db/tables/carbon';
 import { canonicalFuel, canonicalHours } from './ledger-segments';
 
 /**
- * A ship's voyages (`voyages` with `voyage_fuel`, migration 0025_carbon_ledger): from one port call's departure to
+ * A ship's voyages (`voyages` with `voyage_fuel`, migration 0026_carbon_ledger): from one port call's departure to
  * the next call's arrival, their sums over the ledger's pieces. Written by the engine's step "port calls and voyages"
  * only (features/executions/store-ledger.ts). A voyage keeps its id while it leaves from the same call (or, before
  * the first call, at the same time): a rerun over unchanged data writes nothing.

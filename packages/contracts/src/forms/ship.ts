@@ -3,6 +3,7 @@ import { MESSAGES, SCRUBBER_SYSTEM_TYPES, SHIP_IMAGE_MAX_BYTES } from '../rules/
 import { parseDateOnly, toDate } from '../rules/dates';
 import { fieldErrors, numberFromInput, type FieldErrors } from './errors';
 import { nameText, userText } from './text';
+import { shipParticularsBodySchema } from '../ship-particulars';
 
 export const SHIP_MESSAGES = {
   organizationRequired: 'Please select an organization',
@@ -86,6 +87,8 @@ export const shipInfoSchema = z
       .string()
       .nullish()
       .transform((v) => v || null),
+    /** The CII's particulars (ship-particulars.ts): left out, each stays as it is. */
+    ...shipParticularsBodySchema.shape,
   })
   .superRefine((v, ctx) => {
     if (v.startDate && v.endDate && v.endDate < v.startDate)

@@ -16,7 +16,7 @@ export interface StoredFuelLine {
   kgNotUnderWay: number;
 }
 
-/** A piece of a ship's time: a stay, or a voyage's part of one UTC day (migration 0025_carbon_ledger). */
+/** A piece of a ship's time: a stay, or a voyage's part of one UTC day (migration 0026_carbon_ledger). */
 export interface LedgerSegmentsTable {
   facility_id: string;
   start_on: Timestamp;

@@ -1,4 +1,10 @@
 import type { ColumnType, Generated } from 'kysely';
+import type {
+  ChannelConsumer,
+  ChannelFuelType,
+  ChannelLngEngine,
+  FuelTypeSource,
+} from '@portal/contracts/fuel-channels';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 type GeneratedTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -33,6 +39,12 @@ export interface DataSourceChannelsTable {
   quality_score: Generated<number>;
   is_custom: Generated<boolean>;
   created_on: GeneratedTimestamp;
+  /** A fuel flow channel's (packages/contracts/src/fuel-channels.ts); migration 0025. All null on other channels. */
+  consumer: Generated<ChannelConsumer | null>;
+  fuel_type_source: Generated<FuelTypeSource | null>;
+  fuel_type: Generated<ChannelFuelType | null>;
+  fuel_type_channel_id: Generated<string | null>;
+  lng_engine: Generated<ChannelLngEngine | null>;
 }
 
 export interface DataFilesTable {

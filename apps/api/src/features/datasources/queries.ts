@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { ChannelAlias, DataSource, DataSourceChannel, RawChannel } from '@portal/contracts/datasources';
+import type { FuelChannelAttributes } from '@portal/contracts/fuel-channels';
 import type { Database } from '../../db/schema';
 import type { DataSourceChannelsTable, FacilityDataSourcesTable } from '../../db/tables/ingestion';
 import type { Selectable } from 'kysely';
@@ -7,6 +8,7 @@ import { notFound } from '../../errors';
 import { acceptedExtensionsByComma, readerDefinition } from '../../readers';
 import type { Caller } from '../access/caller';
 import { assertFacilityVisible, facilityVisibleTo, isUuid } from '../access/policy';
+import { assertNoFuelTypeReaders, fuelAttributesOf } from './fuel';
 
 export const dataSourceNotFound = () => notFound('Data source not found');
 
@@ -57,6 +59,7 @@ export function toChannel(
     description: row.description,
     qualityScore: row.quality_score,
     isCustom: row.is_custom,
+    ...fuelAttributesOf(row),
   };
 }
 
@@ -145,8 +148,13 @@ export function findDataSourceChannel(db: Kysely<Database>, dataSourceId: string
     .executeTakeFirst();
 }
 
-export async function deleteChannel(trx: Transaction<Database>, channelId: string): Promise<void> {
-  await trx.deleteFrom('data_source_channels').where('id', '=', channelId).execute();
+/** Deletes a channel, unless another channel of the ship reads its fuel type from it (409, naming both). */
+export async function deleteChannel(
+  trx: Transaction<Database>,
+  channel: Selectable<DataSourceChannelsTable>,
+): Promise<void> {
+  await assertNoFuelTypeReaders(trx, channel.facility_id, [channel]);
+  await trx.deleteFrom('data_source_channels').where('id', '=', channel.id).execute();
 }
 
 /** An organization's channel aliases, by field and alias. */
@@ -176,25 +184,29 @@ export async function deleteChannelAlias(trx: Transaction<Database>, aliasId: st
 /**
  * Of `ids`, those of mappings that a list (PUT facilitydatasourcechannels, audited as channel.replace with the
  * mappings it removed) took out of this data source, and that no mapping has now: a later list may bring them back
- * with their ids.
+ * with their ids. Each with the fuel attributes it had when it was removed (the latest removal's), null when it had
+ * none.
  */
 export async function removedMappingIds(
   db: Kysely<Database>,
   dataSourceId: string,
   ids: readonly string[],
-): Promise<Set<string>> {
+): Promise<Map<string, FuelChannelAttributes | null>> {
   const candidates = [...new Set(ids.filter(isUuid))];
-  if (candidates.length === 0) return new Set();
-  const { rows } = await sql<{ id: string }>`
-    select distinct removed->>'id' as id
+  if (candidates.length === 0) return new Map();
+  const { rows } = await sql<{ id: string; fuel: FuelChannelAttributes | null }>`
+    select removed->>'id' as id, removed->'fuel' as fuel
     from (
-      select detail->'removedMappings' as mappings from audit_log
+      select id as entry_id, detail->'removedMappings' as mappings from audit_log
       where action = 'channel.replace' and subject = ${dataSourceId}
     ) as entry,
     jsonb_array_elements(case when jsonb_typeof(entry.mappings) = 'array' then entry.mappings else '[]'::jsonb end)
       as removed
     where removed->>'id' in (${sql.join(candidates)})
       and not exists (select 1 from data_source_channels c where c.id::text = removed->>'id')
+    order by entry.entry_id desc
   `.execute(db);
-  return new Set(rows.map((r) => r.id));
+  const found = new Map<string, FuelChannelAttributes | null>();
+  for (const row of rows) if (!found.has(row.id)) found.set(row.id, row.fuel ?? null);
+  return found;
 }

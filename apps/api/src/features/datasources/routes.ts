@@ -329,8 +329,23 @@ export async function dataSourceRoutes(app: FastifyInstance) {
       const { caller } = request;
       const dataSource = await findVisibleDataSource(db, caller, request.params.id);
       requireSystemAdmin(caller);
-      const channelId = await createChannel(db, dataSource, request.body);
-      const row = await channelById(db, channelId);
+      const created = await auditedChange(
+        db,
+        caller,
+        (trx) => createChannel(trx, dataSource, request.body),
+        ({ id, fuel }) => ({
+          action: 'channel.create',
+          subject: id,
+          detail: {
+            facilityId: dataSource.facility_id,
+            dataSourceId: dataSource.id,
+            name: request.body.name,
+            source: request.body.source,
+            ...(fuel.consumer !== null ? { fuel } : {}),
+          },
+        }),
+      );
+      const row = await channelById(db, created.id);
       return reply.code(201).send(toChannel(row, dataSource.name));
     },
   );
@@ -488,7 +503,22 @@ export async function dataSourceRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { dataSource, row } = await findChannel(request);
-      await updateChannel(db, row.id, request.body);
+      await auditedChange(
+        db,
+        request.caller,
+        (trx) => updateChannel(trx, row, request.body),
+        (fuel) => ({
+          action: 'channel.update',
+          subject: row.id,
+          detail: {
+            facilityId: row.facility_id,
+            dataSourceId: row.data_source_id,
+            name: request.body.name,
+            // The fuel attributes that changed, each with its value before and after.
+            ...(Object.keys(fuel).length > 0 ? { fuel } : {}),
+          },
+        }),
+      );
       const updated = await channelById(db, row.id);
       return toChannel(updated, dataSource.name);
     },
@@ -499,7 +529,7 @@ export async function dataSourceRoutes(app: FastifyInstance) {
     { schema: { tags, params: channelParams } },
     async (request, reply) => {
       const { row } = await findChannel(request);
-      await auditedChange(db, request.caller, (trx) => deleteChannel(trx, row.id), {
+      await auditedChange(db, request.caller, (trx) => deleteChannel(trx, row), {
         action: 'channel.delete',
         subject: row.id,
         detail: { facilityId: row.facility_id, dataSourceId: row.data_source_id, name: row.name },

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import {
   defaultImportValidFrom,
   type ChannelMappingListItem,
@@ -11,8 +11,16 @@ import {
   type DataSourceValues,
 } from '@portal/contracts/forms';
 import { parseReaderConfiguration } from '@portal/contracts/readers';
+import {
+  fuelChannelProblems,
+  mergeFuelAttributes,
+  NO_FUEL_ATTRIBUTES,
+  type FuelChannelAttributes,
+  type FuelChannelState,
+} from '@portal/contracts/fuel-channels';
 import type { OriginalKey } from '../../storage';
 import type { Database } from '../../db/schema';
+import type { DataSourceChannelsTable } from '../../db/tables/ingestion';
 import { badRequest, conflict } from '../../errors';
 import {
   extensionOf,
@@ -25,6 +33,14 @@ import {
 import { updateFacilityDataRange } from './range';
 import { importedValidity } from './import-validity';
 import { removedMappingIds } from './queries';
+import {
+  assertNoFuelTypeReaders,
+  fuelAttributesOf,
+  fuelColumnsOf,
+  shipChannels,
+  stateOf,
+  throwChannelProblems,
+} from './fuel';
 
 const isUniqueViolation = (error: unknown) =>
   typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505';
@@ -169,6 +185,16 @@ export async function deleteDataSource(
   dataSourceId: string,
 ): Promise<OriginalKey[]> {
   const files = await db.transaction().execute(async (trx) => {
+    // A channel of another data source that reads its fuel type from one of this one's keeps it from going.
+    await assertNoFuelTypeReaders(
+      trx,
+      facilityId,
+      await trx
+        .selectFrom('data_source_channels')
+        .selectAll()
+        .where('data_source_id', '=', dataSourceId)
+        .execute(),
+    );
     const files = await trx
       .selectFrom('data_files')
       .select('id')
@@ -256,12 +282,38 @@ const channelNameTaken = (name: string) =>
 
 type ChannelValues = DataSourceChannelValues;
 
-/** Maps a raw channel (one mapping per raw channel) or adds a custom channel. */
+/**
+ * Checks a channel as it would be after the change (with its `id` when it is a stored one) against the ship's other
+ * channels: 400 naming each problem on its field.
+ */
+async function checkFuelAttributes(
+  db: Kysely<Database>,
+  facilityId: string,
+  channel: Omit<FuelChannelState, 'key' | 'editable'>,
+): Promise<void> {
+  const others = (await shipChannels(db, facilityId)).filter((c) => c.id !== channel.id);
+  throwChannelProblems(
+    fuelChannelProblems([...others.map((c) => stateOf(c)), { ...channel, key: 'this', editable: true }]),
+  );
+}
+
+/** What the audit entry of a single channel's change names: the fuel attributes that changed, before and after. */
+function fuelChanges(before: FuelChannelAttributes, after: FuelChannelAttributes) {
+  const changes: Partial<Record<keyof FuelChannelAttributes, { from: unknown; to: unknown }>> = {};
+  for (const key of Object.keys(after) as (keyof FuelChannelAttributes)[])
+    if (before[key] !== after[key]) changes[key] = { from: before[key], to: after[key] };
+  return changes;
+}
+
+/**
+ * Maps a raw channel (one mapping per raw channel) or adds a custom channel, with its fuel attributes when it is a
+ * fuel flow channel. Runs inside the caller's transaction; answers the new id and the fuel attributes it has.
+ */
 export async function createChannel(
   db: Kysely<Database>,
   dataSource: { id: string; facility_id: string },
   values: ChannelValues,
-): Promise<string> {
+): Promise<{ id: string; fuel: FuelChannelAttributes }> {
   const isCustom = values.isCustom === true;
   if (!isCustom) {
     const mapped = await db
@@ -273,6 +325,13 @@ export async function createChannel(
       .executeTakeFirst();
     if (mapped) throw conflict(`The channel ${values.source} is already mapped as ${mapped.name}`);
   }
+  const fuel = mergeFuelAttributes(values);
+  await checkFuelAttributes(db, dataSource.facility_id, {
+    name: values.name,
+    unit: values.unit || null,
+    dataType: values.dataType,
+    ...fuel,
+  });
   try {
     const row = await db
       .insertInto('data_source_channels')
@@ -286,21 +345,34 @@ export async function createChannel(
         description: values.description || null,
         quality_score: values.qualityScore ?? 0,
         is_custom: isCustom,
+        ...fuelColumnsOf(fuel),
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    return row.id;
+    return { id: row.id, fuel };
   } catch (error) {
     if (isUniqueViolation(error)) throw channelNameTaken(values.name);
     throw error;
   }
 }
 
+/**
+ * Changes a channel; fuel attributes the body leaves out stay as they are. Runs inside the caller's transaction;
+ * answers the fuel attributes that changed (for the audit entry).
+ */
 export async function updateChannel(
   db: Kysely<Database>,
-  channelId: string,
+  before: Selectable<DataSourceChannelsTable>,
   values: ChannelValues,
-): Promise<void> {
+): Promise<Partial<Record<keyof FuelChannelAttributes, { from: unknown; to: unknown }>>> {
+  const fuel = mergeFuelAttributes(values, fuelAttributesOf(before));
+  await checkFuelAttributes(db, before.facility_id, {
+    id: before.id,
+    name: values.name,
+    unit: values.unit || null,
+    dataType: values.dataType,
+    ...fuel,
+  });
   try {
     await db
       .updateTable('data_source_channels')
@@ -311,13 +383,15 @@ export async function updateChannel(
         unit: values.unit || null,
         description: values.description || null,
         quality_score: values.qualityScore ?? 0,
+        ...fuelColumnsOf(fuel),
       })
-      .where('id', '=', channelId)
+      .where('id', '=', before.id)
       .execute();
   } catch (error) {
     if (isUniqueViolation(error)) throw channelNameTaken(values.name);
     throw error;
   }
+  return fuelChanges(fuelAttributesOf(before), fuel);
 }
 
 /**
@@ -380,6 +454,22 @@ export async function importConfiguration(
         channelCount++;
       }
     }
+    // A copied flow channel reads its fuel type from the copy of its fuel type channel, not from the other ship's.
+    const copiedReaders = await trx
+      .selectFrom('data_source_channels')
+      .select(['id', 'fuel_type_channel_id'])
+      .where('facility_id', '=', targetFacilityId)
+      .where('fuel_type_channel_id', 'is not', null)
+      .execute();
+    for (const reader of copiedReaders) {
+      const copied = channelIds.get(reader.fuel_type_channel_id!);
+      if (copied === undefined) throw new Error(`The fuel type channel of ${reader.id} was not copied`);
+      await trx
+        .updateTable('data_source_channels')
+        .set({ fuel_type_channel_id: copied })
+        .where('id', '=', reader.id)
+        .execute();
+    }
     const calculations = await trx
       .selectFrom('measurement_field_calculations')
       .selectAll()
@@ -435,7 +525,7 @@ export interface ChannelListChange {
   /** Mappings an earlier list removed that this one brought back with their ids (an Undo). */
   restored: number;
   /** The mappings the list removed, named in the audit entry: a later list may bring them back. */
-  removedMappings: { id: string; name: string; source: string }[];
+  removedMappings: { id: string; name: string; source: string; fuel?: FuelChannelAttributes }[];
 }
 
 /**
@@ -467,8 +557,50 @@ export async function replaceChannels(
     if (item.id !== undefined && !byId.has(item.id) && !restorable.has(item.id))
       problems.push({ path: `${index}.id`, message: 'Not a channel of this data source' });
   });
+  // The fuel attributes an item leaves out stay as the mapping has them (or had them, for one brought back).
+  const knownId = (item: ChannelMappingListItem) =>
+    item.id !== undefined && (byId.has(item.id) || restorable.has(item.id)) ? item.id : undefined;
+  const fuelOf = list.map((item) => {
+    const before = item.id === undefined ? undefined : byId.get(item.id);
+    const base = before
+      ? fuelAttributesOf(before)
+      : ((item.id === undefined ? null : restorable.get(item.id)) ?? NO_FUEL_ATTRIBUTES);
+    return mergeFuelAttributes(item, base);
+  });
+  const keptIds = new Set(list.flatMap((item) => knownId(item) ?? []));
+  const others = (await shipChannels(trx, dataSource.facility_id)).filter(
+    (c) => c.data_source_id !== dataSource.id,
+  );
+  const fuelProblems = fuelChannelProblems(
+    [
+      ...others.map((c) => ({ ...stateOf(c), key: `other:${c.id}` })),
+      ...list.map((item, index): FuelChannelState => ({
+        key: String(index),
+        id: knownId(item),
+        name: item.name.trim(),
+        unit: item.unit || null,
+        dataType: item.dataType,
+        editable: true,
+        ...fuelOf[index]!, // one per item
+      })),
+    ],
+    existing
+      .filter((c) => !keptIds.has(c.id))
+      .map((c) => ({ key: `removed:${c.id}`, id: c.id, name: c.name })),
+  );
+  for (const p of fuelProblems)
+    problems.push({
+      path: p.key.startsWith('removed:')
+        ? `removed.${p.key.slice('removed:'.length)}`
+        : `${p.key}.${p.field}`,
+      message: p.message,
+    });
   if (problems.length > 0) {
-    problems.sort((a, b) => Number.parseInt(a.path, 10) - Number.parseInt(b.path, 10));
+    const order = (path: string) => {
+      const index = Number.parseInt(path, 10);
+      return Number.isNaN(index) ? Number.POSITIVE_INFINITY : index;
+    };
+    problems.sort((a, b) => order(a.path) - order(b.path));
     throw badRequest(
       `${CHANNEL_LIST_MESSAGES.notValid(new Set(problems.map((p) => p.path.split('.')[0])).size)}: ${problems
         .map((p) => `${p.path}: ${p.message}`)
@@ -476,7 +608,7 @@ export async function replaceChannels(
       Object.fromEntries(problems.map((p) => [p.path, p.message])),
     );
   }
-  const rows = list.map((item) => {
+  const rows = list.map((item, index) => {
     const before = item.id === undefined ? undefined : byId.get(item.id);
     return {
       ...(before ? { id: before.id, created_on: before.created_on } : {}),
@@ -490,6 +622,7 @@ export async function replaceChannels(
       description: item.description || null,
       quality_score: item.qualityScore ?? 0,
       is_custom: item.isCustom === true,
+      ...fuelColumnsOf(fuelOf[index]!),
     };
   });
   const same = (row: (typeof rows)[number]) => {
@@ -502,12 +635,17 @@ export async function replaceChannels(
       before.unit === row.unit &&
       before.description === row.description &&
       before.quality_score === row.quality_score &&
-      before.is_custom === row.is_custom
+      before.is_custom === row.is_custom &&
+      before.consumer === row.consumer &&
+      before.fuel_type_source === row.fuel_type_source &&
+      before.fuel_type === row.fuel_type &&
+      before.fuel_type_channel_id === row.fuel_type_channel_id &&
+      before.lng_engine === row.lng_engine
     );
   };
   const kept = new Set(rows.flatMap((r) => r.id ?? []));
   // Names are unique per data source whatever their case: the rows go and come back with their ids, so that two
-  // mappings may swap names in one list.
+  // mappings may swap names in one list. The fuel type channel they read is checked at commit (migration 0025).
   if (existing.length > 0)
     await trx.deleteFrom('data_source_channels').where('data_source_id', '=', dataSource.id).execute();
   if (rows.length > 0) await trx.insertInto('data_source_channels').values(rows).execute();
@@ -517,7 +655,13 @@ export async function replaceChannels(
     changed: rows.filter((r) => r.id !== undefined && byId.has(r.id) && !same(r)).length,
     removed: removed.length,
     restored: rows.filter((r) => r.id !== undefined && restorable.has(r.id)).length,
-    removedMappings: removed.map((c) => ({ id: c.id, name: c.name, source: c.source })),
+    removedMappings: removed.map((c) => ({
+      id: c.id,
+      name: c.name,
+      source: c.source,
+      // Brought back by a later list that leaves them out, a mapping gets its fuel attributes back from here.
+      ...(c.consumer !== null ? { fuel: fuelAttributesOf(c) } : {}),
+    })),
   };
 }
 

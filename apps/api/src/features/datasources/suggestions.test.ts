@@ -117,6 +117,18 @@ describe('suggested mappings of the demo and foreign loggers', () => {
       }
       const proposedRight = result.proposals.filter((p) => right[p.column] === p.field).map((p) => p.field);
       expect(proposedRight, name).toEqual(expect.arrayContaining(DOMAIN_CHANNELS));
+      // The fuel flows of the demo loggers go to their consumers' fields, with the consumer for the mapping.
+      if (name.startsWith('demo'))
+        for (const [field, consumer] of [
+          ['FUEL_FLOW', 'MAIN_ENGINE'],
+          ['AE_FUEL_FLOW', 'AUX_ENGINE'],
+          ['BOILER_FUEL_FLOW', 'BOILER'],
+        ] as const) {
+          const proposal = result.proposals.find((p) => p.field === field);
+          expect(proposal && right[proposal.column], `${name} ${field}`).toBe(field);
+          expect(proposal, `${name} ${field}`).toMatchObject({ consumer, fuelType: null });
+          expect(proposal!.confidence, `${name} ${field}`).toBeGreaterThanOrEqual(ACCEPT_CONFIDENCE);
+        }
       // The columns the portal does not use are listed as unmapped.
       expect(result.unmappedColumns.length, name).toBeGreaterThan(0);
       for (const c of result.unmappedColumns)

@@ -82,16 +82,22 @@ export interface MappingRow {
   source: string;
   unit: string | null;
   isCustom: boolean;
-  /** An approved calculation of the ship reads it. */
+  /**
+   * An approved calculation of the ship reads it, or a fuel flow mapping of the ship reads its fuel type from it
+   * (the carbon ledger's): either way it is not to be removed as unused.
+   */
   readByCalculation: boolean;
 }
 
-/** The data source's mappings, each marked when an approved calculation of its ship reads it. */
+/**
+ * The data source's mappings, each marked when an approved calculation of its ship reads it or another mapping reads
+ * its fuel type from it.
+ */
 export async function mappingsWithUse(
   db: Kysely<Database>,
   dataSource: DataSourceRow,
 ): Promise<MappingRow[]> {
-  const [channels, calculations] = await Promise.all([
+  const [channels, calculations, fuelTypeChannels] = await Promise.all([
     db
       .selectFrom('data_source_channels')
       .select(['id', 'name', 'source', 'unit', 'is_custom'])
@@ -105,8 +111,17 @@ export async function mappingsWithUse(
       .where('facility_id', '=', dataSource.facility_id)
       .where('approved_on', 'is not', null)
       .execute(),
+    db
+      .selectFrom('data_source_channels')
+      .select('fuel_type_channel_id')
+      .where('facility_id', '=', dataSource.facility_id)
+      .where('fuel_type_channel_id', 'is not', null)
+      .execute(),
   ]);
-  const read = new Set(calculations.flatMap((c) => c.input_ids ?? []));
+  const read = new Set([
+    ...calculations.flatMap((c) => c.input_ids ?? []),
+    ...fuelTypeChannels.flatMap((c) => c.fuel_type_channel_id ?? []),
+  ]);
   return channels.map((c) => ({
     id: c.id,
     name: c.name,

@@ -104,5 +104,8 @@ export function toFacility(row: FacilityRow): Facility {
     imageBase64: row.image_base64,
     dataSourceCount: Number(row.data_source_count),
     organizationIds: [row.primary_organization_id, ...(row.shared_organization_ids ?? [])],
+    shipType: row.ship_type,
+    deadweightTonnes: row.deadweight_tonnes,
+    grossTonnage: row.gross_tonnage,
   };
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import cliProgress from 'cli-progress';
 import { DAY_MS } from '@portal/contracts/rules';
 import type { Kysely } from 'kysely';
@@ -184,8 +185,9 @@ export async function seedDemoDataWithProgress(
 }
 
 /**
- * A demo ship's logger as a data source with its channels mapped as the generator writes them (the demo seed, and
- * the tests that build a demo ship by hand). Returns the data source's id.
+ * A demo ship's logger as a data source with its channels mapped as the generator writes them, its fuel flows with
+ * their consumer and fuel type (the demo seed, and the tests that build a demo ship by hand). Returns the data
+ * source's id.
  */
 export async function configureDemoDataSource(
   db: Kysely<Database>,
@@ -203,10 +205,13 @@ export async function configureDemoDataSource(
     note,
     isPrimary: true,
   });
+  // Ids chosen here, so that a flow channel can name the fuel type channel it reads in the same insert.
+  const ids = new Map(definition.channelMappings.map((m) => [m.name, randomUUID()]));
   await db
     .insertInto('data_source_channels')
     .values(
       definition.channelMappings.map((m) => ({
+        id: ids.get(m.name)!,
         facility_id: facilityId,
         data_source_id: dataSourceId,
         source: m.source,
@@ -215,6 +220,10 @@ export async function configureDemoDataSource(
         unit: m.unit || null,
         description: m.description || null,
         quality_score: 5,
+        consumer: m.fuel?.consumer ?? null,
+        fuel_type_source: m.fuel?.fuelTypeSource ?? null,
+        fuel_type: m.fuel?.fuelType ?? null,
+        fuel_type_channel_id: m.fuel?.fuelTypeChannel ? (ids.get(m.fuel.fuelTypeChannel) ?? null) : null,
       })),
     )
     .execute();

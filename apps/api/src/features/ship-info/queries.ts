@@ -4,15 +4,49 @@ import type { updateFacilityBodySchema } from '@portal/contracts/ship-info';
 import type { Database } from '../../db/schema';
 import { notFound } from '../../errors';
 
-/** Changes a ship's information (its name, IMO, scrubber system, dates and image). */
+type ParticularKey = 'shipType' | 'deadweightTonnes' | 'grossTonnage';
+const PARTICULAR_COLUMNS = {
+  shipType: 'ship_type',
+  deadweightTonnes: 'deadweight_tonnes',
+  grossTonnage: 'gross_tonnage',
+} as const satisfies Record<ParticularKey, string>;
+
+/** A ship particular the edit changed: its value before and after. */
+export type ParticularChanges = Partial<Record<ParticularKey, { from: unknown; to: unknown }>>;
+
+/**
+ * Changes a ship's information (its name, IMO, scrubber system, dates and image) and the particulars the body gives
+ * (a particular left out stays as it is). Answers the particulars that changed, for the audit entry.
+ */
 export async function updateFacilityInfo(
   trx: Transaction<Database>,
   id: string,
   body: z.output<typeof updateFacilityBodySchema>,
-): Promise<void> {
+): Promise<ParticularChanges> {
+  const before = await trx
+    .selectFrom('facilities')
+    .select(['ship_type', 'deadweight_tonnes', 'gross_tonnage'])
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!before) throw notFound('Ship not found');
+  const changes: ParticularChanges = {};
+  const particulars: {
+    ship_type?: typeof body.shipType;
+    deadweight_tonnes?: number | null;
+    gross_tonnage?: number | null;
+  } = {};
+  for (const key of Object.keys(PARTICULAR_COLUMNS) as ParticularKey[]) {
+    const value = body[key];
+    if (value === undefined) continue;
+    const column = PARTICULAR_COLUMNS[key];
+    (particulars as Record<string, unknown>)[column] = value;
+    if (before[column] !== value) changes[key] = { from: before[column], to: value };
+  }
   await trx
     .updateTable('facilities')
     .set({
+      ...particulars,
       name: body.name,
       imo: body.imo || null,
       scrubber_system_type: body.scrubberSystemType || null,
@@ -25,6 +59,7 @@ export async function updateFacilityInfo(
     })
     .where('id', '=', id)
     .execute();
+  return changes;
 }
 
 /** A ship's upload credentials, newest first. */

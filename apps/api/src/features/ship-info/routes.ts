@@ -80,11 +80,17 @@ export async function shipInfoRoutes(app: FastifyInstance) {
       if (body.imageBase64 && !isAcceptableShipImage(body.imageBase64)) {
         throw badRequest(SHIP_MESSAGES.imageTooLarge, { imageBase64: SHIP_MESSAGES.imageTooLarge });
       }
-      await auditedChange(db, caller, (trx) => updateFacilityInfo(trx, id, body), {
-        action: 'facility.update',
-        subject: id,
-        detail: { name: body.name },
-      });
+      await auditedChange(
+        db,
+        caller,
+        (trx) => updateFacilityInfo(trx, id, body),
+        (particulars) => ({
+          action: 'facility.update',
+          subject: id,
+          // The particulars the CII reads, each with its value before and after, when the edit changed them.
+          detail: { name: body.name, ...(Object.keys(particulars).length > 0 ? { particulars } : {}) },
+        }),
+      );
       return loadFacility(caller, id);
     },
   );

@@ -36,6 +36,9 @@ const ship = (k: number, name: string): Facility => ({
   imageBase64: null,
   dataSourceCount: 0,
   organizationIds: ['n'],
+  shipType: null,
+  deadweightTonnes: null,
+  grossTonnage: null,
 });
 const ships = HOSTILE_TEXTS.map((name, k) => ship(k, name));
 

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes } from 'react-router';
+import { NO_FUEL_ATTRIBUTES } from '@portal/contracts/fuel-channels';
 import type { DataSourceChannel } from '@portal/contracts/datasources';
 import { NotificationProvider } from '../../app/notifications';
 import ChannelsPage from './ChannelsPage';
@@ -22,6 +23,7 @@ const channel = (over: Partial<DataSourceChannel>): DataSourceChannel => ({
   description: null,
   qualityScore: 0,
   isCustom: false,
+  ...NO_FUEL_ATTRIBUTES,
   ...over,
 });
 const CUSTOM = channel({

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useState } from 'react';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { NO_FUEL_ATTRIBUTES } from '@portal/contracts/fuel-channels';
 import type {
   ChannelMappingListItem,
   DataSource,
@@ -28,6 +29,7 @@ const mapping = (id: string, name: string, source: string): DataSourceChannel =>
   description: null,
   qualityScore: 0,
   isCustom: false,
+  ...NO_FUEL_ATTRIBUTES,
 });
 /** The imported configuration: two mappings the calculations read, two that no calculation reads. */
 const CHANNELS = [
@@ -61,6 +63,8 @@ const SUGGESTIONS: SuggestedMappings = {
       reasons: ['Known name'],
       mappingId: 'm1',
       matchesExisting: false,
+      consumer: null,
+      fuelType: null,
     },
     {
       field: 'SO2_PPM',
@@ -70,6 +74,8 @@ const SUGGESTIONS: SuggestedMappings = {
       reasons: ['Name like'],
       mappingId: 'm2',
       matchesExisting: false,
+      consumer: null,
+      fuelType: null,
     },
   ],
   unmatchedFields: [],

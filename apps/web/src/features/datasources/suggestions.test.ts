@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { NO_FUEL_ATTRIBUTES } from '@portal/contracts/fuel-channels';
 import type { DataSourceChannel, RawChannel, SuggestedMappings } from '@portal/contracts/datasources';
 import {
   acceptAll,
@@ -35,6 +36,7 @@ const mapping = (id: string, name: string, source: string): DataSourceChannel =>
   description: null,
   qualityScore: 0,
   isCustom: false,
+  ...NO_FUEL_ATTRIBUTES,
 });
 
 /** An imported configuration (the demo logger's names) meeting a new logger's file. */
@@ -57,6 +59,8 @@ const result: SuggestedMappings = {
       reasons: ['Known name'],
       mappingId: 'm1',
       matchesExisting: false,
+      consumer: null,
+      fuelType: null,
     },
     {
       field: 'SO2_PPM',
@@ -66,6 +70,8 @@ const result: SuggestedMappings = {
       reasons: ['Name like'],
       mappingId: 'm2',
       matchesExisting: false,
+      consumer: null,
+      fuelType: null,
     },
     {
       field: 'SCRUBBER_RUNNING',
@@ -75,6 +81,8 @@ const result: SuggestedMappings = {
       reasons: ['Name like'],
       mappingId: null,
       matchesExisting: false,
+      consumer: null,
+      fuelType: null,
     },
   ],
   unmatchedFields: [{ field: 'LATITUDE', mappingId: 'm3', source: 'GPS_Lat' }],

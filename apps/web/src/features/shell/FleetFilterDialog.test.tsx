@@ -24,6 +24,9 @@ const ship = (id: string, name: string, organization: string, type: string | nul
   imageBase64: null,
   dataSourceCount: 0,
   organizationIds: [organization],
+  shipType: null,
+  deadweightTonnes: null,
+  grossTonnage: null,
 });
 const ships = [
   ship('1', 'Alpha', 'n', 'Hybrid'),

@@ -35,6 +35,9 @@ const ship = (id: string, name: string): Facility => ({
   imageBase64: null,
   dataSourceCount: 0,
   organizationIds: ['n'],
+  shipType: null,
+  deadweightTonnes: null,
+  grossTonnage: null,
 });
 const ships = HOSTILE_TEXTS.map((name, k) => ship(`ship-${k}`, name));
 
