@@ -10,6 +10,7 @@ import {
   HOUR,
   T0,
   BAY_ANCHORAGE,
+  CF,
   dayFiles,
   expectedLedger,
   gcNm,
@@ -28,6 +29,7 @@ import {
 let server: TestServer;
 let facilityId: string;
 let dataSourceId: string;
+const channelIds: Record<string, string> = {};
 /** The data file of each day uploaded. */
 const fileIds: string[] = [];
 const { rows, gaps } = generateMonth();
@@ -40,8 +42,15 @@ const within = (actual: number, expected: number, what: string) =>
     Math.abs(expected) * TOLERANCE + 1e-9,
   );
 
-/** The flows as the ship's mapping has them: FUEL_FLOW the main engines', of unknown type. */
-const FLOWS: FlowSpec[] = [{ consumer: 'MAIN_ENGINE', value: (r) => r.me, fuel: () => 'UNKNOWN' }];
+/**
+ * The flows as the ship's channel mapping has them: the main engines on HFO; the auxiliary engines' fuel from the
+ * fuel type channel AE_FUEL_TYPE (MGO at EU berths, HFO elsewhere); the boiler on MGO.
+ */
+const FLOWS: FlowSpec[] = [
+  { consumer: 'MAIN_ENGINE', value: (r) => r.me, fuel: () => 'HFO' },
+  { consumer: 'AUX_ENGINE', value: (r) => r.ae, fuel: (r) => (r.aeFuel === 2 ? 'MDO_MGO' : 'HFO') },
+  { consumer: 'BOILER', value: (r) => r.boiler, fuel: () => 'MDO_MGO' },
+];
 
 /** Reference ports within 10 nm of the route, read from the shipped reference the server loaded. */
 async function portsNearRoute(): Promise<ExpectedPort[]> {
@@ -83,12 +92,31 @@ beforeAll(async () => {
   facilityId = server.seed.facilityIds.baltic_tern!;
   dataSourceId = await createCsvDataSource(server, facilityId);
   const admin = await server.as('admin');
-  for (const name of CHANNELS) {
+  // The fuel type channel first: the auxiliary engines' flow names it.
+  for (const name of ['AE_FUEL_TYPE', ...CHANNELS.filter((c) => c !== 'AE_FUEL_TYPE')]) {
+    const flow = name.endsWith('FUEL_FLOW');
     const created = await admin.post(
       `/api/algorithm/facilitydatasource/${dataSourceId}/facilitydatasourcechannels`,
-      { source: name, name, dataType: 'Double', description: '', unit: '', qualityScore: 5 },
+      {
+        source: name,
+        name,
+        dataType: 'Double',
+        description: '',
+        unit: flow ? 'kg/h' : '',
+        qualityScore: 5,
+        ...(name === 'FUEL_FLOW'
+          ? { consumer: 'MAIN_ENGINE', fuelTypeSource: 'fixed', fuelType: 'HFO' }
+          : {}),
+        ...(name === 'AE_FUEL_FLOW'
+          ? { consumer: 'AUX_ENGINE', fuelTypeSource: 'channel', fuelTypeChannelId: channelIds.AE_FUEL_TYPE }
+          : {}),
+        ...(name === 'BOILER_FUEL_FLOW'
+          ? { consumer: 'BOILER', fuelTypeSource: 'fixed', fuelType: 'MDO_MGO' }
+          : {}),
+      },
     );
     if (created.statusCode !== 201) throw new Error(`channel ${name}: ${created.body}`);
+    channelIds[name] = created.json().id as string;
   }
   await seedDefaultMeasurementCalculations(db(), facilityId, new Date(T0));
   // Day by day through the upload route: each upload queues (or joins) the execution of its day.
@@ -210,11 +238,24 @@ describe('the carbon ledger of a month of a bulk carrier, uploaded and executed 
       expected.legs.reduce((s, l) => s + l.nm, 0),
       'month distance',
     );
-    expect(month.hoursWithoutFuelData).toEqual(
-      Object.fromEntries([
-        [Object.keys(month.hoursWithoutFuelData)[0]!, expected.hoursWithoutData.get('MAIN_ENGINE')],
-      ]),
+    expect(month.hoursWithoutFuelData).toEqual({
+      [channelIds.FUEL_FLOW!]: expected.hoursWithoutData.get('MAIN_ENGINE'),
+      [channelIds.AE_FUEL_FLOW!]: expected.hoursWithoutData.get('AUX_ENGINE'),
+      [channelIds.BOILER_FUEL_FLOW!]: expected.hoursWithoutData.get('BOILER'),
+    });
+    // CO2 under the IMO's Cf of each fuel type: nothing is of unknown type.
+    within(
+      month.co2Tonnes,
+      month.fuel.reduce((s, f) => s + f.tonnes * CF[f.fuelType as keyof typeof CF], 0),
+      'month CO2',
     );
+    expect(month.fuelOfUnknownTypeTonnes).toBe(0);
+    expect(month.fuel.map((f) => `${f.consumer} ${f.fuelType}`)).toEqual([
+      'MAIN_ENGINE HFO',
+      'AUX_ENGINE HFO',
+      'AUX_ENGINE MDO_MGO',
+      'BOILER MDO_MGO',
+    ]);
   });
 
   const executeDay = async (n: number) => {

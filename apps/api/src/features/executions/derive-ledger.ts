@@ -143,7 +143,16 @@ export async function loadLedgerConfig(
   };
   const channels = await db
     .selectFrom('data_source_channels')
-    .select(['id', 'data_source_id', 'source', 'name'])
+    .select([
+      'id',
+      'data_source_id',
+      'source',
+      'name',
+      'consumer',
+      'fuel_type_source',
+      'fuel_type',
+      'fuel_type_channel_id',
+    ])
     .where('facility_id', '=', facilityId)
     .execute();
   const primary = await db
@@ -155,28 +164,67 @@ export async function loadLedgerConfig(
   const channelNamed = (name: string) =>
     channels
       .filter((c) => c.name.toUpperCase() === name)
-      .sort((a, b) => Number(b.data_source_id === primary?.id) - Number(a.data_source_id === primary?.id))[0];
+      .sort(
+        (a, b) => Number(b.data_source_id === primary?.id) - Number(a.data_source_id === primary?.id),
+      )[0];
   const ref = (c: (typeof channels)[number]): ChannelRef => ({
     id: c.id,
     dataSourceId: c.data_source_id,
     source: c.source,
     name: c.name,
   });
+  // A raw field: an approved calculation that reads that one channel (FUEL_FLOW's reads the FUEL_FLOW channel).
+  const rawFieldOf = new Map<string, string>();
+  for (const calc of await db
+    .selectFrom('measurement_field_calculations')
+    .select(['measurement_field_id', 'input_ids'])
+    .where('facility_id', '=', facilityId)
+    .where('approved_on', 'is not', null)
+    .orderBy('valid_from', 'desc')
+    .execute()) {
+    const inputs = calc.input_ids ?? [];
+    if (inputs.length === 1 && !rawFieldOf.has(inputs[0]!)) rawFieldOf.set(inputs[0]!, calc.measurement_field_id);
+  }
 
   const speedFieldId = field(LEDGER_FIELDS.speed);
   const speedChannel = channelNamed(LEDGER_FIELDS.speed);
   const fuelFlowFieldId = field(LEDGER_FIELDS.fuelFlow);
-  const flows: LedgerFlow[] = fuelFlowFieldId
-    ? [
-        {
-          id: fuelFlowFieldId,
-          name: LEDGER_FIELDS.fuelFlow,
-          consumer: 'MAIN_ENGINE',
-          read: { kind: 'field', fieldId: fuelFlowFieldId },
-          fuel: { kind: 'unknown' },
-        },
-      ]
-    : [];
+  const byId = new Map(channels.map((c) => [c.id, c]));
+  const mapped = channels.filter((c) => c.consumer !== null);
+  const flows: LedgerFlow[] = mapped.length
+    ? mapped.map((c) => {
+        const fieldId = rawFieldOf.get(c.id);
+        const typeChannel = c.fuel_type_channel_id ? byId.get(c.fuel_type_channel_id) : undefined;
+        const fuel: FlowFuelSource =
+          c.fuel_type_source === 'fixed' && c.fuel_type
+            ? { kind: 'fixed', fuelType: c.fuel_type }
+            : c.fuel_type_source === 'channel' && typeChannel
+              ? { kind: 'channel', channel: ref(typeChannel) }
+              : c.fuel_type_source === 'change-overs'
+                ? { kind: 'change-overs' }
+                : { kind: 'unknown' };
+        return {
+          id: c.id,
+          name: c.name,
+          consumer: c.consumer!,
+          read:
+            fieldId && calculated.has(fieldId)
+              ? { kind: 'field', fieldId }
+              : { kind: 'channel', channel: ref(c) },
+          fuel,
+        };
+      })
+    : fuelFlowFieldId
+      ? [
+          {
+            id: fuelFlowFieldId,
+            name: LEDGER_FIELDS.fuelFlow,
+            consumer: 'MAIN_ENGINE',
+            read: { kind: 'field', fieldId: fuelFlowFieldId },
+            fuel: { kind: 'unknown' },
+          },
+        ]
+      : [];
   const config: LedgerConfig = {
     facilityId,
     organizationId: facility.primary_organization_id,
