@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FuelByPeriod, PortCallRecord, Voyage } from '@portal/contracts/carbon';
+import ExcelJS from 'exceljs';
+import type {
+  CiiResult,
+  DcsReportRecord,
+  FleetCii,
+  FuelByPeriod,
+  PortCallRecord,
+  Voyage,
+} from '@portal/contracts/carbon';
 import { startTestServer, type TestServer } from './harness';
 import { createCsvDataSource, sendFile } from './upload-helpers';
 import { waitForExecutions } from './execution-fixtures';
@@ -11,6 +19,8 @@ import {
   T0,
   BAY_ANCHORAGE,
   CF,
+  DWT,
+  GT,
   dayFiles,
   expectedLedger,
   gcNm,
@@ -119,6 +129,12 @@ beforeAll(async () => {
     channelIds[name] = created.json().id as string;
   }
   await seedDefaultMeasurementCalculations(db(), facilityId, new Date(T0));
+  // The particulars the CII needs, as the ship's details hold them.
+  await db()
+    .updateTable('facilities')
+    .set({ ship_type: 'BULK_CARRIER', deadweight_tonnes: DWT, gross_tonnage: GT, imo: '9876543' })
+    .where('id', '=', facilityId)
+    .execute();
   // Day by day through the upload route: each upload queues (or joins) the execution of its day.
   const executions = new Set<string>();
   for (const file of dayFiles(rows)) {
@@ -256,6 +272,166 @@ describe('the carbon ledger of a month of a bulk carrier, uploaded and executed 
       'AUX_ENGINE MDO_MGO',
       'BOILER MDO_MGO',
     ]);
+  });
+
+  it('fills the IMO DCS items of the year from the voyages and their cargo, and names what is missing', async () => {
+    const anna = await server.as('north.anna');
+    const voyages = (await anna.get(`/api/facilities/${facilityId}/voyages`)).json() as Voyage[];
+    // The voyage to Baltimore laden with 70,000 t, entered; the one to Rotterdam in ballast, from a noon report.
+    const laden = await anna.put(`/api/voyages/${voyages[1]!.id}/cargo`, {
+      laden: true,
+      cargoTonnes: 70_000,
+      teu: null,
+    });
+    expect(laden.statusCode, laden.body).toBe(200);
+    expect((laden.json() as Voyage).cargo).toEqual({
+      laden: true,
+      cargoTonnes: 70_000,
+      teu: null,
+      source: 'ENTERED',
+    });
+    const noon = await anna.post(`/api/facilities/${facilityId}/noon-reports`, {
+      csv: `Date,Condition,Cargo (t)\n${iso(Date.parse(voyages[0]!.departure) + 3 * HOUR)},Ballast,0\n${iso(Date.parse(voyages[1]!.departure) + 5 * HOUR)},Laden,69000\n2020-01-01 12:00,Laden,1\n`,
+    });
+    expect(noon.json()).toEqual({
+      rows: 3,
+      voyagesUpdated: 1,
+      problems: [
+        { line: 3, message: 'The cargo of this voyage was entered by a person and is kept' },
+        { line: 4, message: 'No voyage of the ship was under way at that time' },
+      ],
+    });
+
+    const report = (
+      await anna.get(`/api/facilities/${facilityId}/dcs-report?year=2026`)
+    ).json() as DcsReportRecord;
+    expect([report.periodStart, report.periodEnd]).toEqual(['2026-03-01', '2026-03-31']);
+    expect(report.imoNumber).toBe('9876543');
+    expect([report.shipType, report.deadweight, report.grossTonnage]).toEqual(['Bulk carrier', DWT, GT]);
+    const legs = expected.legs;
+    within(
+      report.distanceNm,
+      legs.reduce((s, l) => s + l.nm, 0),
+      'DCS distance',
+    );
+    within(
+      report.hoursUnderWay,
+      legs.reduce((s, l) => s + l.underWay, 0),
+      'DCS hours under way',
+    );
+    const total = (suffix: string, part: 'kg' | 'notUnderWay' = 'kg') =>
+      legs.reduce(
+        (s, l) => s + [...l.fuel].filter(([k]) => k.endsWith(suffix)).reduce((x, [, v]) => x + v[part], 0),
+        0,
+      ) / 1000;
+    for (const f of report.fuel) within(f.tonnes, total(`|${f.fuelType}`), `DCS ${f.fuelType}`);
+    expect(report.fuel.map((f) => f.fuelType)).toEqual(['HFO', 'MDO_MGO']);
+    for (const f of report.fuelByConsumer)
+      within(f.tonnes, total(`${f.consumer}|${f.fuelType}`), `DCS ${f.consumer} ${f.fuelType}`);
+    for (const f of report.fuelNotUnderWay)
+      within(f.tonnes, total(`${f.consumer}|${f.fuelType}`, 'notUnderWay'), `not under way ${f.consumer}`);
+    const toBaltimore = legs.filter((l) => l.kind === 'voyage')[1]!;
+    within(report.ladenDistanceNm!, toBaltimore.nm, 'laden distance');
+    within(report.transportWorkTonneMiles!, 70_000 * toBaltimore.nm, 'transport work');
+    expect(report.transportWorkTeuMiles).toBeNull();
+    expect(report.method).toBe('FLOW_METERS');
+    expect(report.missing.map((m) => m.item).sort()).toEqual(
+      [
+        'Net tonnage',
+        'Power output of main engines',
+        'Power output of auxiliary engines',
+        'Fuel oil consumption',
+        'Fuel oil consumption',
+        'Fuel oil consumption',
+        'Laden distance travelled and transport work',
+        'Onshore power supplied',
+      ].sort(),
+    );
+    expect(report.missing.find((m) => m.reason.startsWith('FUEL_FLOW'))!.reason).toContain(
+      `${expected.hoursWithoutData.get('MAIN_ENGINE')} h`,
+    );
+    // The voyage still at sea has no cargo yet.
+    expect(report.missing.find((m) => m.item.startsWith('Laden'))!.reason).toContain('1 voyage(s)');
+  });
+
+  it('exports the DCS report as .xlsx (dates as dates, numbers as numbers) and as CSV', async () => {
+    const anna = await server.as('north.anna');
+    const report = (
+      await anna.get(`/api/facilities/${facilityId}/dcs-report?year=2026`)
+    ).json() as DcsReportRecord;
+    const token = await server.tokenFor('north.anna');
+    const xlsx = await server.app.inject({
+      method: 'GET',
+      url: `/api/facilities/${facilityId}/dcs-report/export?year=2026&format=xlsx`,
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(xlsx.statusCode).toBe(200);
+    expect(xlsx.headers['content-disposition']).toContain('IMO_DCS_2026.xlsx');
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
+    const sheet = workbook.getWorksheet('IMO DCS')!;
+    const byItem = new Map<string, ExcelJS.CellValue>();
+    sheet.eachRow((row) => byItem.set(String(row.getCell(2).value), row.getCell(3).value));
+    const start = byItem.get('Period of calendar year for the data submitted: start date');
+    expect(start).toBeInstanceOf(Date);
+    expect((start as Date).toISOString()).toBe('2026-03-01T00:00:00.000Z');
+    expect(byItem.get('Distance travelled (over ground)')).toBe(report.distanceNm);
+    expect(byItem.get('Fuel oil consumption: Heavy fuel oil (HFO)')).toBe(report.fuel[0]!.tonnes);
+    expect(typeof byItem.get('Transport work')).toBe('number');
+    expect(byItem.get('IMO number')).toBe('9876543');
+    expect(workbook.getWorksheet('Not in the data')!.rowCount).toBe(report.missing.length + 1);
+
+    const csv = await server.app.inject({
+      method: 'GET',
+      url: `/api/facilities/${facilityId}/dcs-report/export?year=2026&format=csv`,
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(csv.headers['content-type']).toContain('text/csv');
+    expect(csv.body).toContain(`11,Distance travelled (over ground),${report.distanceNm},nm`);
+    expect(csv.body).toContain(
+      '2.1,Period of calendar year for the data submitted: start date,2026-03-01,dd/mm/yyyy',
+    );
+  });
+
+  it("rates the attained CII against 2026's required line, with its trajectory and the scrubber's part", async () => {
+    const anna = await server.as('north.anna');
+    const cii = (await anna.get(`/api/facilities/${facilityId}/cii?year=2026`)).json() as CiiResult;
+    const co2g = expected.legs.reduce(
+      (s, l) =>
+        s + [...l.fuel].reduce((x, [k, v]) => x + v.kg * 1000 * CF[k.split('|')[1] as keyof typeof CF], 0),
+      0,
+    );
+    const distance = expected.legs.reduce((s, l) => s + l.nm, 0);
+    const attained = co2g / (DWT * distance);
+    const required = (1 - 11 / 100) * 4745 * DWT ** -0.622;
+    const ratio = attained / required;
+    const rating = ratio < 0.86 ? 'A' : ratio < 0.94 ? 'B' : ratio < 1.06 ? 'C' : ratio < 1.18 ? 'D' : 'E';
+    within(cii.attained!, attained, 'attained CII');
+    within(cii.required!, required, 'required CII');
+    expect(cii.rating).toBe(rating);
+    expect(cii.z).toBe(11);
+    // One month of data: the trend is the month itself, the year end projects the same intensity.
+    within(cii.projectedAttained!, attained, 'projected CII');
+    expect(cii.projectedRating).toBe(rating);
+    expect(cii.trajectory.map((t) => [t.year, t.z])).toEqual([
+      [2026, 11],
+      [2027, 13.625],
+      [2028, 16.25],
+      [2029, 18.875],
+      [2030, 21.5],
+    ]);
+    // The scrubber's fuel (SCRUBBER_POWER x 200 g/kWh, hourly as the dashboard) burns the auxiliary engines' fuel.
+    expect(cii.scrubberShare!).toBeGreaterThan(0.005);
+    expect(cii.scrubberShare!).toBeLessThan(0.1);
+    expect(cii.missing).toBeNull();
+    expect(cii.fuelOfUnknownTypeTonnes).toBe(0);
+
+    const fleet = (await anna.get('/api/cii/fleet?year=2026')).json() as FleetCii;
+    const row = fleet.ships.find((s) => s.shipId === facilityId)!;
+    expect(row).toMatchObject({ rating, projectedRating: rating, missing: null });
+    within(row.attained!, attained, 'fleet card attained');
+    // Ships without a rating come after the rated ones.
+    expect(fleet.ships[0]!.shipId).toBe(facilityId);
   });
 
   const executeDay = async (n: number) => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { CII_RATINGS, CII_SHIP_TYPES, CONSUMERS, DCS_METHODS, FUEL_TYPES, LNG_ENGINES } from './rules/carbon';
+import { SHIP_TYPES } from './ship-particulars';
+import { CII_RATINGS, CONSUMERS, DCS_METHODS, FUEL_TYPES, LNG_ENGINES } from './rules/carbon';
 
 /**
  * The carbon ledger's API shapes (issue 31; ../shared/DOMAIN.md "Voyages, fuel and greenhouse gases"): ports, port
@@ -210,7 +211,8 @@ const boundaries = z.tuple([z.number(), z.number(), z.number(), z.number()]);
 
 export const ciiResultSchema = z.object({
   shipId: z.string(),
-  shipType: z.enum(CII_SHIP_TYPES),
+  /** The ship's type as entered (MEPC.353(78) Table 1); null when not entered. */
+  shipType: z.enum(SHIP_TYPES).nullable(),
   capacity: z.number().nullable(),
   year: z.number().int(),
   asOf: instant,
@@ -241,6 +243,8 @@ export const ciiResultSchema = z.object({
     }),
   ),
   correctiveActionRequired: z.boolean(),
+  /** What keeps the ship from a rating (a particular not entered, no distance yet), in words; null when nothing. */
+  missing: z.string().nullable(),
 });
 export type CiiResult = z.infer<typeof ciiResultSchema>;
 

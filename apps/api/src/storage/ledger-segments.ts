@@ -226,3 +226,70 @@ export async function readLedgerExtent(
     .executeTakeFirst();
   return row?.from && row.to ? { from: new Date(row.from).getTime(), to: new Date(row.to).getTime() } : null;
 }
+
+/** Per ship, a year's sums as the CII reads them (readCiiSums). */
+export interface CiiSums {
+  facilityId: string;
+  /** First and last UTC day with a piece in the year. */
+  firstDay: number;
+  lastDay: number;
+  co2g: number;
+  distanceNm: number;
+  scrubberCo2g: number;
+  unknownFuelKg: number;
+  /** The sums over the trend window: the last `trendDays` days up to the last day with a piece. */
+  recentCo2g: number;
+  recentDistanceNm: number;
+}
+
+/**
+ * Ships' sums of whole UTC days [from, to) for the CII, in one grouped query (the fleet card reads a hundred ships'
+ * years at once): the totals, and those of the trailing `trendDays` days up to each ship's last day with data.
+ */
+export async function readCiiSums(
+  db: Db,
+  facilityIds: readonly string[],
+  from: number,
+  to: number,
+  trendDays: number,
+): Promise<CiiSums[]> {
+  if (facilityIds.length === 0) return [];
+  const { rows } = await sql<{
+    facility_id: string;
+    first_day: string;
+    last_day: string;
+    co2: number | string;
+    nm: number | string;
+    scrubber: number | string;
+    unknown: number | string;
+    recent_co2: number | string;
+    recent_nm: number | string;
+  }>`
+    with d as (
+      select facility_id, day, sum(co2_g) as co2, sum(distance_nm) as nm, sum(scrubber_co2_g) as scrubber,
+             sum(unknown_fuel_kg) as unknown
+      from ledger_segments
+      where facility_id in (${sql.join(facilityIds.map((id) => sql`${id}::uuid`))})
+        and day >= ${dayText(from)}::date and day < ${dayText(to)}::date
+      group by facility_id, day
+    ), w as (
+      select d.*, max(day) over (partition by facility_id) as last_day from d
+    )
+    select facility_id, min(day)::text as first_day, max(last_day)::text as last_day,
+           sum(co2) as co2, sum(nm) as nm, sum(scrubber) as scrubber, sum(unknown) as unknown,
+           coalesce(sum(co2) filter (where day > last_day - ${trendDays}::int), 0) as recent_co2,
+           coalesce(sum(nm) filter (where day > last_day - ${trendDays}::int), 0) as recent_nm
+    from w
+    group by facility_id`.execute(db);
+  return rows.map((r) => ({
+    facilityId: r.facility_id,
+    firstDay: dayMs(r.first_day),
+    lastDay: dayMs(r.last_day),
+    co2g: Number(r.co2),
+    distanceNm: Number(r.nm),
+    scrubberCo2g: Number(r.scrubber),
+    unknownFuelKg: Number(r.unknown),
+    recentCo2g: Number(r.recent_co2),
+    recentDistanceNm: Number(r.recent_nm),
+  }));
+}

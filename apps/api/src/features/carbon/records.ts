@@ -562,5 +562,6 @@ export async function importNoonReports(
         detail: { voyages: first.size, rows: reports.length },
       },
     );
+  problems.sort((a, b) => a.line - b.line);
   return { rows: reports.length, voyagesUpdated: first.size, problems };
 }

@@ -4,6 +4,11 @@ import { z } from 'zod';
 import {
   bdnInputSchema,
   bdnSchema,
+  ciiResultSchema,
+  dcsExportQuerySchema,
+  dcsReportSchema,
+  fleetCiiSchema,
+  yearQuerySchema,
   dayPeriodQuerySchema,
   fuelByPeriodSchema,
   noonReportImportResultSchema,
@@ -22,6 +27,8 @@ import { idParam } from '../access/params';
 import { assertFacilityVisible } from '../access/policy';
 import { notFound } from '../../errors';
 import { findPort } from '../ports/service';
+import { ciiForShip, dcsForYear, fleetCii } from './reports';
+import { dcsCsv, dcsWorkbook } from './dcs-export';
 import {
   dayPeriod,
   fuelForPeriod,
@@ -377,6 +384,95 @@ export async function carbonRoutes(app: FastifyInstance) {
       const { from, to } = dayPeriod(request.query);
       return reconciliation(db, request.params.id, from, to);
     },
+  );
+
+  // ---- IMO DCS and CII ----
+
+  routes.get(
+    '/api/facilities/:id/dcs-report',
+    {
+      config: READ,
+      schema: {
+        tags,
+        description:
+          "The ship's IMO DCS report of a calendar year (MARPOL Annex VI regulation 27, Appendix IX as amended by MEPC.385(81)): every item the data allows, and each item it does not, named with why.",
+        params: idParams,
+        querystring: yearQuerySchema,
+        response: { 200: dcsReportSchema },
+      },
+    },
+    async (request) => {
+      await assertFacilityVisible(db, request.caller, request.params.id);
+      return dcsForYear(db, request.params.id, request.query.year);
+    },
+  );
+
+  routes.get(
+    '/api/facilities/:id/dcs-report/export',
+    {
+      config: READ,
+      schema: {
+        tags,
+        description:
+          "The ship's IMO DCS report of a calendar year as .xlsx (the layout of flag States' templates: Appendix IX's items in order, dates as dates and numbers as numbers; a second sheet names what the data does not allow) or CSV.",
+        params: idParams,
+        querystring: dcsExportQuerySchema,
+      },
+    },
+    async (request, reply) => {
+      await assertFacilityVisible(db, request.caller, request.params.id);
+      const { year, format } = request.query;
+      const report = await dcsForYear(db, request.params.id, year);
+      const ship = await db
+        .selectFrom('facilities')
+        .select('name')
+        .where('id', '=', request.params.id)
+        .executeTakeFirstOrThrow();
+      const base = `${ship.name.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 80) || 'ship'}_IMO_DCS_${year}`;
+      if (format === 'csv')
+        return reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${base}.csv"`)
+          .send(dcsCsv(report));
+      return reply
+        .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+        .header('content-disposition', `attachment; filename="${base}.xlsx"`)
+        .send(await dcsWorkbook(report, ship.name));
+    },
+  );
+
+  routes.get(
+    '/api/facilities/:id/cii',
+    {
+      config: READ,
+      schema: {
+        tags,
+        description:
+          "The ship's CII of a calendar year (MARPOL Annex VI regulation 28): attained to the last day with data, projected to the year's end from the trend of its last 90 days, required with the year's reduction factor, the rating A-E with its boundaries, the trajectory 2026-2030 if the attained value stayed, and the part of it due to the scrubber's power.",
+        params: idParams,
+        querystring: yearQuerySchema,
+        response: { 200: ciiResultSchema },
+      },
+    },
+    async (request) => {
+      await assertFacilityVisible(db, request.caller, request.params.id);
+      return ciiForShip(db, request.params.id, request.query.year);
+    },
+  );
+
+  routes.get(
+    '/api/cii/fleet',
+    {
+      config: READ,
+      schema: {
+        tags,
+        description:
+          'The fleet CII card: every ship the caller sees with its rating of the year so far and projected to the year end, ships heading for D or E first.',
+        querystring: yearQuerySchema,
+        response: { 200: fleetCiiSchema },
+      },
+    },
+    async (request) => fleetCii(db, request.caller, request.query.year),
   );
 
   /** The object's ship must be one the caller sees; otherwise the object is not found (never a 403). */
