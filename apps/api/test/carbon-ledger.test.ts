@@ -4,8 +4,11 @@ import type {
   CiiResult,
   DcsReportRecord,
   FleetCii,
+  Bdn,
   FuelByPeriod,
   PortCallRecord,
+  ReconciliationResult,
+  TankSounding,
   Voyage,
 } from '@portal/contracts/carbon';
 import { startTestServer, type TestServer } from './harness';
@@ -432,6 +435,123 @@ describe('the carbon ledger of a month of a bulk carrier, uploaded and executed 
     within(row.attained!, attained, 'fleet card attained');
     // Ships without a rating come after the rated ones.
     expect(fleet.ships[0]!.shipId).toBe(facilityId);
+  });
+
+  it('reconciles the month: bunker delivery notes in the record book and tank soundings against the flow meters', async () => {
+    const anna = await server.as('north.anna');
+    const month = (
+      await anna.get(`/api/facilities/${facilityId}/fuel?from=2026-03-01&to=2026-03-31`)
+    ).json() as FuelByPeriod;
+    const hfo = month.fuel.filter((f) => f.fuelType === 'HFO').reduce((s, f) => s + f.tonnes, 0);
+    // 800 t of HFO at Rotterdam; ROB 300 t on 1 March and 1 April plus what makes the meters read 2 % over.
+    const robEnd = 300 + 800 - hfo / 1.02;
+    const note = await anna.post(`/api/facilities/${facilityId}/bunker-notes`, {
+      deliveredAt: '2026-03-04T10:00:00Z',
+      portId: 'NLRTM',
+      portName: null,
+      fuelType: 'HFO',
+      massTonnes: 800,
+      sulfurPercent: 2.7,
+      lcvMjPerKg: 40.2,
+      densityKgM3: 985,
+      bdnNumber: 'RTM-2026-0312',
+    });
+    expect(note.statusCode, note.body).toBe(201);
+    const bdn = note.json() as Bdn;
+    expect(bdn).toMatchObject({ portName: 'Rotterdam', massTonnes: 800, enteredBy: 'north.anna' });
+    for (const [at, rob] of [
+      ['2026-03-01T06:00:00Z', 300],
+      ['2026-04-01T02:00:00Z', robEnd],
+    ] as const) {
+      const sounding = await anna.post(`/api/facilities/${facilityId}/tank-soundings`, {
+        at,
+        fuelType: 'HFO',
+        robTonnes: rob,
+      });
+      expect(sounding.statusCode, sounding.body).toBe(201);
+    }
+    const mgoStart = (
+      await anna.post(`/api/facilities/${facilityId}/tank-soundings`, {
+        at: '2026-02-28T20:00:00Z',
+        fuelType: 'MDO_MGO',
+        robTonnes: 120,
+      })
+    ).json() as TankSounding;
+    const reconcile = async () =>
+      (
+        await anna.get(`/api/facilities/${facilityId}/reconciliation?from=2026-03-01&to=2026-03-31`)
+      ).json() as ReconciliationResult;
+    let result = await reconcile();
+    const hfoRow = result.rows.find((r) => r.fuelType === 'HFO')!;
+    within(hfoRow.flowMeterTonnes, hfo, 'HFO by the meters');
+    within(hfoRow.bdnTonnes!, 300 + 800 - robEnd, 'HFO by the notes and soundings');
+    within(hfoRow.differencePercent!, 2, 'difference');
+    expect(hfoRow.flagged).toBe(false);
+    expect(result.rows.find((r) => r.fuelType === 'MDO_MGO')).toMatchObject({
+      robStartTonnes: 120,
+      bdnTonnes: null,
+      missing: ['robEnd'],
+      flagged: false,
+    });
+
+    // The note corrected to 700 t: the meters now read above the notes by more than 5 %, flagged.
+    const changed = await anna.put(`/api/bunker-notes/${bdn.id}`, { ...bdn, massTonnes: 700 });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect((changed.json() as Bdn).recordBookEntryId).not.toBe(bdn.recordBookEntryId);
+    result = await reconcile();
+    const corrected = result.rows.find((r) => r.fuelType === 'HFO')!;
+    within(
+      corrected.differencePercent!,
+      ((hfo - (300 + 700 - robEnd)) / (300 + 700 - robEnd)) * 100,
+      'corrected',
+    );
+    expect(corrected.flagged).toBe(true);
+    expect(result.total.flagged).toBe(true);
+
+    // Withdrawn: nothing bunkered in the period any more; the MGO sounding removed.
+    expect((await anna.delete(`/api/bunker-notes/${bdn.id}`)).statusCode).toBe(204);
+    expect((await anna.delete(`/api/tank-soundings/${mgoStart.id}`)).statusCode).toBe(204);
+    result = await reconcile();
+    expect(result.rows.find((r) => r.fuelType === 'HFO')!.bunkeredTonnes).toBe(0);
+    expect(result.rows.find((r) => r.fuelType === 'MDO_MGO')!.robStartTonnes).toBeNull();
+    expect((await anna.get(`/api/facilities/${facilityId}/bunker-notes`)).json()).toEqual([]);
+    expect((await anna.get(`/api/bunker-notes/${bdn.id}`)).statusCode).toBe(404);
+
+    // The record book holds the note, its correction and its withdrawal, each naming the entry it corrects.
+    const book = (await anna.get(`/api/facilities/${facilityId}/record-book`)).json() as {
+      id: string;
+      kind: string;
+      correctsId: string | null;
+      text: string;
+    }[];
+    const entries = book.filter((e) => e.text.includes('RTM-2026-0312'));
+    expect(entries.map((e) => e.kind)).toEqual(['bunkering', 'correction', 'correction']);
+    expect(entries[0]!.text).toBe(
+      'Bunker delivery note RTM-2026-0312: 800 t Heavy fuel oil (HFO), 2.7 % m/m sulfur, LCV 40.2 MJ/kg, density 985 kg/m³ at Rotterdam',
+    );
+    expect(entries[1]!.correctsId).toBe(entries[0]!.id);
+    expect(entries[2]!.correctsId).toBe(entries[1]!.id);
+    expect((await anna.get(`/api/facilities/${facilityId}/record-book/verify`)).json()).toMatchObject({
+      valid: true,
+    });
+    // Each change audited.
+    const audited = await db()
+      .selectFrom('audit_log')
+      .select('action')
+      .where('action', 'like', 'carbon.%')
+      .orderBy('id')
+      .execute();
+    expect(audited.map((a) => a.action)).toEqual(
+      expect.arrayContaining([
+        'carbon.bdn.add',
+        'carbon.sounding.add',
+        'carbon.bdn.change',
+        'carbon.bdn.remove',
+        'carbon.sounding.remove',
+        'carbon.cargo.set',
+        'carbon.cargo.import',
+      ]),
+    );
   });
 
   const executeDay = async (n: number) => {
