@@ -1,81 +1,10 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { jobQueueOf, type Services } from '../../services';
-import { bytesOf, float64Of } from '../../storage';
+import { deleteMeasurementValues, deleteReportValues, floorHour } from '../../storage';
 import { withdrawEvents } from './store-events';
-import { refreshDailyRollup } from './rollup';
-import { lockShipValues } from './store';
 import { planRecalculation, type RecalculationRun } from './run';
-import { DAY_MS, dayText, floorDay } from './series';
-import { lowerBound } from '../../storage/search';
-
-const HOUR_MS = 3_600_000;
-
-/**
- * Deletes a ship's measurement field values with timestamps in [from, to] (both included). Day chunks wholly inside
- * go; a chunk the range cuts is rewritten with the values outside the range kept. In the caller's transaction, which
- * it makes the ship's only writer of derived values until it ends (lockShipValues).
- */
-export async function deleteMeasurementValues(
-  db: Transaction<Database>,
-  facilityId: string,
-  from: Date,
-  to: Date,
-): Promise<number> {
-  const a = from.getTime();
-  const b = to.getTime();
-  const firstDay = floorDay(a);
-  const lastDay = floorDay(b);
-  let changed = 0;
-  await lockShipValues(db, facilityId);
-  // Whole days strictly inside the range.
-  const inner = await db
-    .deleteFrom('measurement_values')
-    .where('facility_id', '=', facilityId)
-    .where('day', '>', dayText(firstDay))
-    .where('day', '<', dayText(lastDay))
-    .executeTakeFirst();
-  changed += Number(inner.numDeletedRows ?? 0);
-  // The edge days: keep what lies outside [from, to].
-  const edges = await db
-    .selectFrom('measurement_values')
-    .select(['measurement_field_id', 'day', 'timestamps', 'values'])
-    .where('facility_id', '=', facilityId)
-    .where('day', 'in', [...new Set([dayText(firstDay), dayText(lastDay)])])
-    .execute();
-  for (const row of edges) {
-    const ts = float64Of(row.timestamps);
-    const vs = float64Of(row.values);
-    const lo = lowerBound(ts, a);
-    let hi = lowerBound(ts, b);
-    while (hi < ts.length && ts[hi]! <= b) hi++;
-    if (hi <= lo) continue;
-    const keep = ts.length - (hi - lo);
-    const where = db
-      .deleteFrom('measurement_values')
-      .where('facility_id', '=', facilityId)
-      .where('measurement_field_id', '=', row.measurement_field_id)
-      .where('day', '=', row.day);
-    if (keep === 0) await where.execute();
-    else {
-      const nts = new Float64Array(keep);
-      const nvs = new Float64Array(keep);
-      nts.set(ts.subarray(0, lo));
-      nts.set(ts.subarray(hi), lo);
-      nvs.set(vs.subarray(0, lo));
-      nvs.set(vs.subarray(hi), lo);
-      await db
-        .updateTable('measurement_values')
-        .set({ row_count: keep, timestamps: bytesOf(nts), values: bytesOf(nvs) })
-        .where('facility_id', '=', facilityId)
-        .where('measurement_field_id', '=', row.measurement_field_id)
-        .where('day', '=', row.day)
-        .execute();
-    }
-    changed++;
-  }
-  return changed;
-}
+import { DAY_MS, floorDay } from './series';
 
 /**
  * The values derived from a ship's samples in [from, to]: measurement field values in the range and the report values
@@ -89,17 +18,11 @@ export async function deleteDerivedValues(
 ): Promise<{ measurementChunks: number; reportValues: number }> {
   return db.transaction().execute(async (trx) => {
     const measurementChunks = await deleteMeasurementValues(trx, facilityId, from, to);
-    const firstHour = Math.floor(from.getTime() / HOUR_MS) * HOUR_MS;
-    const result = await trx
-      .deleteFrom('report_values')
-      .where('facility_id', '=', facilityId)
-      .where('span_start', '>=', new Date(firstHour))
-      .where('span_start', '<=', to)
-      .executeTakeFirst();
-    await refreshDailyRollup(trx, facilityId, 'all', new Date(firstHour), to);
+    // The hours the range touches, and their days' roll-up.
+    const reportValues = await deleteReportValues(trx, facilityId, new Date(floorHour(from.getTime())), to);
     // The events derived from the deleted values go too (the record book notes each).
     await withdrawEvents(trx, facilityId, from.getTime(), to.getTime() + 1);
-    return { measurementChunks, reportValues: Number(result.numDeletedRows ?? 0) };
+    return { measurementChunks, reportValues };
   });
 }
 

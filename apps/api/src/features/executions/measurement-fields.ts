@@ -1,12 +1,11 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { noDischargeZoneColumn } from '@portal/contracts/discharge-zones';
 import { ecaZoneColumn } from '@portal/contracts/eca';
-import { concatSeries, type FieldSeries } from '../../storage';
+import { concatSeries, lowerBound, type FieldSeries } from '../../storage';
 import { ExecutionError, compileCalculation, runCalculation } from './calculations';
 import { nameOf, type Channel, type ExecutionPlan, type MeasurementCalc } from './plan';
 import type { PeriodSamples } from './read-samples';
 import { sampleAndHold, thinToInterval, validitySegments, type Validity } from './series';
-import { lowerBound } from '../../storage/search';
 
 /** A measurement field's series in the period: freshly computed, or else as stored. */
 export type FieldSeriesOf = (fieldId: string) => Promise<FieldSeries>;

@@ -1,10 +1,9 @@
 import type { Kysely } from 'kysely';
 import { formatDateTime } from '@portal/contracts/rules';
 import type { Database } from '../../db/schema';
-import { readRawSamples } from '../../storage';
+import { lowerBound, readRawSamples } from '../../storage';
 import { ExecutionError, calculationWindowSeconds } from './calculations';
 import { nameOf, type Channel, type ExecutionPlan } from './plan';
-import { lowerBound } from '../../storage/search';
 
 /** Step 2's result: the raw samples the calculations read, per data source, and the targets' source. */
 export interface PeriodSamples {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { EventType } from '@portal/contracts/events';
 import type { DerivedEvent } from './compliance-events';
-import { matchEvents, type StoredEvent } from './store-events';
+import type { StoredEvent } from '../../storage';
+import { matchEvents } from './store-events';
 
 const T0 = Date.UTC(2026, 5, 1);
 const MIN = 60_000;
