@@ -11,6 +11,7 @@
  * - compliance events (events.ts): `compliance_events` and their acknowledgements;
  * - the record book (record-book.ts): `record_book_entries`, a SHA-256 chain;
  * - the originals store (originals.ts): uploads as received, in the database or beside PGlite;
+ * - the series derived from the samples (derived-series.ts): deleted together when samples are;
  * - the ship's lock on its derived values (ship-lock.ts), and UTC days (days.ts).
  */
 export { isPacked, packCodes, packFloat64, plainFloat64, unpackFloat64 } from './packed';
@@ -52,6 +53,12 @@ export {
   type ReportReplacement,
   type SpanSeries,
 } from './report-values';
+export {
+  DERIVED_SERIES,
+  deleteDerivedSeries,
+  type DerivedSeries,
+  type DerivedSeriesName,
+} from './derived-series';
 export {
   partialKey,
   readDailyPartials,

@@ -1,14 +1,15 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { jobQueueOf, type Services } from '../../services';
-import { deleteMeasurementValues, deleteReportValues, floorHour } from '../../storage';
+import { deleteDerivedSeries } from '../../storage';
 import { withdrawEvents } from './store-events';
 import { planRecalculation, type RecalculationRun } from './run';
 import { DAY_MS, floorDay } from './series';
 
 /**
- * The values derived from a ship's samples in [from, to]: measurement field values in the range and the report values
- * of the hours it touches (and their daily roll-up), in one transaction. Used when a file is deleted with its data.
+ * The values derived from a ship's samples in [from, to]: every derived series' values of the range (measurement
+ * field values in the range, the report values of the hours it touches and their daily roll-up) and the events
+ * starting in it, in one transaction. Used when a file is deleted with its data.
  */
 export async function deleteDerivedValues(
   db: Kysely<Database>,
@@ -17,10 +18,9 @@ export async function deleteDerivedValues(
   to: Date,
 ): Promise<{ measurementChunks: number; reportValues: number }> {
   return db.transaction().execute(async (trx) => {
-    const measurementChunks = await deleteMeasurementValues(trx, facilityId, from, to);
-    // The hours the range touches, and their days' roll-up.
-    const reportValues = await deleteReportValues(trx, facilityId, new Date(floorHour(from.getTime())), to);
-    // The events derived from the deleted values go too (the record book notes each).
+    // Every series derived from the samples (storage/derived-series.ts), then the events derived from them (the
+    // record book notes each).
+    const { measurementChunks, reportValues } = await deleteDerivedSeries(trx, facilityId, from, to);
     await withdrawEvents(trx, facilityId, from.getTime(), to.getTime() + 1);
     return { measurementChunks, reportValues };
   });
