@@ -10,6 +10,10 @@ const webFeatures = readdirSync(new URL('./apps/web/src/features', import.meta.u
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
 
+// The tables of the stored series (apps/api/src/storage/): SQL on them is storage's alone.
+const VALUE_TABLES = 'raw_timestamps|raw_values|measurement_values|report_values|report_values_daily';
+const EVENT_TABLES = 'compliance_events|compliance_event_annotations|record_book_entries';
+
 export default tseslint.config(
   {
     ignores: [
@@ -68,6 +72,26 @@ export default tseslint.config(
     },
   },
   ...checkedHabits(),
+  {
+    // Each stored series has one module in apps/api/src/storage/ that alone touches its tables (ARCHITECTURE.md,
+    // "Storage"): no SQL on the value tables, and no write of the events or the record book, anywhere else.
+    files: ['apps/api/src/**/*.ts'],
+    ignores: ['apps/api/src/storage/**', 'apps/api/src/db/**', '**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: `Literal[value=/^(${VALUE_TABLES})( as \\w+)?$/], TemplateElement[value.raw=/\\b(${VALUE_TABLES})\\b/]`,
+          message:
+            'The value tables belong to their modules in storage/: call the storage API (storage/index.ts).',
+        },
+        {
+          selector: `CallExpression[callee.property.name=/^(insertInto|updateTable|deleteFrom|mergeInto)$/] > Literal[value=/^(${EVENT_TABLES})( as \\w+)?$/]`,
+          message: 'Events and the record book are written through storage/ (events.ts, record-book.ts).',
+        },
+      ],
+    },
+  },
   {
     files: ['packages/contracts/**/*.ts'],
     rules: {
