@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
-import { readMeasurementValues, type FieldSeries } from '../../storage';
+import { lockShipValues, readMeasurementValues, refreshDailyRollup, type FieldSeries } from '../../storage';
 import { computeMeasurementFields, fieldSeriesOf } from './measurement-fields';
 import { loadPlan, type ComputeRequest } from './plan';
 import { readSamples } from './read-samples';
@@ -8,8 +8,7 @@ import { computeReportFields } from './report-fields';
 import { deriveComplianceEvents } from './derive-events';
 import { storeComplianceEvents } from './store-events';
 import type { EnginePorts } from './ports';
-import { refreshDailyRollup } from './rollup';
-import { lockShipValues, storeMeasurementValues, storeReportValues, type Computed } from './store';
+import { storeMeasurementValues, storeReportValues, type Computed } from './store';
 
 /**
  * The execution engine (docs/decisions/0040-execution.md): from a ship's raw samples to measurement field values
@@ -18,7 +17,7 @@ import { lockShipValues, storeMeasurementValues, storeReportValues, type Compute
  *
  *   load configuration and plan (plan.ts) -> read samples (read-samples.ts) -> measurement fields
  *   (measurement-fields.ts) -> report fields (report-fields.ts) -> compliance events (derive-events.ts, the rules
- *   in compliance-events.ts) -> store (store.ts, store-events.ts with the record book) -> roll up (rollup.ts)
+ *   in compliance-events.ts) -> store (store.ts, store-events.ts with the record book) -> roll up (storage/report-values-daily.ts)
  *
  * The first five compute (computePeriod, outside any transaction); the last two write (storeComputed, in the
  * transaction the caller gives). Each step's time is added to `request.timings` under its name.
