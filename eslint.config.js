@@ -17,6 +17,47 @@ const jobNames = [
     .matchAll(/^\s*'?([a-z][a-z-]*)'?:/gm),
 ].map((match) => match[1]);
 
+/**
+ * Each stored series has one module in apps/api/src/storage/ that alone touches its tables (ARCHITECTURE.md,
+ * "Storage"): elsewhere no SQL names a value table (a string or an SQL template), and nothing inserts, updates or
+ * deletes the events or the record book. A rule of its own (not no-restricted-syntax, whose settings one config
+ * block would replace in another's).
+ */
+const VALUE_TABLE = /\b(raw_timestamps|raw_values|measurement_values|report_values|report_values_daily)\b/;
+const EVENT_TABLE = /^(compliance_events|compliance_event_annotations|record_book_entries)( as \w+)?$/;
+const storedSeries = {
+  meta: {
+    type: 'problem',
+    schema: [],
+    messages: {
+      valueTable:
+        'The value tables belong to their modules in storage/: call the storage API (storage/index.ts).',
+      eventWrite: 'Events and the record book are written through storage/ (events.ts, record-book.ts).',
+    },
+  },
+  create(context) {
+    return {
+      Literal(node) {
+        if (typeof node.value !== 'string') return;
+        if (VALUE_TABLE.test(node.value) && /^\w+( as \w+)?$/.test(node.value))
+          context.report({ node, messageId: 'valueTable' });
+        const call = node.parent;
+        if (
+          EVENT_TABLE.test(node.value) &&
+          call?.type === 'CallExpression' &&
+          call.arguments[0] === node &&
+          call.callee.type === 'MemberExpression' &&
+          ['insertInto', 'updateTable', 'deleteFrom', 'mergeInto'].includes(call.callee.property.name)
+        )
+          context.report({ node, messageId: 'eventWrite' });
+      },
+      TemplateElement(node) {
+        if (VALUE_TABLE.test(node.value.raw)) context.report({ node, messageId: 'valueTable' });
+      },
+    };
+  },
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -75,6 +116,12 @@ export default tseslint.config(
     },
   },
   ...checkedHabits(),
+  {
+    files: ['apps/api/src/**/*.ts'],
+    ignores: ['apps/api/src/storage/**', 'apps/api/src/db/**', '**/*.test.ts'],
+    plugins: { portal: { rules: { 'stored-series': storedSeries } } },
+    rules: { 'portal/stored-series': 'error' },
+  },
   {
     files: ['packages/contracts/**/*.ts'],
     rules: {

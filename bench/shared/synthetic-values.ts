@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { DEFAULT_REPORT_KPIS } from '@portal/formula';
 import type { Database } from '../../apps/api/src/db/schema';
-import { refreshDailyRollup } from '../../apps/api/src/features/executions/rollup';
+import { refreshDailyRollup } from '../../apps/api/src/storage';
 import { reportFieldValueSources } from '../../apps/api/src/features/reports/sources';
 
 /**

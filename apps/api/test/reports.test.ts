@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_REPORT_KPIS } from '@portal/formula';
 import type { Database } from '../src/db/schema';
-import { refreshDailyRollup } from '../src/features/executions/rollup';
+import { refreshDailyRollup } from '../src/storage';
 import { seedReports } from '../src/features/reports/seed';
 import { reportFieldValueSources } from '../src/features/reports/sources';
 import { startTestServer, type TestServer } from './harness';

@@ -1,29 +1,106 @@
 /**
- * Storage: how samples, originals and computed series are kept (docs/decisions/0050-storage-performance.md). The
- * upload (features/files) and the execution engine (features/executions) use this module API, not the files behind
- * it:
+ * Storage: how samples, originals and computed series are kept (docs/decisions/0050-storage-performance.md), one
+ * module per stored series, each the only code that writes, reads, deletes and rolls up its tables. The upload
+ * (features/files), the engine (features/executions) and the features that read values use this module API, not
+ * the tables behind it (ARCHITECTURE.md, "Storage"; no SQL on these tables outside storage/):
  * - the column format (packed.ts): Float64 columns packed where exact, plain doubles otherwise;
- * - the sample reader (samples.ts): a ship's raw samples of a period, per data source, merged over files;
- * - the stored measurement series (measurement-values.ts): day chunks of `measurement_values`;
- * - the originals store (originals.ts): uploads as received, in the database or beside PGlite.
+ * - raw samples (samples.ts): `raw_timestamps`, `raw_values`, per data file and channel;
+ * - measurement values (measurement-values.ts): day chunks of `measurement_values`;
+ * - report values (report-values.ts): the hours of `report_values`;
+ * - their daily roll-up (report-values-daily.ts): `report_values_daily`, and the partial sums the reports read;
+ * - compliance events (events.ts): `compliance_events` and their acknowledgements;
+ * - the record book (record-book.ts): `record_book_entries`, a SHA-256 chain;
+ * - the carbon ledger's pieces of time (ledger-segments.ts): `ledger_segments`, and the sums the CII reads;
+ * - port calls (port-calls.ts): `port_calls` with `port_call_fuel`;
+ * - voyages (voyages.ts): `voyages` with `voyage_fuel`;
+ * - the originals store (originals.ts): uploads as received, in the database or beside PGlite;
+ * - the series derived from the samples (derived-series.ts): deleted together when samples are;
+ * - the ship's lock on its derived values (ship-lock.ts), and UTC days (days.ts).
  */
 export { isPacked, packCodes, packFloat64, plainFloat64, unpackFloat64 } from './packed';
+export { DAY_MS, HOUR_MS, dayChunks, dayText, floorDay, floorHour } from './days';
+export { lowerBound, upperBound } from './search';
+export { lockShipValues } from './ship-lock';
 export {
+  deleteFileSamples,
   float64FromBytes,
   mergeChunks,
   readRawSamples,
+  storeSampleColumns,
+  storeSampleTimestamps,
   type RawSampleQuery,
   type RawSamples,
+  type SampleColumn,
+  type SampleFileKey,
+  type SampleTimestamps,
 } from './samples';
 export {
   bytesOf,
   concatSeries,
+  deleteMeasurementValues,
   float64Of,
   packColumn,
   readLastDayValues,
   readMeasurementValues,
+  replaceMeasurementValues,
   type FieldSeries,
+  type MeasurementReplacement,
 } from './measurement-values';
+export {
+  deleteReportValues,
+  hasReportValues,
+  readHourlyPartials,
+  readHourlyPoints,
+  readLastReportValues,
+  replaceReportValues,
+  type ReportReplacement,
+  type SpanSeries,
+} from './report-values';
+export {
+  DERIVED_SERIES,
+  deleteDerivedSeries,
+  type DerivedSeries,
+  type DerivedSeriesName,
+} from './derived-series';
+export {
+  partialKey,
+  readDailyPartials,
+  readDailyPoints,
+  readReportPartials,
+  refreshDailyRollup,
+  type DailyPick,
+  type ReportPartial,
+  type ReportPoint,
+  type TimedPartial,
+} from './report-values-daily';
+export {
+  deleteEvents,
+  insertEvents,
+  lockEvent,
+  readEventsCrossing,
+  readStoredEvents,
+  readTransientStarts,
+  storeAcknowledgement,
+  storeEventClosed,
+  storeEventReport,
+  updateDerivedEvent,
+  type Acknowledgement,
+  type DerivedEventColumns,
+  type StoredEvent,
+} from './events';
+export {
+  GENESIS_HASH,
+  appendRecordBookEntries,
+  canonicalJson,
+  entryHash,
+  findRecordBookEntry,
+  readRecordBook,
+  readRecordBookKinds,
+  verifyRecordBook,
+  type RecordBookEntry,
+  type RecordBookEntryInput,
+  type VerifyResult,
+} from './record-book';
 export {
   ORIGINAL_PART_BYTES,
   databaseOriginalStore,
@@ -34,3 +111,29 @@ export {
   type OriginalStore,
   type SweepResult,
 } from './originals';
+export {
+  canonicalFuel,
+  canonicalHours,
+  readCiiSums,
+  readLedgerExtent,
+  readLedgerSegments,
+  readSegmentDays,
+  replaceLedgerSegments,
+  sameSegment,
+  type CiiSums,
+  type SegmentDay,
+  type StoredSegment,
+} from './ledger-segments';
+export {
+  deletePortCalls,
+  findPortCall,
+  readCallCrossing,
+  readCallDepartingAfter,
+  readNeighbourCalls,
+  readPortCalls,
+  replacePortCalls,
+  setPortCallFuel,
+  type PortCallFacts,
+  type StoredPortCall,
+} from './port-calls';
+export { findVoyage, readVoyages, replaceVoyages, type StoredVoyage, type VoyageFacts } from './voyages';

@@ -1,15 +1,16 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema';
+import { DAY_MS, dayChunks, dayText, floorDay } from './days';
 import { packFloat64, unpackFloat64 } from './packed';
 import { lowerBound } from './search';
+import { lockShipValues } from './ship-lock';
 
 /**
  * The stored measurement field series (`measurement_values`): one chunk per ship, field and UTC day, timestamps and
- * values as packed columns (packed.ts) or plain doubles (an edge day rewritten by a delete).
+ * values as packed columns (packed.ts) or plain doubles (an edge day rewritten by a delete). Written by the engine's
+ * store step (whole days, replaced in its transaction), cut by a delete of a range; the one module that touches the
+ * table.
  */
-
-const DAY_MS = 86_400_000;
-const dayText = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** A series of one field: timestamps (UTC epoch ms, ascending) and one value per timestamp (NaN = null). */
 export interface FieldSeries {
@@ -116,4 +117,147 @@ export async function readLastDayValues(
     out.set(r.facility_id, fields);
   }
   return out;
+}
+
+const ROWS_PER_INSERT = 1_000;
+const BYTES_PER_INSERT = 16 * 1024 * 1024;
+
+/** What an execution replaces: the whole UTC days of [from, to) of the recomputed fields of a ship. */
+export interface MeasurementReplacement {
+  facilityId: string;
+  /** UTC epoch ms, whole days. */
+  from: number;
+  to: number;
+  /** The fields whose stored chunks of the period go ('all': every field of the ship). */
+  fieldIds: 'all' | readonly string[];
+  /** The new series per field, inside [from, to). */
+  series: ReadonlyMap<string, FieldSeries>;
+}
+
+/**
+ * Replaces the period's day chunks of the recomputed fields: deletes them and inserts the new ones (whole days, so
+ * no chunk is merged), in the caller's transaction (the engine's replacing one, which holds lockShipValues).
+ * Returns the chunks written.
+ */
+export async function replaceMeasurementValues(
+  trx: Transaction<Database>,
+  replacement: MeasurementReplacement,
+): Promise<number> {
+  const { facilityId, from, to, fieldIds } = replacement;
+  if (fieldIds === 'all' || fieldIds.length > 0) {
+    let del = trx
+      .deleteFrom('measurement_values')
+      .where('facility_id', '=', facilityId)
+      .where('day', '>=', dayText(from))
+      .where('day', '<', dayText(to));
+    if (fieldIds !== 'all') del = del.where('measurement_field_id', 'in', [...fieldIds]);
+    await del.execute();
+  }
+  let batch: {
+    facility_id: string;
+    measurement_field_id: string;
+    day: string;
+    row_count: number;
+    timestamps: Buffer;
+    values: Buffer;
+  }[] = [];
+  let batchBytes = 0;
+  let rows = 0;
+  const flush = async () => {
+    if (batch.length) await trx.insertInto('measurement_values').values(batch).execute();
+    rows += batch.length;
+    batch = [];
+    batchBytes = 0;
+  };
+  // Fields of the same interval share their targets (views of one array): a day's timestamps are packed once.
+  const packedDays = new Map<ArrayBufferLike, Map<string, Buffer>>();
+  for (const [fieldId, series] of replacement.series) {
+    let days = packedDays.get(series.timestamps.buffer);
+    if (!days) packedDays.set(series.timestamps.buffer, (days = new Map()));
+    for (const chunk of dayChunks(series.timestamps)) {
+      const slice = series.timestamps.subarray(chunk.start, chunk.end);
+      const key = `${slice.byteOffset}:${slice.length}`;
+      let timestamps = days.get(key);
+      if (!timestamps) days.set(key, (timestamps = packColumn(slice)));
+      const values = packColumn(series.values.subarray(chunk.start, chunk.end));
+      batch.push({
+        facility_id: facilityId,
+        measurement_field_id: fieldId,
+        day: dayText(chunk.day),
+        row_count: chunk.end - chunk.start,
+        timestamps,
+        values,
+      });
+      batchBytes += timestamps.length + values.length;
+      if (batch.length >= ROWS_PER_INSERT || batchBytes >= BYTES_PER_INSERT) await flush();
+    }
+  }
+  await flush();
+  return rows;
+}
+
+/**
+ * Deletes a ship's measurement field values with timestamps in [from, to] (both included). Day chunks wholly inside
+ * go; a chunk the range cuts is rewritten with the values outside the range kept. In the caller's transaction, which
+ * it makes the ship's only writer of derived values until it ends (lockShipValues). Returns the chunks changed.
+ */
+export async function deleteMeasurementValues(
+  trx: Transaction<Database>,
+  facilityId: string,
+  from: Date,
+  to: Date,
+): Promise<number> {
+  const a = from.getTime();
+  const b = to.getTime();
+  const firstDay = floorDay(a);
+  const lastDay = floorDay(b);
+  let changed = 0;
+  await lockShipValues(trx, facilityId);
+  // Whole days strictly inside the range.
+  const inner = await trx
+    .deleteFrom('measurement_values')
+    .where('facility_id', '=', facilityId)
+    .where('day', '>', dayText(firstDay))
+    .where('day', '<', dayText(lastDay))
+    .executeTakeFirst();
+  changed += Number(inner.numDeletedRows ?? 0);
+  // The edge days: keep what lies outside [from, to].
+  const edges = await trx
+    .selectFrom('measurement_values')
+    .select(['measurement_field_id', 'day', 'timestamps', 'values'])
+    .where('facility_id', '=', facilityId)
+    .where('day', 'in', [...new Set([dayText(firstDay), dayText(lastDay)])])
+    .execute();
+  for (const row of edges) {
+    const ts = float64Of(row.timestamps);
+    const vs = float64Of(row.values);
+    const lo = lowerBound(ts, a);
+    let hi = lowerBound(ts, b);
+    while (hi < ts.length && ts[hi]! <= b) hi++;
+    if (hi <= lo) continue;
+    const keep = ts.length - (hi - lo);
+    const where = trx
+      .deleteFrom('measurement_values')
+      .where('facility_id', '=', facilityId)
+      .where('measurement_field_id', '=', row.measurement_field_id)
+      .where('day', '=', row.day);
+    if (keep === 0) await where.execute();
+    else {
+      const nts = new Float64Array(keep);
+      const nvs = new Float64Array(keep);
+      nts.set(ts.subarray(0, lo));
+      nts.set(ts.subarray(hi), lo);
+      nvs.set(vs.subarray(0, lo));
+      nvs.set(vs.subarray(hi), lo);
+      await trx
+        .updateTable('measurement_values')
+        .set({ row_count: keep, timestamps: bytesOf(nts), values: bytesOf(nvs) })
+        .where('facility_id', '=', facilityId)
+        .where('measurement_field_id', '=', row.measurement_field_id)
+        .where('day', '=', row.day)
+        .execute();
+    }
+    changed++;
+  }
+  return changed;
 }

@@ -175,6 +175,50 @@ export async function readRecordBook(
   return rows.map(entryOf);
 }
 
+/** One entry of a ship's book by its id: what a correction of it needs to know (undefined when not in that book). */
+export async function findRecordBookEntry(
+  db: Kysely<Database>,
+  facilityId: string,
+  id: string,
+): Promise<{ kind: string; occurredOn: Date; body: Record<string, unknown> } | undefined> {
+  const row = await db
+    .selectFrom('record_book_entries')
+    .select(['kind', 'occurred_on', 'body'])
+    .where('id', '=', id)
+    .where('facility_id', '=', facilityId)
+    .executeTakeFirst();
+  return row
+    ? {
+        kind: row.kind,
+        occurredOn: new Date(row.occurred_on),
+        body: (typeof row.body === 'string' ? JSON.parse(row.body) : row.body) as Record<string, unknown>,
+      }
+    : undefined;
+}
+
+/** A ship's entries of these kinds, in sequence: their id, time, what they correct and body. */
+export async function readRecordBookKinds(
+  db: Kysely<Database>,
+  facilityId: string,
+  kinds: readonly string[],
+): Promise<Pick<RecordBookEntry, 'id' | 'kind' | 'occurredOn' | 'correctsId' | 'body'>[]> {
+  if (kinds.length === 0) return [];
+  const rows = await db
+    .selectFrom('record_book_entries')
+    .select(['id', 'kind', 'occurred_on', 'corrects_id', 'body'])
+    .where('facility_id', '=', facilityId)
+    .where('kind', 'in', [...kinds])
+    .orderBy('sequence')
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    kind: row.kind,
+    occurredOn: new Date(row.occurred_on),
+    correctsId: row.corrects_id,
+    body: (typeof row.body === 'string' ? JSON.parse(row.body) : row.body) as Record<string, unknown>,
+  }));
+}
+
 export type VerifyResult =
   | { valid: true; entries: number }
   | { valid: false; entries: number; firstInvalid: { id: string; sequence: number; reason: string } };

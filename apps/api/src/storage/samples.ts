@@ -1,7 +1,122 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema';
 import { unpackFloat64 } from './packed';
 import { lowerBound, upperBound } from './search';
+
+/**
+ * The raw samples of a ship (`raw_timestamps`, `raw_values`): per data file its timestamps and one column per raw
+ * channel, as Float64 columns packed where exact (packed.ts; NaN = missing). Written once by the upload
+ * (features/files/import.ts, inside the file's transaction), read by the engine and data health, deleted with
+ * their file. The one module that touches these tables.
+ */
+
+/** Which file's samples: the ship first, as in every key of the value tables. */
+export interface SampleFileKey {
+  facilityId: string;
+  dataFileId: string;
+}
+
+/** The head of a file's samples: its range and its timestamps column (packed or plain doubles). */
+export interface SampleTimestamps {
+  timeStampMin: Date;
+  timeStampMax: Date;
+  rowCount: number;
+  timestamps: Uint8Array;
+}
+
+/** One raw channel's column of a file (packed or plain doubles). */
+export interface SampleColumn {
+  channel: string;
+  dataType: string;
+  values: Uint8Array;
+}
+
+/** An insert of raw columns carries about this many bytes: no statement gets huge, and one batch is stored while the next is packed. */
+const COLUMN_BATCH_BYTES = 4 * 1024 * 1024;
+
+const asBuffer = (bytes: Uint8Array) =>
+  Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+/** Writes a file's timestamps, in the file's import transaction. */
+export async function storeSampleTimestamps(
+  trx: Transaction<Database>,
+  file: SampleFileKey,
+  head: SampleTimestamps,
+): Promise<void> {
+  await trx
+    .insertInto('raw_timestamps')
+    .values({
+      facility_id: file.facilityId,
+      data_file_id: file.dataFileId,
+      time_stamp_min: head.timeStampMin,
+      time_stamp_max: head.timeStampMax,
+      row_count: head.rowCount,
+      timestamps: asBuffer(head.timestamps),
+    })
+    .execute();
+}
+
+/**
+ * Writes a file's raw columns as they come (from a parse that packs them one at a time), in the file's import
+ * transaction: about {@link COLUMN_BATCH_BYTES} per insert, one batch going to the database while the next columns
+ * are packed. Returns the channels stored, in their order.
+ */
+export async function storeSampleColumns(
+  trx: Transaction<Database>,
+  file: SampleFileKey,
+  columns: AsyncIterable<SampleColumn> | Iterable<SampleColumn>,
+): Promise<string[]> {
+  type Row = {
+    facility_id: string;
+    data_file_id: string;
+    channel: string;
+    data_type: string;
+    values: Buffer;
+  };
+  const insert = (batch: Row[]) => trx.insertInto('raw_values').values(batch).execute();
+  let storing: Promise<unknown> = Promise.resolve();
+  let batch: Row[] = [];
+  let bytes = 0;
+  const channels: string[] = [];
+  for await (const column of columns) {
+    channels.push(column.channel);
+    batch.push({
+      facility_id: file.facilityId,
+      data_file_id: file.dataFileId,
+      channel: column.channel,
+      data_type: column.dataType,
+      values: asBuffer(column.values),
+    });
+    bytes += column.values.length;
+    if (bytes >= COLUMN_BATCH_BYTES) {
+      await storing;
+      storing = insert(batch);
+      storing.catch(() => undefined);
+      batch = [];
+      bytes = 0;
+    }
+  }
+  await storing;
+  if (batch.length) await insert(batch);
+  return channels;
+}
+
+/**
+ * Deletes a file's samples (its timestamps and every raw column), in the transaction that deletes the file (the
+ * foreign keys would take them with the file's row too; deleted here first, so the samples have one owner).
+ */
+export async function deleteFileSamples(trx: Transaction<Database>, file: SampleFileKey): Promise<void> {
+  await trx
+    .deleteFrom('raw_values')
+    .where('facility_id', '=', file.facilityId)
+    .where('data_file_id', '=', file.dataFileId)
+    .execute();
+  await trx
+    .deleteFrom('raw_timestamps')
+    .where('facility_id', '=', file.facilityId)
+    .where('data_file_id', '=', file.dataFileId)
+    .execute();
+}
 
 export interface RawSamples {
   dataSourceId: string;

@@ -7,7 +7,7 @@ import { seedDemoData } from '../../src/features/files/demo';
 import { seedDefaultMeasurementCalculations } from '../../src/features/calculations/seed';
 import { createUploadCredential } from '../../src/features/ship-info/credentials';
 import { formatApiKey, newApiKeySecret } from '../../src/features/api-keys/secret';
-import { refreshDailyRollup } from '../../src/features/executions/rollup';
+import { refreshDailyRollup } from '../../src/storage';
 import type { TestServer } from '../harness';
 
 /** Kinds of objects a path, query or body can name. Global ones (reports, fields, readers) belong to nobody. */

@@ -15,9 +15,9 @@ import type {
 } from '@portal/contracts/carbon';
 import type { Database } from '../../db/schema';
 import type { StoredFuelLine } from '../../db/tables/carbon';
-import { readLedgerSegments } from '../../storage/ledger-segments';
-import { findPortCall, readPortCalls, type StoredPortCall } from '../../storage/port-calls';
-import { findVoyage, readVoyages, type StoredVoyage } from '../../storage/voyages';
+import { readLedgerSegments } from '../../storage';
+import { findPortCall, readPortCalls, type StoredPortCall } from '../../storage';
+import { findVoyage, readVoyages, type StoredVoyage } from '../../storage';
 import { sumSegments } from '../executions/ledger-segments';
 import { notFound } from '../../errors';
 

@@ -17,7 +17,7 @@ import type {
 import { RECORD_BOOK_KIND_NAMES } from '@portal/contracts/events';
 import type { Database } from '../../db/schema';
 import { appendRecordBookEntries } from '../../storage/record-book';
-import { readVoyages } from '../../storage/voyages';
+import { readVoyages } from '../../storage';
 import { notFound } from '../../errors';
 import { auditedChange } from '../audit/audit';
 import type { Caller } from '../access/caller';

@@ -16,9 +16,9 @@ import {
 import type { CiiResult, DcsReportRecord, FleetCii } from '@portal/contracts/carbon';
 import { SHIP_TYPE_NAMES, type ShipType } from '@portal/contracts/ship-particulars';
 import type { Database } from '../../db/schema';
-import { readCiiSums, readLedgerSegments, type CiiSums } from '../../storage/ledger-segments';
-import { readPortCalls } from '../../storage/port-calls';
-import { readVoyages } from '../../storage/voyages';
+import { readCiiSums, readLedgerSegments, type CiiSums } from '../../storage';
+import { readPortCalls } from '../../storage';
+import { readVoyages } from '../../storage';
 import { notFound } from '../../errors';
 import type { Caller } from '../access/caller';
 import { facilityVisibleTo } from '../access/policy';

@@ -11,7 +11,7 @@ import {
 import { formatDate } from '@portal/contracts/rules';
 import type { Database } from '../../db/schema';
 import { badRequest, conflict, notFound } from '../../errors';
-import { appendRecordBookEntries } from '../../storage/record-book';
+import { appendRecordBookEntries, lockEvent, storeEventReport } from '../../storage';
 import type { Caller } from '../access/caller';
 import { auditedChange } from '../audit/audit';
 import { eventReportPdf } from './documents';
@@ -109,7 +109,7 @@ function assertRequired(row: EventRow) {
 
 /** The event's row, locked for the rest of the transaction: one change to its report at a time. */
 async function lockedEvent(trx: Transaction<Database>, caller: Caller, id: string): Promise<EventRow> {
-  await trx.selectFrom('compliance_events').select('id').where('id', '=', id).forUpdate().execute();
+  await lockEvent(trx, id);
   return findVisibleEvent(trx, caller, id);
 }
 
@@ -129,11 +129,7 @@ export async function saveEventReport(
       const row = await lockedEvent(trx, caller, id);
       const sentOn = day(row.report_sent_on);
       if (sentOn) throw conflict(REPORT_MESSAGES.frozen(sentOn));
-      await trx
-        .updateTable('compliance_events')
-        .set({ report: JSON.stringify(eventReportFieldsOf(input)) })
-        .where('id', '=', id)
-        .execute();
+      await storeEventReport(trx, id, JSON.stringify(eventReportFieldsOf(input)));
     },
     { action: 'event.report.save', subject: id, detail: { facilityId: before.facility_id } },
   );
@@ -194,11 +190,7 @@ export async function markEventReportSent(
             ...sentColumns,
           })
           .execute();
-      await trx
-        .updateTable('compliance_events')
-        .set({ report_sent_on: sentOn, report: JSON.stringify(fields) })
-        .where('id', '=', id)
-        .execute();
+      await storeEventReport(trx, id, JSON.stringify(fields), sentOn);
       await appendRecordBookEntries(trx, row.facility_id, [
         personEntry(caller, row, 'report-sent', {
           sentOn,
@@ -257,11 +249,7 @@ export async function reviseEventReport(
           created_by_name: caller.username,
         })
         .execute();
-      await trx
-        .updateTable('compliance_events')
-        .set({ report_sent_on: null, report: JSON.stringify(fields) })
-        .where('id', '=', id)
-        .execute();
+      await storeEventReport(trx, id, JSON.stringify(fields), null);
       return number;
     },
     (revision) => ({

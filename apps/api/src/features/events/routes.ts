@@ -19,7 +19,7 @@ import {
   recordBookQuerySchema,
   recordBookVerifySchema,
 } from '@portal/contracts/events';
-import { verifyRecordBook } from '../../storage/record-book';
+import { verifyRecordBook } from '../../storage';
 import { authenticatedRoutes } from '../access/authenticated';
 import { idParam } from '../access/params';
 import { assertFacilityVisible, isSystemAdmin, requireManageOrganization } from '../access/policy';

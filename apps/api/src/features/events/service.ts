@@ -22,7 +22,14 @@ import {
 } from '@portal/contracts/rules';
 import type { Database } from '../../db/schema';
 import { badRequest, forbidden, notFound } from '../../errors';
-import { appendRecordBookEntries, readRecordBook, type RecordBookEntry } from '../../storage/record-book';
+import {
+  appendRecordBookEntries,
+  findRecordBookEntry,
+  readRecordBook,
+  storeAcknowledgement,
+  storeEventClosed,
+  type RecordBookEntry,
+} from '../../storage';
 import type { Caller } from '../access/caller';
 import { auditedChange } from '../audit/audit';
 import { requestRecalculation } from '../executions/derived';
@@ -74,35 +81,13 @@ export async function acknowledgeEvent(
     db,
     actor(caller),
     async (trx) => {
-      await trx
-        .updateTable('compliance_events')
-        .set({
-          acknowledged_on: row.acknowledged_on ?? at,
-          acknowledged_by: row.acknowledged_by ?? caller.userId,
-          cause: input.cause,
-          actions_taken: input.actionsTaken,
-          comment: input.comment,
-        })
-        .where('id', '=', id)
-        .execute();
-      // Numbered once the update holds the event's row: two acknowledgements at once take turns.
-      const last = await trx
-        .selectFrom('compliance_event_annotations')
-        .select((eb) => eb.fn.max('revision').as('revision'))
-        .where('event_id', '=', id)
-        .executeTakeFirst();
-      await trx
-        .insertInto('compliance_event_annotations')
-        .values({
-          event_id: id,
-          revision: Number(last?.revision ?? 0) + 1,
-          cause: input.cause,
-          actions_taken: input.actionsTaken,
-          comment: input.comment,
-          acknowledged_on: at,
-          acknowledged_by: caller.userId,
-        })
-        .execute();
+      await storeAcknowledgement(trx, row, {
+        cause: input.cause,
+        actionsTaken: input.actionsTaken,
+        comment: input.comment,
+        at,
+        by: caller.userId,
+      });
       await appendRecordBookEntries(trx, row.facility_id, [
         personEntry(caller, row, 'event-acknowledged', {
           cause: input.cause,
@@ -132,11 +117,7 @@ export async function closeEvent(
     db,
     actor(caller),
     async (trx) => {
-      await trx
-        .updateTable('compliance_events')
-        .set({ closed_on: new Date(), closed_by: caller.userId })
-        .where('id', '=', id)
-        .execute();
+      await storeEventClosed(trx, id, caller.userId);
       await appendRecordBookEntries(trx, row.facility_id, [
         personEntry(caller, row, 'event-closed', { comment }),
       ]);
@@ -293,14 +274,9 @@ export async function addRecordBookEntry(
   input: z.output<typeof newRecordBookEntrySchema>,
 ): Promise<RecordBookEntryView> {
   const { db } = services.database;
-  let corrected: { kind: string; occurred_on: Date; body: unknown } | undefined;
+  let corrected: { kind: string; occurredOn: Date; body: unknown } | undefined;
   if (input.correctsId) {
-    corrected = await db
-      .selectFrom('record_book_entries')
-      .select(['kind', 'occurred_on', 'body'])
-      .where('id', '=', input.correctsId)
-      .where('facility_id', '=', facilityId)
-      .executeTakeFirst();
+    corrected = await findRecordBookEntry(db, facilityId, input.correctsId);
     if (!corrected) throw notFound('Record book entry not found');
   }
   const correctsChangeOver =
@@ -336,7 +312,7 @@ export async function addRecordBookEntry(
       ]);
       if (changesFuel) {
         const from = new Date(
-          Math.min(occurredOn.getTime(), corrected ? new Date(corrected.occurred_on).getTime() : Infinity),
+          Math.min(occurredOn.getTime(), corrected ? corrected.occurredOn.getTime() : Infinity),
         );
         const ship = await trx
           .selectFrom('facilities')

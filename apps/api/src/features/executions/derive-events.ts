@@ -2,7 +2,15 @@ import type { Kysely } from 'kysely';
 import { ecaZoneColumn } from '@portal/contracts/eca';
 import { FUEL_SULFUR_LIMITS, SENSOR_FAULT_CHANNELS, type EventRules } from '@portal/contracts/events';
 import type { Database } from '../../db/schema';
-import { concatSeries, readMeasurementValues, type FieldSeries } from '../../storage';
+import {
+  concatSeries,
+  lowerBound,
+  readEventsCrossing,
+  readMeasurementValues,
+  readRecordBookKinds,
+  readTransientStarts,
+  type FieldSeries,
+} from '../../storage';
 import {
   compliantFuelColumn,
   deriveEvents,
@@ -13,7 +21,6 @@ import {
   type EventInputs,
   type FuelChange,
 } from './compliance-events';
-import { lowerBound } from '../../storage/search';
 import type { FieldSeriesOf } from './measurement-fields';
 import type { ExecutionPlan } from './plan';
 import type { DataHealthPort, FaultChannel } from './ports';
@@ -97,19 +104,11 @@ export async function deriveComplianceEvents(
   const stepMs = rules.stepSeconds * 1000;
   const joinMs = (rules.joinSamples + 1) * stepMs;
   const marginMs = Math.max(joinMs, rules.dataGapMinutes * 60_000) + stepMs;
-  const crossing = async (at: number) =>
-    db
-      .selectFrom('compliance_events')
-      .select((eb) => [eb.fn.min('start_on').as('start'), eb.fn.max('end_on').as('end')])
-      .where('facility_id', '=', facilityId)
-      .where('start_on', '<', new Date(at))
-      .where('end_on', '>=', new Date(at - joinMs))
-      .executeTakeFirst();
-  const before = await crossing(from);
-  const windowFrom = Math.min(from, before?.start ? new Date(before.start).getTime() : from);
+  const before = await readEventsCrossing(db, facilityId, from, joinMs);
+  const windowFrom = Math.min(from, before.start ?? from);
   let windowTo = to + rules.repeatedWindowHours * HOUR;
-  const after = await crossing(windowTo);
-  if (after?.end) windowTo = Math.max(windowTo, new Date(after.end).getTime() + stepMs);
+  const after = await readEventsCrossing(db, facilityId, windowTo, joinMs);
+  if (after.end !== null) windowTo = Math.max(windowTo, after.end + stepMs);
   const readFrom = windowFrom - marginMs;
   const readTo = windowTo + marginMs;
 
@@ -154,14 +153,12 @@ export async function deriveComplianceEvents(
       ) as unknown as EventInputs['washwater'])
     : undefined;
 
-  const earlier = await db
-    .selectFrom('compliance_events')
-    .select(['start_on', 'type', 'channel'])
-    .where('facility_id', '=', facilityId)
-    .where('classification', 'in', ['transient', 'repeated'])
-    .where('start_on', '>=', new Date(windowFrom - rules.repeatedWindowHours * HOUR))
-    .where('start_on', '<', new Date(windowFrom))
-    .execute();
+  const earlier = await readTransientStarts(
+    db,
+    facilityId,
+    windowFrom - rules.repeatedWindowHours * HOUR,
+    windowFrom,
+  );
   const inputs: EventInputs = {
     targets,
     required: required.values,
@@ -180,8 +177,7 @@ export async function deriveComplianceEvents(
     washwater,
   };
   const earlierByGroup: Record<string, number[]> = {};
-  for (const e of earlier)
-    (earlierByGroup[transientGroup(e.type, e.channel)] ??= []).push(new Date(e.start_on).getTime());
+  for (const e of earlier) (earlierByGroup[transientGroup(e.type, e.channel)] ??= []).push(e.start);
   const events = deriveEvents(inputs, rules, {
     earlierTransientStartsByGroup: earlierByGroup,
     dataEndsAtWindowEnd: dataEnd !== null && dataEnd < readTo,
@@ -230,18 +226,12 @@ export async function recordedFuelChanges(
   facilityId: string,
   until: number,
 ): Promise<FuelChange[]> {
-  const entries = await db
-    .selectFrom('record_book_entries')
-    .select(['id', 'kind', 'occurred_on', 'corrects_id', 'body'])
-    .where('facility_id', '=', facilityId)
-    .where('kind', 'in', ['fuel-change-over', 'correction'])
-    .orderBy('sequence')
-    .execute();
-  const corrected = new Set(entries.map((e) => e.corrects_id).filter((id) => id !== null));
+  const entries = await readRecordBookKinds(db, facilityId, ['fuel-change-over', 'correction']);
+  const corrected = new Set(entries.map((e) => e.correctsId).filter((id) => id !== null));
   const changes: FuelChange[] = [];
   for (const entry of entries) {
     const sulfur = (entry.body as { fuelSulfurPct?: unknown } | null)?.fuelSulfurPct;
-    const at = new Date(entry.occurred_on).getTime();
+    const at = entry.occurredOn.getTime();
     if (corrected.has(entry.id) || typeof sulfur !== 'number' || at >= until) continue;
     changes.push({ at, sulfurPct: sulfur });
   }

@@ -14,8 +14,8 @@ import {
 } from '@portal/contracts/rules/carbon';
 import type { Database } from '../../db/schema';
 import { concatSeries, readMeasurementValues, readRawSamples, type FieldSeries } from '../../storage';
-import { readCallCrossing, readCallDepartingAfter, type PortCallFacts } from '../../storage/port-calls';
-import { lowerBound } from '../../storage/search';
+import { readCallCrossing, readCallDepartingAfter, type PortCallFacts } from '../../storage';
+import { lowerBound } from '../../storage';
 import { DAY_MS, ledgerSegments, resolveFlowChannel, type LedgerSegment } from './ledger-segments';
 import type { FieldSeriesOf } from './measurement-fields';
 import { ceilDayExclusive, floorDay, sampleAndHold } from './series';
@@ -164,9 +164,7 @@ export async function loadLedgerConfig(
   const channelNamed = (name: string) =>
     channels
       .filter((c) => c.name.toUpperCase() === name)
-      .sort(
-        (a, b) => Number(b.data_source_id === primary?.id) - Number(a.data_source_id === primary?.id),
-      )[0];
+      .sort((a, b) => Number(b.data_source_id === primary?.id) - Number(a.data_source_id === primary?.id))[0];
   const ref = (c: (typeof channels)[number]): ChannelRef => ({
     id: c.id,
     dataSourceId: c.data_source_id,
@@ -183,7 +181,8 @@ export async function loadLedgerConfig(
     .orderBy('valid_from', 'desc')
     .execute()) {
     const inputs = calc.input_ids ?? [];
-    if (inputs.length === 1 && !rawFieldOf.has(inputs[0]!)) rawFieldOf.set(inputs[0]!, calc.measurement_field_id);
+    if (inputs.length === 1 && !rawFieldOf.has(inputs[0]!))
+      rawFieldOf.set(inputs[0]!, calc.measurement_field_id);
   }
 
   const speedFieldId = field(LEDGER_FIELDS.speed);

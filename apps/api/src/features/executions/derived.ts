@@ -1,86 +1,16 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { JOB_NAMES, type RecalculationJob } from '../../jobs/contract';
 import { jobQueueOf, type Services } from '../../services';
-import { bytesOf, float64Of } from '../../storage';
+import { deleteDerivedSeries } from '../../storage';
 import { withdrawEvents } from './store-events';
-import { refreshDailyRollup } from './rollup';
-import { lockShipValues } from './store';
 import { planRecalculation } from './run';
-import { DAY_MS, dayText, floorDay } from './series';
-import { lowerBound } from '../../storage/search';
-
-const HOUR_MS = 3_600_000;
+import { DAY_MS, floorDay } from './series';
 
 /**
- * Deletes a ship's measurement field values with timestamps in [from, to] (both included). Day chunks wholly inside
- * go; a chunk the range cuts is rewritten with the values outside the range kept. In the caller's transaction, which
- * it makes the ship's only writer of derived values until it ends (lockShipValues).
- */
-export async function deleteMeasurementValues(
-  db: Transaction<Database>,
-  facilityId: string,
-  from: Date,
-  to: Date,
-): Promise<number> {
-  const a = from.getTime();
-  const b = to.getTime();
-  const firstDay = floorDay(a);
-  const lastDay = floorDay(b);
-  let changed = 0;
-  await lockShipValues(db, facilityId);
-  // Whole days strictly inside the range.
-  const inner = await db
-    .deleteFrom('measurement_values')
-    .where('facility_id', '=', facilityId)
-    .where('day', '>', dayText(firstDay))
-    .where('day', '<', dayText(lastDay))
-    .executeTakeFirst();
-  changed += Number(inner.numDeletedRows ?? 0);
-  // The edge days: keep what lies outside [from, to].
-  const edges = await db
-    .selectFrom('measurement_values')
-    .select(['measurement_field_id', 'day', 'timestamps', 'values'])
-    .where('facility_id', '=', facilityId)
-    .where('day', 'in', [...new Set([dayText(firstDay), dayText(lastDay)])])
-    .execute();
-  for (const row of edges) {
-    const ts = float64Of(row.timestamps);
-    const vs = float64Of(row.values);
-    const lo = lowerBound(ts, a);
-    let hi = lowerBound(ts, b);
-    while (hi < ts.length && ts[hi]! <= b) hi++;
-    if (hi <= lo) continue;
-    const keep = ts.length - (hi - lo);
-    const where = db
-      .deleteFrom('measurement_values')
-      .where('facility_id', '=', facilityId)
-      .where('measurement_field_id', '=', row.measurement_field_id)
-      .where('day', '=', row.day);
-    if (keep === 0) await where.execute();
-    else {
-      const nts = new Float64Array(keep);
-      const nvs = new Float64Array(keep);
-      nts.set(ts.subarray(0, lo));
-      nts.set(ts.subarray(hi), lo);
-      nvs.set(vs.subarray(0, lo));
-      nvs.set(vs.subarray(hi), lo);
-      await db
-        .updateTable('measurement_values')
-        .set({ row_count: keep, timestamps: bytesOf(nts), values: bytesOf(nvs) })
-        .where('facility_id', '=', facilityId)
-        .where('measurement_field_id', '=', row.measurement_field_id)
-        .where('day', '=', row.day)
-        .execute();
-    }
-    changed++;
-  }
-  return changed;
-}
-
-/**
- * The values derived from a ship's samples in [from, to]: measurement field values in the range and the report values
- * of the hours it touches (and their daily roll-up), in one transaction. Used when a file is deleted with its data.
+ * The values derived from a ship's samples in [from, to]: every derived series' values of the range (measurement
+ * field values in the range, the report values of the hours it touches and their daily roll-up) and the events
+ * starting in it, in one transaction. Used when a file is deleted with its data.
  */
 export async function deleteDerivedValues(
   db: Kysely<Database>,
@@ -89,18 +19,11 @@ export async function deleteDerivedValues(
   to: Date,
 ): Promise<{ measurementChunks: number; reportValues: number }> {
   return db.transaction().execute(async (trx) => {
-    const measurementChunks = await deleteMeasurementValues(trx, facilityId, from, to);
-    const firstHour = Math.floor(from.getTime() / HOUR_MS) * HOUR_MS;
-    const result = await trx
-      .deleteFrom('report_values')
-      .where('facility_id', '=', facilityId)
-      .where('span_start', '>=', new Date(firstHour))
-      .where('span_start', '<=', to)
-      .executeTakeFirst();
-    await refreshDailyRollup(trx, facilityId, 'all', new Date(firstHour), to);
-    // The events derived from the deleted values go too (the record book notes each).
+    // Every series derived from the samples (storage/derived-series.ts), then the events derived from them (the
+    // record book notes each).
+    const { measurementChunks, reportValues } = await deleteDerivedSeries(trx, facilityId, from, to);
     await withdrawEvents(trx, facilityId, from.getTime(), to.getTime() + 1);
-    return { measurementChunks, reportValues: Number(result.numDeletedRows ?? 0) };
+    return { measurementChunks, reportValues };
   });
 }
 

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
-import { readMeasurementValues, type FieldSeries } from '../../storage';
+import { lockShipValues, readMeasurementValues, refreshDailyRollup, type FieldSeries } from '../../storage';
 import { computeMeasurementFields, fieldSeriesOf } from './measurement-fields';
 import { loadPlan, type ComputeRequest } from './plan';
 import { readSamples } from './read-samples';
@@ -10,8 +10,7 @@ import { storeComplianceEvents } from './store-events';
 import { deriveLedger, loadLedgerConfig } from './derive-ledger';
 import { storeLedger } from './store-ledger';
 import type { EnginePorts } from './ports';
-import { refreshDailyRollup } from './rollup';
-import { lockShipValues, storeMeasurementValues, storeReportValues, type Computed } from './store';
+import { storeMeasurementValues, storeReportValues, type Computed } from './store';
 
 /**
  * The execution engine (docs/decisions/0040-execution.md): from a ship's raw samples to measurement field values
@@ -22,7 +21,7 @@ import { lockShipValues, storeMeasurementValues, storeReportValues, type Compute
  *   (measurement-fields.ts) -> report fields (report-fields.ts) -> compliance events (derive-events.ts, the rules
  *   in compliance-events.ts) -> port calls and voyages (derive-ledger.ts, the rules in
  *   packages/contracts/src/rules/carbon) -> store (store.ts, store-events.ts with the record book, store-ledger.ts)
- *   -> roll up (rollup.ts)
+ *   -> roll up (storage/report-values-daily.ts)
  *
  * The first six compute (computePeriod, outside any transaction); the last two write (storeComputed, in the
  * transaction the caller gives). Each step's time is added to `request.timings` under its name.

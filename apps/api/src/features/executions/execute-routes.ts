@@ -19,12 +19,8 @@ import { CALCULATION_TEXTS } from '@portal/contracts/calculations';
 import { badRequest } from '../../errors';
 import { assertFacilityVisible, isUuid, requireSystemAdmin } from '../access/policy';
 import { auditedChange } from '../audit/audit';
-import {
-  deleteMeasurementValues,
-  enqueueExecution,
-  enqueueRecalculation,
-  removeCancelledRecalculations,
-} from './derived';
+import { deleteMeasurementValues } from '../../storage';
+import { enqueueExecution, enqueueRecalculation, removeCancelledRecalculations } from './derived';
 import { brokenCalculations } from '../calculations/validation';
 import {
   cancelRecalculations,

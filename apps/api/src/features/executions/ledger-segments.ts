@@ -10,7 +10,7 @@ import {
   type PortCall,
   type Track,
 } from '@portal/contracts/rules/carbon';
-import { lowerBound } from '../../storage/search';
+import { lowerBound } from '../../storage';
 
 /**
  * The carbon ledger's pieces of time (docs/decisions/0110-carbon-ledger-engine.md): a ship's time cut at each UTC

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { computeMeasurementFields, fieldSeriesOf, latestEntryAtOrBefore } from './measurement-fields';
+import { computeMeasurementFields, fieldSeriesOf } from './measurement-fields';
+import { latestEntryAtOrBefore } from './measurement-inputs';
 import type { ExecutionPlan, MeasurementCalc } from './plan';
 import { testPlan } from './test-plan';
 import type { PeriodSamples } from './read-samples';

@@ -3,7 +3,7 @@ import { ExecutionError, compileCalculation, runCalculation } from './calculatio
 import type { FieldSeriesOf } from './measurement-fields';
 import { nameOf, type ExecutionPlan, type ReportCalc } from './plan';
 import { alignExact, unionAxis, validitySegments } from './series';
-import { lowerBound } from '../../storage/search';
+import { lowerBound } from '../../storage';
 
 /** A report field's values: one per span (start, UTC epoch ms) that holds at least one target timestamp. */
 export interface ReportSeries {

@@ -4,7 +4,7 @@ import type { Services } from '../../services';
 import { deriveLedger, loadLedgerConfig } from './derive-ledger';
 import type { EnginePorts } from './ports';
 import { ceilDayExclusive, floorDay } from './series';
-import { lockShipValues } from './store';
+import { lockShipValues } from '../../storage';
 import { storeLedger } from './store-ledger';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { dayChunks } from '../../storage';
 import {
   CycleError,
-  dayChunks,
   dependencyOrder,
   sampleAndHold,
   thinToInterval,

@@ -1,12 +1,10 @@
 /** Column helpers of the execution engine: pure functions over typed arrays (UTC epoch ms timestamps, NaN = null). */
-import { lowerBound } from '../../storage/search';
+import { DAY_MS, floorDay } from '../../storage';
 
-export const DAY_MS = 86_400_000;
-
-export const floorDay = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS;
+// The UTC days of the stored series (storage/days.ts), for the engine's steps.
+export { DAY_MS, floorDay } from '../../storage';
 /** The start of the day after the one holding `ms` (exclusive end of a whole-day period). */
 export const ceilDayExclusive = (ms: number) => floorDay(ms) + DAY_MS;
-export const dayText = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /**
  * Target timestamps at a required interval: the first primary timestamp of every interval bucket (buckets aligned to
@@ -110,19 +108,6 @@ export function unionAxis(axes: Float64Array[]): Float64Array {
   let n = 0;
   for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[n - 1]) all[n++] = all[i]!;
   return all.slice(0, n);
-}
-
-/** Splits a series into UTC day chunks: [dayStartMs, start index, end index). */
-export function dayChunks(ts: Float64Array): { day: number; start: number; end: number }[] {
-  const chunks: { day: number; start: number; end: number }[] = [];
-  let start = 0;
-  while (start < ts.length) {
-    const day = floorDay(ts[start]!);
-    const end = lowerBound(ts, day + DAY_MS, start);
-    chunks.push({ day, start, end });
-    start = end;
-  }
-  return chunks;
 }
 
 /** A validity interval of a calculation: [from, to) in epoch ms (to = Infinity when open). */

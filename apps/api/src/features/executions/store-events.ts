@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import {
   DEFAULT_EVENT_RULES,
   EVENT_CLASSIFICATION_NAMES,
@@ -9,48 +9,22 @@ import {
 } from '@portal/contracts/events';
 import { alertLevel } from '@portal/contracts/rules';
 import type { Database } from '../../db/schema';
-import { appendRecordBookEntries, type RecordBookEntryInput } from '../../storage/record-book';
+import {
+  appendRecordBookEntries,
+  deleteEvents,
+  insertEvents,
+  readStoredEvents,
+  updateDerivedEvent,
+  type DerivedEventColumns,
+  type RecordBookEntryInput,
+  type StoredEvent,
+} from '../../storage';
 import type { DerivedEvent } from './compliance-events';
 import type { EventDerivation } from './derive-events';
 import { NO_ALERTS, type AlertOutboxPort, type EventChange } from './ports';
 
 /** The name the engine's own record book entries carry. */
 export const ENGINE_NAME = 'Portal (derived from the data)';
-
-/**
- * The stored events of a ship starting inside [from, to), with what matching and the record book read of them: the
- * columns that tell one event from another of its type (channel and fault: a washwater criterion, a sensor's
- * channel and kind of fault), its times and class. The one reader of stored events for matching; its row type comes
- * from the query, so a column matching needs cannot be left out of it.
- */
-export function readStoredEvents(
-  db: Kysely<Database> | Transaction<Database>,
-  facilityId: string,
-  from: number,
-  to: number,
-) {
-  return db
-    .selectFrom('compliance_events')
-    .select([
-      'id',
-      'type',
-      'channel',
-      'fault',
-      'start_on',
-      'end_on',
-      'ongoing',
-      'classification',
-      'report_required',
-      'acknowledged_on',
-    ])
-    .where('facility_id', '=', facilityId)
-    .where('start_on', '>=', new Date(from))
-    .where('start_on', '<', new Date(to))
-    .orderBy('start_on')
-    .orderBy('id')
-    .execute();
-}
-export type StoredEvent = Awaited<ReturnType<typeof readStoredEvents>>[number];
 
 /** What makes an event the same event as another of its type: the type, channel and fault. */
 export const eventKind = (e: Pick<StoredEvent, 'type' | 'channel' | 'fault'>): string =>
@@ -159,7 +133,7 @@ export async function storeComplianceEvents(
       body: { ...describe(event), ...body },
     };
   };
-  const columns = (e: DerivedEvent) => ({
+  const columns = (e: DerivedEvent): DerivedEventColumns => ({
     type: e.type,
     start_on: new Date(e.start),
     end_on: new Date(e.end),
@@ -177,35 +151,29 @@ export async function storeComplianceEvents(
     rules: JSON.stringify(rules),
   });
 
-  if (withdrawn.length) {
-    await trx
-      .deleteFrom('compliance_events')
-      .where(
-        'id',
-        'in',
-        withdrawn.map((w) => w.id),
-      )
-      .execute();
-    for (const w of withdrawn)
-      entries.push({
-        kind: 'event-withdrawn',
-        occurredOn: new Date(w.start_on),
-        recordedBy: null,
-        recordedByName: ENGINE_NAME,
-        latitude: null,
-        longitude: null,
-        eventId: w.id,
-        correctsId: null,
-        body: {
-          type: w.type,
-          typeName: EVENT_TYPE_NAMES[w.type as EventType] ?? w.type,
-          ...(w.channel ? { channel: w.channel, fault: w.fault } : {}),
-          start: new Date(w.start_on).toISOString(),
-          end: new Date(w.end_on).toISOString(),
-          reason: 'The data it was derived from changed or was deleted',
-        },
-      });
-  }
+  await deleteEvents(
+    trx,
+    withdrawn.map((w) => w.id),
+  );
+  for (const w of withdrawn)
+    entries.push({
+      kind: 'event-withdrawn',
+      occurredOn: new Date(w.start_on),
+      recordedBy: null,
+      recordedByName: ENGINE_NAME,
+      latitude: null,
+      longitude: null,
+      eventId: w.id,
+      correctsId: null,
+      body: {
+        type: w.type,
+        typeName: EVENT_TYPE_NAMES[w.type as EventType] ?? w.type,
+        ...(w.channel ? { channel: w.channel, fault: w.fault } : {}),
+        start: new Date(w.start_on).toISOString(),
+        end: new Date(w.end_on).toISOString(),
+        reason: 'The data it was derived from changed or was deleted',
+      },
+    });
   for (const [s, e] of pairs) {
     const moved = ms(s.start_on) !== e.start || (!e.ongoing && !s.ongoing && ms(s.end_on) !== e.end);
     const reclassified = s.classification !== e.classification || s.report_required !== e.reportRequired;
@@ -214,7 +182,7 @@ export async function storeComplianceEvents(
     const reopened = !s.ongoing && e.ongoing;
     const unchanged = !moved && !reclassified && !ended && ms(s.end_on) === e.end && s.ongoing === e.ongoing;
     if (unchanged) continue;
-    await trx.updateTable('compliance_events').set(columns(e)).where('id', '=', s.id).execute();
+    await updateDerivedEvent(trx, s.id, columns(e));
     if (ended) entries.push(entry('event-ended', e, s.id, {}, e.end));
     if (alertLevel(e) > alertLevel({ classification: s.classification, reportRequired: s.report_required }))
       alertChanges.push({ kind: 'classified-up', eventId: s.id, event: e });
@@ -234,13 +202,11 @@ export async function storeComplianceEvents(
   }
   // New events in one statement, their ids made here so each record book entry names its event.
   const inserted = added.map((e) => ({ id: randomUUID(), e }));
-  for (let at = 0; at < inserted.length; at += 1000)
-    await trx
-      .insertInto('compliance_events')
-      .values(
-        inserted.slice(at, at + 1000).map(({ id, e }) => ({ id, facility_id: facilityId, ...columns(e) })),
-      )
-      .execute();
+  await insertEvents(
+    trx,
+    facilityId,
+    inserted.map(({ id, e }) => ({ id, columns: columns(e) })),
+  );
   for (const { id, e } of inserted) {
     entries.push(entry('event', e, id, {}));
     alertChanges.push({ kind: 'opened', eventId: id, event: e });

@@ -5,14 +5,9 @@ import {
   readLedgerSegments,
   replaceLedgerSegments,
   type StoredSegment,
-} from '../../storage/ledger-segments';
-import {
-  readNeighbourCalls,
-  readPortCalls,
-  replacePortCalls,
-  setPortCallFuel,
-} from '../../storage/port-calls';
-import { replaceVoyages, type VoyageFacts } from '../../storage/voyages';
+} from '../../storage';
+import { readNeighbourCalls, readPortCalls, replacePortCalls, setPortCallFuel } from '../../storage';
+import { replaceVoyages, type VoyageFacts } from '../../storage';
 import { CALL_IDENTITY_TOLERANCE_MS, type LedgerDerivation } from './derive-ledger';
 import { sumSegments } from './ledger-segments';
 

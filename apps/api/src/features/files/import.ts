@@ -14,7 +14,7 @@ import {
   type XlsxReaderConfiguration,
 } from '@portal/contracts/readers';
 import type { DatabaseHandle } from '../../storage/database';
-import { unpackFloat64, type OriginalKey } from '../../storage';
+import { storeSampleColumns, storeSampleTimestamps, unpackFloat64, type OriginalKey } from '../../storage';
 import type { Database } from '../../db/schema';
 import { notFound } from '../../errors';
 import { audit, type AuditActor } from '../audit/audit';
@@ -61,9 +61,6 @@ export const DEFAULT_UPLOAD_RULES: UploadRules = {
   maxCompressionRatio: 400,
   maxEntryBytes: 512 * 1024 * 1024,
 };
-
-/** An insert of raw columns carries about this many bytes: no statement gets huge, and one batch is stored while the next is packed. */
-const INSERT_BATCH_BYTES = 4 * 1024 * 1024;
 
 function isUniqueViolation(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505';
@@ -275,9 +272,6 @@ class UnreadableFile extends Error {
   }
 }
 
-const asBuffer = (bytes: Uint8Array) =>
-  Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-
 /** The warnings column as read (jsonb: parsed by the driver; text elsewhere). */
 export function storedWarnings(value: unknown): DataFileWarning[] {
   const parsed: unknown = typeof value === 'string' ? JSON.parse(value) : value;
@@ -376,51 +370,15 @@ async function importOneFile(target: ImportTarget, file: OneFile): Promise<FileO
         .set({ row_count: packed.rowCount, time_stamp_min: timeStampMin, time_stamp_max: timeStampMax })
         .where('id', '=', row.id)
         .execute();
-      await trx
-        .insertInto('raw_timestamps')
-        .values({
-          facility_id: file.facilityId,
-          data_file_id: row.id,
-          time_stamp_min: timeStampMin,
-          time_stamp_max: timeStampMax,
-          row_count: packed.rowCount,
-          timestamps: asBuffer(packed.timestamps),
-        })
-        .execute();
+      const samples = { facilityId: file.facilityId, dataFileId: row.id };
+      await storeSampleTimestamps(trx, samples, {
+        timeStampMin,
+        timeStampMax,
+        rowCount: packed.rowCount,
+        timestamps: packed.timestamps,
+      });
       // Columns are stored as they come: one batch goes to the database while the next columns are packed.
-      const insertColumns = (
-        batch: {
-          facility_id: string;
-          data_file_id: string;
-          channel: string;
-          data_type: string;
-          values: Buffer;
-        }[],
-      ) => trx.insertInto('raw_values').values(batch).execute();
-      let storing: Promise<unknown> = Promise.resolve();
-      let batch: Parameters<typeof insertColumns>[0] = [];
-      let bytes = 0;
-      const columnNames: string[] = [];
-      for await (const column of reading.columns) {
-        columnNames.push(column.channel);
-        batch.push({
-          facility_id: file.facilityId,
-          data_file_id: row.id,
-          channel: column.channel,
-          data_type: column.dataType,
-          values: asBuffer(column.values),
-        });
-        bytes += column.values.length;
-        if (bytes >= INSERT_BATCH_BYTES) {
-          await storing;
-          storing = insertColumns(batch);
-          storing.catch(() => undefined);
-          batch = [];
-          bytes = 0;
-        }
-      }
-      await storing;
-      if (batch.length) await insertColumns(batch);
+      const columnNames = await storeSampleColumns(trx, samples, reading.columns);
       lap('store columns');
       warnings = fileWarnings({
         ...file.warningContext,

@@ -1,12 +1,13 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
 import type { Services } from '../../services';
+import { deleteFileSamples } from '../../storage';
 import { deleteDerivedValues, requestRecalculation } from '../executions/derived';
 import { updateFacilityDataRange } from '../datasources/range';
 
 /**
- * Deletes a data file: with `deleteData` the file and its data (the cascade takes the original, the timestamps and
- * every raw column of the file; the values derived from its range go too, and their recalculation is requested),
+ * Deletes a data file: with `deleteData` the file and its data (its samples through storage/samples.ts, the cascade
+ * takes the original; the values derived from its range go too, and their recalculation is requested),
  * without it the file is only marked removed. The ship's data range is calculated again from the files that
  * remain. The original stored beside the database is the caller's to remove once this is committed.
  */
@@ -20,6 +21,7 @@ export async function deleteDataFile(
   if (deleteData) {
     const from = new Date(file.time_stamp_min);
     const to = new Date(file.time_stamp_max);
+    await deleteFileSamples(trx, { facilityId, dataFileId: file.id });
     await trx.deleteFrom('data_files').where('id', '=', file.id).execute();
     await deleteDerivedValues(trx, facilityId, from, to);
     await requestRecalculation(services, facilityId, from, to, trx);

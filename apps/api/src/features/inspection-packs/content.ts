@@ -4,7 +4,7 @@ import { HEALTH_FLAG_KINDS, type HealthFlagKind, type HealthStatus } from '@port
 import { REPORT_CODES, type ReportFieldValue } from '@portal/contracts/reports';
 import { formatByFormat } from '@portal/contracts/rules';
 import type { Database } from '../../db/schema';
-import { readRecordBook, verifyRecordBook, type VerifyResult } from '../../storage/record-book';
+import { readRecordBook, verifyRecordBook, type VerifyResult } from '../../storage';
 import { calculationsInForce, type CalculationInForce } from '../calculations/queries';
 import { computeDataHealth } from '../data-health/service';
 import { shipEventsInPeriod } from '../events/queries';

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
-import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import {
   EXPORT_TIMESTAMP_FORMATS,
   fullPrecisionHeader,
@@ -9,10 +9,8 @@ import {
 import { excelNumberFormat, roundByFormat } from '@portal/contracts/rules';
 import type { Database } from '../../db/schema';
 import type { ReportFieldsTable } from '../../db/tables/calculations';
+import { readDailyPartials, readHourlyPartials } from '../../storage';
 import { timeAggregate } from './values';
-
-const DAY_MS = 86_400_000;
-const dayText = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 export interface ExportRequest {
   report: { id: string; name: string };
@@ -78,38 +76,14 @@ async function writeWorkbook(
       Map<string, { sum: number; count: number; min: number | null; max: number | null; last: number | null }>
     >();
     if (sources.length) {
-      const result =
+      const stored =
         resolution === 'hour'
-          ? await sql<{
-              t: number;
-              field: string;
-              s: number | null;
-              c: number;
-              mn: number | null;
-              mx: number | null;
-            }>`
-              select extract(epoch from span_start) * 1000 as t, report_field_id as field, value as s, (value is not null)::int as c, value as mn, value as mx
-              from report_values
-              where facility_id = ${ship.id} and report_field_id = any(${sources}::uuid[]) and span_start >= ${from} and span_start <= ${to}
-              order by span_start`.execute(db)
-          : await sql<{
-              t: number;
-              field: string;
-              s: number | null;
-              c: number;
-              mn: number | null;
-              mx: number | null;
-            }>`
-              select extract(epoch from day::timestamp) * 1000 as t, report_field_id as field, value_sum as s, value_count as c, value_min as mn, value_max as mx
-              from report_values_daily
-              where facility_id = ${ship.id} and report_field_id = any(${sources}::uuid[])
-                and day >= ${dayText(Math.floor(from.getTime() / DAY_MS) * DAY_MS)}::date and day <= ${dayText(to.getTime())}::date
-              order by day`.execute(db);
-      for (const r of result.rows) {
-        const t = Number(r.t);
-        const row = rows.get(t) ?? new Map();
-        row.set(r.field, { sum: r.s ?? 0, count: Number(r.c), min: r.mn, max: r.mx, last: r.s });
-        rows.set(t, row);
+          ? await readHourlyPartials(db, ship.id, sources, from, to)
+          : await readDailyPartials(db, ship.id, sources, from, to);
+      for (const r of stored) {
+        const row = rows.get(r.t) ?? new Map();
+        row.set(r.fieldId, { sum: r.sum ?? 0, count: r.count, min: r.min, max: r.max, last: r.sum });
+        rows.set(r.t, row);
       }
     }
     for (const t of [...rows.keys()].sort((a, b) => a - b)) {

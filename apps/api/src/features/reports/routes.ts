@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { authenticatedRoutes, type WithCaller } from '../access/authenticated';
 import { z } from 'zod';
@@ -17,14 +16,11 @@ import {
   updateReportBodySchema,
 } from '@portal/contracts/reports';
 import { EXPORT_FILE_NAME, exportBodySchema } from '@portal/contracts/exports';
-import type { ReportData } from '@portal/contracts/reports';
-import type { UptimeMode } from '@portal/contracts/rules';
 import { badRequest, notFound } from '../../errors';
-import type { Caller } from '../access/caller';
 import { withIds } from '../access/params';
 import { requireSystemAdmin } from '../access/policy';
 import { auditedChange, auditEvent } from '../audit/audit';
-import { AnswerCache, reportsVersion } from './cache';
+import { deleteReportValues } from '../../storage';
 import { exportWorkbook } from './export';
 import {
   facilityExists,
@@ -35,41 +31,16 @@ import {
   updateReportInformation,
   visibleFleet,
 } from './queries';
-import { deleteReportValues } from './service';
 import { sanitizeInformation } from './sanitize';
 import { reportFieldValueSources } from './sources';
-import { reportData, sharedPartials, type Partial } from './values';
-
-const MAX_HOURLY_DAYS = 400;
+import { reportAnswers, type ReportDataInput } from './report-data';
 
 /** Report definitions (configurator), report values (dashboards), deleting values and exports. */
 export async function reportRoutes(app: FastifyInstance) {
   const routes = authenticatedRoutes(app);
   const { db } = app;
-  // Answers as sent (JSON bytes), and the partial sums the reports of a dashboard share.
-  const answerEntries = app.config.REPORT_DATA_CACHE_ENTRIES;
-  /** False with REPORT_DATA_CACHE_ENTRIES=0: every answer is computed afresh (the bench's uncached path). */
-  const cacheEnabled = answerEntries > 0;
-  const answers = new AnswerCache<Buffer>(answerEntries);
-  const partials = new AnswerCache<Promise<Map<string, Partial>>>(200);
-  const definitions = new AnswerCache<Promise<Definitions>>(100);
-  type Definitions = {
-    report: NonNullable<Awaited<ReturnType<typeof findReport>>> | undefined;
-    fields: Awaited<ReturnType<typeof reportFields>>;
-    sourceOf: Map<string, string>;
-  };
-  const definitionsOf = (version: string, id: string) => {
-    const key = `${version}|${id}`;
-    let value = definitions.get(key);
-    if (!value) {
-      value = Promise.all([findReport(db, id), reportFields(db, id), reportFieldValueSources(db)]).then(
-        ([report, fields, sources]) => ({ report, fields, sourceOf: sources.sourceOf }),
-      );
-      value.catch(() => definitions.clear());
-      definitions.set(key, value);
-    }
-    return value;
-  };
+  // The dashboards' answers with their caches, one per process (report-data.ts).
+  const data = reportAnswers(db, { cacheEntries: app.config.REPORT_DATA_CACHE_ENTRIES });
 
   routes.get(
     '/api/algorithm/reports',
@@ -114,155 +85,28 @@ export async function reportRoutes(app: FastifyInstance) {
     },
   );
 
-  // The ships a caller sees, per access version (features/auth/verify.ts): any change of access makes a new key.
-  const fleets = new AnswerCache<Promise<Awaited<ReturnType<typeof visibleFleet>>>>(answerEntries);
-  const visibleFleetOf = (caller: Caller, ids: string[] | undefined) => {
-    if (!caller.accessVersion) return visibleFleet(db, caller, ids);
-    const key = JSON.stringify([
-      caller.accessVersion,
-      caller.userId,
-      caller.role,
-      caller.organizationId,
-      ids ?? null,
-    ]);
-    let value = fleets.get(key);
-    if (!value) {
-      value = visibleFleet(db, caller, ids);
-      value.catch(() => fleets.clear());
-      fleets.set(key, value);
-    }
-    return value;
-  };
-
-  type DataInput = {
-    from: string;
-    to: string;
-    facilityId?: string;
-    facilityIds?: string[];
-    duration?: UptimeMode;
-  };
-
   /**
-   * The ETag of an answer, known before any of it is computed: it names the version of everything report answers
-   * depend on (values, calculations, fields, texts), the caller's access version (role, organization, the ships
-   * it sees: any change moves it) and the request. So a browser that holds the answer gets its 304 after two
-   * cached version reads and a hash, in any process. Undefined for a caller without an access version (the answer
-   * then carries no ETag).
+   * One report's answer (an id) or several as one (ids, each once): 304 when the browser holds the answer already
+   * (its ETag is checked before anything is read for it), otherwise the answer. `private, no-cache`: only the
+   * browser keeps it, and asks again (with If-None-Match) on every use.
    */
-  const etagOf = (caller: Caller, version: string, id: string | string[], input: DataInput) =>
-    caller.accessVersion === undefined
-      ? undefined
-      : `"${createHash('sha1')
-          .update(
-            JSON.stringify([
-              version,
-              caller.accessVersion,
-              caller.userId,
-              id,
-              input.facilityId ?? null,
-              input.facilityIds ?? null,
-              input.from,
-              input.to,
-              input.duration ?? null,
-            ]),
-          )
-          .digest('base64url')}"`;
-
-  const answer = async (caller: Caller, version: string, id: string, input: DataInput): Promise<Buffer> => {
-    const { report, fields, sourceOf } = await definitionsOf(version, id);
-    if (!report) throw notFound('Report not found');
-    const from = new Date(input.from);
-    const to = new Date(input.to);
-    if (from.getTime() > to.getTime())
-      throw badRequest('From must be before to', { to: 'From must be before to' });
-    if (input.duration === 'hourly' && to.getTime() - from.getTime() > MAX_HOURLY_DAYS * 86_400_000) {
-      throw badRequest(`Hourly values for at most ${MAX_HOURLY_DAYS} days`, {
-        duration: 'Use daily for this period',
-      });
-    }
-    const facilityId = input.facilityId ?? null;
-    if (!facilityId && report.target === 'Facility')
-      throw badRequest('facilityId is required for a ship report', { facilityId: 'Required' });
-    // A fleet report asked for one ship covers that ship; otherwise the posted ships, or all the caller sees.
-    const fleetIds =
-      report.target === 'FacilityGroup' && facilityId && !input.facilityIds
-        ? [facilityId]
-        : input.facilityIds;
-    // One query for the fleet and the ship of a ship report: the visible ships among both.
-    const visible = await visibleFleetOf(
-      caller,
-      fleetIds && facilityId ? [...fleetIds, facilityId] : fleetIds,
-    );
-    if (facilityId && !visible.some((f) => f.id === facilityId)) throw notFound('Ship not found');
-    const fleet = visible.filter((f) => !fleetIds || fleetIds.includes(f.id)).map((f) => f.id);
-    // Shared by every caller who sees the same ships: the key holds them, so an answer never goes beyond them.
-    const key = createHash('sha1')
-      .update(
-        JSON.stringify([
-          version,
-          id,
-          facilityId,
-          fleet,
-          from.getTime(),
-          to.getTime(),
-          input.duration ?? null,
-        ]),
-      )
-      .digest('base64url');
-    const cached = answers.get(key);
-    if (cached) return cached;
-    const data: ReportData = await reportData(db, {
-      report: { id: report.id, target: report.target, information: report.information },
-      fields,
-      sourceOf,
-      facilityId,
-      fleet,
-      from,
-      to,
-      duration: input.duration,
-      // Without the cache each report aggregates only its own fields (nothing to share the others with).
-      partials: cacheEnabled
-        ? sharedPartials(db, version, [...new Set(sourceOf.values())], partials)
-        : undefined,
-    });
-    const body = Buffer.from(JSON.stringify(reportDataSchema.parse(data)));
-    answers.set(key, body);
-    return body;
-  };
-
-  /**
-   * 304 when the browser holds the answer already (checked before anything is read for it), otherwise the answer.
-   * `private, no-cache`: only the browser keeps it, and asks again (with If-None-Match) on every use.
-   */
-  const send = async (request: WithCaller, reply: FastifyReply, id: string, input: DataInput) => {
+  const send = async (
+    request: WithCaller,
+    reply: FastifyReply,
+    ids: string | string[],
+    input: ReportDataInput,
+  ) => {
     const { caller } = request;
-    const version = await reportsVersion(db);
-    const etag = etagOf(caller, version, id, input);
+    const unique = typeof ids === 'string' ? ids : [...new Set(ids)];
+    const version = await data.version();
+    const etag = data.etag(caller, version, unique, input);
     const headers = { 'cache-control': 'private, no-cache', ...(etag ? { etag } : {}) };
     if (etag && request.headers['if-none-match'] === etag) return reply.code(304).headers(headers).send();
-    const body = await answer(caller, version, id, input);
+    const body =
+      typeof unique === 'string'
+        ? await data.answer(caller, version, unique, input)
+        : await data.answers(caller, version, unique, input);
     return reply.headers(headers).type('application/json; charset=utf-8').send(body);
-  };
-
-  /**
-   * Several reports with the same parameters as one answer, `{"reports":{"<id>":<data>,…}}`, built from the answers
-   * each report would get alone (and their cache), under one ETag. Any report or ship that is not found makes the
-   * whole request not found, with the single report's text.
-   */
-  const sendMany = async (request: WithCaller, reply: FastifyReply, ids: string[], input: DataInput) => {
-    const { caller } = request;
-    const unique = [...new Set(ids)];
-    const version = await reportsVersion(db);
-    const etag = etagOf(caller, version, unique, input);
-    const headers = { 'cache-control': 'private, no-cache', ...(etag ? { etag } : {}) };
-    if (etag && request.headers['if-none-match'] === etag) return reply.code(304).headers(headers).send();
-    const bodies = await Promise.all(unique.map((id) => answer(caller, version, id, input)));
-    const parts: Buffer[] = [Buffer.from('{"reports":{')];
-    unique.forEach((id, i) => {
-      parts.push(Buffer.from(`${i === 0 ? '' : ','}${JSON.stringify(id)}:`), bodies[i]!);
-    });
-    parts.push(Buffer.from('}}'));
-    return reply.headers(headers).type('application/json; charset=utf-8').send(Buffer.concat(parts));
   };
 
   routes.get(
@@ -275,7 +119,7 @@ export async function reportRoutes(app: FastifyInstance) {
         response: { 200: reportsDataSchema },
       },
     },
-    async (request, reply) => sendMany(request, reply, request.query.reportIds, request.query),
+    async (request, reply) => send(request, reply, request.query.reportIds, request.query),
   );
 
   routes.post(
@@ -288,7 +132,7 @@ export async function reportRoutes(app: FastifyInstance) {
         response: { 200: reportsDataSchema },
       },
     },
-    async (request, reply) => sendMany(request, reply, request.body.reportIds, request.body),
+    async (request, reply) => send(request, reply, request.body.reportIds, request.body),
   );
 
   routes.get(

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { DEFAULT_MEASUREMENT_FIELDS, DEFAULT_REPORT_KPIS } from '@portal/formula';
 import type { Database } from '../../db/schema';
+import { hasReportValues } from '../../storage';
 import { DEFAULT_REPORTS } from './catalogue';
 import { sanitizeInformation } from './sanitize';
 
@@ -39,9 +40,7 @@ export async function seedReports(
       .execute();
     const complete = new Set(present.map((p) => `${p.report_id}\u0000${p.name}`));
     if (DEFAULT_REPORTS.every((r) => r.fields.every((f) => complete.has(`${r.id}\u0000${f.name}`)))) return;
-    const valuesStored = Boolean(
-      await trx.selectFrom('report_values').select('facility_id').limit(1).executeTakeFirst(),
-    );
+    const valuesStored = await hasReportValues(trx);
     const now = new Date();
     const neededNames = [...new Set(DEFAULT_REPORT_KPIS.flatMap((k) => k.inputNames))];
     const catalogue = DEFAULT_MEASUREMENT_FIELDS.filter((f) => neededNames.includes(f.name));

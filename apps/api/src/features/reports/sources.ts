@@ -10,7 +10,7 @@ import type { Database } from '../../db/schema';
  * own source. A field without an approved calculation is its own source (and has no values).
  */
 export interface ValueSources {
-  /** report field id -> the field whose report_values it reads */
+  /** report field id -> the field whose stored hourly values it reads */
   sourceOf: Map<string, string>;
   /** The fields the execution engine has to compute: one per distinct approved calculation. */
   computed: string[];

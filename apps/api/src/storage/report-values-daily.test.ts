@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { engineGround } from '../../../test/engine-fixtures';
-import { refreshDailyRollup } from './rollup';
+import { engineGround } from '../../test/engine-fixtures';
+import { refreshDailyRollup } from './report-values-daily';
 
 const H = 3_600_000;
 
-describe('roll up step', () => {
+describe('report values daily roll-up', () => {
   let ground: Awaited<ReturnType<typeof engineGround>>;
   beforeAll(async () => {
     ground = await engineGround();
