@@ -16,7 +16,7 @@ import type {
 } from '@portal/contracts/carbon';
 import { RECORD_BOOK_KIND_NAMES } from '@portal/contracts/events';
 import type { Database } from '../../db/schema';
-import { appendRecordBookEntries } from '../../storage/record-book';
+import { appendRecordBookEntries } from '../../storage';
 import { readVoyages } from '../../storage';
 import { notFound } from '../../errors';
 import { auditedChange } from '../audit/audit';
