@@ -7,7 +7,7 @@ import { seedDemoData } from '../../src/features/files/demo';
 import { seedDefaultMeasurementCalculations } from '../../src/features/calculations/seed';
 import { createUploadCredential } from '../../src/features/ship-info/credentials';
 import { formatApiKey, newApiKeySecret } from '../../src/features/api-keys/secret';
-import { refreshDailyRollup } from '../../src/storage';
+import { appendRecordBookEntries, refreshDailyRollup } from '../../src/storage';
 import type { TestServer } from '../harness';
 
 /** Kinds of objects a path, query or body can name. Global ones (reports, fields, readers) belong to nobody. */
@@ -30,6 +30,9 @@ export const OBJECT_KINDS = [
   'apiKey',
   'inspectionPack',
   'organizationPort',
+  'voyage',
+  'bunkerNote',
+  'tankSounding',
 ] as const;
 export type ObjectKind = (typeof OBJECT_KINDS)[number];
 export type GlobalKind =
@@ -288,7 +291,70 @@ export async function buildWorld(server: TestServer): Promise<IsolationWorld> {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
+    // The carbon ledger: a voyage (as the engine stores them), a bunker delivery note in the record book, a sounding.
+    const voyage = await db
+      .insertInto('voyages')
+      .values({
+        facility_id: facilityId,
+        departure: new Date(UNTIL.getTime() - 2 * DAY_MS),
+        arrival: new Date(UNTIL.getTime() - DAY_MS),
+        distance_nm: 250,
+        hours_under_way: 24,
+        hours_not_under_way: 0,
+        hours_without_position: 0,
+        hours_without_fuel_data: '{}',
+        co2_g: 1e8,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const [bdnEntry] = await db.transaction().execute((trx) =>
+      appendRecordBookEntries(trx, facilityId, [
+        {
+          kind: 'bunkering',
+          occurredOn: new Date(UNTIL.getTime() - DAY_MS),
+          recordedBy: null,
+          recordedByName: 'fixture',
+          latitude: null,
+          longitude: null,
+          eventId: null,
+          correctsId: null,
+          body: { text: `Bunker delivery note of ${organization}` },
+        },
+      ]),
+    );
+    const bunkerNote = await db
+      .insertInto('bunker_delivery_notes')
+      .values({
+        facility_id: facilityId,
+        delivered_on: new Date(UNTIL.getTime() - DAY_MS),
+        port_key: 'NLRTM',
+        port_name: 'Rotterdam',
+        fuel_type: 'HFO',
+        mass_tonnes: 500,
+        sulfur_percent: 2.5,
+        lcv_mj_per_kg: null,
+        density_kg_m3: null,
+        bdn_number: `${organization}-BDN`,
+        record_book_entry_id: bdnEntry!.id,
+        entered_by_name: 'fixture',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const sounding = await db
+      .insertInto('tank_soundings')
+      .values({
+        facility_id: facilityId,
+        measured_on: new Date(UNTIL.getTime() - DAY_MS),
+        fuel_type: 'HFO',
+        rob_tonnes: 420,
+        entered_by_name: 'fixture',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     return {
+      voyage: voyage.id,
+      bunkerNote: bunkerNote.id,
+      tankSounding: sounding.id,
       facility: facilityId,
       dataSource: dataSource.id,
       file: file.id,

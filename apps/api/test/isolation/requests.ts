@@ -36,6 +36,9 @@ export function kindOfParam(url: string, param: string): ObjectKind | GlobalKind
   if (segment === 'messages') return 'message';
   if (segment === 'executions') return 'execution';
   if (segment === 'events') return 'event';
+  if (segment === 'voyages') return 'voyage';
+  if (segment === 'bunker-notes') return 'bunkerNote';
+  if (segment === 'tank-soundings') return 'tankSounding';
   return undefined;
 }
 
