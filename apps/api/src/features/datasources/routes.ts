@@ -29,6 +29,9 @@ import { withIds } from '../access/params';
 import { assertFacilityVisible, requireManageOrganization, requireSystemAdmin } from '../access/policy';
 import { findOrganization } from '../organizations/queries';
 import { auditedChange } from '../audit/audit';
+import type { Transaction } from 'kysely';
+import type { Database } from '../../db/schema';
+import { JOB_NAMES, queueOf } from '../../jobs';
 import {
   channelById,
   deleteChannel,
@@ -95,6 +98,9 @@ export async function readSingleFile(
 export async function dataSourceRoutes(app: FastifyInstance) {
   const routes = authenticatedRoutes(app);
   const { db } = app;
+  /** The ship's carbon ledger is derived again (a fuel flow's consumer or fuel type), in the change's transaction. */
+  const queueLedger = (trx: Transaction<Database>, facilityId: string) =>
+    queueOf(app.services).sendInTransaction(trx, JOB_NAMES.carbonLedger, { facilityId });
   const tags = ['data sources'];
 
   routes.get(
@@ -332,7 +338,11 @@ export async function dataSourceRoutes(app: FastifyInstance) {
       const created = await auditedChange(
         db,
         caller,
-        (trx) => createChannel(trx, dataSource, request.body),
+        async (trx) => {
+          const made = await createChannel(trx, dataSource, request.body);
+          if (made.fuel.consumer !== null) await queueLedger(trx, dataSource.facility_id);
+          return made;
+        },
         ({ id, fuel }) => ({
           action: 'channel.create',
           subject: id,
@@ -373,7 +383,12 @@ export async function dataSourceRoutes(app: FastifyInstance) {
       await auditedChange(
         db,
         caller,
-        (trx) => replaceChannels(trx, dataSource, request.body),
+        async (trx) => {
+          const change = await replaceChannels(trx, dataSource, request.body);
+          if (change.added + change.changed + change.removed + change.restored > 0)
+            await queueLedger(trx, dataSource.facility_id);
+          return change;
+        },
         (change) => ({
           action: 'channel.replace',
           subject: dataSource.id,
@@ -506,7 +521,11 @@ export async function dataSourceRoutes(app: FastifyInstance) {
       await auditedChange(
         db,
         request.caller,
-        (trx) => updateChannel(trx, row, request.body),
+        async (trx) => {
+          const fuel = await updateChannel(trx, row, request.body);
+          if (Object.keys(fuel).length > 0 || row.consumer !== null) await queueLedger(trx, row.facility_id);
+          return fuel;
+        },
         (fuel) => ({
           action: 'channel.update',
           subject: row.id,
