@@ -23,7 +23,8 @@ const jobNames = [
  * deletes the events or the record book. A rule of its own (not no-restricted-syntax, whose settings one config
  * block would replace in another's).
  */
-const VALUE_TABLE = /\b(raw_timestamps|raw_values|measurement_values|report_values|report_values_daily)\b/;
+const VALUE_TABLE =
+  /\b(raw_timestamps|raw_values|measurement_values|report_values|report_values_daily|ledger_segments|port_calls|port_call_fuel|voyages|voyage_fuel)\b/;
 const EVENT_TABLE = /^(compliance_events|compliance_event_annotations|record_book_entries)( as \w+)?$/;
 const storedSeries = {
   meta: {

@@ -344,36 +344,32 @@ async function recordedFuelTypes(db: Kysely<Database>, facilityId: string) {
   return changeOvers.sort((a, b) => a.at - b.at);
 }
 
-/** The step: null when the ship has no position fields or no data, or the execution recomputed none of its inputs. */
+/**
+ * The step: null when the ship has no position fields or the execution recomputed none of its inputs. The window is
+ * replaced whole: days of it where the ship has no data (deleted) lose their pieces and calls.
+ */
 export async function deriveLedger(
   db: Kysely<Database>,
   config: LedgerConfig | null,
   request: LedgerRequest,
   ports: LedgerPortsPort,
 ): Promise<LedgerDerivation | null> {
-  if (
-    !config?.latitudeFieldId ||
-    !config.longitudeFieldId ||
-    config.dataFrom === null ||
-    config.dataTo === null
-  )
-    return null;
+  if (!config?.latitudeFieldId || !config.longitudeFieldId) return null;
   const { recomputed } = request;
   if (recomputed !== 'all' && ![...config.inputFieldIds].some((id) => recomputed.has(id))) return null;
   const { facilityId, dataFrom, dataTo } = config;
-  const read = fieldReader(db, facilityId, request);
-  const lookup = await ports.portsFor(db, config.organizationId);
-  const firstDay = floorDay(dataFrom);
-  const endDay = ceilDayExclusive(dataTo);
 
   // The window: the executed days and a day on each side, widened to the stored calls reaching over its edges.
-  let from = Math.max(firstDay, request.from - WINDOW_MARGIN_MS);
-  let to = Math.min(endDay, request.to + WINDOW_MARGIN_MS);
+  let from = request.from - WINDOW_MARGIN_MS;
+  let to = request.to + WINDOW_MARGIN_MS;
   const crossingStart = await readCallCrossing(db, facilityId, from);
-  if (crossingStart !== null) from = Math.max(firstDay, floorDay(crossingStart));
+  if (crossingStart !== null) from = Math.min(from, floorDay(crossingStart));
   const crossingEnd = await readCallDepartingAfter(db, facilityId, to);
-  if (crossingEnd !== null) to = Math.min(endDay, ceilDayExclusive(crossingEnd));
-  if (to <= from) return null;
+  if (crossingEnd !== null) to = Math.max(to, ceilDayExclusive(crossingEnd));
+  // Without data (all of it deleted) the window keeps nothing.
+  if (dataFrom === null || dataTo === null) return { facilityId, from, to, calls: [], segments: [] };
+  const read = fieldReader(db, facilityId, request);
+  const lookup = await ports.portsFor(db, config.organizationId);
 
   // Positions, widened until no derived call reaches over the window's edges.
   let track: Track | undefined;
@@ -411,8 +407,6 @@ export async function deriveLedger(
       if (c.arrival < from && c.departure >= from) newFrom = Math.min(newFrom, floorDay(c.arrival));
       if (c.arrival < to && c.departure >= to) newTo = Math.max(newTo, ceilDayExclusive(c.departure));
     }
-    newFrom = Math.max(firstDay, newFrom);
-    newTo = Math.min(endDay, newTo);
     const widened = newFrom !== from || newTo !== to;
     from = newFrom;
     to = newTo;

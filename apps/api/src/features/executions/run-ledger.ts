@@ -4,7 +4,7 @@ import type { Services } from '../../services';
 import { deriveLedger, loadLedgerConfig } from './derive-ledger';
 import type { EnginePorts } from './ports';
 import { ceilDayExclusive, floorDay } from './series';
-import { lockShipValues } from '../../storage';
+import { lockShipValues, readLedgerExtent } from '../../storage';
 import { storeLedger } from './store-ledger';
 
 /**
@@ -23,12 +23,16 @@ export async function runLedger(
   const { db } = services.database;
   const config = await loadLedgerConfig(db, job.facilityId);
   if (!config) return { status: 'skipped', reason: 'The ship no longer exists' };
-  if (config.dataFrom === null || config.dataTo === null)
+  // All the ship's data, and whatever the ledger holds beyond it (data deleted since): cleared there.
+  const extent = await readLedgerExtent(db, job.facilityId);
+  const from = Math.min(config.dataFrom ?? Infinity, extent?.from ?? Infinity);
+  const to = Math.max(config.dataTo ?? -Infinity, extent ? extent.to - 1 : -Infinity);
+  if (!Number.isFinite(from) || !Number.isFinite(to))
     return { status: 'skipped', reason: 'The ship has no data' };
   const derivation = await deriveLedger(
     db,
     config,
-    { from: floorDay(config.dataFrom), to: ceilDayExclusive(config.dataTo), recomputed: 'all' },
+    { from: floorDay(from), to: ceilDayExclusive(to), recomputed: 'all' },
     ports.ledgerPorts,
   );
   await db.transaction().execute(async (trx) => {
