@@ -117,11 +117,9 @@ export {
   readCiiSums,
   readLedgerExtent,
   readLedgerSegments,
-  readSegmentDays,
   replaceLedgerSegments,
   sameSegment,
   type CiiSums,
-  type SegmentDay,
   type StoredSegment,
 } from './ledger-segments';
 export {
@@ -132,7 +130,7 @@ export {
   readNeighbourCalls,
   readPortCalls,
   replacePortCalls,
-  setPortCallFuel,
+  setPortCallsFuel,
   type PortCallFacts,
   type StoredPortCall,
 } from './port-calls';

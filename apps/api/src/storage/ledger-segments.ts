@@ -1,10 +1,11 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/schema';
-import { CONSUMERS, FUEL_TYPES } from '@portal/contracts/rules/carbon';
+import { CII_TREND_DAYS, CONSUMERS, FUEL_TYPES } from '@portal/contracts/rules/carbon';
 import type { StoredFuelLine } from '../db/tables/carbon';
 
 /**
- * The carbon ledger's pieces of time (`ledger_segments`, migration 0026_carbon_ledger): per ship, a stay at berth or
+ * The carbon ledger's pieces of time (`ledger_segments`, with their roll-up per ship and year `ledger_years`,
+ * migration 0026_carbon_ledger): per ship, a stay at berth or
  * a voyage's part of one UTC day, keyed by its start. Written by the engine's step "port calls and voyages" only
  * (features/executions/store-ledger.ts); read by the ledger's sums (voyages, stays, periods, years).
  */
@@ -166,52 +167,8 @@ export async function replaceLedgerSegments(
       .insertInto('ledger_segments')
       .values(inserts.slice(at, at + 500).map((s) => columns(facilityId, s)))
       .execute();
+  if (writes + inserts.length > 0) await refreshLedgerYears(trx, facilityId, from, to);
   return writes + inserts.length;
-}
-
-/** Per ship and UTC day of [fromDay, toDay): CO2 of known fuel, distance, unknown fuel and the scrubber's CO2. */
-export interface SegmentDay {
-  facilityId: string;
-  day: number;
-  co2g: number;
-  distanceNm: number;
-  unknownFuelKg: number;
-  scrubberCo2g: number;
-}
-
-/** The daily sums of ships' pieces over [from, to) (whole UTC days), in one grouped query: the CII's days. */
-export async function readSegmentDays(
-  db: Db,
-  facilityIds: readonly string[],
-  from: number,
-  to: number,
-): Promise<SegmentDay[]> {
-  if (facilityIds.length === 0) return [];
-  const rows = await db
-    .selectFrom('ledger_segments')
-    .select((eb) => [
-      'facility_id',
-      sql<string>`day::text`.as('day'),
-      eb.fn.sum<number>('co2_g').as('co2_g'),
-      eb.fn.sum<number>('distance_nm').as('distance_nm'),
-      eb.fn.sum<number>('unknown_fuel_kg').as('unknown_fuel_kg'),
-      eb.fn.sum<number>('scrubber_co2_g').as('scrubber_co2_g'),
-    ])
-    .where('facility_id', 'in', [...facilityIds])
-    .where('day', '>=', dayText(from))
-    .where('day', '<', dayText(to))
-    .groupBy(['facility_id', 'day'])
-    .orderBy('facility_id')
-    .orderBy('day')
-    .execute();
-  return rows.map((r) => ({
-    facilityId: r.facility_id,
-    day: dayMs(r.day),
-    co2g: Number(r.co2_g),
-    distanceNm: Number(r.distance_nm),
-    unknownFuelKg: Number(r.unknown_fuel_kg),
-    scrubberCo2g: Number(r.scrubber_co2_g),
-  }));
 }
 
 /** The first and last moment a ship's pieces cover (null without any). */
@@ -243,53 +200,107 @@ export interface CiiSums {
 }
 
 /**
- * Ships' sums of whole UTC days [from, to) for the CII, in one grouped query (the fleet card reads a hundred ships'
- * years at once): the totals, and those of the trailing `trendDays` days up to each ship's last day with data.
+ * The trend window of the CII's projection (rules/carbon/cii.ts, CII_TREND_DAYS): the roll-up keeps the sums of the
+ * last this many days up to each year's last day with a piece.
  */
-export async function readCiiSums(
-  db: Db,
-  facilityIds: readonly string[],
+const TREND_DAYS = CII_TREND_DAYS;
+
+/**
+ * Refreshes the roll-up (`ledger_years`) of a ship's calendar years that [from, to) touches, from its pieces, in the
+ * writing transaction: the year's sums and those of its trend window; a year without pieces loses its row.
+ */
+async function refreshLedgerYears(
+  trx: Transaction<Database>,
+  facilityId: string,
   from: number,
   to: number,
-  trendDays: number,
-): Promise<CiiSums[]> {
+): Promise<void> {
+  const first = new Date(from).getUTCFullYear();
+  const last = new Date(to - 1).getUTCFullYear();
+  for (let year = first; year <= last; year++) {
+    const yearFrom = Date.UTC(year, 0, 1);
+    const yearTo = Date.UTC(year + 1, 0, 1);
+    const { rows } = await sql<{
+      first_day: string;
+      last_day: string;
+      co2: number | string;
+      nm: number | string;
+      scrubber: number | string;
+      unknown: number | string;
+      recent_co2: number | string;
+      recent_nm: number | string;
+    }>`
+      with y as (
+        select day, co2_g, distance_nm, scrubber_co2_g, unknown_fuel_kg from ledger_segments
+        where facility_id = ${facilityId} and day >= ${dayText(yearFrom)}::date and day < ${dayText(yearTo)}::date
+      ), l as (select max(day) as last_day from y)
+      select min(y.day)::text as first_day, max(y.day)::text as last_day,
+             sum(co2_g) as co2, sum(distance_nm) as nm, sum(scrubber_co2_g) as scrubber,
+             sum(unknown_fuel_kg) as unknown,
+             coalesce(sum(co2_g) filter (where y.day > l.last_day - ${TREND_DAYS}::int), 0) as recent_co2,
+             coalesce(sum(distance_nm) filter (where y.day > l.last_day - ${TREND_DAYS}::int), 0) as recent_nm
+      from y, l
+      having count(*) > 0`.execute(trx);
+    const r = rows[0];
+    if (!r) {
+      await trx
+        .deleteFrom('ledger_years')
+        .where('facility_id', '=', facilityId)
+        .where('year', '=', year)
+        .execute();
+      continue;
+    }
+    const values = {
+      first_day: r.first_day.slice(0, 10),
+      last_day: r.last_day.slice(0, 10),
+      co2_g: Number(r.co2),
+      distance_nm: Number(r.nm),
+      scrubber_co2_g: Number(r.scrubber),
+      unknown_fuel_kg: Number(r.unknown),
+      recent_co2_g: Number(r.recent_co2),
+      recent_distance_nm: Number(r.recent_nm),
+    };
+    await trx
+      .insertInto('ledger_years')
+      .values({ facility_id: facilityId, year, ...values })
+      .onConflict((oc) => oc.columns(['facility_id', 'year']).doUpdateSet(values))
+      .execute();
+  }
+}
+
+/** Per ship, a year's sums as the CII reads them (readCiiSums). */
+export interface CiiSums {
+  facilityId: string;
+  /** First and last UTC day with a piece in the year. */
+  firstDay: number;
+  lastDay: number;
+  co2g: number;
+  distanceNm: number;
+  scrubberCo2g: number;
+  unknownFuelKg: number;
+  /** The sums over the trend window: the last CII_TREND_DAYS days up to the last day with a piece. */
+  recentCo2g: number;
+  recentDistanceNm: number;
+}
+
+/** Ships' sums of a calendar year for the CII, from the roll-up: one row per ship (the fleet card reads a hundred). */
+export async function readCiiSums(db: Db, facilityIds: readonly string[], year: number): Promise<CiiSums[]> {
   if (facilityIds.length === 0) return [];
-  const { rows } = await sql<{
-    facility_id: string;
-    first_day: string;
-    last_day: string;
-    co2: number | string;
-    nm: number | string;
-    scrubber: number | string;
-    unknown: number | string;
-    recent_co2: number | string;
-    recent_nm: number | string;
-  }>`
-    with d as (
-      select facility_id, day, sum(co2_g) as co2, sum(distance_nm) as nm, sum(scrubber_co2_g) as scrubber,
-             sum(unknown_fuel_kg) as unknown
-      from ledger_segments
-      where facility_id in (${sql.join(facilityIds.map((id) => sql`${id}::uuid`))})
-        and day >= ${dayText(from)}::date and day < ${dayText(to)}::date
-      group by facility_id, day
-    ), w as (
-      select d.*, max(day) over (partition by facility_id) as last_day from d
-    )
-    select facility_id, min(day)::text as first_day, max(last_day)::text as last_day,
-           sum(co2) as co2, sum(nm) as nm, sum(scrubber) as scrubber, sum(unknown) as unknown,
-           coalesce(sum(co2) filter (where day > last_day - ${trendDays}::int), 0) as recent_co2,
-           coalesce(sum(nm) filter (where day > last_day - ${trendDays}::int), 0) as recent_nm
-    from w
-    group by facility_id`.execute(db);
+  const rows = await db
+    .selectFrom('ledger_years')
+    .selectAll()
+    .where('facility_id', 'in', [...facilityIds])
+    .where('year', '=', year)
+    .execute();
   return rows.map((r) => ({
     facilityId: r.facility_id,
     firstDay: dayMs(r.first_day),
     lastDay: dayMs(r.last_day),
-    co2g: Number(r.co2),
-    distanceNm: Number(r.nm),
-    scrubberCo2g: Number(r.scrubber),
-    unknownFuelKg: Number(r.unknown),
-    recentCo2g: Number(r.recent_co2),
-    recentDistanceNm: Number(r.recent_nm),
+    co2g: r.co2_g,
+    distanceNm: r.distance_nm,
+    scrubberCo2g: r.scrubber_co2_g,
+    unknownFuelKg: r.unknown_fuel_kg,
+    recentCo2g: r.recent_co2_g,
+    recentDistanceNm: r.recent_distance_nm,
   }));
 }

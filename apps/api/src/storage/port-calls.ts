@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema';
 import type { StoredFuelLine } from '../db/tables/carbon';
@@ -205,6 +206,11 @@ export async function replacePortCalls(
   );
   const free = new Set(stored);
   const ids: string[] = [];
+  const inserts: (ReturnType<typeof factColumns> & {
+    id: string;
+    facility_id: string;
+    hours_without_fuel_data: string;
+  })[] = [];
   let writes = 0;
   for (const call of calls) {
     let best: StoredPortCall | undefined;
@@ -228,14 +234,17 @@ export async function replacePortCalls(
       }
       continue;
     }
-    const row = await trx
-      .insertInto('port_calls')
-      .values({ facility_id: facilityId, ...factColumns(call), hours_without_fuel_data: '{}' })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    ids.push(row.id);
-    writes++;
+    const id = randomUUID();
+    inserts.push({ id, facility_id: facilityId, ...factColumns(call), hours_without_fuel_data: '{}' });
+    ids.push(id);
   }
+  // New calls in one statement, their ids made here.
+  for (let at = 0; at < inserts.length; at += 500)
+    await trx
+      .insertInto('port_calls')
+      .values(inserts.slice(at, at + 500))
+      .execute();
+  writes += inserts.length;
   if (free.size) {
     await trx
       .deleteFrom('port_calls')
@@ -253,42 +262,58 @@ export async function replacePortCalls(
 const sameFuel = (a: readonly StoredFuelLine[], b: readonly StoredFuelLine[]) =>
   JSON.stringify(canonicalFuel(a)) === JSON.stringify(canonicalFuel(b));
 
-/** Sets a call's fuel at berth and its hours without fuel data, when they differ. Returns the rows written. */
-export async function setPortCallFuel(
+/**
+ * Sets calls' fuel at berth and hours without fuel data where they differ from what is stored: the changed calls'
+ * fuel rows replaced in one delete and one insert. Returns the rows written.
+ */
+export async function setPortCallsFuel(
   trx: Transaction<Database>,
-  call: Pick<StoredPortCall, 'id' | 'fuel' | 'hoursWithoutFuelData'>,
-  fuel: readonly StoredFuelLine[],
-  hoursWithoutFuelData: Record<string, number>,
+  items: readonly {
+    call: Pick<StoredPortCall, 'id' | 'fuel' | 'hoursWithoutFuelData'>;
+    fuel: readonly StoredFuelLine[];
+    hoursWithoutFuelData: Record<string, number>;
+  }[],
 ): Promise<number> {
   let writes = 0;
-  const hours = canonicalHours(hoursWithoutFuelData);
-  if (JSON.stringify(hours) !== JSON.stringify(canonicalHours(call.hoursWithoutFuelData))) {
-    await trx
-      .updateTable('port_calls')
-      .set({ hours_without_fuel_data: JSON.stringify(hours) })
-      .where('id', '=', call.id)
-      .execute();
-    writes++;
-  }
-  if (!sameFuel(call.fuel, fuel)) {
-    await trx.deleteFrom('port_call_fuel').where('port_call_id', '=', call.id).execute();
-    if (fuel.length)
+  const fuelChanged: string[] = [];
+  const rows: PortCallFuelRow[] = [];
+  for (const { call, fuel, hoursWithoutFuelData } of items) {
+    const hours = canonicalHours(hoursWithoutFuelData);
+    if (JSON.stringify(hours) !== JSON.stringify(canonicalHours(call.hoursWithoutFuelData))) {
       await trx
-        .insertInto('port_call_fuel')
-        .values(
-          fuel.map((f) => ({
-            port_call_id: call.id,
-            consumer: f.consumer,
-            fuel_type: f.fuelType,
-            kg: f.kg,
-            kg_not_under_way: f.kgNotUnderWay,
-          })),
-        )
+        .updateTable('port_calls')
+        .set({ hours_without_fuel_data: JSON.stringify(hours) })
+        .where('id', '=', call.id)
         .execute();
-    writes += 1 + fuel.length;
+      writes++;
+    }
+    if (sameFuel(call.fuel, fuel)) continue;
+    if (call.fuel.length) fuelChanged.push(call.id);
+    for (const f of canonicalFuel(fuel))
+      rows.push({
+        port_call_id: call.id,
+        consumer: f.consumer,
+        fuel_type: f.fuelType,
+        kg: f.kg,
+        kg_not_under_way: f.kgNotUnderWay,
+      });
   }
-  return writes;
+  if (fuelChanged.length)
+    await trx.deleteFrom('port_call_fuel').where('port_call_id', 'in', fuelChanged).execute();
+  for (let at = 0; at < rows.length; at += 1000)
+    await trx
+      .insertInto('port_call_fuel')
+      .values(rows.slice(at, at + 1000))
+      .execute();
+  return writes + fuelChanged.length + rows.length;
 }
+type PortCallFuelRow = {
+  port_call_id: string;
+  consumer: StoredFuelLine['consumer'];
+  fuel_type: StoredFuelLine['fuelType'];
+  kg: number;
+  kg_not_under_way: number;
+};
 
 /** Removes every call of a ship (its ports are gone): the engine derives them again. */
 export async function deletePortCalls(trx: Transaction<Database>, facilityId: string): Promise<number> {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema';
 import type { StoredFuelLine } from '../db/tables/carbon';
@@ -131,22 +132,21 @@ const columns = (v: VoyageFacts) => ({
   co2_g: v.co2g,
 });
 
-async function writeFuel(trx: Transaction<Database>, voyageId: string, fuel: readonly StoredFuelLine[]) {
-  await trx.deleteFrom('voyage_fuel').where('voyage_id', '=', voyageId).execute();
-  if (fuel.length)
-    await trx
-      .insertInto('voyage_fuel')
-      .values(
-        fuel.map((f) => ({
-          voyage_id: voyageId,
-          consumer: f.consumer,
-          fuel_type: f.fuelType,
-          kg: f.kg,
-          kg_not_under_way: f.kgNotUnderWay,
-        })),
-      )
-      .execute();
-}
+type VoyageFuelRow = {
+  voyage_id: string;
+  consumer: StoredFuelLine['consumer'];
+  fuel_type: StoredFuelLine['fuelType'];
+  kg: number;
+  kg_not_under_way: number;
+};
+const fuelRows = (voyageId: string, fuel: readonly StoredFuelLine[]): VoyageFuelRow[] =>
+  canonicalFuel(fuel).map((f) => ({
+    voyage_id: voyageId,
+    consumer: f.consumer,
+    fuel_type: f.fuelType,
+    kg: f.kg,
+    kg_not_under_way: f.kgNotUnderWay,
+  }));
 
 /**
  * Replaces the ship's voyages departing inside [from, to) with `voyages` (all departing inside it): a stored one
@@ -193,6 +193,8 @@ export async function replaceVoyages(
       .execute();
     writes += free.size;
   }
+  const fuelReplaced: string[] = [];
+  const fuel: VoyageFuelRow[] = [];
   for (const [s, v] of matched) {
     if (!sameFacts(s, v)) {
       await trx
@@ -203,18 +205,25 @@ export async function replaceVoyages(
       writes++;
     }
     if (JSON.stringify(canonicalFuel(s.fuel)) !== JSON.stringify(canonicalFuel(v.fuel))) {
-      await writeFuel(trx, s.id, canonicalFuel(v.fuel));
-      writes++;
+      fuelReplaced.push(s.id);
+      fuel.push(...fuelRows(s.id, v.fuel));
     }
   }
-  for (const v of added) {
-    const row = await trx
+  // New voyages in one statement, their ids made here; the fuel rows of the new and the changed in another.
+  const inserts = added.map((v) => ({ id: randomUUID(), facility_id: facilityId, ...columns(v), v }));
+  for (let at = 0; at < inserts.length; at += 500)
+    await trx
       .insertInto('voyages')
-      .values({ facility_id: facilityId, ...columns(v) })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await writeFuel(trx, row.id, canonicalFuel(v.fuel));
-    writes++;
-  }
+      .values(inserts.slice(at, at + 500).map(({ v: _v, ...row }) => row))
+      .execute();
+  for (const { id, v } of inserts) fuel.push(...fuelRows(id, v.fuel));
+  if (fuelReplaced.length)
+    await trx.deleteFrom('voyage_fuel').where('voyage_id', 'in', fuelReplaced).execute();
+  for (let at = 0; at < fuel.length; at += 1000)
+    await trx
+      .insertInto('voyage_fuel')
+      .values(fuel.slice(at, at + 1000))
+      .execute();
+  writes += inserts.length + fuelReplaced.length + fuel.length;
   return writes;
 }

@@ -9,6 +9,8 @@ import { sql, type Kysely } from 'kysely';
  *   and not, hours without a position, fuel per consumer and fuel type (jsonb), CO2 under the IMO's Cf and the
  *   scrubber's share. Keyed by the piece's start. Days add up exactly (packages/contracts/src/rules/carbon/ledger.ts),
  *   so a voyage, a stay, a year or any period is a sum of segments.
+ * - `ledger_years`: their roll-up per ship and calendar year as the CII reads it (the sums, and those of the trailing
+ *   90 days up to the last day with a piece), refreshed with the pieces in their transaction.
  * - `port_calls` with `port_call_fuel`: the calls derived from position and speed (DOMAIN.md), their port as it was
  *   when derived, and the fuel burnt at berth per consumer and fuel type (the sum of the call's stay segments).
  * - `voyages` with `voyage_fuel`: from one call's departure to the next call's arrival (the first before any call and
@@ -43,6 +45,20 @@ export async function up(db: Kysely<any>): Promise<void> {
       CHECK (start_on < end_on)
     );
     CREATE INDEX ledger_segments_day ON ledger_segments (facility_id, day);
+
+    CREATE TABLE ledger_years (
+      facility_id uuid NOT NULL REFERENCES facilities(id) ON DELETE CASCADE,
+      year integer NOT NULL,
+      first_day date NOT NULL,
+      last_day date NOT NULL,
+      co2_g double precision NOT NULL,
+      distance_nm double precision NOT NULL,
+      scrubber_co2_g double precision NOT NULL,
+      unknown_fuel_kg double precision NOT NULL,
+      recent_co2_g double precision NOT NULL,
+      recent_distance_nm double precision NOT NULL,
+      PRIMARY KEY (facility_id, year)
+    );
 
     CREATE TABLE port_calls (
       id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
@@ -155,6 +171,7 @@ export async function down(db: Kysely<any>): Promise<void> {
     DROP TABLE voyages;
     DROP TABLE port_call_fuel;
     DROP TABLE port_calls;
+    DROP TABLE ledger_years;
     DROP TABLE ledger_segments;
   `.execute(db);
 }

@@ -35,6 +35,20 @@ export interface LedgerSegmentsTable {
   scrubber_co2_g: number;
 }
 
+/** A ship's year of pieces rolled up for the CII (migration 0026_carbon_ledger). */
+export interface LedgerYearsTable {
+  facility_id: string;
+  year: number;
+  first_day: Day;
+  last_day: Day;
+  co2_g: number;
+  distance_nm: number;
+  scrubber_co2_g: number;
+  unknown_fuel_kg: number;
+  recent_co2_g: number;
+  recent_distance_nm: number;
+}
+
 export interface PortCallsTable {
   id: Generated<string>;
   facility_id: string;
@@ -126,6 +140,7 @@ export interface TankSoundingsTable {
 
 export interface CarbonTables {
   ledger_segments: LedgerSegmentsTable;
+  ledger_years: LedgerYearsTable;
   port_calls: PortCallsTable;
   port_call_fuel: PortCallFuelTable;
   voyages: VoyagesTable;

@@ -205,8 +205,7 @@ function ciiOf(ship: Particulars, year: number, sums: CiiSums | undefined) {
 /** A ship's CII of a year: attained to date, projected, required, rating, the trajectory to 2030, the scrubber's part. */
 export async function ciiForShip(db: Kysely<Database>, facilityId: string, year: number): Promise<CiiResult> {
   const ship = await particulars(db, facilityId);
-  const sumsOf = async (y: number) =>
-    (await readCiiSums(db, [facilityId], yearStart(y), yearStart(y + 1), CII_TREND_DAYS))[0];
+  const sumsOf = async (y: number) => (await readCiiSums(db, [facilityId], y))[0];
   const sums = await sumsOf(year);
   const cii = ciiOf(ship, year, sums);
   const ratings: Record<number, CiiRating> = {};
@@ -256,9 +255,7 @@ export async function fleetCii(db: Kysely<Database>, caller: Caller, year: numbe
       await readCiiSums(
         db,
         ships.map((s) => s.id),
-        yearStart(year),
-        yearStart(year + 1),
-        CII_TREND_DAYS,
+        year,
       )
     ).map((s) => [s.facilityId, s]),
   );

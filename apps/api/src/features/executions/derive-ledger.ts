@@ -13,7 +13,13 @@ import {
   type Track,
 } from '@portal/contracts/rules/carbon';
 import type { Database } from '../../db/schema';
-import { concatSeries, readMeasurementValues, readRawSamples, type FieldSeries } from '../../storage';
+import {
+  concatSeries,
+  readMeasurementValues,
+  readRawSamples,
+  type FieldSeries,
+  type RawSamples,
+} from '../../storage';
 import { readCallCrossing, readCallDepartingAfter, type PortCallFacts } from '../../storage';
 import { lowerBound } from '../../storage';
 import { DAY_MS, ledgerSegments, resolveFlowChannel, type LedgerSegment } from './ledger-segments';
@@ -290,24 +296,52 @@ function fieldReader(db: Kysely<Database>, facilityId: string, request: LedgerRe
   };
 }
 
-/** A raw channel held onto `targets` (its value within the preload before each target), as a raw field is. */
-async function channelOnTargets(
+/**
+ * The raw channels the ledger reads (speed, flows without a field, fuel type channels), each data source read once
+ * for all of them over the widest range asked (at least `span()`), then served from that read.
+ */
+function rawReader(
   db: Kysely<Database>,
   facilityId: string,
+  refs: readonly ChannelRef[],
+  span: () => { from: number; to: number },
+) {
+  const reads = new Map<string, { from: number; to: number; samples: Promise<RawSamples | undefined> }>();
+  return async (ref: ChannelRef, from: number, to: number) => {
+    let read = reads.get(ref.dataSourceId);
+    if (!read || read.from > from || read.to < to) {
+      const wide = { from: Math.min(from, span().from), to: Math.max(to, span().to) };
+      const sources = [
+        ...new Set(refs.filter((r) => r.dataSourceId === ref.dataSourceId).map((r) => r.source)),
+      ];
+      read = {
+        ...wide,
+        samples: readRawSamples(db, facilityId, {
+          from: new Date(wide.from),
+          to: new Date(wide.to),
+          channels: sources,
+          dataSourceId: ref.dataSourceId,
+        }).then((all) => all.find((s) => s.dataSourceId === ref.dataSourceId)),
+      };
+      reads.set(ref.dataSourceId, read);
+    }
+    const raw = await read.samples;
+    const column = raw?.columns[ref.source];
+    return raw && column ? { timestamps: raw.timestamps, column } : undefined;
+  };
+}
+type RawRead = ReturnType<typeof rawReader>;
+
+/** A raw channel held onto `targets` (its value within the preload before each target), as a raw field is. */
+async function channelOnTargets(
+  readRaw: RawRead,
   channel: ChannelRef,
   targets: Float64Array,
 ): Promise<Float64Array> {
   if (targets.length === 0) return new Float64Array(0);
-  const samples = await readRawSamples(db, facilityId, {
-    from: new Date(targets[0]! - RAW_HOLD_SECONDS * 1000),
-    to: new Date(targets[targets.length - 1]!),
-    channels: [channel.source],
-    dataSourceId: channel.dataSourceId,
-  });
-  const raw = samples.find((s) => s.dataSourceId === channel.dataSourceId);
-  const column = raw?.columns[channel.source];
-  return raw && column
-    ? sampleAndHold(raw.timestamps, column, targets, RAW_HOLD_SECONDS)
+  const raw = await readRaw(channel, targets[0]! - RAW_HOLD_SECONDS * 1000, targets[targets.length - 1]!);
+  return raw
+    ? sampleAndHold(raw.timestamps, raw.column, targets, RAW_HOLD_SECONDS)
     : new Float64Array(targets.length).fill(NaN);
 }
 
@@ -370,13 +404,24 @@ export async function deriveLedger(
   if (dataFrom === null || dataTo === null) return { facilityId, from, to, calls: [], segments: [] };
   const read = fieldReader(db, facilityId, request);
   const lookup = await ports.portsFor(db, config.organizationId);
+  let readFrom = from - TRACK_MARGIN_MS;
+  let readTo = to + TRACK_MARGIN_MS;
+  const rawRefs = [
+    ...(config.speed?.kind === 'channel' ? [config.speed.channel] : []),
+    ...config.flows.flatMap((f) => [
+      ...(f.read.kind === 'channel' ? [f.read.channel] : []),
+      ...(f.fuel.kind === 'channel' ? [f.fuel.channel] : []),
+    ]),
+  ];
+  const readRaw = rawReader(db, facilityId, rawRefs, () => ({
+    from: readFrom - RAW_HOLD_SECONDS * 1000,
+    to: readTo,
+  }));
 
   // Positions, widened until no derived call reaches over the window's edges.
   let track: Track | undefined;
   let targets = new Float64Array(0);
   let calls: PortCall[] = [];
-  let readFrom = from;
-  let readTo = to;
   for (let attempt = 0; attempt < 20; attempt++) {
     readFrom = from - TRACK_MARGIN_MS;
     readTo = to + TRACK_MARGIN_MS;
@@ -389,7 +434,7 @@ export async function deriveLedger(
       ? undefined
       : config.speed.kind === 'field'
         ? onTargets(targets, await read(config.speed.fieldId, readFrom, readTo))
-        : await channelOnTargets(db, facilityId, config.speed.channel, targets);
+        : await channelOnTargets(readRaw, config.speed.channel, targets);
     track = prepareTrack(
       {
         timestamps: targets,
@@ -444,23 +489,19 @@ export async function deriveLedger(
         changeOvers ??= await recordedFuelTypes(db, facilityId);
         return { kind: 'change-overs', changeOvers };
       case 'channel': {
-        const samples = await readRawSamples(db, facilityId, {
-          from: new Date(from - FUEL_TYPE_LOOKBACK_MS),
-          to: new Date(to - 1),
-          channels: [source.channel.source],
-          dataSourceId: source.channel.dataSourceId,
-        });
-        const raw = samples.find((s) => s.dataSourceId === source.channel.dataSourceId);
-        const column = raw?.columns[source.channel.source];
+        const raw = await readRaw(source.channel, from - FUEL_TYPE_LOOKBACK_MS, to - 1);
         const at: number[] = [];
         const codes: number[] = [];
         // A missing value is no change of fuel: the last logged code holds until the next.
-        if (raw && column)
-          for (let i = 0; i < column.length; i++)
-            if (!Number.isNaN(column[i]!)) {
+        if (raw) {
+          const lo = lowerBound(raw.timestamps, from - FUEL_TYPE_LOOKBACK_MS);
+          const hi = lowerBound(raw.timestamps, to);
+          for (let i = lo; i < hi; i++)
+            if (!Number.isNaN(raw.column[i]!)) {
               at.push(raw.timestamps[i]!);
-              codes.push(column[i]!);
+              codes.push(raw.column[i]!);
             }
+        }
         return { kind: 'series', timestamps: at, values: codes };
       }
     }
@@ -469,7 +510,7 @@ export async function deriveLedger(
   const flowSeries = async (flow: LedgerFlow): Promise<Float64Array> =>
     flow.read.kind === 'field'
       ? onTargets(windowTargets, await read(flow.read.fieldId, from, to))
-      : channelOnTargets(db, facilityId, flow.read.channel, windowTargets);
+      : channelOnTargets(readRaw, flow.read.channel, windowTargets);
   const channels = await Promise.all(
     config.flows.map(async (flow) =>
       resolveFlowChannel({

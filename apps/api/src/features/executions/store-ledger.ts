@@ -6,7 +6,7 @@ import {
   replaceLedgerSegments,
   type StoredSegment,
 } from '../../storage';
-import { readNeighbourCalls, readPortCalls, replacePortCalls, setPortCallFuel } from '../../storage';
+import { readNeighbourCalls, readPortCalls, replacePortCalls, setPortCallsFuel } from '../../storage';
 import { replaceVoyages, type VoyageFacts } from '../../storage';
 import { CALL_IDENTITY_TOLERANCE_MS, type LedgerDerivation } from './derive-ledger';
 import { sumSegments } from './ledger-segments';
@@ -38,13 +38,17 @@ export async function storeLedger(
   // Fuel at berth: the sums of each call's stay.
   const calls = await readPortCalls(trx, facilityId, { from, to });
   const inWindow = calls.filter((c) => c.arrival >= from && c.arrival < to);
-  for (const call of inWindow) {
-    const stay = derivation.segments.filter(
-      (s) => s.kind === 'stay' && s.start >= call.arrival && s.start < call.departure,
-    );
-    const totals = sumSegments(stay);
-    writes += await setPortCallFuel(trx, call, totals.fuel, totals.hoursWithoutFuelData);
-  }
+  writes += await setPortCallsFuel(
+    trx,
+    inWindow.map((call) => {
+      const totals = sumSegments(
+        derivation.segments.filter(
+          (s) => s.kind === 'stay' && s.start >= call.arrival && s.start < call.departure,
+        ),
+      );
+      return { call, fuel: totals.fuel, hoursWithoutFuelData: totals.hoursWithoutFuelData };
+    }),
+  );
 
   // Voyages from the last call before the window to the first after it, each the sum of its pieces.
   const extent = await readLedgerExtent(trx, facilityId);
