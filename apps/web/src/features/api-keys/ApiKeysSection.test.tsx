@@ -4,11 +4,11 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
 import { AdapterDayjs } from '@mui/x-date-pickers/AdapterDayjs';
 import type { ApiKey } from '@portal/contracts/api-keys';
-import { NotificationProvider } from '../../app/notifications';
+import { NotificationProvider } from '../../lib/notifications';
 import { utcDayjs } from '../../ui/dates/pickers';
 import { ApiKeysSection } from './ApiKeysSection';
 
-vi.mock('../../app/auth', () => ({
+vi.mock('../../lib/auth', () => ({
   userManager: () => ({ getUser: async () => null }),
   redirectToLogin: vi.fn(),
 }));

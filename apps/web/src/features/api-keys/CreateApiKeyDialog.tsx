@@ -28,8 +28,8 @@ import {
 } from '@portal/contracts/api-keys';
 import { validateApiKey } from '@portal/contracts/forms';
 import { API_KEY_TEXTS, DIALOG_WIDTHS } from '@portal/contracts/rules';
-import { ApiRequestError } from '../../app/api';
-import { useNotify } from '../../app/notifications';
+import { ApiRequestError } from '../../lib/api';
+import { useNotify } from '../../lib/notifications';
 import { pickerDayText, UtcDatePicker, utcDayjs } from '../../ui/dates/pickers';
 import { useCreateApiKey } from './api-keys-api';
 

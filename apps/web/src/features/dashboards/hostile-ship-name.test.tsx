@@ -4,14 +4,14 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
 import type { Facility } from '@portal/contracts/facilities';
 import { emptyFleetFilter, lastMonthPeriod } from '@portal/contracts/rules';
-import { NotificationProvider } from '../../app/notifications';
+import { NotificationProvider } from '../../lib/notifications';
 import { activeContent, HOSTILE_TEXTS } from '../../ui/testing/hostile-dom';
 import FleetDashboardPage from './FleetDashboardPage';
 
 // Ship and organization names are stored literally (security-input.test.ts); the fleet dashboard's ship cards
 // must show them as text.
 
-vi.mock('../../app/auth', () => ({
+vi.mock('../../lib/auth', () => ({
   userManager: () => ({ getUser: async () => null }),
   redirectToLogin: vi.fn(),
 }));
@@ -39,7 +39,7 @@ const ship = (k: number, name: string): Facility => ({
 });
 const ships = HOSTILE_TEXTS.map((name, k) => ship(k, name));
 
-vi.mock('../../app/session', () => ({
+vi.mock('../../lib/session', () => ({
   useSession: () => ({
     profile: {
       sub: 'u',
@@ -51,7 +51,7 @@ vi.mock('../../app/session', () => ({
     },
   }),
 }));
-vi.mock('../../app/fleet-context', () => ({
+vi.mock('../../lib/fleet-context', () => ({
   useFleet: () => ({
     period: lastMonthPeriod(new Date('2026-02-10T00:00:00Z')),
     setPeriod: vi.fn(),

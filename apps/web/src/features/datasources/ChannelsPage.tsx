@@ -33,7 +33,7 @@ import ExpandMore from '@mui/icons-material/ExpandMore';
 import SearchIcon from '@mui/icons-material/Search';
 import type { DataSource, DataSourceChannel, RawChannel } from '@portal/contracts/datasources';
 import { MESSAGES } from '@portal/contracts/rules';
-import { useNotify } from '../../app/notifications';
+import { useNotify } from '../../lib/notifications';
 import { useDataSources, useDeleteDataSource } from './datasources-api';
 import { useSampleChannels } from './channels-api';
 import { DataSourceDialog } from './DataSourceDialog';

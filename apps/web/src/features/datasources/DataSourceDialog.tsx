@@ -20,7 +20,7 @@ import {
 import type { DataSource } from '@portal/contracts/datasources';
 import { validateDataSource, validateReaderForm } from '@portal/contracts/forms';
 import { DIALOG_WIDTHS, MESSAGES } from '@portal/contracts/rules';
-import { useNotify } from '../../app/notifications';
+import { useNotify } from '../../lib/notifications';
 import { useSaveDataSource, SampleUploadError } from './datasources-api';
 import { useReaderPreview, type PreviewFile } from './reader-preview-api';
 import { useReaders } from './readers-api';

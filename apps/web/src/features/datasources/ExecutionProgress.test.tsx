@@ -2,10 +2,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { Execution } from '@portal/contracts/executions';
-import { executionQuery } from '../../app/queries/execution-status';
+import { executionQuery } from '../../lib/queries/execution-status';
 import { ExecutionProgress } from './ExecutionProgress';
 
-vi.mock('../../app/auth', () => ({
+vi.mock('../../lib/auth', () => ({
   userManager: () => ({ getUser: async () => null }),
   redirectToLogin: vi.fn(),
 }));

@@ -3,14 +3,14 @@ import { cleanup, fireEvent, render, screen, within } from '@testing-library/rea
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { MESSAGES } from '@portal/contracts/rules';
-import { NotificationProvider } from '../../app/notifications';
+import { NotificationProvider } from '../../lib/notifications';
 import FilesPage from './FilesPage';
 
-vi.mock('../../app/auth', () => ({
+vi.mock('../../lib/auth', () => ({
   userManager: () => ({ getUser: async () => null }),
   redirectToLogin: vi.fn(),
 }));
-vi.mock('../../app/fleet-context', () => ({ useFleet: () => ({ facilities: [] }) }));
+vi.mock('../../lib/fleet-context', () => ({ useFleet: () => ({ facilities: [] }) }));
 
 const DATA_SOURCE = {
   id: 'ds1',

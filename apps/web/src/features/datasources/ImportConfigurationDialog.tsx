@@ -15,8 +15,8 @@ import {
 } from '@mui/material';
 import { defaultImportValidFrom } from '@portal/contracts/datasources';
 import { DIALOG_WIDTHS } from '@portal/contracts/rules';
-import { useFleet } from '../../app/fleet-context';
-import { useNotify } from '../../app/notifications';
+import { useFleet } from '../../lib/fleet-context';
+import { useNotify } from '../../lib/notifications';
 import { pickerInstant, toPickerValue, UtcDateTimePicker } from '../../ui/dates/pickers';
 import { useImportConfiguration } from './datasources-api';
 

@@ -20,7 +20,7 @@ import {
 import type { DataSourceChannel, RawChannel } from '@portal/contracts/datasources';
 import { validateChannelMapping, validateCustomChannel } from '@portal/contracts/forms';
 import { CHANNEL_DATA_TYPES, DIALOG_WIDTHS } from '@portal/contracts/rules';
-import { useNotify } from '../../app/notifications';
+import { useNotify } from '../../lib/notifications';
 import { useSaveChannel } from './channels-api';
 
 interface ChannelForm {

@@ -2,10 +2,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MESSAGES } from '@portal/contracts/rules';
-import { NotificationProvider } from '../../app/notifications';
+import { NotificationProvider } from '../../lib/notifications';
 import { RunPanel, type SelectedFile } from './RunPanel';
 
-vi.mock('../../app/auth', () => ({
+vi.mock('../../lib/auth', () => ({
   userManager: () => ({ getUser: async () => null }),
   redirectToLogin: vi.fn(),
 }));

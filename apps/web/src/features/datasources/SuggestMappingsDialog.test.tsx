@@ -9,10 +9,10 @@ import type {
   RawChannel,
   SuggestedMappings,
 } from '@portal/contracts/datasources';
-import { NotificationProvider } from '../../app/notifications';
+import { NotificationProvider } from '../../lib/notifications';
 import { SuggestMappingsDialog } from './SuggestMappingsDialog';
 
-vi.mock('../../app/auth', () => ({
+vi.mock('../../lib/auth', () => ({
   userManager: () => ({ getUser: async () => null }),
   redirectToLogin: vi.fn(),
 }));

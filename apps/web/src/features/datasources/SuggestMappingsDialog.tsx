@@ -30,7 +30,7 @@ import {
 } from '@mui/material';
 import type { DataSource, DataSourceChannel, SuggestedMappings } from '@portal/contracts/datasources';
 import { DIALOG_WIDTHS, MESSAGES } from '@portal/contracts/rules';
-import { useNotify } from '../../app/notifications';
+import { useNotify } from '../../lib/notifications';
 import { useApplyMappings, useSuggestedMappings } from './channels-api';
 import {
   acceptAll,

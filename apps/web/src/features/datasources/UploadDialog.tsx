@@ -26,7 +26,7 @@ import {
   uploadExecutionNote,
   uploadWarningFiles,
 } from '@portal/contracts/rules';
-import { useNotify } from '../../app/notifications';
+import { useNotify } from '../../lib/notifications';
 import { dataSourceFilesQuery, useUploadFile } from './files-api';
 import { FileWarningList } from './FileWarnings';
 import { RunPanel } from './RunPanel';

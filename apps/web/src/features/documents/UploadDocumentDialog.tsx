@@ -16,7 +16,7 @@ import {
 import type { Facility } from '@portal/contracts/facilities';
 import { DOCUMENT_MESSAGES } from '@portal/contracts/documents';
 import { DIALOG_WIDTHS } from '@portal/contracts/rules';
-import { useNotify } from '../../app/notifications';
+import { useNotify } from '../../lib/notifications';
 import { useUploadDocument } from './documents-api';
 
 const FIELDS = [

@@ -21,8 +21,8 @@ import {
 import { EVENT_CAUSES, EVENT_CAUSE_NAMES, type ComplianceEvent } from '@portal/contracts/events';
 import { acknowledgeBody, validateAcknowledge, type AcknowledgeFormValues } from '@portal/contracts/forms';
 import { DIALOG_WIDTHS, formatDateTime } from '@portal/contracts/rules';
-import { useNotify } from '../../app/notifications';
-import { useSession } from '../../app/session';
+import { useNotify } from '../../lib/notifications';
+import { useSession } from '../../lib/session';
 import { closeBlockedReason, mayCloseEvents } from './display';
 import { failureMessage, useAcknowledgeEvent, useCloseEvent } from './events-api';
 

@@ -27,7 +27,7 @@ import {
   type RecordBookEntryFormValues,
 } from '@portal/contracts/forms';
 import { DIALOG_WIDTHS, formatDateTime } from '@portal/contracts/rules';
-import { useNotify } from '../../app/notifications';
+import { useNotify } from '../../lib/notifications';
 import { pickerInstant, toPickerValue, UtcDateTimePicker } from '../../ui/dates/pickers';
 import { failureMessage, useAddRecordBookEntry } from './events-api';
 

@@ -39,7 +39,7 @@ import {
   validateReportSent,
 } from '@portal/contracts/forms';
 import { DIALOG_WIDTHS } from '@portal/contracts/rules';
-import { useNotify } from '../../app/notifications';
+import { useNotify } from '../../lib/notifications';
 import { pickerDayText, toPickerValue, UtcDatePicker } from '../../ui/dates/pickers';
 import { draftAfterAnswer } from './display';
 import {

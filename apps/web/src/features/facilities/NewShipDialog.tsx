@@ -15,7 +15,7 @@ import {
 } from '@mui/material';
 import { DIALOG_WIDTHS } from '@portal/contracts/rules';
 import { validateNewShip } from '@portal/contracts/forms';
-import { useNotify } from '../../app/notifications';
+import { useNotify } from '../../lib/notifications';
 import { useCreateFacility } from './create-facility-api';
 import type { OrganizationChoice } from './organizations-api';
 

@@ -22,7 +22,7 @@ import {
   packPeriodProblem,
   previousMonth,
 } from '@portal/contracts/rules';
-import { useNotify } from '../../app/notifications';
+import { useNotify } from '../../lib/notifications';
 import {
   pickerDayText,
   pickerMonthText,

@@ -18,8 +18,8 @@ import {
 } from '@mui/material';
 import type { InspectionPackSchedule } from '@portal/contracts/inspection-packs';
 import { DIALOG_WIDTHS, isAdmin, packPeriodLabel, monthPackPeriod } from '@portal/contracts/rules';
-import { useNotify } from '../../app/notifications';
-import { useSession } from '../../app/session';
+import { useNotify } from '../../lib/notifications';
+import { useSession } from '../../lib/session';
 import {
   failureMessage,
   inspectionPackScheduleQuery,

@@ -22,7 +22,7 @@ import {
   type ValueDeletionForm,
 } from '@portal/contracts/forms';
 import { DIALOG_WIDTHS, formatDateOnly, type Period } from '@portal/contracts/rules';
-import { useNotify } from '../../app/notifications';
+import { useNotify } from '../../lib/notifications';
 import { pickerDayText, toPickerValue, UtcDatePicker } from '../../ui/dates/pickers';
 import { useDeleteValues } from './measurement-fields-api';
 

@@ -13,8 +13,8 @@ import {
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import { validateLinkKey } from '@portal/contracts/forms';
 import { DIALOG_WIDTHS } from '@portal/contracts/rules';
-import { ApiRequestError } from '../../app/api';
-import { useNotify } from '../../app/notifications';
+import { ApiRequestError } from '../../lib/api';
+import { useNotify } from '../../lib/notifications';
 import { useLinkOrganization } from './access-api';
 
 /** The own link key with Copy, how linking works, and another organization's key to link to. */

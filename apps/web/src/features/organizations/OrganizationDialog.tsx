@@ -13,8 +13,8 @@ import {
 import type { OrganizationDetail } from '@portal/contracts/organizations';
 import { validateOrganization, type OrganizationValues } from '@portal/contracts/forms';
 import { DIALOG_WIDTHS } from '@portal/contracts/rules';
-import { ApiRequestError } from '../../app/api';
-import { useNotify } from '../../app/notifications';
+import { ApiRequestError } from '../../lib/api';
+import { useNotify } from '../../lib/notifications';
 import { useCreateOrganization, useUpdateOrganization } from './organizations-api';
 
 type Field = keyof OrganizationValues;

@@ -25,8 +25,8 @@ import RadioButtonUncheckedIcon from '@mui/icons-material/RadioButtonUnchecked';
 import type { AssignableRole, OrganizationUser } from '@portal/contracts/organizations';
 import { passwordChecklist, validateUserForm, type UserFormValues } from '@portal/contracts/forms';
 import { DEFAULT_ROLE, DIALOG_WIDTHS, MESSAGES } from '@portal/contracts/rules';
-import { ApiRequestError } from '../../app/api';
-import { useNotify } from '../../app/notifications';
+import { ApiRequestError } from '../../lib/api';
+import { useNotify } from '../../lib/notifications';
 import { ConfirmDialog } from '../../ui/dialogs/ConfirmDialog';
 import { useCreateUser, useDeleteUser, useUpdateUser } from './users-api';
 

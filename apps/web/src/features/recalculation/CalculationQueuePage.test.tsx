@@ -3,10 +3,10 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import type { RecalculationRequest } from '@portal/contracts/execution';
-import { NotificationProvider } from '../../app/notifications';
+import { NotificationProvider } from '../../lib/notifications';
 import CalculationQueuePage from './CalculationQueuePage';
 
-vi.mock('../../app/auth', () => ({
+vi.mock('../../lib/auth', () => ({
   userManager: () => ({ getUser: async () => null }),
   redirectToLogin: vi.fn(),
 }));

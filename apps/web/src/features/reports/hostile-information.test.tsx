@@ -3,14 +3,14 @@ import { cleanup, render, screen, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import type { Report } from '@portal/contracts/reports';
-import { NotificationProvider } from '../../app/notifications';
+import { NotificationProvider } from '../../lib/notifications';
 import { activeContent, HOSTILE_TEXTS } from '../../ui/testing/hostile-dom';
 import ReportDetailPage from './ReportDetailPage';
 
 // Report information is HTML from the editor (bold, italic, lists, links). The view sanitises it: the editor's
 // formatting stays, anything that could run script goes. Name and documentation are plain text.
 
-vi.mock('../../app/auth', () => ({
+vi.mock('../../lib/auth', () => ({
   userManager: () => ({ getUser: async () => null }),
   redirectToLogin: vi.fn(),
 }));

@@ -16,7 +16,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { Facility } from '@portal/contracts/facilities';
 import { transferSuccessText, transferTargets } from '@portal/contracts/forms';
 import { DIALOG_WIDTHS } from '@portal/contracts/rules';
-import { useNotify } from '../../app/notifications';
+import { useNotify } from '../../lib/notifications';
 import { hasSecondaryOrganizationsQuery, organizationsQuery, useTransferShip } from './ship-info-api';
 
 /** Transfer a ship to another organization: irreversible; the current owner and secondary organizations lose it. */

@@ -18,8 +18,8 @@ import {
 import { EVENT_TYPE_NAMES, EVENT_TYPES } from '@portal/contracts/events';
 import { DIALOG_WIDTHS } from '@portal/contracts/rules';
 import type { Webhook, WebhookWithSecret } from '@portal/contracts/webhooks';
-import { ApiRequestError } from '../../app/api';
-import { useNotify } from '../../app/notifications';
+import { ApiRequestError } from '../../lib/api';
+import { useNotify } from '../../lib/notifications';
 import { toggleEventType, webhookFormErrors, type WebhookFormValues } from './display';
 import { useCreateWebhook, useUpdateWebhook } from './webhooks-api';
 

@@ -1,6 +1,6 @@
 import DOMPurify from 'dompurify';
 import { Box, Chip } from '@mui/material';
-import { portalSettings } from '../../app/settings';
+import { portalSettings } from '../../lib/settings';
 
 /** The environment chip (Local, Dev site, Test site, Demo site) and its disclaimer from settings.js. */
 export function EnvironmentBadge() {

@@ -1,11 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { MESSAGES } from '@portal/contracts/rules';
-import { apiRequest } from './api';
-import { resetConnectivity, SERVER_UNREACHABLE } from './connectivity';
-import { NotificationProvider, RECONNECTED_NOTICE_MS, useNotify } from './notifications';
+import { apiRequest } from '../lib/api';
+import { resetConnectivity, SERVER_UNREACHABLE } from '../lib/connectivity';
+import { useNotify } from '../lib/notifications';
+import { RECONNECTED_NOTICE_MS, ServerNotices } from './ServerNotices';
 
-vi.mock('./auth', () => ({ userManager: () => ({ getUser: async () => null }), redirectToLogin: vi.fn() }));
+vi.mock('../lib/auth', () => ({
+  userManager: () => ({ getUser: async () => null }),
+  redirectToLogin: vi.fn(),
+}));
 
 let serverUp = true;
 let proxied = false;
@@ -51,9 +55,9 @@ describe('offline mode', () => {
   it('starts when a request fails without a response, asks the version again with a growing pause, then shows Connection established; nothing reloads', async () => {
     const reload = vi.fn();
     render(
-      <NotificationProvider reload={reload}>
+      <ServerNotices reload={reload}>
         <Probe />
-      </NotificationProvider>,
+      </ServerNotices>,
     );
     await flush();
     serverUp = false;
@@ -88,9 +92,9 @@ describe('offline mode', () => {
 
   it("says the portal's server is not reached when a proxy answers for it, and Try now asks at once", async () => {
     render(
-      <NotificationProvider reload={vi.fn()}>
+      <ServerNotices reload={vi.fn()}>
         <Probe />
-      </NotificationProvider>,
+      </ServerNotices>,
     );
     await flush();
     serverUp = false;
@@ -109,9 +113,9 @@ describe('offline mode', () => {
     const reload = vi.fn();
     const onLine = vi.spyOn(navigator, 'onLine', 'get');
     render(
-      <NotificationProvider reload={reload}>
+      <ServerNotices reload={reload}>
         <Probe />
-      </NotificationProvider>,
+      </ServerNotices>,
     );
     await flush();
     onLine.mockReturnValue(false);
@@ -143,9 +147,9 @@ describe('offline mode', () => {
       return <button onClick={() => error()}>fail</button>;
     }
     render(
-      <NotificationProvider reload={vi.fn()}>
+      <ServerNotices reload={vi.fn()}>
         <Errors />
-      </NotificationProvider>,
+      </ServerNotices>,
     );
     await act(async () => screen.getByText('fail').click());
     expect(screen.getByTestId('notification').textContent).toBe('Something went wrong! Please try again');
@@ -166,9 +170,9 @@ describe('a notification with an action', () => {
       );
     }
     render(
-      <NotificationProvider reload={vi.fn()}>
+      <ServerNotices reload={vi.fn()}>
         <Saved />
-      </NotificationProvider>,
+      </ServerNotices>,
     );
     await act(async () => screen.getByText('save').click());
     expect(screen.getByTestId('notification').textContent).toContain(MESSAGES.DEFAULT_SUCCESS);
@@ -185,9 +189,9 @@ describe('a notification with an action', () => {
 describe('update notification', () => {
   it('appears when the served build differs from the one loaded at start', async () => {
     render(
-      <NotificationProvider reload={vi.fn()}>
+      <ServerNotices reload={vi.fn()}>
         <Probe />
-      </NotificationProvider>,
+      </ServerNotices>,
     );
     await flush();
     await act(async () => void (await vi.advanceTimersByTimeAsync(300_000)));

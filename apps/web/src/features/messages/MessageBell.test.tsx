@@ -5,16 +5,16 @@ import { MemoryRouter } from 'react-router';
 import type { AlertSnapshot } from '@portal/contracts/alerts';
 import type { Message } from '@portal/contracts/messages';
 import { alertBellText, alertBellTitle, eventLink } from '@portal/contracts/rules';
-import { NotificationProvider } from '../../app/notifications';
+import { NotificationProvider } from '../../lib/notifications';
 import { MessageBell } from './MessageBell';
 
 // An alert in the bell: a short title, the ship, the value with its unit and a link, not an e-mail's text.
 
-vi.mock('../../app/auth', () => ({
+vi.mock('../../lib/auth', () => ({
   userManager: () => ({ getUser: async () => null }),
   redirectToLogin: vi.fn(),
 }));
-vi.mock('../../app/session', () => ({ useSession: () => ({ profile: { sub: 'u' } }) }));
+vi.mock('../../lib/session', () => ({ useSession: () => ({ profile: { sub: 'u' } }) }));
 
 const snapshot: AlertSnapshot = {
   facilityId: 'f1',

@@ -2,12 +2,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
 import { REPORT_CODES } from '@portal/contracts/reports';
 import { COOKIE_CONSENT_KEY } from './cookie-consent';
-import { FLEET_FILTER_STORAGE_KEY } from './fleet-context';
+import { FLEET_FILTER_STORAGE_KEY } from '../lib/fleet-context';
 import { startFirstRequests } from './startup';
 
 const user = { access_token: 'token', expired: false, profile: { sub: 'user-1' } };
 let storedUser: typeof user | null = user;
-vi.mock('./auth', () => ({
+vi.mock('../lib/auth', () => ({
   userManager: () => ({ getUser: async () => storedUser }),
   redirectToLogin: vi.fn(),
 }));

@@ -6,13 +6,13 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
 import { router } from './router';
 import { theme } from './theme';
-import { SessionProvider } from './session';
-import { NotificationProvider } from './notifications';
-import { FleetProvider } from './fleet-context';
+import { SessionProvider } from '../lib/session';
+import { FleetProvider } from '../lib/fleet-context';
 import { CookieConsentGate } from './cookie-consent';
 import { MaintenanceGate } from './maintenance';
 import { startFirstRequests } from './startup';
-import { refetchOnRecovery } from './connectivity';
+import { ServerNotices } from './ServerNotices';
+import { refetchOnRecovery } from '../lib/connectivity';
 
 /** The router's location changes, for the maintenance gate. */
 const subscribeToPath = (listener: (pathname: string) => void) =>
@@ -42,13 +42,13 @@ export function App() {
         <MaintenanceGate maintenance={window.settings?.maintenance ?? false} subscribe={subscribeToPath}>
           <CookieConsentGate>
             <QueryClientProvider client={queryClient}>
-              <NotificationProvider>
+              <ServerNotices>
                 <SessionProvider>
                   <FleetProvider>
                     <RouterProvider router={router} />
                   </FleetProvider>
                 </SessionProvider>
-              </NotificationProvider>
+              </ServerNotices>
             </QueryClientProvider>
           </CookieConsentGate>
         </MaintenanceGate>

@@ -3,12 +3,12 @@ import { FLEET_FILTER_GROUPS, parseStoredFleetFilter, restorePeriod } from '@por
 import { fleetDashboardInputs } from '../features/dashboards/FleetDashboardPage';
 import { reportsDataQuery } from '../features/dashboards/report-data-api';
 import { openEventsQuery } from '../features/events/events-api';
-import { activeMessagesQuery } from '../features/shell/messages-api';
-import { userManager } from './auth';
+import { activeMessagesQuery } from '../features/messages';
+import { userManager } from '../lib/auth';
 import { cookiesAccepted } from './cookie-consent';
-import { FLEET_FILTER_STORAGE_KEY, PERIOD_STORAGE_KEY } from './fleet-context';
-import { facilitiesQuery } from './queries/facilities';
-import { profileQuery } from './queries/profile';
+import { FLEET_FILTER_STORAGE_KEY, PERIOD_STORAGE_KEY } from '../lib/fleet-context';
+import { facilitiesQuery } from '../lib/queries/facilities';
+import { profileQuery } from '../lib/queries/profile';
 
 /**
  * The first API calls of a signed-in browser, all at once as soon as the app's code runs: the profile, the

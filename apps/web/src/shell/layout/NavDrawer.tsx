@@ -16,8 +16,8 @@ import {
 import FilterListIcon from '@mui/icons-material/FilterList';
 import DirectionsBoatIcon from '@mui/icons-material/DirectionsBoat';
 import { isFacilityVisible, latestDataLabel, type FleetFilter } from '@portal/contracts/rules';
-import { useFleet } from '../../app/fleet-context';
-import { useSession } from '../../app/session';
+import { useFleet } from '../../lib/fleet-context';
+import { useSession } from '../../lib/session';
 import { EnvironmentBadge } from './EnvironmentBadge';
 import { FleetFilterDialog } from './FleetFilterDialog';
 import { PeriodPicker } from './PeriodPicker';

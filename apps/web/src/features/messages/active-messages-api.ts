@@ -1,9 +1,9 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Message } from '@portal/contracts/messages';
 import { MESSAGES } from '@portal/contracts/rules';
-import { apiRequest } from '../../app/api';
-import { useNotify } from '../../app/notifications';
-import { messageKeys } from '../../app/queries/keys';
+import { apiRequest } from '../../lib/api';
+import { useNotify } from '../../lib/notifications';
+import { messageKeys } from '../../lib/queries/keys';
 
 /** GET messages?isActive=true: the caller's active messages with their read mark. */
 export const activeMessagesQuery = () =>

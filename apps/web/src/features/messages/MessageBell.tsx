@@ -21,8 +21,8 @@ import {
   messageTextParts,
   unreadCount,
 } from '@portal/contracts/rules';
-import { useSession } from '../../app/session';
-import { activeMessagesQuery, useMarkAsRead } from './messages-api';
+import { useSession } from '../../lib/session';
+import { activeMessagesQuery, useMarkAsRead } from './active-messages-api';
 
 /** The messages the bell has opened for in this browser session, per user (sessionStorage). */
 const openedKey = (userId: string) => `messages.autoOpened.${userId}`;

@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { Box, Paper, Typography } from '@mui/material';
-import { MAINTENANCE_CHECK_INTERVAL_MS, MESSAGES } from '@portal/contracts/rules';
-import { fetchSettings } from './settings';
+import { MAINTENANCE_CHECK_INTERVAL_MS } from '@portal/contracts/rules';
+import { MaintenanceView } from '../features/maintenance';
+import { fetchSettings } from '../lib/settings';
 
 const reloadPage = () => window.location.reload();
 
@@ -17,36 +17,6 @@ export function useMaintenanceCheck(current: boolean, reload: () => void = reloa
     }, MAINTENANCE_CHECK_INTERVAL_MS);
     return () => clearInterval(timer);
   }, [current, reload]);
-}
-
-/**
- * The maintenance view: what everyone sees while maintenance is on. `children` go under its text: the maintenance
- * console's switch (docs/decisions/0105-maintenance-console.md).
- */
-export function MaintenanceView({ children }: { children?: ReactNode }) {
-  return (
-    <Box
-      component="main"
-      sx={{
-        minHeight: '100vh',
-        display: 'grid',
-        placeItems: 'center',
-        p: { xs: 2, sm: 3 },
-        bgcolor: 'background.default',
-      }}
-    >
-      <Paper
-        sx={{ p: { xs: 3, sm: 5 }, maxWidth: 560, width: '100%', textAlign: 'center' }}
-        data-testid="maintenance"
-      >
-        <Typography variant="h4" component="h1" gutterBottom>
-          Under maintenance
-        </Typography>
-        <Typography color="text.secondary">{MESSAGES.MAINTENANCE}</Typography>
-        {children && <Box sx={{ mt: 3, textAlign: 'left' }}>{children}</Box>}
-      </Paper>
-    </Box>
-  );
 }
 
 /** The SystemAdmin's maintenance screen: it stays reachable while maintenance is on, so it can be switched off. */

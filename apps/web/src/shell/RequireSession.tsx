@@ -1,9 +1,9 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Box, Button, Paper, Typography } from '@mui/material';
-import { redirectToLogin, signInAgain } from './auth';
+import { redirectToLogin, signInAgain } from '../lib/auth';
 import { LoadingScreen } from './loading';
-import { useSession } from './session';
-import { useOnline } from './notifications';
+import { useSession } from '../lib/session';
+import { useOnline } from '../lib/notifications';
 
 /**
  * Sends a visitor without a valid sign-in (or with an expired token) to /login, remembering the path: at most

@@ -6,7 +6,7 @@ import { MESSAGES, OFFLINE_POLL_INTERVAL_MS } from '@portal/contracts/rules';
  * Every API call reports here (api.ts), so does the browser (its `offline` and `online` events); while the
  * server does not answer, `GET /api/version` is asked again with a growing pause (1 s, 2 s, 4 s, 8 s, then every
  * 10 s, the spec's poll); while it answers, every 30 s when the tab is in view, so an idle page notices too. The
- * notice and the recovery (queries fetched again) are in ConnectivityNotice.tsx.
+ * notice is the shell's (shell/ServerNotices.tsx); the recovery (queries fetched again) is refetchOnRecovery below.
  */
 
 /** Why the portal is offline: the browser says it has no network, or the portal's server does not answer. */

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Box, CircularProgress, Typography } from '@mui/material';
 import { LOADING_MESSAGE_THRESHOLDS_MS, loadingMessage } from '@portal/contracts/rules';
-import { useOnline } from './notifications';
+import { useOnline } from '../lib/notifications';
 
 /**
  * The loading state of the application: a spinner, and texts that change after 5 s, 10 s and 20 s. Offline it

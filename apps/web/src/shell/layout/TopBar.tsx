@@ -23,8 +23,8 @@ import GavelIcon from '@mui/icons-material/Gavel';
 import PersonIcon from '@mui/icons-material/Person';
 import LogoutIcon from '@mui/icons-material/Logout';
 import { administrationPath, canUseReportConfigurator } from '@portal/contracts/rules';
-import { useSession } from '../../app/session';
-import { MessageBell } from './MessageBell';
+import { useSession } from '../../lib/session';
+import { MessageBell } from '../../features/messages';
 
 /** Main menu entries: Report Configurator is enabled for SystemAdmin only; every role sees its ships' events. */
 function mainMenu(roles: Parameters<typeof canUseReportConfigurator>[0]) {

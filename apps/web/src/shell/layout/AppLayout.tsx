@@ -2,14 +2,14 @@ import { Suspense, useState } from 'react';
 import { Outlet } from 'react-router';
 import { Alert, Box, Button, Drawer, Toolbar, useMediaQuery, useTheme } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import { facilitiesQuery } from '../../app/queries/facilities';
-import { LoadingScreen } from '../../app/loading';
+import { facilitiesQuery } from '../../lib/queries/facilities';
+import { LoadingScreen } from '../loading';
 import { NavDrawer } from './NavDrawer';
 import { TopBar } from './TopBar';
 import { Footer } from './Footer';
-import { activeMessagesQuery } from './messages-api';
+import { activeMessagesQuery } from '../../features/messages';
 import { AccessGate } from './AccessViews';
-import { WrongHostNotice } from '../../app/wrong-host';
+import { WrongHostNotice } from '../../lib/wrong-host';
 
 export const DRAWER_WIDTH = 280;
 

@@ -1,9 +1,9 @@
 import { useEffect } from 'react';
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
 import { Button } from '@mui/material';
-import { checkNow, connectivity, onConnectivity } from '../../app/connectivity';
-import { reportClientError } from '../../app/error-reporting';
-import { isChunkLoadError, reloadIfNewVersion } from '../../app/version';
+import { checkNow, connectivity, onConnectivity } from '../../lib/connectivity';
+import { reportClientError } from '../../lib/error-reporting';
+import { isChunkLoadError, reloadIfNewVersion } from '../../lib/version';
 import NotFoundPage from './NotFoundPage';
 import { ShellNotice } from './AccessViews';
 

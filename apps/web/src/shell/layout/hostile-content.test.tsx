@@ -5,14 +5,14 @@ import { MemoryRouter } from 'react-router';
 import type { Facility } from '@portal/contracts/facilities';
 import type { Message } from '@portal/contracts/messages';
 import { emptyFleetFilter, lastMonthPeriod } from '@portal/contracts/rules';
-import { NotificationProvider } from '../../app/notifications';
+import { NotificationProvider } from '../../lib/notifications';
 import { activeContent, HOSTILE_TEXTS } from '../../ui/testing/hostile-dom';
-import { MessageBell } from './MessageBell';
+import { MessageBell } from '../../features/messages';
 import { NavDrawer } from './NavDrawer';
 
 // Hostile messages and ship names go through the real bell list and drawer: React must show them as text.
 
-vi.mock('../../app/auth', () => ({
+vi.mock('../../lib/auth', () => ({
   userManager: () => ({ getUser: async () => null }),
   redirectToLogin: vi.fn(),
 }));
@@ -38,7 +38,7 @@ const ship = (id: string, name: string): Facility => ({
 });
 const ships = HOSTILE_TEXTS.map((name, k) => ship(`ship-${k}`, name));
 
-vi.mock('../../app/session', () => ({
+vi.mock('../../lib/session', () => ({
   useSession: () => ({
     profile: {
       sub: 'u',
@@ -50,7 +50,7 @@ vi.mock('../../app/session', () => ({
     },
   }),
 }));
-vi.mock('../../app/fleet-context', () => ({
+vi.mock('../../lib/fleet-context', () => ({
   useFleet: () => ({
     period: lastMonthPeriod(new Date('2026-02-10T00:00:00Z')),
     setPeriod: vi.fn(),

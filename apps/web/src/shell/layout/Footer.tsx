@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Box, Link, Typography } from '@mui/material';
-import { versionQuery } from '../../app/queries/version';
-import { portalSettings } from '../../app/settings';
+import { versionQuery } from '../../lib/queries/version';
+import { portalSettings } from '../../lib/settings';
 
 /** Version and build number from the API; support phone and company text from settings. */
 export function Footer() {

@@ -4,7 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { PortalSettings } from '@portal/contracts/environment';
 import { Footer } from './Footer';
 
-vi.mock('../../app/auth', () => ({
+vi.mock('../../lib/auth', () => ({
   userManager: () => ({ getUser: async () => null }),
   redirectToLogin: vi.fn(),
 }));

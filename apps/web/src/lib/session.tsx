@@ -74,7 +74,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     };
   }, []);
 
-  // Usually in flight already (app/startup.ts): the query cache shares the one request. A query, not a single
+  // Usually in flight already (shell/startup.ts): the query cache shares the one request. A query, not a single
   // fetch, so that it is fetched again when the server answers after offline mode (connectivity.ts).
   const { data: profile } = useQuery({
     ...profileQuery(user?.profile.sub ?? ''),

@@ -4,13 +4,14 @@ import { LinearProgress } from '@mui/material';
 import { administrationPath, type Role } from '@portal/contracts/rules';
 import { LoginPage, LogoffPage } from '../features/auth/LoginPage';
 import FleetDashboardPage from '../features/dashboards/FleetDashboardPage';
-import { AppLayout } from '../features/shell/AppLayout';
-import NotFoundPage from '../features/shell/NotFoundPage';
-import { RouteErrorView } from '../features/shell/RouteErrorView';
-import { ADMINISTRATORS, SYSTEM_ADMIN_ONLY, type RouteAccess } from './access';
+import { AppLayout } from './layout/AppLayout';
+import NotFoundPage from './layout/NotFoundPage';
+import { RouteErrorView } from './layout/RouteErrorView';
+import { ADMINISTRATORS, SYSTEM_ADMIN_ONLY, type RouteAccess } from '../lib/access';
 import { RequireSession } from './RequireSession';
-import { MAINTENANCE_ADMIN_PATH, MaintenanceView } from './maintenance';
-import { useSession } from './session';
+import { MaintenanceView } from '../features/maintenance';
+import { MAINTENANCE_ADMIN_PATH } from './maintenance';
+import { useSession } from '../lib/session';
 
 // Everything but the fleet dashboard loads on demand: configuration and administration stay out of the first bundle.
 const page = (load: () => Promise<{ default: ComponentType }>) => {

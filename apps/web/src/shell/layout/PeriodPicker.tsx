@@ -25,7 +25,7 @@ import {
   validateCustomPeriod,
 } from '@portal/contracts/rules';
 import { DIALOG_WIDTHS } from '@portal/contracts/rules';
-import { useFleet } from '../../app/fleet-context';
+import { useFleet } from '../../lib/fleet-context';
 import { visuallyHidden } from '../../ui/a11y/visually-hidden';
 import { pickerDayText, toPickerValue, UtcDatePicker } from '../../ui/dates/pickers';
 

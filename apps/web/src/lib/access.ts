@@ -2,7 +2,7 @@ import type { Role } from '@portal/contracts/rules';
 
 /**
  * Who may open which screen, and when the browser goes to sign-in (docs/decisions/0060-access-failures.md).
- * Pure rules: the route table (router.tsx) names the roles of a route in its `handle`; the shell asks
+ * Pure rules: the route table (shell/router.tsx) names the roles of a route in its `handle`; the shell asks
  * `mayOpen` before it renders the page, so a screen whose calls the API refuses is never shown.
  */
 

@@ -1,10 +1,10 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useLocation, useMatches, useNavigate } from 'react-router';
 import { Box, Button, Paper, Stack, Typography } from '@mui/material';
-import { mayOpen, requiredRoles } from '../../app/access';
-import { onAccessDenied, type AccessDenial } from '../../app/api';
-import { signInAgain } from '../../app/auth';
-import { useSession } from '../../app/session';
+import { mayOpen, requiredRoles } from '../../lib/access';
+import { onAccessDenied, type AccessDenial } from '../../lib/api';
+import { signInAgain } from '../../lib/auth';
+import { useSession } from '../../lib/session';
 
 export const NO_ACCESS_TITLE = 'You do not have access to this page';
 
