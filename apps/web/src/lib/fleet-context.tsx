@@ -68,6 +68,11 @@ export function FleetProvider({ children }: { children: ReactNode }) {
   return <FleetContext.Provider value={value}>{children}</FleetContext.Provider>;
 }
 
+/** Period, fleet filter and ships given from outside (the component tests: ui/testing/render.tsx). */
+export function FixedFleetProvider({ value, children }: { value: FleetContextValue; children: ReactNode }) {
+  return <FleetContext.Provider value={value}>{children}</FleetContext.Provider>;
+}
+
 export function useFleet(): FleetContextValue {
   const value = useContext(FleetContext);
   if (!value) throw new Error('useFleet outside FleetProvider');

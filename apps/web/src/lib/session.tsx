@@ -99,6 +99,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
 
+/**
+ * A session given from outside instead of the signed-in user's: the component tests' (ui/testing/render.tsx), which
+ * render a screen as a user with a profile of their choosing, with no sign-in and no profile call.
+ */
+export function FixedSessionProvider({ session, children }: { session: Session; children: ReactNode }) {
+  return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>;
+}
+
 export function useSession(): Session {
   const session = useContext(SessionContext);
   if (!session) throw new Error('useSession outside SessionProvider');

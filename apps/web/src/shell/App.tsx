@@ -2,7 +2,7 @@ import { CssBaseline, ThemeProvider } from '@mui/material';
 import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
 import { AdapterDayjs } from '@mui/x-date-pickers/AdapterDayjs';
 import { utcDayjs } from '../ui/dates/pickers';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
 import { router } from './router';
 import { theme } from './theme';
@@ -13,20 +13,13 @@ import { MaintenanceGate } from './maintenance';
 import { startFirstRequests } from './startup';
 import { ServerNotices } from './ServerNotices';
 import { refetchOnRecovery } from '../lib/connectivity';
+import { createQueryClient } from '../lib/query-client';
 
 /** The router's location changes, for the maintenance gate. */
 const subscribeToPath = (listener: (pathname: string) => void) =>
   router.subscribe((state) => listener(state.location.pathname));
 
-// networkMode 'always': with the browser offline a request fails (offline mode starts) instead of waiting
-// unseen with its skeleton on screen; the offline mode (connectivity.ts), not TanStack Query, decides when to
-// try again, and fetches every query again when the server answers.
-const queryClient = new QueryClient({
-  defaultOptions: {
-    queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 30_000, networkMode: 'always' },
-    mutations: { networkMode: 'always' },
-  },
-});
+const queryClient = createQueryClient();
 void startFirstRequests(queryClient);
 refetchOnRecovery(queryClient);
 

@@ -4,12 +4,8 @@ import { MESSAGES } from '@portal/contracts/rules';
 import { apiRequest } from '../lib/api';
 import { resetConnectivity, SERVER_UNREACHABLE } from '../lib/connectivity';
 import { useNotify } from '../lib/notifications';
+import { testSettings } from '../ui/testing/render';
 import { RECONNECTED_NOTICE_MS, ServerNotices } from './ServerNotices';
-
-vi.mock('../lib/auth', () => ({
-  userManager: () => ({ getUser: async () => null }),
-  redirectToLogin: vi.fn(),
-}));
 
 let serverUp = true;
 let proxied = false;
@@ -38,7 +34,7 @@ beforeEach(() => {
   build = 'abc';
   vi.useFakeTimers();
   vi.stubGlobal('fetch', fetchMock);
-  window.settings = { apiBaseUrl: '/api/' } as typeof window.settings;
+  window.settings = testSettings();
 });
 afterEach(() => {
   cleanup();

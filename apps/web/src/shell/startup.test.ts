@@ -3,14 +3,8 @@ import { QueryClient } from '@tanstack/react-query';
 import { REPORT_CODES } from '@portal/contracts/reports';
 import { COOKIE_CONSENT_KEY } from './cookie-consent';
 import { FLEET_FILTER_STORAGE_KEY } from '../lib/fleet-context';
+import { signInForTest, signOutForTest, testSettings } from '../ui/testing/render';
 import { startFirstRequests } from './startup';
-
-const user = { access_token: 'token', expired: false, profile: { sub: 'user-1' } };
-let storedUser: typeof user | null = user;
-vi.mock('../lib/auth', () => ({
-  userManager: () => ({ getUser: async () => storedUser }),
-  redirectToLogin: vi.fn(),
-}));
 
 /** Requests as the server sees them; none is answered until the test says so. */
 let requested: string[];
@@ -18,12 +12,12 @@ let requested: string[];
 let reportsCall: string | undefined;
 let answerAll: () => void;
 
-beforeEach(() => {
+beforeEach(async () => {
   requested = [];
-  storedUser = user;
   localStorage.clear();
   localStorage.setItem(COOKIE_CONSENT_KEY, 'true');
-  window.settings = { apiBaseUrl: '/api/', maintenance: false } as typeof window.settings;
+  window.settings = testSettings();
+  await signInForTest('user-1');
   let release!: () => void;
   const answered = new Promise<void>((resolve) => (release = resolve));
   answerAll = release;
@@ -94,18 +88,18 @@ describe('the first API calls of a signed-in browser', () => {
     // A request starts as a query in the client's cache, there when startFirstRequests returns: none is, so none
     // will be asked for later.
     const client = new QueryClient();
-    storedUser = null;
+    await signOutForTest();
     await startFirstRequests(client, '/');
-    storedUser = user;
+    await signInForTest('user-1');
     localStorage.removeItem(COOKIE_CONSENT_KEY);
     await startFirstRequests(client, '/');
     localStorage.setItem(COOKIE_CONSENT_KEY, 'true');
-    window.settings = { apiBaseUrl: '/api/', maintenance: true } as typeof window.settings;
+    window.settings = testSettings({ maintenance: true });
     await startFirstRequests(client, '/');
     expect(client.getQueryCache().getAll()).toEqual([]);
     expect(requested).toEqual([]);
     // As a started one is, at once.
-    window.settings = { apiBaseUrl: '/api/', maintenance: false } as typeof window.settings;
+    window.settings = testSettings();
     await startFirstRequests(client, '/ship/abc');
     expect(client.getQueryCache().getAll()).toHaveLength(3);
   });

@@ -1,15 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { Route, Routes } from 'react-router';
 import type { DataSourceChannel } from '@portal/contracts/datasources';
-import { NotificationProvider } from '../../lib/notifications';
+import { renderWithProviders, testSettings } from '../../ui/testing/render';
 import ChannelsPage from './ChannelsPage';
-
-vi.mock('../../lib/auth', () => ({
-  userManager: () => ({ getUser: async () => null }),
-  redirectToLogin: vi.fn(),
-}));
 
 const channel = (over: Partial<DataSourceChannel>): DataSourceChannel => ({
   id: 'm1',
@@ -61,23 +55,18 @@ const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => 
 });
 
 function renderPage() {
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <NotificationProvider>
-        <MemoryRouter initialEntries={['/facilities/ship-1/config/channels']}>
-          <Routes>
-            <Route path="/facilities/:facilityId/config/channels" element={<ChannelsPage />} />
-          </Routes>
-        </MemoryRouter>
-      </NotificationProvider>
-    </QueryClientProvider>,
+  renderWithProviders(
+    <Routes>
+      <Route path="/facilities/:facilityId/config/channels" element={<ChannelsPage />} />
+    </Routes>,
+    { route: '/facilities/ship-1/config/channels' },
   );
 }
 
 beforeEach(() => {
   calls.length = 0;
   vi.stubGlobal('fetch', fetchMock);
-  window.settings = { apiBaseUrl: '/api/' } as typeof window.settings;
+  window.settings = testSettings();
 });
 afterEach(() => {
   cleanup();

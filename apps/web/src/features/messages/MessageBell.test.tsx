@@ -1,20 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { MemoryRouter } from 'react-router';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { AlertSnapshot } from '@portal/contracts/alerts';
 import type { Message } from '@portal/contracts/messages';
 import { alertBellText, alertBellTitle, eventLink } from '@portal/contracts/rules';
-import { NotificationProvider } from '../../lib/notifications';
+import { renderWithProviders, testSettings } from '../../ui/testing/render';
 import { MessageBell } from './MessageBell';
 
 // An alert in the bell: a short title, the ship, the value with its unit and a link, not an e-mail's text.
-
-vi.mock('../../lib/auth', () => ({
-  userManager: () => ({ getUser: async () => null }),
-  redirectToLogin: vi.fn(),
-}));
-vi.mock('../../lib/session', () => ({ useSession: () => ({ profile: { sub: 'u' } }) }));
 
 const snapshot: AlertSnapshot = {
   facilityId: 'f1',
@@ -34,7 +26,7 @@ const snapshot: AlertSnapshot = {
 };
 
 beforeEach(() => {
-  window.settings = { apiBaseUrl: '/api/' } as typeof window.settings;
+  window.settings = testSettings();
   const message: Message = {
     id: 'm1',
     title: alertBellTitle('opened', snapshot),
@@ -61,16 +53,7 @@ afterEach(() => {
 
 describe('an alert in the bell', () => {
   it('shows its title, the ship, the pH against its minimum, and "Open the event" linking to it', async () => {
-    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-    render(
-      <QueryClientProvider client={client}>
-        <NotificationProvider>
-          <MemoryRouter>
-            <MessageBell />
-          </MemoryRouter>
-        </NotificationProvider>
-      </QueryClientProvider>,
-    );
+    renderWithProviders(<MessageBell />);
     fireEvent.click(screen.getByTestId('message-bell'));
     const [item] = await screen.findAllByTestId('message');
     expect(within(item!).getByRole('heading').textContent).toBe(
@@ -108,15 +91,7 @@ describe('the bell says when it has decided whether to open by itself', () => {
         String(input).includes('/api/messages') ? Response.json(messages) : Response.json({}),
       ),
     );
-    render(
-      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <NotificationProvider>
-          <MemoryRouter>
-            <MessageBell />
-          </MemoryRouter>
-        </NotificationProvider>
-      </QueryClientProvider>,
-    );
+    renderWithProviders(<MessageBell />);
     return screen.getByTestId('message-bell');
   };
 

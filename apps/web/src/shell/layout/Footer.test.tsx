@@ -1,24 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen } from '@testing-library/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import type { PortalSettings } from '@portal/contracts/environment';
+import { cleanup, screen } from '@testing-library/react';
+import { renderWithProviders, testSettings } from '../../ui/testing/render';
 import { Footer } from './Footer';
 
-vi.mock('../../lib/auth', () => ({
-  userManager: () => ({ getUser: async () => null }),
-  redirectToLogin: vi.fn(),
-}));
-
 const settings = (supportPhone: string) =>
-  ({ apiBaseUrl: '/api/', supportPhone, companyText: 'Scrubber Fleet Monitoring' }) as PortalSettings;
+  testSettings({ supportPhone, companyText: 'Scrubber Fleet Monitoring' });
 
-function renderFooter() {
-  render(
-    <QueryClientProvider client={new QueryClient()}>
-      <Footer />
-    </QueryClientProvider>,
-  );
-}
+const renderFooter = () => renderWithProviders(<Footer />);
 
 beforeEach(() => {
   vi.stubGlobal(

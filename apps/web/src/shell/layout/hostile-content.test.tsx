@@ -1,21 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { MemoryRouter } from 'react-router';
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import type { Facility } from '@portal/contracts/facilities';
 import type { Message } from '@portal/contracts/messages';
-import { emptyFleetFilter, lastMonthPeriod } from '@portal/contracts/rules';
-import { NotificationProvider } from '../../lib/notifications';
+import { lastMonthPeriod } from '@portal/contracts/rules';
+import { renderWithProviders, testSettings } from '../../ui/testing/render';
 import { activeContent, HOSTILE_TEXTS } from '../../ui/testing/hostile-dom';
 import { MessageBell } from '../../features/messages';
 import { NavDrawer } from './NavDrawer';
 
 // Hostile messages and ship names go through the real bell list and drawer: React must show them as text.
-
-vi.mock('../../lib/auth', () => ({
-  userManager: () => ({ getUser: async () => null }),
-  redirectToLogin: vi.fn(),
-}));
 
 const ship = (id: string, name: string): Facility => ({
   id,
@@ -38,30 +31,6 @@ const ship = (id: string, name: string): Facility => ({
 });
 const ships = HOSTILE_TEXTS.map((name, k) => ship(`ship-${k}`, name));
 
-vi.mock('../../lib/session', () => ({
-  useSession: () => ({
-    profile: {
-      sub: 'u',
-      username: 'north.anna',
-      organizationId: 'n',
-      organizationName: 'Nordic',
-      organizationPriority: false,
-      roles: ['User'],
-    },
-  }),
-}));
-vi.mock('../../lib/fleet-context', () => ({
-  useFleet: () => ({
-    period: lastMonthPeriod(new Date('2026-02-10T00:00:00Z')),
-    setPeriod: vi.fn(),
-    filter: emptyFleetFilter(),
-    setFilter: vi.fn(),
-    facilities: ships,
-    filteredFacilities: ships,
-    currentFacility: ships[0],
-  }),
-}));
-
 const messages: Message[] = HOSTILE_TEXTS.map((text, k) => ({
   id: `m${k}`,
   title: k % 2 ? text : `Title ${k}`,
@@ -77,7 +46,7 @@ const messages: Message[] = HOSTILE_TEXTS.map((text, k) => ({
 
 beforeEach(() => {
   window.__pwned = undefined;
-  window.settings = { apiBaseUrl: '/api/' } as typeof window.settings;
+  window.settings = testSettings();
   vi.stubGlobal(
     'fetch',
     vi.fn(async (input: RequestInfo | URL) =>
@@ -90,16 +59,11 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-function renderWithApp(node: React.ReactNode) {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <QueryClientProvider client={client}>
-      <NotificationProvider>
-        <MemoryRouter>{node}</MemoryRouter>
-      </NotificationProvider>
-    </QueryClientProvider>,
-  );
-}
+const renderWithApp = (node: React.ReactElement) =>
+  renderWithProviders(node, {
+    profile: { organizationId: 'n' },
+    fleet: { period: lastMonthPeriod(new Date('2026-02-10T00:00:00Z')), facilities: ships },
+  });
 
 describe('hostile text in the shell', () => {
   it('the check finds script, handlers, javascript: URLs and frames when the same texts are parsed as HTML', () => {
