@@ -76,7 +76,10 @@ afterEach(() => {
 describe('ChannelsPage', () => {
   it('opens the custom channel dialog for a custom channel chosen in the tree, and saves it there', async () => {
     renderPage();
-    fireEvent.click(await screen.findByRole('button', { name: /SO2_CORRECTED Custom channel/ }));
+    // The tree once the data sources are in (a text query: a role query over the whole page takes about a second in
+    // jsdom, longer than findBy waits, so it must not be the one that waits for the answer).
+    await screen.findByText('Custom channel');
+    fireEvent.click(screen.getByRole('button', { name: /SO2_CORRECTED Custom channel/ }));
     const dialog = await screen.findByRole('dialog', { name: 'Custom channel' });
     expect(screen.queryByTestId('mapping-panel')).toBeNull();
     expect((within(dialog).getByLabelText(/Source/) as HTMLInputElement).value).toBe('SO2_CORRECTED');
@@ -98,7 +101,10 @@ describe('ChannelsPage', () => {
 
   it('removes a custom channel from its dialog; a mapped channel still opens the mapping panel', async () => {
     renderPage();
-    fireEvent.click(await screen.findByRole('button', { name: /SO2_CORRECTED Custom channel/ }));
+    // The tree once the data sources are in (a text query: a role query over the whole page takes about a second in
+    // jsdom, longer than findBy waits, so it must not be the one that waits for the answer).
+    await screen.findByText('Custom channel');
+    fireEvent.click(screen.getByRole('button', { name: /SO2_CORRECTED Custom channel/ }));
     const dialog = await screen.findByRole('dialog', { name: 'Custom channel' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Remove' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
