@@ -3,14 +3,9 @@ import {
   Box,
   Button,
   Checkbox,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
   Divider,
   FormControlLabel,
   FormGroup,
-  Stack,
   ToggleButton,
   ToggleButtonGroup,
   Typography,
@@ -19,7 +14,6 @@ import type { Facility } from '@portal/contracts/facilities';
 import {
   canApplyFilter,
   canToggleFacilitiesMode,
-  DIALOG_WIDTHS,
   emptyFleetFilter,
   filterOptions,
   fleetFilterGroupsFor,
@@ -28,6 +22,7 @@ import {
   type FleetFilterGroup,
   type Role,
 } from '@portal/contracts/rules';
+import { FormDialog } from '../../ui/dialogs/FormDialog';
 
 const GROUP_LABELS: Record<FleetFilterGroup, string> = {
   organizations: 'Organizations',
@@ -80,100 +75,93 @@ export function FleetFilterDialog({
   const someShips = draft.facilities.length > 0 && !allShips;
 
   return (
-    <Dialog
+    <FormDialog
+      title="Fleet filter"
       open={open}
+      width={wide ? 'wide' : 'normal'}
       onClose={onClose}
-      fullWidth
-      maxWidth={false}
-      slotProps={{ paper: { sx: { maxWidth: wide ? DIALOG_WIDTHS.wide : DIALOG_WIDTHS.normal } } }}
-    >
-      <DialogTitle>Fleet filter</DialogTitle>
-      <DialogContent dividers>
-        <Box
-          sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', sm: wide ? '1fr 1fr' : '1fr' } }}
-        >
-          {groups.map((group) => (
-            <Box
-              key={group}
-              component="fieldset"
-              sx={{ border: 0, p: 0, m: 0, minWidth: 0 }}
-              aria-label={GROUP_LABELS[group]}
-            >
-              <Typography component="legend" variant="subtitle2" sx={{ mb: 0.5 }}>
-                {GROUP_LABELS[group]}
-              </Typography>
-              {group === 'facilities' && (
-                <>
-                  {canToggleFacilitiesMode(roles) && (
-                    <ToggleButtonGroup
-                      exclusive
-                      size="small"
-                      value={draft.facilitiesMode}
-                      onChange={(_e, mode: FleetFilter['facilitiesMode'] | null) =>
-                        mode && setDraft((d) => ({ ...d, facilitiesMode: mode }))
-                      }
-                      sx={{ mb: 1 }}
-                      aria-label="Ship filter mode"
-                    >
-                      <ToggleButton value="include">Include selected</ToggleButton>
-                      <ToggleButton value="exclude">Exclude selected</ToggleButton>
-                    </ToggleButtonGroup>
-                  )}
-                  <FormControlLabel
-                    control={
-                      <Checkbox
-                        checked={allShips}
-                        indeterminate={someShips}
-                        onChange={() => set('facilities', allShips ? [] : shipIds)}
-                      />
-                    }
-                    label="Select all"
-                  />
-                  <Divider />
-                </>
-              )}
-              <FormGroup
-                sx={{ maxHeight: group === 'facilities' ? 280 : 200, overflow: 'auto', flexWrap: 'nowrap' }}
-              >
-                {options[group].map((option) => (
-                  <FormControlLabel
-                    key={String(option.value)}
-                    label={option.label}
-                    control={
-                      <Checkbox
-                        size="small"
-                        checked={(draft[group] as Value[]).includes(option.value)}
-                        onChange={() =>
-                          set(
-                            group,
-                            toggle(draft[group] as Value[], option.value) as FleetFilter[typeof group],
-                          )
-                        }
-                      />
-                    }
-                  />
-                ))}
-              </FormGroup>
-            </Box>
-          ))}
-        </Box>
-      </DialogContent>
-      <DialogActions sx={{ justifyContent: 'space-between', px: 3 }}>
-        <Typography
-          variant="body2"
-          color={canApply ? 'text.secondary' : 'error'}
-          data-testid="filter-remaining"
-        >
-          {canApply ? `${remaining} of ${facilities.length} ships` : 'No ships remain with this filter'}
-        </Typography>
-        <Stack direction="row" spacing={1}>
+      submitLabel="Apply"
+      onSubmit={() => onApply(draft)}
+      invalid={!canApply}
+      dividers
+      actionsSx={{ px: 3 }}
+      startActions={
+        <>
+          <Typography
+            variant="body2"
+            color={canApply ? 'text.secondary' : 'error'}
+            data-testid="filter-remaining"
+            sx={{ mr: 'auto' }}
+          >
+            {canApply ? `${remaining} of ${facilities.length} ships` : 'No ships remain with this filter'}
+          </Typography>
           <Button onClick={() => setDraft(emptyFleetFilter())}>Clear</Button>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button variant="contained" disabled={!canApply} onClick={() => onApply(draft)}>
-            Apply
-          </Button>
-        </Stack>
-      </DialogActions>
-    </Dialog>
+        </>
+      }
+    >
+      <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', sm: wide ? '1fr 1fr' : '1fr' } }}>
+        {groups.map((group) => (
+          <Box
+            key={group}
+            component="fieldset"
+            sx={{ border: 0, p: 0, m: 0, minWidth: 0 }}
+            aria-label={GROUP_LABELS[group]}
+          >
+            <Typography component="legend" variant="subtitle2" sx={{ mb: 0.5 }}>
+              {GROUP_LABELS[group]}
+            </Typography>
+            {group === 'facilities' && (
+              <>
+                {canToggleFacilitiesMode(roles) && (
+                  <ToggleButtonGroup
+                    exclusive
+                    size="small"
+                    value={draft.facilitiesMode}
+                    onChange={(_e, mode: FleetFilter['facilitiesMode'] | null) =>
+                      mode && setDraft((d) => ({ ...d, facilitiesMode: mode }))
+                    }
+                    sx={{ mb: 1 }}
+                    aria-label="Ship filter mode"
+                  >
+                    <ToggleButton value="include">Include selected</ToggleButton>
+                    <ToggleButton value="exclude">Exclude selected</ToggleButton>
+                  </ToggleButtonGroup>
+                )}
+                <FormControlLabel
+                  control={
+                    <Checkbox
+                      checked={allShips}
+                      indeterminate={someShips}
+                      onChange={() => set('facilities', allShips ? [] : shipIds)}
+                    />
+                  }
+                  label="Select all"
+                />
+                <Divider />
+              </>
+            )}
+            <FormGroup
+              sx={{ maxHeight: group === 'facilities' ? 280 : 200, overflow: 'auto', flexWrap: 'nowrap' }}
+            >
+              {options[group].map((option) => (
+                <FormControlLabel
+                  key={String(option.value)}
+                  label={option.label}
+                  control={
+                    <Checkbox
+                      size="small"
+                      checked={(draft[group] as Value[]).includes(option.value)}
+                      onChange={() =>
+                        set(group, toggle(draft[group] as Value[], option.value) as FleetFilter[typeof group])
+                      }
+                    />
+                  }
+                />
+              ))}
+            </FormGroup>
+          </Box>
+        ))}
+      </Box>
+    </FormDialog>
   );
 }

@@ -1,17 +1,5 @@
 import { useState } from 'react';
-import {
-  Box,
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  ListItemText,
-  Menu,
-  MenuItem,
-  Stack,
-  Typography,
-} from '@mui/material';
+import { Box, Button, ListItemText, Menu, MenuItem, Stack, Typography } from '@mui/material';
 import DateRangeIcon from '@mui/icons-material/DateRange';
 import type { Dayjs } from 'dayjs';
 import {
@@ -24,10 +12,10 @@ import {
   type PeriodType,
   validateCustomPeriod,
 } from '@portal/contracts/rules';
-import { DIALOG_WIDTHS } from '@portal/contracts/rules';
 import { useFleet } from '../../lib/fleet-context';
 import { visuallyHidden } from '../../ui/a11y/visually-hidden';
 import { pickerDayText, toPickerValue, UtcDatePicker } from '../../ui/dates/pickers';
+import { FormDialog } from '../../ui/dialogs/FormDialog';
 
 export const PERIOD_LABELS: Record<PeriodType, string> = {
   lastMonth: 'Last month',
@@ -100,63 +88,51 @@ export function PeriodPicker() {
           </MenuItem>
         ))}
       </Menu>
-      <Dialog
+      <FormDialog
+        title="Custom period"
         open={customOpen}
         onClose={() => setCustomOpen(false)}
-        fullWidth
-        maxWidth={false}
-        slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}
+        submitLabel="Set"
+        onSubmit={() => {
+          setPeriod(customPeriod(days[0]!, days[1]!));
+          setCustomOpen(false);
+        }}
+        invalid={!canSet}
       >
-        <DialogTitle>Custom period</DialogTitle>
-        <DialogContent>
-          <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-            From the start of the first day to the end of the last day, UTC.
-          </Typography>
-          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-            <UtcDatePicker
-              label="From"
-              value={from}
-              onChange={setFrom}
-              disableFuture
-              slotProps={{
-                textField: {
-                  fullWidth: true,
-                  error: Boolean(errors.from),
-                  helperText: errors.from,
-                  name: 'from',
-                },
-              }}
-            />
-            <UtcDatePicker
-              label="To"
-              value={to}
-              onChange={setTo}
-              disableFuture
-              slotProps={{
-                textField: {
-                  fullWidth: true,
-                  error: Boolean(errors.to),
-                  helperText: errors.to,
-                  name: 'to',
-                },
-              }}
-            />
-          </Stack>
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={() => setCustomOpen(false)}>Cancel</Button>
-          <Button
-            variant="contained"
-            disabled={!canSet}
-            onClick={() => {
-              setPeriod(customPeriod(days[0]!, days[1]!));
-              setCustomOpen(false);
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+          From the start of the first day to the end of the last day, UTC.
+        </Typography>
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+          <UtcDatePicker
+            label="From"
+            value={from}
+            onChange={setFrom}
+            disableFuture
+            slotProps={{
+              textField: {
+                fullWidth: true,
+                error: Boolean(errors.from),
+                helperText: errors.from,
+                name: 'from',
+              },
             }}
-          >
-            Set
-          </Button>
-        </DialogActions>
-      </Dialog>
+          />
+          <UtcDatePicker
+            label="To"
+            value={to}
+            onChange={setTo}
+            disableFuture
+            slotProps={{
+              textField: {
+                fullWidth: true,
+                error: Boolean(errors.to),
+                helperText: errors.to,
+                name: 'to',
+              },
+            }}
+          />
+        </Stack>
+      </FormDialog>
     </>
   );
 }

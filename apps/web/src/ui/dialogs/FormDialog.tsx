@@ -45,10 +45,8 @@ export interface FormDialogProps {
   dividers?: boolean;
   actionsSx?: SxProps<Theme>;
   'data-testid'?: string;
-  /** The fields. */
+  /** The fields (and a confirmation the dialog opens: ConfirmDialog, which shows above it). */
   children: ReactNode;
-  /** Rendered inside the dialog after the fields and actions: a confirmation it opens (ConfirmDialog). */
-  after?: ReactNode;
   /**
    * false: the fields are not a form, so Enter in one of them sends nothing; for a dialog that holds a panel with an
    * action of its own (the upload's Run panel), where Enter in the panel's fields must not send the dialog's form.
@@ -84,15 +82,16 @@ export function FormDialog({
   actionsSx,
   'data-testid': testId,
   children,
-  after,
   enterSubmits = true,
 }: FormDialogProps) {
   const titleId = useId();
   const phone = useMediaQuery(useTheme().breakpoints.down('sm'));
   const submit = (event: SyntheticEvent) => {
-    // A form of a dialog opened from this one sends its own: its event reaches here through React's tree only.
+    // A form of a dialog opened from this one sends its own: its event reaches here through React's tree only. And
+    // this one's stops here: the dialog may be rendered inside a form of the page (React's tree again).
     if (event.target !== event.currentTarget) return;
     event.preventDefault();
+    event.stopPropagation();
     if (!invalid && !busy) onSubmit();
   };
   return (
@@ -136,7 +135,6 @@ export function FormDialog({
           {submitLabel}
         </Button>
       </DialogActions>
-      {after}
     </Dialog>
   );
 }
