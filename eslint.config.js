@@ -59,6 +59,46 @@ const storedSeries = {
   },
 };
 
+/**
+ * The web app's import zones (docs/decisions/0110-web-layers.md): the shell (router, layout, start) composes the
+ * features; a feature uses ui, lib and packages, and another feature only through its index.ts; ui uses lib; lib, the
+ * lowest layer of the app (api client, session, notifications, connectivity state, settings, queries), uses only
+ * packages. The shell may import a feature's insides: the route table's lazy pages must be their own chunks.
+ */
+function webLayerZones() {
+  const web = './apps/web/src';
+  return [
+    {
+      target: `${web}/features`,
+      from: `${web}/shell`,
+      message:
+        'Features never import the shell (it composes them): move what both need to src/lib, or a widget to src/ui.',
+    },
+    {
+      target: `${web}/ui`,
+      from: [`${web}/shell`, `${web}/features`],
+      message: 'ui holds widgets without a domain: it imports lib and packages, never features or the shell.',
+    },
+    {
+      target: `${web}/lib`,
+      from: [`${web}/shell`, `${web}/features`, `${web}/ui`],
+      message:
+        'lib is the lowest layer of the web app: it imports packages only, never ui, features or the shell.',
+    },
+    // A feature imports another only through its public entry (features/<name>/index.ts), never its insides.
+    ...webFeatures.flatMap((feature) =>
+      webFeatures
+        .filter((other) => other !== feature)
+        .map((other) => ({
+          target: `${web}/features/${feature}`,
+          from: `${web}/features/${other}`,
+          except: ['./index.ts'],
+          message: `Features do not import each other's insides: import what ${other} offers from its index.ts, or move the shared piece to src/ui, src/lib or packages/contracts.`,
+        })),
+    ),
+  ];
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -96,24 +136,9 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
-      // A feature may use the app shell, the shared ui and contracts, and another feature only through its public
-      // entry (features/<name>/index.ts, e.g. the calculation editor the measurement field and report screens
-      // embed), never another feature's insides (bulletproof-react): other shared pieces move to src/ui or contracts.
-      'import-x/no-restricted-paths': [
-        'error',
-        {
-          zones: webFeatures.flatMap((feature) =>
-            webFeatures
-              .filter((other) => other !== feature)
-              .map((other) => ({
-                target: `./apps/web/src/features/${feature}`,
-                from: `./apps/web/src/features/${other}`,
-                except: ['./index.ts'],
-                message: `Features do not import each other's insides: import what ${other} offers from its index.ts, or move the shared piece to src/ui or packages/contracts.`,
-              })),
-          ),
-        },
-      ],
+      // The web app's layers, one direction of imports (bulletproof-react's "unidirectional codebase"):
+      // shell -> features -> ui -> lib -> packages. Type-only imports count too (the rule sees every import).
+      'import-x/no-restricted-paths': ['error', { zones: webLayerZones() }],
     },
   },
   ...checkedHabits(),

@@ -7,7 +7,7 @@ import { acceptCookiesIfAsked, fillSignIn } from '../support';
 
 /**
  * Axe (WCAG 2.1 A and AA, best practices, experimental rules) on every route of the route table
- * (apps/web/src/app/router.tsx) for each role, at desktop and phone size: one browser context per role and size.
+ * (apps/web/src/shell/router.tsx) for each role, at desktop and phone size: one browser context per role and size.
  * Nothing critical or serious may be found, and no page is wider than the screen; the moderate and minor findings
  * are written to e2e/.artifacts/accessibility/ and listed with their reasons in docs/accessibility.md.
  */
@@ -47,7 +47,7 @@ const ADMINISTRATORS: readonly Role[] = ['SystemAdmin', 'UserAdmin'];
 const NO_ID = '00000000-0000-4000-8000-000000000000';
 
 /**
- * Every route of the route table (apps/web/src/app/router.tsx; a new route gets a line here), with the roles that
+ * Every route of the route table (apps/web/src/shell/router.tsx; a new route gets a line here), with the roles that
  * may open it (its `handle.roles`; none: every role). Each role visits every route: one it may open is scanned as
  * it shows, one it may not must show the no-access view (scanned once per role and size: the same view).
  * Redirects (`/facilities`, `/service`, `/admin`, `/report-config`, a ship's `config`) land on routes of the list.

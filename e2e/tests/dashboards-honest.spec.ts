@@ -35,7 +35,7 @@ async function api(page: Page) {
   };
 }
 
-/** Where the web app keeps the chosen period (apps/web/src/app/fleet-context.tsx). */
+/** Where the web app keeps the chosen period (apps/web/src/lib/fleet-context.tsx). */
 const PERIOD_STORAGE_KEY = 'portal.period';
 const FLEET_GAUGES = ['card-marpol', 'card-ratio', 'card-availability', 'card-sfoc'] as const;
 

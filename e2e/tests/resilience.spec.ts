@@ -8,7 +8,7 @@ import { acceptCookiesIfAsked, fillSignIn, signInAs } from '../support';
 
 const OFFLINE_TEXT =
   'There seems to be a connection issue. Please check your internet access. Any unsaved changed will be lost.';
-/** Ours (apps/web/src/app/connectivity.ts): a proxy answers for the portal's server, the network is fine. */
+/** Ours (apps/web/src/lib/connectivity.ts): a proxy answers for the portal's server, the network is fine. */
 const SERVER_UNREACHABLE =
   "There seems to be a connection issue with the portal's server. Trying again… Any unsaved changes stay on this page.";
 const NO_ACCESS = 'You do not have access to this page';

@@ -124,6 +124,9 @@ function auditedActionsInSource(): Set<string> {
   return found;
 }
 
+/** Names that differ between a case's refused and accepted runs. */
+const randomSuffix = () => Math.random().toString(36).slice(2, 8);
+
 describe('a change and its audit entry are one transaction', () => {
   it('stores nothing when a lone surrogate in a name makes the audit entry fail (issue 14, seen #6)', async () => {
     const admin = await as('admin');
@@ -994,6 +997,49 @@ describe('a change and its audit entry are one transaction', () => {
             return northAdmin.put(path, { url: 'http://127.0.0.1:9/other', eventTypes: ['data-gap'] });
           if (step === 'delete') return northAdmin.delete(path);
           return northAdmin.post(`${path}/${step}`);
+        },
+      })),
+      // an organization's own ports and corrections
+      {
+        route: 'POST organizations/{id}/ports',
+        action: 'port.create',
+        ok: 201,
+        call: () =>
+          northAdmin.post(`/api/organizations/${north}/ports`, {
+            name: `Audit quay ${randomSuffix()}`,
+            country: 'NL',
+            lat: 51.95,
+            lon: 4.05,
+            radiusNm: 1,
+          }),
+      },
+      ...(['update', 'delete'] as const).map((step): Case => ({
+        route: `${step} organizations/{id}/ports/{portId}`,
+        action: `port.${step}`,
+        ok: step === 'delete' ? 204 : 200,
+        prepare: () =>
+          remember(
+            northAdmin
+              .post(`/api/organizations/${north}/ports`, {
+                name: `Audit quay ${randomSuffix()}`,
+                country: 'NL',
+                lat: 51.95,
+                lon: 4.05,
+                radiusNm: 1,
+              })
+              .then((r) => r.json().id as string),
+          ),
+        call: () => {
+          const path = `/api/organizations/${north}/ports/${target}`;
+          return step === 'delete'
+            ? northAdmin.delete(path)
+            : northAdmin.put(path, {
+                name: 'Audit quay moved',
+                country: 'NL',
+                lat: 51.96,
+                lon: 4.06,
+                radiusNm: 2,
+              });
         },
       })),
       {

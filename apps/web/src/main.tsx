@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './app/App';
-import { installErrorReporting } from './app/error-reporting';
+import { App } from './shell/App';
+import { installErrorReporting } from './lib/error-reporting';
 
 installErrorReporting();
 

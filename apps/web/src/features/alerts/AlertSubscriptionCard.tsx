@@ -16,10 +16,10 @@ import { useQuery } from '@tanstack/react-query';
 import type { AlertSettings, AlertSubscription } from '@portal/contracts/alerts';
 import { validateAlertSubscription } from '@portal/contracts/forms';
 import { canManageAllOrganizations, deliveryFailureText, formatDateTime } from '@portal/contracts/rules';
-import { serverFieldErrors } from '../../app/api';
-import { useNotify } from '../../app/notifications';
-import { facilitiesQuery } from '../../app/queries/facilities';
-import { useSession } from '../../app/session';
+import { serverFieldErrors } from '../../lib/api';
+import { useNotify } from '../../lib/notifications';
+import { facilitiesQuery } from '../../lib/queries/facilities';
+import { useSession } from '../../lib/session';
 import { AlertSettingsFields } from './AlertSettingsFields';
 import { alertSubscriptionQuery, organizationChoicesQuery, useSaveAlertSubscription } from './alerts-api';
 

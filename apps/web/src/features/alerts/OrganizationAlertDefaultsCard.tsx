@@ -4,9 +4,9 @@ import { useQuery } from '@tanstack/react-query';
 import type { AlertSettings } from '@portal/contracts/alerts';
 import { validateAlertDefaults } from '@portal/contracts/forms';
 import { SettingsCard } from '../../ui/forms/SettingsCard';
-import { serverFieldErrors } from '../../app/api';
-import { useNotify } from '../../app/notifications';
-import { facilitiesQuery } from '../../app/queries/facilities';
+import { serverFieldErrors } from '../../lib/api';
+import { useNotify } from '../../lib/notifications';
+import { facilitiesQuery } from '../../lib/queries/facilities';
 import { AlertSettingsFields } from './AlertSettingsFields';
 import { alertDefaultsQuery, useSaveAlertDefaults } from './alerts-api';
 

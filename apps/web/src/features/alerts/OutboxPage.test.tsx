@@ -1,15 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { MemoryRouter } from 'react-router';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { outboxResendMessage, type OutboxList, type OutboxMail } from '@portal/contracts/alerts';
-import { NotificationProvider } from '../../app/notifications';
+import { renderWithProviders, testSettings } from '../../ui/testing/render';
 import OutboxPage from './OutboxPage';
-
-vi.mock('../../app/auth', () => ({
-  userManager: () => ({ getUser: async () => null }),
-  redirectToLogin: vi.fn(),
-}));
 
 const mail = (over: Partial<OutboxMail>): OutboxMail => ({
   id: 'm',
@@ -42,22 +35,13 @@ const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => 
 });
 
 function renderPage() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <QueryClientProvider client={client}>
-      <NotificationProvider>
-        <MemoryRouter>
-          <OutboxPage />
-        </MemoryRouter>
-      </NotificationProvider>
-    </QueryClientProvider>,
-  );
+  return renderWithProviders(<OutboxPage />);
 }
 
 beforeEach(() => {
   posts.length = 0;
   vi.stubGlobal('fetch', fetchMock);
-  window.settings = { apiBaseUrl: '/api/' } as typeof window.settings;
+  window.settings = testSettings();
 });
 afterEach(() => {
   cleanup();

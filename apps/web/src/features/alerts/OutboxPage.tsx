@@ -23,7 +23,7 @@ import KeyboardArrowUpIcon from '@mui/icons-material/KeyboardArrowUp';
 import { useQuery } from '@tanstack/react-query';
 import type { OutboxMail } from '@portal/contracts/alerts';
 import { formatDateTime } from '@portal/contracts/rules';
-import { useNotify } from '../../app/notifications';
+import { useNotify } from '../../lib/notifications';
 import { outboxQuery, useResendEmails } from './alerts-api';
 
 const STATUS: Record<OutboxMail['status'], { label: string; colour: 'success' | 'warning' | 'error' }> = {

@@ -3,7 +3,7 @@ import { useSearchParams } from 'react-router';
 import { Alert, Box, Button, Card, CardContent, CircularProgress, Link, Typography } from '@mui/material';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { UNSUBSCRIBE_MESSAGES, type UnsubscribeStatus } from '@portal/contracts/alerts';
-import { ApiRequestError, apiRequest } from '../../app/api';
+import { ApiRequestError, apiRequest } from '../../lib/api';
 
 const refusal = (error: unknown) =>
   error instanceof ApiRequestError && error.status === 400
@@ -59,7 +59,7 @@ export default function UnsubscribePage() {
     );
 
   return (
-    // Near the top: before cookies are accepted the cookie sheet sits above it (app/cookie-consent.tsx).
+    // Near the top: before cookies are accepted the cookie sheet sits above it (shell/cookie-consent.tsx).
     <Box
       component="main"
       sx={{ display: 'grid', justifyItems: 'center', alignContent: 'start', p: 2, pt: { xs: 3, sm: 10 } }}

@@ -9,8 +9,8 @@ import type {
   OutboxResendResult,
 } from '@portal/contracts/alerts';
 import type { OrganizationListItem } from '@portal/contracts/organizations';
-import { apiRequest } from '../../app/api';
-import { organizationKeys } from '../../app/queries/keys';
+import { apiRequest } from '../../lib/api';
+import { organizationKeys } from '../../lib/queries/keys';
 import { alertKeys } from './keys';
 
 /** GET organizations: a SystemAdmin's choice of ships by organization (the organizations list's own query). */

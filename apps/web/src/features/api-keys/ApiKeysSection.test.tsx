@@ -1,17 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
-import { AdapterDayjs } from '@mui/x-date-pickers/AdapterDayjs';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { ApiKey } from '@portal/contracts/api-keys';
-import { NotificationProvider } from '../../app/notifications';
-import { utcDayjs } from '../../ui/dates/pickers';
+import { renderWithProviders, testSettings } from '../../ui/testing/render';
 import { ApiKeysSection } from './ApiKeysSection';
-
-vi.mock('../../app/auth', () => ({
-  userManager: () => ({ getUser: async () => null }),
-  redirectToLogin: vi.fn(),
-}));
 
 const SECRET = `spk_3f2b8c1e-7a4d-4e2f-9b6a-1c2d3e4f5a6b_${'A'.repeat(43)}`;
 const KEY: ApiKey = {
@@ -43,15 +34,7 @@ const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => 
 });
 
 function renderSection() {
-  render(
-    <QueryClientProvider client={new QueryClient()}>
-      <LocalizationProvider dateAdapter={AdapterDayjs} dateLibInstance={utcDayjs}>
-        <NotificationProvider>
-          <ApiKeysSection organizationId="org-1" />
-        </NotificationProvider>
-      </LocalizationProvider>
-    </QueryClientProvider>,
-  );
+  renderWithProviders(<ApiKeysSection organizationId="org-1" />);
 }
 
 beforeEach(() => {
@@ -59,7 +42,7 @@ beforeEach(() => {
   requests.length = 0;
   createAnswer = { status: 201, body: { ...KEY, key: SECRET } };
   vi.stubGlobal('fetch', fetchMock);
-  window.settings = { apiBaseUrl: '/api/' } as typeof window.settings;
+  window.settings = testSettings();
 });
 afterEach(() => {
   cleanup();

@@ -21,7 +21,7 @@ import DeleteIcon from '@mui/icons-material/Delete';
 import { useQuery } from '@tanstack/react-query';
 import type { ApiKey } from '@portal/contracts/api-keys';
 import { API_KEY_TEXTS, apiKeyRow, MESSAGES, revokeApiKeyTitle } from '@portal/contracts/rules';
-import { useNotify } from '../../app/notifications';
+import { useNotify } from '../../lib/notifications';
 import { visuallyHidden } from '../../ui/a11y/visually-hidden';
 import { ConfirmDialog } from '../../ui/dialogs/ConfirmDialog';
 import { apiKeysQuery, useRevokeApiKey } from './api-keys-api';

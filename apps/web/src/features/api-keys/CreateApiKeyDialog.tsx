@@ -2,12 +2,7 @@ import { useState } from 'react';
 import type { Dayjs } from 'dayjs';
 import {
   Alert,
-  Button,
   Checkbox,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
   FormControl,
   FormControlLabel,
   FormGroup,
@@ -27,11 +22,12 @@ import {
   type CreatedApiKey,
 } from '@portal/contracts/api-keys';
 import { validateApiKey } from '@portal/contracts/forms';
-import { API_KEY_TEXTS, DIALOG_WIDTHS } from '@portal/contracts/rules';
-import { ApiRequestError } from '../../app/api';
-import { useNotify } from '../../app/notifications';
+import { API_KEY_TEXTS } from '@portal/contracts/rules';
+import { ApiRequestError } from '../../lib/api';
+import { useNotify } from '../../lib/notifications';
 import { pickerDayText, UtcDatePicker, utcDayjs } from '../../ui/dates/pickers';
 import { useCreateApiKey } from './api-keys-api';
+import { FormDialog } from '../../ui/dialogs/FormDialog';
 
 type Field = 'name' | 'scopes' | 'expiresOn';
 
@@ -77,113 +73,97 @@ export function CreateApiKeyDialog({ organizationId, onClose }: { organizationId
   };
 
   return (
-    <Dialog
-      open
+    <FormDialog
+      title={created ? `API key ${created.name}` : 'New API key'}
       onClose={created ? undefined : onClose}
-      fullWidth
-      maxWidth={false}
-      slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}
+      submitLabel={created ? 'Done' : 'Create'}
+      onSubmit={created ? onClose : submit}
+      invalid={!created && !valid}
+      busy={!created && create.isPending}
     >
-      <DialogTitle>{created ? `API key ${created.name}` : 'New API key'}</DialogTitle>
-      <DialogContent>
-        {created ? (
-          <Stack spacing={2} sx={{ pt: 1 }}>
-            <Alert severity="warning">{API_KEY_TEXTS.copyNow}</Alert>
-            <TextField
-              label="API key"
-              value={created.key}
-              fullWidth
-              slotProps={{
-                input: {
-                  readOnly: true,
-                  sx: { fontFamily: 'monospace' },
-                  endAdornment: (
-                    <InputAdornment position="end">
-                      <Tooltip title="Copy">
-                        <IconButton aria-label="Copy the API key" onClick={copy} edge="end">
-                          <ContentCopyIcon />
-                        </IconButton>
-                      </Tooltip>
-                    </InputAdornment>
-                  ),
-                },
-                htmlInput: { 'data-testid': 'created-api-key' },
-              }}
-              onFocus={(e) => e.target.select()}
-            />
-          </Stack>
-        ) : (
-          <Stack spacing={2} sx={{ pt: 1 }}>
-            <TextField
-              label="Name"
-              value={name}
-              onChange={(e) => {
-                setName(e.target.value);
-                setServerErrors((s) => ({ ...s, name: undefined }));
-              }}
-              onBlur={() => setTouched((t) => ({ ...t, name: true }))}
-              error={Boolean(shown('name'))}
-              helperText={shown('name')}
-              fullWidth
-              required
-            />
-            <FormControl error={Boolean(shown('scopes'))} component="fieldset" variant="standard">
-              <FormLabel component="legend">Scopes</FormLabel>
-              <FormGroup>
-                {API_KEY_SCOPES.map((scope) => (
-                  <FormControlLabel
-                    key={scope}
-                    control={
-                      <Checkbox
-                        checked={scopes.includes(scope)}
-                        onChange={(e) => {
-                          setTouched((t) => ({ ...t, scopes: true }));
-                          setScopes((current) =>
-                            e.target.checked ? [...current, scope] : current.filter((s) => s !== scope),
-                          );
-                        }}
-                      />
-                    }
-                    label={`${API_KEY_SCOPE_LABELS[scope]} (${scope})`}
-                  />
-                ))}
-              </FormGroup>
-              {shown('scopes') && <FormHelperText>{shown('scopes')}</FormHelperText>}
-            </FormControl>
-            <UtcDatePicker
-              label="Expires on (UTC, optional)"
-              value={expiresOn}
-              onChange={(value) => {
-                setExpiresOn(value);
-                setTouched((t) => ({ ...t, expiresOn: true }));
-              }}
-              minDate={utcDayjs.utc().add(1, 'day').startOf('day')}
-              slotProps={{
-                textField: {
-                  fullWidth: true,
-                  error: Boolean(shown('expiresOn')),
-                  helperText: shown('expiresOn') ?? 'Empty: the key does not expire.',
-                },
-                field: { clearable: true },
-              }}
-            />
-          </Stack>
-        )}
-      </DialogContent>
-      <DialogActions>
-        {created ? (
-          <Button variant="contained" onClick={onClose}>
-            Done
-          </Button>
-        ) : (
-          <>
-            <Button onClick={onClose}>Cancel</Button>
-            <Button variant="contained" disabled={!valid || create.isPending} onClick={submit}>
-              Create
-            </Button>
-          </>
-        )}
-      </DialogActions>
-    </Dialog>
+      {created ? (
+        <Stack spacing={2} sx={{ pt: 1 }}>
+          <Alert severity="warning">{API_KEY_TEXTS.copyNow}</Alert>
+          <TextField
+            label="API key"
+            value={created.key}
+            fullWidth
+            slotProps={{
+              input: {
+                readOnly: true,
+                sx: { fontFamily: 'monospace' },
+                endAdornment: (
+                  <InputAdornment position="end">
+                    <Tooltip title="Copy">
+                      <IconButton aria-label="Copy the API key" onClick={copy} edge="end">
+                        <ContentCopyIcon />
+                      </IconButton>
+                    </Tooltip>
+                  </InputAdornment>
+                ),
+              },
+              htmlInput: { 'data-testid': 'created-api-key' },
+            }}
+            onFocus={(e) => e.target.select()}
+          />
+        </Stack>
+      ) : (
+        <Stack spacing={2} sx={{ pt: 1 }}>
+          <TextField
+            label="Name"
+            value={name}
+            onChange={(e) => {
+              setName(e.target.value);
+              setServerErrors((s) => ({ ...s, name: undefined }));
+            }}
+            onBlur={() => setTouched((t) => ({ ...t, name: true }))}
+            error={Boolean(shown('name'))}
+            helperText={shown('name')}
+            fullWidth
+            required
+          />
+          <FormControl error={Boolean(shown('scopes'))} component="fieldset" variant="standard">
+            <FormLabel component="legend">Scopes</FormLabel>
+            <FormGroup>
+              {API_KEY_SCOPES.map((scope) => (
+                <FormControlLabel
+                  key={scope}
+                  control={
+                    <Checkbox
+                      checked={scopes.includes(scope)}
+                      onChange={(e) => {
+                        setTouched((t) => ({ ...t, scopes: true }));
+                        setScopes((current) =>
+                          e.target.checked ? [...current, scope] : current.filter((s) => s !== scope),
+                        );
+                      }}
+                    />
+                  }
+                  label={`${API_KEY_SCOPE_LABELS[scope]} (${scope})`}
+                />
+              ))}
+            </FormGroup>
+            {shown('scopes') && <FormHelperText>{shown('scopes')}</FormHelperText>}
+          </FormControl>
+          <UtcDatePicker
+            label="Expires on (UTC, optional)"
+            value={expiresOn}
+            onChange={(value) => {
+              setExpiresOn(value);
+              setTouched((t) => ({ ...t, expiresOn: true }));
+            }}
+            minDate={utcDayjs.utc().add(1, 'day').startOf('day')}
+            slotProps={{
+              textField: {
+                fullWidth: true,
+                error: Boolean(shown('expiresOn')),
+                helperText: shown('expiresOn') ?? 'Empty: the key does not expire.',
+              },
+              field: { clearable: true },
+            }}
+          />
+        </Stack>
+      )}
+    </FormDialog>
   );
 }

@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ApiKey, CreatedApiKey } from '@portal/contracts/api-keys';
 import type { CreateApiKeyBody } from '@portal/contracts/forms';
-import { apiRequest } from '../../app/api';
+import { apiRequest } from '../../lib/api';
 import { apiKeyKeys } from './keys';
 
 const base = (organizationId: string) => `organizations/${encodeURIComponent(organizationId)}/api-keys`;

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { Alert, Box, CircularProgress, Typography } from '@mui/material';
 import { useNavigate } from 'react-router';
-import { returnPathAfterSignIn, returnPathBeforeSignIn, userManager } from '../../app/auth';
-import { WrongHostNotice, wrongHostAddress } from '../../app/wrong-host';
+import { returnPathAfterSignIn, returnPathBeforeSignIn, userManager } from '../../lib/auth';
+import { WrongHostNotice, wrongHostAddress } from '../../lib/wrong-host';
 
 /**
  * /login: starts the sign-in at the identity provider, or, when the provider sends the browser back with a

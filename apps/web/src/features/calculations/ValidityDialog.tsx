@@ -1,17 +1,9 @@
 import { useState } from 'react';
-import {
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogContentText,
-  DialogTitle,
-  Stack,
-} from '@mui/material';
+import { DialogContentText, Stack } from '@mui/material';
 import type { Dayjs } from 'dayjs';
-import { DIALOG_WIDTHS } from '@portal/contracts/rules';
 import { validateApproveValidity, type ApproveValidityValues } from '@portal/contracts/forms';
 import { pickerInstant, UtcDateTimePicker } from '../../ui/dates/pickers';
+import { FormDialog } from '../../ui/dialogs/FormDialog';
 
 /** A picker value as the form's text: an ISO instant, '' when empty, 'invalid' while it is no time. */
 const instantText = (value: Dayjs | null) => (value ? (pickerInstant(value) ?? 'invalid') : '');
@@ -47,54 +39,48 @@ export function ValidityDialog({
     });
   };
   return (
-    <Dialog
+    <FormDialog
+      title={title}
       open={open}
       onClose={onClose}
-      maxWidth={false}
-      slotProps={{ paper: { sx: { width: DIALOG_WIDTHS.normal } } }}
+      submitLabel="Approve"
+      onSubmit={submit}
+      invalid={touched && !valid}
+      busy={busy}
     >
-      <DialogTitle>{title}</DialogTitle>
-      <DialogContent>
-        <DialogContentText sx={{ mb: 2 }}>
-          Times are UTC. Without a Valid to date the calculation stays valid until another calculation is
-          approved, from that one&apos;s Valid from on.
-        </DialogContentText>
-        <Stack spacing={2}>
-          <UtcDateTimePicker
-            label="Valid from"
-            value={validFrom}
-            onChange={setValidFrom}
-            onClose={() => setTouched(true)}
-            slotProps={{
-              textField: {
-                required: true,
-                name: 'validFrom',
-                onBlur: () => setTouched(true),
-                error: touched && Boolean(errors.validFrom),
-                helperText: touched ? errors.validFrom : undefined,
-              },
-            }}
-          />
-          <UtcDateTimePicker
-            label="Valid to"
-            value={validTo}
-            onChange={setValidTo}
-            slotProps={{
-              textField: {
-                name: 'validTo',
-                error: Boolean(errors.validTo),
-                helperText: errors.validTo ?? 'Optional',
-              },
-            }}
-          />
-        </Stack>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>Cancel</Button>
-        <Button variant="contained" onClick={submit} disabled={busy || (touched && !valid)}>
-          Approve
-        </Button>
-      </DialogActions>
-    </Dialog>
+      <DialogContentText sx={{ mb: 2 }}>
+        Times are UTC. Without a Valid to date the calculation stays valid until another calculation is
+        approved, from that one&apos;s Valid from on.
+      </DialogContentText>
+      <Stack spacing={2}>
+        <UtcDateTimePicker
+          label="Valid from"
+          value={validFrom}
+          onChange={setValidFrom}
+          onClose={() => setTouched(true)}
+          slotProps={{
+            textField: {
+              required: true,
+              name: 'validFrom',
+              onBlur: () => setTouched(true),
+              error: touched && Boolean(errors.validFrom),
+              helperText: touched ? errors.validFrom : undefined,
+            },
+          }}
+        />
+        <UtcDateTimePicker
+          label="Valid to"
+          value={validTo}
+          onChange={setValidTo}
+          slotProps={{
+            textField: {
+              name: 'validTo',
+              error: Boolean(errors.validTo),
+              helperText: errors.validTo ?? 'Optional',
+            },
+          }}
+        />
+      </Stack>
+    </FormDialog>
   );
 }

@@ -7,8 +7,8 @@ import type {
   TestInputRow,
   ValidationResult,
 } from '@portal/contracts/calculations';
-import { apiRequest } from '../../app/api';
-import { calculationKeys, measurementFieldKeys, reportKeys } from '../../app/queries/keys';
+import { apiRequest } from '../../lib/api';
+import { calculationKeys, measurementFieldKeys, reportKeys } from '../../lib/queries/keys';
 
 /** Where a calculation belongs: a measurement field of a ship, or a report field. */
 export type CalculationTarget =

@@ -4,12 +4,12 @@ import { act, cleanup, renderHook, waitFor } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MESSAGES } from '@portal/contracts/rules';
 import type { ValidationResult } from '@portal/contracts/calculations';
-import { ApiRequestError } from '../../app/api';
+import { ApiRequestError } from '../../lib/api';
 import * as api from './calculations-api';
 import { useCalculationActions, type ActionEvents } from './use-calculation-actions';
 
 const notifier = { notify: vi.fn(), error: vi.fn(), success: vi.fn(), online: true };
-vi.mock('../../app/notifications', () => ({ useNotify: () => notifier }));
+vi.mock('../../lib/notifications', () => ({ useNotify: () => notifier }));
 vi.mock('./calculations-api', async (original) => ({
   ...(await original<typeof api>()),
   validateSyntax: vi.fn(),

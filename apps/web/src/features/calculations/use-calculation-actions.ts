@@ -1,8 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
 import { MESSAGES } from '@portal/contracts/rules';
 import type { ValidationResult } from '@portal/contracts/calculations';
-import { ApiRequestError } from '../../app/api';
-import { useNotify } from '../../app/notifications';
+import { ApiRequestError } from '../../lib/api';
+import { useNotify } from '../../lib/notifications';
 import {
   approveCalculation,
   createCalculation,

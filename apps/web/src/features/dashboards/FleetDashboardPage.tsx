@@ -14,8 +14,8 @@ import {
   SFOC_GAUGE,
 } from '@portal/contracts/rules';
 import { formatFieldValue as formatFieldValueText } from '../../ui/kpi/format';
-import { useSession } from '../../app/session';
-import { useFleet } from '../../app/fleet-context';
+import { useSession } from '../../lib/session';
+import { useFleet } from '../../lib/fleet-context';
 import { KpiWidget } from '../../ui/kpi/KpiWidget';
 import { GaugeCard } from '../../ui/kpi/GaugeCard';
 import { ShipBarChart } from '../../ui/kpi/ShipBarChart';
@@ -72,7 +72,7 @@ const marginBarsOptions: ShipBarOptions = {
   lines: [{ value: 0, label: 'Limit' }],
 };
 
-/** The report call of the fleet dashboard (also started at application start, app/startup.ts). */
+/** The report call of the fleet dashboard (also started at application start, shell/startup.ts). */
 export const fleetDashboardInputs = (
   period: { from: Date; to: Date },
   facilityIds: string[] | undefined,

@@ -16,8 +16,8 @@ import {
   uptimeMode,
   UNKNOWN,
 } from '@portal/contracts/rules';
-import { useSession } from '../../app/session';
-import { useFleet } from '../../app/fleet-context';
+import { useSession } from '../../lib/session';
+import { useFleet } from '../../lib/fleet-context';
 import { KpiWidget } from '../../ui/kpi/KpiWidget';
 import { ComplianceChart } from '../../ui/kpi/ComplianceChart';
 import { formatFieldValue } from '../../ui/kpi/format';

@@ -1,20 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen, within } from '@testing-library/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { MemoryRouter } from 'react-router';
+import { cleanup, screen, within } from '@testing-library/react';
 import type { Facility } from '@portal/contracts/facilities';
-import { emptyFleetFilter, lastMonthPeriod } from '@portal/contracts/rules';
-import { NotificationProvider } from '../../app/notifications';
+import { lastMonthPeriod } from '@portal/contracts/rules';
+import { renderWithProviders, testSettings } from '../../ui/testing/render';
 import { activeContent, HOSTILE_TEXTS } from '../../ui/testing/hostile-dom';
 import FleetDashboardPage from './FleetDashboardPage';
 
 // Ship and organization names are stored literally (security-input.test.ts); the fleet dashboard's ship cards
 // must show them as text.
 
-vi.mock('../../app/auth', () => ({
-  userManager: () => ({ getUser: async () => null }),
-  redirectToLogin: vi.fn(),
-}));
 // jsdom has no canvas: the charts are left out; the ship cards are plain DOM.
 vi.mock('../../ui/charts/EChart', () => ({ EChart: () => null }));
 
@@ -42,33 +36,9 @@ const ship = (k: number, name: string): Facility => ({
 });
 const ships = HOSTILE_TEXTS.map((name, k) => ship(k, name));
 
-vi.mock('../../app/session', () => ({
-  useSession: () => ({
-    profile: {
-      sub: 'u',
-      username: 'north.anna',
-      organizationId: 'n',
-      organizationName: 'Nordic',
-      organizationPriority: false,
-      roles: ['User'],
-    },
-  }),
-}));
-vi.mock('../../app/fleet-context', () => ({
-  useFleet: () => ({
-    period: lastMonthPeriod(new Date('2026-02-10T00:00:00Z')),
-    setPeriod: vi.fn(),
-    filter: emptyFleetFilter(),
-    setFilter: vi.fn(),
-    facilities: ships,
-    filteredFacilities: ships,
-    currentFacility: ships[0],
-  }),
-}));
-
 beforeEach(() => {
   window.__pwned = undefined;
-  window.settings = { apiBaseUrl: '/api/' } as typeof window.settings;
+  window.settings = testSettings();
   // No report data: the cards still show each ship's name, organization and dates.
   vi.stubGlobal(
     'fetch',
@@ -82,16 +52,10 @@ afterEach(() => {
 
 describe('hostile ship names on the fleet dashboard', () => {
   it('shows each name and organization as text in the real ship card, with nothing that runs script', () => {
-    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-    const { container } = render(
-      <QueryClientProvider client={client}>
-        <NotificationProvider>
-          <MemoryRouter>
-            <FleetDashboardPage />
-          </MemoryRouter>
-        </NotificationProvider>
-      </QueryClientProvider>,
-    );
+    const { container } = renderWithProviders(<FleetDashboardPage />, {
+      profile: { organizationId: 'n' },
+      fleet: { period: lastMonthPeriod(new Date('2026-02-10T00:00:00Z')), facilities: ships },
+    });
     const cards = screen.getAllByTestId('ship-card');
     expect(cards).toHaveLength(ships.length);
     cards.forEach((card, k) => {

@@ -2,8 +2,8 @@ import { useEffect } from 'react';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { reportsDataBodySchema, type ReportData, type ReportsData } from '@portal/contracts/reports';
 import type { UptimeMode } from '@portal/contracts/rules';
-import { apiRequest } from '../../app/api';
-import { useNotify } from '../../app/notifications';
+import { apiRequest } from '../../lib/api';
+import { useNotify } from '../../lib/notifications';
 import { reportDataKeys } from './keys';
 
 /** A dashboard's reports, asked for with the same period and ships. */

@@ -33,7 +33,7 @@ import {
   type HealthInterval,
 } from '@portal/contracts/data-health';
 import { DAY_MS, formatDateTime, MESSAGES } from '@portal/contracts/rules';
-import { useFleet } from '../../app/fleet-context';
+import { useFleet } from '../../lib/fleet-context';
 import { dataHealthQuery } from './data-health-api';
 
 const PERIODS = [7, 30, 90, 365] as const;

@@ -9,7 +9,7 @@ import {
   type DataHealthThresholdFormValues,
 } from '@portal/contracts/forms';
 import { SettingsCard } from '../../ui/forms/SettingsCard';
-import { useNotify } from '../../app/notifications';
+import { useNotify } from '../../lib/notifications';
 import { dataHealthThresholdsQuery, useSaveDataHealthThresholds } from './data-health-api';
 
 const BOXES: { key: keyof DataHealthThresholdFormValues; label: string; help: string }[] = [

@@ -5,8 +5,8 @@ import type {
   DataHealthThresholdEntry,
   DataHealthThresholdsBody,
 } from '@portal/contracts/data-health';
-import { apiRequest } from '../../app/api';
-import { dataHealthKeys } from '../../app/queries/keys';
+import { apiRequest } from '../../lib/api';
+import { dataHealthKeys } from '../../lib/queries/keys';
 
 /** GET facilities/{id}/data-health?from&to: the health of each mapped channel over the period (default: the last days of data). */
 export const dataHealthQuery = (facilityId: string, period: { from?: string; to?: string }) =>

@@ -1,16 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { Route, Routes } from 'react-router';
 import { NO_FUEL_ATTRIBUTES } from '@portal/contracts/fuel-channels';
 import type { DataSourceChannel } from '@portal/contracts/datasources';
-import { NotificationProvider } from '../../app/notifications';
+import { renderWithProviders, testSettings } from '../../ui/testing/render';
 import ChannelsPage from './ChannelsPage';
-
-vi.mock('../../app/auth', () => ({
-  userManager: () => ({ getUser: async () => null }),
-  redirectToLogin: vi.fn(),
-}));
 
 const channel = (over: Partial<DataSourceChannel>): DataSourceChannel => ({
   id: 'm1',
@@ -63,23 +57,18 @@ const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => 
 });
 
 function renderPage() {
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <NotificationProvider>
-        <MemoryRouter initialEntries={['/facilities/ship-1/config/channels']}>
-          <Routes>
-            <Route path="/facilities/:facilityId/config/channels" element={<ChannelsPage />} />
-          </Routes>
-        </MemoryRouter>
-      </NotificationProvider>
-    </QueryClientProvider>,
+  renderWithProviders(
+    <Routes>
+      <Route path="/facilities/:facilityId/config/channels" element={<ChannelsPage />} />
+    </Routes>,
+    { route: '/facilities/ship-1/config/channels' },
   );
 }
 
 beforeEach(() => {
   calls.length = 0;
   vi.stubGlobal('fetch', fetchMock);
-  window.settings = { apiBaseUrl: '/api/' } as typeof window.settings;
+  window.settings = testSettings();
 });
 afterEach(() => {
   cleanup();
@@ -89,7 +78,10 @@ afterEach(() => {
 describe('ChannelsPage', () => {
   it('opens the custom channel dialog for a custom channel chosen in the tree, and saves it there', async () => {
     renderPage();
-    fireEvent.click(await screen.findByRole('button', { name: /SO2_CORRECTED Custom channel/ }));
+    // The tree once the data sources are in (a text query: a role query over the whole page takes about a second in
+    // jsdom, longer than findBy waits, so it must not be the one that waits for the answer).
+    await screen.findByText('Custom channel');
+    fireEvent.click(screen.getByRole('button', { name: /SO2_CORRECTED Custom channel/ }));
     const dialog = await screen.findByRole('dialog', { name: 'Custom channel' });
     expect(screen.queryByTestId('mapping-panel')).toBeNull();
     expect((within(dialog).getByLabelText(/Source/) as HTMLInputElement).value).toBe('SO2_CORRECTED');
@@ -111,7 +103,10 @@ describe('ChannelsPage', () => {
 
   it('removes a custom channel from its dialog; a mapped channel still opens the mapping panel', async () => {
     renderPage();
-    fireEvent.click(await screen.findByRole('button', { name: /SO2_CORRECTED Custom channel/ }));
+    // The tree once the data sources are in (a text query: a role query over the whole page takes about a second in
+    // jsdom, longer than findBy waits, so it must not be the one that waits for the answer).
+    await screen.findByText('Custom channel');
+    fireEvent.click(screen.getByRole('button', { name: /SO2_CORRECTED Custom channel/ }));
     const dialog = await screen.findByRole('dialog', { name: 'Custom channel' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Remove' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());

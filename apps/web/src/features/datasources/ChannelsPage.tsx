@@ -6,11 +6,6 @@ import {
   Button,
   Chip,
   Collapse,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogContentText,
-  DialogTitle,
   IconButton,
   InputAdornment,
   LinearProgress,
@@ -33,7 +28,8 @@ import ExpandMore from '@mui/icons-material/ExpandMore';
 import SearchIcon from '@mui/icons-material/Search';
 import type { DataSource, DataSourceChannel, RawChannel } from '@portal/contracts/datasources';
 import { MESSAGES } from '@portal/contracts/rules';
-import { useNotify } from '../../app/notifications';
+import { useNotify } from '../../lib/notifications';
+import { ConfirmDialog } from '../../ui/dialogs/ConfirmDialog';
 import { useDataSources, useDeleteDataSource } from './datasources-api';
 import { useSampleChannels } from './channels-api';
 import { DataSourceDialog } from './DataSourceDialog';
@@ -317,32 +313,23 @@ export default function ChannelsPage() {
         <ImportConfigurationDialog facilityId={facilityId} onClose={() => setDialog(null)} />
       )}
       {dialog?.kind === 'delete' && (
-        <Dialog open onClose={() => setDialog(null)}>
-          <DialogTitle>Delete data source {dialog.dataSource.name}?</DialogTitle>
-          <DialogContent>
-            <DialogContentText>{MESSAGES.DELETE_DATA_SOURCE_WARNING}</DialogContentText>
-          </DialogContent>
-          <DialogActions>
-            <Button onClick={() => setDialog(null)}>Cancel</Button>
-            <Button
-              color="error"
-              variant="contained"
-              disabled={remove.isPending}
-              onClick={() =>
-                remove.mutate(dialog.dataSource.id, {
-                  onSuccess: () => {
-                    if (selected?.dataSourceId === dialog.dataSource.id) setSelected(null);
-                    setDialog(null);
-                    notify.success();
-                  },
-                  onError: (e) => notify.error(undefined, e),
-                })
-              }
-            >
-              Delete
-            </Button>
-          </DialogActions>
-        </Dialog>
+        <ConfirmDialog
+          title={`Delete data source ${dialog.dataSource.name}?`}
+          text={MESSAGES.DELETE_DATA_SOURCE_WARNING}
+          confirmLabel="Delete"
+          busy={remove.isPending}
+          onClose={() => setDialog(null)}
+          onConfirm={() =>
+            remove.mutate(dialog.dataSource.id, {
+              onSuccess: () => {
+                if (selected?.dataSourceId === dialog.dataSource.id) setSelected(null);
+                setDialog(null);
+                notify.success();
+              },
+              onError: (e) => notify.error(undefined, e),
+            })
+          }
+        />
       )}
     </Box>
   );

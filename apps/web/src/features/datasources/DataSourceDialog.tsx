@@ -1,11 +1,6 @@
 import { useState } from 'react';
 import {
-  Alert,
   Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
   FormControl,
   FormControlLabel,
   FormHelperText,
@@ -19,13 +14,14 @@ import {
 } from '@mui/material';
 import type { DataSource } from '@portal/contracts/datasources';
 import { validateDataSource, validateReaderForm } from '@portal/contracts/forms';
-import { DIALOG_WIDTHS, MESSAGES } from '@portal/contracts/rules';
-import { useNotify } from '../../app/notifications';
+import { MESSAGES } from '@portal/contracts/rules';
+import { useNotify } from '../../lib/notifications';
 import { useSaveDataSource, SampleUploadError } from './datasources-api';
 import { useReaderPreview, type PreviewFile } from './reader-preview-api';
 import { useReaders } from './readers-api';
 import { ReaderConfigurationForm } from './ReaderConfigurationForm';
 import { ReaderPreviewTable } from './ReaderPreviewTable';
+import { FormDialog } from '../../ui/dialogs/FormDialog';
 
 /** A stored configuration shown under Advanced as the form writes it: indented (a text that is not JSON as it is). */
 function prettyJson(text: string): string {
@@ -129,126 +125,118 @@ export function DataSourceDialog({
   };
 
   return (
-    <Dialog
-      open
+    <FormDialog
+      title={dataSource ? `Edit data source ${dataSource.name}` : 'Add data source'}
+      width="wide"
       onClose={onClose}
-      fullWidth
-      maxWidth={false}
-      slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.wide } } }}
+      submitLabel={dataSource ? 'Save' : 'Add'}
+      onSubmit={submit}
+      busy={save.isPending}
+      error={serverError}
     >
-      <DialogTitle>{dataSource ? `Edit data source ${dataSource.name}` : 'Add data source'}</DialogTitle>
-      <DialogContent>
-        <Stack spacing={2} sx={{ mt: 1 }}>
-          <TextField
-            label="Name"
-            required
-            value={values.name}
-            onChange={(e) => set({ name: e.target.value })}
-            error={!!show('name')}
-            helperText={show('name') ?? 'Letters, digits and underscore; no spaces'}
-          />
-          <FormControl required error={!!show('dataSourceReaderId')}>
-            <InputLabel id="reader-label">Reader</InputLabel>
-            <Select
-              labelId="reader-label"
-              label="Reader"
-              value={values.dataSourceReaderId}
-              onChange={(e) => {
-                const next = readers.data?.find((r) => r.id === e.target.value);
-                set({
-                  dataSourceReaderId: e.target.value,
-                  dataSourceReaderConfiguration:
-                    next?.defaultConfiguration ?? values.dataSourceReaderConfiguration,
-                });
-              }}
-            >
-              {(readers.data ?? []).map((r) => (
-                <MenuItem key={r.id} value={r.id}>
-                  {r.name}
-                </MenuItem>
-              ))}
-            </Select>
-            {show('dataSourceReaderId') && <FormHelperText>{show('dataSourceReaderId')}</FormHelperText>}
-          </FormControl>
-          <Stack sx={{ alignItems: 'center' }} direction="row" spacing={2}>
-            <Button variant="outlined" component="label">
-              {dataSource?.sampleFileName || sampleFile ? 'Replace sample file' : 'Choose sample file'}
-              <input
-                hidden
-                type="file"
-                data-testid="sample-file-input"
-                accept={reader?.acceptedFileExtensionsByComma}
-                onChange={(e) => setSampleFile(e.target.files?.[0] ?? null)}
-              />
-            </Button>
-            <Typography variant="body2" color="text.secondary">
-              {sampleFile?.name ?? dataSource?.sampleFileName ?? 'No sample file (optional)'}
-            </Typography>
-          </Stack>
-          {reader && (
-            <ReaderConfigurationForm
-              readerId={reader.id}
-              value={values.dataSourceReaderConfiguration}
-              onChange={(json) => set({ dataSourceReaderConfiguration: json })}
-              header={preview.data?.header ?? []}
-              errors={touched ? readerErrors : { '': readerErrors[''] }}
-              jsonError={show('dataSourceReaderConfiguration')}
-            />
-          )}
-          {reader &&
-            (previewFile ? (
-              <ReaderPreviewTable
-                preview={preview.data}
-                loading={preview.isFetching}
-                failure={previewFailure}
-              />
-            ) : (
-              <Typography variant="body2" color="text.secondary">
-                Choose a sample file to see its first rows read with these settings.
-              </Typography>
+      <Stack spacing={2} sx={{ mt: 1 }}>
+        <TextField
+          label="Name"
+          required
+          value={values.name}
+          onChange={(e) => set({ name: e.target.value })}
+          error={!!show('name')}
+          helperText={show('name') ?? 'Letters, digits and underscore; no spaces'}
+        />
+        <FormControl required error={!!show('dataSourceReaderId')}>
+          <InputLabel id="reader-label">Reader</InputLabel>
+          <Select
+            labelId="reader-label"
+            label="Reader"
+            value={values.dataSourceReaderId}
+            onChange={(e) => {
+              const next = readers.data?.find((r) => r.id === e.target.value);
+              set({
+                dataSourceReaderId: e.target.value,
+                dataSourceReaderConfiguration:
+                  next?.defaultConfiguration ?? values.dataSourceReaderConfiguration,
+              });
+            }}
+          >
+            {(readers.data ?? []).map((r) => (
+              <MenuItem key={r.id} value={r.id}>
+                {r.name}
+              </MenuItem>
             ))}
-          <Stack direction="row" spacing={2}>
-            <TextField
-              label="Measure frequency (seconds)"
-              required
-              value={values.measureFrequencyInSeconds}
-              onChange={(e) => set({ measureFrequencyInSeconds: e.target.value })}
-              error={!!show('measureFrequencyInSeconds')}
-              helperText={show('measureFrequencyInSeconds')}
-              fullWidth
+          </Select>
+          {show('dataSourceReaderId') && <FormHelperText>{show('dataSourceReaderId')}</FormHelperText>}
+        </FormControl>
+        <Stack sx={{ alignItems: 'center' }} direction="row" spacing={2}>
+          <Button variant="outlined" component="label">
+            {dataSource?.sampleFileName || sampleFile ? 'Replace sample file' : 'Choose sample file'}
+            <input
+              hidden
+              type="file"
+              data-testid="sample-file-input"
+              accept={reader?.acceptedFileExtensionsByComma}
+              onChange={(e) => setSampleFile(e.target.files?.[0] ?? null)}
             />
-            <TextField
-              label="UTC timezone offset (minutes)"
-              required
-              value={values.utcTimezoneOffsetInMinutes}
-              onChange={(e) => set({ utcTimezoneOffsetInMinutes: e.target.value })}
-              error={!!show('utcTimezoneOffsetInMinutes')}
-              helperText={show('utcTimezoneOffsetInMinutes') ?? 'Logger clock = UTC + offset'}
-              fullWidth
-            />
-          </Stack>
-          <TextField
-            label="Note"
-            multiline
-            minRows={2}
-            value={values.note}
-            onChange={(e) => set({ note: e.target.value })}
-          />
-          <FormControlLabel
-            control={
-              <Switch checked={values.isPrimary} onChange={(e) => set({ isPrimary: e.target.checked })} />
-            }
-            label="Primary data source (its timestamps drive the measurement field calculations)"
-          />
-          {serverError && <Alert severity="error">{serverError}</Alert>}
+          </Button>
+          <Typography variant="body2" color="text.secondary">
+            {sampleFile?.name ?? dataSource?.sampleFileName ?? 'No sample file (optional)'}
+          </Typography>
         </Stack>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>Cancel</Button>
-        <Button variant="contained" onClick={submit} disabled={save.isPending}>
-          {dataSource ? 'Save' : 'Add'}
-        </Button>
-      </DialogActions>
-    </Dialog>
+        {reader && (
+          <ReaderConfigurationForm
+            readerId={reader.id}
+            value={values.dataSourceReaderConfiguration}
+            onChange={(json) => set({ dataSourceReaderConfiguration: json })}
+            header={preview.data?.header ?? []}
+            errors={touched ? readerErrors : { '': readerErrors[''] }}
+            jsonError={show('dataSourceReaderConfiguration')}
+          />
+        )}
+        {reader &&
+          (previewFile ? (
+            <ReaderPreviewTable
+              preview={preview.data}
+              loading={preview.isFetching}
+              failure={previewFailure}
+            />
+          ) : (
+            <Typography variant="body2" color="text.secondary">
+              Choose a sample file to see its first rows read with these settings.
+            </Typography>
+          ))}
+        <Stack direction="row" spacing={2}>
+          <TextField
+            label="Measure frequency (seconds)"
+            required
+            value={values.measureFrequencyInSeconds}
+            onChange={(e) => set({ measureFrequencyInSeconds: e.target.value })}
+            error={!!show('measureFrequencyInSeconds')}
+            helperText={show('measureFrequencyInSeconds')}
+            fullWidth
+          />
+          <TextField
+            label="UTC timezone offset (minutes)"
+            required
+            value={values.utcTimezoneOffsetInMinutes}
+            onChange={(e) => set({ utcTimezoneOffsetInMinutes: e.target.value })}
+            error={!!show('utcTimezoneOffsetInMinutes')}
+            helperText={show('utcTimezoneOffsetInMinutes') ?? 'Logger clock = UTC + offset'}
+            fullWidth
+          />
+        </Stack>
+        <TextField
+          label="Note"
+          multiline
+          minRows={2}
+          value={values.note}
+          onChange={(e) => set({ note: e.target.value })}
+        />
+        <FormControlLabel
+          control={
+            <Switch checked={values.isPrimary} onChange={(e) => set({ isPrimary: e.target.checked })} />
+          }
+          label="Primary data source (its timestamps drive the measurement field calculations)"
+        />
+      </Stack>
+    </FormDialog>
   );
 }

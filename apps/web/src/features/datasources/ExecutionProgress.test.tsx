@@ -1,14 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen } from '@testing-library/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, screen } from '@testing-library/react';
 import type { Execution } from '@portal/contracts/executions';
-import { executionQuery } from '../../app/queries/execution-status';
+import { executionQuery } from '../../lib/queries/execution-status';
+import { renderWithProviders, testSettings } from '../../ui/testing/render';
 import { ExecutionProgress } from './ExecutionProgress';
-
-vi.mock('../../app/auth', () => ({
-  userManager: () => ({ getUser: async () => null }),
-  redirectToLogin: vi.fn(),
-}));
 
 const base: Execution = {
   id: 'e1',
@@ -41,19 +36,14 @@ beforeEach(() => {
       return Response.json(answer);
     }),
   );
-  window.settings = { apiBaseUrl: '/api/' } as typeof window.settings;
+  window.settings = testSettings();
 });
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
 });
 
-const renderProgress = () =>
-  render(
-    <QueryClientProvider client={new QueryClient()}>
-      <ExecutionProgress executionId="e1" />
-    </QueryClientProvider>,
-  );
+const renderProgress = () => renderWithProviders(<ExecutionProgress executionId="e1" />);
 
 describe('ExecutionProgress', () => {
   it('asks again every 2 s while the execution is queued or running, and no more once it is over', () => {

@@ -2,8 +2,8 @@ import { useEffect } from 'react';
 import { Alert } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { executionProgress } from '@portal/contracts/rules';
-import { executionQuery } from '../../app/queries/execution-status';
-import { executionKeys, facilityKeys } from '../../app/queries/keys';
+import { executionQuery } from '../../lib/queries/execution-status';
+import { executionKeys, facilityKeys } from '../../lib/queries/keys';
 
 /**
  * The execution the user just started, followed by its id (GET executions/{id}, every 2 s while it is queued or

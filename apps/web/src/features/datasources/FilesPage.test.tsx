@@ -1,16 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { Route, Routes } from 'react-router';
 import { MESSAGES } from '@portal/contracts/rules';
-import { NotificationProvider } from '../../app/notifications';
+import { renderWithProviders, testSettings } from '../../ui/testing/render';
 import FilesPage from './FilesPage';
-
-vi.mock('../../app/auth', () => ({
-  userManager: () => ({ getUser: async () => null }),
-  redirectToLogin: vi.fn(),
-}));
-vi.mock('../../app/fleet-context', () => ({ useFleet: () => ({ facilities: [] }) }));
 
 const DATA_SOURCE = {
   id: 'ds1',
@@ -40,23 +33,18 @@ const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
 });
 
 function renderPage() {
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <NotificationProvider>
-        <MemoryRouter initialEntries={['/facilities/ship-1/files']}>
-          <Routes>
-            <Route path="/facilities/:facilityId/files" element={<FilesPage />} />
-          </Routes>
-        </MemoryRouter>
-      </NotificationProvider>
-    </QueryClientProvider>,
+  renderWithProviders(
+    <Routes>
+      <Route path="/facilities/:facilityId/files" element={<FilesPage />} />
+    </Routes>,
+    { route: '/facilities/ship-1/files', fleet: { facilities: [] } },
   );
 }
 
 beforeEach(() => {
   filesAnswer = 'fail';
   vi.stubGlobal('fetch', fetchMock);
-  window.settings = { apiBaseUrl: '/api/' } as typeof window.settings;
+  window.settings = testSettings();
 });
 afterEach(() => {
   cleanup();

@@ -7,11 +7,7 @@ import {
   Button,
   Checkbox,
   Collapse,
-  Dialog,
-  DialogActions,
-  DialogContent,
   DialogContentText,
-  DialogTitle,
   FormControlLabel,
   IconButton,
   LinearProgress,
@@ -31,15 +27,16 @@ import UploadFileIcon from '@mui/icons-material/UploadFile';
 import type { DataSource } from '@portal/contracts/datasources';
 import type { DataFile } from '@portal/contracts/files';
 import { executionFailure, formatDateTime, MESSAGES } from '@portal/contracts/rules';
-import { useFleet } from '../../app/fleet-context';
-import { executionStatusQuery } from '../../app/queries/execution-status';
-import { useNotify } from '../../app/notifications';
+import { useFleet } from '../../lib/fleet-context';
+import { executionStatusQuery } from '../../lib/queries/execution-status';
+import { useNotify } from '../../lib/notifications';
 import { useDataSources } from './datasources-api';
 import { useDeleteFiles, useFilesOfDataSources } from './files-api';
 import { FileWarningsChip } from './FileWarnings';
 import { RunPanel } from './RunPanel';
 import { UploadDialog } from './UploadDialog';
 import { ExecutionProgress } from './ExecutionProgress';
+import { FormDialog } from '../../ui/dialogs/FormDialog';
 
 type SelectedFile = DataFile & { dataSourceId: string };
 
@@ -317,22 +314,21 @@ export default function FilesPage() {
           onQueued={follow}
         />
       )}
-      <Dialog open={confirm} onClose={() => setConfirm(false)}>
-        <DialogTitle>Delete files</DialogTitle>
-        <DialogContent>
-          <DialogContentText>Delete {selected.size} file(s)?</DialogContentText>
-          <FormControlLabel
-            control={<Checkbox checked={deleteData} onChange={(e) => setDeleteData(e.target.checked)} />}
-            label={MESSAGES.ALSO_DELETE_ASSOCIATED_DATA}
-          />
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={() => setConfirm(false)}>Cancel</Button>
-          <Button color="error" variant="contained" disabled={remove.isPending} onClick={deleteSelected}>
-            Delete
-          </Button>
-        </DialogActions>
-      </Dialog>
+      <FormDialog
+        title="Delete files"
+        open={confirm}
+        onClose={() => setConfirm(false)}
+        submitLabel="Delete"
+        submitColor="error"
+        onSubmit={deleteSelected}
+        busy={remove.isPending}
+      >
+        <DialogContentText>Delete {selected.size} file(s)?</DialogContentText>
+        <FormControlLabel
+          control={<Checkbox checked={deleteData} onChange={(e) => setDeleteData(e.target.checked)} />}
+          label={MESSAGES.ALSO_DELETE_ASSOCIATED_DATA}
+        />
+      </FormDialog>
     </Box>
   );
 }

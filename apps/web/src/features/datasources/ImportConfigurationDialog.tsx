@@ -1,24 +1,12 @@
 import { useState } from 'react';
 import type { Dayjs } from 'dayjs';
-import {
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogContentText,
-  DialogTitle,
-  FormControl,
-  InputLabel,
-  MenuItem,
-  Select,
-  Stack,
-} from '@mui/material';
+import { DialogContentText, FormControl, InputLabel, MenuItem, Select, Stack } from '@mui/material';
 import { defaultImportValidFrom } from '@portal/contracts/datasources';
-import { DIALOG_WIDTHS } from '@portal/contracts/rules';
-import { useFleet } from '../../app/fleet-context';
-import { useNotify } from '../../app/notifications';
+import { useFleet } from '../../lib/fleet-context';
+import { useNotify } from '../../lib/notifications';
 import { pickerInstant, toPickerValue, UtcDateTimePicker } from '../../ui/dates/pickers';
 import { useImportConfiguration } from './datasources-api';
+import { FormDialog } from '../../ui/dialogs/FormDialog';
 
 /**
  * Import configuration: the data sources (with their sample files), channels and calculations of another ship. The
@@ -36,73 +24,61 @@ export function ImportConfigurationDialog({ facilityId, onClose }: { facilityId:
   const notify = useNotify();
   const ships = (facilities ?? []).filter((f) => f.id !== facilityId && f.dataSourceCount > 0);
   const validFromText = pickerInstant(validFrom);
+  const submit = () =>
+    importConfiguration.mutate(
+      { sourceFacilityId: source, validFrom: validFromText },
+      {
+        onSuccess: () => {
+          notify.success();
+          onClose();
+        },
+        onError: (e) => notify.error(undefined, e),
+      },
+    );
   return (
-    <Dialog
-      open
+    <FormDialog
+      title="Import configuration"
       onClose={onClose}
-      fullWidth
-      maxWidth={false}
-      slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}
+      submitLabel="Import"
+      onSubmit={submit}
+      invalid={!source || !validFromText}
+      busy={importConfiguration.isPending}
     >
-      <DialogTitle>Import configuration</DialogTitle>
-      <DialogContent>
-        <DialogContentText sx={{ mb: 2 }}>
-          Copy the data sources with their sample files, the channels and the calculations of another ship.
-        </DialogContentText>
-        <Stack spacing={2}>
-          <FormControl fullWidth>
-            <InputLabel id="source-ship-label">Ship</InputLabel>
-            <Select
-              labelId="source-ship-label"
-              label="Ship"
-              value={source}
-              onChange={(e) => setSource(e.target.value)}
-            >
-              {ships.map((s) => (
-                <MenuItem key={s.id} value={s.id}>
-                  {s.name}
-                </MenuItem>
-              ))}
-            </Select>
-          </FormControl>
-          <UtcDateTimePicker
-            label="Valid from"
-            value={validFrom}
-            onChange={setValidFrom}
-            slotProps={{
-              textField: {
-                required: true,
-                name: 'validFrom',
-                error: !validFromText,
-                helperText: validFromText
-                  ? "UTC. The copied calculations apply to this ship's data from then on"
-                  : 'Valid from is required',
-              },
-            }}
-          />
-        </Stack>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>Cancel</Button>
-        <Button
-          variant="contained"
-          disabled={!source || !validFromText || importConfiguration.isPending}
-          onClick={() =>
-            importConfiguration.mutate(
-              { sourceFacilityId: source, validFrom: validFromText },
-              {
-                onSuccess: () => {
-                  notify.success();
-                  onClose();
-                },
-                onError: (e) => notify.error(undefined, e),
-              },
-            )
-          }
-        >
-          Import
-        </Button>
-      </DialogActions>
-    </Dialog>
+      <DialogContentText sx={{ mb: 2 }}>
+        Copy the data sources with their sample files, the channels and the calculations of another ship.
+      </DialogContentText>
+      <Stack spacing={2}>
+        <FormControl fullWidth>
+          <InputLabel id="source-ship-label">Ship</InputLabel>
+          <Select
+            labelId="source-ship-label"
+            label="Ship"
+            value={source}
+            onChange={(e) => setSource(e.target.value)}
+          >
+            {ships.map((s) => (
+              <MenuItem key={s.id} value={s.id}>
+                {s.name}
+              </MenuItem>
+            ))}
+          </Select>
+        </FormControl>
+        <UtcDateTimePicker
+          label="Valid from"
+          value={validFrom}
+          onChange={setValidFrom}
+          slotProps={{
+            textField: {
+              required: true,
+              name: 'validFrom',
+              error: !validFromText,
+              helperText: validFromText
+                ? "UTC. The copied calculations apply to this ship's data from then on"
+                : 'Valid from is required',
+            },
+          }}
+        />
+      </Stack>
+    </FormDialog>
   );
 }

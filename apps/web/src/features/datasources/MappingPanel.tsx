@@ -2,10 +2,6 @@ import { useState } from 'react';
 import {
   Box,
   Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
   FormControl,
   FormHelperText,
   InputLabel,
@@ -19,9 +15,10 @@ import {
 } from '@mui/material';
 import type { DataSourceChannel, RawChannel } from '@portal/contracts/datasources';
 import { validateChannelMapping, validateCustomChannel } from '@portal/contracts/forms';
-import { CHANNEL_DATA_TYPES, DIALOG_WIDTHS } from '@portal/contracts/rules';
-import { useNotify } from '../../app/notifications';
+import { CHANNEL_DATA_TYPES } from '@portal/contracts/rules';
+import { useNotify } from '../../lib/notifications';
 import { useSaveChannel } from './channels-api';
+import { FormDialog } from '../../ui/dialogs/FormDialog';
 
 interface ChannelForm {
   source: string;
@@ -205,32 +202,15 @@ export function CustomChannelDialog({
     save.mutate({ dataSourceId, channelId: channel?.id, values: { ...values, isCustom: true } }, done);
   };
   return (
-    <Dialog
-      open
+    <FormDialog
+      title="Custom channel"
       onClose={onClose}
-      fullWidth
-      maxWidth={false}
-      slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}
-      aria-labelledby="custom-channel-title"
-    >
-      <DialogTitle id="custom-channel-title">Custom channel</DialogTitle>
-      <DialogContent>
-        {channel && (
-          <Typography variant="body2" color="text.secondary" sx={{ wordBreak: 'break-word' }}>
-            {channel.fullName}
-          </Typography>
-        )}
-        <Box sx={{ mt: 1 }}>
-          <ChannelFields
-            values={values}
-            set={(patch) => setValues((v) => ({ ...v, ...patch }))}
-            errors={errors}
-            custom
-          />
-        </Box>
-      </DialogContent>
-      <DialogActions sx={{ flexWrap: 'wrap', gap: 1 }}>
-        {channel && (
+      submitLabel={channel ? 'Save' : 'Add'}
+      onSubmit={submit}
+      busy={save.isPending}
+      actionsSx={{ flexWrap: 'wrap', gap: 1 }}
+      startActions={
+        channel && (
           <Button
             color="error"
             disabled={save.isPending}
@@ -239,12 +219,22 @@ export function CustomChannelDialog({
           >
             Remove
           </Button>
-        )}
-        <Button onClick={onClose}>Cancel</Button>
-        <Button variant="contained" onClick={submit} disabled={save.isPending}>
-          {channel ? 'Save' : 'Add'}
-        </Button>
-      </DialogActions>
-    </Dialog>
+        )
+      }
+    >
+      {channel && (
+        <Typography variant="body2" color="text.secondary" sx={{ wordBreak: 'break-word' }}>
+          {channel.fullName}
+        </Typography>
+      )}
+      <Box sx={{ mt: 1 }}>
+        <ChannelFields
+          values={values}
+          set={(patch) => setValues((v) => ({ ...v, ...patch }))}
+          errors={errors}
+          custom
+        />
+      </Box>
+    </FormDialog>
   );
 }

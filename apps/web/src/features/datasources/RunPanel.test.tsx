@@ -1,14 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { MESSAGES } from '@portal/contracts/rules';
-import { NotificationProvider } from '../../app/notifications';
+import { renderWithProviders, testSettings } from '../../ui/testing/render';
 import { RunPanel, type SelectedFile } from './RunPanel';
-
-vi.mock('../../app/auth', () => ({
-  userManager: () => ({ getUser: async () => null }),
-  redirectToLogin: vi.fn(),
-}));
 
 let status = 202;
 const requests: { url: string; body: unknown }[] = [];
@@ -28,15 +22,10 @@ const FILES: SelectedFile[] = [
 const queued: string[] = [];
 
 function renderPanel(files: SelectedFile[]) {
-  const client = new QueryClient();
   const view = (f: SelectedFile[]) => (
-    <QueryClientProvider client={client}>
-      <NotificationProvider>
-        <RunPanel facilityId="ship-1" selectedFiles={f} onQueued={(id) => queued.push(id)} />
-      </NotificationProvider>
-    </QueryClientProvider>
+    <RunPanel facilityId="ship-1" selectedFiles={f} onQueued={(id) => queued.push(id)} />
   );
-  const result = render(view(files));
+  const result = renderWithProviders(view(files));
   return { ...result, select: (f: SelectedFile[]) => result.rerender(view(f)) };
 }
 
@@ -47,7 +36,7 @@ beforeEach(() => {
   requests.length = 0;
   queued.length = 0;
   vi.stubGlobal('fetch', fetchMock);
-  window.settings = { apiBaseUrl: '/api/' } as typeof window.settings;
+  window.settings = testSettings();
 });
 afterEach(() => {
   cleanup();

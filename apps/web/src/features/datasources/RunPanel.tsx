@@ -9,7 +9,7 @@ import {
   type ExecutionPeriod,
   type ExecutionPeriodField,
 } from '@portal/contracts/rules';
-import { useNotify } from '../../app/notifications';
+import { useNotify } from '../../lib/notifications';
 import { useExecute } from './execute-api';
 
 export interface SelectedFile {

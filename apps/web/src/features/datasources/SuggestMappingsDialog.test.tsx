@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useState } from 'react';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { NO_FUEL_ATTRIBUTES } from '@portal/contracts/fuel-channels';
 import type {
   ChannelMappingListItem,
@@ -10,13 +9,8 @@ import type {
   RawChannel,
   SuggestedMappings,
 } from '@portal/contracts/datasources';
-import { NotificationProvider } from '../../app/notifications';
+import { renderWithProviders, testSettings } from '../../ui/testing/render';
 import { SuggestMappingsDialog } from './SuggestMappingsDialog';
-
-vi.mock('../../app/auth', () => ({
-  userManager: () => ({ getUser: async () => null }),
-  redirectToLogin: vi.fn(),
-}));
 
 const mapping = (id: string, name: string, source: string): DataSourceChannel => ({
   id,
@@ -111,13 +105,7 @@ function Screen() {
 }
 
 function renderScreen() {
-  render(
-    <QueryClientProvider client={new QueryClient()}>
-      <NotificationProvider>
-        <Screen />
-      </NotificationProvider>
-    </QueryClientProvider>,
-  );
+  renderWithProviders(<Screen />);
 }
 
 const suggestions = () => screen.getByRole('dialog', { name: 'Suggest mappings for Logger' });
@@ -125,7 +113,7 @@ const suggestions = () => screen.getByRole('dialog', { name: 'Suggest mappings f
 beforeEach(() => {
   puts.length = 0;
   vi.stubGlobal('fetch', fetchMock);
-  window.settings = { apiBaseUrl: '/api/' } as typeof window.settings;
+  window.settings = testSettings();
 });
 afterEach(() => {
   cleanup();

@@ -30,7 +30,7 @@ import {
 } from '@mui/material';
 import type { DataSource, DataSourceChannel, SuggestedMappings } from '@portal/contracts/datasources';
 import { DIALOG_WIDTHS, MESSAGES } from '@portal/contracts/rules';
-import { useNotify } from '../../app/notifications';
+import { useNotify } from '../../lib/notifications';
 import { useApplyMappings, useSuggestedMappings } from './channels-api';
 import {
   acceptAll,
@@ -44,6 +44,7 @@ import {
   setAccepted,
   type MappingChoice,
 } from './suggestions';
+import { FormDialog } from '../../ui/dialogs/FormDialog';
 
 const NONE = '';
 
@@ -312,95 +313,89 @@ export function SuggestMappingsDialog({
   const onApply = () => (removing.length > 0 ? setConfirming(true) : send());
 
   return (
-    <Dialog
-      open
+    <FormDialog
+      title={`Suggest mappings for ${dataSource.name}`}
+      width="wide"
       onClose={onClose}
-      fullWidth
-      fullScreen={phone}
-      maxWidth={false}
-      slotProps={{ paper: { sx: { maxWidth: phone ? undefined : DIALOG_WIDTHS.wide } } }}
-      aria-labelledby="suggest-mappings-title"
-    >
-      <DialogTitle id="suggest-mappings-title">Suggest mappings for {dataSource.name}</DialogTitle>
-      <DialogContent>
-        {suggestions.isLoading && <LinearProgress aria-label="Reading the file's columns" />}
-        {suggestions.isError && (
-          <Alert severity="error">
-            {suggestions.error instanceof Error
-              ? suggestions.error.message
-              : 'Something went wrong! Please try again'}
-          </Alert>
-        )}
-        {result && (
-          <Stack spacing={2}>
-            <DialogContentText>
-              Columns of {result.fileName} proposed for the fields the calculations read. Accept, change or
-              reject each, then apply them together.
-            </DialogContentText>
-            {phone ? (
-              <Box component="ul" aria-label="Suggested mappings" sx={{ m: 0, p: 0 }}>
-                {choices.map((choice) => (
-                  <ProposalCard key={choice.field} {...rowProps(choice)} />
-                ))}
-              </Box>
-            ) : (
-              <Table size="small" aria-label="Suggested mappings">
-                <TableHead>
-                  <TableRow>
-                    <TableCell>Field</TableCell>
-                    <TableCell>Column</TableCell>
-                    <TableCell>Confidence</TableCell>
-                    <TableCell padding="checkbox">Accept</TableCell>
-                  </TableRow>
-                </TableHead>
-                <TableBody>
-                  {choices.map((choice) => (
-                    <ProposalRow key={choice.field} {...rowProps(choice)} />
-                  ))}
-                </TableBody>
-              </Table>
-            )}
-            {result.unmatchedFields.length > 0 && (
-              <Alert severity="warning">
-                No column found for {result.unmatchedFields.map((f) => f.field).join(', ')}.
-              </Alert>
-            )}
-            {result.unmappedColumns.length > 0 && (
-              <Typography variant="body2" color="text.secondary">
-                Columns not mapped: {result.unmappedColumns.map((c) => c.channel).join(', ')}
-              </Typography>
-            )}
-            {removable.length > 0 && (
-              <FormControlLabel
-                control={
-                  <Checkbox checked={removeUnused} onChange={(e) => setRemoveUnused(e.target.checked)} />
-                }
-                label={`Remove the ${removable.length} mappings no calculation reads and whose column is not in this file (${removable
-                  .map((m) => m.name)
-                  .join(', ')})`}
-              />
-            )}
-            {changed.length > 0 && (
-              <FormControlLabel
-                control={<Checkbox checked={remember} onChange={(e) => setRemember(e.target.checked)} />}
-                label={`Remember the columns you chose (${changed
-                  .map((c) => c.column)
-                  .join(', ')}) as your organization's names of these fields`}
-              />
-            )}
-            <Typography variant="body2">{applySummary(dataSource.channels, list)}</Typography>
-          </Stack>
-        )}
-      </DialogContent>
-      <DialogActions sx={{ flexWrap: 'wrap', gap: 1 }}>
-        <Button onClick={onClose}>Cancel</Button>
+      submitLabel="Apply"
+      onSubmit={onApply}
+      invalid={!result}
+      busy={apply.isPending}
+      actionsSx={{ flexWrap: 'wrap', gap: 1 }}
+      extraActions={
         <Button disabled={!result} onClick={() => setChoices((cs) => acceptAll(cs))}>
           Accept all
         </Button>
-        <Button variant="contained" disabled={!result || apply.isPending} onClick={onApply}>
-          Apply
-        </Button>
-      </DialogActions>
+      }
+    >
+      {suggestions.isLoading && <LinearProgress aria-label="Reading the file's columns" />}
+      {suggestions.isError && (
+        <Alert severity="error">
+          {suggestions.error instanceof Error
+            ? suggestions.error.message
+            : 'Something went wrong! Please try again'}
+        </Alert>
+      )}
+      {result && (
+        <Stack spacing={2}>
+          <DialogContentText>
+            Columns of {result.fileName} proposed for the fields the calculations read. Accept, change or
+            reject each, then apply them together.
+          </DialogContentText>
+          {phone ? (
+            <Box component="ul" aria-label="Suggested mappings" sx={{ m: 0, p: 0 }}>
+              {choices.map((choice) => (
+                <ProposalCard key={choice.field} {...rowProps(choice)} />
+              ))}
+            </Box>
+          ) : (
+            <Table size="small" aria-label="Suggested mappings">
+              <TableHead>
+                <TableRow>
+                  <TableCell>Field</TableCell>
+                  <TableCell>Column</TableCell>
+                  <TableCell>Confidence</TableCell>
+                  <TableCell padding="checkbox">Accept</TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {choices.map((choice) => (
+                  <ProposalRow key={choice.field} {...rowProps(choice)} />
+                ))}
+              </TableBody>
+            </Table>
+          )}
+          {result.unmatchedFields.length > 0 && (
+            <Alert severity="warning">
+              No column found for {result.unmatchedFields.map((f) => f.field).join(', ')}.
+            </Alert>
+          )}
+          {result.unmappedColumns.length > 0 && (
+            <Typography variant="body2" color="text.secondary">
+              Columns not mapped: {result.unmappedColumns.map((c) => c.channel).join(', ')}
+            </Typography>
+          )}
+          {removable.length > 0 && (
+            <FormControlLabel
+              control={
+                <Checkbox checked={removeUnused} onChange={(e) => setRemoveUnused(e.target.checked)} />
+              }
+              label={`Remove the ${removable.length} mappings no calculation reads and whose column is not in this file (${removable
+                .map((m) => m.name)
+                .join(', ')})`}
+            />
+          )}
+          {changed.length > 0 && (
+            <FormControlLabel
+              control={<Checkbox checked={remember} onChange={(e) => setRemember(e.target.checked)} />}
+              label={`Remember the columns you chose (${changed
+                .map((c) => c.column)
+                .join(', ')}) as your organization's names of these fields`}
+            />
+          )}
+          <Typography variant="body2">{applySummary(dataSource.channels, list)}</Typography>
+        </Stack>
+      )}
       {confirming && result && (
         <RemoveMappingsDialog
           dataSourceName={dataSource.name}
@@ -411,6 +406,6 @@ export function SuggestMappingsDialog({
           onCancel={() => setConfirming(false)}
         />
       )}
-    </Dialog>
+    </FormDialog>
   );
 }

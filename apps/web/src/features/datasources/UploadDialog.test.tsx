@@ -1,15 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import type { DataSource } from '@portal/contracts/datasources';
 import { MESSAGES } from '@portal/contracts/rules';
-import { NotificationProvider } from '../../app/notifications';
+import { renderWithProviders, testSettings } from '../../ui/testing/render';
 import { UploadDialog } from './UploadDialog';
-
-vi.mock('../../app/auth', () => ({
-  userManager: () => ({ getUser: async () => null }),
-  redirectToLogin: vi.fn(),
-}));
 
 const FILE = {
   id: 'f1',
@@ -42,17 +36,13 @@ const DATA_SOURCES = [
 const followed: string[] = [];
 
 function renderDialog() {
-  render(
-    <QueryClientProvider client={new QueryClient()}>
-      <NotificationProvider>
-        <UploadDialog
-          facilityId="ship-1"
-          dataSources={DATA_SOURCES}
-          onClose={() => undefined}
-          onQueued={(id) => followed.push(id)}
-        />
-      </NotificationProvider>
-    </QueryClientProvider>,
+  renderWithProviders(
+    <UploadDialog
+      facilityId="ship-1"
+      dataSources={DATA_SOURCES}
+      onClose={() => undefined}
+      onQueued={(id) => followed.push(id)}
+    />,
   );
   fireEvent.change(screen.getByTestId('upload-file-input'), {
     target: { files: [new File(['Timestamp,SO2\n'], 'day.csv')] },
@@ -66,7 +56,7 @@ beforeEach(() => {
   followed.length = 0;
   execution = null;
   vi.stubGlobal('fetch', fetchMock);
-  window.settings = { apiBaseUrl: '/api/' } as typeof window.settings;
+  window.settings = testSettings();
 });
 afterEach(() => {
   cleanup();

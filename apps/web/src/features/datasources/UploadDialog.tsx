@@ -4,10 +4,6 @@ import {
   Alert,
   Button,
   Checkbox,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
   FormControl,
   FormControlLabel,
   InputLabel,
@@ -19,17 +15,17 @@ import {
 import type { DataSource } from '@portal/contracts/datasources';
 import type { UploadResponse } from '@portal/contracts/files';
 import {
-  DIALOG_WIDTHS,
   groupUploadWarnings,
   MESSAGES,
   RUN_UPLOADED_FILES,
   uploadExecutionNote,
   uploadWarningFiles,
 } from '@portal/contracts/rules';
-import { useNotify } from '../../app/notifications';
+import { useNotify } from '../../lib/notifications';
 import { dataSourceFilesQuery, useUploadFile } from './files-api';
 import { FileWarningList } from './FileWarnings';
 import { RunPanel } from './RunPanel';
+import { FormDialog } from '../../ui/dialogs/FormDialog';
 
 /**
  * Add file: one file with the data source's extensions or a .zip of them; shows "N file(s) imported", each error
@@ -82,95 +78,89 @@ export function UploadDialog({
     );
   };
   return (
-    <Dialog
-      open
+    <FormDialog
+      title="Add file"
       onClose={onClose}
-      fullWidth
-      maxWidth={false}
-      slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}
+      cancelLabel="Close"
+      submitLabel={upload.isPending ? 'Uploading…' : 'Upload'}
+      onSubmit={submit}
+      invalid={!file || !dataSourceId}
+      busy={upload.isPending}
+      enterSubmits={false}
     >
-      <DialogTitle>Add file</DialogTitle>
-      <DialogContent>
-        <Stack spacing={2} sx={{ mt: 1 }}>
-          <FormControl fullWidth>
-            <InputLabel id="upload-datasource-label">Data source</InputLabel>
-            <Select
-              labelId="upload-datasource-label"
-              label="Data source"
-              value={dataSourceId}
-              onChange={(e) => setDataSourceId(e.target.value)}
-            >
-              {dataSources.map((d) => (
-                <MenuItem key={d.id} value={d.id}>
-                  {d.name}
-                </MenuItem>
-              ))}
-            </Select>
-          </FormControl>
-          <Stack sx={{ alignItems: 'center' }} direction="row" spacing={2}>
-            <Button variant="outlined" component="label">
-              Choose file
-              <input
-                hidden
-                type="file"
-                accept={accept}
-                data-testid="upload-file-input"
-                onChange={(e) => setFile(e.target.files?.[0] ?? null)}
-              />
-            </Button>
-            <Typography variant="body2" color="text.secondary">
-              {file?.name ??
-                `A ${dataSource?.dataSourceReaderAcceptedFileExtensionsByComma ?? ''} file or a .zip of them`}
-            </Typography>
-          </Stack>
-          <FormControlLabel
-            control={
-              <Checkbox
-                checked={runUploaded}
-                onChange={(e) => setRunUploaded(e.target.checked)}
-                disabled={upload.isPending}
-              />
-            }
-            label={RUN_UPLOADED_FILES}
-          />
-          {result && (
-            <Alert severity={result.ids.length ? 'success' : 'info'}>
-              {MESSAGES.filesImported(result.ids.length)}
-            </Alert>
-          )}
-          {executionNote && (
-            <Alert severity="info" role="status" data-testid="upload-execution">
-              {executionNote}
-            </Alert>
-          )}
-          {result?.errorMessages.map((m, i) => (
-            <Alert key={i} severity="error">
-              {m}
-            </Alert>
-          ))}
-          {groupUploadWarnings(result?.warnings ?? []).map(({ fileNames, warning }, i) => (
-            <FileWarningList key={i} title={uploadWarningFiles(fileNames)} warnings={[warning]} />
-          ))}
-          {offerRun && uploadedFiles.length > 0 && uploadedFiles.length === imported.length && (
-            <RunPanel
-              facilityId={facilityId}
-              selectedFiles={uploadedFiles}
-              title="Run for the uploaded files (UTC)"
-              note={`The period spans the ${uploadedFiles.length} uploaded file(s).`}
-              onQueued={(executionId) => {
-                onQueued?.(executionId);
-                onClose();
-              }}
+      <Stack spacing={2} sx={{ mt: 1 }}>
+        <FormControl fullWidth>
+          <InputLabel id="upload-datasource-label">Data source</InputLabel>
+          <Select
+            labelId="upload-datasource-label"
+            label="Data source"
+            value={dataSourceId}
+            onChange={(e) => setDataSourceId(e.target.value)}
+          >
+            {dataSources.map((d) => (
+              <MenuItem key={d.id} value={d.id}>
+                {d.name}
+              </MenuItem>
+            ))}
+          </Select>
+        </FormControl>
+        <Stack sx={{ alignItems: 'center' }} direction="row" spacing={2}>
+          <Button variant="outlined" component="label">
+            Choose file
+            <input
+              hidden
+              type="file"
+              accept={accept}
+              data-testid="upload-file-input"
+              onChange={(e) => setFile(e.target.files?.[0] ?? null)}
             />
-          )}
+          </Button>
+          <Typography variant="body2" color="text.secondary">
+            {file?.name ??
+              `A ${dataSource?.dataSourceReaderAcceptedFileExtensionsByComma ?? ''} file or a .zip of them`}
+          </Typography>
         </Stack>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>Close</Button>
-        <Button variant="contained" onClick={submit} disabled={!file || !dataSourceId || upload.isPending}>
-          {upload.isPending ? 'Uploading…' : 'Upload'}
-        </Button>
-      </DialogActions>
-    </Dialog>
+        <FormControlLabel
+          control={
+            <Checkbox
+              checked={runUploaded}
+              onChange={(e) => setRunUploaded(e.target.checked)}
+              disabled={upload.isPending}
+            />
+          }
+          label={RUN_UPLOADED_FILES}
+        />
+        {result && (
+          <Alert severity={result.ids.length ? 'success' : 'info'}>
+            {MESSAGES.filesImported(result.ids.length)}
+          </Alert>
+        )}
+        {executionNote && (
+          <Alert severity="info" role="status" data-testid="upload-execution">
+            {executionNote}
+          </Alert>
+        )}
+        {result?.errorMessages.map((m, i) => (
+          <Alert key={i} severity="error">
+            {m}
+          </Alert>
+        ))}
+        {groupUploadWarnings(result?.warnings ?? []).map(({ fileNames, warning }, i) => (
+          <FileWarningList key={i} title={uploadWarningFiles(fileNames)} warnings={[warning]} />
+        ))}
+        {offerRun && uploadedFiles.length > 0 && uploadedFiles.length === imported.length && (
+          <RunPanel
+            facilityId={facilityId}
+            selectedFiles={uploadedFiles}
+            title="Run for the uploaded files (UTC)"
+            note={`The period spans the ${uploadedFiles.length} uploaded file(s).`}
+            onQueued={(executionId) => {
+              onQueued?.(executionId);
+              onClose();
+            }}
+          />
+        )}
+      </Stack>
+    </FormDialog>
   );
 }

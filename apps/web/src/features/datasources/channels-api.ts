@@ -6,7 +6,7 @@ import type {
   SuggestedMappings,
 } from '@portal/contracts/datasources';
 import { channelMappingSchema, customChannelSchema } from '@portal/contracts/forms';
-import { apiRequest } from '../../app/api';
+import { apiRequest } from '../../lib/api';
 import { channelKeys, dataSourceKeys, suggestionKeys } from './keys';
 
 export { channelMappingSchema, customChannelSchema };

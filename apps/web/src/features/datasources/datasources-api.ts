@@ -7,8 +7,8 @@ import type {
   RawChannel,
 } from '@portal/contracts/datasources';
 import { dataSourceSchema } from '@portal/contracts/forms';
-import { apiRequest } from '../../app/api';
-import { facilityKeys } from '../../app/queries/keys';
+import { apiRequest } from '../../lib/api';
+import { facilityKeys } from '../../lib/queries/keys';
 import { channelKeys, dataSourceKeys } from './keys';
 
 export { dataSourceSchema };

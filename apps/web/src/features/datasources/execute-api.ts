@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ExecuteBody, ExecuteResponse } from '@portal/contracts/execution';
-import { apiRequest } from '../../app/api';
-import { executionKeys, facilityKeys } from '../../app/queries/keys';
+import { apiRequest } from '../../lib/api';
+import { executionKeys, facilityKeys } from '../../lib/queries/keys';
 
 /** POST algorithm/calculations/measurement-field/execute: queues an execution; it runs in the background. */
 export function useExecute() {

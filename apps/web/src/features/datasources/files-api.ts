@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQueries, useQueryClient } from '@tanstack/react-query';
 import type { DataFile, UploadResponse } from '@portal/contracts/files';
-import { apiRequest } from '../../app/api';
-import { dataHealthKeys, executionKeys, facilityKeys } from '../../app/queries/keys';
+import { apiRequest } from '../../lib/api';
+import { dataHealthKeys, executionKeys, facilityKeys } from '../../lib/queries/keys';
 import { dataSourceFileKeys, dataSourceKeys } from './keys';
 
 /** GET algorithm/facilitydatasource/{id}/file: the files of a data source. */

@@ -1,4 +1,4 @@
-/** Query keys of the data sources feature (keys other features use too are in app/queries/keys.ts). */
+/** Query keys of the data sources feature (keys other features use too are in lib/queries/keys.ts). */
 
 export const dataSourceKeys = {
   all: ['datasources'] as const,

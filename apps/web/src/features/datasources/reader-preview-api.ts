@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { ReaderPreview, ReaderPreviewBody } from '@portal/contracts/datasources';
-import { apiRequest } from '../../app/api';
+import { apiRequest } from '../../lib/api';
 import { readerKeys } from './keys';
 
 /** What a preview reads: a file chosen in the dialog (not uploaded yet), or the sample file of a saved data source. */

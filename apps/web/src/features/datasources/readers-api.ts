@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { DataSourceReader } from '@portal/contracts/datasources';
-import { apiRequest } from '../../app/api';
+import { apiRequest } from '../../lib/api';
 import { readerKeys } from './keys';
 
 /** GET algorithm/datasourcereader: the readers (parser providers) with their default configuration. */

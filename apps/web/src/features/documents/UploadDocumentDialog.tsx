@@ -1,10 +1,6 @@
 import { useState } from 'react';
 import {
   Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
   FormControl,
   InputLabel,
   MenuItem,
@@ -15,9 +11,9 @@ import {
 } from '@mui/material';
 import type { Facility } from '@portal/contracts/facilities';
 import { DOCUMENT_MESSAGES } from '@portal/contracts/documents';
-import { DIALOG_WIDTHS } from '@portal/contracts/rules';
-import { useNotify } from '../../app/notifications';
+import { useNotify } from '../../lib/notifications';
 import { useUploadDocument } from './documents-api';
+import { FormDialog } from '../../ui/dialogs/FormDialog';
 
 const FIELDS = [
   { name: 'docType', label: 'Document type', type: 'text' },
@@ -48,64 +44,57 @@ export function UploadDocumentDialog({ ships, onClose }: { ships: Facility[]; on
     );
 
   return (
-    <Dialog
-      open
+    <FormDialog
+      title="Upload document"
       onClose={onClose}
-      fullWidth
-      maxWidth={false}
-      slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}
+      cancelLabel="Close"
+      submitLabel="Upload"
+      onSubmit={submit}
+      invalid={!facilityId || !file}
+      busy={upload.isPending}
     >
-      <DialogTitle>Upload document</DialogTitle>
-      <DialogContent>
-        <Stack spacing={2} sx={{ pt: 1 }}>
-          <FormControl fullWidth>
-            <InputLabel id="document-ship">Ship</InputLabel>
-            <Select
-              labelId="document-ship"
-              label="Ship"
-              value={facilityId}
-              onChange={(e) => setFacilityId(e.target.value)}
-            >
-              {ships.map((s) => (
-                <MenuItem key={s.id} value={s.id}>
-                  {s.name}
-                </MenuItem>
-              ))}
-            </Select>
-          </FormControl>
-          <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-            <Button component="label" variant="outlined">
-              Choose file
-              <input
-                hidden
-                type="file"
-                aria-label="Document file"
-                onChange={(e) => setFile(e.target.files?.[0] ?? null)}
-              />
-            </Button>
-            <Typography variant="body2" color={file ? 'text.primary' : 'text.secondary'}>
-              {file?.name ?? DOCUMENT_MESSAGES.fileRequired}
-            </Typography>
-          </Stack>
-          {FIELDS.map((f) => (
-            <TextField
-              key={f.name}
-              label={f.label}
-              type={f.type}
-              value={fields[f.name] ?? ''}
-              onChange={(e) => setFields((v) => ({ ...v, [f.name]: e.target.value }))}
-              slotProps={f.type === 'date' ? { inputLabel: { shrink: true } } : undefined}
-              fullWidth
+      <Stack spacing={2} sx={{ pt: 1 }}>
+        <FormControl fullWidth>
+          <InputLabel id="document-ship">Ship</InputLabel>
+          <Select
+            labelId="document-ship"
+            label="Ship"
+            value={facilityId}
+            onChange={(e) => setFacilityId(e.target.value)}
+          >
+            {ships.map((s) => (
+              <MenuItem key={s.id} value={s.id}>
+                {s.name}
+              </MenuItem>
+            ))}
+          </Select>
+        </FormControl>
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+          <Button component="label" variant="outlined">
+            Choose file
+            <input
+              hidden
+              type="file"
+              aria-label="Document file"
+              onChange={(e) => setFile(e.target.files?.[0] ?? null)}
             />
-          ))}
+          </Button>
+          <Typography variant="body2" color={file ? 'text.primary' : 'text.secondary'}>
+            {file?.name ?? DOCUMENT_MESSAGES.fileRequired}
+          </Typography>
         </Stack>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>Close</Button>
-        <Button variant="contained" disabled={!facilityId || !file || upload.isPending} onClick={submit}>
-          Upload
-        </Button>
-      </DialogActions>
-    </Dialog>
+        {FIELDS.map((f) => (
+          <TextField
+            key={f.name}
+            label={f.label}
+            type={f.type}
+            value={fields[f.name] ?? ''}
+            onChange={(e) => setFields((v) => ({ ...v, [f.name]: e.target.value }))}
+            slotProps={f.type === 'date' ? { inputLabel: { shrink: true } } : undefined}
+            fullWidth
+          />
+        ))}
+      </Stack>
+    </FormDialog>
   );
 }

@@ -1,8 +1,8 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { FacilityDocument } from '@portal/contracts/documents';
 import { documentFieldsSchema } from '@portal/contracts/documents';
-import { apiRequest } from '../../app/api';
-import { messageKeys } from '../../app/queries/keys';
+import { apiRequest } from '../../lib/api';
+import { messageKeys } from '../../lib/queries/keys';
 import { documentKeys } from './keys';
 
 export { documentFieldsSchema };

@@ -4,11 +4,7 @@ import {
   Button,
   Card,
   CardContent,
-  Dialog,
-  DialogActions,
-  DialogContent,
   DialogContentText,
-  DialogTitle,
   FormControl,
   FormHelperText,
   InputLabel,
@@ -20,11 +16,12 @@ import {
 } from '@mui/material';
 import { EVENT_CAUSES, EVENT_CAUSE_NAMES, type ComplianceEvent } from '@portal/contracts/events';
 import { acknowledgeBody, validateAcknowledge, type AcknowledgeFormValues } from '@portal/contracts/forms';
-import { DIALOG_WIDTHS, formatDateTime } from '@portal/contracts/rules';
-import { useNotify } from '../../app/notifications';
-import { useSession } from '../../app/session';
+import { formatDateTime } from '@portal/contracts/rules';
+import { useNotify } from '../../lib/notifications';
+import { useSession } from '../../lib/session';
 import { closeBlockedReason, mayCloseEvents } from './display';
 import { failureMessage, useAcknowledgeEvent, useCloseEvent } from './events-api';
+import { FormDialog } from '../../ui/dialogs/FormDialog';
 
 const valuesOf = (event: ComplianceEvent): AcknowledgeFormValues => ({
   cause: event.cause ?? '',
@@ -36,49 +33,36 @@ function CloseDialog({ event, onClose }: { event: ComplianceEvent; onClose(): vo
   const [comment, setComment] = useState('');
   const close = useCloseEvent(event.id);
   const notify = useNotify();
+  const submit = () =>
+    close.mutate(comment, {
+      onSuccess: () => {
+        notify.success();
+        onClose();
+      },
+      onError: (error) => notify.error(failureMessage(error), error),
+    });
   return (
-    <Dialog
-      open
+    <FormDialog
+      title="Close event"
       onClose={onClose}
-      fullWidth
-      maxWidth={false}
-      slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}
+      submitLabel="Close event"
+      onSubmit={submit}
+      busy={close.isPending}
     >
-      <DialogTitle>Close event</DialogTitle>
-      <DialogContent>
-        <DialogContentText sx={{ mb: 2 }}>
-          A closed event can no longer be acknowledged or changed. The closure is entered in the ship&apos;s
-          record book.
-        </DialogContentText>
-        <TextField
-          label="Comment"
-          value={comment}
-          onChange={(e) => setComment(e.target.value)}
-          multiline
-          minRows={2}
-          fullWidth
-          slotProps={{ htmlInput: { maxLength: 4000 } }}
-        />
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>Cancel</Button>
-        <Button
-          variant="contained"
-          disabled={close.isPending}
-          onClick={() =>
-            close.mutate(comment, {
-              onSuccess: () => {
-                notify.success();
-                onClose();
-              },
-              onError: (error) => notify.error(failureMessage(error), error),
-            })
-          }
-        >
-          Close event
-        </Button>
-      </DialogActions>
-    </Dialog>
+      <DialogContentText sx={{ mb: 2 }}>
+        A closed event can no longer be acknowledged or changed. The closure is entered in the ship&apos;s
+        record book.
+      </DialogContentText>
+      <TextField
+        label="Comment"
+        value={comment}
+        onChange={(e) => setComment(e.target.value)}
+        multiline
+        minRows={2}
+        fullWidth
+        slotProps={{ htmlInput: { maxLength: 4000 } }}
+      />
+    </FormDialog>
   );
 }
 

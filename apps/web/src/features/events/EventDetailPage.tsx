@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, Box, Grid, IconButton, Skeleton, Stack, Tooltip, Typography } from '@mui/material';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import { eventTitle, formatDateTime } from '@portal/contracts/rules';
-import { ApiRequestError } from '../../app/api';
+import { ApiRequestError } from '../../lib/api';
 import { PageHeading } from '../../ui/headings/PageHeading';
 import { AnnotationCard } from './AnnotationCard';
 import { AnnotationHistory } from './AnnotationHistory';

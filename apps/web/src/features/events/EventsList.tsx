@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Typography } from '@mui/material';
-import { useFleet } from '../../app/fleet-context';
+import { useFleet } from '../../lib/fleet-context';
 import { EventFilters } from './EventFilters';
 import { EVENT_PAGE_SIZE, EventTable } from './EventTable';
 import { eventFilterSearch, eventListRequest, parseEventFilter, type EventFilter } from './display';

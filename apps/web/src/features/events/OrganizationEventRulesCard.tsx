@@ -9,8 +9,8 @@ import {
   type EventRulesFormValues,
 } from '@portal/contracts/forms';
 import { SettingsCard } from '../../ui/forms/SettingsCard';
-import { serverFieldErrors } from '../../app/api';
-import { useNotify } from '../../app/notifications';
+import { serverFieldErrors } from '../../lib/api';
+import { useNotify } from '../../lib/notifications';
 import { eventRulesQuery, useSaveEventRules } from './events-api';
 
 /** The thresholds the form shows (the sample step stays as stored: it follows the calculations' targets). */

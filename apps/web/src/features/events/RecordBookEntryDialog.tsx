@@ -1,12 +1,7 @@
 import { useState } from 'react';
 import type { Dayjs } from 'dayjs';
 import {
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
   DialogContentText,
-  DialogTitle,
   FormControl,
   FormHelperText,
   InputLabel,
@@ -26,10 +21,11 @@ import {
   validateRecordBookEntry,
   type RecordBookEntryFormValues,
 } from '@portal/contracts/forms';
-import { DIALOG_WIDTHS, formatDateTime } from '@portal/contracts/rules';
-import { useNotify } from '../../app/notifications';
+import { formatDateTime } from '@portal/contracts/rules';
+import { useNotify } from '../../lib/notifications';
 import { pickerInstant, toPickerValue, UtcDateTimePicker } from '../../ui/dates/pickers';
 import { failureMessage, useAddRecordBookEntry } from './events-api';
+import { FormDialog } from '../../ui/dialogs/FormDialog';
 
 type Field = keyof RecordBookEntryFormValues;
 
@@ -84,124 +80,115 @@ export function RecordBookEntryDialog({
   };
 
   return (
-    <Dialog
-      open
+    <FormDialog
+      title={correcting ? `Correct entry No. ${correcting.sequence}` : 'New entry'}
       onClose={onClose}
-      fullWidth
-      maxWidth={false}
-      slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}
+      submitLabel={correcting ? 'Save correction' : 'Add entry'}
+      onSubmit={submit}
+      busy={add.isPending}
     >
-      <DialogTitle>{correcting ? `Correct entry No. ${correcting.sequence}` : 'New entry'}</DialogTitle>
-      <DialogContent>
-        {correcting && (
-          <DialogContentText sx={{ mb: 2, overflowWrap: 'anywhere' }}>
-            The entry of {formatDateTime(correcting.occurredOn)} UTC stays in the book as it is; the
-            correction is a new entry that refers to it.
-          </DialogContentText>
+      {correcting && (
+        <DialogContentText sx={{ mb: 2, overflowWrap: 'anywhere' }}>
+          The entry of {formatDateTime(correcting.occurredOn)} UTC stays in the book as it is; the correction
+          is a new entry that refers to it.
+        </DialogContentText>
+      )}
+      <Stack spacing={2} sx={{ pt: 1 }}>
+        {!correcting && (
+          <FormControl fullWidth required error={Boolean(shown('kind'))}>
+            <InputLabel id="entry-kind-label">Kind</InputLabel>
+            <Select
+              labelId="entry-kind-label"
+              label="Kind"
+              value={values.kind}
+              onChange={(e) => set({ kind: e.target.value })}
+              onClose={touch('kind')}
+              data-testid="entry-kind"
+            >
+              {RECORD_BOOK_ENTRY_KINDS.map((k) => (
+                <MenuItem key={k} value={k}>
+                  {RECORD_BOOK_KIND_NAMES[k]}
+                </MenuItem>
+              ))}
+            </Select>
+            {shown('kind') && <FormHelperText>{shown('kind')}</FormHelperText>}
+          </FormControl>
         )}
-        <Stack spacing={2} sx={{ pt: 1 }}>
-          {!correcting && (
-            <FormControl fullWidth required error={Boolean(shown('kind'))}>
-              <InputLabel id="entry-kind-label">Kind</InputLabel>
-              <Select
-                labelId="entry-kind-label"
-                label="Kind"
-                value={values.kind}
-                onChange={(e) => set({ kind: e.target.value })}
-                onClose={touch('kind')}
-                data-testid="entry-kind"
-              >
-                {RECORD_BOOK_ENTRY_KINDS.map((k) => (
-                  <MenuItem key={k} value={k}>
-                    {RECORD_BOOK_KIND_NAMES[k]}
-                  </MenuItem>
-                ))}
-              </Select>
-              {shown('kind') && <FormHelperText>{shown('kind')}</FormHelperText>}
-            </FormControl>
-          )}
-          <UtcDateTimePicker
-            label="Time (UTC)"
-            value={values.occurredOn ? toPickerValue(values.occurredOn) : null}
-            onChange={(v: Dayjs | null) => {
-              set({ occurredOn: pickerInstant(v) });
-              touch('occurredOn')();
-            }}
-            slotProps={{
-              textField: {
-                required: true,
-                fullWidth: true,
-                error: Boolean(shown('occurredOn')),
-                helperText: shown('occurredOn'),
-                onBlur: touch('occurredOn'),
-              },
-            }}
+        <UtcDateTimePicker
+          label="Time (UTC)"
+          value={values.occurredOn ? toPickerValue(values.occurredOn) : null}
+          onChange={(v: Dayjs | null) => {
+            set({ occurredOn: pickerInstant(v) });
+            touch('occurredOn')();
+          }}
+          slotProps={{
+            textField: {
+              required: true,
+              fullWidth: true,
+              error: Boolean(shown('occurredOn')),
+              helperText: shown('occurredOn'),
+              onBlur: touch('occurredOn'),
+            },
+          }}
+        />
+        <TextField
+          label={correcting ? 'Corrected text' : 'Text'}
+          required
+          value={values.text}
+          onChange={(e) => set({ text: e.target.value })}
+          onBlur={touch('text')}
+          error={Boolean(shown('text'))}
+          helperText={shown('text')}
+          multiline
+          minRows={3}
+          fullWidth
+          slotProps={{ htmlInput: { 'data-testid': 'entry-text' } }}
+        />
+        {asksFuelSulfur(
+          values.kind,
+          // A correction that recorded a sulfur content stands for the change-over it corrected.
+          correcting?.fuelSulfurPct != null ? 'fuel-change-over' : correcting?.kind,
+        ) && (
+          <TextField
+            label="Fuel sulfur from then on (% m/m)"
+            required={values.kind === 'fuel-change-over'}
+            value={values.fuelSulfurPct}
+            onChange={(e) => set({ fuelSulfurPct: e.target.value })}
+            onBlur={touch('fuelSulfurPct')}
+            error={Boolean(shown('fuelSulfurPct'))}
+            helperText={
+              shown('fuelSulfurPct') ??
+              (correcting
+                ? 'Empty if the change-over did not happen'
+                : 'Within 0.10 % in an ECA (0.50 % outside), the scrubber is not needed from this time on')
+            }
+            fullWidth
+            slotProps={{ htmlInput: { inputMode: 'decimal', 'data-testid': 'entry-fuel-sulfur' } }}
+          />
+        )}
+        <Stack direction="row" spacing={2}>
+          <TextField
+            label="Latitude"
+            value={values.latitude}
+            onChange={(e) => set({ latitude: e.target.value })}
+            onBlur={touch('latitude')}
+            error={Boolean(shown('latitude'))}
+            helperText={shown('latitude') ?? 'Decimal degrees, north positive'}
+            fullWidth
+            slotProps={{ htmlInput: { inputMode: 'decimal' } }}
           />
           <TextField
-            label={correcting ? 'Corrected text' : 'Text'}
-            required
-            value={values.text}
-            onChange={(e) => set({ text: e.target.value })}
-            onBlur={touch('text')}
-            error={Boolean(shown('text'))}
-            helperText={shown('text')}
-            multiline
-            minRows={3}
+            label="Longitude"
+            value={values.longitude}
+            onChange={(e) => set({ longitude: e.target.value })}
+            onBlur={touch('longitude')}
+            error={Boolean(shown('longitude'))}
+            helperText={shown('longitude') ?? 'Decimal degrees, east positive'}
             fullWidth
-            slotProps={{ htmlInput: { 'data-testid': 'entry-text' } }}
+            slotProps={{ htmlInput: { inputMode: 'decimal' } }}
           />
-          {asksFuelSulfur(
-            values.kind,
-            // A correction that recorded a sulfur content stands for the change-over it corrected.
-            correcting?.fuelSulfurPct != null ? 'fuel-change-over' : correcting?.kind,
-          ) && (
-            <TextField
-              label="Fuel sulfur from then on (% m/m)"
-              required={values.kind === 'fuel-change-over'}
-              value={values.fuelSulfurPct}
-              onChange={(e) => set({ fuelSulfurPct: e.target.value })}
-              onBlur={touch('fuelSulfurPct')}
-              error={Boolean(shown('fuelSulfurPct'))}
-              helperText={
-                shown('fuelSulfurPct') ??
-                (correcting
-                  ? 'Empty if the change-over did not happen'
-                  : 'Within 0.10 % in an ECA (0.50 % outside), the scrubber is not needed from this time on')
-              }
-              fullWidth
-              slotProps={{ htmlInput: { inputMode: 'decimal', 'data-testid': 'entry-fuel-sulfur' } }}
-            />
-          )}
-          <Stack direction="row" spacing={2}>
-            <TextField
-              label="Latitude"
-              value={values.latitude}
-              onChange={(e) => set({ latitude: e.target.value })}
-              onBlur={touch('latitude')}
-              error={Boolean(shown('latitude'))}
-              helperText={shown('latitude') ?? 'Decimal degrees, north positive'}
-              fullWidth
-              slotProps={{ htmlInput: { inputMode: 'decimal' } }}
-            />
-            <TextField
-              label="Longitude"
-              value={values.longitude}
-              onChange={(e) => set({ longitude: e.target.value })}
-              onBlur={touch('longitude')}
-              error={Boolean(shown('longitude'))}
-              helperText={shown('longitude') ?? 'Decimal degrees, east positive'}
-              fullWidth
-              slotProps={{ htmlInput: { inputMode: 'decimal' } }}
-            />
-          </Stack>
         </Stack>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>Cancel</Button>
-        <Button variant="contained" disabled={add.isPending} onClick={submit}>
-          {correcting ? 'Save correction' : 'Add entry'}
-        </Button>
-      </DialogActions>
-    </Dialog>
+      </Stack>
+    </FormDialog>
   );
 }

@@ -6,10 +6,6 @@ import {
   Alert,
   Box,
   Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
   IconButton,
   Link,
   Paper,
@@ -32,9 +28,9 @@ import EditNoteIcon from '@mui/icons-material/EditNote';
 import VerifiedIcon from '@mui/icons-material/Verified';
 import DownloadIcon from '@mui/icons-material/Download';
 import { RECORD_BOOK_KIND_NAMES, type RecordBookEntryView } from '@portal/contracts/events';
-import { DIALOG_WIDTHS, formatDateTime } from '@portal/contracts/rules';
-import { useFleet } from '../../app/fleet-context';
-import { useNotify } from '../../app/notifications';
+import { formatDateTime } from '@portal/contracts/rules';
+import { useFleet } from '../../lib/fleet-context';
+import { useNotify } from '../../lib/notifications';
 import { visuallyHidden } from '../../ui/a11y/visually-hidden';
 import { pickerDayText, toPickerValue, UtcDatePicker } from '../../ui/dates/pickers';
 import { RecordBookEntryDialog } from './RecordBookEntryDialog';
@@ -47,6 +43,7 @@ import {
   useVerifyRecordBook,
   type RecordBookVerification,
 } from './events-api';
+import { FormDialog } from '../../ui/dialogs/FormDialog';
 
 const PAGE_SIZE = 50;
 const DAY_MS = 86_400_000;
@@ -77,52 +74,40 @@ function ExportDialog({ facility, onClose }: { facility: { id: string; name: str
     }
   };
   return (
-    <Dialog
-      open
+    <FormDialog
+      title="Export the record book"
       onClose={onClose}
-      fullWidth
-      maxWidth={false}
-      slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}
+      submitLabel="Export .xlsx"
+      submitIcon={<DownloadIcon />}
+      onSubmit={() => void run()}
+      invalid={!valid}
+      busy={busy}
     >
-      <DialogTitle>Export the record book</DialogTitle>
-      <DialogContent>
-        <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-          The entries of the days chosen as .xlsx, each with its hash and the previous one, so that an
-          inspector can check the chain.
-        </Typography>
-        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ pt: 1 }}>
-          <UtcDatePicker
-            label="From (UTC)"
-            value={from}
-            onChange={setFrom}
-            slotProps={{ textField: { fullWidth: true } }}
-          />
-          <UtcDatePicker
-            label="To (UTC)"
-            value={to}
-            onChange={setTo}
-            slotProps={{
-              textField: {
-                fullWidth: true,
-                error: !valid,
-                helperText: valid ? undefined : 'From must be before to',
-              },
-            }}
-          />
-        </Stack>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>Cancel</Button>
-        <Button
-          variant="contained"
-          startIcon={<DownloadIcon />}
-          disabled={!valid || busy}
-          onClick={() => void run()}
-        >
-          Export .xlsx
-        </Button>
-      </DialogActions>
-    </Dialog>
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+        The entries of the days chosen as .xlsx, each with its hash and the previous one, so that an inspector
+        can check the chain.
+      </Typography>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ pt: 1 }}>
+        <UtcDatePicker
+          label="From (UTC)"
+          value={from}
+          onChange={setFrom}
+          slotProps={{ textField: { fullWidth: true } }}
+        />
+        <UtcDatePicker
+          label="To (UTC)"
+          value={to}
+          onChange={setTo}
+          slotProps={{
+            textField: {
+              fullWidth: true,
+              error: !valid,
+              helperText: valid ? undefined : 'From must be before to',
+            },
+          }}
+        />
+      </Stack>
+    </FormDialog>
   );
 }
 

@@ -1,18 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { MemoryRouter } from 'react-router';
-import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
-import { AdapterDayjs } from '@mui/x-date-pickers/AdapterDayjs';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { DEFAULT_EVENT_RULES, type ComplianceEvent, type EventReport } from '@portal/contracts/events';
-import { NotificationProvider } from '../../app/notifications';
-import { utcDayjs } from '../../ui/dates/pickers';
+import { renderWithProviders, testSettings } from '../../ui/testing/render';
 import { ReportCard } from './ReportCard';
-
-vi.mock('../../app/auth', () => ({
-  userManager: () => ({ getUser: async () => null }),
-  redirectToLogin: vi.fn(),
-}));
 
 const HASH = 'c0ffee'.repeat(10) + 'beef';
 const event: ComplianceEvent = {
@@ -101,25 +91,14 @@ const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => 
 });
 
 function renderCard() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <QueryClientProvider client={client}>
-      <NotificationProvider>
-        <LocalizationProvider dateAdapter={AdapterDayjs} dateLibInstance={utcDayjs}>
-          <MemoryRouter>
-            <ReportCard event={event} />
-          </MemoryRouter>
-        </LocalizationProvider>
-      </NotificationProvider>
-    </QueryClientProvider>,
-  );
+  renderWithProviders(<ReportCard event={event} />);
 }
 
 beforeEach(() => {
   requests.length = 0;
   answer = sent;
   vi.stubGlobal('fetch', fetchMock);
-  window.settings = { apiBaseUrl: '/api/' } as typeof window.settings;
+  window.settings = testSettings();
 });
 afterEach(() => {
   cleanup();

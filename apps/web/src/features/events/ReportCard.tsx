@@ -7,11 +7,7 @@ import {
   Button,
   Card,
   CardContent,
-  Dialog,
-  DialogActions,
-  DialogContent,
   DialogContentText,
-  DialogTitle,
   Grid,
   List,
   ListItem,
@@ -38,8 +34,7 @@ import {
   validateReportRevision,
   validateReportSent,
 } from '@portal/contracts/forms';
-import { DIALOG_WIDTHS } from '@portal/contracts/rules';
-import { useNotify } from '../../app/notifications';
+import { useNotify } from '../../lib/notifications';
 import { pickerDayText, toPickerValue, UtcDatePicker } from '../../ui/dates/pickers';
 import { draftAfterAnswer } from './display';
 import {
@@ -51,6 +46,7 @@ import {
   useReviseEventReport,
   useSaveEventReport,
 } from './events-api';
+import { FormDialog } from '../../ui/dialogs/FormDialog';
 
 type Draft = EventReportFields;
 /** The report's fields in the order of Circ.883's list, with their labels. */
@@ -92,41 +88,32 @@ function NewRevisionDialog({ event, onClose }: { event: ComplianceEvent; onClose
     );
   };
   return (
-    <Dialog
-      open
+    <FormDialog
+      title="New revision"
       onClose={onClose}
-      fullWidth
-      maxWidth={false}
-      slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}
+      submitLabel="Make revision"
+      onSubmit={submit}
+      busy={revise.isPending}
     >
-      <DialogTitle>New revision</DialogTitle>
-      <DialogContent>
-        <DialogContentText sx={{ mb: 2 }}>
-          The report as sent is kept. The new revision starts from it: edit it, then mark it as sent. Its PDF
-          says which revision it supersedes and why.
-        </DialogContentText>
-        <TextField
-          label="Reason"
-          value={reason}
-          onChange={(e) => setReason(e.target.value)}
-          onBlur={() => setTouched(true)}
-          error={touched && Boolean(errors.reason)}
-          helperText={touched ? errors.reason : undefined}
-          required
-          multiline
-          minRows={2}
-          fullWidth
-          autoFocus
-          slotProps={{ htmlInput: { maxLength: 1000, 'data-testid': 'revision-reason' } }}
-        />
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>Cancel</Button>
-        <Button variant="contained" disabled={revise.isPending} onClick={submit}>
-          Make revision
-        </Button>
-      </DialogActions>
-    </Dialog>
+      <DialogContentText sx={{ mb: 2 }}>
+        The report as sent is kept. The new revision starts from it: edit it, then mark it as sent. Its PDF
+        says which revision it supersedes and why.
+      </DialogContentText>
+      <TextField
+        label="Reason"
+        value={reason}
+        onChange={(e) => setReason(e.target.value)}
+        onBlur={() => setTouched(true)}
+        error={touched && Boolean(errors.reason)}
+        helperText={touched ? errors.reason : undefined}
+        required
+        multiline
+        minRows={2}
+        fullWidth
+        autoFocus
+        slotProps={{ htmlInput: { maxLength: 1000, 'data-testid': 'revision-reason' } }}
+      />
+    </FormDialog>
   );
 }
 

@@ -15,7 +15,7 @@ import type {
   recordBookVerifySchema,
 } from '@portal/contracts/events';
 import type { z } from 'zod';
-import { ApiRequestError, apiRequest } from '../../app/api';
+import { ApiRequestError, apiRequest } from '../../lib/api';
 import { saveBlob } from '../../ui/files/save-blob';
 import { eventKeys } from './keys';
 

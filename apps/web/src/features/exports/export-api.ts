@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { EXPORT_FILE_NAME, exportBodySchema, type ExportBody } from '@portal/contracts/exports';
-import { apiRequest } from '../../app/api';
+import { apiRequest } from '../../lib/api';
 import { saveBlob } from '../../ui/files/save-blob';
 
 export { exportBodySchema };

@@ -1,7 +1,7 @@
 import { Link as RouterLink, Outlet, useLocation, useParams } from 'react-router';
 import { Alert, Box, Tab } from '@mui/material';
 import { MESSAGES } from '@portal/contracts/rules';
-import { useFleet } from '../../app/fleet-context';
+import { useFleet } from '../../lib/fleet-context';
 import { ScrollableTabs } from '../../ui/tabs/ScrollableTabs';
 
 export const CONFIG_TABS = [

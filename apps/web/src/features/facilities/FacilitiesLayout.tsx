@@ -2,7 +2,7 @@ import { Link as RouterLink, Outlet, useLocation, useParams } from 'react-router
 import { Box, IconButton, Skeleton, Stack, Tooltip, Typography } from '@mui/material';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import { MESSAGES } from '@portal/contracts/rules';
-import { useFleet } from '../../app/fleet-context';
+import { useFleet } from '../../lib/fleet-context';
 
 /**
  * /facilities: titled "Facility overview" on the overview; on a ship's pages (files, configuration) a back

@@ -1,21 +1,8 @@
 import { useState } from 'react';
-import {
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  FormControl,
-  FormHelperText,
-  InputLabel,
-  MenuItem,
-  Select,
-  Stack,
-  TextField,
-} from '@mui/material';
-import { DIALOG_WIDTHS } from '@portal/contracts/rules';
+import { FormControl, FormHelperText, InputLabel, MenuItem, Select, Stack, TextField } from '@mui/material';
 import { validateNewShip } from '@portal/contracts/forms';
-import { useNotify } from '../../app/notifications';
+import { useNotify } from '../../lib/notifications';
+import { FormDialog } from '../../ui/dialogs/FormDialog';
 import { useCreateFacility } from './create-facility-api';
 import type { OrganizationChoice } from './organizations-api';
 
@@ -51,51 +38,43 @@ export function NewShipDialog({
   };
 
   return (
-    <Dialog
-      open
+    <FormDialog
+      title="New ship"
       onClose={onClose}
-      fullWidth
-      maxWidth={false}
-      slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}
+      submitLabel="Create"
+      onSubmit={submit}
+      invalid={!valid}
+      busy={create.isPending}
     >
-      <DialogTitle>New ship</DialogTitle>
-      <DialogContent>
-        <Stack spacing={2} sx={{ pt: 1 }}>
-          <FormControl fullWidth error={Boolean(shown('organizationId'))}>
-            <InputLabel id="new-ship-organization">Organization</InputLabel>
-            <Select
-              labelId="new-ship-organization"
-              label="Organization"
-              value={values.organizationId}
-              onChange={(e) => setValues((v) => ({ ...v, organizationId: e.target.value }))}
-              onClose={() => setTouched((t) => ({ ...t, organizationId: true }))}
-              onBlur={() => setTouched((t) => ({ ...t, organizationId: true }))}
-            >
-              {organizations.map((o) => (
-                <MenuItem key={o.id} value={o.id}>
-                  {o.name}
-                </MenuItem>
-              ))}
-            </Select>
-            {shown('organizationId') && <FormHelperText>{shown('organizationId')}</FormHelperText>}
-          </FormControl>
-          <TextField
-            label="Ship name"
-            value={values.name}
-            onChange={(e) => setValues((v) => ({ ...v, name: e.target.value }))}
-            onBlur={() => setTouched((t) => ({ ...t, name: true }))}
-            error={Boolean(shown('name'))}
-            helperText={shown('name')}
-            fullWidth
-          />
-        </Stack>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>Cancel</Button>
-        <Button variant="contained" disabled={!valid || create.isPending} onClick={submit}>
-          Create
-        </Button>
-      </DialogActions>
-    </Dialog>
+      <Stack spacing={2} sx={{ pt: 1 }}>
+        <FormControl fullWidth error={Boolean(shown('organizationId'))}>
+          <InputLabel id="new-ship-organization">Organization</InputLabel>
+          <Select
+            labelId="new-ship-organization"
+            label="Organization"
+            value={values.organizationId}
+            onChange={(e) => setValues((v) => ({ ...v, organizationId: e.target.value }))}
+            onClose={() => setTouched((t) => ({ ...t, organizationId: true }))}
+            onBlur={() => setTouched((t) => ({ ...t, organizationId: true }))}
+          >
+            {organizations.map((o) => (
+              <MenuItem key={o.id} value={o.id}>
+                {o.name}
+              </MenuItem>
+            ))}
+          </Select>
+          {shown('organizationId') && <FormHelperText>{shown('organizationId')}</FormHelperText>}
+        </FormControl>
+        <TextField
+          label="Ship name"
+          value={values.name}
+          onChange={(e) => setValues((v) => ({ ...v, name: e.target.value }))}
+          onBlur={() => setTouched((t) => ({ ...t, name: true }))}
+          error={Boolean(shown('name'))}
+          helperText={shown('name')}
+          fullWidth
+        />
+      </Stack>
+    </FormDialog>
   );
 }

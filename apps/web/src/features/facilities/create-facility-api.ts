@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { newShipSchema, type NewShipValues } from '@portal/contracts/forms';
-import { apiRequest } from '../../app/api';
-import { facilityKeys } from '../../app/queries/keys';
+import { apiRequest } from '../../lib/api';
+import { facilityKeys } from '../../lib/queries/keys';
 
 export { newShipSchema };
 

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Facility } from '@portal/contracts/facilities';
-import { apiRequest } from '../../app/api';
-import { organizationKeys } from '../../app/queries/keys';
+import { apiRequest } from '../../lib/api';
+import { organizationKeys } from '../../lib/queries/keys';
 
 export interface OrganizationChoice {
   id: string;

@@ -1,6 +1,6 @@
 import { Box, Link, Typography } from '@mui/material';
 import { Link as RouterLink } from 'react-router';
-import { portalSettings } from '../../app/settings';
+import { portalSettings } from '../../lib/settings';
 
 const SECTIONS: { title: string; paragraphs: string[] }[] = [
   {

@@ -18,9 +18,9 @@ import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import RadioButtonUncheckedIcon from '@mui/icons-material/RadioButtonUnchecked';
 import { passwordChecklist, validateNewPassword } from '@portal/contracts/forms';
 import { ROLES } from '@portal/contracts/rules';
-import { ApiRequestError } from '../../app/api';
-import { useNotify } from '../../app/notifications';
-import { useSession } from '../../app/session';
+import { ApiRequestError } from '../../lib/api';
+import { useNotify } from '../../lib/notifications';
+import { useSession } from '../../lib/session';
 import { useChangePassword } from './change-password-api';
 import { AlertSubscriptionCard } from '../alerts';
 

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { apiRequest } from '../../app/api';
+import { apiRequest } from '../../lib/api';
 
 export interface ChangePasswordBody {
   currentPassword: string;

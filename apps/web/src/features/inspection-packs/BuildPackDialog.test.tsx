@@ -1,18 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { MemoryRouter } from 'react-router';
-import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
-import { AdapterDayjs } from '@mui/x-date-pickers/AdapterDayjs';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { monthPackPeriod, previousMonth } from '@portal/contracts/rules';
-import { NotificationProvider } from '../../app/notifications';
-import { utcDayjs } from '../../ui/dates/pickers';
+import { renderWithProviders, testSettings } from '../../ui/testing/render';
 import { BuildPackDialog } from './BuildPackDialog';
-
-vi.mock('../../app/auth', () => ({
-  userManager: () => ({ getUser: async () => null }),
-  redirectToLogin: vi.fn(),
-}));
 
 const posts: { url: string; body: unknown }[] = [];
 const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -43,26 +33,15 @@ const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => 
 });
 
 function renderDialog() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const onClose = vi.fn();
-  render(
-    <QueryClientProvider client={client}>
-      <NotificationProvider>
-        <LocalizationProvider dateAdapter={AdapterDayjs} dateLibInstance={utcDayjs}>
-          <MemoryRouter>
-            <BuildPackDialog facilityId="f1" onClose={onClose} />
-          </MemoryRouter>
-        </LocalizationProvider>
-      </NotificationProvider>
-    </QueryClientProvider>,
-  );
+  renderWithProviders(<BuildPackDialog facilityId="f1" onClose={onClose} />);
   return onClose;
 }
 
 beforeEach(() => {
   posts.length = 0;
   vi.stubGlobal('fetch', fetchMock);
-  window.settings = { apiBaseUrl: '/api/' } as typeof window.settings;
+  window.settings = testSettings();
 });
 afterEach(() => {
   cleanup();

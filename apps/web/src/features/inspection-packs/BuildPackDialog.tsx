@@ -1,11 +1,6 @@
 import { useState } from 'react';
 import type { Dayjs } from 'dayjs';
 import {
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
   FormControl,
   FormControlLabel,
   FormLabel,
@@ -15,14 +10,13 @@ import {
   Typography,
 } from '@mui/material';
 import {
-  DIALOG_WIDTHS,
   MAX_INSPECTION_PACK_DAYS,
   monthPackPeriod,
   packPeriodLabel,
   packPeriodProblem,
   previousMonth,
 } from '@portal/contracts/rules';
-import { useNotify } from '../../app/notifications';
+import { useNotify } from '../../lib/notifications';
 import {
   pickerDayText,
   pickerMonthText,
@@ -31,6 +25,7 @@ import {
   UtcMonthPicker,
 } from '../../ui/dates/pickers';
 import { failureMessage, useBuildInspectionPack } from './inspection-packs-api';
+import { FormDialog } from '../../ui/dialogs/FormDialog';
 
 type Mode = 'month' | 'days';
 
@@ -72,73 +67,64 @@ export function BuildPackDialog({ facilityId, onClose }: { facilityId: string; o
   };
 
   return (
-    <Dialog
-      open
+    <FormDialog
+      title="Build inspection pack"
       onClose={onClose}
-      fullWidth
-      maxWidth={false}
-      slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}
-      aria-labelledby="build-pack-title"
+      submitLabel="Build"
+      onSubmit={submit}
+      invalid={Boolean(problem)}
+      busy={build.isPending}
     >
-      <DialogTitle id="build-pack-title">Build inspection pack</DialogTitle>
-      <DialogContent>
-        <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-          A PDF of the period (ship and EGCS, KPIs with their charts, events, record book with its
-          verification, calculations in force, data health) and the original logger files with their SHA-256,
-          in one zip. A year takes a little while: the list shows how far it is.
-        </Typography>
-        <FormControl sx={{ mb: 2 }}>
-          <FormLabel id="pack-period-kind">Period (UTC)</FormLabel>
-          <RadioGroup
-            row
-            aria-labelledby="pack-period-kind"
-            value={mode}
-            onChange={(event) => setMode(event.target.value as Mode)}
-          >
-            <FormControlLabel value="month" control={<Radio />} label="A calendar month" />
-            <FormControlLabel value="days" control={<Radio />} label="Days" />
-          </RadioGroup>
-        </FormControl>
-        {mode === 'month' ? (
-          <UtcMonthPicker
-            label="Month (UTC)"
-            value={month}
-            onChange={setMonth}
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+        A PDF of the period (ship and EGCS, KPIs with their charts, events, record book with its verification,
+        calculations in force, data health) and the original logger files with their SHA-256, in one zip. A
+        year takes a little while: the list shows how far it is.
+      </Typography>
+      <FormControl sx={{ mb: 2 }}>
+        <FormLabel id="pack-period-kind">Period (UTC)</FormLabel>
+        <RadioGroup
+          row
+          aria-labelledby="pack-period-kind"
+          value={mode}
+          onChange={(event) => setMode(event.target.value as Mode)}
+        >
+          <FormControlLabel value="month" control={<Radio />} label="A calendar month" />
+          <FormControlLabel value="days" control={<Radio />} label="Days" />
+        </RadioGroup>
+      </FormControl>
+      {mode === 'month' ? (
+        <UtcMonthPicker
+          label="Month (UTC)"
+          value={month}
+          onChange={setMonth}
+          slotProps={{
+            textField: { fullWidth: true, error: Boolean(error('from')), helperText: error('from') },
+          }}
+        />
+      ) : (
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+          <UtcDatePicker
+            label="First day (UTC)"
+            value={from}
+            onChange={setFrom}
             slotProps={{
               textField: { fullWidth: true, error: Boolean(error('from')), helperText: error('from') },
             }}
           />
-        ) : (
-          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-            <UtcDatePicker
-              label="First day (UTC)"
-              value={from}
-              onChange={setFrom}
-              slotProps={{
-                textField: { fullWidth: true, error: Boolean(error('from')), helperText: error('from') },
-              }}
-            />
-            <UtcDatePicker
-              label="Last day (UTC)"
-              value={to}
-              onChange={setTo}
-              slotProps={{
-                textField: {
-                  fullWidth: true,
-                  error: Boolean(error('to')),
-                  helperText: error('to') ?? `At most ${MAX_INSPECTION_PACK_DAYS} days`,
-                },
-              }}
-            />
-          </Stack>
-        )}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>Cancel</Button>
-        <Button variant="contained" disabled={Boolean(problem) || build.isPending} onClick={submit}>
-          Build
-        </Button>
-      </DialogActions>
-    </Dialog>
+          <UtcDatePicker
+            label="Last day (UTC)"
+            value={to}
+            onChange={setTo}
+            slotProps={{
+              textField: {
+                fullWidth: true,
+                error: Boolean(error('to')),
+                helperText: error('to') ?? `At most ${MAX_INSPECTION_PACK_DAYS} days`,
+              },
+            }}
+          />
+        </Stack>
+      )}
+    </FormDialog>
   );
 }

@@ -22,7 +22,7 @@ import {
 import AddIcon from '@mui/icons-material/Add';
 import DownloadIcon from '@mui/icons-material/Download';
 import { INSPECTION_PACK_STATE_NAMES, type InspectionPack } from '@portal/contracts/inspection-packs';
-import { useNotify } from '../../app/notifications';
+import { useNotify } from '../../lib/notifications';
 import { ShipTabs } from '../events';
 import { BuildPackDialog } from './BuildPackDialog';
 import { ScheduleCard } from './ScheduleCard';

@@ -7,24 +7,21 @@ import {
   CardActions,
   CardContent,
   Checkbox,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
   FormControlLabel,
   FormGroup,
   Skeleton,
   Typography,
 } from '@mui/material';
 import type { InspectionPackSchedule } from '@portal/contracts/inspection-packs';
-import { DIALOG_WIDTHS, isAdmin, packPeriodLabel, monthPackPeriod } from '@portal/contracts/rules';
-import { useNotify } from '../../app/notifications';
-import { useSession } from '../../app/session';
+import { isAdmin, packPeriodLabel, monthPackPeriod } from '@portal/contracts/rules';
+import { useNotify } from '../../lib/notifications';
+import { useSession } from '../../lib/session';
 import {
   failureMessage,
   inspectionPackScheduleQuery,
   useSaveInspectionPackSchedule,
 } from './inspection-packs-api';
+import { FormDialog } from '../../ui/dialogs/FormDialog';
 
 const recipientLabel = (r: { username: string; email: string | null }) =>
   r.email ? `${r.username} (${r.email})` : `${r.username} (no e-mail address: set one in My profile, Alerts)`;
@@ -57,51 +54,40 @@ function ScheduleDialog({
       onError: (error) => notify.error(failureMessage(error), error),
     });
   return (
-    <Dialog
-      open
+    <FormDialog
+      title="Monthly inspection pack"
       onClose={onClose}
-      fullWidth
-      maxWidth={false}
-      slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}
-      aria-labelledby="pack-schedule-title"
-    >
-      <DialogTitle id="pack-schedule-title">Monthly inspection pack</DialogTitle>
-      <DialogContent>
-        <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-          At the start of each month the pack of the previous calendar month (UTC) is built, and its download
-          link is e-mailed to the users chosen here, at the address their alerts go to.
-        </Typography>
-        <FormGroup aria-label="Recipients">
-          {schedule.candidates.map((c) => (
-            <FormControlLabel
-              key={c.userId}
-              control={<Checkbox checked={chosen.has(c.userId)} onChange={() => toggle(c.userId)} />}
-              label={recipientLabel(c)}
-            />
-          ))}
-        </FormGroup>
-        {chosen.size === 0 && (
-          <Typography variant="body2" color="error" sx={{ mt: 1 }}>
-            Choose at least one recipient
-          </Typography>
-        )}
-      </DialogContent>
-      <DialogActions>
-        {schedule.enabled && (
+      submitLabel="Save"
+      onSubmit={() => run([...chosen])}
+      invalid={chosen.size === 0}
+      busy={save.isPending}
+      startActions={
+        schedule.enabled && (
           <Button color="error" disabled={save.isPending} onClick={() => run(null)} sx={{ mr: 'auto' }}>
             Stop monthly pack
           </Button>
-        )}
-        <Button onClick={onClose}>Cancel</Button>
-        <Button
-          variant="contained"
-          disabled={chosen.size === 0 || save.isPending}
-          onClick={() => run([...chosen])}
-        >
-          Save
-        </Button>
-      </DialogActions>
-    </Dialog>
+        )
+      }
+    >
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+        At the start of each month the pack of the previous calendar month (UTC) is built, and its download
+        link is e-mailed to the users chosen here, at the address their alerts go to.
+      </Typography>
+      <FormGroup aria-label="Recipients">
+        {schedule.candidates.map((c) => (
+          <FormControlLabel
+            key={c.userId}
+            control={<Checkbox checked={chosen.has(c.userId)} onChange={() => toggle(c.userId)} />}
+            label={recipientLabel(c)}
+          />
+        ))}
+      </FormGroup>
+      {chosen.size === 0 && (
+        <Typography variant="body2" color="error" sx={{ mt: 1 }}>
+          Choose at least one recipient
+        </Typography>
+      )}
+    </FormDialog>
   );
 }
 

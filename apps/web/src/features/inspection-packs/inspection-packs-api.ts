@@ -5,7 +5,7 @@ import {
   type InspectionPackSchedule,
   type NewInspectionPack,
 } from '@portal/contracts/inspection-packs';
-import { ApiRequestError, apiRequest } from '../../app/api';
+import { ApiRequestError, apiRequest } from '../../lib/api';
 import { saveBlob } from '../../ui/files/save-blob';
 import { inspectionPackKeys } from './keys';
 

@@ -1,16 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { Role } from '@portal/contracts/rules';
-import { NotificationProvider } from '../../app/notifications';
+import { renderWithProviders, testSettings } from '../../ui/testing/render';
 import MaintenanceConsole from './MaintenanceConsole';
 
-vi.mock('../../app/auth', () => ({
-  userManager: () => ({ getUser: async () => null }),
-  redirectToLogin: vi.fn(),
-}));
 let roles: Role[] = ['SystemAdmin'];
-vi.mock('../../app/session', () => ({ useSession: () => ({ profile: { roles } }) }));
 
 const puts: unknown[] = [];
 const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -26,13 +20,7 @@ const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => 
 });
 
 function renderConsole(reload = vi.fn()) {
-  render(
-    <QueryClientProvider client={new QueryClient()}>
-      <NotificationProvider>
-        <MaintenanceConsole reload={reload} />
-      </NotificationProvider>
-    </QueryClientProvider>,
-  );
+  renderWithProviders(<MaintenanceConsole reload={reload} />, { profile: { roles } });
   return reload;
 }
 
@@ -40,7 +28,7 @@ beforeEach(() => {
   roles = ['SystemAdmin'];
   puts.length = 0;
   vi.stubGlobal('fetch', fetchMock);
-  window.settings = { apiBaseUrl: '/api/' } as typeof window.settings;
+  window.settings = testSettings();
 });
 afterEach(() => {
   cleanup();

@@ -1,6 +1,6 @@
-import { MaintenanceView } from '../../app/maintenance';
-import { mayOpen, SYSTEM_ADMIN_ONLY } from '../../app/access';
-import { useSession } from '../../app/session';
+import { MaintenanceView } from './MaintenanceView';
+import { mayOpen, SYSTEM_ADMIN_ONLY } from '../../lib/access';
+import { useSession } from '../../lib/session';
 import { MaintenanceSwitch } from './MaintenanceSwitch';
 
 /**

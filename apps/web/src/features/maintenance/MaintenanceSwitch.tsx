@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Alert, Button, Card, CardContent, Chip, Skeleton, Stack, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { MESSAGES } from '@portal/contracts/rules';
-import { useNotify } from '../../app/notifications';
+import { useNotify } from '../../lib/notifications';
 import { ConfirmDialog } from '../../ui/dialogs/ConfirmDialog';
 import { maintenanceQuery, useSetMaintenance } from './maintenance-api';
 

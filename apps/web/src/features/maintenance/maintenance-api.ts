@@ -2,8 +2,8 @@ import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@ta
 import type { AuditLogPage, AuditLogQuery } from '@portal/contracts/audit';
 import type { OrganizationListItem } from '@portal/contracts/organizations';
 import type { Maintenance } from '@portal/contracts/settings';
-import { apiRequest } from '../../app/api';
-import { organizationKeys } from '../../app/queries/keys';
+import { apiRequest } from '../../lib/api';
+import { organizationKeys } from '../../lib/queries/keys';
 import { auditLogKeys, settingsKeys } from './keys';
 
 /** GET settings/maintenance. */

@@ -2,7 +2,7 @@ import { useCallback, useMemo } from 'react';
 import { useNavigate } from 'react-router';
 import { Alert, Box, Card, CardContent, Typography } from '@mui/material';
 import { formatDateTime } from '@portal/contracts/rules';
-import { useFleet } from '../../app/fleet-context';
+import { useFleet } from '../../lib/fleet-context';
 import { PageHeading } from '../../ui/headings/PageHeading';
 import { legendEntries, positionMarkers } from './display';
 import { MapCanvas } from './MapCanvas';

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { Alert, Box, Card, CardContent, Skeleton, Stack, Typography } from '@mui/material';
 import { formatDateTime } from '@portal/contracts/rules';
-import { useFleet } from '../../app/fleet-context';
+import { useFleet } from '../../lib/fleet-context';
 import { PageHeading } from '../../ui/headings/PageHeading';
 import { useShipPeriodEvents } from '../events';
 import { eventMarkers, legendEntries, trackSummary } from './display';

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { ShipPosition, Track } from '@portal/contracts/map';
-import { apiRequest } from '../../app/api';
+import { apiRequest } from '../../lib/api';
 import { mapKeys } from './keys';
 
 /** GET facilities/{id}/track: the ship's thinned track of the period. */

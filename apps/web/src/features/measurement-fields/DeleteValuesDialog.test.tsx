@@ -1,16 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
-import { AdapterDayjs } from '@mui/x-date-pickers/AdapterDayjs';
-import { NotificationProvider } from '../../app/notifications';
-import { utcDayjs } from '../../ui/dates/pickers';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { renderWithProviders, testSettings } from '../../ui/testing/render';
 import { DeleteValuesDialog } from './DeleteValuesDialog';
-
-vi.mock('../../app/auth', () => ({
-  userManager: () => ({ getUser: async () => null }),
-  redirectToLogin: vi.fn(),
-}));
 
 const deletes: URL[] = [];
 const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -29,19 +20,8 @@ const PERIOD = {
 };
 
 function renderDialog(onClose = vi.fn()) {
-  render(
-    <QueryClientProvider client={new QueryClient()}>
-      <LocalizationProvider dateAdapter={AdapterDayjs} dateLibInstance={utcDayjs}>
-        <NotificationProvider>
-          <DeleteValuesDialog
-            facilityId="ship-1"
-            shipName="Atlantic Meridian"
-            period={PERIOD}
-            onClose={onClose}
-          />
-        </NotificationProvider>
-      </LocalizationProvider>
-    </QueryClientProvider>,
+  renderWithProviders(
+    <DeleteValuesDialog facilityId="ship-1" shipName="Atlantic Meridian" period={PERIOD} onClose={onClose} />,
   );
   return onClose;
 }
@@ -49,7 +29,7 @@ function renderDialog(onClose = vi.fn()) {
 beforeEach(() => {
   deletes.length = 0;
   vi.stubGlobal('fetch', fetchMock);
-  window.settings = { apiBaseUrl: '/api/' } as typeof window.settings;
+  window.settings = testSettings();
 });
 afterEach(() => {
   cleanup();

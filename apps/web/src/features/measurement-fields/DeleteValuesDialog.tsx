@@ -1,13 +1,8 @@
 import { useState } from 'react';
 import {
   Box,
-  Button,
   Checkbox,
-  Dialog,
-  DialogActions,
-  DialogContent,
   DialogContentText,
-  DialogTitle,
   FormControl,
   FormControlLabel,
   FormGroup,
@@ -21,10 +16,11 @@ import {
   valueDeletionRange,
   type ValueDeletionForm,
 } from '@portal/contracts/forms';
-import { DIALOG_WIDTHS, formatDateOnly, type Period } from '@portal/contracts/rules';
-import { useNotify } from '../../app/notifications';
+import { formatDateOnly, type Period } from '@portal/contracts/rules';
+import { useNotify } from '../../lib/notifications';
 import { pickerDayText, toPickerValue, UtcDatePicker } from '../../ui/dates/pickers';
 import { useDeleteValues } from './measurement-fields-api';
+import { FormDialog } from '../../ui/dialogs/FormDialog';
 
 /**
  * Delete values: a ship's calculated values over whole UTC days (from the drawer's period by default), the
@@ -70,79 +66,72 @@ export function DeleteValuesDialog({
   };
 
   return (
-    <Dialog
-      open
+    <FormDialog
+      title={`Delete values of ${shipName}`}
       onClose={onClose}
-      fullWidth
-      maxWidth={false}
-      slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}
-      aria-labelledby="delete-values-title"
+      submitLabel="Delete values"
+      submitColor="error"
+      onSubmit={submit}
+      invalid={!range}
+      busy={remove.isPending}
+      actionsSx={{ flexWrap: 'wrap', gap: 1 }}
       data-testid="delete-values-dialog"
     >
-      <DialogTitle id="delete-values-title">Delete values of {shipName}</DialogTitle>
-      <DialogContent>
-        <DialogContentText sx={{ mb: 2 }}>
-          The values calculated for {shipName} on these days (UTC) will be deleted for good. The uploaded
-          files stay: run them on the files screen to calculate the values again.
-        </DialogContentText>
-        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 2, pt: 1 }}>
-          <UtcDatePicker
-            label="From"
-            value={day(form.fromDate)}
-            onChange={(value) => set({ fromDate: pickerDayText(value) ?? '' })}
-            slotProps={{
-              textField: { error: !!errors.fromDate, helperText: errors.fromDate, fullWidth: true },
-            }}
+      <DialogContentText sx={{ mb: 2 }}>
+        The values calculated for {shipName} on these days (UTC) will be deleted for good. The uploaded files
+        stay: run them on the files screen to calculate the values again.
+      </DialogContentText>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 2, pt: 1 }}>
+        <UtcDatePicker
+          label="From"
+          value={day(form.fromDate)}
+          onChange={(value) => set({ fromDate: pickerDayText(value) ?? '' })}
+          slotProps={{
+            textField: { error: !!errors.fromDate, helperText: errors.fromDate, fullWidth: true },
+          }}
+        />
+        <UtcDatePicker
+          label="To"
+          value={day(form.toDate)}
+          onChange={(value) => set({ toDate: pickerDayText(value) ?? '' })}
+          slotProps={{ textField: { error: !!errors.toDate, helperText: errors.toDate, fullWidth: true } }}
+        />
+      </Stack>
+      <FormControl error={!!errors.values} component="fieldset" variant="standard">
+        <FormLabel component="legend">Values to delete</FormLabel>
+        <FormGroup>
+          <FormControlLabel
+            control={
+              <Checkbox
+                checked={form.measurementValues}
+                onChange={(e) => set({ measurementValues: e.target.checked })}
+              />
+            }
+            label="Measurement field values"
           />
-          <UtcDatePicker
-            label="To"
-            value={day(form.toDate)}
-            onChange={(value) => set({ toDate: pickerDayText(value) ?? '' })}
-            slotProps={{ textField: { error: !!errors.toDate, helperText: errors.toDate, fullWidth: true } }}
+          <FormControlLabel
+            control={
+              <Checkbox
+                checked={form.reportValues}
+                onChange={(e) => set({ reportValues: e.target.checked })}
+              />
+            }
+            label="Report values (the dashboards' figures)"
           />
-        </Stack>
-        <FormControl error={!!errors.values} component="fieldset" variant="standard">
-          <FormLabel component="legend">Values to delete</FormLabel>
-          <FormGroup>
-            <FormControlLabel
-              control={
-                <Checkbox
-                  checked={form.measurementValues}
-                  onChange={(e) => set({ measurementValues: e.target.checked })}
-                />
-              }
-              label="Measurement field values"
-            />
-            <FormControlLabel
-              control={
-                <Checkbox
-                  checked={form.reportValues}
-                  onChange={(e) => set({ reportValues: e.target.checked })}
-                />
-              }
-              label="Report values (the dashboards' figures)"
-            />
-          </FormGroup>
-          {errors.values && <FormHelperText>{errors.values}</FormHelperText>}
-        </FormControl>
-        {range && (
-          <Box sx={{ mt: 2 }}>
-            <DialogContentText variant="body2" data-testid="delete-values-summary">
-              {form.fromDate === form.toDate ? form.fromDate : `${form.fromDate} to ${form.toDate}`}:{' '}
-              {[form.measurementValues && 'measurement field values', form.reportValues && 'report values']
-                .filter(Boolean)
-                .join(' and ')}
-              .
-            </DialogContentText>
-          </Box>
-        )}
-      </DialogContent>
-      <DialogActions sx={{ flexWrap: 'wrap', gap: 1 }}>
-        <Button onClick={onClose}>Cancel</Button>
-        <Button color="error" variant="contained" disabled={!range || remove.isPending} onClick={submit}>
-          Delete values
-        </Button>
-      </DialogActions>
-    </Dialog>
+        </FormGroup>
+        {errors.values && <FormHelperText>{errors.values}</FormHelperText>}
+      </FormControl>
+      {range && (
+        <Box sx={{ mt: 2 }}>
+          <DialogContentText variant="body2" data-testid="delete-values-summary">
+            {form.fromDate === form.toDate ? form.fromDate : `${form.fromDate} to ${form.toDate}`}:{' '}
+            {[form.measurementValues && 'measurement field values', form.reportValues && 'report values']
+              .filter(Boolean)
+              .join(' and ')}
+            .
+          </DialogContentText>
+        </Box>
+      )}
+    </FormDialog>
   );
 }

@@ -20,8 +20,8 @@ import {
   Typography,
 } from '@mui/material';
 import { isApprovable } from '@portal/contracts/measurement-fields';
-import { useFleet } from '../../app/fleet-context';
-import { useNotify } from '../../app/notifications';
+import { useFleet } from '../../lib/fleet-context';
+import { useNotify } from '../../lib/notifications';
 import { ValidityDialog } from '../calculations';
 import { DeleteValuesDialog } from './DeleteValuesDialog';
 import { approveAll, type ApproveAllProgress } from './approve-all';
@@ -32,7 +32,7 @@ import {
   useFacilityMeasurementFields,
 } from './measurement-fields-api';
 import { StatusChip } from './StatusChip';
-import { calculationKeys, measurementFieldKeys } from '../../app/queries/keys';
+import { calculationKeys, measurementFieldKeys } from '../../lib/queries/keys';
 
 const COMMENT_PREVIEW = 80;
 

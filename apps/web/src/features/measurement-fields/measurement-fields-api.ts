@@ -5,8 +5,8 @@ import type {
   MeasurementFieldDetail,
 } from '@portal/contracts/measurement-fields';
 import type { Calculation } from '@portal/contracts/calculations';
-import { apiRequest } from '../../app/api';
-import { measurementFieldKeys } from '../../app/queries/keys';
+import { apiRequest } from '../../lib/api';
+import { measurementFieldKeys } from '../../lib/queries/keys';
 
 /** GET algorithm/measurement-fields/facility/{id}: the catalogue with the ship's status per field. */
 export const facilityMeasurementFieldsQuery = (facilityId: string) =>

@@ -33,7 +33,7 @@ import {
   formatDateTime,
   MESSAGES,
 } from '@portal/contracts/rules';
-import { useNotify } from '../../app/notifications';
+import { useNotify } from '../../lib/notifications';
 import { ConfirmDialog } from '../../ui/dialogs/ConfirmDialog';
 import { toPickerValue, UtcDateTimePicker } from '../../ui/dates/pickers';
 import { allMessagesQuery, useCreateMessage, useDeleteMessage, useUpdateMessage } from './messages-api';

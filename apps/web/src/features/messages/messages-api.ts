@@ -1,8 +1,8 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Message } from '@portal/contracts/messages';
 import { messageFormSchema } from '@portal/contracts/forms';
-import { apiRequest } from '../../app/api';
-import { messageKeys } from '../../app/queries/keys';
+import { apiRequest } from '../../lib/api';
+import { messageKeys } from '../../lib/queries/keys';
 
 export { messageFormSchema };
 

@@ -14,7 +14,7 @@ import {
 } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { administrationPath, canManageAllOrganizations, isAdmin } from '@portal/contracts/rules';
-import { useSession } from '../../app/session';
+import { useSession } from '../../lib/session';
 import { PageHeading } from '../../ui/headings/PageHeading';
 import { organizationsQuery } from './organizations-api';
 import type { AdminContext } from './admin-context';

@@ -1,21 +1,11 @@
 import { useState } from 'react';
-import {
-  Alert,
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  Stack,
-  TextField,
-  Typography,
-} from '@mui/material';
+import { Alert, Button, Stack, TextField, Typography } from '@mui/material';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import { validateLinkKey } from '@portal/contracts/forms';
-import { DIALOG_WIDTHS } from '@portal/contracts/rules';
-import { ApiRequestError } from '../../app/api';
-import { useNotify } from '../../app/notifications';
+import { ApiRequestError } from '../../lib/api';
+import { useNotify } from '../../lib/notifications';
 import { useLinkOrganization } from './access-api';
+import { FormDialog } from '../../ui/dialogs/FormDialog';
 
 /** The own link key with Copy, how linking works, and another organization's key to link to. */
 export function LinkOrganizationDialog({
@@ -53,48 +43,41 @@ export function LinkOrganizationDialog({
     });
 
   return (
-    <Dialog
-      open
+    <FormDialog
+      title="Link organization"
       onClose={onClose}
-      fullWidth
-      maxWidth={false}
-      slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}
+      cancelLabel="Close"
+      submitLabel="Confirm link"
+      onSubmit={confirm}
+      invalid={Boolean(errors.linkKey)}
+      busy={link.isPending}
     >
-      <DialogTitle>Link organization</DialogTitle>
-      <DialogContent>
-        <Stack spacing={2} sx={{ pt: 1 }}>
-          <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-            <Typography>Your link key:</Typography>
-            <Typography sx={{ fontFamily: 'monospace', fontSize: '1.25rem' }} data-testid="own-link-key">
-              {ownKey}
-            </Typography>
-            <Button size="small" startIcon={<ContentCopyIcon />} onClick={() => void copy()}>
-              Copy
-            </Button>
-          </Stack>
-          <Alert severity="info">
-            To get access to another organization's ships, enter that organization's link key below; its
-            administrator then chooses which ships you see, and you choose which of your users see them. To
-            give another organization access to your ships, give it your link key.
-          </Alert>
-          <TextField
-            label="Link key of the other organization"
-            value={linkKey}
-            onChange={(e) => setLinkKey(e.target.value)}
-            onBlur={() => setTouched(true)}
-            error={Boolean(shown)}
-            helperText={shown}
-            autoComplete="off"
-            fullWidth
-          />
+      <Stack spacing={2} sx={{ pt: 1 }}>
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+          <Typography>Your link key:</Typography>
+          <Typography sx={{ fontFamily: 'monospace', fontSize: '1.25rem' }} data-testid="own-link-key">
+            {ownKey}
+          </Typography>
+          <Button size="small" startIcon={<ContentCopyIcon />} onClick={() => void copy()}>
+            Copy
+          </Button>
         </Stack>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>Close</Button>
-        <Button variant="contained" disabled={Boolean(errors.linkKey) || link.isPending} onClick={confirm}>
-          Confirm link
-        </Button>
-      </DialogActions>
-    </Dialog>
+        <Alert severity="info">
+          To get access to another organization's ships, enter that organization's link key below; its
+          administrator then chooses which ships you see, and you choose which of your users see them. To give
+          another organization access to your ships, give it your link key.
+        </Alert>
+        <TextField
+          label="Link key of the other organization"
+          value={linkKey}
+          onChange={(e) => setLinkKey(e.target.value)}
+          onBlur={() => setTouched(true)}
+          error={Boolean(shown)}
+          helperText={shown}
+          autoComplete="off"
+          fullWidth
+        />
+      </Stack>
+    </FormDialog>
   );
 }

@@ -1,20 +1,10 @@
 import { useState } from 'react';
-import {
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  FormControlLabel,
-  Stack,
-  Switch,
-  TextField,
-} from '@mui/material';
+import { FormControlLabel, Stack, Switch, TextField } from '@mui/material';
 import type { OrganizationDetail } from '@portal/contracts/organizations';
 import { validateOrganization, type OrganizationValues } from '@portal/contracts/forms';
-import { DIALOG_WIDTHS } from '@portal/contracts/rules';
-import { ApiRequestError } from '../../app/api';
-import { useNotify } from '../../app/notifications';
+import { ApiRequestError } from '../../lib/api';
+import { useNotify } from '../../lib/notifications';
+import { FormDialog } from '../../ui/dialogs/FormDialog';
 import { useCreateOrganization, useUpdateOrganization } from './organizations-api';
 
 type Field = keyof OrganizationValues;
@@ -80,38 +70,31 @@ export function OrganizationDialog({
   );
 
   return (
-    <Dialog
-      open
+    <FormDialog
+      title={editing ? 'Edit organization' : 'Add organization'}
       onClose={onClose}
-      fullWidth
-      maxWidth={false}
-      slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}
+      cancelLabel="Close"
+      submitLabel={editing ? 'Save' : 'Add'}
+      onSubmit={submit}
+      invalid={!valid}
+      busy={busy}
     >
-      <DialogTitle>{editing ? 'Edit organization' : 'Add organization'}</DialogTitle>
-      <DialogContent>
-        <Stack spacing={2} sx={{ pt: 1 }}>
-          {field('name', 'Name', { disabled: editing && !systemAdmin })}
-          {field('email', 'Contact email', { type: 'email' })}
-          {field('phone', 'Contact phone number')}
-          {systemAdmin && (
-            <FormControlLabel
-              control={
-                <Switch
-                  checked={values.priority}
-                  onChange={(e) => setValues((v) => ({ ...v, priority: e.target.checked }))}
-                />
-              }
-              label="Priority organization"
-            />
-          )}
-        </Stack>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>Close</Button>
-        <Button variant="contained" disabled={!valid || busy} onClick={submit}>
-          {editing ? 'Save' : 'Add'}
-        </Button>
-      </DialogActions>
-    </Dialog>
+      <Stack spacing={2} sx={{ pt: 1 }}>
+        {field('name', 'Name', { disabled: editing && !systemAdmin })}
+        {field('email', 'Contact email', { type: 'email' })}
+        {field('phone', 'Contact phone number')}
+        {systemAdmin && (
+          <FormControlLabel
+            control={
+              <Switch
+                checked={values.priority}
+                onChange={(e) => setValues((v) => ({ ...v, priority: e.target.checked }))}
+              />
+            }
+            label="Priority organization"
+          />
+        )}
+      </Stack>
+    </FormDialog>
   );
 }

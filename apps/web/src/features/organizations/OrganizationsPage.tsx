@@ -19,7 +19,7 @@ import {
 import AddIcon from '@mui/icons-material/Add';
 import SearchIcon from '@mui/icons-material/Search';
 import { canManageAllOrganizations } from '@portal/contracts/rules';
-import { useSession } from '../../app/session';
+import { useSession } from '../../lib/session';
 import { useAdmin } from './admin-context';
 import { OrganizationDialog } from './OrganizationDialog';
 

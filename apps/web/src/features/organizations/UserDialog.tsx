@@ -25,10 +25,11 @@ import RadioButtonUncheckedIcon from '@mui/icons-material/RadioButtonUnchecked';
 import type { AssignableRole, OrganizationUser } from '@portal/contracts/organizations';
 import { passwordChecklist, validateUserForm, type UserFormValues } from '@portal/contracts/forms';
 import { DEFAULT_ROLE, DIALOG_WIDTHS, MESSAGES } from '@portal/contracts/rules';
-import { ApiRequestError } from '../../app/api';
-import { useNotify } from '../../app/notifications';
+import { ApiRequestError } from '../../lib/api';
+import { useNotify } from '../../lib/notifications';
 import { ConfirmDialog } from '../../ui/dialogs/ConfirmDialog';
 import { useCreateUser, useDeleteUser, useUpdateUser } from './users-api';
+import { FormDialog } from '../../ui/dialogs/FormDialog';
 
 type Field = keyof UserFormValues;
 
@@ -138,116 +139,107 @@ export function UserDialog({
   );
 
   return (
-    <Dialog
-      open
+    <FormDialog
+      title={user ? 'Edit user' : 'Add user'}
       onClose={onClose}
-      fullWidth
-      maxWidth={false}
-      slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}
-    >
-      <DialogTitle>{user ? 'Edit user' : 'Add user'}</DialogTitle>
-      <DialogContent>
-        <Stack spacing={2} sx={{ pt: 1 }}>
-          <TextField
-            label="Username"
-            value={values.username}
-            onChange={(e) => set('username', e.target.value)}
-            onBlur={() => touch('username')}
-            error={Boolean(shown('username'))}
-            helperText={shown('username') ?? 'Used for login'}
-            autoComplete="off"
-            fullWidth
-          />
-          {mode === 'update' && (
-            <FormControlLabel
-              control={
-                <Switch
-                  checked={values.setNewPassword}
-                  onChange={(e) => set('setNewPassword', e.target.checked)}
-                />
-              }
-              label="Set new password"
-            />
-          )}
-          {passwordShown && (
-            <>
-              <TextField
-                label="Password"
-                type="password"
-                value={values.password}
-                onChange={(e) => set('password', e.target.value)}
-                onBlur={() => touch('password')}
-                error={Boolean(shown('password'))}
-                helperText={
-                  shown('password') ?? (mode === 'create' ? 'Leave empty to generate a password' : undefined)
-                }
-                autoComplete="new-password"
-                fullWidth
-              />
-              <List dense disablePadding aria-label="Password rules">
-                {check(checklist.minLength, 'Minimum 8 characters')}
-                {check(checklist.number, 'At least 1 number')}
-                {check(checklist.letter, 'At least 1 letter')}
-              </List>
-              <TextField
-                label="Confirm password"
-                type="password"
-                value={values.confirmPassword}
-                onChange={(e) => set('confirmPassword', e.target.value)}
-                onBlur={() => touch('confirmPassword')}
-                error={Boolean(shown('confirmPassword'))}
-                helperText={shown('confirmPassword')}
-                autoComplete="new-password"
-                fullWidth
-              />
-            </>
-          )}
-          <FormControl>
-            <FormLabel id="user-role">Role</FormLabel>
-            <RadioGroup
-              aria-labelledby="user-role"
-              value={values.role}
-              onChange={(e) => set('role', e.target.value as UserFormValues['role'])}
-            >
-              {roles.map((r) => (
-                <FormControlLabel
-                  key={r.name}
-                  value={r.name}
-                  control={<Radio />}
-                  label={
-                    <span>
-                      <Typography component="span" sx={{ display: 'block' }}>
-                        {r.displayName}
-                      </Typography>
-                      <Typography component="span" variant="body2" color="text.secondary">
-                        {r.summary}
-                      </Typography>
-                    </span>
-                  }
-                />
-              ))}
-            </RadioGroup>
-          </FormControl>
-          {mode === 'create' && values.password === '' && (
-            <Alert severity="info">A password of 8 characters will be generated and shown once.</Alert>
-          )}
-        </Stack>
-      </DialogContent>
-      <DialogActions>
-        {user && (
+      cancelLabel="Close"
+      submitLabel={user ? 'Save' : 'Add'}
+      onSubmit={submit}
+      invalid={!valid}
+      busy={create.isPending || update.isPending}
+      startActions={
+        user && (
           <Button color="error" onClick={() => setConfirmDelete(true)} sx={{ mr: 'auto' }}>
             Delete
           </Button>
+        )
+      }
+    >
+      <Stack spacing={2} sx={{ pt: 1 }}>
+        <TextField
+          label="Username"
+          value={values.username}
+          onChange={(e) => set('username', e.target.value)}
+          onBlur={() => touch('username')}
+          error={Boolean(shown('username'))}
+          helperText={shown('username') ?? 'Used for login'}
+          autoComplete="off"
+          fullWidth
+        />
+        {mode === 'update' && (
+          <FormControlLabel
+            control={
+              <Switch
+                checked={values.setNewPassword}
+                onChange={(e) => set('setNewPassword', e.target.checked)}
+              />
+            }
+            label="Set new password"
+          />
         )}
-        <Button onClick={onClose}>Close</Button>
-        <Button
-          variant="contained"
-          disabled={!valid || create.isPending || update.isPending}
-          onClick={submit}
-        >
-          {user ? 'Save' : 'Add'}
-        </Button>
-      </DialogActions>
+        {passwordShown && (
+          <>
+            <TextField
+              label="Password"
+              type="password"
+              value={values.password}
+              onChange={(e) => set('password', e.target.value)}
+              onBlur={() => touch('password')}
+              error={Boolean(shown('password'))}
+              helperText={
+                shown('password') ?? (mode === 'create' ? 'Leave empty to generate a password' : undefined)
+              }
+              autoComplete="new-password"
+              fullWidth
+            />
+            <List dense disablePadding aria-label="Password rules">
+              {check(checklist.minLength, 'Minimum 8 characters')}
+              {check(checklist.number, 'At least 1 number')}
+              {check(checklist.letter, 'At least 1 letter')}
+            </List>
+            <TextField
+              label="Confirm password"
+              type="password"
+              value={values.confirmPassword}
+              onChange={(e) => set('confirmPassword', e.target.value)}
+              onBlur={() => touch('confirmPassword')}
+              error={Boolean(shown('confirmPassword'))}
+              helperText={shown('confirmPassword')}
+              autoComplete="new-password"
+              fullWidth
+            />
+          </>
+        )}
+        <FormControl>
+          <FormLabel id="user-role">Role</FormLabel>
+          <RadioGroup
+            aria-labelledby="user-role"
+            value={values.role}
+            onChange={(e) => set('role', e.target.value as UserFormValues['role'])}
+          >
+            {roles.map((r) => (
+              <FormControlLabel
+                key={r.name}
+                value={r.name}
+                control={<Radio />}
+                label={
+                  <span>
+                    <Typography component="span" sx={{ display: 'block' }}>
+                      {r.displayName}
+                    </Typography>
+                    <Typography component="span" variant="body2" color="text.secondary">
+                      {r.summary}
+                    </Typography>
+                  </span>
+                }
+              />
+            ))}
+          </RadioGroup>
+        </FormControl>
+        {mode === 'create' && values.password === '' && (
+          <Alert severity="info">A password of 8 characters will be generated and shown once.</Alert>
+        )}
+      </Stack>
       {confirmDelete && user && (
         <ConfirmDialog
           title={MESSAGES.DELETE_USER_CONFIRM}
@@ -270,6 +262,6 @@ export function UserDialog({
           }
         />
       )}
-    </Dialog>
+    </FormDialog>
   );
 }

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { OrganizationRef } from '@portal/contracts/organizations';
 import { linkOrganizationSchema } from '@portal/contracts/forms';
-import { apiRequest } from '../../app/api';
-import { facilityKeys, organizationKeys } from '../../app/queries/keys';
+import { apiRequest } from '../../lib/api';
+import { facilityKeys, organizationKeys } from '../../lib/queries/keys';
 
 export { linkOrganizationSchema };
 

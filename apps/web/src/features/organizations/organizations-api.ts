@@ -7,8 +7,8 @@ import type {
   UpdateOrganizationBody,
 } from '@portal/contracts/organizations';
 import { generateLinkKey, organizationSchema } from '@portal/contracts/forms';
-import { apiRequest } from '../../app/api';
-import { organizationKeys } from '../../app/queries/keys';
+import { apiRequest } from '../../lib/api';
+import { organizationKeys } from '../../lib/queries/keys';
 
 export { organizationSchema };
 

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { OrganizationUser } from '@portal/contracts/organizations';
 import { userFormSchema, userRequestBody, type UserFormValues } from '@portal/contracts/forms';
-import { apiRequest } from '../../app/api';
-import { organizationKeys } from '../../app/queries/keys';
+import { apiRequest } from '../../lib/api';
+import { organizationKeys } from '../../lib/queries/keys';
 
 export { userFormSchema };
 

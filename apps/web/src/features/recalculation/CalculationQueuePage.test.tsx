@@ -1,15 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { Route, Routes } from 'react-router';
 import type { RecalculationRequest } from '@portal/contracts/execution';
-import { NotificationProvider } from '../../app/notifications';
+import { renderWithProviders, testSettings } from '../../ui/testing/render';
 import CalculationQueuePage from './CalculationQueuePage';
-
-vi.mock('../../app/auth', () => ({
-  userManager: () => ({ getUser: async () => null }),
-  redirectToLogin: vi.fn(),
-}));
 
 const row = (over: Partial<RecalculationRequest>): RecalculationRequest => ({
   id: 'r',
@@ -36,21 +30,12 @@ const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => 
 });
 
 function renderAt(path: string) {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <QueryClientProvider client={client}>
-      <NotificationProvider>
-        <MemoryRouter initialEntries={[path]}>
-          <Routes>
-            <Route
-              path="/facilities/:facilityId/config/calculation-queue"
-              element={<CalculationQueuePage />}
-            />
-            <Route path="/report-config/calculation-queue" element={<CalculationQueuePage />} />
-          </Routes>
-        </MemoryRouter>
-      </NotificationProvider>
-    </QueryClientProvider>,
+  return renderWithProviders(
+    <Routes>
+      <Route path="/facilities/:facilityId/config/calculation-queue" element={<CalculationQueuePage />} />
+      <Route path="/report-config/calculation-queue" element={<CalculationQueuePage />} />
+    </Routes>,
+    { route: path },
   );
 }
 
@@ -65,7 +50,7 @@ const bodyRows = () => within(screen.getByRole('table')).getAllByRole('row').sli
 beforeEach(() => {
   calls.length = 0;
   vi.stubGlobal('fetch', fetchMock);
-  window.settings = { apiBaseUrl: '/api/' } as typeof window.settings;
+  window.settings = testSettings();
 });
 afterEach(() => {
   cleanup();

@@ -30,7 +30,7 @@ import {
   sortByRequested,
   versionLabel,
 } from '@portal/contracts/rules';
-import { useNotify } from '../../app/notifications';
+import { useNotify } from '../../lib/notifications';
 import { usePendingRecalculations, useQueueAction, type QueueAction } from './recalculation-api';
 
 const SUCCESS: Record<QueueAction, (n: number) => string> = {

@@ -4,7 +4,7 @@ import type {
   RecalculationKind,
   RecalculationRequest,
 } from '@portal/contracts/execution';
-import { apiRequest } from '../../app/api';
+import { apiRequest } from '../../lib/api';
 import { recalculationKeys } from './keys';
 
 /** GET algorithm/calculations/{measurement-fields|report-fields}?recalculationRequested=true[&facilityId]: the pending recalculations. */

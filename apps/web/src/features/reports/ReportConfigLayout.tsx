@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { Box, Paper, Tab } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import { useNotify } from '../../app/notifications';
+import { useNotify } from '../../lib/notifications';
 import { PageHeading } from '../../ui/headings/PageHeading';
 import { ScrollableTabs } from '../../ui/tabs/ScrollableTabs';
 import { measurementFieldsQuery } from './measurement-fields-api';

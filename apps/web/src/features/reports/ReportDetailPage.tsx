@@ -28,7 +28,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReportField } from '@portal/contracts/reports';
 import { NOT_SPECIFIED } from '@portal/contracts/rules';
 import { CalculationEditor, type InputOption } from '../calculations';
-import { useNotify } from '../../app/notifications';
+import { useNotify } from '../../lib/notifications';
 import { reportQuery } from './report-api';
 import { useUpdateReport } from './update-report-api';
 import { measurementFieldsQuery } from './measurement-fields-api';

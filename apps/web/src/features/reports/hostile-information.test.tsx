@@ -1,19 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen, within } from '@testing-library/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { cleanup, screen, within } from '@testing-library/react';
+import { Route, Routes } from 'react-router';
 import type { Report } from '@portal/contracts/reports';
-import { NotificationProvider } from '../../app/notifications';
+import { renderWithProviders, testSettings } from '../../ui/testing/render';
 import { activeContent, HOSTILE_TEXTS } from '../../ui/testing/hostile-dom';
 import ReportDetailPage from './ReportDetailPage';
 
 // Report information is HTML from the editor (bold, italic, lists, links). The view sanitises it: the editor's
 // formatting stays, anything that could run script goes. Name and documentation are plain text.
-
-vi.mock('../../app/auth', () => ({
-  userManager: () => ({ getUser: async () => null }),
-  redirectToLogin: vi.fn(),
-}));
 
 const information = [
   '<p><b>Bold</b> and <i>italic</i> notes</p>',
@@ -38,7 +32,7 @@ const report: Report = {
 
 beforeEach(() => {
   window.__pwned = undefined;
-  window.settings = { apiBaseUrl: '/api/' } as typeof window.settings;
+  window.settings = testSettings();
   vi.stubGlobal(
     'fetch',
     vi.fn(async (input: RequestInfo | URL) => {
@@ -56,17 +50,11 @@ afterEach(() => {
 
 describe('hostile report information in the real report view', () => {
   it('keeps the editor’s formatting and readable text, and nothing that runs script', async () => {
-    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-    const { container } = render(
-      <QueryClientProvider client={client}>
-        <NotificationProvider>
-          <MemoryRouter initialEntries={[`/report-config/detail/${report.id}`]}>
-            <Routes>
-              <Route path="/report-config/detail/:id" element={<ReportDetailPage />} />
-            </Routes>
-          </MemoryRouter>
-        </NotificationProvider>
-      </QueryClientProvider>,
+    const { container } = renderWithProviders(
+      <Routes>
+        <Route path="/report-config/detail/:id" element={<ReportDetailPage />} />
+      </Routes>,
+      { route: `/report-config/detail/${report.id}` },
     );
     const view = await screen.findByTestId('report-information');
     // Formatting and text of the editor survive.

@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { MeasurementField } from '@portal/contracts/measurement-fields';
-import { apiRequest } from '../../app/api';
+import { apiRequest } from '../../lib/api';
 import { measurementFieldCatalogueKeys } from './keys';
 
 /** GET algorithm/measurement-fields: loaded when the report configuration area is entered (inputs of the calculation editor). */

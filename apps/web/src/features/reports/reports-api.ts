@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { ReportListItem } from '@portal/contracts/reports';
-import { apiRequest } from '../../app/api';
-import { reportKeys } from '../../app/queries/keys';
+import { apiRequest } from '../../lib/api';
+import { reportKeys } from '../../lib/queries/keys';
 
 /** GET algorithm/reports: id, name, target, approvedFieldsCount, totalFieldsCount. */
 export const reportsQuery = () =>

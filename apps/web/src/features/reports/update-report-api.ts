@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { updateReportBodySchema, type Report } from '@portal/contracts/reports';
-import { apiRequest } from '../../app/api';
-import { reportKeys } from '../../app/queries/keys';
+import { apiRequest } from '../../lib/api';
+import { reportKeys } from '../../lib/queries/keys';
 
 export { updateReportBodySchema };
 

@@ -18,7 +18,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { Facility } from '@portal/contracts/facilities';
 import { canProvision, provisionFileName } from '@portal/contracts/forms';
 import { DIALOG_WIDTHS, formatDateTime, MESSAGES } from '@portal/contracts/rules';
-import { useNotify } from '../../app/notifications';
+import { useNotify } from '../../lib/notifications';
 import { saveBlob } from '../../ui/files/save-blob';
 import { downloadPackage, uploadCredentialsQuery, useProvision, useRevokeCredential } from './ship-info-api';
 

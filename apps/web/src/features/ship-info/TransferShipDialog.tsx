@@ -1,23 +1,11 @@
 import { useState } from 'react';
-import {
-  Alert,
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  FormControl,
-  InputLabel,
-  MenuItem,
-  Select,
-  Stack,
-} from '@mui/material';
+import { Alert, FormControl, InputLabel, MenuItem, Select, Stack } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import type { Facility } from '@portal/contracts/facilities';
 import { transferSuccessText, transferTargets } from '@portal/contracts/forms';
-import { DIALOG_WIDTHS } from '@portal/contracts/rules';
-import { useNotify } from '../../app/notifications';
+import { useNotify } from '../../lib/notifications';
 import { hasSecondaryOrganizationsQuery, organizationsQuery, useTransferShip } from './ship-info-api';
+import { FormDialog } from '../../ui/dialogs/FormDialog';
 
 /** Transfer a ship to another organization: irreversible; the current owner and secondary organizations lose it. */
 export function TransferShipDialog({ ship, onClose }: { ship: Facility; onClose(): void }) {
@@ -38,53 +26,41 @@ export function TransferShipDialog({ ship, onClose }: { ship: Facility; onClose(
     });
 
   return (
-    <Dialog
-      open
+    <FormDialog
+      title="Transfer ship"
       onClose={onClose}
-      fullWidth
-      maxWidth={false}
-      slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}
+      submitLabel="Confirm transfer"
+      submitColor="warning"
+      onSubmit={confirm}
+      invalid={!target}
+      busy={transfer.isPending}
     >
-      <DialogTitle>Transfer ship</DialogTitle>
-      <DialogContent>
-        <Stack spacing={2} sx={{ pt: 1 }}>
-          <Alert severity="warning">
-            Transferring {ship.name} cannot be undone. {ship.primaryOrganizationName} and its users lose
-            access to the ship.
+      <Stack spacing={2} sx={{ pt: 1 }}>
+        <Alert severity="warning">
+          Transferring {ship.name} cannot be undone. {ship.primaryOrganizationName} and its users lose access
+          to the ship.
+        </Alert>
+        {secondary.data && (
+          <Alert severity="info">
+            The ship is shared with other organizations. They will lose access to it too.
           </Alert>
-          {secondary.data && (
-            <Alert severity="info">
-              The ship is shared with other organizations. They will lose access to it too.
-            </Alert>
-          )}
-          <FormControl fullWidth>
-            <InputLabel id="transfer-target">Organization</InputLabel>
-            <Select
-              labelId="transfer-target"
-              label="Organization"
-              value={target}
-              onChange={(e) => setTarget(e.target.value)}
-            >
-              {targets.map((o) => (
-                <MenuItem key={o.id} value={o.id}>
-                  {o.name}
-                </MenuItem>
-              ))}
-            </Select>
-          </FormControl>
-        </Stack>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>Cancel</Button>
-        <Button
-          variant="contained"
-          color="warning"
-          disabled={!target || transfer.isPending}
-          onClick={confirm}
-        >
-          Confirm transfer
-        </Button>
-      </DialogActions>
-    </Dialog>
+        )}
+        <FormControl fullWidth>
+          <InputLabel id="transfer-target">Organization</InputLabel>
+          <Select
+            labelId="transfer-target"
+            label="Organization"
+            value={target}
+            onChange={(e) => setTarget(e.target.value)}
+          >
+            {targets.map((o) => (
+              <MenuItem key={o.id} value={o.id}>
+                {o.name}
+              </MenuItem>
+            ))}
+          </Select>
+        </FormControl>
+      </Stack>
+    </FormDialog>
   );
 }

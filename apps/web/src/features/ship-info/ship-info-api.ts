@@ -4,10 +4,10 @@ import type { OrganizationListItem, OrganizationRef } from '@portal/contracts/or
 import type { ProvisionedCredential, UploadCredential } from '@portal/contracts/ship-info';
 import { UPLOAD_TOKEN_HEADER } from '@portal/contracts/ship-info';
 import { shipInfoSchema, type ShipInfoValues } from '@portal/contracts/forms';
-import { apiRequest, ApiRequestError } from '../../app/api';
-import { redirectToLogin, userManager } from '../../app/auth';
-import { portalSettings } from '../../app/settings';
-import { facilityKeys, organizationKeys } from '../../app/queries/keys';
+import { apiRequest, ApiRequestError } from '../../lib/api';
+import { redirectToLogin, userManager } from '../../lib/auth';
+import { portalSettings } from '../../lib/settings';
+import { facilityKeys, organizationKeys } from '../../lib/queries/keys';
 
 export { shipInfoSchema };
 const e = encodeURIComponent;

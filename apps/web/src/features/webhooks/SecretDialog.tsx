@@ -9,7 +9,7 @@ import {
   TextField,
 } from '@mui/material';
 import { DIALOG_WIDTHS } from '@portal/contracts/rules';
-import { useNotify } from '../../app/notifications';
+import { useNotify } from '../../lib/notifications';
 
 /** A webhook's secret, shown once (after Add and Rotate secret) with a copy button. */
 export function SecretDialog({ secret, url, onClose }: { secret: string; url: string; onClose(): void }) {

@@ -1,11 +1,6 @@
 import { useState } from 'react';
 import {
-  Button,
   Checkbox,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
   FormControl,
   FormControlLabel,
   FormGroup,
@@ -16,12 +11,12 @@ import {
   TextField,
 } from '@mui/material';
 import { EVENT_TYPE_NAMES, EVENT_TYPES } from '@portal/contracts/events';
-import { DIALOG_WIDTHS } from '@portal/contracts/rules';
 import type { Webhook, WebhookWithSecret } from '@portal/contracts/webhooks';
-import { ApiRequestError } from '../../app/api';
-import { useNotify } from '../../app/notifications';
+import { ApiRequestError } from '../../lib/api';
+import { useNotify } from '../../lib/notifications';
 import { toggleEventType, webhookFormErrors, type WebhookFormValues } from './display';
 import { useCreateWebhook, useUpdateWebhook } from './webhooks-api';
+import { FormDialog } from '../../ui/dialogs/FormDialog';
 
 /**
  * Add or edit a webhook: its URL, the event types it gets and whether it is enabled. Add and Save stay disabled
@@ -71,71 +66,64 @@ export function WebhookDialog({
   };
 
   return (
-    <Dialog
-      open
+    <FormDialog
+      title={webhook ? 'Edit webhook' : 'Add webhook'}
       onClose={onClose}
-      fullWidth
-      maxWidth={false}
-      slotProps={{ paper: { sx: { maxWidth: DIALOG_WIDTHS.normal } } }}
+      cancelLabel="Close"
+      submitLabel={webhook ? 'Save' : 'Add'}
+      onSubmit={submit}
+      invalid={!valid}
+      busy={busy}
     >
-      <DialogTitle>{webhook ? 'Edit webhook' : 'Add webhook'}</DialogTitle>
-      <DialogContent>
-        <Stack spacing={2} sx={{ pt: 1 }}>
-          <TextField
-            label="URL"
-            placeholder="https://example.com/portal-events"
-            value={values.url}
-            onChange={(e) => {
-              setServerError(null);
-              setValues((v) => ({ ...v, url: e.target.value }));
-            }}
-            onBlur={() => setTouched((t) => ({ ...t, url: true }))}
-            error={Boolean(urlError)}
-            helperText={urlError ?? 'Alerts are sent here as signed JSON (POST)'}
-            fullWidth
-            autoFocus
-          />
-          <FormControl component="fieldset" error={Boolean(touched.eventTypes && errors.eventTypes)}>
-            <FormLabel component="legend">Event types</FormLabel>
-            <FormGroup>
-              {EVENT_TYPES.map((type) => (
-                <FormControlLabel
-                  key={type}
-                  label={EVENT_TYPE_NAMES[type]}
-                  control={
-                    <Checkbox
-                      checked={values.eventTypes.includes(type)}
-                      onChange={(e) => {
-                        setTouched((t) => ({ ...t, eventTypes: true }));
-                        setValues((v) => ({
-                          ...v,
-                          eventTypes: toggleEventType(v.eventTypes, type, e.target.checked),
-                        }));
-                      }}
-                    />
-                  }
-                />
-              ))}
-            </FormGroup>
-            {touched.eventTypes && errors.eventTypes && <FormHelperText>{errors.eventTypes}</FormHelperText>}
-          </FormControl>
-          <FormControlLabel
-            control={
-              <Switch
-                checked={values.enabled}
-                onChange={(e) => setValues((v) => ({ ...v, enabled: e.target.checked }))}
+      <Stack spacing={2} sx={{ pt: 1 }}>
+        <TextField
+          label="URL"
+          placeholder="https://example.com/portal-events"
+          value={values.url}
+          onChange={(e) => {
+            setServerError(null);
+            setValues((v) => ({ ...v, url: e.target.value }));
+          }}
+          onBlur={() => setTouched((t) => ({ ...t, url: true }))}
+          error={Boolean(urlError)}
+          helperText={urlError ?? 'Alerts are sent here as signed JSON (POST)'}
+          fullWidth
+          autoFocus
+        />
+        <FormControl component="fieldset" error={Boolean(touched.eventTypes && errors.eventTypes)}>
+          <FormLabel component="legend">Event types</FormLabel>
+          <FormGroup>
+            {EVENT_TYPES.map((type) => (
+              <FormControlLabel
+                key={type}
+                label={EVENT_TYPE_NAMES[type]}
+                control={
+                  <Checkbox
+                    checked={values.eventTypes.includes(type)}
+                    onChange={(e) => {
+                      setTouched((t) => ({ ...t, eventTypes: true }));
+                      setValues((v) => ({
+                        ...v,
+                        eventTypes: toggleEventType(v.eventTypes, type, e.target.checked),
+                      }));
+                    }}
+                  />
+                }
               />
-            }
-            label="Enabled"
-          />
-        </Stack>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>Close</Button>
-        <Button variant="contained" disabled={!valid || busy} onClick={submit}>
-          {webhook ? 'Save' : 'Add'}
-        </Button>
-      </DialogActions>
-    </Dialog>
+            ))}
+          </FormGroup>
+          {touched.eventTypes && errors.eventTypes && <FormHelperText>{errors.eventTypes}</FormHelperText>}
+        </FormControl>
+        <FormControlLabel
+          control={
+            <Switch
+              checked={values.enabled}
+              onChange={(e) => setValues((v) => ({ ...v, enabled: e.target.checked }))}
+            />
+          }
+          label="Enabled"
+        />
+      </Stack>
+    </FormDialog>
   );
 }

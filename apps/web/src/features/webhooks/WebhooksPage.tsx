@@ -15,7 +15,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { formatDateTime, MESSAGES } from '@portal/contracts/rules';
 import type { Webhook, WebhookWithSecret } from '@portal/contracts/webhooks';
-import { useNotify } from '../../app/notifications';
+import { useNotify } from '../../lib/notifications';
 import { ConfirmDialog } from '../../ui/dialogs/ConfirmDialog';
 import { DeliveryLog } from './DeliveryLog';
 import { SecretDialog } from './SecretDialog';

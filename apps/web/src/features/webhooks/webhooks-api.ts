@@ -6,7 +6,7 @@ import {
   type WebhookDelivery,
   type WebhookWithSecret,
 } from '@portal/contracts/webhooks';
-import { apiRequest } from '../../app/api';
+import { apiRequest } from '../../lib/api';
 import { webhookKeys } from './keys';
 
 const base = (organizationId: string) => `organizations/${encodeURIComponent(organizationId)}/webhooks`;

@@ -4,7 +4,7 @@ import type { EChartsCoreOption, EChartsType } from 'echarts/core';
 import type * as EChartsCore from './echarts-core';
 
 // ECharts is not in the initial bundle: the dashboard's numbers paint first, the canvases follow. It is fetched
-// when the first chart mounts, after the start-up API calls were sent (app/startup.ts): over a satellite link its
+// when the first chart mounts, after the start-up API calls were sent (shell/startup.ts): over a satellite link its
 // 170 kB would otherwise take two of the browser's six connections and the bandwidth the report answers need.
 let loading: Promise<typeof EChartsCore> | null = null;
 const loadECharts = () => (loading ??= import('./echarts-core'));
