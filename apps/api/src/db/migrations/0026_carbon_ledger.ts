@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * The carbon ledger's stored series (issue 31; docs/decisions/0110-carbon-ledger-engine.md), written by the engine's
+ * The carbon ledger's stored series (issue 31; docs/decisions/0111-carbon-ledger-engine.md), written by the engine's
  * step "port calls and voyages" through storage/ (port-calls.ts, voyages.ts, ledger-segments.ts) and by nothing else:
  *
  * - `ledger_segments`: a ship's time cut at UTC midnights and at its port calls' arrivals and departures, one row per

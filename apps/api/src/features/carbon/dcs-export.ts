@@ -3,7 +3,7 @@ import { CONSUMER_NAMES, DCS_METHOD_NAMES, FUEL_TYPE_NAMES } from '@portal/contr
 import type { DcsReportRecord } from '@portal/contracts/carbon';
 
 /**
- * The IMO DCS report as flag States' templates lay it out (docs/decisions/0110-carbon-ledger-engine.md): the items of
+ * The IMO DCS report as flag States' templates lay it out (docs/decisions/0111-carbon-ledger-engine.md): the items of
  * MARPOL Annex VI Appendix IX in its order, one a row (item number, item, value, unit), the reporting period as two
  * dates (dd/mm/yyyy), each fuel a row of its own, then the items MEPC.385(81) adds from 2026 (fuel per consumer type
  * and fuel type, not under way, onshore power, laden distance, transport work). Numbers are numbers and dates are

@@ -27,7 +27,7 @@ import { sumSegments } from '../executions/ledger-segments';
 import { cargoByDeparture, DAY_MS } from './ledger';
 
 /**
- * The ledger's yearly reports (issue 31; docs/decisions/0110-carbon-ledger-engine.md): the IMO DCS report of a ship
+ * The ledger's yearly reports (issue 31; docs/decisions/0111-carbon-ledger-engine.md): the IMO DCS report of a ship
  * and calendar year (rules/carbon/dcs.ts over the year's pieces grouped into its voyages and stays), and the CII of
  * a ship and of the fleet (rules/carbon/cii.ts over the year's daily sums).
  */

@@ -76,7 +76,7 @@ function portNamesFor(db: Kysely<Database>, facilityId: string): PortNameOf {
 }
 
 /**
- * The carbon ledger's API (issue 31; docs/decisions/0110-carbon-ledger-engine.md): a ship's port calls, voyages and
+ * The carbon ledger's API (issue 31; docs/decisions/0111-carbon-ledger-engine.md): a ship's port calls, voyages and
  * fuel as the engine derived them, and what people enter for it (bunker delivery notes, tank soundings, cargo) with
  * the reconciliation. Everyone who sees a ship reads its ledger and enters records for it (as for its record book);
  * another organization's ship, voyage, note or sounding answers as a missing one.

@@ -27,7 +27,7 @@ import type { FieldSeriesOf } from './measurement-fields';
 import { ceilDayExclusive, floorDay, sampleAndHold } from './series';
 
 /**
- * Step "port calls and voyages" (issue 31; docs/decisions/0110-carbon-ledger-engine.md): from the ship's LATITUDE,
+ * Step "port calls and voyages" (issue 31; docs/decisions/0111-carbon-ledger-engine.md): from the ship's LATITUDE,
  * LONGITUDE and speed over ground (a SHIP_SPEED field or channel) and its fuel flows, the port calls (the rules of
  * packages/contracts/src/rules/carbon, port-calls.ts) and the ledger's pieces of time (stays and voyages cut at UTC
  * midnights, ledger-segments.ts) of a window around the executed period; the store step (store-ledger.ts) replaces

@@ -13,7 +13,7 @@ import {
 import { lowerBound } from '../../storage';
 
 /**
- * The carbon ledger's pieces of time (docs/decisions/0110-carbon-ledger-engine.md): a ship's time cut at each UTC
+ * The carbon ledger's pieces of time (docs/decisions/0111-carbon-ledger-engine.md): a ship's time cut at each UTC
  * midnight and at its port calls' arrivals and departures, each piece a stay at berth or part of a voyage, with what
  * the ledger's rules (packages/contracts/src/rules/carbon/ledger.ts, buildLedger) give for it. The rules add up
  * exactly over periods (a track leg across a midnight is split in proportion to the time on each side; fuel is each

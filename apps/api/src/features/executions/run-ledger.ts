@@ -10,7 +10,7 @@ import { storeLedger } from './store-ledger';
 /**
  * The carbon ledger of a ship derived again over all its data, without executing anything else: the step "port
  * calls and voyages" over the ship's stored measurement values and its store step, in one transaction that holds the
- * ship's lock (docs/decisions/0110-carbon-ledger-engine.md). Run by the carbon-ledger job when what the ledger reads
+ * ship's lock (docs/decisions/0111-carbon-ledger-engine.md). Run by the carbon-ledger job when what the ledger reads
  * besides the values changed: the organization's ports, a fuel flow's mapping. Idempotent: a rerun writes nothing.
  */
 export async function runLedger(

@@ -12,7 +12,7 @@ import { CALL_IDENTITY_TOLERANCE_MS, type LedgerDerivation } from './derive-ledg
 import { sumSegments } from './ledger-segments';
 
 /**
- * Step "store port calls and voyages", in the replacing transaction (docs/decisions/0110-carbon-ledger-engine.md):
+ * Step "store port calls and voyages", in the replacing transaction (docs/decisions/0111-carbon-ledger-engine.md):
  * the window's pieces and calls replace the stored ones (a call keeps its id at the same port and about the same
  * arrival), each call's fuel at berth is the sum of its stay's pieces, and every voyage that touches the window (from
  * the last call before it to the first after it) is summed again from its pieces. Only what differs is written: a
