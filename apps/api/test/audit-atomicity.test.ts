@@ -126,6 +126,18 @@ function auditedActionsInSource(): Set<string> {
 
 /** Names that differ between a case's refused and accepted runs. */
 const randomSuffix = () => Math.random().toString(36).slice(2, 8);
+/** A bunker delivery note with a number of its own. */
+const bdnBody = () => ({
+  deliveredAt: new Date(UNTIL.getTime() - 2 * DAY_MS).toISOString(),
+  portId: 'NLRTM',
+  portName: null,
+  fuelType: 'HFO',
+  massTonnes: 500,
+  sulfurPercent: 2.5,
+  lcvMjPerKg: null,
+  densityKgM3: null,
+  bdnNumber: `AUDIT-${randomSuffix()}`,
+});
 
 describe('a change and its audit entry are one transaction', () => {
   it('stores nothing when a lone surrogate in a name makes the audit entry fail (issue 14, seen #6)', async () => {
@@ -999,6 +1011,90 @@ describe('a change and its audit entry are one transaction', () => {
           return northAdmin.post(`${path}/${step}`);
         },
       })),
+      // the carbon ledger's records: bunker delivery notes, tank soundings, cargo
+      {
+        route: 'POST facilities/{id}/bunker-notes',
+        action: 'carbon.bdn.add',
+        ok: 201,
+        call: () => northAdmin.post(`/api/facilities/${world.north.facility}/bunker-notes`, bdnBody()),
+      },
+      ...(['change', 'remove'] as const).map((step): Case => ({
+        route: `${step === 'change' ? 'PUT' : 'DELETE'} bunker-notes/{id}`,
+        action: `carbon.bdn.${step}`,
+        ok: step === 'remove' ? 204 : 200,
+        prepare: () =>
+          remember(
+            northAdmin
+              .post(`/api/facilities/${world.north.facility}/bunker-notes`, bdnBody())
+              .then((r) => r.json().id as string),
+          ),
+        call: () =>
+          step === 'remove'
+            ? northAdmin.delete(`/api/bunker-notes/${target}`)
+            : northAdmin.put(`/api/bunker-notes/${target}`, { ...bdnBody(), massTonnes: 321 }),
+      })),
+      {
+        route: 'POST facilities/{id}/tank-soundings',
+        action: 'carbon.sounding.add',
+        ok: 201,
+        call: () =>
+          northAdmin.post(`/api/facilities/${world.north.facility}/tank-soundings`, {
+            at: iso(-2),
+            fuelType: 'HFO',
+            robTonnes: 250,
+          }),
+      },
+      {
+        route: 'DELETE tank-soundings/{id}',
+        action: 'carbon.sounding.remove',
+        ok: 204,
+        prepare: () =>
+          remember(
+            northAdmin
+              .post(`/api/facilities/${world.north.facility}/tank-soundings`, {
+                at: iso(-3),
+                fuelType: 'MDO_MGO',
+                robTonnes: 80,
+              })
+              .then((r) => r.json().id as string),
+          ),
+        call: () => northAdmin.delete(`/api/tank-soundings/${target}`),
+      },
+      {
+        route: 'PUT voyages/{id}/cargo',
+        action: 'carbon.cargo.set',
+        call: () =>
+          northAdmin.put(`/api/voyages/${world.north.voyage}/cargo`, {
+            laden: true,
+            cargoTonnes: 40_000 + Math.round(Math.random() * 1000),
+            teu: null,
+          }),
+      },
+      {
+        route: 'DELETE voyages/{id}/cargo',
+        action: 'carbon.cargo.clear',
+        ok: 204,
+        prepare: async () => {
+          await northAdmin.put(`/api/voyages/${world.north.voyage}/cargo`, {
+            laden: false,
+            cargoTonnes: null,
+            teu: null,
+          });
+        },
+        call: () => northAdmin.delete(`/api/voyages/${world.north.voyage}/cargo`),
+      },
+      {
+        route: 'POST facilities/{id}/noon-reports',
+        action: 'carbon.cargo.import',
+        // The voyage's cargo cleared first: a person's entry would be kept and the import change nothing.
+        prepare: async () => {
+          await northAdmin.delete(`/api/voyages/${world.north.voyage}/cargo`);
+        },
+        call: () =>
+          northAdmin.post(`/api/facilities/${world.north.facility}/noon-reports`, {
+            csv: `Date,Condition,Cargo (t)\n${new Date(UNTIL.getTime() - 1.5 * DAY_MS).toISOString()},Laden,${1000 + Math.round(Math.random() * 1000)}\n`,
+          }),
+      },
       // an organization's own ports and corrections
       {
         route: 'POST organizations/{id}/ports',
