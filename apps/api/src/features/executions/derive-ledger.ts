@@ -22,7 +22,7 @@ import {
 } from '../../storage';
 import { readCallCrossing, readCallDepartingAfter, type PortCallFacts } from '../../storage';
 import { lowerBound } from '../../storage';
-import { DAY_MS, ledgerSegments, resolveFlowChannel, type LedgerSegment } from './ledger-segments';
+import { DAY_MS, ledgerSegments, type LedgerSegment } from './ledger-segments';
 import type { FieldSeriesOf } from './measurement-fields';
 import { ceilDayExclusive, floorDay, sampleAndHold } from './series';
 
@@ -512,13 +512,14 @@ export async function deriveLedger(
       ? onTargets(windowTargets, await read(flow.read.fieldId, from, to))
       : channelOnTargets(readRaw, flow.read.channel, windowTargets);
   const channels = await Promise.all(
-    config.flows.map(async (flow) =>
-      resolveFlowChannel({
-        id: flow.id,
-        consumer: flow.consumer,
-        fuel: await fuelSource(flow.fuel),
-        series: { timestamps: windowTargets, values: await flowSeries(flow) },
-      } satisfies FlowChannel),
+    config.flows.map(
+      async (flow) =>
+        ({
+          id: flow.id,
+          consumer: flow.consumer,
+          fuel: await fuelSource(flow.fuel),
+          series: { timestamps: windowTargets, values: await flowSeries(flow) },
+        }) satisfies FlowChannel,
     ),
   );
   // The scrubber's power comes from the generators: its fuel is the auxiliary engines' (else the main engines').
@@ -526,7 +527,7 @@ export async function deriveLedger(
     config.flows.find((f) => f.consumer === 'AUX_ENGINE') ??
     config.flows.find((f) => f.consumer === 'MAIN_ENGINE');
   const scrubber = config.scrubberFuelFieldId
-    ? resolveFlowChannel({
+    ? ({
         id: config.scrubberFuelFieldId,
         consumer: 'AUX_ENGINE',
         fuel: await fuelSource(generators?.fuel ?? { kind: 'unknown' }),
@@ -534,7 +535,7 @@ export async function deriveLedger(
           timestamps: windowTargets,
           values: onTargets(windowTargets, await read(config.scrubberFuelFieldId, from, to)),
         },
-      })
+      } satisfies FlowChannel)
     : null;
 
   const segments = ledgerSegments({

@@ -8,7 +8,7 @@ import {
   type FlowChannel,
   type PortArea,
 } from '@portal/contracts/rules/carbon';
-import { DAY_MS, ledgerSegments, resolveFlowChannel, sumSegments } from './ledger-segments';
+import { DAY_MS, ledgerSegments, sumSegments } from './ledger-segments';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -69,13 +69,12 @@ describe('the ledger pieces', () => {
       series: { timestamps, values: r.map((x) => x.ae) },
     },
   ];
-  const resolved = channels.map(resolveFlowChannel);
   const dataFrom = timestamps[0]!;
   const dataTo = timestamps.at(-1)!;
   const all = ledgerSegments({
     track,
     calls,
-    channels: resolved,
+    channels,
     scrubber: null,
     from: T0,
     to: T0 + 5 * DAY_MS,
@@ -119,7 +118,7 @@ describe('the ledger pieces', () => {
     const some = ledgerSegments({
       track,
       calls,
-      channels: resolved,
+      channels,
       scrubber: null,
       from: day2,
       to: day2 + DAY_MS,

@@ -2,7 +2,6 @@ import {
   buildLedger,
   CONSUMERS,
   FUEL_TYPES,
-  fuelTypesAt,
   IMO_FUELS,
   type FlowChannel,
   type FuelTypeOrUnknown,
@@ -10,7 +9,6 @@ import {
   type PortCall,
   type Track,
 } from '@portal/contracts/rules/carbon';
-import { lowerBound } from '../../storage';
 
 /**
  * The carbon ledger's pieces of time (docs/decisions/0111-carbon-ledger-engine.md): a ship's time cut at each UTC
@@ -48,67 +46,8 @@ export interface LedgerSegment {
   scrubberCo2g: number;
 }
 
-/** A flow channel with the fuel type of each of its samples resolved once for the whole window. */
-export interface ResolvedFlowChannel {
-  id: string;
-  consumer: FlowChannel['consumer'];
-  timestamps: Float64Array;
-  values: Float64Array;
-  fuelTypes: FuelTypeOrUnknown[];
-}
-
-/** Resolves a flow channel's fuel types over its whole series (the rules' fuelTypesAt, once). */
-export function resolveFlowChannel(channel: FlowChannel): ResolvedFlowChannel {
-  const timestamps = Float64Array.from(channel.series.timestamps);
-  return {
-    id: channel.id,
-    consumer: channel.consumer,
-    timestamps,
-    values: Float64Array.from(channel.series.values),
-    fuelTypes: fuelTypesAt(channel.fuel, timestamps),
-  };
-}
-
 const SLOTS: readonly FuelTypeOrUnknown[] = [...FUEL_TYPES, 'UNKNOWN'];
 const fuelOrder = (f: LegFuel) => CONSUMERS.indexOf(f.consumer) * SLOTS.length + SLOTS.indexOf(f.fuelType);
-
-/** The channel's samples in [from, to), its fuel types as the steps of a fuel-type series (codes into FUEL_TYPES). */
-function sliceChannel(channel: ResolvedFlowChannel, from: number, to: number): FlowChannel {
-  const lo = lowerBound(channel.timestamps, from);
-  const hi = lowerBound(channel.timestamps, to);
-  const at: number[] = [];
-  const codes: number[] = [];
-  for (let i = lo; i < hi; i++)
-    if (i === lo || channel.fuelTypes[i] !== channel.fuelTypes[i - 1]) {
-      at.push(channel.timestamps[i]!);
-      // -1 is no fuel of FUEL_TYPES: UNKNOWN, as the rules read an invalid code.
-      codes.push(FUEL_TYPES.indexOf(channel.fuelTypes[i] as (typeof FUEL_TYPES)[number]));
-    }
-  return {
-    id: channel.id,
-    consumer: channel.consumer,
-    fuel: { kind: 'series', timestamps: at, values: codes },
-    series: {
-      timestamps: channel.timestamps.subarray(lo, hi),
-      values: channel.values.subarray(lo, hi),
-    },
-  };
-}
-
-/** The fixes a day's ledger needs: those inside [from, to) and the one on each side. */
-function sliceTrack(track: Track, from: number, to: number): Track {
-  const lo = Math.max(0, lowerBound(track.t, from) - 1);
-  const hi = Math.min(track.t.length, lowerBound(track.t, to) + 1);
-  return {
-    t: track.t.subarray(lo, hi),
-    lat: track.lat.subarray(lo, hi),
-    lon: track.lon.subarray(lo, hi),
-    speed: track.speed.subarray(lo, hi),
-    legNm: track.legNm.subarray(lo, hi),
-    legUnderWay: track.legUnderWay.subarray(lo, hi),
-    legGap: track.legGap.subarray(lo, hi),
-  };
-}
 
 const co2Of = (fuel: readonly LegFuel[]) => {
   let co2g = 0;
@@ -124,9 +63,10 @@ export interface SegmentInput {
   track: Track;
   /** The port calls over the days (and any reaching into them), in time order. */
   calls: readonly PortCall[];
-  channels: readonly ResolvedFlowChannel[];
+  /** The flows over the days, on the positions' targets. */
+  channels: readonly FlowChannel[];
   /** SCRUBBER_FUEL as a flow channel burning the auxiliary engines' fuel, or null without it. */
-  scrubber: ResolvedFlowChannel | null;
+  scrubber: FlowChannel | null;
   /** Whole UTC days [from, to). */
   from: number;
   to: number;
@@ -135,50 +75,45 @@ export interface SegmentInput {
   dataTo: number;
 }
 
-/** The pieces of the days [from, to) within the ship's data, in time order. */
+/**
+ * The pieces of the days [from, to) within the ship's data, in time order: one ledger of the whole range with its
+ * legs cut at every UTC midnight (the rules' `cuts`), which are the legs of each day's ledger (rules/carbon/ledger.ts,
+ * tested there and below), so some days' pieces derived again are those of the whole.
+ */
 export function ledgerSegments(input: SegmentInput): LedgerSegment[] {
+  const from = Math.max(input.from, Math.floor(input.dataFrom / HOUR_MS) * HOUR_MS);
+  const to = Math.min(input.to, Math.floor(input.dataTo / HOUR_MS) * HOUR_MS + HOUR_MS);
+  if (from >= to) return [];
+  const cuts: number[] = [];
+  for (let day = Math.floor(from / DAY_MS) * DAY_MS + DAY_MS; day < to; day += DAY_MS) cuts.push(day);
+  const { track, calls } = input;
+  const legs = buildLedger({ track, calls, channels: input.channels, from, to, cuts });
+  const scrubberLegs = input.scrubber
+    ? buildLedger({ track, calls, channels: [input.scrubber], from, to, cuts })
+    : [];
   const out: LedgerSegment[] = [];
-  const first = Math.floor(input.dataFrom / HOUR_MS) * HOUR_MS;
-  const last = Math.floor(input.dataTo / HOUR_MS) * HOUR_MS + HOUR_MS;
-  for (let day = input.from; day < input.to; day += DAY_MS) {
-    const from = Math.max(day, first);
-    const to = Math.min(day + DAY_MS, last);
-    if (from >= to) continue;
-    const track = sliceTrack(input.track, from, to);
-    const calls = input.calls.filter((c) => c.departure > from - DAY_MS && c.arrival < to + DAY_MS);
-    const legs = buildLedger({
-      track,
-      calls,
-      channels: input.channels.map((c) => sliceChannel(c, from, to)),
-      from,
-      to,
+  legs.forEach((leg, i) => {
+    if (leg.end <= leg.start) return;
+    const fuel = [...leg.fuel].sort((a, b) => fuelOrder(a) - fuelOrder(b));
+    const { co2g, unknownKg } = co2Of(fuel);
+    const scrubberFuel = scrubberLegs[i]?.fuel ?? [];
+    out.push({
+      start: leg.start,
+      end: leg.end,
+      day: Math.floor(leg.start / DAY_MS) * DAY_MS,
+      kind: leg.kind,
+      distanceNm: leg.distanceNm,
+      hoursUnderWay: leg.hoursUnderWay,
+      hoursNotUnderWay: leg.hoursNotUnderWay,
+      hoursWithoutPosition: leg.hoursWithoutPosition,
+      fuel,
+      hoursWithoutFuelData: leg.hoursWithoutFuelData,
+      co2g,
+      unknownFuelKg: unknownKg,
+      scrubberKg: scrubberFuel.reduce((s, f) => s + f.kg, 0),
+      scrubberCo2g: co2Of(scrubberFuel).co2g,
     });
-    const scrubberLegs = input.scrubber
-      ? buildLedger({ track, calls, channels: [sliceChannel(input.scrubber, from, to)], from, to })
-      : [];
-    legs.forEach((leg, i) => {
-      if (leg.end <= leg.start) return;
-      const fuel = [...leg.fuel].sort((a, b) => fuelOrder(a) - fuelOrder(b));
-      const { co2g, unknownKg } = co2Of(fuel);
-      const scrubberFuel = scrubberLegs[i]?.fuel ?? [];
-      out.push({
-        start: leg.start,
-        end: leg.end,
-        day,
-        kind: leg.kind,
-        distanceNm: leg.distanceNm,
-        hoursUnderWay: leg.hoursUnderWay,
-        hoursNotUnderWay: leg.hoursNotUnderWay,
-        hoursWithoutPosition: leg.hoursWithoutPosition,
-        fuel,
-        hoursWithoutFuelData: leg.hoursWithoutFuelData,
-        co2g,
-        unknownFuelKg: unknownKg,
-        scrubberKg: scrubberFuel.reduce((s, f) => s + f.kg, 0),
-        scrubberCo2g: co2Of(scrubberFuel).co2g,
-      });
-    });
-  }
+  });
   return out;
 }
 

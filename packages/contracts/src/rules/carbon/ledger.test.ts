@@ -47,6 +47,57 @@ describe('legs of a period', () => {
   });
 });
 
+describe('legs cut at midnights', () => {
+  it("are each day's legs: a leg across midnight is two, a track leg across it split in proportion", () => {
+    // Two days, a fix every 7 minutes (none at midnight), moving 1 nm per fix, a call from 20:00 to 04:00.
+    const t: number[] = [];
+    const lat: number[] = [];
+    const sog: number[] = [];
+    for (let x = T0 + 3 * MIN; x < T0 + 48 * HOUR; x += 7 * MIN) {
+      t.push(x);
+      const inPort = x >= T0 + 20 * HOUR && x <= T0 + 28 * HOUR;
+      lat.push(inPort ? 50 : 50 + (x - T0) / (7 * MIN) / 60);
+      sog.push(inPort ? 0.2 : 8.6);
+    }
+    const track = prepareTrack({ timestamps: t, latitude: lat, longitude: t.map(() => 3), sog });
+    const arrival = t.find((x) => x >= T0 + 20 * HOUR)!;
+    const departure = [...t].reverse().find((x) => x <= T0 + 28 * HOUR)!;
+    const calls: PortCall[] = [{ ...call(0, 0), arrival, departure }];
+    const channels: FlowChannel[] = [
+      {
+        id: 'ME',
+        consumer: 'MAIN_ENGINE',
+        fuel: { kind: 'fixed', fuelType: 'HFO' },
+        series: { timestamps: t, values: t.map((x, i) => 500 + (i % 5)) },
+      },
+      {
+        // A sample every minute: one exactly at midnight, which belongs to the day it begins.
+        id: 'AE',
+        consumer: 'AUX_ENGINE',
+        fuel: { kind: 'fixed', fuelType: 'MDO_MGO' },
+        series: {
+          timestamps: Array.from({ length: 48 * 60 }, (_, m) => T0 + m * MIN),
+          values: Array.from({ length: 48 * 60 }, (_, m) => 100 + (m % 7)),
+        },
+      },
+    ];
+    const midnight = T0 + 24 * HOUR;
+    const cut = buildLedger({ track, calls, channels, from: T0, to: T0 + 48 * HOUR, cuts: [midnight] });
+    const perDay = [
+      ...buildLedger({ track, calls, channels, from: T0, to: midnight }),
+      ...buildLedger({ track, calls, channels, from: midnight, to: T0 + 48 * HOUR }),
+    ];
+    expect(cut.map((l) => [l.kind, l.start, l.end])).toEqual(perDay.map((l) => [l.kind, l.start, l.end]));
+    expect(cut.map((l) => (l.end - T0) / HOUR)).toContain(24);
+    // Bit for bit: the same sums in the same order.
+    expect(cut.map((l) => [l.distanceNm, l.hoursUnderWay, l.hoursNotUnderWay, l.fuel])).toEqual(
+      perDay.map((l) => [l.distanceNm, l.hoursUnderWay, l.hoursNotUnderWay, l.fuel]),
+    );
+    const whole = sumLegs(buildLedger({ track, calls, channels, from: T0, to: T0 + 48 * HOUR }));
+    expect(Math.abs(sumLegs(cut).distanceNm - whole.distanceNm)).toBeLessThan(1e-9);
+  });
+});
+
 describe('fuel from flow meters, as the dashboard counts it', () => {
   it('gives an hour the average of its non-null values times one hour, and an hour with fewer than 30 samples nothing', () => {
     const t: number[] = [];

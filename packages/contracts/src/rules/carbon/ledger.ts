@@ -57,6 +57,12 @@ export interface LedgerInput {
   to: number;
   stopSpeedKn?: number;
   minSamplesPerHour?: number;
+  /**
+   * Times (UTC epoch ms) to cut the legs at besides the calls, e.g. every UTC midnight: a leg across one is two legs
+   * of the same kind and calls, and a track leg across one is split in proportion to the time on each side, as at
+   * the period's ends, so the legs of [from, to) cut at midnights are the legs of each day's ledger.
+   */
+  cuts?: readonly number[];
 }
 
 const FUEL_SLOTS: readonly FuelTypeOrUnknown[] = [...FUEL_TYPES, 'UNKNOWN'];
@@ -85,8 +91,31 @@ function emptyLeg(
   };
 }
 
-/** The stays and voyages covering [from, to), in time order. */
-export function cutIntoLegs(calls: readonly PortCall[], from: number, to: number): Leg[] {
+/** The stays and voyages covering [from, to), in time order, each cut at the `cuts` inside it. */
+export function cutIntoLegs(
+  calls: readonly PortCall[],
+  from: number,
+  to: number,
+  cuts: readonly number[] = [],
+): Leg[] {
+  const legs = legsOfCalls(calls, from, to);
+  if (cuts.length === 0) return legs;
+  const sorted = [...cuts].sort((a, b) => a - b);
+  const out: Leg[] = [];
+  let c = 0;
+  for (const leg of legs) {
+    while (c < sorted.length && sorted[c]! <= leg.start) c++;
+    let start = leg.start;
+    for (let k = c; k < sorted.length && sorted[k]! < leg.end; k++) {
+      out.push(emptyLeg(leg.kind, start, sorted[k]!, leg.call, leg.fromCall, leg.toCall));
+      start = sorted[k]!;
+    }
+    out.push(emptyLeg(leg.kind, start, leg.end, leg.call, leg.fromCall, leg.toCall));
+  }
+  return out;
+}
+
+function legsOfCalls(calls: readonly PortCall[], from: number, to: number): Leg[] {
   const legs: Leg[] = [];
   const sorted = [...calls].sort((a, b) => a.arrival - b.arrival);
   let cursor = from;
@@ -126,26 +155,35 @@ function legAt(legs: readonly Leg[], x: number): number {
 export function buildLedger(input: LedgerInput): Leg[] {
   const { track, from, to } = input;
   const stopSpeedKn = input.stopSpeedKn ?? 1;
-  const legs = cutIntoLegs(input.calls, from, to);
+  const legs = cutIntoLegs(input.calls, from, to, input.cuts);
   if (legs.length === 0) return legs;
+  // A time at a cut belongs to the leg after it, as a period's start belongs to the period (and a call's arrival to
+  // the voyage before it: a time belongs to the leg that ends at or after it).
+  const cutAt = new Set(input.cuts ?? []);
+  const endsAtCut = Uint8Array.from(legs, (leg) => (cutAt.has(leg.end) ? 1 : 0));
 
-  // Distance and hours: each track leg (fix k-1 to fix k) cut to the period, to the leg holding its end.
+  // Distance and hours: each track leg (fix k-1 to fix k) cut to the period and to the legs it lies in, in proportion
+  // to the time in each (the calls' bounds are fix times, so only a cut splits a track leg).
   const covered = new Float64Array(legs.length);
   for (let k = 1; k < track.t.length; k++) {
     const t0 = track.t[k - 1]!;
     const t1 = track.t[k]!;
-    const a = Math.max(t0, from);
-    const b = Math.min(t1, to);
-    if (!(b > a)) continue;
-    const part = (b - a) / (t1 - t0);
-    const i = legAt(legs, b);
-    const leg = legs[i]!;
-    const hours = (b - a) / HOUR_MS;
-    covered[i]! += hours;
-    if (track.legUnderWay[k] === 1) {
-      leg.distanceNm += track.legNm[k]! * part;
-      leg.hoursUnderWay += hours;
-    } else leg.hoursNotUnderWay += hours;
+    const from0 = Math.max(t0, from);
+    const to1 = Math.min(t1, to);
+    if (!(to1 > from0)) continue;
+    for (let i = legAt(legs, from0); i < legs.length && legs[i]!.start < to1; i++) {
+      const leg = legs[i]!;
+      const a = Math.max(from0, leg.start);
+      const b = Math.min(to1, leg.end);
+      if (!(b > a)) continue;
+      const part = (b - a) / (t1 - t0);
+      const hours = (b - a) / HOUR_MS;
+      covered[i]! += hours;
+      if (track.legUnderWay[k] === 1) {
+        leg.distanceNm += track.legNm[k]! * part;
+        leg.hoursUnderWay += hours;
+      } else leg.hoursNotUnderWay += hours;
+    }
   }
   legs.forEach((leg, i) => {
     leg.hoursWithoutPosition = Math.max(0, (leg.end - leg.start) / HOUR_MS - covered[i]!);
@@ -171,7 +209,7 @@ export function buildLedger(input: LedgerInput): Leg[] {
     for (let s = 0; s < timestamps.length; s++) {
       const t = timestamps[s]!;
       if (t < from || t >= to || share[s] === 0) continue;
-      while (legs[li]!.end < t) li++;
+      while (legs[li]!.end < t || (endsAtCut[li] === 1 && legs[li]!.end === t)) li++;
       while (k < m && track.t[k]! < t) k++;
       // Under way at t: the track leg ending at the first fix at or after t; before the first fix or after the
       // last, that fix's speed (underWayAt).
