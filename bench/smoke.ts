@@ -61,6 +61,7 @@ const BENCHES: Bench[] = [
   { name: 'formula', steps: [['formula/run.ts', '--smoke']] },
   { name: 'demo-fleet', steps: [['demo-fleet/run.ts', '--smoke']] },
   { name: 'ports', steps: [['ports/port-at.ts', '--smoke']] },
+  { name: 'carbon', steps: [['carbon/run.ts', '--smoke', '--postgres', '{db}']], database: 'carbon' },
 ];
 
 function databaseUrl(suffix: string): string {
