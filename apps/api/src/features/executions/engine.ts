@@ -19,12 +19,12 @@ import { storeMeasurementValues, storeReportValues, type Computed } from './stor
  *
  *   load configuration and plan (plan.ts) -> read samples (read-samples.ts) -> measurement fields
  *   (measurement-fields.ts) -> report fields (report-fields.ts) -> compliance events (derive-events.ts, the rules
- *   in compliance-events.ts) -> port calls and voyages (derive-ledger.ts, the rules in
- *   packages/contracts/src/rules/carbon) -> store (store.ts, store-events.ts with the record book, store-ledger.ts)
- *   -> roll up (storage/report-values-daily.ts)
+ *   in compliance-events.ts) -> store (store.ts, store-events.ts with the record book) -> port calls and voyages
+ *   (derive-ledger.ts, the rules in packages/contracts/src/rules/carbon; store-ledger.ts) -> roll up
+ *   (storage/report-values-daily.ts)
  *
- * The first six compute (computePeriod, outside any transaction); the last two write (storeComputed, in the
- * transaction the caller gives). Each step's time is added to `request.timings` under its name.
+ * The first five compute (computePeriod, outside any transaction); the rest write (storeComputed, in the
+ * transaction the caller gives, under the ship's lock; the carbon ledger is derived there too). Each step's time is added to `request.timings` under its name.
  */
 
 export { ExecutionError } from './calculations';
@@ -43,14 +43,11 @@ async function step<T>(
   return value;
 }
 
-/**
- * Computes (does not store) the values of a ship's period; data health's rules and the carbon ledger's ports come
- * through `ports`.
- */
+/** Computes (does not store) the values of a ship's period; data health's rules come through `ports`. */
 export async function computePeriod(
   db: Kysely<Database>,
   request: ComputeRequest,
-  ports: Pick<EnginePorts, 'dataHealth' | 'ledgerPorts'>,
+  ports: Pick<EnginePorts, 'dataHealth'>,
 ): Promise<Computed> {
   const { facilityId, from, to, timings } = request;
   const plan = await step(timings, 'load configuration', () => loadPlan(db, request, ports.dataHealth));
@@ -76,19 +73,6 @@ export async function computePeriod(
   const events = await step(timings, 'compliance events', () =>
     deriveComplianceEvents(db, plan, fieldSeriesOf(measurement, readStored), ports.dataHealth),
   );
-  const ledger = await step(timings, 'port calls and voyages', async () =>
-    deriveLedger(
-      db,
-      await loadLedgerConfig(db, facilityId),
-      {
-        from,
-        to,
-        recomputed: request.measurementFieldIds,
-        seriesOf: fieldSeriesOf(measurement, readStored),
-      },
-      ports.ledgerPorts,
-    ),
-  );
   return {
     request,
     measurement,
@@ -101,7 +85,6 @@ export async function computePeriod(
       reportFields: report.size,
     },
     events,
-    ledger,
     replaceMeasurementFieldIds:
       request.measurementFieldIds === 'all' ? 'all' : [...request.measurementFieldIds],
     replaceReportFieldIds: request.reportFieldIds === 'all' ? 'all' : [...request.reportFieldIds],
@@ -112,11 +95,15 @@ export async function computePeriod(
  * Replaces the stored values of the computed period in the given transaction: deletes the period's rows of the
  * recomputed fields, inserts the new ones and refreshes the daily roll-up. Whole days, so no chunk is merged. The
  * events' alerts go to the outbox of `ports` in the same transaction.
+ *
+ * The carbon ledger is derived here, under the ship's lock, not in computePeriod: its window reaches beyond the
+ * period into days other executions of the ship may be storing at the same time, and under the lock it reads what
+ * they committed (docs/decisions/0111-carbon-ledger-engine.md).
  */
 export async function storeComputed(
   trx: Transaction<Database>,
   computed: Computed,
-  ports: Pick<EnginePorts, 'alerts'>,
+  ports: Pick<EnginePorts, 'alerts' | 'ledgerPorts'>,
 ): Promise<{ measurementRows: number; reportRows: number }> {
   const { facilityId, from, to, timings } = computed.request;
   const rIds = computed.replaceReportFieldIds;
@@ -128,7 +115,22 @@ export async function storeComputed(
   await step(timings, 'store events', () =>
     storeComplianceEvents(trx, facilityId, computed.events, ports.alerts),
   );
-  await step(timings, 'store port calls and voyages', () => storeLedger(trx, computed.ledger));
+  const ledger = await step(timings, 'port calls and voyages', async () =>
+    deriveLedger(
+      trx,
+      await loadLedgerConfig(trx, facilityId),
+      {
+        from,
+        to,
+        recomputed: computed.request.measurementFieldIds,
+        seriesOf: fieldSeriesOf(computed.measurement, (fieldId) =>
+          readMeasurementValues(trx, facilityId, fieldId, from, to),
+        ),
+      },
+      ports.ledgerPorts,
+    ),
+  );
+  await step(timings, 'store port calls and voyages', () => storeLedger(trx, ledger));
   await step(timings, 'daily roll-up', async () => {
     if (rIds === 'all' || rIds.length > 0)
       await refreshDailyRollup(trx, facilityId, rIds, new Date(from), new Date(to - 1));

@@ -29,14 +29,15 @@ export async function runLedger(
   const to = Math.max(config.dataTo ?? -Infinity, extent ? extent.to - 1 : -Infinity);
   if (!Number.isFinite(from) || !Number.isFinite(to))
     return { status: 'skipped', reason: 'The ship has no data' };
-  const derivation = await deriveLedger(
-    db,
-    config,
-    { from: floorDay(from), to: ceilDayExclusive(to), recomputed: 'all' },
-    ports.ledgerPorts,
-  );
   await db.transaction().execute(async (trx) => {
+    // Under the ship's lock: the values an execution of the ship commits meanwhile are read, not missed.
     await lockShipValues(trx, job.facilityId);
+    const derivation = await deriveLedger(
+      trx,
+      await loadLedgerConfig(trx, job.facilityId),
+      { from: floorDay(from), to: ceilDayExclusive(to), recomputed: 'all' },
+      ports.ledgerPorts,
+    );
     await storeLedger(trx, derivation);
   });
   return { status: 'done' };

@@ -31,7 +31,6 @@ describe('store step', () => {
       replaceReportFieldIds: 'all',
       counts: { targets: 3, samples: 3, measurementFields: 1, measurementValues: 3, reportFields: 2 },
       events: null,
-      ledger: null,
     };
     const written = await db.transaction().execute(async (trx) => ({
       measurement: await storeMeasurementValues(trx, computed),

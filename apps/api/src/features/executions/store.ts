@@ -4,7 +4,6 @@ import { replaceMeasurementValues, replaceReportValues, type FieldSeries } from 
 import type { ComputeRequest } from './plan';
 import type { ReportSeries } from './report-fields';
 import type { EventDerivation } from './derive-events';
-import type { LedgerDerivation } from './derive-ledger';
 
 /** What a period's computation produced, ready to store. */
 export interface Computed {
@@ -15,8 +14,6 @@ export interface Computed {
   report: Map<string, ReportSeries>;
   /** The compliance events around the period (null: not derived in this run). */
   events: EventDerivation | null;
-  /** The carbon ledger's port calls and pieces around the period (null: not derived in this run). */
-  ledger: LedgerDerivation | null;
   /** The field ids whose stored rows the write replaces. */
   replaceMeasurementFieldIds: 'all' | string[];
   replaceReportFieldIds: 'all' | string[];
