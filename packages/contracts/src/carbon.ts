@@ -1,12 +1,5 @@
 import { z } from 'zod';
-import {
-  CII_RATINGS,
-  CII_SHIP_TYPES,
-  CONSUMERS,
-  DCS_METHODS,
-  FUEL_TYPES,
-  LNG_ENGINES,
-} from './rules/carbon';
+import { CII_RATINGS, CII_SHIP_TYPES, CONSUMERS, DCS_METHODS, FUEL_TYPES, LNG_ENGINES } from './rules/carbon';
 
 /**
  * The carbon ledger's API shapes (issue 31; ../shared/DOMAIN.md "Voyages, fuel and greenhouse gases"): ports, port
