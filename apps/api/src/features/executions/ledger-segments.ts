@@ -1,4 +1,5 @@
 import {
+  addFuelLines,
   buildLedger,
   CONSUMERS,
   FUEL_TYPES,
@@ -156,13 +157,7 @@ export function sumSegments(
     totals.unknownFuelKg += s.unknownFuelKg;
     totals.scrubberKg += s.scrubberKg;
     totals.scrubberCo2g += s.scrubberCo2g;
-    for (const f of s.fuel) {
-      const key = `${f.consumer}|${f.fuelType}`;
-      const entry = fuel.get(key) ?? { consumer: f.consumer, fuelType: f.fuelType, kg: 0, kgNotUnderWay: 0 };
-      entry.kg += f.kg;
-      entry.kgNotUnderWay += f.kgNotUnderWay;
-      fuel.set(key, entry);
-    }
+    addFuelLines(fuel, s.fuel);
     for (const [id, hours] of Object.entries(s.hoursWithoutFuelData))
       totals.hoursWithoutFuelData[id] = (totals.hoursWithoutFuelData[id] ?? 0) + hours;
   }

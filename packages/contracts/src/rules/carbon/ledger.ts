@@ -27,6 +27,17 @@ export interface LegFuel {
   kgNotUnderWay: number;
 }
 
+/** Adds fuel lines into a sum per consumer and fuel type (a leg's, a voyage's, a period's). */
+export function addFuelLines(sum: Map<string, LegFuel>, lines: readonly LegFuel[]): void {
+  for (const f of lines) {
+    const key = `${f.consumer}|${f.fuelType}`;
+    const entry = sum.get(key) ?? { consumer: f.consumer, fuelType: f.fuelType, kg: 0, kgNotUnderWay: 0 };
+    entry.kg += f.kg;
+    entry.kgNotUnderWay += f.kgNotUnderWay;
+    sum.set(key, entry);
+  }
+}
+
 export interface Leg {
   kind: 'stay' | 'voyage';
   /** UTC epoch ms, cut to the period. */
@@ -285,13 +296,7 @@ export function sumLegs(legs: readonly Leg[]): LedgerTotals {
     totals.hoursUnderWay += leg.hoursUnderWay;
     totals.hoursNotUnderWay += leg.hoursNotUnderWay;
     totals.hoursWithoutPosition += leg.hoursWithoutPosition;
-    for (const f of leg.fuel) {
-      const key = `${f.consumer}|${f.fuelType}`;
-      const entry = fuel.get(key) ?? { consumer: f.consumer, fuelType: f.fuelType, kg: 0, kgNotUnderWay: 0 };
-      entry.kg += f.kg;
-      entry.kgNotUnderWay += f.kgNotUnderWay;
-      fuel.set(key, entry);
-    }
+    addFuelLines(fuel, leg.fuel);
     for (const [id, hours] of Object.entries(leg.hoursWithoutFuelData)) gaps[id] = (gaps[id] ?? 0) + hours;
   }
   totals.fuel = [...fuel.values()];
