@@ -10,3 +10,5 @@ export * from './ledger';
 export * from './reconciliation';
 export * from './dcs';
 export * from './cii';
+export * from './calendar';
+export * from './scrubber-economics';
