@@ -10,6 +10,7 @@ import type { AlertTables } from './tables/alerts';
 import type { InspectionPackTables } from './tables/inspection-packs';
 import type { PortTables } from './tables/ports';
 import type { CarbonTables } from './tables/carbon';
+import type { ComplianceTables } from './tables/compliance';
 
 /**
  * Row types of the database, one interface per table, grouped by domain. Each domain's migration in
@@ -152,4 +153,5 @@ export interface Database
     AlertTables,
     InspectionPackTables,
     PortTables,
-    CarbonTables {}
+    CarbonTables,
+    ComplianceTables {}

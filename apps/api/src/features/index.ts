@@ -23,6 +23,8 @@ import { apiKeyRoutes } from './api-keys/routes';
 import { inspectionPackRoutes } from './inspection-packs/routes';
 import { carbonRoutes } from './carbon/routes';
 import { portRoutes } from './ports/routes';
+import { complianceCalendarRoutes } from './compliance-calendar/routes';
+import { costCockpitRoutes } from './cost-cockpit/routes';
 
 /** Route plugins of every domain, registered in this order after the auth routes (app.ts). */
 export const featureRoutes: ((app: FastifyInstance) => Promise<void>)[] = [
@@ -50,4 +52,6 @@ export const featureRoutes: ((app: FastifyInstance) => Promise<void>)[] = [
   inspectionPackRoutes,
   carbonRoutes,
   portRoutes,
+  complianceCalendarRoutes,
+  costCockpitRoutes,
 ];

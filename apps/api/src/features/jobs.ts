@@ -1,6 +1,7 @@
 import { startJobQueue, type JobHandlers, type Queue, type QueueTuning } from '../jobs';
 import type { Services } from '../services';
 import { alertJobs, closeMailTransports, type MailHooks } from './alerts/jobs';
+import { complianceCalendarJobs } from './compliance-calendar/jobs';
 import { enginePortsOf } from './engine-ports';
 import { executionJobs } from './executions/jobs';
 import type { RunOptions } from './executions/run';
@@ -28,6 +29,7 @@ export function featureJobHandlers(services: Services, options: FeatureJobOption
     ...webhookJobs(services, options.webhooks),
     ...alertJobs(services, { mail: options.mail }),
     ...inspectionPackJobs(services),
+    ...complianceCalendarJobs(services),
   };
 }
 

@@ -70,6 +70,11 @@ export interface CarbonLedgerJob {
 export interface CarbonLedgerPortsJob {
   organizationId: string;
 }
+/**
+ * Periodic: the compliance calendar's reminders due, each deadline's once per organization, to its administrators
+ * in the bell and by e-mail (features/compliance-calendar/reminders.ts).
+ */
+export type ComplianceRemindersJob = Record<string, never>;
 
 /**
  * The list of jobs: each job's name (the pg-boss queue's) and its payload. A new job is a line here, a line in
@@ -89,6 +94,7 @@ export interface JobPayloads {
   'inspection-pack-schedule': InspectionPackScheduleJob;
   'carbon-ledger': CarbonLedgerJob;
   'carbon-ledger-ports': CarbonLedgerPortsJob;
+  'compliance-reminders': ComplianceRemindersJob;
 }
 export type JobName = keyof JobPayloads;
 export type JobPayload<N extends JobName> = JobPayloads[N];
@@ -107,6 +113,7 @@ export const JOB_NAMES = {
   inspectionPackSchedule: 'inspection-pack-schedule',
   carbonLedger: 'carbon-ledger',
   carbonLedgerPorts: 'carbon-ledger-ports',
+  complianceReminders: 'compliance-reminders',
 } as const satisfies Record<string, JobName>;
 
 // Every job of JobPayloads has its constant (a compile error names the one missing).
@@ -160,6 +167,8 @@ export const JOB_QUEUES: {
   'inspection-pack-schedule': { stately: true, sent: 'at-start-and-every-beat' },
   'carbon-ledger': {},
   'carbon-ledger-ports': {},
+  // The deadline reminders due are written on the same beat; each is sent once (its row's key), so one job is enough.
+  'compliance-reminders': { stately: true, sent: 'at-start-and-every-beat' },
 };
 
 /** Every job's name, in the order of `JOB_QUEUES`. */

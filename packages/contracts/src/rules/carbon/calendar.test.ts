@@ -74,7 +74,9 @@ describe('scrubber economics', () => {
   });
 
   it('projects to the year end at the rate per day with data', () => {
-    expect(projectToYearEnd(100, 73, 365)).toBe(500);
+    // 100 over 73 days with data, 292 days of the year left: 100 + 100 / 73 x 292 = 500.
+    expect(projectToYearEnd(100, 73, 292)).toBe(500);
+    expect(projectToYearEnd(100, 73, 0)).toBe(100);
     expect(projectToYearEnd(100, 0, 365)).toBeNull();
     expect(daysInYear(2028)).toBe(366);
   });

@@ -6,7 +6,7 @@
  *   savings = HSFO tonnes x (VLSFO - HSFO price) - penalty fuel tonnes x HSFO price
  *
  * The penalty fuel is priced at the HSFO price: it is burnt by the same ship on the same fuel. The projection to
- * the year's end keeps the year's rate per day with data (year to date / days with data x days of the year).
+ * the year's end adds, to the year to date, its rate per day with data over the days after the last day with data.
  */
 
 export interface FuelPrices {
@@ -39,10 +39,13 @@ export function scrubberEconomics(year: ScrubberYear, prices: FuelPrices): Scrub
   return { spreadEurPerTonne: spread, fuelSavedEur, penaltyEur, netEur, paying: netEur > 0 };
 }
 
-/** A year-to-date amount carried to the year's end at its rate per day with data; null without any day. */
-export function projectToYearEnd(amount: number, daysWithData: number, daysInYear: number): number | null {
+/**
+ * A year-to-date amount carried to the year's end: plus its rate per day with data times the days left after the
+ * last day with data (none for a year that is over); null without any day with data.
+ */
+export function projectToYearEnd(amount: number, daysWithData: number, daysRemaining: number): number | null {
   if (daysWithData <= 0) return null;
-  return (amount / daysWithData) * daysInYear;
+  return amount + (amount / daysWithData) * Math.max(0, daysRemaining);
 }
 
 export const daysInYear = (year: number) => (Date.UTC(year + 1, 0, 1) - Date.UTC(year, 0, 1)) / 86_400_000;
