@@ -105,7 +105,14 @@ export function CiiCard({ cii, loading, failed }: { cii?: CiiResult; loading: bo
               </Grid>
               <Grid size={{ xs: 12, sm: 5 }}>
                 <Stack spacing={1.5}>
-                  <Figure label={`Attained to ${formatDate(cii.asOf)}`} testId="cii-figure-attained">
+                  <Figure
+                    label={
+                      cii.attained === null
+                        ? 'Attained to date'
+                        : `Attained to ${formatDate(Date.parse(cii.asOf) - 1)}`
+                    }
+                    testId="cii-figure-attained"
+                  >
                     <RatingChip rating={cii.rating} label="Rating to date" testId="cii-rating" />
                     <Typography variant="body1">{formatCii(cii.attained)}</Typography>
                   </Figure>

@@ -10,7 +10,9 @@ import {
   Typography,
 } from '@mui/material';
 import type { FuelAmount } from '@portal/contracts/carbon';
-import { fuelTable, fuelTypeName, formatTonnes } from './display';
+import { fuelTable, fuelTypeName, fuelTypeShortName, formatTonnes } from './display';
+
+const TOTAL = { color: 'text.primary', fontWeight: 600, fontSize: '0.875rem' };
 
 /** Fuel per consumer (rows) and fuel type (columns), with the totals and the part burnt not under way. */
 export function FuelTable({
@@ -30,14 +32,20 @@ export function FuelTable({
       </Typography>
     );
   return (
-    <TableContainer tabIndex={0} role="region" aria-label={caption} data-testid={testId}>
+    <TableContainer
+      tabIndex={0}
+      role="region"
+      aria-label={caption}
+      data-testid={testId}
+      sx={{ '& td, & th': { whiteSpace: 'nowrap' }, '& tfoot th, & tfoot td': TOTAL }}
+    >
       <Table size="small" aria-label={caption}>
         <TableHead>
           <TableRow>
             <TableCell>Consumer</TableCell>
             {table.fuelTypes.map((t) => (
-              <TableCell key={t} align="right">
-                {fuelTypeName(t)}
+              <TableCell key={t} align="right" title={fuelTypeName(t)}>
+                {fuelTypeShortName(t)}
               </TableCell>
             ))}
             <TableCell align="right">Total</TableCell>
@@ -63,28 +71,22 @@ export function FuelTable({
         {table.rows.length > 1 ? (
           <TableFooter>
             <TableRow>
-              <TableCell component="th" scope="row" sx={{ color: 'text.primary', fontWeight: 600 }}>
+              <TableCell component="th" scope="row">
                 Total
               </TableCell>
               {table.totals.map((t, i) => (
-                <TableCell
-                  key={table.fuelTypes[i]}
-                  align="right"
-                  sx={{ color: 'text.primary', fontWeight: 600 }}
-                >
+                <TableCell key={table.fuelTypes[i]} align="right">
                   {formatTonnes(t)}
                 </TableCell>
               ))}
               <TableCell
                 align="right"
-                sx={{ color: 'text.primary', fontWeight: 600 }}
+
                 data-testid="fuel-total"
               >
                 {formatTonnes(table.total)}
               </TableCell>
-              <TableCell align="right" sx={{ color: 'text.primary', fontWeight: 600 }}>
-                {formatTonnes(table.notUnderWay)}
-              </TableCell>
+              <TableCell align="right">{formatTonnes(table.notUnderWay)}</TableCell>
             </TableRow>
           </TableFooter>
         ) : null}

@@ -37,6 +37,7 @@ import {
   formatTonnes,
   hoursWithoutFuelData,
   ledgerYears,
+  worthSaying,
   yearPeriod,
 } from './display';
 
@@ -217,7 +218,7 @@ export default function ShipCarbonPage() {
                       change-over or fuel type value for it, so it has no CO2 factor and is not in the CO2.
                     </Typography>
                   ) : null}
-                  {hoursWithoutFuelData(fuel.data.hoursWithoutFuelData) > 0 ? (
+                  {worthSaying(hoursWithoutFuelData(fuel.data.hoursWithoutFuelData)) ? (
                     <Typography variant="body2" color="text.secondary">
                       {formatHours(hoursWithoutFuelData(fuel.data.hoursWithoutFuelData))} without fuel flow
                       data.

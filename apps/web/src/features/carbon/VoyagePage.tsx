@@ -34,6 +34,7 @@ import {
   fuelTonnes,
   hoursWithoutFuelData,
   voyageTitle,
+  worthSaying,
 } from './display';
 
 function Fact({ label, value, testId }: { label: string; value: string; testId: string }) {
@@ -56,7 +57,12 @@ function PortsTable({ voyage, calls }: { voyage: Voyage; calls?: PortCallRecord[
     { role: 'Arrival', end: voyage.to, call: calls?.find((c) => c.id === voyage.to?.portCallId) },
   ];
   return (
-    <TableContainer tabIndex={0} role="region" aria-label="Ports of the voyage">
+    <TableContainer
+      tabIndex={0}
+      role="region"
+      aria-label="Ports of the voyage"
+      sx={{ '& td, & th': { whiteSpace: 'nowrap' } }}
+    >
       <Table size="small" aria-label="Ports of the voyage" data-testid="voyage-ports">
         <TableHead>
           <TableRow>
@@ -178,13 +184,14 @@ export default function VoyagePage() {
               <Fact label="CO2 (IMO Cf)" value={formatTonnes(v.co2Tonnes)} testId="voyage-co2" />
             </Grid>
           </Grid>
-          {v.hoursWithoutPosition > 0 || hoursWithoutFuelData(v.hoursWithoutFuelData) > 0 ? (
+          {worthSaying(v.hoursWithoutPosition) ||
+          worthSaying(hoursWithoutFuelData(v.hoursWithoutFuelData)) ? (
             <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
               {[
                 v.hoursWithoutPosition > 0
                   ? `${formatHours(v.hoursWithoutPosition)} without a position`
                   : null,
-                hoursWithoutFuelData(v.hoursWithoutFuelData) > 0
+                worthSaying(hoursWithoutFuelData(v.hoursWithoutFuelData))
                   ? `${formatHours(hoursWithoutFuelData(v.hoursWithoutFuelData))} without fuel flow data`
                   : null,
               ]

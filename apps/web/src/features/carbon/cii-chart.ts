@@ -37,6 +37,15 @@ export function ciiGaugeOption(model: CiiGaugeModel): EChartsCoreOption {
   return { ...option, series: [styled, ...rest, projected] };
 }
 
+/** An axis step of 1, 2 or 5 times a power of ten that cuts `range` into 4 to 10 parts. */
+export function niceStep(range: number): number {
+  if (!(range > 0)) return 1;
+  const rough = range / 5;
+  const power = 10 ** Math.floor(Math.log10(rough));
+  const unit = rough / power;
+  return (unit < 1.5 ? 1 : unit < 3.5 ? 2 : unit < 7.5 ? 5 : 10) * power;
+}
+
 /**
  * The trajectory 2026-2030: the rating bands of each year stacked (A at the bottom, E on top), the required line
  * dashed, and the attained value carried forward with the rating it would get each year.
@@ -47,8 +56,10 @@ export function trajectoryOption(trajectory: CiiResult['trajectory']): EChartsCo
   const low = Math.min(...values);
   const high = Math.max(...values);
   const span = Math.max(high - low, 1e-6);
-  const yMin = Math.max(0, low - span * 0.4);
-  const yMax = high + span * 0.25;
+  // Round ends on a step of the axis, with room below the A band and above the highest value for its letter.
+  const step = niceStep((high - low) * 1.6);
+  const yMin = Math.max(0, Math.floor((low - span * 0.3) / step) * step);
+  const yMax = Math.ceil((high + span * 0.2) / step) * step;
   const layer = (index: number) =>
     trajectory.map((t) => {
       const edges = [yMin, ...t.boundaries, yMax];
@@ -68,7 +79,7 @@ export function trajectoryOption(trajectory: CiiResult['trajectory']): EChartsCo
   }));
   return {
     animation: false,
-    grid: { left: 48, right: 16, top: 24, bottom: 28 },
+    grid: { left: 48, right: 16, top: 32, bottom: 28 },
     tooltip: {
       trigger: 'axis',
       formatter: (items: { dataIndex: number }[]) => {
@@ -84,11 +95,12 @@ export function trajectoryOption(trajectory: CiiResult['trajectory']): EChartsCo
     xAxis: { type: 'category', data: years, boundaryGap: false },
     yAxis: {
       type: 'value',
-      min: Number(yMin.toFixed(2)),
-      max: Number(yMax.toFixed(2)),
+      min: Number(yMin.toFixed(6)),
+      max: Number(yMax.toFixed(6)),
+      interval: step,
       name: 'g CO2 per capacity-nm',
       nameTextStyle: { align: 'left', fontSize: 11 },
-      axisLabel: { formatter: (v: number) => v.toFixed(1) },
+      axisLabel: { formatter: (v: number) => String(Number(v.toFixed(2))) },
     },
     series: [
       ...bands,

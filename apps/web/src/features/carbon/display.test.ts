@@ -11,6 +11,7 @@ import {
   formatHours,
   formatNm,
   fuelTable,
+  fuelTypeShortName,
   headingForDOrE,
   ledgerYears,
   ratingOf,
@@ -104,6 +105,8 @@ describe('fuel by consumer and fuel type', () => {
   it('has the consumers in the order of Appendix IX down and the fuel types across, unknown fuel last', () => {
     const table = fuelTable(fuel);
     expect(table.fuelTypes).toEqual(['HFO', 'MDO_MGO', 'UNKNOWN']);
+    expect(table.fuelTypes.map(fuelTypeShortName)).toEqual(['HFO', 'MDO/MGO', 'Unknown']);
+    expect(fuelTypeShortName('METHANOL')).toBe('Methanol');
     expect(table.rows.map((r) => [r.name, r.tonnes, r.total, r.notUnderWay])).toEqual([
       ['Main engines', [100, null, null], 100, 0],
       ['Auxiliary engines', [3, 2, null], 5, 2],
@@ -130,7 +133,11 @@ describe('numbers, names and years', () => {
     expect(voyageTitle({ from: end('Hamburg', 'DE'), to: end('Rotterdam', 'NL') })).toBe(
       'Hamburg (DE) to Rotterdam (NL)',
     );
-    expect(voyageTitle({ from: null, to: null })).toBe('Before the data to At sea');
+    expect(voyageTitle({ from: end('Hamburg', 'DE'), to: null })).toBe('From Hamburg (DE), at sea');
+    expect(voyageTitle({ from: null, to: end('Rotterdam', 'NL') })).toBe(
+      'To Rotterdam (NL), from before the data',
+    );
+    expect(voyageTitle({ from: null, to: null })).toBe('At sea, from before the data');
   });
 
   it('offers this year back to the sixth before it, never before 2019', () => {

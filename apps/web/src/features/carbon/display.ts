@@ -89,8 +89,18 @@ export function portText(end: Voyage['from'], side: 'from' | 'to'): string {
   return side === 'from' ? 'Before the data' : 'At sea';
 }
 
-export const voyageTitle = (voyage: Pick<Voyage, 'from' | 'to'>): string =>
-  `${portText(voyage.from, 'from')} to ${portText(voyage.to, 'to')}`;
+/** A voyage by its ports: "Hamburg (DE) to Rotterdam (NL)"; an end not known is left out ("From Hamburg (DE), at sea"). */
+export function voyageTitle(voyage: Pick<Voyage, 'from' | 'to'>): string {
+  const from = voyage.from ? portText(voyage.from, 'from') : null;
+  const to = voyage.to ? portText(voyage.to, 'to') : null;
+  if (from && to) return `${from} to ${to}`;
+  if (from) return `From ${from}, at sea`;
+  if (to) return `To ${to}, from before the data`;
+  return 'At sea, from before the data';
+}
+
+/** Hours worth saying (a tenth of an hour and more): less rounds to 0.0 h, which would say nothing. */
+export const worthSaying = (hours: number): boolean => hours >= 0.05;
 
 /** All the fuel of a voyage or a period, in tonnes. */
 export const fuelTonnes = (fuel: readonly FuelAmount[]): number => fuel.reduce((s, f) => s + f.tonnes, 0);
@@ -108,6 +118,16 @@ export type LedgerFuelType = FuelAmount['fuelType'];
 export const UNKNOWN_FUEL_NAME = 'Fuel of unknown type';
 export const fuelTypeName = (type: LedgerFuelType): string =>
   type === 'UNKNOWN' ? UNKNOWN_FUEL_NAME : FUEL_TYPE_NAMES[type];
+/** The short name of a fuel type, as crews write it (a table's column; the long name is its title). */
+const FUEL_TYPE_SHORT_NAMES: Record<LedgerFuelType, string> = {
+  HFO: 'HFO',
+  LFO: 'LFO',
+  MDO_MGO: 'MDO/MGO',
+  LNG: 'LNG',
+  METHANOL: 'Methanol',
+  UNKNOWN: 'Unknown',
+};
+export const fuelTypeShortName = (type: LedgerFuelType): string => FUEL_TYPE_SHORT_NAMES[type];
 
 export interface FuelTable {
   /** The fuel types with fuel, in the order of the DCS (unknown last). */
