@@ -328,8 +328,17 @@ export type TankSounding = z.infer<typeof tankSoundingSchema>;
 /** Cargo of a voyage as a person enters it. */
 export const voyageCargoInputSchema = z.object({
   laden: z.boolean({ error: 'Say whether the ship sailed laden or in ballast' }),
-  cargoTonnes: z.number().nonnegative('Cargo cannot be negative').max(1_000_000).nullable(),
-  teu: z.number().int('TEU is a whole number').nonnegative('TEU cannot be negative').max(100_000).nullable(),
+  cargoTonnes: z
+    .number()
+    .nonnegative('Cargo cannot be negative')
+    .max(1_000_000, 'Cargo is at most 1,000,000 t')
+    .nullable(),
+  teu: z
+    .number()
+    .int('TEU is a whole number')
+    .nonnegative('TEU cannot be negative')
+    .max(100_000, 'TEU is at most 100,000')
+    .nullable(),
 });
 export type VoyageCargoInput = z.infer<typeof voyageCargoInputSchema>;
 
