@@ -68,6 +68,11 @@ export const routes: RouteObject[] = withErrorBoundaries([
       { path: 'ship/:id/carbon', element: page(() => import('../features/carbon/ShipCarbonPage')) },
       { path: 'map', element: page(() => import('../features/map/FleetMapPage')) },
       {
+        path: 'carbon/calendar',
+        element: page(() => import('../features/compliance-calendar/CalendarPage')),
+      },
+      { path: 'carbon/cockpit', element: page(() => import('../features/cost-cockpit/CostCockpitPage')) },
+      {
         path: 'KPIWidgetPreview',
         element: page(() => import('../features/dashboards/KpiWidgetPreviewPage')),
       },

@@ -22,6 +22,12 @@ import { EnvironmentBadge } from './EnvironmentBadge';
 import { FleetFilterDialog } from './FleetFilterDialog';
 import { PeriodPicker } from './PeriodPicker';
 
+
+/** Fleet-level pages reached from the drawer, under My fleet. */
+const FLEET_PAGES = [
+  { label: 'Compliance calendar', to: '/carbon/calendar' },
+  { label: 'Cost cockpit', to: '/carbon/cockpit' },
+];
 /** The ship being viewed, if any: /ship/{id} or /facilities/{facilityId}/... */
 export function viewedFacilityId(pathname: string): string | undefined {
   return (
@@ -88,6 +94,21 @@ export function NavDrawer({ onNavigate }: { onNavigate?: () => void }) {
             </IconButton>
           </Tooltip>
         </Box>
+        {/* The fleet's carbon pages beside My fleet: its deadlines and its costs. */}
+        <List dense disablePadding aria-label="Fleet carbon pages" data-testid="drawer-fleet-pages">
+          {FLEET_PAGES.map((p) => (
+            <ListItem key={p.to} disablePadding>
+              <ListItemButton
+                component={NavLink}
+                to={p.to}
+                onClick={onNavigate}
+                sx={{ pl: 2, '&.active': { bgcolor: 'action.selected' } }}
+              >
+                <ListItemText primary={p.label} />
+              </ListItemButton>
+            </ListItem>
+          ))}
+        </List>
         <ListSubheader component="div" id="drawer-ships-heading" sx={{ lineHeight: '32px' }}>
           Ships{' '}
           {filteredFacilities && facilities ? `(${filteredFacilities.length} of ${facilities.length})` : ''}
