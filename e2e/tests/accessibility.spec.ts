@@ -61,6 +61,8 @@ const ROUTES: { path: (ids: Ids) => string; only?: readonly Role[] }[] = [
   { path: (ids) => `/ship/${ids.facilityId}/map` },
   { path: (ids) => `/ship/${ids.facilityId}/carbon` },
   { path: () => '/map' },
+  { path: () => '/carbon/calendar' },
+  { path: () => '/carbon/cockpit' },
   { path: () => '/KPIWidgetPreview' },
   { path: () => '/facilities/overview' },
   { path: (ids) => `/facilities/${ids.facilityId}/files` },
