@@ -21,7 +21,11 @@ const SIZES = [
   ['phone', { width: 390, height: 844 }],
 ] as const;
 const YEAR = new Date().getUTCFullYear();
-const EUROS = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'EUR', maximumFractionDigits: 0 });
+const EUROS = new Intl.NumberFormat('en-GB', {
+  style: 'currency',
+  currency: 'EUR',
+  maximumFractionDigits: 0,
+});
 
 async function accessToken(page: Page): Promise<string> {
   let token: string | null = null;
@@ -117,7 +121,9 @@ test('the compliance calendar and the cost cockpit, as the API has them', async 
     const after = await get<ComplianceCalendar>(
       `/api/organizations/${profile.organizationId}/compliance-calendar?year=${YEAR}`,
     );
-    expect(after.deadlines.find((d) => d.code === open.code)!.done?.note).toBe('Filed by the e2e test, ref. E2E-1');
+    expect(after.deadlines.find((d) => d.code === open.code)!.done?.note).toBe(
+      'Filed by the e2e test, ref. E2E-1',
+    );
   }
   await closeNotifications(page);
   await screenshots(page, 'calendar');
@@ -148,7 +154,9 @@ test('the compliance calendar and the cost cockpit, as the API has them', async 
     const row = page.locator(`[data-testid="cockpit-ship"][data-ship-id="${ship.shipId}"]`);
     await expect(row.getByTestId('ship-net')).toContainText(EUROS.format(ship.scrubber!.netEur));
   }
-  await expect(page.getByTestId('fleet-scrubber-net')).toHaveText(EUROS.format(cockpit.fleet.scrubberNetEur!));
+  await expect(page.getByTestId('fleet-scrubber-net')).toHaveText(
+    EUROS.format(cockpit.fleet.scrubberNetEur!),
+  );
   test.info().annotations.push({
     type: 'cockpit',
     description: cockpit.ships

@@ -23,7 +23,11 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 const auditOf = (action: string) =>
-  db().selectFrom('audit_log').select(['subject', 'detail', 'user_id']).where('action', '=', action).execute();
+  db()
+    .selectFrom('audit_log')
+    .select(['subject', 'detail', 'user_id'])
+    .where('action', '=', action)
+    .execute();
 
 describe('the compliance calendar', () => {
   it("lists the year's deadlines with their state as of a day", async () => {
@@ -71,14 +75,21 @@ describe('the compliance calendar', () => {
     expect(await auditOf('compliance-calendar.done')).toEqual([
       expect.objectContaining({
         subject: north,
-        detail: { year: 2026, code: 'DCS_REPORT', doneOn: '2026-03-20', note: 'Sent to the flag State, ref. 42' },
+        detail: {
+          year: 2026,
+          code: 'DCS_REPORT',
+          doneOn: '2026-03-20',
+          note: 'Sent to the flag State, ref. 42',
+        },
       }),
     ]);
     const hostile = await admin.put(url, { doneOn: '2026-03-20', note: 'bad\u0000note' });
     expect(hostile.statusCode).toBe(400);
     const undone = await admin.delete(url);
     expect(undone.statusCode, undone.body).toBe(200);
-    expect((undone.json() as ComplianceCalendar).deadlines.find((d) => d.code === 'DCS_REPORT')!.done).toBeNull();
+    expect(
+      (undone.json() as ComplianceCalendar).deadlines.find((d) => d.code === 'DCS_REPORT')!.done,
+    ).toBeNull();
     expect(await auditOf('compliance-calendar.undone')).toHaveLength(1);
     const noDeadline = await admin.put(`/api/organizations/${north}/compliance-calendar/2026/UK_ETS_REPORT`, {
       doneOn: '2026-03-20',

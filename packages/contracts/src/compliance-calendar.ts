@@ -56,7 +56,9 @@ export const calendarYearSchema = z.coerce
   .max(CALENDAR_MAX_YEAR, `Year is at most ${CALENDAR_MAX_YEAR}`);
 
 export const calendarQuerySchema = z.object({
-  year: calendarYearSchema.describe('The calendar year whose deadlines are listed (for the reporting year before).'),
+  year: calendarYearSchema.describe(
+    'The calendar year whose deadlines are listed (for the reporting year before).',
+  ),
 });
 
 export const deadlineDoneInputSchema = z.object({

@@ -115,7 +115,10 @@ export async function sendDueDeadlineReminders(services: Services, now = Date.no
               })
               .returning('id')
               .executeTakeFirstOrThrow();
-            await trx.insertInto('message_recipients').values({ message_id: message.id, user_id: admin.id }).execute();
+            await trx
+              .insertInto('message_recipients')
+              .values({ message_id: message.id, user_id: admin.id })
+              .execute();
             await trx
               .updateTable('alert_deliveries')
               .set({ message_id: message.id })
@@ -152,4 +155,3 @@ export async function sendDueDeadlineReminders(services: Services, now = Date.no
   }
   return written;
 }
-

@@ -1,11 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { yearQuerySchema } from '@portal/contracts/carbon';
-import {
-  costCockpitSchema,
-  fuelPriceInputSchema,
-  fuelPriceSchema,
-} from '@portal/contracts/cost-cockpit';
+import { costCockpitSchema, fuelPriceInputSchema, fuelPriceSchema } from '@portal/contracts/cost-cockpit';
 import { authenticatedRoutes } from '../access/authenticated';
 import { idParam } from '../access/params';
 import { isSystemAdmin, requireManageOrganization } from '../access/policy';

@@ -1,10 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { CockpitShip, CostCockpit, FuelPrice } from '@portal/contracts/cost-cockpit';
-import {
-  dayOf,
-  projectToYearEnd,
-  scrubberEconomics,
-} from '@portal/contracts/rules/carbon';
+import { dayOf, projectToYearEnd, scrubberEconomics } from '@portal/contracts/rules/carbon';
 import type { Database } from '../../db/schema';
 import { readLedgerSegments } from '../../storage';
 import type { Caller } from '../access/caller';

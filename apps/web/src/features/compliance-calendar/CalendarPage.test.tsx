@@ -37,7 +37,12 @@ const calendar: ComplianceCalendar = {
       secondary: true,
       state: 'done',
       daysLeft: -59,
-      done: { on: '2026-09-25', note: 'Registry transfer EU-123', by: 'north.admin', recordedAt: '2026-09-25T10:00:00.000Z' },
+      done: {
+        on: '2026-09-25',
+        note: 'Registry transfer EU-123',
+        by: 'north.admin',
+        recordedAt: '2026-09-25T10:00:00.000Z',
+      },
     }),
   ],
 };

@@ -18,14 +18,7 @@ import { useSession } from '../../lib/session';
 import { useNotify } from '../../lib/notifications';
 import { PageHeading } from '../../ui/headings/PageHeading';
 import { calendarQuery, useDeadlineDone } from './calendar-api';
-import {
-  STATE_COLORS,
-  STATE_LABELS,
-  calendarYears,
-  deadlineWhen,
-  formatDay,
-  stateSummary,
-} from './display';
+import { STATE_COLORS, STATE_LABELS, calendarYears, deadlineWhen, formatDay, stateSummary } from './display';
 import { MarkDoneDialog } from './MarkDoneDialog';
 
 /**
@@ -83,7 +76,12 @@ export default function CalendarPage() {
       ) : calendar.data.deadlines.length === 0 ? (
         <Typography color="text.secondary">No deadline falls in {year}.</Typography>
       ) : (
-        <Stack spacing={1.5} component="ul" sx={{ listStyle: 'none', p: 0, m: 0 }} aria-label={`Deadlines ${year}`}>
+        <Stack
+          spacing={1.5}
+          component="ul"
+          sx={{ listStyle: 'none', p: 0, m: 0 }}
+          aria-label={`Deadlines ${year}`}
+        >
           {calendar.data.deadlines.map((d) => (
             <Paper
               key={d.code}
@@ -172,9 +170,9 @@ export default function CalendarPage() {
         </Stack>
       )}
       <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 2 }}>
-        Each deadline is for the reporting year before it. A deadline is met on its day and overdue from the next. A
-        reminder goes to the organization&apos;s administrators {calendar.data?.reminderDays ?? 14} days before a
-        deadline that is not marked done.
+        Each deadline is for the reporting year before it. A deadline is met on its day and overdue from the
+        next. A reminder goes to the organization&apos;s administrators {calendar.data?.reminderDays ?? 14}{' '}
+        days before a deadline that is not marked done.
       </Typography>
       {marking && calendar.data ? (
         <MarkDoneDialog

@@ -78,7 +78,9 @@ export function MarkDoneDialog({
           value={values.note}
           onChange={(event) => setValues((v) => ({ ...v, note: event.target.value }))}
           error={Boolean(result.errors?.note)}
-          helperText={result.errors?.note ?? 'What was done: the verifier, the reference, the registry transaction'}
+          helperText={
+            result.errors?.note ?? 'What was done: the verifier, the reference, the registry transaction'
+          }
           slotProps={{ htmlInput: { 'data-testid': 'done-note', maxLength: 500 } }}
           multiline
           minRows={2}

@@ -1,8 +1,5 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type {
-  ComplianceCalendar,
-  DeadlineDoneInput,
-} from '@portal/contracts/compliance-calendar';
+import type { ComplianceCalendar, DeadlineDoneInput } from '@portal/contracts/compliance-calendar';
 import type { DeadlineCode } from '@portal/contracts/rules/carbon';
 import { ApiRequestError, apiRequest } from '../../lib/api';
 
@@ -11,7 +8,8 @@ export const calendarKeys = {
   year: (organizationId: string, year: number) => [...calendarKeys.all, organizationId, year] as const,
 };
 
-const base = (organizationId: string) => `organizations/${encodeURIComponent(organizationId)}/compliance-calendar`;
+const base = (organizationId: string) =>
+  `organizations/${encodeURIComponent(organizationId)}/compliance-calendar`;
 
 /** The server's message of a refused request (4xx); else undefined (the default text). */
 export const failureMessage = (error: unknown): string | undefined =>
@@ -21,7 +19,8 @@ export const failureMessage = (error: unknown): string | undefined =>
 export const calendarQuery = (organizationId: string, year: number) =>
   queryOptions({
     queryKey: calendarKeys.year(organizationId, year),
-    queryFn: ({ signal }) => apiRequest<ComplianceCalendar>(base(organizationId), { query: { year }, signal }),
+    queryFn: ({ signal }) =>
+      apiRequest<ComplianceCalendar>(base(organizationId), { query: { year }, signal }),
   });
 
 /** PUT (done) or DELETE (taken back) organizations/{id}/compliance-calendar/{year}/{code}. */

@@ -78,7 +78,9 @@ function ScrubberCard({ cockpit }: { cockpit: CostCockpit }) {
           </Typography>
         ) : null}
         <Typography variant="caption" color="text.secondary" component="p">
-          {cockpit.fuelPrice ? 'Fuel saved less the fuel their power takes' : 'Enter the fuel prices to see them'}
+          {cockpit.fuelPrice
+            ? 'Fuel saved less the fuel their power takes'
+            : 'Enter the fuel prices to see them'}
         </Typography>
       </CardContent>
     </Card>
@@ -135,7 +137,7 @@ function ScrubberCells({ ship }: { ship: CockpitShip }) {
           size="small"
           sx={{ mt: 0.5 }}
           label={verdict}
-          color={s.projectedPaying ?? s.paying ? 'success' : 'warning'}
+          color={(s.projectedPaying ?? s.paying) ? 'success' : 'warning'}
           variant="outlined"
           data-testid="ship-verdict"
         />
@@ -274,8 +276,9 @@ export default function CostCockpitPage() {
               </TableContainer>
             )}
             <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 1 }}>
-              Fuel saved: HSFO burnt (the carbon ledger) × the spread. Scrubber power: the fuel its power takes (the
-              SFOC-impact KPI) at the HSFO price. Projected: the rate per day with data carried to the year end.
+              Fuel saved: HSFO burnt (the carbon ledger) × the spread. Scrubber power: the fuel its power
+              takes (the SFOC-impact KPI) at the HSFO price. Projected: the rate per day with data carried to
+              the year end.
             </Typography>
           </Box>
         </Stack>

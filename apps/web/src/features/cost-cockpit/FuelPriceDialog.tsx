@@ -60,8 +60,8 @@ export function FuelPriceDialog({
       data-testid="fuel-price-dialog"
     >
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-        The scrubber saves the spread between the two on every tonne of HSFO it lets the ship burn. Prices entered
-        again for the same day replace them.
+        The scrubber saves the spread between the two on every tonne of HSFO it lets the ship burn. Prices
+        entered again for the same day replace them.
       </Typography>
       <Stack spacing={2}>
         <TextField

@@ -1,7 +1,11 @@
 import type { RegimeEuros, ScrubberEconomicsRecord } from '@portal/contracts/cost-cockpit';
 import { FUEL_PRICE_MAX } from '@portal/contracts/cost-cockpit';
 
-const EUROS = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'EUR', maximumFractionDigits: 0 });
+const EUROS = new Intl.NumberFormat('en-GB', {
+  style: 'currency',
+  currency: 'EUR',
+  maximumFractionDigits: 0,
+});
 const TONNES = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 1, minimumFractionDigits: 1 });
 
 /** "€141,000", "-€5,000"; an em dash for no figure. */

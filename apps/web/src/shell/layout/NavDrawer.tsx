@@ -22,7 +22,6 @@ import { EnvironmentBadge } from './EnvironmentBadge';
 import { FleetFilterDialog } from './FleetFilterDialog';
 import { PeriodPicker } from './PeriodPicker';
 
-
 /** Fleet-level pages reached from the drawer, under My fleet. */
 const FLEET_PAGES = [
   { label: 'Compliance calendar', to: '/carbon/calendar' },

@@ -70,7 +70,7 @@ export const DEADLINE_RULES: readonly DeadlineRule[] = [
     // showed its recitals, not art. 11).
     code: 'MRV_REPORT_TO_VERIFIER',
     regime: 'EU_MRV',
-    title: "EU MRV emissions report of each ship sent to the verifier",
+    title: 'EU MRV emissions report of each ship sent to the verifier',
     month: 1,
     day: 31,
     firstReportingYear: 2024,
