@@ -7,7 +7,7 @@ import {
   reminderDue,
   type Deadline,
 } from '@portal/contracts/rules/carbon';
-import { formatDateLong } from './format';
+import { formatDate } from '@portal/contracts/rules';
 import { jobQueueOf, type Services } from '../../services';
 import { JOB_NAMES, type AlertEmailJob } from '../../jobs/contract';
 
@@ -32,7 +32,7 @@ export function composeReminder(deadline: Deadline, today: string, link: string)
   const left = daysUntil(deadline.dueOn, today);
   const when = left === 0 ? 'today' : `in ${left} ${left === 1 ? 'day' : 'days'}`;
   const subject = `${REGIME_NAMES[deadline.regime]} deadline ${when}: ${deadline.title}`;
-  const summary = `${deadline.title} is due by ${formatDateLong(deadline.dueOn)} (${when}), for ${deadline.reportingYear} (${deadline.citation}). It is not recorded as done in the portal.`;
+  const summary = `${deadline.title} is due by ${formatDate(`${deadline.dueOn}T00:00:00Z`)} (${when}), for ${deadline.reportingYear} (${deadline.citation}). It is not recorded as done in the portal.`;
   const action = 'When it is done, record it in the compliance calendar so the fleet sees it.';
   const text = [summary, '', action, link, ''].join('\n');
   const html = `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head><body style="font-family:Arial,Helvetica,sans-serif;color:#1a1a1a;max-width:640px"><h1 style="font-size:18px">${escapeHtml(subject)}</h1><p>${escapeHtml(summary)}</p><p>${escapeHtml(action)}</p><p><a href="${escapeHtml(link)}">Open the compliance calendar</a></p></body></html>`;

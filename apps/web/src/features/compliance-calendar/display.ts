@@ -1,5 +1,6 @@
 import type { ComplianceDeadline } from '@portal/contracts/compliance-calendar';
 import { textProblem } from '@portal/contracts/forms';
+import { formatDate } from '@portal/contracts/rules';
 
 /** How a deadline's state reads and is coloured (never by colour alone: the word is always shown). */
 export const STATE_LABELS: Record<ComplianceDeadline['state'], string> = {
@@ -13,13 +14,8 @@ export const STATE_COLORS: Record<ComplianceDeadline['state'], 'success' | 'warn
   overdue: 'error',
 };
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-
-/** "31 Mar 2026" from 2026-03-31. */
-export function formatDay(day: string): string {
-  const [y, m, d] = day.split('-').map(Number);
-  return `${d} ${MONTHS[m! - 1]} ${y}`;
-}
+/** A day as every date is shown (YYYY.MM.DD, spec part 1 section 9). */
+export const formatDay = (day: string) => formatDate(`${day}T00:00:00Z`);
 
 /** What is said beside the state: when it was done, or how long is left, or how late it is. */
 export function deadlineWhen(d: Pick<ComplianceDeadline, 'state' | 'daysLeft' | 'done'>): string {

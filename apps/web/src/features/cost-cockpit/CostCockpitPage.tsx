@@ -20,6 +20,8 @@ import {
   TableRow,
   TextField,
   Typography,
+  useMediaQuery,
+  useTheme,
 } from '@mui/material';
 import {
   COCKPIT_REGIMES,
@@ -32,6 +34,7 @@ import { useSession } from '../../lib/session';
 import { PageHeading } from '../../ui/headings/PageHeading';
 import { cockpitQuery } from './cockpit-api';
 import { formatEuros, formatTonnes, payingVerdict, regimeCell } from './display';
+import { formatDate } from '@portal/contracts/rules';
 import { FuelPriceDialog } from './FuelPriceDialog';
 
 function RegimeCard({ name, regime }: { name: string; regime: RegimeEuros }) {
@@ -146,6 +149,66 @@ function ScrubberCells({ ship }: { ship: CockpitShip }) {
   );
 }
 
+/** A ship on a phone: the answer first (net, still paying?), then what it is made of, then the regimes. */
+function ShipCard({ ship }: { ship: CockpitShip }) {
+  const s = ship.scrubber;
+  return (
+    <Card variant="outlined" data-testid="cockpit-ship" data-ship-id={ship.shipId}>
+      <CardContent>
+        <Typography variant="subtitle1" component="h3">
+          <Link component={RouterLink} to={`/ship/${ship.shipId}/carbon`}>
+            {ship.shipName}
+          </Link>
+        </Typography>
+        <Typography variant="caption" color="text.secondary" component="p" sx={{ mb: 1 }}>
+          {ship.daysWithData} {ship.daysWithData === 1 ? 'day' : 'days'} with data
+        </Typography>
+        {s ? (
+          <Box data-testid="ship-net" sx={{ mb: 1 }}>
+            <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+              <Typography variant="h6" component="p">
+                {formatEuros(s.netEur)}
+              </Typography>
+              <Chip
+                size="small"
+                label={payingVerdict(s)}
+                color={(s.projectedPaying ?? s.paying) ? 'success' : 'warning'}
+                variant="outlined"
+                data-testid="ship-verdict"
+              />
+            </Stack>
+            <Typography variant="body2" color="text.secondary">
+              {s.projectedNetEur !== null ? `${formatEuros(s.projectedNetEur)} projected. ` : ''}
+              {formatEuros(s.fuelSavedEur)} saved on {formatTonnes(s.hsfoTonnes)} HSFO,{' '}
+              {formatEuros(-s.penaltyEur)} for {formatTonnes(s.penaltyTonnes)} of fuel for its power.
+            </Typography>
+          </Box>
+        ) : (
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+            {ship.scrubberMissing}
+          </Typography>
+        )}
+        <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: 2 }}>
+          {COCKPIT_REGIMES.map((r) => {
+            const cell = regimeCell(ship.regimes[r]);
+            return (
+              <Box key={r} sx={{ display: 'contents' }}>
+                <Typography component="dt" variant="body2" color="text.secondary">
+                  {COCKPIT_REGIME_NAMES[r]}
+                </Typography>
+                <Typography component="dd" variant="body2" sx={{ m: 0 }}>
+                  {cell.toDate}
+                  {cell.projected ? `, ${cell.projected}` : ''}
+                </Typography>
+              </Box>
+            );
+          })}
+        </Box>
+      </CardContent>
+    </Card>
+  );
+}
+
 /**
  * The cost cockpit (decision 0119): per ship and for the fleet, euros per regime this year and projected, beside the
  * scrubber's own economics: "is this scrubber still paying, here, this year?". A regime the portal has no figures
@@ -157,6 +220,7 @@ export default function CostCockpitPage() {
   const thisYear = new Date().getUTCFullYear();
   const year = Number(params.get('year')) || thisYear;
   const admin = Boolean(profile?.roles.some((r) => r === 'UserAdmin' || r === 'SystemAdmin'));
+  const phone = !useMediaQuery(useTheme().breakpoints.up('md'));
   const cockpit = useQuery(cockpitQuery(year));
   const [pricing, setPricing] = useState(false);
   const data = cockpit.data;
@@ -209,7 +273,7 @@ export default function CostCockpitPage() {
                   </Typography>
                   <Typography variant="body2" data-testid="fuel-prices-text">
                     {price
-                      ? `HSFO ${formatEuros(price.hsfoEurPerTonne)}/t, VLSFO ${formatEuros(price.vlsfoEurPerTonne)}/t: a spread of ${formatEuros(price.vlsfoEurPerTonne - price.hsfoEurPerTonne)}/t (prices of ${price.on}, entered by ${price.enteredBy})`
+                      ? `HSFO ${formatEuros(price.hsfoEurPerTonne)}/t, VLSFO ${formatEuros(price.vlsfoEurPerTonne)}/t: a spread of ${formatEuros(price.vlsfoEurPerTonne - price.hsfoEurPerTonne)}/t (prices of ${formatDate(price.on)}, entered by ${price.enteredBy})`
                       : 'No fuel prices entered yet: the scrubbers’ savings need the HSFO and VLSFO prices.'}
                   </Typography>
                 </Box>
@@ -240,6 +304,12 @@ export default function CostCockpitPage() {
             </Typography>
             {data.ships.length === 0 ? (
               <Typography color="text.secondary">No ship.</Typography>
+            ) : phone ? (
+              <Stack spacing={2}>
+                {data.ships.map((ship) => (
+                  <ShipCard key={ship.shipId} ship={ship} />
+                ))}
+              </Stack>
             ) : (
               <TableContainer tabIndex={0} role="region" aria-label={`Cost cockpit ${year} per ship`}>
                 <Table size="small" aria-label={`Cost cockpit ${year} per ship`}>
