@@ -288,7 +288,11 @@ export function MappingPanel({
   const shipChannels = useMemo(() => (dataSources.data ?? []).flatMap((d) => d.channels), [dataSources.data]);
   const errors = touched ? validateChannelMapping(values) : {};
   const withFuel = showsFuelFields(values, fuel);
-  const fuelErrors = withFuel ? fuelFieldErrors({ id: mapping?.id, ...values }, fuel, shipChannels) : {};
+  // Checked against the ship's channels once they are known (until then the API checks alone).
+  const fuelErrors =
+    withFuel && dataSources.isSuccess
+      ? fuelFieldErrors({ id: mapping?.id, ...values }, fuel, shipChannels)
+      : {};
   const shownFuelErrors = { ...serverFuel, ...(touched ? fuelErrors : {}) };
   const set = (patch: Partial<ChannelForm>) => setValues((v) => ({ ...v, ...patch }));
   const setFuelPatch = (patch: Partial<FuelForm>) => {
