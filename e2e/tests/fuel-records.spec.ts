@@ -12,7 +12,8 @@ import { signInAs, still } from '../support';
  * through the API, the same fuel remaining on board at the start and the end of the period; a bunker delivery note
  * entered through its dialog (the port searched in the port list) with a mass 25 % above what the flow meters burnt,
  * so the reconciliation shows -20 % and its flag; the note changed to 2 % above, and the flag gone. Then a fuel flow
- * channel's consumer and fuel in the mapping panel, refused at its field while incomplete, then saved and kept.
+ * channel's consumer and fuel in the mapping panel, refused at its field while incomplete, then saved and kept; the
+ * ship's type, deadweight and gross tonnage on its info page, refused at their fields, then saved and kept.
  * Axe finds nothing serious on the page or the dialog; screenshots of both at 1440x900 and 390x844 go to
  * e2e/.artifacts/screenshots/fuel-records-*.png.
  */
@@ -232,4 +233,26 @@ test('bunker delivery notes and soundings reconcile with the flow meters, flagge
   await expect(again.getByRole('combobox', { name: 'Consumer' })).toHaveText('Other');
   await expect(again.getByRole('radio', { name: 'One fuel' })).toBeChecked();
   await expect(again.getByRole('combobox', { name: 'Fuel' })).toHaveText('LFO');
+  await still(page);
+  await page.screenshot({ path: path.join(SHOTS, 'fuel-records-mapping-desktop.png'), fullPage: true });
+
+  // The ship's particulars for the CII on its info page: the contracts' rule at the field, then kept.
+  await page.goto(`/facilities/${ship.id}/config/info`);
+  await page.getByRole('combobox', { name: 'Ship type' }).click();
+  await page.getByRole('option', { name: 'Bulk carrier' }).click();
+  await page.getByTestId('ship-deadweightTonnes').fill('0');
+  await page.getByTestId('ship-grossTonnage').fill('43012.5');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Deadweight must be more than 0 t')).toBeVisible();
+  await expect(page.getByText('Gross tonnage is a whole number')).toBeVisible();
+  await page.getByTestId('ship-deadweightTonnes').fill('81250');
+  await page.getByTestId('ship-grossTonnage').fill('43012');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByTestId('notification')).toHaveText('Changes were saved');
+  await page.reload();
+  await expect(page.getByRole('combobox', { name: 'Ship type' })).toHaveText('Bulk carrier');
+  await expect(page.getByTestId('ship-deadweightTonnes')).toHaveValue('81250');
+  await expect(page.getByTestId('ship-grossTonnage')).toHaveValue('43012');
+  await still(page);
+  await page.screenshot({ path: path.join(SHOTS, 'fuel-records-ship-info-desktop.png'), fullPage: true });
 });

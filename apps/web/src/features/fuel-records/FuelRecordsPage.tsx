@@ -26,6 +26,7 @@ import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import type { Bdn, TankSounding } from '@portal/contracts/carbon';
 import { formatDateTime } from '@portal/contracts/rules';
+import { CHANNEL_FUEL_TYPE_NAMES } from '@portal/contracts/fuel-channels';
 import { FUEL_TYPE_NAMES } from '@portal/contracts/rules/carbon';
 import { useNotify } from '../../lib/notifications';
 import { visuallyHidden } from '../../ui/a11y/visually-hidden';
@@ -110,7 +111,7 @@ function BdnTable({ facilityId, onEdit }: { facilityId: string; onEdit(note: Bdn
           ) : (
             rows.map((n) => (
               <TableRow key={n.id} data-testid="bdn-row">
-                <TableCell sx={{ whiteSpace: 'nowrap', verticalAlign: 'top' }}>
+                <TableCell sx={{ whiteSpace: 'nowrap', verticalAlign: compact ? 'top' : undefined }}>
                   {formatDateTime(n.deliveredAt)}
                 </TableCell>
                 {compact ? (
@@ -136,7 +137,7 @@ function BdnTable({ facilityId, onEdit }: { facilityId: string; onEdit(note: Bdn
                     <TableCell sx={{ overflowWrap: 'anywhere' }}>{n.bdnNumber ?? '—'}</TableCell>
                   </>
                 )}
-                <TableCell align="right" sx={{ verticalAlign: 'top' }}>
+                <TableCell align="right" sx={{ verticalAlign: compact ? 'top' : undefined }}>
                   <Tooltip title="Edit the note">
                     <IconButton
                       size="small"
@@ -166,7 +167,7 @@ function SoundingTable({
   const soundings = useQuery(soundingsQuery(facilityId));
   const compact = useMediaQuery(useTheme().breakpoints.down('md'));
   const rows = useMemo(() => [...(soundings.data ?? [])].reverse(), [soundings.data]);
-  const columns = compact ? 4 : 5;
+  const columns = compact ? 3 : 5;
   if (soundings.isError) return <Alert severity="error">The tank soundings could not be loaded.</Alert>;
   return (
     <TableContainer>
@@ -174,9 +175,15 @@ function SoundingTable({
         <TableHead>
           <TableRow>
             <TableCell>Sounded (UTC)</TableCell>
-            <TableCell>Fuel type</TableCell>
-            <TableCell align="right">Remaining on board</TableCell>
-            {!compact && <TableCell>Entered by</TableCell>}
+            {compact ? (
+              <TableCell align="right">Remaining on board</TableCell>
+            ) : (
+              <>
+                <TableCell>Fuel type</TableCell>
+                <TableCell align="right">Remaining on board</TableCell>
+                <TableCell>Entered by</TableCell>
+              </>
+            )}
             <TableCell align="right">
               <Box component="span" sx={visuallyHidden}>
                 Actions
@@ -198,12 +205,21 @@ function SoundingTable({
           ) : (
             rows.map((s) => (
               <TableRow key={s.id} data-testid="sounding-row">
-                <TableCell sx={{ whiteSpace: { md: 'nowrap' } }}>{formatDateTime(s.at)}</TableCell>
-                <TableCell>{FUEL_TYPE_NAMES[s.fuelType]}</TableCell>
-                <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                  {tonnesText(s.robTonnes)}
-                </TableCell>
-                {!compact && <TableCell sx={{ overflowWrap: 'anywhere' }}>{s.enteredBy}</TableCell>}
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(s.at)}</TableCell>
+                {compact ? (
+                  // A phone: the fuel's short name beside the tonnes (the long names take three lines).
+                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                    {tonnesText(s.robTonnes)} {CHANNEL_FUEL_TYPE_NAMES[s.fuelType]}
+                  </TableCell>
+                ) : (
+                  <>
+                    <TableCell>{FUEL_TYPE_NAMES[s.fuelType]}</TableCell>
+                    <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                      {tonnesText(s.robTonnes)}
+                    </TableCell>
+                    <TableCell sx={{ overflowWrap: 'anywhere' }}>{s.enteredBy}</TableCell>
+                  </>
+                )}
                 <TableCell align="right">
                   <Tooltip title="Delete the sounding">
                     <IconButton

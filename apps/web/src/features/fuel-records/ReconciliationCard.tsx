@@ -187,7 +187,7 @@ export function ReconciliationCard({ facilityId }: { facilityId: string }) {
           <TableContainer>
             <Table size="small" aria-label="Reconciliation per fuel type" data-testid="reconciliation-table">
               <TableHead>
-                <TableRow>
+                <TableRow sx={{ '& > th': { whiteSpace: 'nowrap' } }}>
                   <TableCell>Fuel type</TableCell>
                   <TableCell align="right">Flow meters</TableCell>
                   <TableCell align="right">ROB at the start</TableCell>
