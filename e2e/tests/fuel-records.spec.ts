@@ -210,6 +210,28 @@ test('bunker delivery notes and soundings reconcile with the flow meters, flagge
       .sort(),
   ).toEqual(['bunkering', 'correction']);
 
+  // Noon reports: one written during a voyage of the period, one whose date is not one.
+  const voyages = (await (
+    await page.request.get(`/api/facilities/${ship.id}/voyages?from=${period.from}&to=${period.to}`, {
+      headers,
+    })
+  ).json()) as { departure: string; arrival: string }[];
+  const voyage = voyages.find((v) => Date.parse(v.arrival) - Date.parse(v.departure) > 2 * 3_600_000)!;
+  const noon = new Date(Date.parse(voyage.departure) + 3_600_000)
+    .toISOString()
+    .slice(0, 16)
+    .replace('T', ' ');
+  await page.getByLabel('Noon report CSV file').setInputFiles({
+    name: 'noon.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(`Date,Condition,Cargo (t)\n${noon},laden,52000\nyesterday noon,ballast,\n`),
+  });
+  const result = page.getByTestId('noon-report-result');
+  await expect(result).toContainText('1 report read, 1 voyage updated, 1 line not used.');
+  await expect(result).toContainText(
+    'Line 3: "yesterday noon" is not a date and time (YYYY-MM-DD HH:MM, UTC)',
+  );
+
   // A fuel flow channel's consumer and fuel in the mapping panel.
   await page.goto(`/facilities/${ship.id}/config/channels`);
   const tree = page.getByTestId('datasource-tree');
@@ -233,8 +255,9 @@ test('bunker delivery notes and soundings reconcile with the flow meters, flagge
   await expect(again.getByRole('combobox', { name: 'Consumer' })).toHaveText('Other');
   await expect(again.getByRole('radio', { name: 'One fuel' })).toBeChecked();
   await expect(again.getByRole('combobox', { name: 'Fuel' })).toHaveText('LFO');
+  await page.evaluate(() => window.scrollTo(0, 0));
   await still(page);
-  await page.screenshot({ path: path.join(SHOTS, 'fuel-records-mapping-desktop.png'), fullPage: true });
+  await page.screenshot({ path: path.join(SHOTS, 'fuel-records-mapping-desktop.png') });
 
   // The ship's particulars for the CII on its info page: the contracts' rule at the field, then kept.
   await page.goto(`/facilities/${ship.id}/config/info`);
