@@ -69,6 +69,7 @@ const ROUTES: { path: (ids: Ids) => string; only?: readonly Role[] }[] = [
   { path: (ids) => `/facilities/${ids.facilityId}/events` },
   { path: (ids) => `/facilities/${ids.facilityId}/record-book` },
   { path: (ids) => `/facilities/${ids.facilityId}/voyages/${ids.voyageId ?? NO_ID}` },
+  { path: (ids) => `/facilities/${ids.facilityId}/fuel-records` },
   { path: (ids) => `/facilities/${ids.facilityId}/config/info`, only: SYSTEM_ADMIN },
   { path: (ids) => `/facilities/${ids.facilityId}/config/channels`, only: SYSTEM_ADMIN },
   { path: (ids) => `/facilities/${ids.facilityId}/config/calculation-queue`, only: SYSTEM_ADMIN },

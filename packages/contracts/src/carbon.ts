@@ -116,15 +116,23 @@ export const bdnInputSchema = z.object({
   deliveredAt: instant,
   portId: z.string().nullable(),
   /** The port as written on the note, when it is not in the port list. */
-  portName: z.string().trim().max(100).nullable(),
+  portName: z.string().trim().max(100, 'The port is at most 100 characters').nullable(),
   fuelType: fuelTypeSchema,
   massTonnes: z.number().positive('Mass must be above 0 t').max(100_000, 'Mass is at most 100,000 t'),
   sulfurPercent: z.number().min(0, 'Sulfur cannot be negative').max(5, 'Sulfur is at most 5 % m/m'),
   /** MJ/kg, when the note gives it. */
-  lcvMjPerKg: z.number().positive().max(130).nullable(),
+  lcvMjPerKg: z
+    .number()
+    .positive('LCV must be above 0 MJ/kg')
+    .max(130, 'LCV is at most 130 MJ/kg')
+    .nullable(),
   /** kg/m3 at 15 °C. */
-  densityKgM3: z.number().positive().max(1_100).nullable(),
-  bdnNumber: z.string().trim().max(50).nullable(),
+  densityKgM3: z
+    .number()
+    .positive('Density must be above 0 kg/m³')
+    .max(1_100, 'Density is at most 1,100 kg/m³')
+    .nullable(),
+  bdnNumber: z.string().trim().max(50, 'The note number is at most 50 characters').nullable(),
 });
 export type BdnInput = z.infer<typeof bdnInputSchema>;
 

@@ -93,6 +93,10 @@ export const routes: RouteObject[] = withErrorBoundaries([
             element: page(() => import('../features/carbon/VoyagePage')),
           },
           {
+            path: ':facilityId/fuel-records',
+            element: page(() => import('../features/fuel-records/FuelRecordsPage')),
+          },
+          {
             path: ':facilityId/inspection-packs',
             element: page(() => import('../features/inspection-packs/InspectionPacksPage')),
           },
