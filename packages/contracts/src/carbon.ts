@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameCheck } from './forms/text';
 import { SHIP_TYPES } from './ship-particulars';
 import { CII_RATINGS, CONSUMERS, DCS_METHODS, FUEL_TYPES, LNG_ENGINES } from './rules/carbon';
 
@@ -116,7 +117,12 @@ export const bdnInputSchema = z.object({
   deliveredAt: instant,
   portId: z.string().nullable(),
   /** The port as written on the note, when it is not in the port list. */
-  portName: z.string().trim().max(100, 'The port is at most 100 characters').nullable(),
+  portName: z
+    .string()
+    .trim()
+    .max(100, 'The port is at most 100 characters')
+    .superRefine(nameCheck)
+    .nullable(),
   fuelType: fuelTypeSchema,
   massTonnes: z.number().positive('Mass must be above 0 t').max(100_000, 'Mass is at most 100,000 t'),
   sulfurPercent: z.number().min(0, 'Sulfur cannot be negative').max(5, 'Sulfur is at most 5 % m/m'),
@@ -132,7 +138,12 @@ export const bdnInputSchema = z.object({
     .positive('Density must be above 0 kg/m³')
     .max(1_100, 'Density is at most 1,100 kg/m³')
     .nullable(),
-  bdnNumber: z.string().trim().max(50, 'The note number is at most 50 characters').nullable(),
+  bdnNumber: z
+    .string()
+    .trim()
+    .max(50, 'The note number is at most 50 characters')
+    .superRefine(nameCheck)
+    .nullable(),
 });
 export type BdnInput = z.infer<typeof bdnInputSchema>;
 
