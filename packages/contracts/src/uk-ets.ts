@@ -22,7 +22,7 @@ export const ukEtsGasesSchema = z.object({
 export type UkEtsGasesRecord = z.infer<typeof ukEtsGasesSchema>;
 
 const fuelTonnesSchema = z
-  .partialRecord(z.enum([...FUEL_TYPES, "UNKNOWN"]), z.number())
+  .partialRecord(z.enum([...FUEL_TYPES, 'UNKNOWN']), z.number())
   .describe('t of fuel per fuel type');
 
 export const ukEtsLineSchema = z.object({

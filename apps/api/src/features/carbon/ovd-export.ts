@@ -90,7 +90,10 @@ export async function ovdLogAbstract(
     .where('id', '=', facilityId)
     .executeTakeFirstOrThrow();
   // A margin of a year either side: the voyages into the first call and out of the last.
-  const calls = await readPortCalls(db, facilityId, { from: from - 366 * 24 * HOUR, to: to + 366 * 24 * HOUR });
+  const calls = await readPortCalls(db, facilityId, {
+    from: from - 366 * 24 * HOUR,
+    to: to + 366 * 24 * HOUR,
+  });
   const voyages = await readVoyages(db, facilityId, { from: from - 366 * 24 * HOUR, to });
   const cargo = await cargoByDeparture(db, facilityId);
   const callById = new Map(calls.map((c) => [c.id, c]));

@@ -95,7 +95,9 @@ export function metsReport(
         ? 'The UK ETS covers ships of 5,000 GT and above: this ship has no annual emissions report.'
         : 'The UK ETS covers maritime emissions from 1 July 2026: this year has no annual emissions report.',
     );
-  const fuelTypes = (Object.keys(record.fuelTonnes) as FuelType[]).filter((t) => t !== ('UNKNOWN' as FuelType));
+  const fuelTypes = (Object.keys(record.fuelTonnes) as FuelType[]).filter(
+    (t) => t !== ('UNKNOWN' as FuelType),
+  );
   const used = consumers.filter((c) => c.fuelTypes.length > 0);
   const allYear = record.periodStart.endsWith('-01-01') && record.periodEnd.endsWith('-12-31');
   return {

@@ -82,7 +82,11 @@ export async function sendToMets(
     });
   } catch (error) {
     const message = error instanceof AppError ? error.message : String(error);
-    await auditEvent(db, actor, { action: 'uk-ets.mets-failed', subject, detail: { ...base, error: message } });
+    await auditEvent(db, actor, {
+      action: 'uk-ets.mets-failed',
+      subject,
+      detail: { ...base, error: message },
+    });
     return { status: 'failed', error: message, permanent: true };
   }
   const answer = await putToMets(settings, job.companyImoNumber, job.year, report);
@@ -94,7 +98,8 @@ export async function sendToMets(
     });
     return { status: 'done' };
   }
-  const refused = answer.status !== null && answer.status >= 400 && answer.status < 500 && answer.status !== 429;
+  const refused =
+    answer.status !== null && answer.status >= 400 && answer.status < 500 && answer.status !== 429;
   const last = context.retryCount >= context.retryLimit;
   if (refused || last)
     await auditEvent(db, actor, {

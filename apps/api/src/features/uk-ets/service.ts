@@ -136,7 +136,10 @@ export async function ukEtsForYear(
         betweenGbAndNi: none,
         surrender: none,
         fuelTonnes: {},
-        notes: [...notes, 'The UK ETS covers maritime emissions from 1 July 2026: none of this year is covered.'],
+        notes: [
+          ...notes,
+          'The UK ETS covers maritime emissions from 1 July 2026: none of this year is covered.',
+        ],
         reportDue: null,
         surrenderDue: null,
       },

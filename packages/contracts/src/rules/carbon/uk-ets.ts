@@ -60,7 +60,12 @@ export type UkPlace = 'GB' | 'NI' | null;
  * The scheme's three parts of a ship's emissions, as the regulator's annual emissions report keeps them apart
  * (METS: etsEmissionsWithinUkPort, etsEmissionsBetweenUkPort, etsEmissionsBetweenUkAndNiPort), or out of scope.
  */
-export const UK_ETS_SCOPES = ['WITHIN_UK_PORT', 'BETWEEN_UK_PORTS', 'BETWEEN_GB_AND_NI', 'OUT_OF_SCOPE'] as const;
+export const UK_ETS_SCOPES = [
+  'WITHIN_UK_PORT',
+  'BETWEEN_UK_PORTS',
+  'BETWEEN_GB_AND_NI',
+  'OUT_OF_SCOPE',
+] as const;
 export type UkEtsScope = (typeof UK_ETS_SCOPES)[number];
 
 export const UK_ETS_SCOPE_NAMES: Record<UkEtsScope, string> = {
