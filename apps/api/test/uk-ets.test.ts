@@ -6,7 +6,7 @@ import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import ExcelJS from 'exceljs';
 import type { PortCallRecord } from '@portal/contracts/carbon';
-import type { UkEtsYearRecord } from '@portal/contracts/uk-ets';
+import { METS_FLAGS, type UkEtsYearRecord } from '@portal/contracts/uk-ets';
 import { loadConfig } from '../src/config';
 import { startTestServer, type TestServer } from './harness';
 import { createCsvDataSource, sendFile } from './upload-helpers';
@@ -342,6 +342,11 @@ describe('UK ETS of four days in the Irish Sea around 1 July 2026', () => {
       emissions: { shipEmissions: { annualEmission: Record<string, Record<string, number>> }[] };
     };
     expect(metsDocument.info.version).toBe('4.0.0');
+    // The flags the query accepts are the schema's.
+    const shipDetails = metsDocument.components.schemas.ExternalAerShipDetails as {
+      properties: { flag: { enum: string[] } };
+    };
+    expect(METS_FLAGS).toEqual(shipDetails.properties.flag.enum);
     expect(validateAer(report), schemaErrors()).toBe(true);
     expect(report.shipParticulars[0]!.shipDetails).toMatchObject({
       shipImoNumber: '9876543',

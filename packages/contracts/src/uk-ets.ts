@@ -66,6 +66,19 @@ export const ukEtsYearSchema = z.object({
 });
 export type UkEtsYearRecord = z.infer<typeof ukEtsYearSchema>;
 
+/**
+ * The flag States METS accepts (ExternalAerShipDetails.flag of the Maritime External API 4.0.0, ISO 3166-1 alpha-2;
+ * apps/api/src/features/uk-ets/data/).
+ */
+export const METS_FLAGS = (
+  'AE AF AG AI AL AM AO AR AS AT AU AW AZ BA BB BD BE BG BH BJ BM BN BO BQ BR BS BY BZ CA CD CG CH CI CK CL ' +
+  'CM CN CO CR CU CV CW CY CZ DE DJ DK DM DO DZ EC EE EG ER ES ET FI FJ FK FM FO FR GA GB GD GE GG GH GI GM ' +
+  'GN GQ GR GT GW GY HK HN HR HT HU ID IE IL IM IN IQ IR IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY KZ ' +
+  'LA LB LC LK LR LT LU LV LY MA MC MD ME MG MH ML MM MN MO MR MS MT MU MV MX MY MZ NA NE NG NI NL NO NR NZ ' +
+  'OM PA PE PF PG PH PK PL PT PW PY QA RO RS RU SA SB SC SL SD SE SG SH SI SK SN SO SR SS ST SV SX SY TC TF ' +
+  'TG TH TJ TM TN TO TR TT TV TW TZ UA UG US UY UZ VC VE VG VI VN VU WS YE ZA ZW'
+).split(' ') as [string, ...string[]];
+
 /** What the METS report needs that the ship's details do not hold. */
 export const METS_COMPANY_NATURES = ['SHIPOWNER', 'ISM_COMPANY'] as const;
 export const METS_ICE_CLASSES = [
@@ -85,9 +98,8 @@ export const METS_ICE_CLASSES = [
 
 export const metsReportQuerySchema = yearQuerySchema.extend({
   flag: z
-    .string()
-    .regex(/^[A-Z]{2}$/, 'Flag is the two-letter country code of the flag State, e.g. GB')
-    .describe("The ship's flag State (ISO 3166-1 alpha-2)."),
+    .enum(METS_FLAGS, { error: 'Flag is the two-letter country code of the flag State, e.g. GB' })
+    .describe("The ship's flag State (ISO 3166-1 alpha-2), one METS accepts."),
   iceClass: z
     .enum(METS_ICE_CLASSES, { error: 'Ice class is one of PC1-PC7, IC, IB, IA, IA_SUPER or NA' })
     .default('NA'),

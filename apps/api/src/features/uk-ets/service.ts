@@ -223,7 +223,7 @@ export async function ukEtsForYear(
   const result = ukEtsYear(legs);
   if (result.unknownFuelTonnes > 0)
     notes.push(
-      `${result.unknownFuelTonnes.toFixed(3)} t of fuel of unknown type in covered voyages and stays is not counted: set the fuel type of its flow meter or enter the change-over.`,
+      `${result.unknownFuelTonnes.toFixed(3)} t of fuel of unknown type is not counted (in what the UK ETS covers): set the fuel type of its flow meter or enter the change-over.`,
     );
   const unplaced = ordered.filter((g) => g.kind === 'voyage' && (!g.fromCall || !g.toCall)).length;
   if (unplaced)

@@ -12,11 +12,11 @@ import type { LegFuel } from './ledger';
 
 /**
  * The first day whose emissions count (inclusive, UTC): 1 July 2026, the Order's commencement for maritime
- * activities. Checked: the UK Government's guidance "UK Emissions Trading Scheme for maritime: how to comply"
- * (gov.uk, Environment Agency) and the regulator's own METS API, whose annual emissions report endpoint "will be
- * available from 1 July 2026" (ukets-maritime, uk-maritime-ext-openapi-4.0.0.json, operation submitAerData); the
- * Welsh Government's statement of 13 January 2026 on the Order and the Commons committee debate of 3 February 2026
- * (both secondary to the Order). Emissions before this day are out of scope whatever the voyage.
+ * activities. Checked (all secondary to the Order's text): the Scottish Parliament Net Zero, Energy and Transport
+ * Committee's report on the draft Order ("will expand the UK ETS to the maritime sector from 1 July 2026"), the
+ * regulator's METS API, whose annual emissions report endpoint "will be available from 1 July 2026"
+ * (ukets-maritime, uk-maritime-ext-openapi-4.0.0.json, operation submitAerData), and legalregister.co.uk's synopsis
+ * of the Order. Emissions before this day are out of scope whatever the voyage.
  */
 export const UK_ETS_MARITIME_START = '2026-07-01';
 export const UK_ETS_MARITIME_START_MS = Date.parse(`${UK_ETS_MARITIME_START}T00:00:00Z`);
@@ -209,7 +209,7 @@ export function ukEtsYear(legs: readonly UkEtsLegInput[]): UkEtsYear {
     const share = UK_ETS_SHARE[scope];
     const emissions = ukEtsGases(leg.fuel);
     const perType: UkEtsLine['fuelTonnes'] = {};
-    for (const f of leg.fuel) perType[f.fuelType] = (perType[f.fuelType] ?? 0) + f.kg / 1000;
+    for (const f of leg.fuel) if (f.kg > 0) perType[f.fuelType] = (perType[f.fuelType] ?? 0) + f.kg / 1000;
     if (scope !== 'OUT_OF_SCOPE') {
       byScope[scope] = addGases(byScope[scope], emissions);
       surrender = addGases(surrender, emissions, share);
