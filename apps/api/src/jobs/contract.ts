@@ -82,7 +82,11 @@ export interface UkEtsMetsSendJob {
   flag: string;
   iceClass: string;
   companyNature: string;
-  requestedBy: { userId: string | null; organizationId: string | null; apiKey?: { id: string; name: string } };
+  requestedBy: {
+    userId: string | null;
+    organizationId: string | null;
+    apiKey?: { id: string; name: string };
+  };
 }
 
 /**
