@@ -84,6 +84,24 @@ export const alertSettingsSchema = z.object({
 });
 export type AlertConfig = z.infer<typeof alertSettingsSchema>;
 
+/**
+ * Sending the UK ETS annual emissions report to the regulator's METS API (features/uk-ets, docs/decisions/
+ * 0114-uk-ets-and-ovd.md): off unless METS_SEND is on, and then both the API's base URL (e.g. the production
+ * service's .../maritime/api) and the operator's token are needed. The token is sent as a bearer token and never
+ * shown or logged.
+ */
+export const metsSettingsSchema = z.object({
+  METS_SEND: flag.default(false),
+  METS_API_URL: z
+    .string()
+    .url()
+    .refine((url) => /^https?:\/\//i.test(url), 'Use an http:// or https:// address')
+    .optional(),
+  METS_API_TOKEN: z.string().min(1).optional(),
+  METS_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+});
+export type MetsSettings = z.infer<typeof metsSettingsSchema>;
+
 /** Every setting the server reads, checked at start (README lists them). */
 export const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -129,6 +147,9 @@ export const configSchema = z.object({
 
   // Alerts and e-mail (features/alerts, docs/decisions/0091-alerts.md).
   ...alertSettingsSchema.shape,
+
+  // UK ETS: sending the annual emissions report to METS (features/uk-ets).
+  ...metsSettingsSchema.shape,
 });
 
 export type RawConfig = z.infer<typeof configSchema>;
@@ -157,6 +178,10 @@ export function loadConfig(
   if (Boolean(raw.ADMIN_USERNAME) !== Boolean(raw.ADMIN_PASSWORD))
     throw new ConfigError(
       'Invalid configuration:\n  ADMIN_USERNAME and ADMIN_PASSWORD go together: set both or neither',
+    );
+  if (raw.METS_SEND && (!raw.METS_API_URL || !raw.METS_API_TOKEN))
+    throw new ConfigError(
+      'Invalid configuration:\n  METS_SEND is on: set METS_API_URL and METS_API_TOKEN too (or turn METS_SEND off)',
     );
   const publicUrl = (raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/$/, '');
   const servicesArg = argv.find((a) => a.startsWith('--services='))?.slice('--services='.length);

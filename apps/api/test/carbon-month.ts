@@ -66,7 +66,7 @@ export interface Row {
   aeFuel: number;
 }
 
-interface Phase {
+export interface Phase {
   mode: Mode;
   at?: [number, number];
   hours?: number;
@@ -166,11 +166,34 @@ const PHASES: Phase[] = [
 const round = (x: number, decimals: number) => (Number.isNaN(x) ? NaN : Number(x.toFixed(decimals)));
 
 export function generateMonth() {
-  const rnd = prng(31);
+  const { rows, marks } = generateRows(PHASES, T0, T_END, 31);
+  // Empty cells (a blank holds the last value within 5 minutes), and two gaps of rows: 5 h 20 min at Rotterdam, 6 h
+  // 5 min at sea. The first leaves 40 samples in its first hour (a value) and 20 in its last (none), the second 10 in
+  // its first (none) and 45 in its last (a value).
+  rows.forEach((r, i) => {
+    if (i % 101 === 0) r.me = NaN;
+    if (i % 211 === 0) r.ae = NaN;
+  });
+  const hourOf = (x: number) => Math.floor(x / HOUR) * HOUR;
+  const gaps = [
+    [hourOf(marks.rotterdam! + 20 * HOUR) + 40 * MIN, 5 * HOUR],
+    [hourOf(marks.atlantic! + 60 * HOUR) + 10 * MIN, 6 * HOUR + 5 * MIN],
+  ] as const;
+  const kept = rows.filter((r) => !gaps.some(([from, len]) => r.t >= from && r.t < from + len));
+  return { rows: kept, marks, gaps };
+}
+
+/**
+ * One fix a minute from `t0` to `tEnd` through the phases (a stay or anchorage at a point, a drift, a route at a
+ * speed), starting at the first phase's point; the flows as a bulk carrier's (main engines at sea and in rivers,
+ * auxiliary engines and boiler always, more at berth), the auxiliary engines' fuel MGO at berths marked `euBerth`.
+ */
+export function generateRows(phases: readonly Phase[], t0: number, tEnd: number, seed: number) {
+  const rnd = prng(seed);
   const rows: Row[] = [];
   const marks: Record<string, number> = {};
-  let t = T0;
-  let pos: [number, number] = HAMBURG_BERTH;
+  let t = t0;
+  let pos: [number, number] = phases[0]!.at ?? phases[0]!.route![0]!;
   const jitter = () => (rnd() - 0.5) * 0.00006;
   const push = (mode: Mode, lat: number, lon: number, sog: number, euBerth: boolean) => {
     const sea = mode === 'sea';
@@ -189,15 +212,15 @@ export function generateMonth() {
     });
     t += MIN;
   };
-  for (const phase of PHASES) {
-    if (t >= T_END) break;
+  for (const phase of phases) {
+    if (t >= tEnd) break;
     if (phase.mark) marks[phase.mark] = t;
     if (phase.mode === 'stay' || phase.mode === 'anchor') {
       pos = phase.at!;
-      for (let k = 0; k < phase.hours! * 60 && t < T_END; k++)
+      for (let k = 0; k < phase.hours! * 60 && t < tEnd; k++)
         push(phase.mode, pos[0] + jitter(), pos[1] + jitter(), 0.05 + 0.3 * rnd(), phase.euBerth ?? false);
     } else if (phase.mode === 'drift') {
-      for (let k = 0; k < phase.hours! * 60 && t < T_END; k++) {
+      for (let k = 0; k < phase.hours! * 60 && t < tEnd; k++) {
         pos = [
           pos[0] - (0.4 / 60 / 60) * 0.94,
           pos[1] - ((0.4 / 60 / 60) * 0.34) / Math.cos((pos[0] * Math.PI) / 180),
@@ -209,7 +232,7 @@ export function generateMonth() {
       const legs = route.slice(1).map((p, i) => gcNm(route[i]!, p));
       const total = legs.reduce((s, x) => s + x, 0);
       const n = Math.round((total / phase.speedKn!) * 60);
-      for (let k = 1; k <= n && t < T_END; k++) {
+      for (let k = 1; k <= n && t < tEnd; k++) {
         let s = (total * k) / n;
         let i = 0;
         while (i < legs.length - 1 && s > legs[i]!) s -= legs[i++]!;
@@ -221,30 +244,21 @@ export function generateMonth() {
       }
     }
   }
-  if (t < T_END) throw new Error('the phases end before the month');
-  // Empty cells (a blank holds the last value within 5 minutes), and two gaps of rows: 5 h 20 min at Rotterdam, 6 h
-  // 5 min at sea. The first leaves 40 samples in its first hour (a value) and 20 in its last (none), the second 10 in
-  // its first (none) and 45 in its last (a value).
-  rows.forEach((r, i) => {
-    if (i % 101 === 0) r.me = NaN;
-    if (i % 211 === 0) r.ae = NaN;
-  });
-  const hourOf = (x: number) => Math.floor(x / HOUR) * HOUR;
-  const gaps = [
-    [hourOf(marks.rotterdam! + 20 * HOUR) + 40 * MIN, 5 * HOUR],
-    [hourOf(marks.atlantic! + 60 * HOUR) + 10 * MIN, 6 * HOUR + 5 * MIN],
-  ] as const;
-  const kept = rows.filter((r) => !gaps.some(([from, len]) => r.t >= from && r.t < from + len));
-  return { rows: kept, marks, gaps };
+  if (t < tEnd) throw new Error('the phases end before the period');
+  return { rows, marks };
 }
 
 const cell = (x: number, decimals: number) => (Number.isNaN(x) ? '' : x.toFixed(decimals));
 const stamp = (t: number) => new Date(t).toISOString().replace('T', ' ').slice(0, 19);
 
 /** One logger file per UTC day: `Timestamp` then CHANNELS. */
-export function dayFiles(rows: readonly Row[]): { fileName: string; content: string }[] {
+export function dayFiles(
+  rows: readonly Row[],
+  t0 = T0,
+  tEnd = T_END,
+): { fileName: string; content: string }[] {
   const files: { fileName: string; content: string }[] = [];
-  for (let d = T0; d < T_END; d += DAY) {
+  for (let d = t0; d < tEnd; d += DAY) {
     const lines = [['Timestamp', ...CHANNELS].join(',')];
     for (const r of rows)
       if (r.t >= d && r.t < d + DAY)

@@ -44,6 +44,7 @@ describe('the job queue drains', () => {
     'inspection-pack-schedule': done,
     'carbon-ledger': done,
     'carbon-ledger-ports': done,
+    'uk-ets-mets-send': done,
     'compliance-reminders': done,
     // A digest fails once (to be retried a minute later), then succeeds.
     'alert-digest': async () =>

@@ -319,6 +319,7 @@ describe('the queued executions run', () => {
       'inspection-pack-schedule': async () => ({ status: 'done' }),
       'carbon-ledger': async () => ({ status: 'done' }),
       'carbon-ledger-ports': async () => ({ status: 'done' }),
+      'uk-ets-mets-send': async () => ({ status: 'done' }),
       'compliance-reminders': async () => ({ status: 'done' }),
     });
   });

@@ -23,6 +23,7 @@ import { apiKeyRoutes } from './api-keys/routes';
 import { inspectionPackRoutes } from './inspection-packs/routes';
 import { carbonRoutes } from './carbon/routes';
 import { portRoutes } from './ports/routes';
+import { ukEtsRoutes } from './uk-ets/routes';
 import { complianceCalendarRoutes } from './compliance-calendar/routes';
 import { costCockpitRoutes } from './cost-cockpit/routes';
 
@@ -52,6 +53,7 @@ export const featureRoutes: ((app: FastifyInstance) => Promise<void>)[] = [
   inspectionPackRoutes,
   carbonRoutes,
   portRoutes,
+  ukEtsRoutes,
   complianceCalendarRoutes,
   costCockpitRoutes,
 ];

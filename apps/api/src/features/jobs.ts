@@ -9,6 +9,7 @@ import { fileJobs } from './files/jobs';
 import { inspectionPackJobs } from './inspection-packs/jobs';
 import type { DeliveryOptions } from './webhooks/deliver';
 import { webhookJobs } from './webhooks/jobs';
+import { ukEtsJobs } from './uk-ets/jobs';
 
 /** What a worker's handlers may be given: the tests' and benchmarks' options and hooks (production passes none). */
 export interface FeatureJobOptions {
@@ -29,6 +30,7 @@ export function featureJobHandlers(services: Services, options: FeatureJobOption
     ...webhookJobs(services, options.webhooks),
     ...alertJobs(services, { mail: options.mail }),
     ...inspectionPackJobs(services),
+    ...ukEtsJobs(services),
     ...complianceCalendarJobs(services),
   };
 }

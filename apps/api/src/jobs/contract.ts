@@ -77,6 +77,24 @@ export interface CarbonLedgerPortsJob {
 export type ComplianceRemindersJob = Record<string, never>;
 
 /**
+ * The UK ETS annual emissions report of a ship and year sent to the regulator's METS API (features/uk-ets/send.ts):
+ * what the report needs beyond the ship's details, and who asked (the result is audited in their name).
+ */
+export interface UkEtsMetsSendJob {
+  facilityId: string;
+  year: number;
+  companyImoNumber: string;
+  flag: string;
+  iceClass: string;
+  companyNature: string;
+  requestedBy: {
+    userId: string | null;
+    organizationId: string | null;
+    apiKey?: { id: string; name: string };
+  };
+}
+
+/**
  * The list of jobs: each job's name (the pg-boss queue's) and its payload. A new job is a line here, a line in
  * `JOB_NAMES` and in `JOB_QUEUES` below (the compiler asks for both) and its handler in its feature's `jobs.ts`
  * (the compiler asks for it in `features/jobs.ts`).
@@ -94,6 +112,7 @@ export interface JobPayloads {
   'inspection-pack-schedule': InspectionPackScheduleJob;
   'carbon-ledger': CarbonLedgerJob;
   'carbon-ledger-ports': CarbonLedgerPortsJob;
+  'uk-ets-mets-send': UkEtsMetsSendJob;
   'compliance-reminders': ComplianceRemindersJob;
 }
 export type JobName = keyof JobPayloads;
@@ -113,6 +132,7 @@ export const JOB_NAMES = {
   inspectionPackSchedule: 'inspection-pack-schedule',
   carbonLedger: 'carbon-ledger',
   carbonLedgerPorts: 'carbon-ledger-ports',
+  ukEtsMetsSend: 'uk-ets-mets-send',
   complianceReminders: 'compliance-reminders',
 } as const satisfies Record<string, JobName>;
 
@@ -167,6 +187,7 @@ export const JOB_QUEUES: {
   'inspection-pack-schedule': { stately: true, sent: 'at-start-and-every-beat' },
   'carbon-ledger': {},
   'carbon-ledger-ports': {},
+  'uk-ets-mets-send': {},
   // The deadline reminders due are written on the same beat; each is sent once (its row's key), so one job is enough.
   'compliance-reminders': { stately: true, sent: 'at-start-and-every-beat' },
 };

@@ -134,6 +134,8 @@ function sample(schema: JsonSchema, name: string, resolve: Resolver, depth = 0, 
       if (schema.format === 'email') return 'someone@example.com';
       if (/^(username|name)$/i.test(name)) return 'IsolationProbe';
       if (/algorithm|formula/i.test(name)) return 'input1';
+      // An IMO number (a ship's or a company's) has 7 digits.
+      if (/ImoNumber$/.test(name)) return '1234567';
       return 'x'.repeat(Math.max(1, schema.minLength ?? 1));
     }
     case 'integer':

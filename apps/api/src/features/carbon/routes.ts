@@ -27,6 +27,8 @@ import { notFound } from '../../errors';
 import { shipPortNames } from '../ports/service';
 import { ciiForShip, dcsForYear, fleetCii } from './reports';
 import { dcsCsv, dcsWorkbook } from './dcs-export';
+import { ovdCsv, ovdLogAbstract, ovdWorkbook } from './ovd-export';
+import { ovdExportQuerySchema } from '@portal/contracts/uk-ets';
 import {
   dayPeriod,
   fuelForPeriod,
@@ -418,6 +420,40 @@ export async function carbonRoutes(app: FastifyInstance) {
         .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
         .header('content-disposition', `attachment; filename="${base}.xlsx"`)
         .send(await dcsWorkbook(report, ship.name));
+    },
+  );
+
+  routes.get(
+    '/api/facilities/:id/ovd-log-abstract',
+    {
+      config: READ,
+      schema: {
+        tags,
+        description:
+          "The ship's voyages and fuel of a calendar year as an Open Vessel Data log abstract (DNV's OVD 3.5 format, the one DNV's Veracity and verifiers take): one row per arrival at and departure from berth, with the hours, distance and fuel per consumer and fuel type since the previous event, as CSV or .xlsx.",
+        params: idParams,
+        querystring: ovdExportQuerySchema,
+      },
+    },
+    async (request, reply) => {
+      await assertFacilityVisible(db, request.caller, request.params.id);
+      const { year, format } = request.query;
+      const abstract = await ovdLogAbstract(db, request.params.id, year);
+      const ship = await db
+        .selectFrom('facilities')
+        .select('name')
+        .where('id', '=', request.params.id)
+        .executeTakeFirstOrThrow();
+      const base = `${ship.name.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 80) || 'ship'}_OVD_log_abstract_${year}`;
+      if (format === 'csv')
+        return reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${base}.csv"`)
+          .send(ovdCsv(abstract));
+      return reply
+        .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+        .header('content-disposition', `attachment; filename="${base}.xlsx"`)
+        .send(await ovdWorkbook(abstract));
     },
   );
 

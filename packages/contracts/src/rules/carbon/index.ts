@@ -10,5 +10,6 @@ export * from './ledger';
 export * from './reconciliation';
 export * from './dcs';
 export * from './cii';
+export * from './uk-ets';
 export * from './calendar';
 export * from './scrubber-economics';
