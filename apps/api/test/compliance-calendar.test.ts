@@ -165,6 +165,10 @@ describe('the cost cockpit', () => {
       expect(ship.scrubber).toBeNull();
       expect(ship.scrubberMissing).toMatch(/No fuel prices entered/);
       expect(ship.regimes.EU_ETS.available).toBe(false);
+      expect(ship.regimes.UK_ETS.available).toBe(false);
+      expect((ship.regimes.UK_ETS as { reason: string }).reason).toMatch(
+        /^No UK allowance price in the portal yet: [\d.,]+ t CO2e to surrender for so far\.$/,
+      );
     }
     expect(before.fleet.regimes.FUELEU).toEqual({
       available: false,
@@ -188,5 +192,21 @@ describe('the cost cockpit', () => {
     expect(after.fuelPrice).toMatchObject({ on: '2026-11-01', hsfoEurPerTonne: 450, vlsfoEurPerTonne: 600 });
     const south = await (await server.as('south.admin')).get('/api/cost-cockpit?year=2026');
     expect((south.json() as CostCockpit).fuelPrice).toBeNull();
+  });
+});
+
+describe('the fleet sums of the cockpit', () => {
+  it("add the ships that have figures, and say the ships' reason when none has", async () => {
+    const { fleetRegime } = await import('../src/features/cost-cockpit/regimes');
+    const some = { available: true as const, eurToDate: 100, eurProjected: 150, basis: 'x' };
+    const none = (reason: string) => ({ available: false as const, reason });
+    expect(fleetRegime([some, none('No price.'), some])).toEqual({
+      available: true,
+      eurToDate: 200,
+      eurProjected: 300,
+      basis: '2 of 3 ships with figures',
+    });
+    expect(fleetRegime([none('No price.'), none('No price.')])).toEqual(none('No price.'));
+    expect(fleetRegime([none('a'), none('b')])).toEqual(none('No ship has a figure: each ship says why.'));
   });
 });

@@ -1,45 +1,65 @@
 import type { Kysely } from 'kysely';
 import type { CockpitRegime, RegimeEuros } from '@portal/contracts/cost-cockpit';
 import type { Database } from '../../db/schema';
+import { ukEtsForYear } from '../uk-ets/service';
 
 /**
  * The regimes' euros of a ship and year, for the cockpit (decision 0119): the one place that reads the EU ETS,
- * FuelEU and UK ETS features' figures. A regime whose figures are not in the portal answers "not available" with
- * the reason, never a figure of its own.
+ * FuelEU and UK ETS features' figures. A regime without a figure answers "not available" with the reason, never a
+ * figure of its own.
  */
 
 export type ShipRegimes = Record<CockpitRegime, RegimeEuros>;
+
+const ONE = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 1 });
 
 const notYet = (what: string): RegimeEuros => ({
   available: false,
   reason: `${what} are not in the portal yet.`,
 });
 
-/** The euros of each regime for each ship (by id) of the year, as the caller's organization prices them. */
-export async function regimeEurosOf(
-  _db: Kysely<Database>,
-  shipIds: readonly string[],
-  _year: number,
-  _priceDay: string,
-): Promise<Map<string, ShipRegimes>> {
-  return new Map(
-    shipIds.map((id) => [
-      id,
-      {
-        EU_ETS: notYet('EU ETS figures'),
-        FUELEU: notYet('FuelEU figures'),
-        UK_ETS: notYet('UK ETS figures'),
-      },
-    ]),
-  );
+/** UK ETS: the portal has the emissions to surrender for, no UK allowance price. */
+async function ukEts(db: Kysely<Database>, shipId: string, year: number): Promise<RegimeEuros> {
+  const { record } = await ukEtsForYear(db, shipId, year);
+  if (!record.periodStart) return { available: false, reason: 'Maritime is in the UK ETS from 1 July 2026.' };
+  return {
+    available: false,
+    reason: `No UK allowance price in the portal yet: ${ONE.format(record.surrender.co2e)} t CO2e to surrender for so far.`,
+  };
 }
 
-/** The fleet's euros of a regime: the sum over the ships that have figures, or the ships' reason when none has. */
+/** The euros of each regime for each ship (by id) of the year. */
+export async function regimeEurosOf(
+  db: Kysely<Database>,
+  shipIds: readonly string[],
+  year: number,
+  _priceDay: string,
+): Promise<Map<string, ShipRegimes>> {
+  const out = new Map<string, ShipRegimes>();
+  for (const id of shipIds)
+    out.set(id, {
+      EU_ETS: notYet('EU ETS figures'),
+      FUELEU: notYet('FuelEU figures'),
+      UK_ETS: await ukEts(db, id, year),
+    });
+  return out;
+}
+
+/**
+ * The fleet's euros of a regime: the sum over the ships that have figures; when none has, their reason if it is the
+ * same for all, else a pointer to the ships'.
+ */
 export function fleetRegime(ships: readonly RegimeEuros[]): RegimeEuros {
   const available = ships.filter((s): s is Extract<RegimeEuros, { available: true }> => s.available);
   if (!available.length) {
-    const first = ships.find((s): s is Extract<RegimeEuros, { available: false }> => !s.available);
-    return { available: false, reason: first?.reason ?? 'No ship.' };
+    const reasons = new Set(
+      ships.map((s) => (s.available ? '' : s.reason)).filter((reason) => reason !== ''),
+    );
+    if (reasons.size === 1) return { available: false, reason: [...reasons][0]! };
+    return {
+      available: false,
+      reason: ships.length ? 'No ship has a figure: each ship says why.' : 'No ship.',
+    };
   }
   const projected = available.every((s) => s.eurProjected !== null)
     ? available.reduce((sum, s) => sum + s.eurProjected!, 0)

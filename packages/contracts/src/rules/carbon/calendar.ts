@@ -168,7 +168,8 @@ export const DEADLINE_RULES: readonly DeadlineRule[] = [
   {
     // The Greenhouse Gas Emissions Trading Scheme Order 2020 (SI 2020/1265) as amended by the Extension to Maritime
     // Activities Order 2026 (SI 2026/392, Part 4ZA and Schedule 2A): maritime from 1 July 2026; the annual emissions
-    // report by 31 March of the following year (a law firm's summary of the 2026 Order). Secondary.
+    // report by 31 March of the following year. Secondary only (a law firm's summary of the 2026 Order; the UK ETS
+    // feature's UK_ETS_REPORT_DUE in uk-ets.ts cites Hill Dickinson's note and the Commons debate of 3 February 2026).
     code: 'UK_ETS_REPORT',
     regime: 'UK_ETS',
     title: 'UK ETS verified emissions report submitted (METS)',
@@ -179,8 +180,10 @@ export const DEADLINE_RULES: readonly DeadlineRule[] = [
     secondary: true,
   },
   {
-    // The same Order: allowances surrendered by 30 April, the UK ETS's surrender date for its other activities. The
-    // maritime text itself was not read and no source read states the maritime date: to be confirmed.
+    // The same Order: allowances surrendered by 30 April (UK_ETS_SURRENDER_DUE in uk-ets.ts: Hill Dickinson's note on
+    // the Authority's interim response). Secondary only. For the 2026 emissions the Authority announced one surrender
+    // for 2026 and 2027 together in April 2028 (trade press, NOT verified against the Order): the calendar keeps
+    // 30 April 2027, as the UK ETS feature does, until the Order's text is read.
     code: 'UK_ETS_SURRENDER',
     regime: 'UK_ETS',
     title: 'UK allowances surrendered for the verified emissions',
