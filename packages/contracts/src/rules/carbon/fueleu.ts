@@ -436,13 +436,13 @@ export function fuelEuYears(years: readonly FuelEuYearInput[]): FuelEuYearResult
   const out: FuelEuYearResult[] = [];
   let previous: (FuelEuYearInput & { final: number; run: number }) | null = null;
   for (const y of sorted) {
-    const carried =
+    const carried: number =
       previous && previous.year === y.year - 1
         ? previous.bankedGco2e - FUELEU_BORROW_REPAY_MULTIPLIER * previous.borrowedGco2e
         : 0;
-    const before = (y.pooledGco2e ?? y.balanceGco2e) + carried;
-    const final = before + y.borrowedGco2e - y.bankedGco2e;
-    const run =
+    const before: number = (y.pooledGco2e ?? y.balanceGco2e) + carried;
+    const final: number = before + y.borrowedGco2e - y.bankedGco2e;
+    const run: number =
       final < 0 ? (previous && previous.year === y.year - 1 && previous.final < 0 ? previous.run + 1 : 1) : 0;
     out.push({
       year: y.year,
