@@ -143,8 +143,8 @@ export async function shipYearFigures(
     Group & { id: string | null; name: string; share: ReturnType<typeof fuelEuShare> }
   >();
   for (const s of segments) {
-    let id: string | null = null;
-    let name = '?';
+    let id: string | null;
+    let name: string;
     let share: ReturnType<typeof fuelEuShare>;
     if (s.kind === 'stay') {
       const call = calls.find((c) => c.arrival <= s.start && s.start < c.departure);
