@@ -369,7 +369,13 @@ export async function buildWorld(server: TestServer): Promise<IsolationWorld> {
       .execute();
     await db
       .insertInto('fueleu_flexibility')
-      .values({ facility_id: facilityId, year: 2025, banked_tonnes: 1, updated_by_name: 'fixture' })
+      .values({
+        facility_id: facilityId,
+        year: 2025,
+        banked_tonnes: 1,
+        borrowed_tonnes: 0,
+        updated_by_name: 'fixture',
+      })
       .execute();
     return {
       fueleuPool: pool.id,
