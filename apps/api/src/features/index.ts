@@ -24,6 +24,7 @@ import { inspectionPackRoutes } from './inspection-packs/routes';
 import { carbonRoutes } from './carbon/routes';
 import { portRoutes } from './ports/routes';
 import { ukEtsRoutes } from './uk-ets/routes';
+import { fuelEuRoutes } from './fueleu/routes';
 
 /** Route plugins of every domain, registered in this order after the auth routes (app.ts). */
 export const featureRoutes: ((app: FastifyInstance) => Promise<void>)[] = [
@@ -52,4 +53,5 @@ export const featureRoutes: ((app: FastifyInstance) => Promise<void>)[] = [
   carbonRoutes,
   portRoutes,
   ukEtsRoutes,
+  fuelEuRoutes,
 ];
