@@ -24,6 +24,7 @@ import { inspectionPackRoutes } from './inspection-packs/routes';
 import { carbonRoutes } from './carbon/routes';
 import { portRoutes } from './ports/routes';
 import { ukEtsRoutes } from './uk-ets/routes';
+import { fuelEuRoutes } from './fueleu/routes';
 import { complianceCalendarRoutes } from './compliance-calendar/routes';
 import { costCockpitRoutes } from './cost-cockpit/routes';
 
@@ -54,6 +55,7 @@ export const featureRoutes: ((app: FastifyInstance) => Promise<void>)[] = [
   carbonRoutes,
   portRoutes,
   ukEtsRoutes,
+  fuelEuRoutes,
   complianceCalendarRoutes,
   costCockpitRoutes,
 ];

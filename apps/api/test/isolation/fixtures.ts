@@ -33,6 +33,7 @@ export const OBJECT_KINDS = [
   'voyage',
   'bunkerNote',
   'tankSounding',
+  'fueleuPool',
 ] as const;
 export type ObjectKind = (typeof OBJECT_KINDS)[number];
 export type GlobalKind =
@@ -351,7 +352,33 @@ export async function buildWorld(server: TestServer): Promise<IsolationWorld> {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
+    // FuelEU: a pool of the organization (features/fueleu), and a banking record of its ship.
+    const pool = await db
+      .insertInto('fueleu_pools')
+      .values({
+        organization_id: org.id,
+        year: 2025,
+        name: `${organization} pool`,
+        created_by_name: 'fixture',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('fueleu_pool_members')
+      .values({ pool_id: pool.id, facility_id: facilityId, year: 2025, allocated_tonnes: 0 })
+      .execute();
+    await db
+      .insertInto('fueleu_flexibility')
+      .values({
+        facility_id: facilityId,
+        year: 2025,
+        banked_tonnes: 1,
+        borrowed_tonnes: 0,
+        updated_by_name: 'fixture',
+      })
+      .execute();
     return {
+      fueleuPool: pool.id,
       voyage: voyage.id,
       bunkerNote: bunkerNote.id,
       tankSounding: sounding.id,

@@ -16,6 +16,7 @@ export function kindOfParam(url: string, param: string): ObjectKind | GlobalKind
   if (param === 'keyId') return 'apiKey';
   if (param === 'packId') return 'inspectionPack';
   if (param === 'portId') return 'organizationPort';
+  if (param === 'poolId') return 'fueleuPool';
   if (param === 'locode') return 'port';
   if (param === 'userId') return 'user';
   if (param === 'orgId' || param === 'otherId') return 'organization';

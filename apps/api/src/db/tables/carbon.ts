@@ -138,6 +138,33 @@ export interface TankSoundingsTable {
   entered_on: GeneratedTimestamp;
 }
 
+export interface FuelEuFlexibilityTable {
+  facility_id: string;
+  year: number;
+  banked_tonnes: number;
+  borrowed_tonnes: number;
+  updated_by: string | null;
+  updated_by_name: string;
+  updated_on: GeneratedTimestamp;
+}
+
+export interface FuelEuPoolsTable {
+  id: Generated<string>;
+  organization_id: string;
+  year: number;
+  name: string;
+  created_by: string | null;
+  created_by_name: string;
+  created_on: GeneratedTimestamp;
+}
+
+export interface FuelEuPoolMembersTable {
+  pool_id: string;
+  facility_id: string;
+  year: number;
+  allocated_tonnes: number;
+}
+
 export interface CarbonTables {
   ledger_segments: LedgerSegmentsTable;
   ledger_years: LedgerYearsTable;
@@ -148,4 +175,7 @@ export interface CarbonTables {
   voyage_cargo: VoyageCargoTable;
   bunker_delivery_notes: BunkerDeliveryNotesTable;
   tank_soundings: TankSoundingsTable;
+  fueleu_flexibility: FuelEuFlexibilityTable;
+  fueleu_pools: FuelEuPoolsTable;
+  fueleu_pool_members: FuelEuPoolMembersTable;
 }

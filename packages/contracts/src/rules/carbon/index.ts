@@ -1,6 +1,6 @@
 // The carbon ledger's pure rules (../shared/DOMAIN.md "Voyages, fuel and greenhouse gases";
 // docs/decisions/0107-carbon-ledger-rules.md): fuel tables per regime, port calls, voyages and fuel, BDN
-// reconciliation, the IMO DCS report and the CII.
+// reconciliation, the IMO DCS report, the CII and FuelEU Maritime.
 export * from './fuels';
 export * from './geo';
 export * from './track';
@@ -11,5 +11,6 @@ export * from './reconciliation';
 export * from './dcs';
 export * from './cii';
 export * from './uk-ets';
+export * from './fueleu';
 export * from './calendar';
 export * from './scrubber-economics';
