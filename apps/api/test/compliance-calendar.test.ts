@@ -170,10 +170,11 @@ describe('the cost cockpit', () => {
         /^No UK allowance price in the portal yet: [\d.,]+ t CO2e to surrender for so far\.$/,
       );
     }
-    expect(before.fleet.regimes.FUELEU).toEqual({
-      available: false,
-      reason: 'FuelEU figures are not in the portal yet.',
-    });
+    // FuelEU's euros are the FuelEU feature's penalty of each ship, never the cockpit's own figure.
+    for (const ship of before.ships) {
+      const fuelEu = (await anna.get(`/api/facilities/${ship.shipId}/fueleu?year=2026`)).json();
+      expect(ship.regimes.FUELEU).toMatchObject({ available: true, eurToDate: fuelEu.penaltyEur });
+    }
     const refused = await anna.post(`/api/organizations/${north}/fuel-prices`, {
       on: '2026-11-01',
       hsfoEurPerTonne: 450,

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { CockpitRegime, RegimeEuros } from '@portal/contracts/cost-cockpit';
 import type { Database } from '../../db/schema';
+import { fuelEuShipYear } from '../fueleu/ship-year';
 import { ukEtsForYear } from '../uk-ets/service';
 
 /**
@@ -17,6 +18,31 @@ const notYet = (what: string): RegimeEuros => ({
   available: false,
   reason: `${what} are not in the portal yet.`,
 });
+
+/**
+ * FuelEU: the penalty due on the final balance (after pooling, banking and borrowing), and the penalty of the balance
+ * projected to the year's end. A surplus costs nothing: it is banked or pooled, not sold, so it has no euro value here.
+ */
+async function fuelEu(db: Kysely<Database>, shipId: string, year: number): Promise<RegimeEuros> {
+  const f = await fuelEuShipYear(db, shipId, year);
+  if (!f.applies) return { available: false, reason: 'FuelEU applies from 2025.' };
+  if (f.actual.intensity === null)
+    return {
+      available: true,
+      eurToDate: 0,
+      eurProjected: 0,
+      basis: 'No energy in the FuelEU scope this year',
+    };
+  return {
+    available: true,
+    eurToDate: f.penaltyEur,
+    eurProjected: f.projected.penaltyEur,
+    basis:
+      f.finalBalanceTonnes >= 0
+        ? `A surplus of ${ONE.format(f.finalBalanceTonnes)} t CO2e: no penalty`
+        : `A deficit of ${ONE.format(-f.finalBalanceTonnes)} t CO2e`,
+  };
+}
 
 /** UK ETS: the portal has the emissions to surrender for, no UK allowance price. */
 async function ukEts(db: Kysely<Database>, shipId: string, year: number): Promise<RegimeEuros> {
@@ -39,7 +65,7 @@ export async function regimeEurosOf(
   for (const id of shipIds)
     out.set(id, {
       EU_ETS: notYet('EU ETS figures'),
-      FUELEU: notYet('FuelEU figures'),
+      FUELEU: await fuelEu(db, id, year),
       UK_ETS: await ukEts(db, id, year),
     });
   return out;
