@@ -10,3 +10,4 @@ export * from './ledger';
 export * from './reconciliation';
 export * from './dcs';
 export * from './cii';
+export * from './eu-ets';
