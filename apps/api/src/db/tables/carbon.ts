@@ -138,6 +138,18 @@ export interface TankSoundingsTable {
   entered_on: GeneratedTimestamp;
 }
 
+/** An EU allowance's price as an organization entered it (migration 0027). */
+export interface EuaPricesTable {
+  id: Generated<string>;
+  organization_id: string;
+  price_on: Day;
+  eur_per_allowance: number;
+  note: string | null;
+  entered_by: string | null;
+  entered_by_name: string;
+  entered_on: GeneratedTimestamp;
+}
+
 export interface CarbonTables {
   ledger_segments: LedgerSegmentsTable;
   ledger_years: LedgerYearsTable;
@@ -148,4 +160,5 @@ export interface CarbonTables {
   voyage_cargo: VoyageCargoTable;
   bunker_delivery_notes: BunkerDeliveryNotesTable;
   tank_soundings: TankSoundingsTable;
+  eua_prices: EuaPricesTable;
 }
