@@ -171,7 +171,7 @@ async function shipYearCore(db: Db, ship: ShipRow, year: number) {
     const start = Math.min(...g.pieces.map((p) => p.start));
     const end = Math.max(...g.pieces.map((p) => p.end));
     let scope: ScopeOfLine;
-    let fromEnd: EuLine['from'] = null;
+    let fromEnd: EuLine['from'];
     let toEnd: EuLine['to'] = null;
     let lineStart = start;
     let lineEnd = end;
