@@ -274,6 +274,9 @@ describe('EU MRV / EU ETS of the month, in 2026 and a year back in 2025', () => 
     );
     // Projected to the year end at the month's rate (the data's 31 days are its trailing window).
     within(year.figures.projectedAllowancesDue, co2e + (co2e / 31) * 275, 'projected allowances 2026');
+    console.info(
+      `EU ETS 2026: in-scope CO2e ${year.figures.inScope.co2e.toFixed(3)} t (expected ${co2e.toFixed(3)}), allowances ${year.figures.allowancesDue.toFixed(3)}, projected ${year.figures.projectedAllowancesDue.toFixed(3)}`,
+    );
   });
 
   it('derives the allowances of 2025: 70 % of the in-scope CO2 alone', async () => {
@@ -287,6 +290,9 @@ describe('EU MRV / EU ETS of the month, in 2026 and a year back in 2025', () => 
     expect(year.figures.phaseIn).toBe(0.7);
     within(year.figures.surrenderBasisTonnes, co2, 'surrender basis 2025');
     within(year.figures.allowancesDue, co2 * 0.7, 'allowances 2025');
+    console.info(
+      `EU ETS 2025: in-scope CO2 ${year.figures.inScope.co2.toFixed(3)} t (expected ${co2.toFixed(3)}), allowances ${year.figures.allowancesDue.toFixed(3)} (expected ${(co2 * 0.7).toFixed(3)})`,
+    );
     expect(year.surrenderDeadline).toBe('2026-09-30');
   });
 
