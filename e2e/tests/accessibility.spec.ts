@@ -28,6 +28,8 @@ interface Ids {
   fieldId: string;
   /** An event of the role's ships: one that needs a report where there is one (its page has the most on it). */
   eventId: string;
+  /** A voyage of the first ship, when it has one. */
+  voyageId?: string;
   reportId?: string;
   organizationId?: string;
 }
@@ -57,12 +59,15 @@ const ROUTES: { path: (ids: Ids) => string; only?: readonly Role[] }[] = [
   { path: () => '/' },
   { path: (ids) => `/ship/${ids.facilityId}` },
   { path: (ids) => `/ship/${ids.facilityId}/map` },
+  { path: (ids) => `/ship/${ids.facilityId}/carbon` },
   { path: () => '/map' },
   { path: () => '/KPIWidgetPreview' },
   { path: () => '/facilities/overview' },
   { path: (ids) => `/facilities/${ids.facilityId}/files` },
   { path: (ids) => `/facilities/${ids.facilityId}/events` },
   { path: (ids) => `/facilities/${ids.facilityId}/record-book` },
+  { path: (ids) => `/facilities/${ids.facilityId}/voyages/${ids.voyageId ?? NO_ID}` },
+  { path: (ids) => `/facilities/${ids.facilityId}/fuel-records` },
   { path: (ids) => `/facilities/${ids.facilityId}/config/info`, only: SYSTEM_ADMIN },
   { path: (ids) => `/facilities/${ids.facilityId}/config/channels`, only: SYSTEM_ADMIN },
   { path: (ids) => `/facilities/${ids.facilityId}/config/calculation-queue`, only: SYSTEM_ADMIN },
@@ -143,6 +148,7 @@ async function idsFor(page: Page, role: Role): Promise<Ids> {
     facilityId,
     fieldId: fields[0]!.id,
     eventId: (reported.items[0] ?? anyEvent.items[0])!.id,
+    voyageId: (await api<{ id: string }[]>(page, `/api/facilities/${facilityId}/voyages`))[0]?.id,
   };
   if (role === 'SystemAdmin') {
     ids.reportId = (await api<{ id: string }[]>(page, '/api/algorithm/reports'))[0]!.id;

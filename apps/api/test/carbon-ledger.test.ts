@@ -638,4 +638,107 @@ describe('the carbon ledger of a month of a bulk carrier, uploaded and executed 
     await server.services.queue!.drained(undefined, { timeoutMs: 120_000 });
     expect(withoutTimes(await ledgerSnapshot())).toEqual(withoutTimes(before));
   });
+
+  it("takes the boiler's fuel from the record book's change-overs once its mapping says so, and follows a correction", async () => {
+    const admin = await server.as('admin');
+    const anna = await server.as('north.anna');
+    const channelsUrl = `/api/algorithm/facilitydatasource/${dataSourceId}/facilitydatasourcechannels`;
+    const bookUrl = `/api/facilities/${facilityId}/record-book`;
+    const fuelOfMonth = async () =>
+      (
+        await anna.get(`/api/facilities/${facilityId}/fuel?from=2026-03-01&to=2026-03-31`)
+      ).json() as FuelByPeriod;
+    const boilerFuel = (month: FuelByPeriod) =>
+      Object.fromEntries(
+        month.fuel.filter((f) => f.consumer === 'BOILER').map((f) => [f.fuelType, f.tonnes]),
+      );
+    const expectedBoiler = (fuelAt: (t: number) => 'MDO_MGO' | 'LFO' | 'HFO') => {
+      const ledger = expectedLedger(rows, ports, [
+        FLOWS[0]!,
+        FLOWS[1]!,
+        { consumer: 'BOILER', value: (r) => r.boiler, fuel: (r) => fuelAt(r.t) },
+      ]);
+      const out: Record<string, number> = {};
+      for (const leg of ledger.legs)
+        for (const [key, f] of leg.fuel)
+          if (key.startsWith('BOILER|')) out[key.slice(7)] = (out[key.slice(7)] ?? 0) + f.kg / 1000;
+      return out;
+    };
+
+    // A person's entry says which fuel only on a fuel change-over.
+    const note = await anna.post(bookUrl, {
+      kind: 'note',
+      occurredOn: iso(T0 + 2 * DAY),
+      text: 'Bunker samples sent ashore',
+      fuelType: 'LFO',
+    });
+    expect(note.statusCode).toBe(400);
+    expect(note.json().fields).toEqual({ fuelType: 'Only a fuel change-over records the fuel in use' });
+
+    // MGO from before the data on, LFO from day 10 at 06:00 (an hour's edge).
+    const switchAt = T0 + 10 * DAY + 6 * HOUR;
+    const first = await anna.post(bookUrl, {
+      kind: 'fuel-change-over',
+      occurredOn: iso(T0 - DAY),
+      text: 'Boiler on MGO',
+      fuelSulfurPct: 0.08,
+      fuelType: 'MDO_MGO',
+    });
+    expect(first.statusCode, first.body).toBe(201);
+    expect(first.json()).toMatchObject({
+      fuelType: 'MDO_MGO',
+      fuelSulfurPct: 0.08,
+      text: 'Boiler on MGO (fuel of Diesel/gas oil (MDO/MGO), 0.08 % m/m sulfur from then on)',
+    });
+    const second = await anna.post(bookUrl, {
+      kind: 'fuel-change-over',
+      occurredOn: iso(switchAt),
+      text: 'Boiler changed over to LFO',
+      fuelSulfurPct: 0.1,
+      fuelType: 'LFO',
+    });
+    expect(second.statusCode, second.body).toBe(201);
+    await server.services.queue!.drained(undefined, { timeoutMs: 300_000 });
+    // Nothing changes while the boiler's mapping names its fuel itself.
+    expect(boilerFuel(await fuelOfMonth())).toEqual({ MDO_MGO: expect.any(Number) });
+
+    const boiler = (await (await admin.get(channelsUrl)).json()).find(
+      (c: { name: string }) => c.name === 'BOILER_FUEL_FLOW',
+    ) as { id: string; source: string; name: string; dataType: string; unit: string };
+    const remapped = await admin.put(`${channelsUrl}/${boiler.id}`, {
+      source: boiler.source,
+      name: boiler.name,
+      dataType: boiler.dataType,
+      unit: boiler.unit,
+      fuelTypeSource: 'change-overs',
+      fuelType: null,
+    });
+    expect(remapped.statusCode, remapped.body).toBe(200);
+    await server.services.queue!.drained(undefined, { timeoutMs: 300_000 });
+    let month = await fuelOfMonth();
+    let expectedFuel = expectedBoiler((t) => (t < switchAt ? 'MDO_MGO' : 'LFO'));
+    expect(Object.keys(boilerFuel(month)).sort()).toEqual(['LFO', 'MDO_MGO']);
+    for (const [fuel, tonnes] of Object.entries(boilerFuel(month)))
+      within(tonnes, expectedFuel[fuel]!, `boiler ${fuel}`);
+    expect(month.fuelOfUnknownTypeTonnes).toBe(0);
+
+    // The second change-over corrected: it was HFO. The ledger follows the correction, not the corrected entry.
+    const correction = await anna.post(bookUrl, {
+      kind: 'correction',
+      correctsId: second.json().id,
+      occurredOn: iso(switchAt),
+      text: 'Boiler changed over to HFO, not LFO',
+      fuelSulfurPct: 0.1,
+      fuelType: 'HFO',
+    });
+    expect(correction.statusCode, correction.body).toBe(201);
+    await server.services.queue!.drained(undefined, { timeoutMs: 300_000 });
+    month = await fuelOfMonth();
+    expectedFuel = expectedBoiler((t) => (t < switchAt ? 'MDO_MGO' : 'HFO'));
+    expect(Object.keys(boilerFuel(month)).sort()).toEqual(['HFO', 'MDO_MGO']);
+    for (const [fuel, tonnes] of Object.entries(boilerFuel(month)))
+      within(tonnes, expectedFuel[fuel]!, `boiler ${fuel} corrected`);
+    const book = (await anna.get(bookUrl)).json() as { id: string; fuelType: string | null }[];
+    expect(book.find((e) => e.id === correction.json().id)!.fuelType).toBe('HFO');
+  });
 });

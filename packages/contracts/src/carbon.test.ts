@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bdnInputSchema, flowChannelMappingSchema, voyageCargoSchema } from './carbon';
+import { TEXT_MESSAGES } from './forms/text';
 
 describe('carbon ledger contracts', () => {
   const bdn = {
@@ -24,6 +25,10 @@ describe('carbon ledger contracts', () => {
     expect(issue({ sulfurPercent: 6 })).toBe('Sulfur is at most 5 % m/m');
     expect(issue({ fuelType: 'DIESEL' })).toBeDefined();
     expect(issue({ deliveredAt: '3 March' })).toBe('Must be a UTC date and time (ISO 8601)');
+    // Hostile text in the names a note carries, refused as every name is (forms/text.ts).
+    expect(issue({ bdnNumber: 'RTM-\u202e2130-6202' })).toBe(TEXT_MESSAGES.bidi);
+    expect(issue({ portName: 'Rotter\u0000dam' })).toBe(TEXT_MESSAGES.nul);
+    expect(issue({ portName: 'Port \ud800' })).toBe(TEXT_MESSAGES.loneSurrogate);
   });
 
   it("maps a flow channel's consumer and where its fuel type comes from", () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameCheck } from './forms/text';
 import { SHIP_TYPES } from './ship-particulars';
 import { CII_RATINGS, CONSUMERS, DCS_METHODS, FUEL_TYPES, LNG_ENGINES } from './rules/carbon';
 
@@ -116,15 +117,33 @@ export const bdnInputSchema = z.object({
   deliveredAt: instant,
   portId: z.string().nullable(),
   /** The port as written on the note, when it is not in the port list. */
-  portName: z.string().trim().max(100).nullable(),
+  portName: z
+    .string()
+    .trim()
+    .max(100, 'The port is at most 100 characters')
+    .superRefine(nameCheck)
+    .nullable(),
   fuelType: fuelTypeSchema,
   massTonnes: z.number().positive('Mass must be above 0 t').max(100_000, 'Mass is at most 100,000 t'),
   sulfurPercent: z.number().min(0, 'Sulfur cannot be negative').max(5, 'Sulfur is at most 5 % m/m'),
   /** MJ/kg, when the note gives it. */
-  lcvMjPerKg: z.number().positive().max(130).nullable(),
+  lcvMjPerKg: z
+    .number()
+    .positive('LCV must be above 0 MJ/kg')
+    .max(130, 'LCV is at most 130 MJ/kg')
+    .nullable(),
   /** kg/m3 at 15 °C. */
-  densityKgM3: z.number().positive().max(1_100).nullable(),
-  bdnNumber: z.string().trim().max(50).nullable(),
+  densityKgM3: z
+    .number()
+    .positive('Density must be above 0 kg/m³')
+    .max(1_100, 'Density is at most 1,100 kg/m³')
+    .nullable(),
+  bdnNumber: z
+    .string()
+    .trim()
+    .max(50, 'The note number is at most 50 characters')
+    .superRefine(nameCheck)
+    .nullable(),
 });
 export type BdnInput = z.infer<typeof bdnInputSchema>;
 
@@ -328,8 +347,17 @@ export type TankSounding = z.infer<typeof tankSoundingSchema>;
 /** Cargo of a voyage as a person enters it. */
 export const voyageCargoInputSchema = z.object({
   laden: z.boolean({ error: 'Say whether the ship sailed laden or in ballast' }),
-  cargoTonnes: z.number().nonnegative('Cargo cannot be negative').max(1_000_000).nullable(),
-  teu: z.number().int('TEU is a whole number').nonnegative('TEU cannot be negative').max(100_000).nullable(),
+  cargoTonnes: z
+    .number()
+    .nonnegative('Cargo cannot be negative')
+    .max(1_000_000, 'Cargo is at most 1,000,000 t')
+    .nullable(),
+  teu: z
+    .number()
+    .int('TEU is a whole number')
+    .nonnegative('TEU cannot be negative')
+    .max(100_000, 'TEU is at most 100,000')
+    .nullable(),
 });
 export type VoyageCargoInput = z.infer<typeof voyageCargoInputSchema>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isInvisibleOnly, userText } from './forms/text';
+import { channelFuelTypeSchema } from './fuel-channels';
 
 /**
  * Compliance events (../shared/DOMAIN.md "Compliance events"; MEPC.1/Circ.883/Rev.1, EGCS Guidelines 2021
@@ -441,6 +442,11 @@ export const recordBookEntrySchema = z.object({
   text: z.string(),
   /** A fuel change-over's (or its correction's) sulfur content of the fuel in use from then on, % m/m. */
   fuelSulfurPct: z.number().nullable(),
+  /**
+   * A fuel change-over's (or its correction's) fuel in use from then on (FUEL_TYPES), when the person said: what a
+   * fuel flow channel whose fuel type comes from the record book's change-overs burns (the carbon ledger).
+   */
+  fuelType: channelFuelTypeSchema.nullable(),
   body: z.record(z.string(), z.unknown()),
   previousHash: z.string(),
   hash: z.string(),
@@ -477,6 +483,11 @@ export const newRecordBookEntrySchema = z
       .max(FUEL_SULFUR_MAX, FUEL_SULFUR_MESSAGES.range)
       .nullable()
       .default(null),
+    /**
+     * A fuel change-over: the fuel in use from the entry's time on (optional; the carbon ledger's fuel type for
+     * flow channels that take it from the change-overs). On the correction of one, the corrected fuel.
+     */
+    fuelType: channelFuelTypeSchema.nullable().default(null),
   })
   .refine((e) => e.kind !== 'correction' || e.correctsId !== null, {
     message: 'A correction names the entry it corrects',

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema';
 import type { StoredFuelLine } from '../db/tables/carbon';
-import { canonicalFuel, canonicalHours } from './ledger-segments';
+import { readFuelLines, replaceFuelLines, sameFuel } from './fuel-lines';
+import { canonicalHours } from './ledger-segments';
 
 /**
  * A ship's port calls (`port_calls` with `port_call_fuel`, migration 0026_carbon_ledger): derived from position and
@@ -58,23 +59,11 @@ function callsQuery(db: Db) {
 type CallRow = Awaited<ReturnType<ReturnType<typeof callsQuery>['execute']>>[number];
 
 async function withFuel(db: Db, rows: CallRow[]): Promise<StoredPortCall[]> {
-  const fuel = rows.length
-    ? await db
-        .selectFrom('port_call_fuel')
-        .selectAll()
-        .where(
-          'port_call_id',
-          'in',
-          rows.map((r) => r.id),
-        )
-        .execute()
-    : [];
-  const byCall = new Map<string, StoredFuelLine[]>();
-  for (const f of fuel) {
-    const list = byCall.get(f.port_call_id) ?? [];
-    list.push({ consumer: f.consumer, fuelType: f.fuel_type, kg: f.kg, kgNotUnderWay: f.kg_not_under_way });
-    byCall.set(f.port_call_id, list);
-  }
+  const byCall = await readFuelLines(
+    db,
+    'port-call',
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => ({
     id: r.id,
     facilityId: r.facility_id,
@@ -87,7 +76,7 @@ async function withFuel(db: Db, rows: CallRow[]): Promise<StoredPortCall[]> {
     gapMs: r.gap_ms,
     openStart: r.open_start,
     openEnd: r.open_end,
-    fuel: canonicalFuel(byCall.get(r.id) ?? []),
+    fuel: byCall.get(r.id) ?? [],
     hoursWithoutFuelData: canonicalHours(json(r.hours_without_fuel_data)),
   }));
 }
@@ -259,9 +248,6 @@ export async function replacePortCalls(
   return { ids, writes };
 }
 
-const sameFuel = (a: readonly StoredFuelLine[], b: readonly StoredFuelLine[]) =>
-  JSON.stringify(canonicalFuel(a)) === JSON.stringify(canonicalFuel(b));
-
 /**
  * Sets calls' fuel at berth and hours without fuel data where they differ from what is stored: the changed calls'
  * fuel rows replaced in one delete and one insert. Returns the rows written.
@@ -275,8 +261,7 @@ export async function setPortCallsFuel(
   }[],
 ): Promise<number> {
   let writes = 0;
-  const fuelChanged: string[] = [];
-  const rows: PortCallFuelRow[] = [];
+  const changes: { id: string; fuel: readonly StoredFuelLine[]; hadLines: boolean }[] = [];
   for (const { call, fuel, hoursWithoutFuelData } of items) {
     const hours = canonicalHours(hoursWithoutFuelData);
     if (JSON.stringify(hours) !== JSON.stringify(canonicalHours(call.hoursWithoutFuelData))) {
@@ -287,33 +272,10 @@ export async function setPortCallsFuel(
         .execute();
       writes++;
     }
-    if (sameFuel(call.fuel, fuel)) continue;
-    if (call.fuel.length) fuelChanged.push(call.id);
-    for (const f of canonicalFuel(fuel))
-      rows.push({
-        port_call_id: call.id,
-        consumer: f.consumer,
-        fuel_type: f.fuelType,
-        kg: f.kg,
-        kg_not_under_way: f.kgNotUnderWay,
-      });
+    if (!sameFuel(call.fuel, fuel)) changes.push({ id: call.id, fuel, hadLines: call.fuel.length > 0 });
   }
-  if (fuelChanged.length)
-    await trx.deleteFrom('port_call_fuel').where('port_call_id', 'in', fuelChanged).execute();
-  for (let at = 0; at < rows.length; at += 1000)
-    await trx
-      .insertInto('port_call_fuel')
-      .values(rows.slice(at, at + 1000))
-      .execute();
-  return writes + fuelChanged.length + rows.length;
+  return writes + (await replaceFuelLines(trx, 'port-call', changes));
 }
-type PortCallFuelRow = {
-  port_call_id: string;
-  consumer: StoredFuelLine['consumer'];
-  fuel_type: StoredFuelLine['fuelType'];
-  kg: number;
-  kg_not_under_way: number;
-};
 
 /** Removes every call of a ship (its ports are gone): the engine derives them again. */
 export async function deletePortCalls(trx: Transaction<Database>, facilityId: string): Promise<number> {

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema';
 import type { StoredFuelLine } from '../db/tables/carbon';
-import { canonicalFuel, canonicalHours } from './ledger-segments';
+import { readFuelLines, replaceFuelLines, sameFuel } from './fuel-lines';
+import { canonicalHours } from './ledger-segments';
 
 /**
  * A ship's voyages (`voyages` with `voyage_fuel`, migration 0026_carbon_ledger): from one port call's departure to
@@ -55,23 +56,11 @@ function voyagesQuery(db: Db) {
 type VoyageRow = Awaited<ReturnType<ReturnType<typeof voyagesQuery>['execute']>>[number];
 
 async function withFuel(db: Db, rows: VoyageRow[]): Promise<StoredVoyage[]> {
-  const fuel = rows.length
-    ? await db
-        .selectFrom('voyage_fuel')
-        .selectAll()
-        .where(
-          'voyage_id',
-          'in',
-          rows.map((r) => r.id),
-        )
-        .execute()
-    : [];
-  const byVoyage = new Map<string, StoredFuelLine[]>();
-  for (const f of fuel) {
-    const list = byVoyage.get(f.voyage_id) ?? [];
-    list.push({ consumer: f.consumer, fuelType: f.fuel_type, kg: f.kg, kgNotUnderWay: f.kg_not_under_way });
-    byVoyage.set(f.voyage_id, list);
-  }
+  const byVoyage = await readFuelLines(
+    db,
+    'voyage',
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => ({
     id: r.id,
     facilityId: r.facility_id,
@@ -85,7 +74,7 @@ async function withFuel(db: Db, rows: VoyageRow[]): Promise<StoredVoyage[]> {
     hoursWithoutPosition: r.hours_without_position,
     hoursWithoutFuelData: canonicalHours(json(r.hours_without_fuel_data)),
     co2g: r.co2_g,
-    fuel: canonicalFuel(byVoyage.get(r.id) ?? []),
+    fuel: byVoyage.get(r.id) ?? [],
   }));
 }
 
@@ -132,22 +121,6 @@ const columns = (v: VoyageFacts) => ({
   co2_g: v.co2g,
 });
 
-type VoyageFuelRow = {
-  voyage_id: string;
-  consumer: StoredFuelLine['consumer'];
-  fuel_type: StoredFuelLine['fuelType'];
-  kg: number;
-  kg_not_under_way: number;
-};
-const fuelRows = (voyageId: string, fuel: readonly StoredFuelLine[]): VoyageFuelRow[] =>
-  canonicalFuel(fuel).map((f) => ({
-    voyage_id: voyageId,
-    consumer: f.consumer,
-    fuel_type: f.fuelType,
-    kg: f.kg,
-    kg_not_under_way: f.kgNotUnderWay,
-  }));
-
 /**
  * Replaces the ship's voyages departing inside [from, to) with `voyages` (all departing inside it): a stored one
  * leaving from the same call, else at the same time, keeps its id and is written only when a figure changed.
@@ -193,8 +166,7 @@ export async function replaceVoyages(
       .execute();
     writes += free.size;
   }
-  const fuelReplaced: string[] = [];
-  const fuel: VoyageFuelRow[] = [];
+  const fuel: { id: string; fuel: readonly StoredFuelLine[]; hadLines: boolean }[] = [];
   for (const [s, v] of matched) {
     if (!sameFacts(s, v)) {
       await trx
@@ -204,10 +176,7 @@ export async function replaceVoyages(
         .execute();
       writes++;
     }
-    if (JSON.stringify(canonicalFuel(s.fuel)) !== JSON.stringify(canonicalFuel(v.fuel))) {
-      fuelReplaced.push(s.id);
-      fuel.push(...fuelRows(s.id, v.fuel));
-    }
+    if (!sameFuel(s.fuel, v.fuel)) fuel.push({ id: s.id, fuel: v.fuel, hadLines: true });
   }
   // New voyages in one statement, their ids made here; the fuel rows of the new and the changed in another.
   const inserts = added.map((v) => ({ id: randomUUID(), facility_id: facilityId, ...columns(v), v }));
@@ -216,14 +185,7 @@ export async function replaceVoyages(
       .insertInto('voyages')
       .values(inserts.slice(at, at + 500).map(({ v: _v, ...row }) => row))
       .execute();
-  for (const { id, v } of inserts) fuel.push(...fuelRows(id, v.fuel));
-  if (fuelReplaced.length)
-    await trx.deleteFrom('voyage_fuel').where('voyage_id', 'in', fuelReplaced).execute();
-  for (let at = 0; at < fuel.length; at += 1000)
-    await trx
-      .insertInto('voyage_fuel')
-      .values(fuel.slice(at, at + 1000))
-      .execute();
-  writes += inserts.length + fuelReplaced.length + fuel.length;
+  for (const { id, v } of inserts) fuel.push({ id, fuel: v.fuel, hadLines: false });
+  writes += inserts.length + (await replaceFuelLines(trx, 'voyage', fuel));
   return writes;
 }

@@ -65,6 +65,7 @@ export const routes: RouteObject[] = withErrorBoundaries([
       { index: true, element: <FleetDashboardPage /> },
       { path: 'ship/:id', element: page(() => import('../features/dashboards/ShipDashboardPage')) },
       { path: 'ship/:id/map', element: page(() => import('../features/map/ShipMapPage')) },
+      { path: 'ship/:id/carbon', element: page(() => import('../features/carbon/ShipCarbonPage')) },
       { path: 'map', element: page(() => import('../features/map/FleetMapPage')) },
       {
         path: 'KPIWidgetPreview',
@@ -81,6 +82,14 @@ export const routes: RouteObject[] = withErrorBoundaries([
           {
             path: ':facilityId/record-book',
             element: page(() => import('../features/events/RecordBookPage')),
+          },
+          {
+            path: ':facilityId/voyages/:voyageId',
+            element: page(() => import('../features/carbon/VoyagePage')),
+          },
+          {
+            path: ':facilityId/fuel-records',
+            element: page(() => import('../features/fuel-records/FuelRecordsPage')),
           },
           {
             path: ':facilityId/inspection-packs',

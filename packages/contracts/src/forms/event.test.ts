@@ -41,6 +41,7 @@ describe('record book entry form', () => {
     longitude: '',
     correctsId: null,
     fuelSulfurPct: '',
+    fuelType: '',
   };
 
   it('asks for the kind, the time and the text', () => {
@@ -84,6 +85,14 @@ describe('record book entry form', () => {
     expect(
       recordBookEntryBody({ ...entry, kind: 'correction', correctsId: 'x', fuelSulfurPct: '' }).fuelSulfurPct,
     ).toBeNull();
+    expect(recordBookEntryBody({ ...changeOver, fuelSulfurPct: '0.08' }).fuelType).toBeNull();
+    expect(recordBookEntryBody({ ...changeOver, fuelSulfurPct: '0.08', fuelType: 'MDO_MGO' })).toMatchObject({
+      fuelType: 'MDO_MGO',
+    });
+    expect(recordBookEntryBody({ ...entry, fuelType: 'MDO_MGO' }).fuelType).toBeNull();
+    expect(validateRecordBookEntry({ ...changeOver, fuelSulfurPct: '0.08', fuelType: 'KEROSENE' })).toEqual({
+      fuelType: expect.any(String),
+    });
     expect(asksFuelSulfur('fuel-change-over')).toBe(true);
     expect(asksFuelSulfur('correction', 'fuel-change-over')).toBe(true);
     expect(asksFuelSulfur('correction', 'note')).toBe(false);

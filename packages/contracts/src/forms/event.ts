@@ -9,6 +9,7 @@ import {
   newRecordBookEntrySchema,
   type AcknowledgeEvent,
 } from '../events';
+import { channelFuelTypeSchema, type ChannelFuelType } from '../fuel-channels';
 import { parseDateOnly, toDate } from '../rules/dates';
 import { fieldErrors, numberFromInput, type FieldErrors } from './errors';
 import { userText } from './text';
@@ -63,6 +64,11 @@ export interface RecordBookEntryFormValues {
    * optional on the correction of one (empty: it did not happen), not sent for other kinds.
    */
   fuelSulfurPct: string;
+  /**
+   * A fuel change-over's fuel in use from then on (a code of CHANNEL_FUEL_TYPES), or '' when not said: optional;
+   * sent with a fuel change-over and the correction of one only.
+   */
+  fuelType: string;
 }
 
 /** Whether the form asks for the fuel's sulfur: a fuel change-over, or the correction of one. */
@@ -91,6 +97,7 @@ const recordBookEntryFormSchema = z.object({
       .max(FUEL_SULFUR_MAX, FUEL_SULFUR_MESSAGES.range)
       .nullable(),
   ),
+  fuelType: z.union([z.literal(''), channelFuelTypeSchema]),
 });
 
 export const validateRecordBookEntry = (
@@ -122,6 +129,10 @@ export function recordBookEntryBody(values: RecordBookEntryFormValues) {
     fuelSulfurPct:
       values.kind === 'fuel-change-over' || values.kind === 'correction'
         ? number(values.fuelSulfurPct)
+        : null,
+    fuelType:
+      (values.kind === 'fuel-change-over' || values.kind === 'correction') && values.fuelType !== ''
+        ? (values.fuelType as ChannelFuelType)
         : null,
   };
 }

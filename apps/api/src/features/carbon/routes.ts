@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import {
   bdnInputSchema,
@@ -21,12 +20,11 @@ import {
   voyageCargoInputSchema,
   voyageSchema,
 } from '@portal/contracts/carbon';
-import type { Database } from '../../db/schema';
 import { authenticatedRoutes } from '../access/authenticated';
 import { idParam } from '../access/params';
 import { assertFacilityVisible } from '../access/policy';
 import { notFound } from '../../errors';
-import { findPort } from '../ports/service';
+import { shipPortNames } from '../ports/service';
 import { ciiForShip, dcsForYear, fleetCii } from './reports';
 import { dcsCsv, dcsWorkbook } from './dcs-export';
 import {
@@ -51,29 +49,11 @@ import {
   removeBdn,
   removeSounding,
   setCargo,
-  type PortNameOf,
 } from './records';
 
 const tags = ['carbon'];
 const idParams = z.object({ id: idParam() });
 const READ = { apiKeyScopes: ['reports:read'] as const };
-
-/** The name of a port the ship's organization knows by this UN/LOCODE, or null. */
-function portNamesFor(db: Kysely<Database>, facilityId: string): PortNameOf {
-  return async (portId) => {
-    const ship = await db
-      .selectFrom('facilities')
-      .select('primary_organization_id')
-      .where('id', '=', facilityId)
-      .executeTakeFirst();
-    if (!ship) return null;
-    try {
-      return (await findPort(db, ship.primary_organization_id, portId, undefined)).name;
-    } catch {
-      return null;
-    }
-  };
-}
 
 /**
  * The carbon ledger's API (issue 31; docs/decisions/0111-carbon-ledger-engine.md): a ship's port calls, voyages and
@@ -257,7 +237,7 @@ export async function carbonRoutes(app: FastifyInstance) {
         request.caller,
         request.params.id,
         request.body,
-        portNamesFor(db, request.params.id),
+        shipPortNames(db, request.params.id),
       );
       return reply.code(201).send(note);
     },
@@ -288,7 +268,7 @@ export async function carbonRoutes(app: FastifyInstance) {
     async (request) => {
       const note = await findBdn(db, request.params.id);
       await visibleOr404(request.caller, note.shipId, 'Bunker delivery note not found');
-      return changeBdn(db, request.caller, note, request.body, portNamesFor(db, note.shipId));
+      return changeBdn(db, request.caller, note, request.body, shipPortNames(db, note.shipId));
     },
   );
 

@@ -13,6 +13,7 @@ import {
   type RecordBookEntryView,
   type newRecordBookEntrySchema,
 } from '@portal/contracts/events';
+import { CHANNEL_FUEL_TYPES, type ChannelFuelType } from '@portal/contracts/fuel-channels';
 import {
   eventInstrumentText,
   eventTitle,
@@ -20,6 +21,7 @@ import {
   formatDateTime,
   worstReadingLabel,
 } from '@portal/contracts/rules';
+import { FUEL_TYPE_NAMES } from '@portal/contracts/rules/carbon';
 import type { Database } from '../../db/schema';
 import { badRequest, forbidden, notFound } from '../../errors';
 import {
@@ -33,6 +35,7 @@ import {
 import type { Caller } from '../access/caller';
 import { auditedChange } from '../audit/audit';
 import { requestRecalculation } from '../executions/derived';
+import { JOB_NAMES, queueOf } from '../../jobs';
 import type { Services } from '../../services';
 import { findEvent, findVisibleEvent, presentEvent } from './queries';
 
@@ -230,7 +233,12 @@ export function entryText(entry: RecordBookEntry): string {
     }
     default: {
       const sulfur = fuelSulfurOf(entry);
-      return `${String(b.text ?? '')}${sulfur !== null ? ` (fuel of ${sulfur} % m/m sulfur from then on)` : ''}`;
+      const fuel = fuelTypeOf(entry);
+      const said = [
+        fuel !== null ? FUEL_TYPE_NAMES[fuel] : null,
+        sulfur !== null ? `${sulfur} % m/m sulfur` : null,
+      ].filter((x) => x !== null);
+      return `${String(b.text ?? '')}${said.length ? ` (fuel of ${said.join(', ')} from then on)` : ''}`;
     }
   }
 }
@@ -249,6 +257,7 @@ export function presentEntry(entry: RecordBookEntry): RecordBookEntryView {
     correctsId: entry.correctsId,
     text: entryText(entry),
     fuelSulfurPct: fuelSulfurOf(entry),
+    fuelType: fuelTypeOf(entry),
     body: entry.body,
     previousHash: entry.previousHash,
     hash: entry.hash,
@@ -260,6 +269,14 @@ export const fuelSulfurOf = (entry: { body: unknown }): number | null => {
   const value = (entry.body as { fuelSulfurPct?: unknown } | null)?.fuelSulfurPct;
   return typeof value === 'number' ? value : null;
 };
+
+/** The fuel a fuel change-over entry (or its correction) says is in use from then on; null when it says none. */
+export const fuelTypeOf = (entry: { body: unknown }): ChannelFuelType | null => {
+  const value = (entry.body as { fuelType?: unknown } | null)?.fuelType;
+  return (CHANNEL_FUEL_TYPES as readonly unknown[]).includes(value) ? (value as ChannelFuelType) : null;
+};
+
+const FUEL_TYPE_ONLY_ON_CHANGE_OVER = 'Only a fuel change-over records the fuel in use';
 
 /**
  * A person's entry in a ship's record book (a correction refers to an entry of the same book). A fuel change-over
@@ -285,8 +302,11 @@ export async function addRecordBookEntry(
     throw badRequest('Only a fuel change-over records the sulfur content of the fuel', {
       fuelSulfurPct: 'Only a fuel change-over records the sulfur content of the fuel',
     });
+  if (input.kind !== 'fuel-change-over' && !correctsChangeOver && input.fuelType !== null)
+    throw badRequest(FUEL_TYPE_ONLY_ON_CHANGE_OVER, { fuelType: FUEL_TYPE_ONLY_ON_CHANGE_OVER });
   const fuelSulfurPct =
     input.kind === 'fuel-change-over' || input.kind === 'correction' ? input.fuelSulfurPct : null;
+  const fuelType = input.kind === 'fuel-change-over' || correctsChangeOver ? input.fuelType : null;
   const occurredOn = new Date(input.occurredOn);
   const changesFuel = input.kind === 'fuel-change-over' || correctsChangeOver;
   const [entry] = await auditedChange(
@@ -307,9 +327,13 @@ export async function addRecordBookEntry(
             text: input.text,
             kindName: RECORD_BOOK_KIND_NAMES[input.kind],
             ...(fuelSulfurPct !== null ? { fuelSulfurPct } : {}),
+            ...(fuelType !== null ? { fuelType } : {}),
           },
         },
       ]);
+      // The fuel in use changed (or its correction withdrew one): the ledger's fuel types from the change-overs.
+      if (fuelType !== null || (corrected !== undefined && fuelTypeOf(corrected) !== null))
+        await queueOf(services).sendInTransaction(trx, JOB_NAMES.carbonLedger, { facilityId });
       if (changesFuel) {
         const from = new Date(
           Math.min(occurredOn.getTime(), corrected ? corrected.occurredOn.getTime() : Infinity),

@@ -291,6 +291,29 @@ export async function listPorts(
   };
 }
 
+/**
+ * The names of ports as a ship's organization knows them: by UN/LOCODE, its own name for a port it corrected, else
+ * the reference's; null for a code nobody knows (or a ship that is gone).
+ */
+export function shipPortNames(
+  db: Kysely<Database>,
+  facilityId: string,
+): (locode: string) => Promise<string | null> {
+  return async (locode) => {
+    const ship = await db
+      .selectFrom('facilities')
+      .select('primary_organization_id')
+      .where('id', '=', facilityId)
+      .executeTakeFirst();
+    if (!ship) return null;
+    try {
+      return (await findPort(db, ship.primary_organization_id, locode, undefined)).name;
+    } catch {
+      return null;
+    }
+  };
+}
+
 /** One port by its UN/LOCODE as the organization sees it on a day: its correction or own port, else the reference's. */
 export async function findPort(
   db: Kysely<Database>,

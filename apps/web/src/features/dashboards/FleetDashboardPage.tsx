@@ -30,6 +30,7 @@ import {
 } from '../../ui/kpi/options';
 import { ShipImage } from '../../ui/ship/ShipImage';
 import { OpenEventsCard, ShipEventBadge } from '../events';
+import { FleetCiiCard } from '../carbon';
 import { useReportsData, type ReportsDataInput } from './report-data-api';
 import { Co2ReductionNote } from './co2-reduction';
 
@@ -273,6 +274,10 @@ export default function FleetDashboardPage() {
               </Typography>
             ) : null}
           </GaugeCard>
+        </Grid>
+
+        <Grid size={{ xs: 12, lg: 6 }}>
+          <FleetCiiCard shipIds={facilityIds} />
         </Grid>
 
         {/* The ship cards start a row of their own, whatever the number of large cards above. */}

@@ -172,6 +172,9 @@ export default function ShipDashboardPage() {
                   <Button variant="outlined" component={Link} to={`/facilities/${ship.id}/record-book`}>
                     Record book
                   </Button>
+                  <Button variant="outlined" component={Link} to={`/facilities/${ship.id}/fuel-records`}>
+                    Fuel records
+                  </Button>
                   <Button variant="outlined" component={Link} to={`/facilities/${ship.id}/inspection-packs`}>
                     Inspection packs
                   </Button>

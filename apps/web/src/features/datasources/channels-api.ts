@@ -6,6 +6,7 @@ import type {
   SuggestedMappings,
 } from '@portal/contracts/datasources';
 import { channelMappingSchema, customChannelSchema } from '@portal/contracts/forms';
+import type { FuelChannelAttributes } from '@portal/contracts/fuel-channels';
 import { apiRequest } from '../../lib/api';
 import { channelKeys, dataSourceKeys, suggestionKeys } from './keys';
 
@@ -30,6 +31,8 @@ export interface ChannelInput {
   description?: string;
   qualityScore?: number | null;
   isCustom?: boolean;
+  /** A fuel flow channel's consumer and fuel type source; left out, the mapping keeps what it has. */
+  fuel?: FuelChannelAttributes;
 }
 
 /** POST, PUT or DELETE algorithm/facilitydatasource/{id}/facilitydatasourcechannels[/{channelId}]. */
@@ -53,7 +56,7 @@ export function useSaveChannel(facilityId: string) {
         return null;
       }
       const schema = values?.isCustom ? customChannelSchema : channelMappingSchema;
-      const body = { ...schema.parse(values), isCustom: values?.isCustom ?? false };
+      const body = { ...schema.parse(values), isCustom: values?.isCustom ?? false, ...values?.fuel };
       return channelId
         ? apiRequest<DataSourceChannel>(`${base}/${channelId}`, { method: 'PUT', body })
         : apiRequest<DataSourceChannel>(base, { method: 'POST', body });

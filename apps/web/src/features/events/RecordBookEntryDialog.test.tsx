@@ -17,6 +17,7 @@ const entry = (over: Partial<RecordBookEntryView>): RecordBookEntryView => ({
   correctsId: null,
   text: 'Changed over to MGO (fuel of 0.08 % m/m sulfur from then on)',
   fuelSulfurPct: 0.08,
+  fuelType: null,
   body: { text: 'Changed over to MGO', fuelSulfurPct: 0.08 },
   previousHash: '0'.repeat(64),
   hash: '1'.repeat(64),
@@ -61,10 +62,25 @@ describe('correcting a record book entry', () => {
     ]);
   });
 
+  it('keeps the fuel a change-over recorded, so its correction sends it again for the carbon ledger', async () => {
+    const onClose = renderDialog(
+      entry({ fuelType: 'MDO_MGO', body: { text: 'x', fuelSulfurPct: 0.08, fuelType: 'MDO_MGO' } }),
+    );
+    expect(screen.getByRole('combobox', { name: 'Fuel in use from then on' }).textContent).toContain(
+      'Diesel/gas oil (MDO/MGO)',
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Save correction' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(posts).toEqual([
+      expect.objectContaining({ kind: 'correction', fuelSulfurPct: 0.08, fuelType: 'MDO_MGO' }),
+    ]);
+  });
+
   it('asks no sulfur content when correcting another kind of entry', () => {
     renderDialog(
       entry({ kind: 'note', fuelSulfurPct: null, text: 'Pump inspected', body: { text: 'Pump inspected' } }),
     );
     expect(screen.queryByLabelText(/Fuel sulfur from then on/)).toBeNull();
+    expect(screen.queryByRole('combobox', { name: 'Fuel in use from then on' })).toBeNull();
   });
 });

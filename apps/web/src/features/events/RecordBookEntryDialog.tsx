@@ -22,6 +22,7 @@ import {
   type RecordBookEntryFormValues,
 } from '@portal/contracts/forms';
 import { formatDateTime } from '@portal/contracts/rules';
+import { FUEL_TYPES, FUEL_TYPE_NAMES } from '@portal/contracts/rules/carbon';
 import { useNotify } from '../../lib/notifications';
 import { pickerInstant, toPickerValue, UtcDateTimePicker } from '../../ui/dates/pickers';
 import { failureMessage, useAddRecordBookEntry } from './events-api';
@@ -53,12 +54,19 @@ export function RecordBookEntryDialog({
     longitude: correcting?.longitude?.toString() ?? '',
     correctsId: correcting?.id ?? null,
     fuelSulfurPct: correcting?.fuelSulfurPct?.toString() ?? '',
+    fuelType: correcting?.fuelType ?? '',
   }));
   const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>({});
   const errors = validateRecordBookEntry(values);
   const shown = (f: Field) => (touched[f] ? errors[f] : undefined);
   const set = (patch: Partial<RecordBookEntryFormValues>) => setValues((v) => ({ ...v, ...patch }));
   const touch = (f: Field) => () => setTouched((t) => ({ ...t, [f]: true }));
+
+  // A correction that recorded a sulfur content or a fuel stands for the change-over it corrected.
+  const asksFuel = asksFuelSulfur(
+    values.kind,
+    correcting?.fuelSulfurPct != null || correcting?.fuelType != null ? 'fuel-change-over' : correcting?.kind,
+  );
 
   const submit = () => {
     setTouched({
@@ -68,6 +76,7 @@ export function RecordBookEntryDialog({
       latitude: true,
       longitude: true,
       fuelSulfurPct: true,
+      fuelType: true,
     });
     if (Object.keys(errors).length) return;
     add.mutate(recordBookEntryBody(values), {
@@ -144,11 +153,31 @@ export function RecordBookEntryDialog({
           fullWidth
           slotProps={{ htmlInput: { 'data-testid': 'entry-text' } }}
         />
-        {asksFuelSulfur(
-          values.kind,
-          // A correction that recorded a sulfur content stands for the change-over it corrected.
-          correcting?.fuelSulfurPct != null ? 'fuel-change-over' : correcting?.kind,
-        ) && (
+        {asksFuel && (
+          <TextField
+            select
+            label="Fuel in use from then on"
+            value={values.fuelType}
+            onChange={(e) => set({ fuelType: e.target.value })}
+            error={Boolean(shown('fuelType'))}
+            helperText={
+              shown('fuelType') ??
+              "The carbon ledger's fuel type for the fuel flows that take it from the change-overs"
+            }
+            fullWidth
+            slotProps={{ select: { onClose: touch('fuelType') } }}
+          >
+            <MenuItem value="">
+              <em>Not said</em>
+            </MenuItem>
+            {FUEL_TYPES.map((f) => (
+              <MenuItem key={f} value={f}>
+                {FUEL_TYPE_NAMES[f]}
+              </MenuItem>
+            ))}
+          </TextField>
+        )}
+        {asksFuel && (
           <TextField
             label="Fuel sulfur from then on (% m/m)"
             required={values.kind === 'fuel-change-over'}

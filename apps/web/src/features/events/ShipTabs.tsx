@@ -2,13 +2,13 @@ import { Link as RouterLink } from 'react-router';
 import { Tab } from '@mui/material';
 import { ScrollableTabs } from '../../ui/tabs/ScrollableTabs';
 
-/** A ship's compliance pages: its events, its record book and its inspection packs, side by side. */
+/** A ship's compliance pages: its events, its record book, its fuel records and its inspection packs, side by side. */
 export function ShipTabs({
   facilityId,
   current,
 }: {
   facilityId: string;
-  current: 'events' | 'record-book' | 'inspection-packs';
+  current: 'events' | 'record-book' | 'fuel-records' | 'inspection-packs';
 }) {
   return (
     <ScrollableTabs
@@ -22,6 +22,12 @@ export function ShipTabs({
         label="Record book"
         component={RouterLink}
         to={`/facilities/${facilityId}/record-book`}
+      />
+      <Tab
+        value="fuel-records"
+        label="Fuel records"
+        component={RouterLink}
+        to={`/facilities/${facilityId}/fuel-records`}
       />
       <Tab
         value="inspection-packs"

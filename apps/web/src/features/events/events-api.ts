@@ -103,6 +103,15 @@ export const recordBookQuery = (facilityId: string, range: { from?: string; to?:
       }),
   });
 
+/**
+ * The ship's record book is read again: for a feature whose change writes an entry (a bunker delivery note). Through
+ * index.ts; the record book's keys stay this feature's.
+ */
+export function useRefreshRecordBook() {
+  const client = useQueryClient();
+  return () => client.invalidateQueries({ queryKey: eventKeys.recordBooks() });
+}
+
 /** After a change to an event: the lists, the event, its report and the ship's record book. */
 function useEventRefresh() {
   const client = useQueryClient();

@@ -2,8 +2,14 @@ import { Link as RouterLink } from 'react-router';
 import { Tab } from '@mui/material';
 import { ScrollableTabs } from '../../ui/tabs/ScrollableTabs';
 
-/** A ship's views for the drawer's period: its dashboard and its map. */
-export function ShipViewTabs({ facilityId, current }: { facilityId: string; current: 'dashboard' | 'map' }) {
+/** A ship's views: its dashboard and its map for the drawer's period, and its carbon ledger (features/carbon). */
+export function ShipViewTabs({
+  facilityId,
+  current,
+}: {
+  facilityId: string;
+  current: 'dashboard' | 'map' | 'carbon';
+}) {
   return (
     <ScrollableTabs
       value={current}
@@ -17,6 +23,13 @@ export function ShipViewTabs({ facilityId, current }: { facilityId: string; curr
         component={RouterLink}
         to={`/ship/${facilityId}/map`}
         data-testid="tab-map"
+      />
+      <Tab
+        value="carbon"
+        label="Carbon"
+        component={RouterLink}
+        to={`/ship/${facilityId}/carbon`}
+        data-testid="tab-carbon"
       />
     </ScrollableTabs>
   );

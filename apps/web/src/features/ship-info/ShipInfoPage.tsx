@@ -14,6 +14,8 @@ import {
   CardActions,
   CardContent,
   FormControl,
+  FormHelperText,
+  InputAdornment,
   InputLabel,
   MenuItem,
   Select,
@@ -27,6 +29,8 @@ import { useQuery } from '@tanstack/react-query';
 import type { Facility } from '@portal/contracts/facilities';
 import { shipImageCheck, validateShipInfo } from '@portal/contracts/forms';
 import { MESSAGES, SCRUBBER_SYSTEM_TYPES } from '@portal/contracts/rules';
+import { SHIP_TYPE_NAMES, SHIP_TYPES } from '@portal/contracts/ship-particulars';
+import { serverFieldErrors } from '../../lib/api';
 import { useFleet } from '../../lib/fleet-context';
 import { useNotify } from '../../lib/notifications';
 import { AutomateUploadCard } from './AutomateUploadCard';
@@ -46,6 +50,10 @@ interface FormState {
   startDate: Dayjs | null;
   endDate: Dayjs | null;
   imageBase64: string | null;
+  /** The CII's particulars (ship-particulars.ts). */
+  shipType: string;
+  deadweightTonnes: string;
+  grossTonnage: string;
 }
 type Field = keyof FormState;
 
@@ -59,6 +67,9 @@ const fromShip = (s: Facility): FormState => ({
   startDate: s.startDate ? dayjs.utc(s.startDate) : null,
   endDate: s.endDate ? dayjs.utc(s.endDate) : null,
   imageBase64: s.imageBase64,
+  shipType: s.shipType ?? '',
+  deadweightTonnes: s.deadweightTonnes === null ? '' : String(s.deadweightTonnes),
+  grossTonnage: s.grossTonnage === null ? '' : String(s.grossTonnage),
 });
 const toValues = (f: FormState) => ({
   ...f,
@@ -85,6 +96,7 @@ export default function ShipInfoPage() {
   const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>({});
   const [manufacturerInput, setManufacturerInput] = useState('');
   const [transferring, setTransferring] = useState(false);
+  const [serverErrors, setServerErrors] = useState<Partial<Record<string, string>>>({});
 
   useEffect(() => {
     if (ship.data) {
@@ -106,9 +118,12 @@ export default function ShipInfoPage() {
   const errors = validateShipInfo(toValues(form));
   const valid = Object.keys(errors).length === 0;
   const shown = (field: Field) =>
-    touched[field] ? (errors as Record<string, string | undefined>)[field] : undefined;
-  const set = <K extends Field>(field: K, value: FormState[K]) =>
+    (touched[field] ? (errors as Record<string, string | undefined>)[field] : undefined) ??
+    serverErrors[field];
+  const set = <K extends Field>(field: K, value: FormState[K]) => {
     setForm((f) => (f ? { ...f, [field]: value } : f));
+    setServerErrors((s) => (s[field] ? { ...s, [field]: undefined } : s));
+  };
   const touch = (field: Field) => setTouched((t) => ({ ...t, [field]: true }));
 
   const onImage = async (event: ChangeEvent<HTMLInputElement>) => {
@@ -121,15 +136,30 @@ export default function ShipInfoPage() {
     set('imageBase64', await readAsDataUrl(file));
   };
   const submit = () => {
-    setTouched({ name: true, numberOfScrubbers: true, totalEffectKW: true, endDate: true });
+    setTouched({
+      name: true,
+      numberOfScrubbers: true,
+      totalEffectKW: true,
+      endDate: true,
+      shipType: true,
+      deadweightTonnes: true,
+      grossTonnage: true,
+    });
     if (!valid) return;
-    save.mutate(toValues(form), { onSuccess: () => success(), onError: (cause) => error(undefined, cause) });
+    save.mutate(toValues(form), {
+      onSuccess: () => success(),
+      onError: (cause) => {
+        setServerErrors(serverFieldErrors(cause) ?? {});
+        error(undefined, cause);
+      },
+    });
   };
 
   const text = (
-    field: 'name' | 'imo' | 'numberOfScrubbers' | 'totalEffectKW',
+    field: 'name' | 'imo' | 'numberOfScrubbers' | 'totalEffectKW' | 'deadweightTonnes' | 'grossTonnage',
     label: string,
     type = 'text',
+    unit?: string,
   ) => (
     <TextField
       label={label}
@@ -140,6 +170,13 @@ export default function ShipInfoPage() {
       error={Boolean(shown(field))}
       helperText={shown(field)}
       fullWidth
+      slotProps={{
+        htmlInput: {
+          'data-testid': `ship-${field}`,
+          ...(field === 'deadweightTonnes' || field === 'grossTonnage' ? { inputMode: 'decimal' } : {}),
+        },
+        ...(unit ? { input: { endAdornment: <InputAdornment position="end">{unit}</InputAdornment> } } : {}),
+      }}
     />
   );
   const date = (field: 'startDate' | 'endDate', label: string) => (
@@ -244,6 +281,36 @@ export default function ShipInfoPage() {
               <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
                 {date('startDate', 'Start date')}
                 {date('endDate', 'End date')}
+              </Stack>
+              <Typography variant="subtitle1" component="h2" sx={{ pt: 1 }}>
+                Particulars for the CII
+              </Typography>
+              <FormControl fullWidth error={Boolean(shown('shipType'))}>
+                <InputLabel id="ship-type">Ship type</InputLabel>
+                <Select
+                  labelId="ship-type"
+                  label="Ship type"
+                  value={form.shipType}
+                  onChange={(e) => set('shipType', e.target.value)}
+                  onClose={() => touch('shipType')}
+                  data-testid="ship-type"
+                >
+                  <MenuItem value="">
+                    <em>Not given</em>
+                  </MenuItem>
+                  {SHIP_TYPES.map((t) => (
+                    <MenuItem key={t} value={t}>
+                      {SHIP_TYPE_NAMES[t]}
+                    </MenuItem>
+                  ))}
+                </Select>
+                <FormHelperText>
+                  {shown('shipType') ?? 'The ship types of the CII reference lines (MEPC.353(78))'}
+                </FormHelperText>
+              </FormControl>
+              <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+                {text('deadweightTonnes', 'Deadweight (DWT)', 'text', 't')}
+                {text('grossTonnage', 'Gross tonnage (GT)')}
               </Stack>
             </Stack>
           </Stack>
