@@ -25,6 +25,7 @@ import { carbonRoutes } from './carbon/routes';
 import { portRoutes } from './ports/routes';
 import { ukEtsRoutes } from './uk-ets/routes';
 import { fuelEuRoutes } from './fueleu/routes';
+import { euEtsRoutes } from './eu-ets/routes';
 
 /** Route plugins of every domain, registered in this order after the auth routes (app.ts). */
 export const featureRoutes: ((app: FastifyInstance) => Promise<void>)[] = [
@@ -54,4 +55,5 @@ export const featureRoutes: ((app: FastifyInstance) => Promise<void>)[] = [
   portRoutes,
   ukEtsRoutes,
   fuelEuRoutes,
+  euEtsRoutes,
 ];

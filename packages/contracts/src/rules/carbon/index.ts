@@ -12,3 +12,4 @@ export * from './dcs';
 export * from './cii';
 export * from './uk-ets';
 export * from './fueleu';
+export * from './eu-ets';
