@@ -18,7 +18,7 @@ const API_DESCRIPTION = [
   '',
   `**Integrations** (a BI tool reading KPIs, the onboard uploader sending files) send an organization's API key, made by its administrator under Administration (\`POST /api/organizations/{id}/api-keys\`): \`Authorization: Bearer ${API_KEY_PREFIX}...\` or \`X-API-Key: ${API_KEY_PREFIX}...\`. The key is shown once, when it is made. It acts as its organization (it sees the ships the organization sees) and only within its scopes:`,
   '',
-  '- `reports:read`: report data (`/api/reports/...`), compliance events (`/api/events...`) and record books, the ship list, the carbon ledger (port calls, voyages, fuel, bunker notes, the reconciliation, IMO DCS and CII, FuelEU Maritime);',
+  '- `reports:read`: report data (`/api/reports/...`), compliance events (`/api/events...`) and record books, the ship list, the carbon ledger (port calls, voyages, fuel, bunker notes, the reconciliation, IMO DCS and CII, FuelEU Maritime), EU MRV / EU ETS figures and allowance prices;',
   '- `files:upload`: uploading files (`POST /api/algorithm/facilitydatasource/{id}/file`, which also queues their execution), the data sources of a ship, following an execution (`GET /api/executions/{id}`).',
   '',
   'An operation outside its scopes answers 403; a revoked or expired key, 401. Each operation that accepts keys names its scopes.',

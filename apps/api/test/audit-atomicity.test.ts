@@ -1095,6 +1095,32 @@ describe('a change and its audit entry are one transaction', () => {
             csv: `Date,Condition,Cargo (t)\n${new Date(UNTIL.getTime() - 1.5 * DAY_MS).toISOString()},Laden,${1000 + Math.round(Math.random() * 1000)}\n`,
           }),
       },
+      // EU ETS allowance prices
+      {
+        route: 'POST organizations/{id}/eua-prices',
+        action: 'eu-ets.price.set',
+        ok: 201,
+        call: () =>
+          northAdmin.post(`/api/organizations/${north}/eua-prices`, {
+            on: `2026-0${1 + Math.floor(Math.random() * 9)}-1${Math.floor(Math.random() * 9)}`,
+            eurPerAllowance: 60 + Math.round(Math.random() * 100) / 10,
+          }),
+      },
+      {
+        route: 'DELETE eua-prices/{id}',
+        action: 'eu-ets.price.remove',
+        ok: 204,
+        prepare: () =>
+          remember(
+            northAdmin
+              .post(`/api/organizations/${north}/eua-prices`, {
+                on: `2027-0${1 + Math.floor(Math.random() * 9)}-2${Math.floor(Math.random() * 8)}`,
+                eurPerAllowance: 80,
+              })
+              .then((r) => r.json().id as string),
+          ),
+        call: () => northAdmin.delete(`/api/eua-prices/${target}`),
+      },
       // an organization's own ports and corrections
       {
         route: 'POST organizations/{id}/ports',

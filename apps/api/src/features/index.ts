@@ -25,6 +25,7 @@ import { carbonRoutes } from './carbon/routes';
 import { portRoutes } from './ports/routes';
 import { ukEtsRoutes } from './uk-ets/routes';
 import { fuelEuRoutes } from './fueleu/routes';
+import { euEtsRoutes } from './eu-ets/routes';
 import { complianceCalendarRoutes } from './compliance-calendar/routes';
 import { costCockpitRoutes } from './cost-cockpit/routes';
 
@@ -56,6 +57,7 @@ export const featureRoutes: ((app: FastifyInstance) => Promise<void>)[] = [
   portRoutes,
   ukEtsRoutes,
   fuelEuRoutes,
+  euEtsRoutes,
   complianceCalendarRoutes,
   costCockpitRoutes,
 ];

@@ -34,6 +34,7 @@ export const OBJECT_KINDS = [
   'bunkerNote',
   'tankSounding',
   'fueleuPool',
+  'euaPrice',
 ] as const;
 export type ObjectKind = (typeof OBJECT_KINDS)[number];
 export type GlobalKind =
@@ -377,8 +378,20 @@ export async function buildWorld(server: TestServer): Promise<IsolationWorld> {
         updated_by_name: 'fixture',
       })
       .execute();
+    // EU ETS: an allowance price the organization entered.
+    const euaPrice = await db
+      .insertInto('eua_prices')
+      .values({
+        organization_id: org.id,
+        price_on: '2026-01-02',
+        eur_per_allowance: 71.25,
+        entered_by_name: 'fixture',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     return {
       fueleuPool: pool.id,
+      euaPrice: euaPrice.id,
       voyage: voyage.id,
       bunkerNote: bunkerNote.id,
       tankSounding: sounding.id,

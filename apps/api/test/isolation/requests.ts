@@ -40,6 +40,7 @@ export function kindOfParam(url: string, param: string): ObjectKind | GlobalKind
   if (segment === 'voyages') return 'voyage';
   if (segment === 'bunker-notes') return 'bunkerNote';
   if (segment === 'tank-soundings') return 'tankSounding';
+  if (segment === 'eua-prices') return 'euaPrice';
   return undefined;
 }
 

@@ -24,6 +24,7 @@ import * as inspectionPacks from './0023_inspection_packs';
 import * as ports from './0024_ports';
 import * as ledgerInputs from './0025_ledger_inputs';
 import * as carbonLedger from './0026_carbon_ledger';
+import * as euaPrices from './0027_eua_prices';
 import * as fuelEu from './0028_fueleu';
 import * as complianceCalendar from './0032_compliance_calendar';
 
@@ -54,6 +55,7 @@ export const migrations: Record<string, Migration> = {
   '0024_ports': ports,
   '0025_ledger_inputs': ledgerInputs,
   '0026_carbon_ledger': carbonLedger,
+  '0027_eua_prices': euaPrices,
   '0028_fueleu': fuelEu,
   '0032_compliance_calendar': complianceCalendar,
 };

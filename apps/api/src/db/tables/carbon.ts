@@ -165,6 +165,18 @@ export interface FuelEuPoolMembersTable {
   allocated_tonnes: number;
 }
 
+/** An EU allowance's price as an organization entered it (migration 0027). */
+export interface EuaPricesTable {
+  id: Generated<string>;
+  organization_id: string;
+  price_on: Day;
+  eur_per_allowance: number;
+  note: string | null;
+  entered_by: string | null;
+  entered_by_name: string;
+  entered_on: GeneratedTimestamp;
+}
+
 export interface CarbonTables {
   ledger_segments: LedgerSegmentsTable;
   ledger_years: LedgerYearsTable;
@@ -178,4 +190,5 @@ export interface CarbonTables {
   fueleu_flexibility: FuelEuFlexibilityTable;
   fueleu_pools: FuelEuPoolsTable;
   fueleu_pool_members: FuelEuPoolMembersTable;
+  eua_prices: EuaPricesTable;
 }

@@ -12,5 +12,6 @@ export * from './dcs';
 export * from './cii';
 export * from './uk-ets';
 export * from './fueleu';
+export * from './eu-ets';
 export * from './calendar';
 export * from './scrubber-economics';
