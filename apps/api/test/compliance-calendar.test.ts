@@ -165,6 +165,9 @@ describe('the cost cockpit', () => {
       expect(ship.scrubber).toBeNull();
       expect(ship.scrubberMissing).toMatch(/No fuel prices entered/);
       expect(ship.regimes.EU_ETS.available).toBe(false);
+      expect((ship.regimes.EU_ETS as { reason: string }).reason).toMatch(
+        /^No EU allowance price entered on or before \d{4}\.\d{2}\.\d{2}: [\d.,]+ allowances due so far\.$/,
+      );
       expect(ship.regimes.UK_ETS.available).toBe(false);
       expect((ship.regimes.UK_ETS as { reason: string }).reason).toMatch(
         /^No UK allowance price in the portal yet: [\d.,]+ t CO2e to surrender for so far\.$/,
@@ -191,6 +194,23 @@ describe('the cost cockpit', () => {
     expect(await auditOf('cost-cockpit.fuel-price.set')).toHaveLength(1);
     const after = (await anna.get('/api/cost-cockpit?year=2026')).json() as CostCockpit;
     expect(after.fuelPrice).toMatchObject({ on: '2026-11-01', hsfoEurPerTonne: 450, vlsfoEurPerTonne: 600 });
+    // An allowance price entered: the cockpit's EU ETS euros are the EU ETS API's, ship by ship.
+    const eua = await admin.post(`/api/organizations/${north}/eua-prices`, {
+      on: '2026-11-01',
+      eurPerAllowance: 70,
+    });
+    expect(eua.statusCode, eua.body).toBe(201);
+    const priced = (await anna.get('/api/cost-cockpit?year=2026')).json() as CostCockpit;
+    for (const ship of priced.ships) {
+      const eu = (await anna.get(`/api/facilities/${ship.shipId}/eu-ets?year=2026`)).json();
+      if (eu.figures.eur === null) expect(ship.regimes.EU_ETS.available).toBe(false);
+      else
+        expect(ship.regimes.EU_ETS).toMatchObject({
+          available: true,
+          eurToDate: eu.figures.eur,
+          eurProjected: eu.figures.projectedEur,
+        });
+    }
     const south = await (await server.as('south.admin')).get('/api/cost-cockpit?year=2026');
     expect((south.json() as CostCockpit).fuelPrice).toBeNull();
   });

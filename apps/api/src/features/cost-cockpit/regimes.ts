@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { CockpitRegime, RegimeEuros } from '@portal/contracts/cost-cockpit';
+import { formatDate } from '@portal/contracts/rules';
 import type { Database } from '../../db/schema';
+import { shipYear as euShipYear } from '../eu-ets/service';
 import { fuelEuShipYear } from '../fueleu/ship-year';
 import { ukEtsForYear } from '../uk-ets/service';
 
@@ -14,10 +16,32 @@ export type ShipRegimes = Record<CockpitRegime, RegimeEuros>;
 
 const ONE = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 1 });
 
-const notYet = (what: string): RegimeEuros => ({
-  available: false,
-  reason: `${what} are not in the portal yet.`,
-});
+const EUR = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'EUR', maximumFractionDigits: 2 });
+
+/**
+ * EU ETS: the allowances due this year and projected (phase-in included), in euros at the allowance price the EU ETS
+ * feature uses (its ship's organization's latest on or before the price day).
+ */
+async function euEts(
+  db: Kysely<Database>,
+  shipId: string,
+  year: number,
+  priceDay: string,
+): Promise<RegimeEuros> {
+  const eu = await euShipYear(db, shipId, year, priceDay);
+  const f = eu.figures;
+  if (f.eur === null || !eu.price)
+    return {
+      available: false,
+      reason: `No EU allowance price entered on or before ${formatDate(`${priceDay}T00:00:00Z`)}: ${ONE.format(f.allowancesDue)} allowances due so far.`,
+    };
+  return {
+    available: true,
+    eurToDate: f.eur,
+    eurProjected: f.projectedEur,
+    basis: `${ONE.format(f.allowancesDue)} allowances at ${EUR.format(eu.price.eurPerAllowance)} (${formatDate(`${eu.price.on}T00:00:00Z`)})`,
+  };
+}
 
 /**
  * FuelEU: the penalty due on the final balance (after pooling, banking and borrowing), and the penalty of the balance
@@ -59,12 +83,12 @@ export async function regimeEurosOf(
   db: Kysely<Database>,
   shipIds: readonly string[],
   year: number,
-  _priceDay: string,
+  priceDay: string,
 ): Promise<Map<string, ShipRegimes>> {
   const out = new Map<string, ShipRegimes>();
   for (const id of shipIds)
     out.set(id, {
-      EU_ETS: notYet('EU ETS figures'),
+      EU_ETS: await euEts(db, id, year, priceDay),
       FUELEU: await fuelEu(db, id, year),
       UK_ETS: await ukEts(db, id, year),
     });
