@@ -23,6 +23,7 @@ import { apiKeyRoutes } from './api-keys/routes';
 import { inspectionPackRoutes } from './inspection-packs/routes';
 import { carbonRoutes } from './carbon/routes';
 import { portRoutes } from './ports/routes';
+import { verificationRoutes } from './verification/routes';
 
 /** Route plugins of every domain, registered in this order after the auth routes (app.ts). */
 export const featureRoutes: ((app: FastifyInstance) => Promise<void>)[] = [
@@ -50,4 +51,5 @@ export const featureRoutes: ((app: FastifyInstance) => Promise<void>)[] = [
   inspectionPackRoutes,
   carbonRoutes,
   portRoutes,
+  verificationRoutes,
 ];

@@ -24,6 +24,7 @@ import * as inspectionPacks from './0023_inspection_packs';
 import * as ports from './0024_ports';
 import * as ledgerInputs from './0025_ledger_inputs';
 import * as carbonLedger from './0026_carbon_ledger';
+import * as verification from './0030_verification';
 
 /** Every migration, by name; applied in name order. Add a new one here. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '0024_ports': ports,
   '0025_ledger_inputs': ledgerInputs,
   '0026_carbon_ledger': carbonLedger,
+  '0030_verification': verification,
 };

@@ -23,6 +23,7 @@ import {
 } from '@portal/contracts/carbon';
 import type { Database } from '../../db/schema';
 import { authenticatedRoutes } from '../access/authenticated';
+import { VERIFIER_READS } from '../access/verifier';
 import { idParam } from '../access/params';
 import { assertFacilityVisible } from '../access/policy';
 import { notFound } from '../../errors';
@@ -56,7 +57,8 @@ import {
 
 const tags = ['carbon'];
 const idParams = z.object({ id: idParam() });
-const READ = { apiKeyScopes: ['reports:read'] as const };
+/** Reads of the ledger: for API keys with reports:read, and for verifiers (features/access/verifier.ts). */
+const READ = { apiKeyScopes: ['reports:read'] as const, ...VERIFIER_READS };
 
 /** The name of a port the ship's organization knows by this UN/LOCODE, or null. */
 function portNamesFor(db: Kysely<Database>, facilityId: string): PortNameOf {
