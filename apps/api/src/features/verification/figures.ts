@@ -105,7 +105,9 @@ export async function yearFigures(
     })),
   }));
   const fingerprint = createHash('sha256')
-    .update(canonicalJson({ year, from: new Date(from).toISOString(), to: new Date(to).toISOString(), frozen }))
+    .update(
+      canonicalJson({ year, from: new Date(from).toISOString(), to: new Date(to).toISOString(), frozen }),
+    )
     .digest('hex');
   return { from, to, ships, suggestedMisstatements: suggestedMisstatements(ships), fingerprint, frozen };
 }

@@ -95,7 +95,9 @@ export async function inviteVerifier(
     });
   const token = randomBytes(32).toString('base64url');
   // Nobody knows this password: the verifier chooses its own from the link.
-  const passwordHash = existing ? null : await hashPassword(generatePassword() + randomBytes(16).toString('hex'));
+  const passwordHash = existing
+    ? null
+    : await hashPassword(generatePassword() + randomBytes(16).toString('hex'));
   const userId = await auditedChange(
     db,
     caller,
@@ -105,7 +107,12 @@ export async function inviteVerifier(
         (
           await trx
             .insertInto('users')
-            .values({ organization_id: organizationId, username: email, password_hash: passwordHash!, role: 'Verifier' })
+            .values({
+              organization_id: organizationId,
+              username: email,
+              password_hash: passwordHash!,
+              role: 'Verifier',
+            })
             .returning('id')
             .executeTakeFirstOrThrow()
         ).id;
@@ -138,7 +145,12 @@ export async function inviteVerifier(
         .returning(['accepted_on'])
         .executeTakeFirstOrThrow();
       const allYears = (
-        await trx.selectFrom('verifier_years').select('year').where('user_id', '=', id).orderBy('year').execute()
+        await trx
+          .selectFrom('verifier_years')
+          .select('year')
+          .where('user_id', '=', id)
+          .orderBy('year')
+          .execute()
       ).map((y) => y.year);
       const link = invitation.accepted_on
         ? services.config.publicUrl.replace(/\/$/, '') + '/'

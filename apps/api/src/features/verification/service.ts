@@ -26,7 +26,11 @@ import { yearFigures } from './figures';
  */
 
 /** Who may open an organization's year: its invited verifier, or whoever administers the organization. */
-export function requireYearAccess(caller: Caller, organizationId: string, year: number): { mayRecord: boolean } {
+export function requireYearAccess(
+  caller: Caller,
+  organizationId: string,
+  year: number,
+): { mayRecord: boolean } {
   if (caller.role === 'Verifier' && !caller.apiKey) {
     if (caller.organizationId !== organizationId) throw notFound('Organization not found');
     if (!(caller.verifierYears ?? []).includes(year)) throw forbidden(VERIFICATION_MESSAGES.yearNotInvited);
@@ -128,7 +132,10 @@ export function opinionChainIntact(rows: readonly OpinionRow[]): boolean {
 }
 
 /** The version of figures with this fingerprint after these opinions: the last one's, or one more once they differ. */
-function versionOf(opinions: readonly { version: number; figures_fingerprint: string }[], fingerprint: string) {
+function versionOf(
+  opinions: readonly { version: number; figures_fingerprint: string }[],
+  fingerprint: string,
+) {
   const last = opinions.at(-1);
   if (!last) return 1;
   return last.figures_fingerprint === fingerprint ? last.version : last.version + 1;
