@@ -14,6 +14,8 @@ export const userProfileSchema = z.object({
   organizationName: z.string(),
   organizationPriority: z.boolean(),
   roles: z.array(roleSchema),
+  /** A Verifier's invited years (docs/decisions/0115-verifier.md); absent for the other roles. */
+  verifierYears: z.array(z.number().int()).optional(),
 });
 export type UserProfile = z.infer<typeof userProfileSchema>;
 

@@ -17,6 +17,7 @@ export function kindOfParam(url: string, param: string): ObjectKind | GlobalKind
   if (param === 'packId') return 'inspectionPack';
   if (param === 'portId') return 'organizationPort';
   if (param === 'locode') return 'port';
+  if (param === 'year') return 'verificationYear';
   if (param === 'userId') return 'user';
   if (param === 'orgId' || param === 'otherId') return 'organization';
   if (param === 'linkKey') return 'linkKey';
@@ -200,4 +201,5 @@ export const isGlobalKind = (kind: ObjectKind | GlobalKind | undefined): kind is
   kind === 'reportCalculation' ||
   kind === 'reader' ||
   kind === 'reportRevision' ||
-  kind === 'port';
+  kind === 'port' ||
+  kind === 'verificationYear';

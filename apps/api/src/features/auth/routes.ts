@@ -173,6 +173,7 @@ export async function authRoutes(app: FastifyInstance, opts: { provider?: Provid
         organizationName: caller.organizationName,
         organizationPriority: caller.organizationPriority,
         roles: [caller.role],
+        ...(caller.verifierYears ? { verifierYears: caller.verifierYears } : {}),
       };
     },
   );

@@ -34,6 +34,7 @@ import { UserDialog } from './UserDialog';
 import { OrganizationAlertDefaultsCard } from '../alerts';
 import { DataHealthThresholdsCard } from '../data-health';
 import { OrganizationEventRulesCard } from '../events';
+import { VerifiersSection } from '../verification';
 import { useOrganizationFacilityLink, useUnlinkOrganization, useUserFacilityLink } from './access-api';
 import { organizationQuery, organizationUsersQuery } from './organizations-api';
 
@@ -214,6 +215,7 @@ export default function ManageOrganizationPage() {
         </Table>
       </TableContainer>
       <ApiKeysSection organizationId={organizationId} />
+      <VerifiersSection organizationId={organizationId} />
 
       <OrganizationAlertDefaultsCard organizationId={organizationId} />
       <OrganizationEventRulesCard organizationId={organizationId} />
