@@ -149,8 +149,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     for (const method of [route.method].flat()) {
       if (method === 'HEAD') continue;
       const config = route.config as
-        | { public?: boolean; apiKeyScopes?: readonly ApiKeyScope[]; verifier?: VerifierAccess }
-        | undefined;
+        { public?: boolean; apiKeyScopes?: readonly ApiKeyScope[]; verifier?: VerifierAccess } | undefined;
       routes.push({
         method,
         url: route.url,

@@ -599,7 +599,8 @@ describe("a verifier's seat", () => {
         answer.message !== VERIFIER_YEAR_TEXT
       )
         failures.push(`${describeRoute(route)}: refused, ${answer.message}`);
-      if (!opened && answer.status !== 403) failures.push(`${describeRoute(route)}: answered ${answer.status}`);
+      if (!opened && answer.status !== 403)
+        failures.push(`${describeRoute(route)}: answered ${answer.status}`);
     }
     expect(failures).toEqual([]);
     const verifier = await bearerOf('north.verifier');

@@ -48,7 +48,9 @@ export function canonicalJson(value: unknown): string {
  * book's entries use it, and so do the verification opinions (features/verification, docs/decisions/0115).
  */
 export function chainHash(previousHash: string, content: unknown): string {
-  return createHash('sha256').update(`${previousHash}\n${canonicalJson(content)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${previousHash}\n${canonicalJson(content)}`)
+    .digest('hex');
 }
 
 /** SHA-256 (hex) of the previous hash and the entry's content. */

@@ -60,7 +60,9 @@ export function FindingDialog({
   const [figure, setFigure] = useState(suggestion?.figure ?? '');
   const [evidence, setEvidence] = useState(suggestion?.evidence ?? '');
   const [reported, setReported] = useState(suggestion ? String(round(suggestion.reportedValue)) : '');
-  const [evidenceValue, setEvidenceValue] = useState(suggestion ? String(round(suggestion.evidenceValue)) : '');
+  const [evidenceValue, setEvidenceValue] = useState(
+    suggestion ? String(round(suggestion.evidenceValue)) : '',
+  );
   const [touched, setTouched] = useState(false);
 
   const misstatement = kind === 'misstatement';
@@ -108,7 +110,11 @@ export function FindingDialog({
       submitLabel="Record"
       onSubmit={submit}
       busy={record.isPending}
-      error={record.isError ? (failureMessage(record.error) ?? 'Something went wrong! Please try again') : undefined}
+      error={
+        record.isError
+          ? (failureMessage(record.error) ?? 'Something went wrong! Please try again')
+          : undefined
+      }
       data-testid="finding-dialog"
     >
       <Stack spacing={2} sx={{ pt: 1 }}>

@@ -18,7 +18,13 @@ const yearsOf = (text: string): unknown[] =>
  * e-mails a link to choose a password; the verifier then signs in and sees only the organization's ledger of those
  * years.
  */
-export function InviteVerifierDialog({ organizationId, onClose }: { organizationId: string; onClose(): void }) {
+export function InviteVerifierDialog({
+  organizationId,
+  onClose,
+}: {
+  organizationId: string;
+  onClose(): void;
+}) {
   const notify = useNotify();
   const invite = useInviteVerifier(organizationId);
   const [email, setEmail] = useState('');
@@ -47,13 +53,17 @@ export function InviteVerifierDialog({ organizationId, onClose }: { organization
       submitLabel="Invite"
       onSubmit={submit}
       busy={invite.isPending}
-      error={invite.isError ? (failureMessage(invite.error) ?? 'Something went wrong! Please try again') : undefined}
+      error={
+        invite.isError
+          ? (failureMessage(invite.error) ?? 'Something went wrong! Please try again')
+          : undefined
+      }
       data-testid="invite-verifier-dialog"
     >
       <Stack spacing={2} sx={{ pt: 1 }}>
         <Typography variant="body2" color="text.secondary">
-          The verifier reads your ships&apos; carbon ledger, bunker delivery notes, record books and reconciliation of
-          the years you choose, records findings and an opinion, and changes nothing else.
+          The verifier reads your ships&apos; carbon ledger, bunker delivery notes, record books and
+          reconciliation of the years you choose, records findings and an opinion, and changes nothing else.
         </Typography>
         <TextField
           label="E-mail"

@@ -1,5 +1,14 @@
 import { useState } from 'react';
-import { FormControl, FormControlLabel, FormLabel, Radio, RadioGroup, Stack, TextField, Typography } from '@mui/material';
+import {
+  FormControl,
+  FormControlLabel,
+  FormLabel,
+  Radio,
+  RadioGroup,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
 import { fieldErrors } from '@portal/contracts/forms';
 import { OPINION_NAMES, OPINIONS, opinionInputSchema, type Opinion } from '@portal/contracts/verification';
 import { useNotify } from '../../lib/notifications';
@@ -53,7 +62,11 @@ export function OpinionDialog({
       submitLabel="Record opinion"
       onSubmit={submit}
       busy={record.isPending}
-      error={record.isError ? (failureMessage(record.error) ?? 'Something went wrong! Please try again') : undefined}
+      error={
+        record.isError
+          ? (failureMessage(record.error) ?? 'Something went wrong! Please try again')
+          : undefined
+      }
       data-testid="opinion-dialog"
     >
       <Stack spacing={2} sx={{ pt: 1 }}>
@@ -63,7 +76,11 @@ export function OpinionDialog({
         </Typography>
         <FormControl>
           <FormLabel id="opinion-kind">Opinion</FormLabel>
-          <RadioGroup aria-labelledby="opinion-kind" value={opinion} onChange={(e) => setOpinion(e.target.value as Opinion)}>
+          <RadioGroup
+            aria-labelledby="opinion-kind"
+            value={opinion}
+            onChange={(e) => setOpinion(e.target.value as Opinion)}
+          >
             {OPINIONS.map((o) => (
               <FormControlLabel key={o} value={o} control={<Radio />} label={OPINION_NAMES[o]} />
             ))}

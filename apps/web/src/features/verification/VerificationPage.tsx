@@ -60,7 +60,9 @@ export default function VerificationPage() {
       organizationId={organizationId}
       year={year}
       onYear={(next) =>
-        void navigate(params.organizationId ? `/verification/${params.organizationId}/${next}` : `/verification/${next}`)
+        void navigate(
+          params.organizationId ? `/verification/${params.organizationId}/${next}` : `/verification/${next}`,
+        )
       }
     />
   );
@@ -187,7 +189,8 @@ function StateNotice({ data }: { data: VerificationYear }) {
   return (
     <Alert severity="warning" data-testid="verification-state" data-state="changed">
       Changed since the opinion: the figures differ from version {last.version}, which the opinion of{' '}
-      {formatDateTime(last.recordedOn)} covers. This is version {data.version}; it needs an opinion of its own.
+      {formatDateTime(last.recordedOn)} covers. This is version {data.version}; it needs an opinion of its
+      own.
     </Alert>
   );
 }
@@ -261,7 +264,9 @@ function ShipSection({ ship, threshold }: { ship: ShipFigures; threshold: number
       </Stack>
       <Typography variant="body2" sx={{ mb: 1 }}>
         {number(ship.distanceNm)} nm in {number(ship.hoursUnderWay)} h under way; CO2 {tonnes(ship.co2Tonnes)}
-        {ship.fuel.length ? `; fuel ${ship.fuel.map((f) => `${fuelName(f.fuelType)} ${tonnes(f.tonnes)}`).join(', ')}` : '; no fuel recorded'}
+        {ship.fuel.length
+          ? `; fuel ${ship.fuel.map((f) => `${fuelName(f.fuelType)} ${tonnes(f.tonnes)}`).join(', ')}`
+          : '; no fuel recorded'}
         .
       </Typography>
       <TableContainer component={Paper} variant="outlined" sx={{ mb: 1 }}>
@@ -284,7 +289,11 @@ function ShipSection({ ship, threshold }: { ship: ShipFigures; threshold: number
               </TableRow>
             )}
             {ship.reconciliation.rows.map((row) => (
-              <TableRow key={row.fuelType} data-testid="reconciliation-row" data-flagged={String(row.flagged)}>
+              <TableRow
+                key={row.fuelType}
+                data-testid="reconciliation-row"
+                data-flagged={String(row.flagged)}
+              >
                 <TableCell>{fuelName(row.fuelType)}</TableCell>
                 <TableCell align="right">{tonnes(row.flowMeterTonnes)}</TableCell>
                 <TableCell align="right">{tonnes(row.robStartTonnes)}</TableCell>
@@ -298,7 +307,8 @@ function ShipSection({ ship, threshold }: { ship: ShipFigures; threshold: number
                   )}
                   {row.missing.length > 0 && (
                     <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
-                      No sounding at the {row.missing.map((m) => (m === 'robStart' ? 'start' : 'end')).join(' and ')}
+                      No sounding at the{' '}
+                      {row.missing.map((m) => (m === 'robStart' ? 'start' : 'end')).join(' and ')}
                     </Typography>
                   )}
                 </TableCell>
@@ -314,8 +324,8 @@ function ShipSection({ ship, threshold }: { ship: ShipFigures; threshold: number
         {ship.bunkerNotes.map((b) => (
           <li key={b.id}>
             <Typography variant="body2">
-              Bunker delivery note {b.bdnNumber ?? '(no number)'}: {fuelName(b.fuelType)} {tonnes(b.massTonnes)},{' '}
-              {formatDateOnly(b.deliveredAt)}
+              Bunker delivery note {b.bdnNumber ?? '(no number)'}: {fuelName(b.fuelType)}{' '}
+              {tonnes(b.massTonnes)}, {formatDateOnly(b.deliveredAt)}
               {b.portName ? `, ${b.portName}` : ''}
             </Typography>
           </li>
@@ -355,7 +365,9 @@ function Findings({ data }: { data: VerificationYear }) {
             <Paper key={f.id} variant="outlined" sx={{ p: 2 }} data-testid="finding">
               <Typography variant="body1" sx={{ fontWeight: 600 }}>
                 {FINDING_KIND_NAMES[f.kind]}, {shipName(f.facilityId)}
-                {f.aboveThreshold && <Chip size="small" color="error" label="Above 5 %" sx={{ ml: 1 }} component="span" />}
+                {f.aboveThreshold && (
+                  <Chip size="small" color="error" label="Above 5 %" sx={{ ml: 1 }} component="span" />
+                )}
               </Typography>
               <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }}>
                 {f.description}

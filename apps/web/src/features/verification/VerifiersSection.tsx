@@ -40,8 +40,8 @@ export function VerifiersSection({ organizationId }: { organizationId: string })
         </Button>
       </Stack>
       <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-        An outside verifier of your emissions monitoring, invited for reporting years: it reads the ledger and records
-        its findings and opinion.
+        An outside verifier of your emissions monitoring, invited for reporting years: it reads the ledger and
+        records its findings and opinion.
         {years.length > 0 && (
           <>
             {' '}
@@ -90,7 +90,9 @@ export function VerifiersSection({ organizationId }: { organizationId: string })
           </Table>
         </TableContainer>
       )}
-      {inviting && <InviteVerifierDialog organizationId={organizationId} onClose={() => setInviting(false)} />}
+      {inviting && (
+        <InviteVerifierDialog organizationId={organizationId} onClose={() => setInviting(false)} />
+      )}
     </Box>
   );
 }

@@ -10,7 +10,10 @@ export function tonnes(value: number | null | undefined): string {
 /** A signed difference in % with one decimal ("+12.5 %", "−3.0 %"). */
 export function percent(value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return NO_DATA;
-  const text = Math.abs(value).toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  const text = Math.abs(value).toLocaleString('en-US', {
+    minimumFractionDigits: 1,
+    maximumFractionDigits: 1,
+  });
   return `${value > 0 ? '+' : value < 0 ? '\u2212' : ''}${text} %`;
 }
 

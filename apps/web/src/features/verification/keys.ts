@@ -2,7 +2,8 @@
 export const verificationKeys = {
   all: ['verification'] as const,
   organization: (organizationId: string) => [...verificationKeys.all, organizationId] as const,
-  verifiers: (organizationId: string) => [...verificationKeys.organization(organizationId), 'verifiers'] as const,
+  verifiers: (organizationId: string) =>
+    [...verificationKeys.organization(organizationId), 'verifiers'] as const,
   year: (organizationId: string, year: number) =>
     [...verificationKeys.organization(organizationId), 'year', year] as const,
 };

@@ -56,7 +56,11 @@ export function NavDrawer({ onNavigate }: { onNavigate?: () => void }) {
   // A verifier uses its verification only (docs/decisions/0115-verifier.md): no fleet, period or ship dashboards.
   if (roles.includes('Verifier'))
     return (
-      <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%' }} component="nav" aria-label="Verification">
+      <Box
+        sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}
+        component="nav"
+        aria-label="Verification"
+      >
         <Box sx={{ p: 2 }}>
           <EnvironmentBadge />
         </Box>
