@@ -132,7 +132,7 @@ function sample(schema: JsonSchema, name: string, resolve: Resolver, depth = 0, 
         return /to$/i.test(name) ? '2025-03-10T00:00:00.000Z' : '2025-03-08T00:00:00.000Z';
       if (schema.format === 'date') return '2025-03-08';
       if (schema.format === 'uuid') return '00000000-0000-4000-8000-000000000000';
-      if (schema.format === 'email') return 'someone@example.com';
+      if (schema.format === 'email' || name === 'email') return 'someone@example.com';
       if (/^(username|name)$/i.test(name)) return 'IsolationProbe';
       if (/algorithm|formula/i.test(name)) return 'input1';
       return 'x'.repeat(Math.max(1, schema.minLength ?? 1));
