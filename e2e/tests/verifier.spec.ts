@@ -180,7 +180,7 @@ test('an invited verifier finds a misstatement above 5 % between a BDN and the f
   const opinionDialog = page.getByRole('dialog', { name: `Opinion on ${YEAR}` });
   await opinionDialog.getByLabel('Not verified').check();
   await opinionDialog
-    .getByLabel('Comments')
+    .getByRole('textbox', { name: 'Comments' })
     .fill(
       `The flow meters account for half the ${row.fuelType} of BDN-${YEAR}-0042: a material misstatement.`,
     );

@@ -25,7 +25,7 @@ const tokenHash = (token: string) => createHash('sha256').update(token).digest('
 
 export function invitationMail(options: { organizationName: string; years: number[]; link: string }) {
   const years = options.years.join(', ');
-  const subject = `You are invited to verify ${options.organizationName}'s emissions of ${years}`;
+  const subject = `You are invited to verify the emissions of ${options.organizationName} for ${years}`;
   const summary = `${options.organizationName} invites you as verifier of its ships' monitoring of ${years}. You can read the carbon ledger, the bunker delivery notes, the record book and the reconciliation of those years, and record your findings and opinion.`;
   const how = 'Open the link to choose your password, then sign in with this e-mail address as username.';
   const text = `${summary}\n\n${how}\n${options.link}\n`;
