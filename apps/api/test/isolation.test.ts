@@ -595,7 +595,8 @@ describe("a verifier's seat", () => {
       // year, a list that is the SystemAdmin's); every other answers the rule's 403.
       const ruled = answer.status === 403 && answer.message === VERIFIER_READ_ONLY_TEXT;
       if (opened && ruled) failures.push(`${describeRoute(route)}: refused by the verifier rule`);
-      if (!opened && !ruled) failures.push(`${describeRoute(route)}: answered ${answer.status} ${answer.message}`);
+      if (!opened && !ruled)
+        failures.push(`${describeRoute(route)}: answered ${answer.status} ${answer.message}`);
     }
     expect(failures).toEqual([]);
     const verifier = await bearerOf('north.verifier');

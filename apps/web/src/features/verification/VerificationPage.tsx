@@ -89,7 +89,11 @@ function YearView({
     );
   const data = view.data;
   return (
-    <Box sx={{ p: { xs: 2, sm: 3 }, display: 'grid', gap: 3, minWidth: 0 }} data-testid="verification-page">
+    // One column that never grows past the screen: a wide table scrolls inside its own box.
+    <Box
+      sx={{ p: { xs: 2, sm: 3 }, display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: 3 }}
+      data-testid="verification-page"
+    >
       <Stack direction="row" spacing={2} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}>
         <Typography variant="h5" component="h1" sx={{ flex: 1, minWidth: 200 }}>
           Verification {year}
@@ -269,7 +273,15 @@ function ShipSection({ ship, threshold }: { ship: ShipFigures; threshold: number
           : '; no fuel recorded'}
         .
       </Typography>
-      <TableContainer component={Paper} variant="outlined" sx={{ mb: 1 }}>
+      {/* On a phone the table scrolls: the region takes the focus, so a keyboard can scroll it too. */}
+      <TableContainer
+        component={Paper}
+        variant="outlined"
+        sx={{ mb: 1 }}
+        tabIndex={0}
+        role="region"
+        aria-label={`Reconciliation of ${ship.name}`}
+      >
         <Table size="small" aria-label={`Reconciliation of ${ship.name}`}>
           <TableHead>
             <TableRow>
