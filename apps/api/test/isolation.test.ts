@@ -383,7 +383,7 @@ describe('isolation matrix', () => {
     expect([...tally.invalidSamples], 'routes whose sampled body or query fails their own schema').toEqual(
       [],
     );
-  }, 600_000);
+  }, 900_000);
 
   it('finds a leak: canary routes that skip the policy are reported', async () => {
     const failures = await runMatrix(canaries);
