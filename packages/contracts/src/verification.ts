@@ -64,7 +64,13 @@ export const FINDING_KIND_NAMES: Record<FindingKind, string> = {
   misstatement: 'Misstatement',
 };
 
-/** A misstatement above this (in magnitude, %) is material: the reconciliation's threshold. */
+/**
+ * A misstatement above this (in magnitude, %) is flagged as material: the issue's 5 %, the reconciliation's own
+ * threshold (decision 0107). Source checked: the 5 % materiality level of the EU ETS verification rules,
+ * Regulation (EU) No 600/2012 Article 23(1) (installations of category A and B; legislation.gov.uk text). The maritime
+ * verification acts (Delegated Regulations (EU) 2016/2072 and 2023/2917 under Regulation (EU) 2015/757) were not
+ * found stating their own figure in the texts at hand: not verified against them.
+ */
 export const MATERIALITY_PERCENT = RECONCILIATION_THRESHOLD_PERCENT;
 
 export const findingInputSchema = z.object({
