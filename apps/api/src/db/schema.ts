@@ -10,6 +10,7 @@ import type { AlertTables } from './tables/alerts';
 import type { InspectionPackTables } from './tables/inspection-packs';
 import type { PortTables } from './tables/ports';
 import type { CarbonTables } from './tables/carbon';
+import type { VerificationTables } from './tables/verification';
 
 /**
  * Row types of the database, one interface per table, grouped by domain. Each domain's migration in
@@ -40,7 +41,7 @@ export interface UsersTable {
   organization_id: string;
   username: string;
   password_hash: string;
-  role: 'SystemAdmin' | 'UserAdmin' | 'User';
+  role: 'SystemAdmin' | 'UserAdmin' | 'User' | 'Verifier';
   tokens_valid_after: GeneratedTimestamp;
   created_on: GeneratedTimestamp;
 }
@@ -152,4 +153,5 @@ export interface Database
     AlertTables,
     InspectionPackTables,
     PortTables,
-    CarbonTables {}
+    CarbonTables,
+    VerificationTables {}

@@ -26,6 +26,7 @@ import { portRoutes } from './ports/routes';
 import { ukEtsRoutes } from './uk-ets/routes';
 import { fuelEuRoutes } from './fueleu/routes';
 import { euEtsRoutes } from './eu-ets/routes';
+import { verificationRoutes } from './verification/routes';
 
 /** Route plugins of every domain, registered in this order after the auth routes (app.ts). */
 export const featureRoutes: ((app: FastifyInstance) => Promise<void>)[] = [
@@ -56,4 +57,5 @@ export const featureRoutes: ((app: FastifyInstance) => Promise<void>)[] = [
   ukEtsRoutes,
   fuelEuRoutes,
   euEtsRoutes,
+  verificationRoutes,
 ];

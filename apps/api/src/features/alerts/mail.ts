@@ -151,8 +151,9 @@ export async function sendAlertEmails(
         html: row.html_body ?? '',
         messageId,
         // RFC 8058: the mail program's own Unsubscribe stops alert e-mails with one POST (unsubscribe.ts). An
-        // inspection pack's link is no alert: its schedule's administrators choose who gets it.
-        ...(row.kind === 'inspection-pack'
+        // inspection pack's link is no alert: its schedule's administrators choose who gets it; nor is a
+        // verifier's invitation (features/verification).
+        ...(row.kind === 'inspection-pack' || row.kind === 'verifier-invitation'
           ? { headers: { 'X-Portal-Idempotency-Key': row.idempotency_key } }
           : {
               list: {
