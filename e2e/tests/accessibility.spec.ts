@@ -92,6 +92,11 @@ const ROUTES: { path: (ids: Ids) => string; only?: readonly Role[] }[] = [
   { path: () => '/admin/outbox', only: SYSTEM_ADMIN },
   { path: (ids) => `/admin/${ids.organizationId}/manage`, only: ADMINISTRATORS },
   { path: (ids) => `/admin/${ids.organizationId}/webhooks`, only: ADMINISTRATORS },
+  // A verifier's own view (e2e/tests/verifier.spec.ts signs one in); administrators read their organization's.
+  {
+    path: (ids) => `/verification/${ids.organizationId}/${new Date().getUTCFullYear()}`,
+    only: ADMINISTRATORS,
+  },
   { path: () => '/help' },
   { path: () => '/legal' },
   { path: () => '/profile' },

@@ -128,7 +128,13 @@ test('the compliance calendar and the cost cockpit, as the API has them', async 
   await closeNotifications(page);
   await screenshots(page, 'calendar');
 
-  // 2. The cockpit: no prices yet, then prices entered; figures as the API has them.
+  // 2. The cockpit: an EU allowance price entered (the EU ETS feature's own route), no fuel prices yet, then fuel
+  // prices entered through the page; figures as the API has them.
+  const eua = await page.request.post(`/api/organizations/${profile.organizationId}/eua-prices`, {
+    headers: auth,
+    data: { on: `${YEAR}-11-01`, eurPerAllowance: 72.5 },
+  });
+  expect(eua.status(), await eua.text()).toBe(201);
   await page.getByRole('link', { name: 'Cost cockpit' }).click();
   await expect(page).toHaveURL(/\/carbon\/cockpit$/);
   const before = await get<CostCockpit>(`/api/cost-cockpit?year=${YEAR}`);
@@ -157,6 +163,13 @@ test('the compliance calendar and the cost cockpit, as the API has them', async 
   await expect(page.getByTestId('fleet-scrubber-net')).toHaveText(
     EUROS.format(cockpit.fleet.scrubberNetEur!),
   );
+  for (const ship of cockpit.ships) {
+    const row = page.locator(`[data-testid="cockpit-ship"][data-ship-id="${ship.shipId}"]`);
+    const eu = ship.regimes.EU_ETS;
+    await expect(row.locator('td').nth(0)).toContainText(
+      eu.available ? EUROS.format(eu.eurToDate) : 'Not available yet',
+    );
+  }
   test.info().annotations.push({
     type: 'cockpit',
     description: cockpit.ships
@@ -166,6 +179,7 @@ test('the compliance calendar and the cost cockpit, as the API has them', async 
       )
       .join('; '),
   });
+  for (const a of test.info().annotations) console.log(`${a.type}: ${a.description}`);
   await closeNotifications(page);
   await screenshots(page, 'cockpit');
 });

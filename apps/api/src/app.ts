@@ -30,6 +30,7 @@ import { type ApiKeyScope } from '@portal/contracts/api-keys';
 import { AppError, badRequest, forbidden } from './errors';
 import type { Services } from './services';
 import type { CallerResolver } from './features/auth/verify';
+import { checkVerifierRequest, type VerifierAccess } from './features/access/verifier';
 import { featureRoutes } from './features';
 import { authRoutes } from './features/auth/routes';
 
@@ -52,6 +53,8 @@ export interface RouteEntry {
   public: boolean;
   /** The API key scopes the route accepts (none: closed to keys). */
   apiKeyScopes: readonly ApiKeyScope[];
+  /** What a Verifier may do on the route (none: closed to verifiers; features/access/verifier.ts). */
+  verifier?: VerifierAccess;
   schema?: { params?: unknown; querystring?: unknown; body?: unknown };
 }
 const routeTables = new WeakMap<FastifyInstance, RouteEntry[]>();
@@ -145,13 +148,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {
       if (method === 'HEAD') continue;
-      const config = route.config as { public?: boolean; apiKeyScopes?: readonly ApiKeyScope[] } | undefined;
+      const config = route.config as
+        { public?: boolean; apiKeyScopes?: readonly ApiKeyScope[]; verifier?: VerifierAccess } | undefined;
       routes.push({
         method,
         url: route.url,
         constraints: route.constraints,
         public: Boolean(config?.public),
         apiKeyScopes: config?.apiKeyScopes ?? [],
+        verifier: config?.verifier,
         schema: route.schema as RouteEntry['schema'],
       });
     }
@@ -228,6 +233,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
             : 'An API key may not do this: sign in as a user',
         );
     }
+    // A Verifier reaches only the routes that open to it, reads within its years (403 before any handler).
+    checkVerifierRequest(caller, {
+      method: request.method,
+      query: request.query,
+      access: request.routeOptions.config?.verifier,
+      querystring: request.routeOptions.schema?.querystring,
+    });
     request.caller = caller;
   };
   // The text rule's backstop (docs/decisions/0062-text-input.md): after the route's schemas have given their field

@@ -4,6 +4,7 @@ import type { Caller } from './features/access/caller';
 import type { Config } from './config';
 import type { Services } from './services';
 import type { ApiKeyScope } from '@portal/contracts/api-keys';
+import type { VerifierAccess } from './features/access/verifier';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -23,5 +24,10 @@ declare module 'fastify' {
      * keys until it says otherwise. A key without one of them gets 403 before the handler runs (app.ts).
      */
     apiKeyScopes?: readonly ApiKeyScope[];
+    /**
+     * What a Verifier may do here (features/access/verifier.ts): 'read' a GET over the ledger of its years, 'own' its
+     * own records; none by default, so a new route is closed to verifiers (403 before the handler, app.ts).
+     */
+    verifier?: VerifierAccess;
   }
 }

@@ -7,8 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { originalsCompressed } from '../src/storage';
 import { createUploadCredential } from '../src/features/ship-info/credentials';
 import { unsubscribeKey, unsubscribeToken } from '../src/features/alerts/unsubscribe';
-import { signInFlow, startTestServer, type TestServer } from './harness';
-import { UNTIL, buildWorld, type IsolationWorld } from './isolation/fixtures';
+import { signIn, signInFlow, startTestServer, type TestServer } from './harness';
+import {
+  UNTIL,
+  VERIFICATION_YEAR,
+  VERIFIER_PASSWORD,
+  buildWorld,
+  type IsolationWorld,
+} from './isolation/fixtures';
 import { CSV_CONFIGURATION, createCsvDataSource, csvFile, multipartFile } from './upload-helpers';
 
 /**
@@ -103,6 +109,9 @@ interface Case {
 }
 
 const as = (username: string) => server.as(username);
+let verifierSession: Promise<string> | undefined;
+/** North's verifier of the isolation world (a user the demo does not know). */
+const verifierToken = () => (verifierSession ??= signIn(server.app, world.northVerifier, VERIFIER_PASSWORD));
 const iso = (days: number) => new Date(Date.now() + days * DAY_MS).toISOString();
 
 /** The routes' own words: every action written anywhere in apps/api/src. */
@@ -1183,6 +1192,76 @@ describe('a change and its audit entry are one transaction', () => {
           expect(created.statusCode, created.body).toBeLessThan(300);
         },
         call: () => admin.post(`/api/algorithm/measurement-fields/facility/${ship}/default-calculations`),
+      },
+      // a verifier's seat (docs/decisions/0115-verifier.md): the invitation, its link, the findings and opinions
+      {
+        route: 'POST organizations/{id}/verifiers',
+        action: 'verifier.invite',
+        call: () =>
+          northAdmin.post(`/api/organizations/${north}/verifiers`, {
+            email: `audit-${randomSuffix()}@example.com`,
+            years: [VERIFICATION_YEAR],
+          }),
+        ok: 201,
+      },
+      {
+        route: 'POST /invitation/{token}',
+        action: 'verifier.accept',
+        prepare: async () => {
+          const email = `accept-${randomSuffix()}@example.com`;
+          await northAdmin.post(`/api/organizations/${north}/verifiers`, {
+            email,
+            years: [VERIFICATION_YEAR],
+          });
+          const mail = await db
+            .selectFrom('alert_deliveries')
+            .select('text_body')
+            .where('address', '=', email)
+            .executeTakeFirstOrThrow();
+          target = /\/invitation\/([A-Za-z0-9_-]+)/.exec(mail.text_body!)![1]!;
+        },
+        call: () =>
+          server.app.inject({
+            method: 'POST',
+            url: `/invitation/${target}`,
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            payload: new URLSearchParams({
+              password: 'Accepted2025',
+              confirmPassword: 'Accepted2025',
+            }).toString(),
+          }),
+      },
+      {
+        route: 'POST organizations/{id}/verification/{year}/findings',
+        action: 'verification.finding',
+        call: async () =>
+          server.app.inject({
+            method: 'POST',
+            url: `/api/organizations/${north}/verification/${VERIFICATION_YEAR}/findings`,
+            headers: { authorization: `Bearer ${await verifierToken()}` },
+            payload: {
+              facilityId: world.north.facility,
+              kind: 'non-conformity',
+              description: 'The tank soundings of March are not signed',
+              figure: null,
+              evidence: 'Sounding book, March',
+              reportedValue: null,
+              evidenceValue: null,
+            },
+          }),
+        ok: 201,
+      },
+      {
+        route: 'POST organizations/{id}/verification/{year}/opinions',
+        action: 'verification.opinion',
+        call: async () =>
+          server.app.inject({
+            method: 'POST',
+            url: `/api/organizations/${north}/verification/${VERIFICATION_YEAR}/opinions`,
+            headers: { authorization: `Bearer ${await verifierToken()}` },
+            payload: { opinion: 'satisfactory', comment: '' },
+          }),
+        ok: 201,
       },
       // calculations, of a measurement field and of a report field
       ...[

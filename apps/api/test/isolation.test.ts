@@ -5,13 +5,16 @@ import { z } from 'zod';
 import { routeTable, type RouteEntry } from '../src/app';
 import { forbidden, notFound } from '../src/errors';
 import { isUuid } from '../src/features/access/policy';
-import { startTestServer, type TestServer } from './harness';
+import { VERIFIER_READ_ONLY_TEXT } from '../src/features/access/verifier';
+import { signIn, startTestServer, type TestServer } from './harness';
 import {
   buildWorld,
   changedTables,
   OBJECT_KINDS,
   snapshotTables,
   tableNames,
+  VERIFICATION_YEAR,
+  VERIFIER_PASSWORD,
   type IsolationWorld,
   type ObjectKind,
 } from './isolation/fixtures';
@@ -36,12 +39,20 @@ import {
  * an id that does not exist (so South's objects are not revealed); and no table may change.
  */
 
-/** A North User, a North UserAdmin, and a North API key with every scope (it acts as North's organization). */
-const ROLES = ['north.anna', 'north.admin', 'north.key'] as const;
+/**
+ * A North User, a North UserAdmin, a North API key with every scope (it acts as North's organization), and North's
+ * Verifier invited for 2025 (docs/decisions/0115-verifier.md).
+ */
+const ROLES = ['north.anna', 'north.admin', 'north.key', 'north.verifier'] as const;
 type Role = (typeof ROLES)[number];
+let verifierToken: Promise<string> | undefined;
 /** The bearer of a role: a user's access token from the sign-in, or the key. */
 const bearerOf = (role: Role | 'admin' | 'north.olav') =>
-  role === 'north.key' ? Promise.resolve(world.northApiKey) : server.tokenFor(role);
+  role === 'north.key'
+    ? Promise.resolve(world.northApiKey)
+    : role === 'north.verifier'
+      ? (verifierToken ??= signIn(server.app, world.northVerifier, VERIFIER_PASSWORD))
+      : server.tokenFor(role);
 const ALLOWED = new Set([400, 403, 404]);
 
 /**
@@ -200,6 +211,7 @@ function southSecrets(): string[] {
     ...Object.values(rest),
     String(world.southReportValue),
     world.southMessageText,
+    world.southFindingText,
     'whsec_south_secret',
     'hooks.example.com/south',
     'south private quay',
@@ -371,8 +383,8 @@ describe('isolation matrix', () => {
     expect([...tally.invalidSamples], 'routes whose sampled body or query fails their own schema').toEqual(
       [],
     );
-    // A guard against a hang, not a measure: 12,700 cases took 184 s on a two-core machine at load 20.
-  }, 600_000);
+    // A guard against a hang, not a measure: 16,000 cases of four roles took 585 s on a two-core machine at load 20.
+  }, 900_000);
 
   it('finds a leak: canary routes that skip the policy are reported', async () => {
     const failures = await runMatrix(canaries);
@@ -480,6 +492,17 @@ describe('isolation matrix', () => {
     for (const role of [...ROLES, 'north.olav'] as const) {
       const token = await bearerOf(role);
       for (const report of fleetReports) {
+        if (role === 'north.verifier') {
+          // A verifier reads the ledger, not the dashboards' reports.
+          const refused = await server.app.inject({
+            method: 'POST',
+            url: `/api/reports/${encodeURIComponent(report.id)}/data`,
+            headers: { authorization: `Bearer ${token}` },
+            payload: { from: '2025-03-01T00:00:00.000Z', to: '2025-03-10T00:00:00.000Z', facilityIds: [] },
+          });
+          expect(refused.statusCode).toBe(403);
+          continue;
+        }
         const response = await server.app.inject({
           method: 'POST',
           url: `/api/reports/${encodeURIComponent(report.id)}/data`,
@@ -521,6 +544,94 @@ describe('isolation matrix', () => {
         failures.push(`${describeRoute(route)}: ${answer.status} ${answer.body.slice(0, 120)}`);
     }
     expect(failures).toEqual([]);
+  });
+});
+
+describe("a verifier's seat", () => {
+  /** North's own objects in every path parameter, its own ids in bodies and queries, a period of the invited year. */
+  const ownRequest = (route: RouteEntry) => {
+    const own = resolverFor(world, world.north);
+    const path = fillPath(
+      route.url,
+      Object.fromEntries(paramsOf(route.url).map((p) => [p, own(kindOfParam(route.url, p) ?? 'facility')])),
+    );
+    return { path, resolve: own };
+  };
+
+  it('writes nothing but its own verification records: every other write answers 403 with the error schema, and nothing changes', async () => {
+    const db = server.services.database.db;
+    const writes = routes.filter((r) => r.method !== 'GET' && r.verifier !== 'own');
+    expect(writes.length).toBeGreaterThan(60);
+    const before = await snapshotTables(db, tables);
+    const failures: string[] = [];
+    for (const route of writes) {
+      const { path, resolve } = ownRequest(route);
+      const answer = await send('north.verifier', route, path, resolve);
+      if (
+        answer.status !== 403 ||
+        answer.code !== 'FORBIDDEN' ||
+        answer.message !== 'A verifier may only read the ledger and record the verification'
+      )
+        failures.push(`${describeRoute(route)}: ${answer.status} ${answer.code} ${answer.message}`);
+    }
+    expect(failures).toEqual([]);
+    expect(changedTables(before, await snapshotTables(db, tables))).toEqual([]);
+    // What it may write: its verification records, its sign-out (and its profile's read).
+    expect(routes.filter((r) => r.verifier === 'own').map(describeRoute)).toEqual(
+      expect.arrayContaining([
+        'POST /api/organizations/:id/verification/:year/findings',
+        'POST /api/organizations/:id/verification/:year/opinions',
+        'GET /api/organizations/:id/verification/:year',
+      ]),
+    );
+  });
+
+  it("reads only the ledger's routes, and North's of its year there; everything else answers 403", async () => {
+    const failures: string[] = [];
+    for (const route of routes.filter((r) => r.method === 'GET')) {
+      const { path, resolve } = ownRequest(route);
+      const answer = await send('north.verifier', route, path, resolve);
+      const opened = route.verifier !== undefined;
+      // An opened route is past the verifier rule (it may still refuse for its own reasons: a period outside the
+      // year, a list that is the SystemAdmin's); every other answers the rule's 403.
+      const ruled = answer.status === 403 && answer.message === VERIFIER_READ_ONLY_TEXT;
+      if (opened && ruled) failures.push(`${describeRoute(route)}: refused by the verifier rule`);
+      if (!opened && !ruled)
+        failures.push(`${describeRoute(route)}: answered ${answer.status} ${answer.message}`);
+    }
+    expect(failures).toEqual([]);
+    const verifier = await bearerOf('north.verifier');
+    const ledger = await server.app.inject({
+      url: `/api/facilities/${world.north.facility}/reconciliation?from=${VERIFICATION_YEAR}-01-01&to=${VERIFICATION_YEAR}-12-31`,
+      headers: { authorization: `Bearer ${verifier}` },
+    });
+    expect(ledger.statusCode).toBe(200);
+    const dcs = await server.app.inject({
+      url: `/api/facilities/${world.north.facility}/dcs-report?year=${VERIFICATION_YEAR}`,
+      headers: { authorization: `Bearer ${verifier}` },
+    });
+    expect(dcs.statusCode).toBe(200);
+    const ships = await server.app.inject({
+      url: '/api/facilities',
+      headers: { authorization: `Bearer ${verifier}` },
+    });
+    const ids = (ships.json() as { id: string }[]).map((f) => f.id);
+    // Its organization's own ships: not South's, not even the one South shares with North.
+    expect(ids).toContain(world.north.facility);
+    expect(ids).not.toContain(world.south.facility);
+    expect(ids).not.toContain(world.sharedSouthFacility);
+    const shared = await server.app.inject({
+      url: `/api/facilities/${world.sharedSouthFacility}/dcs-report?year=${VERIFICATION_YEAR}`,
+      headers: { authorization: `Bearer ${verifier}` },
+    });
+    expect(shared.statusCode).toBe(404);
+    const view = await server.app.inject({
+      url: `/api/organizations/${world.north.organization}/verification/${VERIFICATION_YEAR}`,
+      headers: { authorization: `Bearer ${verifier}` },
+    });
+    expect(view.statusCode).toBe(200);
+    expect(view.body).not.toContain(world.southFindingText);
+    expect(view.json().opinions).toEqual([]);
   });
 });
 

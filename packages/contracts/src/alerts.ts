@@ -232,7 +232,8 @@ export const outboxMailSchema = z.object({
   /** The delivery's idempotency key: one alert, one recipient, one channel (a digest: one user and day). */
   idempotencyKey: z.string(),
   /** inspection-pack: the link of a monthly inspection pack (features/inspection-packs). */
-  kind: z.enum(['alert', 'digest', 'inspection-pack']),
+  /** verifier-invitation: features/verification's invitation of a verifier (docs/decisions/0115-verifier.md). */
+  kind: z.enum(['alert', 'digest', 'inspection-pack', 'verifier-invitation']),
   to: z.string(),
   subject: z.string(),
   text: z.string(),

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { userText } from './forms/text';
 
-export const ROLE_NAMES = ['SystemAdmin', 'UserAdmin', 'User'] as const;
+/** Verifier: an outside verifier invited per organization and year, read-only over the ledger (docs/decisions/0115). */
+export const ROLE_NAMES = ['SystemAdmin', 'UserAdmin', 'User', 'Verifier'] as const;
 export const roleSchema = z.enum(ROLE_NAMES);
 export type Role = z.infer<typeof roleSchema>;
 
@@ -13,6 +14,8 @@ export const userProfileSchema = z.object({
   organizationName: z.string(),
   organizationPriority: z.boolean(),
   roles: z.array(roleSchema),
+  /** A Verifier's invited years (docs/decisions/0115-verifier.md); absent for the other roles. */
+  verifierYears: z.array(z.number().int()).optional(),
 });
 export type UserProfile = z.infer<typeof userProfileSchema>;
 

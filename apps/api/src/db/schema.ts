@@ -10,6 +10,7 @@ import type { AlertTables } from './tables/alerts';
 import type { InspectionPackTables } from './tables/inspection-packs';
 import type { PortTables } from './tables/ports';
 import type { CarbonTables } from './tables/carbon';
+import type { VerificationTables } from './tables/verification';
 import type { ComplianceTables } from './tables/compliance';
 
 /**
@@ -41,7 +42,7 @@ export interface UsersTable {
   organization_id: string;
   username: string;
   password_hash: string;
-  role: 'SystemAdmin' | 'UserAdmin' | 'User';
+  role: 'SystemAdmin' | 'UserAdmin' | 'User' | 'Verifier';
   tokens_valid_after: GeneratedTimestamp;
   created_on: GeneratedTimestamp;
 }
@@ -154,4 +155,5 @@ export interface Database
     InspectionPackTables,
     PortTables,
     CarbonTables,
+    VerificationTables,
     ComplianceTables {}

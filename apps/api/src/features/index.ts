@@ -26,6 +26,7 @@ import { portRoutes } from './ports/routes';
 import { ukEtsRoutes } from './uk-ets/routes';
 import { fuelEuRoutes } from './fueleu/routes';
 import { euEtsRoutes } from './eu-ets/routes';
+import { verificationRoutes } from './verification/routes';
 import { complianceCalendarRoutes } from './compliance-calendar/routes';
 import { costCockpitRoutes } from './cost-cockpit/routes';
 
@@ -58,6 +59,7 @@ export const featureRoutes: ((app: FastifyInstance) => Promise<void>)[] = [
   ukEtsRoutes,
   fuelEuRoutes,
   euEtsRoutes,
+  verificationRoutes,
   complianceCalendarRoutes,
   costCockpitRoutes,
 ];

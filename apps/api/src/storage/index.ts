@@ -93,6 +93,7 @@ export {
   appendRecordBookEntries,
   canonicalJson,
   entryHash,
+  chainHash,
   findRecordBookEntry,
   readRecordBook,
   readRecordBookKinds,

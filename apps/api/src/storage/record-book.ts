@@ -43,9 +43,19 @@ export function canonicalJson(value: unknown): string {
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
 }
 
+/**
+ * The chain rule: SHA-256 (hex) of the previous link's hash, a newline and the content's canonical JSON. The record
+ * book's entries use it, and so do the verification opinions (features/verification, docs/decisions/0115).
+ */
+export function chainHash(previousHash: string, content: unknown): string {
+  return createHash('sha256')
+    .update(`${previousHash}\n${canonicalJson(content)}`)
+    .digest('hex');
+}
+
 /** SHA-256 (hex) of the previous hash and the entry's content. */
 export function entryHash(entry: Omit<RecordBookEntry, 'id' | 'hash'>): string {
-  const content = canonicalJson({
+  return chainHash(entry.previousHash, {
     facilityId: entry.facilityId,
     sequence: entry.sequence,
     kind: entry.kind,
@@ -59,7 +69,6 @@ export function entryHash(entry: Omit<RecordBookEntry, 'id' | 'hash'>): string {
     correctsId: entry.correctsId,
     body: entry.body,
   });
-  return createHash('sha256').update(`${entry.previousHash}\n${content}`).digest('hex');
 }
 
 /**

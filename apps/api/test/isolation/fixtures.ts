@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { DEFAULT_EVENT_RULES } from '@portal/contracts/events';
 import { demoShips } from '@portal/demo-fleet/ships';
@@ -8,6 +8,7 @@ import { seedDefaultMeasurementCalculations } from '../../src/features/calculati
 import { createUploadCredential } from '../../src/features/ship-info/credentials';
 import { formatApiKey, newApiKeySecret } from '../../src/features/api-keys/secret';
 import { appendRecordBookEntries, refreshDailyRollup } from '../../src/storage';
+import { hashPassword } from '../../src/features/auth/passwords';
 import type { TestServer } from '../harness';
 
 /** Kinds of objects a path, query or body can name. Global ones (reports, fields, readers) belong to nobody. */
@@ -38,7 +39,14 @@ export const OBJECT_KINDS = [
 ] as const;
 export type ObjectKind = (typeof OBJECT_KINDS)[number];
 export type GlobalKind =
-  'report' | 'reportField' | 'measurementField' | 'reportCalculation' | 'reader' | 'reportRevision' | 'port';
+  | 'report'
+  | 'reportField'
+  | 'measurementField'
+  | 'reportCalculation'
+  | 'reader'
+  | 'reportRevision'
+  | 'port'
+  | 'verificationYear';
 
 export type ObjectSet = Record<ObjectKind, string>;
 
@@ -57,7 +65,14 @@ export interface IsolationWorld {
   southMessageText: string;
   /** A usable API key of North with every scope: the matrix walks every route with it as with a token. */
   northApiKey: string;
+  /** North's verifier (docs/decisions/0115-verifier.md), invited for 2025: its username; its password is VERIFIER_PASSWORD. */
+  northVerifier: string;
+  /** Text of a South verification finding: North's verifier must never see it. */
+  southFindingText: string;
 }
+
+export const VERIFIER_PASSWORD = 'Verifier2025';
+export const VERIFICATION_YEAR = 2025;
 
 const DAY_MS = 86_400_000;
 export const UNTIL = new Date('2025-03-10T00:00:00.000Z');
@@ -431,12 +446,75 @@ export async function buildWorld(server: TestServer): Promise<IsolationWorld> {
       reportRevision: '1',
       // A reference port (features/ports/data/ports.json): everyone's.
       port: 'NLRTM',
+      // The year North's verifier is invited for (the world's data lie in it).
+      verificationYear: String(VERIFICATION_YEAR),
     },
     sharedSouthFacility,
     southReportValue,
     southMessageText: 'Personal note for south only',
     northApiKey: keys.north!,
+    northVerifier: await addVerifiers(db, organizationIds.north!, organizationIds.south!, southFacility),
+    southFindingText: SOUTH_FINDING_TEXT,
   };
+}
+
+const SOUTH_FINDING_TEXT = 'South verification finding, confidential';
+
+/** North's verifier of 2025 (a Verifier user with its year), and a finding and an opinion of South's 2025. */
+async function addVerifiers(db: Kysely<Database>, north: string, south: string, southFacility: string) {
+  const username = 'north.verifier';
+  const user = await db
+    .insertInto('users')
+    .values({
+      organization_id: north,
+      username,
+      password_hash: await hashPassword(VERIFIER_PASSWORD),
+      role: 'Verifier',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db.insertInto('verifier_years').values({ user_id: user.id, year: VERIFICATION_YEAR }).execute();
+  const finding = await db
+    .insertInto('verification_findings')
+    .values({
+      organization_id: south,
+      year: VERIFICATION_YEAR,
+      facility_id: southFacility,
+      kind: 'misstatement',
+      description: SOUTH_FINDING_TEXT,
+      figure: null,
+      evidence: null,
+      reported_value: 1,
+      evidence_value: 2,
+      difference_percent: -50,
+      above_threshold: true,
+      version: 1,
+      recorded_by: null,
+      recorded_by_name: 'south.verifier',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('verification_opinions')
+    .values({
+      id: randomUUID(),
+      organization_id: south,
+      year: VERIFICATION_YEAR,
+      sequence: 1,
+      opinion: 'not-verified',
+      comment: SOUTH_FINDING_TEXT,
+      version: 1,
+      figures_fingerprint: 'f'.repeat(64),
+      figures: '[]',
+      finding_ids: [finding.id],
+      recorded_by: null,
+      recorded_by_name: 'south.verifier',
+      recorded_on: new Date('2025-03-09T00:00:00.000Z'),
+      previous_hash: '0'.repeat(64),
+      hash: 'e'.repeat(64),
+    })
+    .execute();
+  return username;
 }
 
 /** Tables whose rows are compared before and after: all of the public schema but the audit log and the provider's sessions. */

@@ -18,6 +18,7 @@ export function kindOfParam(url: string, param: string): ObjectKind | GlobalKind
   if (param === 'portId') return 'organizationPort';
   if (param === 'poolId') return 'fueleuPool';
   if (param === 'locode') return 'port';
+  if (param === 'year') return 'verificationYear';
   if (param === 'userId') return 'user';
   if (param === 'orgId' || param === 'otherId') return 'organization';
   if (param === 'linkKey') return 'linkKey';
@@ -133,7 +134,7 @@ function sample(schema: JsonSchema, name: string, resolve: Resolver, depth = 0, 
         return /to$/i.test(name) ? '2025-03-10T00:00:00.000Z' : '2025-03-08T00:00:00.000Z';
       if (schema.format === 'date') return '2025-03-08';
       if (schema.format === 'uuid') return '00000000-0000-4000-8000-000000000000';
-      if (schema.format === 'email') return 'someone@example.com';
+      if (schema.format === 'email' || name === 'email') return 'someone@example.com';
       if (/^(username|name)$/i.test(name)) return 'IsolationProbe';
       if (/algorithm|formula/i.test(name)) return 'input1';
       // An IMO number (a ship's or a company's) has 7 digits.
@@ -204,4 +205,5 @@ export const isGlobalKind = (kind: ObjectKind | GlobalKind | undefined): kind is
   kind === 'reportCalculation' ||
   kind === 'reader' ||
   kind === 'reportRevision' ||
-  kind === 'port';
+  kind === 'port' ||
+  kind === 'verificationYear';

@@ -11,6 +11,11 @@ export const SYSTEM_ADMIN_ONLY: readonly Role[] = ['SystemAdmin'];
 /** Administration of an organization's users and access: SystemAdmin and UserAdmin. */
 export const ADMINISTRATORS: readonly Role[] = ['SystemAdmin', 'UserAdmin'];
 
+/** A verifier's seat (docs/decisions/0115-verifier.md): the verification, read by the organization's administrators. */
+export const VERIFICATION_READERS: readonly Role[] = ['Verifier', 'SystemAdmin', 'UserAdmin'];
+/** Every role but Verifier: the fleet's screens, which a verifier does not use (the API refuses it their reads). */
+export const FLEET_ROLES: readonly Role[] = ['SystemAdmin', 'UserAdmin', 'User'];
+
 /** What a route of the table may carry in its `handle`. */
 export interface RouteAccess {
   roles?: readonly Role[];

@@ -7,7 +7,7 @@ import FleetDashboardPage from '../features/dashboards/FleetDashboardPage';
 import { AppLayout } from './layout/AppLayout';
 import NotFoundPage from './layout/NotFoundPage';
 import { RouteErrorView } from './layout/RouteErrorView';
-import { ADMINISTRATORS, SYSTEM_ADMIN_ONLY, type RouteAccess } from '../lib/access';
+import { ADMINISTRATORS, SYSTEM_ADMIN_ONLY, VERIFICATION_READERS, type RouteAccess } from '../lib/access';
 import { RequireSession } from './RequireSession';
 import { MaintenanceView } from '../features/maintenance';
 import { MAINTENANCE_ADMIN_PATH } from './maintenance';
@@ -32,6 +32,13 @@ function Logoff() {
 function AdministrationHome() {
   const { profile } = useSession();
   return <Navigate to={administrationPath(profile?.roles ?? [], profile?.organizationId) ?? '/'} replace />;
+}
+
+/** The start page: the fleet dashboard, or a verifier's verification (docs/decisions/0115-verifier.md). */
+function Home() {
+  const { profile } = useSession();
+  if (profile?.roles.includes('Verifier')) return <Navigate to="/verification" replace />;
+  return <FleetDashboardPage />;
 }
 
 /** Who may open a route (decision 0004): the shell shows the no-access view to anyone else. */
@@ -62,7 +69,20 @@ export const routes: RouteObject[] = withErrorBoundaries([
       </RequireSession>
     ),
     children: [
-      { index: true, element: <FleetDashboardPage /> },
+      { index: true, element: <Home /> },
+      {
+        path: 'verification',
+        handle: only(VERIFICATION_READERS),
+        children: [
+          { index: true, element: page(() => import('../features/verification/VerificationPage')) },
+          { path: ':year', element: page(() => import('../features/verification/VerificationPage')) },
+          {
+            path: ':organizationId/:year',
+            handle: only(ADMINISTRATORS),
+            element: page(() => import('../features/verification/VerificationPage')),
+          },
+        ],
+      },
       { path: 'ship/:id', element: page(() => import('../features/dashboards/ShipDashboardPage')) },
       { path: 'ship/:id/map', element: page(() => import('../features/map/ShipMapPage')) },
       { path: 'ship/:id/carbon', element: page(() => import('../features/carbon/ShipCarbonPage')) },

@@ -1,5 +1,10 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { FLEET_FILTER_GROUPS, parseStoredFleetFilter, restorePeriod } from '@portal/contracts/rules';
+import {
+  FLEET_FILTER_GROUPS,
+  parseStoredFleetFilter,
+  restorePeriod,
+  rolesFromClaim,
+} from '@portal/contracts/rules';
 import { fleetDashboardInputs } from '../features/dashboards/FleetDashboardPage';
 import { reportsDataQuery } from '../features/dashboards/report-data-api';
 import { openEventsQuery } from '../features/events/events-api';
@@ -30,7 +35,8 @@ export async function startFirstRequests(
   void client.prefetchQuery(profileQuery(user.profile.sub));
   void client.prefetchQuery(facilitiesQuery());
   void client.prefetchQuery(activeMessagesQuery());
-  if (path !== '/') return;
+  // A verifier's start is its verification, not the fleet dashboard (docs/decisions/0115-verifier.md).
+  if (path !== '/' || rolesFromClaim(user.profile.role).includes('Verifier')) return;
   void client.prefetchQuery(openEventsQuery());
   const filter = parseStoredFleetFilter(localStorage.getItem(FLEET_FILTER_STORAGE_KEY));
   // With filter criteria the dashboard posts the filtered ships: that waits for the ship list.

@@ -67,6 +67,11 @@ export const ROLES: Record<Role, { name: Role; displayName: string; summary: str
     summary: 'Manages users and ships for the organization',
   },
   User: { name: 'User', displayName: 'Regular user', summary: 'Views and uploads files to assigned ships' },
+  Verifier: {
+    name: 'Verifier',
+    displayName: 'Verifier',
+    summary: "Reads the organization's carbon ledger of the years invited and records the verification",
+  },
 };
 export const DEFAULT_ROLE: Role = 'User';
 

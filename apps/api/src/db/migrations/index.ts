@@ -26,6 +26,7 @@ import * as ledgerInputs from './0025_ledger_inputs';
 import * as carbonLedger from './0026_carbon_ledger';
 import * as euaPrices from './0027_eua_prices';
 import * as fuelEu from './0028_fueleu';
+import * as verification from './0030_verification';
 import * as complianceCalendar from './0032_compliance_calendar';
 
 /** Every migration, by name; applied in name order. Add a new one here. */
@@ -57,5 +58,6 @@ export const migrations: Record<string, Migration> = {
   '0026_carbon_ledger': carbonLedger,
   '0027_eua_prices': euaPrices,
   '0028_fueleu': fuelEu,
+  '0030_verification': verification,
   '0032_compliance_calendar': complianceCalendar,
 };

@@ -28,6 +28,11 @@ export interface Caller {
    * on ships and access, such as the ships it sees, may be cached under it.
    */
   accessVersion?: string;
+  /**
+   * A Verifier's invited years (docs/decisions/0115-verifier.md): it reads its organization's ledger of these years
+   * only, on the routes that say so (`config.verifier`, features/access/verifier.ts).
+   */
+  verifierYears?: number[];
   /** Set when the caller is an API key rather than a user. */
   apiKey?: ApiKeyIdentity;
 }

@@ -8,6 +8,8 @@ import type { Caller } from './caller';
  * - SystemAdmin: everything, every organization; the only role that configures ships, calculations, reports and exports.
  * - UserAdmin: users, ship access and links of the own organization; sees the own organization's ships and the ships shared with it.
  * - User: the ships assigned to the user, as long as the user's organization still sees them.
+ * - Verifier: reads its organization's own ships' ledger of the years invited; writes only its verification
+ *   (features/access/verifier.ts decides which routes it reaches, in the authentication hook).
  * Upload and execute are for anyone who sees the ship.
  * An API key (features/api-keys) sees what its organization sees and passes no role check: it reaches only the routes
  * that accept its scopes (app.ts).
@@ -45,6 +47,13 @@ export function facilityVisibleTo(
   facilityIdColumn: Expression<string>,
 ): Expression<SqlBool> {
   if (caller.role === 'SystemAdmin' && !caller.apiKey) return sql<SqlBool>`true`;
+  // A Verifier (docs/decisions/0115-verifier.md) sees the ledger of the organization it verifies: its own ships,
+  // not those other organizations share with it.
+  if (caller.role === 'Verifier' && !caller.apiKey)
+    return sql<SqlBool>`${facilityIdColumn} in (${db
+      .selectFrom('facilities')
+      .select('facilities.id')
+      .where('facilities.primary_organization_id', '=', caller.organizationId)})`;
   const orgFacilities = organizationFacilityIds(db, caller.organizationId);
   // An API key sees what its organization sees, never more (not all ships for a SystemAdmin's organization).
   if (caller.role === 'UserAdmin' || caller.apiKey)

@@ -151,9 +151,12 @@ export async function sendAlertEmails(
         html: row.html_body ?? '',
         messageId,
         // RFC 8058: the mail program's own Unsubscribe stops alert e-mails with one POST (unsubscribe.ts). An
-        // inspection pack's link is no alert: its schedule's administrators choose who gets it; a compliance
-        // deadline's reminder goes to the organization's administrators whatever they chose.
-        ...(row.kind === 'inspection-pack' || row.kind === 'deadline-reminder'
+        // inspection pack's link is no alert: its schedule's administrators choose who gets it; nor is a
+        // verifier's invitation (features/verification), nor a compliance deadline's reminder (it goes to the
+        // organization's administrators whatever they chose).
+        ...(row.kind === 'inspection-pack' ||
+        row.kind === 'verifier-invitation' ||
+        row.kind === 'deadline-reminder'
           ? { headers: { 'X-Portal-Idempotency-Key': row.idempotency_key } }
           : {
               list: {

@@ -119,7 +119,10 @@ export async function outbox(
     items: rows.map((r) => ({
       id: r.id,
       idempotencyKey: r.idempotency_key,
-      kind: r.kind === 'digest' || r.kind === 'inspection-pack' ? r.kind : 'alert',
+      kind:
+        r.kind === 'digest' || r.kind === 'inspection-pack' || r.kind === 'verifier-invitation'
+          ? r.kind
+          : 'alert',
       to: r.address ?? '',
       subject: r.subject ?? '',
       text: r.text_body ?? '',

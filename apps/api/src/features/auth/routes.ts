@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { authenticatedRoutes } from '../access/authenticated';
+import { VERIFIER_OWN } from '../access/verifier';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type Provider from 'oidc-provider';
 import { z } from 'zod';
@@ -162,7 +163,7 @@ export async function authRoutes(app: FastifyInstance, opts: { provider?: Provid
 
   routes.get(
     '/api/auth/me',
-    { schema: { tags: ['auth'], response: { 200: userProfileSchema } } },
+    { config: VERIFIER_OWN, schema: { tags: ['auth'], response: { 200: userProfileSchema } } },
     async (request) => {
       const { caller } = request;
       return {
@@ -172,13 +173,14 @@ export async function authRoutes(app: FastifyInstance, opts: { provider?: Provid
         organizationName: caller.organizationName,
         organizationPriority: caller.organizationPriority,
         roles: [caller.role],
+        ...(caller.verifierYears ? { verifierYears: caller.verifierYears } : {}),
       };
     },
   );
 
   routes.post(
     '/api/auth/logout',
-    { schema: { tags: ['auth'], response: { 204: z.null() } } },
+    { config: VERIFIER_OWN, schema: { tags: ['auth'], response: { 204: z.null() } } },
     async (request, reply) => {
       const { caller } = request;
       // Tokens issued up to this second are refused from now on; sessions, grants and refresh tokens end.

@@ -122,6 +122,17 @@ export function createCallerResolver(db: Kysely<Database>, options: VerifierOpti
       .limit(1)
       .executeTakeFirst();
     if (!row) return null;
+    const verifierYears =
+      row.role === 'Verifier'
+        ? (
+            await db
+              .selectFrom('verifier_years')
+              .select('year')
+              .where('user_id', '=', row.id)
+              .orderBy('year')
+              .execute()
+          ).map((y) => y.year)
+        : undefined;
     return {
       userId: row.id,
       username: row.username,
@@ -129,6 +140,7 @@ export function createCallerResolver(db: Kysely<Database>, options: VerifierOpti
       organizationName: row.organization_name,
       organizationPriority: row.organization_priority,
       role: row.role,
+      ...(verifierYears ? { verifierYears } : {}),
       validAfter: Number(row.valid_after),
     };
   };

@@ -21,6 +21,7 @@ import {
 } from '@portal/contracts/events';
 import { verifyRecordBook } from '../../storage';
 import { authenticatedRoutes } from '../access/authenticated';
+import { VERIFIER_READS } from '../access/verifier';
 import { idParam } from '../access/params';
 import { assertFacilityVisible, isSystemAdmin, requireManageOrganization } from '../access/policy';
 import { notFound } from '../../errors';
@@ -234,7 +235,7 @@ export async function eventRoutes(app: FastifyInstance) {
   routes.get(
     '/api/facilities/:id/record-book',
     {
-      config: { apiKeyScopes: ['reports:read'] },
+      config: { apiKeyScopes: ['reports:read'], ...VERIFIER_READS },
       schema: {
         tags,
         params: idParams,
@@ -268,7 +269,7 @@ export async function eventRoutes(app: FastifyInstance) {
   routes.get(
     '/api/facilities/:id/record-book/verify',
     {
-      config: { apiKeyScopes: ['reports:read'] },
+      config: { apiKeyScopes: ['reports:read'], ...VERIFIER_READS },
       schema: {
         tags,
         params: idParams,
@@ -286,7 +287,7 @@ export async function eventRoutes(app: FastifyInstance) {
   routes.get(
     '/api/facilities/:id/record-book/export',
     {
-      config: { apiKeyScopes: ['reports:read'] },
+      config: { apiKeyScopes: ['reports:read'], ...VERIFIER_READS },
       schema: {
         tags,
         params: idParams,

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { authenticatedRoutes } from '../access/authenticated';
+import { VERIFIER_READS } from '../access/verifier';
 import { z } from 'zod';
 import {
   createFacilityBodySchema,
@@ -21,7 +22,7 @@ export async function facilityRoutes(app: FastifyInstance) {
     '/api/facilities',
     {
       // An integration finds its ships here (an API key: the ships its organization sees).
-      config: { apiKeyScopes: ['reports:read', 'files:upload'] },
+      config: { apiKeyScopes: ['reports:read', 'files:upload'], ...VERIFIER_READS },
       schema: {
         tags: ['facilities'],
         querystring: withIds(facilityListQuerySchema, 'organizationId', 'userId'),

@@ -10,6 +10,7 @@ import {
 } from '@portal/contracts/inspection-packs';
 import { conflict } from '../../errors';
 import { authenticatedRoutes } from '../access/authenticated';
+import { VERIFIER_READS } from '../access/verifier';
 import { idParam } from '../access/params';
 import { assertFacilityVisible } from '../access/policy';
 import { auditEvent } from '../audit/audit';
@@ -35,7 +36,7 @@ export async function inspectionPackRoutes(app: FastifyInstance) {
   routes.get(
     '/api/facilities/:id/inspection-packs',
     {
-      config: { apiKeyScopes: ['reports:read'] },
+      config: { apiKeyScopes: ['reports:read'], ...VERIFIER_READS },
       schema: {
         tags,
         description:
@@ -129,7 +130,7 @@ export async function inspectionPackRoutes(app: FastifyInstance) {
   routes.get(
     '/api/facilities/:id/inspection-packs/:packId',
     {
-      config: { apiKeyScopes: ['reports:read'] },
+      config: { apiKeyScopes: ['reports:read'], ...VERIFIER_READS },
       schema: { tags, params: packParams, response: { 200: inspectionPackSchema } },
     },
     async (request) => {
@@ -142,7 +143,7 @@ export async function inspectionPackRoutes(app: FastifyInstance) {
   routes.get(
     '/api/facilities/:id/inspection-packs/:packId/download',
     {
-      config: { apiKeyScopes: ['reports:read'] },
+      config: { apiKeyScopes: ['reports:read'], ...VERIFIER_READS },
       schema: {
         tags,
         description:

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { idParam } from '../access/params';
 import { authenticatedRoutes } from '../access/authenticated';
+import { VERIFIER_READS } from '../access/verifier';
 import { z } from 'zod';
 import { sql, type SqlBool } from 'kysely';
 import { ALERT_MESSAGE_TYPE } from '../alerts/fan-out';
@@ -35,6 +36,8 @@ export async function messageRoutes(app: FastifyInstance) {
   routes.get(
     '/api/messages',
     {
+      // A verifier's shell shows the active messages of its organization's ships too (the rest is the SystemAdmin's).
+      config: VERIFIER_READS,
       schema: {
         tags: ['messages'],
         querystring: messageListQuerySchema,

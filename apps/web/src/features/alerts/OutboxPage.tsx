@@ -174,6 +174,9 @@ export default function OutboxPage() {
                       {mail.kind === 'inspection-pack' && (
                         <Chip size="small" label="Inspection pack" sx={{ mr: 1 }} />
                       )}
+                      {mail.kind === 'verifier-invitation' && (
+                        <Chip size="small" label="Invitation" sx={{ mr: 1 }} />
+                      )}
                       {mail.subject}
                     </TableCell>
                     <TableCell>

@@ -34,6 +34,7 @@ import { UserDialog } from './UserDialog';
 import { OrganizationAlertDefaultsCard } from '../alerts';
 import { DataHealthThresholdsCard } from '../data-health';
 import { OrganizationEventRulesCard } from '../events';
+import { VerifiersSection } from '../verification';
 import { useOrganizationFacilityLink, useUnlinkOrganization, useUserFacilityLink } from './access-api';
 import { organizationQuery, organizationUsersQuery } from './organizations-api';
 
@@ -73,6 +74,8 @@ export default function ManageOrganizationPage() {
     );
   }
   const org = organization.data;
+  // Verifiers see the organization's own ships by their role, not by ship access: the Verifiers section lists them.
+  const members = users.data.filter((u) => !u.roles.includes('Verifier'));
   const linked = org.linkedOrganizations;
   const failed = (cause: unknown) => error(undefined, cause);
 
@@ -108,7 +111,7 @@ export default function ManageOrganizationPage() {
           <TableHead>
             <TableRow>
               <TableCell>Ship</TableCell>
-              {users.data.map((u) => (
+              {members.map((u) => (
                 <TableCell key={u.id} align="center">
                   <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'center' }}>
                     <span>{u.username}</span>
@@ -145,7 +148,7 @@ export default function ManageOrganizationPage() {
           <TableBody>
             {ships.data.length === 0 && (
               <TableRow>
-                <TableCell colSpan={1 + users.data.length + linked.length}>
+                <TableCell colSpan={1 + members.length + linked.length}>
                   {MESSAGES.NO_SHIPS_IN_ORGANIZATION}
                 </TableCell>
               </TableRow>
@@ -177,7 +180,7 @@ export default function ManageOrganizationPage() {
                       )}
                     </Stack>
                   </TableCell>
-                  {users.data.map((u) => (
+                  {members.map((u) => (
                     <TableCell key={u.id} align="center">
                       <Checkbox
                         checked={u.facilityIds.includes(ship.id)}
@@ -214,6 +217,7 @@ export default function ManageOrganizationPage() {
         </Table>
       </TableContainer>
       <ApiKeysSection organizationId={organizationId} />
+      <VerifiersSection organizationId={organizationId} />
 
       <OrganizationAlertDefaultsCard organizationId={organizationId} />
       <OrganizationEventRulesCard organizationId={organizationId} />

@@ -58,6 +58,45 @@ export function NavDrawer({ onNavigate }: { onNavigate?: () => void }) {
       void navigate('/');
   };
 
+  // A verifier uses its verification only (docs/decisions/0115-verifier.md): no fleet, period or ship dashboards.
+  if (roles.includes('Verifier'))
+    return (
+      <Box
+        sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}
+        component="nav"
+        aria-label="Verification"
+      >
+        <Box sx={{ p: 2 }}>
+          <EnvironmentBadge />
+        </Box>
+        <Divider />
+        <List dense disablePadding>
+          <ListItem disablePadding>
+            <ListItemButton
+              component={NavLink}
+              to="/verification"
+              onClick={onNavigate}
+              sx={{ '&.active': { bgcolor: 'action.selected' } }}
+            >
+              <ListItemText primary="Verification" slotProps={{ primary: { sx: { fontWeight: 600 } } }} />
+            </ListItemButton>
+          </ListItem>
+          {(profile?.verifierYears ?? []).map((year) => (
+            <ListItem key={year} disablePadding>
+              <ListItemButton
+                component={NavLink}
+                to={`/verification/${year}`}
+                onClick={onNavigate}
+                sx={{ pl: 4, '&.active': { bgcolor: 'action.selected' } }}
+              >
+                <ListItemText primary={`Reporting year ${year}`} />
+              </ListItemButton>
+            </ListItem>
+          ))}
+        </List>
+      </Box>
+    );
+
   const filtered =
     filter.facilities.length > 0 ||
     (filteredFacilities && facilities && filteredFacilities.length < facilities.length);

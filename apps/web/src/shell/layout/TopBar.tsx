@@ -26,8 +26,12 @@ import { administrationPath, canUseReportConfigurator } from '@portal/contracts/
 import { useSession } from '../../lib/session';
 import { MessageBell } from '../../features/messages';
 
-/** Main menu entries: Report Configurator is enabled for SystemAdmin only; every role sees its ships' events. */
+/**
+ * Main menu entries: Report Configurator is enabled for SystemAdmin only; every role sees its ships' events. A
+ * Verifier has its verification only (docs/decisions/0115-verifier.md).
+ */
 function mainMenu(roles: Parameters<typeof canUseReportConfigurator>[0]) {
+  if (roles.includes('Verifier')) return [{ label: 'Verification', to: '/verification', disabled: false }];
   return [
     { label: 'Service', to: '/service', disabled: false },
     { label: 'Ships', to: '/facilities', disabled: false },
@@ -116,7 +120,7 @@ export function TopBar({ onToggleDrawer }: { onToggleDrawer(): void }) {
             </Menu>
           </>
         )}
-        <MessageBell />
+        {!roles.includes('Verifier') && <MessageBell />}
         <IconButton
           color="inherit"
           aria-label="User menu"

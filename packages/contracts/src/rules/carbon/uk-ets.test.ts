@@ -5,7 +5,7 @@ import {
   ukEtsGases,
   ukEtsPeriod,
   ukEtsYear,
-  voyageScope,
+  ukVoyageScope,
   UK_ETS_MARITIME_START_MS,
 } from './uk-ets';
 
@@ -14,12 +14,12 @@ const mgo = (kg: number): LegFuel => ({ consumer: 'AUX_ENGINE', fuelType: 'MDO_M
 
 describe('UK ETS scope', () => {
   it('counts voyages between two UK ports in full, Great Britain - Northern Ireland at half, the rest not', () => {
-    expect(voyageScope('GB', 'GB')).toBe('BETWEEN_UK_PORTS');
-    expect(voyageScope('NI', 'NI')).toBe('BETWEEN_UK_PORTS');
-    expect(voyageScope('GB', 'NI')).toBe('BETWEEN_GB_AND_NI');
-    expect(voyageScope('NI', 'GB')).toBe('BETWEEN_GB_AND_NI');
-    expect(voyageScope('GB', null)).toBe('OUT_OF_SCOPE');
-    expect(voyageScope(null, 'NI')).toBe('OUT_OF_SCOPE');
+    expect(ukVoyageScope('GB', 'GB')).toBe('BETWEEN_UK_PORTS');
+    expect(ukVoyageScope('NI', 'NI')).toBe('BETWEEN_UK_PORTS');
+    expect(ukVoyageScope('GB', 'NI')).toBe('BETWEEN_GB_AND_NI');
+    expect(ukVoyageScope('NI', 'GB')).toBe('BETWEEN_GB_AND_NI');
+    expect(ukVoyageScope('GB', null)).toBe('OUT_OF_SCOPE');
+    expect(ukVoyageScope(null, 'NI')).toBe('OUT_OF_SCOPE');
     expect(stayScope('NI')).toBe('WITHIN_UK_PORT');
     expect(stayScope(null)).toBe('OUT_OF_SCOPE');
   });

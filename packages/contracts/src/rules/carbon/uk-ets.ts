@@ -89,7 +89,7 @@ export const UK_ETS_SHARE: Record<UkEtsScope, number> = {
  * 50 %; a voyage with an end outside the UK, or with an unknown end (before the first call or after the last of the
  * data), is not covered (international voyages are outside the scheme for now).
  */
-export function voyageScope(from: UkPlace, to: UkPlace): UkEtsScope {
+export function ukVoyageScope(from: UkPlace, to: UkPlace): UkEtsScope {
   if (from === null || to === null) return 'OUT_OF_SCOPE';
   return from === to ? 'BETWEEN_UK_PORTS' : 'BETWEEN_GB_AND_NI';
 }
@@ -112,7 +112,7 @@ export interface UkEtsGases {
 
 export const NO_GASES: UkEtsGases = { co2: 0, ch4: 0, n2o: 0, ch4Co2e: 0, n2oCo2e: 0, co2e: 0 };
 
-export function addGases(a: UkEtsGases, b: UkEtsGases, share = 1): UkEtsGases {
+export function addUkGases(a: UkEtsGases, b: UkEtsGases, share = 1): UkEtsGases {
   return {
     co2: a.co2 + b.co2 * share,
     ch4: a.ch4 + b.ch4 * share,
@@ -134,7 +134,7 @@ export function ukEtsGases(fuel: readonly Pick<LegFuel, 'fuelType' | 'kg'>[]): U
     if (line.fuelType === 'UNKNOWN') continue;
     const g = greenhouseGases(UK_ETS_FUEL_TABLE, line.fuelType, line.kg / 1000);
     const gwp = UK_ETS_FUEL_TABLE.gwp;
-    sum = addGases(sum, {
+    sum = addUkGases(sum, {
       co2: g.co2,
       ch4: g.ch4,
       n2o: g.n2o,
@@ -205,14 +205,14 @@ export function ukEtsYear(legs: readonly UkEtsLegInput[]): UkEtsYear {
     const scope =
       leg.kind === 'stay'
         ? stayScope(leg.place ?? null)
-        : voyageScope(leg.fromPlace ?? null, leg.toPlace ?? null);
+        : ukVoyageScope(leg.fromPlace ?? null, leg.toPlace ?? null);
     const share = UK_ETS_SHARE[scope];
     const emissions = ukEtsGases(leg.fuel);
     const perType: UkEtsLine['fuelTonnes'] = {};
     for (const f of leg.fuel) if (f.kg > 0) perType[f.fuelType] = (perType[f.fuelType] ?? 0) + f.kg / 1000;
     if (scope !== 'OUT_OF_SCOPE') {
-      byScope[scope] = addGases(byScope[scope], emissions);
-      surrender = addGases(surrender, emissions, share);
+      byScope[scope] = addUkGases(byScope[scope], emissions);
+      surrender = addUkGases(surrender, emissions, share);
       for (const type of FUEL_TYPES)
         if (perType[type] !== undefined) fuelTonnes[type] = (fuelTonnes[type] ?? 0) + perType[type];
       unknownFuelTonnes += perType.UNKNOWN ?? 0;
@@ -225,7 +225,7 @@ export function ukEtsYear(legs: readonly UkEtsLegInput[]): UkEtsYear {
       share,
       fuelTonnes: perType,
       emissions,
-      counted: addGases(NO_GASES, emissions, share),
+      counted: addUkGases(NO_GASES, emissions, share),
     };
   });
   return { lines, byScope, fuelTonnes, unknownFuelTonnes, surrender };
