@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ComplianceCalendar } from '@portal/contracts/compliance-calendar';
 import type { CostCockpit } from '@portal/contracts/cost-cockpit';
@@ -95,6 +96,47 @@ describe('the compliance calendar', () => {
       doneOn: '2026-03-20',
     });
     expect(noDeadline.statusCode).toBe(404);
+  });
+});
+
+describe("the verifier's opinion", () => {
+  it('makes the IMO DCS report of its reporting year done, unless it is "not verified"', async () => {
+    const opinion = (sequence: number, value: string, day: string) =>
+      db()
+        .insertInto('verification_opinions')
+        .values({
+          id: randomUUID(),
+          organization_id: south,
+          year: 2024,
+          sequence,
+          opinion: value as 'satisfactory',
+          comment: '',
+          version: 1,
+          figures_fingerprint: 'f',
+          figures: '{}',
+          finding_ids: [],
+          recorded_by_name: 'verifier@example.com',
+          recorded_on: new Date(`${day}T10:00:00Z`),
+          previous_hash: '',
+          hash: `h${sequence}`,
+        })
+        .execute();
+    await opinion(1, 'not-verified', '2025-02-10');
+    const refused = await calendarOf(db(), south, 2025, Date.UTC(2025, 2, 1));
+    expect(refused.deadlines.find((d) => d.code === 'DCS_REPORT')!.done).toBeNull();
+    await opinion(2, 'satisfactory-with-comments', '2025-02-20');
+    const verified = await calendarOf(db(), south, 2025, Date.UTC(2025, 2, 1));
+    expect(verified.deadlines.find((d) => d.code === 'DCS_REPORT')).toMatchObject({
+      state: 'done',
+      done: {
+        on: '2025-02-20',
+        by: 'verifier@example.com',
+        source: 'verifier',
+        note: "The verifier's opinion on the figures: satisfactory with comments.",
+      },
+    });
+    // Only the DCS report: the opinion is on the IMO DCS totals.
+    expect(verified.deadlines.find((d) => d.code === 'MRV_VERIFIED_REPORT')!.done).toBeNull();
   });
 });
 

@@ -27,9 +27,18 @@ export const complianceDeadlineSchema = z.object({
   /** Whole days from today (negative once past). */
   daysLeft: z.number().int(),
   done: z
-    .object({ on: day, note: z.string(), by: z.string(), recordedAt: instant })
+    .object({
+      on: day,
+      note: z.string(),
+      by: z.string(),
+      recordedAt: instant,
+      /** A person's "done", or (IMO DCS) the verifier's opinion on the year's figures (features/verification). */
+      source: z.enum(['person', 'verifier']),
+    })
     .nullable()
-    .describe('What a person recorded: when it was done, a note, who and when they recorded it.'),
+    .describe(
+      "What says it was done: a person (the day, a note, who and when they recorded it) or, for the IMO DCS report, the verifier's satisfactory opinion on the reporting year.",
+    ),
   /** When the reminder went to the organization's administrators; null before. */
   remindedAt: instant.nullable(),
 });

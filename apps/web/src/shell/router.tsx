@@ -7,7 +7,13 @@ import FleetDashboardPage from '../features/dashboards/FleetDashboardPage';
 import { AppLayout } from './layout/AppLayout';
 import NotFoundPage from './layout/NotFoundPage';
 import { RouteErrorView } from './layout/RouteErrorView';
-import { ADMINISTRATORS, SYSTEM_ADMIN_ONLY, VERIFICATION_READERS, type RouteAccess } from '../lib/access';
+import {
+  ADMINISTRATORS,
+  FLEET_ROLES,
+  SYSTEM_ADMIN_ONLY,
+  VERIFICATION_READERS,
+  type RouteAccess,
+} from '../lib/access';
 import { RequireSession } from './RequireSession';
 import { MaintenanceView } from '../features/maintenance';
 import { MAINTENANCE_ADMIN_PATH } from './maintenance';
@@ -87,11 +93,17 @@ export const routes: RouteObject[] = withErrorBoundaries([
       { path: 'ship/:id/map', element: page(() => import('../features/map/ShipMapPage')) },
       { path: 'ship/:id/carbon', element: page(() => import('../features/carbon/ShipCarbonPage')) },
       { path: 'map', element: page(() => import('../features/map/FleetMapPage')) },
+      // The fleet's compliance calendar and cost cockpit: not a verifier's (the API refuses it both).
       {
         path: 'carbon/calendar',
+        handle: only(FLEET_ROLES),
         element: page(() => import('../features/compliance-calendar/CalendarPage')),
       },
-      { path: 'carbon/cockpit', element: page(() => import('../features/cost-cockpit/CostCockpitPage')) },
+      {
+        path: 'carbon/cockpit',
+        handle: only(FLEET_ROLES),
+        element: page(() => import('../features/cost-cockpit/CostCockpitPage')),
+      },
       {
         path: 'KPIWidgetPreview',
         element: page(() => import('../features/dashboards/KpiWidgetPreviewPage')),

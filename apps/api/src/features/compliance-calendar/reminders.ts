@@ -9,6 +9,7 @@ import {
 } from '@portal/contracts/rules/carbon';
 import { formatDate } from '@portal/contracts/rules';
 import { jobQueueOf, type Services } from '../../services';
+import { verifiedOpinion } from './service';
 import { JOB_NAMES, type AlertEmailJob } from '../../jobs/contract';
 
 /**
@@ -60,6 +61,11 @@ export async function sendDueDeadlineReminders(services: Services, now = Date.no
           .where('code', '=', deadline.code)
           .executeTakeFirst();
         if (done) return false;
+        if (
+          deadline.code === 'DCS_REPORT' &&
+          (await verifiedOpinion(trx, organizationId, deadline.reportingYear))
+        )
+          return false;
         const admins = await trx
           .selectFrom('users as u')
           .leftJoin('alert_subscriptions as s', 's.user_id', 'u.id')

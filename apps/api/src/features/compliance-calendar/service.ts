@@ -1,5 +1,9 @@
 import { sql, type Kysely } from 'kysely';
-import type { ComplianceCalendar, DeadlineDoneInput } from '@portal/contracts/compliance-calendar';
+import type {
+  ComplianceCalendar,
+  ComplianceDeadline,
+  DeadlineDoneInput,
+} from '@portal/contracts/compliance-calendar';
 import {
   DEADLINE_REMINDER_DAYS,
   REGIME_NAMES,
@@ -28,7 +32,7 @@ export async function calendarOf(
   year: number,
   now = Date.now(),
 ): Promise<ComplianceCalendar> {
-  const [marks, reminders] = await Promise.all([
+  const [marks, reminders, opinion] = await Promise.all([
     db
       .selectFrom('compliance_deadline_marks')
       .select(['code', sql<string>`done_on::text`.as('done_on'), 'note', 'marked_by_name', 'marked_on'])
@@ -41,6 +45,7 @@ export async function calendarOf(
       .where('organization_id', '=', organizationId)
       .where('year', '=', year)
       .execute(),
+    verifiedOpinion(db, organizationId, year - 1),
   ]);
   const day = today(now);
   const markOf = new Map(marks.map((m) => [m.code, m]));
@@ -62,20 +67,70 @@ export async function calendarOf(
         reportingYear: d.reportingYear,
         citation: d.citation,
         secondary: d.secondary,
-        state: deadlineState(d.dueOn, mark?.done_on ?? null, day),
-        daysLeft: daysUntil(d.dueOn, day),
-        done: mark
-          ? {
-              on: mark.done_on,
-              note: mark.note,
-              by: mark.marked_by_name,
-              recordedAt: new Date(mark.marked_on).toISOString(),
-            }
-          : null,
+        ...doneOf(d.code, d.dueOn, day, mark, opinion),
         remindedAt: reminded ? new Date(reminded).toISOString() : null,
       };
     }),
   };
+}
+
+type Mark = { done_on: string; note: string; marked_by_name: string; marked_on: Date };
+type Opinion = { opinion: string; recorded_by_name: string; recorded_on: Date };
+
+/**
+ * The latest opinion of the organization's verifier on a year's figures (features/verification: the IMO DCS totals of
+ * its own ships), when it is satisfactory (with or without comments); null otherwise.
+ */
+export async function verifiedOpinion(
+  db: Kysely<Database>,
+  organizationId: string,
+  reportingYear: number,
+): Promise<Opinion | null> {
+  const latest = await db
+    .selectFrom('verification_opinions')
+    .select(['opinion', 'recorded_by_name', 'recorded_on'])
+    .where('organization_id', '=', organizationId)
+    .where('year', '=', reportingYear)
+    .orderBy('sequence', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return latest && latest.opinion !== 'not-verified' ? latest : null;
+}
+
+const OPINION_TEXT: Record<string, string> = {
+  satisfactory: 'satisfactory',
+  'satisfactory-with-comments': 'satisfactory with comments',
+};
+
+/**
+ * A deadline's state and what says it is done: a person's mark, else (the IMO DCS report only) the verifier's
+ * satisfactory opinion on the reporting year's figures, the IMO DCS totals it verifies (MARPOL Annex VI reg. 27.7).
+ */
+export function doneOf(
+  code: DeadlineCode,
+  dueOn: string,
+  today: string,
+  mark: Mark | undefined,
+  opinion: Opinion | null,
+): Pick<ComplianceDeadline, 'state' | 'daysLeft' | 'done'> {
+  const done: ComplianceDeadline['done'] = mark
+    ? {
+        on: mark.done_on,
+        note: mark.note,
+        by: mark.marked_by_name,
+        recordedAt: new Date(mark.marked_on).toISOString(),
+        source: 'person',
+      }
+    : code === 'DCS_REPORT' && opinion
+      ? {
+          on: new Date(opinion.recorded_on).toISOString().slice(0, 10),
+          note: `The verifier's opinion on the figures: ${OPINION_TEXT[opinion.opinion] ?? opinion.opinion}.`,
+          by: opinion.recorded_by_name,
+          recordedAt: new Date(opinion.recorded_on).toISOString(),
+          source: 'verifier',
+        }
+      : null;
+  return { state: deadlineState(dueOn, done?.on ?? null, today), daysLeft: daysUntil(dueOn, today), done };
 }
 
 /** The deadline of that year, or 404 (a code of no deadline that year, such as UK ETS before 2027). */

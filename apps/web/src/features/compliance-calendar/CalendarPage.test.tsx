@@ -42,6 +42,7 @@ const calendar: ComplianceCalendar = {
         note: 'Registry transfer EU-123',
         by: 'north.admin',
         recordedAt: '2026-09-25T10:00:00.000Z',
+        source: 'person',
       },
     }),
   ],
@@ -94,6 +95,13 @@ describe('the compliance calendar page', () => {
 describe('the calendar display rules', () => {
   it('says how long is left or how late, and counts the states', () => {
     expect(deadlineWhen({ state: 'due', daysLeft: 1, done: null })).toBe('1 day left');
+    expect(
+      deadlineWhen({
+        state: 'done',
+        daysLeft: -10,
+        done: { on: '2026-03-01', note: '', by: 'v@example.com', recordedAt: '', source: 'verifier' },
+      }),
+    ).toBe('Verified on 2026.03.01 (the verifier v@example.com)');
     expect(deadlineWhen({ state: 'due', daysLeft: 0, done: null })).toBe('Due today');
     expect(deadlineWhen({ state: 'overdue', daysLeft: -1, done: null })).toBe('1 day overdue');
     expect(stateSummary([{ state: 'due' }, { state: 'due' }, { state: 'overdue' }])).toBe(

@@ -136,7 +136,7 @@ export default function CalendarPage() {
                       Reminder sent {formatDay(d.remindedAt.slice(0, 10))}
                     </Typography>
                   ) : null}
-                  {admin ? (
+                  {admin && d.done?.source !== 'verifier' ? (
                     d.state === 'done' ? (
                       <Button
                         size="small"

@@ -19,7 +19,10 @@ export const formatDay = (day: string) => formatDate(`${day}T00:00:00Z`);
 
 /** What is said beside the state: when it was done, or how long is left, or how late it is. */
 export function deadlineWhen(d: Pick<ComplianceDeadline, 'state' | 'daysLeft' | 'done'>): string {
-  if (d.state === 'done' && d.done) return `Done on ${formatDay(d.done.on)} (recorded by ${d.done.by})`;
+  if (d.state === 'done' && d.done)
+    return d.done.source === 'verifier'
+      ? `Verified on ${formatDay(d.done.on)} (the verifier ${d.done.by})`
+      : `Done on ${formatDay(d.done.on)} (recorded by ${d.done.by})`;
   if (d.daysLeft === 0) return 'Due today';
   if (d.daysLeft > 0) return `${d.daysLeft} ${d.daysLeft === 1 ? 'day' : 'days'} left`;
   const late = -d.daysLeft;
