@@ -40,7 +40,7 @@ describe('fuel flows on the targets', () => {
       targets,
       { read, readRaw, fuelType },
     );
-    expect(channels.map((c) => [c.id, c.consumer, c.fuel.kind, [...c.series.values]])).toEqual([
+    expect(channels.map((c) => [c.id, c.consumer, c.fuel.kind, Array.from(c.series.values)])).toEqual([
       ['me', 'MAIN_ENGINE', 'fixed', [1, NaN, 3]],
       ['ae', 'AUX_ENGINE', 'change-overs', [9, 9, 9]],
     ]);
@@ -62,12 +62,12 @@ describe('fuel flows on the targets', () => {
       consumer: 'AUX_ENGINE',
       fuel: { fuelType: 'LNG' },
     });
-    expect([...withMain.scrubber!.series.values]).toEqual([7, NaN, 8]);
+    expect(Array.from(withMain.scrubber!.series.values)).toEqual([7, NaN, 8]);
     const withAux = await flowChannels(
       {
         flows: [
           flow('me', 'MAIN_ENGINE', { fuel: { kind: 'fixed', fuelType: 'LNG' } }),
-          flow('ae', 'AUX_ENGINE', { fuel: { kind: 'fixed', fuelType: 'MGO' } }),
+          flow('ae', 'AUX_ENGINE', { fuel: { kind: 'fixed', fuelType: 'MDO_MGO' } }),
         ],
         scrubberFuelFieldId: 'scrubber',
       },
@@ -75,6 +75,6 @@ describe('fuel flows on the targets', () => {
       targets,
       { read, readRaw, fuelType },
     );
-    expect(withAux.scrubber!.fuel).toEqual({ kind: 'fixed', fuelType: 'MGO' });
+    expect(withAux.scrubber!.fuel).toEqual({ kind: 'fixed', fuelType: 'MDO_MGO' });
   });
 });

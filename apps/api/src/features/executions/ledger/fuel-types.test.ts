@@ -18,7 +18,7 @@ describe('fuel type of a flow', () => {
 
   it('is fixed, UNKNOWN (no change-overs) or the record book read once for every flow that asks', async () => {
     let reads = 0;
-    const changeOvers = [{ at: 5, fuelType: 'MGO' as const }];
+    const changeOvers = [{ at: 5, fuelType: 'MDO_MGO' as const }];
     const fuelType = fuelTypeReader(window, {
       readRaw: () => Promise.reject(new Error('not read')),
       changeOvers: () => (reads++, Promise.resolve(changeOvers)),

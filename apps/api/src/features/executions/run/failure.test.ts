@@ -53,7 +53,7 @@ describe('recording a failed run', () => {
       new ExecutionError('A cycle'),
       context(0),
     );
-    expect(outcome.permanent).toBe(true);
+    expect(outcome).toMatchObject({ status: 'failed', permanent: true });
     expect((await row(permanent)).state).toBe('failed');
   });
 });
