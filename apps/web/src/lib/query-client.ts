@@ -21,7 +21,10 @@ export function createQueryClient({ retry = 1 }: { retry?: number } = {}): Query
  * (`data-fetching`, "0" when none): the barrier the browser tests wait on to know that the app has answered
  * everything it asked (e2e/support.ts, `watchActivity`), instead of watching a window of time.
  */
-export function exposeActivity(client: QueryClient, root: HTMLElement = document.documentElement): () => void {
+export function exposeActivity(
+  client: QueryClient,
+  root: HTMLElement = document.documentElement,
+): () => void {
   const show = () => {
     root.dataset.fetching = String(client.isFetching() + client.isMutating());
   };
