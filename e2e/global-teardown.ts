@@ -13,6 +13,16 @@ export default async function globalTeardown(): Promise<void> {
   } catch {
     // already gone
   }
-  await new Promise((r) => setTimeout(r, 1000));
+  // The data folder goes once the server has exited (polled: the server is not this process's child any more).
+  const alive = () => {
+    try {
+      process.kill(-pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const deadline = Date.now() + 30_000;
+  while (alive() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   fs.rmSync(dataDir, { recursive: true, force: true });
 }

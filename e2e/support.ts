@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Frame, type Page, type Request, type Response } from '@playwright/test';
 
 export const DEMO_PASSWORDS: Record<string, string> = {
   admin: 'Admin1234',
@@ -105,4 +105,69 @@ export async function still(page: Page): Promise<void> {
  */
 export async function bellSettled(page: Page): Promise<void> {
   await expect(page.getByTestId('message-bell')).toHaveAttribute('data-settled', 'true');
+}
+
+/**
+ * Watches what the page does from now on, to wait until it has done everything it set out to do: `settled()` holds
+ * once no request of the page is waiting for its answer (Playwright's own count, so a navigation, a chunk or a
+ * sign-in round trip counts too), the app has no query or mutation running or waiting to retry (the root's `data-fetching`,
+ * apps/web/src/lib/query-client.ts), and that is still so after another frame and task with no new request. From
+ * then on only a timer of the app (the connectivity check every 30 s, the version check every 5 minutes) or the
+ * test itself makes anything happen: what a test checks then is final, with no window of time watched.
+ */
+export function watchActivity(page: Page): { settled: () => Promise<void>; stop: () => void } {
+  const inFlight = new Set<Request>();
+  let started = 0;
+  const onRequest = (request: Request) => {
+    started++;
+    inFlight.add(request);
+  };
+  const onDone = (request: Request) => inFlight.delete(request);
+  // Answered: a request a test's route fulfils gets its response but not always a finished event.
+  const onResponse = (response: Response) => inFlight.delete(response.request());
+  // A new document in the tab: what the one before had in flight was cancelled with it (and Playwright does not
+  // always say so).
+  const onNavigated = (frame: Frame) => {
+    if (frame === page.mainFrame()) inFlight.clear();
+  };
+  page.on('request', onRequest);
+  page.on('response', onResponse);
+  page.on('requestfinished', onDone);
+  page.on('requestfailed', onDone);
+  page.on('framenavigated', onNavigated);
+  const appFetching = () =>
+    page
+      .evaluate(
+        () =>
+          new Promise<string | undefined>((resolve) =>
+            requestAnimationFrame(() =>
+              setTimeout(() => resolve(document.documentElement.dataset.fetching), 0),
+            ),
+          ),
+      )
+      // A page that is being replaced has no answer: not settled.
+      .catch(() => 'the page is being replaced');
+  return {
+    settled: async () => {
+      await expect
+        .poll(
+          async () => {
+            const before = started;
+            const fetching = await appFetching();
+            if (fetching !== '0') return `the app has ${fetching} queries or mutations running`;
+            if (inFlight.size > 0) return `in flight: ${[...inFlight].map((r) => r.url()).join(', ')}`;
+            return started === before ? 'settled' : 'a new request started';
+          },
+          { message: 'the page settles: nothing in flight, nothing more asked', timeout: 60_000 },
+        )
+        .toBe('settled');
+    },
+    stop: () => {
+      page.off('request', onRequest);
+      page.off('response', onResponse);
+      page.off('requestfinished', onDone);
+      page.off('requestfailed', onDone);
+      page.off('framenavigated', onNavigated);
+    },
+  };
 }

@@ -4,7 +4,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { acceptCookiesIfAsked, fillSignIn, signInAs } from '../support';
+import { acceptCookiesIfAsked, fillSignIn, signInAs, watchActivity } from '../support';
 
 const OFFLINE_TEXT =
   'There seems to be a connection issue. Please check your internet access. Any unsaved changed will be lost.';
@@ -82,6 +82,7 @@ test.describe('access failures', () => {
       const ship = await firstShipId(page);
       for (const url of SYSTEM_ADMIN_ONLY(ship)) {
         const loads = countPageLoads(page);
+        const activity = watchActivity(page);
         const refused: string[] = [];
         page.on('response', (r) => {
           if ([401, 403].includes(r.status())) refused.push(`${r.status()} ${new URL(r.url()).pathname}`);
@@ -89,13 +90,15 @@ test.describe('access failures', () => {
         await page.goto(url);
         await expect(page.getByRole('heading', { name: NO_ACCESS }), url).toBeVisible();
         await expect(page.getByRole('banner')).toBeVisible();
-        // Give a loop time to show itself: the seen one went round every 1.3 s.
-        await page.waitForTimeout(1_500);
+        // Everything the page set out to do is done (a loop would still be under way: the seen one went round
+        // every 1.3 s through sign-in): one page load, and no refused call.
+        await activity.settled();
         expect(loads, url).toEqual([new URL(url, 'http://x').pathname]);
         expect(page.url()).toMatch(new RegExp(`${url}$`));
         // The screen is not rendered: none of its calls is made and refused.
         expect(refused, url).toEqual([]);
         expect(await page.evaluate(() => sessionStorage.getItem('portal.redirectPath'))).toBeNull();
+        activity.stop();
         page.removeAllListeners('request');
         page.removeAllListeners('response');
       }
@@ -125,9 +128,10 @@ test.describe('access failures', () => {
     );
     await page.evaluate(() => sessionStorage.setItem('portal.redirectPath', '/service/documents'));
     const loads = countPageLoads(page);
+    const activity = watchActivity(page);
     await page.goto('/service/documents');
     await expect(page.getByRole('heading', { name: NO_ACCESS })).toBeVisible();
-    await page.waitForTimeout(2_000);
+    await activity.settled();
     expect(loads).toEqual(['/service/documents']);
     expect(await page.evaluate(() => sessionStorage.getItem('portal.redirectPath'))).toBeNull();
     await shoot(page, 'no-access', () =>
@@ -154,10 +158,11 @@ test.describe('access failures', () => {
       sessionStorage.setItem(key, JSON.stringify(user));
     });
     const loads = countPageLoads(page);
+    const activity = watchActivity(page);
     await page.goto(deepLink);
     await expect(page).toHaveURL(new RegExp(`${deepLink}$`));
     await expect(page.getByRole('banner')).toBeVisible();
-    await page.waitForTimeout(3_000);
+    await activity.settled();
     expect(page.url()).toMatch(new RegExp(`${deepLink}$`));
     // One round trip through sign-in: the deep link, /login, the provider, /login with the code.
     expect(loads.filter((p) => p === '/login')).toHaveLength(2);
@@ -212,11 +217,12 @@ test.describe('access failures', () => {
     test(`sign-in never returns to another site: /login?returnTo=${JSON.stringify(elsewhere)}`, async ({
       page,
     }) => {
+      const activity = watchActivity(page);
       await page.goto(`/login?returnTo=${encodeURIComponent(elsewhere)}`);
       await acceptCookiesIfAsked(page);
       await fillSignIn(page, 'north.anna');
       await expect(page.getByRole('banner')).toBeVisible();
-      await page.waitForTimeout(1_000);
+      await activity.settled();
       expect(page.url()).toBe(`http://localhost:${port}/`);
     });
 
@@ -228,9 +234,10 @@ test.describe('access failures', () => {
       route.fulfill({ status: 401, json: { code: 'UNAUTHORIZED', message: 'Unauthorized' } }),
     );
     const loads = countPageLoads(page);
+    const activity = watchActivity(page);
     await page.goto('/service/documents');
     await expect(page.getByRole('heading', { name: 'Your sign-in was not accepted' })).toBeVisible();
-    await page.waitForTimeout(3_000);
+    await activity.settled();
     // One round trip (the deep link, /login, the provider, /login with the code, back in the app), no second.
     expect(loads.filter((p) => p === '/login')).toHaveLength(2);
     expect(loads.filter((p) => p === '/service/documents')).toHaveLength(1);
@@ -279,12 +286,13 @@ test.describe('chunk and version failures', () => {
     );
     await page.route(/\/assets\/HelpPage-[^/]*\.js$/, (route) => route.fulfill({ status: 404, body: '' }));
     const loads = countPageLoads(page);
+    const activity = watchActivity(page);
     await page.getByRole('button', { name: 'User menu' }).click();
     await page.getByRole('menuitem', { name: 'Help' }).click();
     await expect.poll(() => loads).toEqual(['/help']);
-    // Still missing after the reload (the route stays): the notice, and no second reload.
+    // Still missing after the reload (the route stays): the notice, and no second reload once all is done.
     await expect(page.getByRole('heading', { name: CHUNK_FAILED })).toBeVisible();
-    await page.waitForTimeout(2_000);
+    await activity.settled();
     expect(loads).toEqual(['/help']);
   });
 
@@ -433,16 +441,18 @@ class PortalBehindProxy {
       detached: true,
     });
     this.server = server;
-    const deadline = Date.now() + 240_000;
-    while (Date.now() < deadline) {
-      if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);
-      const up = await fetch(`http://127.0.0.1:${this.serverPort}/api/version`)
-        .then((r) => r.ok)
-        .catch(() => false);
-      if (up) return;
-      await new Promise((r) => setTimeout(r, 300));
-    }
-    throw new Error('the server did not start within 240 s');
+    // Up when it answers (a condition, polled by Playwright; an exited server fails at once).
+    await expect
+      .poll(
+        async () => {
+          if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);
+          return fetch(`http://127.0.0.1:${this.serverPort}/api/version`)
+            .then((r) => r.ok)
+            .catch(() => false);
+        },
+        { message: 'the server answers', timeout: 240_000, intervals: [300] },
+      )
+      .toBe(true);
   }
 
   async stop(): Promise<void> {
@@ -507,6 +517,16 @@ test.describe('lost server', () => {
     await acceptCookiesIfAsked(page);
     await fillSignIn(page, 'admin');
     await expect(page.getByTestId('admin-organization-name')).toBeVisible();
+    // The page at phone size once, while the server is there: the screenshots below, taken while it is down, must
+    // not ask for code the page has not loaded yet (that would be a failed chunk, which reloads after recovery).
+    const activity = watchActivity(page);
+    for (const size of SIZES) {
+      await page.setViewportSize({ width: size.width, height: size.height });
+      await expect(page.getByRole('banner')).toBeVisible();
+      await activity.settled();
+    }
+    activity.stop();
+    await page.setViewportSize({ width: 1440, height: 900 });
     const loads = countPageLoads(page);
 
     await portal.stop();

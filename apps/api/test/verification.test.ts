@@ -111,6 +111,18 @@ describe("the verifier's reads and writes", () => {
     // The record book takes instants, its end excluded: New Year's midnight closes the year.
     const instants = `from=${YEAR}-01-01T00:00:00.000Z&to=${YEAR + 1}-01-01T00:00:00.000Z`;
     expect((await v.get(`/api/facilities/${ship}/record-book?${instants}`)).statusCode).toBe(200);
+    // The regimes' figures of the year, which the verifier signs: EU MRV/ETS, FuelEU, UK ETS, the company's too.
+    for (const url of [
+      `/api/facilities/${ship}/eu-ets?year=${YEAR}`,
+      `/api/facilities/${ship}/fueleu?year=${YEAR}`,
+      `/api/facilities/${ship}/uk-ets?year=${YEAR}`,
+      `/api/organizations/${north}/eu-ets?year=${YEAR}`,
+      `/api/organizations/${north}/fueleu?year=${YEAR}`,
+    ]) {
+      const answer = await v.get(url);
+      expect(answer.statusCode, `${url}: ${answer.body}`).toBe(200);
+      expect((await v.get(url.replace(`year=${YEAR}`, `year=${YEAR - 1}`))).statusCode, url).toBe(403);
+    }
     // Another year, no period, another organization's ship, a screen that is not the ledger's.
     const otherYear = await v.get(`/api/facilities/${ship}/dcs-report?year=${YEAR - 1}`);
     expect([otherYear.statusCode, otherYear.json().message]).toEqual([

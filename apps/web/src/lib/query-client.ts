@@ -15,3 +15,24 @@ export function createQueryClient({ retry = 1 }: { retry?: number } = {}): Query
     },
   });
 }
+
+/**
+ * Shows on the page's root element how many queries and mutations of `client` are running or waiting to retry
+ * (`data-fetching`, "0" when none): the barrier the browser tests wait on to know that the app has answered
+ * everything it asked (e2e/support.ts, `watchActivity`), instead of watching a window of time.
+ */
+export function exposeActivity(
+  client: QueryClient,
+  root: HTMLElement = document.documentElement,
+): () => void {
+  const show = () => {
+    root.dataset.fetching = String(client.isFetching() + client.isMutating());
+  };
+  show();
+  const unsubscribeQueries = client.getQueryCache().subscribe(show);
+  const unsubscribeMutations = client.getMutationCache().subscribe(show);
+  return () => {
+    unsubscribeQueries();
+    unsubscribeMutations();
+  };
+}

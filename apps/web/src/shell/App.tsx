@@ -13,7 +13,7 @@ import { MaintenanceGate } from './maintenance';
 import { startFirstRequests } from './startup';
 import { ServerNotices } from './ServerNotices';
 import { refetchOnRecovery } from '../lib/connectivity';
-import { createQueryClient } from '../lib/query-client';
+import { createQueryClient, exposeActivity } from '../lib/query-client';
 
 /** The router's location changes, for the maintenance gate. */
 const subscribeToPath = (listener: (pathname: string) => void) =>
@@ -22,6 +22,7 @@ const subscribeToPath = (listener: (pathname: string) => void) =>
 const queryClient = createQueryClient();
 void startFirstRequests(queryClient);
 refetchOnRecovery(queryClient);
+exposeActivity(queryClient);
 
 /**
  * Application start: maintenance (only its view while flagged), then cookie consent (nothing usable until

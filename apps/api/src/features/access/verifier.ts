@@ -19,6 +19,11 @@ export type VerifierAccess = 'read' | 'own';
 
 export const VERIFIER_READS = { verifier: 'read' } as const;
 export const VERIFIER_OWN = { verifier: 'own' } as const;
+/**
+ * A read of the ledger and what is derived from it (the DCS report, the CII, EU ETS, FuelEU, UK ETS): open to API
+ * keys with `reports:read` and to verifiers within their years.
+ */
+export const LEDGER_READS = { apiKeyScopes: ['reports:read'] as const, ...VERIFIER_READS };
 
 export const VERIFIER_READ_ONLY_TEXT = 'A verifier may only read the ledger and record the verification';
 export const VERIFIER_YEAR_TEXT = 'You are invited to verify other years than this period';

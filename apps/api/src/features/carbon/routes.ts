@@ -21,7 +21,7 @@ import {
   voyageSchema,
 } from '@portal/contracts/carbon';
 import { authenticatedRoutes } from '../access/authenticated';
-import { VERIFIER_READS } from '../access/verifier';
+import { LEDGER_READS } from '../access/verifier';
 import { idParam } from '../access/params';
 import { assertFacilityVisible } from '../access/policy';
 import { notFound } from '../../errors';
@@ -57,7 +57,7 @@ import {
 const tags = ['carbon'];
 const idParams = z.object({ id: idParam() });
 /** Reads of the ledger: for API keys with reports:read, and for verifiers (features/access/verifier.ts). */
-const READ = { apiKeyScopes: ['reports:read'] as const, ...VERIFIER_READS };
+const READ = LEDGER_READS;
 
 /**
  * The carbon ledger's API (issue 31; docs/decisions/0111-carbon-ledger-engine.md): a ship's port calls, voyages and

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { LEDGER_READS } from '../access/verifier';
 import { z } from 'zod';
 import {
   euCompanyYearSchema,
@@ -20,7 +21,7 @@ import { companyYear, shipYear } from './service';
 
 const tags = ['eu-ets'];
 const idParams = z.object({ id: idParam() });
-const READ = { apiKeyScopes: ['reports:read'] as const };
+const READ = LEDGER_READS;
 
 /** Who sees an organization's EU ETS figures and prices: its own users and a SystemAdmin (else 404). */
 const requireSeeOrganization = (caller: Caller, organizationId: string) =>

@@ -21,7 +21,7 @@ import {
 } from '@portal/contracts/events';
 import { verifyRecordBook } from '../../storage';
 import { authenticatedRoutes } from '../access/authenticated';
-import { VERIFIER_READS } from '../access/verifier';
+import { LEDGER_READS } from '../access/verifier';
 import { idParam } from '../access/params';
 import { assertFacilityVisible, isSystemAdmin, requireManageOrganization } from '../access/policy';
 import { notFound } from '../../errors';
@@ -235,7 +235,7 @@ export async function eventRoutes(app: FastifyInstance) {
   routes.get(
     '/api/facilities/:id/record-book',
     {
-      config: { apiKeyScopes: ['reports:read'], ...VERIFIER_READS },
+      config: LEDGER_READS,
       schema: {
         tags,
         params: idParams,
@@ -269,7 +269,7 @@ export async function eventRoutes(app: FastifyInstance) {
   routes.get(
     '/api/facilities/:id/record-book/verify',
     {
-      config: { apiKeyScopes: ['reports:read'], ...VERIFIER_READS },
+      config: LEDGER_READS,
       schema: {
         tags,
         params: idParams,
@@ -287,7 +287,7 @@ export async function eventRoutes(app: FastifyInstance) {
   routes.get(
     '/api/facilities/:id/record-book/export',
     {
-      config: { apiKeyScopes: ['reports:read'], ...VERIFIER_READS },
+      config: LEDGER_READS,
       schema: {
         tags,
         params: idParams,

@@ -1,51 +1,26 @@
 import type { Kysely } from 'kysely';
-import { ecaZoneColumn } from '@portal/contracts/eca';
-import { FUEL_SULFUR_LIMITS, SENSOR_FAULT_CHANNELS, type EventRules } from '@portal/contracts/events';
+import { FUEL_SULFUR_LIMITS, type EventRules } from '@portal/contracts/events';
 import type { Database } from '../../db/schema';
-import {
-  concatSeries,
-  lowerBound,
-  readEventsCrossing,
-  readMeasurementValues,
-  readRecordBookKinds,
-  readTransientStarts,
-  type FieldSeries,
-} from '../../storage';
+import { lowerBound } from '../../storage';
 import {
   compliantFuelColumn,
   deriveEvents,
   positionAt,
   sensorFaultEvents,
-  transientGroup,
   type DerivedEvent,
   type EventInputs,
-  type FuelChange,
 } from './compliance-events';
+import { recordedFuelChanges } from './events/fuel-changes';
+import { alignTo, ecaColumn, eventFieldIds } from './events/input-fields';
+import { eventSeriesReader } from './events/reader';
+import { flaggedChannels } from './events/sensor-fault-inputs';
+import { earlierTransients, eventWindow } from './events/window';
 import type { FieldSeriesOf } from './measurement-fields';
 import type { ExecutionPlan } from './plan';
-import type { DataHealthPort, FaultChannel } from './ports';
+import type { DataHealthPort } from './ports';
 
-/** The measurement fields the events are derived from (DOMAIN.md "Compliance events"), by name. */
-export const EVENT_INPUT_FIELDS = {
-  required: 'SCRUBBER_REQUIRED',
-  running: 'SCRUBBER_RUNNING',
-  ratio: 'SO2_CO2_RATIO',
-  limit: 'SO2_CO2_LIMIT',
-  latitude: 'LATITUDE',
-  longitude: 'LONGITUDE',
-} as const;
-type InputKey = keyof typeof EVENT_INPUT_FIELDS;
-
-/** The washwater fields the washwater events are derived from (docs/decisions/0100-washwater.md), by name. */
-export const WASHWATER_EVENT_FIELDS = {
-  ph: 'WASHWATER_PH_DISCHARGING',
-  phLimit: 'WASHWATER_PH_LIMIT',
-  pah: 'WASHWATER_PAH_ABOVE_INLET',
-  pahLimit: 'WASHWATER_PAH_LIMIT',
-  turbidity: 'WASHWATER_TURBIDITY_ABOVE_INLET',
-  turbidityLimit: 'WASHWATER_TURBIDITY_LIMIT',
-  openLoopInZone: 'OPEN_LOOP_IN_NO_DISCHARGE_ZONE',
-} as const;
+export { recordedFuelChanges } from './events/fuel-changes';
+export { alignTo, EVENT_INPUT_FIELDS, WASHWATER_EVENT_FIELDS } from './events/input-fields';
 
 /** What the events step derived: the events starting inside [windowFrom, windowTo), which replace the stored ones there. */
 export interface EventDerivation {
@@ -55,27 +30,13 @@ export interface EventDerivation {
   rules: EventRules;
 }
 
-const HOUR = 3_600_000;
-
-/** Values of `series` at `targets` (both ascending); NaN where the series has no value at that time. */
-export function alignTo(targets: Float64Array, series: FieldSeries): Float64Array {
-  const out = new Float64Array(targets.length).fill(NaN);
-  let j = 0;
-  for (let i = 0; i < targets.length; i++) {
-    const t = targets[i]!;
-    while (j < series.timestamps.length && series.timestamps[j]! < t) j++;
-    if (j < series.timestamps.length && series.timestamps[j] === t) out[i] = series.values[j]!;
-  }
-  return out;
-}
-
 /**
  * Step "compliance events": re-derives the ship's events around the executed period (docs/decisions/
- * 0080-compliance-events.md). The window reaches back to the start of any stored event crossing the period's start
- * (so an episode crossing it is joined, not cut) and forward by the repeated rule's window (later transients may
- * change class) and to the end of any stored event crossing that; values outside the period are read from storage,
- * with a margin on both sides so that episodes, gaps and zone changes at the window's edges are seen whole. Skipped
- * (null) when the ship has no SCRUBBER_REQUIRED field or the execution recomputes none of the inputs.
+ * 0080-compliance-events.md): the fields it reads (events/input-fields.ts), the window (events/window.ts), the
+ * fields' values over it (events/reader.ts) aligned to SCRUBBER_REQUIRED's targets with the ECA column, the record
+ * book's compliant fuel (events/fuel-changes.ts, events/compliant-fuel.ts), the ship's earlier transients, the pure
+ * rules (compliance-events.ts) and the sensor faults (events/sensor-fault-inputs.ts, events/sensor-faults.ts).
+ * Skipped (null) when the ship has no SCRUBBER_REQUIRED field or the execution recomputes none of the inputs.
  */
 export async function deriveComplianceEvents(
   db: Kysely<Database>,
@@ -83,50 +44,14 @@ export async function deriveComplianceEvents(
   seriesOf: FieldSeriesOf,
   dataHealth: Pick<DataHealthPort, 'sensorFaults'>,
 ): Promise<EventDerivation | null> {
-  const { facilityId, from, to, measurementFieldIds } = plan.request;
+  const { facilityId, from, to } = plan.request;
   const { rules, dataEnd } = plan.events;
-  const idOf = new Map([...plan.fieldName].map(([id, name]) => [name.toUpperCase(), id]));
-  const ids = Object.fromEntries(
-    Object.entries(EVENT_INPUT_FIELDS).map(([key, name]) => [key, idOf.get(name)]),
-  ) as Record<InputKey, string | undefined>;
-  if (!ids.required || !plan.measurementCalcsByField.has(ids.required)) return null;
-  const washwaterIds = Object.fromEntries(
-    Object.entries(WASHWATER_EVENT_FIELDS).map(([key, name]) => [key, idOf.get(name)]),
-  ) as Record<keyof typeof WASHWATER_EVENT_FIELDS, string | undefined>;
-  if (
-    measurementFieldIds !== 'all' &&
-    ![...Object.values(ids), ...Object.values(washwaterIds)].some(
-      (id) => id !== undefined && measurementFieldIds.has(id),
-    )
-  )
-    return null;
-
-  const stepMs = rules.stepSeconds * 1000;
-  const joinMs = (rules.joinSamples + 1) * stepMs;
-  const marginMs = Math.max(joinMs, rules.dataGapMinutes * 60_000) + stepMs;
-  const before = await readEventsCrossing(db, facilityId, from, joinMs);
-  const windowFrom = Math.min(from, before.start ?? from);
-  let windowTo = to + rules.repeatedWindowHours * HOUR;
-  const after = await readEventsCrossing(db, facilityId, windowTo, joinMs);
-  if (after.end !== null) windowTo = Math.max(windowTo, after.end + stepMs);
-  const readFrom = windowFrom - marginMs;
-  const readTo = windowTo + marginMs;
-
-  // Each field read once: the stored series before and after the period around the computed (or stored) middle.
-  const reads = new Map<string, Promise<FieldSeries>>();
-  const read = (fieldId: string | undefined): Promise<FieldSeries> => {
-    if (!fieldId) return Promise.resolve({ timestamps: new Float64Array(0), values: new Float64Array(0) });
-    let series = reads.get(fieldId);
-    if (!series) {
-      series = Promise.all([
-        readMeasurementValues(db, facilityId, fieldId, readFrom, from),
-        seriesOf(fieldId),
-        readMeasurementValues(db, facilityId, fieldId, to, readTo),
-      ]).then((parts) => concatSeries(parts.filter((p) => p.timestamps.length > 0)));
-      reads.set(fieldId, series);
-    }
-    return series;
-  };
+  const fields = eventFieldIds(plan);
+  if (!fields) return null;
+  const { ids, washwaterIds } = fields;
+  const window = await eventWindow(db, facilityId, { from, to }, rules);
+  const { windowFrom, windowTo, readTo } = window;
+  const read = eventSeriesReader(db, facilityId, { from, to, ...window }, seriesOf);
   const required = await read(ids.required);
   const targets = required.timestamps;
   const [running, ratio, limit, latitude, longitude] = await Promise.all(
@@ -134,16 +59,8 @@ export async function deriveComplianceEvents(
       alignTo(targets, await read(ids[key])),
     ),
   );
-  // ISECAZONE as the engine supplies it to the calculations: from the position at the target's time.
-  const eca = ecaZoneColumn(latitude!, longitude!, targets);
-  for (let i = 0; i < eca.length; i++)
-    if (Number.isNaN(latitude![i]!) || Number.isNaN(longitude![i]!)) eca[i] = 255;
-
-  // Washwater: only when the ship has every washwater field the events read.
-  const hasWashwater = Object.values(washwaterIds).every(
-    (id) => id !== undefined && plan.measurementCalcsByField.has(id),
-  );
-  const washwater = hasWashwater
+  const eca = ecaColumn(latitude!, longitude!, targets);
+  const washwater = fields.hasWashwater
     ? (Object.fromEntries(
         await Promise.all(
           Object.entries(washwaterIds).map(
@@ -152,13 +69,7 @@ export async function deriveComplianceEvents(
         ),
       ) as unknown as EventInputs['washwater'])
     : undefined;
-
-  const earlier = await readTransientStarts(
-    db,
-    facilityId,
-    windowFrom - rules.repeatedWindowHours * HOUR,
-    windowFrom,
-  );
+  const earlierByGroup = await earlierTransients(db, facilityId, windowFrom, rules);
   const inputs: EventInputs = {
     targets,
     required: required.values,
@@ -176,35 +87,11 @@ export async function deriveComplianceEvents(
     ),
     washwater,
   };
-  const earlierByGroup: Record<string, number[]> = {};
-  for (const e of earlier) (earlierByGroup[transientGroup(e.type, e.channel)] ??= []).push(e.start);
   const events = deriveEvents(inputs, rules, {
     earlierTransientStartsByGroup: earlierByGroup,
     dataEndsAtWindowEnd: dataEnd !== null && dataEnd < readTo,
   });
-
-  // Sensor faults: data health's flags on the compliance channels, with the engine (and for none of them the
-  // scrubber) as the health view reads them; stale up to the window's last target.
-  const idOfName = (name: string) => idOf.get(name);
-  const present = async (name: string) => {
-    const series = await read(idOfName(name));
-    return series.timestamps.length ? series : null;
-  };
-  const engineLoad = await present('ENGINE_LOAD');
-  const fuelFlow = await present('FUEL_FLOW');
-  const channels: FaultChannel[] = [];
-  for (const channel of SENSOR_FAULT_CHANNELS) {
-    const fieldId = idOfName(channel);
-    if (!fieldId || !plan.measurementCalcsByField.has(fieldId)) continue;
-    channels.push({ channel, series: await read(fieldId), threshold: plan.events.thresholdOf(channel) });
-  }
-  const faults = dataHealth.sensorFaults({
-    channels,
-    engineLoad,
-    fuelFlow,
-    from: targets[0],
-    until: targets.length ? targets[targets.length - 1] : undefined,
-  });
+  const faults = await flaggedChannels(plan, fields.idOf, read, targets, dataHealth);
   // The position at a time: the target at or after it (the last one past the end), as the other events read it.
   const positionAtTime = (t: number) => {
     const i = Math.min(lowerBound(targets, t), targets.length - 1);
@@ -214,26 +101,4 @@ export async function deriveComplianceEvents(
     .filter((e) => e.start >= windowFrom && e.start < windowTo)
     .sort((a, b) => a.start - b.start || a.type.localeCompare(b.type));
   return { windowFrom, windowTo, events: all, rules };
-}
-
-/**
- * The ship's fuel change-overs before `until` as its record book has them, in time order: each fuel change-over
- * entry and each correction that records a sulfur content, leaving out the entries a later correction corrected (a
- * correction without a sulfur content says the change-over did not happen).
- */
-export async function recordedFuelChanges(
-  db: Kysely<Database>,
-  facilityId: string,
-  until: number,
-): Promise<FuelChange[]> {
-  const entries = await readRecordBookKinds(db, facilityId, ['fuel-change-over', 'correction']);
-  const corrected = new Set(entries.map((e) => e.correctsId).filter((id) => id !== null));
-  const changes: FuelChange[] = [];
-  for (const entry of entries) {
-    const sulfur = (entry.body as { fuelSulfurPct?: unknown } | null)?.fuelSulfurPct;
-    const at = entry.occurredOn.getTime();
-    if (corrected.has(entry.id) || typeof sulfur !== 'number' || at >= until) continue;
-    changes.push({ at, sulfurPct: sulfur });
-  }
-  return changes.sort((a, b) => a.at - b.at);
 }

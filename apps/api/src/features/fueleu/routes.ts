@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { LEDGER_READS } from '../access/verifier';
 import { z } from 'zod';
 import {
   fuelEuFlexibilityInputSchema,
@@ -17,7 +18,7 @@ import { createPool, deletePool, getPool, organizationYear, setFlexibility, upda
 const tags = ['fueleu'];
 const idParams = z.object({ id: idParam() });
 const poolParams = z.object({ id: idParam(), poolId: idParam() });
-const READ = { apiKeyScopes: ['reports:read'] as const };
+const READ = LEDGER_READS;
 
 /**
  * FuelEU Maritime's API (Regulation (EU) 2023/1805; docs/decisions/0113-fueleu.md): a ship's year from the carbon

@@ -10,7 +10,7 @@ import {
 } from '@portal/contracts/inspection-packs';
 import { conflict } from '../../errors';
 import { authenticatedRoutes } from '../access/authenticated';
-import { VERIFIER_READS } from '../access/verifier';
+import { LEDGER_READS } from '../access/verifier';
 import { idParam } from '../access/params';
 import { assertFacilityVisible } from '../access/policy';
 import { auditEvent } from '../audit/audit';
@@ -36,7 +36,7 @@ export async function inspectionPackRoutes(app: FastifyInstance) {
   routes.get(
     '/api/facilities/:id/inspection-packs',
     {
-      config: { apiKeyScopes: ['reports:read'], ...VERIFIER_READS },
+      config: LEDGER_READS,
       schema: {
         tags,
         description:
@@ -130,7 +130,7 @@ export async function inspectionPackRoutes(app: FastifyInstance) {
   routes.get(
     '/api/facilities/:id/inspection-packs/:packId',
     {
-      config: { apiKeyScopes: ['reports:read'], ...VERIFIER_READS },
+      config: LEDGER_READS,
       schema: { tags, params: packParams, response: { 200: inspectionPackSchema } },
     },
     async (request) => {
@@ -143,7 +143,7 @@ export async function inspectionPackRoutes(app: FastifyInstance) {
   routes.get(
     '/api/facilities/:id/inspection-packs/:packId/download',
     {
-      config: { apiKeyScopes: ['reports:read'], ...VERIFIER_READS },
+      config: LEDGER_READS,
       schema: {
         tags,
         description:

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { LEDGER_READS } from '../access/verifier';
 import { z } from 'zod';
 import { yearQuerySchema } from '@portal/contracts/carbon';
 import {
@@ -19,7 +20,7 @@ import { ukEtsForYear } from './service';
 
 const tags = ['uk-ets'];
 const idParams = z.object({ id: idParam() });
-const READ = { apiKeyScopes: ['reports:read'] as const };
+const READ = LEDGER_READS;
 
 /**
  * The UK ETS maritime API (docs/decisions/0114-uk-ets-and-ovd.md): a ship's year per voyage and stay at berth, its
