@@ -91,7 +91,7 @@ function openApiToJsonSchema(node: unknown): unknown {
 }
 const metsDocument = JSON.parse(
   readFileSync(
-    new URL('../src/features/uk-ets/data/uk-maritime-ext-openapi-4.0.0.json', import.meta.url),
+    new URL('../src/features/uk-ets/mets-schema/uk-maritime-ext-openapi-4.0.0.json', import.meta.url),
     'utf8',
   ),
 ) as { info: { version: string }; components: { schemas: Record<string, unknown> } };

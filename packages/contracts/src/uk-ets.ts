@@ -68,7 +68,7 @@ export type UkEtsYearRecord = z.infer<typeof ukEtsYearSchema>;
 
 /**
  * The flag States METS accepts (ExternalAerShipDetails.flag of the Maritime External API 4.0.0, ISO 3166-1 alpha-2;
- * apps/api/src/features/uk-ets/data/).
+ * apps/api/src/features/uk-ets/mets-schema/).
  */
 export const METS_FLAGS = (
   'AE AF AG AI AL AM AO AR AS AT AU AW AZ BA BB BD BE BG BH BJ BM BN BO BQ BR BS BY BZ CA CD CG CH CI CK CL ' +

@@ -12,7 +12,7 @@ import type { UkEtsShip } from './service';
 /**
  * The annual emissions report (AER) as the regulator's METS API takes it: the body of
  * `PUT /external/v1.0/accounts/{company-imo-number}/aer/{year}` (operation submitAerData), schema `ExternalAer` of the
- * Maritime External API 4.0.0 (data/uk-maritime-ext-openapi-4.0.0.json; SOURCE.md beside it says where it comes
+ * Maritime External API 4.0.0 (mets-schema/uk-maritime-ext-openapi-4.0.0.json; SOURCE.md beside it says where it comes
  * from). The test validates what this builds against that schema.
  *
  * What follows the regulator's own reading (ukets-maritime, AerAggregatedDataEmissionsCalculator.java and
