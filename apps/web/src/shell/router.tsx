@@ -7,7 +7,13 @@ import FleetDashboardPage from '../features/dashboards/FleetDashboardPage';
 import { AppLayout } from './layout/AppLayout';
 import NotFoundPage from './layout/NotFoundPage';
 import { RouteErrorView } from './layout/RouteErrorView';
-import { ADMINISTRATORS, SYSTEM_ADMIN_ONLY, VERIFICATION_READERS, type RouteAccess } from '../lib/access';
+import {
+  ADMINISTRATORS,
+  FLEET_ROLES,
+  SYSTEM_ADMIN_ONLY,
+  VERIFICATION_READERS,
+  type RouteAccess,
+} from '../lib/access';
 import { RequireSession } from './RequireSession';
 import { MaintenanceView } from '../features/maintenance';
 import { MAINTENANCE_ADMIN_PATH } from './maintenance';
@@ -43,6 +49,11 @@ function Home() {
 
 /** Who may open a route (decision 0004): the shell shows the no-access view to anyone else. */
 const only = (roles: readonly Role[]): RouteAccess => ({ roles });
+/**
+ * The fleet's screens: every role but Verifier. A verifier opens its verification, and of a ship only the fuel
+ * records and the record book its view links to (read only, of its year: docs/decisions/0115-verifier.md).
+ */
+const fleet = only(FLEET_ROLES);
 
 /** Every route gets the error boundary: a failure (a page chunk that did not load) replaces the page, not the shell. */
 const withErrorBoundaries = (table: RouteObject[]): RouteObject[] =>
@@ -83,12 +94,21 @@ export const routes: RouteObject[] = withErrorBoundaries([
           },
         ],
       },
-      { path: 'ship/:id', element: page(() => import('../features/dashboards/ShipDashboardPage')) },
-      { path: 'ship/:id/map', element: page(() => import('../features/map/ShipMapPage')) },
-      { path: 'ship/:id/carbon', element: page(() => import('../features/carbon/ShipCarbonPage')) },
-      { path: 'map', element: page(() => import('../features/map/FleetMapPage')) },
+      {
+        path: 'ship/:id',
+        handle: fleet,
+        element: page(() => import('../features/dashboards/ShipDashboardPage')),
+      },
+      { path: 'ship/:id/map', handle: fleet, element: page(() => import('../features/map/ShipMapPage')) },
+      {
+        path: 'ship/:id/carbon',
+        handle: fleet,
+        element: page(() => import('../features/carbon/ShipCarbonPage')),
+      },
+      { path: 'map', handle: fleet, element: page(() => import('../features/map/FleetMapPage')) },
       {
         path: 'KPIWidgetPreview',
+        handle: fleet,
         element: page(() => import('../features/dashboards/KpiWidgetPreviewPage')),
       },
       {
@@ -96,15 +116,28 @@ export const routes: RouteObject[] = withErrorBoundaries([
         element: page(() => import('../features/facilities/FacilitiesLayout')),
         children: [
           { index: true, element: <Navigate to="overview" replace /> },
-          { path: 'overview', element: page(() => import('../features/facilities/ShipListPage')) },
-          { path: ':facilityId/files', element: page(() => import('../features/datasources/FilesPage')) },
-          { path: ':facilityId/events', element: page(() => import('../features/events/ShipEventsPage')) },
+          {
+            path: 'overview',
+            handle: fleet,
+            element: page(() => import('../features/facilities/ShipListPage')),
+          },
+          {
+            path: ':facilityId/files',
+            handle: fleet,
+            element: page(() => import('../features/datasources/FilesPage')),
+          },
+          {
+            path: ':facilityId/events',
+            handle: fleet,
+            element: page(() => import('../features/events/ShipEventsPage')),
+          },
           {
             path: ':facilityId/record-book',
             element: page(() => import('../features/events/RecordBookPage')),
           },
           {
             path: ':facilityId/voyages/:voyageId',
+            handle: fleet,
             element: page(() => import('../features/carbon/VoyagePage')),
           },
           {
@@ -113,6 +146,7 @@ export const routes: RouteObject[] = withErrorBoundaries([
           },
           {
             path: ':facilityId/inspection-packs',
+            handle: fleet,
             element: page(() => import('../features/inspection-packs/InspectionPacksPage')),
           },
           {
@@ -143,10 +177,15 @@ export const routes: RouteObject[] = withErrorBoundaries([
           },
         ],
       },
-      { path: 'events', element: page(() => import('../features/events/EventsPage')) },
-      { path: 'events/:id', element: page(() => import('../features/events/EventDetailPage')) },
+      { path: 'events', handle: fleet, element: page(() => import('../features/events/EventsPage')) },
+      {
+        path: 'events/:id',
+        handle: fleet,
+        element: page(() => import('../features/events/EventDetailPage')),
+      },
       {
         path: 'service',
+        handle: fleet,
         element: page(() => import('../features/service/ServiceLayout')),
         children: [
           { index: true, element: <Navigate to="pureserv" replace /> },
