@@ -292,7 +292,7 @@ export default function FuelRecordsPage() {
           : 'Bunker delivery notes, tank soundings and noon reports of the ship, and how the fuel they account for compares with the flow meters.'}
       </Typography>
       <Stack spacing={2}>
-        <ReconciliationCard facilityId={facilityId} days={days} />
+        <ReconciliationCard facilityId={facilityId} days={ledgerYear?.daysSoFar ?? null} />
         <Card variant="outlined">
           <CardContent>
             <SectionHeader
