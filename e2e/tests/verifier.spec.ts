@@ -12,8 +12,9 @@ import { acceptCookiesIfAsked, fillSignIn, signInAs, still } from '../support';
  * link where the verifier chooses a password; a bunker delivery note far above what the flow meters burnt is
  * entered through the API with the soundings around the year; the verifier signs in, sees only its verification,
  * finds the misstatement above 5 % between the note and the flow meters, records it as a finding and its opinion,
- * and the year shows as locked. axe finds nothing serious on its view at desktop and phone size; screenshots go to
- * e2e/.artifacts/screenshots/verifier-*.png.
+ * and the year shows as locked; then it follows the ship's links to its bunker delivery notes and record book of the
+ * year, read only. axe finds nothing serious on its view at desktop and phone size nor on those two pages;
+ * screenshots go to e2e/.artifacts/screenshots/verifier-*.png.
  */
 
 const SHOTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.artifacts', 'screenshots');
@@ -204,6 +205,40 @@ test('an invited verifier finds a misstatement above 5 % between a BDN and the f
     );
     await page.screenshot({ path: path.join(SHOTS, `verifier-${size}.png`), fullPage: true });
   }
+
+  // The evidence its view links to, read only and of the year: the ship's bunker delivery notes, then its record
+  // book. The route table opens these two to a verifier; every write control is gone.
+  await page.setViewportSize(SIZES[0][1]);
+  await shipSection.getByRole('link', { name: 'Bunker delivery notes' }).click();
+  await expect(page).toHaveURL(new RegExp(`/facilities/${ship.facilityId}/fuel-records\\?year=${YEAR}$`));
+  const records = page.getByTestId('fuel-records-page');
+  await expect(records.getByTestId('bdn-row').filter({ hasText: `BDN-${YEAR}-0042` })).toHaveCount(1);
+  await expect(records.getByTestId('sounding-row').first()).toBeVisible();
+  // The reconciliation of the year so far (to today, as the view's): the note's −50 % flagged here too.
+  await expect(records.getByTestId('reconciliation')).toContainText('50.0 %');
+  await expect(records.getByTestId('reconciliation-flag').first()).toBeVisible();
+  await expect(page.getByRole('button', { name: /^New (note|sounding)$/ })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /^(Edit the note|Delete the sounding)/ })).toHaveCount(0);
+  await expect(page.getByTestId('noon-reports')).toHaveCount(0);
+  await expect(page.getByRole('tab')).toHaveText(['Record book', 'Fuel records']);
+  await still(page);
+  expect(await axeSerious(page), 'axe on the fuel records').toEqual([]);
+  await page.screenshot({ path: path.join(SHOTS, 'verifier-fuel-records.png'), fullPage: true });
+
+  await page.goBack();
+  await shipSection.getByRole('link', { name: 'Record book' }).click();
+  await expect(page).toHaveURL(new RegExp(`/facilities/${ship.facilityId}/record-book\\?year=${YEAR}$`));
+  const book = page.getByTestId('record-book-page');
+  await expect(
+    book
+      .locator('[data-testid="record-book-row"][data-kind="bunkering"]')
+      .filter({ hasText: `BDN-${YEAR}-0042` }),
+  ).toHaveCount(1);
+  await expect(page.getByRole('button', { name: 'New entry' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /^Correct entry/ })).toHaveCount(0);
+  await still(page);
+  expect(await axeSerious(page), 'axe on the record book').toEqual([]);
+  await page.screenshot({ path: path.join(SHOTS, 'verifier-record-book.png'), fullPage: true });
 
   // The administrator sees the year locked too, and may record nothing.
   await admin.goto(`/verification/${me.organizationId}/${YEAR}`);

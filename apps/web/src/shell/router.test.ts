@@ -69,6 +69,44 @@ describe('which roles may open which route', () => {
       for (const role of ['UserAdmin', 'User'] as Role[]) expect(opens([role], path), path).toBe(true);
   });
 
+  it('a verifier opens its verification and, of a ship, the fuel records and the record book only', () => {
+    for (const path of [
+      '/',
+      '/verification',
+      '/verification/2026',
+      `/facilities/${ship}/fuel-records`,
+      `/facilities/${ship}/record-book`,
+    ])
+      expect(opens(['Verifier'], path), path).toBe(true);
+    for (const path of [
+      `/ship/${ship}`,
+      `/ship/${ship}/map`,
+      `/ship/${ship}/carbon`,
+      '/map',
+      '/KPIWidgetPreview',
+      '/facilities/overview',
+      `/facilities/${ship}/files`,
+      `/facilities/${ship}/events`,
+      `/facilities/${ship}/inspection-packs`,
+      `/facilities/${ship}/voyages/${ship}`,
+      `/facilities/${ship}/config/info`,
+      '/events',
+      `/events/${ship}`,
+      '/service/pureserv',
+      '/service/documents',
+      '/report-config/overview',
+      `/admin/${org}/manage`,
+      `/verification/${org}/2026`,
+    ])
+      expect(opens(['Verifier'], path), path).toBe(false);
+  });
+
+  it('every other role opens the fuel records and the record book', () => {
+    for (const role of ['SystemAdmin', 'UserAdmin', 'User'] as Role[])
+      for (const path of [`/facilities/${ship}/fuel-records`, `/facilities/${ship}/record-book`])
+        expect(opens([role], path), path).toBe(true);
+  });
+
   it('a user without a role opens only the unrestricted routes', () => {
     expect(opens([], '/')).toBe(true);
     expect(opens([], '/report-config/overview')).toBe(false);

@@ -49,6 +49,11 @@ function Home() {
 
 /** Who may open a route (decision 0004): the shell shows the no-access view to anyone else. */
 const only = (roles: readonly Role[]): RouteAccess => ({ roles });
+/**
+ * The fleet's screens: every role but Verifier. A verifier opens its verification, and of a ship only the fuel
+ * records and the record book its view links to (read only, of its year: docs/decisions/0115-verifier.md).
+ */
+const fleet = only(FLEET_ROLES);
 
 /** Every route gets the error boundary: a failure (a page chunk that did not load) replaces the page, not the shell. */
 const withErrorBoundaries = (table: RouteObject[]): RouteObject[] =>
@@ -89,23 +94,32 @@ export const routes: RouteObject[] = withErrorBoundaries([
           },
         ],
       },
-      { path: 'ship/:id', element: page(() => import('../features/dashboards/ShipDashboardPage')) },
-      { path: 'ship/:id/map', element: page(() => import('../features/map/ShipMapPage')) },
-      { path: 'ship/:id/carbon', element: page(() => import('../features/carbon/ShipCarbonPage')) },
-      { path: 'map', element: page(() => import('../features/map/FleetMapPage')) },
+      {
+        path: 'ship/:id',
+        handle: fleet,
+        element: page(() => import('../features/dashboards/ShipDashboardPage')),
+      },
+      { path: 'ship/:id/map', handle: fleet, element: page(() => import('../features/map/ShipMapPage')) },
+      {
+        path: 'ship/:id/carbon',
+        handle: fleet,
+        element: page(() => import('../features/carbon/ShipCarbonPage')),
+      },
+      { path: 'map', handle: fleet, element: page(() => import('../features/map/FleetMapPage')) },
       // The fleet's compliance calendar and cost cockpit: not a verifier's (the API refuses it both).
       {
         path: 'carbon/calendar',
-        handle: only(FLEET_ROLES),
+        handle: fleet,
         element: page(() => import('../features/compliance-calendar/CalendarPage')),
       },
       {
         path: 'carbon/cockpit',
-        handle: only(FLEET_ROLES),
+        handle: fleet,
         element: page(() => import('../features/cost-cockpit/CostCockpitPage')),
       },
       {
         path: 'KPIWidgetPreview',
+        handle: fleet,
         element: page(() => import('../features/dashboards/KpiWidgetPreviewPage')),
       },
       {
@@ -113,15 +127,28 @@ export const routes: RouteObject[] = withErrorBoundaries([
         element: page(() => import('../features/facilities/FacilitiesLayout')),
         children: [
           { index: true, element: <Navigate to="overview" replace /> },
-          { path: 'overview', element: page(() => import('../features/facilities/ShipListPage')) },
-          { path: ':facilityId/files', element: page(() => import('../features/datasources/FilesPage')) },
-          { path: ':facilityId/events', element: page(() => import('../features/events/ShipEventsPage')) },
+          {
+            path: 'overview',
+            handle: fleet,
+            element: page(() => import('../features/facilities/ShipListPage')),
+          },
+          {
+            path: ':facilityId/files',
+            handle: fleet,
+            element: page(() => import('../features/datasources/FilesPage')),
+          },
+          {
+            path: ':facilityId/events',
+            handle: fleet,
+            element: page(() => import('../features/events/ShipEventsPage')),
+          },
           {
             path: ':facilityId/record-book',
             element: page(() => import('../features/events/RecordBookPage')),
           },
           {
             path: ':facilityId/voyages/:voyageId',
+            handle: fleet,
             element: page(() => import('../features/carbon/VoyagePage')),
           },
           {
@@ -130,6 +157,7 @@ export const routes: RouteObject[] = withErrorBoundaries([
           },
           {
             path: ':facilityId/inspection-packs',
+            handle: fleet,
             element: page(() => import('../features/inspection-packs/InspectionPacksPage')),
           },
           {
@@ -160,10 +188,15 @@ export const routes: RouteObject[] = withErrorBoundaries([
           },
         ],
       },
-      { path: 'events', element: page(() => import('../features/events/EventsPage')) },
-      { path: 'events/:id', element: page(() => import('../features/events/EventDetailPage')) },
+      { path: 'events', handle: fleet, element: page(() => import('../features/events/EventsPage')) },
+      {
+        path: 'events/:id',
+        handle: fleet,
+        element: page(() => import('../features/events/EventDetailPage')),
+      },
       {
         path: 'service',
+        handle: fleet,
         element: page(() => import('../features/service/ServiceLayout')),
         children: [
           { index: true, element: <Navigate to="pureserv" replace /> },

@@ -7,6 +7,7 @@ import {
   canUseReportConfigurator,
   fleetFilterGroupsFor,
   isAdmin,
+  mayWriteLedger,
   rolesFromClaim,
 } from './roles';
 
@@ -63,5 +64,18 @@ describe('permissions by role', () => {
       'numberOfScrubbers',
       'systemManufacturers',
     ]);
+  });
+});
+
+describe('mayWriteLedger', () => {
+  it('shows the ledger write controls to every role but Verifier', () => {
+    for (const role of ['SystemAdmin', 'UserAdmin', 'User'] as const)
+      expect(mayWriteLedger([role])).toBe(true);
+    expect(mayWriteLedger(['Verifier'])).toBe(false);
+  });
+
+  it('shows them to nobody without a role, nor to a verifier that also has another role', () => {
+    expect(mayWriteLedger([])).toBe(false);
+    expect(mayWriteLedger(['User', 'Verifier'])).toBe(false);
   });
 });

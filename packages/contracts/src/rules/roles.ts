@@ -49,3 +49,10 @@ export function fleetFilterGroupsFor(roles: readonly Role[]): FleetFilterGroup[]
 
 /** The include/exclude toggle of the ship filter. */
 export const canToggleFacilitiesMode = (roles: readonly Role[]) => isSystemAdmin(roles);
+
+/**
+ * Whether the web shows the ledger's write controls (new and changed bunker delivery notes, tank soundings, noon
+ * report imports, record book entries and their corrections): every role but Verifier, which reads the ledger of
+ * its years only (docs/decisions/0115-verifier.md). The API refuses a verifier's writes anyway.
+ */
+export const mayWriteLedger = (roles: readonly Role[]) => roles.length > 0 && !roles.includes('Verifier');

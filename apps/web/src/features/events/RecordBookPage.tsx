@@ -28,8 +28,11 @@ import EditNoteIcon from '@mui/icons-material/EditNote';
 import VerifiedIcon from '@mui/icons-material/Verified';
 import DownloadIcon from '@mui/icons-material/Download';
 import { RECORD_BOOK_KIND_NAMES, type RecordBookEntryView } from '@portal/contracts/events';
-import { formatDateTime } from '@portal/contracts/rules';
+import { formatDateTime, mayWriteLedger } from '@portal/contracts/rules';
 import { useFleet } from '../../lib/fleet-context';
+import { useLedgerYear, type LedgerYear } from '../../lib/ledger-year';
+import { useSession } from '../../lib/session';
+import { FLEET_ROLES, mayOpen } from '../../lib/access';
 import { useNotify } from '../../lib/notifications';
 import { visuallyHidden } from '../../ui/a11y/visually-hidden';
 import { pickerDayText, toPickerValue, UtcDatePicker } from '../../ui/dates/pickers';
@@ -48,11 +51,22 @@ import { FormDialog } from '../../ui/dialogs/FormDialog';
 const PAGE_SIZE = 50;
 const DAY_MS = 86_400_000;
 
-function ExportDialog({ facility, onClose }: { facility: { id: string; name: string }; onClose(): void }) {
+function ExportDialog({
+  facility,
+  ledgerYear,
+  onClose,
+}: {
+  facility: { id: string; name: string };
+  ledgerYear: LedgerYear | null;
+  onClose(): void;
+}) {
   const { period } = useFleet();
   const notify = useNotify();
-  const [from, setFrom] = useState<Dayjs | null>(() => toPickerValue(period.from));
-  const [to, setTo] = useState<Dayjs | null>(() => toPickerValue(new Date(period.to.getTime() - 1)));
+  // The year of the address when it names one (a verifier's reads are of its years), else the fleet period.
+  const [from, setFrom] = useState<Dayjs | null>(() => toPickerValue(ledgerYear?.days.from ?? period.from));
+  const [to, setTo] = useState<Dayjs | null>(() =>
+    toPickerValue(ledgerYear?.days.to ?? new Date(period.to.getTime() - 1)),
+  );
   const [busy, setBusy] = useState(false);
   const fromDay = pickerDayText(from);
   const toDay = pickerDayText(to);
@@ -140,15 +154,21 @@ function VerifyResult({
 /**
  * /facilities/{id}/record-book: the ship's record book, newest entry first (in sequence): time (UTC), who,
  * position, kind, text and the hash shortened. Add an entry, correct one (the original stays), verify the chain,
- * export a period as .xlsx.
+ * export a period as .xlsx. With `?year=` in the address (the verification view's links) the entries are that
+ * year's; a role that may not write the ledger (a verifier) neither adds nor corrects.
  */
 export default function RecordBookPage() {
   const { facilityId = '' } = useParams();
   const { facilities } = useFleet();
   const ship = facilities?.find((f) => f.id === facilityId);
+  const ledgerYear = useLedgerYear();
+  const { profile } = useSession();
+  const writes = mayWriteLedger(profile?.roles ?? []);
+  // A verifier opens no event page (shell/router.tsx): the entry's link to its event is not shown to it.
+  const opensEvents = mayOpen(profile?.roles ?? [], [FLEET_ROLES]);
   const theme = useTheme();
   const compact = useMediaQuery(theme.breakpoints.down('md'));
-  const book = useQuery(recordBookQuery(facilityId));
+  const book = useQuery(recordBookQuery(facilityId, ledgerYear?.instants));
   const verify = useVerifyRecordBook(facilityId);
   const notify = useNotify();
   const [page, setPage] = useState(0);
@@ -182,7 +202,8 @@ export default function RecordBookPage() {
         sx={{ justifyContent: 'space-between', alignItems: { sm: 'center' }, mb: 2, flexWrap: 'wrap' }}
       >
         <Typography variant="body2" color="text.secondary">
-          Append-only: every entry is chained to the one before it by SHA-256; a correction is a new entry.
+          {ledgerYear ? `The entries of ${ledgerYear.year}. ` : ''}Append-only: every entry is chained to the
+          one before it by SHA-256; a correction is a new entry.
         </Typography>
         <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
           <Button
@@ -203,9 +224,11 @@ export default function RecordBookPage() {
           >
             Export .xlsx
           </Button>
-          <Button variant="contained" startIcon={<AddIcon />} onClick={() => setAdding(true)}>
-            New entry
-          </Button>
+          {writes && (
+            <Button variant="contained" startIcon={<AddIcon />} onClick={() => setAdding(true)}>
+              New entry
+            </Button>
+          )}
         </Stack>
       </Stack>
       {verify.data && (
@@ -255,7 +278,7 @@ export default function RecordBookPage() {
                       const text = (
                         <>
                           {e.text}
-                          {e.eventId && (
+                          {e.eventId && opensEvents && (
                             <>
                               {' '}
                               <Link component={RouterLink} to={`/events/${e.eventId}`} variant="body2">
@@ -312,15 +335,17 @@ export default function RecordBookPage() {
                             </>
                           )}
                           <TableCell align="right" sx={{ verticalAlign: 'top' }}>
-                            <Tooltip title={`Correct entry No. ${e.sequence}`}>
-                              <IconButton
-                                size="small"
-                                aria-label={`Correct entry No. ${e.sequence}`}
-                                onClick={() => setCorrecting(e)}
-                              >
-                                <EditNoteIcon fontSize="small" />
-                              </IconButton>
-                            </Tooltip>
+                            {writes && (
+                              <Tooltip title={`Correct entry No. ${e.sequence}`}>
+                                <IconButton
+                                  size="small"
+                                  aria-label={`Correct entry No. ${e.sequence}`}
+                                  onClick={() => setCorrecting(e)}
+                                >
+                                  <EditNoteIcon fontSize="small" />
+                                </IconButton>
+                              </Tooltip>
+                            )}
                           </TableCell>
                         </TableRow>
                       );
@@ -353,7 +378,9 @@ export default function RecordBookPage() {
           onClose={() => setCorrecting(null)}
         />
       )}
-      {exporting && ship && <ExportDialog facility={ship} onClose={() => setExporting(false)} />}
+      {exporting && ship && (
+        <ExportDialog facility={ship} ledgerYear={ledgerYear} onClose={() => setExporting(false)} />
+      )}
     </Box>
   );
 }

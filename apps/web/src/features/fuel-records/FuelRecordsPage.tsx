@@ -25,10 +25,12 @@ import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import type { Bdn, TankSounding } from '@portal/contracts/carbon';
-import { formatDateTime } from '@portal/contracts/rules';
+import { formatDateTime, mayWriteLedger } from '@portal/contracts/rules';
 import { CHANNEL_FUEL_TYPE_NAMES } from '@portal/contracts/fuel-channels';
 import { FUEL_TYPE_NAMES } from '@portal/contracts/rules/carbon';
+import { useLedgerYear } from '../../lib/ledger-year';
 import { useNotify } from '../../lib/notifications';
+import { useSession } from '../../lib/session';
 import { visuallyHidden } from '../../ui/a11y/visually-hidden';
 import { ConfirmDialog } from '../../ui/dialogs/ConfirmDialog';
 import { ShipTabs } from '../events';
@@ -41,7 +43,7 @@ import { SoundingDialog } from './SoundingDialog';
 
 const percentText = (value: number) => `${value.toLocaleString('en-US', { maximumFractionDigits: 3 })} % m/m`;
 
-function SectionHeader({ title, action }: { title: string; action: React.ReactNode }) {
+function SectionHeader({ title, action }: { title: string; action?: React.ReactNode }) {
   return (
     <Stack
       direction="row"
@@ -67,8 +69,19 @@ function LoadingRows({ columns }: { columns: number }) {
   ));
 }
 
-function BdnTable({ facilityId, onEdit }: { facilityId: string; onEdit(note: Bdn): void }) {
-  const notes = useQuery(bdnsQuery(facilityId));
+type Days = { from: string; to: string } | null;
+
+/** The notes of the ship (of the days when given); `onEdit` absent: read only (a verifier). */
+function BdnTable({
+  facilityId,
+  days,
+  onEdit,
+}: {
+  facilityId: string;
+  days: Days;
+  onEdit?(note: Bdn): void;
+}) {
+  const notes = useQuery(bdnsQuery(facilityId, days));
   const compact = useMediaQuery(useTheme().breakpoints.down('md'));
   const rows = useMemo(() => [...(notes.data ?? [])].reverse(), [notes.data]);
   const columns = compact ? 3 : 7;
@@ -138,15 +151,17 @@ function BdnTable({ facilityId, onEdit }: { facilityId: string; onEdit(note: Bdn
                   </>
                 )}
                 <TableCell align="right" sx={{ verticalAlign: compact ? 'top' : undefined }}>
-                  <Tooltip title="Edit the note">
-                    <IconButton
-                      size="small"
-                      aria-label={`Edit the note of ${formatDateTime(n.deliveredAt)}`}
-                      onClick={() => onEdit(n)}
-                    >
-                      <EditIcon fontSize="small" />
-                    </IconButton>
-                  </Tooltip>
+                  {onEdit && (
+                    <Tooltip title="Edit the note">
+                      <IconButton
+                        size="small"
+                        aria-label={`Edit the note of ${formatDateTime(n.deliveredAt)}`}
+                        onClick={() => onEdit(n)}
+                      >
+                        <EditIcon fontSize="small" />
+                      </IconButton>
+                    </Tooltip>
+                  )}
                 </TableCell>
               </TableRow>
             ))
@@ -157,14 +172,17 @@ function BdnTable({ facilityId, onEdit }: { facilityId: string; onEdit(note: Bdn
   );
 }
 
+/** The soundings of the ship (of the days when given); `onRemove` absent: read only (a verifier). */
 function SoundingTable({
   facilityId,
+  days,
   onRemove,
 }: {
   facilityId: string;
-  onRemove(sounding: TankSounding): void;
+  days: Days;
+  onRemove?(sounding: TankSounding): void;
 }) {
-  const soundings = useQuery(soundingsQuery(facilityId));
+  const soundings = useQuery(soundingsQuery(facilityId, days));
   const compact = useMediaQuery(useTheme().breakpoints.down('md'));
   const rows = useMemo(() => [...(soundings.data ?? [])].reverse(), [soundings.data]);
   const columns = compact ? 3 : 5;
@@ -221,15 +239,17 @@ function SoundingTable({
                   </>
                 )}
                 <TableCell align="right">
-                  <Tooltip title="Delete the sounding">
-                    <IconButton
-                      size="small"
-                      aria-label={`Delete the sounding of ${formatDateTime(s.at)}`}
-                      onClick={() => onRemove(s)}
-                    >
-                      <DeleteIcon fontSize="small" />
-                    </IconButton>
-                  </Tooltip>
+                  {onRemove && (
+                    <Tooltip title="Delete the sounding">
+                      <IconButton
+                        size="small"
+                        aria-label={`Delete the sounding of ${formatDateTime(s.at)}`}
+                        onClick={() => onRemove(s)}
+                      >
+                        <DeleteIcon fontSize="small" />
+                      </IconButton>
+                    </Tooltip>
+                  )}
                 </TableCell>
               </TableRow>
             ))
@@ -243,10 +263,16 @@ function SoundingTable({
 /**
  * /facilities/{id}/fuel-records: what people enter for the ship's carbon ledger beside its flow meters. The
  * reconciliation of a period, the bunker delivery notes (entered, changed and withdrawn through a dialog; each one
- * in the record book), the tank soundings, and the import of noon reports into the voyages' cargo.
+ * in the record book), the tank soundings, and the import of noon reports into the voyages' cargo. With `?year=`
+ * in the address (the verification view's links) the lists and the reconciliation are that year's; a role that
+ * may not write the ledger (a verifier) sees them without the controls that change them.
  */
 export default function FuelRecordsPage() {
   const { facilityId = '' } = useParams();
+  const ledgerYear = useLedgerYear();
+  const days = ledgerYear?.days ?? null;
+  const { profile } = useSession();
+  const writes = mayWriteLedger(profile?.roles ?? []);
   const notify = useNotify();
   const removeSounding = useRemoveSounding(facilityId);
   const [dialog, setDialog] = useState<
@@ -261,26 +287,33 @@ export default function FuelRecordsPage() {
     <Box data-testid="fuel-records-page">
       <ShipTabs facilityId={facilityId} current="fuel-records" />
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-        Bunker delivery notes, tank soundings and noon reports of the ship, and how the fuel they account for
-        compares with the flow meters.
+        {ledgerYear
+          ? `Bunker delivery notes and tank soundings of the ship in ${ledgerYear.year}, and how the fuel they account for compares with the flow meters.`
+          : 'Bunker delivery notes, tank soundings and noon reports of the ship, and how the fuel they account for compares with the flow meters.'}
       </Typography>
       <Stack spacing={2}>
-        <ReconciliationCard facilityId={facilityId} />
+        <ReconciliationCard facilityId={facilityId} days={ledgerYear?.daysSoFar ?? null} />
         <Card variant="outlined">
           <CardContent>
             <SectionHeader
               title="Bunker delivery notes"
               action={
-                <Button
-                  variant="contained"
-                  startIcon={<AddIcon />}
-                  onClick={() => setDialog({ kind: 'bdn' })}
-                >
-                  New note
-                </Button>
+                writes && (
+                  <Button
+                    variant="contained"
+                    startIcon={<AddIcon />}
+                    onClick={() => setDialog({ kind: 'bdn' })}
+                  >
+                    New note
+                  </Button>
+                )
               }
             />
-            <BdnTable facilityId={facilityId} onEdit={(note) => setDialog({ kind: 'bdn', note })} />
+            <BdnTable
+              facilityId={facilityId}
+              days={days}
+              onEdit={writes ? (note) => setDialog({ kind: 'bdn', note }) : undefined}
+            />
           </CardContent>
         </Card>
         <Card variant="outlined">
@@ -288,22 +321,25 @@ export default function FuelRecordsPage() {
             <SectionHeader
               title="Tank soundings"
               action={
-                <Button
-                  variant="outlined"
-                  startIcon={<AddIcon />}
-                  onClick={() => setDialog({ kind: 'sounding' })}
-                >
-                  New sounding
-                </Button>
+                writes && (
+                  <Button
+                    variant="outlined"
+                    startIcon={<AddIcon />}
+                    onClick={() => setDialog({ kind: 'sounding' })}
+                  >
+                    New sounding
+                  </Button>
+                )
               }
             />
             <SoundingTable
               facilityId={facilityId}
-              onRemove={(sounding) => setDialog({ kind: 'remove-sounding', sounding })}
+              days={days}
+              onRemove={writes ? (sounding) => setDialog({ kind: 'remove-sounding', sounding }) : undefined}
             />
           </CardContent>
         </Card>
-        <NoonReportCard facilityId={facilityId} />
+        {writes && <NoonReportCard facilityId={facilityId} />}
       </Stack>
       {dialog?.kind === 'bdn' && (
         <BdnDialog

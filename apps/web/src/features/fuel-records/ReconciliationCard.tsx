@@ -82,12 +82,19 @@ function Figure({ label, value }: { label: string; value: string }) {
  * against what the bunker delivery notes and the tank soundings account for (ROB at the start + bunkered - ROB at
  * the end), the difference in % of the latter, flagged above the threshold (5 %).
  */
-export function ReconciliationCard({ facilityId }: { facilityId: string }) {
+export function ReconciliationCard({
+  facilityId,
+  days = null,
+}: {
+  facilityId: string;
+  /** The period to start with (whole UTC days, both included; a reporting year); none: the fleet period. */
+  days?: { from: string; to: string } | null;
+}) {
   const { period } = useFleet();
   const theme = useTheme();
   const phone = useMediaQuery(theme.breakpoints.down('md'));
-  const [from, setFrom] = useState<Dayjs | null>(() => toPickerValue(period.from));
-  const [to, setTo] = useState<Dayjs | null>(() => toPickerValue(period.to));
+  const [from, setFrom] = useState<Dayjs | null>(() => toPickerValue(days ? days.from : period.from));
+  const [to, setTo] = useState<Dayjs | null>(() => toPickerValue(days ? days.to : period.to));
   const query = periodQuery(pickerDayText(from), pickerDayText(to));
   const result = useQuery({
     ...reconciliationQuery(facilityId, query ?? { from: '', to: '' }),

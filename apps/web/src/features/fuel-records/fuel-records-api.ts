@@ -14,19 +14,26 @@ import { fuelRecordKeys } from './keys';
 
 const e = encodeURIComponent;
 
-/** GET facilities/{id}/bunker-notes: every note of the ship (not withdrawn), in time order. */
-export const bdnsQuery = (facilityId: string) =>
+/** Whole UTC days, both included; none: every record of the ship. */
+type Days = { from: string; to: string } | null;
+
+/** GET facilities/{id}/bunker-notes: every note of the ship (not withdrawn), or those of the days, in time order. */
+export const bdnsQuery = (facilityId: string, days: Days = null) =>
   queryOptions({
-    queryKey: fuelRecordKeys.bdns(facilityId),
-    queryFn: ({ signal }) => apiRequest<Bdn[]>(`facilities/${e(facilityId)}/bunker-notes`, { signal }),
+    queryKey: fuelRecordKeys.bdns(facilityId, days),
+    queryFn: ({ signal }) =>
+      apiRequest<Bdn[]>(`facilities/${e(facilityId)}/bunker-notes`, { query: days ?? undefined, signal }),
   });
 
-/** GET facilities/{id}/tank-soundings: every sounding of the ship, in time order. */
-export const soundingsQuery = (facilityId: string) =>
+/** GET facilities/{id}/tank-soundings: every sounding of the ship, or those of the days, in time order. */
+export const soundingsQuery = (facilityId: string, days: Days = null) =>
   queryOptions({
-    queryKey: fuelRecordKeys.soundings(facilityId),
+    queryKey: fuelRecordKeys.soundings(facilityId, days),
     queryFn: ({ signal }) =>
-      apiRequest<TankSounding[]>(`facilities/${e(facilityId)}/tank-soundings`, { signal }),
+      apiRequest<TankSounding[]>(`facilities/${e(facilityId)}/tank-soundings`, {
+        query: days ?? undefined,
+        signal,
+      }),
   });
 
 /** GET facilities/{id}/reconciliation?from&to: flow meters against the notes and soundings of whole UTC days. */

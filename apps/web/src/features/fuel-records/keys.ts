@@ -6,8 +6,10 @@
 export const fuelRecordKeys = {
   all: ['fuel-records'] as const,
   records: (facilityId: string) => [...fuelRecordKeys.all, 'ship', facilityId] as const,
-  bdns: (facilityId: string) => [...fuelRecordKeys.records(facilityId), 'bunker-notes'] as const,
-  soundings: (facilityId: string) => [...fuelRecordKeys.records(facilityId), 'tank-soundings'] as const,
+  bdns: (facilityId: string, days: { from: string; to: string } | null = null) =>
+    [...fuelRecordKeys.records(facilityId), 'bunker-notes', days] as const,
+  soundings: (facilityId: string, days: { from: string; to: string } | null = null) =>
+    [...fuelRecordKeys.records(facilityId), 'tank-soundings', days] as const,
   reconciliation: (facilityId: string, period: { from: string; to: string }) =>
     [...fuelRecordKeys.records(facilityId), 'reconciliation', period] as const,
   ports: (search: string) => [...fuelRecordKeys.all, 'ports', search] as const,

@@ -136,7 +136,12 @@ function YearView({
             onRecord={data.mayRecord ? (suggestion) => setFinding({ suggestion }) : undefined}
           />
           {data.ships.map((ship) => (
-            <ShipSection key={ship.facilityId} ship={ship} threshold={data.thresholdPercent} />
+            <ShipSection
+              key={ship.facilityId}
+              ship={ship}
+              year={data.year}
+              threshold={data.thresholdPercent}
+            />
           ))}
           {data.ships.length === 0 && (
             <Paper variant="outlined" sx={{ p: 2 }}>
@@ -245,7 +250,8 @@ function Suggestions({
   );
 }
 
-function ShipSection({ ship, threshold }: { ship: ShipFigures; threshold: number }) {
+/** A ship's figures; its links open its fuel records and record book of the year (`?year=`, lib/ledger-year.ts). */
+function ShipSection({ ship, year, threshold }: { ship: ShipFigures; year: number; threshold: number }) {
   const headingId = `ship-${ship.facilityId}-heading`;
   return (
     <Box component="section" aria-labelledby={headingId} data-testid="verification-ship">
@@ -259,10 +265,10 @@ function ShipSection({ ship, threshold }: { ship: ShipFigures; threshold: number
           </Typography>
         )}
         <Box sx={{ flex: 1 }} />
-        <Link component={RouterLink} to={`/facilities/${ship.facilityId}/fuel-records`}>
+        <Link component={RouterLink} to={`/facilities/${ship.facilityId}/fuel-records?year=${year}`}>
           Bunker delivery notes
         </Link>
-        <Link component={RouterLink} to={`/facilities/${ship.facilityId}/record-book`}>
+        <Link component={RouterLink} to={`/facilities/${ship.facilityId}/record-book?year=${year}`}>
           Record book
         </Link>
       </Stack>
