@@ -45,7 +45,7 @@ function RegimeCard({ name, regime }: { name: string; regime: RegimeEuros }) {
         <Typography variant="subtitle2" component="h3">
           {name}
         </Typography>
-        <Typography variant="h6" component="p" data-testid="fleet-regime-value">
+        <Typography variant="h6" component="div" data-testid="fleet-regime-value">
           {cell.toDate}
         </Typography>
         {cell.projected ? (
@@ -72,7 +72,7 @@ function ScrubberCard({ cockpit }: { cockpit: CostCockpit }) {
         <Typography variant="subtitle2" component="h3">
           Scrubbers, net savings
         </Typography>
-        <Typography variant="h6" component="p" data-testid="fleet-scrubber-net">
+        <Typography variant="h6" component="div" data-testid="fleet-scrubber-net">
           {net === null ? 'No figure yet' : formatEuros(net)}
         </Typography>
         {projected !== null ? (
@@ -166,7 +166,7 @@ function ShipCard({ ship }: { ship: CockpitShip }) {
         {s ? (
           <Box data-testid="ship-net" sx={{ mb: 1 }}>
             <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
-              <Typography variant="h6" component="p">
+              <Typography variant="h6" component="div">
                 {formatEuros(s.netEur)}
               </Typography>
               <Chip
