@@ -12,11 +12,11 @@ import type {
   Voyage,
 } from '@portal/contracts/carbon';
 import { startTestServer, type TestServer } from './harness';
+import { mapLedgerChannels, portsNearRoute } from './carbon-ship';
 import { createCsvDataSource, sendFile } from './upload-helpers';
 import { waitForExecutions } from './execution-fixtures';
 import { seedDefaultMeasurementCalculations } from '../src/features/calculations/seed';
 import {
-  CHANNELS,
   DAY,
   HOUR,
   T0,
@@ -65,23 +65,6 @@ const FLOWS: FlowSpec[] = [
   { consumer: 'BOILER', value: (r) => r.boiler, fuel: () => 'MDO_MGO' },
 ];
 
-/** Reference ports within 10 nm of the route, read from the shipped reference the server loaded. */
-async function portsNearRoute(): Promise<ExpectedPort[]> {
-  const all = await db().selectFrom('ports').select(['locode', 'lat', 'lon']).execute();
-  const cells = new Map<string, ExpectedPort[]>();
-  for (const p of all) {
-    const key = `${Math.floor(p.lat)}|${Math.floor(p.lon)}`;
-    cells.set(key, [...(cells.get(key) ?? []), { locode: p.locode, lat: p.lat, lon: p.lon }]);
-  }
-  const near = new Map<string, ExpectedPort>();
-  for (const r of rows)
-    for (let dLat = -1; dLat <= 1; dLat++)
-      for (let dLon = -1; dLon <= 1; dLon++)
-        for (const p of cells.get(`${Math.floor(r.lat) + dLat}|${Math.floor(r.lon) + dLon}`) ?? [])
-          if (!near.has(p.locode) && gcNm([r.lat, r.lon], [p.lat, p.lon]) <= 10) near.set(p.locode, p);
-  return [...near.values()];
-}
-
 async function ledgerSnapshot() {
   const rowsOf = async (table: 'port_calls' | 'voyages' | 'ledger_segments') =>
     (await db().selectFrom(table).selectAll().where('facility_id', '=', facilityId).execute())
@@ -104,33 +87,7 @@ beforeAll(async () => {
   server = await startTestServer({ jobs: 'work' });
   facilityId = server.seed.facilityIds.baltic_tern!;
   dataSourceId = await createCsvDataSource(server, facilityId);
-  const admin = await server.as('admin');
-  // The fuel type channel first: the auxiliary engines' flow names it.
-  for (const name of ['AE_FUEL_TYPE', ...CHANNELS.filter((c) => c !== 'AE_FUEL_TYPE')]) {
-    const flow = name.endsWith('FUEL_FLOW');
-    const created = await admin.post(
-      `/api/algorithm/facilitydatasource/${dataSourceId}/facilitydatasourcechannels`,
-      {
-        source: name,
-        name,
-        dataType: 'Double',
-        description: '',
-        unit: flow ? 'kg/h' : '',
-        qualityScore: 5,
-        ...(name === 'FUEL_FLOW'
-          ? { consumer: 'MAIN_ENGINE', fuelTypeSource: 'fixed', fuelType: 'HFO' }
-          : {}),
-        ...(name === 'AE_FUEL_FLOW'
-          ? { consumer: 'AUX_ENGINE', fuelTypeSource: 'channel', fuelTypeChannelId: channelIds.AE_FUEL_TYPE }
-          : {}),
-        ...(name === 'BOILER_FUEL_FLOW'
-          ? { consumer: 'BOILER', fuelTypeSource: 'fixed', fuelType: 'MDO_MGO' }
-          : {}),
-      },
-    );
-    if (created.statusCode !== 201) throw new Error(`channel ${name}: ${created.body}`);
-    channelIds[name] = created.json().id as string;
-  }
+  Object.assign(channelIds, await mapLedgerChannels(server, dataSourceId));
   await seedDefaultMeasurementCalculations(db(), facilityId, new Date(T0));
   // The particulars the CII needs, as the ship's details hold them.
   await db()
@@ -173,7 +130,7 @@ describe('the carbon ledger of a month of a bulk carrier, uploaded and executed 
   let expected: ReturnType<typeof expectedLedger>;
   let ports: ExpectedPort[];
   beforeAll(async () => {
-    ports = await portsNearRoute();
+    ports = await portsNearRoute(db(), rows);
     expected = expectedLedger(rows, ports, FLOWS);
   });
 

@@ -2,13 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import type { EuCompanyYear, EuShipYear, EuaPrice } from '@portal/contracts/eu-ets';
 import { startTestServer, type TestServer } from './harness';
+import { mapLedgerChannels, portsNearRoute } from './carbon-ship';
 import { createCsvDataSource, sendFile } from './upload-helpers';
 import { waitForExecutions } from './execution-fixtures';
 import { seedDefaultMeasurementCalculations } from '../src/features/calculations/seed';
 import {
   CHANNELS,
   DAY,
-  gcNm,
   expectedLedger,
   generateMonth,
   type ExpectedPort,
@@ -89,33 +89,8 @@ function weekFiles(rows: readonly Row[], prefix: string) {
 
 async function setUpShip(facilityId: string, rows: readonly Row[], prefix: string): Promise<string[]> {
   const dataSourceId = await createCsvDataSource(server, facilityId);
-  const admin = await server.as('admin');
   const ids: Record<string, string> = {};
-  for (const name of ['AE_FUEL_TYPE', ...CHANNELS.filter((c) => c !== 'AE_FUEL_TYPE')]) {
-    const flow = name.endsWith('FUEL_FLOW');
-    const created = await admin.post(
-      `/api/algorithm/facilitydatasource/${dataSourceId}/facilitydatasourcechannels`,
-      {
-        source: name,
-        name,
-        dataType: 'Double',
-        description: '',
-        unit: flow ? 'kg/h' : '',
-        qualityScore: 5,
-        ...(name === 'FUEL_FLOW'
-          ? { consumer: 'MAIN_ENGINE', fuelTypeSource: 'fixed', fuelType: 'HFO' }
-          : {}),
-        ...(name === 'AE_FUEL_FLOW'
-          ? { consumer: 'AUX_ENGINE', fuelTypeSource: 'channel', fuelTypeChannelId: ids.AE_FUEL_TYPE }
-          : {}),
-        ...(name === 'BOILER_FUEL_FLOW'
-          ? { consumer: 'BOILER', fuelTypeSource: 'fixed', fuelType: 'MDO_MGO' }
-          : {}),
-      },
-    );
-    if (created.statusCode !== 201) throw new Error(`channel ${name}: ${created.body}`);
-    ids[name] = created.json().id as string;
-  }
+  Object.assign(ids, await mapLedgerChannels(server, dataSourceId));
   await seedDefaultMeasurementCalculations(db(), facilityId, new Date(rows[0]!.t));
   const executions: string[] = [];
   for (const file of weekFiles(rows, prefix)) {
@@ -133,23 +108,6 @@ async function setUpShip(facilityId: string, rows: readonly Row[], prefix: strin
     if (answer.execution) executions.push(answer.execution.id);
   }
   return executions;
-}
-
-/** Reference ports within 10 nm of the route, read from the shipped reference the server loaded. */
-async function portsNearRoute(rows: readonly Row[]): Promise<ExpectedPort[]> {
-  const all = await db().selectFrom('ports').select(['locode', 'lat', 'lon']).execute();
-  const cells = new Map<string, ExpectedPort[]>();
-  for (const p of all) {
-    const key = `${Math.floor(p.lat)}|${Math.floor(p.lon)}`;
-    cells.set(key, [...(cells.get(key) ?? []), { locode: p.locode, lat: p.lat, lon: p.lon }]);
-  }
-  const near = new Map<string, ExpectedPort>();
-  for (const r of rows)
-    for (let dLat = -1; dLat <= 1; dLat++)
-      for (let dLon = -1; dLon <= 1; dLon++)
-        for (const p of cells.get(`${Math.floor(r.lat) + dLat}|${Math.floor(r.lon) + dLon}`) ?? [])
-          if (!near.has(p.locode) && gcNm([r.lat, r.lon], [p.lat, p.lon]) <= 10) near.set(p.locode, p);
-  return [...near.values()];
 }
 
 interface Gases {
@@ -216,8 +174,8 @@ describe('EU MRV / EU ETS of the month, in 2026 and a year back in 2025', () => 
   let lines2026: ReturnType<typeof expectedLines>;
   let lines2025: ReturnType<typeof expectedLines>;
   beforeAll(async () => {
-    lines2026 = expectedLines(ship2026.rows, await portsNearRoute(ship2026.rows));
-    lines2025 = expectedLines(ship2025.rows, await portsNearRoute(ship2025.rows));
+    lines2026 = expectedLines(ship2026.rows, await portsNearRoute(db(), ship2026.rows));
+    lines2025 = expectedLines(ship2025.rows, await portsNearRoute(db(), ship2025.rows));
   });
   const inScope = (lines: ReturnType<typeof expectedLines>, gas: keyof Gases) =>
     lines.reduce((s, l) => s + l.gases[gas] * (l.share ?? 0), 0);

@@ -1,19 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FuelEuOrganizationYear, FuelEuPool, FuelEuShipYear } from '@portal/contracts/fueleu';
 import { startTestServer, type TestServer } from './harness';
+import { mapLedgerChannels, portsNearRoute } from './carbon-ship';
 import { createCsvDataSource, sendFile } from './upload-helpers';
 import { waitForExecutions } from './execution-fixtures';
 import { seedDefaultMeasurementCalculations } from '../src/features/calculations/seed';
-import {
-  CHANNELS,
-  T0,
-  dayFiles,
-  expectedLedger,
-  gcNm,
-  generateMonth,
-  type ExpectedPort,
-  type FlowSpec,
-} from './carbon-month';
+import { T0, dayFiles, expectedLedger, generateMonth, type FlowSpec } from './carbon-month';
 
 /**
  * FuelEU Maritime from the carbon ledger (issue "Step 5 of 7"): the month of the carbon ledger's test (carbon-month.ts:
@@ -48,22 +40,6 @@ const DOMAIN_FUELS = {
   MDO_MGO: { lcv: 0.0427, wtt: 14.4, co2: 3.206, ch4: 0.00005, n2o: 0.00018 },
 } as const;
 const EU_COUNTRIES = new Set(['DE', 'NL']);
-
-async function portsNearRoute(): Promise<ExpectedPort[]> {
-  const all = await db().selectFrom('ports').select(['locode', 'lat', 'lon']).execute();
-  const cells = new Map<string, ExpectedPort[]>();
-  for (const p of all) {
-    const key = `${Math.floor(p.lat)}|${Math.floor(p.lon)}`;
-    cells.set(key, [...(cells.get(key) ?? []), { locode: p.locode, lat: p.lat, lon: p.lon }]);
-  }
-  const near = new Map<string, ExpectedPort>();
-  for (const r of rows)
-    for (let dLat = -1; dLat <= 1; dLat++)
-      for (let dLon = -1; dLon <= 1; dLon++)
-        for (const p of cells.get(`${Math.floor(r.lat) + dLat}|${Math.floor(r.lon) + dLon}`) ?? [])
-          if (!near.has(p.locode) && gcNm([r.lat, r.lon], [p.lat, p.lon]) <= 10) near.set(p.locode, p);
-  return [...near.values()];
-}
 
 /** The year's FuelEU figures straight from DOMAIN.md's definitions, over the expected ledger of the month. */
 function expectedFuelEu(ledger: ReturnType<typeof expectedLedger>) {
@@ -109,33 +85,8 @@ beforeAll(async () => {
     .executeTakeFirstOrThrow();
   otherShipId = other.id;
   const dataSourceId = await createCsvDataSource(server, facilityId);
-  const admin = await server.as('admin');
   const channelIds: Record<string, string> = {};
-  for (const name of ['AE_FUEL_TYPE', ...CHANNELS.filter((c) => c !== 'AE_FUEL_TYPE')]) {
-    const flow = name.endsWith('FUEL_FLOW');
-    const created = await admin.post(
-      `/api/algorithm/facilitydatasource/${dataSourceId}/facilitydatasourcechannels`,
-      {
-        source: name,
-        name,
-        dataType: 'Double',
-        description: '',
-        unit: flow ? 'kg/h' : '',
-        qualityScore: 5,
-        ...(name === 'FUEL_FLOW'
-          ? { consumer: 'MAIN_ENGINE', fuelTypeSource: 'fixed', fuelType: 'HFO' }
-          : {}),
-        ...(name === 'AE_FUEL_FLOW'
-          ? { consumer: 'AUX_ENGINE', fuelTypeSource: 'channel', fuelTypeChannelId: channelIds.AE_FUEL_TYPE }
-          : {}),
-        ...(name === 'BOILER_FUEL_FLOW'
-          ? { consumer: 'BOILER', fuelTypeSource: 'fixed', fuelType: 'MDO_MGO' }
-          : {}),
-      },
-    );
-    if (created.statusCode !== 201) throw new Error(`channel ${name}: ${created.body}`);
-    channelIds[name] = created.json().id as string;
-  }
+  Object.assign(channelIds, await mapLedgerChannels(server, dataSourceId));
   await seedDefaultMeasurementCalculations(db(), facilityId, new Date(T0));
   const executions = new Set<string>();
   for (const file of dayFiles(rows)) {
@@ -166,7 +117,7 @@ describe('FuelEU Maritime of the month of a bulk carrier (Hamburg, Rotterdam, Ba
   let expected: ReturnType<typeof expectedFuelEu>;
   let year: FuelEuShipYear;
   beforeAll(async () => {
-    const ledger = expectedLedger(rows, await portsNearRoute(), FLOWS);
+    const ledger = expectedLedger(rows, await portsNearRoute(db(), rows), FLOWS);
     expect(ledger.calls.map((c) => c.locode)).toEqual(['DEHAM', 'NLRTM', 'USBAL']);
     expected = expectedFuelEu(ledger);
     const answer = await (

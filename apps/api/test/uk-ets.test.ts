@@ -9,18 +9,11 @@ import type { PortCallRecord } from '@portal/contracts/carbon';
 import { METS_FLAGS, type UkEtsYearRecord } from '@portal/contracts/uk-ets';
 import { loadConfig } from '../src/config';
 import { startTestServer, type TestServer } from './harness';
+import { mapLedgerChannels } from './carbon-ship';
 import { createCsvDataSource, sendFile } from './upload-helpers';
 import { waitForExecutions } from './execution-fixtures';
 import { seedDefaultMeasurementCalculations } from '../src/features/calculations/seed';
-import {
-  CHANNELS,
-  HOUR,
-  dayFiles,
-  expectedLedger,
-  gcNm,
-  type ExpectedPort,
-  type FlowSpec,
-} from './carbon-month';
+import { HOUR, dayFiles, expectedLedger, gcNm, type ExpectedPort, type FlowSpec } from './carbon-month';
 import { UK_START, UK_T0, UK_T_END, generateUkDays } from './uk-days';
 
 /**
@@ -122,33 +115,8 @@ beforeAll(async () => {
   });
   facilityId = server.seed.facilityIds.baltic_tern!;
   const dataSourceId = await createCsvDataSource(server, facilityId);
-  const admin = await server.as('admin');
   const channelIds: Record<string, string> = {};
-  for (const name of ['AE_FUEL_TYPE', ...CHANNELS.filter((c) => c !== 'AE_FUEL_TYPE')]) {
-    const flow = name.endsWith('FUEL_FLOW');
-    const created = await admin.post(
-      `/api/algorithm/facilitydatasource/${dataSourceId}/facilitydatasourcechannels`,
-      {
-        source: name,
-        name,
-        dataType: 'Double',
-        description: '',
-        unit: flow ? 'kg/h' : '',
-        qualityScore: 5,
-        ...(name === 'FUEL_FLOW'
-          ? { consumer: 'MAIN_ENGINE', fuelTypeSource: 'fixed', fuelType: 'HFO' }
-          : {}),
-        ...(name === 'AE_FUEL_FLOW'
-          ? { consumer: 'AUX_ENGINE', fuelTypeSource: 'channel', fuelTypeChannelId: channelIds.AE_FUEL_TYPE }
-          : {}),
-        ...(name === 'BOILER_FUEL_FLOW'
-          ? { consumer: 'BOILER', fuelTypeSource: 'fixed', fuelType: 'MDO_MGO' }
-          : {}),
-      },
-    );
-    if (created.statusCode !== 201) throw new Error(`channel ${name}: ${created.body}`);
-    channelIds[name] = created.json().id as string;
-  }
+  Object.assign(channelIds, await mapLedgerChannels(server, dataSourceId));
   await seedDefaultMeasurementCalculations(db(), facilityId, new Date(UK_T0));
   await db()
     .updateTable('facilities')
