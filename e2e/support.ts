@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Frame, type Page, type Request, type Response } from '@playwright/test';
 
 export const DEMO_PASSWORDS: Record<string, string> = {
@@ -170,4 +171,48 @@ export function watchActivity(page: Page): { settled: () => Promise<void>; stop:
       page.off('framenavigated', onNavigated);
     },
   };
+}
+
+/** The page's own access token (oidc-client-ts keeps the signed-in user in sessionStorage), for calls to the API. */
+export async function accessToken(page: Page): Promise<string> {
+  let token: string | null = null;
+  await expect
+    .poll(async () => {
+      token = await page
+        .evaluate(() => {
+          const key = Object.keys(sessionStorage).find((k) => k.startsWith('oidc.user:'));
+          return key ? (JSON.parse(sessionStorage.getItem(key)!).access_token as string) : null;
+        })
+        .catch(() => null);
+      return token;
+    })
+    .not.toBeNull();
+  return token!;
+}
+
+/** axe (WCAG 2.1 A and AA, best practices) on what `selector` holds: no critical or serious finding. */
+export async function noSeriousViolations(page: Page, selector: string): Promise<void> {
+  const axe = await new AxeBuilder({ page })
+    .include(selector)
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    serious.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target).join(' ')}`),
+  ).toEqual([]);
+}
+
+/** Closes the notifications one after the other, so that none covers a screenshot. */
+export async function closeNotifications(page: Page): Promise<void> {
+  await expect
+    .poll(async () => {
+      const shown = page.getByTestId('notification');
+      if ((await shown.count()) === 0) return 0;
+      await shown
+        .getByRole('button', { name: /close/i })
+        .click({ timeout: 2000 })
+        .catch(() => undefined);
+      return shown.count();
+    })
+    .toBe(0);
 }

@@ -1,12 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import ExcelJS from 'exceljs';
 import type { CiiResult, DcsReportRecord, FleetCii, Voyage } from '@portal/contracts/carbon';
 import { FUEL_TYPE_NAMES } from '@portal/contracts/rules/carbon';
-import { signInAs, still } from '../support';
+import { signInAs, still, accessToken, noSeriousViolations, closeNotifications } from '../support';
 
 /**
  * The carbon ledger's pages, as a User of the demo fleet (north.anna): the fleet dashboard's CII card (ships heading
@@ -23,49 +22,6 @@ const SIZES = [
   ['phone', { width: 390, height: 844 }],
 ] as const;
 const YEAR = new Date().getUTCFullYear();
-
-/** The page's own access token (oidc-client-ts keeps the signed-in user in sessionStorage). */
-async function accessToken(page: Page): Promise<string> {
-  let token: string | null = null;
-  await expect
-    .poll(async () => {
-      token = await page
-        .evaluate(() => {
-          const key = Object.keys(sessionStorage).find((k) => k.startsWith('oidc.user:'));
-          return key ? (JSON.parse(sessionStorage.getItem(key)!).access_token as string) : null;
-        })
-        .catch(() => null);
-      return token;
-    })
-    .not.toBeNull();
-  return token!;
-}
-
-async function noSeriousViolations(page: Page, selector: string) {
-  const axe = await new AxeBuilder({ page })
-    .include(selector)
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-    .analyze();
-  const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(
-    serious.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target).join(' ')}`),
-  ).toEqual([]);
-}
-
-/** Closes the notifications one after the other, so none covers a screenshot. */
-async function closeNotifications(page: Page) {
-  await expect
-    .poll(async () => {
-      const shown = page.getByTestId('notification');
-      if ((await shown.count()) === 0) return 0;
-      await shown
-        .getByRole('button', { name: /close/i })
-        .click({ timeout: 2000 })
-        .catch(() => undefined);
-      return shown.count();
-    })
-    .toBe(0);
-}
 
 /** The whole page, and the element alone where it lies on it, at both sizes. */
 async function screenshots(page: Page, name: string, element?: Locator) {

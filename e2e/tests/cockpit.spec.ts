@@ -1,11 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import type { ComplianceCalendar } from '@portal/contracts/compliance-calendar';
 import type { CostCockpit } from '@portal/contracts/cost-cockpit';
-import { signInAs, still } from '../support';
+import { signInAs, still, accessToken, noSeriousViolations, closeNotifications } from '../support';
 
 /**
  * The compliance calendar and the cost cockpit (decision 0119) as the demo fleet's administrator (north.admin):
@@ -27,52 +26,11 @@ const EUROS = new Intl.NumberFormat('en-GB', {
   maximumFractionDigits: 0,
 });
 
-async function accessToken(page: Page): Promise<string> {
-  let token: string | null = null;
-  await expect
-    .poll(async () => {
-      token = await page
-        .evaluate(() => {
-          const key = Object.keys(sessionStorage).find((k) => k.startsWith('oidc.user:'));
-          return key ? (JSON.parse(sessionStorage.getItem(key)!).access_token as string) : null;
-        })
-        .catch(() => null);
-      return token;
-    })
-    .not.toBeNull();
-  return token!;
-}
-
-async function noSeriousViolations(page: Page) {
-  const axe = await new AxeBuilder({ page })
-    .include('main')
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-    .analyze();
-  const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(
-    serious.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target).join(' ')}`),
-  ).toEqual([]);
-}
-
-async function closeNotifications(page: Page) {
-  await expect
-    .poll(async () => {
-      const shown = page.getByTestId('notification');
-      if ((await shown.count()) === 0) return 0;
-      await shown
-        .getByRole('button', { name: /close/i })
-        .click({ timeout: 2000 })
-        .catch(() => undefined);
-      return shown.count();
-    })
-    .toBe(0);
-}
-
 async function screenshots(page: Page, name: string) {
   for (const [size, viewport] of SIZES) {
     await page.setViewportSize(viewport);
     await still(page);
-    await noSeriousViolations(page);
+    await noSeriousViolations(page, 'main');
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: path.join(SHOTS, `cockpit-${name}-${size}.png`), fullPage: true });
   }

@@ -1,11 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import type { ReconciliationResult } from '@portal/contracts/carbon';
 import { FUEL_CHANNEL_MESSAGES } from '@portal/contracts/fuel-channels';
-import { signInAs, still } from '../support';
+import { signInAs, still, accessToken, noSeriousViolations } from '../support';
 
 /**
  * The fuel records of a demo ship, as a SystemAdmin (admin): a tank sounding entered through its dialog and one
@@ -22,34 +21,6 @@ const SHOTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '
 const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
 const DAY_MS = 86_400_000;
-
-/** The page's own access token (oidc-client-ts keeps the signed-in user in sessionStorage). */
-async function accessToken(page: Page): Promise<string> {
-  let token: string | null = null;
-  await expect
-    .poll(async () => {
-      token = await page
-        .evaluate(() => {
-          const key = Object.keys(sessionStorage).find((k) => k.startsWith('oidc.user:'));
-          return key ? (JSON.parse(sessionStorage.getItem(key)!).access_token as string) : null;
-        })
-        .catch(() => null);
-      return token;
-    })
-    .not.toBeNull();
-  return token!;
-}
-
-async function noSeriousViolations(page: Page, selector: string) {
-  const axe = await new AxeBuilder({ page })
-    .include(selector)
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-    .analyze();
-  const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(
-    serious.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target).join(' ')}`),
-  ).toEqual([]);
-}
 
 /** Types into a MUI X date (and time) field of the open dialog: its sections take the digits in order. */
 async function typeDate(page: Page, label: string, digits: string) {

@@ -4,7 +4,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import type { ExecutionStatus } from '@portal/contracts/executions';
 import type { VerificationYear } from '@portal/contracts/verification';
-import { acceptCookiesIfAsked, fillSignIn, signInAs, still } from '../support';
+import { acceptCookiesIfAsked, fillSignIn, signInAs, still, accessToken } from '../support';
 
 /**
  * A verifier's seat end to end (docs/decisions/0115-verifier.md): North's administrator invites a verifier for this
@@ -25,23 +25,6 @@ const SIZES = [
   ['desktop', { width: 1440, height: 900 }],
   ['phone', { width: 390, height: 844 }],
 ] as const;
-
-/** The page's own access token (oidc-client-ts keeps the signed-in user in sessionStorage). */
-async function accessToken(page: Page): Promise<string> {
-  let token: string | null = null;
-  await expect
-    .poll(async () => {
-      token = await page
-        .evaluate(() => {
-          const key = Object.keys(sessionStorage).find((k) => k.startsWith('oidc.user:'));
-          return key ? (JSON.parse(sessionStorage.getItem(key)!).access_token as string) : null;
-        })
-        .catch(() => null);
-      return token;
-    })
-    .not.toBeNull();
-  return token!;
-}
 
 async function axeSerious(page: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page })
