@@ -9,6 +9,7 @@ export const DEMO_PASSWORDS: Record<string, string> = {
   'south.admin': 'South1234',
   'south.maria': 'Maria1234',
   'south.lee': 'Lee123456',
+  'north.vera': 'Vera12345',
 };
 
 /** Fills the identity provider's sign-in form (the browser is already there). */

@@ -32,6 +32,8 @@ interface Ids {
   voyageId?: string;
   reportId?: string;
   organizationId?: string;
+  /** `?year=…` where the role reads a year only (a verifier, the year it verifies); else empty. */
+  period: string;
 }
 
 /** Who signs in for each role: the README's demo users. A role added later: one line here, and its name in the
@@ -40,11 +42,16 @@ const ROLES = [
   { role: 'SystemAdmin', username: 'admin' },
   { role: 'UserAdmin', username: 'north.admin' },
   { role: 'User', username: 'north.anna' },
+  { role: 'Verifier', username: 'north.vera' },
 ] as const;
 type Role = (typeof ROLES)[number]['role'];
 
 const SYSTEM_ADMIN: readonly Role[] = ['SystemAdmin'];
 const ADMINISTRATORS: readonly Role[] = ['SystemAdmin', 'UserAdmin'];
+/** The fleet's screens (apps/web/src/lib/access.ts FLEET_ROLES): every role but Verifier. */
+const FLEET: readonly Role[] = ['SystemAdmin', 'UserAdmin', 'User'];
+/** A verifier's own view and its year's (the administrators read it for their organization). */
+const VERIFICATION_READERS: readonly Role[] = ['Verifier', 'SystemAdmin', 'UserAdmin'];
 /** An id no object has: routes a role may not open are refused before anything is asked. */
 const NO_ID = '00000000-0000-4000-8000-000000000000';
 
@@ -57,31 +64,32 @@ const NO_ID = '00000000-0000-4000-8000-000000000000';
  */
 const ROUTES: { path: (ids: Ids) => string; only?: readonly Role[] }[] = [
   { path: () => '/' },
-  { path: (ids) => `/ship/${ids.facilityId}` },
-  { path: (ids) => `/ship/${ids.facilityId}/map` },
-  { path: (ids) => `/ship/${ids.facilityId}/carbon` },
-  { path: () => '/map' },
-  { path: () => '/carbon/calendar' },
-  { path: () => '/carbon/cockpit' },
-  { path: () => '/KPIWidgetPreview' },
-  { path: () => '/facilities/overview' },
-  { path: (ids) => `/facilities/${ids.facilityId}/files` },
-  { path: (ids) => `/facilities/${ids.facilityId}/events` },
-  { path: (ids) => `/facilities/${ids.facilityId}/record-book` },
-  { path: (ids) => `/facilities/${ids.facilityId}/voyages/${ids.voyageId ?? NO_ID}` },
-  { path: (ids) => `/facilities/${ids.facilityId}/fuel-records` },
+  { path: (ids) => `/ship/${ids.facilityId}`, only: FLEET },
+  { path: (ids) => `/ship/${ids.facilityId}/map`, only: FLEET },
+  { path: (ids) => `/ship/${ids.facilityId}/carbon`, only: FLEET },
+  { path: () => '/map', only: FLEET },
+  { path: () => '/carbon/calendar', only: FLEET },
+  { path: () => '/carbon/cockpit', only: FLEET },
+  { path: () => '/KPIWidgetPreview', only: FLEET },
+  { path: () => '/facilities/overview', only: FLEET },
+  { path: (ids) => `/facilities/${ids.facilityId}/files`, only: FLEET },
+  { path: (ids) => `/facilities/${ids.facilityId}/events`, only: FLEET },
+  { path: (ids) => `/facilities/${ids.facilityId}/record-book${ids.period}` },
+  { path: (ids) => `/facilities/${ids.facilityId}/voyages/${ids.voyageId ?? NO_ID}`, only: FLEET },
+  { path: (ids) => `/facilities/${ids.facilityId}/fuel-records${ids.period}` },
+  { path: (ids) => `/facilities/${ids.facilityId}/inspection-packs`, only: FLEET },
   { path: (ids) => `/facilities/${ids.facilityId}/config/info`, only: SYSTEM_ADMIN },
   { path: (ids) => `/facilities/${ids.facilityId}/config/channels`, only: SYSTEM_ADMIN },
   { path: (ids) => `/facilities/${ids.facilityId}/config/calculation-queue`, only: SYSTEM_ADMIN },
   { path: (ids) => `/facilities/${ids.facilityId}/config/list`, only: SYSTEM_ADMIN },
   { path: (ids) => `/facilities/${ids.facilityId}/config/detail?id=${ids.fieldId}`, only: SYSTEM_ADMIN },
   { path: (ids) => `/facilities/${ids.facilityId}/config/data-health`, only: SYSTEM_ADMIN },
-  { path: () => '/events' },
-  { path: (ids) => `/events/${ids.eventId}` },
-  { path: () => '/service/pureserv' },
-  { path: () => '/service/full-remote-access' },
-  { path: () => '/service/tailor-made-service-agreements' },
-  { path: () => '/service/documents' },
+  { path: () => '/events', only: FLEET },
+  { path: (ids) => `/events/${ids.eventId}`, only: FLEET },
+  { path: () => '/service/pureserv', only: FLEET },
+  { path: () => '/service/full-remote-access', only: FLEET },
+  { path: () => '/service/tailor-made-service-agreements', only: FLEET },
+  { path: () => '/service/documents', only: FLEET },
   { path: () => '/report-config/overview', only: SYSTEM_ADMIN },
   { path: () => '/report-config/calculation-queue', only: SYSTEM_ADMIN },
   { path: () => '/report-config/data-export', only: SYSTEM_ADMIN },
@@ -92,7 +100,9 @@ const ROUTES: { path: (ids: Ids) => string; only?: readonly Role[] }[] = [
   { path: () => '/admin/outbox', only: SYSTEM_ADMIN },
   { path: (ids) => `/admin/${ids.organizationId}/manage`, only: ADMINISTRATORS },
   { path: (ids) => `/admin/${ids.organizationId}/webhooks`, only: ADMINISTRATORS },
-  // A verifier's own view (e2e/tests/verifier.spec.ts signs one in); administrators read their organization's.
+  // A verifier's own view (its years; e2e/tests/verifier.spec.ts invites one); administrators read their organization's.
+  { path: () => '/verification', only: VERIFICATION_READERS },
+  { path: () => `/verification/${new Date().getUTCFullYear()}`, only: VERIFICATION_READERS },
   {
     path: (ids) => `/verification/${ids.organizationId}/${new Date().getUTCFullYear()}`,
     only: ADMINISTRATORS,
@@ -143,6 +153,22 @@ async function api<T>(page: Page, url: string): Promise<T> {
 }
 
 async function idsFor(page: Page, role: Role): Promise<Ids> {
+  if (role === 'Verifier') {
+    // A verifier reads the ledger of the years it verifies: its ships are those of its year's figures.
+    const year = new Date().getUTCFullYear();
+    const { organizationId } = await api<{ organizationId: string }>(page, '/api/auth/me');
+    const figures = await api<{ ships: { facilityId: string }[] }>(
+      page,
+      `/api/organizations/${organizationId}/verification/${year}`,
+    );
+    return {
+      facilityId: figures.ships[0]!.facilityId,
+      fieldId: NO_ID,
+      eventId: NO_ID,
+      organizationId,
+      period: `?year=${year}`,
+    };
+  }
   const facilities = await api<{ id: string }[]>(page, '/api/facilities');
   const facilityId = facilities[0]!.id;
   const fields = await api<{ id: string }[]>(
@@ -156,6 +182,7 @@ async function idsFor(page: Page, role: Role): Promise<Ids> {
     fieldId: fields[0]!.id,
     eventId: (reported.items[0] ?? anyEvent.items[0])!.id,
     voyageId: (await api<{ id: string }[]>(page, `/api/facilities/${facilityId}/voyages`))[0]?.id,
+    period: '',
   };
   if (role === 'SystemAdmin') {
     ids.reportId = (await api<{ id: string }[]>(page, '/api/algorithm/reports'))[0]!.id;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { generateLinkKey } from '@portal/contracts/forms/organization';
 import { demoShips } from '@portal/demo-fleet/ships';
@@ -43,7 +44,13 @@ export const DEMO_USERS = [
   { username: 'south.admin', password: 'South1234', role: 'UserAdmin', organization: 'south' },
   { username: 'south.maria', password: 'Maria1234', role: 'User', organization: 'south' },
   { username: 'south.lee', password: 'Lee123456', role: 'User', organization: 'south' },
+  // North's verifier (docs/decisions/0115-verifier.md): reads North's carbon ledger of the demo's years, records findings.
+  { username: 'north.vera', password: 'Vera12345', role: 'Verifier', organization: 'north' },
 ] as const;
+
+/** The verifier's e-mail address (the invitation's) and years: the demo's data, this year and the last. */
+export const DEMO_VERIFIER_EMAIL = 'vera@verifier.example';
+export const demoVerifierYears = (now = new Date()) => [now.getUTCFullYear() - 1, now.getUTCFullYear()];
 
 export interface SeedResult {
   created: boolean;
@@ -111,6 +118,26 @@ export async function seedPlatform(
       .executeTakeFirstOrThrow();
     userIds[user.username] = row.id;
     created = true;
+  }
+  for (const user of DEMO_USERS.filter((u) => u.role === 'Verifier')) {
+    const userId = userIds[user.username]!;
+    // An accepted invitation (its link used: a hash of nothing anyone holds), so the verifier is listed and signs in.
+    await db
+      .insertInto('verifier_invitations')
+      .values({
+        user_id: userId,
+        organization_id: organizationIds[user.organization]!,
+        email: DEMO_VERIFIER_EMAIL,
+        token_sha256: createHash('sha256').update(`demo-verifier:${userId}`).digest('hex'),
+        accepted_on: new Date(),
+      })
+      .onConflict((oc) => oc.column('user_id').doNothing())
+      .execute();
+    await db
+      .insertInto('verifier_years')
+      .values(demoVerifierYears().map((year) => ({ user_id: userId, year })))
+      .onConflict((oc) => oc.doNothing())
+      .execute();
   }
 
   const facilityIds: Record<string, string> = {};

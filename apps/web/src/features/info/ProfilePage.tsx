@@ -18,6 +18,7 @@ import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import RadioButtonUncheckedIcon from '@mui/icons-material/RadioButtonUnchecked';
 import { passwordChecklist, validateNewPassword } from '@portal/contracts/forms';
 import { ROLES } from '@portal/contracts/rules';
+import { FLEET_ROLES, mayOpen } from '../../lib/access';
 import { ApiRequestError } from '../../lib/api';
 import { useNotify } from '../../lib/notifications';
 import { useSession } from '../../lib/session';
@@ -62,7 +63,8 @@ export default function ProfilePage() {
           </Stack>
         </CardContent>
       </Card>
-      <AlertSubscriptionCard />
+      {/* Alerts are of the fleet's ships; a verifier reads the ledger of its years and gets none (the API refuses it). */}
+      {profile && mayOpen(profile.roles, [FLEET_ROLES]) && <AlertSubscriptionCard />}
       <ChangePasswordCard userId={profile?.sub} />
     </Box>
   );
