@@ -91,17 +91,30 @@ export async function startReplicaCluster(bin: string): Promise<ReplicaCluster> 
       'max_connections = 60',
     ].join('\n') + '\n';
   const start = async (dataDir: string) =>
-    pgCommand('pg_ctl', ['-D', dataDir, '-l', path.join(dir, `${path.basename(dataDir)}.log`), '-w', 'start']);
+    pgCommand('pg_ctl', [
+      '-D',
+      dataDir,
+      '-l',
+      path.join(dir, `${path.basename(dataDir)}.log`),
+      '-w',
+      'start',
+    ]);
   const stopCluster = async (dataDir: string) =>
     pgCommand('pg_ctl', ['-D', dataDir, '-m', 'fast', '-w', 'stop']).catch(() => undefined);
 
   try {
-    await pgCommand('initdb', ['-D', primaryDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C']);
+    await pgCommand('initdb', [
+      '-D',
+      primaryDir,
+      '-U',
+      'postgres',
+      '--auth=trust',
+      '-E',
+      'UTF8',
+      '--locale=C',
+    ]);
     fs.appendFileSync(path.join(primaryDir, 'postgresql.conf'), settings(primaryPort));
-    fs.appendFileSync(
-      path.join(primaryDir, 'pg_hba.conf'),
-      'host replication postgres 127.0.0.1/32 trust\n',
-    );
+    fs.appendFileSync(path.join(primaryDir, 'pg_hba.conf'), 'host replication postgres 127.0.0.1/32 trust\n');
     await start(primaryDir);
     // -R writes primary_conninfo and standby.signal: the copy starts as a streaming replica of the primary.
     await pgCommand('pg_basebackup', [
