@@ -119,7 +119,8 @@ async function main(): Promise<void> {
     const opening = import('./storage/database').then(({ openDatabase }) =>
       openDatabase({
         databaseUrl: config.DATABASE_URL,
-        readUrl: config.DATABASE_READ_URL,
+        // Only the web serves dashboards and lists: a worker reads and writes the primary alone.
+        readUrl: config.services.web ? config.DATABASE_READ_URL : undefined,
         dataDir: config.dataDir,
         log: { warn: (message) => log.warn(message), info: (message) => log.info(message) },
       }),
