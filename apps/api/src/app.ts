@@ -106,6 +106,9 @@ const readIndexHtml = (webDist: string) => {
  */
 const API_CACHE_CONTROL = 'no-store';
 
+/** Methods that change nothing (RFC 9110 section 9.2.1, "safe methods"). */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /**
  * One log entry per request, when it is answered ("GET /api/version 200 3 ms", with the request's and the reply's
  * fields), instead of Fastify's two. At debug level: GET /api/health, asked every few seconds by load balancers, and
@@ -168,6 +171,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('services', services);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // Read-your-writes (storage/read-routing.ts): after a caller's request that may have changed something, and
+    // before its answer, the primary's WAL location is noted for it in every process.
+    if (
+      request.caller &&
+      services.database.reads.replica &&
+      !SAFE_METHODS.has(request.method) &&
+      request.routeOptions.config?.reads !== 'replica'
+    )
+      await services.database.reads.wrote(request.caller.userId).catch((error: unknown) => {
+        request.log.warn({ err: error }, 'the read-your-writes location was not noted');
+      });
     if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control'))
       reply.header('cache-control', API_CACHE_CONTROL);
   });
@@ -241,6 +255,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       querystring: request.routeOptions.schema?.querystring,
     });
     request.caller = caller;
+    // A dashboard or list read goes where the storage layer says for this caller (read-routing.ts).
+    request.reads =
+      request.routeOptions.config?.reads === 'replica'
+        ? await services.database.reads.readsOf(caller.userId)
+        : services.database.db;
   };
   // The text rule's backstop (docs/decisions/0062-text-input.md): after the route's schemas have given their field
   // messages, no NUL or lone surrogate left anywhere in the path, query or body (ids, keys) reaches the database.

@@ -108,6 +108,15 @@ export const configSchema = z.object({
   HOST: z.string().default('0.0.0.0'),
   PUBLIC_URL: z.string().url().optional(),
   DATABASE_URL: z.string().url().optional(),
+  /**
+   * A PostgreSQL streaming replica of DATABASE_URL's database: dashboard and list reads go there, with
+   * read-your-writes (storage/read-routing.ts, docs/decisions/0126-reads-off-the-primary.md).
+   */
+  DATABASE_READ_URL: z
+    .string()
+    .url()
+    .refine((url) => /^postgres(ql)?:\/\//i.test(url), 'Use a postgres:// or postgresql:// address')
+    .optional(),
   DATA_DIR: z.string().default('./data'),
   DEMO: onOff.optional(),
   DEMO_SHIPS: z.coerce.number().int().min(1).max(200).default(6),
@@ -175,6 +184,10 @@ export function loadConfig(
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const raw = parsed.data;
+  if (raw.DATABASE_READ_URL && !raw.DATABASE_URL)
+    throw new ConfigError(
+      'Invalid configuration:\n  DATABASE_READ_URL is a replica of DATABASE_URL: set DATABASE_URL too (the embedded database has no replica)',
+    );
   if (Boolean(raw.ADMIN_USERNAME) !== Boolean(raw.ADMIN_PASSWORD))
     throw new ConfigError(
       'Invalid configuration:\n  ADMIN_USERNAME and ADMIN_PASSWORD go together: set both or neither',

@@ -6,7 +6,7 @@ import type Provider from 'oidc-provider';
 import { healthSchema } from '@portal/contracts/health';
 import { buildApp } from './app';
 import type { Config } from './config';
-import { openDatabase, type DatabaseHandle } from './storage/database';
+import { openDatabase, type DatabaseHandle, type ReadRoutingLog } from './storage/database';
 import { migrateToLatest } from './db/migrate';
 import { ensureMeasurementFieldCatalogue } from './features/calculations/fields';
 import { seedReports } from './features/reports/seed';
@@ -51,7 +51,13 @@ export async function createServer(
   } = {},
 ): Promise<Server> {
   const database =
-    options.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir }));
+    options.database ??
+    (await openDatabase({
+      databaseUrl: config.DATABASE_URL,
+      readUrl: config.DATABASE_READ_URL,
+      dataDir: config.dataDir,
+      ...(options.loggerInstance ? { log: readRoutingLog(options.loggerInstance) } : {}),
+    }));
   await migrateToLatest(database.db);
   // The measurement field catalogue and the default reports are product data, like the readers: present on every
   // start, so a deployment without the demo has them and an upgrade adds what a release brings.
@@ -132,4 +138,8 @@ function readyStartup(): Startup {
   const startup = new Startup();
   startup.ready();
   return startup;
+}
+
+function readRoutingLog(logger: FastifyBaseLogger): ReadRoutingLog {
+  return { warn: (message) => logger.warn(message), info: (message) => logger.info(message) };
 }

@@ -15,6 +15,12 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in caller; set for every route that is not `config.public`. */
     caller?: Caller;
+    /**
+     * Where this request's dashboard and list reads go (storage/read-routing.ts): set with the caller; the read
+     * replica on a route with `config.reads: 'replica'` unless the caller's own writes are not there yet, else the
+     * primary (`app.db`).
+     */
+    reads?: Kysely<Database>;
   }
   interface FastifyContextConfig {
     /** Reachable without a bearer token. */
@@ -29,5 +35,11 @@ declare module 'fastify' {
      * own records; none by default, so a new route is closed to verifiers (403 before the handler, app.ts).
      */
     verifier?: VerifierAccess;
+    /**
+     * A dashboard or list read (docs/decisions/0126-reads-off-the-primary.md): its handler reads through
+     * `request.reads`, which the storage layer points at the read replica when there is one and the caller's own
+     * writes are there; and the route writes nothing, so calling it (a POST that only reads included) is no write.
+     */
+    reads?: 'replica';
   }
 }

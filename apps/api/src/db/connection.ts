@@ -19,6 +19,8 @@ export interface DatabaseConnection {
   pglite?: PGlite;
   /** The connection string, when running on a PostgreSQL server (pg-boss opens its own pool). */
   connectionString?: string;
+  /** The pool behind `db`, when running on a PostgreSQL server (storage/read-routing.ts falls back to it). */
+  pool?: pg.Pool;
   close(): Promise<void>;
 }
 
@@ -49,6 +51,7 @@ export async function openConnection(options: OpenDatabaseOptions): Promise<Data
       db,
       kind: 'postgres',
       connectionString: options.databaseUrl,
+      pool,
       close: () => db.destroy(),
     };
   }

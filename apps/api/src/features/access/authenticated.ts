@@ -12,6 +12,8 @@ import type {
 } from 'fastify';
 import type { ResolveFastifyReplyReturnType } from 'fastify/types/type-provider';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
 import { AppError } from '../../errors';
 import type { Caller } from './caller';
 
@@ -37,7 +39,11 @@ export type AuthenticatedRequest<S extends FastifySchema> = FastifyRequest<
   RawRequestDefaultExpression,
   S,
   ZodTypeProvider
-> & { readonly caller: Caller };
+> & {
+  readonly caller: Caller;
+  /** Where the route's dashboard and list reads go (app.ts, storage/read-routing.ts): the replica or the primary. */
+  readonly reads: Kysely<Database>;
+};
 
 export type AuthenticatedHandler<S extends FastifySchema> = (
   request: AuthenticatedRequest<S>,
@@ -88,7 +94,7 @@ export function authenticatedRoutes(app: FastifyInstance): AuthenticatedRoutes {
         method,
         url,
         handler: (request, reply) => {
-          if (!request.caller) throw signIn();
+          if (!request.caller || !request.reads) throw signIn();
           return handler(request as never, reply as never);
         },
       });

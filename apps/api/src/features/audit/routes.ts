@@ -22,15 +22,17 @@ function detailValue(detail: unknown): unknown {
 /** The audit log for SystemAdmin: who did what, when; filtered by organization, action and period; paged. */
 export async function auditLogRoutes(app: FastifyInstance) {
   const routes = authenticatedRoutes(app);
-  const { db } = app;
 
   routes.get(
     '/api/audit-log',
-    { schema: { tags: ['audit'], querystring: auditLogQuerySchema, response: { 200: auditLogPageSchema } } },
+    {
+      config: { reads: 'replica' },
+      schema: { tags: ['audit'], querystring: auditLogQuerySchema, response: { 200: auditLogPageSchema } },
+    },
     async (request) => {
       requireSystemAdmin(request.caller);
       const { page, pageSize } = request.query;
-      const { total, rows } = await auditLogPage(db, request.query);
+      const { total, rows } = await auditLogPage(request.reads, request.query);
       return {
         items: rows.map((r): AuditLogEntry => ({
           id: String(r.id),
@@ -54,10 +56,10 @@ export async function auditLogRoutes(app: FastifyInstance) {
 
   routes.get(
     '/api/audit-log/actions',
-    { schema: { tags: ['audit'], response: { 200: auditLogActionsSchema } } },
+    { config: { reads: 'replica' }, schema: { tags: ['audit'], response: { 200: auditLogActionsSchema } } },
     async (request) => {
       requireSystemAdmin(request.caller);
-      const rows = await auditLogActions(db);
+      const rows = await auditLogActions(request.reads);
       return rows.map((r) => r.action);
     },
   );

@@ -58,6 +58,8 @@ const tags = ['carbon'];
 const idParams = z.object({ id: idParam() });
 /** Reads of the ledger: for API keys with reports:read, and for verifiers (features/access/verifier.ts). */
 const READ = LEDGER_READS;
+/** The CII cards' reads (the fleet dashboard's and the ship's): off the primary where there is a replica. */
+const CARD_READ = { ...LEDGER_READS, reads: 'replica' as const };
 
 /**
  * The carbon ledger's API (issue 31; docs/decisions/0111-carbon-ledger-engine.md): a ship's port calls, voyages and
@@ -462,7 +464,7 @@ export async function carbonRoutes(app: FastifyInstance) {
   routes.get(
     '/api/facilities/:id/cii',
     {
-      config: READ,
+      config: CARD_READ,
       schema: {
         tags,
         description:
@@ -473,15 +475,15 @@ export async function carbonRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      await assertFacilityVisible(db, request.caller, request.params.id);
-      return ciiForShip(db, request.params.id, request.query.year);
+      await assertFacilityVisible(request.reads, request.caller, request.params.id);
+      return ciiForShip(request.reads, request.params.id, request.query.year);
     },
   );
 
   routes.get(
     '/api/cii/fleet',
     {
-      config: READ,
+      config: CARD_READ,
       schema: {
         tags,
         description:
@@ -490,7 +492,7 @@ export async function carbonRoutes(app: FastifyInstance) {
         response: { 200: fleetCiiSchema },
       },
     },
-    async (request) => fleetCii(db, request.caller, request.query.year),
+    async (request) => fleetCii(request.reads, request.caller, request.query.year),
   );
 
   /** The object's ship must be one the caller sees; otherwise the object is not found (never a 403). */

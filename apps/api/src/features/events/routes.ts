@@ -68,7 +68,7 @@ export async function eventRoutes(app: FastifyInstance) {
   routes.get(
     '/api/events',
     {
-      config: { apiKeyScopes: ['reports:read'] },
+      config: { apiKeyScopes: ['reports:read'], reads: 'replica' },
       schema: {
         tags,
         description:
@@ -77,7 +77,7 @@ export async function eventRoutes(app: FastifyInstance) {
         response: { 200: eventListSchema },
       },
     },
-    async (request) => listEvents(db, request.caller, request.query),
+    async (request) => listEvents(request.reads, request.caller, request.query),
   );
 
   routes.get(

@@ -29,8 +29,12 @@ export interface ReportDataInput {
  * access version). One per process (the routes make it); REPORT_DATA_CACHE_ENTRIES=0 turns the answer cache off.
  */
 export interface ReportAnswers {
-  /** The version of everything the answers depend on, read from the database on every call (cache.ts). */
-  version(): Promise<string>;
+  /**
+   * The version of everything the answers depend on, read from the database on every call (cache.ts). `db` is where
+   * the request's reads go (the read replica or the primary, storage/read-routing.ts): the version and the answer
+   * come from the same one, so an answer is cached under the version of the data it was made of.
+   */
+  version(db: Kysely<Database>): Promise<string>;
   /**
    * The ETag of an answer, known before any of it is computed: it names the version of everything report answers
    * depend on (values, calculations, fields, texts), the caller's access version (role, organization, the ships it
@@ -40,16 +44,28 @@ export interface ReportAnswers {
    */
   etag(caller: Caller, version: string, id: string | string[], input: ReportDataInput): string | undefined;
   /** One report's answer as JSON bytes; 404 for a report or ship the caller cannot see, 400 for a bad period. */
-  answer(caller: Caller, version: string, id: string, input: ReportDataInput): Promise<Buffer>;
+  answer(
+    db: Kysely<Database>,
+    caller: Caller,
+    version: string,
+    id: string,
+    input: ReportDataInput,
+  ): Promise<Buffer>;
   /**
    * Several reports with the same parameters as one answer, `{"reports":{"<id>":<data>,…}}`, built from the answers
    * each report would get alone (and their cache). Any report or ship that is not found makes the whole request not
    * found, with the single report's text.
    */
-  answers(caller: Caller, version: string, ids: string[], input: ReportDataInput): Promise<Buffer>;
+  answers(
+    db: Kysely<Database>,
+    caller: Caller,
+    version: string,
+    ids: string[],
+    input: ReportDataInput,
+  ): Promise<Buffer>;
 }
 
-export function reportAnswers(db: Kysely<Database>, options: { cacheEntries: number }): ReportAnswers {
+export function reportAnswers(options: { cacheEntries: number }): ReportAnswers {
   const { cacheEntries } = options;
   /** False with REPORT_DATA_CACHE_ENTRIES=0: every answer is computed afresh (the bench's uncached path). */
   const cacheEnabled = cacheEntries > 0;
@@ -62,7 +78,7 @@ export function reportAnswers(db: Kysely<Database>, options: { cacheEntries: num
     sourceOf: Map<string, string>;
   };
   const definitions = new AnswerCache<Promise<Definitions>>(100);
-  const definitionsOf = (version: string, id: string) => {
+  const definitionsOf = (db: Kysely<Database>, version: string, id: string) => {
     const key = `${version}|${id}`;
     let value = definitions.get(key);
     if (!value) {
@@ -77,7 +93,7 @@ export function reportAnswers(db: Kysely<Database>, options: { cacheEntries: num
 
   // The ships a caller sees, per access version (features/auth/verify.ts): any change of access makes a new key.
   const fleets = new AnswerCache<Promise<Awaited<ReturnType<typeof visibleFleet>>>>(cacheEntries);
-  const visibleFleetOf = (caller: Caller, ids: string[] | undefined) => {
+  const visibleFleetOf = (db: Kysely<Database>, caller: Caller, ids: string[] | undefined) => {
     if (!caller.accessVersion) return visibleFleet(db, caller, ids);
     const key = JSON.stringify([
       caller.accessVersion,
@@ -114,8 +130,8 @@ export function reportAnswers(db: Kysely<Database>, options: { cacheEntries: num
           )
           .digest('base64url')}"`;
 
-  const answer: ReportAnswers['answer'] = async (caller, version, id, input) => {
-    const { report, fields, sourceOf } = await definitionsOf(version, id);
+  const answer: ReportAnswers['answer'] = async (db, caller, version, id, input) => {
+    const { report, fields, sourceOf } = await definitionsOf(db, version, id);
     if (!report) throw notFound('Report not found');
     const from = new Date(input.from);
     const to = new Date(input.to);
@@ -136,6 +152,7 @@ export function reportAnswers(db: Kysely<Database>, options: { cacheEntries: num
         : input.facilityIds;
     // One query for the fleet and the ship of a ship report: the visible ships among both.
     const visible = await visibleFleetOf(
+      db,
       caller,
       fleetIds && facilityId ? [...fleetIds, facilityId] : fleetIds,
     );
@@ -176,8 +193,8 @@ export function reportAnswers(db: Kysely<Database>, options: { cacheEntries: num
     return body;
   };
 
-  const answers: ReportAnswers['answers'] = async (caller, version, ids, input) => {
-    const bodies = await Promise.all(ids.map((id) => answer(caller, version, id, input)));
+  const answers: ReportAnswers['answers'] = async (db, caller, version, ids, input) => {
+    const bodies = await Promise.all(ids.map((id) => answer(db, caller, version, id, input)));
     const parts: Buffer[] = [Buffer.from('{"reports":{')];
     ids.forEach((id, i) => {
       parts.push(Buffer.from(`${i === 0 ? '' : ','}${JSON.stringify(id)}:`), bodies[i]!);
@@ -186,5 +203,5 @@ export function reportAnswers(db: Kysely<Database>, options: { cacheEntries: num
     return Buffer.concat(parts);
   };
 
-  return { version: () => reportsVersion(db), etag, answer, answers };
+  return { version: (db) => reportsVersion(db), etag, answer, answers };
 }

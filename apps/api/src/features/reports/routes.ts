@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
 import { authenticatedRoutes, type WithCaller } from '../access/authenticated';
 import { z } from 'zod';
 import {
@@ -40,7 +42,7 @@ export async function reportRoutes(app: FastifyInstance) {
   const routes = authenticatedRoutes(app);
   const { db } = app;
   // The dashboards' answers with their caches, one per process (report-data.ts).
-  const data = reportAnswers(db, { cacheEntries: app.config.REPORT_DATA_CACHE_ENTRIES });
+  const data = reportAnswers({ cacheEntries: app.config.REPORT_DATA_CACHE_ENTRIES });
 
   routes.get(
     '/api/algorithm/reports',
@@ -91,28 +93,28 @@ export async function reportRoutes(app: FastifyInstance) {
    * browser keeps it, and asks again (with If-None-Match) on every use.
    */
   const send = async (
-    request: WithCaller,
+    request: WithCaller & { reads: Kysely<Database> },
     reply: FastifyReply,
     ids: string | string[],
     input: ReportDataInput,
   ) => {
-    const { caller } = request;
+    const { caller, reads } = request;
     const unique = typeof ids === 'string' ? ids : [...new Set(ids)];
-    const version = await data.version();
+    const version = await data.version(reads);
     const etag = data.etag(caller, version, unique, input);
     const headers = { 'cache-control': 'private, no-cache', ...(etag ? { etag } : {}) };
     if (etag && request.headers['if-none-match'] === etag) return reply.code(304).headers(headers).send();
     const body =
       typeof unique === 'string'
-        ? await data.answer(caller, version, unique, input)
-        : await data.answers(caller, version, unique, input);
+        ? await data.answer(reads, caller, version, unique, input)
+        : await data.answers(reads, caller, version, unique, input);
     return reply.headers(headers).type('application/json; charset=utf-8').send(body);
   };
 
   routes.get(
     '/api/reports/data',
     {
-      config: { apiKeyScopes: ['reports:read'] },
+      config: { apiKeyScopes: ['reports:read'], reads: 'replica' },
       schema: {
         tags: ['reports'],
         querystring: withIds(reportsDataQuerySchema, 'facilityId'),
@@ -125,7 +127,7 @@ export async function reportRoutes(app: FastifyInstance) {
   routes.post(
     '/api/reports/data',
     {
-      config: { apiKeyScopes: ['reports:read'] },
+      config: { apiKeyScopes: ['reports:read'], reads: 'replica' },
       schema: {
         tags: ['reports'],
         body: withIds(reportsDataBodySchema, 'facilityId'),
@@ -138,7 +140,7 @@ export async function reportRoutes(app: FastifyInstance) {
   routes.get(
     '/api/reports/:id/data',
     {
-      config: { apiKeyScopes: ['reports:read'] },
+      config: { apiKeyScopes: ['reports:read'], reads: 'replica' },
       schema: {
         tags: ['reports'],
         params: reportIdParamsSchema,
@@ -152,7 +154,7 @@ export async function reportRoutes(app: FastifyInstance) {
   routes.post(
     '/api/reports/:id/data',
     {
-      config: { apiKeyScopes: ['reports:read'] },
+      config: { apiKeyScopes: ['reports:read'], reads: 'replica' },
       schema: {
         tags: ['reports'],
         params: reportIdParamsSchema,
