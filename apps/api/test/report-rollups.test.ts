@@ -253,3 +253,35 @@ describe('monthly and yearly roll-ups', () => {
     await expectDashboardsEqual();
   });
 });
+
+describe('a dashboard call without the answer cache', () => {
+  it('answers what the cached server answers: its reports share one aggregation of the partial sums', async () => {
+    const uncached = await startTestServer({
+      database: server.services.database,
+      jobs: 'none',
+      seed: false,
+      env: { REPORT_DATA_CACHE_ENTRIES: '0' },
+    });
+    try {
+      expect(uncached.services.config.REPORT_DATA_CACHE_ENTRIES).toBe(0);
+      const reports = await db.selectFrom('reports').select(['id', 'target']).orderBy('id').execute();
+      for (const target of ['FacilityGroup', 'Facility'] as const) {
+        const query = new URLSearchParams({
+          from: '2024-11-20T00:00:00.000Z',
+          to: '2026-01-10T23:59:59.999Z',
+          reportIds: reports
+            .filter((r) => r.target === target)
+            .map((r) => r.id)
+            .join(','),
+          ...(target === 'Facility' ? { facilityId: ships[0]!, duration: 'daily' } : {}),
+        });
+        const cachedAnswer = await (await server.as('admin')).get(`/api/reports/data?${query}`);
+        const uncachedAnswer = await (await uncached.as('admin')).get(`/api/reports/data?${query}`);
+        expect(uncachedAnswer.statusCode).toBe(200);
+        expect(uncachedAnswer.json()).toEqual(cachedAnswer.json());
+      }
+    } finally {
+      await uncached.close();
+    }
+  });
+});
