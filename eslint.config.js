@@ -24,7 +24,7 @@ const jobNames = [
  * block would replace in another's).
  */
 const VALUE_TABLE =
-  /\b(raw_timestamps|raw_values|measurement_values|report_values|report_values_daily|ledger_segments|port_calls|port_call_fuel|voyages|voyage_fuel)\b/;
+  /\b(raw_timestamps|raw_values|measurement_values|report_values|report_values_daily|report_values_monthly|report_values_yearly|ledger_segments|port_calls|port_call_fuel|voyages|voyage_fuel)\b/;
 const EVENT_TABLE = /^(compliance_events|compliance_event_annotations|record_book_entries)( as \w+)?$/;
 const storedSeries = {
   meta: {

@@ -1,10 +1,17 @@
 /**
- * Latency of the dashboards' report data calls on PostgreSQL with 100 ships (--ships N) and a year of hourly span
- * values for every default report field (inserted directly into report_values, then the daily roll-up).
+ * Latency of the dashboards' report data calls on PostgreSQL with 100 ships (--ships N: 100, 1,000, 5,000) and a year
+ * (--period year) or five (--period five-years) of hourly span values for every default report field, written with
+ * COPY (bench/shared/synthetic-values.ts): the hourly rows of the first --hourly-ships ships (3 by default; the ship
+ * dashboard reads the first ship), the daily, monthly and yearly roll-ups of every ship, which is all a dashboard
+ * of whole days reads.
  *
- * Run: DATABASE_URL=postgres://postgres@127.0.0.1:5432/<own db> npx tsx bench/dashboard/run.ts [--reuse] [--ships 100] [--seconds 10] [--out file]
- * --reuse keeps the database of the previous run (skips the 8 M row fill). REPORT_DATA_CACHE_ENTRIES=0 turns the
- * server's answer cache off (config.ts). Results: bench/results/dashboard.md.
+ * Run: DATABASE_URL=postgres://postgres@127.0.0.1:5432/<own db> npx tsx bench/dashboard/run.ts [--reuse] [--ships 100]
+ *        [--period year|five-years] [--hourly-ships 3] [--seconds 10] [--arrivals 2] [--quick] [--out file]
+ * --reuse keeps the database of the previous run (skips the fill). REPORT_DATA_CACHE_ENTRIES=0 turns the server's
+ * answer cache off (config.ts): every call is then computed as the first call after new data is. --arrivals: ship-days
+ * re-executed per second (their roll-ups refreshed, the reports version moved) during the "data arriving" scenarios.
+ * --quick: only the dashboards asked in one call (no call per report, no revalidation, no autocannon).
+ * Results: bench/results/dashboard.md.
  * --smoke: 3 ships, a month of values, a few loads per scenario and a second of load; the same calls, and the run
  * fails on any error or an answer without values (its table goes to bench/.work/dashboard-smoke.md).
  */
@@ -21,6 +28,7 @@ import { openDatabase } from '../../apps/api/src/storage/database';
 import { seedPlatform } from '../../apps/api/src/seed/platform';
 import { reportFieldValueSources } from '../../apps/api/src/features/reports/sources';
 import { resetPostgres, startTestServer } from '../../apps/api/test/harness';
+import { refreshDailyRollup } from '../../apps/api/src/storage';
 import { fillSyntheticReportValues } from '../shared/synthetic-values';
 import { startBenchServer } from '../shared/bench-server';
 import {
@@ -32,6 +40,7 @@ import {
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const YEAR = { from: '2025-01-01T00:00:00.000Z', to: '2025-12-31T23:59:59.999Z' };
+const FIVE_YEARS = { from: '2021-01-01T00:00:00.000Z', to: '2025-12-31T23:59:59.999Z' };
 const MONTH = { from: '2025-11-01T00:00:00.000Z', to: '2025-11-30T23:59:59.999Z' };
 
 const arg = (name: string) => {
@@ -45,10 +54,16 @@ const seconds = Number(arg('--seconds') ?? (smoke ? 1 : 10));
 /** The concurrent users' time per scenario: the smoke run's ten scenarios a third of a second each. */
 const usersSeconds = smoke ? 0.3 : seconds;
 const USERS = smoke ? 5 : 50;
+const periodName = arg('--period') ?? 'year';
+if (periodName !== 'year' && periodName !== 'five-years')
+  throw new Error(`--period takes year or five-years, not ${periodName}`);
+const HOURLY_SHIPS = Number(arg('--hourly-ships') ?? 3);
+const ARRIVALS = Number(arg('--arrivals') ?? 2);
+const quick = process.argv.includes('--quick');
 /** Loads of a scenario one at a time: warm-up, measured, then each call alone. */
 const SIZES = smoke ? { warmUp: 1, loads: 3, perCall: 2 } : { warmUp: 3, loads: 30, perCall: 10 };
 /** The smoke run fills the month the month scenarios read; the year scenarios then read it within the year. */
-const FILLED = smoke ? MONTH : YEAR;
+const FILLED = smoke ? MONTH : periodName === 'five-years' ? FIVE_YEARS : YEAR;
 const databaseUrl = process.env.DATABASE_URL;
 if (!databaseUrl) throw new Error('Set DATABASE_URL to a PostgreSQL database of your own');
 if (!Number.isInteger(SHIPS) || SHIPS < 1)
@@ -69,16 +84,54 @@ async function main() {
   const { computed } = await reportFieldValueSources(db);
 
   const existing = await sql<{ n: number }>`select count(*)::int as n from report_values`.execute(db);
-  if (existing.rows[0]!.n === 0) await fillSyntheticReportValues(db, ships, FILLED);
+  const existingDaily = await sql<{ n: number }>`select count(*)::int as n from report_values_daily`.execute(
+    db,
+  );
+  const fill =
+    existing.rows[0]!.n === 0 && existingDaily.rows[0]!.n === 0
+      ? await fillSyntheticReportValues(db, ships, FILLED, {
+          hourlyShips: Math.min(HOURLY_SHIPS, ships.length),
+        })
+      : undefined;
   const counts = await sql<{
     hourly: number;
     daily: number;
     fields: number;
-  }>`select (select count(*) from report_values)::int as hourly, (select count(*) from report_values_daily)::int as daily, (select count(*) from report_fields)::int as fields`.execute(
+    monthly: number;
+    yearly: number;
+    bytes: string;
+  }>`select (select count(*) from report_values)::int as hourly, (select count(*) from report_values_daily)::int as daily,
+      (select count(*) from report_values_monthly)::int as monthly, (select count(*) from report_values_yearly)::int as yearly,
+      (select count(*) from report_fields)::int as fields, pg_size_pretty(pg_database_size(current_database())) as bytes`.execute(
     db,
   );
+  const hourlyShips = (
+    await sql<{ n: number }>`select count(distinct facility_id)::int as n from report_values`.execute(db)
+  ).rows[0]!.n;
 
-  await server.close();
+  // Data arriving: ship-days of the ships with hourly rows re-executed (their values rewritten, the roll-ups of the
+  // ship's day, month and year refreshed in one transaction, as the engine's store and roll-up steps do), which moves
+  // the reports version: every cached answer is stale.
+  const arrivingShips = ships.slice(0, Math.max(1, hourlyShips));
+  let arrived = 0;
+  const arrive = async (until: number) => {
+    const every = 1000 / Math.max(ARRIVALS, 0.001);
+    let next = performance.now();
+    while (ARRIVALS > 0 && performance.now() < until) {
+      const ship = arrivingShips[arrived % arrivingShips.length]!.id;
+      const day = new Date(FILLED.from).getTime() + (arrived % 28) * 86_400_000;
+      await db.transaction().execute(async (trx) => {
+        await sql`update report_values set value = value where facility_id = ${ship} and span_start >= ${new Date(day)} and span_start < ${new Date(day + 86_400_000)}`.execute(
+          trx,
+        );
+        await refreshDailyRollup(trx, ship, 'all', new Date(day), new Date(day + 86_400_000 - 1));
+      });
+      arrived++;
+      next += every;
+      const wait = next - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  };
 
   // The server runs in a process of its own (the simulated users here would otherwise share its event loop).
   const api = await startBenchServer();
@@ -105,13 +158,32 @@ async function main() {
     ),
     `/api/reports/${SHIP_UPTIME_REPORT}/data?${new URLSearchParams({ ...p, facilityId: ship, duration })}`,
   ];
-  const scenarios = [
+  const scenarios: { name: string; calls: string[]; arriving?: boolean }[] = [
     { name: 'fleet dashboard, month', calls: fleetCalls(MONTH) },
     { name: 'fleet dashboard, year', calls: fleetCalls(YEAR) },
+    ...(periodName === 'five-years'
+      ? [{ name: 'fleet dashboard, five years', calls: fleetCalls(FIVE_YEARS) }]
+      : []),
     { name: 'ship dashboard, month', calls: shipCalls(MONTH, 'hourly') },
     { name: 'ship dashboard, year', calls: shipCalls(YEAR, 'daily') },
-    { name: 'fleet dashboard, year, a call per report', calls: fleetCallsPerReport(YEAR) },
-    { name: 'ship dashboard, year, a call per report', calls: shipCallsPerReport(YEAR, 'daily') },
+    ...(quick
+      ? []
+      : [
+          { name: 'fleet dashboard, year, a call per report', calls: fleetCallsPerReport(YEAR) },
+          { name: 'ship dashboard, year, a call per report', calls: shipCallsPerReport(YEAR, 'daily') },
+        ]),
+  ];
+  const arriving = [
+    {
+      name: `fleet dashboard, year, data arriving (${ARRIVALS} ship-days/s)`,
+      calls: fleetCalls(YEAR),
+      arriving: true,
+    },
+    {
+      name: `ship dashboard, year, data arriving (${ARRIVALS} ship-days/s)`,
+      calls: shipCalls(YEAR, 'daily'),
+      arriving: true,
+    },
   ];
 
   const percentile = (xs: number[], p: number) => {
@@ -193,7 +265,7 @@ async function main() {
   );
   out();
   out(
-    `${ships.length} ships, ${smoke ? 'a month (November 2025)' : 'a year (2025)'} of hourly values for the ${computed.length} distinct default report calculations (the ${counts.rows[0]!.fields} report fields read them, docs/decisions/0030-report-fields.md): ${counts.rows[0]!.hourly.toLocaleString('en-US')} rows in report_values, ${counts.rows[0]!.daily.toLocaleString('en-US')} in report_values_daily. SystemAdmin (sees every ship). Server in a process of its own (Fastify, pg pool of 10; bench/dashboard/server.ts), PostgreSQL on localhost; ${cpus().length} × ${cpus()[0]?.model.trim()}; load average at the start ${loadavg()
+    `${ships.length} ships, ${smoke ? 'a month (November 2025)' : periodName === 'five-years' ? 'five years (2021-2025)' : 'a year (2025)'} of hourly values for the ${computed.length} distinct default report calculations (the ${counts.rows[0]!.fields} report fields read them, docs/decisions/0030-report-fields.md): ${counts.rows[0]!.hourly.toLocaleString('en-US')} rows in report_values (${hourlyShips} ships; the others only their roll-ups, all a dashboard of whole days reads), ${counts.rows[0]!.daily.toLocaleString('en-US')} in report_values_daily, ${counts.rows[0]!.monthly.toLocaleString('en-US')} monthly, ${counts.rows[0]!.yearly.toLocaleString('en-US')} yearly; database ${counts.rows[0]!.bytes}.${fill ? ` Fill (COPY, then the monthly and yearly roll-ups in SQL): ${fill.seconds.toFixed(0)} s, ${Math.round((fill.hourlyRows + fill.dailyRows) / fill.seconds).toLocaleString('en-US')} rows/s.` : ''} SystemAdmin (sees every ship). Server in a process of its own (Fastify, pg pool of 10; bench/dashboard/server.ts), PostgreSQL on localhost; ${cpus().length} × ${cpus()[0]?.model.trim()}; load average at the start ${loadavg()
       .map((l) => l.toFixed(2))
       .join(
         ' / ',
@@ -209,7 +281,7 @@ async function main() {
   out('|---|---|---|---|---|---|---|');
   const revalidating = (list: typeof scenarios) =>
     list
-      .filter((s) => s.name.includes('year'))
+      .filter((s) => !quick && s.name.includes('year'))
       .map((s) => ({ ...s, name: `${s.name}, browser revalidates (ETag)`, etag: true }));
   for (const s of [...scenarios, ...revalidating(scenarios)]) {
     // Revalidation: the warm-up loads give this user its ETags, every measured load then sends If-None-Match.
@@ -245,13 +317,15 @@ async function main() {
   out();
   out('| scenario | dashboards loaded | dashboard p50 ms | p95 | p99 | errors |');
   out('|---|---|---|---|---|---|');
-  const withRevalidation = [...scenarios, ...revalidating(scenarios)];
+  const withRevalidation = [...scenarios, ...arriving, ...revalidating(scenarios)];
   for (const s of withRevalidation) {
     const loads: number[] = [];
     let errors = 0;
     const end = performance.now() + usersSeconds * 1000;
-    await Promise.all(
-      Array.from({ length: USERS }, async () => {
+    const arrivedBefore = arrived;
+    await Promise.all([
+      s.arriving ? arrive(end) : Promise.resolve(),
+      ...Array.from({ length: USERS }, async () => {
         const etags = 'etag' in s ? new Map<string, string>() : undefined;
         while (performance.now() < end) {
           const r = await load(s.calls, etags);
@@ -259,20 +333,23 @@ async function main() {
           errors += r.errors;
         }
       }),
-    );
+    ]);
     totalErrors += errors;
     const st = stats(loads);
-    out(`| ${s.name} | ${loads.length} | ${f(st.p50)} | ${f(st.p95)} | ${f(st.p99)} | ${errors} |`);
+    const note = s.arriving ? ` (${arrived - arrivedBefore} ship-days re-executed)` : '';
+    out(`| ${s.name}${note} | ${loads.length} | ${f(st.p50)} | ${f(st.p95)} | ${f(st.p99)} | ${errors} |`);
   }
 
-  out();
-  out(
-    `## autocannon: ${USERS} connections cycling through the dashboard's calls (per request; ${seconds} s)`,
-  );
-  out();
-  out('| scenario | requests | req/s | p50 ms | p97.5 | p99 | errors | non-2xx |');
-  out('|---|---|---|---|---|---|---|---|');
-  for (const s of scenarios) {
+  if (!quick) {
+    out();
+    out(
+      `## autocannon: ${USERS} connections cycling through the dashboard's calls (per request; ${seconds} s)`,
+    );
+    out();
+    out('| scenario | requests | req/s | p50 ms | p97.5 | p99 | errors | non-2xx |');
+    out('|---|---|---|---|---|---|---|---|');
+  }
+  for (const s of quick ? [] : scenarios) {
     const result = await autocannon({
       url: address,
       connections: USERS,
@@ -294,6 +371,7 @@ async function main() {
   );
   agent.destroy();
   await api.stop();
+  await server.close();
   const file =
     arg('--out') ??
     path.join(here, '..', ...(smoke ? ['.work', 'dashboard-smoke.md'] : ['results', 'dashboard.md']));

@@ -2,12 +2,29 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { DAY_MS, dayText } from './days';
 
+/** The first millisecond of the UTC month (year) of a time, and of the next one. */
+const monthStart = (ms: number) => {
+  const d = new Date(ms);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+};
+const nextMonth = (ms: number) => {
+  const d = new Date(ms);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+};
+const yearStart = (ms: number) => Date.UTC(new Date(ms).getUTCFullYear(), 0, 1);
+const nextYear = (ms: number) => Date.UTC(new Date(ms).getUTCFullYear() + 1, 0, 1);
+/** The first month (year) starting at or after a time. */
+const ceilMonth = (ms: number) => (monthStart(ms) === ms ? ms : nextMonth(ms));
+const ceilYear = (ms: number) => (yearStart(ms) === ms ? ms : nextYear(ms));
+
 /**
- * The daily roll-up of the report values (`report_values_daily`): per ship, report field and UTC day the sum, count,
- * min and max of the non-null hourly values and the number of spans, so that long periods are read by the day.
- * Refreshed from `report_values` in the transaction that changed them (the engine's roll-up step, a delete of report
- * values); read with the hours at a period's edges, which only report_values has. The one module that touches the
- * table.
+ * The roll-ups of the report values: per ship, report field and UTC day (`report_values_daily`), calendar month
+ * (`report_values_monthly`) and calendar year (`report_values_yearly`) the sum, count, min and max of the non-null
+ * hourly values and the number of spans (the month and year also the last day with a value), so that long periods
+ * are read by the year, the month and the day: a fleet year is one row per ship and field. Refreshed from
+ * `report_values` in the transaction that changed them (the engine's roll-up step, a delete of report values), only
+ * the touched ship, fields, days, months and years; read with the hours at a period's edges, which only
+ * report_values has. The one module that touches these tables (docs/decisions/0124-rollups-and-fleet-benches.md).
  */
 
 /**
@@ -47,8 +64,9 @@ export type DailyPick = 'average' | 'min' | 'max';
 
 /**
  * Recomputes report_values_daily of a ship for the UTC days touching [from, to], from report_values:
- * per field and day the sum, count, min and max of the non-null hourly values and the number of spans.
- * Days without any span lose their roll-up row. The sum is taken in time order: a sum of doubles depends on its
+ * per field and day the sum, count, min and max of the non-null hourly values and the number of spans; then the
+ * monthly and yearly rows of the months and years those days fall in, from the daily rows. Days (months, years)
+ * without any span lose their roll-up row. Returns the daily rows written. The sum is taken in time order: a sum of doubles depends on its
  * order, and the order a scan meets the rows in depends on how they lie on disk. Step "roll up" of the execution
  * engine (after it wrote report values, inside its transaction), and after report values are deleted. Given a
  * transaction, it runs in it; given the database, in a transaction of its own.
@@ -80,21 +98,96 @@ export async function refreshDailyRollup(
         and span_start >= ${new Date(firstDay)} and span_start < ${new Date(afterLastDay)}
       group by facility_id, report_field_id, (span_start at time zone 'UTC')::date
     `.execute(trx);
+    // The months and years the days fall in, from the daily rows just written: sums in day (month) order.
+    const firstMonth = monthStart(firstDay);
+    const afterLastMonth = nextMonth(afterLastDay - DAY_MS);
+    await sql`
+      delete from report_values_monthly
+      where facility_id = ${facilityId} and ${fieldFilter}
+        and month >= ${dayText(firstMonth)}::date and month < ${dayText(afterLastMonth)}::date
+    `.execute(trx);
+    await sql`
+      insert into report_values_monthly (facility_id, report_field_id, month, value_sum, value_count, value_min, value_max, span_count, latest_day)
+      select facility_id, report_field_id, date_trunc('month', day)::date, sum(value_sum order by day),
+             sum(value_count), min(value_min), max(value_max), sum(span_count),
+             max(case when value_count > 0 then day end)
+      from report_values_daily
+      where facility_id = ${facilityId} and ${fieldFilter}
+        and day >= ${dayText(firstMonth)}::date and day < ${dayText(afterLastMonth)}::date
+      group by facility_id, report_field_id, date_trunc('month', day)::date
+    `.execute(trx);
+    const firstYear = yearStart(firstDay);
+    const afterLastYear = nextYear(afterLastDay - DAY_MS);
+    await sql`
+      delete from report_values_yearly
+      where facility_id = ${facilityId} and ${fieldFilter}
+        and year >= ${dayText(firstYear)}::date and year < ${dayText(afterLastYear)}::date
+    `.execute(trx);
+    await sql`
+      insert into report_values_yearly (facility_id, report_field_id, year, value_sum, value_count, value_min, value_max, span_count, latest_day)
+      select facility_id, report_field_id, date_trunc('year', month)::date, sum(value_sum order by month),
+             sum(value_count), min(value_min), max(value_max), sum(span_count), max(latest_day)
+      from report_values_monthly
+      where facility_id = ${facilityId} and ${fieldFilter}
+        and month >= ${dayText(firstYear)}::date and month < ${dayText(afterLastYear)}::date
+      group by facility_id, report_field_id, date_trunc('year', month)::date
+    `.execute(trx);
     return Number(result.numAffectedRows ?? 0);
   };
   // Its statements move the reports version (a trigger, migration 0012): cached answers of every process are stale.
   return db.isTransaction ? rollUp(db) : db.transaction().execute(rollUp);
 }
 
+/** A half-open range of UTC epoch ms, [start, end). */
+export type MsRange = readonly [start: number, end: number];
+
 /**
- * The whole UTC days inside [from, to] come from the daily roll-up, the hours at the edges from report_values.
- * A period counts the hours that start inside it.
+ * Where the hours starting in [from, to] (to inclusive) are read from, each range in the coarsest roll-up that holds
+ * it whole: whole calendar years from the yearly rows, whole months around them from the monthly, whole days around
+ * those from the daily, the hours at the edges from report_values. Empty ranges are left out, so a period of whole
+ * days (every dashboard period) reads no hourly value. Pure; ranges in time order within each grain.
  */
-function splitPeriod(from: Date, to: Date) {
-  const firstWholeDay = Math.ceil(from.getTime() / DAY_MS) * DAY_MS;
-  const afterLastWholeDay = Math.floor((to.getTime() + 1) / DAY_MS) * DAY_MS;
-  if (afterLastWholeDay <= firstWholeDay) return null;
-  return { first: firstWholeDay, afterLast: afterLastWholeDay };
+export function periodPieces(
+  from: number,
+  to: number,
+): { hours: MsRange[]; days: MsRange[]; months: MsRange[]; years: MsRange[] } {
+  const end = to + 1;
+  const pieces = {
+    hours: [] as MsRange[],
+    days: [] as MsRange[],
+    months: [] as MsRange[],
+    years: [] as MsRange[],
+  };
+  if (end <= from) return pieces;
+  const push = (list: MsRange[], a: number, b: number) => {
+    if (b > a) list.push([a, b]);
+  };
+  const d0 = Math.ceil(from / DAY_MS) * DAY_MS;
+  const d1 = Math.floor(end / DAY_MS) * DAY_MS;
+  if (d1 <= d0) {
+    push(pieces.hours, from, end);
+    return pieces;
+  }
+  push(pieces.hours, from, d0);
+  push(pieces.hours, d1, end);
+  const m0 = ceilMonth(d0);
+  const m1 = monthStart(d1);
+  if (m1 <= m0) {
+    push(pieces.days, d0, d1);
+    return pieces;
+  }
+  push(pieces.days, d0, m0);
+  push(pieces.days, m1, d1);
+  const y0 = ceilYear(m0);
+  const y1 = yearStart(m1);
+  if (y1 <= y0) {
+    push(pieces.months, m0, m1);
+    return pieces;
+  }
+  push(pieces.months, m0, y0);
+  push(pieces.months, y1, m1);
+  push(pieces.years, y0, y1);
+  return pieces;
 }
 
 type PartialRow = {
@@ -107,11 +200,51 @@ type PartialRow = {
   latest: number | null;
 };
 
+/** Rows of one grain's ranges as (ship, field, sum, count, min, max, latest ms, start ms) for readReportPartials. */
+function grainRows(
+  grain: 'hours' | 'days' | 'months' | 'years',
+  ranges: readonly MsRange[],
+  ships: readonly string[],
+  fields: readonly string[],
+) {
+  const keys = sql`facility_id = any(${[...ships]}::uuid[]) and report_field_id = any(${[...fields]}::uuid[])`;
+  const within = (column: string, date: boolean) =>
+    sql.join(
+      ranges.map(([a, b]) =>
+        date
+          ? sql`(${sql.ref(column)} >= ${dayText(a)}::date and ${sql.ref(column)} < ${dayText(b)}::date)`
+          : sql`(${sql.ref(column)} >= ${new Date(a)} and ${sql.ref(column)} < ${new Date(b)})`,
+      ),
+      sql` or `,
+    );
+  if (grain === 'hours')
+    return sql`
+      select facility_id, report_field_id, value as s, (value is not null)::int as c, value as mn, value as mx,
+             case when value is not null then extract(epoch from span_start) * 1000 end as latest,
+             extract(epoch from span_start) * 1000 as t
+      from report_values where ${keys} and (${within('span_start', false)})`;
+  if (grain === 'days')
+    return sql`
+      select facility_id, report_field_id, value_sum, value_count, value_min, value_max,
+             case when value_count > 0 then extract(epoch from day::timestamp) * 1000 end,
+             extract(epoch from day::timestamp) * 1000
+      from report_values_daily where ${keys} and (${within('day', true)})`;
+  const [table, column] =
+    grain === 'months'
+      ? (['report_values_monthly', 'month'] as const)
+      : (['report_values_yearly', 'year'] as const);
+  return sql`
+      select facility_id, report_field_id, value_sum, value_count, value_min, value_max,
+             extract(epoch from latest_day::timestamp) * 1000,
+             extract(epoch from ${sql.ref(column)}::timestamp) * 1000
+      from ${sql.table(table)} where ${keys} and (${within(column, true)})`;
+}
+
 /**
- * Partials of the fields of the ships over the hours starting in [from, to] (whole days from the roll-up, the hours
- * at the edges from the hourly values) or, with nulls, over all the ships' data (from the roll-up). Sums are taken
- * in time order (hours and days alike), so the same hours give the same total whatever order a scan meets the rows
- * in. Keyed by {@link partialKey}.
+ * Partials of the fields of the ships over the hours starting in [from, to] (whole years, months and days from the
+ * roll-ups, the hours at the edges from the hourly values: {@link periodPieces}) or, with nulls, over all the ships'
+ * data (from the yearly roll-up). Sums are taken in time order (years, months, days and hours alike), so the same
+ * hours give the same total whatever order a scan meets the rows in. Keyed by {@link partialKey}.
  */
 export async function readReportPartials(
   db: Kysely<Database>,
@@ -126,38 +259,22 @@ export async function readReportPartials(
   const fields = [...fieldIds];
   let query;
   if (from === null || to === null) {
-    // Lifetime: all the ship's data, from the roll-up.
+    // Lifetime: all the ship's data, from the yearly roll-up.
     query = sql<PartialRow>`
-      select facility_id, report_field_id, sum(value_sum order by day) as s, sum(value_count)::int as c, min(value_min) as mn, max(value_max) as mx,
-             max(case when value_count > 0 then extract(epoch from day::timestamp) * 1000 end) as latest
-      from report_values_daily
+      select facility_id, report_field_id, sum(value_sum order by year) as s, sum(value_count)::int as c, min(value_min) as mn, max(value_max) as mx,
+             max(extract(epoch from latest_day::timestamp) * 1000) as latest
+      from report_values_yearly
       where facility_id = any(${ships}::uuid[]) and report_field_id = any(${fields}::uuid[])
       group by facility_id, report_field_id`;
   } else {
-    const days = splitPeriod(from, to);
-    const hourly = days
-      ? sql`((span_start >= ${from} and span_start < ${new Date(days.first)}) or (span_start >= ${new Date(days.afterLast)} and span_start <= ${to}))`
-      : sql`(span_start >= ${from} and span_start <= ${to})`;
-    const daily = days
-      ? sql`
-        union all
-        select facility_id, report_field_id, value_sum, value_count, value_min, value_max,
-               case when value_count > 0 then extract(epoch from day::timestamp) * 1000 end,
-               extract(epoch from day::timestamp) * 1000
-        from report_values_daily
-        where facility_id = any(${ships}::uuid[]) and report_field_id = any(${fields}::uuid[])
-          and day >= ${dayText(days.first)}::date and day < ${dayText(days.afterLast)}::date`
-      : sql``;
+    const pieces = periodPieces(from.getTime(), to.getTime());
+    const parts = (['years', 'months', 'days', 'hours'] as const)
+      .filter((grain) => pieces[grain].length > 0)
+      .map((grain) => grainRows(grain, pieces[grain], ships, fields));
+    if (parts.length === 0) return result;
     query = sql<PartialRow>`
       select facility_id, report_field_id, coalesce(sum(s order by t), 0) as s, sum(c)::int as c, min(mn) as mn, max(mx) as mx, max(latest) as latest
-      from (
-        select facility_id, report_field_id, value as s, (value is not null)::int as c, value as mn, value as mx,
-               case when value is not null then extract(epoch from span_start) * 1000 end as latest,
-               extract(epoch from span_start) * 1000 as t
-        from report_values
-        where facility_id = any(${ships}::uuid[]) and report_field_id = any(${fields}::uuid[]) and ${hourly}
-        ${daily}
-      ) x
+      from (${sql.join(parts, sql` union all `)}) x (facility_id, report_field_id, s, c, mn, mx, latest, t)
       group by facility_id, report_field_id`;
   }
   const { rows } = await query.execute(db);

@@ -34,6 +34,25 @@ export interface ReportValuesDailyTable {
   span_count: number;
 }
 
+/** A ship's field over a UTC calendar month (month: its first day) or year (year: 1 January), migration 0036. */
+export interface ReportValuesPeriodTable {
+  facility_id: string;
+  report_field_id: string;
+  value_sum: number;
+  value_count: number;
+  value_min: number | null;
+  value_max: number | null;
+  span_count: number;
+  /** The last day with a value; null when none had one. */
+  latest_day: Day | null;
+}
+export interface ReportValuesMonthlyTable extends ReportValuesPeriodTable {
+  month: Day;
+}
+export interface ReportValuesYearlyTable extends ReportValuesPeriodTable {
+  year: Day;
+}
+
 export interface ExecutionsTable {
   id: Generated<string>;
   facility_id: string;
@@ -68,6 +87,8 @@ export interface ValueTables {
   measurement_values: MeasurementValuesTable;
   report_values: ReportValuesTable;
   report_values_daily: ReportValuesDailyTable;
+  report_values_monthly: ReportValuesMonthlyTable;
+  report_values_yearly: ReportValuesYearlyTable;
   executions: ExecutionsTable;
   reports_version: ReportsVersionTable;
 }
