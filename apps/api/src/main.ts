@@ -117,7 +117,11 @@ async function main(): Promise<void> {
     // The server's code: several seconds on a busy machine, while the port already answers; the database opens
     // meanwhile (the embedded one compiles PostgreSQL's WebAssembly, off this thread in part).
     const opening = import('./storage/database').then(({ openDatabase }) =>
-      openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir }),
+      openDatabase({
+        databaseUrl: config.DATABASE_URL,
+        dataDir: config.dataDir,
+        originalsBucket: config.originalsBucket,
+      }),
     );
     opening.catch(() => undefined);
     const [{ createServer }, { startJobs }, files, storage, admin] = await Promise.all([

@@ -51,7 +51,12 @@ export async function createServer(
   } = {},
 ): Promise<Server> {
   const database =
-    options.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir }));
+    options.database ??
+    (await openDatabase({
+      databaseUrl: config.DATABASE_URL,
+      dataDir: config.dataDir,
+      originalsBucket: config.originalsBucket,
+    }));
   await migrateToLatest(database.db);
   // The measurement field catalogue and the default reports are product data, like the readers: present on every
   // start, so a deployment without the demo has them and an upgrade adds what a release brings.
