@@ -28,6 +28,9 @@ import { deleteDataFile } from './service';
 const UPLOAD_NOT_EXECUTED =
   'The files were imported, but their calculation could not be queued. Select them and press Run.';
 
+/** `file` fields one upload request may carry (other multipart routes take one, app.ts). */
+const MAX_FILES_PER_UPLOAD = 1000;
+
 /** Routes a request to the uploader's variant of the upload when it carries an upload credential. */
 const UPLOADER_CONSTRAINT: Parameters<FastifyInstance['addConstraintStrategy']>[0] = {
   name: 'uploader',
@@ -91,7 +94,7 @@ export async function fileRoutes(app: FastifyInstance) {
       // One byte over the limit reaches the reader, which then rejects the upload with its message. Several `file`
       // fields (a folder, a multi-file selection) are imported together, in batches (importUploads): each file's
       // error is its own and the others are kept, as if sent one by one.
-      const parts = request.files({ limits: { fileSize: maxUploadBytes + 1 } });
+      const parts = request.files({ limits: { fileSize: maxUploadBytes + 1, files: MAX_FILES_PER_UPLOAD } });
       let sent = 0;
       const uploads = (async function* () {
         for await (const part of parts) {
