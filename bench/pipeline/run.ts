@@ -7,6 +7,8 @@
  * Run: npx tsx bench/pipeline/run.ts [--ships 1,2,4] [--days 365] [--kinds pglite,postgres]
  *        [--postgres postgres://postgres@127.0.0.1:5432/portal_executions_bench]   (its public schema is emptied)
  *        [--record "a title"]   (appends the run to the results as a section of that title; without it, printed only)
+ *        [--upload batch,each]   (batch: each ship's files in one importUploads, the default; each: one
+ *                                 importUploadedFile per file, as a caller sending them one by one; both: side by side)
  *        [--smoke]   (1 ship, 2 days; the same upload and execution, checked)
  * Every run fails when an upload or an execution fails or the execution stores no values.
  */
@@ -22,7 +24,7 @@ import { seedDemoData } from '../../apps/api/src/features/files/demo';
 import { seedDefaultMeasurementCalculations } from '../../apps/api/src/features/calculations/seed';
 import { executeDemoFleet } from '../../apps/api/src/features/executions/demo';
 import { startJobs } from '../../apps/api/src/features/jobs';
-import { importUploadedFile } from '../../apps/api/src/features/files/import';
+import { importUploadedFile, importUploads } from '../../apps/api/src/features/files/import';
 import { demoShips, writeShipDayFile } from '@portal/demo-fleet';
 import type { Services } from '../../apps/api/src/services';
 
@@ -39,10 +41,12 @@ const days = Number(arg('--days', smoke ? '2' : '365'));
 const kinds = arg('--kinds', 'pglite,postgres').split(',');
 const postgresUrl = arg('--postgres', 'postgres://postgres@127.0.0.1:5432/portal_executions_bench');
 const record = arg('--record', '');
+const uploadModes = arg('--upload', 'batch').split(',') as ('batch' | 'each')[];
 const UNTIL = new Date('2025-01-01T00:00:00.000Z');
 
 interface Row {
   kind: string;
+  upload: 'batch' | 'each';
   ships: number;
   samples: number;
   generateS: number;
@@ -62,7 +66,7 @@ async function open(kind: string): Promise<DatabaseHandle> {
   return openDatabase({ databaseUrl: postgresUrl, dataDir: 'memory://' });
 }
 
-async function runOnce(kind: string, ships: number): Promise<Row> {
+async function runOnce(kind: string, ships: number, upload: 'batch' | 'each'): Promise<Row> {
   const database = await open(kind);
   await migrateToLatest(database.db);
   const seed = await seedPlatform(database.db, { ships: Math.max(6, ships) });
@@ -91,11 +95,26 @@ async function runOnce(kind: string, ships: number): Promise<Row> {
   const generateS = (performance.now() - started) / 1000;
   started = performance.now();
   const errors: string[] = [];
-  for (const [i, upload] of uploads.entries()) {
-    const imported = await importUploadedFile(database, { ...upload, importedBy: null });
-    errors.push(...imported.errorMessages);
-    if ((i + 1) % 50 === 0)
-      process.stdout.write(`\r  ${kind} ${ships} ship(s): ${i + 1}/${uploads.length} files imported`);
+  if (upload === 'each') {
+    for (const [i, file] of uploads.entries()) {
+      const imported = await importUploadedFile(database, { ...file, importedBy: null });
+      errors.push(...imported.errorMessages);
+      if ((i + 1) % 50 === 0)
+        process.stdout.write(`\r  ${kind} ${ships} ship(s): ${i + 1}/${uploads.length} files imported`);
+    }
+  } else {
+    // Each ship's files in one call, as a multi-file upload or the uploader's folder sends them.
+    for (const facilityId of Object.values(facilityIds)) {
+      const own = uploads.filter((u) => u.facilityId === facilityId);
+      const imported = await importUploads(database, {
+        facilityId,
+        dataSourceId: own[0]!.dataSourceId,
+        uploads: own,
+        importedBy: null,
+      });
+      errors.push(...imported.errorMessages);
+      process.stdout.write(`\r  ${kind} ${ships} ship(s): ${imported.ids.length} files imported`);
+    }
   }
   const uploadS = (performance.now() - started) / 1000;
   process.stdout.write('\n');
@@ -164,10 +183,11 @@ async function runOnce(kind: string, ships: number): Promise<Row> {
   await queue.stop();
   await database.close();
   console.log(
-    `  ${kind} ${ships} ship(s): upload ${uploadS.toFixed(1)} s, execute ${executeS.toFixed(1)} s (${measurementChunks} day chunks, ${reportRows} report values)`,
+    `  ${kind} ${ships} ship(s): upload (${upload}) ${uploadS.toFixed(1)} s, execute ${executeS.toFixed(1)} s (${measurementChunks} day chunks, ${reportRows} report values)`,
   );
   return {
     kind,
+    upload,
     ships,
     samples,
     generateS,
@@ -183,7 +203,9 @@ async function runOnce(kind: string, ships: number): Promise<Row> {
 }
 
 const rows: Row[] = [];
-for (const kind of kinds) for (const ships of shipCounts) rows.push(await runOnce(kind, ships));
+for (const kind of kinds)
+  for (const ships of shipCounts)
+    for (const upload of uploadModes) rows.push(await runOnce(kind, ships, upload));
 
 const f = (n: number, d = 1) => n.toFixed(d);
 const first = rows[0]!;
@@ -198,10 +220,10 @@ const lines = [
       .loadavg()
       .map((l) => l.toFixed(2))
       .join(' ')}. ` +
-    "Upload = importUploadedFile of every daily file (making the files is the demo fleet's work and timed apart); execute = queue + job until the dashboard numbers (daily roll-up) are stored.",
+    "Upload = the daily files through importUploads, each ship's in one call (batch), or importUploadedFile of every daily file (each) (making the files is the demo fleet's work and timed apart); execute = queue + job until the dashboard numbers (daily roll-up) are stored.",
   '',
-  '| database | ship-years | raw samples | (making the files s) | upload s | samples/s | execute s | measurement values/s | report values | total s | goal |',
-  '|---|---|---|---|---|---|---|---|---|---|---|',
+  '| database | upload | ship-years | raw samples | (making the files s) | upload s | samples/s | execute s | measurement values/s | report values | total s | goal |',
+  '|---|---|---|---|---|---|---|---|---|---|---|---|',
   ...rows.map((r) => {
     const total = r.uploadS + r.executeS;
     const goal =
@@ -214,18 +236,18 @@ const lines = [
             ? 'met (< 40 s)'
             : 'missed (< 40 s)'
         : '';
-    return `| ${r.kind} | ${(r.ships * days) / 365} | ${r.samples} | (${f(r.generateS)}) | ${f(r.uploadS)} | ${f(r.samples / r.uploadS, 0)} | ${f(r.executeS)} | ${f(r.measurementRows / r.executeS, 0)} | ${r.reportRows} | ${f(total)} | ${goal} |`;
+    return `| ${r.kind} | ${r.upload} | ${(r.ships * days) / 365} | ${r.samples} | (${f(r.generateS)}) | ${f(r.uploadS)} | ${f(r.samples / r.uploadS, 0)} | ${f(r.executeS)} | ${f(r.measurementRows / r.executeS, 0)} | ${r.reportRows} | ${f(total)} | ${goal} |`;
   }),
   '',
   'Execution stages (seconds, summed over the ships; "commit" is the one replacing transaction: store + roll-up + done):',
   '',
-  `| database | ship-years | ${Object.keys(rows[0]?.stages ?? {}).join(' | ')} |`,
-  `|---|---|${Object.keys(rows[0]?.stages ?? {})
+  `| database | upload | ship-years | ${Object.keys(rows[0]?.stages ?? {}).join(' | ')} |`,
+  `|---|---|---|${Object.keys(rows[0]?.stages ?? {})
     .map(() => '---')
     .join('|')}|`,
   ...rows.map(
     (r) =>
-      `| ${r.kind} | ${(r.ships * days) / 365} | ${Object.values(r.stages)
+      `| ${r.kind} | ${r.upload} | ${(r.ships * days) / 365} | ${Object.values(r.stages)
         .map((v) => f(v, 2))
         .join(' | ')} |`,
   ),

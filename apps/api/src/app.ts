@@ -317,7 +317,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       if (error.status >= 500) request.log.error({ err: error }, 'request failed');
       return reply.code(error.status).send({
         code: error.code,
-        message: error.status >= 500 ? 'Something went wrong' : error.message,
+        // UNAVAILABLE (503) is written for the caller: what is down and what to do (storage/originals-s3.ts).
+        message: error.status >= 500 && error.code !== 'UNAVAILABLE' ? 'Something went wrong' : error.message,
         fields: error.fields,
         requestId: request.id,
       });

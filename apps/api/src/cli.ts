@@ -59,7 +59,11 @@ if (command === 'admin:create') {
 async function withDatabase(
   work: (db: Awaited<ReturnType<typeof openDatabase>>['db']) => Promise<void>,
 ): Promise<void> {
-  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
+  const database = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.dataDir,
+    originalsBucket: config.originalsBucket,
+  });
   try {
     const applied = await migrateToLatest(database.db);
     console.log(applied.length ? `Applied migrations: ${applied.join(', ')}` : 'The database is up to date.');

@@ -118,6 +118,12 @@ export const configSchema = z.object({
     .refine((url) => /^postgres(ql)?:\/\//i.test(url), 'Use a postgres:// or postgresql:// address')
     .optional(),
   DATA_DIR: z.string().default('./data'),
+  /**
+   * Where uploaded files' originals are kept when several API nodes share them: an S3-compatible bucket,
+   * s3://bucket[/prefix][?endpoint=http://host:port&region=eu-north-1&forcePathStyle=true] (storage/originals-s3.ts;
+   * credentials from the usual AWS variables). Unset: in the database on PostgreSQL, beside the database on PGlite.
+   */
+  ORIGINALS_URL: z.string().min(1).optional(),
   DEMO: onOff.optional(),
   DEMO_SHIPS: z.coerce.number().int().min(1).max(200).default(6),
   DEMO_DAYS: z.coerce.number().int().min(1).max(730).default(60),
@@ -165,12 +171,81 @@ export type RawConfig = z.infer<typeof configSchema>;
 export interface Config extends RawConfig {
   publicUrl: string;
   dataDir: string;
+  /** ORIGINALS_URL read: the bucket of the originals, or null for the database's own store. */
+  originalsBucket: ObjectStoreSettings | null;
   issuer: string;
   embeddedIssuer: boolean;
   services: { web: boolean; worker: boolean };
 }
 
 export class ConfigError extends Error {}
+
+/** An S3-compatible bucket (ORIGINALS_URL), as the AWS SDK's S3Client and its commands take it. */
+export interface ObjectStoreSettings {
+  bucket: string;
+  /** Prepended to every key, '' or ending in '/'. */
+  prefix: string;
+  /** Another server than AWS's (MinIO, Ceph, s3rver, ...); absent: AWS's own for the region. */
+  endpoint?: string;
+  region: string;
+  /** The bucket in the path (http://host/bucket/key) instead of the host name: what most S3-compatible servers need. */
+  forcePathStyle: boolean;
+}
+
+const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+
+/**
+ * Reads ORIGINALS_URL: s3://bucket[/prefix][?endpoint=...&region=...&forcePathStyle=true]. The region may come from
+ * AWS_REGION (or AWS_DEFAULT_REGION) instead; the credentials always come from the AWS SDK's usual places
+ * (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, a profile, an instance role), never from the URL.
+ */
+export function parseOriginalsUrl(
+  value: string,
+  env: NodeJS.ProcessEnv,
+): ObjectStoreSettings | { invalid: string } {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return { invalid: 'Use s3://bucket?endpoint=...&region=... (not an address)' };
+  }
+  if (url.protocol !== 's3:') return { invalid: 'Use an s3:// address: s3://bucket?region=...' };
+  if (url.username || url.password)
+    return {
+      invalid:
+        'Put no credentials in ORIGINALS_URL: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or a profile or role)',
+    };
+  const bucket = url.hostname;
+  // Bucket names: 3-63 lower-case letters, digits, dots and hyphens, beginning and ending with a letter or digit
+  // (Amazon S3 User Guide, "General purpose bucket naming rules").
+  if (!BUCKET_NAME.test(bucket))
+    return { invalid: `'${bucket}' is not a bucket name (3-63 lower-case letters, digits, dots, hyphens)` };
+  const known = new Set(['endpoint', 'region', 'forcePathStyle']);
+  const unknown = [...url.searchParams.keys()].find((k) => !known.has(k));
+  if (unknown) return { invalid: `Unknown setting '${unknown}' (use endpoint, region, forcePathStyle)` };
+  const endpoint = url.searchParams.get('endpoint') ?? undefined;
+  if (endpoint !== undefined && !/^https?:\/\/[^/]+/i.test(endpoint))
+    return { invalid: `endpoint '${endpoint}' is not an http:// or https:// address` };
+  const region = url.searchParams.get('region') ?? env.AWS_REGION ?? env.AWS_DEFAULT_REGION;
+  if (!region) return { invalid: "Name the bucket's region: ?region=... or AWS_REGION" };
+  const style = url.searchParams.get('forcePathStyle');
+  if (style !== null && style !== 'true' && style !== 'false')
+    return { invalid: `forcePathStyle is true or false, not '${style}'` };
+  const path = decodeURIComponent(url.pathname).replace(/^\/+|\/+$/g, '');
+  return {
+    bucket,
+    prefix: path ? `${path}/` : '',
+    ...(endpoint ? { endpoint } : {}),
+    region,
+    forcePathStyle: style === 'true',
+  };
+}
+
+function objectStoreOf(parsed: ReturnType<typeof parseOriginalsUrl>): ObjectStoreSettings {
+  if ('invalid' in parsed)
+    throw new ConfigError(`Invalid configuration:\n  ORIGINALS_URL: ${parsed.invalid}`);
+  return parsed;
+}
 
 export function loadConfig(
   env: NodeJS.ProcessEnv = process.env,
@@ -196,6 +271,8 @@ export function loadConfig(
     throw new ConfigError(
       'Invalid configuration:\n  METS_SEND is on: set METS_API_URL and METS_API_TOKEN too (or turn METS_SEND off)',
     );
+  // Read here, before anything starts: a mistyped bucket stops the start, not the first upload.
+  const originalsBucket = raw.ORIGINALS_URL ? objectStoreOf(parseOriginalsUrl(raw.ORIGINALS_URL, env)) : null;
   const publicUrl = (raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/$/, '');
   const servicesArg = argv.find((a) => a.startsWith('--services='))?.slice('--services='.length);
   const services = servicesArg ? servicesArg.split(',') : ['web', 'worker'];
@@ -207,6 +284,7 @@ export function loadConfig(
     publicUrl,
     // Relative to where `npm start` was typed (npm runs the API's script inside apps/api).
     dataDir: path.resolve(env.INIT_CWD ?? process.cwd(), raw.DATA_DIR),
+    originalsBucket,
     issuer: raw.OIDC_ISSUER ?? `${publicUrl}/oidc`,
     embeddedIssuer: !raw.OIDC_ISSUER,
     services: { web: services.includes('web'), worker: services.includes('worker') },

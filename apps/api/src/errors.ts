@@ -1,6 +1,7 @@
 import { ERROR_STATUS, type ErrorCode } from '@portal/contracts/errors';
 
-/** The one error type of the API. Its code decides the HTTP status; its message is shown to the caller (never for 5xx). */
+/** The one error type of the API. Its code decides the HTTP status; its message is shown to the caller (never for 5xx, but
+ * for 503 UNAVAILABLE, whose message says plainly what is down and what to do; the details go in its cause, logged). */
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly fields?: Record<string, string>;

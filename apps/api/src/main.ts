@@ -123,6 +123,7 @@ async function main(): Promise<void> {
         readUrl: config.services.web ? config.DATABASE_READ_URL : undefined,
         dataDir: config.dataDir,
         log: { warn: (message) => log.warn(message), info: (message) => log.info(message) },
+        originalsBucket: config.originalsBucket,
       }),
     );
     opening.catch(() => undefined);

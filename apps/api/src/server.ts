@@ -57,6 +57,7 @@ export async function createServer(
       readUrl: config.DATABASE_READ_URL,
       dataDir: config.dataDir,
       ...(options.loggerInstance ? { log: readRoutingLog(options.loggerInstance) } : {}),
+      originalsBucket: config.originalsBucket,
     }));
   await migrateToLatest(database.db);
   // The measurement field catalogue and the default reports are product data, like the readers: present on every

@@ -112,6 +112,7 @@ export {
   type OriginalStore,
   type SweepResult,
 } from './originals';
+export { s3OriginalStore } from './originals-s3';
 export {
   canonicalFuel,
   canonicalHours,

@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { pipeline, Readable } from 'node:stream';
 import { promisify } from 'node:util';
-import { constants as zlibConstants, gunzip, gzip } from 'node:zlib';
+import { constants as zlibConstants, createGunzip, gunzip, gzip } from 'node:zlib';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 
@@ -16,14 +17,16 @@ const gunzipAsync = promisify(gunzip);
  * - on a PostgreSQL server, in the database (`data_file_originals`, 8 MB parts), shared by every process of a
  *   scaled-out deployment;
  * - on the embedded database, as files in the data directory beside it (`<DATA_DIR>/originals/<ship>/<file>`), so
- *   that the one thread that runs PGlite does not spend the upload's time copying the original into it.
+ *   that the one thread that runs PGlite does not spend the upload's time copying the original into it;
+ * - with ORIGINALS_URL, in an S3-compatible bucket (originals-s3.ts), shared by every API node of a scaled-out
+ *   deployment on either database.
  * Both take the original raw during the import (inside its transaction: a file that does not import leaves no
  * original), and gzip it once the import has committed, from the bytes still in memory; what a stopped process left
  * raw, the compress-originals job sweeps.
  */
 export interface OriginalStore {
-  readonly kind: 'database' | 'directory';
-  /** The directory of the files (directory store), or the table (database store). */
+  readonly kind: 'database' | 'directory' | 'bucket';
+  /** The directory of the files (directory store), the table (database store), or s3://bucket/prefix/. */
   readonly location: string;
   /**
    * Stores a file's original raw, inside the import's transaction `trx`. `between` runs after each piece stored: it
@@ -41,6 +44,8 @@ export interface OriginalStore {
   compressAfterCommit(db: Kysely<Database>, key: OriginalKey, content: Buffer): Promise<void>;
   /** The original, uncompressed; null when none is stored. */
   read(db: Kysely<Database>, key: OriginalKey): Promise<Buffer | null>;
+  /** The original, uncompressed, as it is read (one 8 MB piece in memory at a time at most); null when none is stored. */
+  stream(db: Kysely<Database>, key: OriginalKey): Promise<Readable | null>;
   /** Data files deleted (committed): their originals go too (in the database, they went with the rows). */
   removeDeleted(keys: OriginalKey[]): Promise<void>;
   /** Ids of the data files whose original is stored (tests: no file without its original, none left over). */
@@ -83,6 +88,13 @@ async function compressPiece(piece: Buffer): Promise<{ compression: 'gzip' | 'no
 /** A piece as one gzip member, Huffman-only, in the thread pool. */
 const gzipPiece = (piece: Buffer) => gzipAsync(piece, { level: 1, strategy: zlibConstants.Z_HUFFMAN_ONLY });
 
+/** A whole original gzip'ed as the stores keep it: one member per 8 MB piece, one after the other. */
+export async function gzipWhole(content: Buffer): Promise<Buffer> {
+  const members: Buffer[] = [];
+  for (const piece of pieces(content)) members.push(await gzipPiece(piece));
+  return members.length === 1 ? members[0]! : Buffer.concat(members);
+}
+
 function* pieces(content: Buffer): Generator<Buffer> {
   for (let at = 0; at === 0 || at < content.length; at += ORIGINAL_PART_BYTES)
     yield content.subarray(at, at + ORIGINAL_PART_BYTES);
@@ -92,7 +104,7 @@ function* pieces(content: Buffer): Generator<Buffer> {
 const compressing = new Set<Promise<unknown>>();
 
 /** Compressions under way, in this process and in one store (its own set). */
-function compressions() {
+export function compressions() {
   const own = new Set<Promise<unknown>>();
   return {
     track(work: Promise<unknown>, what: string): Promise<void> {
@@ -119,6 +131,10 @@ function compressions() {
 export async function originalsCompressed(): Promise<void> {
   while (compressing.size > 0) await Promise.all([...compressing]);
 }
+
+/** A gzip'ed stream read uncompressed; an error of either side ends the other (pipeline). */
+export const gunzipped = (compressed: Readable): Readable =>
+  pipeline(compressed, createGunzip(), () => undefined);
 
 const isMissing = (error: unknown) => (error as { code?: string }).code === 'ENOENT';
 
@@ -189,6 +205,33 @@ export function databaseOriginalStore(): OriginalStore {
       );
       return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
     },
+    async stream(db, key) {
+      const parts = await db
+        .selectFrom('data_file_originals')
+        .select('part')
+        .where('facility_id', '=', key.facilityId)
+        .where('data_file_id', '=', key.dataFileId)
+        .orderBy('part')
+        .execute();
+      if (parts.length === 0) return null;
+      // One part read and gunzipped at a time, as the reader asks for it.
+      return Readable.from(
+        (async function* () {
+          for (const { part } of parts) {
+            const row = await db
+              .selectFrom('data_file_originals')
+              .select(['compression', 'content'])
+              .where('facility_id', '=', key.facilityId)
+              .where('data_file_id', '=', key.dataFileId)
+              .where('part', '=', part)
+              .executeTakeFirst();
+            if (!row)
+              throw new Error(`a part of the original of data file ${key.dataFileId} went while it was read`);
+            yield row.compression === 'gzip' ? await gunzipAsync(row.content) : Buffer.from(row.content);
+          }
+        })(),
+      );
+    },
     async removeDeleted() {
       // ON DELETE CASCADE took the rows with their data files.
     },
@@ -239,7 +282,9 @@ export function databaseOriginalStore(): OriginalStore {
   };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** The names a store gives its originals: facility and data file ids. */
+export const ORIGINAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const UUID = ORIGINAL_UUID;
 
 /**
  * The originals as files: `<root>/<facility id>/<data file id>` raw, `<data file id>.gz` compressed (a gzip member per
@@ -323,6 +368,20 @@ export function directoryOriginalStore(root: string, options: { throwaway?: bool
         if (isMissing(error)) return null;
         throw error;
       }
+    },
+    async stream(_db, key) {
+      // Opened before it is answered: a missing file is null, not a stream that fails later.
+      const opened = async (file: string) => {
+        try {
+          return (await open(file, 'r')).createReadStream();
+        } catch (error) {
+          if (isMissing(error)) return null;
+          throw error;
+        }
+      };
+      const gz = await opened(gzPath(key));
+      if (gz) return gunzipped(gz);
+      return opened(rawPath(key));
     },
     async removeDeleted(keys) {
       for (const key of keys) {

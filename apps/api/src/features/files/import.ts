@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Readable } from 'node:stream';
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { formatDateTime } from '@portal/contracts/rules';
 import {
   DEFAULT_GAP_WARNING_SAMPLES,
@@ -70,15 +70,49 @@ function isUniqueViolation(error: unknown): boolean {
 export type ImportTarget = Pick<DatabaseHandle, 'db' | 'originals'>;
 
 /**
+ * Files of one upload imported in one transaction, at most this many (or this many bytes, whichever comes first; a
+ * larger file goes alone): what a file costs beyond its own rows (BEGIN/COMMIT, the ship's lock and data range) is
+ * paid once per batch (docs/decisions/0127-originals-in-object-storage-and-batch-import.md).
+ */
+export const IMPORT_BATCH_FILES = 100;
+export const IMPORT_BATCH_BYTES = 16 * 1024 * 1024;
+
+/** One upload as received: a data file or a .zip of data files. */
+export interface UploadedContent {
+  fileName: string;
+  content: Buffer | Readable;
+}
+
+/**
  * The upload service (HTTP route, demo seed, onboard uploader): takes a data file or a .zip of them, and imports
- * each file whole or not at all (one transaction per file): the original (storage/originals.ts), its UTC timestamps and
- * every raw column, packed where exact (docs/decisions/0050-storage-performance.md). An archive is imported one file
- * at a time, each freed before the next is unpacked. A file whose content was imported before into the same data source is answered
- * as an error message instead of being imported twice. Keeps the ship's data range and coverage current.
+ * each file whole or not at all: the original (storage/originals.ts), its UTC timestamps and every raw column, packed
+ * where exact (docs/decisions/0050-storage-performance.md). A file whose content was imported before into the same
+ * data source is answered as an error message instead of being imported twice. Keeps the ship's data range and
+ * coverage current. The files of an archive go in batches (importUploads).
  */
 export async function importUploadedFile(
   target: ImportTarget,
   input: ImportUploadInput,
+): Promise<ImportResult> {
+  const { fileName, content, ...rest } = input;
+  return importUploads(target, { ...rest, uploads: [{ fileName, content }] });
+}
+
+/**
+ * Several uploads at once (the files of a multi-file upload, a folder of the onboard uploader, a ship-year of daily
+ * files), each a data file or a .zip of them, into one data source. The files are imported in batches of one
+ * transaction each (IMPORT_BATCH_FILES, IMPORT_BATCH_BYTES) with a savepoint per file: a file that does not import
+ * (unreadable, imported before) gets its error message and the others of its batch are kept, exactly as if each had
+ * been uploaded on its own; each imported file has its audit entry. A failure that is not the file's (the database or
+ * the store of originals unreachable) rolls back the batch it happened in and is thrown: the batches committed before
+ * stay, nothing of that batch is kept, and sending the same uploads again imports what is missing and answers the
+ * others as imported before.
+ */
+export async function importUploads(
+  target: ImportTarget,
+  input: Omit<ImportUploadInput, 'fileName' | 'content'> & {
+    uploads: Iterable<UploadedContent> | AsyncIterable<UploadedContent>;
+  },
 ): Promise<ImportResult> {
   const { db } = target;
   const source = await db
@@ -124,50 +158,73 @@ export async function importUploadedFile(
   const configuration = parseReaderConfiguration(source.reader_id, source.reader_configuration);
   const ids: string[] = [];
   const warnings: UploadedFileWarnings[] = [];
+  const uploadErrors: string[] = [];
   const fileErrors: string[] = [];
   let skipped = 0;
   let previousCompressed: Promise<unknown> = Promise.resolve();
-  // One file of an archive in memory at a time: each is parsed and stored before the next is unpacked, and the
-  // original of the one before is compressed (that follows each file's commit).
-  const upload = await eachUploadedFile(
-    Buffer.isBuffer(input.content)
-      ? { fileName: input.fileName, content: input.content }
-      : { fileName: input.fileName, stream: input.content },
-    rules,
-    async (file) => {
-      if (!configuration.ok) {
-        skipped++;
-        return;
-      }
-      await previousCompressed;
-      const outcome = await importOneFile(target, {
-        facilityId: input.facilityId,
-        dataSourceId: source.id,
-        readerId: source.reader_id,
-        configuration: configuration.configuration,
-        offsetMinutes: source.utc_offset_minutes,
-        fileName: file.fileName,
-        content: file.content,
-        importedBy: input.importedBy,
-        timings: input.timings,
-        auditedBy: input.auditedBy,
-        warningContext,
-      });
+  let batch: OneFile[] = [];
+  let batchBytes = 0;
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const files = batch;
+    batch = [];
+    batchBytes = 0;
+    // One batch's originals compressing at a time: each batch waits for the one before.
+    await previousCompressed;
+    const outcomes = await importBatch(target, files);
+    const compressing: Promise<unknown>[] = [];
+    for (const [i, outcome] of outcomes.entries()) {
       if ('error' in outcome) fileErrors.push(outcome.error);
       else {
         ids.push(outcome.id);
-        warnings.push({ id: outcome.id, fileName: file.fileName, warnings: outcome.warnings });
-        previousCompressed = outcome.compressed ?? previousCompressed;
+        warnings.push({ id: outcome.id, fileName: files[i]!.fileName, warnings: outcome.warnings });
+        if (outcome.compressed) compressing.push(outcome.compressed);
       }
-    },
-  );
-  const result: ImportResult = { ids, errorMessages: [...upload.errors, ...fileErrors], warnings };
+    }
+    previousCompressed = Promise.all(compressing);
+  };
+  for await (const upload of input.uploads) {
+    const uploaded = await eachUploadedFile(
+      Buffer.isBuffer(upload.content)
+        ? { fileName: upload.fileName, content: upload.content }
+        : { fileName: upload.fileName, stream: upload.content },
+      rules,
+      async (file) => {
+        if (!configuration.ok) {
+          skipped++;
+          return;
+        }
+        if (
+          batch.length >= IMPORT_BATCH_FILES ||
+          (batch.length > 0 && batchBytes + file.content.length > IMPORT_BATCH_BYTES)
+        )
+          await flush();
+        batch.push({
+          facilityId: input.facilityId,
+          dataSourceId: source.id,
+          readerId: source.reader_id,
+          configuration: configuration.configuration,
+          offsetMinutes: source.utc_offset_minutes,
+          fileName: file.fileName,
+          content: file.content,
+          importedBy: input.importedBy,
+          timings: input.timings,
+          auditedBy: input.auditedBy,
+          warningContext,
+        });
+        batchBytes += file.content.length;
+      },
+    );
+    uploadErrors.push(...uploaded.errors);
+  }
+  await flush();
+  // What is wrong with an upload itself (its type, its size, a broken archive) comes before its files' own.
+  const result: ImportResult = { ids, errorMessages: [...uploadErrors, ...fileErrors], warnings };
   if (!configuration.ok && skipped > 0) {
     result.errorMessages.push(
       `The parser configuration of the data source is not valid: ${configuration.errors.join('; ')}. No file was imported.`,
     );
   }
-  if (ids.length > 0) await updateFacilityDataRange(db, input.facilityId);
   return result;
 }
 
@@ -235,12 +292,16 @@ function stopwatch(timings: Record<string, number> | undefined) {
   };
 }
 
+/**
+ * A file whose content the data source has (committed, or earlier in the same batch): listed again when it was
+ * deleted from the list with its samples kept (audited as an upload), else answered as imported before.
+ */
 async function alreadyImported(
-  db: Kysely<Database>,
+  trx: Transaction<Database>,
   file: OneFile,
   sha256: string,
 ): Promise<{ id: string; warnings: DataFileWarning[] } | { error: string } | null> {
-  const existing = await db
+  const existing = await trx
     .selectFrom('data_files')
     .select(['id', 'imported_on', 'removed_on', 'warnings'])
     .where('data_source_id', '=', file.dataSourceId)
@@ -249,14 +310,12 @@ async function alreadyImported(
   if (!existing) return null;
   // Deleted from the list with its samples kept: uploading it again lists it again.
   if (existing.removed_on) {
-    await db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('data_files')
-        .set({ removed_on: null, file_name: file.fileName })
-        .where('id', '=', existing.id)
-        .execute();
-      await auditUpload(trx, file, existing.id);
-    });
+    await trx
+      .updateTable('data_files')
+      .set({ removed_on: null, file_name: file.fileName })
+      .where('id', '=', existing.id)
+      .execute();
+    await auditUpload(trx, file, existing.id);
     return { id: existing.id, warnings: storedWarnings(existing.warnings) };
   }
   return { error: `${file.fileName}: already imported on ${formatDateTime(existing.imported_on)}` };
@@ -280,13 +339,112 @@ export function storedWarnings(value: unknown): DataFileWarning[] {
 
 /** A file imported (with its original's compression under way) and its warnings, or why not. */
 type FileOutcome =
-  { id: string; warnings: DataFileWarning[]; compressed?: Promise<unknown> } | { error: string };
+  | { id: string; warnings: DataFileWarning[]; compressed?: Promise<unknown>; stored?: true }
+  | { error: string };
 
-async function importOneFile(target: ImportTarget, file: OneFile): Promise<FileOutcome> {
+/**
+ * The files of a batch in one transaction, each behind its own savepoint: a file that does not import (unreadable,
+ * imported before) is rolled back to its savepoint and answered with its message; the ship's lock and data range
+ * once, at the end; the originals compressed once the batch has committed. Any other failure rolls the batch back,
+ * removes what its files put in the store of originals, and is thrown.
+ */
+async function importBatch(target: ImportTarget, files: OneFile[]): Promise<FileOutcome[]> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await importBatchOnce(target, files);
+    } catch (error) {
+      // Two batches of one ship that share files in another order can wait for each other on the content's unique
+      // index: PostgreSQL ends one of them, which runs again once the other has committed (its shared files are then
+      // answered as imported before). Rolled back whole, so nothing of it is kept in between.
+      if ((error as { code?: string }).code !== '40P01' || attempt === 3) throw error;
+    }
+  }
+}
+
+async function importBatchOnce(target: ImportTarget, files: OneFile[]): Promise<FileOutcome[]> {
   const { db, originals } = target;
-  const lap = stopwatch(file.timings);
-  // Three things at once: the hash (this thread, in slices), the parse and packing of the columns (a worker thread for large
-  // files, parse-off-thread.ts) and, on this thread, storing the original (then the columns as they come).
+  /** From the last file stored to the commit: the ship's lock and range, and the commit. */
+  let commit = stopwatch(undefined);
+  const stored: OriginalKey[] = [];
+  let outcomes: FileOutcome[];
+  try {
+    outcomes = await db.transaction().execute(async (trx) => {
+      const answers: FileOutcome[] = [];
+      for (const file of files) {
+        const reading = startReading(file);
+        await sql`savepoint import_file`.execute(trx);
+        let original: OriginalKey | null = null;
+        try {
+          const imported = await importInto(trx, originals, file, reading, (key) => {
+            original = key;
+            stored.push(key);
+          });
+          await sql`release savepoint import_file`.execute(trx);
+          answers.push(imported);
+        } catch (error) {
+          const sha256 = reading.sha256;
+          if (!(
+            error instanceof UnreadableFile ||
+            error instanceof ImportedBefore ||
+            isUniqueViolation(error)
+          ))
+            throw error;
+          await sql`rollback to savepoint import_file`.execute(trx);
+          if (original) {
+            stored.splice(stored.indexOf(original), 1);
+            await originals.discard(original);
+          }
+          if (error instanceof UnreadableFile) {
+            answers.push({ error: `${file.fileName}: ${error.readerError.message}` });
+            continue;
+          }
+          // Imported before (earlier in this batch too), or the same content uploaded at once elsewhere (the unique
+          // index let one in): the caller is told, or a file deleted from the list is listed again.
+          const seen = sha256 ? await alreadyImported(trx, file, sha256) : null;
+          if (!seen) throw error;
+          answers.push(seen);
+        }
+      }
+      commit = stopwatch(files[0]?.timings);
+      if (answers.some((a) => 'id' in a)) {
+        // The ship's range commits with the files, so a connection lost after the commit cannot leave it stale
+        // (faults.test.ts); the row lock makes concurrent imports of one ship see each other's files. NO KEY UPDATE,
+        // the lock the range update takes anyway: FOR UPDATE would wait for the key-share locks that a concurrent
+        // import's rows hold on the ship while that import waits for this one on the content's unique index (a
+        // deadlock).
+        const facilityId = files[0]!.facilityId;
+        await trx
+          .selectFrom('facilities')
+          .select('id')
+          .where('id', '=', facilityId)
+          .forNoKeyUpdate()
+          .execute();
+        await updateFacilityDataRange(trx, facilityId);
+      }
+      return answers;
+    });
+  } catch (error) {
+    for (const key of stored) await originals.discard(key);
+    throw error;
+  }
+  commit('commit');
+  return outcomes.map((outcome, i) => {
+    const file = files[i]!;
+    if (!('id' in outcome) || !outcome.stored) return outcome;
+    return {
+      id: outcome.id,
+      warnings: outcome.warnings,
+      compressed: originals.compressAfterCommit(
+        db,
+        { facilityId: file.facilityId, dataFileId: outcome.id },
+        file.content,
+      ),
+    };
+  });
+}
+
+/** A file's hash (this thread, in slices) and its parse and packing (a worker thread for large files), started. */
+function startReading(file: OneFile) {
   const hashing = sha256Of(file.content);
   hashing.catch(() => undefined);
   const reading = readDataFile({
@@ -296,134 +454,118 @@ async function importOneFile(target: ImportTarget, file: OneFile): Promise<FileO
     configuration: file.configuration,
     options: { utcTimezoneOffsetInMinutes: file.offsetMinutes },
   });
-  let headDone = false;
-  const head: Promise<PackedHead | ReaderError> = reading.head
+  const state = {
+    hashing,
+    reading,
+    headDone: false,
+    head: null as unknown as Promise<PackedHead | ReaderError>,
+    /** Known once the hash is claimed. */
+    sha256: null as string | null,
+  };
+  state.head = reading.head
     .catch((error: unknown) => {
       if (error instanceof ReaderError) return error;
       throw error;
     })
-    .finally(() => (headDone = true));
-  head.catch(() => undefined);
-  let sha256: string | null = null;
-  let original = null as OriginalKey | null;
-  let warnings: DataFileWarning[] = [];
-  try {
-    const id = await db.transaction().execute(async (trx) => {
-      // The row comes first (the original refers to it), under a provisional hash until the real one is ready: the
-      // original is stored while the hash is computed. Rows and time range follow the parse.
-      const row = await trx
-        .insertInto('data_files')
-        .values({
-          facility_id: file.facilityId,
-          data_source_id: file.dataSourceId,
-          file_name: file.fileName,
-          content_sha256: `pending:${randomUUID()}`,
-          byte_size: file.content.length,
-          row_count: 0,
-          time_stamp_min: new Date(0),
-          time_stamp_max: new Date(0),
-          imported_by: file.importedBy,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      // A file imported before is answered as such, whether or not it parses: checked as soon as the hash is known.
-      let hashed = false;
-      hashing.then(
-        () => (hashed = true),
-        () => (hashed = true),
-      );
-      let claimed = false;
-      const claimHash = async () => {
-        sha256 = await hashing;
-        const earlier = await trx
-          .selectFrom('data_files')
-          .select('id')
-          .where('data_source_id', '=', file.dataSourceId)
-          .where('content_sha256', '=', sha256)
-          .executeTakeFirst();
-        if (earlier) throw new ImportedBefore();
-        // The unique index makes a concurrent upload of the same content wait for this one, then fail as a duplicate.
-        await trx
-          .updateTable('data_files')
-          .set({ content_sha256: sha256 })
-          .where('id', '=', row.id)
-          .execute();
-        claimed = true;
-        lap('hash and duplicate check');
-      };
-      original = { facilityId: file.facilityId, dataFileId: row.id };
-      // Between the pieces of the original: the hash claimed once known; a file that turned out unreadable stops
-      // there (the transaction rolls back).
-      await originals.storeRaw(trx, original, file.content, async () => {
-        if (hashed && !claimed) await claimHash();
-        return headDone && (await head) instanceof ReaderError;
-      });
-      if (!claimed) await claimHash();
-      lap('store original');
-      const packed = await head;
-      if (packed instanceof ReaderError) throw new UnreadableFile(packed);
-      lap('parse (beyond the original)');
-      const timeStampMin = new Date(packed.timeStampMin);
-      const timeStampMax = new Date(packed.timeStampMax);
-      await trx
-        .updateTable('data_files')
-        .set({ row_count: packed.rowCount, time_stamp_min: timeStampMin, time_stamp_max: timeStampMax })
-        .where('id', '=', row.id)
-        .execute();
-      const samples = { facilityId: file.facilityId, dataFileId: row.id };
-      await storeSampleTimestamps(trx, samples, {
-        timeStampMin,
-        timeStampMax,
-        rowCount: packed.rowCount,
-        timestamps: packed.timestamps,
-      });
-      // Columns are stored as they come: one batch goes to the database while the next columns are packed.
-      const columnNames = await storeSampleColumns(trx, samples, reading.columns);
-      lap('store columns');
-      warnings = fileWarnings({
-        ...file.warningContext,
-        columns: columnNames,
-        timestamps: unpackFloat64(packed.timestamps),
-        now: Date.now(),
-      });
-      if (warnings.length > 0)
-        await trx
-          .updateTable('data_files')
-          .set({ warnings: JSON.stringify(warnings) })
-          .where('id', '=', row.id)
-          .execute();
-      // The ship's range commits with the file, so a connection lost after the commit cannot leave it stale
-      // (faults.test.ts); the row lock makes concurrent imports of one ship see each other's files. NO KEY UPDATE, the
-      // lock the range update takes anyway: FOR UPDATE would wait for the key-share locks that a concurrent import's
-      // rows hold on the ship while that import waits for this one on the content's unique index (a deadlock).
-      await trx
-        .selectFrom('facilities')
-        .select('id')
-        .where('id', '=', file.facilityId)
-        .forNoKeyUpdate()
-        .execute();
-      await updateFacilityDataRange(trx, file.facilityId);
-      await auditUpload(trx, file, row.id);
-      return row.id;
-    });
-    lap('commit');
-    return {
-      id,
-      warnings,
-      compressed: originals.compressAfterCommit(
-        db,
-        { facilityId: file.facilityId, dataFileId: id },
-        file.content,
-      ),
-    };
-  } catch (error) {
-    if (original) await originals.discard(original);
-    if (error instanceof UnreadableFile) return { error: `${file.fileName}: ${error.readerError.message}` };
-    // Imported before, or the same content uploaded twice at once (the unique index lets one in): the other is told.
-    if (sha256 && (error instanceof ImportedBefore || isUniqueViolation(error))) {
-      const seen = await alreadyImported(db, file, sha256);
-      if (seen) return seen;
-    }
-    throw error;
-  }
+    .finally(() => (state.headDone = true));
+  state.head.catch(() => undefined);
+  return state;
+}
+
+/**
+ * One file into the batch's transaction: its row, its original (storage/originals.ts) while the hash is computed,
+ * then its timestamps and columns as the parse gives them, its warnings and its audit entry. Throws UnreadableFile or
+ * ImportedBefore (or the unique index's violation) for the batch to roll back to the file's savepoint.
+ */
+async function importInto(
+  trx: Transaction<Database>,
+  originals: ImportTarget['originals'],
+  file: OneFile,
+  reading: ReturnType<typeof startReading>,
+  onOriginal: (key: OriginalKey) => void,
+): Promise<{ id: string; warnings: DataFileWarning[]; stored: true }> {
+  const lap = stopwatch(file.timings);
+  // The row comes first (the original refers to it), under a provisional hash until the real one is ready: the
+  // original is stored while the hash is computed. Rows and time range follow the parse.
+  const row = await trx
+    .insertInto('data_files')
+    .values({
+      facility_id: file.facilityId,
+      data_source_id: file.dataSourceId,
+      file_name: file.fileName,
+      content_sha256: `pending:${randomUUID()}`,
+      byte_size: file.content.length,
+      row_count: 0,
+      time_stamp_min: new Date(0),
+      time_stamp_max: new Date(0),
+      imported_by: file.importedBy,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  // A file imported before is answered as such, whether or not it parses: checked as soon as the hash is known.
+  let hashed = false;
+  reading.hashing.then(
+    () => (hashed = true),
+    () => (hashed = true),
+  );
+  let claimed = false;
+  const claimHash = async () => {
+    const sha256 = await reading.hashing;
+    reading.sha256 = sha256;
+    const earlier = await trx
+      .selectFrom('data_files')
+      .select('id')
+      .where('data_source_id', '=', file.dataSourceId)
+      .where('content_sha256', '=', sha256)
+      .executeTakeFirst();
+    if (earlier) throw new ImportedBefore();
+    // The unique index makes a concurrent upload of the same content wait for this one, then fail as a duplicate.
+    await trx.updateTable('data_files').set({ content_sha256: sha256 }).where('id', '=', row.id).execute();
+    claimed = true;
+    lap('hash and duplicate check');
+  };
+  const original = { facilityId: file.facilityId, dataFileId: row.id };
+  onOriginal(original);
+  // Between the pieces of the original: the hash claimed once known; a file that turned out unreadable stops
+  // there (rolled back to its savepoint).
+  await originals.storeRaw(trx, original, file.content, async () => {
+    if (hashed && !claimed) await claimHash();
+    return reading.headDone && (await reading.head) instanceof ReaderError;
+  });
+  if (!claimed) await claimHash();
+  lap('store original');
+  const packed = await reading.head;
+  if (packed instanceof ReaderError) throw new UnreadableFile(packed);
+  lap('parse (beyond the original)');
+  const timeStampMin = new Date(packed.timeStampMin);
+  const timeStampMax = new Date(packed.timeStampMax);
+  const samples = { facilityId: file.facilityId, dataFileId: row.id };
+  await storeSampleTimestamps(trx, samples, {
+    timeStampMin,
+    timeStampMax,
+    rowCount: packed.rowCount,
+    timestamps: packed.timestamps,
+  });
+  // Columns are stored as they come: one batch goes to the database while the next columns are packed.
+  const columnNames = await storeSampleColumns(trx, samples, reading.reading.columns);
+  lap('store columns');
+  const warnings = fileWarnings({
+    ...file.warningContext,
+    columns: columnNames,
+    timestamps: unpackFloat64(packed.timestamps),
+    now: Date.now(),
+  });
+  // Rows, range and warnings in one statement.
+  await trx
+    .updateTable('data_files')
+    .set({
+      row_count: packed.rowCount,
+      time_stamp_min: timeStampMin,
+      time_stamp_max: timeStampMax,
+      ...(warnings.length > 0 ? { warnings: JSON.stringify(warnings) } : {}),
+    })
+    .where('id', '=', row.id)
+    .execute();
+  await auditUpload(trx, file, row.id);
+  return { id: row.id, warnings, stored: true };
 }

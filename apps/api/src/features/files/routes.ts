@@ -20,13 +20,16 @@ import { findVisibleDataSource } from '../datasources/queries';
 import { resolveUploadCredential, isUploadAuthorization } from '../ship-info/credentials';
 import { JOB_NAMES } from '../../jobs/contract';
 import { queueUploadExecution } from '../executions/upload';
-import { importUploadedFile, storedWarnings, type ImportUploadInput } from './import';
+import { importUploads, storedWarnings, type ImportUploadInput } from './import';
 import { findDataFile, findFacilityDataSource, listDataFiles } from './queries';
 import { deleteDataFile } from './service';
 
 /** The upload's files were imported, but the execution of their range could not be queued. */
 const UPLOAD_NOT_EXECUTED =
   'The files were imported, but their calculation could not be queued. Select them and press Run.';
+
+/** `file` fields one upload request may carry (other multipart routes take one, app.ts). */
+const MAX_FILES_PER_UPLOAD = 1000;
 
 /** Routes a request to the uploader's variant of the upload when it carries an upload credential. */
 const UPLOADER_CONSTRAINT: Parameters<FastifyInstance['addConstraintStrategy']>[0] = {
@@ -88,16 +91,24 @@ export async function fileRoutes(app: FastifyInstance) {
     if (!request.isMultipart()) throw badRequest('Send the file as multipart/form-data');
     const maxUploadBytes = app.config.UPLOAD_MAX_BYTES;
     try {
-      // One byte over the limit reaches the reader, which then rejects the upload with its message.
-      const part = await request.file({ limits: { fileSize: maxUploadBytes + 1 } });
-      if (!part) throw badRequest('No file was sent');
-      const fileNameProblem = textProblem(part.filename);
-      if (fileNameProblem) throw badRequest(`file: ${fileNameProblem}`, { file: fileNameProblem });
-      const result = await importUploadedFile(app.services.database, {
+      // One byte over the limit reaches the reader, which then rejects the upload with its message. Several `file`
+      // fields (a folder, a multi-file selection) are imported together, in batches (importUploads): each file's
+      // error is its own and the others are kept, as if sent one by one.
+      const parts = request.files({ limits: { fileSize: maxUploadBytes + 1, files: MAX_FILES_PER_UPLOAD } });
+      let sent = 0;
+      const uploads = (async function* () {
+        for await (const part of parts) {
+          sent++;
+          const fileNameProblem = textProblem(part.filename);
+          if (fileNameProblem) throw badRequest(`file: ${fileNameProblem}`, { file: fileNameProblem });
+          yield { fileName: part.filename, content: part.file };
+        }
+        if (sent === 0) throw badRequest('No file was sent');
+      })();
+      const result = await importUploads(app.services.database, {
         facilityId: dataSource.facility_id,
         dataSourceId: dataSource.id,
-        fileName: part.filename,
-        content: part.file,
+        uploads,
         importedBy,
         rules: { maxUploadBytes },
         auditedBy,
@@ -151,7 +162,7 @@ export async function fileRoutes(app: FastifyInstance) {
       schema: {
         tags,
         description:
-          'Uploads one data file, or a .zip of them (multipart/form-data, field `file`). The imported range is executed: the answer names the execution queued, or joined when one was waiting for the ship. Send `execute=false` to import only.',
+          'Uploads one data file, or a .zip of them (multipart/form-data, field `file`; several `file` fields are imported together, each file answered on its own). The imported range is executed: the answer names the execution queued, or joined when one was waiting for the ship. Send `execute=false` to import only.',
         params: idParamSchema,
         querystring: uploadQuerySchema,
         response: { 200: uploadResponseSchema },
