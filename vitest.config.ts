@@ -38,6 +38,15 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: 'edge',
+          root: 'packages/edge',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'api',
           root: 'apps/api',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
