@@ -57,6 +57,8 @@ export default defineConfig({
           // PostgreSQL each worker has a database of its own (test/worker-database.ts).
           fileParallelism: true,
           setupFiles: ['test/worker-database.ts'],
+          // The onboard uploader's bundle, which the package route and the uploader tests read (scripts/uploader-build.ts).
+          globalSetup: ['test/uploader-bundle.ts'],
         },
       },
       {

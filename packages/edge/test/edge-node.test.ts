@@ -12,7 +12,7 @@ import {
   dataSamples,
   tempDir,
   uniqueGroup,
-} from './support';
+} from '../src/testing';
 
 const MINUTE = 60_000;
 const T0 = Date.UTC(2026, 10, 28, 8, 0);

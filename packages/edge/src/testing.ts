@@ -1,10 +1,11 @@
+/** Test helpers against the machine's Mosquitto: a raw Sparkplug subscriber, a TCP proxy the test cuts, a simulated clock. */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { connect, type MqttClient } from 'mqtt';
-import { decodePayload, parseTopic, toNumber, type MessageType, type Payload } from '../src/sparkplug';
+import { decodePayload, parseTopic, toNumber, type MessageType, type Payload } from './sparkplug';
 
 /** The machine's Mosquitto (anonymous), shared with other engineers: every test uses a group of its own. */
 export const BROKER_URL = 'mqtt://127.0.0.1:1883';
