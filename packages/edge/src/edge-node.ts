@@ -4,6 +4,9 @@ import { connect, type IClientOptions, type MqttClient } from 'mqtt';
 import { DiskBuffer, type DroppedSamples, type Sample } from './buffer';
 import {
   BDSEQ_METRIC,
+  BIRTH_QOS,
+  DATA_QOS,
+  DEATH_QOS,
   BDSEQ_MODULO,
   DEFAULT_GROUP_ID,
   REBIRTH_METRIC,
@@ -215,7 +218,7 @@ export class EdgeNode {
     });
   }
 
-  /** A clean stop: NDEATH published (§7.1, an intentional disconnect publishes it), then DISCONNECT. */
+  /** A clean stop: NDEATH published (an intentional disconnect sends no will), then DISCONNECT. */
   async stop(): Promise<void> {
     const client = this.client;
     const wasOnline = this.statusValue === 'online';
@@ -229,7 +232,7 @@ export class EdgeNode {
     if (wasOnline)
       await bounded(
         client.publishAsync(topicOf(this.groupId, 'NDEATH', this.options.facilityId), this.deathPayload(), {
-          qos: 1,
+          qos: DEATH_QOS,
         }),
       );
     await bounded(client.endAsync());
@@ -307,7 +310,7 @@ export class EdgeNode {
   private connectNow(): void {
     this.reconnectTimer = null;
     if (this.statusValue === 'stopped') return;
-    // §6.4.20: a new bdSeq for every MQTT CONNECT, in the NDEATH (the will) and the NBIRTH of that session.
+    // A new bdSeq for every MQTT CONNECT ([tck-id-payloads-nbirth-bdseq]), in the NDEATH (the will) and the NBIRTH of that session.
     this.state.bdSeq = (this.state.bdSeq + 1) % BDSEQ_MODULO;
     this.saveState();
     const { facilityId, token } = this.options;
@@ -324,7 +327,7 @@ export class EdgeNode {
       will: {
         topic: topicOf(this.groupId, 'NDEATH', facilityId),
         payload: this.deathPayload(),
-        qos: 1,
+        qos: DEATH_QOS,
         retain: false,
       },
     });
@@ -362,7 +365,7 @@ export class EdgeNode {
   }
 
   private async online(client: MqttClient): Promise<void> {
-    // §7.1: subscribe to the node's commands before the NBIRTH.
+    // The node's commands are subscribed before the NBIRTH, so a rebirth asked at once is not missed.
     await client.subscribeAsync(topicOf(this.groupId, 'NCMD', this.options.facilityId), { qos: 1 });
     if (this.client !== client) return;
     this.reconnectDelay = this.options.reconnectMinMs ?? 1000;
@@ -387,7 +390,7 @@ export class EdgeNode {
     }
   }
 
-  /** NBIRTH (seq 0) and one DBIRTH per data source (§6.4.19, §7.2). Births are QoS 0 ([tck-id-topics-nbirth-mqtt]). */
+  /** NBIRTH (seq 0, [tck-id-topics-nbirth-seq-num]) and one DBIRTH per data source. Births at BIRTH_QOS. */
   private births(client: MqttClient): void {
     const { facilityId } = this.options;
     this.seq = 0;
@@ -399,7 +402,7 @@ export class EdgeNode {
     client.publish(
       topicOf(this.groupId, 'NBIRTH', facilityId),
       Buffer.from(encodePayload({ timestamp, seq: this.nextSeq(), metrics: node })),
-      { qos: 0 },
+      { qos: BIRTH_QOS },
     );
     for (const [dataSourceId, channels] of Object.entries(this.state.channels)) {
       const metrics: Metric[] = Object.entries(channels).map(([name, c]) => ({
@@ -421,7 +424,7 @@ export class EdgeNode {
       client.publish(
         topicOf(this.groupId, 'DBIRTH', facilityId, dataSourceId),
         Buffer.from(encodePayload({ timestamp, seq: this.nextSeq(), metrics })),
-        { qos: 0 },
+        { qos: BIRTH_QOS },
       );
     }
   }
@@ -473,7 +476,7 @@ export class EdgeNode {
         client.publish(
           topicOf(this.groupId, 'DDATA', this.options.facilityId, dataSourceId),
           Buffer.from(encodePayload({ timestamp: this.now(), seq: this.nextSeq(), metrics })),
-          { qos: 1 },
+          { qos: DATA_QOS },
           (error) => {
             if (this.client !== client) return;
             this.inflight--;

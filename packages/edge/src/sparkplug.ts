@@ -2,26 +2,40 @@ import sparkplugPayload from 'sparkplug-payload';
 import type { UMetric, UPayload } from 'sparkplug-payload/lib/sparkplugbpayload';
 
 /**
- * The Sparkplug B pieces of the portal's contract (docs/decisions/0121-edge-node.md). Section numbers are those of
- * the Eclipse Sparkplug 3.0.0 specification.
+ * The Sparkplug B pieces of the portal's contract (docs/decisions/0121-edge-node.md), from the Eclipse Sparkplug 3.0.0
+ * specification. Each constant names its requirement id ([tck-id-...]) as the specification and its compatibility kit
+ * (TCK) list them; the section numbers given were read in the TCK's requirement list and an Eclipse Tahu issue that
+ * quote the specification (secondary sources), the others were not checked and are not given.
  */
 
-/** §4.1.1: the namespace element of every Sparkplug B topic. */
+/** [tck-id-topic-structure-namespace-a]: the namespace element of every Sparkplug B topic. */
 export const NAMESPACE = 'spBv1.0';
 /** The portal's default group_id (the contract; `groupId` in the edge node's configuration). */
 export const DEFAULT_GROUP_ID = 'psdu';
 /** §6.4.19 and [tck-id-payloads-ndata-seq-inc]: seq runs 0..255, then returns to 0. */
 export const SEQ_MODULO = 256;
-/** §6.4.20 / [tck-id-payloads-nbirth-bdseq]: bdSeq runs 0..255 like seq, one step per MQTT CONNECT. */
+/** [tck-id-payloads-nbirth-bdseq], [tck-id-payloads-ndeath-bdseq]: bdSeq runs 0..255 like seq, one step per CONNECT. */
 export const BDSEQ_MODULO = 256;
-/** §8.2 (Node Control/Rebirth): the NBIRTH's Boolean metric a host sets to true in an NCMD to ask for births. */
+/** The NBIRTH's Boolean metric a host sets to true in an NCMD to ask for births (the contract). */
 export const REBIRTH_METRIC = 'Node Control/Rebirth';
-/** §6.4.20: the NBIRTH's and the NDEATH's session number metric. */
+/**
+ * §4.2.1.1.2 ([tck-id-topics-nbirth-mqtt]) and the DBIRTH's [tck-id-topics-dbirth-mqtt]: births at QoS 0, not retained.
+ * Secondary source: the text of the Eclipse Sparkplug TCK's requirement list, which quotes the specification.
+ */
+export const BIRTH_QOS = 0;
+/** [tck-id-message-flow-edge-node-birth-publish-will-message-qos]: the will (NDEATH) at QoS 1, not retained. */
+export const DEATH_QOS = 1;
+/**
+ * DDATA at QoS 1, a deliberate departure from §4.2.2.2.2 ([tck-id-topics-ddata-mqtt]: QoS 0): the store and forward
+ * deletes a sample only on its PUBACK (docs/decisions/0121-edge-node.md).
+ */
+export const DATA_QOS = 1;
+/** The NBIRTH's and the NDEATH's session number metric ([tck-id-payloads-nbirth-bdseq]). */
 export const BDSEQ_METRIC = 'bdSeq';
 
 export type MessageType = 'NBIRTH' | 'NDEATH' | 'DBIRTH' | 'DDEATH' | 'NDATA' | 'DDATA' | 'NCMD' | 'DCMD';
 
-/** §4.1: `spBv1.0/<group_id>/<message_type>/<edge_node_id>[/<device_id>]`. */
+/** The contract's topics: `spBv1.0/<group_id>/<message_type>/<edge_node_id>[/<device_id>]`. */
 export function topicOf(groupId: string, type: MessageType, edgeNodeId: string, deviceId?: string): string {
   return [NAMESPACE, groupId, type, edgeNodeId, ...(deviceId === undefined ? [] : [deviceId])].join('/');
 }
