@@ -122,6 +122,12 @@ export class EdgeNode {
   private seq = 0;
   /** Samples numbered from here on were written while this session was online: they go out live. */
   private liveFrom = Number.POSITIVE_INFINITY;
+  /**
+   * Samples from here on were written in this run before its first connection: live too, unless a connection failed
+   * or was lost before it (then they were kept for a lost link, and are historical).
+   */
+  private readonly runStart: number;
+  private linkFailed = false;
   private birthNeeded = false;
   private inflight = 0;
   private pumping = false;
@@ -150,6 +156,7 @@ export class EdgeNode {
       ...(options.bufferSegmentBytes ? { segmentBytes: options.bufferSegmentBytes } : {}),
       onDrop: (dropped) => this.logDrop(dropped),
     });
+    this.runStart = this.buffer.nextIndex;
     if (this.buffer.pending > 0)
       this.log(
         'info',
@@ -336,6 +343,7 @@ export class EdgeNode {
     const onLost = (reason: string) => {
       if (lost || this.client !== client) return;
       lost = true;
+      this.linkFailed = true;
       this.client = null;
       this.liveFrom = Number.POSITIVE_INFINITY;
       this.inflight = 0;
@@ -370,7 +378,7 @@ export class EdgeNode {
     if (this.client !== client) return;
     this.reconnectDelay = this.options.reconnectMinMs ?? 1000;
     this.birthNeeded = true;
-    this.liveFrom = this.buffer.nextIndex;
+    this.liveFrom = this.linkFailed ? this.buffer.nextIndex : this.runStart;
     this.setStatus('online');
     this.log('info', `Online: ${this.buffer.pending} buffered samples to send`);
     this.wake();

@@ -295,10 +295,14 @@ describe('the edge node against Mosquitto', () => {
     const second = edgeNode(s);
     expect(second.node.stats.pending).toBe(40);
     expect(second.logs).toContain('info: 40 samples buffered by an earlier run will be sent, oldest first');
+    // A sample of the new run, taken in while its first connection is being made: live, after the old ones.
+    second.node.publish(minutes(s.dataSourceId, T0 + 20 * MINUTE, 1)[0]!.slice(0, 1));
     second.node.start();
     await second.node.drained();
-    await s.subscriber.until(() => dataSamples(s.subscriber).length === 40);
-    const samples = dataSamples(s.subscriber);
+    await s.subscriber.until(() => dataSamples(s.subscriber).length === 41);
+    const all = dataSamples(s.subscriber);
+    expect(all.at(-1)).toMatchObject({ time: T0 + 20 * MINUTE, historical: false });
+    const samples = all.slice(0, 40);
     expect(samples.map((x) => x.time)).toEqual(
       minutes(s.dataSourceId, T0, 20)
         .flat()
