@@ -38,6 +38,15 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: 'edge',
+          root: 'packages/edge',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'api',
           root: 'apps/api',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
@@ -48,6 +57,8 @@ export default defineConfig({
           // PostgreSQL each worker has a database of its own (test/worker-database.ts).
           fileParallelism: true,
           setupFiles: ['test/worker-database.ts'],
+          // The onboard uploader's bundle, which the package route and the uploader tests read (scripts/uploader-build.ts).
+          globalSetup: ['test/uploader-bundle.ts'],
         },
       },
       {

@@ -45,5 +45,14 @@ if (config.services.web && !config.WEB_DIST) {
   process.off('SIGTERM', onSignal);
 }
 
+// The onboard uploader's bundle, which the ship's download package carries (a few seconds, only when it changed).
+// Without it the portal runs, and only the package download says what is missing.
+try {
+  const { ensureUploaderBuild } = await import('./uploader-build');
+  await ensureUploaderBuild(root);
+} catch (error) {
+  console.warn(`The onboard uploader could not be built (npm run build): ${(error as Error).message}`);
+}
+
 // By its address, so the type check of scripts/ does not take in the whole server (apps/api has its own).
 await import(new URL('../apps/api/src/main.ts', import.meta.url).href);

@@ -4,6 +4,7 @@ const projects = [
   'packages/contracts',
   'packages/formula',
   'packages/demo-fleet',
+  'packages/edge',
   'apps/api',
   'apps/web',
   'e2e',

@@ -7,6 +7,8 @@ import { promisify } from 'node:util';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_DELIMITED_CONFIGURATION, READER_IDS } from '@portal/contracts/readers';
+import { BROKER_URL, Subscriber, dataSamples, uniqueGroup } from '@portal/edge/testing';
+import { toNumber } from '@portal/edge/sparkplug';
 import { buildUploaderPackage } from '../src/features/ship-info/package';
 import { startTestServer, type TestServer } from './harness';
 
@@ -26,11 +28,15 @@ function unpack(zip: Uint8Array, overrides: Record<string, unknown> = {}): strin
 }
 
 /** One pass of the uploader (`--once`): exit code and output. */
-async function runOnce(dir: string): Promise<{ code: number; output: string }> {
+async function runOnce(
+  dir: string,
+  env: Record<string, string> = {},
+): Promise<{ code: number; output: string }> {
   try {
     const { stdout, stderr } = await run(process.execPath, [path.join(dir, 'psdu-uploader.mjs'), '--once'], {
       cwd: dir,
       timeout: 30_000,
+      env: { ...process.env, ...env },
     });
     return { code: 0, output: stdout + stderr };
   } catch (error) {
@@ -129,6 +135,132 @@ describe('the uploader script against a recording server', () => {
     const result = await runOnce(dir);
     expect(result.code).toBe(2);
     expect(result.output).toContain('No upload token');
+  });
+});
+
+describe('the uploader in edge-node mode against Mosquitto', () => {
+  const facilityId = '6f1c2f0e-5b7e-4d0a-9a57-0f3b8e2d4c11';
+  const dataSourceId = '0b8f6a52-94a3-4f0e-8f43-2f6d1c0a9e77';
+  const edgeZip = (groupId: string, mqttUrl = BROKER_URL) =>
+    buildUploaderPackage({
+      serverUrl: 'http://127.0.0.1:9',
+      facilityId,
+      shipName: 'MV Edge',
+      token: 'psdu_test-token',
+      mqttUrl,
+      groupId,
+      dataSources: [
+        {
+          id: dataSourceId,
+          name: 'Scrubber_PLC',
+          isPrimary: true,
+          readerId: READER_IDS.delimited,
+          readerConfiguration: DEFAULT_DELIMITED_CONFIGURATION,
+          utcOffsetMinutes: 0,
+          channels: [{ name: 'SO2', unit: 'ppm' }],
+        },
+      ],
+    });
+
+  it('is set up as an edge node when the portal names a broker', () => {
+    const config = JSON.parse(strFromU8(unzipSync(edgeZip('psdu'))['config.json']!));
+    expect(config).toMatchObject({
+      mode: 'edge-node',
+      mqttUrl: BROKER_URL,
+      groupId: 'psdu',
+      bufferMegabytes: 256,
+    });
+    expect(config.dataSources[0]).toMatchObject({
+      readerId: READER_IDS.delimited,
+      channels: [{ name: 'SO2' }],
+    });
+    const readme = strFromU8(unzipSync(edgeZip('psdu'))['README.md']!);
+    expect(readme).toContain('## Live data (edge-node mode)');
+  });
+
+  it("publishes a logger file's samples as the portal reads them, and only the rows added later", async () => {
+    const groupId = uniqueGroup();
+    const subscriber = await Subscriber.start(groupId);
+    try {
+      const dir = unpack(edgeZip(groupId));
+      fs.mkdirSync(path.join(dir, 'outbox'));
+      const file = path.join(dir, 'outbox', 'log-0101.csv');
+      fs.writeFileSync(file, 'Timestamp,SO2,CO2\n2025-01-01 00:00:00,1.5,4.1\n2025-01-01 00:01:00,2.5,4.2\n');
+
+      const first = await runOnce(dir);
+      expect(first.code, first.output).toBe(0);
+      await subscriber.until(() => dataSamples(subscriber).length === 4);
+      const [birth] = subscriber.of('DBIRTH');
+      expect(birth!.topic).toBe(`spBv1.0/${groupId}/DBIRTH/${facilityId}/${dataSourceId}`);
+      const aliases = Object.fromEntries(birth!.payload.metrics!.map((m) => [toNumber(m.alias), m.name]));
+      // A channel the portal did not know yet (CO2) is announced in a birth before its data.
+      await subscriber.until((m) => m.some((x) => x.type === 'DBIRTH' && x.payload.metrics!.length === 2));
+      const last = subscriber.of('DBIRTH').at(-1)!;
+      Object.assign(
+        aliases,
+        Object.fromEntries(last.payload.metrics!.map((m) => [toNumber(m.alias), m.name])),
+      );
+      expect(
+        dataSamples(subscriber).map((x) => [aliases[x.alias], new Date(x.time).toISOString(), x.value]),
+      ).toEqual([
+        ['SO2', '2025-01-01T00:00:00.000Z', 1.5],
+        ['CO2', '2025-01-01T00:00:00.000Z', 4.1],
+        ['SO2', '2025-01-01T00:01:00.000Z', 2.5],
+        ['CO2', '2025-01-01T00:01:00.000Z', 4.2],
+      ]);
+
+      // The logger appends a row: only that row goes out on the next pass.
+      fs.appendFileSync(file, '2025-01-01 00:02:00,3.5,4.3\n');
+      const second = await runOnce(dir);
+      expect(second.code, second.output).toBe(0);
+      await subscriber.until(() => dataSamples(subscriber).length === 6);
+      expect(
+        dataSamples(subscriber)
+          .slice(4)
+          .map((x) => [new Date(x.time).toISOString(), x.value]),
+      ).toEqual([
+        ['2025-01-01T00:02:00.000Z', 3.5],
+        ['2025-01-01T00:02:00.000Z', 4.3],
+      ]);
+    } finally {
+      await subscriber.stop();
+    }
+  });
+
+  it('says why a file it cannot read is not sent, and sends it once it is fixed', async () => {
+    const groupId = uniqueGroup();
+    const subscriber = await Subscriber.start(groupId);
+    try {
+      const dir = unpack(edgeZip(groupId));
+      fs.mkdirSync(path.join(dir, 'outbox'));
+      const file = path.join(dir, 'outbox', 'broken.csv');
+      fs.writeFileSync(file, 'Timestamp,SO2\nyesterday,1.5\n');
+      const refused = await runOnce(dir);
+      expect(refused.code, refused.output).toBe(0);
+      expect(refused.output).toContain('broken.csv could not be read');
+      fs.writeFileSync(file, 'Timestamp,SO2\n2025-01-01 00:00:00,1.5\n');
+      expect((await runOnce(dir)).code).toBe(0);
+      await subscriber.until(() => dataSamples(subscriber).length === 1);
+    } finally {
+      await subscriber.stop();
+    }
+  });
+
+  it('keeps the samples on disk when the broker cannot be reached, and refuses to start without a broker', async () => {
+    const dir = unpack(edgeZip(uniqueGroup(), 'mqtt://127.0.0.1:9'));
+    fs.mkdirSync(path.join(dir, 'outbox'));
+    fs.writeFileSync(path.join(dir, 'outbox', 'day.csv'), 'Timestamp,SO2\n2025-01-01 00:00:00,1.5\n');
+    const offline = await runOnce(dir, { PSDU_ONCE_WAIT_SECONDS: '1' });
+    expect(offline.code).toBe(1);
+    expect(offline.output).toContain('1 samples kept on disk for the next run');
+    expect(fs.readdirSync(path.join(dir, 'psdu-edge', 'buffer')).some((f) => f.endsWith('.jsonl'))).toBe(
+      true,
+    );
+
+    const noBroker = unpack(edgeZip('psdu'), { mqttUrl: '' });
+    const result = await runOnce(noBroker);
+    expect(result.code).toBe(2);
+    expect(result.output).toContain('The edge-node mode needs "mqttUrl"');
   });
 });
 

@@ -97,12 +97,25 @@ export async function revokeUploadCredential(
 }
 
 /** The data sources the ship's uploader sends to, the primary one first. */
-export function uploaderDataSources(db: Kysely<Database>, facilityId: string) {
-  return db
+/** The ship's data sources for the uploader's configuration: how their files are read, and their channels. */
+export async function uploaderDataSources(db: Kysely<Database>, facilityId: string) {
+  const sources = await db
     .selectFrom('facility_data_sources')
-    .select(['id', 'name', 'is_primary'])
+    .select(['id', 'name', 'is_primary', 'reader_id', 'reader_configuration', 'utc_offset_minutes'])
     .where('facility_id', '=', facilityId)
     .orderBy('is_primary', 'desc')
     .orderBy('name')
     .execute();
+  const channels = await db
+    .selectFrom('data_source_channels')
+    .select(['data_source_id', 'source', 'unit'])
+    .where('facility_id', '=', facilityId)
+    .orderBy('source')
+    .execute();
+  return sources.map((source) => ({
+    ...source,
+    channels: channels
+      .filter((c) => c.data_source_id === source.id)
+      .map((c) => ({ name: c.source, unit: c.unit })),
+  }));
 }

@@ -1,3 +1,4 @@
+import { parseReaderConfiguration } from '@portal/contracts/readers';
 import type { FastifyInstance } from 'fastify';
 import { authenticatedRoutes } from '../access/authenticated';
 import { z } from 'zod';
@@ -181,7 +182,15 @@ export async function shipInfoRoutes(app: FastifyInstance) {
           facilityId: id,
           shipName: facility.name,
           token,
-          dataSources: dataSources.map((d) => ({ id: d.id, name: d.name, isPrimary: d.is_primary })),
+          dataSources: dataSources.map((d) => ({
+            id: d.id,
+            name: d.name,
+            isPrimary: d.is_primary,
+            // A configuration the portal cannot read is left out: the edge node then says so for its files.
+            ...readerOf(d.reader_id, d.reader_configuration),
+            utcOffsetMinutes: d.utc_offset_minutes,
+            channels: d.channels,
+          })),
         });
       } catch (error) {
         request.log.error({ err: error }, 'PSDU package failed');
@@ -194,4 +203,10 @@ export async function shipInfoRoutes(app: FastifyInstance) {
         .send(Buffer.from(zip));
     },
   );
+}
+
+/** The reader and its configuration as the uploader's edge-node mode parses with them, or nothing when invalid. */
+function readerOf(readerId: string, json: string) {
+  const parsed = parseReaderConfiguration(readerId, json);
+  return parsed.ok ? { readerId, readerConfiguration: parsed.configuration } : {};
 }
