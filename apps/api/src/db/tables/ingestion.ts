@@ -5,6 +5,7 @@ import type {
   ChannelLngEngine,
   FuelTypeSource,
 } from '@portal/contracts/fuel-channels';
+import type { StreamFindingKind } from '@portal/contracts/data-health';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 type GeneratedTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -133,8 +134,6 @@ export interface StreamSamplesTable {
   is_historical: Generated<boolean>;
   received_on: GeneratedTimestamp;
 }
-
-export type StreamFindingKind = 'future' | 'clockBackwards' | 'sequenceGap' | 'malformed';
 
 /** A data health finding of the stream (migration 0033; features/live). */
 export interface StreamFindingsTable {
