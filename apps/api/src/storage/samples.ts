@@ -12,8 +12,8 @@ import { lowerBound, upperBound } from './search';
  *   by the Sparkplug host (features/live) with ON CONFLICT DO NOTHING, so a replayed or duplicated sample changes
  *   nothing and a late one lands in place (docs/decisions/0120-live-sparkplug-host.md).
  * Both are read together by the engine and data health ({@link readRawSamples}), with one rule where they meet: where
- * a file of the data source covers a time (between its first and last timestamp), the file's samples count and the
- * stream's do not.
+ * a file of the data source covers a time (between its first and last timestamp, a second more each way), the file's
+ * samples count and the stream's do not.
  */
 
 /** Which file's samples: the ship first, as in every key of the value tables. */
@@ -440,9 +440,16 @@ async function readStreamChunks(
   return out;
 }
 
+/**
+ * A file covers from its first timestamp to its last, widened by this much each way: a logger file's timestamps are
+ * whole seconds, a gateway's milliseconds, so a streamed sample within a second of a file's edge is the same reading.
+ */
+const FILE_SPAN_MARGIN_MS = 1000;
+
 /** Stream rows (in time order) as one chunk, without the times a file of the data source covers. */
 function streamChunk(rows: StreamRow[], fileSpans: { from: number; to: number }[]): FileChunk {
-  const covered = (t: number) => fileSpans.some((s) => t >= s.from && t <= s.to);
+  const covered = (t: number) =>
+    fileSpans.some((s) => t >= s.from - FILE_SPAN_MARGIN_MS && t <= s.to + FILE_SPAN_MARGIN_MS);
   const times: number[] = [];
   const kept: { row: StreamRow; index: number }[] = [];
   for (const row of rows) {
