@@ -102,6 +102,39 @@ export const metsSettingsSchema = z.object({
 });
 export type MetsSettings = z.infer<typeof metsSettingsSchema>;
 
+/**
+ * Live data over MQTT Sparkplug B (features/live, docs/decisions/0120-live-sparkplug-host.md). With MQTT_URL the
+ * portal is a host application on that broker; without it, it runs an embedded broker (aedes) on MQTT_PORT that
+ * admits each ship's edge node by its upload credential. MQTT_GROUP_ID is the Sparkplug group the portal reads (a
+ * test sharing a broker uses a group of its own).
+ */
+export const liveSettingsSchema = z.object({
+  LIVE: onOff.default('on'),
+  /** mqtt://[user:password@]host[:port] or mqtts://... (TLS); unset: the embedded broker. */
+  MQTT_URL: z
+    .string()
+    .url()
+    .refine((url) => /^mqtts?:\/\//i.test(url), 'Use an mqtt:// or mqtts:// address')
+    .optional(),
+  /** The embedded broker's port (0: any free port, for tests); 1884, not MQTT's 1883, which a real broker may hold. */
+  MQTT_PORT: z.coerce.number().int().min(0).max(65535).default(1884),
+  /** The address the embedded broker listens on. */
+  MQTT_HOST: z.string().default('0.0.0.0'),
+  /** Sparkplug group id: a topic level, so no '/', '+' or '#' (Sparkplug 3.0 tck-id-intro-group-id-chars). */
+  MQTT_GROUP_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,64}$/, 'Use letters, digits, dot, dash or underscore (at most 64)')
+    .default('psdu'),
+  /** The host application id of the portal's STATE topic spBv1.0/STATE/<id>. */
+  MQTT_HOST_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,64}$/, 'Use letters, digits, dot, dash or underscore (at most 64)')
+    .default('psdu-portal'),
+  /** Stream samples are executed in batches: the touched range of each ship at most this often. */
+  LIVE_EXECUTION_BATCH_SECONDS: z.coerce.number().min(0).default(10),
+});
+export type LiveSettings = z.infer<typeof liveSettingsSchema>;
+
 /** Every setting the server reads, checked at start (README lists them). */
 export const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -165,6 +198,9 @@ export const configSchema = z.object({
 
   // UK ETS: sending the annual emissions report to METS (features/uk-ets).
   ...metsSettingsSchema.shape,
+
+  // Live data over MQTT Sparkplug B (features/live).
+  ...liveSettingsSchema.shape,
 });
 
 export type RawConfig = z.infer<typeof configSchema>;

@@ -39,6 +39,7 @@ async function main(): Promise<void> {
   let server: Server | undefined;
   let queue: Queue | undefined;
   let closeRest: (() => Promise<void>) | undefined;
+  let live: { brokerUrl: string; embedded: boolean; close(): Promise<void> } | undefined;
 
   let stopping: { since: number; done: Promise<void> } | undefined;
   const shutdown = (reason: string, code: number, starting: Promise<unknown>): void => {
@@ -62,6 +63,7 @@ async function main(): Promise<void> {
         await starting.catch(() => undefined);
         httpServer?.close();
         httpServer?.closeIdleConnections();
+        await live?.close();
         await queue?.stop();
         await closeRest?.();
         httpServer?.closeAllConnections();
@@ -204,6 +206,27 @@ async function main(): Promise<void> {
     }
     stop.signal.throwIfAborted();
 
+    // Live data over MQTT Sparkplug B: the host application (and without MQTT_URL the embedded broker) runs in the
+    // process that runs the worker, once (docs/decisions/0120-live-sparkplug-host.md).
+    if (config.LIVE === 'on' && config.services.worker) {
+      const { startLive } = await import('./features/live');
+      try {
+        const started = await startLive(server.services, config, log);
+        live = { brokerUrl: started.brokerUrl, embedded: !!started.broker, close: started.close };
+        took('Started the live stream');
+      } catch (error) {
+        // The portal runs without the stream (files still arrive); the reason says what to change.
+        const code = (error as NodeJS.ErrnoException).code;
+        log.error(
+          { err: error },
+          code === 'EADDRINUSE'
+            ? `Live data is off: port ${config.MQTT_PORT} of the embedded MQTT broker is in use (set MQTT_PORT, or MQTT_URL for a broker of your own)`
+            : `Live data is off: the MQTT broker ${config.MQTT_URL ?? ''} could not be reached (${(error as Error).message})`,
+        );
+      }
+    }
+    stop.signal.throwIfAborted();
+
     if (config.services.web) {
       // Large uploads are parsed off the event loop; the worker is ready before the first one.
       files.startParseWorker().catch((error: unknown) => {
@@ -217,6 +240,7 @@ async function main(): Promise<void> {
       users,
       seconds: (Date.now() - startup.status.startedAt) / 1000,
       address: httpServer?.address() as AddressInfo | undefined,
+      live,
     });
   })();
 
@@ -248,11 +272,22 @@ function listen(server: http.Server, port: number, host: string): Promise<Addres
 
 function printReady(
   config: Config,
-  start: { database: string; users: string[]; seconds: number; address: AddressInfo | undefined },
+  start: {
+    database: string;
+    users: string[];
+    seconds: number;
+    address: AddressInfo | undefined;
+    live?: { brokerUrl: string; embedded: boolean };
+  },
 ): void {
+  const liveLine = start.live
+    ? start.live.embedded
+      ? `  Live data: embedded MQTT broker on ${start.live.brokerUrl} (Sparkplug B group ${config.MQTT_GROUP_ID}; ships sign in with their upload token)`
+      : `  Live data: Sparkplug B host on ${start.live.brokerUrl} (group ${config.MQTT_GROUP_ID})`
+    : null;
   if (!start.address) {
     console.log(
-      `\n  Scrubber fleet monitoring portal worker is running (${start.database}, ready in ${start.seconds.toFixed(1)} s)\n`,
+      `\n  Scrubber fleet monitoring portal worker is running (${start.database}, ready in ${start.seconds.toFixed(1)} s)\n${liveLine ? `${liveLine}\n` : ''}`,
     );
     return;
   }
@@ -261,6 +296,7 @@ function printReady(
     '',
     `  Scrubber fleet monitoring portal is running (${start.database}, ready in ${start.seconds.toFixed(1)} s)`,
     `  Listening on ${where}`,
+    ...(liveLine ? [liveLine] : []),
     '',
     `  Open ${open}`,
     '',

@@ -192,6 +192,35 @@ export type DataGap = z.infer<typeof dataGapSchema>;
  */
 export const HEALTHY_COVERAGE = 0.95;
 
+/**
+ * What the stream found (docs/decisions/0120-live-sparkplug-host.md): a sample from the future (refused, kept here),
+ * the ship's clock going backwards, a sequence gap (a rebirth was asked for), a payload that could not be read.
+ */
+export const STREAM_FINDING_KINDS = ['future', 'clockBackwards', 'sequenceGap', 'malformed'] as const;
+export type StreamFindingKind = (typeof STREAM_FINDING_KINDS)[number];
+export const STREAM_FINDING_LABELS: Record<StreamFindingKind, string> = {
+  future: 'Sample from the future, not stored',
+  clockBackwards: "The ship's clock went backwards",
+  sequenceGap: 'Messages lost on the way, the ship was asked to send its channels again',
+  malformed: 'A message that could not be read',
+};
+export const streamHealthSchema = z.object({
+  /** The ship's edge node: online since its birth, offline since its death; null when it never streamed. */
+  link: z.object({ online: z.boolean(), since: z.string(), lastMessageOn: z.string().nullable() }).nullable(),
+  /** Newest first, at most 20; `findingCount` counts all of the period. */
+  findings: z.array(
+    z.object({
+      kind: z.enum(STREAM_FINDING_KINDS),
+      dataSourceId: z.string().nullable(),
+      sourceTime: z.string().nullable(),
+      foundOn: z.string(),
+      detail: z.record(z.string(), z.unknown()),
+    }),
+  ),
+  findingCount: z.number(),
+});
+export type StreamHealth = z.infer<typeof streamHealthSchema>;
+
 export const dataHealthSchema = z.object({
   facilityId: z.string(),
   from: z.string(),
@@ -207,6 +236,8 @@ export const dataHealthSchema = z.object({
   gaps: z.array(dataGapSchema),
   gapCount: z.number(),
   gapMinutes: z.number(),
+  /** The live stream's side (issue 33): the edge node's link and the stream's findings in the period. */
+  stream: streamHealthSchema,
 });
 export type DataHealth = z.infer<typeof dataHealthSchema>;
 

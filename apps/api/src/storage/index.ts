@@ -4,7 +4,8 @@
  * (features/files), the engine (features/executions) and the features that read values use this module API, not
  * the tables behind it (ARCHITECTURE.md, "Storage"; no SQL on these tables outside storage/):
  * - the column format (packed.ts): Float64 columns packed where exact, plain doubles otherwise;
- * - raw samples (samples.ts): `raw_timestamps`, `raw_values`, per data file and channel;
+ * - raw samples (samples.ts): `raw_timestamps`, `raw_values`, per data file and channel, and `stream_samples`, per
+ *   data source, channel and source time (the Sparkplug stream);
  * - measurement values (measurement-values.ts): day chunks of `measurement_values`;
  * - report values (report-values.ts): the hours of `report_values`;
  * - their daily roll-up (report-values-daily.ts): `report_values_daily`, and the partial sums the reports read;
@@ -26,9 +27,15 @@ export {
   float64FromBytes,
   mergeChunks,
   readRawSamples,
+  readStreamSamples,
   storeSampleColumns,
   storeSampleTimestamps,
+  storeStreamSamples,
+  streamSampleRange,
   type RawSampleQuery,
+  type StoredStreamSample,
+  type StoredStreamSamples,
+  type StreamSample,
   type RawSamples,
   type SampleColumn,
   type SampleFileKey,

@@ -4,10 +4,16 @@ import { unpackFloat64 } from './packed';
 import { lowerBound, upperBound } from './search';
 
 /**
- * The raw samples of a ship (`raw_timestamps`, `raw_values`): per data file its timestamps and one column per raw
- * channel, as Float64 columns packed where exact (packed.ts; NaN = missing). Written once by the upload
- * (features/files/import.ts, inside the file's transaction), read by the engine and data health, deleted with
- * their file. The one module that touches these tables.
+ * The raw samples of a ship, from its two ways in, and the one module that touches their tables:
+ * - files (`raw_timestamps`, `raw_values`): per data file its timestamps and one column per raw channel, as Float64
+ *   columns packed where exact (packed.ts; NaN = missing). Written once by the upload (features/files/import.ts,
+ *   inside the file's transaction), deleted with their file.
+ * - the stream (`stream_samples`, migration 0033): one row per ship, data source, raw channel and source time, written
+ *   by the Sparkplug host (features/live) with ON CONFLICT DO NOTHING, so a replayed or duplicated sample changes
+ *   nothing and a late one lands in place (docs/decisions/0120-live-sparkplug-host.md).
+ * Both are read together by the engine and data health ({@link readRawSamples}), with one rule where they meet: where
+ * a file of the data source covers a time (between its first and last timestamp, a second more each way), the file's
+ * samples count and the stream's do not.
  */
 
 /** Which file's samples: the ship first, as in every key of the value tables. */
@@ -159,7 +165,7 @@ export async function readRawSamples(
     .innerJoin('raw_timestamps as t', (join) =>
       join.onRef('t.facility_id', '=', 'f.facility_id').onRef('t.data_file_id', '=', 'f.id'),
     )
-    .select(['f.id', 'f.data_source_id', 't.timestamps'])
+    .select(['f.id', 'f.data_source_id', 't.timestamps', 't.time_stamp_min', 't.time_stamp_max'])
     .where('f.facility_id', '=', facilityId)
     .where('f.has_samples', '=', true)
     .where('t.time_stamp_max', '>=', query.from)
@@ -168,8 +174,8 @@ export async function readRawSamples(
     .orderBy('t.time_stamp_min')
     .orderBy('f.imported_on');
   if (query.dataSourceId) files = files.where('f.data_source_id', '=', query.dataSourceId);
-  const fileRows = await files.execute();
-  if (fileRows.length === 0) return [];
+  const [fileRows, stream] = await Promise.all([files.execute(), readStreamChunks(db, facilityId, query)]);
+  if (fileRows.length === 0 && stream.size === 0) return [];
 
   let values = db
     .selectFrom('raw_values')
@@ -184,7 +190,7 @@ export async function readRawSamples(
     if (query.channels.length === 0) values = values.where('channel', 'in', ['']);
     else values = values.where('channel', 'in', query.channels);
   }
-  const valueRows = await values.execute();
+  const valueRows = fileRows.length > 0 ? await values.execute() : [];
   const byFile = new Map<string, Map<string, Float64Array>>();
   for (const v of valueRows) {
     let m = byFile.get(v.data_file_id);
@@ -193,10 +199,20 @@ export async function readRawSamples(
   }
 
   const bySource = new Map<string, FileChunk[]>();
+  const spans = new Map<string, { from: number; to: number }[]>();
   for (const f of fileRows) {
     const chunks = bySource.get(f.data_source_id) ?? [];
     chunks.push({ timestamps: float64FromBytes(f.timestamps), columns: byFile.get(f.id) ?? new Map() });
     bySource.set(f.data_source_id, chunks);
+    const covered = spans.get(f.data_source_id) ?? [];
+    covered.push({ from: new Date(f.time_stamp_min).getTime(), to: new Date(f.time_stamp_max).getTime() });
+    spans.set(f.data_source_id, covered);
+  }
+  // The stream's samples where no file of their data source covers the time (files first: the rule above).
+  for (const [dataSourceId, rows] of stream) {
+    const chunk = streamChunk(rows, spans.get(dataSourceId) ?? []);
+    if (chunk.timestamps.length === 0) continue;
+    bySource.set(dataSourceId, [chunk, ...(bySource.get(dataSourceId) ?? [])]);
   }
   const from = query.from.getTime();
   const to = query.to.getTime();
@@ -281,4 +297,171 @@ function concatenateDisjoint(chunks: FileChunk[], from: number, to: number, name
     at += end - start;
   });
   return { timestamps, columns };
+}
+
+/** A sample that arrived over the stream: a ship's data source's raw channel at a source time. */
+export interface StreamSample {
+  facilityId: string;
+  dataSourceId: string;
+  channel: string;
+  /** The source time, UTC epoch ms. */
+  time: number;
+  /** NaN or null = missing (a Sparkplug metric's is_null, or a value that is no number). */
+  value: number | null;
+  /** Replayed from the edge node's buffer after a lost link (Sparkplug's is_historical). */
+  isHistorical: boolean;
+}
+
+/** What a store of stream samples added: how many were new, and per ship the source times they span. */
+export interface StoredStreamSamples {
+  inserted: number;
+  duplicates: number;
+  touched: Map<string, { from: number; to: number }>;
+}
+
+/** Rows per insert: 7 parameters each, well under PostgreSQL's 65535 bind parameters. */
+const STREAM_BATCH_ROWS = 2000;
+
+/**
+ * Stores stream samples. Idempotent per (ship, data source, channel, source time): a sample already stored (a
+ * replay, a duplicate) inserts nothing and changes nothing, the first value stays; out-of-order and late samples
+ * are stored in place like any other (the key orders them, not the arrival). Only what was new is reported as
+ * touched, so a replay queues no execution.
+ */
+export async function storeStreamSamples(
+  db: Kysely<Database>,
+  samples: readonly StreamSample[],
+): Promise<StoredStreamSamples> {
+  const touched = new Map<string, { from: number; to: number }>();
+  let inserted = 0;
+  for (let start = 0; start < samples.length; start += STREAM_BATCH_ROWS) {
+    const batch = samples.slice(start, start + STREAM_BATCH_ROWS).map((s) => ({
+      facility_id: s.facilityId,
+      data_source_id: s.dataSourceId,
+      channel: s.channel,
+      source_time: new Date(s.time),
+      value: s.value === null || !Number.isFinite(s.value) ? null : s.value,
+      is_historical: s.isHistorical,
+    }));
+    const rows = await db
+      .insertInto('stream_samples')
+      .values(batch)
+      .onConflict((oc) => oc.columns(['facility_id', 'data_source_id', 'channel', 'source_time']).doNothing())
+      .returning(['facility_id', 'source_time'])
+      .execute();
+    inserted += rows.length;
+    for (const row of rows) {
+      const t = new Date(row.source_time).getTime();
+      const range = touched.get(row.facility_id);
+      if (!range) touched.set(row.facility_id, { from: t, to: t });
+      else {
+        range.from = Math.min(range.from, t);
+        range.to = Math.max(range.to, t);
+      }
+    }
+  }
+  return { inserted, duplicates: samples.length - inserted, touched };
+}
+
+/** The first and last source time of a ship's stream samples (null without any), for its data range. */
+export async function streamSampleRange(
+  db: Kysely<Database>,
+  facilityId: string,
+): Promise<{ min: Date; max: Date } | null> {
+  const row = await db
+    .selectFrom('stream_samples')
+    .select((eb) => [eb.fn.min('source_time').as('min'), eb.fn.max('source_time').as('max')])
+    .where('facility_id', '=', facilityId)
+    .executeTakeFirst();
+  if (!row?.min || !row.max) return null;
+  return { min: new Date(row.min), max: new Date(row.max) };
+}
+
+/** A stored stream sample as read back (for tests, the bench and the health view). */
+export interface StoredStreamSample {
+  channel: string;
+  time: number;
+  value: number | null;
+  isHistorical: boolean;
+}
+
+/** The stream samples of a ship's data source in [from, to], in time order per channel. */
+export async function readStreamSamples(
+  db: Kysely<Database>,
+  facilityId: string,
+  query: { from: Date; to: Date; dataSourceId?: string },
+): Promise<StoredStreamSample[]> {
+  let rows = db
+    .selectFrom('stream_samples')
+    .select(['channel', 'source_time', 'value', 'is_historical'])
+    .where('facility_id', '=', facilityId)
+    .where('source_time', '>=', query.from)
+    .where('source_time', '<=', query.to)
+    .orderBy('channel')
+    .orderBy('source_time');
+  if (query.dataSourceId) rows = rows.where('data_source_id', '=', query.dataSourceId);
+  return (await rows.execute()).map((r) => ({
+    channel: r.channel,
+    time: new Date(r.source_time).getTime(),
+    value: r.value,
+    isHistorical: r.is_historical,
+  }));
+}
+
+interface StreamRow {
+  channel: string;
+  t: number;
+  value: number | null;
+}
+
+/** The stream rows of the period per data source, in time order. */
+async function readStreamChunks(
+  db: Kysely<Database>,
+  facilityId: string,
+  query: RawSampleQuery,
+): Promise<Map<string, StreamRow[]>> {
+  if (query.channels && query.channels.length === 0) return new Map();
+  let rows = db
+    .selectFrom('stream_samples')
+    .select(['data_source_id', 'channel', 'source_time', 'value'])
+    .where('facility_id', '=', facilityId)
+    .where('source_time', '>=', query.from)
+    .where('source_time', '<=', query.to)
+    .orderBy('data_source_id')
+    .orderBy('source_time');
+  if (query.dataSourceId) rows = rows.where('data_source_id', '=', query.dataSourceId);
+  if (query.channels) rows = rows.where('channel', 'in', query.channels);
+  const out = new Map<string, StreamRow[]>();
+  for (const r of await rows.execute()) {
+    let list = out.get(r.data_source_id);
+    if (!list) out.set(r.data_source_id, (list = []));
+    list.push({ channel: r.channel, t: new Date(r.source_time).getTime(), value: r.value });
+  }
+  return out;
+}
+
+/**
+ * A file covers from its first timestamp to its last, widened by this much each way: a logger file's timestamps are
+ * whole seconds, a gateway's milliseconds, so a streamed sample within a second of a file's edge is the same reading.
+ */
+const FILE_SPAN_MARGIN_MS = 1000;
+
+/** Stream rows (in time order) as one chunk, without the times a file of the data source covers. */
+function streamChunk(rows: StreamRow[], fileSpans: { from: number; to: number }[]): FileChunk {
+  const covered = (t: number) =>
+    fileSpans.some((s) => t >= s.from - FILE_SPAN_MARGIN_MS && t <= s.to + FILE_SPAN_MARGIN_MS);
+  const times: number[] = [];
+  const kept: { row: StreamRow; index: number }[] = [];
+  for (const row of rows) {
+    if (covered(row.t)) continue;
+    if (times.length === 0 || times[times.length - 1] !== row.t) times.push(row.t);
+    kept.push({ row, index: times.length - 1 });
+  }
+  const columns = new Map<string, Float64Array>();
+  for (const { row, index } of kept) {
+    let column = columns.get(row.channel);
+    if (!column) columns.set(row.channel, (column = new Float64Array(times.length).fill(NaN)));
+    column[index] = row.value ?? NaN;
+  }
+  return { timestamps: Float64Array.from(times), columns };
 }

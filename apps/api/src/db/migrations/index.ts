@@ -28,6 +28,7 @@ import * as euaPrices from './0027_eua_prices';
 import * as fuelEu from './0028_fueleu';
 import * as verification from './0030_verification';
 import * as complianceCalendar from './0032_compliance_calendar';
+import * as liveStream from './0033_live_stream';
 import * as reportRollups from './0036_report_rollups';
 
 /** Every migration, by name; applied in name order. Add a new one here. */
@@ -61,5 +62,6 @@ export const migrations: Record<string, Migration> = {
   '0028_fueleu': fuelEu,
   '0030_verification': verification,
   '0032_compliance_calendar': complianceCalendar,
+  '0033_live_stream': liveStream,
   '0036_report_rollups': reportRollups,
 };

@@ -5,6 +5,7 @@ import type {
   ChannelLngEngine,
   FuelTypeSource,
 } from '@portal/contracts/fuel-channels';
+import type { StreamFindingKind } from '@portal/contracts/data-health';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 type GeneratedTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -44,6 +45,8 @@ export interface DataSourceChannelsTable {
   fuel_type_source: Generated<FuelTypeSource | null>;
   fuel_type: Generated<ChannelFuelType | null>;
   fuel_type_channel_id: Generated<string | null>;
+  /** The channel's ISO 19848-style local id (packages/contracts/src/local-id.ts); migration 0033. */
+  local_id: Generated<string | null>;
   lng_engine: Generated<ChannelLngEngine | null>;
 }
 
@@ -121,6 +124,36 @@ export interface ChannelAliasesTable {
   created_on: GeneratedTimestamp;
 }
 
+/** A sample that arrived over the stream (migration 0033; storage/samples.ts). */
+export interface StreamSamplesTable {
+  facility_id: string;
+  data_source_id: string;
+  channel: string;
+  source_time: Timestamp;
+  value: number | null;
+  is_historical: Generated<boolean>;
+  received_on: GeneratedTimestamp;
+}
+
+/** A data health finding of the stream (migration 0033; features/live). */
+export interface StreamFindingsTable {
+  id: Generated<string>;
+  facility_id: string;
+  data_source_id: string | null;
+  kind: StreamFindingKind;
+  source_time: Timestamp | null;
+  detail: Json<Record<string, unknown>>;
+  found_on: GeneratedTimestamp;
+}
+
+/** Whether a ship's edge node is online (migration 0033; features/live). */
+export interface StreamLinksTable {
+  facility_id: string;
+  online: boolean;
+  changed_on: GeneratedTimestamp;
+  last_message_on: Timestamp | null;
+}
+
 export interface IngestionTables {
   facility_data_sources: FacilityDataSourcesTable;
   data_source_channels: DataSourceChannelsTable;
@@ -131,4 +164,7 @@ export interface IngestionTables {
   channel_aliases: ChannelAliasesTable;
   data_health_thresholds: DataHealthThresholdsTable;
   data_health_summaries: DataHealthSummariesTable;
+  stream_samples: StreamSamplesTable;
+  stream_findings: StreamFindingsTable;
+  stream_links: StreamLinksTable;
 }

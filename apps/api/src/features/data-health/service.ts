@@ -13,6 +13,7 @@ import { DAY_MS } from '@portal/contracts/rules';
 import type { Database } from '../../db/schema';
 import { readRawSamples, type RawSamples } from '../../storage';
 import { organizationEventRules } from '../events/queries';
+import { streamHealth } from '../live';
 import { channelHealth, dataGaps, engineSeries, scrubberSeries, type ChannelSeries } from './flags';
 import { mappedChannels, storeSummary, thresholdsOf } from './queries';
 
@@ -32,10 +33,11 @@ export async function computeDataHealth(
   period: { from: Date; to: Date },
   now = Date.now(),
 ): Promise<DataHealth> {
-  const [channels, thresholdOf, { rules }] = await Promise.all([
+  const [channels, thresholdOf, { rules }, stream] = await Promise.all([
     mappedChannels(db, facility.id),
     thresholdsOf(db, facility.primary_organization_id),
     organizationEventRules(db, facility.primary_organization_id),
+    streamHealth(db, facility.id, period),
   ]);
   const from = period.from.getTime();
   const to = period.to.getTime();
@@ -118,6 +120,7 @@ export async function computeDataHealth(
     gaps: gaps.slice(0, INTERVALS_SHOWN),
     gapCount: gaps.length,
     gapMinutes: rules.dataGapMinutes,
+    stream,
   };
   return { ...health, status: statusOf(health, until !== undefined) };
 }

@@ -1,10 +1,12 @@
 import type { Kysely } from 'kysely';
 import { dataCoveragePercent } from '@portal/contracts/rules';
 import type { Database } from '../../db/schema';
+import { streamSampleRange } from '../../storage';
 
 /**
- * Recomputes a ship's data range (first and last raw sample of any data source) and its coverage (samples of
- * the primary data source as a percentage of those expected at its measure frequency within that range).
+ * Recomputes a ship's data range (first and last raw sample of any data source, from files and the stream) and its
+ * coverage (samples in files of the primary data source as a percentage of those expected at its measure frequency
+ * within that range).
  * Called after every import and delete, from committed data.
  */
 export async function updateFacilityDataRange(db: Kysely<Database>, facilityId: string): Promise<void> {
@@ -14,8 +16,11 @@ export async function updateFacilityDataRange(db: Kysely<Database>, facilityId: 
     .where('facility_id', '=', facilityId)
     .where('has_samples', '=', true)
     .executeTakeFirst();
-  const min = range?.min ?? null;
-  const max = range?.max ?? null;
+  const stream = await streamSampleRange(db, facilityId);
+  const earliest = (a: Date | null, b: Date | null) => (!a ? b : !b ? a : a < b ? a : b);
+  const latest = (a: Date | null, b: Date | null) => (!a ? b : !b ? a : a > b ? a : b);
+  const min = earliest(range?.min ? new Date(range.min) : null, stream?.min ?? null);
+  const max = latest(range?.max ? new Date(range.max) : null, stream?.max ?? null);
   let coverage: number | null = null;
   const primary = await db
     .selectFrom('facility_data_sources')

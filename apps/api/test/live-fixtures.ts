@@ -1,0 +1,196 @@
+import { randomUUID } from 'node:crypto';
+import mqtt, { type MqttClient } from 'mqtt';
+import pino from 'pino';
+import { DEFAULT_DELIMITED_CONFIGURATION, READER_IDS } from '@portal/contracts/readers';
+import { encodePayload, type UMetric } from '../src/features/live/payload';
+import { startLive, type Live } from '../src/features/live';
+import type { TouchedRange } from '../src/features/live/execute';
+import { createUploadCredential } from '../src/features/ship-info/credentials';
+import type { TestServer } from './harness';
+import { waitFor } from './wait';
+
+/** The machine's Mosquitto (anonymous, shared by every engineer: each test uses a group of its own). */
+export const MOSQUITTO_URL = process.env.LIVE_TEST_MQTT_URL ?? 'mqtt://127.0.0.1:1883';
+
+export const uniqueGroup = () => `t-${randomUUID().slice(0, 8)}`;
+
+/** A ship's data source for the stream (a delimited reader; its files would be the logger's). */
+export async function streamDataSource(server: TestServer, facilityId: string, name = 'Live logger') {
+  const row = await server.services.database.db
+    .insertInto('facility_data_sources')
+    .values({
+      facility_id: facilityId,
+      name: `${name} ${randomUUID().slice(0, 6)}`,
+      note: null,
+      reader_id: READER_IDS.delimited,
+      reader_configuration: JSON.stringify(DEFAULT_DELIMITED_CONFIGURATION),
+      measure_frequency_seconds: 60,
+      sample_file_name: null,
+      sample_file: null,
+      sample_channels: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function uploadToken(server: TestServer, facilityId: string) {
+  return createUploadCredential(server.services.database.db, facilityId, null);
+}
+
+/** The live stream on a test server: the host with batches of 0 s, the touched ranges it handed on. */
+export async function startTestLive(
+  server: TestServer,
+  broker: 'embedded' | 'mosquitto',
+  groupId = uniqueGroup(),
+): Promise<{ live: Live; groupId: string; handed: { facilityId: string; touched: TouchedRange }[] }> {
+  const handed: { facilityId: string; touched: TouchedRange }[] = [];
+  const live = await startLive(
+    server.services,
+    {
+      MQTT_URL: broker === 'mosquitto' ? MOSQUITTO_URL : undefined,
+      MQTT_PORT: 0,
+      MQTT_HOST: '127.0.0.1',
+      MQTT_GROUP_ID: groupId,
+      MQTT_HOST_ID: `host-${groupId}`,
+      LIVE_EXECUTION_BATCH_SECONDS: 0,
+    },
+    pino({ level: process.env.LIVE_TEST_LOG ?? 'silent' }),
+    {
+      onStored: async (facilityId, touched) => {
+        handed.push({ facilityId, touched });
+        const { onStreamSamplesStored } = await import('../src/features/live/execute');
+        await onStreamSamplesStored(server.services, facilityId, touched);
+      },
+    },
+  );
+  return { live, groupId, handed };
+}
+
+export interface DBirthChannel {
+  name: string;
+  alias: number;
+  localId?: string;
+}
+
+/**
+ * A ship's edge node as the contract has it (raw mqtt + sparkplug-payload): clientId psdu-<facilityId>, username the
+ * facility id, password the upload token, NDEATH as its will; one seq across its messages.
+ */
+export class TestEdgeNode {
+  seq = 0;
+  readonly bdSeq = 1;
+  readonly commands: { topic: string; payload: Buffer }[] = [];
+  private constructor(
+    readonly client: MqttClient,
+    readonly groupId: string,
+    readonly edgeNodeId: string,
+  ) {
+    client.on('message', (topic, payload) => this.commands.push({ topic, payload }));
+  }
+
+  static async connect(
+    url: string,
+    groupId: string,
+    edgeNodeId: string,
+    password: string,
+    options: { username?: string } = {},
+  ): Promise<TestEdgeNode> {
+    const client = mqtt.connect(url, {
+      clientId: `psdu-${edgeNodeId}-${randomUUID().slice(0, 4)}`,
+      username: options.username ?? edgeNodeId,
+      password,
+      clean: true,
+      reconnectPeriod: 0,
+      will: {
+        topic: `spBv1.0/${groupId}/NDEATH/${edgeNodeId}`,
+        payload: Buffer.from(encodePayload({ timestamp: Date.now(), metrics: [bdSeqMetric(1)] })),
+        qos: 1,
+        retain: false,
+      },
+    });
+    await new Promise<void>((resolve, reject) => {
+      client.once('connect', () => resolve());
+      client.once('error', (error) => {
+        client.end(true);
+        reject(error);
+      });
+    });
+    const node = new TestEdgeNode(client, groupId, edgeNodeId);
+    await client.subscribeAsync(`spBv1.0/${groupId}/NCMD/${edgeNodeId}`, { qos: 1 });
+    return node;
+  }
+
+  private topic(type: string, deviceId?: string) {
+    return `spBv1.0/${this.groupId}/${type}/${this.edgeNodeId}${deviceId ? `/${deviceId}` : ''}`;
+  }
+
+  private nextSeq() {
+    const seq = this.seq;
+    this.seq = (this.seq + 1) % 256;
+    return seq;
+  }
+
+  async publishRaw(type: string, bytes: Uint8Array, deviceId?: string) {
+    await this.client.publishAsync(this.topic(type, deviceId), Buffer.from(bytes), { qos: 1 });
+  }
+
+  async nbirth() {
+    this.seq = 0;
+    const payload = encodePayload({
+      timestamp: Date.now(),
+      seq: this.nextSeq(),
+      metrics: [bdSeqMetric(this.bdSeq), { name: 'Node Control/Rebirth', type: 'Boolean', value: false }],
+    });
+    await this.publishRaw('NBIRTH', payload);
+  }
+
+  async dbirth(deviceId: string, channels: DBirthChannel[]) {
+    const payload = encodePayload({
+      timestamp: Date.now(),
+      seq: this.nextSeq(),
+      metrics: channels.map((c): UMetric => ({
+        name: c.name,
+        alias: c.alias,
+        type: 'Double',
+        value: 0,
+        ...(c.localId ? { properties: { localId: { type: 'String', value: c.localId } } } : {}),
+      })),
+    });
+    await this.publishRaw('DBIRTH', payload, deviceId);
+  }
+
+  /** One DDATA: each sample by alias, with its own timestamp (and is_historical when replayed). */
+  async ddata(
+    deviceId: string,
+    samples: { alias: number; time: number; value: number; historical?: boolean }[],
+    options: { seq?: number } = {},
+  ) {
+    const payload = encodePayload({
+      timestamp: Date.now(),
+      seq: options.seq ?? this.nextSeq(),
+      metrics: samples.map((s): UMetric => ({
+        alias: s.alias,
+        type: 'Double',
+        value: s.value,
+        timestamp: s.time,
+        ...(s.historical ? { isHistorical: true } : {}),
+      })),
+    });
+    await this.publishRaw('DDATA', payload, deviceId);
+  }
+
+  async close() {
+    await this.client.endAsync(true);
+  }
+}
+
+const bdSeqMetric = (value: number): UMetric => ({ name: 'bdSeq', type: 'UInt64', value });
+
+/** Waits until the host has received `count` messages in all and handled them. */
+export async function hostHandled(live: Live, count: number) {
+  await waitFor(() => live.host.counts.messages >= count, {
+    what: `the host to receive ${count} messages (has ${live.host.counts.messages})`,
+  });
+  await live.host.idle();
+}
