@@ -108,6 +108,13 @@ describe('live windows', () => {
     const day = Date.UTC(2025, 2, 9);
     const live = await streamingShip(ship, day);
     const samples = samplesBetween(ship, day, day + 6 * HOUR);
+    // An exceedance from 01:50 to 02:30, across the batches' edges and the late batch's.
+    samples.timestamps.forEach((t, i) => {
+      if (t >= day + HOUR + 50 * MIN && t < day + 2 * HOUR + 30 * MIN) {
+        samples.channels.SO2_PPM![i] = 2000;
+        if (samples.channels.SCRUBBER_RUNNING) samples.channels.SCRUBBER_RUNNING[i] = 1;
+      }
+    });
     // Six hours in batches of 20 minutes, each executed before the next arrives; 02:00-02:20 held back (late).
     const late = { from: day + 2 * HOUR, to: day + 2 * HOUR + 20 * MIN };
     for (let t = day; t < day + 6 * HOUR; t += 20 * MIN) {
@@ -154,6 +161,7 @@ describe('live windows', () => {
     const entries = await recordBook();
     expect(liveSnapshot.measurement.length).toBeGreaterThan(0);
     expect(liveSnapshot.report.length).toBeGreaterThan(0);
+    expect(liveSnapshot.events.length).toBeGreaterThan(0);
 
     // The whole day at once over the same samples replaces everything and stores exactly the same.
     const computed = await computePeriod(
@@ -174,20 +182,8 @@ describe('live windows', () => {
     expect(liveSnapshot.report).toEqual(daySnapshot.report);
     expect(liveSnapshot.daily).toEqual(daySnapshot.daily);
     expect(liveSnapshot.events).toEqual(daySnapshot.events);
-    // The values, read back: the same timestamps and values per field and day (chunks may be packed differently).
-    const values = async () =>
-      (
-        await db()
-          .selectFrom('measurement_values')
-          .select(['measurement_field_id', 'day'])
-          .where('facility_id', '=', live.facilityId)
-          .orderBy('measurement_field_id')
-          .execute()
-      ).length;
-    expect(await values()).toBe(liveSnapshot.measurement.length);
-    expect(liveSnapshot.measurement.map((m) => m.split(' ').slice(0, 3).join(' '))).toEqual(
-      daySnapshot.measurement.map((m) => m.split(' ').slice(0, 3).join(' ')),
-    );
+    // The values: the same chunks per field and day, the same timestamps and values (hashed).
+    expect(liveSnapshot.measurement).toEqual(daySnapshot.measurement);
     // The events matched the stored ones: the record book got nothing new.
     expect(await recordBook()).toBe(entries);
   }, 600_000);
@@ -256,11 +252,14 @@ describe('live windows', () => {
     const samples = samplesBetween(ship, start, now);
     await live.stream(sliceSamples(samples, start, now - 30 * MIN));
     await drained();
-    const before = await db()
-      .selectFrom('compliance_events')
-      .select('id')
-      .where('facility_id', '=', live.facilityId)
-      .execute();
+    const recent = () =>
+      db()
+        .selectFrom('compliance_events')
+        .select(['id', 'type'])
+        .where('facility_id', '=', live.facilityId)
+        .where('start_on', '>=', new Date(now - 31 * MIN))
+        .execute();
+    expect(await recent()).toEqual([]);
     // The last half hour: the scrubber running, SO2 far above any limit for 30 minutes.
     const exceeding = sliceSamples(samples, now - 30 * MIN, now);
     exceeding.channels.SO2_PPM = exceeding.channels.SO2_PPM!.map(() => 2000);
@@ -269,21 +268,13 @@ describe('live windows', () => {
     const mails = smtp.received.length;
     const hooks = receiver.received.length;
     await live.stream(exceeding);
-    const opened = await waitFor(
-      () =>
-        db()
-          .selectFrom('compliance_events')
-          .select(['id', 'type'])
-          .where('facility_id', '=', live.facilityId)
-          .where('start_on', '>=', new Date(now - 31 * MIN))
-          .execute(),
-      {
-        what: 'an event of the exceedance',
-        until: (rows) => rows.length > 0 && rows.length > before.length - 10,
-        timeoutMs: 120_000,
-      },
-    );
+    const opened = await waitFor(recent, {
+      what: 'an event of the exceedance',
+      until: (rows) => rows.length > 0,
+      timeoutMs: 120_000,
+    });
     const event = opened[0]!;
+    expect(EVENT_TYPES).toContain(event.type);
     await waitFor(
       () =>
         Promise.resolve(
