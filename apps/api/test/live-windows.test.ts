@@ -294,4 +294,17 @@ describe('live windows', () => {
       timeoutMs: 120_000,
     });
   }, 600_000);
+
+  it('refuses a window that ends before it starts, and stores no request', async () => {
+    const ship = ships[3]!;
+    const facilityId = server.seed.facilityIds[ship.key]!;
+    const dataSourceId = await configureDemoDataSource(db(), ship, facilityId, `Gateway of ${ship.name}`);
+    await expect(
+      requestWindowExecution(server.services, { facilityId, dataSourceId, from: 2 * MIN, to: MIN }),
+    ).rejects.toThrow("A window's end must not be before its start");
+    expect(
+      await db().selectFrom('execution_windows').where('facility_id', '=', facilityId).selectAll().execute(),
+    ).toEqual([]);
+    expect(await windowJobs(facilityId)).toEqual({});
+  });
 });
