@@ -54,6 +54,7 @@ const BENCHES: Bench[] = [
   { name: 'alerts/fanout', steps: [['alerts/fanout.ts', '--smoke']] },
   { name: 'alerts/latency', steps: [['alerts/latency.ts', '--smoke']] },
   { name: 'live/ingest', steps: [['live/ingest.ts', '--smoke']] },
+  { name: 'live/alerts', steps: [['live/alerts.ts', '--smoke']] },
   { name: 'ingest/parse', steps: [['ingest/parse.ts', '--smoke']] },
   { name: 'ingest/pipeline', steps: [['ingest/pipeline.ts', '--smoke']] },
   { name: 'ingest/seed', steps: [['ingest/seed.ts', '--smoke']] },

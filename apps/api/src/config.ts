@@ -22,6 +22,11 @@ export const executionSettingsSchema = z.object({
   QUEUE_CONCURRENCY: z.coerce.number().int().min(1).default(1),
   /** Retries of an alert e-mail the SMTP server did not take (backoff as above, up to the delay's maximum). */
   ALERTS_EMAIL_RETRY_LIMIT: z.coerce.number().int().min(0).default(20),
+  /**
+   * How long a stream's first request for a ship waits before its window execution starts (seconds), so the
+   * requests of the samples that follow within it join the same run (docs/decisions/0122-live-windows.md).
+   */
+  LIVE_WINDOW_DEBOUNCE_SECONDS: z.coerce.number().min(0).max(60).default(2),
   /** Time budget (ms) of one evaluation of a calculation; none when unset. */
   EXECUTION_BUDGET_MS: z.coerce.number().positive().optional(),
 });

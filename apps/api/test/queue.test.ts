@@ -30,6 +30,7 @@ describe('the job queue drains', () => {
   const done = async (): Promise<JobOutcome> => ({ status: 'done' });
   const handlers: JobHandlers = {
     execution: done,
+    'window-execution': done,
     // A recalculation is held running until the test releases it.
     recalculation: async () => {
       holding = true;

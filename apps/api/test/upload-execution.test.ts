@@ -308,6 +308,7 @@ describe('the queued executions run', () => {
       execution: (data, meta) =>
         runExecution(services, ports, data, meta, { hooks: { afterClaim: () => hold ?? Promise.resolve() } }),
       recalculation: (data, meta) => runRecalculation(services, ports, data, meta),
+      'window-execution': async () => ({ status: 'done' }),
       'compress-originals': async () => ({ status: 'done' }),
       // Alerts and webhooks are not this test's concern: their jobs are taken and left undelivered.
       'webhook-delivery': async () => ({ status: 'done' }),

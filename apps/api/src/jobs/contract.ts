@@ -15,6 +15,15 @@ export interface ExecutionJob {
   executionId: string;
 }
 
+/**
+ * The windows of minutes a stream stored samples in, executed (features/executions/live.ts): the windows wait in
+ * execution_windows, the job names only the ship. One waiting and one running per ship (the singleton key is the
+ * ship, the queue is stately), so a busy ship's requests are coalesced into the next run.
+ */
+export interface WindowExecutionJob {
+  facilityId: string;
+}
+
 /** A queued recalculation: the calculations whose fields (and dependents) are recomputed over their validity. */
 export interface RecalculationJob {
   kind: 'measurement-field' | 'report-field';
@@ -101,6 +110,7 @@ export interface UkEtsMetsSendJob {
  */
 export interface JobPayloads {
   execution: ExecutionJob;
+  'window-execution': WindowExecutionJob;
   recalculation: RecalculationJob;
   'compress-originals': CompressOriginalsJob;
   'webhook-delivery': WebhookDeliveryJob;
@@ -121,6 +131,7 @@ export type JobPayload<N extends JobName> = JobPayloads[N];
 /** The names as constants: code outside this file sends `JOB_NAMES.execution`, never a string of its own. */
 export const JOB_NAMES = {
   execution: 'execution',
+  windowExecution: 'window-execution',
   recalculation: 'recalculation',
   compressOriginals: 'compress-originals',
   webhookDelivery: 'webhook-delivery',
@@ -170,6 +181,8 @@ export const JOB_QUEUES: {
     (N extends EmptyJobName ? Partial<SelfSentJob> : { sent?: never });
 } = {
   execution: {},
+  // One waiting and one running per ship (its singleton key): later requests join the waiting one's windows.
+  'window-execution': { stately: true },
   recalculation: {},
   // Originals left raw by uploads whose job was lost (a process stopped in between) are picked up at each start.
   'compress-originals': { stately: true, sent: 'at-start' },
@@ -239,6 +252,16 @@ export interface JobQueue {
     data: JobPayload<N>,
     options?: { startAfter?: Date },
   ): Promise<string>;
+  /**
+   * Sends a job of a stately queue inside one of our transactions under a singleton key: null when one of that key
+   * already waits (the waiting one does the work), else the job's id.
+   */
+  sendSingletonInTransaction<N extends JobName>(
+    trx: Kysely<Database>,
+    name: N,
+    data: JobPayload<N>,
+    options: { singletonKey: string; startAfter?: Date },
+  ): Promise<string | null>;
   /**
    * The jobs of these names (all when none given) still to be run: waiting and due within `dueWithinSeconds`
    * (30 s unless given), running, or waiting for their retry; counted per name and state. A job put off further

@@ -175,6 +175,13 @@ export async function startQueue(
       if (!id) throw new Error(`The ${name} job was not created`);
       return id;
     },
+    async sendSingletonInTransaction(trx, name, data, sendOptions) {
+      return boss.send(name, data as object, {
+        db: fromKysely(trx),
+        singletonKey: sendOptions.singletonKey,
+        ...(sendOptions.startAfter ? { startAfter: sendOptions.startAfter } : {}),
+      });
+    },
     pending(names, pendingOptions) {
       return pendingJobs(
         database.db,

@@ -67,4 +67,58 @@ describe('measurement values storage', () => {
     expect(changed).toBe(3);
     expect(await read(b)).toEqual({ t: [0, 60], v: [0, 50] });
   });
+
+  it('replaces a window of minutes inside the days it cuts, keeping the stored values outside it', async () => {
+    const { db } = ground.database;
+    const [a, b] = ground.measurementFieldIds;
+    const hours = (...h: number[]) => Float64Array.from(h.map((x) => D0 + x * H));
+    const replace = (
+      from: number,
+      to: number,
+      fieldIds: 'all' | string[],
+      series: Map<string, { timestamps: Float64Array; values: Float64Array }>,
+    ) =>
+      db
+        .transaction()
+        .execute((trx) =>
+          replaceMeasurementValues(trx, { facilityId: ground.facilityId, from, to, fieldIds, series }),
+        );
+    // Two days, a value every 6 hours, for both fields.
+    const all = hours(0, 6, 12, 18, 24, 30, 36, 42);
+    await replace(
+      D0,
+      D0 + 2 * DAY_MS,
+      'all',
+      new Map([
+        [a, { timestamps: all, values: all.map((_, i) => i) }],
+        [b, { timestamps: all, values: all.map((_, i) => 10 * i) }],
+      ]),
+    );
+    // A window from 10:00 on day 1 to 26:00 (day 2, 02:00): a's values inside it are replaced, across midnight.
+    expect(
+      await replace(
+        D0 + 10 * H,
+        D0 + 26 * H,
+        [a],
+        new Map([[a, { timestamps: hours(11, 12, 24), values: Float64Array.from([-1, -2, -3]) }]]),
+      ),
+    ).toBe(2);
+    expect(await read(a, D0, D0 + 2 * DAY_MS)).toEqual({
+      t: [0, 6, 11, 12, 24, 30, 36, 42],
+      v: [0, 1, -1, -2, -3, 5, 6, 7],
+    });
+    expect((await read(b, D0, D0 + 2 * DAY_MS)).v).toEqual([0, 10, 20, 30, 40, 50, 60, 70]);
+    // 'all' inside one day: b, not recomputed in the window, loses its values inside it and keeps the others.
+    await replace(
+      D0 + 5 * H,
+      D0 + 7 * H,
+      'all',
+      new Map([[a, { timestamps: hours(6), values: Float64Array.from([9]) }]]),
+    );
+    expect(await read(b, D0, D0 + 2 * DAY_MS)).toEqual({
+      t: [0, 12, 18, 24, 30, 36, 42],
+      v: [0, 20, 30, 40, 50, 60, 70],
+    });
+    expect((await read(a, D0, D0 + 2 * DAY_MS)).v).toEqual([0, 9, -1, -2, -3, 5, 6, 7]);
+  });
 });

@@ -122,36 +122,104 @@ export async function readLastDayValues(
 const ROWS_PER_INSERT = 1_000;
 const BYTES_PER_INSERT = 16 * 1024 * 1024;
 
-/** What an execution replaces: the whole UTC days of [from, to) of the recomputed fields of a ship. */
+/**
+ * What an execution replaces: the period [from, to) of the recomputed fields of a ship. Whole UTC days for a file's
+ * execution; a window of minutes for a live one (docs/decisions/0122-live-windows.md), whose edge days are merged.
+ */
 export interface MeasurementReplacement {
   facilityId: string;
-  /** UTC epoch ms, whole days. */
+  /** UTC epoch ms. */
   from: number;
   to: number;
-  /** The fields whose stored chunks of the period go ('all': every field of the ship). */
+  /** The fields whose stored values of the period go ('all': every field of the ship). */
   fieldIds: 'all' | readonly string[];
   /** The new series per field, inside [from, to). */
   series: ReadonlyMap<string, FieldSeries>;
 }
 
+/** The part of a series with timestamps in [from, to). */
+export function seriesBetween(series: FieldSeries, from: number, to: number): FieldSeries {
+  const lo = lowerBound(series.timestamps, from);
+  const hi = lowerBound(series.timestamps, to);
+  if (lo === 0 && hi === series.timestamps.length) return series;
+  return { timestamps: series.timestamps.subarray(lo, hi), values: series.values.subarray(lo, hi) };
+}
+
 /**
- * Replaces the period's day chunks of the recomputed fields: deletes them and inserts the new ones (whole days, so
- * no chunk is merged), in the caller's transaction (the engine's replacing one, which holds lockShipValues).
- * Returns the chunks written.
+ * The stored chunks of the days that [from, to) cuts (not whole days) with the values outside [from, to) kept, per
+ * field: what a window's replacement keeps of its edge days (empty for whole days).
+ */
+async function keptOfEdgeDays(
+  trx: Transaction<Database>,
+  replacement: MeasurementReplacement,
+): Promise<Map<string, { before: FieldSeries; after: FieldSeries }>> {
+  const { facilityId, from, to, fieldIds } = replacement;
+  const kept = new Map<string, { before: FieldSeries; after: FieldSeries }>();
+  const edgeDays = new Set<number>();
+  if (from !== floorDay(from)) edgeDays.add(floorDay(from));
+  if (to !== floorDay(to)) edgeDays.add(floorDay(to));
+  if (edgeDays.size === 0 || (fieldIds !== 'all' && fieldIds.length === 0)) return kept;
+  let query = trx
+    .selectFrom('measurement_values')
+    .select(['measurement_field_id', 'timestamps', 'values'])
+    .where('facility_id', '=', facilityId)
+    .where(
+      'day',
+      'in',
+      [...edgeDays].map((d) => dayText(d)),
+    );
+  if (fieldIds !== 'all') query = query.where('measurement_field_id', 'in', [...fieldIds]);
+  const empty = { timestamps: new Float64Array(0), values: new Float64Array(0) };
+  for (const row of await query.execute()) {
+    const series = { timestamps: float64Of(row.timestamps), values: float64Of(row.values) };
+    const entry = kept.get(row.measurement_field_id) ?? { before: empty, after: empty };
+    const before = seriesBetween(series, -Infinity, from);
+    const after = seriesBetween(series, to, Infinity);
+    if (before.timestamps.length) entry.before = concatSeries([entry.before, before]);
+    if (after.timestamps.length) entry.after = concatSeries([entry.after, after]);
+    kept.set(row.measurement_field_id, entry);
+  }
+  return kept;
+}
+
+/**
+ * Replaces the period's values of the recomputed fields: deletes the day chunks it touches and inserts the new ones,
+ * in the caller's transaction (the engine's replacing one, which holds lockShipValues). Whole days replace whole
+ * chunks; a window's edge days keep their stored values outside [from, to) around the new ones (one chunk per day,
+ * as a whole day's execution writes it). Returns the chunks written.
  */
 export async function replaceMeasurementValues(
   trx: Transaction<Database>,
   replacement: MeasurementReplacement,
 ): Promise<number> {
   const { facilityId, from, to, fieldIds } = replacement;
+  const kept = await keptOfEdgeDays(trx, replacement);
+  const firstDay = floorDay(from);
+  const afterLastDay = to === floorDay(to) ? to : floorDay(to) + DAY_MS;
   if (fieldIds === 'all' || fieldIds.length > 0) {
     let del = trx
       .deleteFrom('measurement_values')
       .where('facility_id', '=', facilityId)
-      .where('day', '>=', dayText(from))
-      .where('day', '<', dayText(to));
+      .where('day', '>=', dayText(firstDay))
+      .where('day', '<', dayText(afterLastDay));
     if (fieldIds !== 'all') del = del.where('measurement_field_id', 'in', [...fieldIds]);
     await del.execute();
+  }
+  let written: ReadonlyMap<string, FieldSeries> = replacement.series;
+  if (kept.size > 0) {
+    const merged = new Map<string, FieldSeries>();
+    const empty = { timestamps: new Float64Array(0), values: new Float64Array(0) };
+    for (const fieldId of new Set([...replacement.series.keys(), ...kept.keys()])) {
+      const fresh = replacement.series.get(fieldId);
+      const edges = kept.get(fieldId);
+      const parts = [
+        edges?.before ?? empty,
+        fresh ? seriesBetween(fresh, from, to) : empty,
+        edges?.after ?? empty,
+      ];
+      merged.set(fieldId, concatSeries(parts.filter((p) => p.timestamps.length > 0)));
+    }
+    written = merged;
   }
   let batch: {
     facility_id: string;
@@ -171,7 +239,8 @@ export async function replaceMeasurementValues(
   };
   // Fields of the same interval share their targets (views of one array): a day's timestamps are packed once.
   const packedDays = new Map<ArrayBufferLike, Map<string, Buffer>>();
-  for (const [fieldId, series] of replacement.series) {
+  for (const [fieldId, series] of written) {
+    if (series.timestamps.length === 0) continue;
     let days = packedDays.get(series.timestamps.buffer);
     if (!days) packedDays.set(series.timestamps.buffer, (days = new Map()));
     for (const chunk of dayChunks(series.timestamps)) {

@@ -316,7 +316,7 @@ export interface StreamSample {
 export interface StoredStreamSamples {
   inserted: number;
   duplicates: number;
-  touched: Map<string, { from: number; to: number }>;
+  touched: Map<string, { from: number; to: number; dataSourceIds: string[] }>;
 }
 
 /** Rows per insert: 7 parameters each, well under PostgreSQL's 65535 bind parameters. */
@@ -332,7 +332,7 @@ export async function storeStreamSamples(
   db: Kysely<Database>,
   samples: readonly StreamSample[],
 ): Promise<StoredStreamSamples> {
-  const touched = new Map<string, { from: number; to: number }>();
+  const touched = new Map<string, { from: number; to: number; dataSourceIds: string[] }>();
   let inserted = 0;
   for (let start = 0; start < samples.length; start += STREAM_BATCH_ROWS) {
     const batch = samples.slice(start, start + STREAM_BATCH_ROWS).map((s) => ({
@@ -347,16 +347,17 @@ export async function storeStreamSamples(
       .insertInto('stream_samples')
       .values(batch)
       .onConflict((oc) => oc.columns(['facility_id', 'data_source_id', 'channel', 'source_time']).doNothing())
-      .returning(['facility_id', 'source_time'])
+      .returning(['facility_id', 'data_source_id', 'source_time'])
       .execute();
     inserted += rows.length;
     for (const row of rows) {
       const t = new Date(row.source_time).getTime();
       const range = touched.get(row.facility_id);
-      if (!range) touched.set(row.facility_id, { from: t, to: t });
+      if (!range) touched.set(row.facility_id, { from: t, to: t, dataSourceIds: [row.data_source_id] });
       else {
         range.from = Math.min(range.from, t);
         range.to = Math.max(range.to, t);
+        if (!range.dataSourceIds.includes(row.data_source_id)) range.dataSourceIds.push(row.data_source_id);
       }
     }
   }

@@ -30,6 +30,7 @@ import * as verification from './0030_verification';
 import * as complianceCalendar from './0032_compliance_calendar';
 import * as liveStream from './0033_live_stream';
 import * as reportRollups from './0036_report_rollups';
+import * as executionWindows from './0034_execution_windows';
 
 /** Every migration, by name; applied in name order. Add a new one here. */
 export const migrations: Record<string, Migration> = {
@@ -64,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   '0032_compliance_calendar': complianceCalendar,
   '0033_live_stream': liveStream,
   '0036_report_rollups': reportRollups,
+  '0034_execution_windows': executionWindows,
 };

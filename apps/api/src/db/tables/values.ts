@@ -83,6 +83,19 @@ export interface ReportsVersionTable {
   version: ColumnType<string, never, never>;
 }
 
+/**
+ * A ship's data source's windows of streamed samples waiting for their execution (migration 0034_execution_windows;
+ * features/executions/live.ts): disjoint [from, to) pairs in epoch ms, merged by each request.
+ */
+export interface ExecutionWindowsTable {
+  id: Generated<string>;
+  facility_id: string;
+  data_source_id: string;
+  windows: ColumnType<[number, number][], string | undefined, string>;
+  requests: Generated<number>;
+  first_requested_on: GeneratedTimestamp;
+}
+
 export interface ValueTables {
   measurement_values: MeasurementValuesTable;
   report_values: ReportValuesTable;
@@ -90,5 +103,6 @@ export interface ValueTables {
   report_values_monthly: ReportValuesMonthlyTable;
   report_values_yearly: ReportValuesYearlyTable;
   executions: ExecutionsTable;
+  execution_windows: ExecutionWindowsTable;
   reports_version: ReportsVersionTable;
 }

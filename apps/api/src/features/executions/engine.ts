@@ -14,7 +14,8 @@ import { storeMeasurementValues, storeReportValues, type Computed } from './stor
 
 /**
  * The execution engine (docs/decisions/0040-execution.md): from a ship's raw samples to measurement field values
- * (per target timestamp) and report values (per span), for whole UTC days, written in one transaction that replaces
+ * (per target timestamp) and report values (per span), for whole UTC days or a live window of minutes (live.ts,
+ * docs/decisions/0122-live-windows.md), written in one transaction that replaces
  * what the period held before. A pipeline of named steps, each a module of this folder:
  *
  *   load configuration and plan (plan.ts) -> read samples (read-samples.ts) -> measurement fields
@@ -93,7 +94,8 @@ export async function computePeriod(
 
 /**
  * Replaces the stored values of the computed period in the given transaction: deletes the period's rows of the
- * recomputed fields, inserts the new ones and refreshes the daily roll-up. Whole days, so no chunk is merged. The
+ * recomputed fields, inserts the new ones and refreshes the daily roll-up. A live window's edge days keep their values
+ * outside it (storage/measurement-values.ts). The
  * events' alerts go to the outbox of `ports` in the same transaction.
  *
  * The carbon ledger is derived here, under the ship's lock, not in computePeriod: its window reaches beyond the

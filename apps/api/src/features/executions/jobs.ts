@@ -1,6 +1,7 @@
 import { JOB_NAMES, type JobHandlers } from '../../jobs/contract';
 import type { Services } from '../../services';
 import type { EnginePorts } from './ports';
+import { runWindowExecution } from './live';
 import { runExecution, runRecalculation, type RunOptions } from './run';
 import { queueOrganizationLedgers, runLedger } from './run-ledger';
 
@@ -12,6 +13,8 @@ import { queueOrganizationLedgers, runLedger } from './run-ledger';
 export function executionJobs(services: Services, ports: EnginePorts, options: RunOptions = {}) {
   return {
     [JOB_NAMES.execution]: (data, context) => runExecution(services, ports, data, context, options),
+    [JOB_NAMES.windowExecution]: (data, context) =>
+      runWindowExecution(services, ports, data, context, options),
     [JOB_NAMES.recalculation]: (data, context) => runRecalculation(services, ports, data, context, options),
     [JOB_NAMES.carbonLedger]: (data, context) => runLedger(services, ports, data, context),
     [JOB_NAMES.carbonLedgerPorts]: (data) => queueOrganizationLedgers(services, data),

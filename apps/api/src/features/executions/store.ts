@@ -33,7 +33,7 @@ export interface ComputedCounts {
 }
 
 /**
- * Step "store", measurement values: the period's day chunks of the recomputed fields replaced by the computed ones
+ * Step "store", measurement values: the period's values of the recomputed fields replaced by the computed ones
  * (storage/measurement-values.ts), in the replacing transaction.
  */
 export async function storeMeasurementValues(

@@ -34,6 +34,13 @@ describe('ledger sub-steps that read storage', () => {
       from: from - WINDOW_MARGIN_MS,
       to: to + WINDOW_MARGIN_MS,
     });
+    // A live window of minutes (docs/decisions/0122-live-windows.md) is taken as its whole days.
+    expect(
+      await ledgerWindow(ground.database.db, ground.facilityId, {
+        from: from + 3_600_000,
+        to: from + 7_200_000,
+      }),
+    ).toEqual({ from: from - WINDOW_MARGIN_MS, to: from + 86_400_000 + WINDOW_MARGIN_MS });
   });
 
   it('reads a field as recomputed inside the executed period and as stored outside it', async () => {

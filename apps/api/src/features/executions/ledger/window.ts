@@ -23,8 +23,10 @@ export async function ledgerWindow(
   facilityId: string,
   executed: LedgerWindow,
 ): Promise<LedgerWindow> {
-  let from = executed.from - WINDOW_MARGIN_MS;
-  let to = executed.to + WINDOW_MARGIN_MS;
+  // A live window of minutes is taken as its whole days (docs/decisions/0122-live-windows.md).
+  let from = floorDay(executed.from) - WINDOW_MARGIN_MS;
+  let to =
+    (executed.to === floorDay(executed.to) ? executed.to : ceilDayExclusive(executed.to)) + WINDOW_MARGIN_MS;
   const crossingStart = await readCallCrossing(db, facilityId, from);
   if (crossingStart !== null) from = Math.min(from, floorDay(crossingStart));
   const crossingEnd = await readCallDepartingAfter(db, facilityId, to);

@@ -2,10 +2,13 @@ import type { FacilityConstants, OutputType } from '@portal/formula';
 import type { EventRules } from '@portal/contracts/events';
 import type { DataHealthThreshold } from '@portal/contracts/data-health';
 
-/** What one execution computes: a ship's whole UTC days, and which fields. */
+/** What one execution computes: a ship's period (whole UTC days, or a live window: live.ts), and which fields. */
 export interface ComputeRequest {
   facilityId: string;
-  /** Whole UTC days: from is a day start, to the (exclusive) start of the day after the last. */
+  /**
+   * Whole UTC days (from a day start to the exclusive start of the day after the last), or a live window on the
+   * calculations' grids (live/windows.ts: every measurement interval and report span divides its edges).
+   */
   from: number;
   to: number;
   /** Measurement fields to recompute ('all', or these ids); the others are read from storage when needed. */
