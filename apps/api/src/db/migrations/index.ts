@@ -28,6 +28,7 @@ import * as euaPrices from './0027_eua_prices';
 import * as fuelEu from './0028_fueleu';
 import * as verification from './0030_verification';
 import * as complianceCalendar from './0032_compliance_calendar';
+import * as zoneWarnings from './0035_zone_warnings';
 
 /** Every migration, by name; applied in name order. Add a new one here. */
 export const migrations: Record<string, Migration> = {
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '0028_fueleu': fuelEu,
   '0030_verification': verification,
   '0032_compliance_calendar': complianceCalendar,
+  '0035_zone_warnings': zoneWarnings,
 };
