@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type APIResponse, type Page } from '@playwright/test';
 import { destinationPoint } from '@portal/contracts/rules/zone-approach';
 import { accessToken, closeNotifications, noSeriousViolations, signInAs, still } from '../support';
 
@@ -19,7 +19,7 @@ const SHIP = `Zone Warning Test ${Date.now().toString(36)}`;
 
 async function api(page: Page) {
   const headers = { authorization: `Bearer ${await accessToken(page)}` };
-  const ok = async <T>(response: Promise<import('@playwright/test').APIResponse>): Promise<T> => {
+  const ok = async <T>(response: Promise<APIResponse>): Promise<T> => {
     const answer = await response;
     expect(answer.status(), await answer.text()).toBeLessThan(300);
     return (await answer.json().catch(() => null)) as T;
