@@ -961,6 +961,13 @@ describe('a change and its audit entry are one transaction', () => {
           }),
       },
       {
+        route: 'PUT organizations/{id}/zone-warning-settings',
+        action: 'zone-warning-settings.update',
+        ok: 200,
+        call: () =>
+          northAdmin.put(`/api/organizations/${north}/zone-warning-settings`, { horizonMinutes: 90 }),
+      },
+      {
         route: 'POST alerts/unsubscribe (the e-mail link, no sign-in)',
         action: 'alert-subscription.unsubscribe',
         // Olav's e-mails on, his organization's defaults in force; the links' key made (once, on first use).

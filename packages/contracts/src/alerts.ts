@@ -114,6 +114,11 @@ export const alertSettingsSchema = z
     delivery: z.enum(ALERT_DELIVERIES, { error: 'Choose As they happen or Daily digest' }),
     /** None (or absent, as settings stored before quiet hours are): e-mails go at once. */
     quietHours: quietHoursSchema.nullable().optional(),
+    /**
+     * Zone warnings before arrival (docs/decisions/0123-zone-warnings.md), on the same ships and channels; absent
+     * (settings stored before them) is on: a warning is what lets a ship avoid the event.
+     */
+    zoneWarnings: z.boolean({ error: 'Zone warnings must be on or off' }).optional(),
   })
   .refine(
     (s) => s.classifications.length > 0 || !s.eventTypes.some((t) => CLASSIFIED_EVENT_TYPES.includes(t)),
@@ -138,6 +143,7 @@ export function normalizeAlertSettings(settings: AlertSettings): AlertSettings {
     channels: unique(settings.channels),
     delivery: settings.delivery,
     quietHours: settings.quietHours ?? null,
+    ...(settings.zoneWarnings === undefined ? {} : { zoneWarnings: settings.zoneWarnings }),
   };
 }
 

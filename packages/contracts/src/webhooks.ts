@@ -8,7 +8,13 @@ import { EVENT_CLASSIFICATIONS, EVENT_TYPES } from './events';
  */
 
 /** What an alert delivered to a webhook is about; 'test' is the delivery of the "Send test" button. */
-export const WEBHOOK_ALERT_KINDS = ['opened', 'classified-up', 'reminder', 'resolved'] as const;
+export const WEBHOOK_ALERT_KINDS = [
+  'opened',
+  'classified-up',
+  'reminder',
+  'resolved',
+  'zone-warning',
+] as const;
 export type WebhookAlertKind = (typeof WEBHOOK_ALERT_KINDS)[number];
 export const WEBHOOK_DELIVERY_KINDS = [...WEBHOOK_ALERT_KINDS, 'test'] as const;
 export type WebhookDeliveryKind = (typeof WEBHOOK_DELIVERY_KINDS)[number];
@@ -18,6 +24,7 @@ export const WEBHOOK_DELIVERY_KIND_NAMES: Record<WebhookDeliveryKind, string> = 
   'classified-up': 'Classified up',
   reminder: 'Reminder',
   resolved: 'Event ended',
+  'zone-warning': 'Zone warning',
   test: 'Test',
 };
 
@@ -94,12 +101,19 @@ export const webhookUrlSchema = z
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   });
 
+/**
+ * What a webhook may want: the event types, and zone warnings before arrival ('zone-warning', docs/decisions/
+ * 0123-zone-warnings.md), which are no event.
+ */
+export const WEBHOOK_TOPICS = [...EVENT_TYPES, 'zone-warning'] as const;
+export type WebhookTopic = (typeof WEBHOOK_TOPICS)[number];
+
 const eventTypesSchema = z
-  .array(z.enum(EVENT_TYPES, { message: `Must be one of ${EVENT_TYPES.join(', ')}` }), {
+  .array(z.enum(WEBHOOK_TOPICS, { message: `Must be one of ${WEBHOOK_TOPICS.join(', ')}` }), {
     error: M.eventTypesRequired,
   })
   .min(1, M.eventTypesRequired)
-  .transform((types) => EVENT_TYPES.filter((t) => types.includes(t)));
+  .transform((types) => WEBHOOK_TOPICS.filter((t) => types.includes(t)));
 
 /** POST /api/organizations/{id}/webhooks and PUT …/{webhookId}. */
 export const webhookBodySchema = z.object({
@@ -115,7 +129,7 @@ export const webhookSchema = z.object({
   id: z.string(),
   organizationId: z.string(),
   url: z.string(),
-  eventTypes: z.array(z.enum(EVENT_TYPES)),
+  eventTypes: z.array(z.enum(WEBHOOK_TOPICS)),
   enabled: z.boolean(),
   /** The last 4 characters of the secret, to tell which one a receiver holds (the secret is shown only once). */
   secretHint: z.string(),
@@ -197,8 +211,23 @@ export const webhookPayloadSchema = z.object({
   id: z.string(),
   kind: z.enum(WEBHOOK_DELIVERY_KINDS),
   createdOn: isoString,
-  /** null for a test. */
+  /** null for a test and a zone warning. */
   event: webhookEventPayloadSchema.nullable(),
+  /** A zone warning's (kind 'zone-warning'): the zone ahead, what it bans, when and where the ship enters it. */
+  zoneWarning: z
+    .object({
+      id: z.string(),
+      zoneKind: z.enum(['no-discharge', 'eca']),
+      zoneName: z.string(),
+      mode: z.enum(['open-loop', 'high-sulfur']),
+      text: z.string(),
+      entryAt: isoString,
+      entry: z.tuple([z.number(), z.number()]),
+      minutes: z.number(),
+      courseDeg: z.number(),
+      speedKn: z.number(),
+    })
+    .optional(),
   ship: z.object({ id: z.string(), name: z.string(), imo: z.string().nullable() }).nullable(),
   organization: z.object({ id: z.string(), name: z.string() }),
   /** The event in the portal, or the portal itself for a test. */

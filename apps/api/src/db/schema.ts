@@ -12,6 +12,7 @@ import type { PortTables } from './tables/ports';
 import type { CarbonTables } from './tables/carbon';
 import type { VerificationTables } from './tables/verification';
 import type { ComplianceTables } from './tables/compliance';
+import type { ZoneWarningTables } from './tables/zone-warnings';
 
 /**
  * Row types of the database, one interface per table, grouped by domain. Each domain's migration in
@@ -156,4 +157,5 @@ export interface Database
     PortTables,
     CarbonTables,
     VerificationTables,
-    ComplianceTables {}
+    ComplianceTables,
+    ZoneWarningTables {}

@@ -1,17 +1,23 @@
 import type { Services } from '../services';
-import { alertOutbox, alertOutboxOf, type AlertOutboxOptions } from './alerts/outbox';
+import { alertOutbox, alertOutboxOf, fanOutNotifier, type AlertOutboxOptions } from './alerts/outbox';
 import { dataHealthForEngine } from './data-health/engine-port';
 import type { EnginePorts } from './executions/ports';
 import { ledgerPorts } from './carbon/ledger-ports';
+import { zoneWarningsForEngine } from './zone-warnings/evaluate';
 
 /**
  * The engine's ports (features/executions/ports.ts) wired to the features that implement them: the alerts' outbox,
- * data health's rules and the ports the carbon ledger derives port calls against. The engine imports neither; its callers hand these in.
+ * data health's rules, the ports the carbon ledger derives port calls against and the zone warnings. The engine imports neither; its callers hand these in.
  */
 
 /** A worker's: the configured alert age limit, the fan-out job sent with the alerts (features/jobs.ts). */
 export function enginePortsOf(services: Services): EnginePorts {
-  return { alerts: alertOutboxOf(services), dataHealth: dataHealthForEngine, ledgerPorts };
+  return {
+    alerts: alertOutboxOf(services),
+    dataHealth: dataHealthForEngine,
+    ledgerPorts,
+    zoneWarnings: zoneWarningsForEngine({ notify: fanOutNotifier(services) }),
+  };
 }
 
 /**
@@ -19,5 +25,13 @@ export function enginePortsOf(services: Services): EnginePorts {
  * age limit, nobody notified, unless given).
  */
 export function enginePorts(alerts?: AlertOutboxOptions): EnginePorts {
-  return { alerts: alertOutbox(alerts), dataHealth: dataHealthForEngine, ledgerPorts };
+  return {
+    alerts: alertOutbox(alerts),
+    dataHealth: dataHealthForEngine,
+    ledgerPorts,
+    zoneWarnings: zoneWarningsForEngine({
+      notify: alerts?.notify,
+      now: alerts?.now ? () => alerts.now! : undefined,
+    }),
+  };
 }

@@ -29,6 +29,7 @@ import { euEtsRoutes } from './eu-ets/routes';
 import { verificationRoutes } from './verification/routes';
 import { complianceCalendarRoutes } from './compliance-calendar/routes';
 import { costCockpitRoutes } from './cost-cockpit/routes';
+import { zoneWarningRoutes } from './zone-warnings/routes';
 
 /** Route plugins of every domain, registered in this order after the auth routes (app.ts). */
 export const featureRoutes: ((app: FastifyInstance) => Promise<void>)[] = [
@@ -62,4 +63,5 @@ export const featureRoutes: ((app: FastifyInstance) => Promise<void>)[] = [
   verificationRoutes,
   complianceCalendarRoutes,
   costCockpitRoutes,
+  zoneWarningRoutes,
 ];

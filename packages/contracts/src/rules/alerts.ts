@@ -179,7 +179,8 @@ export const deliveryFailureText = (failure: Pick<AlertDeliveryFailure, 'address
 
 /** What a portal link alone on its line opens, as the bell names it; null to show the address. */
 function linkLabel(path: string): string | null {
-  return /^\/events\/[^/]+$/.test(path) ? 'Open the event' : null;
+  if (/^\/events\/[^/]+$/.test(path)) return 'Open the event';
+  return /^\/ship\/[^/]+\/map$/.test(path) ? 'Open the map' : null;
 }
 
 /**

@@ -14,9 +14,9 @@ import * as executionStatus from './0012_execution_status';
 import * as channelAliases from './0014_channel_aliases';
 import * as dataHealth from './0015_data_health';
 import * as complianceEvents from './0016_compliance_events';
-import * as webhooks from './0019_webhooks';
-import * as alerts from './0018_alerts';
 import * as apiKeys from './0017_api_keys';
+import * as alerts from './0018_alerts';
+import * as webhooks from './0019_webhooks';
 import * as alertQuietHours from './0020_alert_quiet_hours';
 import * as eventAnnotations from './0021_event_annotations';
 import * as eventReportRevisions from './0022_event_report_revisions';
@@ -29,8 +29,9 @@ import * as fuelEu from './0028_fueleu';
 import * as verification from './0030_verification';
 import * as complianceCalendar from './0032_compliance_calendar';
 import * as liveStream from './0033_live_stream';
-import * as reportRollups from './0036_report_rollups';
 import * as executionWindows from './0034_execution_windows';
+import * as zoneWarnings from './0035_zone_warnings';
+import * as reportRollups from './0036_report_rollups';
 
 /** Every migration, by name; applied in name order. Add a new one here. */
 export const migrations: Record<string, Migration> = {
@@ -49,9 +50,9 @@ export const migrations: Record<string, Migration> = {
   '0014_channel_aliases': channelAliases,
   '0015_data_health': dataHealth,
   '0016_compliance_events': complianceEvents,
-  '0019_webhooks': webhooks,
-  '0018_alerts': alerts,
   '0017_api_keys': apiKeys,
+  '0018_alerts': alerts,
+  '0019_webhooks': webhooks,
   '0020_alert_quiet_hours': alertQuietHours,
   '0021_event_annotations': eventAnnotations,
   '0022_event_report_revisions': eventReportRevisions,
@@ -64,6 +65,7 @@ export const migrations: Record<string, Migration> = {
   '0030_verification': verification,
   '0032_compliance_calendar': complianceCalendar,
   '0033_live_stream': liveStream,
-  '0036_report_rollups': reportRollups,
   '0034_execution_windows': executionWindows,
+  '0035_zone_warnings': zoneWarnings,
+  '0036_report_rollups': reportRollups,
 };

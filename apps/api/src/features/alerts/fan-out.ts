@@ -4,10 +4,17 @@ import type { WebhookAlertKind } from '@portal/contracts/webhooks';
 import { alertBellText, alertBellTitle, eventLink, quietHoursEnd } from '@portal/contracts/rules';
 import type { Database } from '../../db/schema';
 import { jobQueueOf, type Services } from '../../services';
-import { queueWebhookDeliveries } from '../webhooks/queue-deliveries';
+import { queueWebhookDeliveries, queueZoneWarningWebhookDeliveries } from '../webhooks/queue-deliveries';
 import { JOB_NAMES, type AlertEmailJob } from '../../jobs/contract';
 import { recipientsOf, type Recipient } from './recipients';
-import { composeAlertMail } from './render';
+import { composeAlertMail, type AnyAlertSnapshot } from './render';
+import {
+  shipMapLink,
+  ZONE_WARNING_ALERT_KIND,
+  zoneWarningBellText,
+  zoneWarningBellTitle,
+  type ZoneWarningSnapshot,
+} from '@portal/contracts/zone-warnings';
 import { unsubscribeKey, unsubscribeLinks, unsubscribeToken } from './unsubscribe';
 
 /** How long an alert stays in the bell (its personal message's showTo). */
@@ -31,7 +38,7 @@ export const deliveryKey = (alertId: string, userId: string, channel: string) =>
 interface FanOutContext {
   trx: Transaction<Database>;
   alert: StoredAlert;
-  snapshot: AlertSnapshot;
+  snapshot: AnyAlertSnapshot;
   baseUrl: string;
   now: Date;
   /** The key of the recipients' unsubscribe links (unsubscribe.ts). */
@@ -45,6 +52,19 @@ interface FanOutContext {
 
 /** A recipient's channel: writes its delivery, once (the idempotency key), in the fan-out's transaction. */
 type RecipientChannel = (context: FanOutContext, recipient: Recipient) => Promise<void>;
+
+/** The bell's title and text of an alert: an event's, or a zone warning's (linking the ship's map). */
+function bellMessage(kind: string, snapshot: AnyAlertSnapshot, baseUrl: string) {
+  if (kind === ZONE_WARNING_ALERT_KIND) {
+    const s = snapshot as ZoneWarningSnapshot;
+    return {
+      title: zoneWarningBellTitle(s),
+      text: zoneWarningBellText(s, shipMapLink(baseUrl, s.facilityId)),
+    };
+  }
+  const s = snapshot as AlertSnapshot;
+  return { title: alertBellTitle(kind, s), text: alertBellText(kind, s, eventLink(baseUrl, s.eventId)) };
+}
 
 /**
  * In the portal: a personal message in the recipient's bell, delivered at once (it is a row, not a send), written
@@ -70,8 +90,7 @@ const inApp: RecipientChannel = async ({ trx, alert, snapshot, baseUrl, now }, r
   const message = await trx
     .insertInto('messages')
     .values({
-      title: alertBellTitle(alert.kind, snapshot),
-      text: alertBellText(alert.kind, snapshot, eventLink(baseUrl, snapshot.eventId)),
+      ...bellMessage(alert.kind, snapshot, baseUrl),
       show_from: now,
       show_to: new Date(now.getTime() + ALERT_MESSAGE_DAYS * 86_400_000),
       notify: false,
@@ -143,16 +162,18 @@ const ORGANIZATION_CHANNELS: ((
   alert: StoredAlert,
 ) => Promise<unknown>)[] = [
   (trx, services, alert) =>
-    queueWebhookDeliveries(
-      trx,
-      {
-        alertId: alert.id,
-        kind: alert.kind as WebhookAlertKind,
-        eventId: alert.event_id,
-        facilityId: alert.facility_id,
-      },
-      services,
-    ),
+    alert.kind === ZONE_WARNING_ALERT_KIND
+      ? queueZoneWarningWebhookDeliveries(trx, alert.id, alert.snapshot as ZoneWarningSnapshot, services)
+      : queueWebhookDeliveries(
+          trx,
+          {
+            alertId: alert.id,
+            kind: alert.kind as WebhookAlertKind,
+            eventId: alert.event_id,
+            facilityId: alert.facility_id,
+          },
+          services,
+        ),
 ];
 
 /**
@@ -168,7 +189,7 @@ export async function fanOutAlert(
   key: Buffer,
   now = new Date(),
 ): Promise<number> {
-  const snapshot = alert.snapshot as AlertSnapshot;
+  const snapshot = alert.snapshot as AnyAlertSnapshot;
   const context: FanOutContext = {
     trx,
     alert,

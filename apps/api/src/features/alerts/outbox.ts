@@ -44,10 +44,15 @@ export function alertOutbox(options: AlertOutboxOptions = DEFAULT_ALERT_OUTBOX):
 export function alertOutboxOf(services: Services): AlertOutboxPort {
   return alertOutbox({
     maxAgeHours: services.config.ALERTS_MAX_AGE_HOURS ?? DEFAULT_ALERT_OUTBOX.maxAgeHours,
-    notify: async (trx) => {
-      await services.queue?.sendInTransaction(trx, JOB_NAMES.alertFanOut, {});
-    },
+    notify: fanOutNotifier(services),
   });
+}
+
+/** Sends the fan-out job in the transaction that wrote alerts (once the queue runs): also the zone warnings'. */
+export function fanOutNotifier(services: Services): NonNullable<AlertOutboxOptions['notify']> {
+  return async (trx) => {
+    await services.queue?.sendInTransaction(trx, JOB_NAMES.alertFanOut, {});
+  };
 }
 
 /**

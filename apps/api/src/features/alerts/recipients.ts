@@ -10,6 +10,7 @@ import {
   type QuietHours,
 } from '@portal/contracts/alerts';
 import { subscriptionTakesShip, subscriptionWants } from '@portal/contracts/rules';
+import { ZONE_WARNING_ALERT_KIND, type ZoneWarningSnapshot } from '@portal/contracts/zone-warnings';
 import type { Database } from '../../db/schema';
 import { organizationsSeeingFacility, usersSeeingFacility } from '../access/policy';
 
@@ -41,13 +42,13 @@ export interface Recipient {
 
 /**
  * Who gets an alert, decided when it is fanned out: the users who may see the ship (the access policy) whose
- * settings take the ship and want the event, on their channels; e-mail only to those with an address. A reminder
+ * settings take the ship and want the event (or, for a zone warning, zone warnings: on unless turned off), on their channels; e-mail only to those with an address. A reminder
  * is escalated to the UserAdmins of the ship's organization whatever they chose (in the portal at least), and
  * never waits for a digest.
  */
 export async function recipientsOf(
   db: Kysely<Database>,
-  alert: { facilityId: string; kind: string; snapshot: AlertSnapshot },
+  alert: { facilityId: string; kind: string; snapshot: AlertSnapshot | ZoneWarningSnapshot },
 ): Promise<Recipient[]> {
   const [users, organizations, ship] = await Promise.all([
     db
@@ -80,7 +81,9 @@ export async function recipientsOf(
     const wanted =
       settings.channels.length > 0 &&
       subscriptionTakesShip(settings, { facilityId: alert.facilityId, organizationIds: shipOrganizations }) &&
-      subscriptionWants(settings, alert.snapshot);
+      (alert.kind === ZONE_WARNING_ALERT_KIND
+        ? settings.zoneWarnings !== false
+        : subscriptionWants(settings, alert.snapshot as AlertSnapshot));
     const escalated =
       reminder && user.role === 'UserAdmin' && user.organization_id === ship?.primary_organization_id;
     if (!wanted && !escalated) continue;

@@ -95,8 +95,9 @@ export async function computePeriod(
 /**
  * Replaces the stored values of the computed period in the given transaction: deletes the period's rows of the
  * recomputed fields, inserts the new ones and refreshes the daily roll-up. A live window's edge days keep their values
- * outside it (storage/measurement-values.ts). The
- * events' alerts go to the outbox of `ports` in the same transaction.
+ * outside it (storage/measurement-values.ts). The events' alerts go to the outbox of `ports` in the same transaction;
+ * last, the ship's zone warnings are evaluated from its latest stored values (ports.zoneWarnings), whatever period
+ * was stored.
  *
  * The carbon ledger is derived here, under the ship's lock, not in computePeriod: its window reaches beyond the
  * period into days other executions of the ship may be storing at the same time, and under the lock it reads what
@@ -105,7 +106,7 @@ export async function computePeriod(
 export async function storeComputed(
   trx: Transaction<Database>,
   computed: Computed,
-  ports: Pick<EnginePorts, 'alerts' | 'ledgerPorts'>,
+  ports: Pick<EnginePorts, 'alerts' | 'ledgerPorts' | 'zoneWarnings'>,
 ): Promise<{ measurementRows: number; reportRows: number }> {
   const { facilityId, from, to, timings } = computed.request;
   const rIds = computed.replaceReportFieldIds;
@@ -137,5 +138,6 @@ export async function storeComputed(
     if (rIds === 'all' || rIds.length > 0)
       await refreshDailyRollup(trx, facilityId, rIds, new Date(from), new Date(to - 1));
   });
+  await step(timings, 'zone warnings', () => ports.zoneWarnings.evaluate(trx, facilityId));
   return { measurementRows, reportRows };
 }

@@ -19,7 +19,21 @@ export interface EnginePorts {
   dataHealth: DataHealthPort;
   /** The ports the carbon ledger derives port calls against (features/carbon/ledger-ports.ts, from features/ports). */
   ledgerPorts: LedgerPortsPort;
+  /** The zone warnings, evaluated from the ship's latest stored values in the store step's transaction. */
+  zoneWarnings: ZoneWarningsPort;
 }
+
+/**
+ * Zone warnings before arrival (features/zone-warnings, docs/decisions/0123-zone-warnings.md): after a ship's values
+ * are stored, its warnings are raised, updated or cleared from its latest positions and modes, in the same
+ * transaction, with their alerts. Returns the warnings raised.
+ */
+export interface ZoneWarningsPort {
+  evaluate(trx: Transaction<Database>, facilityId: string): Promise<number>;
+}
+
+/** For a caller that wants no zone warnings evaluated. */
+export const NO_ZONE_WARNINGS: ZoneWarningsPort = { evaluate: async () => 0 };
 
 /** What the engine knows of an event when it changes (compliance-events.ts DerivedEvent; times in ms). */
 export interface EventChangeFacts {

@@ -12,6 +12,11 @@ import {
   type WebhookPayload,
 } from '@portal/contracts/webhooks';
 import { eventLink, eventValueUnit } from '@portal/contracts/rules';
+import {
+  shipMapLink,
+  ZONE_WARNING_ALERT_KIND,
+  type ZoneWarningSnapshot,
+} from '@portal/contracts/zone-warnings';
 import type { Database } from '../../db/schema';
 import { JOB_NAMES } from '../../jobs/contract';
 import { jobQueueOf, type Services } from '../../services';
@@ -176,4 +181,89 @@ export async function insertDelivery(
     .returning('id')
     .executeTakeFirst();
   return Boolean(row);
+}
+
+/**
+ * Queues the deliveries of a zone warning's alert (docs/decisions/0123-zone-warnings.md), in the fan-out's
+ * transaction: one per enabled webhook of each organization that sees the ship and wants zone warnings
+ * ('zone-warning' among its event types), each once by its idempotency key (alert id and webhook id). The body
+ * carries `zoneWarning` instead of `event`, and links the ship's map.
+ */
+export async function queueZoneWarningWebhookDeliveries(
+  trx: Transaction<Database>,
+  alertId: string,
+  warning: ZoneWarningSnapshot,
+  services: Services,
+): Promise<number> {
+  const ship = await trx
+    .selectFrom('facilities')
+    .select(['id', 'name', 'imo', 'primary_organization_id'])
+    .where('id', '=', warning.facilityId)
+    .executeTakeFirst();
+  if (!ship) return 0;
+  const webhooks = await trx
+    .selectFrom('webhooks as w')
+    .innerJoin('organizations as o', 'o.id', 'w.organization_id')
+    .select(['w.id', 'o.id as organization_id', 'o.name as organization_name'])
+    .where('w.enabled', '=', true)
+    .where(sql<boolean>`${ZONE_WARNING_ALERT_KIND} = any(w.event_types)`)
+    .where((eb) =>
+      eb.or([
+        eb('w.organization_id', '=', ship.primary_organization_id),
+        eb(
+          'w.organization_id',
+          'in',
+          eb
+            .selectFrom('organization_facility_access')
+            .select('organization_id')
+            .where('facility_id', '=', ship.id),
+        ),
+      ]),
+    )
+    .orderBy('w.created_on')
+    .execute();
+  const link = shipMapLink(services.config.publicUrl, ship.id);
+  const createdOn = new Date().toISOString();
+  let created = 0;
+  for (const webhook of webhooks) {
+    const id = randomUUID();
+    const payload: WebhookPayload = {
+      id,
+      kind: ZONE_WARNING_ALERT_KIND,
+      createdOn,
+      event: null,
+      zoneWarning: {
+        id: warning.warningId,
+        zoneKind: warning.zoneKind,
+        zoneName: warning.zoneName,
+        mode: warning.mode,
+        text: warning.text,
+        entryAt: warning.entryAt,
+        entry: warning.entry,
+        minutes: warning.minutes,
+        courseDeg: warning.courseDeg,
+        speedKn: warning.speedKn,
+      },
+      ship: { id: ship.id, name: ship.name, imo: ship.imo },
+      organization: { id: webhook.organization_id, name: webhook.organization_name },
+      link,
+    };
+    const inserted = await insertDelivery(trx, {
+      id,
+      webhookId: webhook.id,
+      idempotencyKey: `${alertId}:${webhook.id}`,
+      kind: ZONE_WARNING_ALERT_KIND,
+      alertId,
+      eventId: null,
+      facilityId: ship.id,
+      body: JSON.stringify(payload),
+    });
+    if (!inserted) continue;
+    await jobQueueOf(services).sendInTransaction(trx, JOB_NAMES.webhookDelivery, {
+      deliveryId: id,
+      attempt: 1,
+    });
+    created++;
+  }
+  return created;
 }

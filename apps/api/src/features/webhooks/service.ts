@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
-import type { EventType } from '@portal/contracts/events';
+import type { WebhookTopic } from '@portal/contracts/webhooks';
 import type {
   Webhook,
   WebhookAttemptOutcome,
@@ -80,7 +80,7 @@ function toWebhook(row: WebhookRow): Webhook {
     id: row.id,
     organizationId: row.organization_id,
     url: row.url,
-    eventTypes: row.event_types as EventType[],
+    eventTypes: row.event_types as WebhookTopic[],
     enabled: row.enabled,
     secretHint: hint(row.secret),
     createdOn: iso(row.created_on),
@@ -126,7 +126,7 @@ export async function assertUrlAllowed(services: Services, url: string, resolve?
 
 export interface WebhookInput {
   url: string;
-  eventTypes: EventType[];
+  eventTypes: WebhookTopic[];
   enabled: boolean;
 }
 

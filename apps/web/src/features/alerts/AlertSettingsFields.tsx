@@ -22,6 +22,7 @@ import {
   type QuietHours,
 } from '@portal/contracts/alerts';
 import { EVENT_TYPE_NAMES, EVENT_TYPES } from '@portal/contracts/events';
+import { ZONE_WARNING_NAME } from '@portal/contracts/zone-warnings';
 import type { AlertSettingsField } from '@portal/contracts/forms';
 
 interface Choice {
@@ -157,6 +158,25 @@ export function AlertSettingsFields({
           ))}
         </FormGroup>
         {errors.eventTypes && <FormHelperText>{errors.eventTypes}</FormHelperText>}
+      </FormControl>
+
+      <FormControl component="fieldset" disabled={disabled}>
+        <FormLabel component="legend">Before arrival</FormLabel>
+        <FormGroup row>
+          <FormControlLabel
+            label={ZONE_WARNING_NAME}
+            control={
+              <Checkbox
+                checked={value.zoneWarnings !== false}
+                onChange={(e) => set({ zoneWarnings: e.target.checked })}
+              />
+            }
+          />
+        </FormGroup>
+        <FormHelperText>
+          A ship heading into a zone that bans its mode within the horizon: open loop into a no-discharge
+          zone, or high-sulfur fuel with the scrubber off into an ECA.
+        </FormHelperText>
       </FormControl>
 
       <FormControl component="fieldset" disabled={disabled} error={Boolean(errors.classifications)}>

@@ -28,6 +28,11 @@ export interface MapCanvasProps {
   height: number | string | Record<string, number | string>;
   /** Opens a link of a popup inside the app (no page load). */
   navigate?: (href: string) => void;
+  /** The ship's track ahead (dashed) and where it enters the zones it is warned of (docs/decisions/0123). */
+  ahead?: {
+    points: readonly [number, number][];
+    warnings: readonly { entry: [number, number]; title: string; lines: string[] }[];
+  } | null;
 }
 
 const WORLD_VIEW: L.LatLngTuple[] = [
@@ -119,7 +124,7 @@ function zonePopup(zone: MapZone, now: Date) {
  * a sea-coloured background, the zones, the track coloured by scrubber mode, and point markers. Pan and zoom by
  * mouse, touch or keyboard (arrows, + and -); a zone, a stretch of track or a marker opens a popup.
  */
-export function MapCanvas({ zones, track, markers = [], label, height, navigate }: MapCanvasProps) {
+export function MapCanvas({ zones, track, markers = [], label, height, navigate, ahead }: MapCanvasProps) {
   const element = useRef<HTMLDivElement>(null);
   const [map, setMap] = useState<L.Map | null>(null);
   const [landFailed, setLandFailed] = useState(false);
@@ -128,6 +133,13 @@ export function MapCanvas({ zones, track, markers = [], label, height, navigate 
   const offsets = useMemo(
     () => worldOffsets(unwrapped?.minLon ?? Infinity, unwrapped?.maxLon ?? -Infinity).join(','),
     [unwrapped],
+  );
+  const aheadBounds = useMemo(
+    () =>
+      ahead && ahead.points.length > 1
+        ? L.latLngBounds(ahead.points.map((p): L.LatLngTuple => [p[0], p[1]]))
+        : null,
+    [ahead],
   );
 
   // The map and its panes, once: land under the zones, the zones under the track, markers on top.
@@ -259,11 +271,54 @@ export function MapCanvas({ zones, track, markers = [], label, height, navigate 
     });
     const layer = L.featureGroup(layers).addTo(map);
     const bounds = layer.getBounds();
+    if (aheadBounds) bounds.extend(aheadBounds);
     if (bounds.isValid()) goHome(map, view.current, bounds.pad(0.15), 8);
     return () => {
       layer.remove();
     };
-  }, [map, track, unwrapped]);
+  }, [map, track, unwrapped, aheadBounds]);
+
+  // The track ahead (class map-track-ahead, dashed) and each warning's entry (class map-marker-zone-warning).
+  useEffect(() => {
+    if (!map || !ahead || ahead.points.length < 2) return;
+    const renderer = L.svg({ pane: 'markers' });
+    const layer = L.featureGroup([
+      L.polyline(
+        ahead.points.map((p): L.LatLngTuple => [p[0], p[1]]),
+        {
+          pane: 'track',
+          renderer: L.svg({ pane: 'track' }),
+          color: MAP_COLOURS.ahead,
+          weight: 3,
+          dashArray: '4 6',
+          className: 'map-track-ahead',
+        },
+      ).bindPopup(() =>
+        popupContent('Track ahead', ['At the course and speed over ground of the last position']),
+      ),
+      ...ahead.warnings.map((w) =>
+        L.circleMarker(w.entry, {
+          pane: 'markers',
+          renderer,
+          radius: 8,
+          color: '#ffffff',
+          weight: 2,
+          fillColor: MAP_COLOURS.warning,
+          fillOpacity: 1,
+          className: 'map-marker map-marker-zone-warning',
+        })
+          .bindTooltip(w.title)
+          .bindPopup(() => popupContent(w.title, w.lines)),
+      ),
+    ]).addTo(map);
+    if (!track) {
+      const bounds = layer.getBounds();
+      if (bounds.isValid()) goHome(map, view.current, bounds.pad(0.3), 8);
+    }
+    return () => {
+      layer.remove();
+    };
+  }, [map, ahead, track]);
 
   // Events and positions as dots (class map-marker map-marker-event / -position).
   useEffect(() => {

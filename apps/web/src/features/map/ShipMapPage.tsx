@@ -5,11 +5,12 @@ import { formatDateTime } from '@portal/contracts/rules';
 import { useFleet } from '../../lib/fleet-context';
 import { PageHeading } from '../../ui/headings/PageHeading';
 import { useShipPeriodEvents } from '../events';
-import { eventMarkers, legendEntries, trackSummary } from './display';
+import { ZONE_KIND_NAMES as WARNING_ZONE_KIND_NAMES } from '@portal/contracts/zone-warnings';
+import { eventMarkers, legendEntries, trackSummary, zoneWarningSentence } from './display';
 import { MapCanvas } from './MapCanvas';
 import { MapLegend } from './MapLegend';
 import { MapTextList } from './MapTextList';
-import { useTrack } from './map-api';
+import { useTrack, useZoneWarnings } from './map-api';
 import { ShipViewTabs } from './ShipViewTabs';
 import { MAP_ZONES } from './zones';
 
@@ -29,6 +30,21 @@ export default function ShipMapPage() {
   const enabled = Boolean(ship) && !excluded;
   const track = useTrack(id, period, enabled);
   const events = useShipPeriodEvents(id, period, enabled);
+  const warnings = useZoneWarnings(id, enabled);
+  const ahead = useMemo(
+    () =>
+      warnings.data && warnings.data.projected.length > 1
+        ? {
+            points: warnings.data.projected,
+            warnings: warnings.data.warnings.map((w) => ({
+              entry: w.entry,
+              title: `Zone warning: ${w.zoneName}`,
+              lines: [zoneWarningSentence(w, formatDateTime), `${WARNING_ZONE_KIND_NAMES[w.zoneKind]}`],
+            })),
+          }
+        : null,
+    [warnings.data],
+  );
   const markers = useMemo(() => eventMarkers(events.data?.items ?? []), [events.data]);
   const go = useCallback((href: string) => void navigate(href), [navigate]);
   const legend = useMemo(
@@ -36,8 +52,10 @@ export default function ShipMapPage() {
       legendEntries({
         track: track.data,
         eventTypes: (events.data?.items ?? []).filter((e) => e.startPosition).map((e) => e.type),
+        ahead: Boolean(ahead),
+        zoneWarnings: Boolean(ahead?.warnings.length),
       }),
-    [track.data, events.data],
+    [track.data, events.data, ahead],
   );
 
   if (facilities && !ship) {
@@ -79,6 +97,18 @@ export default function ShipMapPage() {
               Something went wrong! Please try again
             </Alert>
           ) : null}
+          {warnings.data?.warnings.map((w) => (
+            <Alert severity="warning" key={w.id} sx={{ my: 1 }} data-testid="zone-warning">
+              {zoneWarningSentence(w, formatDateTime)}
+            </Alert>
+          ))}
+          {warnings.data?.motion ? (
+            <Typography variant="body2" color="text.secondary" data-testid="ship-motion">
+              Last position {formatDateTime(warnings.data.motion.at)} UTC:{' '}
+              {Math.round(warnings.data.motion.courseDeg)}° at {warnings.data.motion.speedKn.toFixed(1)} kn
+              over ground; the dashed line is its track for the next {warnings.data.horizonMinutes} minutes.
+            </Typography>
+          ) : null}
           <MapLegend entries={legend} />
           <MapCanvas
             zones={MAP_ZONES}
@@ -87,6 +117,7 @@ export default function ShipMapPage() {
             label={`Map of ${ship.name}: its track of the period, emission control areas and no-discharge zones`}
             height={MAP_HEIGHT}
             navigate={go}
+            ahead={ahead}
           />
           {track.data && !track.data.hasScrubberMode && track.data.samples > 0 ? (
             <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 1 }}>

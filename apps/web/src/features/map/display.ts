@@ -94,6 +94,8 @@ export const MAP_COLOURS = {
   closed: '#1565c0',
   unknown: '#37474f',
   position: '#0b4f8a',
+  ahead: '#37474f',
+  warning: '#c62828',
 } as const;
 
 export type TrackModeKey = 'open' | 'closed' | 'unknown';
@@ -117,6 +119,9 @@ export function legendEntries(options: {
   positions?: boolean;
   /** The types of the event markers shown. */
   eventTypes?: readonly string[];
+  /** The ship's track ahead is drawn (zone warnings, docs/decisions/0123-zone-warnings.md), and its warnings. */
+  ahead?: boolean;
+  zoneWarnings?: boolean;
 }): LegendEntry[] {
   const entries: LegendEntry[] = [
     { key: 'eca', label: ZONE_KIND_NAMES.eca, colour: MAP_COLOURS.eca, shape: 'area' },
@@ -134,6 +139,15 @@ export function legendEntries(options: {
     entries.push({ key: `event-${colour}`, label: `Event: ${names.join(', ')}`, colour, shape: 'dot' });
   if (options.positions)
     entries.push({ key: 'positions', label: 'Last position', colour: MAP_COLOURS.position, shape: 'dot' });
+  if (options.ahead)
+    entries.push({ key: 'ahead', label: 'Track ahead (dashed)', colour: MAP_COLOURS.ahead, shape: 'line' });
+  if (options.zoneWarnings)
+    entries.push({
+      key: 'zone-warning',
+      label: 'Zone warning: entry',
+      colour: MAP_COLOURS.warning,
+      shape: 'dot',
+    });
   return entries;
 }
 
@@ -333,4 +347,14 @@ export function mendAntimeridian(polygons: readonly Ring[][]): Ring[][] {
     if (Math.min(...lons) < -180) out.push(shift(360));
   }
   return out;
+}
+
+// ---- zone warnings (docs/decisions/0123-zone-warnings.md)
+
+/** A warning as the page says it: its text as a sentence, and when the ship enters (UTC). */
+export function zoneWarningSentence(
+  w: { text: string; entryAt: string },
+  format: (iso: string) => string,
+): string {
+  return `${w.text.charAt(0).toUpperCase()}${w.text.slice(1)} (entry about ${format(w.entryAt)} UTC).`;
 }

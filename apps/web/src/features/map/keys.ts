@@ -4,4 +4,5 @@ export const mapKeys = {
   track: (facilityId: string, from: string, to: string) =>
     [...mapKeys.all, 'track', facilityId, from, to] as const,
   positions: (from: string, to: string) => [...mapKeys.all, 'positions', from, to] as const,
+  zoneWarnings: (facilityId: string) => [...mapKeys.all, 'zone-warnings', facilityId] as const,
 };

@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { ShipPosition, Track } from '@portal/contracts/map';
+import type { ShipZoneWarnings } from '@portal/contracts/zone-warnings';
 import { apiRequest } from '../../lib/api';
 import { mapKeys } from './keys';
 
@@ -34,3 +35,14 @@ export const useTrack = (facilityId: string, period: { from: Date; to: Date }, e
   useQuery({ ...trackQuery(facilityId, period), enabled });
 
 export const usePositions = (period: { from: Date; to: Date }) => useQuery(positionsQuery(period));
+
+/** GET facilities/{id}/zone-warnings: the ship's active zone warnings and its track ahead, now (asked every minute). */
+export const useZoneWarnings = (facilityId: string, enabled = true) =>
+  useQuery({
+    queryKey: mapKeys.zoneWarnings(facilityId),
+    queryFn: ({ signal }) =>
+      apiRequest<ShipZoneWarnings>(`facilities/${encodeURIComponent(facilityId)}/zone-warnings`, { signal }),
+    enabled,
+    staleTime: 30_000,
+    refetchInterval: 60_000,
+  });

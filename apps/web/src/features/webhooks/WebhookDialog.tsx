@@ -10,11 +10,11 @@ import {
   Switch,
   TextField,
 } from '@mui/material';
-import { EVENT_TYPE_NAMES, EVENT_TYPES } from '@portal/contracts/events';
 import type { Webhook, WebhookWithSecret } from '@portal/contracts/webhooks';
 import { ApiRequestError } from '../../lib/api';
 import { useNotify } from '../../lib/notifications';
-import { toggleEventType, webhookFormErrors, type WebhookFormValues } from './display';
+import { WEBHOOK_TOPICS } from '@portal/contracts/webhooks';
+import { toggleEventType, topicName, webhookFormErrors, type WebhookFormValues } from './display';
 import { useCreateWebhook, useUpdateWebhook } from './webhooks-api';
 import { FormDialog } from '../../ui/dialogs/FormDialog';
 
@@ -93,10 +93,10 @@ export function WebhookDialog({
         <FormControl component="fieldset" error={Boolean(touched.eventTypes && errors.eventTypes)}>
           <FormLabel component="legend">Event types</FormLabel>
           <FormGroup>
-            {EVENT_TYPES.map((type) => (
+            {WEBHOOK_TOPICS.map((type) => (
               <FormControlLabel
                 key={type}
-                label={EVENT_TYPE_NAMES[type]}
+                label={topicName(type)}
                 control={
                   <Checkbox
                     checked={values.eventTypes.includes(type)}

@@ -3,9 +3,12 @@ import {
   WEBHOOK_DELIVERY_KIND_NAMES,
   WEBHOOK_MESSAGES,
   webhookUrlProblem,
+  WEBHOOK_TOPICS,
+  type WebhookTopic,
   type WebhookDelivery,
   type WebhookDeliveryStatus,
 } from '@portal/contracts/webhooks';
+import { ZONE_WARNING_NAME } from '@portal/contracts/zone-warnings';
 
 /** The chip colour of a delivery's status. */
 export function deliveryStatusColor(status: WebhookDeliveryStatus): 'success' | 'warning' | 'error' {
@@ -16,6 +19,7 @@ export function deliveryStatusColor(status: WebhookDeliveryStatus): 'success' | 
 export function deliveryLabel(delivery: Pick<WebhookDelivery, 'kind' | 'eventType' | 'shipName'>): string {
   const kind = WEBHOOK_DELIVERY_KIND_NAMES[delivery.kind];
   if (delivery.kind === 'test') return kind;
+  if (delivery.kind === 'zone-warning') return delivery.shipName ? `${kind}: ${delivery.shipName}` : kind;
   const type = delivery.eventType
     ? (EVENT_TYPE_NAMES[delivery.eventType as EventType] ?? delivery.eventType)
     : null;
@@ -25,7 +29,7 @@ export function deliveryLabel(delivery: Pick<WebhookDelivery, 'kind' | 'eventTyp
 
 export interface WebhookFormValues {
   url: string;
-  eventTypes: EventType[];
+  eventTypes: WebhookTopic[];
   enabled: boolean;
 }
 
@@ -38,15 +42,24 @@ export function webhookFormErrors(values: WebhookFormValues): Partial<Record<'ur
   return errors;
 }
 
-/** The event types ticked, in the list's order. */
-export function toggleEventType(types: readonly EventType[], type: EventType, on: boolean): EventType[] {
-  return EVENT_TYPES.filter((t) => (t === type ? on : types.includes(t)));
+/** The event types (and zone warnings) ticked, in the list's order. */
+export function toggleEventType(
+  types: readonly WebhookTopic[],
+  type: WebhookTopic,
+  on: boolean,
+): WebhookTopic[] {
+  return WEBHOOK_TOPICS.filter((t) => (t === type ? on : types.includes(t)));
 }
+
+/** A topic's name on the screen: an event type's, or "Zone warnings before arrival". */
+export const topicName = (topic: WebhookTopic) =>
+  topic === 'zone-warning' ? ZONE_WARNING_NAME : EVENT_TYPE_NAMES[topic];
 
 /** The event types of a webhook in words ("All event types" when it wants every one). */
 export function eventTypesText(types: readonly string[]): string {
-  if (EVENT_TYPES.every((t) => types.includes(t))) return 'All event types';
-  return EVENT_TYPES.filter((t) => types.includes(t))
-    .map((t) => EVENT_TYPE_NAMES[t])
-    .join(', ');
+  const zone = types.includes('zone-warning') ? [ZONE_WARNING_NAME] : [];
+  if (EVENT_TYPES.every((t) => types.includes(t))) return ['All event types', ...zone].join(', ');
+  return [...EVENT_TYPES.filter((t) => types.includes(t)).map((t) => EVENT_TYPE_NAMES[t]), ...zone].join(
+    ', ',
+  );
 }
