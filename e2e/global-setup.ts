@@ -23,6 +23,9 @@ export default async function globalSetup(): Promise<void> {
     LOGIN_ATTEMPTS_PER_MINUTE: '500',
     // The webhook receivers of the browser tests listen on 127.0.0.1: private networks are refused by default.
     WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8',
+    // The suite compares what a page shows with what the API answers a moment apart: the demo ship's live stream
+    // would move the figures in between. Live data is tested by the API tests against Mosquitto and the embedded broker.
+    LIVE: process.env.E2E_LIVE ?? 'off',
   } as NodeJS.ProcessEnv;
   delete env.DATABASE_URL;
   const child = spawn('npx', ['tsx', 'apps/api/src/main.ts'], {

@@ -214,6 +214,28 @@ async function main(): Promise<void> {
         const started = await startLive(server.services, config, log);
         live = { brokerUrl: started.brokerUrl, embedded: !!started.broker, close: started.close };
         took('Started the live stream');
+        // The demo's first ship streams through the embedded broker, so a newcomer sees values move.
+        if (live.embedded && config.DEMO !== 'off') {
+          const { startDemoLive } = await import('./seed/demo-stream');
+          const demoLive = await startDemoLive(db, {
+            brokerUrl: started.brokerUrl,
+            groupId: config.MQTT_GROUP_ID,
+            log: { info: (m) => log.debug(m), warn: (m) => log.warn(m) },
+          }).catch((error: unknown) => {
+            log.warn({ err: error }, 'The demo ship does not stream live');
+            return null;
+          });
+          if (demoLive) {
+            const closeLive = started.close;
+            live.close = async () => {
+              await demoLive.stop().catch(() => undefined);
+              await closeLive();
+            };
+            log.info(
+              `Live data: the demo ship ${demoLive.shipName} streams its current minute through the embedded broker`,
+            );
+          }
+        }
       } catch (error) {
         // The portal runs without the stream (files still arrive); the reason says what to change.
         const code = (error as NodeJS.ErrnoException).code;
