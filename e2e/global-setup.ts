@@ -27,7 +27,9 @@ export default async function globalSetup(): Promise<void> {
     // would move the figures in between. Live data is tested by the API tests against Mosquitto and the embedded broker.
     LIVE: process.env.E2E_LIVE ?? 'off',
   } as NodeJS.ProcessEnv;
-  delete env.DATABASE_URL;
+  // A PostgreSQL database of one's own to look into while a spec runs (E2E_DATABASE_URL); else the embedded one.
+  if (process.env.E2E_DATABASE_URL) env.DATABASE_URL = process.env.E2E_DATABASE_URL;
+  else delete env.DATABASE_URL;
   const child = spawn('npx', ['tsx', 'apps/api/src/main.ts'], {
     cwd: root,
     env,

@@ -27,6 +27,7 @@ async function api(page: Page) {
   return {
     get: <T>(url: string) => ok<T>(page.request.get(url, { headers })),
     post: <T>(url: string, data: unknown) => ok<T>(page.request.post(url, { headers, data })),
+    put: <T>(url: string, data: unknown) => ok<T>(page.request.put(url, { headers, data })),
     upload: <T>(url: string, name: string, content: string) =>
       ok<T>(
         page.request.post(url, {
@@ -61,16 +62,6 @@ test('a ship heading into a no-discharge zone in open loop: the warning and its 
     organizationId: ships[0]!.primaryOrganizationId,
     name: SHIP,
   });
-  // The default calculations (drafts), those of the fields the warning reads approved.
-  await client.post(`/api/algorithm/measurement-fields/facility/${ship.id}/default-calculations`, {});
-  const fields = await client.get<{ id: string; name: string }[]>(
-    `/api/algorithm/measurement-fields/facility/${ship.id}`,
-  );
-  for (const field of fields.filter((f) => CHANNELS.includes(f.name))) {
-    const base = `/api/algorithm/facility/${ship.id}/measurement-field/${field.id}/calculations`;
-    for (const calculation of await client.get<{ id: string }[]>(base))
-      await client.post(`${base}/${calculation.id}/approve`, { validFrom: null });
-  }
   const source = await client.post<{ id: string }>(`/api/algorithm/facility/${ship.id}/datasource`, {
     name: 'Logger',
     dataSourceReaderId: 'delimited-text',
@@ -96,6 +87,16 @@ test('a ship heading into a no-discharge zone in open loop: the warning and its 
       unit: '',
       qualityScore: 5,
     });
+  // With the channels there: the default calculations (drafts), those of the fields the warning reads approved.
+  await client.post(`/api/algorithm/measurement-fields/facility/${ship.id}/default-calculations`, {});
+  const fields = await client.get<{ id: string; name: string }[]>(
+    `/api/algorithm/measurement-fields/facility/${ship.id}`,
+  );
+  for (const field of fields.filter((f) => CHANNELS.includes(f.name))) {
+    const base = `/api/algorithm/facility/${ship.id}/measurement-field/${field.id}/calculations`;
+    for (const calculation of await client.get<{ id: string }[]>(base))
+      await client.put(`${base}/${calculation.id}/approve`, { validFrom: '2020-01-01T00:00:00Z' });
+  }
   // Uploaded as a logger's file: the upload queues its execution, which evaluates the zone warnings.
   await client.upload(`/api/algorithm/facilitydatasource/${source.id}/file`, 'approach.csv', approachCsv());
   await expect
