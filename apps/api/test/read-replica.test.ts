@@ -130,8 +130,21 @@ describe.skipIf(!bin)('dashboard and list reads on a streaming replica (DATABASE
       what: 'the replica to replay the third text',
       until: (text) => text === '<p>Third text</p>',
     });
-    // The writer's reads go to the replica again: with replay paused, a change made behind the portal's back (so no
-    // read-your-writes for anyone) is not seen by the writer either.
+    // The writer's reads go back to the replica once it has replayed past the WAL location noted at the write, which
+    // may lie beyond the report's change (other commits after it): wait for all the primary has written so far.
+    const written = new pg.Client({ connectionString: cluster.primaryUrl });
+    await written.connect();
+    const lsn = (await written.query<{ lsn: string }>('select pg_current_wal_lsn()::text as lsn')).rows[0]!
+      .lsn;
+    await written.end();
+    await waitFor(
+      async () =>
+        (await replica.query<{ ok: boolean }>('select pg_last_wal_replay_lsn() >= $1::pg_lsn as ok', [lsn]))
+          .rows[0]!.ok,
+      { what: 'the replica to replay past the write', until: (ok) => ok },
+    );
+    // Then, with replay paused, a change made behind the portal's back (so no read-your-writes for anyone) is not
+    // seen by the writer either.
     await replica.query('select pg_wal_replay_pause()');
     await waitFor(
       async () => (await replica.query('select pg_get_wal_replay_pause_state() as s')).rows[0].s,
