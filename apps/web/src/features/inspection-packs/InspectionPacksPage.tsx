@@ -127,7 +127,7 @@ export default function InspectionPacksPage() {
           <Alert severity="error">The inspection packs could not be loaded.</Alert>
         ) : (
           <Paper>
-            <TableContainer>
+            <TableContainer tabIndex={0} role="region" aria-label="Inspection packs">
               <Table size="small" aria-label="Inspection packs" data-testid="inspection-packs-table">
                 <TableHead>
                   <TableRow>
