@@ -58,25 +58,6 @@ export async function queueUploadExecution(
   return queueCoverageExecution(services, input, { ...period, dataFileIds: files.map((f) => f.id) });
 }
 
-/**
- * The same queueing for a period that arrived without files: samples streamed from the ship (features/live,
- * docs/decisions/0120-live-sparkplug-host.md). The period is widened to the end of its last minute as an upload's
- * is; the execution names no data file, and its audit entry says `by: 'stream'`. A waiting upload execution of the
- * ship is joined (and joins), so a ship that streams and uploads gets one execution, not two.
- */
-export async function queueStreamExecution(
-  services: Services,
-  input: Omit<UploadExecutionInput, 'dataFileIds'> & { period: { from: number; to: number } },
-): Promise<UploadExecution | null> {
-  const period = uploadedPeriod([{ time_stamp_min: input.period.from, time_stamp_max: input.period.to }]);
-  if (!period) return null;
-  return queueCoverageExecution(
-    services,
-    { ...input, dataFileIds: [], detail: { by: 'stream', ...input.detail } },
-    { ...period, dataFileIds: [] },
-  );
-}
-
 async function queueCoverageExecution(
   services: Services,
   input: UploadExecutionInput,
