@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { acceptCookiesIfAsked, fillSignIn } from '../support';
+import { acceptCookiesIfAsked, axeFindings, fillSignIn, WCAG_TAGS } from '../support';
 
 /**
  * Axe (WCAG 2.1 A and AA, best practices, experimental rules) on every route of the route table
@@ -12,7 +11,6 @@ import { acceptCookiesIfAsked, fillSignIn } from '../support';
  * are written to e2e/.artifacts/accessibility/ and listed with their reasons in docs/accessibility.md.
  */
 
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 // Axe's best practices too (headings, landmarks): reported, and held to the same bar (nothing serious). And its
 // experimental rules, off by default: among them label-in-name (WCAG 2.5.3, label-content-name-mismatch), which
 // found the drawer's period button named "Period" while it shows "Last month …" on every desktop page.
@@ -198,10 +196,6 @@ async function idsFor(page: Page, role: Role): Promise<Ids> {
  * progress bar left and the charts drawn, within reason (a queue may keep a progress bar running).
  */
 async function settle(page: Page): Promise<void> {
-  // Colours are judged as they end up: a fade-in caught half-way (opacity) reads as too little contrast.
-  await page.addStyleTag({
-    content: '*, *::before, *::after { transition: none !important; animation: none !important; }',
-  });
   await expect(page.locator('h1'), 'one h1 on the page').toHaveCount(1);
   await expect(page.locator('.MuiSkeleton-root, .MuiLinearProgress-indeterminate, [data-ready="false"]'))
     .toHaveCount(0, { timeout: 5_000 })
@@ -209,8 +203,9 @@ async function settle(page: Page): Promise<void> {
 }
 
 async function scan(page: Page, role: string, size: Size, url: string): Promise<Finding[]> {
-  const result = await new AxeBuilder({ page }).withTags(TAGS).analyze();
-  return result.violations.map((v) => ({
+  // Colours are judged as they end up (axeFindings waits for the transitions): a fade-in caught half-way reads as too
+  // little contrast.
+  return (await axeFindings(page, { tags: TAGS })).map((v) => ({
     role,
     size,
     page: url,

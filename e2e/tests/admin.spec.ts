@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { signInAs } from '../support';
+import { signInAs, noViolations } from '../support';
 
 /** The signed-in user's access token, for setting up through the API. */
 async function api(page: Page) {
@@ -33,11 +32,7 @@ async function checkSectionAtBothSizes(page: Page, testId: string) {
     ['desktop', { width: 1440, height: 900 }],
   ] as const) {
     await page.setViewportSize(viewport);
-    const axe = await new AxeBuilder({ page })
-      .include(`[data-testid="${testId}"]`)
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-      .analyze();
-    expect(axe.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+    await noViolations(page, `[data-testid="${testId}"]`);
     await page.getByTestId(testId).screenshot({ path: `${SCREENSHOTS}/${testId}-${name}.png` });
   }
 }
@@ -530,11 +525,7 @@ test.describe('11. API keys', () => {
     const name = `BI ${unique()}`;
     await dialog.getByLabel('Name').fill(name);
     await dialog.getByLabel('Read reports and events (reports:read)').check();
-    const axe = await new AxeBuilder({ page })
-      .include('[role="dialog"]')
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-      .analyze();
-    expect(axe.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+    await noViolations(page, '[role="dialog"]');
     await create.click();
 
     const shown = page.getByRole('dialog', { name: `API key ${name}` });
@@ -542,11 +533,7 @@ test.describe('11. API keys', () => {
     const key = await shown.getByTestId('created-api-key').inputValue();
     expect(key).toMatch(/^spk_[0-9a-f-]{36}_[A-Za-z0-9_-]{43}$/);
     await expect(shown.getByRole('button', { name: 'Copy the API key' })).toBeVisible();
-    const shownAxe = await new AxeBuilder({ page })
-      .include('[role="dialog"]')
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-      .analyze();
-    expect(shownAxe.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+    await noViolations(page, '[role="dialog"]');
     await shown.getByRole('button', { name: 'Done' }).click();
     await expect(page.getByRole('dialog')).toHaveCount(0);
     const row = section.getByTestId('api-key-row').filter({ hasText: name });
@@ -561,11 +548,7 @@ test.describe('11. API keys', () => {
       { width: 1440, height: 900 },
     ]) {
       await page.setViewportSize(viewport);
-      const sectionAxe = await new AxeBuilder({ page })
-        .include('[data-testid="api-keys"]')
-        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-        .analyze();
-      expect(sectionAxe.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+      await noViolations(page, '[data-testid="api-keys"]');
     }
 
     // The integration: the key in X-API-Key, its organization's ships; an admin route is refused.

@@ -3,9 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import { fillSignIn, acceptCookiesIfAsked, signInAs } from '../support';
+import { fillSignIn, acceptCookiesIfAsked, signInAs, noViolations } from '../support';
 
 /**
  * Issue 19 in the browser: a user subscribes to alerts on the profile screen (one ship, by e-mail and in the
@@ -177,10 +176,7 @@ test('a user subscribes, an upload with an SO2 excursion alerts them in the bell
   await expect(stopPage.getByRole('heading', { name: 'Stop alert e-mails' })).toBeVisible();
   await expect(stopPage.getByText(ADDRESS)).toBeVisible();
   await stopPage.screenshot({ path: path.join(artifacts, 'alerts-unsubscribe.png') });
-  const axe = await new AxeBuilder({ page: stopPage })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  expect(axe.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  await noViolations(stopPage);
   await stopPage.getByRole('button', { name: 'Stop alert e-mails' }).click();
   await expect(stopPage.getByTestId('unsubscribe-result')).toHaveText(/^Alert e-mails are stopped\./);
   await outside.close();
@@ -209,11 +205,7 @@ test('quiet hours on the profile: the night on the clock of a chosen time zone, 
   await page.getByRole('option', { name: 'Asia/Singapore' }).click();
   await alerts.getByRole('button', { name: 'Save alerts' }).click();
   await expect(page.getByTestId('notification')).toHaveText('Changes were saved');
-  const axe = await new AxeBuilder({ page })
-    .include('[data-testid="alert-subscription"]')
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  expect(axe.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  await noViolations(page, '[data-testid="alert-subscription"]');
   await alerts.screenshot({ path: path.join(artifacts, 'alerts-quiet-hours-desktop.png') });
   await page.setViewportSize({ width: 390, height: 844 });
   await alerts.screenshot({ path: path.join(artifacts, 'alerts-quiet-hours-phone.png') });

@@ -1,8 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import { signInAs } from '../support';
+import { signInAs, noViolations } from '../support';
 
 const SCREENSHOTS = path.join(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -115,11 +114,7 @@ test('a fuel change-over entry asks for the fuel sulfur from then on, and the re
   await dialog.getByTestId('entry-text').fill('Changed over to MGO before the ECA');
   await dialog.getByRole('button', { name: 'Add entry' }).click();
   await expect(dialog.getByText('Provide the sulfur content of the fuel changed over to')).toBeVisible();
-  const axe = await new AxeBuilder({ page })
-    .include('[role="dialog"]')
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  expect(axe.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  await noViolations(page, '[role="dialog"]');
   await dialog.screenshot({ path: `${SCREENSHOTS}/fuel-change-over-entry-desktop.png` });
   await page.setViewportSize({ width: 390, height: 844 });
   await dialog.screenshot({ path: `${SCREENSHOTS}/fuel-change-over-entry-phone.png` });
@@ -174,11 +169,7 @@ test('a sent report is frozen, and a new revision made with a reason supersedes 
   const dialog = page.getByRole('dialog');
   await dialog.getByRole('button', { name: 'Make revision' }).click();
   await expect(dialog.getByText('Say why the report is revised')).toBeVisible();
-  const axe = await new AxeBuilder({ page })
-    .include('[role="dialog"]')
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  expect(axe.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  await noViolations(page, '[role="dialog"]');
   await dialog.getByLabel('Reason').fill('The flag State asked for the date of the repair');
   await dialog.getByRole('button', { name: 'Make revision' }).click();
   await expect(page.getByTestId('notification')).toHaveText('Changes were saved');

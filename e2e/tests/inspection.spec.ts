@@ -3,13 +3,12 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Download, type Page } from '@playwright/test';
 import yauzl from 'yauzl';
 import type { ComplianceEvent, EventList, EventReport } from '@portal/contracts/events';
 import type { InspectionPack } from '@portal/contracts/inspection-packs';
 import { eventChart, eventTitle, eventValueText } from '@portal/contracts/rules/event-description';
-import { signInAs, still } from '../support';
+import { signInAs, still, noSeriousViolations } from '../support';
 
 /**
  * Step 1 end to end, as a User of the demo fleet (north.anna): a washwater exceedance reads with its criterion's
@@ -121,17 +120,6 @@ function lastMonth(): { from: string; to: string } {
 }
 
 const hasTool = (tool: string) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0;
-
-async function noSeriousViolations(page: Page, selector: string) {
-  const axe = await new AxeBuilder({ page })
-    .include(selector)
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(
-    serious.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target).join(' ')}`),
-  ).toEqual([]);
-}
 
 test('a washwater event is reported, frozen and revised, and the inspection pack holds what its manifest says', async ({
   page,

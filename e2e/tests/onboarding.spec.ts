@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page, type Response } from '@playwright/test';
 import { zipSync } from 'fflate';
 import {
@@ -12,7 +11,7 @@ import {
   type ForeignLogger,
 } from '@portal/demo-fleet';
 import { CHANNELS_READ_BY_DEFAULTS } from '@portal/formula/defaults';
-import { signInAs, type ReportData } from '../support';
+import { signInAs, type ReportData, noViolations } from '../support';
 
 /**
  * Issue 17: a ship onboarded the way a new customer would, through the screens, as the SystemAdmin: a new ship with
@@ -203,11 +202,7 @@ async function checkAccessibility(page: Page, key: string) {
       path: path.join(artifacts, `suggested-mappings-${key}-${size}.png`),
       fullPage: size === 'desktop',
     });
-    const axe = await new AxeBuilder({ page })
-      .include('[role="dialog"]')
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-      .analyze();
-    expect(axe.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+    await noViolations(page, '[role="dialog"]');
   }
   await page.setViewportSize({ width: 1440, height: 900 });
 }
@@ -407,11 +402,7 @@ test('Suggest mappings names the mappings Apply would remove and asks first; Und
     await page.setViewportSize(viewport);
     await expect(confirm.getByRole('button', { name: 'Remove and apply' })).toBeInViewport();
     await page.screenshot({ path: path.join(artifacts, `suggested-mappings-remove-${size}.png`) });
-    const axe = await new AxeBuilder({ page })
-      .include('[data-testid="remove-mappings-confirmation"]')
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-      .analyze();
-    expect(axe.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+    await noViolations(page, '[data-testid="remove-mappings-confirmation"]');
   }
   await page.setViewportSize({ width: 1440, height: 900 });
 

@@ -1,10 +1,9 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import type { ExecutionStatus } from '@portal/contracts/executions';
 import type { VerificationYear } from '@portal/contracts/verification';
-import { acceptCookiesIfAsked, fillSignIn, signInAs, still, accessToken } from '../support';
+import { acceptCookiesIfAsked, fillSignIn, signInAs, still, accessToken, axeFindings } from '../support';
 
 /**
  * A verifier's seat end to end (docs/decisions/0115-verifier.md): North's administrator invites a verifier for this
@@ -27,10 +26,7 @@ const SIZES = [
 ] as const;
 
 async function axeSerious(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  return result.violations
+  return (await axeFindings(page))
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target).join(' ')}`);
 }

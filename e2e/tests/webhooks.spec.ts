@@ -3,9 +3,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import { signInAs, still } from '../support';
+import { signInAs, still, noSeriousViolations, WCAG_TAGS } from '../support';
 
 /**
  * Webhooks on the screen (issue 19): a UserAdmin adds a webhook to a receiver this test starts on 127.0.0.1 (the e2e
@@ -90,9 +89,7 @@ test('a UserAdmin adds a webhook, sends a test and sees it delivered in the log'
 
   await still(page); // the attempts' table opens with an animation
   await page.screenshot({ path: path.join(artifacts, 'webhooks-desktop.png'), fullPage: true });
-  const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const serious = axe.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious');
-  expect(serious.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  await noSeriousViolations(page, undefined, WCAG_TAGS);
 
   // Disabled, then deleted after its confirmation.
   // The switch shows the saved state: it turns off once the change is saved.
