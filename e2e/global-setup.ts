@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { mqttPort } from './support';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -23,9 +24,13 @@ export default async function globalSetup(): Promise<void> {
     LOGIN_ATTEMPTS_PER_MINUTE: '500',
     // The webhook receivers of the browser tests listen on 127.0.0.1: private networks are refused by default.
     WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8',
-    // The suite compares what a page shows with what the API answers a moment apart: the demo ship's live stream
-    // would move the figures in between. Live data is tested by the API tests against Mosquitto and the embedded broker.
-    LIVE: process.env.E2E_LIVE ?? 'off',
+    // Live data on, with the embedded broker on a port of this server's own (support.ts mqttUrl), so that a spec's
+    // own ship can stream (live.spec.ts). The demo ship does not stream: the suite compares what a page shows with
+    // what the API answers a moment apart, and its live stream would move the figures in between.
+    LIVE: process.env.E2E_LIVE ?? 'on',
+    DEMO_STREAM: process.env.E2E_DEMO_STREAM ?? 'off',
+    MQTT_HOST: '127.0.0.1',
+    MQTT_PORT: String(mqttPort()),
   } as NodeJS.ProcessEnv;
   // A PostgreSQL database of one's own to look into while a spec runs (E2E_DATABASE_URL); else the embedded one.
   if (process.env.E2E_DATABASE_URL) env.DATABASE_URL = process.env.E2E_DATABASE_URL;

@@ -253,3 +253,14 @@ export async function closeNotifications(page: Page): Promise<void> {
     })
     .toBe(0);
 }
+
+/**
+ * The e2e server's embedded MQTT broker (global-setup.ts): a port of its own, 1000 above the HTTP port (E2E_PORT),
+ * so that the servers of several checkouts on one machine do not meet; E2E_MQTT_PORT names another.
+ */
+export function mqttPort(): number {
+  return Number(process.env.E2E_MQTT_PORT ?? Number(process.env.E2E_PORT ?? 18181) + 1000);
+}
+
+/** Where a spec's own edge node connects (live.spec.ts). */
+export const mqttUrl = (): string => `mqtt://127.0.0.1:${mqttPort()}`;

@@ -135,6 +135,11 @@ export const liveSettingsSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9._-]{1,64}$/, 'Use letters, digits, dot, dash or underscore (at most 64)')
     .default('psdu-portal'),
+  /**
+   * The demo's first ship streams its current minute through the embedded broker (seed/demo-stream.ts). The browser
+   * tests turn it off: their figures must not move between a page and the API, while their own ship streams.
+   */
+  DEMO_STREAM: onOff.default('on'),
   /** Stream samples are executed in batches: the touched range of each ship at most this often. */
   LIVE_EXECUTION_BATCH_SECONDS: z.coerce.number().min(0).default(10),
 });

@@ -215,7 +215,7 @@ async function main(): Promise<void> {
         live = { brokerUrl: started.brokerUrl, embedded: !!started.broker, close: started.close };
         took('Started the live stream');
         // The demo's first ship streams through the embedded broker, so a newcomer sees values move.
-        if (live.embedded && config.DEMO !== 'off') {
+        if (live.embedded && config.DEMO !== 'off' && config.DEMO_STREAM === 'on') {
           const { startDemoLive } = await import('./seed/demo-stream');
           const demoLive = await startDemoLive(db, {
             brokerUrl: started.brokerUrl,

@@ -39,6 +39,8 @@ export const dataSourceChannelSchema = z.object({
   description: z.string().nullable(),
   qualityScore: z.number().nullable(),
   isCustom: z.boolean(),
+  /** Its ISO 19848-style local id (local-id.ts), matched against a streamed channel's; null when none is set. */
+  localId: z.string().nullable(),
   /** The carbon ledger's (ours, issue 31; fuel-channels.ts): a fuel flow channel's consumer and fuel type source. */
   ...fuelChannelAttributesSchema.shape,
 });
@@ -178,6 +180,8 @@ export const channelMappingListItemSchema = z.object({
   description: z.string().nullish(),
   qualityScore: z.number().nullish(),
   isCustom: z.boolean().optional(),
+  /** Its ISO 19848-style local id; left out on an item with an id, the mapping keeps its own. */
+  localId: z.string().nullish(),
   /** Left out on an item with an id: the mapping keeps its consumer and fuel type (fuel-channels.ts). */
   ...fuelChannelBodySchema.shape,
 });

@@ -378,6 +378,50 @@ export async function streamSampleRange(
   return { min: new Date(row.min), max: new Date(row.max) };
 }
 
+/** A channel's latest streamed sample (the live readout). */
+export interface LatestStreamSample {
+  dataSourceId: string;
+  channel: string;
+  time: number;
+  value: number | null;
+  isHistorical: boolean;
+}
+
+/**
+ * The latest streamed sample of each channel of a ship, of those within `windowMs` before its latest streamed
+ * sample (the live readout; a channel silent longer is not live any more). The window keeps the read to the ship's
+ * last stretch of the time index, however long it has streamed.
+ */
+export async function latestStreamSamples(
+  db: Kysely<Database>,
+  facilityId: string,
+  windowMs: number,
+): Promise<LatestStreamSample[]> {
+  const latest = await db
+    .selectFrom('stream_samples')
+    .select((eb) => eb.fn.max('source_time').as('max'))
+    .where('facility_id', '=', facilityId)
+    .executeTakeFirst();
+  if (!latest?.max) return [];
+  const rows = await db
+    .selectFrom('stream_samples')
+    .distinctOn(['data_source_id', 'channel'])
+    .select(['data_source_id', 'channel', 'source_time', 'value', 'is_historical'])
+    .where('facility_id', '=', facilityId)
+    .where('source_time', '>=', new Date(new Date(latest.max).getTime() - windowMs))
+    .orderBy('data_source_id')
+    .orderBy('channel')
+    .orderBy('source_time', 'desc')
+    .execute();
+  return rows.map((r) => ({
+    dataSourceId: r.data_source_id,
+    channel: r.channel,
+    time: new Date(r.source_time).getTime(),
+    value: r.value,
+    isHistorical: r.is_historical,
+  }));
+}
+
 /** A stored stream sample as read back (for tests, the bench and the health view). */
 export interface StoredStreamSample {
   channel: string;

@@ -3,6 +3,7 @@ import { CHANNEL_DATA_TYPES } from '../rules/constants';
 import { fieldErrors, numberFromInput, type FieldErrors } from './errors';
 import { optionalText, qualityScoreSchema } from './fields';
 import { userText } from './text';
+import { localIdProblem, normalizeLocalId } from '../local-id';
 
 export const DATA_SOURCE_MESSAGES = {
   nameRequired: 'Name is required',
@@ -74,12 +75,31 @@ export type DataSourceValues = z.infer<typeof dataSourceSchema>;
 export const validateDataSource = (values: unknown): FieldErrors<keyof DataSourceValues> =>
   fieldErrors(dataSourceSchema, values);
 
+/**
+ * A channel's ISO 19848-style local id (local-id.ts): trimmed, empty is none (null); left out (undefined) on a change
+ * keeps the stored one. Refused with local-id.ts's reason.
+ */
+export const localIdSchema = z
+  .string({ error: 'A local id is a text' })
+  .nullish()
+  .transform((text, ctx) => {
+    if (text === undefined) return undefined;
+    const localId = normalizeLocalId(text);
+    const problem = localId === null ? null : localIdProblem(localId);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    return localId;
+  })
+  .describe(
+    "The channel's ISO 19848 local id, as its gateway announces it (e.g. /dnv-v2/vis-3-4a/411.1/C101.31/meta/qty-temperature); empty or null for none, left out to keep it.",
+  );
+
 const channelFields = {
   name: nameSchema,
   dataType: z.enum(CHANNEL_DATA_TYPES, { error: M.dataTypeRequired }),
   unit: optionalText,
   description: optionalText,
   qualityScore: qualityScoreSchema,
+  localId: localIdSchema,
 };
 
 /** Mapping a raw channel of the sample: the source is the raw channel's name, given by the mapping panel. */

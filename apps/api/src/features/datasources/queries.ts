@@ -59,6 +59,7 @@ export function toChannel(
     description: row.description,
     qualityScore: row.quality_score,
     isCustom: row.is_custom,
+    localId: row.local_id,
     ...fuelAttributesOf(row),
   };
 }

@@ -11,6 +11,7 @@ import {
   type DataSourceValues,
 } from '@portal/contracts/forms';
 import { parseReaderConfiguration } from '@portal/contracts/readers';
+import { normalizeLocalId } from '@portal/contracts/local-id';
 import {
   fuelChannelProblems,
   mergeFuelAttributes,
@@ -345,6 +346,7 @@ export async function createChannel(
         description: values.description || null,
         quality_score: values.qualityScore ?? 0,
         is_custom: isCustom,
+        local_id: values.localId ?? null,
         ...fuelColumnsOf(fuel),
       })
       .returning('id')
@@ -383,6 +385,8 @@ export async function updateChannel(
         unit: values.unit || null,
         description: values.description || null,
         quality_score: values.qualityScore ?? 0,
+        // Left out, the local id stays as it is (a client that does not know it does not clear it).
+        ...(values.localId !== undefined ? { local_id: values.localId } : {}),
         ...fuelColumnsOf(fuel),
       })
       .where('id', '=', before.id)
@@ -622,6 +626,8 @@ export async function replaceChannels(
       description: item.description || null,
       quality_score: item.qualityScore ?? 0,
       is_custom: item.isCustom === true,
+      // Checked above (channelMappingListProblems); left out, a kept mapping keeps its local id.
+      local_id: item.localId !== undefined ? normalizeLocalId(item.localId) : (before?.local_id ?? null),
       ...fuelColumnsOf(fuelOf[index]!),
     };
   });
@@ -636,6 +642,7 @@ export async function replaceChannels(
       before.description === row.description &&
       before.quality_score === row.quality_score &&
       before.is_custom === row.is_custom &&
+      before.local_id === row.local_id &&
       before.consumer === row.consumer &&
       before.fuel_type_source === row.fuel_type_source &&
       before.fuel_type === row.fuel_type &&

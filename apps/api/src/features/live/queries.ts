@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import type { StreamFindingKind, StreamHealth } from '@portal/contracts/data-health';
+import type { LiveReadout } from '@portal/contracts/live';
+import type { LatestStreamSample } from '../../storage';
 import { isUuid } from '../access/policy';
 
 /** Is this edge node id a ship of this portal? (Anything else on a shared broker is someone else's.) */
@@ -140,5 +142,64 @@ export async function streamHealth(
       detail: (typeof f.detail === 'string' ? JSON.parse(f.detail) : f.detail) as Record<string, unknown>,
     })),
     findingCount: findings.length,
+  };
+}
+
+/** The live readout of a ship from its channels' latest streamed samples: named by their mappings, mapped first. */
+export async function liveReadout(
+  db: Kysely<Database>,
+  facilityId: string,
+  samples: LatestStreamSample[],
+): Promise<LiveReadout> {
+  const [link, sources, mappings] = await Promise.all([
+    db.selectFrom('stream_links').selectAll().where('facility_id', '=', facilityId).executeTakeFirst(),
+    db
+      .selectFrom('facility_data_sources')
+      .select(['id', 'name'])
+      .where('facility_id', '=', facilityId)
+      .execute(),
+    db
+      .selectFrom('data_source_channels')
+      .select(['data_source_id', 'source', 'name', 'unit', 'local_id'])
+      .where('facility_id', '=', facilityId)
+      .where('is_custom', '=', false)
+      .execute(),
+  ]);
+  const sourceName = new Map(sources.map((s) => [s.id, s.name]));
+  const mappingOf = new Map(mappings.map((m) => [`${m.data_source_id}\u0000${m.source}`, m]));
+  const values = samples.flatMap((s) => {
+    const dataSourceName = sourceName.get(s.dataSourceId);
+    if (dataSourceName === undefined) return [];
+    const mapping = mappingOf.get(`${s.dataSourceId}\u0000${s.channel}`);
+    return [
+      {
+        dataSourceId: s.dataSourceId,
+        dataSourceName,
+        channel: s.channel,
+        name: mapping?.name ?? null,
+        unit: mapping?.unit ?? null,
+        localId: mapping?.local_id ?? null,
+        sourceTime: new Date(s.time).toISOString(),
+        value: s.value,
+        isHistorical: s.isHistorical,
+      },
+    ];
+  });
+  values.sort(
+    (a, b) =>
+      Number(a.name === null) - Number(b.name === null) ||
+      (a.name ?? a.channel).localeCompare(b.name ?? b.channel) ||
+      a.dataSourceName.localeCompare(b.dataSourceName),
+  );
+  return {
+    facilityId,
+    link: link
+      ? {
+          online: link.online,
+          since: new Date(link.changed_on).toISOString(),
+          lastMessageOn: link.last_message_on ? new Date(link.last_message_on).toISOString() : null,
+        }
+      : null,
+    values,
   };
 }

@@ -108,7 +108,7 @@ export async function uploaderDataSources(db: Kysely<Database>, facilityId: stri
     .execute();
   const channels = await db
     .selectFrom('data_source_channels')
-    .select(['data_source_id', 'source', 'unit'])
+    .select(['data_source_id', 'source', 'unit', 'local_id'])
     .where('facility_id', '=', facilityId)
     .orderBy('source')
     .execute();
@@ -116,6 +116,7 @@ export async function uploaderDataSources(db: Kysely<Database>, facilityId: stri
     ...source,
     channels: channels
       .filter((c) => c.data_source_id === source.id)
-      .map((c) => ({ name: c.source, unit: c.unit })),
+      // The local id goes into the DBIRTH (decision 0120), where the portal's host finds the channel by it first.
+      .map((c) => ({ name: c.source, unit: c.unit, ...(c.local_id ? { localId: c.local_id } : {}) })),
   }));
 }

@@ -29,6 +29,7 @@ import { ShipImage } from '../../ui/ship/ShipImage';
 import { availabilityGauge, marpolGauge } from '../../ui/kpi/options';
 import { EventBandLegend, ShipEventBadge, useShipEventBands } from '../events';
 import { ShipViewTabs } from '../map';
+import { LiveCard } from '../live';
 import { useReportsData, type ReportsDataInput } from './report-data-api';
 import { Co2ReductionNote } from './co2-reduction';
 import { SHIP_WASHWATER_REPORTS, ShipWashwaterCard } from './ShipWashwaterCard';
@@ -137,7 +138,7 @@ export default function ShipDashboardPage() {
     <Box sx={{ p: { xs: 2, md: 3 } }} data-testid="ship-dashboard">
       <ShipViewTabs facilityId={ship.id} current="dashboard" />
       <Grid container spacing={2}>
-        <Grid size={12}>
+        <Grid size={12} sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
           <Card data-testid="ship-info">
             <CardContent>
               <Stack
@@ -192,6 +193,8 @@ export default function ShipDashboardPage() {
               </Stack>
             </CardContent>
           </Card>
+          {/* The latest streamed values, for a ship whose gateway streams (nothing otherwise). */}
+          <LiveCard facilityId={ship.id} />
         </Grid>
 
         <Grid size={{ xs: 12, md: 4 }}>

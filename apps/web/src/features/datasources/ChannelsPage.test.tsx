@@ -9,6 +9,7 @@ import ChannelsPage from './ChannelsPage';
 const channel = (over: Partial<DataSourceChannel>): DataSourceChannel => ({
   id: 'm1',
   dataSourceId: 'ds1',
+  localId: null,
   source: 'EGCS1_SO2_ppm',
   name: 'SO2_PPM',
   fullName: 'Logger.SO2_PPM',

@@ -36,6 +36,7 @@ import { DataSourceDialog } from './DataSourceDialog';
 import { ImportConfigurationDialog } from './ImportConfigurationDialog';
 import { CustomChannelDialog, MappingPanel } from './MappingPanel';
 import { SuggestMappingsDialog } from './SuggestMappingsDialog';
+import { channelSecondaryText } from './channel-display';
 
 type Selection = { dataSourceId: string; raw?: RawChannel; mapping?: DataSourceChannel };
 
@@ -109,7 +110,9 @@ function DataSourceNode({
         {sample.isLoading && <LinearProgress aria-label="Loading the sample file's channels" />}
         <List dense disablePadding sx={{ pl: { xs: 1, sm: 4 } }}>
           {raw
-            .filter((r) => matches(search, r.channel, bySource.get(r.channel)?.name))
+            .filter((r) =>
+              matches(search, r.channel, bySource.get(r.channel)?.name, bySource.get(r.channel)?.localId),
+            )
             .map((r) => {
               const mapping = bySource.get(r.channel);
               return (
@@ -120,7 +123,8 @@ function DataSourceNode({
                   >
                     <ListItemText
                       primary={r.channel}
-                      secondary={`${r.dataType}${r.unit ? `, ${r.unit}` : ''}`}
+                      secondary={channelSecondaryText(r, mapping)}
+                      slotProps={{ secondary: { sx: { overflowWrap: 'anywhere' } } }}
                     />
                     {mapping ? (
                       <Chip size="small" color="success" label={mapping.name} sx={CHIP_SX} />
@@ -132,7 +136,7 @@ function DataSourceNode({
               );
             })}
           {extra
-            .filter((c) => matches(search, c.name, c.source))
+            .filter((c) => matches(search, c.name, c.source, c.localId))
             .map((c) => (
               <ListItem key={c.id} disablePadding>
                 <ListItemButton
@@ -143,7 +147,8 @@ function DataSourceNode({
                 >
                   <ListItemText
                     primary={c.source}
-                    secondary={c.isCustom ? 'Custom channel' : 'Not in the sample file'}
+                    secondary={channelSecondaryText(undefined, c)}
+                    slotProps={{ secondary: { sx: { overflowWrap: 'anywhere' } } }}
                   />
                   <Chip
                     size="small"

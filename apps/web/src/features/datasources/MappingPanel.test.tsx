@@ -10,6 +10,7 @@ import { MappingPanel } from './MappingPanel';
 const channel = (over: Partial<DataSourceChannel>): DataSourceChannel => ({
   id: 'm1',
   dataSourceId: 'ds1',
+  localId: null,
   source: 'BOILER_FLOW',
   name: 'BOILER_FUEL_FLOW',
   fullName: 'Logger.BOILER_FUEL_FLOW',

@@ -54,6 +54,7 @@ interface ChannelForm {
   unit: string;
   description: string;
   qualityScore: number | null;
+  localId: string;
 }
 
 const formFrom = (raw: RawChannel | undefined, mapping: DataSourceChannel | undefined): ChannelForm => ({
@@ -63,6 +64,7 @@ const formFrom = (raw: RawChannel | undefined, mapping: DataSourceChannel | unde
   unit: mapping?.unit ?? raw?.unit ?? '',
   description: mapping?.description ?? raw?.description ?? '',
   qualityScore: mapping?.qualityScore ?? null,
+  localId: mapping?.localId ?? '',
 });
 
 function ChannelFields({
@@ -113,6 +115,17 @@ function ChannelFields({
         {errors.dataType && <FormHelperText>{errors.dataType}</FormHelperText>}
       </FormControl>
       <TextField label="Unit" value={values.unit} onChange={(e) => set({ unit: e.target.value })} />
+      <TextField
+        label="Local id"
+        value={values.localId}
+        onChange={(e) => set({ localId: e.target.value })}
+        error={!!errors.localId}
+        helperText={
+          errors.localId ??
+          "ISO 19848 id the ship's gateway streams under, e.g. /dnv-v2/vis-3-4a/411.1/C101.31/meta/qty-temperature"
+        }
+        slotProps={{ htmlInput: { 'data-testid': 'channel-local-id', spellCheck: false } }}
+      />
       <TextField
         label="Description"
         multiline

@@ -15,6 +15,7 @@ import { SuggestMappingsDialog } from './SuggestMappingsDialog';
 const mapping = (id: string, name: string, source: string): DataSourceChannel => ({
   id,
   dataSourceId: 'ds1',
+  localId: null,
   source,
   name,
   fullName: `Logger.${name}`,

@@ -14,6 +14,7 @@ import {
 const channel = (id: string, patch: Partial<DataSourceChannel> = {}): DataSourceChannel => ({
   id,
   dataSourceId: 'ds1',
+  localId: null,
   source: id,
   name: id,
   fullName: `Logger.${id}`,

@@ -28,6 +28,7 @@ const raw = (channel: string, unit: string | null = null): RawChannel => ({
 const mapping = (id: string, name: string, source: string): DataSourceChannel => ({
   id,
   dataSourceId: 'ds',
+  localId: null,
   source,
   name,
   fullName: `Logger.${name}`,
