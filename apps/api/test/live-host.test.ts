@@ -136,6 +136,35 @@ describe.each(['mosquitto', 'embedded'] as const)('the Sparkplug host on %s', (b
     expect(started.handed.length).toBe(handed);
   });
 
+  it('a burst of 200 messages is stored whole in a few group commits; a lone message after it is stored at once', async () => {
+    // An hour before the other tests' times: none of them reads it.
+    const start = t0 - 60 * MINUTE;
+    const before = { ...started.live.host.counts };
+    // 200 DDATA of one second each, published without waiting for one another (the replay after a cut link, flagged
+    // historical so that the later tests' live times stay the latest): the host handles them in order and writes
+    // their samples in groups.
+    await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        edge.ddata(source, [{ alias: 1, time: start + i * 1000, value: i, historical: true }]),
+      ),
+    );
+    await hostHandled(started.live, before.messages + 200);
+    const counts = started.live.host.counts;
+    expect(counts.stored - before.stored).toBe(200);
+    expect(counts.groups - before.groups).toBeLessThan(100);
+    const burst = await readStreamSamples(db(), ship, {
+      from: new Date(start),
+      to: new Date(start + 199_000),
+    });
+    expect(burst.map((s) => s.value)).toEqual(Array.from({ length: 200 }, (_, i) => i));
+    // A lone message: written although nothing follows it (no waiting for a group to fill).
+    const lone = new Date(start + 300_000);
+    await edge.ddata(source, [{ alias: 1, time: lone.getTime(), value: 7, historical: true }]);
+    await waitFor(async () => (await readStreamSamples(db(), ship, { from: lone, to: lone })).length === 1, {
+      what: 'the lone message stored',
+    });
+  });
+
   it('a 20-minute gap replayed later with is_historical and its original times is stored in place, twice changes nothing', async () => {
     const start = t0 + 10 * MINUTE;
     const live = (from: number, to: number) =>
@@ -169,13 +198,15 @@ describe.each(['mosquitto', 'embedded'] as const)('the Sparkplug host on %s', (b
     expect(stored.length).toBe(20);
     expect(stored.every((s) => s.isHistorical)).toBe(true);
     // Replayed a second time: nothing changes, and late data is no clock going backwards.
-    await edge.ddata(source, buffered);
-    await hostHandled(started.live, before + 5);
-    expect(
-      await readStreamSamples(db(), ship, { from: new Date(start), to: new Date(start + 27 * MINUTE) }),
-    ).toEqual(
-      await readStreamSamples(db(), ship, { from: new Date(start), to: new Date(start + 27 * MINUTE) }),
+    const whole = () =>
+      readStreamSamples(db(), ship, { from: new Date(start), to: new Date(start + 27 * MINUTE) });
+    const once = await whole();
+    await edge.ddata(
+      source,
+      buffered.map((s) => ({ ...s, value: s.value + 1000 })),
     );
+    await hostHandled(started.live, before + 5);
+    expect(await whole()).toEqual(once);
     const again = await rawSeries(start, start + 27 * MINUTE);
     expect([...again!.columns.SO2_ppm!]).toEqual([...filled!.columns.SO2_ppm!]);
     const health = await streamHealth(db(), ship, { from: new Date(t0), to: new Date() });
