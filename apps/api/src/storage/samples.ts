@@ -378,6 +378,20 @@ export async function streamSampleRange(
   return { min: new Date(row.min), max: new Date(row.max) };
 }
 
+/** A ship's stream samples in [from, to], of one data source when given: the rows both readers below select from. */
+function streamSamplesBetween(
+  db: Kysely<Database>,
+  facilityId: string,
+  query: { from: Date; to: Date; dataSourceId?: string },
+) {
+  const rows = db
+    .selectFrom('stream_samples')
+    .where('facility_id', '=', facilityId)
+    .where('source_time', '>=', query.from)
+    .where('source_time', '<=', query.to);
+  return query.dataSourceId ? rows.where('data_source_id', '=', query.dataSourceId) : rows;
+}
+
 /** A stored stream sample as read back (for tests, the bench and the health view). */
 export interface StoredStreamSample {
   channel: string;
@@ -392,15 +406,10 @@ export async function readStreamSamples(
   facilityId: string,
   query: { from: Date; to: Date; dataSourceId?: string },
 ): Promise<StoredStreamSample[]> {
-  let rows = db
-    .selectFrom('stream_samples')
+  const rows = streamSamplesBetween(db, facilityId, query)
     .select(['channel', 'source_time', 'value', 'is_historical'])
-    .where('facility_id', '=', facilityId)
-    .where('source_time', '>=', query.from)
-    .where('source_time', '<=', query.to)
     .orderBy('channel')
     .orderBy('source_time');
-  if (query.dataSourceId) rows = rows.where('data_source_id', '=', query.dataSourceId);
   return (await rows.execute()).map((r) => ({
     channel: r.channel,
     time: new Date(r.source_time).getTime(),
@@ -422,15 +431,10 @@ async function readStreamChunks(
   query: RawSampleQuery,
 ): Promise<Map<string, StreamRow[]>> {
   if (query.channels && query.channels.length === 0) return new Map();
-  let rows = db
-    .selectFrom('stream_samples')
+  let rows = streamSamplesBetween(db, facilityId, query)
     .select(['data_source_id', 'channel', 'source_time', 'value'])
-    .where('facility_id', '=', facilityId)
-    .where('source_time', '>=', query.from)
-    .where('source_time', '<=', query.to)
     .orderBy('data_source_id')
     .orderBy('source_time');
-  if (query.dataSourceId) rows = rows.where('data_source_id', '=', query.dataSourceId);
   if (query.channels) rows = rows.where('channel', 'in', query.channels);
   const out = new Map<string, StreamRow[]>();
   for (const r of await rows.execute()) {
