@@ -312,11 +312,12 @@ export interface StreamSample {
   isHistorical: boolean;
 }
 
-/** What a store of stream samples added: how many were new, and per ship the source times they span. */
+/** What a store of stream samples added: how many were new, and per ship and data source the source times they span. */
 export interface StoredStreamSamples {
   inserted: number;
   duplicates: number;
-  touched: Map<string, { from: number; to: number; dataSourceIds: string[] }>;
+  /** Ship id to data source id to the first and last new sample's source time (epoch ms, both included). */
+  touched: Map<string, Map<string, { from: number; to: number }>>;
 }
 
 /** Rows per insert: 7 parameters each, well under PostgreSQL's 65535 bind parameters. */
@@ -332,7 +333,7 @@ export async function storeStreamSamples(
   db: Kysely<Database>,
   samples: readonly StreamSample[],
 ): Promise<StoredStreamSamples> {
-  const touched = new Map<string, { from: number; to: number; dataSourceIds: string[] }>();
+  const touched: StoredStreamSamples['touched'] = new Map();
   let inserted = 0;
   for (let start = 0; start < samples.length; start += STREAM_BATCH_ROWS) {
     const batch = samples.slice(start, start + STREAM_BATCH_ROWS).map((s) => ({
@@ -352,12 +353,13 @@ export async function storeStreamSamples(
     inserted += rows.length;
     for (const row of rows) {
       const t = new Date(row.source_time).getTime();
-      const range = touched.get(row.facility_id);
-      if (!range) touched.set(row.facility_id, { from: t, to: t, dataSourceIds: [row.data_source_id] });
+      let ship = touched.get(row.facility_id);
+      if (!ship) touched.set(row.facility_id, (ship = new Map()));
+      const range = ship.get(row.data_source_id);
+      if (!range) ship.set(row.data_source_id, { from: t, to: t });
       else {
         range.from = Math.min(range.from, t);
         range.to = Math.max(range.to, t);
-        if (!range.dataSourceIds.includes(row.data_source_id)) range.dataSourceIds.push(row.data_source_id);
       }
     }
   }
