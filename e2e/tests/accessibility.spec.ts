@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { acceptCookiesIfAsked, axeFindings, fillSignIn, WCAG_TAGS } from '../support';
+import { acceptCookiesIfAsked, axeFindings, fillSignIn, WCAG_TAGS, accessToken } from '../support';
 
 /**
  * Axe (WCAG 2.1 A and AA, best practices, experimental rules) on every route of the route table
@@ -133,18 +133,7 @@ function record(role: string, size: Size, found: Finding[]): void {
 
 async function api<T>(page: Page, url: string): Promise<T> {
   // Right after sign-in the app may still be leaving the callback address: ask until the token is there.
-  let token: string | null = null;
-  await expect
-    .poll(async () => {
-      token = await page
-        .evaluate(() => {
-          const key = Object.keys(sessionStorage).find((k) => k.startsWith('oidc.user:'));
-          return key ? (JSON.parse(sessionStorage.getItem(key)!).access_token as string) : null;
-        })
-        .catch(() => null);
-      return token;
-    })
-    .not.toBeNull();
+  const token = await accessToken(page);
   const response = await page.request.get(url, { headers: { authorization: `Bearer ${token}` } });
   expect(response.ok(), `GET ${url}: ${response.status()}`).toBe(true);
   return (await response.json()) as T;

@@ -2,14 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
-import { signInAs, noViolations } from '../support';
+import { signInAs, noViolations, accessToken } from '../support';
 
 /** The signed-in user's access token, for setting up through the API. */
 async function api(page: Page) {
-  const token = await page.evaluate(() => {
-    const key = Object.keys(sessionStorage).find((k) => k.startsWith('oidc.user:'))!;
-    return JSON.parse(sessionStorage.getItem(key)!).access_token as string;
-  });
+  const token = await accessToken(page);
   const headers = { authorization: `Bearer ${token}` };
   return {
     get: async (url: string) => (await page.request.get(url, { headers })).json(),

@@ -1,23 +1,9 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
-import { signInAs } from '../support';
+import { signInAs, accessToken } from '../support';
 
 const ARTIFACTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.artifacts');
-
-/** The signed-in user's access token (oidc-client-ts keeps the user in session storage). */
-async function accessToken(page: Page): Promise<string> {
-  const token = await page.evaluate(() => {
-    for (let i = 0; i < sessionStorage.length; i++) {
-      const key = sessionStorage.key(i)!;
-      if (key.startsWith('oidc.user:'))
-        return (JSON.parse(sessionStorage.getItem(key)!) as { access_token: string }).access_token;
-    }
-    return null;
-  });
-  expect(token).toBeTruthy();
-  return token!;
-}
 
 /** The editor's algorithm text, replaced as a whole (no autocompletion gets in the way). */
 async function setAlgorithm(page: Page, text: string): Promise<void> {

@@ -7,7 +7,7 @@ import {
   ratioGaugeNeedle,
   serializePeriod,
 } from '@portal/contracts/rules';
-import { collectReports, signInAs, type ReceivedReport } from '../support';
+import { collectReports, signInAs, type ReceivedReport, accessToken } from '../support';
 
 /**
  * Issue 15, honest dashboards in the browser: no needle without data, the fleet SO2/CO2 card as one measure (the
@@ -15,14 +15,8 @@ import { collectReports, signInAs, type ReceivedReport } from '../support';
  * Failed on the ship list and the files screen.
  */
 
-const token = (page: Page) =>
-  page.evaluate(() => {
-    const key = Object.keys(sessionStorage).find((k) => k.startsWith('oidc.user:'))!;
-    return JSON.parse(sessionStorage.getItem(key)!).access_token as string;
-  });
-
 async function api(page: Page) {
-  const headers = { authorization: `Bearer ${await token(page)}` };
+  const headers = { authorization: `Bearer ${await accessToken(page)}` };
   return {
     get: async <T>(url: string): Promise<T> => {
       const response = await page.request.get(url, { headers });

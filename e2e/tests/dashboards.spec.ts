@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import ExcelJS from 'exceljs';
 import { availabilityNeedle, formatByFormat, marpolNeedle, sfocNeedle } from '@portal/contracts/rules';
-import { collectReports, signInAs, still, type ReportData } from '../support';
+import { collectReports, signInAs, still, type ReportData, accessToken } from '../support';
 
 /**
  * The dashboards show the API's numbers: every widget's value, gauge, bar chart and the uptime matrix are
@@ -11,12 +11,6 @@ import { collectReports, signInAs, still, type ReportData } from '../support';
  * number is there: none of the widgets may say "No data". Screenshots of both dashboards at 1440x900 and 390x844
  * go to /tmp/dashboards-*.png.
  */
-
-const token = (page: Page) =>
-  page.evaluate(() => {
-    const key = Object.keys(sessionStorage).find((k) => k.startsWith('oidc.user:'))!;
-    return JSON.parse(sessionStorage.getItem(key)!).access_token as string;
-  });
 
 const num = (data: ReportData | undefined, field: string) => {
   const v = data?.fields[field]?.value;
@@ -40,7 +34,7 @@ async function screenshots(page: Page, name: string, chartTestId: string) {
 
 async function facilities(page: Page) {
   const response = await page.request.get('/api/facilities', {
-    headers: { authorization: `Bearer ${await token(page)}` },
+    headers: { authorization: `Bearer ${await accessToken(page)}` },
   });
   expect(response.status()).toBe(200);
   return (await response.json()) as { id: string; name: string; primaryOrganizationName: string }[];
@@ -130,7 +124,7 @@ test('the fleet dashboard shows the API numbers in its widgets, gauges and chart
   single.pathname = '/api/reports/FacilityGroupMarpolComplianceLarge/data';
   single.searchParams.delete('reportIds');
   const direct = await page.request.get(single.toString(), {
-    headers: { authorization: `Bearer ${await token(page)}` },
+    headers: { authorization: `Bearer ${await accessToken(page)}` },
   });
   expect(((await direct.json()) as ReportData).fields).toEqual(fromPage.data.fields);
   // SystemAdmin's shortcut to the data export of each widget's report.
@@ -284,7 +278,7 @@ test("a user cannot see another organization's ship by its address", async ({ pa
   const response = await page.request.get(
     `/api/reports/FacilityMarpolcompliance/data?${new URLSearchParams({ from: '2024-01-01T00:00:00.000Z', to: '2024-01-31T23:59:59.999Z', facilityId: foreign.id })}`,
     {
-      headers: { authorization: `Bearer ${await token(page)}` },
+      headers: { authorization: `Bearer ${await accessToken(page)}` },
     },
   );
   expect(response.status()).toBe(404);

@@ -3,22 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, test, type Page } from '@playwright/test';
-import { signInAs } from '../support';
+import { expect, test } from '@playwright/test';
+import { signInAs, accessToken } from '../support';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-/** The access token the web app keeps in session storage (oidc-client-ts). */
-async function accessToken(page: Page): Promise<string> {
-  return page.evaluate(() => {
-    for (let i = 0; i < sessionStorage.length; i++) {
-      const key = sessionStorage.key(i)!;
-      if (key.startsWith('oidc.user:'))
-        return JSON.parse(sessionStorage.getItem(key)!).access_token as string;
-    }
-    throw new Error('not signed in');
-  });
-}
 
 /** Two logger files of Atlantic Meridian from before the seeded period, zipped, written by the demo fleet generator. */
 function demoZip(): { file: string; names: string[]; days: string[] } {

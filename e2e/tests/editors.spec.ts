@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { bellSettled, signInAs, still } from '../support';
+import { bellSettled, signInAs, still, accessToken } from '../support';
 
 /**
  * Editors and administration (issue 15): the custom period refuses what it cannot show, a broken formula is never
@@ -25,10 +25,7 @@ async function shot(page: Page, name: string) {
 
 /** Calls the API as the signed-in user of `page` (oidc-client-ts keeps the user in session storage). */
 async function api(page: Page) {
-  const token = await page.evaluate(() => {
-    const key = Object.keys(sessionStorage).find((k) => k.startsWith('oidc.user:'))!;
-    return (JSON.parse(sessionStorage.getItem(key)!) as { access_token: string }).access_token;
-  });
+  const token = await accessToken(page);
   const headers = { authorization: `Bearer ${token}` };
   const call = async (method: string, url: string, data?: unknown) => {
     const response = await page.request.fetch(url, { method, headers, data });
@@ -136,10 +133,7 @@ test('a broken formula cannot be queued: Save offers a draft only, and disabled 
   await expect(page.getByRole('tooltip')).toHaveText('Validate the algorithm successfully first');
 
   // The server refuses to queue it too, whatever the client: Save (recalculate) answers 400 and changes nothing.
-  const token = await page.evaluate(() => {
-    const key = Object.keys(sessionStorage).find((k) => k.startsWith('oidc.user:'))!;
-    return (JSON.parse(sessionStorage.getItem(key)!) as { access_token: string }).access_token;
-  });
+  const token = await accessToken(page);
   const refused = await page.request.put(`${url}/${saved.id}`, {
     headers: { authorization: `Bearer ${token}` },
     data: { transformAlgorithm: 'return 1 +;', inputIds: [] },

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
-import { signInAs, noViolations } from '../support';
+import { signInAs, noViolations, accessToken } from '../support';
 
 const SCREENSHOTS = path.join(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -134,18 +134,7 @@ test('a fuel change-over entry asks for the fuel sulfur from then on, and the re
  */
 test('a sent report is frozen, and a new revision made with a reason supersedes it', async ({ page }) => {
   await signInAs(page, 'admin', '/events');
-  let token: string | null = null;
-  await expect
-    .poll(async () => {
-      token = await page
-        .evaluate(() => {
-          const key = Object.keys(sessionStorage).find((k) => k.startsWith('oidc.user:'));
-          return key ? (JSON.parse(sessionStorage.getItem(key)!).access_token as string) : null;
-        })
-        .catch(() => null);
-      return token;
-    })
-    .not.toBeNull();
+  const token = await accessToken(page);
   const list = await page.request.get('/api/events?reportRequired=true&limit=200', {
     headers: { authorization: `Bearer ${token}` },
   });

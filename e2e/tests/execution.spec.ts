@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { signInAs } from '../support';
+import { signInAs, accessToken } from '../support';
 
 /**
  * Issue 6, part 1 in the browser: a user uploads logger files the ship did not have yet, runs an execution for
@@ -24,14 +24,6 @@ const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const dotted = (day: string) => day.replace(/-/g, '.');
 /** The first day after the seeded demo data (the demo imports the days up to yesterday). */
 const today = Math.floor(Date.now() / DAY_MS) * DAY_MS;
-
-async function accessToken(page: Page): Promise<string> {
-  return page.evaluate(() => {
-    const key = Object.keys(sessionStorage).find((k) => k.startsWith('oidc.user:'));
-    if (!key) throw new Error('not signed in');
-    return (JSON.parse(sessionStorage.getItem(key)!) as { access_token: string }).access_token;
-  });
-}
 
 /** The API as the signed-in user. */
 async function api(page: Page) {

@@ -3,12 +3,12 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, test, type Download, type Page } from '@playwright/test';
+import { expect, test, type Download } from '@playwright/test';
 import yauzl from 'yauzl';
 import type { ComplianceEvent, EventList, EventReport } from '@portal/contracts/events';
 import type { InspectionPack } from '@portal/contracts/inspection-packs';
 import { eventChart, eventTitle, eventValueText } from '@portal/contracts/rules/event-description';
-import { signInAs, still, noSeriousViolations } from '../support';
+import { signInAs, still, noSeriousViolations, accessToken } from '../support';
 
 /**
  * Step 1 end to end, as a User of the demo fleet (north.anna): a washwater exceedance reads with its criterion's
@@ -29,23 +29,6 @@ const SIZES = [
 ] as const;
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-
-/** The page's own access token (oidc-client-ts keeps the signed-in user in sessionStorage). */
-async function accessToken(page: Page): Promise<string> {
-  let token: string | null = null;
-  await expect
-    .poll(async () => {
-      token = await page
-        .evaluate(() => {
-          const key = Object.keys(sessionStorage).find((k) => k.startsWith('oidc.user:'));
-          return key ? (JSON.parse(sessionStorage.getItem(key)!).access_token as string) : null;
-        })
-        .catch(() => null);
-      return token;
-    })
-    .not.toBeNull();
-  return token!;
-}
 
 async function downloaded(download: Download): Promise<Buffer> {
   return fs.readFileSync((await download.path())!);

@@ -11,7 +11,7 @@ import {
   type ForeignLogger,
 } from '@portal/demo-fleet';
 import { CHANNELS_READ_BY_DEFAULTS } from '@portal/formula/defaults';
-import { signInAs, type ReportData, noViolations } from '../support';
+import { signInAs, type ReportData, noViolations, accessToken } from '../support';
 
 /**
  * Issue 17: a ship onboarded the way a new customer would, through the screens, as the SystemAdmin: a new ship with
@@ -344,10 +344,7 @@ function periodFields(report: ReportData | undefined) {
 
 /** The calls the screens make, with the signed-in user's token. */
 async function api(page: Page) {
-  const token = await page.evaluate(() => {
-    const key = Object.keys(sessionStorage).find((k) => k.startsWith('oidc.user:'))!;
-    return (JSON.parse(sessionStorage.getItem(key)!) as { access_token: string }).access_token;
-  });
+  const token = await accessToken(page);
   return async (url: string) => {
     const response = await page.request.get(url, { headers: { authorization: `Bearer ${token}` } });
     expect(response.ok(), `GET ${url}: ${response.status()}`).toBe(true);

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { signInAs } from '../support';
+import { signInAs, accessToken } from '../support';
 
 /**
  * Issue 6, part 2 in the browser: saving a calculation requests a recalculation; the calculation queue of the ship
@@ -13,14 +13,6 @@ import { signInAs } from '../support';
 const SHIP = 'Pacific Kestrel';
 const TITLE = 'Pending report field or measurement field recalculations';
 const NO_PENDING = 'No pending recalculations';
-
-async function accessToken(page: Page): Promise<string> {
-  return page.evaluate(() => {
-    const key = Object.keys(sessionStorage).find((k) => k.startsWith('oidc.user:'));
-    if (!key) throw new Error('not signed in');
-    return (JSON.parse(sessionStorage.getItem(key)!) as { access_token: string }).access_token;
-  });
-}
 
 /** 'YYYY.MM.DD HH:mm' in UTC, as the portal shows dates. */
 const shown = (iso: string) => iso.slice(0, 16).replace('T', ' ').replace(/-/g, '.');

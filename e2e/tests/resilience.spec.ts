@@ -4,7 +4,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { acceptCookiesIfAsked, fillSignIn, signInAs, watchActivity } from '../support';
+import { acceptCookiesIfAsked, fillSignIn, signInAs, watchActivity, accessToken } from '../support';
 
 const OFFLINE_TEXT =
   'There seems to be a connection issue. Please check your internet access. Any unsaved changed will be lost.';
@@ -40,13 +40,6 @@ function countPageLoads(page: Page) {
       loads.push(new URL(request.url()).pathname);
   });
   return loads;
-}
-
-async function accessToken(page: Page): Promise<string> {
-  return page.evaluate(() => {
-    const key = Object.keys(sessionStorage).find((k) => k.startsWith('oidc.user:'))!;
-    return JSON.parse(sessionStorage.getItem(key)!).access_token as string;
-  });
 }
 
 async function firstShipId(page: Page): Promise<string> {

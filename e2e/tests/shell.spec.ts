@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { acceptCookiesIfAsked, bellSettled, fillSignIn, signInAs, still } from '../support';
+import { acceptCookiesIfAsked, bellSettled, fillSignIn, signInAs, still, accessToken } from '../support';
 
 const OFFLINE_TEXT =
   'There seems to be a connection issue. Please check your internet access. Any unsaved changed will be lost.';
@@ -10,14 +10,6 @@ function lastMonthText(now = new Date()) {
   const from = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
   const to = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 0));
   return `${dotted(from)} – ${dotted(to)}`;
-}
-
-/** The signed-in user's access token (oidc-client-ts keeps it in session storage). */
-async function accessToken(page: Page): Promise<string> {
-  return page.evaluate(() => {
-    const key = Object.keys(sessionStorage).find((k) => k.startsWith('oidc.user:'))!;
-    return JSON.parse(sessionStorage.getItem(key)!).access_token as string;
-  });
 }
 
 async function api(page: Page, method: 'GET' | 'POST' | 'PUT', url: string, data?: unknown) {

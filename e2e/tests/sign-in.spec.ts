@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { acceptCookiesIfAsked, fillSignIn, signInAs } from '../support';
+import { acceptCookiesIfAsked, fillSignIn, signInAs, accessToken } from '../support';
 
 const roles = [
   { username: 'admin', organization: 'Scrubber Service Provider', role: 'SystemAdmin' },
@@ -32,10 +32,7 @@ test('a protected deep link returns to that link after sign-in', async ({ page }
 test('sign-out ends the session: the old access token is refused', async ({ page }) => {
   await signInAs(page, 'north.anna', '/profile');
   await expect(page.getByTestId('signed-in-user')).toHaveText('north.anna');
-  const token = await page.evaluate(() => {
-    const key = Object.keys(sessionStorage).find((k) => k.startsWith('oidc.user:'))!;
-    return JSON.parse(sessionStorage.getItem(key)!).access_token as string;
-  });
+  const token = await accessToken(page);
   expect(
     (await page.request.get('/api/auth/me', { headers: { authorization: `Bearer ${token}` } })).status(),
   ).toBe(200);

@@ -5,7 +5,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { isInEca } from '@portal/contracts/eca';
 import { isInNoDischargeZone } from '@portal/contracts/discharge-zones';
 import type { Track } from '@portal/contracts/map';
-import { collectReports, signInAs, still } from '../support';
+import { collectReports, signInAs, still, accessToken } from '../support';
 
 /**
  * Washwater (issue 20) in the browser on the living demo: the ship map draws the zones, a legend and the track of a
@@ -19,12 +19,6 @@ const SIZES = [
   ['desktop', { width: 1440, height: 900 }],
   ['phone', { width: 390, height: 844 }],
 ] as const;
-
-const token = (page: Page) =>
-  page.evaluate(() => {
-    const key = Object.keys(sessionStorage).find((k) => k.startsWith('oidc.user:'))!;
-    return JSON.parse(sessionStorage.getItem(key)!).access_token as string;
-  });
 
 /** Screenshots of one card at both sizes, once its charts have drawn again. */
 async function cardShots(page: Page, testId: string, chartTestId: string, name: string) {
@@ -209,7 +203,7 @@ test('the washwater cards of both dashboards show the API numbers, the ship char
   query.append('type', 'washwater-exceedance');
   query.append('type', 'open-loop-in-no-discharge-zone');
   const events = await page.request.get(`/api/events?${query}`, {
-    headers: { authorization: `Bearer ${await token(page)}` },
+    headers: { authorization: `Bearer ${await accessToken(page)}` },
   });
   expect(events.status()).toBe(200);
   const list = (await events.json()) as { items: { channel: string | null; type: string }[] };

@@ -4,7 +4,7 @@ import pino from 'pino';
 import { DEFAULT_DELIMITED_CONFIGURATION, READER_IDS } from '@portal/contracts/readers';
 import { encodePayload, type UMetric } from '../src/features/live/payload';
 import { startLive, type Live } from '../src/features/live';
-import type { TouchedRange } from '../src/features/live/execute';
+import type { TouchedRanges } from '../src/features/live/execute';
 import { createUploadCredential } from '../src/features/ship-info/credentials';
 import type { TestServer } from './harness';
 import { waitFor } from './wait';
@@ -43,8 +43,8 @@ export async function startTestLive(
   server: TestServer,
   broker: 'embedded' | 'mosquitto',
   groupId = uniqueGroup(),
-): Promise<{ live: Live; groupId: string; handed: { facilityId: string; touched: TouchedRange }[] }> {
-  const handed: { facilityId: string; touched: TouchedRange }[] = [];
+): Promise<{ live: Live; groupId: string; handed: { facilityId: string; touched: TouchedRanges }[] }> {
+  const handed: { facilityId: string; touched: TouchedRanges }[] = [];
   const live = await startLive(
     server.services,
     {

@@ -19,7 +19,7 @@ import {
   ORIGINAL_UUID,
   type OriginalKey,
   type OriginalStore,
-  type SweepResult,
+  sweepOriginals,
 } from './originals';
 
 /**
@@ -195,66 +195,27 @@ export function s3OriginalStore(
     async storedFileIds() {
       return [...new Set((await listAll()).map((o) => o.dataFileId))];
     },
-    async sweep(db) {
-      const result: SweepResult = { compressed: 0, bytesBefore: 0, bytesAfter: 0, removed: 0 };
-      const byId = new Map<string, { facilityId: string; suffixes: Set<string>; newest: number }>();
-      for (const object of await listAll()) {
-        if (busy.has(object.dataFileId)) continue;
-        const entry = byId.get(object.dataFileId) ?? {
-          facilityId: object.facilityId,
-          suffixes: new Set<string>(),
-          newest: 0,
-        };
-        entry.suffixes.add(object.suffix);
-        entry.newest = Math.max(entry.newest, object.modified);
-        byId.set(object.dataFileId, entry);
-      }
-      const ids = [...byId.keys()];
-      const existing = new Set<string>();
-      for (let at = 0; at < ids.length; at += 500) {
-        const rows = await db
-          .selectFrom('data_files')
-          .select('id')
-          .where('id', 'in', ids.slice(at, at + 500))
-          .execute();
-        for (const row of rows) existing.add(row.id);
-      }
-      const now = Date.now();
-      for (const [dataFileId, { facilityId, suffixes, newest }] of byId) {
-        if (busy.has(dataFileId)) continue;
-        const key = { facilityId, dataFileId };
-        if (!existing.has(dataFileId)) {
-          // An import under way elsewhere has no committed row yet: only what is old enough is left over.
-          if (now - newest < orphanAgeMs) continue;
-          await removeAll(key);
-          result.removed++;
-          continue;
-        }
-        if (!suffixes.has('')) continue;
-        if (suffixes.has('.gz') || suffixes.has('.none')) {
-          // Stopped between writing the compressed object and removing the raw one.
-          await remove(rawKey(key));
-          continue;
-        }
-        busy.add(dataFileId);
-        try {
+    sweep: (db) =>
+      sweepOriginals(db, {
+        busy,
+        list: listAll,
+        compressed: ['.gz', '.none'],
+        partial: [],
+        // An import under way in another process has no committed row yet: only what is old enough is left over.
+        leftOver: (newest) => Date.now() - newest >= orphanAgeMs,
+        async remove(key, suffix) {
+          await remove(`${rawKey(key)}${suffix}`);
+        },
+        removeAll,
+        async readRaw(key) {
           const raw = await body(rawKey(key));
-          if (!raw) continue;
+          if (!raw) return null;
           const chunks: Buffer[] = [];
           for await (const chunk of raw) chunks.push(chunk as Buffer);
-          const content = Buffer.concat(chunks);
-          const stored = await compressObject(key, db, content);
-          if (stored < content.length) {
-            result.compressed++;
-            result.bytesBefore += content.length;
-            result.bytesAfter += stored;
-          }
-        } finally {
-          busy.delete(dataFileId);
-        }
-      }
-      return result;
-    },
+          return Buffer.concat(chunks);
+        },
+        compress: (key, content) => compressObject(key, db, content),
+      }),
     async close() {
       await underWay.settled();
       if (!options.client) client.destroy();

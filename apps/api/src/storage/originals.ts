@@ -70,6 +70,102 @@ export interface SweepResult {
   removed: number;
 }
 
+/** A file (directory store) or object (bucket store) of an original, as its store lists it. */
+export interface ListedOriginal {
+  facilityId: string;
+  dataFileId: string;
+  /** What follows the data file id in its name: '' raw, '.gz' compressed, another suffix of the store's. */
+  suffix: string;
+  /** When it was written, epoch ms (0 where the store does not need it). */
+  modified: number;
+}
+
+/**
+ * What the sweep of a store that keeps each state of an original as a file or object of its own (directory, bucket)
+ * needs of it: they differ only in how they list, read and write them.
+ */
+export interface SweptOriginals {
+  /** Data files being imported or compressed in this process: left alone. */
+  busy: Set<string>;
+  list(): Promise<ListedOriginal[]>;
+  /** Suffixes of an original stored compressed: a raw one beside it is what a stopped compression left. */
+  compressed: readonly string[];
+  /** Suffixes of what a stopped compression left half-written: removed. */
+  partial: readonly string[];
+  /** Whether the files of a data file that does not exist, the newest written at `newest`, are left over (not an import under way in another process). */
+  leftOver(newest: number): boolean;
+  remove(key: OriginalKey, suffix: string): Promise<void>;
+  removeAll(key: OriginalKey): Promise<void>;
+  /** The raw original; null when it went meanwhile. */
+  readRaw(key: OriginalKey): Promise<Buffer | null>;
+  /** Stores the original compressed (or kept as it is when gzip would not shrink it) and removes the raw one; answers the bytes stored. */
+  compress(key: OriginalKey, content: Buffer): Promise<number>;
+}
+
+/**
+ * The compress-originals job of the directory and bucket stores: removes the originals of data files that no longer
+ * exist (once left over), what a stopped compression left, and compresses what was left raw, one original in memory
+ * at a time.
+ */
+export async function sweepOriginals(db: Kysely<Database>, store: SweptOriginals): Promise<SweepResult> {
+  const { busy } = store;
+  const result: SweepResult = { compressed: 0, bytesBefore: 0, bytesAfter: 0, removed: 0 };
+  const byId = new Map<string, { facilityId: string; suffixes: Set<string>; newest: number }>();
+  for (const listed of await store.list()) {
+    if (!ORIGINAL_UUID.test(listed.dataFileId) || busy.has(listed.dataFileId)) continue;
+    const entry = byId.get(listed.dataFileId) ?? {
+      facilityId: listed.facilityId,
+      suffixes: new Set<string>(),
+      newest: 0,
+    };
+    entry.suffixes.add(listed.suffix);
+    entry.newest = Math.max(entry.newest, listed.modified);
+    byId.set(listed.dataFileId, entry);
+  }
+  const ids = [...byId.keys()];
+  const existing = new Set<string>();
+  for (let at = 0; at < ids.length; at += 500) {
+    const rows = await db
+      .selectFrom('data_files')
+      .select('id')
+      .where('id', 'in', ids.slice(at, at + 500))
+      .execute();
+    for (const row of rows) existing.add(row.id);
+  }
+  for (const [dataFileId, { facilityId, suffixes, newest }] of byId) {
+    // Imported or compressed since the listing: left for the next sweep.
+    if (busy.has(dataFileId)) continue;
+    const key = { facilityId, dataFileId };
+    if (!existing.has(dataFileId)) {
+      if (!store.leftOver(newest)) continue;
+      await store.removeAll(key);
+      result.removed++;
+      continue;
+    }
+    for (const suffix of store.partial) if (suffixes.has(suffix)) await store.remove(key, suffix);
+    if (!suffixes.has('')) continue;
+    if (store.compressed.some((suffix) => suffixes.has(suffix))) {
+      // Stopped between storing the compressed original and removing the raw one.
+      await store.remove(key, '');
+      continue;
+    }
+    busy.add(dataFileId);
+    try {
+      const raw = await store.readRaw(key);
+      if (!raw) continue;
+      const stored = await store.compress(key, raw);
+      if (stored < raw.length) {
+        result.compressed++;
+        result.bytesBefore += raw.length;
+        result.bytesAfter += stored;
+      }
+    } finally {
+      busy.delete(dataFileId);
+    }
+  }
+  return result;
+}
+
 /** The original is stored (database) and compressed (both) in pieces of this size: bounded rows and memory. */
 export const ORIGINAL_PART_BYTES = 8 * 1024 * 1024;
 
@@ -284,7 +380,6 @@ export function databaseOriginalStore(): OriginalStore {
 
 /** The names a store gives its originals: facility and data file ids. */
 export const ORIGINAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const UUID = ORIGINAL_UUID;
 
 /**
  * The originals as files: `<root>/<facility id>/<data file id>` raw, `<data file id>.gz` compressed (a gzip member per
@@ -393,61 +488,35 @@ export function directoryOriginalStore(root: string, options: { throwaway?: bool
       const ids = new Set<string>();
       for (const { name } of await listFiles(root)) {
         const id = name.split('.')[0]!;
-        if (UUID.test(id) && !name.endsWith('.partial')) ids.add(id);
+        if (ORIGINAL_UUID.test(id) && !name.endsWith('.partial')) ids.add(id);
       }
       return [...ids];
     },
-    async sweep(db) {
-      const result: SweepResult = { compressed: 0, bytesBefore: 0, bytesAfter: 0, removed: 0 };
-      const byId = new Map<string, { facilityId: string; names: Set<string> }>();
-      for (const { facilityId, name } of await listFiles(root)) {
-        const id = name.split('.')[0]!;
-        if (!UUID.test(id) || busy.has(id)) continue;
-        const entry = byId.get(id) ?? { facilityId, names: new Set<string>() };
-        entry.names.add(name.slice(id.length));
-        byId.set(id, entry);
-      }
-      const ids = [...byId.keys()];
-      const existing = new Set<string>();
-      for (let at = 0; at < ids.length; at += 500) {
-        const rows = await db
-          .selectFrom('data_files')
-          .select('id')
-          .where('id', 'in', ids.slice(at, at + 500))
-          .execute();
-        for (const row of rows) existing.add(row.id);
-      }
-      for (const [dataFileId, { facilityId, names }] of byId) {
-        // Imported or compressed since the listing: left for the next sweep.
-        if (busy.has(dataFileId)) continue;
-        const key = { facilityId, dataFileId };
-        if (!existing.has(dataFileId)) {
-          await removeAll(key);
-          result.removed++;
-          continue;
-        }
-        if (names.has('.gz.partial')) await remove(partialPath(key));
-        if (!names.has('')) continue;
-        if (names.has('.gz')) {
-          // Stopped between the rename and the removal of the raw file.
-          await remove(rawPath(key));
-          continue;
-        }
-        busy.add(dataFileId);
-        try {
-          const raw = await readFile(rawPath(key));
-          const stored = await compressFile(key, raw);
-          if (stored < raw.length) {
-            result.compressed++;
-            result.bytesBefore += raw.length;
-            result.bytesAfter += stored;
+    sweep: (db) =>
+      sweepOriginals(db, {
+        busy,
+        async list() {
+          return (await listFiles(root)).map(({ facilityId, name }) => {
+            const dataFileId = name.split('.')[0]!;
+            return { facilityId, dataFileId, suffix: name.slice(dataFileId.length), modified: 0 };
+          });
+        },
+        compressed: ['.gz'],
+        partial: ['.gz.partial'],
+        // One process owns the directory: a file without its data file that is not busy here is left over.
+        leftOver: () => true,
+        remove: (key, suffix) => remove(`${rawPath(key)}${suffix}`),
+        removeAll,
+        async readRaw(key) {
+          try {
+            return await readFile(rawPath(key));
+          } catch (error) {
+            if (isMissing(error)) return null;
+            throw error;
           }
-        } finally {
-          busy.delete(dataFileId);
-        }
-      }
-      return result;
-    },
+        },
+        compress: compressFile,
+      }),
     async close() {
       await underWay.settled();
       if (options.throwaway) await rm(root, { recursive: true, force: true });
@@ -465,7 +534,7 @@ async function listFiles(root: string): Promise<{ facilityId: string; name: stri
     throw error;
   }
   for (const facilityId of facilities) {
-    if (!UUID.test(facilityId)) continue;
+    if (!ORIGINAL_UUID.test(facilityId)) continue;
     for (const name of await readdir(path.join(root, facilityId)).catch(() => [] as string[]))
       out.push({ facilityId, name });
   }

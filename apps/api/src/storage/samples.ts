@@ -312,11 +312,12 @@ export interface StreamSample {
   isHistorical: boolean;
 }
 
-/** What a store of stream samples added: how many were new, and per ship the source times they span. */
+/** What a store of stream samples added: how many were new, and per ship and data source the source times they span. */
 export interface StoredStreamSamples {
   inserted: number;
   duplicates: number;
-  touched: Map<string, { from: number; to: number; dataSourceIds: string[] }>;
+  /** Ship id to data source id to the first and last new sample's source time (epoch ms, both included). */
+  touched: Map<string, Map<string, { from: number; to: number }>>;
 }
 
 /** Rows per insert: 7 parameters each, well under PostgreSQL's 65535 bind parameters. */
@@ -332,7 +333,7 @@ export async function storeStreamSamples(
   db: Kysely<Database>,
   samples: readonly StreamSample[],
 ): Promise<StoredStreamSamples> {
-  const touched = new Map<string, { from: number; to: number; dataSourceIds: string[] }>();
+  const touched: StoredStreamSamples['touched'] = new Map();
   let inserted = 0;
   for (let start = 0; start < samples.length; start += STREAM_BATCH_ROWS) {
     const batch = samples.slice(start, start + STREAM_BATCH_ROWS).map((s) => ({
@@ -352,12 +353,13 @@ export async function storeStreamSamples(
     inserted += rows.length;
     for (const row of rows) {
       const t = new Date(row.source_time).getTime();
-      const range = touched.get(row.facility_id);
-      if (!range) touched.set(row.facility_id, { from: t, to: t, dataSourceIds: [row.data_source_id] });
+      let ship = touched.get(row.facility_id);
+      if (!ship) touched.set(row.facility_id, (ship = new Map()));
+      const range = ship.get(row.data_source_id);
+      if (!range) ship.set(row.data_source_id, { from: t, to: t });
       else {
         range.from = Math.min(range.from, t);
         range.to = Math.max(range.to, t);
-        if (!range.dataSourceIds.includes(row.data_source_id)) range.dataSourceIds.push(row.data_source_id);
       }
     }
   }
@@ -422,6 +424,20 @@ export async function latestStreamSamples(
   }));
 }
 
+/** A ship's stream samples in [from, to], of one data source when given: the rows both readers below select from. */
+function streamSamplesBetween(
+  db: Kysely<Database>,
+  facilityId: string,
+  query: { from: Date; to: Date; dataSourceId?: string },
+) {
+  const rows = db
+    .selectFrom('stream_samples')
+    .where('facility_id', '=', facilityId)
+    .where('source_time', '>=', query.from)
+    .where('source_time', '<=', query.to);
+  return query.dataSourceId ? rows.where('data_source_id', '=', query.dataSourceId) : rows;
+}
+
 /** A stored stream sample as read back (for tests, the bench and the health view). */
 export interface StoredStreamSample {
   channel: string;
@@ -436,15 +452,10 @@ export async function readStreamSamples(
   facilityId: string,
   query: { from: Date; to: Date; dataSourceId?: string },
 ): Promise<StoredStreamSample[]> {
-  let rows = db
-    .selectFrom('stream_samples')
+  const rows = streamSamplesBetween(db, facilityId, query)
     .select(['channel', 'source_time', 'value', 'is_historical'])
-    .where('facility_id', '=', facilityId)
-    .where('source_time', '>=', query.from)
-    .where('source_time', '<=', query.to)
     .orderBy('channel')
     .orderBy('source_time');
-  if (query.dataSourceId) rows = rows.where('data_source_id', '=', query.dataSourceId);
   return (await rows.execute()).map((r) => ({
     channel: r.channel,
     time: new Date(r.source_time).getTime(),
@@ -466,15 +477,10 @@ async function readStreamChunks(
   query: RawSampleQuery,
 ): Promise<Map<string, StreamRow[]>> {
   if (query.channels && query.channels.length === 0) return new Map();
-  let rows = db
-    .selectFrom('stream_samples')
+  let rows = streamSamplesBetween(db, facilityId, query)
     .select(['data_source_id', 'channel', 'source_time', 'value'])
-    .where('facility_id', '=', facilityId)
-    .where('source_time', '>=', query.from)
-    .where('source_time', '<=', query.to)
     .orderBy('data_source_id')
     .orderBy('source_time');
-  if (query.dataSourceId) rows = rows.where('data_source_id', '=', query.dataSourceId);
   if (query.channels) rows = rows.where('channel', 'in', query.channels);
   const out = new Map<string, StreamRow[]>();
   for (const r of await rows.execute()) {

@@ -2,7 +2,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import type { Logger } from 'pino';
 import { storeStreamSamples, type StreamSample } from '../../storage';
 import type { Services } from '../../services';
-import { widen, type TouchedRange } from './execute';
+import { widen, type TouchedRanges } from './execute';
 import {
   decodePayload,
   encodePayload,
@@ -48,7 +48,7 @@ export interface SparkplugHostOptions {
   /** How often the touched ranges are handed on (0: after each message). */
   batchMs: number;
   log: Logger;
-  onStored: (facilityId: string, touched: TouchedRange) => Promise<void>;
+  onStored: (facilityId: string, touched: TouchedRanges) => Promise<void>;
   /** The portal's clock (tests move it). */
   now?: () => number;
 }
@@ -91,7 +91,7 @@ export class SparkplugHost {
   private pending = 0;
   /** Samples handled but not yet written: the current group. */
   private group: StreamSample[] = [];
-  private touched = new Map<string, TouchedRange>();
+  private touched = new Map<string, TouchedRanges>();
   private lastMessage = new Map<string, Date>();
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();

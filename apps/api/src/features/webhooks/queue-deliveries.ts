@@ -64,31 +64,7 @@ export async function queueWebhookDeliveries(
     .where('e.facility_id', '=', alert.facilityId)
     .executeTakeFirst();
   if (!event) return 0;
-  const webhooks = await trx
-    .selectFrom('webhooks as w')
-    .innerJoin('organizations as o', 'o.id', 'w.organization_id')
-    .select(['w.id', 'o.id as organization_id', 'o.name as organization_name'])
-    .where('w.enabled', '=', true)
-    .where(sql<boolean>`${event.type} = any(w.event_types)`)
-    .where((eb) =>
-      eb.or([
-        eb(
-          'w.organization_id',
-          '=',
-          eb.selectFrom('facilities').select('primary_organization_id').where('id', '=', event.facility_id),
-        ),
-        eb(
-          'w.organization_id',
-          'in',
-          eb
-            .selectFrom('organization_facility_access')
-            .select('organization_id')
-            .where('facility_id', '=', event.facility_id),
-        ),
-      ]),
-    )
-    .orderBy('w.created_on')
-    .execute();
+  const webhooks = await webhooksWanting(trx, event.facility_id, event.type);
   if (!webhooks.length) return 0;
 
   const { publicUrl } = services.config;
@@ -119,10 +95,12 @@ export async function queueWebhookDeliveries(
     link,
   };
 
-  let created = 0;
-  for (const webhook of webhooks) {
-    const id = randomUUID();
-    const payload: WebhookPayload = {
+  return queueToEach(
+    trx,
+    services,
+    webhooks,
+    { kind: alert.kind, alertId: alert.alertId, eventId: event.id, facilityId: event.facility_id },
+    (id, webhook) => ({
       id,
       kind: alert.kind,
       createdOn,
@@ -130,30 +108,17 @@ export async function queueWebhookDeliveries(
       ship: { id: event.facility_id, name: event.facility_name, imo: event.imo },
       organization: { id: webhook.organization_id, name: webhook.organization_name },
       link,
-    };
-    const inserted = await insertDelivery(trx, {
-      id,
-      webhookId: webhook.id,
-      idempotencyKey: `${alert.alertId}:${webhook.id}`,
-      kind: alert.kind,
-      alertId: alert.alertId,
-      eventId: event.id,
-      facilityId: event.facility_id,
-      body: JSON.stringify(payload),
-    });
-    if (!inserted) continue;
-    await jobQueueOf(services).sendInTransaction(trx, JOB_NAMES.webhookDelivery, {
-      deliveryId: id,
-      attempt: 1,
-    });
-    created++;
-  }
-  return created;
+    }),
+  );
 }
 
-/** Inserts a delivery unless one with its idempotency key exists; true when it was inserted. */
-export async function insertDelivery(
+/**
+ * Inserts a delivery unless one with its idempotency key exists, and sends its first attempt's job; true when it was
+ * inserted.
+ */
+export async function queueDelivery(
   trx: Transaction<Database>,
+  services: Services,
   delivery: {
     id: string;
     webhookId: string;
@@ -180,7 +145,12 @@ export async function insertDelivery(
     .onConflict((oc) => oc.column('idempotency_key').doNothing())
     .returning('id')
     .executeTakeFirst();
-  return Boolean(row);
+  if (!row) return false;
+  await jobQueueOf(services).sendInTransaction(trx, JOB_NAMES.webhookDelivery, {
+    deliveryId: delivery.id,
+    attempt: 1,
+  });
+  return true;
 }
 
 /**
@@ -197,37 +167,19 @@ export async function queueZoneWarningWebhookDeliveries(
 ): Promise<number> {
   const ship = await trx
     .selectFrom('facilities')
-    .select(['id', 'name', 'imo', 'primary_organization_id'])
+    .select(['id', 'name', 'imo'])
     .where('id', '=', warning.facilityId)
     .executeTakeFirst();
   if (!ship) return 0;
-  const webhooks = await trx
-    .selectFrom('webhooks as w')
-    .innerJoin('organizations as o', 'o.id', 'w.organization_id')
-    .select(['w.id', 'o.id as organization_id', 'o.name as organization_name'])
-    .where('w.enabled', '=', true)
-    .where(sql<boolean>`${ZONE_WARNING_ALERT_KIND} = any(w.event_types)`)
-    .where((eb) =>
-      eb.or([
-        eb('w.organization_id', '=', ship.primary_organization_id),
-        eb(
-          'w.organization_id',
-          'in',
-          eb
-            .selectFrom('organization_facility_access')
-            .select('organization_id')
-            .where('facility_id', '=', ship.id),
-        ),
-      ]),
-    )
-    .orderBy('w.created_on')
-    .execute();
+  const webhooks = await webhooksWanting(trx, ship.id, ZONE_WARNING_ALERT_KIND);
   const link = shipMapLink(services.config.publicUrl, ship.id);
   const createdOn = new Date().toISOString();
-  let created = 0;
-  for (const webhook of webhooks) {
-    const id = randomUUID();
-    const payload: WebhookPayload = {
+  return queueToEach(
+    trx,
+    services,
+    webhooks,
+    { kind: ZONE_WARNING_ALERT_KIND, alertId, eventId: null, facilityId: ship.id },
+    (id, webhook) => ({
       id,
       kind: ZONE_WARNING_ALERT_KIND,
       createdOn,
@@ -247,23 +199,75 @@ export async function queueZoneWarningWebhookDeliveries(
       ship: { id: ship.id, name: ship.name, imo: ship.imo },
       organization: { id: webhook.organization_id, name: webhook.organization_name },
       link,
-    };
-    const inserted = await insertDelivery(trx, {
+    }),
+  );
+}
+
+/** A webhook that wants an alert, with its organization (named in the body). */
+interface WantingWebhook {
+  id: string;
+  organization_id: string;
+  organization_name: string;
+}
+
+/**
+ * The enabled webhooks that want an alert of `eventType` (an event type, or the zone-warning kind) about the ship:
+ * those of its owner and of the organizations it is shared with, oldest first.
+ */
+function webhooksWanting(
+  trx: Transaction<Database>,
+  facilityId: string,
+  eventType: string,
+): Promise<WantingWebhook[]> {
+  return trx
+    .selectFrom('webhooks as w')
+    .innerJoin('organizations as o', 'o.id', 'w.organization_id')
+    .select(['w.id', 'o.id as organization_id', 'o.name as organization_name'])
+    .where('w.enabled', '=', true)
+    .where(sql<boolean>`${eventType} = any(w.event_types)`)
+    .where((eb) =>
+      eb.or([
+        eb(
+          'w.organization_id',
+          '=',
+          eb.selectFrom('facilities').select('primary_organization_id').where('id', '=', facilityId),
+        ),
+        eb(
+          'w.organization_id',
+          'in',
+          eb
+            .selectFrom('organization_facility_access')
+            .select('organization_id')
+            .where('facility_id', '=', facilityId),
+        ),
+      ]),
+    )
+    .orderBy('w.created_on')
+    .execute();
+}
+
+/**
+ * One delivery of an alert per webhook, each once by its idempotency key (alert id and webhook id), with the body
+ * `payload` makes for it. Returns the number created.
+ */
+async function queueToEach(
+  trx: Transaction<Database>,
+  services: Services,
+  webhooks: readonly WantingWebhook[],
+  alert: { kind: WebhookDeliveryKind; alertId: string; eventId: string | null; facilityId: string },
+  payload: (id: string, webhook: WantingWebhook) => WebhookPayload,
+): Promise<number> {
+  let created = 0;
+  for (const webhook of webhooks) {
+    const id = randomUUID();
+    const queued = await queueDelivery(trx, services, {
       id,
       webhookId: webhook.id,
-      idempotencyKey: `${alertId}:${webhook.id}`,
-      kind: ZONE_WARNING_ALERT_KIND,
-      alertId,
-      eventId: null,
-      facilityId: ship.id,
-      body: JSON.stringify(payload),
+      idempotencyKey: `${alert.alertId}:${webhook.id}`,
+      ...alert,
+      body: JSON.stringify(payload(id, webhook)),
     });
-    if (!inserted) continue;
-    await jobQueueOf(services).sendInTransaction(trx, JOB_NAMES.webhookDelivery, {
-      deliveryId: id,
-      attempt: 1,
-    });
-    created++;
+    if (queued) created++;
   }
   return created;
 }

@@ -12,14 +12,13 @@ import type {
 } from '@portal/contracts/webhooks';
 import type { Database } from '../../db/schema';
 import { badRequest, notFound } from '../../errors';
-import { JOB_NAMES } from '../../jobs/contract';
-import { jobQueueOf, type Services } from '../../services';
+import type { Services } from '../../services';
 import type { Caller } from '../access/caller';
 import { requireManageOrganization } from '../access/policy';
 import { auditedChange } from '../audit/audit';
 import { organizationExists } from '../facilities/queries';
 import { addressPolicyOf } from './deliver';
-import { insertDelivery } from './queue-deliveries';
+import { queueDelivery } from './queue-deliveries';
 import { resolveTarget, type Resolver } from './send';
 import { newWebhookSecret } from './signature';
 
@@ -281,7 +280,7 @@ export async function sendTestDelivery(
     db,
     actor(caller),
     async (trx) => {
-      await insertDelivery(trx, {
+      await queueDelivery(trx, services, {
         id,
         webhookId,
         idempotencyKey: `test:${id}`,
@@ -290,10 +289,6 @@ export async function sendTestDelivery(
         eventId: null,
         facilityId: null,
         body: JSON.stringify(payload),
-      });
-      await jobQueueOf(services).sendInTransaction(trx, JOB_NAMES.webhookDelivery, {
-        deliveryId: id,
-        attempt: 1,
       });
     },
     { action: 'webhook.test', subject: webhookId, detail: { organizationId, deliveryId: id } },
