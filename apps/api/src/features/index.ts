@@ -30,6 +30,7 @@ import { verificationRoutes } from './verification/routes';
 import { complianceCalendarRoutes } from './compliance-calendar/routes';
 import { costCockpitRoutes } from './cost-cockpit/routes';
 import { zoneWarningRoutes } from './zone-warnings/routes';
+import { retentionRoutes } from './retention/routes';
 
 /** Route plugins of every domain, registered in this order after the auth routes (app.ts). */
 export const featureRoutes: ((app: FastifyInstance) => Promise<void>)[] = [
@@ -64,4 +65,5 @@ export const featureRoutes: ((app: FastifyInstance) => Promise<void>)[] = [
   complianceCalendarRoutes,
   costCockpitRoutes,
   zoneWarningRoutes,
+  retentionRoutes,
 ];
