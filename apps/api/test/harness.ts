@@ -28,7 +28,7 @@ export const PUBLIC_URL = 'http://localhost:18080';
 
 export async function resetPostgres(url: string): Promise<void> {
   const database = await openDatabase({ databaseUrl: url, dataDir: 'memory://', poolSize: 1 });
-  await sql`DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public; DROP SCHEMA IF EXISTS pgboss CASCADE;`.execute(
+  await sql`DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public; DROP SCHEMA IF EXISTS pgboss CASCADE; DROP SCHEMA IF EXISTS portal_archive CASCADE;`.execute(
     database.db,
   );
   await database.close();

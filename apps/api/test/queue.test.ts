@@ -47,6 +47,7 @@ describe('the job queue drains', () => {
     'carbon-ledger-ports': done,
     'uk-ets-mets-send': done,
     'compliance-reminders': done,
+    'storage-months': done,
     // A digest fails once (to be retried a minute later), then succeeds.
     'alert-digest': async () =>
       ++digestRuns === 1 ? { status: 'failed', error: 'SMTP down', permanent: false } : { status: 'done' },

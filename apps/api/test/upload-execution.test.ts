@@ -322,6 +322,7 @@ describe('the queued executions run', () => {
       'carbon-ledger-ports': async () => ({ status: 'done' }),
       'uk-ets-mets-send': async () => ({ status: 'done' }),
       'compliance-reminders': async () => ({ status: 'done' }),
+      'storage-months': async () => ({ status: 'done' }),
     });
   });
 

@@ -30,6 +30,19 @@ export interface OrganizationsTable {
   link_key: string;
   is_provider: Generated<boolean>;
   created_on: GeneratedTimestamp;
+  /** Months its ships' data stay online (at least 18, migration 0037; docs/decisions/0125). */
+  retention_months: Generated<number>;
+  /** What happens to its data older than that: archived (default) or, when an administrator says so, deleted. */
+  retention_expired: Generated<'archive' | 'delete'>;
+}
+
+/** A month whose partitions are detached into the archive schema (storage/partitions.ts, migration 0037). */
+export interface ArchivedMonthsTable {
+  month: string;
+  archived_on: GeneratedTimestamp;
+  archived_by: string | null;
+  reason: 'retention' | 'administrator';
+  tables: string[];
 }
 
 export interface OrganizationLinksTable {
@@ -131,6 +144,7 @@ export interface AccessVersionTable {
 export interface PlatformTables {
   access_version: AccessVersionTable;
   organizations: OrganizationsTable;
+  archived_months: ArchivedMonthsTable;
   organization_links: OrganizationLinksTable;
   users: UsersTable;
   user_visits: UserVisitsTable;

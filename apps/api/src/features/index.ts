@@ -31,6 +31,7 @@ import { complianceCalendarRoutes } from './compliance-calendar/routes';
 import { costCockpitRoutes } from './cost-cockpit/routes';
 import { zoneWarningRoutes } from './zone-warnings/routes';
 import { liveRoutes } from './live/routes';
+import { retentionRoutes } from './retention/routes';
 
 /** Route plugins of every domain, registered in this order after the auth routes (app.ts). */
 export const featureRoutes: ((app: FastifyInstance) => Promise<void>)[] = [
@@ -66,4 +67,5 @@ export const featureRoutes: ((app: FastifyInstance) => Promise<void>)[] = [
   costCockpitRoutes,
   zoneWarningRoutes,
   liveRoutes,
+  retentionRoutes,
 ];

@@ -10,6 +10,7 @@ import { inspectionPackJobs } from './inspection-packs/jobs';
 import type { DeliveryOptions } from './webhooks/deliver';
 import { webhookJobs } from './webhooks/jobs';
 import { ukEtsJobs } from './uk-ets/jobs';
+import { retentionJobs } from './retention/jobs';
 
 /** What a worker's handlers may be given: the tests' and benchmarks' options and hooks (production passes none). */
 export interface FeatureJobOptions {
@@ -32,6 +33,7 @@ export function featureJobHandlers(services: Services, options: FeatureJobOption
     ...inspectionPackJobs(services),
     ...ukEtsJobs(services),
     ...complianceCalendarJobs(services),
+    ...retentionJobs(services),
   };
 }
 

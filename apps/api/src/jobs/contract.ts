@@ -86,6 +86,13 @@ export interface CarbonLedgerPortsJob {
 export type ComplianceRemindersJob = Record<string, never>;
 
 /**
+ * Periodic: the month partitions of the stored series made ahead (and for rows waiting in a default partition), the
+ * months past every organization's retention archived, deletions an administrator chose applied
+ * (features/retention/service.ts, storage/partitions.ts; docs/decisions/0125-partitions-and-retention.md).
+ */
+export type StorageMonthsJob = Record<string, never>;
+
+/**
  * The UK ETS annual emissions report of a ship and year sent to the regulator's METS API (features/uk-ets/send.ts):
  * what the report needs beyond the ship's details, and who asked (the result is audited in their name).
  */
@@ -124,6 +131,7 @@ export interface JobPayloads {
   'carbon-ledger-ports': CarbonLedgerPortsJob;
   'uk-ets-mets-send': UkEtsMetsSendJob;
   'compliance-reminders': ComplianceRemindersJob;
+  'storage-months': StorageMonthsJob;
 }
 export type JobName = keyof JobPayloads;
 export type JobPayload<N extends JobName> = JobPayloads[N];
@@ -145,6 +153,7 @@ export const JOB_NAMES = {
   carbonLedgerPorts: 'carbon-ledger-ports',
   ukEtsMetsSend: 'uk-ets-mets-send',
   complianceReminders: 'compliance-reminders',
+  storageMonths: 'storage-months',
 } as const satisfies Record<string, JobName>;
 
 // Every job of JobPayloads has its constant (a compile error names the one missing).
@@ -203,6 +212,8 @@ export const JOB_QUEUES: {
   'uk-ets-mets-send': {},
   // The deadline reminders due are written on the same beat; each is sent once (its row's key), so one job is enough.
   'compliance-reminders': { stately: true, sent: 'at-start-and-every-beat' },
+  // Partitions ahead and retention: at each start (a month may have begun while stopped) and on the beat.
+  'storage-months': { stately: true, sent: 'at-start-and-every-beat' },
 };
 
 /** Every job's name, in the order of `JOB_QUEUES`. */

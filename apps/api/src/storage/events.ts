@@ -1,5 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema';
+import type { PartitionedTable } from '../db/partitions';
+import { assertMonthsOnline } from './archived-months';
 
 /**
  * A ship's compliance events (`compliance_events`, with `compliance_event_annotations`, the acknowledgements as
@@ -8,6 +10,13 @@ import type { Database } from '../db/schema';
  * (acknowledgement, closure, the flag/port State report). Every write of the table is here; the screens' lists and
  * filters (features/events/queries.ts) and the alerts and webhooks joining an event read it where they are.
  */
+
+/** Its month partitions: an event's start decides its month; its annotations stay beside it (docs/decisions/0125-partitions-and-retention.md). */
+export const EVENTS_MONTHS: PartitionedTable = {
+  table: 'compliance_events',
+  column: 'start_on',
+  kind: 'timestamptz',
+};
 
 /** What the engine writes of an event: everything but its id, its ship and what people added. */
 export interface DerivedEventColumns {
@@ -113,6 +122,16 @@ export async function insertEvents(
   facilityId: string,
   events: readonly { id: string; columns: DerivedEventColumns }[],
 ): Promise<void> {
+  if (events.length > 0) {
+    let first = Infinity;
+    let last = -Infinity;
+    for (const { columns } of events) {
+      const at = new Date(columns.start_on).getTime();
+      first = Math.min(first, at);
+      last = Math.max(last, at);
+    }
+    await assertMonthsOnline(trx, new Date(first), new Date(last));
+  }
   for (let at = 0; at < events.length; at += EVENTS_PER_INSERT)
     await trx
       .insertInto('compliance_events')

@@ -16,7 +16,9 @@
  * - voyages (voyages.ts): `voyages` with `voyage_fuel`;
  * - the originals store (originals.ts): uploads as received, in the database or beside PGlite;
  * - the series derived from the samples (derived-series.ts): deleted together when samples are;
- * - the ship's lock on its derived values (ship-lock.ts), and UTC days (days.ts).
+ * - the ship's lock on its derived values (ship-lock.ts), and UTC days (days.ts);
+ * - the month partitions of the series above that grow with time (partitions.ts: made ahead and on demand, a month
+ *   archived and restored), and the archived months the writers refuse (archived-months.ts).
  */
 export { isPacked, packCodes, packFloat64, plainFloat64, unpackFloat64 } from './packed';
 export { DAY_MS, HOUR_MS, dayChunks, dayText, floorDay, floorHour } from './days';
@@ -146,3 +148,15 @@ export {
   type StoredPortCall,
 } from './port-calls';
 export { findVoyage, readVoyages, replaceVoyages, type StoredVoyage, type VoyageFacts } from './voyages';
+export {
+  MONTHS_AHEAD,
+  PARTITIONED_SERIES,
+  archiveMonth,
+  deleteShipMonths,
+  ensureMonthPartitions,
+  placeWaitingRows,
+  prepareMonthPartitions,
+  readOnlineMonths,
+  restoreMonth,
+} from './partitions';
+export { archivedMonthError, assertMonthsOnline, readArchivedMonths } from './archived-months';

@@ -4,6 +4,8 @@ import { DAY_MS, dayChunks, dayText, floorDay } from './days';
 import { packFloat64, unpackFloat64 } from './packed';
 import { lowerBound } from './search';
 import { lockShipValues } from './ship-lock';
+import type { PartitionedTable } from '../db/partitions';
+import { assertMonthsOnline } from './archived-months';
 
 /**
  * The stored measurement field series (`measurement_values`): one chunk per ship, field and UTC day, timestamps and
@@ -11,6 +13,13 @@ import { lockShipValues } from './ship-lock';
  * store step (whole days, replaced in its transaction), cut by a delete of a range; the one module that touches the
  * table.
  */
+
+/** Its month partitions: a chunk's UTC day decides its month (docs/decisions/0125-partitions-and-retention.md). */
+export const MEASUREMENT_VALUES_MONTHS: PartitionedTable = {
+  table: 'measurement_values',
+  column: 'day',
+  kind: 'date',
+};
 
 /** A series of one field: timestamps (UTC epoch ms, ascending) and one value per timestamp (NaN = null). */
 export interface FieldSeries {
@@ -196,6 +205,7 @@ export async function replaceMeasurementValues(
   const kept = await keptOfEdgeDays(trx, replacement);
   const firstDay = floorDay(from);
   const afterLastDay = to === floorDay(to) ? to : floorDay(to) + DAY_MS;
+  await assertMonthsOnline(trx, new Date(from), new Date(to - 1));
   if (fieldIds === 'all' || fieldIds.length > 0) {
     let del = trx
       .deleteFrom('measurement_values')

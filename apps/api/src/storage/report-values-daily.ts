@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { DAY_MS, dayText } from './days';
+import type { PartitionedTable } from '../db/partitions';
 
 /** The first millisecond of the UTC month (year) of a time, and of the next one. */
 const monthStart = (ms: number) => {
@@ -26,6 +27,53 @@ const ceilYear = (ms: number) => (yearStart(ms) === ms ? ms : nextYear(ms));
  * the touched ship, fields, days, months and years; read with the hours at a period's edges, which only
  * report_values has. The one module that touches these tables (docs/decisions/0124-rollups-and-fleet-benches.md).
  */
+
+/** Its month partitions: the roll-up's UTC day decides its month (docs/decisions/0125-partitions-and-retention.md). */
+export const REPORT_VALUES_DAILY_MONTHS: PartitionedTable = {
+  table: 'report_values_daily',
+  column: 'day',
+  kind: 'date',
+};
+
+/**
+ * The monthly roll-up's month partitions: its month is its partition, so an archived month takes its rows along
+ * (docs/decisions/0125-partitions-and-retention.md). The yearly roll-up is not partitioned: a year's rows are
+ * recomputed from the monthly rows online when one of its months is archived or restored ({@link refreshYearlyRollups}).
+ */
+export const REPORT_VALUES_MONTHLY_MONTHS: PartitionedTable = {
+  table: 'report_values_monthly',
+  column: 'month',
+  kind: 'date',
+};
+
+/**
+ * Recomputes the yearly roll-up of the calendar years from `firstYear` to `lastYear` (both included) from the monthly
+ * rows online, of every ship or of the ships given: what a month archived, restored or deleted leaves of its years
+ * (storage/partitions.ts). The same statement as {@link refreshDailyRollup}'s, so a year whose months are the same
+ * gets the same sums to the last bit (a restored month's dashboards answer as before). In the caller's transaction.
+ */
+export async function refreshYearlyRollups(
+  trx: Kysely<Database>,
+  firstYear: number,
+  lastYear: number,
+  facilityIds?: readonly string[],
+): Promise<void> {
+  if (facilityIds && facilityIds.length === 0) return;
+  const from = dayText(Date.UTC(firstYear, 0, 1));
+  const to = dayText(Date.UTC(lastYear + 1, 0, 1));
+  const ships = facilityIds ? sql`facility_id = any(${[...facilityIds]}::uuid[])` : sql`true`;
+  await sql`
+    delete from report_values_yearly where ${ships} and year >= ${from}::date and year < ${to}::date
+  `.execute(trx);
+  await sql`
+    insert into report_values_yearly (facility_id, report_field_id, year, value_sum, value_count, value_min, value_max, span_count, latest_day)
+    select facility_id, report_field_id, date_trunc('year', month)::date, sum(value_sum order by month),
+           sum(value_count), min(value_min), max(value_max), sum(span_count), max(latest_day)
+    from report_values_monthly
+    where ${ships} and month >= ${from}::date and month < ${to}::date
+    group by facility_id, report_field_id, date_trunc('year', month)::date
+  `.execute(trx);
+}
 
 /**
  * Sum, count, min, max and the latest hour (or day) with a value of one ship's field over a time range: what the

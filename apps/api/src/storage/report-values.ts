@@ -8,6 +8,8 @@ import {
   type TimedPartial,
 } from './report-values-daily';
 import { lockShipValues } from './ship-lock';
+import type { PartitionedTable } from '../db/partitions';
+import { assertMonthsOnline } from './archived-months';
 
 /**
  * The hourly report values (`report_values`): one row per ship, report field and span start (an hour), the value or
@@ -16,6 +18,13 @@ import { lockShipValues } from './ship-lock';
  * touches the table besides the roll-up, which aggregates it. Every statement on it moves the reports version (a
  * trigger, migration 0012): cached answers of every process are stale.
  */
+
+/** Its month partitions: an hour's start decides its month (docs/decisions/0125-partitions-and-retention.md). */
+export const REPORT_VALUES_MONTHS: PartitionedTable = {
+  table: 'report_values',
+  column: 'span_start',
+  kind: 'timestamptz',
+};
 
 /** A report field's values per span: span starts (UTC epoch ms, ascending) and one value each (NaN = null). */
 export interface SpanSeries {
@@ -48,6 +57,7 @@ export async function replaceReportValues(
   replacement: ReportReplacement,
 ): Promise<number> {
   const { facilityId, from, to, fieldIds } = replacement;
+  await assertMonthsOnline(trx, new Date(from), new Date(to - 1));
   if (fieldIds === 'all' || fieldIds.length > 0) {
     let del = trx
       .deleteFrom('report_values')

@@ -2,6 +2,9 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema';
 import { unpackFloat64 } from './packed';
 import { lowerBound, upperBound } from './search';
+import type { PartitionedTable } from '../db/partitions';
+import { assertMonthsOnline, readArchivedMonths } from './archived-months';
+import { monthOf } from '../db/partitions';
 
 /**
  * The raw samples of a ship, from its two ways in, and the one module that touches their tables:
@@ -15,6 +18,22 @@ import { lowerBound, upperBound } from './search';
  * a file of the data source covers a time (between its first and last timestamp, a second more each way), the file's
  * samples count and the stream's do not.
  */
+
+/**
+ * Its month partitions (docs/decisions/0125-partitions-and-retention.md): the files' time index, a file's first
+ * timestamp decides its month (its channels' columns, raw_values, are per file and stay where they are); the stream's
+ * samples, each by its source time.
+ */
+export const SAMPLE_INDEX_MONTHS: PartitionedTable = {
+  table: 'raw_timestamps',
+  column: 'time_stamp_min',
+  kind: 'timestamptz',
+};
+export const STREAM_SAMPLES_MONTHS: PartitionedTable = {
+  table: 'stream_samples',
+  column: 'source_time',
+  kind: 'timestamptz',
+};
 
 /** Which file's samples: the ship first, as in every key of the value tables. */
 export interface SampleFileKey {
@@ -49,6 +68,7 @@ export async function storeSampleTimestamps(
   file: SampleFileKey,
   head: SampleTimestamps,
 ): Promise<void> {
+  await assertMonthsOnline(trx, head.timeStampMin, head.timeStampMax);
   await trx
     .insertInto('raw_timestamps')
     .values({
@@ -327,7 +347,8 @@ const STREAM_BATCH_ROWS = 2000;
  * Stores stream samples. Idempotent per (ship, data source, channel, source time): a sample already stored (a
  * replay, a duplicate) inserts nothing and changes nothing, the first value stays; out-of-order and late samples
  * are stored in place like any other (the key orders them, not the arrival). Only what was new is reported as
- * touched, so a replay queues no execution.
+ * touched, so a replay queues no execution. A sample of an archived month is not stored (counted with the
+ * duplicates): it would wait in the default partition and keep the month from being restored.
  */
 export async function storeStreamSamples(
   db: Kysely<Database>,
@@ -335,8 +356,10 @@ export async function storeStreamSamples(
 ): Promise<StoredStreamSamples> {
   const touched: StoredStreamSamples['touched'] = new Map();
   let inserted = 0;
-  for (let start = 0; start < samples.length; start += STREAM_BATCH_ROWS) {
-    const batch = samples.slice(start, start + STREAM_BATCH_ROWS).map((s) => ({
+  const archived = new Set((await readArchivedMonths(db)).map((m) => m.month));
+  const online = archived.size === 0 ? samples : samples.filter((s) => !archived.has(monthOf(s.time)));
+  for (let start = 0; start < online.length; start += STREAM_BATCH_ROWS) {
+    const batch = online.slice(start, start + STREAM_BATCH_ROWS).map((s) => ({
       facility_id: s.facilityId,
       data_source_id: s.dataSourceId,
       channel: s.channel,

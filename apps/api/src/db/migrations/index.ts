@@ -32,6 +32,7 @@ import * as liveStream from './0033_live_stream';
 import * as executionWindows from './0034_execution_windows';
 import * as zoneWarnings from './0035_zone_warnings';
 import * as reportRollups from './0036_report_rollups';
+import * as monthPartitions from './0037_month_partitions';
 
 /** Every migration, by name; applied in name order. Add a new one here. */
 export const migrations: Record<string, Migration> = {
@@ -68,4 +69,5 @@ export const migrations: Record<string, Migration> = {
   '0034_execution_windows': executionWindows,
   '0035_zone_warnings': zoneWarnings,
   '0036_report_rollups': reportRollups,
+  '0037_month_partitions': monthPartitions,
 };

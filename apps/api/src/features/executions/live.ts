@@ -8,6 +8,7 @@ import type { EnginePorts } from './ports';
 import type { RunOptions } from './run';
 import { ceilDayExclusive, floorDay } from './series';
 import { boundedWindows, executionWindow, mergeWindows, windowReach, type TimeWindow } from './live/windows';
+import { ensureMonthPartitions } from '../../storage';
 
 export { executionWindow, mergeWindows, windowReach, type TimeWindow } from './live/windows';
 
@@ -126,6 +127,8 @@ export async function runWindowExecution(
         },
         ports,
       );
+      // The period's month partitions (made once a month, in a short transaction of their own) before it stores.
+      await ensureMonthPartitions(db, new Date(period.from), new Date(period.to - 1));
       await db.transaction().execute((trx) => storeComputed(trx, computed, ports));
       options.executed?.push(period);
     }

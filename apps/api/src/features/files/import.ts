@@ -14,9 +14,15 @@ import {
   type XlsxReaderConfiguration,
 } from '@portal/contracts/readers';
 import type { DatabaseHandle } from '../../storage/database';
-import { storeSampleColumns, storeSampleTimestamps, unpackFloat64, type OriginalKey } from '../../storage';
+import {
+  ensureMonthPartitions,
+  storeSampleColumns,
+  storeSampleTimestamps,
+  unpackFloat64,
+  type OriginalKey,
+} from '../../storage';
 import type { Database } from '../../db/schema';
-import { notFound } from '../../errors';
+import { AppError, notFound } from '../../errors';
 import { audit, type AuditActor } from '../audit/audit';
 import { ReaderError, readerDefinition, type UploadRules } from '../../readers';
 import { eachUploadedFile } from '../../readers/archive';
@@ -339,7 +345,14 @@ export function storedWarnings(value: unknown): DataFileWarning[] {
 
 /** A file imported (with its original's compression under way) and its warnings, or why not. */
 type FileOutcome =
-  | { id: string; warnings: DataFileWarning[]; compressed?: Promise<unknown>; stored?: true }
+  | {
+      id: string;
+      warnings: DataFileWarning[];
+      compressed?: Promise<unknown>;
+      stored?: true;
+      /** The first and last sample of a file stored now: its months get their partitions after the commit. */
+      range?: { from: Date; to: Date };
+    }
   | { error: string };
 
 /**
@@ -383,10 +396,14 @@ async function importBatchOnce(target: ImportTarget, files: OneFile[]): Promise<
           answers.push(imported);
         } catch (error) {
           const sha256 = reading.sha256;
+          // Samples of an archived month (storage/archived-months.ts): refused with the reason, nothing of the file
+          // stored.
+          const archived = error instanceof AppError && error.code === 'CONFLICT';
           if (!(
             error instanceof UnreadableFile ||
             error instanceof ImportedBefore ||
-            isUniqueViolation(error)
+            isUniqueViolation(error) ||
+            archived
           ))
             throw error;
           await sql`rollback to savepoint import_file`.execute(trx);
@@ -396,6 +413,10 @@ async function importBatchOnce(target: ImportTarget, files: OneFile[]): Promise<
           }
           if (error instanceof UnreadableFile) {
             answers.push({ error: `${file.fileName}: ${error.readerError.message}` });
+            continue;
+          }
+          if (archived) {
+            answers.push({ error: `${file.fileName}: ${error.message}` });
             continue;
           }
           // Imported before (earlier in this batch too), or the same content uploaded at once elsewhere (the unique
@@ -428,6 +449,15 @@ async function importBatchOnce(target: ImportTarget, files: OneFile[]): Promise<
     throw error;
   }
   commit('commit');
+  // The months of the stored samples get their partitions now (data of a month without one waits in the default
+  // partition until then), before the execution stores that month's values (storage/partitions.ts).
+  const ranges = outcomes.flatMap((o) => ('range' in o && o.range ? [o.range] : []));
+  if (ranges.length > 0)
+    await ensureMonthPartitions(
+      db,
+      new Date(Math.min(...ranges.map((r) => r.from.getTime()))),
+      new Date(Math.max(...ranges.map((r) => r.to.getTime()))),
+    );
   return outcomes.map((outcome, i) => {
     const file = files[i]!;
     if (!('id' in outcome) || !outcome.stored) return outcome;
@@ -483,7 +513,7 @@ async function importInto(
   file: OneFile,
   reading: ReturnType<typeof startReading>,
   onOriginal: (key: OriginalKey) => void,
-): Promise<{ id: string; warnings: DataFileWarning[]; stored: true }> {
+): Promise<{ id: string; warnings: DataFileWarning[]; stored: true; range: { from: Date; to: Date } }> {
   const lap = stopwatch(file.timings);
   // The row comes first (the original refers to it), under a provisional hash until the real one is ready: the
   // original is stored while the hash is computed. Rows and time range follow the parse.
@@ -567,5 +597,5 @@ async function importInto(
     .where('id', '=', row.id)
     .execute();
   await auditUpload(trx, file, row.id);
-  return { id: row.id, warnings, stored: true };
+  return { id: row.id, warnings, stored: true, range: { from: timeStampMin, to: timeStampMax } };
 }

@@ -35,6 +35,7 @@ import { OrganizationAlertDefaultsCard } from '../alerts';
 import { DataHealthThresholdsCard } from '../data-health';
 import { OrganizationEventRulesCard } from '../events';
 import { VerifiersSection } from '../verification';
+import { RetentionSection } from '../retention';
 import { useOrganizationFacilityLink, useUnlinkOrganization, useUserFacilityLink } from './access-api';
 import { organizationQuery, organizationUsersQuery } from './organizations-api';
 
@@ -218,6 +219,7 @@ export default function ManageOrganizationPage() {
       </TableContainer>
       <ApiKeysSection organizationId={organizationId} />
       <VerifiersSection organizationId={organizationId} />
+      <RetentionSection organizationId={organizationId} />
 
       <OrganizationAlertDefaultsCard organizationId={organizationId} />
       <OrganizationEventRulesCard organizationId={organizationId} />
