@@ -187,8 +187,16 @@ async function main() {
         () => requestedThrough(to),
         'the host to store and hand on the samples',
         60_000,
-        () => live.host.idle(),
-      );
+        // The host's batch flushed at once; then a pause, so that the sockets are read (idle() alone may not wait).
+        async () => {
+          await live.host.idle();
+          await new Promise((r) => setTimeout(r, 20));
+        },
+      ).catch((error: Error) => {
+        throw new Error(
+          `${error.message} (the host's counts ${JSON.stringify(live.host.counts)}, the edge node's ${JSON.stringify(edge.node.stats)})`,
+        );
+      });
     await drained();
   };
   const samples = samplesBetween(ship, start, now);
