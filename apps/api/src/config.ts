@@ -113,14 +113,20 @@ export type MetsSettings = z.infer<typeof metsSettingsSchema>;
  * admits each ship's edge node by its upload credential. MQTT_GROUP_ID is the Sparkplug group the portal reads (a
  * test sharing a broker uses a group of its own).
  */
+const mqttAddress = z
+  .string()
+  .url()
+  .refine((url) => /^mqtts?:\/\//i.test(url), 'Use an mqtt:// or mqtts:// address');
+
 export const liveSettingsSchema = z.object({
   LIVE: onOff.default('on'),
   /** mqtt://[user:password@]host[:port] or mqtts://... (TLS); unset: the embedded broker. */
-  MQTT_URL: z
-    .string()
-    .url()
-    .refine((url) => /^mqtts?:\/\//i.test(url), 'Use an mqtt:// or mqtts:// address')
-    .optional(),
+  MQTT_URL: mqttAddress.optional(),
+  /**
+   * The broker address the ships' edge nodes use, written into the downloaded uploader's config.json (shipBrokerUrl);
+   * unset: MQTT_URL without its user and password, or else the embedded broker: MQTT_PORT on PUBLIC_URL's host.
+   */
+  MQTT_PUBLIC_URL: mqttAddress.optional(),
   /** The embedded broker's port (0: any free port, for tests); 1884, not MQTT's 1883, which a real broker may hold. */
   MQTT_PORT: z.coerce.number().int().min(0).max(65535).default(1884),
   /** The address the embedded broker listens on. */
@@ -225,6 +231,25 @@ export interface Config extends RawConfig {
 }
 
 export class ConfigError extends Error {}
+
+/**
+ * Where a ship's edge node publishes (the uploader package's `mqttUrl`), or null when live data is off: MQTT_PUBLIC_URL,
+ * else MQTT_URL without the portal's own user and password (a ship signs in with its facility id and upload token),
+ * else the embedded broker, reached on PUBLIC_URL's host at MQTT_PORT.
+ */
+export function shipBrokerUrl(
+  config: Pick<Config, 'LIVE' | 'MQTT_PUBLIC_URL' | 'MQTT_URL' | 'MQTT_PORT' | 'publicUrl'>,
+): string | null {
+  if (config.LIVE === 'off') return null;
+  if (config.MQTT_PUBLIC_URL) return config.MQTT_PUBLIC_URL;
+  if (config.MQTT_URL) {
+    const url = new URL(config.MQTT_URL);
+    url.username = '';
+    url.password = '';
+    return url.toString().replace(/\/$/, '');
+  }
+  return `mqtt://${new URL(config.publicUrl).hostname}:${config.MQTT_PORT}`;
+}
 
 /** An S3-compatible bucket (ORIGINALS_URL), as the AWS SDK's S3Client and its commands take it. */
 export interface ObjectStoreSettings {

@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
 import pino from 'pino';
 import { DEFAULT_DELIMITED_CONFIGURATION, READER_IDS } from '@portal/contracts/readers';
+import { dataSourceDefinition, type DaySamples, type DemoShip } from '@portal/demo-fleet';
+import { EdgeNode, type Sample } from '@portal/edge';
 import { encodePayload, type UMetric } from '../src/features/live/payload';
 import { startLive, type Live } from '../src/features/live';
 import type { TouchedRanges } from '../src/features/live/execute';
@@ -38,22 +43,35 @@ export async function uploadToken(server: TestServer, facilityId: string) {
   return createUploadCredential(server.services.database.db, facilityId, null);
 }
 
-/** The live stream on a test server: the host with batches of 0 s, the touched ranges it handed on. */
+/** What the host handed on to be executed: before (`handed`) and after (`requested`) the window was requested. */
+export interface HandedRange {
+  facilityId: string;
+  /** Per data source, the first and last source time handed on. */
+  touched: TouchedRanges;
+}
+
+/**
+ * The live stream on a test server: the host (batches of 0 s unless `batchSeconds`; the machine's Mosquitto, or
+ * `mqttUrl`'s broker, or the embedded one), the touched ranges it handed on and those whose window execution was
+ * requested (onStreamSamplesStored done: the window-execution job is sent).
+ */
 export async function startTestLive(
   server: TestServer,
   broker: 'embedded' | 'mosquitto',
   groupId = uniqueGroup(),
-): Promise<{ live: Live; groupId: string; handed: { facilityId: string; touched: TouchedRanges }[] }> {
-  const handed: { facilityId: string; touched: TouchedRanges }[] = [];
+  options: { mqttUrl?: string; batchSeconds?: number } = {},
+): Promise<{ live: Live; groupId: string; handed: HandedRange[]; requested: HandedRange[] }> {
+  const handed: HandedRange[] = [];
+  const requested: HandedRange[] = [];
   const live = await startLive(
     server.services,
     {
-      MQTT_URL: broker === 'mosquitto' ? MOSQUITTO_URL : undefined,
+      MQTT_URL: broker === 'mosquitto' ? (options.mqttUrl ?? MOSQUITTO_URL) : undefined,
       MQTT_PORT: 0,
       MQTT_HOST: '127.0.0.1',
       MQTT_GROUP_ID: groupId,
       MQTT_HOST_ID: `host-${groupId}`,
-      LIVE_EXECUTION_BATCH_SECONDS: 0,
+      LIVE_EXECUTION_BATCH_SECONDS: options.batchSeconds ?? 0,
     },
     pino({ level: process.env.LIVE_TEST_LOG ?? 'silent' }),
     {
@@ -61,10 +79,83 @@ export async function startTestLive(
         handed.push({ facilityId, touched });
         const { onStreamSamplesStored } = await import('../src/features/live/execute');
         await onStreamSamplesStored(server.services, facilityId, touched);
+        requested.push({ facilityId, touched });
       },
     },
   );
-  return { live, groupId, handed };
+  return { live, groupId, handed, requested };
+}
+
+/** Waits until the window execution of a ship's samples up to `time` (source time) was requested. */
+export function requestedThrough(
+  requested: HandedRange[],
+  facilityId: string,
+  time: number,
+  timeoutMs = 60_000,
+) {
+  const reaches = (r: HandedRange) => [...r.touched.values()].some((range) => range.to >= time);
+  return waitFor(() => requested.some((r) => r.facilityId === facilityId && reaches(r)), {
+    what: `the window execution of the streamed samples up to ${new Date(time).toISOString()}`,
+    timeoutMs,
+  });
+}
+
+/**
+ * A demo ship's gateway on board: an edge node (packages/edge, with its disk buffer) that publishes the demo
+ * logger's samples under the logger's channel names (the raw channels `configureDemoDataSource` maps), signed in
+ * with the ship's upload token. `publish` hands a batch to the edge node (on disk when it returns) and answers the
+ * first and last source time of its samples (a logger's gaps are none), or null when it has none.
+ */
+export function demoEdgeNode(
+  ship: DemoShip,
+  target: { facilityId: string; dataSourceId: string },
+  options: { mqttUrl: string; groupId: string; token: string },
+) {
+  const mappings = dataSourceDefinition(ship).channelMappings;
+  const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'psdu-edge-'));
+  const node = new EdgeNode({
+    mqttUrl: options.mqttUrl,
+    groupId: options.groupId,
+    facilityId: target.facilityId,
+    token: options.token,
+    stateDir,
+    dataSources: [
+      {
+        id: target.dataSourceId,
+        channels: mappings.map((m) => ({ name: m.source, unit: m.unit || null })),
+      },
+    ],
+    reconnectMinMs: 200,
+    log: (level, message) => {
+      if (level !== 'info') console[level](`edge node of ${ship.name}: ${message}`);
+    },
+  });
+  node.start();
+  return {
+    node,
+    publish(samples: DaySamples): { from: number; to: number } | null {
+      const batch: Sample[] = [];
+      for (let i = 0; i < samples.timestamps.length; i++)
+        for (const m of mappings) {
+          const value = samples.channels[m.name]?.[i];
+          // A logger's gap (NaN) is no sample: the edge node would skip it.
+          if (value !== undefined && !Number.isNaN(value))
+            batch.push({
+              dataSourceId: target.dataSourceId,
+              channel: m.source,
+              time: samples.timestamps[i]!,
+              value,
+            });
+        }
+      if (batch.length === 0) return null;
+      node.publish(batch);
+      return { from: batch[0]!.time, to: batch.at(-1)!.time };
+    },
+    async stop() {
+      await node.stop();
+      fs.rmSync(stateDir, { recursive: true, force: true });
+    },
+  };
 }
 
 export interface DBirthChannel {

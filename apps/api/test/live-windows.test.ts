@@ -9,6 +9,7 @@ import { FAST_QUEUE, snapshot } from './execution-fixtures';
 import { startSmtpServer, type TestSmtpServer } from './smtp-helpers';
 import { samplesBetween, sliceSamples, storeStreamedSamples } from './stream-helpers';
 import { waitFor } from './wait';
+import { MOSQUITTO_URL, demoEdgeNode, requestedThrough, startTestLive, uploadToken } from './live-fixtures';
 import { JOB_NAMES, type Queue } from '../src/jobs';
 import { startJobs } from '../src/features/jobs';
 import { enginePortsOf } from '../src/features/engine-ports';
@@ -56,11 +57,16 @@ async function startReceiver() {
 }
 
 /** A demo ship made ready to stream: its logger data source with the channels mapped, the default calculations. */
-async function streamingShip(ship: DemoShip, from: number) {
+async function configuredShip(ship: DemoShip, from: number) {
   const facilityId = server.seed.facilityIds[ship.key]!;
   const dataSourceId = await configureDemoDataSource(db(), ship, facilityId, `Gateway of ${ship.name}`);
   await seedDefaultMeasurementCalculations(db(), facilityId, new Date(from));
-  const target = { facilityId, dataSourceId };
+  return { facilityId, dataSourceId };
+}
+
+/** A configured demo ship whose batches are stored as the stream's ingest stores them, then their window asked for. */
+async function streamingShip(ship: DemoShip, from: number) {
+  const target = await configuredShip(ship, from);
   /** Stores a batch and asks for its window, as the stream's ingest does. */
   const stream = async (samples: DaySamples) => {
     const stored = await storeStreamedSamples(db(), ship, target, samples);
@@ -230,7 +236,7 @@ describe('live windows', () => {
     expect(Math.max(...stored.map((s) => s.row_count))).toBeGreaterThanOrEqual(samples.timestamps.length - 1);
   }, 600_000);
 
-  it('a live exceedance produces an event, an e-mail and a webhook', async () => {
+  it("a live exceedance published by the ship's edge node to Mosquitto produces an event, an e-mail and a webhook within a minute", async () => {
     const ship = ships[2]!;
     const north = server.seed.organizationIds.north!;
     const admin = await server.as('north.admin');
@@ -248,51 +254,73 @@ describe('live windows', () => {
     expect(subscribed.statusCode, subscribed.body).toBe(200);
     const now = Math.floor(Date.now() / MIN) * MIN;
     const start = now - 2 * HOUR;
-    const live = await streamingShip(ship, start - DAY);
-    const samples = samplesBetween(ship, start, now);
-    await live.stream(sliceSamples(samples, start, now - 30 * MIN));
-    await drained();
-    const recent = () =>
-      db()
-        .selectFrom('compliance_events')
-        .select(['id', 'type'])
-        .where('facility_id', '=', live.facilityId)
-        .where('start_on', '>=', new Date(now - 31 * MIN))
-        .execute();
-    expect(await recent()).toEqual([]);
-    // The last half hour: the scrubber running, SO2 far above any limit for 30 minutes.
-    const exceeding = sliceSamples(samples, now - 30 * MIN, now);
-    exceeding.channels.SO2_PPM = exceeding.channels.SO2_PPM!.map(() => 2000);
-    if (exceeding.channels.SCRUBBER_RUNNING)
-      exceeding.channels.SCRUBBER_RUNNING = exceeding.channels.SCRUBBER_RUNNING.map(() => 1);
-    const mails = smtp.received.length;
-    const hooks = receiver.received.length;
-    await live.stream(exceeding);
-    const opened = await waitFor(recent, {
-      what: 'an event of the exceedance',
-      until: (rows) => rows.length > 0,
-      timeoutMs: 120_000,
-    });
-    const event = opened[0]!;
-    expect(EVENT_TYPES).toContain(event.type);
-    await waitFor(
-      () =>
-        Promise.resolve(
-          smtp.received
-            .slice(mails)
-            .filter((m) => m.to.includes('anna@nordic.test') && m.text.includes(event.id)),
-        ),
-      {
-        what: "the exceedance's e-mail",
-        until: (m) => m.length > 0,
-        timeoutMs: 120_000,
-      },
-    );
-    await waitFor(() => Promise.resolve(receiver.received.slice(hooks).filter((b) => b.includes(event.id))), {
-      what: "the exceedance's webhook",
-      until: (b) => b.length > 0,
-      timeoutMs: 120_000,
-    });
+    const target = await configuredShip(ship, start - DAY);
+    // The ship's gateway: an edge node (packages/edge) signed in with the ship's upload token, publishing to the
+    // machine's Mosquitto; the portal's host reads the group and requests the windows' execution.
+    const started = await startTestLive(server, 'mosquitto');
+    const { token } = await uploadToken(server, target.facilityId);
+    const edge = demoEdgeNode(ship, target, { mqttUrl: MOSQUITTO_URL, groupId: started.groupId, token });
+    try {
+      const samples = samplesBetween(ship, start, now);
+      const normal = edge.publish(sliceSamples(samples, start, now - 30 * MIN))!;
+      await requestedThrough(started.requested, target.facilityId, normal.to, 120_000);
+      await drained();
+      const recent = () =>
+        db()
+          .selectFrom('compliance_events')
+          .select(['id', 'type'])
+          .where('facility_id', '=', target.facilityId)
+          .where('start_on', '>=', new Date(now - 31 * MIN))
+          .execute();
+      expect(await recent()).toEqual([]);
+      // The last half hour: the scrubber running, SO2 far above any limit for 30 minutes.
+      const exceeding = sliceSamples(samples, now - 30 * MIN, now);
+      exceeding.channels.SO2_PPM = exceeding.channels.SO2_PPM!.map(() => 2000);
+      if (exceeding.channels.SCRUBBER_RUNNING)
+        exceeding.channels.SCRUBBER_RUNNING = exceeding.channels.SCRUBBER_RUNNING.map(() => 1);
+      const mails = smtp.received.length;
+      const hooks = receiver.received.length;
+      edge.publish(exceeding);
+      // Each within a minute of the publish (the issue's budget; bench/live/alerts.ts measures the path).
+      const opened = await waitFor(recent, {
+        what: 'an event of the exceedance',
+        until: (rows) => rows.length > 0,
+        timeoutMs: 60_000,
+      });
+      const event = opened[0]!;
+      expect(EVENT_TYPES).toContain(event.type);
+      await waitFor(
+        () =>
+          Promise.resolve(
+            smtp.received
+              .slice(mails)
+              .filter((m) => m.to.includes('anna@nordic.test') && m.text.includes(event.id)),
+          ),
+        {
+          what: "the exceedance's e-mail",
+          until: (m) => m.length > 0,
+          timeoutMs: 60_000,
+        },
+      );
+      await waitFor(
+        () => Promise.resolve(receiver.received.slice(hooks).filter((b) => b.includes(event.id))),
+        {
+          what: "the exceedance's webhook",
+          until: (b) => b.length > 0,
+          timeoutMs: 60_000,
+        },
+      );
+      // The samples came over the stream: stored as the ship's stream samples, not as files.
+      const streamed = await db()
+        .selectFrom('stream_samples')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('facility_id', '=', target.facilityId)
+        .executeTakeFirstOrThrow();
+      expect(Number(streamed.n)).toBeGreaterThan(0);
+    } finally {
+      await edge.stop();
+      await started.live.close();
+    }
   }, 600_000);
 
   it('refuses a window that ends before it starts, and stores no request', async () => {

@@ -9,8 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_DELIMITED_CONFIGURATION, READER_IDS } from '@portal/contracts/readers';
 import { BROKER_URL, Subscriber, dataSamples, uniqueGroup } from '@portal/edge/testing';
 import { toNumber } from '@portal/edge/sparkplug';
+import { loadConfig, shipBrokerUrl } from '../src/config';
 import { buildUploaderPackage } from '../src/features/ship-info/package';
+import { readStreamSamples } from '../src/storage';
 import { startTestServer, type TestServer } from './harness';
+import { startTestLive } from './live-fixtures';
+import { waitFor } from './wait';
 
 const run = promisify(execFile);
 
@@ -135,6 +139,29 @@ describe('the uploader script against a recording server', () => {
     const result = await runOnce(dir);
     expect(result.code).toBe(2);
     expect(result.output).toContain('No upload token');
+  });
+});
+
+describe("the broker a ship's edge node is told to use", () => {
+  const brokerOf = (env: Record<string, string>) =>
+    shipBrokerUrl(loadConfig({ PUBLIC_URL: 'https://portal.example.com', ...env } as NodeJS.ProcessEnv, []));
+
+  it("is MQTT_PUBLIC_URL, else MQTT_URL without the portal's password, else the embedded broker on the portal's host", () => {
+    expect(brokerOf({})).toBe('mqtt://portal.example.com:1884');
+    expect(brokerOf({ MQTT_PORT: '8883' })).toBe('mqtt://portal.example.com:8883');
+    expect(brokerOf({ MQTT_URL: 'mqtts://psdu-portal:secret@broker.internal:8883' })).toBe(
+      'mqtts://broker.internal:8883',
+    );
+    expect(
+      brokerOf({
+        MQTT_URL: 'mqtts://psdu-portal:secret@broker.internal:8883',
+        MQTT_PUBLIC_URL: 'mqtts://mqtt.example.com:8883',
+      }),
+    ).toBe('mqtts://mqtt.example.com:8883');
+    expect(brokerOf({ LIVE: 'off' })).toBeNull();
+    expect(() => brokerOf({ MQTT_PUBLIC_URL: 'https://mqtt.example.com' })).toThrow(
+      'Use an mqtt:// or mqtts:// address',
+    );
   });
 });
 
@@ -349,5 +376,89 @@ describe('the uploader against the portal', () => {
     const revoked = await runOnce(dir);
     expect(revoked.code).toBe(1);
     expect(await arrived()).toEqual(['log-0101.csv', 'log-0102.csv']);
+  });
+
+  it("downloaded in edge-node mode, it publishes to the portal's broker with the ship's upload token, without edits", async () => {
+    const db = server.services.database.db;
+    const ship = await db
+      .selectFrom('facilities')
+      .select(['id', 'name'])
+      .where('primary_organization_id', '=', server.seed.organizationIds.north!)
+      .orderBy('name')
+      .offset(1)
+      .executeTakeFirstOrThrow();
+    const { id: dataSourceId } = await db
+      .insertInto('facility_data_sources')
+      .values({
+        facility_id: ship.id,
+        name: 'Edge_Test',
+        reader_id: READER_IDS.delimited,
+        reader_configuration: JSON.stringify(DEFAULT_DELIMITED_CONFIGURATION),
+        measure_frequency_seconds: 60,
+        is_primary: true,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    // The portal's embedded broker (on a free port: its address is what MQTT_PUBLIC_URL tells the ships).
+    const started = await startTestLive(server, 'embedded');
+    const { config } = server.services;
+    const saved = { MQTT_PUBLIC_URL: config.MQTT_PUBLIC_URL, MQTT_GROUP_ID: config.MQTT_GROUP_ID };
+    config.MQTT_PUBLIC_URL = started.live.brokerUrl;
+    config.MQTT_GROUP_ID = started.groupId;
+    try {
+      const admin = await server.as('admin');
+      const { token } = (await admin.post(`/api/facilities/${ship.id}/upload-credentials`)).json();
+      const adminToken = await server.tokenFor('admin');
+      const download = (mode: string) =>
+        server.app.inject({
+          url: `/api/scripts/psdu/facilities/${ship.id}${mode}`,
+          headers: { authorization: `Bearer ${adminToken}`, 'x-upload-token': token },
+        });
+      // By default the uploader uploads files, and its configuration already names the broker and the group.
+      const plain = await download('');
+      expect(plain.statusCode, plain.body).toBe(200);
+      expect(
+        JSON.parse(strFromU8(unzipSync(new Uint8Array(plain.rawPayload))['config.json']!)),
+      ).toMatchObject({
+        mode: 'upload',
+        mqttUrl: started.live.brokerUrl,
+        groupId: started.groupId,
+      });
+      const pkg = await download('?mode=edge-node');
+      expect(pkg.statusCode, pkg.body).toBe(200);
+      const zip = new Uint8Array(pkg.rawPayload);
+      expect(JSON.parse(strFromU8(unzipSync(zip)['config.json']!))).toMatchObject({
+        mode: 'edge-node',
+        mqttUrl: started.live.brokerUrl,
+        groupId: started.groupId,
+        facilityId: ship.id,
+        token,
+      });
+      expect((await download('?mode=carrier-pigeon')).statusCode).toBe(400);
+
+      // Unpacked as it is (only the settle time shortened for the test) and run once.
+      const dir = unpack(zip);
+      fs.mkdirSync(path.join(dir, 'outbox'));
+      fs.writeFileSync(
+        path.join(dir, 'outbox', 'log-0101.csv'),
+        'Timestamp,SO2\n2025-01-01 00:00:00,1.5\n2025-01-01 00:01:00,2.5\n2025-01-01 00:02:00,3.5\n',
+      );
+      const once = await runOnce(dir);
+      expect(once.code, once.output).toBe(0);
+      const stored = await waitFor(
+        () =>
+          readStreamSamples(db, ship.id, {
+            from: new Date('2025-01-01T00:00:00Z'),
+            to: new Date('2025-01-01T00:03:00Z'),
+            dataSourceId,
+          }),
+        { what: "the uploader's samples in the portal", until: (rows) => rows.length === 3 },
+      );
+      expect(stored.map((s) => s.value)).toEqual([1.5, 2.5, 3.5]);
+      expect(stored.map((s) => s.channel)).toEqual(['SO2', 'SO2', 'SO2']);
+    } finally {
+      Object.assign(config, saved);
+      await started.live.close();
+    }
   });
 });

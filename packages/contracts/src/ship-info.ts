@@ -45,4 +45,11 @@ export const credentialParamsSchema = z.object({ id: z.string(), credentialId: z
 
 /** The header with which the package download embeds a just-provisioned token in the package's configuration. */
 export const UPLOAD_TOKEN_HEADER = 'x-upload-token';
+
+/**
+ * GET scripts/psdu/facilities/{id}?mode=: the uploader's mode in the package. `upload` (the default): files over
+ * HTTPS; `edge-node`: the files' samples over MQTT Sparkplug B to the portal's broker. Either way, with live data on,
+ * config.json names the broker and the Sparkplug group, so switching the mode is the only edit.
+ */
+export const uploaderPackageQuerySchema = z.object({ mode: z.enum(['upload', 'edge-node']).optional() });
 export const UPLOAD_TOKEN_PREFIX = 'psdu_';

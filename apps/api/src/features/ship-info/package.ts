@@ -35,14 +35,18 @@ export interface PackageInput {
   /** The upload token, when it was just provisioned; otherwise empty and the README says where to put it. */
   token: string;
   dataSources: PackageDataSource[];
-  /** The broker the ship's edge node publishes to (MQTT Sparkplug B); without it the uploader uploads files. */
+  /** The broker the ship's edge node publishes to (MQTT Sparkplug B, config.ts shipBrokerUrl) and its group. */
   mqttUrl?: string | null;
   groupId?: string | null;
+  /** `edge-node` needs `mqttUrl`; unset: `edge-node` when a broker is named, else `upload`. */
+  mode?: 'upload' | 'edge-node';
 }
 
 /**
  * The uploader's configuration (uploader/config.ts): files in the watch folder go to the primary data source (or the
- * first); with a broker, as samples over MQTT Sparkplug B (mode `edge-node`), otherwise as files over HTTPS.
+ * first); in mode `edge-node`, as samples over MQTT Sparkplug B to `mqttUrl` in group `groupId` (the ship signs in
+ * with its facility id and upload token), otherwise as files over HTTPS. The broker and group are written either way,
+ * so that switching the mode is the only edit.
  */
 export function uploaderConfig(input: PackageInput): UploaderConfig {
   const primary = input.dataSources.find((d) => d.isPrimary) ?? input.dataSources[0];
@@ -51,7 +55,7 @@ export function uploaderConfig(input: PackageInput): UploaderConfig {
     facilityId: input.facilityId,
     shipName: input.shipName,
     token: input.token,
-    mode: input.mqttUrl ? 'edge-node' : 'upload',
+    mode: input.mqttUrl ? (input.mode ?? 'edge-node') : 'upload',
     mqttUrl: input.mqttUrl ?? '',
     groupId: input.groupId || DEFAULT_GROUP_ID,
     edgeStateDir: 'psdu-edge',
@@ -106,7 +110,7 @@ a file go out as it writes them. What cannot be sent while the link is down is k
 most \`"bufferMegabytes"\`, ${DEFAULT_BUFFER_MEGABYTES} by default; beyond it the oldest samples are dropped and the
 log says how many) and sent, oldest first, when the link returns, also after a restart. Set \`"mode": "upload"\` to
 go back to uploading files over HTTPS. The PowerShell uploader uploads files only.
-
+${config.mqttUrl ? `\nconfig.json names this portal's broker (\`${config.mqttUrl}\`) and group (\`${config.groupId}\`): the edge node signs in\nwith the ship's id and its upload token, so ${config.mode === 'edge-node' ? 'nothing needs to be edited' : 'setting the mode is the only edit'}.\n` : ''}
 ## The token
 ${hasToken ? 'config.json holds the upload token provisioned for this ship. Keep it secret: it lets anyone upload files to this ship.' : 'config.json has no token yet. Press Provision on the ship\'s Info page in the portal, copy the token shown once, and put it in config.json ("token") or in the environment variable PSDU_TOKEN.'}
 The token can upload to this ship's data sources only. If it is lost or leaks, revoke it on the ship's Info page and

@@ -13,7 +13,9 @@ import {
   updateFacilityBodySchema,
   UPLOAD_TOKEN_HEADER,
   uploadCredentialSchema,
+  uploaderPackageQuerySchema,
 } from '@portal/contracts/ship-info';
+import { shipBrokerUrl } from '../../config';
 import { AppError, badRequest } from '../../errors';
 import type { Caller } from '../access/caller';
 import { withIds } from '../access/params';
@@ -156,10 +158,15 @@ export async function shipInfoRoutes(app: FastifyInstance) {
 
   routes.get(
     '/api/scripts/psdu/facilities/:id',
-    { schema: { tags, params: shipIdParamsSchema } },
+    { schema: { tags, params: shipIdParamsSchema, querystring: uploaderPackageQuerySchema } },
     async (request, reply) => {
       const { caller } = request;
       const { id } = request.params;
+      const mode = request.query.mode ?? 'upload';
+      // The broker the ship's edge node publishes to, signed in with the ship's upload token (features/live).
+      const mqttUrl = shipBrokerUrl(config);
+      if (mode === 'edge-node' && !mqttUrl)
+        throw badRequest('Live data is off on this portal (LIVE=off): download the uploader in upload mode');
       await assertFacilityVisible(db, caller, id);
       requireSystemAdmin(caller);
       const facility = await facilityIdAndName(db, id);
@@ -182,6 +189,9 @@ export async function shipInfoRoutes(app: FastifyInstance) {
           facilityId: id,
           shipName: facility.name,
           token,
+          mode,
+          mqttUrl,
+          groupId: config.MQTT_GROUP_ID,
           dataSources: dataSources.map((d) => ({
             id: d.id,
             name: d.name,
