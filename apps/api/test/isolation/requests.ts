@@ -97,6 +97,8 @@ function sample(schema: JsonSchema, name: string, resolve: Resolver, depth = 0, 
   const kind = kindOfField(name);
   if (/password/i.test(name)) return 'Isolation1234';
   if (name === 'url') return 'https://hooks.example.com/probe';
+  // A channel's ISO 19848 local id (packages/contracts/src/local-id.ts checks its shape).
+  if (name === 'localId') return '/dnv-v2/vis-3-4a/411.1/C101.31/meta/qty-temperature';
   if (/Configuration$/.test(name)) return CSV_CONFIGURATION;
   if (schema.format === 'date') return '2025-03-08';
   // A day that may be null (an organization port's activeFrom): a day, not the instant its name suggests.
