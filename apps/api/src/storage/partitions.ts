@@ -138,15 +138,25 @@ export async function ensureMonthPartitions(db: Kysely<Database>, from: Date, to
     return out;
   };
   if ((await missing(db)).length === 0) return [];
-  return db.transaction().execute(async (trx) => {
-    await lockPartitions(trx);
-    const made: string[] = [];
-    for (const { spec, month } of await missing(trx)) {
-      await makeMonth(trx, spec, month);
-      made.push(partitionName(spec.table, month));
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction().execute(async (trx) => {
+        await lockPartitions(trx);
+        const made: string[] = [];
+        for (const { spec, month } of await missing(trx)) {
+          await makeMonth(trx, spec, month);
+          made.push(partitionName(spec.table, month));
+        }
+        return made;
+      });
+    } catch (error) {
+      // The DDL takes each parent table's lock in turn; a writer that holds one of them and waits for another
+      // (an execution storing values, an upload's data range) can close a cycle, and PostgreSQL ends one side
+      // (40P01). This transaction is its own and made nothing when ended: it runs again, as the caller asked. Seen
+      // in CI: an upload's months made after its commit, beside its ship's execution.
+      if ((error as { code?: string }).code !== '40P01' || attempt === 3) throw error;
     }
-    return made;
-  });
+  }
 }
 
 /**

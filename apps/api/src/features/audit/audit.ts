@@ -63,6 +63,29 @@ export async function auditedChange<T>(
   change: (trx: Transaction<Database>) => Promise<T>,
   entry: AuditAction | ((result: T) => AuditAction),
 ): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await auditedChangeOnce(db, actor, change, entry);
+    } catch (error) {
+      // PostgreSQL ends one of two transactions that wait for each other (40P01), e.g. a change beside the
+      // storage-months job's partition DDL (docs/decisions/0125): rolled back whole, so it runs again as it was.
+      if ((error as { code?: string }).code !== DEADLOCK_DETECTED || attempt === DEADLOCK_ATTEMPTS)
+        throw error;
+    }
+  }
+}
+
+/** PostgreSQL's SQLSTATE for a transaction ended to break a deadlock. */
+const DEADLOCK_DETECTED = '40P01';
+/** How often an audited change is tried when PostgreSQL ends it to break a deadlock. */
+const DEADLOCK_ATTEMPTS = 3;
+
+async function auditedChangeOnce<T>(
+  db: Kysely<Database>,
+  actor: AuditActor,
+  change: (trx: Transaction<Database>) => Promise<T>,
+  entry: AuditAction | ((result: T) => AuditAction),
+): Promise<T> {
   return db.transaction().execute(async (trx) => {
     const result = await change(inTransaction(trx));
     const action = typeof entry === 'function' ? entry(result) : entry;
