@@ -64,6 +64,7 @@ const BENCHES: Bench[] = [
   { name: 'demo-fleet', steps: [['demo-fleet/run.ts', '--smoke']] },
   { name: 'ports', steps: [['ports/port-at.ts', '--smoke']] },
   { name: 'carbon', steps: [['carbon/run.ts', '--smoke', '--postgres', '{db}']], database: 'carbon' },
+  { name: 'partitions', steps: [['partitions/migration.ts', '--smoke']], database: 'partitions' },
 ];
 
 function databaseUrl(suffix: string): string {

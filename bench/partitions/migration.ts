@@ -6,7 +6,7 @@
  * ship), then 0037 applied and timed; then June 2025 archived and restored through storage/partitions.ts, timed.
  *
  * Run: DATABASE_URL=postgres://postgres@127.0.0.1:5432/<own db> npx tsx bench/partitions/migration.ts [--ships 100]
- *        [--hourly-ships 10]
+ *        [--hourly-ships 10] [--smoke: 3 ships, 1 with hourly rows, for npm run bench:smoke]
  * The database is emptied first. Results: bench/results/partitions.md.
  */
 import { cpus, loadavg } from 'node:os';
@@ -23,8 +23,9 @@ const arg = (name: string) => {
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1] : undefined;
 };
-const SHIPS = Number(arg('--ships') ?? 100);
-const HOURLY_SHIPS = Number(arg('--hourly-ships') ?? 10);
+const SMOKE = process.argv.includes('--smoke');
+const SHIPS = Number(arg('--ships') ?? (SMOKE ? 3 : 100));
+const HOURLY_SHIPS = Number(arg('--hourly-ships') ?? (SMOKE ? 1 : 10));
 const YEAR = { from: '2025-01-01T00:00:00.000Z', to: '2025-12-31T23:59:59.999Z' };
 const databaseUrl = process.env.DATABASE_URL;
 if (!databaseUrl) throw new Error('Set DATABASE_URL to a PostgreSQL database of your own');
@@ -67,6 +68,11 @@ async function main() {
   const restoreStarted = performance.now();
   await db.transaction().execute((trx) => restoreMonth(trx, '2025-06'));
   const restoreSeconds = (performance.now() - restoreStarted) / 1000;
+  // The restored month is back whole: every count as it was after the migration (a wrong result fails the run).
+  const restored = await counts(db);
+  for (const key of ['hourly', 'daily', 'monthly', 'yearly'] as const)
+    if (restored[key] !== after[key])
+      throw new Error(`${key} rows after the restore ${restored[key]}, before ${after[key]}`);
   console.log(
     `archive of 2025-06: ${archiveSeconds.toFixed(2)} s, restore: ${restoreSeconds.toFixed(2)} s ` +
       `(${cpus().length} cores, load average ${loadavg()
