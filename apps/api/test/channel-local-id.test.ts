@@ -2,7 +2,7 @@ import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_ID_MESSAGES } from '@portal/contracts/local-id';
 import { startTestServer, type TestServer } from './harness';
-import { CSV_CONFIGURATION } from './upload-helpers';
+import { createCsvDataSource } from './upload-helpers';
 
 /**
  * A channel's ISO 19848-style local id (issue 33, docs/decisions/0120-live-sparkplug-host.md "Channel identity"):
@@ -19,18 +19,8 @@ let url: string;
 beforeAll(async () => {
   server = await startTestServer();
   ship = server.seed.facilityIds.straits_pioneer!;
-  const admin = await server.as('admin');
-  const source = await admin.post(`/api/algorithm/facility/${ship}/datasource`, {
-    name: 'Gateway',
-    dataSourceReaderId: 'delimited-text',
-    dataSourceReaderConfiguration: CSV_CONFIGURATION,
-    measureFrequencyInSeconds: 60,
-    utcTimezoneOffsetInMinutes: 0,
-    note: '',
-    isPrimary: false,
-  });
-  expect(source.statusCode, source.body).toBe(201);
-  url = `/api/algorithm/facilitydatasource/${source.json().id}/facilitydatasourcechannels`;
+  const source = await createCsvDataSource(server, ship, { name: 'Gateway', isPrimary: false });
+  url = `/api/algorithm/facilitydatasource/${source}/facilitydatasourcechannels`;
 });
 afterAll(async () => {
   await server?.close();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeStreamSamples } from '../src/storage';
 import { startTestServer, type TestServer } from './harness';
-import { CSV_CONFIGURATION } from './upload-helpers';
+import { createCsvDataSource } from './upload-helpers';
 
 /**
  * The ship's live readout, GET /api/facilities/{id}/live (docs/decisions/0129-live-readout.md): the edge node's link
@@ -19,18 +19,8 @@ let dataSourceId: string;
 beforeAll(async () => {
   server = await startTestServer();
   ship = server.seed.facilityIds.straits_pioneer!;
+  dataSourceId = await createCsvDataSource(server, ship, { name: 'Gateway', isPrimary: false });
   const admin = await server.as('admin');
-  const source = await admin.post(`/api/algorithm/facility/${ship}/datasource`, {
-    name: 'Gateway',
-    dataSourceReaderId: 'delimited-text',
-    dataSourceReaderConfiguration: CSV_CONFIGURATION,
-    measureFrequencyInSeconds: 60,
-    utcTimezoneOffsetInMinutes: 0,
-    note: '',
-    isPrimary: false,
-  });
-  expect(source.statusCode, source.body).toBe(201);
-  dataSourceId = source.json().id;
   const mapped = await admin.post(
     `/api/algorithm/facilitydatasource/${dataSourceId}/facilitydatasourcechannels`,
     {

@@ -86,11 +86,11 @@ export const CSV_CONFIGURATION = JSON.stringify({
   timestampFormat: 'YYYY-MM-DD HH:mm:ss',
 });
 
-/** Creates a primary data source of the default delimited reader (one sample a minute) as the SystemAdmin; answers its id. */
+/** Creates a data source (primary unless told) of the default delimited reader (one sample a minute) as the SystemAdmin; answers its id. */
 export async function createCsvDataSource(
   server: TestServer,
   facilityId: string,
-  overrides: { utcTimezoneOffsetInMinutes?: number; name?: string } = {},
+  overrides: { utcTimezoneOffsetInMinutes?: number; name?: string; isPrimary?: boolean } = {},
 ): Promise<string> {
   const created = await (
     await server.as('admin')
@@ -101,7 +101,7 @@ export async function createCsvDataSource(
     measureFrequencyInSeconds: 60,
     utcTimezoneOffsetInMinutes: overrides.utcTimezoneOffsetInMinutes ?? 0,
     note: '',
-    isPrimary: true,
+    isPrimary: overrides.isPrimary ?? true,
   });
   if (created.statusCode !== 201) throw new Error(`data source not created: ${created.body}`);
   return created.json().id as string;
