@@ -2,6 +2,14 @@ import { defineConfig } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 18181);
 export const baseURL = `http://localhost:${port}`;
+/**
+ * Which specs this run takes: all of them by default; E2E_SPECS=accessibility the accessibility spec alone (every
+ * route for every role at two sizes: the longest), E2E_SPECS=rest every other. `.ci/run` runs the two side by side,
+ * each with a server of its own (E2E_PORT), so the suite takes the time of its longer half.
+ */
+const specs = process.env.E2E_SPECS ?? 'all';
+if (!['all', 'accessibility', 'rest'].includes(specs))
+  throw new Error(`E2E_SPECS takes all, accessibility or rest, not ${specs}`);
 
 /**
  * Browser tests against the real server (embedded database in a fresh folder, demo fleet seeded), driven in
@@ -9,14 +17,16 @@ export const baseURL = `http://localhost:${port}`;
  */
 export default defineConfig({
   testDir: './tests',
-  testMatch: '**/*.spec.ts',
+  testMatch: specs === 'accessibility' ? '**/accessibility.spec.ts' : '**/*.spec.ts',
+  testIgnore: specs === 'rest' ? '**/accessibility.spec.ts' : [],
   timeout: 90_000,
   expect: { timeout: 15_000 },
   fullyParallel: false,
   workers: 1,
   retries: 0,
   reporter: [['list']],
-  outputDir: '.artifacts/results',
+  // A folder per server: two runs side by side must not clear each other's results.
+  outputDir: `.artifacts/results-${port}`,
   use: {
     baseURL,
     viewport: { width: 1440, height: 900 },
