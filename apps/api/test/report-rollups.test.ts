@@ -6,12 +6,20 @@ import {
   deleteReportValues,
   partialKey,
   readReportPartials,
+  readShipValuesVersions,
   refreshDailyRollup,
   type ReportPartial,
 } from '../src/storage';
+import { AnswerCache } from '../src/features/reports/cache';
 import { findReport, reportFields } from '../src/features/reports/queries';
 import { reportFieldValueSources } from '../src/features/reports/sources';
-import { directPartials, reportData, type PartialsLoader } from '../src/features/reports/values';
+import {
+  directPartials,
+  reportData,
+  sharedPartials,
+  type PartialsLoader,
+  type ShipPartials,
+} from '../src/features/reports/values';
 import { startTestServer, type TestServer } from './harness';
 
 /**
@@ -283,5 +291,48 @@ describe('a dashboard call without the answer cache', () => {
     } finally {
       await uncached.close();
     }
+  });
+});
+
+describe("the fleet's partial sums kept per ship (migration 0041)", () => {
+  it('read again only the ship whose values changed, and answer its new values', async () => {
+    const cache = new AnswerCache<ShipPartials>(1_000);
+    const written: string[] = [];
+    const recording = {
+      get: (key: string) => cache.get(key),
+      delete: (key: string) => cache.delete(key),
+      set: (key: string, value: ShipPartials) => {
+        written.push(key.slice(key.lastIndexOf('|') + 1));
+        cache.set(key, value);
+      },
+    };
+    const loader = sharedPartials(db, sources, recording);
+    const from = new Date('2025-01-01T00:00:00.000Z');
+    const to = new Date('2025-12-31T23:59:59.999Z');
+    const read = async () => rounded(Object.fromEntries(await loader.period(ships, sources, from, to)));
+    const fresh = async () =>
+      rounded(Object.fromEntries(await readReportPartials(db, ships, sources, from, to)));
+
+    const first = (await read()) as Record<string, ReportPartial>;
+    expect(first).toEqual(await fresh());
+    expect(written.sort()).toEqual([...ships].sort());
+    written.length = 0;
+    // Nothing changed: nothing read again.
+    expect(await read()).toEqual(await fresh());
+    expect(written).toEqual([]);
+
+    // Ship 1's July re-executed with other values: its version moves, the others' stay.
+    const before = await readShipValuesVersions(db, ships);
+    await executeHours(1, Date.UTC(2025, 6, 1), Date.UTC(2025, 7, 1), 11);
+    const after = await readShipValuesVersions(db, ships);
+    expect(after.get(ships[1]!)).not.toBe(before.get(ships[1]!));
+    expect(after.get(ships[0]!)).toBe(before.get(ships[0]!));
+    expect(after.get(ships[2]!)).toBe(before.get(ships[2]!));
+
+    const changed = (await read()) as Record<string, ReportPartial>;
+    expect(written).toEqual([ships[1]!]);
+    expect(changed).toEqual(await fresh());
+    const key = partialKey(ships[1]!, sources[0]!);
+    expect(changed[key]!.sum).not.toBe(first[key]!.sum);
   });
 });

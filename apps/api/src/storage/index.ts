@@ -78,6 +78,7 @@ export {
   readDailyPartials,
   readDailyPoints,
   readReportPartials,
+  readShipValuesVersions,
   refreshDailyRollup,
   type DailyPick,
   type ReportPartial,

@@ -321,7 +321,11 @@ export async function deleteShipMonths(
   return deleted;
 }
 
-/** The reports' answers are cached under this version (migration 0012): a detach or attach fires no trigger. */
+/**
+ * The reports' answers are cached under this version (migration 0012), the fleet's partial sums under each ship's
+ * (migration 0041): a detach or attach fires no trigger.
+ */
 async function bumpReportsVersion(trx: Transaction<Database>) {
   await sql`UPDATE reports_version SET version = version + 1`.execute(trx);
+  await sql`UPDATE ship_values_versions SET version = version + 1`.execute(trx);
 }

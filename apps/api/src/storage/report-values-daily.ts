@@ -396,3 +396,23 @@ export async function readDailyPartials(
     max: r.mx,
   }));
 }
+
+/**
+ * The values version of each ship (migration 0041: moved by every statement that changes the ship's daily roll-up,
+ * and for every ship by a month archived or restored); '0' for a ship that never had a value. A reader that cached
+ * something of a ship under its version knows it is still current while the version is the same.
+ */
+export async function readShipValuesVersions(
+  db: Kysely<Database>,
+  facilityIds: readonly string[],
+): Promise<Map<string, string>> {
+  const versions = new Map<string, string>(facilityIds.map((id) => [id, '0']));
+  if (facilityIds.length === 0) return versions;
+  const rows = await db
+    .selectFrom('ship_values_versions')
+    .select(['facility_id', 'version'])
+    .where('facility_id', '=', sql<string>`any(${[...facilityIds]}::uuid[])`)
+    .execute();
+  for (const r of rows) versions.set(r.facility_id, String(r.version));
+  return versions;
+}

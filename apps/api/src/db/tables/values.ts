@@ -78,6 +78,12 @@ export interface ExecutionsTable {
 }
 
 /** One row: changes with everything report answers depend on (migration 0012_execution_status). */
+/** A ship's values version (migration 0041): moves with every change of its daily roll-up. */
+export interface ShipValuesVersionsTable {
+  facility_id: string;
+  version: ColumnType<string, never, never>;
+}
+
 export interface ReportsVersionTable {
   singleton: Generated<boolean>;
   version: ColumnType<string, never, never>;
@@ -105,4 +111,5 @@ export interface ValueTables {
   executions: ExecutionsTable;
   execution_windows: ExecutionWindowsTable;
   reports_version: ReportsVersionTable;
+  ship_values_versions: ShipValuesVersionsTable;
 }

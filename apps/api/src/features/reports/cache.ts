@@ -35,6 +35,9 @@ export class AnswerCache<T> {
     this.entries.set(key, value);
     while (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
   }
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
   clear(): void {
     this.entries.clear();
   }

@@ -4,14 +4,15 @@ import { reportDataSchema, type ReportData } from '@portal/contracts/reports';
 import type { UptimeMode } from '@portal/contracts/rules';
 import type { Database } from '../../db/schema';
 import { badRequest, notFound } from '../../errors';
-import type { ReportPartial } from '../../storage';
 import type { Caller } from '../access/caller';
 import { AnswerCache, reportsVersion } from './cache';
 import { findReport, reportFields, visibleFleet } from './queries';
 import { reportFieldValueSources } from './sources';
-import { reportData, sharedPartials } from './values';
+import { reportData, sharedPartials, type ShipPartials } from './values';
 
 const MAX_HOURLY_DAYS = 400;
+/** Ship-period entries of the partial sums' cache (values.ts sharedPartials). */
+const SHIP_PARTIALS_ENTRIES = 50_000;
 
 /** What a report data request asks for (query string or body alike). */
 export interface ReportDataInput {
@@ -70,7 +71,9 @@ export function reportAnswers(options: { cacheEntries: number }): ReportAnswers 
   /** False with REPORT_DATA_CACHE_ENTRIES=0: every answer is computed afresh (the bench's uncached path). */
   const cacheEnabled = cacheEntries > 0;
   const answerCache = new AnswerCache<Buffer>(cacheEntries);
-  const partials = new AnswerCache<Promise<Map<string, ReportPartial>>>(200);
+  // Each ship's partial sums per period under its values version (values.ts sharedPartials): a few periods of a
+  // 5,000-ship fleet, about 2 kB each.
+  const partials = new AnswerCache<ShipPartials>(SHIP_PARTIALS_ENTRIES);
 
   type Definitions = {
     report: Awaited<ReturnType<typeof findReport>>;
@@ -130,7 +133,7 @@ export function reportAnswers(options: { cacheEntries: number }): ReportAnswers 
           )
           .digest('base64url')}"`;
 
-  type PartialsCache = AnswerCache<Promise<Map<string, ReportPartial>>>;
+  type PartialsCache = AnswerCache<ShipPartials>;
   /** One report's answer; `shared` holds the partial sums of the reports asked in the same call (no answer cache). */
   const answerOf = async (
     db: Kysely<Database>,
@@ -195,9 +198,9 @@ export function reportAnswers(options: { cacheEntries: number }): ReportAnswers 
       // Without the cache, the reports of one call still share one aggregation (every first call after new data is
       // uncached: issue 34); a report asked alone aggregates only its own fields.
       partials: cacheEnabled
-        ? sharedPartials(db, version, [...new Set(sourceOf.values())], partials)
+        ? sharedPartials(db, [...new Set(sourceOf.values())], partials)
         : shared
-          ? sharedPartials(db, version, [...new Set(sourceOf.values())], shared)
+          ? sharedPartials(db, [...new Set(sourceOf.values())], shared)
           : undefined,
     });
     const body = Buffer.from(JSON.stringify(reportDataSchema.parse(data)));
@@ -209,7 +212,10 @@ export function reportAnswers(options: { cacheEntries: number }): ReportAnswers 
     answerOf(db, caller, version, id, input);
 
   const answers: ReportAnswers['answers'] = async (db, caller, version, ids, input) => {
-    const shared: PartialsCache | undefined = cacheEnabled ? undefined : new AnswerCache(8);
+    // Without the cache, the reports of one call still share one read of every ship's sums.
+    const shared: PartialsCache | undefined = cacheEnabled
+      ? undefined
+      : new AnswerCache(Number.MAX_SAFE_INTEGER);
     const bodies = await Promise.all(ids.map((id) => answerOf(db, caller, version, id, input, shared)));
     const parts: Buffer[] = [Buffer.from('{"reports":{')];
     ids.forEach((id, i) => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import { uptimeMode, type UptimeMode } from '@portal/contracts/rules';
 import type {
@@ -14,6 +15,7 @@ import {
   readHourlyPoints,
   readLastReportValues,
   readReportPartials,
+  readShipValuesVersions,
   type ReportPartial,
   type ReportPoint,
 } from '../../storage';
@@ -39,31 +41,74 @@ export const directPartials = (db: Kysely<Database>): PartialsLoader => ({
   lifetime: (facilityIds, fieldIds) => readReportPartials(db, facilityIds, fieldIds, null, null),
 });
 
+/** A ship's partial sums of one period (or its lifetime) and the ship's values version they were read under. */
+export interface ShipPartials {
+  version: string;
+  /** Keyed as the loader answers: `partialKey(ship, value source)`. */
+  partials: Promise<Map<string, ReportPartial>>;
+}
+
+/** Where {@link sharedPartials} keeps each ship's partials (an LRU of the process, or one of a single call). */
+export interface ShipPartialsCache {
+  get(key: string): ShipPartials | undefined;
+  set(key: string, value: ShipPartials): void;
+  delete(key: string): void;
+}
+
+const NO_PARTIALS = new Map<string, ReportPartial>();
+/** The ship of a `partialKey`. */
+const shipOfKey = (k: string) => k.slice(0, k.indexOf('|'));
+
 /**
- * Partials of every value source for a set of ships, per period and for the lifetime, cached under the reports
- * version: the seven reports of the fleet dashboard (and every user looking at the same fleet) read the same
- * sums, so one aggregation over the roll-up answers them all. A report asks for its fields only; the loader
- * aggregates `allFieldIds` anyway, and the answer is the same.
+ * Partials of every value source for a set of ships, per period and for the lifetime, kept per ship under the ship's
+ * values version (migration 0041, `readShipValuesVersions`): the reports of the fleet dashboard (and every user
+ * looking at a fleet with that ship) read the same sums, and when data arrives for one ship only that ship's sums
+ * are read again; the other 999 of a 1,000-ship fleet come from the cache
+ * (docs/decisions/0136-fleet-partials-per-ship.md). A report asks for its fields only; the loader aggregates
+ * `allFieldIds` anyway, and the answer is the same. The versions are read before the sums, so a sum cached under a
+ * version is never older than it (a change in between only makes the next call read that ship again).
  */
 export function sharedPartials(
   db: Kysely<Database>,
-  version: string,
   allFieldIds: string[],
-  cache: {
-    get(key: string): Promise<Map<string, ReportPartial>> | undefined;
-    set(key: string, value: Promise<Map<string, ReportPartial>>): void;
-  },
+  cache: ShipPartialsCache,
 ): PartialsLoader {
-  const load = (kind: string, facilityIds: string[], from: Date | null, to: Date | null) => {
-    const ships = [...facilityIds].sort();
-    const key = `${version}|${kind}|${from?.getTime() ?? ''}|${to?.getTime() ?? ''}|${ships.join(',')}`;
-    let value = cache.get(key);
-    if (!value) {
-      value = readReportPartials(db, ships, allFieldIds, from, to);
-      value.catch(() => undefined);
-      cache.set(key, value);
+  const sources = [...new Set(allFieldIds)].sort();
+  const sourcesKey = createHash('sha1').update(sources.join(',')).digest('base64url');
+  const load = async (kind: string, facilityIds: string[], from: Date | null, to: Date | null) => {
+    const ships = [...new Set(facilityIds)];
+    const versions = await readShipValuesVersions(db, ships);
+    const scope = `${kind}|${from?.getTime() ?? ''}|${to?.getTime() ?? ''}|${sourcesKey}`;
+    const parts: Promise<Map<string, ReportPartial>>[] = [];
+    const stale: string[] = [];
+    for (const ship of ships) {
+      const entry = cache.get(`${scope}|${ship}`);
+      if (entry && entry.version === versions.get(ship)) parts.push(entry.partials);
+      else stale.push(ship);
     }
-    return value;
+    if (stale.length > 0) {
+      // One query for all the ships to read again, split per ship for the cache.
+      const read = readReportPartials(db, stale, sources, from, to).then((all) => {
+        const byShip = new Map<string, Map<string, ReportPartial>>();
+        for (const [k, partial] of all) {
+          const ship = shipOfKey(k);
+          let map = byShip.get(ship);
+          if (!map) byShip.set(ship, (map = new Map()));
+          map.set(k, partial);
+        }
+        return byShip;
+      });
+      for (const ship of stale) {
+        const key = `${scope}|${ship}`;
+        const partials = read.then((byShip) => byShip.get(ship) ?? NO_PARTIALS);
+        partials.catch(() => cache.delete(key));
+        cache.set(key, { version: versions.get(ship)!, partials });
+        parts.push(partials);
+      }
+    }
+    const result = new Map<string, ReportPartial>();
+    for (const map of await Promise.all(parts)) for (const [k, partial] of map) result.set(k, partial);
+    return result;
   };
   return {
     period: (facilityIds, _fieldIds, from, to) => load('period', facilityIds, from, to),
