@@ -5,6 +5,7 @@ import type { UptimeMode } from '@portal/contracts/rules';
 import type { Database } from '../../db/schema';
 import { badRequest, notFound } from '../../errors';
 import type { Caller } from '../access/caller';
+import { readShipValuesVersions } from '../../storage';
 import { AnswerCache, reportsVersion } from './cache';
 import { findReport, reportFields, visibleFleet } from './queries';
 import { reportFieldValueSources } from './sources';
@@ -70,10 +71,23 @@ export function reportAnswers(options: { cacheEntries: number }): ReportAnswers 
   const { cacheEntries } = options;
   /** False with REPORT_DATA_CACHE_ENTRIES=0: every answer is computed afresh (the bench's uncached path). */
   const cacheEnabled = cacheEntries > 0;
-  const answerCache = new AnswerCache<Buffer>(cacheEntries);
+  const answerCache = new AnswerCache<Promise<Buffer>>(cacheEntries);
   // Each ship's partial sums per period under its values version (values.ts sharedPartials): a few periods of a
   // 5,000-ship fleet, about 2 kB each.
   const partials = new AnswerCache<ShipPartials>(SHIP_PARTIALS_ENTRIES);
+  // The ships' values versions, read once per reports version and fleet: the reports of a dashboard and the users
+  // asking in the same version share the read. Read after the reports version, they are at least as new as it.
+  const shipVersions = new AnswerCache<Promise<Map<string, string>>>(64);
+  const shipVersionsOf = (db: Kysely<Database>, version: string, ships: string[]) => {
+    const key = `${version}|${createHash('sha1').update(ships.join(',')).digest('base64url')}`;
+    let value = shipVersions.get(key);
+    if (!value) {
+      value = readShipValuesVersions(db, ships);
+      value.catch(() => shipVersions.delete(key));
+      shipVersions.set(key, value);
+    }
+    return value;
+  };
 
   type Definitions = {
     report: Awaited<ReturnType<typeof findReport>>;
@@ -184,27 +198,34 @@ export function reportAnswers(options: { cacheEntries: number }): ReportAnswers 
         ]),
       )
       .digest('base64url');
+    // An answer being computed is shared too: the users who ask in the same version wait for one computation
+    // (with data arriving, every version is new, and each of 50 users computing it alone piled up: decision 0136).
     const cached = answerCache.get(key);
     if (cached) return cached;
-    const data: ReportData = await reportData(db, {
-      report: { id: report.id, target: report.target, information: report.information },
-      fields,
-      sourceOf,
-      facilityId,
-      fleet,
-      from,
-      to,
-      duration: input.duration,
-      // Without the cache, the reports of one call still share one aggregation (every first call after new data is
-      // uncached: issue 34); a report asked alone aggregates only its own fields.
-      partials: cacheEnabled
-        ? sharedPartials(db, [...new Set(sourceOf.values())], partials)
-        : shared
-          ? sharedPartials(db, [...new Set(sourceOf.values())], shared)
-          : undefined,
-    });
-    const body = Buffer.from(JSON.stringify(reportDataSchema.parse(data)));
+    const body = (async () => {
+      const data: ReportData = await reportData(db, {
+        report: { id: report.id, target: report.target, information: report.information },
+        fields,
+        sourceOf,
+        facilityId,
+        fleet,
+        from,
+        to,
+        duration: input.duration,
+        // Without the cache, the reports of one call still share one aggregation (every first call after new data
+        // is uncached: issue 34); a report asked alone aggregates only its own fields.
+        partials: cacheEnabled
+          ? sharedPartials(db, [...new Set(sourceOf.values())], partials, (ships) =>
+              shipVersionsOf(db, version, ships),
+            )
+          : shared
+            ? sharedPartials(db, [...new Set(sourceOf.values())], shared)
+            : undefined,
+      });
+      return Buffer.from(JSON.stringify(reportDataSchema.parse(data)));
+    })();
     answerCache.set(key, body);
+    body.catch(() => answerCache.delete(key));
     return body;
   };
 

@@ -72,12 +72,15 @@ export function sharedPartials(
   db: Kysely<Database>,
   allFieldIds: string[],
   cache: ShipPartialsCache,
+  /** The ships' values versions (by default read here; the caller may share one read between loads). */
+  versionsOf: (ships: string[]) => Promise<Map<string, string>> = (ships) =>
+    readShipValuesVersions(db, ships),
 ): PartialsLoader {
   const sources = [...new Set(allFieldIds)].sort();
   const sourcesKey = createHash('sha1').update(sources.join(',')).digest('base64url');
   const load = async (kind: string, facilityIds: string[], from: Date | null, to: Date | null) => {
     const ships = [...new Set(facilityIds)];
-    const versions = await readShipValuesVersions(db, ships);
+    const versions = await versionsOf(ships);
     const scope = `${kind}|${from?.getTime() ?? ''}|${to?.getTime() ?? ''}|${sourcesKey}`;
     const parts: Promise<Map<string, ReportPartial>>[] = [];
     const stale: string[] = [];
