@@ -168,6 +168,20 @@ export function reportAnswers(options: { cacheEntries: number }): ReportAnswers 
     return value;
   };
 
+  // The ids of a caller's visible ships, as a set and hashed, once per list (the list is cached under the access
+  // version): a 5,000-ship fleet's ids were stringified and hashed for every report of every request.
+  const hashOf = (ids: string[]) => createHash('sha1').update(ids.join(',')).digest('base64url');
+  const seenShips = new WeakMap<object, { ids: string[]; has: Set<string>; hash: string }>();
+  const shipsOf = (visible: Awaited<ReturnType<typeof visibleFleet>>) => {
+    let seen = seenShips.get(visible);
+    if (!seen) {
+      const ids = visible.map((f) => f.id);
+      seen = { ids, has: new Set(ids), hash: hashOf(ids) };
+      seenShips.set(visible, seen);
+    }
+    return seen;
+  };
+
   const etag: ReportAnswers['etag'] = (caller, version, id, input) =>
     caller.accessVersion === undefined
       ? undefined
@@ -222,16 +236,18 @@ export function reportAnswers(options: { cacheEntries: number }): ReportAnswers 
       caller,
       fleetIds && facilityId ? [...fleetIds, facilityId] : fleetIds,
     );
-    if (facilityId && !visible.some((f) => f.id === facilityId)) throw notFound('Ship not found');
-    const fleet = visible.filter((f) => !fleetIds || fleetIds.includes(f.id)).map((f) => f.id);
-    // Shared by every caller who sees the same ships: the key holds them, so an answer never goes beyond them.
+    const seen = shipsOf(visible);
+    if (facilityId && !seen.has.has(facilityId)) throw notFound('Ship not found');
+    const fleet = fleetIds ? seen.ids.filter((f) => fleetIds.includes(f)) : seen.ids;
+    // Shared by every caller who sees the same ships: the key holds them (their hash), so an answer never goes
+    // beyond them.
     const key = createHash('sha1')
       .update(
         JSON.stringify([
           version,
           id,
           facilityId,
-          fleet,
+          fleetIds ? hashOf(fleet) : seen.hash,
           from.getTime(),
           to.getTime(),
           input.duration ?? null,
