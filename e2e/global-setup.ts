@@ -25,8 +25,9 @@ export default async function globalSetup(): Promise<void> {
     // The webhook receivers of the browser tests listen on 127.0.0.1: private networks are refused by default.
     WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8',
     // Live data on, with the embedded broker on a port of this server's own (support.ts mqttUrl), so that a spec's
-    // own ship can stream (live.spec.ts). The demo ship does not stream: the suite compares what a page shows with
-    // what the API answers a moment apart, and its live stream would move the figures in between.
+    // own ship can stream (live.spec.ts). The demo ship does not stream by itself: the suite compares what a page
+    // shows with what the API answers a moment apart, and its live stream would move the figures in between
+    // (live.spec.ts starts a demo ship's stream on a past day while it runs).
     LIVE: process.env.E2E_LIVE ?? 'on',
     DEMO_STREAM: process.env.E2E_DEMO_STREAM ?? 'off',
     MQTT_HOST: '127.0.0.1',

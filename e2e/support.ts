@@ -1,5 +1,12 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Frame, type Page, type Request, type Response } from '@playwright/test';
+import {
+  expect,
+  type APIResponse,
+  type Frame,
+  type Page,
+  type Request,
+  type Response,
+} from '@playwright/test';
 
 export const DEMO_PASSWORDS: Record<string, string> = {
   admin: 'Admin1234',
@@ -264,3 +271,88 @@ export function mqttPort(): number {
 
 /** Where a spec's own edge node connects (live.spec.ts). */
 export const mqttUrl = (): string => `mqtt://127.0.0.1:${mqttPort()}`;
+
+/** The API as the signed-in user of `page` calls it (its bearer token); each answer must be a success. */
+export async function apiClient(page: Page) {
+  const headers = { authorization: `Bearer ${await accessToken(page)}` };
+  const ok = async <T>(response: Promise<APIResponse>): Promise<T> => {
+    const answer = await response;
+    expect(answer.status(), await answer.text()).toBeLessThan(300);
+    return (await answer.json().catch(() => null)) as T;
+  };
+  return {
+    get: <T>(url: string) => ok<T>(page.request.get(url, { headers })),
+    post: <T>(url: string, data: unknown) => ok<T>(page.request.post(url, { headers, data })),
+    put: <T>(url: string, data: unknown) => ok<T>(page.request.put(url, { headers, data })),
+    delete: <T>(url: string) => ok<T>(page.request.delete(url, { headers })),
+    upload: <T>(url: string, name: string, content: string) =>
+      ok<T>(
+        page.request.post(url, {
+          headers,
+          multipart: { file: { name, mimeType: 'text/csv', buffer: Buffer.from(content) } },
+        }),
+      ),
+  };
+}
+export type ApiClient = Awaited<ReturnType<typeof apiClient>>;
+
+/** A channel of a spec's own ship: its logger column (the source) is named as its measurement field. */
+export interface ShipChannel {
+  name: string;
+  dataType: 'Double' | 'Boolean';
+  unit: string;
+}
+
+/**
+ * A new ship of the first organization the client sees, with a CSV data source (a `Timestamp` column, a minute's
+ * interval, UTC) whose channels map the columns named as their fields, the default calculations made (drafts) and
+ * those of the channels' fields approved from 2020: what live.spec.ts streams and zone-warnings.spec.ts uploads to.
+ */
+export async function createShipWithChannels(
+  client: ApiClient,
+  name: string,
+  dataSourceName: string,
+  channels: readonly ShipChannel[],
+): Promise<{ shipId: string; dataSourceId: string }> {
+  const ships = await client.get<{ primaryOrganizationId: string }[]>('/api/facilities');
+  const ship = await client.post<{ id: string }>('/api/facilities', {
+    organizationId: ships[0]!.primaryOrganizationId,
+    name,
+  });
+  const source = await client.post<{ id: string }>(`/api/algorithm/facility/${ship.id}/datasource`, {
+    name: dataSourceName,
+    dataSourceReaderId: 'delimited-text',
+    dataSourceReaderConfiguration: JSON.stringify({
+      delimiter: ',',
+      decimalSeparator: '.',
+      headerRow: 1,
+      firstDataRow: 2,
+      timestampColumns: ['Timestamp'],
+      timestampFormat: 'YYYY-MM-DD HH:mm:ss',
+    }),
+    measureFrequencyInSeconds: 60,
+    utcTimezoneOffsetInMinutes: 0,
+    note: '',
+    isPrimary: true,
+  });
+  for (const channel of channels)
+    await client.post(`/api/algorithm/facilitydatasource/${source.id}/facilitydatasourcechannels`, {
+      source: channel.name,
+      name: channel.name,
+      dataType: channel.dataType,
+      description: '',
+      unit: channel.unit,
+      qualityScore: 5,
+    });
+  // With the channels there: the default calculations (drafts), those of the channels' fields approved.
+  await client.post(`/api/algorithm/measurement-fields/facility/${ship.id}/default-calculations`, {});
+  const fields = await client.get<{ id: string; name: string }[]>(
+    `/api/algorithm/measurement-fields/facility/${ship.id}`,
+  );
+  for (const field of fields.filter((f) => channels.some((c) => c.name === f.name))) {
+    const base = `/api/algorithm/facility/${ship.id}/measurement-field/${field.id}/calculations`;
+    for (const calculation of await client.get<{ id: string }[]>(base))
+      await client.put(`${base}/${calculation.id}/approve`, { validFrom: '2020-01-01T00:00:00Z' });
+  }
+  return { shipId: ship.id, dataSourceId: source.id };
+}

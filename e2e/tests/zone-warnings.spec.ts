@@ -1,8 +1,16 @@
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test, type APIResponse, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { destinationPoint } from '@portal/contracts/rules/zone-approach';
-import { accessToken, closeNotifications, noSeriousViolations, signInAs, still } from '../support';
+import {
+  apiClient,
+  closeNotifications,
+  createShipWithChannels,
+  noSeriousViolations,
+  signInAs,
+  still,
+  type ShipChannel,
+} from '../support';
 
 /**
  * Zone warnings before arrival (issue 33, docs/decisions/0123-zone-warnings.md) in the browser: a new ship logging
@@ -14,35 +22,21 @@ const MIN = 60_000;
 const KNOTS = 13;
 /** Singapore port waters begin at 103.6°E on 1.25°N (packages/contracts/src/discharge-zones.ts). */
 const EDGE: [number, number] = [1.25, 103.6];
-const CHANNELS = ['FUEL_FLOW', 'FUEL_SULFUR', 'SCRUBBER_RUNNING', 'LATITUDE', 'LONGITUDE', 'SCRUBBER_MODE'];
+const CHANNELS: ShipChannel[] = [
+  'FUEL_FLOW',
+  'FUEL_SULFUR',
+  'SCRUBBER_RUNNING',
+  'LATITUDE',
+  'LONGITUDE',
+  'SCRUBBER_MODE',
+].map((name) => ({ name, dataType: name === 'SCRUBBER_RUNNING' ? 'Boolean' : 'Double', unit: '' }));
 const SHIP = `Zone Warning Test ${Date.now().toString(36)}`;
-
-async function api(page: Page) {
-  const headers = { authorization: `Bearer ${await accessToken(page)}` };
-  const ok = async <T>(response: Promise<APIResponse>): Promise<T> => {
-    const answer = await response;
-    expect(answer.status(), await answer.text()).toBeLessThan(300);
-    return (await answer.json().catch(() => null)) as T;
-  };
-  return {
-    get: <T>(url: string) => ok<T>(page.request.get(url, { headers })),
-    post: <T>(url: string, data: unknown) => ok<T>(page.request.post(url, { headers, data })),
-    put: <T>(url: string, data: unknown) => ok<T>(page.request.put(url, { headers, data })),
-    upload: <T>(url: string, name: string, content: string) =>
-      ok<T>(
-        page.request.post(url, {
-          headers,
-          multipart: { file: { name, mimeType: 'text/csv', buffer: Buffer.from(content) } },
-        }),
-      ),
-  };
-}
 
 /** The last 20 minutes up to now of a ship steaming east at 13 knots, its last fix 40 minutes from the edge. */
 function approachCsv(): string {
   const end = Math.floor(Date.now() / MIN) * MIN;
   const last = destinationPoint(EDGE[0], EDGE[1], 270, (KNOTS * 40) / 60);
-  const lines = [['Timestamp', ...CHANNELS].join(',')];
+  const lines = [['Timestamp', ...CHANNELS.map((c) => c.name)].join(',')];
   for (let i = 19; i >= 0; i--) {
     const [lat, lon] = destinationPoint(last[0], last[1], 270, (KNOTS * i) / 60);
     const t = new Date(end - i * MIN).toISOString().replace('T', ' ').slice(0, 19);
@@ -56,53 +50,18 @@ test('a ship heading into a no-discharge zone in open loop: the warning and its 
 }) => {
   test.setTimeout(300_000);
   await signInAs(page, 'admin', '/');
-  const client = await api(page);
-  const ships = await client.get<{ primaryOrganizationId: string }[]>('/api/facilities');
-  const ship = await client.post<{ id: string }>('/api/facilities', {
-    organizationId: ships[0]!.primaryOrganizationId,
-    name: SHIP,
-  });
-  const source = await client.post<{ id: string }>(`/api/algorithm/facility/${ship.id}/datasource`, {
-    name: 'Logger',
-    dataSourceReaderId: 'delimited-text',
-    dataSourceReaderConfiguration: JSON.stringify({
-      delimiter: ',',
-      decimalSeparator: '.',
-      headerRow: 1,
-      firstDataRow: 2,
-      timestampColumns: ['Timestamp'],
-      timestampFormat: 'YYYY-MM-DD HH:mm:ss',
-    }),
-    measureFrequencyInSeconds: 60,
-    utcTimezoneOffsetInMinutes: 0,
-    note: '',
-    isPrimary: true,
-  });
-  for (const name of CHANNELS)
-    await client.post(`/api/algorithm/facilitydatasource/${source.id}/facilitydatasourcechannels`, {
-      source: name,
-      name,
-      dataType: name === 'SCRUBBER_RUNNING' ? 'Boolean' : 'Double',
-      description: '',
-      unit: '',
-      qualityScore: 5,
-    });
-  // With the channels there: the default calculations (drafts), those of the fields the warning reads approved.
-  await client.post(`/api/algorithm/measurement-fields/facility/${ship.id}/default-calculations`, {});
-  const fields = await client.get<{ id: string; name: string }[]>(
-    `/api/algorithm/measurement-fields/facility/${ship.id}`,
-  );
-  for (const field of fields.filter((f) => CHANNELS.includes(f.name))) {
-    const base = `/api/algorithm/facility/${ship.id}/measurement-field/${field.id}/calculations`;
-    for (const calculation of await client.get<{ id: string }[]>(base))
-      await client.put(`${base}/${calculation.id}/approve`, { validFrom: '2020-01-01T00:00:00Z' });
-  }
+  const client = await apiClient(page);
+  const { shipId, dataSourceId } = await createShipWithChannels(client, SHIP, 'Logger', CHANNELS);
   // Uploaded as a logger's file: the upload queues its execution, which evaluates the zone warnings.
-  await client.upload(`/api/algorithm/facilitydatasource/${source.id}/file`, 'approach.csv', approachCsv());
+  await client.upload(
+    `/api/algorithm/facilitydatasource/${dataSourceId}/file`,
+    'approach.csv',
+    approachCsv(),
+  );
   await expect
     .poll(
       async () =>
-        (await client.get<{ warnings: unknown[] }>(`/api/facilities/${ship.id}/zone-warnings`)).warnings
+        (await client.get<{ warnings: unknown[] }>(`/api/facilities/${shipId}/zone-warnings`)).warnings
           .length,
       { timeout: 120_000 },
     )
@@ -113,7 +72,7 @@ test('a ship heading into a no-discharge zone in open loop: the warning and its 
     ['phone', { width: 390, height: 844 }],
   ] as const) {
     await page.setViewportSize(viewport);
-    await page.goto(`/ship/${ship.id}/map`);
+    await page.goto(`/ship/${shipId}/map`);
     const warning = page.getByTestId('zone-warning');
     await expect(warning).toContainText(
       /^Open-loop discharge banned in Singapore port waters in (39|40) min: switch to closed loop or to compliant fuel \(entry about/,

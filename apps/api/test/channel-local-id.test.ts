@@ -117,6 +117,32 @@ describe('channel local id', () => {
     expect(localIds(set)).toEqual({ EXHAUST_TEMP: TEMPERATURE, EXHAUST_PRESSURE: PRESSURE });
   });
 
+  it('comes back with a mapping a list removed and a later list brings back with its id (an Undo)', async () => {
+    const admin = await server.as('admin');
+    type Listed = { id: string; source: string; name: string; dataType: string; unit: string | null };
+    const listed = (await admin.get(url)).json() as Listed[];
+    const item = (name: string) => {
+      const { id, source, dataType, unit } = listed.find((c) => c.name === name)!;
+      return { id, source, name, dataType, unit };
+    };
+    const removed = await admin.put(url, [item('EXHAUST_TEMP')]);
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect(removed.json().map((c: { name: string }) => c.name)).toEqual(['EXHAUST_TEMP']);
+    // Brought back with its id, its local id left out (as a list made before it had one would send it).
+    const back = await admin.put(url, [item('EXHAUST_TEMP'), item('EXHAUST_PRESSURE')]);
+    expect(back.statusCode, back.body).toBe(200);
+    expect(
+      Object.fromEntries(
+        back
+          .json()
+          .map((c: { id: string; name: string; localId: string | null }) => [c.name, [c.id, c.localId]]),
+      ),
+    ).toEqual({
+      EXHAUST_TEMP: [item('EXHAUST_TEMP').id, TEMPERATURE],
+      EXHAUST_PRESSURE: [item('EXHAUST_PRESSURE').id, PRESSURE],
+    });
+  });
+
   it("is exported in the uploader package's channels, for the edge node's DBIRTH", async () => {
     const token = await server.tokenFor('admin');
     const response = await server.app.inject({

@@ -98,3 +98,26 @@ describe('the job queue drains', () => {
     ]);
   });
 });
+
+describe("a queue made with another policy by an earlier version (the window jobs' was stately)", () => {
+  let server: TestServer;
+  afterAll(async () => server?.close());
+
+  it('is made again with the policy of the contract, the jobs that waited in it sent again', async () => {
+    server = await startTestServer({ jobs: 'none', seed: false });
+    const earlier = await startQueue(server.services);
+    await earlier.boss.deleteQueue(JOB_NAMES.windowExecution);
+    await earlier.boss.createQueue(JOB_NAMES.windowExecution, { policy: 'stately' });
+    await earlier.boss.send(JOB_NAMES.windowExecution, { facilityId: 'ship-1' }, { singletonKey: 'ship-1' });
+    await earlier.stop();
+
+    const queue = await startQueue(server.services);
+    try {
+      expect((await queue.boss.getQueue(JOB_NAMES.windowExecution))?.policy).toBe('short');
+      const jobs = await queue.boss.findJobs(JOB_NAMES.windowExecution, { key: 'ship-1' });
+      expect(jobs.map((j) => [j.state, j.data])).toEqual([['created', { facilityId: 'ship-1' }]]);
+    } finally {
+      await queue.stop({ graceful: false });
+    }
+  }, 120_000);
+});

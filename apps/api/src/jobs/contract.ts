@@ -18,7 +18,7 @@ export interface ExecutionJob {
 /**
  * The windows of minutes a stream stored samples in, executed (features/executions/live.ts): the windows wait in
  * execution_windows, the job names only the ship. One waiting and one running per ship (the singleton key is the
- * ship, the queue is stately), so a busy ship's requests are coalesced into the next run.
+ * ship, the queue is `perKey`), so a busy ship's requests are coalesced into the next run.
  */
 export interface WindowExecutionJob {
   facilityId: string;
@@ -171,6 +171,17 @@ export type EmptyJobName = {
 export interface JobQueuePolicy {
   /** One job waiting at most, one running (pg-boss's stately policy): a sweep needs no second copy. */
   stately?: boolean;
+  /**
+   * One job waiting and one running per singleton key, and jobs of other keys never held back by them (the live
+   * windows: docs/decisions/0122-live-windows.md). pg-boss's `short` policy keeps one waiting per key; the worker
+   * runs a job only when no other job of its key is active (read from the job table when the job is taken), and
+   * otherwise sends it again a second later (joining the key's waiting one) and ends it. Not pg-boss's stately
+   * policy: its fetch leaves out the keys its queue cache holds active, a list its monitor writes every
+   * QUEUE_SUPERVISE_SECONDS and each process reads every 60 s, so a job sent after its key's run could wait a
+   * minute with nothing running (bench/results/live-alerts.md); and a job whose key is active at the head of the
+   * queue made every fetch fail on the policy's index, holding back every other key behind it.
+   */
+  perKey?: boolean;
   /** Retries: the queue's QUEUE_RETRY_LIMIT unless a setting of its own says otherwise. */
   retryLimit?: 'ALERTS_EMAIL_RETRY_LIMIT';
   /** Jobs run at once per worker: QUEUE_CONCURRENCY unless a setting of its own says otherwise. */
@@ -191,7 +202,7 @@ export const JOB_QUEUES: {
 } = {
   execution: {},
   // One waiting and one running per ship (its singleton key): later requests join the waiting one's windows.
-  'window-execution': { stately: true },
+  'window-execution': { perKey: true },
   recalculation: {},
   // Originals left raw by uploads whose job was lost (a process stopped in between) are picked up at each start.
   'compress-originals': { stately: true, sent: 'at-start' },
@@ -264,8 +275,8 @@ export interface JobQueue {
     options?: { startAfter?: Date },
   ): Promise<string>;
   /**
-   * Sends a job of a stately queue inside one of our transactions under a singleton key: null when one of that key
-   * already waits (the waiting one does the work), else the job's id.
+   * Sends a job of a stately or `perKey` queue inside one of our transactions under a singleton key: null when one
+   * of that key already waits (the waiting one does the work), else the job's id.
    */
   sendSingletonInTransaction<N extends JobName>(
     trx: Kysely<Database>,

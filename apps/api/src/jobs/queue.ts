@@ -131,14 +131,19 @@ export async function startQueue(
   };
   for (const name of ALL_JOB_NAMES) {
     const policy = JOB_QUEUES[name];
+    const bossPolicy = policy.perKey ? 'short' : policy.stately ? 'stately' : 'standard';
     const existing = await boss.getQueue(name);
     const retryLimit = policy.retryLimit ? tuning[policy.retryLimit] : queueOptions.retryLimit;
-    if (!existing)
-      await boss.createQueue(name, {
-        ...queueOptions,
-        retryLimit,
-        ...(policy.stately ? { policy: 'stately' } : {}),
-      });
+    if (existing && (existing.policy ?? 'standard') !== bossPolicy) {
+      // pg-boss cannot change a queue's policy (the window jobs' was stately before): the queue is made again and
+      // the jobs that waited in it are sent again.
+      const { rows: waiting } = await sql<{ data: object; key: string | null }>`
+        select data, singleton_key as key from pgboss.job
+        where name = ${name} and state in ('created', 'retry')`.execute(database.db);
+      await boss.deleteQueue(name);
+      await boss.createQueue(name, { ...queueOptions, retryLimit, policy: bossPolicy });
+      for (const job of waiting) await boss.send(name, job.data, job.key ? { singletonKey: job.key } : {});
+    } else if (!existing) await boss.createQueue(name, { ...queueOptions, retryLimit, policy: bossPolicy });
     else
       await boss.updateQueue(name, {
         retryLimit,
@@ -151,6 +156,15 @@ export async function startQueue(
   // pg-boss caches its queues at start, before ours existed. A cache miss inside sendInTransaction would query through
   // pg-boss's own connection, which on PGlite is the one our transaction holds: warm the cache now.
   for (const name of ALL_JOB_NAMES) await boss.getJobById(name, '00000000-0000-0000-0000-000000000000');
+
+  /** Whether a job of the same name and singleton key as `job`, not `job`, is running (the job table, now). */
+  const otherOfKeyActive = async (name: string, job: JobWithMetadata<unknown>) => {
+    const { rows } = await sql`
+      select 1 from pgboss.job
+      where name = ${name} and singleton_key = ${job.singletonKey} and state = 'active' and id <> ${job.id}::uuid
+      limit 1`.execute(database.db);
+    return rows.length > 0;
+  };
 
   let working = false;
   const queue: Queue = {
@@ -220,6 +234,17 @@ export async function startQueue(
           async (jobs: JobWithMetadata<JobPayloads[JobName]>[]): Promise<JobResult[]> => {
             const results: JobResult[] = [];
             for (const job of jobs) {
+              if (policy.perKey && job.singletonKey && (await otherOfKeyActive(name, job))) {
+                // Another job of its key runs (on another worker): this one is sent again a second later, joining
+                // the key's waiting one if there is one, so the key's runs never overlap and none is lost.
+                await boss.send(name, job.data as object, { singletonKey: job.singletonKey, startAfter: 1 });
+                results.push({
+                  id: job.id,
+                  status: 'completed',
+                  output: { status: 'skipped', reason: 'Another job of its key was running: sent again' },
+                });
+                continue;
+              }
               const outcome = await handler(job.data, {
                 jobId: job.id,
                 retryCount: job.retryCount,

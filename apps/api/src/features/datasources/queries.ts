@@ -186,17 +186,17 @@ export async function deleteChannelAlias(trx: Transaction<Database>, aliasId: st
  * Of `ids`, those of mappings that a list (PUT facilitydatasourcechannels, audited as channel.replace with the
  * mappings it removed) took out of this data source, and that no mapping has now: a later list may bring them back
  * with their ids. Each with the fuel attributes it had when it was removed (the latest removal's), null when it had
- * none.
+ * none, and its local id then (null when none, or removed before local ids were kept with the removal).
  */
 export async function removedMappingIds(
   db: Kysely<Database>,
   dataSourceId: string,
   ids: readonly string[],
-): Promise<Map<string, FuelChannelAttributes | null>> {
+): Promise<Map<string, { fuel: FuelChannelAttributes | null; localId: string | null }>> {
   const candidates = [...new Set(ids.filter(isUuid))];
   if (candidates.length === 0) return new Map();
-  const { rows } = await sql<{ id: string; fuel: FuelChannelAttributes | null }>`
-    select removed->>'id' as id, removed->'fuel' as fuel
+  const { rows } = await sql<{ id: string; fuel: FuelChannelAttributes | null; localId: string | null }>`
+    select removed->>'id' as id, removed->'fuel' as fuel, removed->>'localId' as "localId"
     from (
       select id as entry_id, detail->'removedMappings' as mappings from audit_log
       where action = 'channel.replace' and subject = ${dataSourceId}
@@ -207,7 +207,8 @@ export async function removedMappingIds(
       and not exists (select 1 from data_source_channels c where c.id::text = removed->>'id')
     order by entry.entry_id desc
   `.execute(db);
-  const found = new Map<string, FuelChannelAttributes | null>();
-  for (const row of rows) if (!found.has(row.id)) found.set(row.id, row.fuel ?? null);
+  const found = new Map<string, { fuel: FuelChannelAttributes | null; localId: string | null }>();
+  for (const row of rows)
+    if (!found.has(row.id)) found.set(row.id, { fuel: row.fuel ?? null, localId: row.localId ?? null });
   return found;
 }

@@ -529,7 +529,13 @@ export interface ChannelListChange {
   /** Mappings an earlier list removed that this one brought back with their ids (an Undo). */
   restored: number;
   /** The mappings the list removed, named in the audit entry: a later list may bring them back. */
-  removedMappings: { id: string; name: string; source: string; fuel?: FuelChannelAttributes }[];
+  removedMappings: {
+    id: string;
+    name: string;
+    source: string;
+    fuel?: FuelChannelAttributes;
+    localId?: string;
+  }[];
 }
 
 /**
@@ -568,7 +574,7 @@ export async function replaceChannels(
     const before = item.id === undefined ? undefined : byId.get(item.id);
     const base = before
       ? fuelAttributesOf(before)
-      : ((item.id === undefined ? null : restorable.get(item.id)) ?? NO_FUEL_ATTRIBUTES);
+      : ((item.id === undefined ? null : restorable.get(item.id)?.fuel) ?? NO_FUEL_ATTRIBUTES);
     return mergeFuelAttributes(item, base);
   });
   const keptIds = new Set(list.flatMap((item) => knownId(item) ?? []));
@@ -626,8 +632,12 @@ export async function replaceChannels(
       description: item.description || null,
       quality_score: item.qualityScore ?? 0,
       is_custom: item.isCustom === true,
-      // Checked above (channelMappingListProblems); left out, a kept mapping keeps its local id.
-      local_id: item.localId !== undefined ? normalizeLocalId(item.localId) : (before?.local_id ?? null),
+      // Checked above (channelMappingListProblems); left out, a kept mapping keeps its local id and one brought back
+      // gets the one it had when it was removed.
+      local_id:
+        item.localId !== undefined
+          ? normalizeLocalId(item.localId)
+          : (before?.local_id ?? (item.id === undefined ? null : (restorable.get(item.id)?.localId ?? null))),
       ...fuelColumnsOf(fuelOf[index]!),
     };
   });
@@ -666,8 +676,10 @@ export async function replaceChannels(
       id: c.id,
       name: c.name,
       source: c.source,
-      // Brought back by a later list that leaves them out, a mapping gets its fuel attributes back from here.
+      // Brought back by a later list that leaves them out, a mapping gets its fuel attributes and local id back
+      // from here.
       ...(c.consumer !== null ? { fuel: fuelAttributesOf(c) } : {}),
+      ...(c.local_id !== null ? { localId: c.local_id } : {}),
     })),
   };
 }

@@ -194,7 +194,7 @@ export default function ShipDashboardPage() {
             </CardContent>
           </Card>
           {/* The latest streamed values, for a ship whose gateway streams (nothing otherwise). */}
-          <LiveCard facilityId={ship.id} />
+          <LiveCard facilityId={ship.id} latestData={ship.dataTimeStampMax} />
         </Grid>
 
         <Grid size={{ xs: 12, md: 4 }}>

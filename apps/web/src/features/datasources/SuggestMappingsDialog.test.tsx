@@ -30,7 +30,11 @@ const mapping = (id: string, name: string, source: string): DataSourceChannel =>
 const CHANNELS = [
   mapping('m1', 'FUEL_FLOW', 'ME_FO_Flow_kgh'),
   mapping('m2', 'SO2_PPM', 'EGCS1_SO2_ppm'),
-  mapping('m3', 'AMBIENT_AIR_TEMP', 'Amb_Air_T_C'),
+  // With its ISO 19848 local id: the mapping Apply removes and Undo brings back keeps it.
+  {
+    ...mapping('m3', 'AMBIENT_AIR_TEMP', 'Amb_Air_T_C'),
+    localId: '/dnv-v2/vis-3-4a/411.1/C101.31/meta/qty-temperature',
+  },
   mapping('m4', 'SHIP_SPEED', 'GPS_SOG_kn'),
 ];
 const DATA_SOURCE = { id: 'ds1', name: 'Logger', channels: CHANNELS } as unknown as DataSource;
@@ -142,7 +146,7 @@ describe('SuggestMappingsDialog', () => {
     expect(suggestions()).toBeTruthy();
   });
 
-  it('applies after the yes, then Undo puts the previous mappings back with their ids', async () => {
+  it('applies after the yes, then Undo puts the previous mappings back with their ids and local ids', async () => {
     renderScreen();
     await within(await screen.findByRole('dialog')).findByText(/Columns of AMS_TREND_20260309.csv/);
     fireEvent.click(within(suggestions()).getByRole('button', { name: 'Accept all' }));
@@ -163,8 +167,8 @@ describe('SuggestMappingsDialog', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Undo' }));
     await screen.findByText('The previous mappings were restored');
     expect(puts).toHaveLength(2);
-    expect(puts[1]!.map((i) => [i.id, i.name, i.source])).toEqual(
-      CHANNELS.map((c) => [c.id, c.name, c.source]),
+    expect(puts[1]!.map((i) => [i.id, i.name, i.source, i.localId])).toEqual(
+      CHANNELS.map((c) => [c.id, c.name, c.source, c.localId]),
     );
   });
 

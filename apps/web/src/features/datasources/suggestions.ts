@@ -68,6 +68,8 @@ const toItem = (c: DataSourceChannel): ChannelMappingListItem => ({
   description: c.description,
   qualityScore: c.qualityScore,
   isCustom: c.isCustom,
+  // Sent as it is: a mapping Undo brings back (one Apply removed) would otherwise come back without its local id.
+  localId: c.localId,
 });
 
 /**

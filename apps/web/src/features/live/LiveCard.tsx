@@ -1,14 +1,16 @@
 import { Box, Card, CardContent, Chip, Stack, Typography } from '@mui/material';
 import { linkText, liveTimeText, liveValueLabel, liveValueText } from './display';
-import { useLiveReadout } from './live-api';
+import { useLatestDataFollowsReadout, useLiveReadout } from './live-api';
 
 /**
  * The ship dashboard's live readout (issue 33, docs/decisions/0129-live-readout.md): the edge node's link and the
  * latest streamed value of each channel with its time, asked again every 10 seconds, so a value moves as the ship
- * sends it. Not shown for a ship that never streamed.
+ * sends it. Not shown for a ship that never streamed. `latestData` is the ship list's latest data (the header's):
+ * the list is asked again when the readout brings a later sample.
  */
-export function LiveCard({ facilityId }: { facilityId: string }) {
+export function LiveCard({ facilityId, latestData }: { facilityId: string; latestData?: string | null }) {
   const readout = useLiveReadout(facilityId);
+  useLatestDataFollowsReadout(readout.data, latestData);
   const link = readout.data?.link;
   if (!link) return null;
   const values = readout.data?.values ?? [];
