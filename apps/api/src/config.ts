@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { ENVIRONMENT_STAGE_NAMES } from '@portal/contracts/environment';
@@ -127,6 +128,17 @@ export const liveSettingsSchema = z.object({
    * unset: MQTT_URL without its user and password, or else the embedded broker: MQTT_PORT on PUBLIC_URL's host.
    */
   MQTT_PUBLIC_URL: mqttAddress.optional(),
+  /**
+   * A CA certificate file (PEM) for an mqtts:// broker whose certificate a private CA signed: the portal's host trusts
+   * it, and the uploader package carries it to the ships (docs/decisions/0131-mosquitto-credentials-and-tls.md).
+   */
+  MQTT_CA_FILE: z.string().min(1).optional(),
+  /**
+   * `on`: MQTT_URL's broker is a Mosquitto with the dynamic security plugin and MQTT_URL's user its admin: the portal
+   * makes each upload credential a broker client with its ship's topic ACL, and deletes it when revoked
+   * (features/ship-info/broker-credentials.ts, deploy/mosquitto/).
+   */
+  MQTT_DYNSEC: onOff.default('off'),
   /** The embedded broker's port (0: any free port, for tests); 1884, not MQTT's 1883, which a real broker may hold. */
   MQTT_PORT: z.coerce.number().int().min(0).max(65535).default(1884),
   /** The address the embedded broker listens on. */
@@ -225,6 +237,8 @@ export interface Config extends RawConfig {
   dataDir: string;
   /** ORIGINALS_URL read: the bucket of the originals, or null for the database's own store. */
   originalsBucket: ObjectStoreSettings | null;
+  /** MQTT_CA_FILE read at start, or null. */
+  mqttCa: Buffer | null;
   issuer: string;
   embeddedIssuer: boolean;
   services: { web: boolean; worker: boolean };
@@ -342,6 +356,26 @@ export function loadConfig(
     throw new ConfigError(
       'Invalid configuration:\n  METS_SEND is on: set METS_API_URL and METS_API_TOKEN too (or turn METS_SEND off)',
     );
+  if (raw.MQTT_DYNSEC === 'on') {
+    const url = raw.MQTT_URL ? new URL(raw.MQTT_URL) : null;
+    if (!url?.username || !url.password)
+      throw new ConfigError(
+        "Invalid configuration:\n  MQTT_DYNSEC is on: set MQTT_URL with the broker's dynamic security admin as user:password (mqtts://user:password@host:8883)",
+      );
+  }
+  let mqttCa: Buffer | null = null;
+  if (raw.MQTT_CA_FILE) {
+    const file = path.resolve(env.INIT_CWD ?? process.cwd(), raw.MQTT_CA_FILE);
+    try {
+      mqttCa = fs.readFileSync(file);
+    } catch (error) {
+      throw new ConfigError(
+        `Invalid configuration:\n  MQTT_CA_FILE: ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+      );
+    }
+    if (!mqttCa.toString('utf8').includes('-----BEGIN CERTIFICATE-----'))
+      throw new ConfigError(`Invalid configuration:\n  MQTT_CA_FILE: ${file} is not a PEM certificate`);
+  }
   // Read here, before anything starts: a mistyped bucket stops the start, not the first upload.
   const originalsBucket = raw.ORIGINALS_URL ? objectStoreOf(parseOriginalsUrl(raw.ORIGINALS_URL, env)) : null;
   const publicUrl = (raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/$/, '');
@@ -356,6 +390,7 @@ export function loadConfig(
     // Relative to where `npm start` was typed (npm runs the API's script inside apps/api).
     dataDir: path.resolve(env.INIT_CWD ?? process.cwd(), raw.DATA_DIR),
     originalsBucket,
+    mqttCa,
     issuer: raw.OIDC_ISSUER ?? `${publicUrl}/oidc`,
     embeddedIssuer: !raw.OIDC_ISSUER,
     services: { web: services.includes('web'), worker: services.includes('worker') },

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import mqtt, { type MqttClient } from 'mqtt';
+import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import pino from 'pino';
 import { DEFAULT_DELIMITED_CONFIGURATION, READER_IDS } from '@portal/contracts/readers';
 import { dataSourceDefinition, type DaySamples, type DemoShip } from '@portal/demo-fleet';
@@ -59,7 +59,7 @@ export async function startTestLive(
   server: TestServer,
   broker: 'embedded' | 'mosquitto',
   groupId = uniqueGroup(),
-  options: { mqttUrl?: string; batchSeconds?: number } = {},
+  options: { mqttUrl?: string; batchSeconds?: number; dynsec?: boolean; ca?: Buffer } = {},
 ): Promise<{ live: Live; groupId: string; handed: HandedRange[]; requested: HandedRange[] }> {
   const handed: HandedRange[] = [];
   const requested: HandedRange[] = [];
@@ -72,6 +72,8 @@ export async function startTestLive(
       MQTT_GROUP_ID: groupId,
       MQTT_HOST_ID: `host-${groupId}`,
       LIVE_EXECUTION_BATCH_SECONDS: options.batchSeconds ?? 0,
+      MQTT_DYNSEC: options.dynsec ? 'on' : 'off',
+      mqttCa: options.ca ?? null,
     },
     pino({ level: process.env.LIVE_TEST_LOG ?? 'silent' }),
     {
@@ -185,9 +187,10 @@ export class TestEdgeNode {
     groupId: string,
     edgeNodeId: string,
     password: string,
-    options: { username?: string } = {},
+    options: { username?: string; mqtt?: Partial<IClientOptions> } = {},
   ): Promise<TestEdgeNode> {
     const client = mqtt.connect(url, {
+      ...options.mqtt,
       clientId: `psdu-${edgeNodeId}-${randomUUID().slice(0, 4)}`,
       username: options.username ?? edgeNodeId,
       password,

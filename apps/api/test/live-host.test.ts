@@ -347,6 +347,14 @@ describe.each(['mosquitto', 'embedded'] as const)('the Sparkplug host on %s', (b
       expect(await refusedConnect('', '')).toMatch(/Bad username or password/i);
     });
 
+    it("admits a ship by its credential's id as the user name too (a real Mosquitto's, decision 0131)", async () => {
+      const { row, token: second } = await uploadToken(server, ship);
+      const admitted = await TestEdgeNode.connect(url(), started.groupId, ship, second, { username: row.id });
+      await admitted.close();
+      // Another credential's id with this token: refused.
+      expect(await refusedConnect(row.id, token)).toMatch(/Bad username or password/i);
+    });
+
     it('refuses a revoked token', async () => {
       const { row, token: revoked } = await uploadToken(server, ship);
       const allowed = await TestEdgeNode.connect(url(), started.groupId, ship, revoked);

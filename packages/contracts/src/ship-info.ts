@@ -53,3 +53,14 @@ export const UPLOAD_TOKEN_HEADER = 'x-upload-token';
  */
 export const uploaderPackageQuerySchema = z.object({ mode: z.enum(['upload', 'edge-node']).optional() });
 export const UPLOAD_TOKEN_PREFIX = 'psdu_';
+
+/**
+ * The credential id in an upload token `psdu_<credential id>_<secret>`, or null: the MQTT user name an edge node
+ * signs in with (a real Mosquitto knows each credential by it, docs/decisions/0131-mosquitto-credentials-and-tls.md).
+ */
+export function uploadCredentialIdOf(token: string): string | null {
+  const match = /^psdu_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})_[A-Za-z0-9_-]+$/.exec(
+    token.trim(),
+  );
+  return match ? match[1]! : null;
+}

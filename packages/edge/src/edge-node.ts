@@ -47,6 +47,11 @@ export interface EdgeNodeOptions {
   facilityId: string;
   /** The ship's upload token: the MQTT password. */
   token: string;
+  /**
+   * The MQTT user name: the facility id unless given. The uploader gives the token's credential id, which a real
+   * Mosquitto's dynamic security knows the credential by (the embedded broker takes either).
+   */
+  username?: string;
   /** Where the edge node keeps its buffer, channel aliases and session number. */
   stateDir: string;
   dataSources: DataSourceDefinition[];
@@ -325,7 +330,7 @@ export class EdgeNode {
     const client = connect(this.options.mqttUrl, {
       ...this.options.mqtt,
       clientId: `psdu-${facilityId}`,
-      username: facilityId,
+      username: this.options.username ?? facilityId,
       password: token,
       clean: true,
       reconnectPeriod: 0,

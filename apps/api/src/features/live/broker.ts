@@ -10,7 +10,7 @@ import { EDGE_MESSAGE_TYPES, NAMESPACE, parseTopic, stateTopic } from './topics'
 /**
  * The embedded MQTT broker (aedes over a `net` server) that `npm start` runs when no MQTT_URL is set
  * (docs/decisions/0120-live-sparkplug-host.md). It admits:
- * - a ship's edge node: username = the facility id, password = that ship's upload token (not revoked; the upload
+ * - a ship's edge node: username = the facility id or the credential's id, password = that ship's upload token (not revoked; the upload
  *   credential of features/ship-info/credentials.ts). It may publish only its own Sparkplug messages
  *   (`spBv1.0/<group>/{N,D}{BIRTH,DEATH,DATA}/<its facility id>[/...]`, the will included) and subscribe only its own
  *   commands and the host's STATE: the per-ship ACL a real Mosquitto gets from the decision's pattern file.
@@ -72,7 +72,9 @@ export async function startEmbeddedBroker(
       if (!username || !isUuid(username) || !password) return done(refused(), false);
       resolveUploadToken(db, password.toString('utf8')).then(
         (resolved) => {
-          if (!resolved || resolved.facilityId !== username) return done(refused(), false);
+          // The user name is the facility id or (decision 0131, as on a real Mosquitto) the credential's id.
+          if (!resolved || (resolved.facilityId !== username && resolved.credentialId !== username))
+            return done(refused(), false);
           identities.set(client, { facilityId: resolved.facilityId });
           done(null, true);
         },

@@ -43,6 +43,8 @@ export interface SparkplugHostOptions {
   url: string;
   username?: string;
   password?: string;
+  /** The CA certificate (PEM) of an mqtts:// broker with a private CA (MQTT_CA_FILE). */
+  ca?: Buffer;
   groupId: string;
   hostId: string;
   /** How often the touched ranges are handed on (0: after each message). */
@@ -128,6 +130,7 @@ export class SparkplugHost {
       clientId: `${options.hostId}-${Math.random().toString(16).slice(2, 10)}`,
       username: options.username,
       password: options.password,
+      ...(options.ca ? { ca: options.ca } : {}),
       clean: true,
       reconnectPeriod: 2_000,
       // Sparkplug 3.0 §7.3: the host's death certificate is its STATE will, retained, with the birth's timestamp.

@@ -40,12 +40,18 @@ export interface PackageInput {
   groupId?: string | null;
   /** `edge-node` needs `mqttUrl`; unset: `edge-node` when a broker is named, else `upload`. */
   mode?: 'upload' | 'edge-node';
+  /** The broker's private CA certificate (MQTT_CA_FILE), carried as `broker-ca.pem` and named in `mqttCaFile`. */
+  mqttCa?: Buffer | null;
 }
+
+/** The file of the package that holds the broker's CA certificate (when the portal has one). */
+export const BROKER_CA_FILE = 'broker-ca.pem';
 
 /**
  * The uploader's configuration (uploader/config.ts): files in the watch folder go to the primary data source (or the
  * first); in mode `edge-node`, as samples over MQTT Sparkplug B to `mqttUrl` in group `groupId` (the ship signs in
- * with its facility id and upload token), otherwise as files over HTTPS. The broker and group are written either way,
+ * with its upload token, user name the token's credential id, trusting `mqttCaFile` when the portal has a private CA),
+ * otherwise as files over HTTPS. The broker and group are written either way,
  * so that switching the mode is the only edit.
  */
 export function uploaderConfig(input: PackageInput): UploaderConfig {
@@ -58,6 +64,7 @@ export function uploaderConfig(input: PackageInput): UploaderConfig {
     mode: input.mqttUrl ? (input.mode ?? 'edge-node') : 'upload',
     mqttUrl: input.mqttUrl ?? '',
     groupId: input.groupId || DEFAULT_GROUP_ID,
+    ...(input.mqttCa && input.mqttUrl ? { mqttCaFile: BROKER_CA_FILE } : {}),
     edgeStateDir: 'psdu-edge',
     bufferMegabytes: DEFAULT_BUFFER_MEGABYTES,
     watchFolder: 'outbox',
@@ -110,7 +117,7 @@ a file go out as it writes them. What cannot be sent while the link is down is k
 most \`"bufferMegabytes"\`, ${DEFAULT_BUFFER_MEGABYTES} by default; beyond it the oldest samples are dropped and the
 log says how many) and sent, oldest first, when the link returns, also after a restart. Set \`"mode": "upload"\` to
 go back to uploading files over HTTPS. The PowerShell uploader uploads files only.
-${config.mqttUrl ? `\nconfig.json names this portal's broker (\`${config.mqttUrl}\`) and group (\`${config.groupId}\`): the edge node signs in\nwith the ship's id and its upload token, so ${config.mode === 'edge-node' ? 'nothing needs to be edited' : 'setting the mode is the only edit'}.\n` : ''}
+${config.mqttUrl ? `\nconfig.json names this portal's broker (\`${config.mqttUrl}\`) and group (\`${config.groupId}\`)${config.mqttCaFile ? `, and \`${config.mqttCaFile}\` is the broker's CA certificate` : ''}: the edge node signs in\nwith its upload token, so ${config.mode === 'edge-node' ? 'nothing needs to be edited' : 'setting the mode is the only edit'}.\n` : ''}
 ## The token
 ${hasToken ? 'config.json holds the upload token provisioned for this ship. Keep it secret: it lets anyone upload files to this ship.' : 'config.json has no token yet. Press Provision on the ship\'s Info page in the portal, copy the token shown once, and put it in config.json ("token") or in the environment variable PSDU_TOKEN.'}
 The token can upload to this ship's data sources only. If it is lost or leaks, revoke it on the ship's Info page and
@@ -126,6 +133,7 @@ export function buildUploaderPackage(input: PackageInput): Uint8Array {
       'psdu-uploader.ps1': new Uint8Array(read('psdu-uploader.ps1')),
       'config.json': strToU8(`${JSON.stringify(uploaderConfig(input), null, 2)}\n`),
       'README.md': strToU8(readme(input, Boolean(input.token))),
+      ...(input.mqttCa && input.mqttUrl ? { [BROKER_CA_FILE]: new Uint8Array(input.mqttCa) } : {}),
     },
     { level: 6 },
   );

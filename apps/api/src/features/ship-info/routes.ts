@@ -23,6 +23,7 @@ import { assertFacilityVisible, requireSystemAdmin } from '../access/policy';
 import { auditedChange } from '../audit/audit';
 import { attachmentDisposition } from '../documents/content-disposition';
 import { facilitiesVisibleTo, toFacility } from '../facilities/queries';
+import { brokerAdminOf, provisionShipCredential, removeShipCredential } from './broker-credentials';
 import { createUploadCredential, resolveUploadToken } from './credentials';
 import { buildUploaderPackage } from './package';
 import {
@@ -52,6 +53,7 @@ export async function shipInfoRoutes(app: FastifyInstance) {
   const routes = authenticatedRoutes(app);
   const { db, config } = app;
   const tags = ['ship info'];
+  const brokerAdmin = brokerAdminOf(config);
 
   const loadFacility = async (caller: Caller, id: string) => {
     await assertFacilityVisible(db, caller, id);
@@ -126,7 +128,25 @@ export async function shipInfoRoutes(app: FastifyInstance) {
       const { row, token } = await auditedChange(
         db,
         caller,
-        (trx) => createUploadCredential(trx, id, caller.userId),
+        async (trx) => {
+          const made = await createUploadCredential(trx, id, caller.userId);
+          // On a real Mosquitto the credential is a broker client too (decision 0131): made now, the one moment the
+          // token is known, or the credential is not made at all.
+          if (brokerAdmin)
+            await provisionShipCredential(brokerAdmin, {
+              facilityId: id,
+              credentialId: made.row.id,
+              token: made.token,
+            }).catch((error: unknown) => {
+              const refused = new AppError(
+                'UNAVAILABLE',
+                'The MQTT broker did not take the new credential, so none was made: try again when the broker answers',
+              );
+              refused.cause = error;
+              throw refused;
+            });
+          return made;
+        },
         ({ row }) => ({ action: 'facility.provision', subject: id, detail: { credentialId: row.id } }),
       );
       return reply.code(201).send({ ...toCredential(row), token });
@@ -152,6 +172,15 @@ export async function shipInfoRoutes(app: FastifyInstance) {
         subject: id,
         detail: { credentialId },
       });
+      // The broker's client goes too, and Mosquitto disconnects it. Revoked stays revoked when the broker does not
+      // answer: the live stream's reconciliation deletes it when it can (features/ship-info/broker-credentials.ts).
+      if (brokerAdmin)
+        await removeShipCredential(brokerAdmin, credentialId).catch((error: unknown) =>
+          request.log.warn(
+            { err: error, credentialId },
+            'The revoked upload credential is still a client of the MQTT broker: it is deleted at the next reconciliation',
+          ),
+        );
       return reply.code(204).send(null);
     },
   );
@@ -192,6 +221,7 @@ export async function shipInfoRoutes(app: FastifyInstance) {
           mode,
           mqttUrl,
           groupId: config.MQTT_GROUP_ID,
+          mqttCa: config.mqttCa,
           dataSources: dataSources.map((d) => ({
             id: d.id,
             name: d.name,

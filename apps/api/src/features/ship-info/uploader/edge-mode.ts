@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { EdgeNode, scanFolder, type ParsedFile } from '@portal/edge';
+import { uploadCredentialIdOf } from '@portal/contracts/ship-info';
 import type { DelimitedReaderConfiguration, XlsxReaderConfiguration } from '@portal/contracts/readers';
 import { parseDataFile } from '../../../readers';
 import { DEFAULT_BUFFER_MEGABYTES, type UploaderConfig, type UploaderLog } from './config';
@@ -21,6 +22,8 @@ export function edgeNodeUploader(config: UploaderConfig, configDir: string, toke
     ...(config.groupId ? { groupId: config.groupId } : {}),
     facilityId: config.facilityId,
     token,
+    // The MQTT user name: the credential's id (decision 0131), or the facility id for a token of another shape.
+    username: uploadCredentialIdOf(token) ?? config.facilityId,
     stateDir: path.resolve(configDir, config.edgeStateDir || 'psdu-edge'),
     dataSources: dataSources.map((d) => ({
       id: d.id,
