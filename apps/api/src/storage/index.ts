@@ -7,7 +7,8 @@
  * - raw samples (samples.ts): `raw_timestamps`, `raw_values`, per data file and channel, and `stream_samples`, per
  *   data source, channel and source time (the Sparkplug stream);
  * - measurement values (measurement-values.ts): day chunks of `measurement_values`;
- * - report values (report-values.ts): the hours of `report_values`;
+ * - report values (report-values.ts): the hours of `report_values`, one series per value source
+ *   (report-value-sources.ts: the fields that share a calculation share one stored series);
  * - their daily roll-up (report-values-daily.ts): `report_values_daily`, and the partial sums the reports read;
  * - compliance events (events.ts): `compliance_events` and their acknowledgements;
  * - the record book (record-book.ts): `record_book_entries`, a SHA-256 chain;
@@ -57,7 +58,9 @@ export {
   type FieldSeries,
   type MeasurementReplacement,
 } from './measurement-values';
+export { reportFieldValueSources, seriesCarriedOver, type ValueSources } from './report-value-sources';
 export {
+  carryReportSeries,
   deleteReportValues,
   hasReportValues,
   readHourlyPartials,

@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { DAY_MS, dayText } from './days';
 import type { PartitionedTable } from '../db/partitions';
+import { reportFieldValueSources } from './report-value-sources';
 
 /** The first millisecond of the UTC month (year) of a time, and of the next one. */
 const monthStart = (ms: number) => {
@@ -111,8 +112,8 @@ export interface TimedPartial {
 export type DailyPick = 'average' | 'min' | 'max';
 
 /**
- * Recomputes report_values_daily of a ship for the UTC days touching [from, to], from report_values:
- * per field and day the sum, count, min and max of the non-null hourly values and the number of spans; then the
+ * Recomputes report_values_daily of a ship for the UTC days touching [from, to], from report_values, of the value
+ * sources of the fields given (or all): per source and day the sum, count, min and max of the non-null hourly values and the number of spans; then the
  * monthly and yearly rows of the months and years those days fall in, from the daily rows. Days (months, years)
  * without any span lose their roll-up row. Returns the daily rows written. The sum is taken in time order: a sum of doubles depends on its
  * order, and the order a scan meets the rows in depends on how they lie on disk. Step "roll up" of the execution
@@ -122,11 +123,18 @@ export type DailyPick = 'average' | 'min' | 'max';
 export async function refreshDailyRollup(
   db: Kysely<Database>,
   facilityId: string,
-  reportFieldIds: readonly string[] | 'all',
+  requestedFieldIds: readonly string[] | 'all',
   from: Date,
   to: Date,
 ): Promise<number> {
-  if (reportFieldIds !== 'all' && reportFieldIds.length === 0) return 0;
+  if (requestedFieldIds !== 'all' && requestedFieldIds.length === 0) return 0;
+  // The series are stored under the fields' value sources (report-value-sources.ts): those are rolled up, and the
+  // fields themselves (a field's own rows, as stored before migration 0038 or by hand).
+  let reportFieldIds = requestedFieldIds;
+  if (reportFieldIds !== 'all') {
+    const { sourceOf } = await reportFieldValueSources(db);
+    reportFieldIds = [...new Set(reportFieldIds.flatMap((id) => [id, sourceOf.get(id) ?? id]))];
+  }
   const firstDay = Math.floor(from.getTime() / DAY_MS) * DAY_MS;
   const afterLastDay = Math.floor(to.getTime() / DAY_MS) * DAY_MS + DAY_MS;
   const fieldFilter =

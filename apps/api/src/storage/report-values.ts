@@ -10,10 +10,13 @@ import {
 import { lockShipValues } from './ship-lock';
 import type { PartitionedTable } from '../db/partitions';
 import { assertMonthsOnline } from './archived-months';
+import { reportFieldValueSources, seriesCarriedOver, type ValueSources } from './report-value-sources';
 
 /**
- * The hourly report values (`report_values`): one row per ship, report field and span start (an hour), the value or
- * null. Written by the engine's store step (the period's hours replaced in its transaction), deleted by a range with
+ * The hourly report values (`report_values`): one row per ship, value source and span start (an hour), the value or
+ * null. The `report_field_id` of a row is its value source, the first field of the fields that share a calculation
+ * (report-value-sources.ts): a ship-year is one series per distinct calculation, not one per field
+ * (docs/decisions/0132-report-series-once.md). Written by the engine's store step (the period's hours replaced in its transaction), deleted by a range with
  * their roll-up refreshed (report-values-daily.ts), read by the dashboards and the exports. The one module that
  * touches the table besides the roll-up, which aggregates it. Every statement on it moves the reports version (a
  * trigger, migration 0012): cached answers of every process are stale.
@@ -46,9 +49,15 @@ export interface ReportReplacement {
   series: ReadonlyMap<string, SpanSeries>;
 }
 
+/** The fields' value sources, and the fields themselves (rows stored under a field before migration 0038). */
+const withSources = (sources: ValueSources, fieldIds: readonly string[]) => [
+  ...new Set(fieldIds.flatMap((id) => [id, sources.sourceOf.get(id) ?? id])),
+];
+
 /**
- * Replaces the period's hours of the recomputed report fields: deletes them and inserts the new ones, one statement
- * per field (span starts as epoch ms and values as float8 arrays: cheaper to send and parse than one row of
+ * Replaces the period's hours of the recomputed report fields: deletes the period's hours of their value sources and
+ * inserts the new ones, once per value source (the fields of a source compute the same values: the series of the
+ * first recomputed field of each source is stored under the source), one statement per source (span starts as epoch ms and values as float8 arrays: cheaper to send and parse than one row of
  * parameters per value), in the caller's transaction (the engine's replacing one). The daily roll-up is the
  * caller's next step ({@link refreshDailyRollup}). Returns the rows written.
  */
@@ -56,8 +65,10 @@ export async function replaceReportValues(
   trx: Transaction<Database>,
   replacement: ReportReplacement,
 ): Promise<number> {
-  const { facilityId, from, to, fieldIds } = replacement;
+  const { facilityId, from, to } = replacement;
   await assertMonthsOnline(trx, new Date(from), new Date(to - 1));
+  const sources = await reportFieldValueSources(trx);
+  const fieldIds = replacement.fieldIds === 'all' ? 'all' : withSources(sources, replacement.fieldIds);
   if (fieldIds === 'all' || fieldIds.length > 0) {
     let del = trx
       .deleteFrom('report_values')
@@ -70,7 +81,11 @@ export async function replaceReportValues(
   let rowsWritten = 0;
   // Fields that share a calculation share its series: the arrays are made once.
   const arrays = new Map<SpanSeries, { starts: number[]; values: (number | null)[] }>();
-  for (const [fieldId, r] of replacement.series) {
+  const written = new Set<string>();
+  for (const [field, r] of replacement.series) {
+    const fieldId = sources.sourceOf.get(field) ?? field;
+    if (written.has(fieldId)) continue;
+    written.add(fieldId);
     let rows = arrays.get(r);
     if (!rows) {
       rows = { starts: [], values: [] };
@@ -116,6 +131,44 @@ export async function deleteReportValues(
     .executeTakeFirst();
   await refreshDailyRollup(trx, facilityId, 'all', from, to);
   return Number(result.numDeletedRows ?? 0);
+}
+
+/**
+ * After a change of approved report calculations (`before`: the value sources read before it, in the same
+ * transaction), gives every new value source the series its fields read before (report-value-sources.ts,
+ * seriesCarriedOver): the hours and the daily, monthly and yearly roll-ups of every ship are copied from the old
+ * source to the new one, replacing what the new one had. Only the months online are copied (an archived month keeps
+ * its rows under the old source). Returns the sources given a series.
+ */
+export async function carryReportSeries(
+  trx: Transaction<Database>,
+  before: ValueSources,
+): Promise<[from: string, to: string][]> {
+  const pairs = seriesCarriedOver(before, await reportFieldValueSources(trx));
+  if (pairs.length === 0) return pairs;
+  const moves = sql.join(pairs.map(([from, to]) => sql`(${from}::uuid, ${to}::uuid)`));
+  const targets = pairs.map(([, to]) => to);
+  const tables = [
+    ['report_values', 'span_start, value'],
+    ['report_values_daily', 'day, value_sum, value_count, value_min, value_max, span_count'],
+    ['report_values_monthly', 'month, value_sum, value_count, value_min, value_max, span_count, latest_day'],
+    ['report_values_yearly', 'year, value_sum, value_count, value_min, value_max, span_count, latest_day'],
+  ] as const;
+  for (const [table, columns] of tables) {
+    // Staged first: a new source may be the old source of another pair (two changes at once).
+    await sql`
+      create temporary table carried_series on commit drop as
+      select t.facility_id, m.to_id as report_field_id, ${sql.raw(columns.replace(/(\w+)/g, 't.$1'))}
+      from ${sql.table(table)} t join (values ${moves}) as m (from_id, to_id) on t.report_field_id = m.from_id
+    `.execute(trx);
+    await sql`delete from ${sql.table(table)} where report_field_id = any(${targets}::uuid[])`.execute(trx);
+    await sql`
+      insert into ${sql.table(table)} (facility_id, report_field_id, ${sql.raw(columns)})
+      select facility_id, report_field_id, ${sql.raw(columns)} from carried_series
+    `.execute(trx);
+    await sql`drop table carried_series`.execute(trx);
+  }
+  return pairs;
 }
 
 /** Whether any report value is stored at all (a new default calculation then asks for its recalculation). */

@@ -33,6 +33,7 @@ import * as executionWindows from './0034_execution_windows';
 import * as zoneWarnings from './0035_zone_warnings';
 import * as reportRollups from './0036_report_rollups';
 import * as monthPartitions from './0037_month_partitions';
+import * as reportSeriesOnce from './0038_report_series_once';
 import * as shipValuesVersions from './0041_ship_values_versions';
 
 /** Every migration, by name; applied in name order. Add a new one here. */
@@ -71,5 +72,6 @@ export const migrations: Record<string, Migration> = {
   '0035_zone_warnings': zoneWarnings,
   '0036_report_rollups': reportRollups,
   '0037_month_partitions': monthPartitions,
+  '0038_report_series_once': reportSeriesOnce,
   '0041_ship_values_versions': shipValuesVersions,
 };

@@ -38,6 +38,7 @@ import type { Caller } from '../access/caller';
 import { withIds } from '../access/params';
 import { assertFacilityVisible, isUuid, requireSystemAdmin } from '../access/policy';
 import { auditedChange } from '../audit/audit';
+import { carryReportSeries, reportFieldValueSources } from '../../storage';
 import { calculationSummaries, dataSourcesWithChannels, fieldRows, toMeasurementField } from './fields';
 import { toMeasurementFieldCalculation, toReportFieldCalculation } from './present';
 import { addDefaultMeasurementCalculations } from './seed';
@@ -489,12 +490,14 @@ export async function calculationRoutes(app: FastifyInstance) {
             ),
           );
         },
-        auditedCalculation(request.caller, 'calculation.approve', (row) => ({
-          reportId,
-          reportFieldId: fieldId,
-          validFrom: row.valid_from,
-          validTo: row.valid_to,
-        })),
+        keepingValueSources(
+          auditedCalculation(request.caller, 'calculation.approve', (row) => ({
+            reportId,
+            reportFieldId: fieldId,
+            validFrom: row.valid_from,
+            validTo: row.valid_to,
+          })),
+        ),
       );
       return { message: CALCULATION_TEXTS.approved, calculation: toReportFieldCalculation(row) };
     },
@@ -513,6 +516,25 @@ export async function calculationRoutes(app: FastifyInstance) {
       return reply.code(204).send();
     },
   );
+
+  /**
+   * A change of approved report calculations that keeps every field's stored values: a field whose group of fields
+   * sharing a calculation gets a new value source reads the series it read before (storage carryReportSeries;
+   * docs/decisions/0132-report-series-once.md), in the change's transaction.
+   */
+  function keepingValueSources(
+    inTransaction: (
+      change: (trx: Transaction<Database>) => Promise<CalculationRow>,
+    ) => Promise<CalculationRow>,
+  ) {
+    return (change: (trx: Transaction<Database>) => Promise<CalculationRow>) =>
+      inTransaction(async (trx) => {
+        const before = await reportFieldValueSources(trx);
+        const row = await change(trx);
+        await carryReportSeries(trx, before);
+        return row;
+      });
+  }
 
   /** A change of a calculation with its audit entry, in one transaction: the entry names the row it returns. */
   function auditedCalculation(

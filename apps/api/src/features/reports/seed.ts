@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { DEFAULT_MEASUREMENT_FIELDS, DEFAULT_REPORT_KPIS } from '@portal/formula';
 import type { Database } from '../../db/schema';
-import { hasReportValues } from '../../storage';
+import { carryReportSeries, hasReportValues, reportFieldValueSources } from '../../storage';
 import { DEFAULT_REPORTS } from './catalogue';
 import { sanitizeInformation } from './sanitize';
 
@@ -41,6 +41,9 @@ export async function seedReports(
     const complete = new Set(present.map((p) => `${p.report_id}\u0000${p.name}`));
     if (DEFAULT_REPORTS.every((r) => r.fields.every((f) => complete.has(`${r.id}\u0000${f.name}`)))) return;
     const valuesStored = await hasReportValues(trx);
+    // A new field may join a group of fields sharing a calculation ahead of its value source: the group's stored series
+    // then follows (storage carryReportSeries; docs/decisions/0132-report-series-once.md).
+    const before = valuesStored ? await reportFieldValueSources(trx) : null;
     const now = new Date();
     const neededNames = [...new Set(DEFAULT_REPORT_KPIS.flatMap((k) => k.inputNames))];
     const catalogue = DEFAULT_MEASUREMENT_FIELDS.filter((f) => neededNames.includes(f.name));
@@ -140,6 +143,7 @@ export async function seedReports(
         counts.calculations += 1;
       }
     }
+    if (before) await carryReportSeries(trx, before);
   });
   return counts;
 }
