@@ -225,6 +225,21 @@ describe('archiving and restoring a month', () => {
       year: await dashboards(YEAR),
       yearByMonths: await dashboards(YEAR_BY_MONTHS),
     };
+    // Each answer over March says it is archived (its values are not shown until restored); April's says nothing.
+    const archivedMonthsOf = (answer: { reports: Record<string, { archivedMonths?: string[] }> }) => [
+      ...new Set(Object.values(answer.reports).map((r) => JSON.stringify(r.archivedMonths ?? null))),
+    ];
+    for (const period of ['march', 'year', 'yearByMonths'] as const)
+      for (const board of ['fleet', 'ship'] as const)
+        expect(archivedMonthsOf(during[period][board]), `${period} ${board}`).toEqual(['["2024-03"]']);
+    expect(archivedMonthsOf(during.april.fleet)).toEqual(['null']);
+    expect(archivedMonthsOf(before.march.ship)).toEqual(['null']);
+    const one = await (
+      await server.as('north.anna')
+    ).get(`/api/reports/FacilitySO2CO2Ratio/data?${query({ ...BOTH, facilityId })}`);
+    expect(one.statusCode, one.body).toBe(200);
+    expect(one.json().archivedMonths).toEqual(['2024-03']);
+
     // The year's roll-up lost March with it: the year read from its yearly rows answers what the months online sum
     // to (April's alone), not the year before.
     expect(withoutLifetime(during.year.fleet)).toEqual(withoutLifetime(during.yearByMonths.fleet));

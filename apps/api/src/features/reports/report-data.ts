@@ -4,7 +4,8 @@ import { reportDataSchema, type ReportData } from '@portal/contracts/reports';
 import type { UptimeMode } from '@portal/contracts/rules';
 import type { Database } from '../../db/schema';
 import { badRequest, notFound } from '../../errors';
-import type { ReportPartial } from '../../storage';
+import { readArchivedMonths, type ReportPartial } from '../../storage';
+import { monthOf } from '../../db/partitions';
 import type { Caller } from '../access/caller';
 import { AnswerCache, reportsVersion } from './cache';
 import { findReport, reportFields, visibleFleet } from './queries';
@@ -87,6 +88,18 @@ export function reportAnswers(options: { cacheEntries: number }): ReportAnswers 
       );
       value.catch(() => definitions.clear());
       definitions.set(key, value);
+    }
+    return value;
+  };
+
+  // The archived months, under the reports version (an archive or a restore moves it: storage/partitions.ts).
+  const archivedMonths = new AnswerCache<Promise<string[]>>(8);
+  const archivedOf = (db: Kysely<Database>, version: string) => {
+    let value = archivedMonths.get(version);
+    if (!value) {
+      value = readArchivedMonths(db).then((rows) => rows.map((r) => r.month));
+      value.catch(() => archivedMonths.clear());
+      archivedMonths.set(version, value);
     }
     return value;
   };
@@ -200,6 +213,11 @@ export function reportAnswers(options: { cacheEntries: number }): ReportAnswers 
           ? sharedPartials(db, version, [...new Set(sourceOf.values())], shared)
           : undefined,
     });
+    // The period's archived months, said with the answer rather than shown as lower figures (decision 0134).
+    const archived = (await archivedOf(db, version)).filter(
+      (month) => month >= monthOf(from) && month <= monthOf(to),
+    );
+    if (archived.length > 0) data.archivedMonths = archived;
     const body = Buffer.from(JSON.stringify(reportDataSchema.parse(data)));
     answerCache.set(key, body);
     return body;
