@@ -96,6 +96,7 @@ const ROUTES: { path: (ids: Ids) => string; only?: readonly Role[] }[] = [
   { path: () => '/admin/messages', only: SYSTEM_ADMIN },
   { path: () => '/admin/maintenance', only: SYSTEM_ADMIN },
   { path: () => '/admin/outbox', only: SYSTEM_ADMIN },
+  { path: () => '/admin/data-retention', only: SYSTEM_ADMIN },
   { path: (ids) => `/admin/${ids.organizationId}/manage`, only: ADMINISTRATORS },
   { path: (ids) => `/admin/${ids.organizationId}/webhooks`, only: ADMINISTRATORS },
   // A verifier's own view (its years; e2e/tests/verifier.spec.ts invites one); administrators read their organization's.

@@ -917,3 +917,54 @@ describe('daily roll-up', () => {
     expect(after).toHaveLength(1);
   });
 });
+
+describe('long chart series', () => {
+  it('comes back down-sampled for a year of hourly points, with the crossings of the limit and the extremes kept', async () => {
+    // A year of the South ship's hourly ratio (2021): a daily wave between 2 and 4 under the ECA limit of 4.3, one
+    // hour over it (a crossing) and one far higher; the limit steps to 21.7 outside the ECA for a month.
+    const YEAR_HOURS = 8_760;
+    const t0 = '2021-01-01T00:00:00Z';
+    const ratio = hours(YEAR_HOURS, (h) => (h === 5_000 ? 4.6 : h === 7_777 ? 38 : 3 + Math.sin(h / 4)));
+    const limit = hours(YEAR_HOURS, (h) => (h >= 2_000 && h < 2_720 ? 21.7 : 4.3));
+    await insertHours(southShip, kpiField.SO2CO2Ratio!, t0, ratio);
+    await insertHours(southShip, kpiField.SO2CO2Limit!, t0, limit);
+    const at = (h: number) => new Date(Date.parse(t0) + h * HOUR).toISOString();
+    const year = { from: '2021-01-01T00:00:00.000Z', to: '2021-12-31T23:59:59.999Z', facilityId: southShip };
+    const admin = await server.as('admin');
+
+    const response = await admin.get(
+      `/api/reports/FacilitySO2CO2Ratio/data?${query({ ...year, duration: 'hourly' })}`,
+    );
+    expect(response.statusCode, response.body).toBe(200);
+    const { fields } = response.json();
+    const values = fields.Values.value as { timestamp: string; value: number }[];
+    const limits = fields.Limit.value as { timestamp: string; value: number }[];
+    expect(values.length).toBeLessThanOrEqual(2_000);
+    expect(values.length).toBeGreaterThan(1_000);
+    // The series and its limit keep the same hours, and every kept point is an hour as stored.
+    expect(limits.map((p) => p.timestamp)).toEqual(values.map((p) => p.timestamp));
+    for (const p of values.slice(0, 50)) {
+      const h = (Date.parse(p.timestamp) - Date.parse(t0)) / HOUR;
+      expect(p.value).toBeCloseTo(ratio[h]!, 9);
+    }
+    const kept = new Map(values.map((p) => [p.timestamp, p.value]));
+    // The hour over the limit and the hours on either side of it: the crossing is drawn.
+    for (const h of [4_999, 5_000, 5_001]) expect(kept.get(at(h)), at(h)).toBeCloseTo(ratio[h]!, 9);
+    // The highest and the lowest hour, the first and the last.
+    expect(kept.get(at(7_777))).toBe(38);
+    const lowest = ratio.indexOf(Math.min(...(ratio as number[])));
+    expect(kept.has(at(lowest))).toBe(true);
+    expect(values[0]!.timestamp).toBe(at(0));
+    expect(values.at(-1)!.timestamp).toBe(at(YEAR_HOURS - 1));
+    // The limit's steps out of and back into the ECA.
+    const limitAt = new Map(limits.map((p) => [p.timestamp, p.value]));
+    expect([1_999, 2_000, 2_719, 2_720].map((h) => limitAt.get(at(h)))).toEqual([4.3, 21.7, 21.7, 4.3]);
+    // The average is of every hour, not of the points drawn.
+    expect(fields.ActualAverage.value).toBeCloseTo(avg(ratio), 9);
+    expect(response.body.length).toBeLessThan(300_000);
+
+    // Daily (the dashboards' mode beyond 3 months): a point a day, not reduced.
+    const daily = (await admin.get(`/api/reports/FacilitySO2CO2Ratio/data?${query(year)}`)).json();
+    expect(daily.fields.Values.value).toHaveLength(365);
+  });
+});

@@ -5,7 +5,7 @@ import { csvShipWithData, sendFile } from './upload-helpers';
 import { computePeriod, storeComputed } from '../src/features/executions/engine';
 import { enginePorts } from '../src/features/engine-ports';
 import { applyRetention } from '../src/features/retention/service';
-import { PARTITIONED_SERIES, replaceReportValues } from '../src/storage';
+import { ensureMonthPartitions, PARTITIONED_SERIES, replaceReportValues } from '../src/storage';
 
 /**
  * Month partitions and retention (docs/decisions/0125-partitions-and-retention.md), through the real upload and the
@@ -225,6 +225,21 @@ describe('archiving and restoring a month', () => {
       year: await dashboards(YEAR),
       yearByMonths: await dashboards(YEAR_BY_MONTHS),
     };
+    // Each answer over March says it is archived (its values are not shown until restored); April's says nothing.
+    const archivedMonthsOf = (answer: { reports: Record<string, { archivedMonths?: string[] }> }) => [
+      ...new Set(Object.values(answer.reports).map((r) => JSON.stringify(r.archivedMonths ?? null))),
+    ];
+    for (const period of ['march', 'year', 'yearByMonths'] as const)
+      for (const board of ['fleet', 'ship'] as const)
+        expect(archivedMonthsOf(during[period][board]), `${period} ${board}`).toEqual(['["2024-03"]']);
+    expect(archivedMonthsOf(during.april.fleet)).toEqual(['null']);
+    expect(archivedMonthsOf(before.march.ship)).toEqual(['null']);
+    const one = await (
+      await server.as('north.anna')
+    ).get(`/api/reports/FacilitySO2CO2Ratio/data?${query({ ...BOTH, facilityId })}`);
+    expect(one.statusCode, one.body).toBe(200);
+    expect(one.json().archivedMonths).toEqual(['2024-03']);
+
     // The year's roll-up lost March with it: the year read from its yearly rows answers what the months online sum
     // to (April's alone), not the year before.
     expect(withoutLifetime(during.year.fleet)).toEqual(withoutLifetime(during.yearByMonths.fleet));
@@ -323,5 +338,72 @@ describe('retention per organization', () => {
       .where('action', '=', 'retention.set')
       .executeTakeFirstOrThrow();
     expect(entry).toMatchObject({ subject: north, detail: { after: { months: 24, expired: 'delete' } } });
+  });
+});
+
+describe("the partitions' catalog, known per process", () => {
+  it('is read once for months already made, again after an archive or a restore, which still work', async () => {
+    const { db } = server.services.database;
+    // Every statement through this handle counted (a Kysely plugin sees raw SQL and built queries alike).
+    let queries = 0;
+    const counted = db.withPlugin({
+      transformQuery: (args) => {
+        queries += 1;
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    });
+    const from = new Date('2024-06-03T00:00:00Z');
+    const to = new Date('2024-07-28T00:00:00Z');
+    const first = await ensureMonthPartitions(counted, from, to);
+    expect(first).toContain('report_values_y2024m06');
+    expect(queries).toBeGreaterThan(0);
+
+    // The same months again, as every live window of a ship asks: no query at all (8 catalog reads before).
+    queries = 0;
+    expect(await ensureMonthPartitions(counted, from, to)).toEqual([]);
+    expect(await ensureMonthPartitions(counted, new Date('2024-06-30T23:00:00Z'), to)).toEqual([]);
+    expect(queries).toBe(0);
+
+    // June archived (through the API, another handle of the same process): the catalog is read again, and the
+    // archived month is left alone, as before.
+    const admin = await server.as('admin');
+    const archived = await admin.post('/api/storage/months/2024-06/archive');
+    expect(archived.statusCode, archived.body).toBe(200);
+    queries = 0;
+    expect(await ensureMonthPartitions(counted, from, to)).toEqual([]);
+    expect(queries).toBeGreaterThan(0);
+    const attached = async () =>
+      (
+        await sql<{ name: string }>`
+          SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+          JOIN pg_class p ON p.oid = i.inhparent WHERE p.relname = 'report_values'`.execute(db)
+      ).rows.map((r) => r.name);
+    expect(await attached()).not.toContain('report_values_y2024m06');
+    expect(await attached()).toContain('report_values_y2024m07');
+
+    // Restored: read again, nothing to make, and a value of June lands in June's partition.
+    expect((await admin.post('/api/storage/months/2024-06/restore')).statusCode).toBe(200);
+    queries = 0;
+    expect(await ensureMonthPartitions(counted, from, to)).toEqual([]);
+    expect(queries).toBeGreaterThan(0);
+    expect(await attached()).toContain('report_values_y2024m06');
+    queries = 0;
+    expect(await ensureMonthPartitions(counted, from, to)).toEqual([]);
+    expect(queries).toBe(0);
+    const june = Date.UTC(2024, 5, 10);
+    await db.transaction().execute(async (trx) => {
+      const field = await trx.selectFrom('report_fields').select('id').executeTakeFirstOrThrow();
+      await replaceReportValues(trx, {
+        facilityId,
+        from: june,
+        to: june + HOUR,
+        fieldIds: [field.id],
+        series: new Map([
+          [field.id, { spanStarts: new Float64Array([june]), values: new Float64Array([7]) }],
+        ]),
+      });
+    });
+    expect((await rowsPerPartition()).report_values_y2024m06).toBe(1);
   });
 });

@@ -192,6 +192,11 @@ export type ReportFieldValue = z.infer<typeof reportFieldValueSchema>;
 export const reportDataSchema = z.object({
   information: nullableText,
   fields: z.record(z.string(), reportFieldValueSchema),
+  /**
+   * The months (YYYY-MM, UTC) of the period that are archived (decision 0125), oldest first; absent when none is.
+   * Their values are not in the answer (nor in the lifetime figures) until a system administrator restores them.
+   */
+  archivedMonths: z.array(z.string()).optional(),
 });
 export type ReportData = z.infer<typeof reportDataSchema>;
 
@@ -225,4 +230,17 @@ export function seriesValue(data: ReportData | undefined, name: string): SeriesP
 export function complianceValues(data: ReportData | undefined, name: string): ComplianceValueItem[] {
   const v = data?.fields[name]?.value;
   return Array.isArray(v) ? (v as ComplianceValueItem[]).filter((i) => 'complianceDate' in i) : [];
+}
+
+/** The archived months of a dashboard's answers (the same for every report of one request), oldest first. */
+export function archivedMonthsOf(reports: Record<string, ReportData | undefined>): string[] {
+  return [...new Set(Object.values(reports).flatMap((r) => r?.archivedMonths ?? []))].sort();
+}
+
+/** What a dashboard says when its period includes archived months. */
+export function archivedMonthsNotice(months: readonly string[]): string {
+  const list = months.join(', ');
+  return months.length === 1
+    ? `The data of ${list} are archived: the values of that month are not shown, nor counted in the lifetime figures, until a system administrator restores it (Administration, Data retention).`
+    : `The data of ${list} are archived: the values of these months are not shown, nor counted in the lifetime figures, until a system administrator restores them (Administration, Data retention).`;
 }

@@ -63,6 +63,31 @@ async function lockPartitions(trx: Kysely<Database>) {
   await sql`SELECT pg_advisory_xact_lock(${LOCK_KEY})`.execute(trx);
 }
 
+/**
+ * The partitions known to exist online, per database handle (a process has one; the tests open several) and table:
+ * a live window's execution makes sure of its months before every store, and reading the catalog each time cost 8
+ * queries (the archived months and each series' partitions). Filled from catalog reads that see committed state and
+ * from partitions this process made once their transaction committed. Forgotten whole when this process archives or
+ * restores a month. Knowing a partition that another process has since archived is harmless: an archived month is
+ * left alone here anyway, and its writes are refused by `assertMonthsOnline`, which reads `archived_months` itself.
+ * A partition detached or dropped by hand (not through `archiveMonth`) is not seen until the process restarts.
+ */
+let knownPartitions = new WeakMap<Kysely<Database>, Map<string, Set<Month>>>();
+
+function knownOf(db: Kysely<Database>): Map<string, Set<Month>> {
+  let known = knownPartitions.get(db);
+  if (!known) {
+    known = new Map();
+    knownPartitions.set(db, known);
+  }
+  return known;
+}
+
+/** Forgets every known partition (of every database handle): a month was archived or restored. */
+export function forgetKnownPartitions(): void {
+  knownPartitions = new WeakMap();
+}
+
 /** The months that have a partition of the table online. */
 async function onlineMonths(db: Kysely<Database>, spec: PartitionedTable): Promise<Set<Month>> {
   const { rows } = await sql<{ name: string }>`
@@ -128,11 +153,16 @@ export async function ensureMonthPartitions(db: Kysely<Database>, from: Date, to
   // A long range (a ship's whole history run again) gets its two ends; what lands in a default partition between
   // them is moved into its month by placeWaitingRows after the write, so no empty month is made for nothing.
   if (wanted.length > ON_DEMAND_MONTHS) wanted = [wanted[0]!, wanted.at(-1)!];
+  const known = knownOf(db);
+  if (PARTITIONED_SERIES.every((spec) => wanted.every((month) => known.get(spec.table)?.has(month))))
+    return [];
   const missing = async (executor: Kysely<Database>) => {
     const archived = new Set((await readArchivedMonths(executor)).map((m) => m.month));
     const out: { spec: PartitionedTable; month: Month }[] = [];
     for (const spec of PARTITIONED_SERIES) {
       const online = await onlineMonths(executor, spec);
+      // Read outside the DDL's transaction: committed partitions only.
+      if (executor === db) known.set(spec.table, online);
       for (const month of wanted) if (!online.has(month) && !archived.has(month)) out.push({ spec, month });
     }
     return out;
@@ -140,15 +170,18 @@ export async function ensureMonthPartitions(db: Kysely<Database>, from: Date, to
   if ((await missing(db)).length === 0) return [];
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.transaction().execute(async (trx) => {
+      const made = await db.transaction().execute(async (trx) => {
         await lockPartitions(trx);
-        const made: string[] = [];
+        const made: { spec: PartitionedTable; month: Month }[] = [];
         for (const { spec, month } of await missing(trx)) {
           await makeMonth(trx, spec, month);
-          made.push(partitionName(spec.table, month));
+          made.push({ spec, month });
         }
         return made;
       });
+      // Committed: these are known too (unless a month was archived meanwhile, which forgot them all).
+      for (const { spec, month } of made) known.get(spec.table)?.add(month);
+      return made.map(({ spec, month }) => partitionName(spec.table, month));
     } catch (error) {
       // The DDL takes each parent table's lock in turn; a writer that holds one of them and waits for another
       // (an execution storing values, an upload's data range) can close a cycle, and PostgreSQL ends one side
@@ -210,6 +243,7 @@ export async function archiveMonth(
   by: { userId: string | null; reason: 'retention' | 'administrator' },
 ): Promise<{ tables: string[] }> {
   await lockPartitions(trx);
+  forgetKnownPartitions();
   if (await trx.selectFrom('archived_months').select('month').where('month', '=', month).executeTakeFirst())
     throw conflict(`${month} is archived already`);
   if (month >= monthOf(new Date())) throw conflict('Only a month that has ended can be archived');
@@ -238,6 +272,7 @@ export async function archiveMonth(
  */
 export async function restoreMonth(trx: Transaction<Database>, month: Month): Promise<{ tables: string[] }> {
   await lockPartitions(trx);
+  forgetKnownPartitions();
   const archived = await trx
     .selectFrom('archived_months')
     .selectAll()

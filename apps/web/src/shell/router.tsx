@@ -254,6 +254,11 @@ export const routes: RouteObject[] = withErrorBoundaries([
             element: page(() => import('../features/alerts/OutboxPage')),
           },
           {
+            path: 'data-retention',
+            handle: only(SYSTEM_ADMIN_ONLY),
+            element: page(() => import('../features/retention/DataRetentionPage')),
+          },
+          {
             path: ':organizationId/manage',
             element: page(() => import('../features/organizations/ManageOrganizationPage')),
           },

@@ -6,8 +6,9 @@ import { reportDataSchema, type ReportData } from '@portal/contracts/reports';
 import type { UptimeMode } from '@portal/contracts/rules';
 import type { Database } from '../../db/schema';
 import { badRequest, notFound } from '../../errors';
+import { readArchivedMonths, readShipValuesVersions } from '../../storage';
+import { monthOf } from '../../db/partitions';
 import type { Caller } from '../access/caller';
-import { readShipValuesVersions } from '../../storage';
 import { AnswerCache, reportsVersion } from './cache';
 import { findReport, reportFields, visibleFleet } from './queries';
 import { reportFieldValueSources } from './sources';
@@ -148,6 +149,18 @@ export function reportAnswers(options: { cacheEntries: number }): ReportAnswers 
     return value;
   };
 
+  // The archived months, under the reports version (an archive or a restore moves it: storage/partitions.ts).
+  const archivedMonths = new AnswerCache<Promise<string[]>>(8);
+  const archivedOf = (db: Kysely<Database>, version: string) => {
+    let value = archivedMonths.get(version);
+    if (!value) {
+      value = readArchivedMonths(db).then((rows) => rows.map((r) => r.month));
+      value.catch(() => archivedMonths.clear());
+      archivedMonths.set(version, value);
+    }
+    return value;
+  };
+
   // The ships a caller sees, per access version (features/auth/verify.ts): any change of access makes a new key.
   const fleets = new AnswerCache<Promise<Awaited<ReturnType<typeof visibleFleet>>>>(cacheEntries);
   const visibleFleetOf = (db: Kysely<Database>, caller: Caller, ids: string[] | undefined) => {
@@ -278,6 +291,11 @@ export function reportAnswers(options: { cacheEntries: number }): ReportAnswers 
             ? sharedPartials(db, [...new Set(sourceOf.values())], shared)
             : undefined,
       });
+      // The period's archived months, said with the answer rather than shown as lower figures (decision 0134).
+      const archived = (await archivedOf(db, version)).filter(
+        (month) => month >= monthOf(from) && month <= monthOf(to),
+      );
+      if (archived.length > 0) data.archivedMonths = archived;
       return new AnswerBytes(Buffer.from(JSON.stringify(reportDataSchema.parse(data))));
     })();
     answerCache.set(key, body);

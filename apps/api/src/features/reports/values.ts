@@ -9,6 +9,7 @@ import type {
 } from '@portal/contracts/reports';
 import type { Database } from '../../db/schema';
 import type { ReportFieldsTable } from '../../db/tables/calculations';
+import { downsampleWithLimit, MAX_CHART_POINTS, type TimePoint } from './downsample';
 import {
   partialKey as key,
   readDailyPoints,
@@ -132,6 +133,8 @@ export interface DataRequest {
   to: Date;
   duration?: UptimeMode;
   partials?: PartialsLoader;
+  /** At most this many points a chart series (downsample.ts); MAX_CHART_POINTS by default. */
+  maxSeriesPoints?: number;
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -232,6 +235,8 @@ export async function reportData(db: Kysely<Database>, request: DataRequest): Pr
   ]);
 
   const out: Record<string, ReportFieldValue> = {};
+  const series = new Map<string, { field: FieldRow; points: TimePoint[] }>();
+  const maxSeriesPoints = request.maxSeriesPoints ?? MAX_CHART_POINTS;
   for (const field of fields) {
     const sourceId = src(field);
     const type = field.time_aggregate_type;
@@ -269,11 +274,7 @@ export async function reportData(db: Kysely<Database>, request: DataRequest): Pr
         value:
           values.length === 1 ? values[0]!.value : facilityAggregate(field.facility_aggregate_type, values),
       }));
-      const value =
-        field.interface_type === 'ComplianceValues'
-          ? merged.map((p) => ({ complianceDate: iso(p.t)!, value: p.value }))
-          : merged.map((p) => ({ timestamp: iso(p.t)!, value: p.value }));
-      out[field.name] = { value, format: field.format };
+      series.set(field.name, { field, points: merged });
     } else if (isList(field)) {
       const value: FacilityListItem[] = perShip(fleet).map((s) => ({
         facilityId: s.facilityId,
@@ -289,5 +290,33 @@ export async function reportData(db: Kysely<Database>, request: DataRequest): Pr
       };
     }
   }
-  return { information: report.information, fields: out };
+  // Long chart series down-sampled for display (downsample.ts), a series with its limit together; not the uptime
+  // matrix (a cell per hour or day) nor the compliance charts' values (the chart averages them into its slots).
+  const chartSeries = (f: FieldRow) =>
+    f.interface_type !== 'UptimePoints' && f.interface_type !== 'ComplianceValues';
+  for (const [name, { field, points }] of series) {
+    if (!chartSeries(field)) continue;
+    const limitName = name.endsWith('Values') ? `${name.slice(0, -'Values'.length)}Limit` : undefined;
+    const limit = limitName ? series.get(limitName) : undefined;
+    if (limit && chartSeries(limit.field)) {
+      const reduced = downsampleWithLimit(points, limit.points, maxSeriesPoints);
+      series.set(name, { field, points: reduced.values });
+      series.set(limitName!, { field: limit.field, points: reduced.limit! });
+    } else if (!(name.endsWith('Limit') && series.has(`${name.slice(0, -'Limit'.length)}Values`))) {
+      series.set(name, { field, points: downsampleWithLimit(points, undefined, maxSeriesPoints).values });
+    }
+  }
+  for (const field of fields) {
+    const s = series.get(field.name);
+    if (!s) continue;
+    const value =
+      field.interface_type === 'ComplianceValues'
+        ? s.points.map((p) => ({ complianceDate: iso(p.t)!, value: p.value }))
+        : s.points.map((p) => ({ timestamp: iso(p.t)!, value: p.value }));
+    out[field.name] = { value, format: field.format };
+  }
+  // The fields in the report's order, as before the series were set aside.
+  const ordered: Record<string, ReportFieldValue> = {};
+  for (const field of fields) if (out[field.name]) ordered[field.name] = out[field.name]!;
+  return { information: report.information, fields: ordered };
 }

@@ -32,6 +32,7 @@ import { ShipImage } from '../../ui/ship/ShipImage';
 import { OpenEventsCard, ShipEventBadge } from '../events';
 import { FleetCiiCard } from '../carbon';
 import { useReportsData, type ReportsDataInput } from './report-data-api';
+import { ArchivedMonthsNotice } from './ArchivedMonthsNotice';
 import { Co2ReductionNote } from './co2-reduction';
 
 const C = REPORT_CODES;
@@ -157,6 +158,7 @@ export default function FleetDashboardPage() {
           Fleet map
         </Button>
       </Stack>
+      <ArchivedMonthsNotice data={data} />
 
       <Grid container spacing={2}>
         {HEADER.map((h) => (

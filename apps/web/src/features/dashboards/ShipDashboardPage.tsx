@@ -31,6 +31,7 @@ import { EventBandLegend, ShipEventBadge, useShipEventBands } from '../events';
 import { ShipViewTabs } from '../map';
 import { LiveCard } from '../live';
 import { useReportsData, type ReportsDataInput } from './report-data-api';
+import { ArchivedMonthsNotice } from './ArchivedMonthsNotice';
 import { Co2ReductionNote } from './co2-reduction';
 import { SHIP_WASHWATER_REPORTS, ShipWashwaterCard } from './ShipWashwaterCard';
 
@@ -137,6 +138,7 @@ export default function ShipDashboardPage() {
   return (
     <Box sx={{ p: { xs: 2, md: 3 } }} data-testid="ship-dashboard">
       <ShipViewTabs facilityId={ship.id} current="dashboard" />
+      <ArchivedMonthsNotice data={data} />
       <Grid container spacing={2}>
         <Grid size={12} sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
           <Card data-testid="ship-info">

@@ -101,15 +101,17 @@ export default function AdminLayout() {
             </Stack>
           )}
           {systemAdmin && (
-            // A phone gets an even grid: Messages | Organizations, Maintenance | Outbox, Access management | Webhooks,
-            // then the switcher full width.
+            // A phone gets an even grid: Messages | Organizations, Maintenance | Outbox, Data retention full width,
+            // Access management | Webhooks, then the switcher full width.
             <Box
               sx={{
-                display: 'grid',
+                // From md on a row that wraps: seven buttons and the switcher are wider than a laptop's page.
+                display: { xs: 'grid', md: 'flex' },
+                flexWrap: 'wrap',
                 gap: 1,
                 alignItems: 'center',
                 width: { xs: '100%', md: 'auto' },
-                gridTemplateColumns: { xs: '1fr 1fr', md: 'auto auto auto auto auto auto 220px' },
+                gridTemplateColumns: '1fr 1fr',
                 '& .MuiButton-root': { whiteSpace: 'nowrap' },
               }}
             >
@@ -142,6 +144,14 @@ export default function AdminLayout() {
                 Outbox
               </Button>
               <Button
+                component={RouterLink}
+                to="/admin/data-retention"
+                variant={on('/data-retention') ? 'contained' : 'outlined'}
+                sx={{ gridColumn: { xs: '1 / -1', md: 'auto' } }}
+              >
+                Data retention
+              </Button>
+              <Button
                 variant={on('/manage') ? 'contained' : 'outlined'}
                 disabled={!currentOrganizationId}
                 onClick={() => openCurrent('manage')}
@@ -156,9 +166,17 @@ export default function AdminLayout() {
                 Webhooks
               </Button>
               {organizations.isPending ? (
-                <Skeleton variant="rounded" height={40} sx={{ gridColumn: { xs: '1 / -1', md: 'auto' } }} />
+                <Skeleton
+                  variant="rounded"
+                  height={40}
+                  sx={{ gridColumn: { xs: '1 / -1', md: 'auto' }, width: { md: 220 } }}
+                />
               ) : (
-                <FormControl size="small" fullWidth sx={{ gridColumn: { xs: '1 / -1', md: 'auto' } }}>
+                <FormControl
+                  size="small"
+                  fullWidth
+                  sx={{ gridColumn: { xs: '1 / -1', md: 'auto' }, width: { md: 220 } }}
+                >
                   <InputLabel id="admin-organization-switcher">Organization</InputLabel>
                   <Select
                     labelId="admin-organization-switcher"

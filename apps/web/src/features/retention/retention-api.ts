@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Retention, RetentionBody } from '@portal/contracts/retention';
+import type { Retention, RetentionBody, StorageMonths } from '@portal/contracts/retention';
 import { apiRequest } from '../../lib/api';
 import { retentionKeys } from './keys';
 
@@ -18,5 +18,24 @@ export function useSaveRetention(organizationId: string) {
   return useMutation({
     mutationFn: (body: RetentionBody) => apiRequest<Retention>(base(organizationId), { method: 'PUT', body }),
     onSettled: () => client.invalidateQueries({ queryKey: retentionKeys.organization(organizationId) }),
+  });
+}
+
+/** GET storage/months (SystemAdmin): the months online, the archived months, and before which month data may go. */
+export const storageMonthsQuery = () =>
+  queryOptions({
+    queryKey: retentionKeys.storageMonths(),
+    queryFn: ({ signal }) => apiRequest<StorageMonths>('storage/months', { signal }),
+  });
+
+/** POST storage/months/{month}/restore (SystemAdmin): audited on the server; the dashboards' answers follow. */
+export function useRestoreMonth() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (month: string) =>
+      apiRequest<{ tables: string[] }>(`storage/months/${encodeURIComponent(month)}/restore`, {
+        method: 'POST',
+      }),
+    onSettled: () => client.invalidateQueries(),
   });
 }
