@@ -65,6 +65,7 @@ const BENCHES: Bench[] = [
   { name: 'ports', steps: [['ports/port-at.ts', '--smoke']] },
   { name: 'carbon', steps: [['carbon/run.ts', '--smoke', '--postgres', '{db}']], database: 'carbon' },
   { name: 'partitions', steps: [['partitions/migration.ts', '--smoke']], database: 'partitions' },
+  { name: 'rate-limits', steps: [['rate-limits/run.ts', '--smoke']], database: 'rate_limits' },
 ];
 
 function databaseUrl(suffix: string): string {

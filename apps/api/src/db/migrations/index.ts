@@ -33,6 +33,7 @@ import * as executionWindows from './0034_execution_windows';
 import * as zoneWarnings from './0035_zone_warnings';
 import * as reportRollups from './0036_report_rollups';
 import * as monthPartitions from './0037_month_partitions';
+import * as sharedRateLimits from './0039_shared_rate_limits';
 
 /** Every migration, by name; applied in name order. Add a new one here. */
 export const migrations: Record<string, Migration> = {
@@ -70,4 +71,5 @@ export const migrations: Record<string, Migration> = {
   '0035_zone_warnings': zoneWarnings,
   '0036_report_rollups': reportRollups,
   '0037_month_partitions': monthPartitions,
+  '0039_shared_rate_limits': sharedRateLimits,
 };
