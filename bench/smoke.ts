@@ -51,6 +51,7 @@ const BENCHES: Bench[] = [
     database: 'pipeline',
   },
   { name: 'events', steps: [['events/run.ts', '--smoke']], database: 'events' },
+  { name: 'dashboard/memory', steps: [['dashboard/memory.ts', '--smoke']], database: 'dashboard_memory' },
   { name: 'alerts/fanout', steps: [['alerts/fanout.ts', '--smoke']] },
   { name: 'alerts/latency', steps: [['alerts/latency.ts', '--smoke']] },
   { name: 'live/ingest', steps: [['live/ingest.ts', '--smoke']] },
