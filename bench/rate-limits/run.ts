@@ -90,6 +90,7 @@ async function measure(name: string, database: DatabaseHandle | undefined) {
 }
 
 async function main() {
+  const loadStart = loadavg();
   const results = [await measure('in memory (the plugin’s own store, before)', undefined)];
   const pglite = await openDatabase({ dataDir: 'memory://' });
   await migrateToLatest(pglite.db);
@@ -109,7 +110,7 @@ async function main() {
   const lines = [
     `# Rate limits: the time a limited request takes with each store${smoke ? ' (smoke run: figures not worth reading)' : ''}`,
     '',
-    `${REQUESTS} requests one at a time over app.inject (after 50 warm-up), then ${REQUESTS} in batches of ${CONCURRENT}; ${KEYS} keys. ${cpus().length} × ${cpus()[0]?.model.trim()}; load average at the start ${loadavg()
+    `${REQUESTS} requests one at a time over app.inject (after 50 warm-up), then ${REQUESTS} in batches of ${CONCURRENT}; ${KEYS} keys. ${cpus().length} × ${cpus()[0]?.model.trim()}; load average at the start ${loadStart
       .map((l) => l.toFixed(2))
       .join(
         ' / ',
