@@ -51,6 +51,7 @@ const BENCHES: Bench[] = [
     database: 'pipeline',
   },
   { name: 'events', steps: [['events/run.ts', '--smoke']], database: 'events' },
+  { name: 'dashboard/memory', steps: [['dashboard/memory.ts', '--smoke']], database: 'dashboard_memory' },
   { name: 'alerts/fanout', steps: [['alerts/fanout.ts', '--smoke']] },
   { name: 'alerts/latency', steps: [['alerts/latency.ts', '--smoke']] },
   { name: 'live/ingest', steps: [['live/ingest.ts', '--smoke']] },
@@ -65,6 +66,7 @@ const BENCHES: Bench[] = [
   { name: 'ports', steps: [['ports/port-at.ts', '--smoke']] },
   { name: 'carbon', steps: [['carbon/run.ts', '--smoke', '--postgres', '{db}']], database: 'carbon' },
   { name: 'partitions', steps: [['partitions/migration.ts', '--smoke']], database: 'partitions' },
+  { name: 'rate-limits', steps: [['rate-limits/run.ts', '--smoke']], database: 'rate_limits' },
 ];
 
 function databaseUrl(suffix: string): string {

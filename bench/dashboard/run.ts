@@ -3,7 +3,10 @@
  * (--period year) or five (--period five-years) of hourly span values for every default report field, written with
  * COPY (bench/shared/synthetic-values.ts): the hourly rows of the first --hourly-ships ships (3 by default; the ship
  * dashboard reads the first ship), the daily, monthly and yearly roll-ups of every ship, which is all a dashboard
- * of whole days reads.
+ * of whole days reads. The events list (GET /api/events) reads a year of compliance events per ship
+ * (bench/shared/synthetic-events.ts, COPY; the mix of bench/events), the CII cards (GET /api/cii/fleet, the fleet
+ * dashboard's; GET /api/facilities/{id}/cii, the ship's) each ship's carbon ledger year sums (`ledger_years`, the one
+ * table they read besides the ships' particulars), filled for the period and the two years before.
  *
  * Run: DATABASE_URL=postgres://postgres@127.0.0.1:5432/<own db> npx tsx bench/dashboard/run.ts [--reuse] [--ships 100]
  *        [--period year|five-years] [--hourly-ships 3] [--seconds 10] [--arrivals 2] [--quick] [--out file]
@@ -25,12 +28,15 @@ import autocannon from 'autocannon';
 // kysely is a dependency of apps/api only (bench/package.json stays as it is).
 import { sql } from 'kysely';
 import type { ReportData, ReportsData } from '@portal/contracts/reports';
+import type { EventList } from '@portal/contracts/events';
+import type { CiiResult, FleetCii } from '@portal/contracts/carbon';
 import { openDatabase } from '../../apps/api/src/storage/database';
 import { seedPlatform } from '../../apps/api/src/seed/platform';
 import { reportFieldValueSources } from '../../apps/api/src/features/reports/sources';
 import { resetPostgres, startTestServer } from '../../apps/api/test/harness';
 import { refreshDailyRollup } from '../../apps/api/src/storage';
 import { fillSyntheticReportValues } from '../shared/synthetic-values';
+import { fillSyntheticCiiYears, fillSyntheticEvents } from '../shared/synthetic-events';
 import { startBenchServer } from '../shared/bench-server';
 import {
   FLEET_REPORTS,
@@ -94,18 +100,28 @@ async function main() {
           hourlyShips: Math.min(HOURLY_SHIPS, ships.length),
         })
       : undefined;
+  // The events list's and the CII cards' rows, when the database has none (a --reuse of a run before them gets them).
+  const existingEvents = await sql<{ n: number }>`select count(*)::int as n from compliance_events`.execute(
+    db,
+  );
+  const eventsFill =
+    existingEvents.rows[0]!.n === 0 ? await fillSyntheticEvents(db, ships, FILLED) : undefined;
+  const existingCii = await sql<{ n: number }>`select count(*)::int as n from ledger_years`.execute(db);
+  if (existingCii.rows[0]!.n === 0) await fillSyntheticCiiYears(db, ships, FILLED);
   const counts = await sql<{
     hourly: number;
     daily: number;
     fields: number;
     monthly: number;
     yearly: number;
+    events: number;
     bytes: string;
-  }>`select (select count(*) from report_values)::int as hourly, (select count(*) from report_values_daily)::int as daily,
+  }>`select (select count(*) from report_values)::int as hourly, (select count(*) from compliance_events)::int as events, (select count(*) from report_values_daily)::int as daily,
       (select count(*) from report_values_monthly)::int as monthly, (select count(*) from report_values_yearly)::int as yearly,
       (select count(*) from report_fields)::int as fields, pg_size_pretty(pg_database_size(current_database())) as bytes`.execute(
     db,
   );
+  const events = counts.rows[0]!.events;
   const hourlyShips = (
     await sql<{ n: number }>`select count(distinct facility_id)::int as n from report_values`.execute(db)
   ).rows[0]!.n;
@@ -160,6 +176,11 @@ async function main() {
     ),
     `/api/reports/${SHIP_UPTIME_REPORT}/data?${new URLSearchParams({ ...p, facilityId: ship, duration })}`,
   ];
+  // The events list as the Events page opens (the fleet, the period, the first 100) and the CII cards of the year.
+  const eventsCalls = (p: typeof YEAR) => [`/api/events?${new URLSearchParams(p)}`];
+  const ciiYear = new Date(FILLED.from).getUTCFullYear();
+  const fleetCiiCalls = [`/api/cii/fleet?year=${ciiYear}`];
+  const shipCiiCalls = [`/api/facilities/${ship}/cii?year=${ciiYear}`];
   const scenarios: { name: string; calls: string[]; arriving?: boolean }[] = [
     { name: 'fleet dashboard, month', calls: fleetCalls(MONTH) },
     { name: 'fleet dashboard, year', calls: fleetCalls(YEAR) },
@@ -168,6 +189,9 @@ async function main() {
       : []),
     { name: 'ship dashboard, month', calls: shipCalls(MONTH, 'hourly') },
     { name: 'ship dashboard, year', calls: shipCalls(YEAR, 'daily') },
+    { name: 'events list, fleet, 2025 (first 100)', calls: eventsCalls(YEAR) },
+    { name: `CII card, fleet, ${ciiYear}`, calls: fleetCiiCalls },
+    { name: `CII card, ship, ${ciiYear}`, calls: shipCiiCalls },
     ...(quick
       ? []
       : [
@@ -237,6 +261,30 @@ async function main() {
     const answer = await get(call, headers, true);
     if (answer.status !== 200)
       return problems.push(`${call}: ${answer.status} ${answer.body?.slice(0, 300)}`);
+    // The events list counts every event of the fleet filled; the CII cards rate every ship (the demo ships' types
+    // all have a CII).
+    if (call.startsWith('/api/events')) {
+      const list = JSON.parse(answer.body!) as EventList;
+      if (
+        !(list.totalCapped ? list.total <= events : list.total === events) ||
+        list.items.length !== Math.min(100, events)
+      )
+        problems.push(`${call}: total ${list.total}, ${list.items.length} items; ${events} events filled`);
+      return;
+    }
+    if (call.startsWith('/api/cii/fleet')) {
+      const card = JSON.parse(answer.body!) as FleetCii;
+      if (card.ships.length !== ships.length || card.ships.some((s) => s.rating === null))
+        problems.push(
+          `${call}: ${card.ships.length} ships, ${card.ships.filter((s) => s.rating === null).length} without a rating`,
+        );
+      return;
+    }
+    if (call.includes('/cii?')) {
+      const card = JSON.parse(answer.body!) as CiiResult;
+      if (card.rating === null) problems.push(`${call}: no rating`);
+      return;
+    }
     const json = JSON.parse(answer.body!) as ReportsData | ReportData;
     const reportIds = new URL(call, 'http://x').searchParams.get('reportIds')?.split(',');
     const answers: [string, ReportData | undefined][] = reportIds
@@ -271,7 +319,7 @@ async function main() {
   );
   out();
   out(
-    `${ships.length} ships, ${smoke ? 'a month (November 2025)' : periodName === 'five-years' ? 'five years (2021-2025)' : 'a year (2025)'} of hourly values for the ${computed.length} distinct default report calculations (the ${counts.rows[0]!.fields} report fields read them, docs/decisions/0030-report-fields.md): ${counts.rows[0]!.hourly.toLocaleString('en-US')} rows in report_values (${hourlyShips} ships; the others only their roll-ups, all a dashboard of whole days reads), ${counts.rows[0]!.daily.toLocaleString('en-US')} in report_values_daily, ${counts.rows[0]!.monthly.toLocaleString('en-US')} monthly, ${counts.rows[0]!.yearly.toLocaleString('en-US')} yearly; database ${counts.rows[0]!.bytes}.${fill ? ` Fill (COPY, then the monthly and yearly roll-ups in SQL): ${fill.seconds.toFixed(0)} s, ${Math.round((fill.hourlyRows + fill.dailyRows) / fill.seconds).toLocaleString('en-US')} rows/s.` : ''} SystemAdmin (sees every ship). Server in a process of its own (Fastify, pg pool of 10; bench/dashboard/server.ts), PostgreSQL on localhost; ${cpus().length} × ${cpus()[0]?.model.trim()}; load average at the start ${loadavg()
+    `${ships.length} ships, ${smoke ? 'a month (November 2025)' : periodName === 'five-years' ? 'five years (2021-2025)' : 'a year (2025)'} of hourly values for the ${computed.length} distinct default report calculations (the ${counts.rows[0]!.fields} report fields read them, docs/decisions/0030-report-fields.md): ${counts.rows[0]!.hourly.toLocaleString('en-US')} rows in report_values (${hourlyShips} ships; the others only their roll-ups, all a dashboard of whole days reads), ${counts.rows[0]!.daily.toLocaleString('en-US')} in report_values_daily, ${counts.rows[0]!.monthly.toLocaleString('en-US')} monthly, ${counts.rows[0]!.yearly.toLocaleString('en-US')} yearly; ${events.toLocaleString('en-US')} compliance events${eventsFill ? ` (COPY: ${eventsFill.seconds.toFixed(1)} s)` : ''} and the ships' CII year sums (ledger_years); database ${counts.rows[0]!.bytes}.${fill ? ` Fill (COPY, then the monthly and yearly roll-ups in SQL): ${fill.seconds.toFixed(0)} s, ${Math.round((fill.hourlyRows + fill.dailyRows) / fill.seconds).toLocaleString('en-US')} rows/s.` : ''} SystemAdmin (sees every ship). Server in a process of its own (Fastify, pg pool of 10; bench/dashboard/server.ts), PostgreSQL on localhost; ${cpus().length} × ${cpus()[0]?.model.trim()}; load average at the start ${loadavg()
       .map((l) => l.toFixed(2))
       .join(
         ' / ',

@@ -2,7 +2,8 @@
  * The API server of the dashboard bench, in a process of its own so that the simulated users do not share its
  * event loop. Opens the filled database (no reset), listens on a free port and prints one JSON line:
  * { "address": ..., "token": <SystemAdmin access token>, "cacheEntries": <REPORT_DATA_CACHE_ENTRIES in effect> }.
- * REPORT_DATA_CACHE_ENTRIES of its environment reaches the server's configuration. Stops on SIGTERM.
+ * REPORT_DATA_CACHE_ENTRIES of its environment reaches the server's configuration. With BENCH_MEMORY=1 it also
+ * answers GET /bench/memory (process.memoryUsage(), after a collection under --expose-gc). Stops on SIGTERM.
  */
 import { openDatabase } from '../../apps/api/src/storage/database';
 import { startTestServer } from '../../apps/api/test/harness';
@@ -21,6 +22,14 @@ async function main() {
     }),
   );
   const server = await startTestServer({ database, jobs: 'none', seed: false, env });
+  // The memory bench (bench/dashboard/memory.ts) reads this process's memory here: after a full collection when
+  // node runs with --expose-gc, so what stays is what is held. Only this bench server has the route.
+  if (process.env.BENCH_MEMORY === '1')
+    server.app.get('/bench/memory', { config: { public: true } }, async () => {
+      const gc = (globalThis as { gc?: () => void }).gc;
+      gc?.();
+      return { ...process.memoryUsage(), collected: Boolean(gc) };
+    });
   const address = await server.app.listen({ host: '127.0.0.1', port: 0 });
   const token = await server.tokenFor('admin');
   const cacheEntries = server.services.config.REPORT_DATA_CACHE_ENTRIES;

@@ -14,11 +14,12 @@ import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
-import { DEFAULT_EVENT_RULES, type EventList } from '@portal/contracts/events';
+import type { EventList } from '@portal/contracts/events';
 import { openDatabase } from '../../apps/api/src/storage/database';
 import { seedPlatform } from '../../apps/api/src/seed/platform';
 import { resetPostgres, startTestServer } from '../../apps/api/test/harness';
 import { startBenchServer } from '../shared/bench-server';
+import { syntheticShipYearEvents } from '../shared/synthetic-events';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const arg = (name: string) => {
@@ -28,54 +29,12 @@ const arg = (name: string) => {
 const smoke = process.argv.includes('--smoke') || process.env.BENCH_SMOKE === '1';
 const SHIPS = Number(arg('--ships') ?? (smoke ? 3 : 100));
 const YEAR_FROM = Date.UTC(2025, 0, 1);
-const DAY = 86_400_000;
 const USERS = smoke ? 5 : 50;
 /** Calls per scenario: warm-up, one at a time, per user at once. */
 const SIZES = smoke ? { warmUp: 1, alone: 3, perUser: 2 } : { warmUp: 5, alone: 40, perUser: 10 };
 const reuse = process.argv.includes('--reuse');
 const databaseUrl = process.env.DATABASE_URL;
 if (!databaseUrl) throw new Error('Set DATABASE_URL to a PostgreSQL database of your own');
-
-/** A small deterministic random source, so every run fills the same events. */
-function random(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
-
-/** A ship-year of events with the mix the demo fleet's year shows. */
-function shipYear(facilityId: string, seed: number) {
-  const rnd = random(seed);
-  const rows: Record<string, unknown>[] = [];
-  const add = (type: string, start: number, minutes: number, classification: string | null) =>
-    rows.push({
-      facility_id: facilityId,
-      type,
-      start_on: new Date(start),
-      end_on: new Date(start + minutes * 60_000),
-      classification,
-      report_required: classification === 'repeated' || (classification === 'malfunction' && minutes > 60),
-      rules: JSON.stringify(DEFAULT_EVENT_RULES),
-      start_latitude: 50 + rnd() * 5,
-      start_longitude: rnd() * 10,
-      acknowledged_on: rnd() < 0.3 ? new Date(start + DAY) : null,
-      closed_on: rnd() < 0.2 ? new Date(start + 2 * DAY) : null,
-    });
-  for (let day = 0; day < 365; day++) {
-    const t = YEAR_FROM + day * DAY;
-    if (day % 4 === 0) add('eca-entry', t + rnd() * DAY, 0, null);
-    if (day % 4 === 2) add('eca-exit', t + rnd() * DAY, 0, null);
-    if (rnd() < 0.35) add('scrubber-off', t + rnd() * DAY, 3 + rnd() * 9, 'transient');
-    if (rnd() < 0.2)
-      add('emission-exceedance', t + rnd() * DAY, 2 + rnd() * 10, rnd() < 0.2 ? 'repeated' : 'transient');
-    if (rnd() < 0.02) add('scrubber-off', t + rnd() * DAY, 20 + rnd() * 900, 'malfunction');
-    if (rnd() < 0.02) add('emission-exceedance', t + rnd() * DAY, 20 + rnd() * 200, 'malfunction');
-    if (rnd() < 0.03) add('data-gap', t + rnd() * DAY, 61 + rnd() * 600, null);
-  }
-  return rows;
-}
 
 async function main() {
   const database = reuse
@@ -92,7 +51,7 @@ async function main() {
   const existing = await sql<{ n: number }>`select count(*)::int as n from compliance_events`.execute(db);
   if (existing.rows[0]!.n === 0) {
     for (const [i, ship] of ships.entries()) {
-      const rows = shipYear(ship.id, i + 1);
+      const rows = syntheticShipYearEvents(ship.id, i + 1, YEAR_FROM);
       for (let at = 0; at < rows.length; at += 2000)
         await db
           .insertInto('compliance_events')

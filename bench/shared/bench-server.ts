@@ -11,6 +11,8 @@ export interface BenchServer {
   token: string;
   /** REPORT_DATA_CACHE_ENTRIES as the server runs with it. */
   cacheEntries: number;
+  /** The server process's id. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -19,8 +21,8 @@ export interface BenchServer {
  * waits for its line. Fails when the server ends before it answers, and stops it when this process ends, a failed
  * run included, so that no server outlives its bench.
  */
-export async function startBenchServer(): Promise<BenchServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER], {
+export async function startBenchServer(options: { nodeOptions?: string[] } = {}): Promise<BenchServer> {
+  const child = spawn(process.execPath, [...(options.nodeOptions ?? []), '--import', 'tsx', SERVER], {
     env: process.env,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -32,11 +34,12 @@ export async function startBenchServer(): Promise<BenchServer> {
   const line = once(createInterface({ input: child.stdout }), 'line').then(([l]) => l as string);
   const first = await Promise.race([line, exited]);
   exited.catch(() => undefined);
-  const { address, token, cacheEntries } = JSON.parse(first) as Omit<BenchServer, 'stop'>;
+  const { address, token, cacheEntries } = JSON.parse(first) as Omit<BenchServer, 'stop' | 'pid'>;
   return {
     address,
     token,
     cacheEntries,
+    pid: child.pid!,
     async stop() {
       process.removeListener('exit', kill);
       if (child.exitCode !== null || child.signalCode !== null) return;

@@ -33,6 +33,7 @@ import type { CallerResolver } from './features/auth/verify';
 import { checkVerifierRequest, type VerifierAccess } from './features/access/verifier';
 import { featureRoutes } from './features';
 import { authRoutes } from './features/auth/routes';
+import { sharedRateLimitStore } from './storage';
 
 export interface AppOptions {
   services: Services;
@@ -43,6 +44,8 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** A logger made beforehand (main.ts, logger.ts), used instead of `logger`. */
   loggerInstance?: FastifyBaseLogger;
+  /** The rate limits' clock (storage/rate-limits.ts), ms since 1970: tests move it to end a window. Date.now by default. */
+  rateLimitClock?: () => number;
 }
 
 /** One route as registered: what the isolation matrix (test/isolation.test.ts) walks, so a new route is covered by itself. */
@@ -209,7 +212,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     hsts: services.config.publicUrl.startsWith('https:'),
     crossOriginEmbedderPolicy: false,
   });
-  await app.register(rateLimit, { global: false });
+  // The counters in the database, shared by every API process on it (storage/rate-limits.ts, decision 0135).
+  await app.register(rateLimit, {
+    global: false,
+    store: sharedRateLimitStore({ db: services.database.db, clock: options.rateLimitClock }),
+  });
   await app.register(multipart, {
     limits: { fileSize: services.config.UPLOAD_MAX_BYTES, files: 1, fields: 10 },
   });

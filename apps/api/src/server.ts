@@ -48,6 +48,8 @@ export async function createServer(
     webDist?: string | null;
     /** The start GET /api/health reports (main.ts); without one the server is ready once made (tests). */
     startup?: Startup;
+    /** The rate limits' clock (app.ts): tests move it to end a window. */
+    rateLimitClock?: () => number;
   } = {},
 ): Promise<Server> {
   const database =
@@ -107,6 +109,7 @@ export async function createServer(
     webDist,
     logger: options.logger,
     loggerInstance: options.loggerInstance,
+    rateLimitClock: options.rateLimitClock,
   });
   const startup = options.startup ?? readyStartup();
   app.withTypeProvider<ZodTypeProvider>().get(

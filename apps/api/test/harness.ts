@@ -47,6 +47,8 @@ export async function startTestServer(
     webDist?: string;
     /** More settings (config.ts names), e.g. the webhooks' WEBHOOK_*. */
     env?: Record<string, string>;
+    /** The rate limits' clock (app.ts), ms since 1970: a test moves it to end a window. */
+    rateLimitClock?: () => number;
   } = {},
 ): Promise<TestServer> {
   const databaseUrl = process.env.DATABASE_URL;
@@ -62,7 +64,11 @@ export async function startTestServer(
     [],
   );
   config.dataDir = 'memory://';
-  const server = await createServer(config, { webDist: options.webDist ?? null, database: options.database });
+  const server = await createServer(config, {
+    webDist: options.webDist ?? null,
+    database: options.database,
+    rateLimitClock: options.rateLimitClock,
+  });
   const jobs = options.jobs ?? 'send';
   let queue: Queue | undefined;
   if (jobs !== 'none') {

@@ -13,6 +13,7 @@ import type { CarbonTables } from './tables/carbon';
 import type { VerificationTables } from './tables/verification';
 import type { ComplianceTables } from './tables/compliance';
 import type { ZoneWarningTables } from './tables/zone-warnings';
+import type { RateLimitTables } from './tables/rate-limits';
 
 /**
  * Row types of the database, one interface per table, grouped by domain. Each domain's migration in
@@ -172,4 +173,5 @@ export interface Database
     CarbonTables,
     VerificationTables,
     ComplianceTables,
-    ZoneWarningTables {}
+    ZoneWarningTables,
+    RateLimitTables {}

@@ -19,7 +19,8 @@
  * - the series derived from the samples (derived-series.ts): deleted together when samples are;
  * - the ship's lock on its derived values (ship-lock.ts), and UTC days (days.ts);
  * - the month partitions of the series above that grow with time (partitions.ts: made ahead and on demand, a month
- *   archived and restored), and the archived months the writers refuse (archived-months.ts).
+ *   archived and restored), and the archived months the writers refuse (archived-months.ts);
+ * - the rate limits' counters every API process shares (rate-limits.ts): `rate_limit_counters`.
  */
 export { isPacked, packCodes, packFloat64, plainFloat64, unpackFloat64 } from './packed';
 export { DAY_MS, HOUR_MS, dayChunks, dayText, floorDay, floorHour } from './days';
@@ -164,3 +165,10 @@ export {
   restoreMonth,
 } from './partitions';
 export { archivedMonthError, assertMonthsOnline, readArchivedMonths } from './archived-months';
+export {
+  rateLimitCounters,
+  sharedRateLimitStore,
+  sweepRateLimits,
+  type RateLimitCount,
+  type SharedRateLimitOptions,
+} from './rate-limits';

@@ -34,6 +34,7 @@ import * as zoneWarnings from './0035_zone_warnings';
 import * as reportRollups from './0036_report_rollups';
 import * as monthPartitions from './0037_month_partitions';
 import * as reportSeriesOnce from './0038_report_series_once';
+import * as sharedRateLimits from './0039_shared_rate_limits';
 import * as shipValuesVersions from './0041_ship_values_versions';
 
 /** Every migration, by name; applied in name order. Add a new one here. */
@@ -73,5 +74,6 @@ export const migrations: Record<string, Migration> = {
   '0036_report_rollups': reportRollups,
   '0037_month_partitions': monthPartitions,
   '0038_report_series_once': reportSeriesOnce,
+  '0039_shared_rate_limits': sharedRateLimits,
   '0041_ship_values_versions': shipValuesVersions,
 };
