@@ -517,11 +517,16 @@ async function addVerifiers(db: Kysely<Database>, north: string, south: string, 
   return username;
 }
 
-/** Tables whose rows are compared before and after: all of the public schema but the audit log and the provider's sessions. */
+/**
+ * The tables a refused or failed request must leave as they were: all but the audit log, the identity provider's
+ * sessions and the rate limits' counters, which count every request to a limited route, refused ones too, by design
+ * (docs/decisions/0135).
+ */
 export async function tableNames(db: Kysely<Database>): Promise<string[]> {
   const result = await sql<{ table_name: string }>`
     select table_name from information_schema.tables
-    where table_schema = 'public' and table_type = 'BASE TABLE' and table_name not in ('audit_log', 'oidc_payloads')
+    where table_schema = 'public' and table_type = 'BASE TABLE'
+      and table_name not in ('audit_log', 'oidc_payloads', 'rate_limit_counters')
     order by table_name`.execute(db);
   return result.rows.map((r) => r.table_name);
 }
