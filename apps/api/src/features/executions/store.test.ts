@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engineGround } from '../../../test/engine-fixtures';
-import { readMeasurementValues } from '../../storage';
+import { readMeasurementValues, reportFieldValueSources } from '../../storage';
 import type { ReportSeries } from './report-fields';
 import { storeMeasurementValues, storeReportValues, type Computed } from './store';
 
@@ -36,7 +36,10 @@ describe('store step', () => {
       measurement: await storeMeasurementValues(trx, computed),
       report: await storeReportValues(trx, computed),
     }));
-    expect(written).toEqual({ measurement: 1, report: 4 });
+    // A series is stored once per value source (decision 0132): fields sharing a calculation share one.
+    const { sourceOf } = await reportFieldValueSources(db);
+    const sources = [...new Set(reportFields.map((f) => sourceOf.get(f.id) ?? f.id))].sort();
+    expect(written).toEqual({ measurement: 1, report: 2 * sources.length });
     const stored = await readMeasurementValues(db, request.facilityId, field.id, request.from, request.to);
     expect(Array.from(stored.timestamps)).toEqual(Array.from(timestamps));
     expect(Array.from(stored.values)).toEqual([1, NaN, 3]);
@@ -47,8 +50,9 @@ describe('store step', () => {
       .orderBy('report_field_id')
       .orderBy('span_start')
       .execute();
-    // A shared series is written for each field that shares it; NaN is stored as null.
-    expect(rows.map((r) => r.value)).toEqual([1.5, null, 1.5, null]);
+    // Under each value source once; NaN is stored as null.
+    expect(rows.map((r) => r.report_field_id)).toEqual(sources.flatMap((id) => [id, id]));
+    expect(rows.map((r) => r.value)).toEqual(sources.flatMap(() => [1.5, null]));
 
     // Stored again with nothing computed: the period is emptied (a whole-day replacement).
     await db
