@@ -120,7 +120,7 @@ export function reportAnswers(options: { cacheEntries: number }): ReportAnswers 
   // asking in the same version share the read. Read after the reports version, they are at least as new as it.
   const shipVersions = new AnswerCache<Promise<Map<string, string>>>(64);
   const shipVersionsOf = (db: Kysely<Database>, version: string, ships: string[]) => {
-    const key = `${version}|${createHash('sha1').update(ships.join(',')).digest('base64url')}`;
+    const key = `${version}|${hashOf(ships)}`;
     let value = shipVersions.get(key);
     if (!value) {
       value = readShipValuesVersions(db, ships);
