@@ -56,9 +56,13 @@ export default defineConfig({
           // Two files at a time: a server test waits on its database and its HTTP calls as much as it computes. On
           // PostgreSQL each worker has a database of its own (test/worker-database.ts).
           fileParallelism: true,
+          // A worker imports the app once for all its files (importing it took 5-7 s a file): module state is shared
+          // between a worker's files, so a module's cache is keyed by its database (as storage/partitions.ts does).
+          isolate: false,
           setupFiles: ['test/worker-database.ts'],
-          // The onboard uploader's bundle, which the package route and the uploader tests read (scripts/uploader-build.ts).
-          globalSetup: ['test/uploader-bundle.ts'],
+          // The onboard uploader's bundle, which the package route and the uploader tests read (scripts/uploader-build.ts),
+          // and the migrated template of the embedded database that each test server starts from (test/database-template.ts).
+          globalSetup: ['test/uploader-bundle.ts', 'test/database-template.ts'],
         },
       },
       {

@@ -50,6 +50,8 @@ export async function createServer(
     startup?: Startup;
     /** The rate limits' clock (app.ts): tests move it to end a window. */
     rateLimitClock?: () => number;
+    /** What a new in-memory database starts from (db/connection.ts `startFrom`): the API tests' template. */
+    startFrom?: Blob;
   } = {},
 ): Promise<Server> {
   const database =
@@ -60,6 +62,7 @@ export async function createServer(
       dataDir: config.dataDir,
       ...(options.loggerInstance ? { log: readRoutingLog(options.loggerInstance) } : {}),
       originalsBucket: config.originalsBucket,
+      startFrom: options.startFrom,
     }));
   await migrateToLatest(database.db);
   // The measurement field catalogue and the default reports are product data, like the readers: present on every

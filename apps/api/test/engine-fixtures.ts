@@ -1,5 +1,5 @@
-import { openDatabase, type DatabaseHandle } from '../src/storage/database';
-import { migrateToLatest } from '../src/db/migrate';
+import type { DatabaseHandle } from '../src/storage/database';
+import { migratedMemoryDatabase } from './database-template';
 import { seedPlatform } from '../src/seed/platform';
 import type { ComputeRequest } from '../src/features/executions/plan';
 import type { EnginePorts } from '../src/features/executions/ports';
@@ -17,8 +17,7 @@ export async function engineGround(): Promise<{
   request: (more?: Partial<ComputeRequest>) => ComputeRequest;
   ports: EnginePorts;
 }> {
-  const database = await openDatabase({ dataDir: 'memory://' });
-  await migrateToLatest(database.db);
+  const database = await migratedMemoryDatabase();
   const seed = await seedPlatform(database.db, { ships: 1 });
   const [key, facilityId] = Object.entries(seed.facilityIds)[0]!;
   await prepareShips(database, { [key]: facilityId }, 1);

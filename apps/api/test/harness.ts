@@ -7,6 +7,7 @@ import { seedPlatform, DEMO_USERS, type SeedResult } from '../src/seed/platform'
 import { sql } from 'kysely';
 import type { Queue } from '../src/jobs';
 import { startJobs } from '../src/features/jobs';
+import { migratedTemplate } from './database-template';
 
 /**
  * A real server for API tests: PGlite in memory by default, or the PostgreSQL server of DATABASE_URL
@@ -68,6 +69,7 @@ export async function startTestServer(
     webDist: options.webDist ?? null,
     database: options.database,
     rateLimitClock: options.rateLimitClock,
+    startFrom: migratedTemplate(),
   });
   const jobs = options.jobs ?? 'send';
   let queue: Queue | undefined;

@@ -35,6 +35,12 @@ export interface OpenDatabaseOptions {
   /** Directory of the embedded database; `memory://` for a throwaway one (tests). */
   dataDir: string;
   poolSize?: number;
+  /**
+   * A dump of an embedded database (PGlite's dumpDataDir) that a new one in memory starts from instead of an empty
+   * cluster: the API tests' migrated template (test/database-template.ts), which spares each test server the
+   * cluster's creation and the migrations (about 5 s on a busy 2-core machine). Only with `memory://`.
+   */
+  startFrom?: Blob;
 }
 
 export async function openConnection(options: OpenDatabaseOptions): Promise<DatabaseConnection> {
@@ -57,7 +63,10 @@ export async function openConnection(options: OpenDatabaseOptions): Promise<Data
   }
   const dir = options.dataDir === 'memory://' ? 'memory://' : path.join(options.dataDir, 'pglite');
   if (dir !== 'memory://') fs.mkdirSync(dir, { recursive: true });
-  const pglite = await PGlite.create(dir);
+  const pglite = await PGlite.create(
+    dir,
+    dir === 'memory://' && options.startFrom ? { loadDataDir: options.startFrom } : {},
+  );
   // PGlite's node-postgres adapter: the same driver and type parsing as on a PostgreSQL server. One connection,
   // so a transaction holds it and other queries wait their turn.
   const pool = new pg.Pool(createPgConfig(pglite) as unknown as pg.PoolConfig);
