@@ -45,10 +45,13 @@ export async function ensureUploaderBuild(root: string, options: { force?: boole
       // No record of the inputs: build.
     }
   }
+  // Written beside and renamed into place: the API tests' global setup and `npm run build` may build it at the same
+  // time (.ci/run runs them side by side), and a reader never sees half a file.
+  const written = `${output}.${process.pid}.tmp`;
   const result = await build({
     absWorkingDir: root,
     entryPoints: [UPLOADER_ENTRY],
-    outfile: output,
+    outfile: written,
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -65,6 +68,7 @@ export async function ensureUploaderBuild(root: string, options: { force?: boole
       ].join('\n'),
     },
   });
+  fs.renameSync(written, output);
   const inputs = Object.keys(result.metafile.inputs).filter((input) => !input.startsWith('<'));
   fs.writeFileSync(
     path.join(root, INPUTS_FILE),

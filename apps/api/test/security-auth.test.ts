@@ -163,7 +163,9 @@ describe('sign-in rate limits', () => {
     } finally {
       await proxied.close();
     }
-  });
+    // Three times the limit of sign-in attempts, each checking a password by its hash on purpose slowly: over 60 s
+    // on a busy 2-core machine (seen beside the browser tests).
+  }, 240_000);
 });
 
 describe('forged tokens are refused with 401', () => {
