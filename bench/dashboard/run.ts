@@ -14,6 +14,7 @@
  * answer cache off (config.ts): every call is then computed as the first call after new data is. --arrivals: ship-days
  * re-executed per second (their roll-ups refreshed, the reports version moved) during the "data arriving" scenarios.
  * --quick: only the dashboards asked in one call (no call per report, no revalidation, no autocannon).
+ * --only <text>: only the scenarios whose name contains the text (e.g. --only CII), in every table.
  * Results: bench/results/dashboard.md.
  * --smoke: 3 ships, a month of values, a few loads per scenario and a second of load; the same calls, and the run
  * fails on any error or an answer without values (its table goes to bench/.work/dashboard-smoke.md).
@@ -67,6 +68,7 @@ if (periodName !== 'year' && periodName !== 'five-years')
 const HOURLY_SHIPS = Number(arg('--hourly-ships') ?? 3);
 const ARRIVALS = Number(arg('--arrivals') ?? 2);
 const quick = process.argv.includes('--quick');
+const only = arg('--only');
 /** Loads of a scenario one at a time: warm-up, measured, then each call alone. */
 const SIZES = smoke ? { warmUp: 1, loads: 3, perCall: 2 } : { warmUp: 3, loads: 30, perCall: 10 };
 /** The smoke run fills the month the month scenarios read; the year scenarios then read it within the year. */
@@ -181,7 +183,7 @@ async function main() {
   const ciiYear = new Date(FILLED.from).getUTCFullYear();
   const fleetCiiCalls = [`/api/cii/fleet?year=${ciiYear}`];
   const shipCiiCalls = [`/api/facilities/${ship}/cii?year=${ciiYear}`];
-  const scenarios: { name: string; calls: string[]; arriving?: boolean }[] = [
+  const allScenarios: { name: string; calls: string[]; arriving?: boolean }[] = [
     { name: 'fleet dashboard, month', calls: fleetCalls(MONTH) },
     { name: 'fleet dashboard, year', calls: fleetCalls(YEAR) },
     ...(periodName === 'five-years'
@@ -199,7 +201,9 @@ async function main() {
           { name: 'ship dashboard, year, a call per report', calls: shipCallsPerReport(YEAR, 'daily') },
         ]),
   ];
-  const arriving = [
+  const picked = (s: { name: string }) => only === undefined || s.name.includes(only);
+  const scenarios = allScenarios.filter(picked);
+  const allArriving = [
     {
       name: `fleet dashboard, year, data arriving (${ARRIVALS} ship-days/s)`,
       calls: fleetCalls(YEAR),
@@ -211,6 +215,7 @@ async function main() {
       arriving: true,
     },
   ];
+  const arriving = allArriving.filter(picked);
 
   const percentile = (xs: number[], p: number) => {
     const s = [...xs].sort((a, b) => a - b);
