@@ -36,6 +36,7 @@ import * as monthPartitions from './0037_month_partitions';
 import * as reportSeriesOnce from './0038_report_series_once';
 import * as sharedRateLimits from './0039_shared_rate_limits';
 import * as shipValuesVersions from './0041_ship_values_versions';
+import * as ciiReportsVersion from './0043_cii_reports_version';
 
 /** Every migration, by name; applied in name order. Add a new one here. */
 export const migrations: Record<string, Migration> = {
@@ -76,4 +77,5 @@ export const migrations: Record<string, Migration> = {
   '0038_report_series_once': reportSeriesOnce,
   '0039_shared_rate_limits': sharedRateLimits,
   '0041_ship_values_versions': shipValuesVersions,
+  '0043_cii_reports_version': ciiReportsVersion,
 };
