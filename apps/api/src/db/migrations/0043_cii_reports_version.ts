@@ -7,8 +7,10 @@ import { sql, type Kysely } from 'kysely';
  * make it:
  *
  * - the ships' year sums (`ledger_years`, written by the engine's step "port calls and voyages" and the carbon-ledger
- *   jobs in the replacing transaction): AFTER each statement, as the daily roll-up's trigger, so the version row is
- *   locked at the end of the ledger's writes, just before the roll-up's statements lock it anyway;
+ *   jobs in the replacing transaction): AFTER each statement, as the daily roll-up's trigger. An execution now
+ *   locks the version row from its ledger's year sums on (its port calls and voyages are written after them, then
+ *   the roll-up, which locked it before), and a carbon-ledger job locks it too; both hold the ship's lock and the
+ *   ship row's key share already, so a ship edit (which locks the ship row first) waits for them whole;
  * - the particulars the rating is computed from (ship type, deadweight, gross tonnage): BEFORE an update that sets
  *   them, as the configuration tables' (the version row locked before any row of the statement). A ship made or
  *   removed, renamed, or given to another organization moves the access version (migration 0010), which the card's
