@@ -10,12 +10,11 @@
  *
  * Run: DATABASE_URL=postgres://postgres@127.0.0.1:5432/<own db> npx tsx bench/dashboard/run.ts [--reuse] [--ships 100]
  *        [--period year|five-years] [--hourly-ships 3] [--seconds 10] [--arrivals 2] [--quick] [--out file]
- *        [--only <text>]
  * --reuse keeps the database of the previous run (skips the fill). REPORT_DATA_CACHE_ENTRIES=0 turns the server's
  * answer cache off (config.ts): every call is then computed as the first call after new data is. --arrivals: ship-days
  * re-executed per second (their roll-ups refreshed, the reports version moved) during the "data arriving" scenarios.
  * --quick: only the dashboards asked in one call (no call per report, no revalidation, no autocannon).
- * --only <text>: only the scenarios whose name contains the text (e.g. --only 'events list').
+ * --only <text>: only the scenarios whose name contains the text (e.g. --only CII), in every table.
  * Results: bench/results/dashboard.md.
  * --smoke: 3 ships, a month of values, a few loads per scenario and a second of load; the same calls, and the run
  * fails on any error or an answer without values (its table goes to bench/.work/dashboard-smoke.md).
@@ -202,10 +201,9 @@ async function main() {
           { name: 'ship dashboard, year, a call per report', calls: shipCallsPerReport(YEAR, 'daily') },
         ]),
   ];
-  const chosen = <S extends { name: string }>(list: S[]) =>
-    only === undefined ? list : list.filter((s) => s.name.includes(only));
-  const scenarios = chosen(allScenarios);
-  const arriving = chosen([
+  const picked = (s: { name: string }) => only === undefined || s.name.includes(only);
+  const scenarios = allScenarios.filter(picked);
+  const allArriving = [
     {
       name: `fleet dashboard, year, data arriving (${ARRIVALS} ship-days/s)`,
       calls: fleetCalls(YEAR),
@@ -216,7 +214,8 @@ async function main() {
       calls: shipCalls(YEAR, 'daily'),
       arriving: true,
     },
-  ]);
+  ];
+  const arriving = allArriving.filter(picked);
 
   const percentile = (xs: number[], p: number) => {
     const s = [...xs].sort((a, b) => a - b);

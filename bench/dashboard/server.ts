@@ -30,7 +30,8 @@ async function main() {
       gc?.();
       return { ...process.memoryUsage(), collected: Boolean(gc) };
     });
-  const address = await server.app.listen({ host: '127.0.0.1', port: 0 });
+  // BENCH_PORT: a port of the runner's own (a free one by default).
+  const address = await server.app.listen({ host: '127.0.0.1', port: Number(process.env.BENCH_PORT ?? 0) });
   const token = await server.tokenFor('admin');
   const cacheEntries = server.services.config.REPORT_DATA_CACHE_ENTRIES;
   process.stdout.write(`${JSON.stringify({ address, token, cacheEntries })}\n`);

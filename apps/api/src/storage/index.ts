@@ -135,9 +135,11 @@ export {
   readCiiSums,
   readLedgerExtent,
   readLedgerSegments,
+  readShipsCiiInputs,
   replaceLedgerSegments,
   sameSegment,
   type CiiSums,
+  type ShipCiiInputs,
   type StoredSegment,
 } from './ledger-segments';
 export {

@@ -1,7 +1,8 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Expression, type Kysely, type Selectable, type SqlBool, type Transaction } from 'kysely';
 import type { Database } from '../db/schema';
 import { CII_TREND_DAYS, CONSUMERS, FUEL_TYPES } from '@portal/contracts/rules/carbon';
 import type { StoredFuelLine } from '../db/tables/carbon';
+import type { ShipType } from '@portal/contracts/ship-particulars';
 
 /**
  * The carbon ledger's pieces of time (`ledger_segments`, with their roll-up per ship and year `ledger_years`,
@@ -283,7 +284,30 @@ export interface CiiSums {
   recentDistanceNm: number;
 }
 
-/** Ships' sums of a calendar year for the CII, from the roll-up: one row per ship (the fleet card reads a hundred). */
+type LedgerYearRow = Pick<
+  Selectable<Database['ledger_years']>,
+  | 'first_day'
+  | 'last_day'
+  | 'co2_g'
+  | 'distance_nm'
+  | 'scrubber_co2_g'
+  | 'unknown_fuel_kg'
+  | 'recent_co2_g'
+  | 'recent_distance_nm'
+>;
+const ciiSums = (facilityId: string, r: LedgerYearRow): CiiSums => ({
+  facilityId,
+  firstDay: dayMs(r.first_day),
+  lastDay: dayMs(r.last_day),
+  co2g: r.co2_g,
+  distanceNm: r.distance_nm,
+  scrubberCo2g: r.scrubber_co2_g,
+  unknownFuelKg: r.unknown_fuel_kg,
+  recentCo2g: r.recent_co2_g,
+  recentDistanceNm: r.recent_distance_nm,
+});
+
+/** Ships' sums of a calendar year for the CII, from the roll-up: one row per ship (the ship card reads one). */
 export async function readCiiSums(db: Db, facilityIds: readonly string[], year: number): Promise<CiiSums[]> {
   if (facilityIds.length === 0) return [];
   const rows = await db
@@ -292,15 +316,70 @@ export async function readCiiSums(db: Db, facilityIds: readonly string[], year: 
     .where('facility_id', 'in', [...facilityIds])
     .where('year', '=', year)
     .execute();
+  return rows.map((r) => ciiSums(r.facility_id, r));
+}
+
+/** A ship as the CII reads it: its particulars and its sums of the year (none without a row for it). */
+export interface ShipCiiInputs {
+  id: string;
+  name: string;
+  imo: string | null;
+  shipType: ShipType | null;
+  deadweight: number | null;
+  grossTonnage: number | null;
+  sums: CiiSums | undefined;
+}
+
+/**
+ * The ships a condition keeps (the caller's, features/access/policy.ts facilityVisibleTo) with their particulars
+ * and their sums of a calendar year, in one query: the ships joined to their row of the roll-up (the fleet CII card
+ * of 5,000 ships asked the sums with the ships' 5,000 ids as parameters).
+ */
+export async function readShipsCiiInputs(
+  db: Db,
+  year: number,
+  keep: (facilityId: Expression<string>) => Expression<SqlBool>,
+): Promise<ShipCiiInputs[]> {
+  const rows = await db
+    .selectFrom('facilities as f')
+    .leftJoin('ledger_years as y', (join) => join.onRef('y.facility_id', '=', 'f.id').on('y.year', '=', year))
+    .select([
+      'f.id',
+      'f.name',
+      'f.imo',
+      'f.ship_type',
+      'f.deadweight_tonnes',
+      'f.gross_tonnage',
+      'y.first_day',
+      'y.last_day',
+      'y.co2_g',
+      'y.distance_nm',
+      'y.scrubber_co2_g',
+      'y.unknown_fuel_kg',
+      'y.recent_co2_g',
+      'y.recent_distance_nm',
+    ])
+    .where(keep(sql.ref('f.id')))
+    .execute();
   return rows.map((r) => ({
-    facilityId: r.facility_id,
-    firstDay: dayMs(r.first_day),
-    lastDay: dayMs(r.last_day),
-    co2g: r.co2_g,
-    distanceNm: r.distance_nm,
-    scrubberCo2g: r.scrubber_co2_g,
-    unknownFuelKg: r.unknown_fuel_kg,
-    recentCo2g: r.recent_co2_g,
-    recentDistanceNm: r.recent_distance_nm,
+    id: r.id,
+    name: r.name,
+    imo: r.imo,
+    shipType: r.ship_type,
+    deadweight: r.deadweight_tonnes,
+    grossTonnage: r.gross_tonnage,
+    sums:
+      r.first_day === null || r.last_day === null
+        ? undefined
+        : ciiSums(r.id, {
+            first_day: r.first_day,
+            last_day: r.last_day,
+            co2_g: r.co2_g ?? 0,
+            distance_nm: r.distance_nm ?? 0,
+            scrubber_co2_g: r.scrubber_co2_g ?? 0,
+            unknown_fuel_kg: r.unknown_fuel_kg ?? 0,
+            recent_co2_g: r.recent_co2_g ?? 0,
+            recent_distance_nm: r.recent_distance_nm ?? 0,
+          }),
   }));
 }

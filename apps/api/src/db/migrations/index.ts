@@ -37,6 +37,7 @@ import * as reportSeriesOnce from './0038_report_series_once';
 import * as sharedRateLimits from './0039_shared_rate_limits';
 import * as shipValuesVersions from './0041_ship_values_versions';
 import * as eventOpenCountsIndex from './0042_event_open_counts_index';
+import * as ciiReportsVersion from './0043_cii_reports_version';
 
 /** Every migration, by name; applied in name order. Add a new one here. */
 export const migrations: Record<string, Migration> = {
@@ -78,4 +79,5 @@ export const migrations: Record<string, Migration> = {
   '0039_shared_rate_limits': sharedRateLimits,
   '0041_ship_values_versions': shipValuesVersions,
   '0042_event_open_counts_index': eventOpenCountsIndex,
+  '0043_cii_reports_version': ciiReportsVersion,
 };

@@ -65,6 +65,19 @@ export function facilityVisibleTo(
   return sql<SqlBool>`(${facilityIdColumn} in (${assigned}) and ${facilityIdColumn} in (${orgFacilities}))`;
 }
 
+/**
+ * What {@link facilityVisibleTo} reads of the caller, as a key: callers with the same key see the same ships at the
+ * same access version (migration 0010: every table the condition reads moves it). An answer about "the ships the
+ * caller sees" may be kept under it with the access version and shared by those callers. Keep the two together: a
+ * new branch there is a new key here.
+ */
+export function visibilityKey(caller: Caller): string {
+  if (caller.role === 'SystemAdmin' && !caller.apiKey) return 'every ship';
+  if (caller.role === 'Verifier' && !caller.apiKey) return `owned by ${caller.organizationId}`;
+  if (caller.role === 'UserAdmin' || caller.apiKey) return `seen by ${caller.organizationId}`;
+  return `assigned to ${caller.userId} in ${caller.organizationId}`;
+}
+
 /** Organizations that see a ship: its owner and those it is shared with (a query of their ids). */
 export function organizationsSeeingFacility(db: Kysely<Database>, facilityId: string) {
   return db

@@ -16,13 +16,12 @@ import {
 import type { CiiResult, DcsReportRecord, FleetCii } from '@portal/contracts/carbon';
 import { SHIP_TYPE_NAMES, type ShipType } from '@portal/contracts/ship-particulars';
 import type { Database } from '../../db/schema';
-import { readCiiSums, readLedgerSegments, type CiiSums } from '../../storage';
+import { readCiiSums, readLedgerSegments, readShipsCiiInputs, type CiiSums } from '../../storage';
 import { readPortCalls } from '../../storage';
 import { readVoyages } from '../../storage';
 import { notFound } from '../../errors';
 import type { Caller } from '../access/caller';
 import { facilityVisibleTo } from '../access/policy';
-import { sql } from 'kysely';
 import { sumSegments } from '../executions/ledger-segments';
 import { cargoByDeparture, DAY_MS } from './ledger';
 
@@ -242,48 +241,32 @@ export async function ciiForShip(db: Kysely<Database>, facilityId: string, year:
 }
 
 const worst = (rating: CiiRating | null) => (rating === null ? -1 : CII_RATINGS.indexOf(rating));
+/** Ship names compared as String.localeCompare does, with one collator (localeCompare makes one per call). */
+const byName = new Intl.Collator().compare;
 
-/** The fleet's CII card: each ship the caller sees, its rating this year and projected; D and E first. */
+/**
+ * The fleet's CII card: each ship the caller sees, its rating this year and projected; D and E first. One query (the
+ * ships the caller sees joined to their year sums); the rule is a few operations per ship.
+ */
 export async function fleetCii(db: Kysely<Database>, caller: Caller, year: number): Promise<FleetCii> {
-  const ships = await db
-    .selectFrom('facilities')
-    .select(['id', 'name', 'imo', 'ship_type', 'deadweight_tonnes', 'gross_tonnage'])
-    .where(facilityVisibleTo(db, caller, sql.ref('facilities.id')))
-    .execute();
-  const sums = new Map(
-    (
-      await readCiiSums(
-        db,
-        ships.map((s) => s.id),
-        year,
-      )
-    ).map((s) => [s.facilityId, s]),
-  );
-  const rows = ships.map((s) => {
-    const ship: Particulars = {
-      id: s.id,
-      name: s.name,
-      imo: s.imo,
-      shipType: s.ship_type,
-      deadweight: s.deadweight_tonnes,
-      grossTonnage: s.gross_tonnage,
-    };
-    const r = ciiOf(ship, year, sums.get(s.id))?.result;
+  const ships = await readShipsCiiInputs(db, year, (id) => facilityVisibleTo(db, caller, id));
+  const rows = ships.map(({ sums, ...ship }) => {
+    const r = ciiOf(ship, year, sums)?.result;
     return {
-      shipId: s.id,
-      shipName: s.name,
+      shipId: ship.id,
+      shipName: ship.name,
       attained: r?.attained ?? null,
       rating: r?.rating ?? null,
       projectedAttained: r?.projectedAttained ?? null,
       projectedRating: r?.projectedRating ?? null,
-      missing: ciiMissing(ship, sums.get(s.id)),
+      missing: ciiMissing(ship, sums),
     };
   });
   rows.sort(
     (a, b) =>
       worst(b.projectedRating) - worst(a.projectedRating) ||
       worst(b.rating) - worst(a.rating) ||
-      a.shipName.localeCompare(b.shipName),
+      byName(a.shipName, b.shipName),
   );
   return { year, ships: rows };
 }

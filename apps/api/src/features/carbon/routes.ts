@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import {
   bdnInputSchema,
@@ -26,7 +26,9 @@ import { idParam } from '../access/params';
 import { assertFacilityVisible } from '../access/policy';
 import { notFound } from '../../errors';
 import { shipPortNames } from '../ports/service';
-import { ciiForShip, dcsForYear, fleetCii } from './reports';
+import { ciiForShip, dcsForYear } from './reports';
+import { fleetCiiAnswers } from './fleet-cii';
+import { acceptsGzip, GZIP_FROM_BYTES } from '../reports/report-data';
 import { dcsCsv, dcsWorkbook } from './dcs-export';
 import { ovdCsv, ovdLogAbstract, ovdWorkbook } from './ovd-export';
 import { ovdExportQuerySchema } from '@portal/contracts/uk-ets';
@@ -70,6 +72,8 @@ const CARD_READ = { ...LEDGER_READS, reads: 'replica' as const };
 export async function carbonRoutes(app: FastifyInstance) {
   const routes = authenticatedRoutes(app);
   const { db } = app;
+  // The fleet CII card's answers with their cache, one per process (fleet-cii.ts).
+  const ciiAnswers = fleetCiiAnswers({ cacheEntries: app.config.REPORT_DATA_CACHE_ENTRIES });
 
   routes.get(
     '/api/facilities/:id/port-calls',
@@ -492,7 +496,23 @@ export async function carbonRoutes(app: FastifyInstance) {
         response: { 200: fleetCiiSchema },
       },
     },
-    async (request) => fleetCii(request.reads, request.caller, request.query.year),
+    async (request, typedReply) => {
+      const { caller, reads } = request;
+      const { year } = request.query;
+      // The answer goes as the bytes kept (the schema above documents them).
+      const reply = typedReply as FastifyReply;
+      // As the dashboards' report answers (reports/routes.ts): 304 when the browser holds this version's answer,
+      // otherwise the answer kept for it (fleet-cii.ts), gzip-compressed once for a client that accepts it.
+      const version = await ciiAnswers.version(reads, caller);
+      const etag = ciiAnswers.etag(caller, version, year);
+      const headers = { 'cache-control': 'private, no-cache', ...(etag ? { etag } : {}) };
+      if (etag && request.headers['if-none-match'] === etag) return reply.code(304).headers(headers).send();
+      const bytes = await ciiAnswers.answer(reads, caller, version, year);
+      reply.headers({ ...headers, vary: 'accept-encoding' }).type('application/json; charset=utf-8');
+      if (bytes.json.length >= GZIP_FROM_BYTES && acceptsGzip(request.headers['accept-encoding']))
+        return reply.header('content-encoding', 'gzip').send(await bytes.gzip());
+      return reply.send(bytes.json);
+    },
   );
 
   /** The object's ship must be one the caller sees; otherwise the object is not found (never a 403). */

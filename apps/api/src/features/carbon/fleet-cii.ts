@@ -1,0 +1,74 @@
+import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { fleetCiiSchema } from '@portal/contracts/carbon';
+import type { Database } from '../../db/schema';
+import type { Caller } from '../access/caller';
+import { visibilityKey } from '../access/policy';
+import { readAfterArrival } from '../auth/read-after-arrival';
+import { AnswerCache, reportsVersion } from '../reports/cache';
+import { AnswerBytes } from '../reports/report-data';
+import { fleetCii } from './reports';
+
+/**
+ * The fleet CII card's answers (GET /api/cii/fleet), made once and kept per process like the dashboards' report
+ * answers (features/reports/report-data.ts; docs/decisions/0138-fleet-cii-answers.md): the answer as JSON bytes
+ * (gzip made once on first use, AnswerBytes) per year and visibility (access/policy.ts visibilityKey: the callers
+ * who see the same ships share it), under the version of everything it is made of:
+ * - the reports version (migrations 0012 and 0043): it moves with every statement on the ships' year sums
+ *   (`ledger_years`) and every update of a ship's type, deadweight or gross tonnage;
+ * - the caller's access version (migration 0010): the ships the caller sees, their names, a ship made or removed.
+ * The CII rule's constants (reference lines, reduction factors, boundaries) are code: a new process has them and an
+ * empty cache. A computation in progress is shared by the callers who ask in the same version, and an entry of an
+ * older version is replaced, not kept beside it (one answer per year and visibility: 5,000 ships are 0.9 MB).
+ */
+export interface FleetCiiAnswers {
+  /** The version an answer is made under; read from `db`, where the request's reads go (replica or primary). */
+  version(db: Kysely<Database>, caller: Caller): Promise<string | undefined>;
+  /** The ETag of the answer of a version (undefined without one: a caller read without an access version). */
+  etag(caller: Caller, version: string | undefined, year: number): string | undefined;
+  answer(
+    db: Kysely<Database>,
+    caller: Caller,
+    version: string | undefined,
+    year: number,
+  ): Promise<AnswerBytes>;
+}
+
+const bytesOf = async (db: Kysely<Database>, caller: Caller, year: number) =>
+  new AnswerBytes(Buffer.from(JSON.stringify(fleetCiiSchema.parse(await fleetCii(db, caller, year)))));
+
+export function fleetCiiAnswers(options: { cacheEntries: number }): FleetCiiAnswers {
+  const cache = new AnswerCache<{ version: string; bytes: Promise<AnswerBytes> }>(options.cacheEntries);
+  // The reports version, one read shared by the requests that arrive while it is made (each still sees every change
+  // committed before it arrived): 50 users asking at once made 50 reads through a pool of 10 connections.
+  const versionReads = new WeakMap<Kysely<Database>, () => Promise<string>>();
+  const reportsVersionOf = (db: Kysely<Database>) => {
+    let read = versionReads.get(db);
+    if (!read) versionReads.set(db, (read = readAfterArrival(() => reportsVersion(db))));
+    return read();
+  };
+  return {
+    async version(db, caller) {
+      if (caller.accessVersion === undefined || options.cacheEntries <= 0) return undefined;
+      return `${await reportsVersionOf(db)}|${caller.accessVersion}`;
+    },
+    etag: (caller, version, year) =>
+      version === undefined
+        ? undefined
+        : `"${createHash('sha1')
+            .update(JSON.stringify(['cii/fleet', version, caller.userId, visibilityKey(caller), year]))
+            .digest('base64url')}"`,
+    async answer(db, caller, version, year) {
+      if (version === undefined) return bytesOf(db, caller, year);
+      const key = `${year}|${visibilityKey(caller)}`;
+      const cached = cache.get(key);
+      if (cached?.version === version) return cached.bytes;
+      const bytes = bytesOf(db, caller, year);
+      cache.set(key, { version, bytes });
+      bytes.catch(() => {
+        if (cache.get(key)?.bytes === bytes) cache.delete(key);
+      });
+      return bytes;
+    },
+  };
+}
