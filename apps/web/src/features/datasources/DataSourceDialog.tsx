@@ -97,6 +97,22 @@ export function DataSourceDialog({
         }
       : null,
   );
+  // The sample's column names as last read: a preview that reads no rows (the time column not chosen yet, after the
+  // date column was) keeps them, so the time column is still picked from the list (the browser tests met an empty list
+  // when that preview answered first).
+  const headerSource = sampleFile ?? dataSource?.id ?? null;
+  const readHeader = preview.data?.header;
+  const [lastHeader, setLastHeader] = useState<{ source: unknown; header: string[] }>({
+    source: null,
+    header: [],
+  });
+  if (readHeader?.length && (lastHeader.source !== headerSource || lastHeader.header !== readHeader))
+    setLastHeader({ source: headerSource, header: readHeader });
+  const header = readHeader?.length
+    ? readHeader
+    : lastHeader.source === headerSource
+      ? lastHeader.header
+      : [];
   const previewFailure = preview.error
     ? ((preview.error as { body?: { message?: string } }).body?.message ?? MESSAGES.DEFAULT_ERROR)
     : null;
@@ -186,7 +202,7 @@ export function DataSourceDialog({
             readerId={reader.id}
             value={values.dataSourceReaderConfiguration}
             onChange={(json) => set({ dataSourceReaderConfiguration: json })}
-            header={preview.data?.header ?? []}
+            header={header}
             errors={touched ? readerErrors : { '': readerErrors[''] }}
             jsonError={show('dataSourceReaderConfiguration')}
           />
