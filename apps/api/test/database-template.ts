@@ -41,7 +41,8 @@ let cached: Blob | undefined;
 
 /** The migrated template for a new in-memory database; undefined against a PostgreSQL server. */
 export function migratedTemplate(): Blob | undefined {
-  if (process.env.DATABASE_URL) return undefined;
+  // Outside vitest (the benches start test servers too) there is no template: a new cluster, migrated.
+  if (process.env.DATABASE_URL || !process.env.VITEST) return undefined;
   const file = inject('pgliteTemplate');
   if (!file) return undefined;
   cached ??= new Blob([fs.readFileSync(file)]);
