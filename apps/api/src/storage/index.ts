@@ -138,6 +138,7 @@ export {
   readShipsCiiInputs,
   replaceLedgerSegments,
   sameSegment,
+  type CiiParticulars,
   type CiiSums,
   type ShipCiiInputs,
   type StoredSegment,

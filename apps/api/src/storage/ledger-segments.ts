@@ -319,14 +319,18 @@ export async function readCiiSums(db: Db, facilityIds: readonly string[], year: 
   return rows.map((r) => ciiSums(r.facility_id, r));
 }
 
-/** A ship as the CII reads it: its particulars and its sums of the year (none without a row for it). */
-export interface ShipCiiInputs {
+/** A ship's particulars as the CII reads them (features/carbon/reports.ts). */
+export interface CiiParticulars {
   id: string;
   name: string;
   imo: string | null;
   shipType: ShipType | null;
   deadweight: number | null;
   grossTonnage: number | null;
+}
+
+/** A ship as the CII reads it: its particulars and its sums of the year (none without a row for it). */
+export interface ShipCiiInputs extends CiiParticulars {
   sums: CiiSums | undefined;
 }
 

@@ -4,7 +4,6 @@ import { fleetCiiSchema } from '@portal/contracts/carbon';
 import type { Database } from '../../db/schema';
 import type { Caller } from '../access/caller';
 import { visibilityKey } from '../access/policy';
-import { readAfterArrival } from '../auth/read-after-arrival';
 import { AnswerCache, reportsVersion } from '../reports/cache';
 import { AnswerBytes } from '../reports/report-data';
 import { fleetCii } from './reports';
@@ -39,18 +38,10 @@ const bytesOf = async (db: Kysely<Database>, caller: Caller, year: number) =>
 
 export function fleetCiiAnswers(options: { cacheEntries: number }): FleetCiiAnswers {
   const cache = new AnswerCache<{ version: string; bytes: Promise<AnswerBytes> }>(options.cacheEntries);
-  // The reports version, one read shared by the requests that arrive while it is made (each still sees every change
-  // committed before it arrived): 50 users asking at once made 50 reads through a pool of 10 connections.
-  const versionReads = new WeakMap<Kysely<Database>, () => Promise<string>>();
-  const reportsVersionOf = (db: Kysely<Database>) => {
-    let read = versionReads.get(db);
-    if (!read) versionReads.set(db, (read = readAfterArrival(() => reportsVersion(db))));
-    return read();
-  };
   return {
     async version(db, caller) {
       if (caller.accessVersion === undefined || options.cacheEntries <= 0) return undefined;
-      return `${await reportsVersionOf(db)}|${caller.accessVersion}`;
+      return `${await reportsVersion(db)}|${caller.accessVersion}`;
     },
     etag: (caller, version, year) =>
       version === undefined

@@ -16,7 +16,13 @@ import {
 import type { CiiResult, DcsReportRecord, FleetCii } from '@portal/contracts/carbon';
 import { SHIP_TYPE_NAMES, type ShipType } from '@portal/contracts/ship-particulars';
 import type { Database } from '../../db/schema';
-import { readCiiSums, readLedgerSegments, readShipsCiiInputs, type CiiSums } from '../../storage';
+import {
+  readCiiSums,
+  readLedgerSegments,
+  readShipsCiiInputs,
+  type CiiParticulars as Particulars,
+  type CiiSums,
+} from '../../storage';
 import { readPortCalls } from '../../storage';
 import { readVoyages } from '../../storage';
 import { notFound } from '../../errors';
@@ -33,15 +39,6 @@ import { cargoByDeparture, DAY_MS } from './ledger';
 
 const yearStart = (year: number) => Date.UTC(year, 0, 1);
 const iso = (ms: number) => new Date(ms).toISOString();
-
-interface Particulars {
-  id: string;
-  name: string;
-  imo: string | null;
-  shipType: ShipType | null;
-  deadweight: number | null;
-  grossTonnage: number | null;
-}
 
 async function particulars(db: Kysely<Database>, facilityId: string): Promise<Particulars> {
   const row = await db

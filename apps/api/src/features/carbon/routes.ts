@@ -28,7 +28,7 @@ import { notFound } from '../../errors';
 import { shipPortNames } from '../ports/service';
 import { ciiForShip, dcsForYear } from './reports';
 import { fleetCiiAnswers } from './fleet-cii';
-import { acceptsGzip, GZIP_FROM_BYTES } from '../reports/report-data';
+import { sendAnswer } from '../reports/report-data';
 import { dcsCsv, dcsWorkbook } from './dcs-export';
 import { ovdCsv, ovdLogAbstract, ovdWorkbook } from './ovd-export';
 import { ovdExportQuerySchema } from '@portal/contracts/uk-ets';
@@ -501,17 +501,11 @@ export async function carbonRoutes(app: FastifyInstance) {
       const { year } = request.query;
       // The answer goes as the bytes kept (the schema above documents them).
       const reply = typedReply as FastifyReply;
-      // As the dashboards' report answers (reports/routes.ts): 304 when the browser holds this version's answer,
-      // otherwise the answer kept for it (fleet-cii.ts), gzip-compressed once for a client that accepts it.
+      // As the dashboards' report answers: the answer kept for this version (fleet-cii.ts), or 304.
       const version = await ciiAnswers.version(reads, caller);
-      const etag = ciiAnswers.etag(caller, version, year);
-      const headers = { 'cache-control': 'private, no-cache', ...(etag ? { etag } : {}) };
-      if (etag && request.headers['if-none-match'] === etag) return reply.code(304).headers(headers).send();
-      const bytes = await ciiAnswers.answer(reads, caller, version, year);
-      reply.headers({ ...headers, vary: 'accept-encoding' }).type('application/json; charset=utf-8');
-      if (bytes.json.length >= GZIP_FROM_BYTES && acceptsGzip(request.headers['accept-encoding']))
-        return reply.header('content-encoding', 'gzip').send(await bytes.gzip());
-      return reply.send(bytes.json);
+      return sendAnswer(request, reply, ciiAnswers.etag(caller, version, year), () =>
+        ciiAnswers.answer(reads, caller, version, year),
+      );
     },
   );
 

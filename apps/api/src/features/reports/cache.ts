@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
+import { readAfterArrival } from '../auth/read-after-arrival';
 
 /**
  * Dashboards are read far more often than report values change, and many users look at the same fleet and
@@ -11,10 +12,24 @@ import type { Database } from '../../db/schema';
  * REPORT_DATA_CACHE_ENTRIES=0 (config.ts) turns the answer cache off (the bench measures both).
  */
 
-/** The current version of everything report answers depend on, read from the database on every call. */
-export async function reportsVersion(db: Kysely<Database>): Promise<string> {
-  const row = await db.selectFrom('reports_version').select('version').executeTakeFirstOrThrow();
-  return String(row.version);
+const versionReads = new WeakMap<Kysely<Database>, () => Promise<string>>();
+
+/**
+ * The current version of everything report answers depend on, read from the database for every call: one read shared
+ * by the calls that arrive while it is made (auth/read-after-arrival.ts: each still sees every change committed
+ * before it arrived). 50 users asking at once made 50 reads through a pool of 10 connections; sharing them doubled
+ * the fleet CII card's answers at 50 users (docs/decisions/0138-fleet-cii-answers.md).
+ */
+export function reportsVersion(db: Kysely<Database>): Promise<string> {
+  let read = versionReads.get(db);
+  if (!read) {
+    read = readAfterArrival(async () => {
+      const row = await db.selectFrom('reports_version').select('version').executeTakeFirstOrThrow();
+      return String(row.version);
+    });
+    versionReads.set(db, read);
+  }
+  return read();
 }
 
 /** A small LRU of answers; keys carry the version, so stale entries simply age out. */

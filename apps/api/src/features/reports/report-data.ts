@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { reportDataSchema, type ReportData } from '@portal/contracts/reports';
 import type { UptimeMode } from '@portal/contracts/rules';
@@ -60,6 +61,27 @@ export class AnswerBytes {
     this.compressed ??= gzipAsync(this.json, { level: 6 });
     return this.compressed;
   }
+}
+
+/**
+ * Sends a kept answer (the dashboards' report data, reports/routes.ts; the fleet CII card, carbon/routes.ts): 304 when
+ * the browser holds this version's answer (its ETag is checked before anything of the answer is made), otherwise the
+ * answer's bytes, gzip-compressed once for a client that accepts it. `private, no-cache`: only the browser keeps it,
+ * and asks again (with If-None-Match) on every use.
+ */
+export async function sendAnswer(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  etag: string | undefined,
+  answer: () => Promise<AnswerBytes>,
+): Promise<FastifyReply> {
+  const headers = { 'cache-control': 'private, no-cache', ...(etag ? { etag } : {}) };
+  if (etag && request.headers['if-none-match'] === etag) return reply.code(304).headers(headers).send();
+  const bytes = await answer();
+  reply.headers({ ...headers, vary: 'accept-encoding' }).type('application/json; charset=utf-8');
+  if (bytes.json.length >= GZIP_FROM_BYTES && acceptsGzip(request.headers['accept-encoding']))
+    return reply.header('content-encoding', 'gzip').send(await bytes.gzip());
+  return reply.send(bytes.json);
 }
 
 /**

@@ -35,7 +35,7 @@ import {
 } from './queries';
 import { sanitizeInformation } from './sanitize';
 import { reportFieldValueSources } from './sources';
-import { acceptsGzip, GZIP_FROM_BYTES, reportAnswers, type ReportDataInput } from './report-data';
+import { reportAnswers, sendAnswer, type ReportDataInput } from './report-data';
 
 /** Report definitions (configurator), report values (dashboards), deleting values and exports. */
 export async function reportRoutes(app: FastifyInstance) {
@@ -102,17 +102,11 @@ export async function reportRoutes(app: FastifyInstance) {
     const unique = typeof ids === 'string' ? ids : [...new Set(ids)];
     const version = await data.version(reads);
     const etag = data.etag(caller, version, unique, input);
-    const headers = { 'cache-control': 'private, no-cache', ...(etag ? { etag } : {}) };
-    if (etag && request.headers['if-none-match'] === etag) return reply.code(304).headers(headers).send();
-    const bytes =
+    return sendAnswer(request, reply, etag, () =>
       typeof unique === 'string'
-        ? await data.answer(reads, caller, version, unique, input)
-        : await data.answers(reads, caller, version, unique, input);
-    reply.headers({ ...headers, vary: 'accept-encoding' }).type('application/json; charset=utf-8');
-    // Compressed once per answer and kept (report-data.ts AnswerBytes), for every client that accepts gzip.
-    if (bytes.json.length >= GZIP_FROM_BYTES && acceptsGzip(request.headers['accept-encoding']))
-      return reply.header('content-encoding', 'gzip').send(await bytes.gzip());
-    return reply.send(bytes.json);
+        ? data.answer(reads, caller, version, unique, input)
+        : data.answers(reads, caller, version, unique, input),
+    );
   };
 
   routes.get(
