@@ -32,6 +32,15 @@ function sumsAt(ratio: number, dwt = DWT) {
   };
 }
 
+/** A ship's year sums rewritten as the engine writes them, at `ratio` times the required CII. */
+const setSums = (shipId: string, ratio: number) =>
+  db()
+    .updateTable('ledger_years')
+    .set(sumsAt(ratio))
+    .where('facility_id', '=', shipId)
+    .where('year', '=', YEAR)
+    .execute();
+
 const card = async (username: string) => {
   const response = await (await server.as(username)).get(`/api/cii/fleet?year=${YEAR}`);
   expect(response.statusCode, response.body).toBe(200);
@@ -72,12 +81,7 @@ afterAll(async () => {
 describe('the fleet CII card kept between calls', () => {
   it('answers a new year sum of a ship at once', async () => {
     expect(await rowOf('north.anna', ship)).toMatchObject({ rating: 'C', projectedRating: 'C' });
-    await db()
-      .updateTable('ledger_years')
-      .set(sumsAt(1.3))
-      .where('facility_id', '=', ship)
-      .where('year', '=', YEAR)
-      .execute();
+    await setSums(ship, 1.3);
     expect(await rowOf('north.anna', ship)).toMatchObject({ rating: 'E', projectedRating: 'E' });
     // Sums removed (the ship's year re-executed without pieces): no distance sailed.
     await db().deleteFrom('ledger_years').where('facility_id', '=', ship).where('year', '=', YEAR).execute();
@@ -157,12 +161,7 @@ describe('the fleet CII card kept between calls', () => {
     const zipped = await ask({ 'accept-encoding': 'gzip' });
     expect(zipped.headers['content-encoding']).toBe('gzip');
     expect(JSON.parse(gunzipSync(zipped.rawPayload).toString())).toEqual(first.json());
-    await db()
-      .updateTable('ledger_years')
-      .set(sumsAt(1.1))
-      .where('facility_id', '=', ship)
-      .where('year', '=', YEAR)
-      .execute();
+    await setSums(ship, 1.1);
     const changed = await ask({ 'if-none-match': etag });
     expect(changed.statusCode).toBe(200);
     expect(changed.headers.etag).not.toBe(etag);
