@@ -4,7 +4,7 @@ import { fleetCiiSchema } from '@portal/contracts/carbon';
 import type { Database } from '../../db/schema';
 import type { Caller } from '../access/caller';
 import { visibilityKey } from '../access/policy';
-import { AnswerCache, reportsVersion } from '../reports/cache';
+import { reportsVersion, VersionedAnswers } from '../reports/cache';
 import { AnswerBytes } from '../reports/report-data';
 import { fleetCii } from './reports';
 
@@ -17,8 +17,9 @@ import { fleetCii } from './reports';
  *   (`ledger_years`) and every update of a ship's type, deadweight or gross tonnage;
  * - the caller's access version (migration 0010): the ships the caller sees, their names, a ship made or removed.
  * The CII rule's constants (reference lines, reduction factors, boundaries) are code: a new process has them and an
- * empty cache. A computation in progress is shared by the callers who ask in the same version, and an entry of an
- * older version is replaced, not kept beside it (one answer per year and visibility: 5,000 ships are 0.9 MB).
+ * empty cache. Kept as the dashboards' answers are (reports/cache.ts VersionedAnswers): a computation in progress
+ * shared by the callers who ask in the same version, an entry of an older version replaced, not kept beside it (one
+ * answer per year and visibility: 5,000 ships are 0.9 MB).
  */
 export interface FleetCiiAnswers {
   /** The version an answer is made under; read from `db`, where the request's reads go (replica or primary). */
@@ -37,7 +38,7 @@ const bytesOf = async (db: Kysely<Database>, caller: Caller, year: number) =>
   new AnswerBytes(Buffer.from(JSON.stringify(fleetCiiSchema.parse(await fleetCii(db, caller, year)))));
 
 export function fleetCiiAnswers(options: { cacheEntries: number }): FleetCiiAnswers {
-  const cache = new AnswerCache<{ version: string; bytes: Promise<AnswerBytes> }>(options.cacheEntries);
+  const cache = new VersionedAnswers<AnswerBytes>(options.cacheEntries);
   return {
     async version(db, caller) {
       if (caller.accessVersion === undefined || options.cacheEntries <= 0) return undefined;
@@ -51,15 +52,7 @@ export function fleetCiiAnswers(options: { cacheEntries: number }): FleetCiiAnsw
             .digest('base64url')}"`,
     async answer(db, caller, version, year) {
       if (version === undefined) return bytesOf(db, caller, year);
-      const key = `${year}|${visibilityKey(caller)}`;
-      const cached = cache.get(key);
-      if (cached?.version === version) return cached.bytes;
-      const bytes = bytesOf(db, caller, year);
-      cache.set(key, { version, bytes });
-      bytes.catch(() => {
-        if (cache.get(key)?.bytes === bytes) cache.delete(key);
-      });
-      return bytes;
+      return cache.get(`${year}|${visibilityKey(caller)}`, version, () => bytesOf(db, caller, year));
     },
   };
 }

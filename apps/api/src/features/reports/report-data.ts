@@ -10,7 +10,7 @@ import { badRequest, notFound } from '../../errors';
 import { readArchivedMonths, readShipValuesVersions } from '../../storage';
 import { monthOf } from '../../db/partitions';
 import type { Caller } from '../access/caller';
-import { AnswerCache, reportsVersion } from './cache';
+import { AnswerCache, reportsVersion, VersionedAnswers } from './cache';
 import { findReport, reportFields, visibleFleet } from './queries';
 import { reportFieldValueSources } from './sources';
 import { reportData, sharedPartials, type ShipPartials } from './values';
@@ -131,10 +131,13 @@ export function reportAnswers(options: { cacheEntries: number }): ReportAnswers 
   const { cacheEntries } = options;
   /** False with REPORT_DATA_CACHE_ENTRIES=0: every answer is computed afresh (the bench's uncached path). */
   const cacheEnabled = cacheEntries > 0;
-  const answerCache = new AnswerCache<Promise<AnswerBytes>>(cacheEntries);
-  // Several reports asked as one, under the keys of their answers: the joined bytes are made once, not per request
-  // (at 1,000 ships a fleet dashboard's answer is 840 kB; copying it per request was a large part of a cached call).
-  const joinedCache = new AnswerCache<AnswerBytes>(cacheEntries);
+  // One answer per question, of the newest version seen (cache.ts VersionedAnswers): older ones are dropped, not kept
+  // beside it.
+  const answerCache = new VersionedAnswers<AnswerBytes>(cacheEntries);
+  // Several reports asked as one, under the questions of their answers: the joined bytes are made once, not per
+  // request (at 1,000 ships a fleet dashboard's answer is 840 kB; copying it per request was a large part of a cached
+  // call).
+  const joinedCache = new VersionedAnswers<AnswerBytes>(cacheEntries);
   // Each ship's partial sums per period under its values version (values.ts sharedPartials): a few periods of a
   // 5,000-ship fleet, about 2 kB each.
   const partials = new AnswerCache<ShipPartials>(SHIP_PARTIALS_ENTRIES);
@@ -275,11 +278,10 @@ export function reportAnswers(options: { cacheEntries: number }): ReportAnswers 
     if (facilityId && !seen.has.has(facilityId)) throw notFound('Ship not found');
     const fleet = fleetIds ? seen.ids.filter((f) => fleetIds.includes(f)) : seen.ids;
     // Shared by every caller who sees the same ships: the key holds them (their hash), so an answer never goes
-    // beyond them.
+    // beyond them. The version is the entry's, not the key's: a new version's answer replaces the old one.
     const key = createHash('sha1')
       .update(
         JSON.stringify([
-          version,
           id,
           facilityId,
           fleetIds ? hashOf(fleet) : seen.hash,
@@ -291,9 +293,7 @@ export function reportAnswers(options: { cacheEntries: number }): ReportAnswers 
       .digest('base64url');
     // An answer being computed is shared too: the users who ask in the same version wait for one computation
     // (with data arriving, every version is new, and each of 50 users computing it alone piled up: decision 0136).
-    const cached = answerCache.get(key);
-    if (cached) return { key, bytes: await cached };
-    const body = (async () => {
+    const bytes = await answerCache.get(key, version, async () => {
       const data: ReportData = await reportData(db, {
         report: { id: report.id, target: report.target, information: report.information },
         fields,
@@ -319,10 +319,8 @@ export function reportAnswers(options: { cacheEntries: number }): ReportAnswers 
       );
       if (archived.length > 0) data.archivedMonths = archived;
       return new AnswerBytes(Buffer.from(JSON.stringify(reportDataSchema.parse(data))));
-    })();
-    answerCache.set(key, body);
-    body.catch(() => answerCache.delete(key));
-    return { key, bytes: await body };
+    });
+    return { key, bytes };
   };
 
   const answer: ReportAnswers['answer'] = (db, caller, version, id, input) =>
@@ -335,16 +333,14 @@ export function reportAnswers(options: { cacheEntries: number }): ReportAnswers 
       : new AnswerCache(Number.MAX_SAFE_INTEGER);
     const answered = await Promise.all(ids.map((id) => answerOf(db, caller, version, id, input, shared)));
     const key = answered.map((a, i) => `${ids[i]}:${a.key}`).join('|');
-    const joined = joinedCache.get(key);
-    if (joined) return joined;
-    const parts: Buffer[] = [Buffer.from('{"reports":{')];
-    ids.forEach((id, i) => {
-      parts.push(Buffer.from(`${i === 0 ? '' : ','}${JSON.stringify(id)}:`), answered[i]!.bytes.json);
+    return joinedCache.get(key, version, async () => {
+      const parts: Buffer[] = [Buffer.from('{"reports":{')];
+      ids.forEach((id, i) => {
+        parts.push(Buffer.from(`${i === 0 ? '' : ','}${JSON.stringify(id)}:`), answered[i]!.bytes.json);
+      });
+      parts.push(Buffer.from('}}'));
+      return new AnswerBytes(Buffer.concat(parts));
     });
-    parts.push(Buffer.from('}}'));
-    const bytes = new AnswerBytes(Buffer.concat(parts));
-    joinedCache.set(key, bytes);
-    return bytes;
   };
 
   return { version: (db) => reportsVersion(db), etag, answer, answers };
