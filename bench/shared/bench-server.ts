@@ -22,7 +22,13 @@ export interface BenchServer {
  * run included, so that no server outlives its bench.
  */
 export async function startBenchServer(options: { nodeOptions?: string[] } = {}): Promise<BenchServer> {
-  const child = spawn(process.execPath, [...(options.nodeOptions ?? []), '--import', 'tsx', SERVER], {
+  // BENCH_SERVER_CPU_PROFILE=<folder>: the server writes a CPU profile there when it stops (where its time went).
+  const profile = process.env.BENCH_SERVER_CPU_PROFILE;
+  const nodeOptions = [
+    ...(options.nodeOptions ?? []),
+    ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []),
+  ];
+  const child = spawn(process.execPath, [...nodeOptions, '--import', 'tsx', SERVER], {
     env: process.env,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

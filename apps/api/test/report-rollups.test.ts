@@ -16,6 +16,7 @@ import { reportFieldValueSources } from '../src/features/reports/sources';
 import {
   directPartials,
   reportData,
+  partialsByKey,
   sharedPartials,
   type PartialsLoader,
   type ShipPartials,
@@ -111,8 +112,10 @@ async function referencePartials(
 }
 
 const reference: PartialsLoader = {
-  period: (facilityIds, fieldIds, from, to) => referencePartials(facilityIds, fieldIds, from, to),
-  lifetime: (facilityIds, fieldIds) => referencePartials(facilityIds, fieldIds, null, null),
+  period: (facilityIds, fieldIds, from, to) =>
+    referencePartials(facilityIds, fieldIds, from, to).then(partialsByKey),
+  lifetime: (facilityIds, fieldIds) =>
+    referencePartials(facilityIds, fieldIds, null, null).then(partialsByKey),
 };
 
 /** Numbers rounded to 12 significant digits, everything else as it is: what "equal" means for sums of doubles. */

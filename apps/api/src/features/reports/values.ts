@@ -28,25 +28,40 @@ type FieldRow = Selectable<ReportFieldsTable>;
  * (`PartialsLoader`, shared by the reports of a dashboard), or one query per report (the default).
  */
 export interface PartialsLoader {
-  period(
-    facilityIds: string[],
-    fieldIds: string[],
-    from: Date,
-    to: Date,
-  ): Promise<Map<string, ReportPartial>>;
-  lifetime(facilityIds: string[], fieldIds: string[]): Promise<Map<string, ReportPartial>>;
+  period(facilityIds: string[], fieldIds: string[], from: Date, to: Date): Promise<Partials>;
+  lifetime(facilityIds: string[], fieldIds: string[]): Promise<Partials>;
+}
+
+/**
+ * Partial sums of ships' value sources. `of` takes the ship's and the source's ids as they are (strings whose hash
+ * the engine keeps): a fleet report at 5,000 ships looks up 40,000 sums an answer, and building a key string for each
+ * (hashed afresh every time) was most of an answer's time with data arriving (bench/results/dashboard.md, session
+ * 18). Iterated, the entries by `partialKey(ship, source)`.
+ */
+export interface Partials extends Iterable<[string, ReportPartial]> {
+  of(ship: string, source: string): ReportPartial | undefined;
+}
+
+/** A map by `partialKey(ship, source)` (what storage answers) as {@link Partials}. */
+export function partialsByKey(map: ReadonlyMap<string, ReportPartial>): Partials {
+  return {
+    of: (ship, source) => map.get(key(ship, source)),
+    [Symbol.iterator]: () => map[Symbol.iterator](),
+  };
 }
 
 export const directPartials = (db: Kysely<Database>): PartialsLoader => ({
-  period: (facilityIds, fieldIds, from, to) => readReportPartials(db, facilityIds, fieldIds, from, to),
-  lifetime: (facilityIds, fieldIds) => readReportPartials(db, facilityIds, fieldIds, null, null),
+  period: (facilityIds, fieldIds, from, to) =>
+    readReportPartials(db, facilityIds, fieldIds, from, to).then(partialsByKey),
+  lifetime: (facilityIds, fieldIds) =>
+    readReportPartials(db, facilityIds, fieldIds, null, null).then(partialsByKey),
 });
 
 /** A ship's partial sums of one period (or its lifetime) and the ship's values version they were read under. */
 export interface ShipPartials {
   version: string;
-  /** Keyed as the loader answers: `partialKey(ship, value source)`. */
-  partials: Promise<Map<string, ReportPartial>>;
+  /** By value source. */
+  partials: Promise<ReadonlyMap<string, ReportPartial>>;
 }
 
 /** Where {@link sharedPartials} keeps each ship's partials (an LRU of the process, or one of a single call). */
@@ -59,6 +74,28 @@ export interface ShipPartialsCache {
 const NO_PARTIALS = new Map<string, ReportPartial>();
 /** The ship of a `partialKey`. */
 const shipOfKey = (k: string) => k.slice(0, k.indexOf('|'));
+
+/**
+ * The ships' partial sums (each ship's by value source) as one lookup, without copying them into one map: a
+ * 5,000-ship fleet is 85,000 sums, and copying them for every report of a dashboard at every new version took most
+ * of a process's time with data arriving (bench/results/dashboard.md, session 18).
+ */
+function partialsOfShips(byShip: Map<string, ReadonlyMap<string, ReportPartial>>): Partials {
+  return {
+    of: (ship, source) => byShip.get(ship)?.get(source),
+    *[Symbol.iterator]() {
+      for (const [ship, map] of byShip)
+        for (const [source, partial] of map) yield [key(ship, source), partial] as [string, ReportPartial];
+    },
+  };
+}
+
+/**
+ * The partials a load made, per partials cache and ships' versions (the map `versionsOf` answered, which names the
+ * ships and their versions) and scope: the reports of one dashboard at one version ask the same fleet's sums, and
+ * share one lookup instead of each building its own.
+ */
+const loadsMade = new WeakMap<object, WeakMap<object, Map<string, Promise<Partials>>>>();
 
 /**
  * Partials of every value source for a set of ships, per period and for the lifetime, kept per ship under the ship's
@@ -83,11 +120,30 @@ export function sharedPartials(
     const ships = [...new Set(facilityIds)];
     const versions = await versionsOf(ships);
     const scope = `${kind}|${from?.getTime() ?? ''}|${to?.getTime() ?? ''}|${sourcesKey}`;
-    const parts: Promise<Map<string, ReportPartial>>[] = [];
+    let byVersions = loadsMade.get(cache);
+    if (!byVersions) loadsMade.set(cache, (byVersions = new WeakMap()));
+    let made = byVersions.get(versions);
+    if (!made) byVersions.set(versions, (made = new Map()));
+    let lookup = made.get(scope);
+    if (!lookup) {
+      lookup = loadShips(ships, versions, scope, from, to);
+      made.set(scope, lookup);
+      lookup.catch(() => made.delete(scope));
+    }
+    return lookup;
+  };
+  const loadShips = async (
+    ships: string[],
+    versions: Map<string, string>,
+    scope: string,
+    from: Date | null,
+    to: Date | null,
+  ): Promise<Partials> => {
+    const parts: [string, Promise<ReadonlyMap<string, ReportPartial>>][] = [];
     const stale: string[] = [];
     for (const ship of ships) {
       const entry = cache.get(`${scope}|${ship}`);
-      if (entry && entry.version === versions.get(ship)) parts.push(entry.partials);
+      if (entry && entry.version === versions.get(ship)) parts.push([ship, entry.partials]);
       else stale.push(ship);
     }
     if (stale.length > 0) {
@@ -98,7 +154,7 @@ export function sharedPartials(
           const ship = shipOfKey(k);
           let map = byShip.get(ship);
           if (!map) byShip.set(ship, (map = new Map()));
-          map.set(k, partial);
+          map.set(k.slice(ship.length + 1), partial);
         }
         return byShip;
       });
@@ -107,12 +163,15 @@ export function sharedPartials(
         const partials = read.then((byShip) => byShip.get(ship) ?? NO_PARTIALS);
         partials.catch(() => cache.delete(key));
         cache.set(key, { version: versions.get(ship)!, partials });
-        parts.push(partials);
+        parts.push([ship, partials]);
       }
     }
-    const result = new Map<string, ReportPartial>();
-    for (const map of await Promise.all(parts)) for (const [k, partial] of map) result.set(k, partial);
-    return result;
+    const maps = await Promise.all(parts.map(([, partials]) => partials));
+    const byShip = new Map<string, ReadonlyMap<string, ReportPartial>>();
+    parts.forEach(([ship], i) => {
+      if (maps[i]!.size > 0) byShip.set(ship, maps[i]!);
+    });
+    return partialsOfShips(byShip);
   };
   return {
     period: (facilityIds, _fieldIds, from, to) => load('period', facilityIds, from, to),
@@ -226,12 +285,12 @@ export async function reportData(db: Kysely<Database>, request: DataRequest): Pr
   const lastPeriodFields = needs((f) => !isSeries(f) && !f.as_lifetime && f.time_aggregate_type === 'Last');
   const lastLifetimeFields = needs((f) => !isSeries(f) && f.as_lifetime && f.time_aggregate_type === 'Last');
   const loader = request.partials ?? directPartials(db);
-  const none = Promise.resolve(new Map<string, ReportPartial>());
+  const none: Promise<Partials> = Promise.resolve(partialsByKey(new Map()));
   const [period, lifetime, lastPeriod, lastLifetime] = await Promise.all([
     periodFields.length ? loader.period(allShips, periodFields, from, to) : none,
     lifetimeFields.length ? loader.lifetime(allShips, lifetimeFields) : none,
-    readLastReportValues(db, allShips, lastPeriodFields, from, to),
-    readLastReportValues(db, allShips, lastLifetimeFields, null, null),
+    readLastReportValues(db, allShips, lastPeriodFields, from, to).then(partialsByKey),
+    readLastReportValues(db, allShips, lastLifetimeFields, null, null).then(partialsByKey),
   ]);
 
   const out: Record<string, ReportFieldValue> = {};
@@ -250,7 +309,7 @@ export async function reportData(db: Kysely<Database>, request: DataRequest): Pr
           : period;
     const perShip = (ids: string[]) =>
       ids.map((facilityId) => {
-        const p = partials.get(key(facilityId, sourceId));
+        const p = partials.of(facilityId, sourceId);
         return { facilityId, value: timeAggregate(type, p), latest: p?.latest ?? null };
       });
 
