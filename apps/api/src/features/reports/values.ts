@@ -116,6 +116,7 @@ export function sharedPartials(
 ): PartialsLoader {
   const sources = [...new Set(allFieldIds)].sort();
   const sourcesKey = createHash('sha1').update(sources.join(',')).digest('base64url');
+  const sourceIds = new Map(allFieldIds.map((id) => [id, id]));
   const load = async (kind: string, facilityIds: string[], from: Date | null, to: Date | null) => {
     const ships = [...new Set(facilityIds)];
     const versions = await versionsOf(ships);
@@ -154,7 +155,9 @@ export function sharedPartials(
           const ship = shipOfKey(k);
           let map = byShip.get(ship);
           if (!map) byShip.set(ship, (map = new Map()));
-          map.set(k.slice(ship.length + 1), partial);
+          // Keyed by the source's own string (a lookup by an equal string made apart from it is twice as slow).
+          const source = k.slice(ship.length + 1);
+          map.set(sourceIds.get(source) ?? source, partial);
         }
         return byShip;
       });
