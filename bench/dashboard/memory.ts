@@ -252,7 +252,7 @@ async function main() {
   );
   out();
   out(
-    `${ships.length} ships, ${smoke ? 'a month' : 'a year (2025)'} of report values (COPY; the hourly rows of ${hourlyShips.length} ships), their events and CII year sums; ${USERS} users for ${MINUTES} min, each loading in turn ${calls.map((c) => c.name).join(', ')} (the answer cache ${process.env.REPORT_DATA_CACHE_ENTRIES === '0' ? 'off' : 'on'}); ${ARRIVALS} ship-days re-executed a second (${arrived} in all). Server: bench/dashboard/server.ts in a process of its own with --expose-gc; memory read every ${SAMPLE_SECONDS} s after a full collection. ${cpus().length} × ${cpus()[0]?.model.trim()}, PostgreSQL on localhost; load average (the run's own load is about 2-4) at the start ${loadStart.map((l) => l.toFixed(2)).join(' / ')}, at the end ${loadavg()
+    `${ships.length} ships, ${smoke ? 'a month' : 'a year (2025)'} of report values (COPY; the hourly rows of ${hourlyShips.length} ships), their events and CII year sums; ${USERS} users for ${MINUTES} min, each loading in turn ${calls.map((c) => c.name).join(', ')} (the answer cache ${process.env.REPORT_DATA_CACHE_ENTRIES === '0' ? 'off' : 'on'}); ${ARRIVALS} ship-days re-executed a second (${arrived} in all). Server: bench/dashboard/server.ts in a process of its own with --expose-gc; memory read every ${SAMPLE_SECONDS} s after a full collection. ${cpus().length} × ${cpus()[0]?.model.trim()}, PostgreSQL on localhost; load average at the start ${loadStart.map((l) => l.toFixed(2)).join(' / ')}, at the end ${loadavg()
       .map((l) => l.toFixed(2))
       .join(
         ' / ',

@@ -11,6 +11,7 @@ describe('isOlderVersion', () => {
     // One part newer, the other older: not older (the newer answer replaces).
     expect(isOlderVersion('6|6', '5|7')).toBe(false);
     expect(isOlderVersion('5', '5|7')).toBe(false);
+    expect(isOlderVersion('a', '7')).toBe(false);
   });
 });
 

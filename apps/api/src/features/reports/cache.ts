@@ -32,7 +32,10 @@ export function reportsVersion(db: Kysely<Database>): Promise<string> {
   return read();
 }
 
-/** A small LRU of answers; keys carry the version, so stale entries simply age out. */
+/**
+ * A small LRU. Whatever is kept under keys that carry a version ages out with it; answers are kept in
+ * {@link VersionedAnswers} instead, which replaces an older version's answer rather than keeping it beside.
+ */
 export class AnswerCache<T> {
   private readonly entries = new Map<string, T>();
   constructor(private readonly max: number) {}
@@ -67,12 +70,13 @@ export class AnswerCache<T> {
 
 /**
  * Whether version `a` is older than `b`: versions are decimal counters, or several joined by `|` (the fleet CII
- * card's reports and access versions), compared part by part; older when no part is newer and one is older.
+ * card's reports and access versions), compared part by part; older when no part is newer and one is older. A
+ * version that is not made of counters is never older.
  */
 export function isOlderVersion(a: string, b: string): boolean {
   const left = a.split('|');
   const right = b.split('|');
-  if (left.length !== right.length) return false;
+  if (left.length !== right.length || ![...left, ...right].every((part) => /^\d+$/.test(part))) return false;
   let older = false;
   for (let i = 0; i < left.length; i++) {
     const x = BigInt(left[i]!);
@@ -89,7 +93,7 @@ export function isOlderVersion(a: string, b: string): boolean {
  * 1,000-ship fleet's answers of every version piled up in the count-bounded LRU: 1.4 GB of Buffers in 10 minutes,
  * bench/results/dashboard-memory.md). A computation in progress is shared by the callers who ask the same question
  * at the same version; one that fails is forgotten. An answer asked at an older version than the one kept (a read
- * replica behind the primary) is made for its caller and not kept. Versions that are not counters are never older.
+ * replica behind the primary) is made for its caller and not kept.
  */
 export class VersionedAnswers<T> {
   private readonly entries: AnswerCache<{ version: string; value: Promise<T> }>;
@@ -101,7 +105,7 @@ export class VersionedAnswers<T> {
     const kept = this.entries.get(key);
     if (kept?.version === version) return kept.value;
     const value = make();
-    if (!kept || !olderIfComparable(version, kept.version)) {
+    if (!kept || !isOlderVersion(version, kept.version)) {
       const entry = { version, value };
       this.entries.set(key, entry);
       value.catch(() => {
@@ -115,11 +119,3 @@ export class VersionedAnswers<T> {
     return this.entries.size;
   }
 }
-
-const olderIfComparable = (a: string, b: string) => {
-  try {
-    return isOlderVersion(a, b);
-  } catch {
-    return false;
-  }
-};
